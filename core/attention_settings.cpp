@@ -1,0 +1,1 @@
+#include "attention_settings.h"

@@ -1,0 +1,65 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace attn::core {
+
+// How a query meets a key (the score e_ij before scaling, masking and normalisation).
+enum class ScoreKind {
+    Dot,       // q_i . k_j
+    ScaledDot, // q_i . k_j / sqrt(d_k)   (Vaswani et al. 2017, eq. 1)
+    Additive,  // w^T tanh(q_i + k_j)     (seed 001; Bahdanau et al. 2014 without W_1, W_2)
+    Bilinear,  // q_i^T M k_j             (Luong et al. 2015 "general")
+    Cosine,    // q_i . k_j / (|q_i| |k_j|), 0 where either vector is zero
+};
+
+// How a row of scores becomes weights.
+enum class Normalization {
+    Softmax,   // exp(s / T) / sum exp(s / T), row max subtracted first
+    Hard,      // one-hot at the argmax; ties go to the lowest index (seed 000)
+    Relu,      // max(s, 0) / sum max(s, 0) (seed 001's "you could use ReLU")
+    Sparsemax, // Euclidean projection onto the simplex (Martins & Astudillo 2016)
+};
+
+// What a masked score becomes before normalisation.
+enum class MaskFill {
+    NegativeInfinity, // the cell is excluded; a fully masked row gives all-zero weights
+    MinusNineE15,     // -9e15 as in seed 000's masked_fill: an ordinary (very negative) number,
+                      // so a fully masked row normalises as PyTorch would (uniform under softmax)
+};
+
+enum class PoolMode { Mean, Max };
+
+struct MaskSpec
+{
+    bool causal = false;            // key j > query i is masked
+    int window = -1;                // local window: |i - j| > window is masked; -1 = off
+    bool windowCausal = false;      // one-sided window: i - window <= j <= i
+    bool padding = true;            // keys flagged as padding are masked
+    std::vector<std::pair<int, int>> customCells; // (query, key) cells masked by hand
+
+    bool operator==(const MaskSpec&) const = default;
+};
+
+// Plain names used by scene files, the command line and --dump.
+std::string_view toString(ScoreKind kind);
+std::string_view toString(Normalization normalization);
+std::string_view toString(MaskFill fill);
+std::string_view toString(PoolMode mode);
+std::optional<ScoreKind> parseScoreKind(std::string_view name);
+std::optional<Normalization> parseNormalization(std::string_view name);
+std::optional<MaskFill> parseMaskFill(std::string_view name);
+std::optional<PoolMode> parsePoolMode(std::string_view name);
+
+// "dot|scaled|additive|bilinear|cosine", for messages.
+std::string allScoreNames();
+std::string allNormalizationNames();
+
+// The value written into a masked cell.
+float maskFillValue(MaskFill fill);
+
+} // namespace attn::core

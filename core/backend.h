@@ -1,0 +1,42 @@
+#pragma once
+
+#include "attention_result.h"
+#include "problem.h"
+
+#include <memory>
+#include <string>
+
+namespace attn::core {
+
+struct ComputeOptions
+{
+    // Keep raw, scaled and masked scores per head (the pipeline view, --dump). Off, only
+    // Q, K, V, weights and outputs are kept.
+    bool keepIntermediates = true;
+    // When positive and a weight matrix is larger, weights are pooled to at most this grid
+    // (the view's resolution), so nothing larger than the screen leaves the backend.
+    int viewRows = 0;
+    int viewCols = 0;
+    PoolMode pool = PoolMode::Mean;
+};
+
+// A backend turns a resolved problem into an immutable result.
+class Backend
+{
+public:
+    virtual ~Backend() = default;
+    virtual std::string name() const = 0;
+    virtual std::string deviceName() const = 0;
+    // Throws Error for invalid problems; a backend-level fault (device lost, out of memory)
+    // throws BackendFault so the caller can fall back.
+    virtual std::shared_ptr<const AttentionResult>
+    compute(std::shared_ptr<const Problem> problem, const ComputeOptions& options) = 0;
+};
+
+class BackendFault : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
+} // namespace attn::core

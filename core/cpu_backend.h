@@ -1,0 +1,17 @@
+#pragma once
+
+#include "backend.h"
+
+namespace attn::core {
+
+// The reference backend (Eigen). Every other backend is tested against it.
+class CpuBackend final : public Backend
+{
+public:
+    std::string name() const override { return "CPU"; }
+    std::string deviceName() const override { return "Eigen"; }
+    std::shared_ptr<const AttentionResult> compute(std::shared_ptr<const Problem> problem,
+                                                   const ComputeOptions& options) override;
+};
+
+} // namespace attn::core

@@ -1,0 +1,1 @@
+#include "model_weights.h"

@@ -1,0 +1,47 @@
+#pragma once
+
+#include "attention_settings.h"
+#include "mask.h"
+#include "matrix.h"
+#include "model_weights.h"
+#include "tokenizer.h"
+
+#include <vector>
+
+namespace attn::core {
+
+// Everything a backend needs, fully resolved to numbers: no files, no text parsing.
+// Self-attention has the same tokens on both sides; cross-attention takes queries from the
+// target sentence and keys/values from the source (seed 001's translation; seed 004's
+// Q_in, K_in, V_in).
+struct Problem
+{
+    std::vector<Token> queryTokens;
+    std::vector<Token> keyTokens;
+    bool cross = false;
+
+    Matrix queryEmbedding; // Tq x d_model
+    Matrix queryPosition;  // Tq x d_model
+    Matrix keyEmbedding;   // Tk x d_model
+    Matrix keyPosition;    // Tk x d_model
+    std::vector<bool> keyIsPadding;
+    std::vector<bool> queryFallback; // embedding lookup missed, hashed vector used
+    std::vector<bool> keyFallback;
+
+    ModelWeights weights;
+    ScoreKind score = ScoreKind::ScaledDot;
+    Normalization normalization = Normalization::Softmax;
+    float temperature = 1.0f;
+    MaskFill fill = MaskFill::NegativeInfinity;
+    MaskSpec mask;
+
+    int queryCount() const { return int(queryTokens.size()); }
+    int keyCount() const { return int(keyTokens.size()); }
+    // The factor applied to raw scores: 1/sqrt(d_k) for ScaledDot, times 1/temperature.
+    float scoreScale() const;
+    Mask makeMask() const;
+    // Throws Error naming the first inconsistency (shapes, counts, temperature <= 0, ...).
+    void validate() const;
+};
+
+} // namespace attn::core

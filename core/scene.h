@@ -1,0 +1,65 @@
+#pragma once
+
+#include "attention_settings.h"
+#include "embedding.h"
+#include "model_weights.h"
+#include "problem.h"
+#include "tokenizer.h"
+
+#include <QString>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace attn::core {
+
+// How a figure of the scene is shown; the core stores it and never interprets it.
+struct ViewSettings
+{
+    QString view = QStringLiteral("head:0"); // head:N | heads | pipeline | lines | difference
+    QString colormap = QStringLiteral("viridis");
+    bool showValues = true;
+    int valuePrecision = 2;
+    QString compareScore;   // difference view: the other score ("" = none)
+    QString theme = QStringLiteral("light");
+
+    bool operator==(const ViewSettings&) const = default;
+};
+
+// Everything that reproduces a figure exactly. Saved as a versioned JSON file
+// (docs/SCENE_FORMAT.md).
+struct Scene
+{
+    static constexpr int kFormatVersion = 1;
+
+    QString title;
+    QString description;
+    QString text;                  // the query sentence (target, in cross-attention)
+    std::optional<QString> source; // set: cross-attention, keys and values from this
+    TokenizerSettings tokenizer;
+    QString paddingToken;              // tokens with this text are padding ("" = none)
+    std::vector<int> paddingPositions; // key positions marked as padding by hand
+
+    EmbeddingSettings embedding;
+    PositionalSettings positional;
+    std::uint64_t seed = 1; // what the weights were drawn with; shown to the user
+    ModelWeights weights;
+
+    ScoreKind score = ScoreKind::ScaledDot;
+    Normalization normalization = Normalization::Softmax;
+    float temperature = 1.0f;
+    MaskFill fill = MaskFill::NegativeInfinity;
+    MaskSpec mask;
+
+    ViewSettings view;
+};
+
+// Tokenize, embed, add positions, flag padding: the problem a backend computes.
+// Throws Error with a message naming what is wrong.
+std::shared_ptr<const Problem> resolveProblem(const Scene& scene);
+
+// A scene with the given shape and fresh weights drawn from `seed` (the built-in default
+// when nothing else is given).
+Scene makeScene(const QString& text, int dModel, int heads, std::uint64_t seed);
+
+} // namespace attn::core

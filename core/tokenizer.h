@@ -1,0 +1,47 @@
+#pragma once
+
+#include <QString>
+#include <vector>
+
+namespace attn::core {
+
+enum class TokenizerMode {
+    Word,       // Unicode word boundaries; punctuation split off; unspaced scripts per character
+    Character,  // one token per grapheme cluster (spaces dropped)
+    Whitespace, // split on white space only
+};
+
+enum class SpecialTokens {
+    None,
+    Bert,     // [CLS] ... [SEP]
+    Sentence, // <s> ... </s>
+};
+
+struct TokenizerSettings
+{
+    TokenizerMode mode = TokenizerMode::Word;
+    bool lowercase = false;
+    SpecialTokens special = SpecialTokens::None;
+
+    bool operator==(const TokenizerSettings&) const = default;
+};
+
+struct Token
+{
+    QString text;
+    qsizetype begin = -1; // offset in the source text, -1 for added special tokens
+    qsizetype length = 0;
+    bool special = false; // [CLS], [SEP], [PAD], [MASK], <s>, </s>, <pad>, ...
+
+    bool operator==(const Token&) const = default;
+};
+
+// Splits text into tokens. Throws attn::core::Error when the text has more than maxTokens
+// tokens; it stops counting there, so a huge paste costs no more than maxTokens tokens.
+std::vector<Token> tokenize(const QString& text, const TokenizerSettings& settings,
+                            int maxTokens);
+
+// True for the literal special-token spellings kept whole by the tokenizer.
+bool isSpecialTokenText(const QString& text);
+
+} // namespace attn::core

@@ -1,0 +1,1 @@
+#include "word_vectors.h"

@@ -1,0 +1,30 @@
+#pragma once
+
+#include <QHash>
+#include <QString>
+#include <vector>
+
+namespace attn::core {
+
+// Word vectors from a GloVe ("word v1 v2 ...") or word2vec text file ("count dim" header,
+// then the same rows). Sizes are checked line by line; the file is never trusted to say
+// how much to allocate.
+class WordVectors
+{
+public:
+    // Throws Error with the line number of the first malformed line.
+    static WordVectors load(const QString& path);
+    static WordVectors parse(const QByteArray& text, const QString& nameForMessages);
+
+    int dimension() const { return m_dimension; }
+    qsizetype size() const { return m_index.size(); }
+    // nullptr when the word is unknown; otherwise dimension() floats.
+    const float* find(const QString& word) const;
+
+private:
+    int m_dimension = 0;
+    QHash<QString, qsizetype> m_index; // word -> row
+    std::vector<float> m_values;
+};
+
+} // namespace attn::core
