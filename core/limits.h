@@ -10,5 +10,7 @@ inline constexpr int kMaxTokens = 16384;    // per sentence (issue 3: T up to 16
 inline constexpr int kMaxModelWidth = 8192; // d_model, d_k, d_v
 inline constexpr int kMaxHeads = 256;
 inline constexpr std::int64_t kMaxMatrixElements = std::int64_t(1) << 28; // 1 GiB of float32
+// Cells a backend may return across all heads' T x T matrices (2 GiB of float32).
+inline constexpr std::int64_t kMaxResultCells = std::int64_t(1) << 29;
 
 } // namespace attn::core

@@ -1,1 +1,58 @@
 #include "problem.h"
+
+#include "error.h"
+#include "limits.h"
+
+#include <cmath>
+
+namespace attn::core {
+
+float Problem::scoreScale() const
+{
+    // Vaswani et al. eq. 1 divides by sqrt(d_k); the temperature divides every score kind.
+    // Scaling by 1/sqrt(d_k) is therefore the same as temperature sqrt(d_k) (tested).
+    const double scale = score == ScoreKind::ScaledDot ? 1.0 / std::sqrt(double(weights.dK)) : 1.0;
+    return float(scale / double(temperature));
+}
+
+Mask Problem::makeMask() const
+{
+    return Mask(mask, keyIsPadding, queryCount(), keyCount());
+}
+
+void Problem::validate() const
+{
+    const int tq = queryCount();
+    const int tk = keyCount();
+    if (tq == 0)
+        throw Error(cross ? "text: the target sentence has no tokens" : "text: the sentence has no tokens");
+    if (tk == 0)
+        throw Error("source: the source sentence has no tokens");
+    if (tq > kMaxTokens || tk > kMaxTokens)
+        throw Error("text: more than " + std::to_string(kMaxTokens) + " tokens");
+    weights.validate();
+    const int d = weights.dModel;
+    auto checkInput = [d](const char* what, const Matrix& m, int rows) {
+        if (m.rows() != rows || m.cols() != d)
+            throw Error(std::string(what) + ": expected " + std::to_string(rows) + "x" +
+                        std::to_string(d) + ", got " + std::to_string(m.rows()) + "x" +
+                        std::to_string(m.cols()));
+    };
+    checkInput("query embeddings", queryEmbedding, tq);
+    checkInput("query positions", queryPosition, tq);
+    checkInput("key embeddings", keyEmbedding, tk);
+    checkInput("key positions", keyPosition, tk);
+    if (!(temperature > 0.0f) || !std::isfinite(temperature))
+        throw Error("attention.temperature: must be a positive finite number");
+    if (mask.window < -1)
+        throw Error("mask.window: must be off or >= 0");
+    for (std::size_t c = 0; c < mask.customCells.size(); ++c) {
+        const auto [i, j] = mask.customCells[c];
+        if (i < 0 || i >= tq || j < 0 || j >= tk)
+            throw Error("mask.custom[" + std::to_string(c) + "]: cell (" + std::to_string(i) + ", " +
+                        std::to_string(j) + ") is outside the " + std::to_string(tq) + "x" +
+                        std::to_string(tk) + " attention matrix");
+    }
+}
+
+} // namespace attn::core

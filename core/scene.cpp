@@ -1,1 +1,95 @@
 #include "scene.h"
+
+#include "error.h"
+#include "limits.h"
+
+namespace attn::core {
+namespace {
+
+std::vector<Token> tokenizeSentence(const QString& text, const TokenizerSettings& settings,
+                                    const char* field)
+{
+    std::vector<Token> tokens;
+    try {
+        tokens = tokenize(text, settings, kMaxTokens);
+    } catch (const Error& error) {
+        throw Error(std::string(field) + ": " + error.what());
+    }
+    if (tokens.empty())
+        throw Error(std::string(field) + ": the sentence has no tokens; type at least one word");
+    return tokens;
+}
+
+} // namespace
+
+std::shared_ptr<const Problem> resolveProblem(const Scene& scene)
+{
+    auto problem = std::make_shared<Problem>();
+    Problem& p = *problem;
+    p.cross = scene.source.has_value();
+    p.queryTokens = tokenizeSentence(scene.text, scene.tokenizer, "text");
+    p.keyTokens = p.cross ? tokenizeSentence(*scene.source, scene.tokenizer, "source") : p.queryTokens;
+
+    scene.weights.validate();
+    const int d = scene.weights.dModel;
+    const std::vector<QString> vocabulary =
+        p.cross ? sentenceVocabulary({&p.keyTokens, &p.queryTokens}) : sentenceVocabulary({&p.queryTokens});
+
+    Embedded queries = embedTokens(p.queryTokens, scene.embedding, d, vocabulary);
+    p.queryEmbedding = std::move(queries.vectors);
+    p.queryFallback = std::move(queries.fallback);
+    p.queryPosition = positionalEncoding(p.queryCount(), d, scene.positional);
+    if (p.cross) {
+        Embedded keys = embedTokens(p.keyTokens, scene.embedding, d, vocabulary);
+        p.keyEmbedding = std::move(keys.vectors);
+        p.keyFallback = std::move(keys.fallback);
+        p.keyPosition = positionalEncoding(p.keyCount(), d, scene.positional);
+    } else {
+        p.keyEmbedding = p.queryEmbedding;
+        p.keyFallback = p.queryFallback;
+        p.keyPosition = p.queryPosition;
+    }
+
+    // Padding is a property of keys (the sentence that is attended to).
+    p.keyIsPadding.assign(std::size_t(p.keyCount()), false);
+    if (!scene.paddingToken.isEmpty())
+        for (int j = 0; j < p.keyCount(); ++j)
+            p.keyIsPadding[std::size_t(j)] = p.keyTokens[std::size_t(j)].text == scene.paddingToken;
+    for (std::size_t n = 0; n < scene.paddingPositions.size(); ++n) {
+        const int j = scene.paddingPositions[n];
+        if (j < 0 || j >= p.keyCount())
+            throw Error("padding.positions[" + std::to_string(n) + "]: " + std::to_string(j) +
+                        " is not a token position (0 to " + std::to_string(p.keyCount() - 1) + ")");
+        p.keyIsPadding[std::size_t(j)] = true;
+    }
+
+    p.weights = scene.weights;
+    p.score = scene.score;
+    p.normalization = scene.normalization;
+    p.temperature = scene.temperature;
+    p.fill = scene.fill;
+    p.mask = scene.mask;
+    p.validate();
+    return problem;
+}
+
+Scene makeScene(const QString& text, int dModel, int heads, std::uint64_t seed)
+{
+    if (heads < 1 || heads > kMaxHeads)
+        throw Error("heads: must be between 1 and " + std::to_string(kMaxHeads));
+    if (dModel < 1 || dModel > kMaxModelWidth)
+        throw Error("d_model: must be between 1 and " + std::to_string(kMaxModelWidth));
+    if (dModel % heads != 0)
+        throw Error("heads: " + std::to_string(heads) + " does not divide d_model " +
+                    std::to_string(dModel) + " (d_k = d_model / h, seed 002)");
+    Scene scene;
+    scene.text = text;
+    scene.seed = seed;
+    scene.embedding.seed = seed;
+    scene.positional.kind = PositionalKind::Sinusoidal;
+    const int dk = dModel / heads;
+    scene.weights = makeWeights(dModel, heads, dk, dk, WeightInit::Xavier, seed);
+    return scene;
+}
+
+} // namespace attn::core

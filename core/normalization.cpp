@@ -1,0 +1,147 @@
+#include "normalization.h"
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace attn::core {
+namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+using RowMap = Eigen::Map<Eigen::ArrayXf>;
+
+// Softmax over the counted cells; excluded cells were set to -inf by the caller, and
+// exp(-inf - max) is exactly 0.
+void softmax(RowMap row, float max)
+{
+    row = (row - max).exp();
+    row /= row.sum();
+}
+
+void relu(RowMap row, RowStatus& status)
+{
+    row = row.max(0.0f);
+    const double sum = row.cast<double>().sum();
+    if (sum == 0.0) {
+        status.zeroSum = true;
+        row.setZero();
+        return;
+    }
+    row = (row.cast<double>() / sum).cast<float>();
+}
+
+// Martins & Astudillo (2016), Algorithm 1: sort z descending, find the support size
+// k = max{k : 1 + k z_(k) > sum_{j<=k} z_(j)}, then tau = (sum_{j<=k} z_(j) - 1) / k.
+// Sparsemax is shift-invariant; subtracting the max first keeps 1 + k z_(k) meaningful in
+// double precision when scores are as large as the -9e15 fill.
+void sparsemax(RowMap row, float max)
+{
+    std::vector<double> sorted;
+    sorted.reserve(std::size_t(row.size()));
+    for (float value : row)
+        if (value != -kInf)
+            sorted.push_back(double(value) - double(max));
+    std::sort(sorted.begin(), sorted.end(), std::greater<double>());
+    double cumulative = 0.0;
+    double tau = 0.0;
+    for (std::size_t k = 0; k < sorted.size(); ++k) {
+        cumulative += sorted[k];
+        if (1.0 + double(k + 1) * sorted[k] > cumulative)
+            tau = (cumulative - 1.0) / double(k + 1);
+        else
+            break; // the condition holds for a prefix of k only
+    }
+    for (float& value : row)
+        value = value == -kInf ? 0.0f : float(std::max(double(value) - double(max) - tau, 0.0));
+}
+
+} // namespace
+
+RowStatus normalizeRow(float* scores, const std::uint8_t* masked, int count,
+                       Normalization normalization, MaskFill fill)
+{
+    RowStatus status;
+    RowMap row(scores, count);
+    const float fillValue = maskFillValue(fill);
+    int maskedCount = 0;
+    for (int j = 0; j < count; ++j)
+        if (masked[j]) {
+            scores[j] = fillValue;
+            ++maskedCount;
+        }
+    status.fullyMasked = maskedCount == count;
+    const bool excluding = fill == MaskFill::NegativeInfinity;
+    if (excluding && status.fullyMasked) {
+        row.setZero();
+        return status;
+    }
+
+    // Scan the counted cells: NaN anywhere makes the row NaN; +inf cells share the row.
+    float max = -kInf;
+    int plusInfinities = 0;
+    int finiteOrMinusInf = 0;
+    for (int j = 0; j < count; ++j) {
+        if (excluding && masked[j])
+            continue;
+        const float value = scores[j];
+        if (std::isnan(value)) {
+            status.nonFinite = true;
+            row.setConstant(std::numeric_limits<float>::quiet_NaN());
+            return status;
+        }
+        if (value == kInf)
+            ++plusInfinities;
+        else if (value == -kInf)
+            status.nonFinite = true;
+        ++finiteOrMinusInf;
+        max = std::max(max, value);
+    }
+    if (plusInfinities > 0 || max == -kInf) {
+        // The limit of every normalisation here: the largest cells share the row equally.
+        status.nonFinite = true;
+        const int winners = plusInfinities > 0 ? plusInfinities : finiteOrMinusInf;
+        for (int j = 0; j < count; ++j) {
+            const bool counted = !(excluding && masked[j]);
+            const bool winner = counted && (plusInfinities > 0 ? scores[j] == kInf : true);
+            scores[j] = winner ? 1.0f / float(winners) : 0.0f;
+        }
+        if (normalization == Normalization::Hard) {
+            // ...except hard attention, which keeps the first of them.
+            const int first = int(std::find_if(scores, scores + count, [](float v) { return v > 0; }) - scores);
+            row.setZero();
+            scores[first] = 1.0f;
+        }
+        return status;
+    }
+
+    switch (normalization) {
+    case Normalization::Softmax:
+        softmax(row, max);
+        break;
+    case Normalization::Hard: {
+        // Seed 000: p_i = 1 at the argmax of the softmax, which is the argmax of the scores;
+        // ties go to the lowest index.
+        int best = -1;
+        for (int j = 0; j < count; ++j)
+            if (scores[j] == max && !(excluding && masked[j])) {
+                best = j;
+                break;
+            }
+        row.setZero();
+        scores[best] = 1.0f;
+        break;
+    }
+    case Normalization::Relu:
+        relu(row, status);
+        break;
+    case Normalization::Sparsemax:
+        sparsemax(row, max);
+        break;
+    }
+    return status;
+}
+
+} // namespace attn::core

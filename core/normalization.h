@@ -1,0 +1,28 @@
+#pragma once
+
+#include "attention_settings.h"
+
+#include <cstdint>
+
+namespace attn::core {
+
+struct RowStatus
+{
+    bool fullyMasked = false; // every key of the row is masked
+    bool zeroSum = false;     // ReLU: no positive score, so the weights are all 0
+    bool nonFinite = false;   // a NaN or infinite score among the cells that count
+};
+
+// Turns one row of scaled scores into weights, in place. masked[j] != 0 marks masked keys.
+//
+// With MaskFill::NegativeInfinity a masked cell is excluded: it weighs exactly 0, and a row
+// with every key masked is all zeros (reported, never NaN). With MaskFill::MinusNineE15 a
+// masked cell holds -9e15 and counts as an ordinary number, as PyTorch's masked_fill does:
+// it still weighs 0 beside any real score, but a fully masked row becomes uniform.
+//
+// Non-finite scores: a row with a NaN becomes NaN; +inf cells share the row equally (the
+// limit of softmax, ReLU and sparsemax as those scores grow); all cells -inf is uniform.
+RowStatus normalizeRow(float* scores, const std::uint8_t* masked, int count,
+                       Normalization normalization, MaskFill fill);
+
+} // namespace attn::core

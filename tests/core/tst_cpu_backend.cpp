@@ -1,0 +1,286 @@
+// The 4-token example of seed 001 worked by hand (tests/support/problems.h): every Q, K, V,
+// score, weight and output equals the value derived on paper.
+
+#include "core/cpu_backend.h"
+#include "support/problems.h"
+
+#include <QTest>
+#include <cmath>
+
+using namespace attn;
+using core::Matrix;
+using core::Normalization;
+using core::ScoreKind;
+
+namespace {
+
+Matrix rows4(std::initializer_list<std::initializer_list<double>> values)
+{
+    Matrix m(int(values.size()), int(values.begin()->size()));
+    int i = 0;
+    for (const auto& row : values) {
+        int j = 0;
+        for (double v : row)
+            m(i, j++) = float(v);
+        ++i;
+    }
+    return m;
+}
+
+void expectNear(const Matrix& actual, const Matrix& expected, double tolerance, const char* what)
+{
+    QVERIFY2(actual.rows() == expected.rows() && actual.cols() == expected.cols(), what);
+    for (int i = 0; i < actual.rows(); ++i)
+        for (int j = 0; j < actual.cols(); ++j)
+            if (actual(i, j) != expected(i, j) && // equal infinities pass
+                !(std::abs(double(actual(i, j)) - double(expected(i, j))) <= tolerance))
+                QFAIL(qPrintable(QStringLiteral("%1(%2,%3): got %4, expected %5")
+                                     .arg(what).arg(i).arg(j)
+                                     .arg(double(actual(i, j)), 0, 'g', 9)
+                                     .arg(double(expected(i, j)), 0, 'g', 9)));
+}
+
+// softmax of a row given as doubles
+std::vector<double> softmax(std::vector<double> row)
+{
+    double max = *std::max_element(row.begin(), row.end());
+    double sum = 0;
+    for (double& v : row)
+        sum += (v = std::exp(v - max));
+    for (double& v : row)
+        v /= sum;
+    return row;
+}
+
+Matrix weightsFromRows(const std::vector<std::vector<double>>& rows)
+{
+    Matrix m(int(rows.size()), int(rows[0].size()));
+    for (int i = 0; i < m.rows(); ++i)
+        for (int j = 0; j < m.cols(); ++j)
+            m(i, j) = float(rows[std::size_t(i)][std::size_t(j)]);
+    return m;
+}
+
+const Matrix kV = rows4({{1, 2}, {0, 1}, {2, 0}, {1, 1}});
+const Matrix kWo = rows4({{1, 0, 1, 0}, {0, 1, 0, 1}});
+
+std::shared_ptr<const core::AttentionResult> run(const std::shared_ptr<core::Problem>& p)
+{
+    return core::CpuBackend().compute(p, {});
+}
+
+} // namespace
+
+class TestCpuBackend : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void projections()
+    {
+        auto r = run(test::handProblem(ScoreKind::Dot, Normalization::Softmax));
+        const auto& h = r->heads[0];
+        expectNear(h.Q, rows4({{1, 0}, {0, 1}, {1, 1}, {0, 0}}), 0, "Q");
+        expectNear(h.K, rows4({{1, 0}, {0, 1}, {0, 0}, {1, 1}}), 0, "K");
+        expectNear(h.V, kV, 0, "V");
+        QCOMPARE(r->backend, std::string("CPU"));
+    }
+
+    void dotSoftmax()
+    {
+        auto r = run(test::handProblem(ScoreKind::Dot, Normalization::Softmax));
+        const auto& h = r->heads[0];
+        const Matrix scores = rows4({{1, 0, 0, 1}, {0, 1, 0, 1}, {1, 1, 0, 2}, {0, 0, 0, 0}});
+        expectNear(h.rawScores, scores, 0, "raw");
+        expectNear(h.scaledScores, scores, 0, "scaled (dot: no scaling)");
+        expectNear(h.maskedScores, scores, 0, "masked (no mask)");
+        // Row 1 by hand: [e, 1, 1, e] / (2e + 2).
+        const double e = std::exp(1.0);
+        QCOMPARE_LE(std::abs(h.weights(0, 0) - e / (2 * e + 2)), 1e-7);
+        QCOMPARE_LE(std::abs(h.weights(0, 1) - 1 / (2 * e + 2)), 1e-7);
+        // Row 4: all scores equal, so uniform.
+        for (int j = 0; j < 4; ++j)
+            QCOMPARE(h.weights(3, j), 0.25f);
+        const Matrix w = weightsFromRows({softmax({1, 0, 0, 1}), softmax({0, 1, 0, 1}),
+                                          softmax({1, 1, 0, 2}), softmax({0, 0, 0, 0})});
+        expectNear(h.weights, w, 1e-7, "weights");
+        // b_1 = (e v1 + v2 + v3 + e v4) / (2e + 2) = (1, (3e + 1) / (2e + 2)).
+        QCOMPARE_LE(std::abs(h.output(0, 0) - 1.0), 1e-6);
+        QCOMPARE_LE(std::abs(h.output(0, 1) - (3 * e + 1) / (2 * e + 2)), 1e-6);
+        expectNear(h.output, Matrix(w * kV), 1e-6, "output");
+        expectNear(r->concat, h.output, 0, "concat");
+        expectNear(r->output, Matrix(h.output * kWo), 1e-6, "output * W_o");
+        QCOMPARE(r->output(0, 2), r->output(0, 0)); // W_o copies (o1, o2) twice
+    }
+
+    void scaledSoftmax()
+    {
+        auto r = run(test::handProblem(ScoreKind::ScaledDot, Normalization::Softmax));
+        const auto& h = r->heads[0];
+        const double s = 1 / std::sqrt(2.0); // d_k = 2
+        expectNear(h.rawScores, rows4({{1, 0, 0, 1}, {0, 1, 0, 1}, {1, 1, 0, 2}, {0, 0, 0, 0}}), 0, "raw");
+        expectNear(h.scaledScores, rows4({{s, 0, 0, s}, {0, s, 0, s}, {s, s, 0, 2 * s}, {0, 0, 0, 0}}), 1e-7, "scaled");
+        const Matrix w = weightsFromRows({softmax({s, 0, 0, s}), softmax({0, s, 0, s}),
+                                          softmax({s, s, 0, 2 * s}), softmax({0, 0, 0, 0})});
+        expectNear(h.weights, w, 1e-7, "weights");
+        expectNear(h.output, Matrix(w * kV), 1e-6, "output");
+    }
+
+    void additive()
+    {
+        // e_ij = w . tanh(q_i + k_j) with w = (1, -1): tanh(q1 + k1) - tanh(q2 + k2).
+        auto r = run(test::handProblem(ScoreKind::Additive, Normalization::Softmax));
+        const auto& h = r->heads[0];
+        const double t1 = std::tanh(1.0), t2 = std::tanh(2.0);
+        const std::vector<std::vector<double>> e = {
+            {t2, 0, t1, t2 - t1},       // q = (1,0)
+            {0, -t2, -t1, t1 - t2},       // q = (0,1): tanh(0 + k1) - tanh(1 + k2)
+            {t2 - t1, t1 - t2, t1 - t1, t2 - t2}, // q = (1,1)
+            {t1, -t1, 0, t1 - t1},      // q = (0,0)
+        };
+        expectNear(h.rawScores, weightsFromRows(e), 1e-6, "additive scores");
+        const Matrix w = weightsFromRows({softmax(e[0]), softmax(e[1]), softmax(e[2]), softmax(e[3])});
+        expectNear(h.weights, w, 1e-6, "weights");
+        expectNear(h.output, Matrix(w * kV), 1e-5, "output");
+    }
+
+    void hard()
+    {
+        // Seed 000: one-hot at the argmax; ties go to the lowest index.
+        auto r = run(test::handProblem(ScoreKind::Dot, Normalization::Hard));
+        const auto& h = r->heads[0];
+        expectNear(h.weights, rows4({{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 0, 1}, {1, 0, 0, 0}}), 0, "hard");
+        expectNear(h.output, rows4({{1, 2}, {0, 1}, {1, 1}, {1, 2}}), 0, "output picks v");
+    }
+
+    void relu()
+    {
+        // Seed 001's ReLU: max(s, 0) / sum; row 4 has no positive score and stays all 0.
+        auto r = run(test::handProblem(ScoreKind::Dot, Normalization::Relu));
+        const auto& h = r->heads[0];
+        expectNear(h.weights, rows4({{.5, 0, 0, .5}, {0, .5, 0, .5}, {.25, .25, 0, .5}, {0, 0, 0, 0}}), 0, "relu");
+        QCOMPARE(r->diagnostics.zeroSumRows, std::vector<int>{3});
+        expectNear(h.output, rows4({{1, 1.5}, {.5, 1}, {.75, 1.25}, {0, 0}}), 1e-7, "output");
+    }
+
+    void sparsemax()
+    {
+        // [1 0 0 1]: support {0,3}, tau = 0.5. [1 1 0 2]: support {3}, tau = 1. [0 0 0 0]: tau = -1/4.
+        auto r = run(test::handProblem(ScoreKind::Dot, Normalization::Sparsemax));
+        expectNear(r->heads[0].weights,
+                   rows4({{.5, 0, 0, .5}, {0, .5, 0, .5}, {0, 0, 0, 1}, {.25, .25, .25, .25}}), 1e-7, "sparsemax");
+    }
+
+    void bilinearWithIdentityEqualsDot()
+    {
+        auto p = test::handProblem(ScoreKind::Bilinear, Normalization::Softmax);
+        auto bilinear = run(p);
+        expectNear(bilinear->heads[0].rawScores,
+                   rows4({{1, 0, 0, 1}, {0, 1, 0, 1}, {1, 1, 0, 2}, {0, 0, 0, 0}}), 0, "q^T I k");
+        p->weights.heads[0].bilinear << 0, 1, 1, 0; // q^T M k swaps k's coordinates
+        auto swapped = run(p);
+        expectNear(swapped->heads[0].rawScores,
+                   rows4({{0, 1, 0, 1}, {1, 0, 0, 1}, {1, 1, 0, 2}, {0, 0, 0, 0}}), 0, "q^T M k");
+    }
+
+    void cosine()
+    {
+        auto r = run(test::handProblem(ScoreKind::Cosine, Normalization::Softmax));
+        const double c = 1 / std::sqrt(2.0);
+        // q4 = 0 and k3 = 0: cosine with a zero vector is 0 by definition.
+        expectNear(r->heads[0].rawScores,
+                   rows4({{1, 0, 0, c}, {0, 1, 0, c}, {c, c, 0, 1}, {0, 0, 0, 0}}), 1e-6, "cosine");
+    }
+
+    void causalMask()
+    {
+        auto p = test::handProblem(ScoreKind::Dot, Normalization::Softmax);
+        p->mask.causal = true;
+        auto r = run(p);
+        const auto& h = r->heads[0];
+        const double inf = std::numeric_limits<double>::infinity();
+        expectNear(h.maskedScores.topRows(1), rows4({{1, -inf, -inf, -inf}}), 0, "masked row 1");
+        const std::vector<double> row3 = softmax({1, 1, 0});
+        expectNear(h.weights, weightsFromRows({{1, 0, 0, 0}, {1 / (1 + std::exp(1.0)), std::exp(1.0) / (1 + std::exp(1.0)), 0, 0},
+                                               {row3[0], row3[1], row3[2], 0}, {.25, .25, .25, .25}}), 1e-7, "causal");
+        for (int i = 0; i < 4; ++i)
+            for (int j = i + 1; j < 4; ++j)
+                QCOMPARE(h.weights(i, j), 0.0f); // exactly zero
+    }
+
+    void windowAndPadding()
+    {
+        auto p = test::handProblem(ScoreKind::Dot, Normalization::Softmax);
+        p->mask.window = 1;
+        p->keyIsPadding = {false, false, false, true};
+        auto r = run(p);
+        const auto& w = r->heads[0].weights;
+        // Row 1 sees keys 0,1; row 4 sees keys 2,3 but 3 is padding: key 2 alone.
+        const std::vector<double> r1 = softmax({1, 0});
+        QCOMPARE_LE(std::abs(w(0, 0) - r1[0]), 1e-7);
+        QCOMPARE(w(0, 2), 0.0f);
+        QCOMPARE(w(0, 3), 0.0f);
+        QCOMPARE(w(3, 2), 1.0f);
+        QCOMPARE(w(3, 3), 0.0f);
+        QCOMPARE(w(2, 0), 0.0f);
+        // One-sided (causal) window of 1: row 3 sees keys 1, 2.
+        p->mask.windowCausal = true;
+        p->keyIsPadding.assign(4, false);
+        auto c = run(p);
+        const std::vector<double> r3 = softmax({1, 0});
+        QCOMPARE_LE(std::abs(c->heads[0].weights(2, 1) - r3[0]), 1e-7);
+        QCOMPARE(c->heads[0].weights(2, 0), 0.0f);
+        QCOMPARE(c->heads[0].weights(2, 3), 0.0f);
+    }
+
+    void fullyMaskedRow_data()
+    {
+        QTest::addColumn<int>("fill");
+        QTest::addColumn<float>("expected");
+        QTest::newRow("-inf: zeros") << int(core::MaskFill::NegativeInfinity) << 0.0f;
+        QTest::newRow("-9e15: uniform, as PyTorch") << int(core::MaskFill::MinusNineE15) << 0.25f;
+    }
+    void fullyMaskedRow()
+    {
+        QFETCH(int, fill);
+        QFETCH(float, expected);
+        for (Normalization n : {Normalization::Softmax, Normalization::Sparsemax}) {
+            auto p = test::handProblem(ScoreKind::Dot, n);
+            p->fill = core::MaskFill(fill);
+            p->mask.customCells = {{1, 0}, {1, 1}, {1, 2}, {1, 3}};
+            auto r = run(p);
+            QCOMPARE(r->diagnostics.fullyMaskedRows, std::vector<int>{1});
+            QVERIFY(!r->diagnostics.warnings.empty());
+            for (int j = 0; j < 4; ++j)
+                QCOMPARE(r->heads[0].weights(1, j), expected);
+            QVERIFY(r->output.allFinite());
+            QCOMPARE(r->heads[0].maskedScores(1, 2), core::maskFillValue(core::MaskFill(fill)));
+        }
+    }
+
+    void nonFiniteScoresAreReported()
+    {
+        auto p = test::handProblem(ScoreKind::Dot, Normalization::Softmax);
+        p->weights.heads[0].Wq *= 1e30f; // finite weights whose products overflow float32
+        p->weights.heads[0].Wk *= 1e30f;
+        auto r = run(p);
+        QVERIFY(r->diagnostics.nonFinite);
+        QVERIFY(!r->diagnostics.nonFiniteWhere.empty());
+        // Row 1 scores are [+inf, 0, 0, +inf]: the limit shares the row between the two.
+        QCOMPARE(r->heads[0].weights(0, 0), 0.5f);
+        QCOMPARE(r->heads[0].weights(0, 3), 0.5f);
+        QCOMPARE(r->heads[0].weights(0, 1), 0.0f);
+    }
+
+    void disabledHeadContributesZeros()
+    {
+        auto p = test::handProblem(ScoreKind::Dot, Normalization::Softmax);
+        p->weights.heads[0].enabled = false;
+        auto r = run(p);
+        QCOMPARE(r->concat, Matrix(Matrix::Zero(4, 2)));
+        QCOMPARE(r->output, Matrix(Matrix::Zero(4, 4)));
+        QVERIFY(r->heads[0].output.norm() > 0); // its own output is still shown
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCpuBackend)
+#include "tst_cpu_backend.moc"

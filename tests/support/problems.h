@@ -1,0 +1,92 @@
+#pragma once
+
+// Problems shared by the core, gpu and app tests.
+
+#include "core/embedding.h"
+#include "core/model_weights.h"
+#include "core/problem.h"
+
+#include <QString>
+#include <QStringList>
+#include <memory>
+
+namespace attn::test {
+
+inline std::vector<core::Token> tokensOf(const QStringList& words)
+{
+    std::vector<core::Token> tokens;
+    for (const QString& word : words)
+        tokens.push_back({word, -1, 0, false});
+    return tokens;
+}
+
+// Seed 001's "This is a cat." worked by hand: one-hot inputs (X = I, so Q = W_q, K = W_k,
+// V = W_v), d_model = 4, one head with d_k = d_v = 2, small integer weights.
+//   q = (1,0) (0,1) (1,1) (0,0)    k = (1,0) (0,1) (0,0) (1,1)    v = (1,2) (0,1) (2,0) (1,1)
+// so Q K^T = [1 0 0 1; 0 1 0 1; 1 1 0 2; 0 0 0 0].
+inline std::shared_ptr<core::Problem> handProblem(core::ScoreKind score, core::Normalization normalization)
+{
+    auto p = std::make_shared<core::Problem>();
+    p->queryTokens = tokensOf({"This", "is", "a", "cat"});
+    p->keyTokens = p->queryTokens;
+    p->queryEmbedding = core::Matrix::Identity(4, 4);
+    p->keyEmbedding = p->queryEmbedding;
+    p->queryPosition = core::Matrix::Zero(4, 4);
+    p->keyPosition = p->queryPosition;
+    p->keyIsPadding.assign(4, false);
+
+    core::ModelWeights& w = p->weights;
+    w.dModel = 4;
+    w.dK = 2;
+    w.dV = 2;
+    core::HeadWeights head;
+    head.Wq.resize(4, 2);
+    head.Wq << 1, 0, 0, 1, 1, 1, 0, 0;
+    head.Wk.resize(4, 2);
+    head.Wk << 1, 0, 0, 1, 0, 0, 1, 1;
+    head.Wv.resize(4, 2);
+    head.Wv << 1, 2, 0, 1, 2, 0, 1, 1;
+    head.wAdditive.resize(2);
+    head.wAdditive << 1, -1;
+    head.bilinear = core::Matrix::Identity(2, 2);
+    w.heads.push_back(head);
+    w.Wo.resize(2, 4);
+    w.Wo << 1, 0, 1, 0, 0, 1, 0, 1;
+    p->score = score;
+    p->normalization = normalization;
+    return p;
+}
+
+// Seeded random self- or cross-attention of any size, hashed embeddings and sinusoidal
+// positions, as the app builds them.
+inline std::shared_ptr<core::Problem> randomProblem(int queries, int keys, int dModel, int heads,
+                                                    std::uint64_t seed, bool cross)
+{
+    auto p = std::make_shared<core::Problem>();
+    for (int i = 0; i < queries; ++i)
+        p->queryTokens.push_back({QStringLiteral("q%1").arg(i % 37), -1, 0, false});
+    p->cross = cross;
+    if (cross)
+        for (int j = 0; j < keys; ++j)
+            p->keyTokens.push_back({QStringLiteral("k%1").arg(j % 41), -1, 0, false});
+    else
+        p->keyTokens = p->queryTokens;
+    auto embed = [&](const std::vector<core::Token>& tokens) {
+        core::Matrix m(int(tokens.size()), dModel);
+        for (int i = 0; i < m.rows(); ++i)
+            m.row(i) = core::hashedEmbedding(tokens[std::size_t(i)].text, seed, dModel);
+        return m;
+    };
+    core::PositionalSettings sinusoidal;
+    sinusoidal.kind = core::PositionalKind::Sinusoidal;
+    p->queryEmbedding = embed(p->queryTokens);
+    p->queryPosition = core::positionalEncoding(p->queryCount(), dModel, sinusoidal);
+    p->keyEmbedding = embed(p->keyTokens);
+    p->keyPosition = core::positionalEncoding(p->keyCount(), dModel, sinusoidal);
+    p->keyIsPadding.assign(std::size_t(p->keyCount()), false);
+    const int dk = std::max(1, dModel / heads);
+    p->weights = core::makeWeights(dModel, heads, dk, dk, core::WeightInit::Xavier, seed);
+    return p;
+}
+
+} // namespace attn::test
