@@ -75,6 +75,7 @@ private:
     void project();
     void prepareScores(HeadWork& work) const;
     void computeBlock(HeadWork& work, int firstRow, int lastRow) const;
+    std::pair<int, int> keyUnion(int firstRow, int lastRow) const;
     void scoreBlock(const HeadWork& work, int firstRow, int rows, int firstKey, int keys,
                     Matrix& raw, Matrix& scaled) const;
     void combineHeads();
@@ -207,6 +208,21 @@ void Computation::prepareScores(HeadWork& work) const
     }
 }
 
+// The smallest key range holding every unmasked key of rows [firstRow, lastRow).
+std::pair<int, int> Computation::keyUnion(int firstRow, int lastRow) const
+{
+    int first = m_tk;
+    int last = 0;
+    for (int i = firstRow; i < lastRow; ++i) {
+        const auto [a, b] = m_mask.keyRange(i);
+        if (a < b) {
+            first = std::min(first, a);
+            last = std::max(last, b);
+        }
+    }
+    return first < last ? std::pair{first, last} : std::pair{0, 0};
+}
+
 // Raw and scaled scores for rows [firstRow, firstRow + rows) and keys [firstKey, firstKey + keys).
 void Computation::scoreBlock(const HeadWork& work, int firstRow, int rows, int firstKey, int keys,
                              Matrix& raw, Matrix& scaled) const
@@ -237,30 +253,32 @@ void Computation::computeBlock(HeadWork& work, int firstRow, int lastRow) const
     HeadResult& out = *work.result;
     const int rows = lastRow - firstRow;
 
-    // Columns that can hold a non-zero weight. With -inf fill only the causal/window range
-    // counts; kept intermediates and the -9e15 fill need every column.
-    int firstKey = 0;
-    int lastKey = m_tk;
-    if (!m_keep && m_problem.fill == MaskFill::NegativeInfinity) {
-        firstKey = m_tk;
-        lastKey = 0;
-        for (int i = firstRow; i < lastRow; ++i) {
-            const auto [a, b] = m_mask.keyRange(i);
-            if (a < b) {
-                firstKey = std::min(firstKey, a);
-                lastKey = std::max(lastKey, b);
-            }
-        }
-        if (firstKey >= lastKey) {
-            firstKey = 0;
-            lastKey = 0;
-        }
-    }
+    // Columns that can hold a non-zero weight: with the -inf fill only the causal/window
+    // range counts, so the work above the diagonal of a causal mask is skipped. The
+    // -9e15 fill makes every column count. Kept intermediates need scores everywhere, but
+    // the weights are made from the same cells either way, so they are bit-identical.
+    const bool excluding = m_problem.fill == MaskFill::NegativeInfinity;
+    auto [firstKey, lastKey] = excluding ? keyUnion(firstRow, lastRow) : std::pair{0, m_tk};
     const int keys = lastKey - firstKey;
 
+    // The weights always come from the same product over [firstKey, lastKey), so they are
+    // bit-identical whether or not the intermediates are kept (Eigen's summation order
+    // depends on the product's shape).
     Matrix raw, scaled;
     if (keys > 0)
         scoreBlock(work, firstRow, rows, firstKey, keys, raw, scaled);
+    int scoreFirst = firstKey;
+    if (m_keep && keys < m_tk) {
+        Matrix allRaw, allScaled;
+        scoreBlock(work, firstRow, rows, 0, m_tk, allRaw, allScaled);
+        if (keys > 0) {
+            allRaw.middleCols(firstKey, keys) = raw;
+            allScaled.middleCols(firstKey, keys) = scaled;
+        }
+        raw = std::move(allRaw);
+        scaled = std::move(allScaled);
+        scoreFirst = 0;
+    }
 
     // Weights of this block, full key width: the result rows themselves, or a scratch block
     // that is pooled afterwards.
@@ -281,18 +299,6 @@ void Computation::computeBlock(HeadWork& work, int firstRow, int lastRow) const
         if (m_keep) {
             out.rawScores.row(query) = raw.row(i);
             out.scaledScores.row(query) = scaled.row(i);
-        }
-        RowStatus status;
-        if (keys > 0) {
-            Eigen::Map<RowVector>(row + firstKey, keys) = scaled.row(i);
-            status = normalizeRow(row + firstKey, masked.data() + firstKey, keys,
-                                  m_problem.normalization, m_problem.fill);
-            // Keys outside [firstKey, lastKey) are masked by construction.
-            status.fullyMasked = std::all_of(masked.begin(), masked.end(), [](auto m) { return m != 0; });
-        } else {
-            status.fullyMasked = true;
-        }
-        if (m_keep) {
             auto maskedRow = out.maskedScores.row(query);
             maskedRow = scaled.row(i);
             const float fill = maskFillValue(m_problem.fill);
@@ -300,6 +306,15 @@ void Computation::computeBlock(HeadWork& work, int firstRow, int lastRow) const
                 if (masked[std::size_t(j)])
                     maskedRow(j) = fill;
         }
+        // Normalise over the row's own range: keys outside it are masked (excluded with -inf).
+        const auto [first, last] = excluding ? m_mask.keyRange(query) : std::pair{0, m_tk};
+        RowStatus status;
+        if (last > first) {
+            Eigen::Map<RowVector>(row + first, last - first) = scaled.row(i).segment(first - scoreFirst, last - first);
+            status = normalizeRow(row + first, masked.data() + first, last - first,
+                                  m_problem.normalization, m_problem.fill);
+        }
+        status.fullyMasked = std::all_of(masked.begin(), masked.end(), [](auto m) { return m != 0; });
         work.rowFlags[std::size_t(query)] = std::uint8_t((status.fullyMasked ? FullyMasked : 0) |
                                                          (status.zeroSum ? ZeroSum : 0) |
                                                          (status.nonFinite ? NonFinite : 0));

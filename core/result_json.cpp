@@ -1,1 +1,101 @@
 #include "result_json.h"
+
+#include "json_numbers.h"
+
+#include <QJsonArray>
+
+namespace attn::core {
+namespace {
+
+QJsonArray tokenTexts(const std::vector<Token>& tokens)
+{
+    QJsonArray texts;
+    for (const Token& token : tokens)
+        texts.append(token.text);
+    return texts;
+}
+
+QJsonArray integers(const std::vector<int>& values)
+{
+    QJsonArray array;
+    for (int v : values)
+        array.append(v);
+    return array;
+}
+
+} // namespace
+
+QJsonObject resultToJson(const AttentionResult& result)
+{
+    const Problem& problem = *result.problem;
+    QJsonObject settings{
+        {QStringLiteral("score"), QString::fromUtf8(toString(problem.score))},
+        {QStringLiteral("normalize"), QString::fromUtf8(toString(problem.normalization))},
+        {QStringLiteral("temperature"), jsonNumber(problem.temperature)},
+        {QStringLiteral("fill"), QString::fromUtf8(toString(problem.fill))},
+        {QStringLiteral("scoreScale"), jsonNumber(problem.scoreScale())},
+        {QStringLiteral("d_model"), problem.weights.dModel},
+        {QStringLiteral("d_k"), problem.weights.dK},
+        {QStringLiteral("d_v"), problem.weights.dV},
+        {QStringLiteral("heads"), problem.weights.headCount()},
+    };
+
+    QJsonArray heads;
+    for (std::size_t h = 0; h < result.heads.size(); ++h) {
+        const HeadResult& head = result.heads[h];
+        QJsonObject object{
+            {QStringLiteral("index"), int(h)},
+            {QStringLiteral("enabled"), head.enabled},
+            {QStringLiteral("Q"), jsonMatrix(head.Q)},
+            {QStringLiteral("K"), jsonMatrix(head.K)},
+            {QStringLiteral("V"), jsonMatrix(head.V)},
+            {QStringLiteral("weights"), jsonMatrix(head.weights)},
+            {QStringLiteral("output"), jsonMatrix(head.output)},
+        };
+        if (result.intermediatesKept) {
+            object.insert(QStringLiteral("rawScores"), jsonMatrix(head.rawScores));
+            object.insert(QStringLiteral("scaledScores"), jsonMatrix(head.scaledScores));
+            object.insert(QStringLiteral("maskedScores"), jsonMatrix(head.maskedScores));
+        }
+        heads.append(object);
+    }
+
+    const Diagnostics& d = result.diagnostics;
+    QJsonArray stages;
+    for (const StageTime& stage : d.stages)
+        stages.append(QJsonObject{{QStringLiteral("stage"), QString::fromStdString(stage.stage)},
+                                  {QStringLiteral("milliseconds"), stage.milliseconds}});
+    QJsonArray warnings;
+    for (const std::string& warning : d.warnings)
+        warnings.append(QString::fromStdString(warning));
+
+    return QJsonObject{
+        {QStringLiteral("format"), QStringLiteral("attention-explorer-dump")},
+        {QStringLiteral("version"), 1},
+        {QStringLiteral("backend"), QString::fromStdString(result.backend)},
+        {QStringLiteral("device"), QString::fromStdString(result.device)},
+        {QStringLiteral("cross"), problem.cross},
+        {QStringLiteral("queryTokens"), tokenTexts(problem.queryTokens)},
+        {QStringLiteral("keyTokens"), tokenTexts(problem.keyTokens)},
+        {QStringLiteral("settings"), settings},
+        {QStringLiteral("queryInput"), jsonMatrix(result.queryInput)},
+        {QStringLiteral("keyInput"), jsonMatrix(result.keyInput)},
+        {QStringLiteral("heads"), heads},
+        {QStringLiteral("concat"), jsonMatrix(result.concat)},
+        {QStringLiteral("output"), jsonMatrix(result.output)},
+        {QStringLiteral("pooling"), QJsonObject{{QStringLiteral("pooled"), result.pooling.pooled},
+                                                {QStringLiteral("rowBlock"), result.pooling.rowBlock},
+                                                {QStringLiteral("colBlock"), result.pooling.colBlock},
+                                                {QStringLiteral("mode"), QString::fromUtf8(toString(result.pooling.mode))}}},
+        {QStringLiteral("diagnostics"),
+         QJsonObject{{QStringLiteral("fullyMaskedRows"), integers(d.fullyMaskedRows)},
+                     {QStringLiteral("zeroSumRows"), integers(d.zeroSumRows)},
+                     {QStringLiteral("nonFinite"), d.nonFinite},
+                     {QStringLiteral("nonFiniteWhere"), QString::fromStdString(d.nonFiniteWhere)},
+                     {QStringLiteral("computeMilliseconds"), d.computeMilliseconds},
+                     {QStringLiteral("stages"), stages},
+                     {QStringLiteral("warnings"), warnings}}},
+    };
+}
+
+} // namespace attn::core

@@ -1,0 +1,54 @@
+#include "json_numbers.h"
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+namespace attn::core {
+
+QJsonValue jsonNumber(float value)
+{
+    if (std::isnan(value))
+        return QStringLiteral("nan");
+    if (std::isinf(value))
+        return value > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
+    // std::to_chars without a precision gives the shortest text that round-trips as float;
+    // read back as a double it is what QJsonDocument then writes.
+    char text[32];
+    const auto end = std::to_chars(text, text + sizeof text, value).ptr;
+    double shortest = 0.0;
+    std::from_chars(text, end, shortest);
+    return shortest;
+}
+
+QJsonArray jsonRow(const RowVector& row)
+{
+    QJsonArray array;
+    for (Eigen::Index j = 0; j < row.size(); ++j)
+        array.append(jsonNumber(row(j)));
+    return array;
+}
+
+QJsonArray jsonMatrix(const Matrix& matrix)
+{
+    QJsonArray rows;
+    for (Eigen::Index i = 0; i < matrix.rows(); ++i)
+        rows.append(jsonRow(matrix.row(i)));
+    return rows;
+}
+
+std::optional<float> floatFromJson(const QJsonValue& value)
+{
+    if (value.isDouble())
+        return float(value.toDouble());
+    const QString text = value.toString();
+    if (text == QLatin1String("inf"))
+        return std::numeric_limits<float>::infinity();
+    if (text == QLatin1String("-inf"))
+        return -std::numeric_limits<float>::infinity();
+    if (text == QLatin1String("nan"))
+        return std::numeric_limits<float>::quiet_NaN();
+    return std::nullopt;
+}
+
+} // namespace attn::core

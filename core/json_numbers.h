@@ -1,0 +1,21 @@
+#pragma once
+
+#include "matrix.h"
+
+#include <QJsonArray>
+#include <QJsonValue>
+#include <optional>
+
+namespace attn::core {
+
+// A float as the shortest decimal that reads back as the same float ("0.1", not
+// 0.10000000149011612). JSON has no infinities or NaN: those become the strings
+// "inf", "-inf" and "nan" (masked scores hold -inf).
+QJsonValue jsonNumber(float value);
+QJsonArray jsonRow(const RowVector& row);
+QJsonArray jsonMatrix(const Matrix& matrix); // an array of rows
+
+// The inverse of jsonNumber: accepts numbers and the three strings; nullopt otherwise.
+std::optional<float> floatFromJson(const QJsonValue& value);
+
+} // namespace attn::core
