@@ -1,1 +1,212 @@
 #include "embedding.h"
+
+#include "error.h"
+#include "random.h"
+#include "word_vectors.h"
+
+#include <QHash>
+#include <QSet>
+#include <cmath>
+#include <functional>
+#include <string>
+
+namespace attn::core {
+
+namespace {
+
+std::string quoted(const QString& token)
+{
+    return "'" + token.toStdString() + "'";
+}
+
+void checkWidth(int dModel)
+{
+    if (dModel < 1)
+        throw Error("d_model must be at least 1, got " + std::to_string(dModel));
+}
+
+// One-hot over the vocabulary (seed 001: "This" = [0 0 1 0 ...], "is" = [1 0 0 0 ...]).
+// The seed writes a = [0 2 0 0 ...]: a typo, a one-hot vector holds a single 1.
+Embedded oneHot(const std::vector<Token>& tokens, int dModel,
+                const std::vector<QString>& vocabulary)
+{
+    if (qsizetype(vocabulary.size()) > dModel)
+        throw Error("one-hot embeddings need d_model >= vocabulary size ("
+                    + std::to_string(vocabulary.size()) + " > " + std::to_string(dModel) + ")");
+    QHash<QString, int> index;
+    for (int v = 0; v < int(vocabulary.size()); ++v)
+        index.insert(vocabulary[v], v);
+
+    Embedded result{Matrix::Zero(qsizetype(tokens.size()), dModel),
+                    std::vector<bool>(tokens.size(), false)};
+    for (qsizetype i = 0; i < qsizetype(tokens.size()); ++i) {
+        const auto found = index.constFind(tokens[i].text);
+        if (found == index.cend())
+            throw Error("token " + quoted(tokens[i].text) + " is not in the one-hot vocabulary");
+        result.vectors(i, *found) = 1.0f;
+    }
+    return result;
+}
+
+// Table and word-vector lookups: `lookup` gives dModel floats or nullptr for a miss, which
+// falls back to the hashed vector so that every token still has an embedding. Without a
+// lookup every row is hashed and none counts as a fallback.
+Embedded lookUp(const std::vector<Token>& tokens, std::uint64_t seed, int dModel,
+                const std::function<const float*(const QString&)>& lookup)
+{
+    Embedded result{Matrix(qsizetype(tokens.size()), dModel),
+                    std::vector<bool>(tokens.size(), false)};
+    for (qsizetype i = 0; i < qsizetype(tokens.size()); ++i) {
+        if (const float* values = lookup ? lookup(tokens[i].text) : nullptr) {
+            result.vectors.row(i) = Eigen::Map<const RowVector>(values, dModel);
+        } else {
+            result.vectors.row(i) = hashedEmbedding(tokens[i].text, seed, dModel);
+            result.fallback[i] = bool(lookup);
+        }
+    }
+    return result;
+}
+
+} // namespace
+
+std::string_view toString(EmbeddingKind kind)
+{
+    switch (kind) {
+    case EmbeddingKind::Hashed: return "hashed";
+    case EmbeddingKind::OneHot: return "onehot";
+    case EmbeddingKind::Table: return "table";
+    case EmbeddingKind::WordVectors: return "wordvectors";
+    }
+    return "hashed";
+}
+
+std::optional<EmbeddingKind> parseEmbeddingKind(std::string_view name)
+{
+    for (const EmbeddingKind kind : {EmbeddingKind::Hashed, EmbeddingKind::OneHot,
+                                     EmbeddingKind::Table, EmbeddingKind::WordVectors}) {
+        if (toString(kind) == name)
+            return kind;
+    }
+    return std::nullopt;
+}
+
+std::string_view toString(PositionalKind kind)
+{
+    switch (kind) {
+    case PositionalKind::None: return "none";
+    case PositionalKind::Sinusoidal: return "sinusoidal";
+    case PositionalKind::Table: return "table";
+    }
+    return "none";
+}
+
+std::optional<PositionalKind> parsePositionalKind(std::string_view name)
+{
+    for (const PositionalKind kind :
+         {PositionalKind::None, PositionalKind::Sinusoidal, PositionalKind::Table}) {
+        if (toString(kind) == name)
+            return kind;
+    }
+    return std::nullopt;
+}
+
+std::vector<QString> sentenceVocabulary(const std::vector<const std::vector<Token>*>& sentences)
+{
+    std::vector<QString> vocabulary;
+    QSet<QString> seen;
+    for (const std::vector<Token>* sentence : sentences) {
+        if (!sentence)
+            continue;
+        for (const Token& token : *sentence) {
+            if (!seen.contains(token.text)) {
+                seen.insert(token.text);
+                vocabulary.push_back(token.text);
+            }
+        }
+    }
+    return vocabulary;
+}
+
+RowVector hashedEmbedding(const QString& token, std::uint64_t seed, int dModel)
+{
+    checkWidth(dModel);
+    const QByteArray utf8 = token.toUtf8();
+    Random random(hashString(std::string_view(utf8.constData(), std::size_t(utf8.size())), seed));
+    RowVector row(dModel);
+    for (int j = 0; j < dModel; ++j)
+        row[j] = float(random.normal());
+    return row;
+}
+
+Embedded embedTokens(const std::vector<Token>& tokens, const EmbeddingSettings& settings,
+                     int dModel, const std::vector<QString>& vocabulary)
+{
+    checkWidth(dModel);
+    switch (settings.kind) {
+    case EmbeddingKind::Hashed:
+        return lookUp(tokens, settings.seed, dModel, {});
+    case EmbeddingKind::OneHot:
+        return oneHot(tokens, dModel, vocabulary);
+    case EmbeddingKind::Table:
+        return lookUp(tokens, settings.seed, dModel, [&](const QString& text) -> const float* {
+            const auto found = settings.table.find(text);
+            if (found == settings.table.end())
+                return nullptr;
+            if (qsizetype(found->second.size()) != dModel)
+                throw Error("embedding table row " + quoted(text) + " has "
+                            + std::to_string(found->second.size()) + " values, d_model is "
+                            + std::to_string(dModel));
+            return found->second.data();
+        });
+    case EmbeddingKind::WordVectors: {
+        const WordVectors* vectors = settings.wordVectors.get();
+        if (!vectors)
+            throw Error("word vectors are not loaded"
+                        + (settings.wordVectorPath.isEmpty()
+                               ? std::string(": choose a GloVe or word2vec text file")
+                               : " from " + settings.wordVectorPath.toStdString()));
+        if (vectors->dimension() != dModel)
+            throw Error("word vectors have " + std::to_string(vectors->dimension())
+                        + " dimensions, d_model is " + std::to_string(dModel));
+        return lookUp(tokens, settings.seed, dModel,
+                      [&](const QString& text) { return vectors->find(text); });
+    }
+    }
+    throw Error("unknown embedding kind");
+}
+
+Matrix positionalEncoding(int tokens, int dModel, const PositionalSettings& settings)
+{
+    checkWidth(dModel);
+    if (tokens < 0)
+        throw Error("the number of tokens cannot be negative, got " + std::to_string(tokens));
+    switch (settings.kind) {
+    case PositionalKind::None:
+        return Matrix::Zero(tokens, dModel);
+    case PositionalKind::Sinusoidal: {
+        // Vaswani et al. 2017 section 3.5: PE(p, 2i) = sin(p / 10000^(2i/d)),
+        // PE(p, 2i+1) = cos(p / 10000^(2i/d)); positions count from 0. Double precision
+        // keeps large p * frequency accurate before the cast to float.
+        Matrix pe(tokens, dModel);
+        for (int j = 0; j < dModel; ++j) {
+            const double wavelength = std::pow(10000.0, double(2 * (j / 2)) / double(dModel));
+            for (int p = 0; p < tokens; ++p) {
+                const double angle = double(p) / wavelength;
+                pe(p, j) = float(j % 2 == 0 ? std::sin(angle) : std::cos(angle));
+            }
+        }
+        return pe;
+    }
+    case PositionalKind::Table:
+        if (settings.table.rows() < tokens)
+            throw Error("the positional table has " + std::to_string(settings.table.rows())
+                        + " rows, the sentence has " + std::to_string(tokens) + " tokens");
+        if (settings.table.cols() != dModel)
+            throw Error("the positional table has " + std::to_string(settings.table.cols())
+                        + " columns, d_model is " + std::to_string(dModel));
+        return settings.table.topRows(tokens);
+    }
+    throw Error("unknown positional encoding kind");
+}
+
+} // namespace attn::core

@@ -1,1 +1,845 @@
 #include "scene_json.h"
+
+#include "atomic_file.h"
+#include "error.h"
+#include "json_numbers.h"
+#include "limits.h"
+#include "word_vectors.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonValue>
+
+#include <algorithm>
+#include <array>
+#include <cfloat>
+#include <charconv>
+#include <climits>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+// The format is documented key by key in docs/SCENE_FORMAT.md; keep the two in step.
+
+namespace attn::core {
+namespace {
+
+constexpr const char* kFormatName = "attention-explorer-scene";
+constexpr qint64 kMaxSceneFileBytes = qint64(512) << 20;
+// A generous 64 characters per token, checked before tokenizing so that a huge paste is
+// refused at once; the tokenizer then enforces kMaxTokens itself.
+constexpr qsizetype kMaxTextCharacters = qsizetype(kMaxTokens) * 64;
+// All of a model's weights together. Two matrices' worth of the per-matrix cap, so that one
+// 8192-wide head (five 8192 x 8192 matrices) or 64 heads of 128 at d_model 8192 still load.
+constexpr std::int64_t kMaxWeightElements = 2 * kMaxMatrixElements;
+constexpr int kDefaultModelWidth = 8;
+// FLT_MAX plus half an ulp, 2^128 - 2^103: the smallest magnitude that rounds to infinity.
+constexpr double kFloatOverflow = 3.4028235677973366e38;
+constexpr int kMaxValuePrecision = 9; // decimals in a cell; 9 significant digits exhaust a float32
+
+constexpr std::array kTokenizerModes{TokenizerMode::Word, TokenizerMode::Character,
+                                     TokenizerMode::Whitespace};
+constexpr std::array kSpecialTokenSets{SpecialTokens::None, SpecialTokens::Bert,
+                                       SpecialTokens::Sentence};
+constexpr std::array kScoreKinds{ScoreKind::Dot, ScoreKind::ScaledDot, ScoreKind::Additive,
+                                 ScoreKind::Bilinear, ScoreKind::Cosine};
+constexpr std::array kNormalizations{Normalization::Softmax, Normalization::Hard,
+                                     Normalization::Relu, Normalization::Sparsemax};
+constexpr std::array kMaskFills{MaskFill::NegativeInfinity, MaskFill::MinusNineE15};
+constexpr std::array kEmbeddingKinds{EmbeddingKind::Hashed, EmbeddingKind::OneHot,
+                                     EmbeddingKind::Table, EmbeddingKind::WordVectors};
+constexpr std::array kPositionalKinds{PositionalKind::None, PositionalKind::Sinusoidal,
+                                      PositionalKind::Table};
+constexpr std::array kWeightInits{WeightInit::Xavier, WeightInit::Identity, WeightInit::Zeros};
+
+// Tokenizer names belong to the scene format (the tokenizer itself has no use for them).
+std::string_view modeName(TokenizerMode mode)
+{
+    switch (mode) {
+    case TokenizerMode::Word: return "word";
+    case TokenizerMode::Character: return "character";
+    case TokenizerMode::Whitespace: return "whitespace";
+    }
+    return "word";
+}
+
+std::string_view specialName(SpecialTokens special)
+{
+    switch (special) {
+    case SpecialTokens::None: return "none";
+    case SpecialTokens::Bert: return "bert";
+    case SpecialTokens::Sentence: return "sentence";
+    }
+    return "none";
+}
+
+template <typename Enum, std::size_t N>
+std::optional<Enum> parseByName(std::string_view name, const std::array<Enum, N>& all,
+                                std::string_view (*nameOf)(Enum))
+{
+    for (Enum value : all)
+        if (nameOf(value) == name)
+            return value;
+    return std::nullopt;
+}
+
+std::optional<TokenizerMode> parseMode(std::string_view name)
+{
+    return parseByName(name, kTokenizerModes, modeName);
+}
+
+std::optional<SpecialTokens> parseSpecial(std::string_view name)
+{
+    return parseByName(name, kSpecialTokenSets, specialName);
+}
+
+// ---- Messages -------------------------------------------------------------------------
+
+// The shortest text that reads back as the same double: "1e+39", "-1", "0.5".
+std::string formatNumber(double x)
+{
+    std::array<char, 32> buffer{};
+    const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), x);
+    return std::string(buffer.data(), result.ptr);
+}
+
+// What a value is, for "expected X, got Y": numbers by their value, the rest by their type.
+std::string describe(const QJsonValue& value)
+{
+    switch (value.type()) {
+    case QJsonValue::Null: return "null";
+    case QJsonValue::Bool: return "a boolean";
+    case QJsonValue::Double: return formatNumber(value.toDouble());
+    case QJsonValue::String: return "a string";
+    case QJsonValue::Array: return "an array";
+    case QJsonValue::Object: return "an object";
+    case QJsonValue::Undefined: break;
+    }
+    return "nothing";
+}
+
+// A string value for a message, in quotes; shortened, as a file may hold anything there.
+std::string quoted(const QString& text)
+{
+    constexpr qsizetype kShown = 60;
+    return "\"" + (text.size() > kShown ? text.left(kShown).toStdString() + "..." : text.toStdString()) + "\"";
+}
+
+std::string counted(std::int64_t n, const char* noun)
+{
+    return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
+std::string shape(std::int64_t rows, std::int64_t cols)
+{
+    return std::to_string(rows) + "x" + std::to_string(cols);
+}
+
+template <typename Enum, std::size_t N>
+std::string nameList(const std::array<Enum, N>& all, std::string_view (*nameOf)(Enum))
+{
+    std::string list;
+    for (std::size_t i = 0; i < N; ++i) {
+        if (i > 0)
+            list += i + 1 == N ? " or " : ", ";
+        list += nameOf(all[i]);
+    }
+    return list;
+}
+
+std::string member(const std::string& parent, std::string_view key)
+{
+    return parent.empty() ? std::string(key) : parent + "." + std::string(key);
+}
+
+std::string element(const std::string& parent, qsizetype index)
+{
+    return parent + "[" + std::to_string(index) + "]";
+}
+
+[[noreturn]] void fail(const std::string& path, const std::string& problem)
+{
+    throw Error(path + ": " + problem);
+}
+
+// ---- Values ---------------------------------------------------------------------------
+
+// QJsonValue::toInteger is exact beyond 2^53 (integers are kept as such) but says "not a
+// whole number in range" only through its default, so it is asked with two defaults.
+std::optional<std::int64_t> exactInteger(const QJsonValue& value)
+{
+    const qint64 a = value.toInteger(0);
+    const qint64 b = value.toInteger(1);
+    if (a != b)
+        return std::nullopt;
+    return a;
+}
+
+std::string rangeText(std::int64_t min, std::int64_t max)
+{
+    if (max >= INT_MAX)
+        return min == 0 ? "a non-negative integer" : "an integer >= " + std::to_string(min);
+    return "between " + std::to_string(min) + " and " + std::to_string(max);
+}
+
+std::int64_t toInteger(const QJsonValue& value, const std::string& path, std::int64_t min,
+                       std::int64_t max)
+{
+    if (!value.isDouble())
+        fail(path, "expected an integer, got " + describe(value));
+    const double x = value.toDouble();
+    if (x != std::trunc(x))
+        fail(path, "expected an integer, got " + formatNumber(x));
+    const std::optional<std::int64_t> n = exactInteger(value);
+    if (!n || *n < min || *n > max)
+        fail(path, "must be " + rangeText(min, max) + ", got " + (n ? std::to_string(*n) : formatNumber(x)));
+    return *n;
+}
+
+// A float32 from a JSON number. `path` is called only when there is an error to report, so
+// reading a large matrix builds no strings. Anything beyond the float32 range is refused
+// rather than silently becoming infinity.
+template <typename PathFn>
+float toFloat(const QJsonValue& value, const PathFn& path)
+{
+    if (!value.isDouble())
+        fail(path(), "expected a number, got " + describe(value));
+    const double x = value.toDouble();
+    if (!(std::abs(x) < kFloatOverflow))
+        fail(path(), formatNumber(x) + " is outside the float32 range");
+    // Between FLT_MAX and kFloatOverflow (the shortest text of FLT_MAX, 3.4028235e+38, is
+    // there) the value rounds to FLT_MAX; clamped so that the conversion is always defined.
+    return static_cast<float>(std::clamp(x, -double(FLT_MAX), double(FLT_MAX)));
+}
+
+// Exactly `count` numbers from the JSON array `value` into `out`.
+void readNumbers(const QJsonValue& value, const std::string& path, qsizetype count, float* out)
+{
+    if (!value.isArray())
+        fail(path, "expected an array of " + counted(count, "number") + ", got " + describe(value));
+    const QJsonArray array = value.toArray();
+    if (array.size() != count)
+        fail(path, "expected " + counted(count, "number") + ", got " + std::to_string(array.size()));
+    for (qsizetype i = 0; i < count; ++i)
+        out[i] = toFloat(array.at(i), [&] { return element(path, i); });
+}
+
+RowVector readVector(const QJsonValue& value, const std::string& path, int length)
+{
+    RowVector vector(length);
+    readNumbers(value, path, length, vector.data());
+    return vector;
+}
+
+// A matrix given as an array of rows. `rows` < 0 accepts any number of rows. The shape is
+// checked from the array sizes alone, before anything is allocated.
+Matrix readMatrix(const QJsonValue& value, const std::string& path, qsizetype rows, qsizetype cols)
+{
+    const std::string expected = rows >= 0 ? shape(rows, cols) : "Nx" + std::to_string(cols);
+    if (!value.isArray())
+        fail(path, "expected a " + expected + " matrix (an array of rows), got " + describe(value));
+    const QJsonArray array = value.toArray();
+
+    qsizetype width = -1; // the common row length; -2 once rows differ
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        const QJsonValue row = array.at(i);
+        if (!row.isArray())
+            fail(element(path, i),
+                 "expected an array of " + counted(cols, "number") + ", got " + describe(row));
+        const qsizetype n = row.toArray().size();
+        width = width == -1 ? n : (width == n ? width : -2);
+    }
+    if (rows >= 0 && array.size() != rows) {
+        if (width >= 0)
+            fail(path, "expected " + expected + ", got " + shape(array.size(), width));
+        fail(path, "expected " + expected + ", got " + counted(array.size(), "row"));
+    }
+    if (width >= 0 && width != cols)
+        fail(path, "expected " + expected + ", got " + shape(array.size(), width));
+    if (std::int64_t(array.size()) * cols > kMaxMatrixElements)
+        fail(path, counted(array.size(), "row") + " of " + std::to_string(cols) +
+                       " numbers is more than the " + std::to_string(kMaxMatrixElements) +
+                       " a matrix may hold");
+
+    // Ragged rows are reported by readNumbers: "W_k[3]: expected 4 numbers, got 3".
+    Matrix matrix(array.size(), cols);
+    for (qsizetype i = 0; i < array.size(); ++i)
+        readNumbers(array.at(i), element(path, i), cols, matrix.row(i).data());
+    return matrix;
+}
+
+// A JSON object together with its path, so that every read names what it read.
+class ObjectReader
+{
+public:
+    ObjectReader(QJsonObject object, std::string path)
+        : m_object(std::move(object)), m_path(std::move(path))
+    {}
+
+    bool has(const char* key) const { return m_object.contains(QLatin1String(key)); }
+    QJsonValue value(const char* key) const { return m_object.value(QLatin1String(key)); }
+    std::string pathOf(std::string_view key) const { return member(m_path, key); }
+
+    // An absent section reads as an empty object: every key takes its default.
+    ObjectReader section(const char* key) const
+    {
+        const QJsonValue v = value(key);
+        if (v.isUndefined())
+            return ObjectReader(QJsonObject(), pathOf(key));
+        if (!v.isObject())
+            fail(pathOf(key), "expected an object, got " + describe(v));
+        return ObjectReader(v.toObject(), pathOf(key));
+    }
+
+    bool boolean(const char* key, bool fallback) const
+    {
+        const QJsonValue v = value(key);
+        if (v.isUndefined())
+            return fallback;
+        if (!v.isBool())
+            fail(pathOf(key), "expected true or false, got " + describe(v));
+        return v.toBool();
+    }
+
+    QString string(const char* key, const QString& fallback) const
+    {
+        const QJsonValue v = value(key);
+        if (v.isUndefined())
+            return fallback;
+        if (!v.isString())
+            fail(pathOf(key), "expected a string, got " + describe(v));
+        return v.toString();
+    }
+
+    std::int64_t integer(const char* key, std::int64_t min, std::int64_t max,
+                         std::int64_t fallback) const
+    {
+        const QJsonValue v = value(key);
+        return v.isUndefined() ? fallback : toInteger(v, pathOf(key), min, max);
+    }
+
+    std::uint64_t seed(const char* key, std::uint64_t fallback) const
+    {
+        return std::uint64_t(integer(key, 0, INT64_MAX, std::int64_t(fallback)));
+    }
+
+    template <typename Enum, std::size_t N>
+    Enum choice(const char* key, Enum fallback, std::optional<Enum> (*parse)(std::string_view),
+                std::string_view (*nameOf)(Enum), const std::array<Enum, N>& all) const
+    {
+        const QJsonValue v = value(key);
+        if (v.isUndefined())
+            return fallback;
+        if (!v.isString())
+            fail(pathOf(key), "expected one of " + nameList(all, nameOf) + ", got " + describe(v));
+        if (const std::optional<Enum> parsed = parse(v.toString().toStdString()))
+            return *parsed;
+        fail(pathOf(key), "unknown value " + quoted(v.toString()) + "; expected " + nameList(all, nameOf));
+    }
+
+    // Overwrites `target` only when the key is present.
+    void matrix(const char* key, int rows, int cols, Matrix& target) const
+    {
+        if (has(key))
+            target = readMatrix(value(key), pathOf(key), rows, cols);
+    }
+
+    void vector(const char* key, int length, RowVector& target) const
+    {
+        if (has(key))
+            target = readVector(value(key), pathOf(key), length);
+    }
+
+private:
+    QJsonObject m_object;
+    std::string m_path;
+};
+
+// ---- Reading --------------------------------------------------------------------------
+
+// Qt reports a number beyond the double range only as "illegal number"; name it instead.
+std::string parseErrorText(const QByteArray& json, const QJsonParseError& error)
+{
+    if (error.error == QJsonParseError::IllegalNumber) {
+        auto isNumberChar = [](char c) {
+            return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+        };
+        qsizetype begin = std::min<qsizetype>(error.offset, json.size());
+        qsizetype end = begin;
+        while (begin > 0 && isNumberChar(json[begin - 1]))
+            --begin;
+        while (end < json.size() && isNumberChar(json[end]))
+            ++end;
+        double x = 0.0;
+        const char* first = json.constData() + begin;
+        const char* last = json.constData() + end;
+        const auto result = std::from_chars(first, last, x);
+        if (begin < end && result.ec == std::errc::result_out_of_range && result.ptr == last)
+            return "invalid JSON at offset " + std::to_string(begin) + ": the number " +
+                   std::string(first, last) + " is outside the float32 range";
+    }
+    return "invalid JSON at offset " + std::to_string(error.offset) + ": " +
+           error.errorString().toStdString();
+}
+
+QJsonObject parseDocument(const QByteArray& json)
+{
+    QJsonParseError error{};
+    const QJsonDocument document = QJsonDocument::fromJson(json, &error);
+    if (error.error != QJsonParseError::NoError)
+        throw Error(parseErrorText(json, error));
+    if (!document.isObject())
+        throw Error("expected a JSON object at the top level, got " +
+                    std::string(document.isArray() ? "an array" : "nothing"));
+    return document.object();
+}
+
+// Format and version come first, so that a newer file is refused for what it is rather
+// than for a key this build does not know.
+void checkFormatAndVersion(const ObjectReader& top)
+{
+    const QJsonValue format = top.value("format");
+    if (format.isUndefined())
+        fail("format", std::string("missing; an Attention Explorer scene starts with \"format\": \"") +
+                           kFormatName + "\"");
+    if (!format.isString())
+        fail("format", "expected a string, got " + describe(format));
+    if (format.toString() != QLatin1String(kFormatName))
+        fail("format", std::string("expected \"") + kFormatName + "\", got " + quoted(format.toString()));
+
+    const QJsonValue version = top.value("version");
+    if (version.isUndefined())
+        fail("version", "missing; this build reads version " + std::to_string(Scene::kFormatVersion));
+    const std::int64_t v = toInteger(version, "version", 1, INT64_MAX);
+    if (v > Scene::kFormatVersion)
+        throw Error("this scene was written by a newer Attention Explorer (format version " +
+                    std::to_string(v) + "); this build reads version " +
+                    std::to_string(Scene::kFormatVersion));
+}
+
+QString readSentence(const ObjectReader& top, const char* key)
+{
+    const QString text = top.string(key, QString());
+    if (text.size() > kMaxTextCharacters)
+        fail(key, std::to_string(text.size()) + " characters; the limit is " +
+                      std::to_string(kMaxTextCharacters));
+    return text;
+}
+
+struct ModelShape
+{
+    int dModel = kDefaultModelWidth;
+    int heads = 1;
+    int dK = kDefaultModelWidth;
+    int dV = kDefaultModelWidth;
+    WeightInit init = WeightInit::Xavier;
+};
+
+ModelShape readModelShape(const ObjectReader& model, Scene& scene)
+{
+    ModelShape m;
+    m.dModel = int(model.integer("d_model", 1, kMaxModelWidth, kDefaultModelWidth));
+    m.heads = int(model.integer("heads", 1, kMaxHeads, 1));
+    const bool explicitWidths = model.has("d_k") && model.has("d_v");
+    if (!explicitWidths && m.dModel % m.heads != 0)
+        fail(model.pathOf("heads"), std::to_string(m.heads) + " does not divide d_model " +
+                                        std::to_string(m.dModel) + "; give d_k and d_v explicitly");
+    m.dK = int(model.integer("d_k", 1, kMaxModelWidth, m.dModel / m.heads));
+    m.dV = int(model.integer("d_v", 1, kMaxModelWidth, m.dModel / m.heads));
+    scene.seed = model.seed("seed", scene.seed);
+    m.init = model.choice("init", WeightInit::Xavier, parseWeightInit, toString, kWeightInits);
+
+    // Per-matrix sizes are bounded by kMaxModelWidth^2 except W_o, which grows with heads.
+    const std::int64_t d = m.dModel, dk = m.dK, dv = m.dV, h = m.heads;
+    const std::int64_t woElements = h * dv * d;
+    const std::int64_t total = h * (2 * d * dk + d * dv + dk * dk + dk) + woElements;
+    if (woElements > kMaxMatrixElements)
+        fail(model.pathOf("heads"), "W_o would be " + shape(h * dv, d) + ", more than the " +
+                                        std::to_string(kMaxMatrixElements) + " numbers a matrix may hold");
+    if (total > kMaxWeightElements)
+        fail(model.pathOf("d_model"), "these shapes need " + std::to_string(total) +
+                                          " weights; the limit is " + std::to_string(kMaxWeightElements));
+    return m;
+}
+
+// Weights the file leaves out are generated exactly as makeWeights would; biases are
+// only ever what the file gives.
+ModelWeights readWeights(const ObjectReader& top, const ModelShape& m, std::uint64_t seed)
+{
+    QJsonArray headArray;
+    const bool headsGiven = top.has("heads");
+    if (headsGiven) {
+        const QJsonValue value = top.value("heads");
+        if (!value.isArray())
+            fail("heads", "expected an array of " + counted(m.heads, "head object") + ", got " +
+                              describe(value));
+        headArray = value.toArray();
+        if (headArray.size() != m.heads)
+            fail("heads", "expected " + counted(m.heads, "head object") + " (model.heads), got " +
+                              std::to_string(headArray.size()));
+    }
+
+    ModelWeights weights = makeWeights(m.dModel, m.heads, m.dK, m.dV, m.init, seed);
+    for (HeadWeights& head : weights.heads)
+        head.bq = head.bk = head.bv = RowVector();
+    weights.bo = RowVector();
+
+    for (qsizetype i = 0; i < headArray.size(); ++i) {
+        const std::string path = element("heads", i);
+        const QJsonValue value = headArray.at(i);
+        if (!value.isObject())
+            fail(path, "expected an object, got " + describe(value));
+        const ObjectReader head(value.toObject(), path);
+        HeadWeights& w = weights.heads[std::size_t(i)];
+        w.enabled = head.boolean("enabled", true);
+        head.matrix("W_q", m.dModel, m.dK, w.Wq);
+        head.matrix("W_k", m.dModel, m.dK, w.Wk);
+        head.matrix("W_v", m.dModel, m.dV, w.Wv);
+        head.vector("b_q", m.dK, w.bq);
+        head.vector("b_k", m.dK, w.bk);
+        head.vector("b_v", m.dV, w.bv);
+        head.vector("w_additive", m.dK, w.wAdditive);
+        head.matrix("bilinear", m.dK, m.dK, w.bilinear);
+    }
+    top.matrix("W_o", m.heads * m.dV, m.dModel, weights.Wo);
+    top.vector("b_o", m.dModel, weights.bo);
+    return weights;
+}
+
+void readTokenizer(const ObjectReader& tokenizer, TokenizerSettings& out)
+{
+    out.mode = tokenizer.choice("mode", out.mode, parseMode, modeName, kTokenizerModes);
+    out.lowercase = tokenizer.boolean("lowercase", out.lowercase);
+    out.special = tokenizer.choice("special", out.special, parseSpecial, specialName, kSpecialTokenSets);
+}
+
+void readPadding(const ObjectReader& padding, Scene& scene)
+{
+    scene.paddingToken = padding.string("token", scene.paddingToken);
+    if (!padding.has("positions"))
+        return;
+    const std::string path = padding.pathOf("positions");
+    const QJsonValue value = padding.value("positions");
+    if (!value.isArray())
+        fail(path, "expected an array of token positions, got " + describe(value));
+    const QJsonArray array = value.toArray();
+    scene.paddingPositions.reserve(std::size_t(array.size()));
+    for (qsizetype i = 0; i < array.size(); ++i)
+        scene.paddingPositions.push_back(int(toInteger(array.at(i), element(path, i), 0, INT_MAX)));
+}
+
+// The table and the file name; the file itself is loaded by loadWordVectors, last.
+void readEmbedding(const ObjectReader& embedding, int dModel, EmbeddingSettings& out)
+{
+    out.kind = embedding.choice("kind", out.kind, parseEmbeddingKind, toString, kEmbeddingKinds);
+    out.seed = embedding.seed("seed", out.seed);
+    out.wordVectorPath = embedding.string("file", out.wordVectorPath);
+    if (!embedding.has("table"))
+        return;
+    const std::string path = embedding.pathOf("table");
+    const QJsonValue value = embedding.value("table");
+    if (!value.isObject())
+        fail(path, "expected an object mapping each token to " + counted(dModel, "number") +
+                       ", got " + describe(value));
+    const QJsonObject table = value.toObject();
+    if (std::int64_t(table.size()) * dModel > kMaxMatrixElements)
+        fail(path, counted(table.size(), "row") + " of " + std::to_string(dModel) +
+                       " numbers is more than the " + std::to_string(kMaxMatrixElements) + " allowed");
+    for (auto it = table.begin(); it != table.end(); ++it) {
+        std::vector<float> row(std::size_t(dModel), 0.0f);
+        readNumbers(it.value(), path + "[" + quoted(it.key()) + "]", dModel, row.data());
+        out.table.emplace(it.key(), std::move(row));
+    }
+}
+
+void readPositional(const ObjectReader& positional, int dModel, PositionalSettings& out)
+{
+    out.kind = positional.choice("kind", out.kind, parsePositionalKind, toString, kPositionalKinds);
+    positional.matrix("table", -1, dModel, out.table);
+    if (out.kind == PositionalKind::Table && !positional.has("table"))
+        fail(positional.pathOf("table"), "required when positional.kind is \"table\"");
+}
+
+void readAttention(const ObjectReader& attention, Scene& scene)
+{
+    scene.score = attention.choice("score", scene.score, parseScoreKind, toString, kScoreKinds);
+    scene.normalization =
+        attention.choice("normalize", scene.normalization, parseNormalization, toString, kNormalizations);
+    scene.fill = attention.choice("fill", scene.fill, parseMaskFill, toString, kMaskFills);
+    if (!attention.has("temperature"))
+        return;
+    const std::string path = attention.pathOf("temperature");
+    const QJsonValue value = attention.value("temperature");
+    auto refuse = [&] { fail(path, "must be a positive finite number, got " + describe(value)); };
+    if (value.isDouble() && !(value.toDouble() > 0.0))
+        refuse();
+    scene.temperature = toFloat(value, [&] { return path; });
+    if (!(scene.temperature > 0.0f)) // below the smallest float32
+        refuse();
+}
+
+void readMask(const ObjectReader& mask, MaskSpec& out)
+{
+    out.causal = mask.boolean("causal", out.causal);
+    out.windowCausal = mask.boolean("window_causal", out.windowCausal);
+    out.padding = mask.boolean("padding", out.padding);
+
+    const QJsonValue window = mask.value("window");
+    if (!window.isUndefined() && !window.isNull()) {
+        const std::optional<std::int64_t> n = exactInteger(window);
+        if (!window.isDouble() || !n || *n < 0 || *n > INT_MAX)
+            fail(mask.pathOf("window"), "must be null or a non-negative integer, got " + describe(window));
+        out.window = int(*n);
+    }
+
+    if (!mask.has("custom"))
+        return;
+    const std::string path = mask.pathOf("custom");
+    const QJsonValue custom = mask.value("custom");
+    if (!custom.isArray())
+        fail(path, "expected an array of [query, key] cells, got " + describe(custom));
+    const QJsonArray cells = custom.toArray();
+    out.customCells.reserve(std::size_t(cells.size()));
+    for (qsizetype c = 0; c < cells.size(); ++c) {
+        const QJsonArray cell = cells.at(c).toArray(); // empty unless an array
+        std::optional<std::int64_t> i, j;
+        if (cells.at(c).isArray() && cell.size() == 2 && cell.at(0).isDouble() && cell.at(1).isDouble()) {
+            i = exactInteger(cell.at(0));
+            j = exactInteger(cell.at(1));
+        }
+        if (!i || !j || *i < 0 || *j < 0 || *i > INT_MAX || *j > INT_MAX)
+            fail(element(path, c), "expected [query, key] with non-negative integers");
+        out.customCells.emplace_back(int(*i), int(*j));
+    }
+}
+
+void readView(const ObjectReader& view, ViewSettings& out)
+{
+    out.view = view.string("view", out.view);
+    out.colormap = view.string("colormap", out.colormap);
+    out.showValues = view.boolean("show_values", out.showValues);
+    out.valuePrecision = int(view.integer("precision", 0, kMaxValuePrecision, out.valuePrecision));
+    out.compareScore = view.string("compare_score", out.compareScore);
+    out.theme = view.string("theme", out.theme);
+}
+
+// Last of the reading: the file may be large, so every cheap check has passed first.
+void loadWordVectors(const QString& baseDir, int dModel, EmbeddingSettings& embedding)
+{
+    if (embedding.kind != EmbeddingKind::WordVectors)
+        return;
+    if (embedding.wordVectorPath.isEmpty())
+        fail("embedding.file", "required when embedding.kind is \"wordvectors\"");
+    const QString path = baseDir.isEmpty() || QFileInfo(embedding.wordVectorPath).isAbsolute()
+                             ? embedding.wordVectorPath
+                             : QDir(baseDir).filePath(embedding.wordVectorPath);
+    std::shared_ptr<const WordVectors> vectors;
+    try {
+        vectors = std::make_shared<const WordVectors>(WordVectors::load(path));
+    } catch (const Error& error) {
+        fail("embedding.file", error.what());
+    }
+    if (vectors->dimension() != dModel)
+        fail("embedding.file", embedding.wordVectorPath.toStdString() + " has " +
+                                   std::to_string(vectors->dimension()) +
+                                   "-dimensional vectors; model.d_model is " + std::to_string(dModel));
+    embedding.wordVectors = std::move(vectors);
+}
+
+// ---- Writing --------------------------------------------------------------------------
+
+// Scene files hold finite numbers only (jsonNumber would write "nan" as a string, which no
+// reader of weights accepts): names the first value that is not.
+template <typename Derived>
+void requireFinite(const Eigen::DenseBase<Derived>& values, const std::string& path)
+{
+    if (values.allFinite())
+        return;
+    for (Eigen::Index i = 0; i < values.rows(); ++i)
+        for (Eigen::Index j = 0; j < values.cols(); ++j)
+            if (!std::isfinite(values(i, j))) {
+                const std::string where = Derived::SizeAtCompileTime == 1 ? path
+                                          : Derived::IsVectorAtCompileTime
+                                              ? element(path, i + j)
+                                              : element(element(path, i), j);
+                fail(where, "cannot save " + formatNumber(values(i, j)) +
+                                "; a scene file holds finite numbers only");
+            }
+}
+
+QJsonArray vectorToJson(const RowVector& vector, const std::string& path)
+{
+    requireFinite(vector, path);
+    return jsonRow(vector);
+}
+
+QJsonArray matrixToJson(const Matrix& matrix, const std::string& path)
+{
+    requireFinite(matrix, path);
+    return jsonMatrix(matrix);
+}
+
+QJsonValue seedToJson(std::uint64_t seed, const char* path)
+{
+    if (seed > std::uint64_t(INT64_MAX))
+        fail(path, std::to_string(seed) + " cannot be saved; seeds in scene files are at most " +
+                       std::to_string(INT64_MAX));
+    return qint64(seed);
+}
+
+QJsonValue nameToJson(std::string_view name)
+{
+    return QString::fromLatin1(name.data(), qsizetype(name.size()));
+}
+
+QJsonObject headToJson(const HeadWeights& head, const std::string& path)
+{
+    QJsonObject object;
+    object["enabled"] = head.enabled;
+    object["W_q"] = matrixToJson(head.Wq, member(path, "W_q"));
+    object["W_k"] = matrixToJson(head.Wk, member(path, "W_k"));
+    object["W_v"] = matrixToJson(head.Wv, member(path, "W_v"));
+    const std::pair<const char*, const RowVector*> biases[] = {
+        {"b_q", &head.bq}, {"b_k", &head.bk}, {"b_v", &head.bv}};
+    for (const auto& [key, bias] : biases)
+        if (bias->size() > 0) // an empty bias is "no bias": the key is left out
+            object[QLatin1String(key)] = vectorToJson(*bias, member(path, key));
+    object["w_additive"] = vectorToJson(head.wAdditive, member(path, "w_additive"));
+    object["bilinear"] = matrixToJson(head.bilinear, member(path, "bilinear"));
+    return object;
+}
+
+} // namespace
+
+Scene sceneFromJson(const QByteArray& json, const QString& baseDir)
+{
+    const ObjectReader top(parseDocument(json), std::string());
+    checkFormatAndVersion(top);
+    if (!top.has("text"))
+        fail("text", "missing; a scene needs the sentence to attend over");
+
+    Scene scene;
+    scene.text = readSentence(top, "text");
+    const QJsonValue source = top.value("source");
+    if (!source.isUndefined() && !source.isNull())
+        scene.source = readSentence(top, "source");
+    scene.title = top.string("title", scene.title);
+    scene.description = top.string("description", scene.description);
+
+    const ModelShape model = readModelShape(top.section("model"), scene);
+    readTokenizer(top.section("tokenizer"), scene.tokenizer);
+    readPadding(top.section("padding"), scene);
+    readEmbedding(top.section("embedding"), model.dModel, scene.embedding);
+    readPositional(top.section("positional"), model.dModel, scene.positional);
+    readAttention(top.section("attention"), scene);
+    readMask(top.section("mask"), scene.mask);
+    readView(top.section("view"), scene.view);
+    scene.weights = readWeights(top, model, scene.seed);
+    loadWordVectors(baseDir, model.dModel, scene.embedding);
+
+    // Token limits, the one-hot width, table lengths, padding positions and mask cells need
+    // the tokens: resolving once here means a scene that loads can be computed.
+    resolveProblem(scene);
+    return scene;
+}
+
+QByteArray sceneToJson(const Scene& scene)
+{
+    QJsonObject root;
+    root["format"] = QLatin1String(kFormatName);
+    root["version"] = Scene::kFormatVersion;
+    root["title"] = scene.title;
+    root["description"] = scene.description;
+    root["text"] = scene.text;
+    if (scene.source)
+        root["source"] = *scene.source;
+
+    root["tokenizer"] = QJsonObject{{"mode", nameToJson(modeName(scene.tokenizer.mode))},
+                                    {"lowercase", scene.tokenizer.lowercase},
+                                    {"special", nameToJson(specialName(scene.tokenizer.special))}};
+
+    QJsonArray positions;
+    for (int position : scene.paddingPositions)
+        positions.append(position);
+    root["padding"] = QJsonObject{{"token", scene.paddingToken}, {"positions", positions}};
+
+    QJsonObject embedding{{"kind", nameToJson(toString(scene.embedding.kind))},
+                          {"seed", seedToJson(scene.embedding.seed, "embedding.seed")}};
+    if (!scene.embedding.table.empty()) {
+        QJsonObject table;
+        for (const auto& [token, row] : scene.embedding.table)
+            table[token] = vectorToJson(Eigen::Map<const RowVector>(row.data(), Eigen::Index(row.size())),
+                                        "embedding.table[" + quoted(token) + "]");
+        embedding["table"] = table;
+    }
+    if (!scene.embedding.wordVectorPath.isEmpty())
+        embedding["file"] = scene.embedding.wordVectorPath;
+    root["embedding"] = embedding;
+
+    QJsonObject positional{{"kind", nameToJson(toString(scene.positional.kind))}};
+    if (scene.positional.table.size() > 0)
+        positional["table"] = matrixToJson(scene.positional.table, "positional.table");
+    root["positional"] = positional;
+
+    const ModelWeights& w = scene.weights;
+    // "init" is not written: every weight is, so the file never depends on the generator.
+    root["model"] = QJsonObject{{"d_model", w.dModel},
+                                {"heads", w.headCount()},
+                                {"d_k", w.dK},
+                                {"d_v", w.dV},
+                                {"seed", seedToJson(scene.seed, "model.seed")}};
+    QJsonArray heads;
+    for (int h = 0; h < w.headCount(); ++h)
+        heads.append(headToJson(w.heads[std::size_t(h)], element("heads", h)));
+    root["heads"] = heads;
+    root["W_o"] = matrixToJson(w.Wo, "W_o");
+    if (w.bo.size() > 0)
+        root["b_o"] = vectorToJson(w.bo, "b_o");
+
+    requireFinite(Eigen::Matrix<float, 1, 1>::Constant(scene.temperature), "attention.temperature");
+    root["attention"] = QJsonObject{
+        {"score", nameToJson(toString(scene.score))},
+        {"normalize", nameToJson(toString(scene.normalization))},
+        {"temperature", jsonNumber(scene.temperature)},
+        {"fill", nameToJson(toString(scene.fill))}};
+
+    QJsonArray custom;
+    for (const auto& [query, key] : scene.mask.customCells)
+        custom.append(QJsonArray{query, key});
+    root["mask"] = QJsonObject{
+        {"causal", scene.mask.causal},
+        {"window", scene.mask.window < 0 ? QJsonValue(QJsonValue::Null) : QJsonValue(scene.mask.window)},
+        {"window_causal", scene.mask.windowCausal},
+        {"padding", scene.mask.padding},
+        {"custom", custom}};
+
+    root["view"] = QJsonObject{{"view", scene.view.view},
+                               {"colormap", scene.view.colormap},
+                               {"show_values", scene.view.showValues},
+                               {"precision", scene.view.valuePrecision},
+                               {"compare_score", scene.view.compareScore},
+                               {"theme", scene.view.theme}};
+    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
+Scene loadScene(const QString& path)
+{
+    const QByteArray bytes = readFileLimited(path, kMaxSceneFileBytes);
+    try {
+        return sceneFromJson(bytes, QFileInfo(path).absolutePath());
+    } catch (const Error& error) {
+        throw Error(QFileInfo(path).fileName().toStdString() + ": " + error.what());
+    }
+}
+
+void saveScene(const Scene& scene, const QString& path)
+{
+    writeFileAtomically(path, sceneToJson(scene));
+}
+
+} // namespace attn::core

@@ -12,7 +12,9 @@ namespace attn::core {
 class WordVectors
 {
 public:
-    // Throws Error with the line number of the first malformed line.
+    // Throws Error with the line number of the first malformed line. load() streams the file
+    // (at most 2 GiB); both refuse more than 2^28 values in total. A repeated word keeps its
+    // first vector.
     static WordVectors load(const QString& path);
     static WordVectors parse(const QByteArray& text, const QString& nameForMessages);
 
@@ -22,6 +24,8 @@ public:
     const float* find(const QString& word) const;
 
 private:
+    class Parser; // line-by-line reader shared by load() and parse()
+
     int m_dimension = 0;
     QHash<QString, qsizetype> m_index; // word -> row
     std::vector<float> m_values;

@@ -1,0 +1,70 @@
+#include "backend_factory.h"
+
+#include "core/cpu_backend.h"
+#include "fallback_backend.h"
+#include "instance.h"
+#include "vulkan_backend.h"
+#include "vulkan_error.h"
+
+namespace attn::gpu {
+
+std::optional<BackendChoice> parseBackendChoice(std::string_view name)
+{
+    if (name == "auto")
+        return BackendChoice::Auto;
+    if (name == "cpu")
+        return BackendChoice::Cpu;
+    if (name == "vulkan")
+        return BackendChoice::Vulkan;
+    return std::nullopt;
+}
+
+std::string_view toString(BackendChoice choice)
+{
+    switch (choice) {
+    case BackendChoice::Auto:
+        return "auto";
+    case BackendChoice::Cpu:
+        return "cpu";
+    case BackendChoice::Vulkan:
+        return "vulkan";
+    }
+    return "auto";
+}
+
+std::unique_ptr<core::Backend> createBackend(BackendChoice choice,
+                                             const std::string& deviceSelector, std::string* notice)
+{
+    if (choice == BackendChoice::Cpu)
+        return std::make_unique<core::CpuBackend>();
+    try {
+        return std::make_unique<FallbackBackend>(VulkanBackend::create(deviceSelector));
+    } catch (const core::BackendFault& fault) {
+        if (notice)
+            *notice = std::string("Vulkan is not available (") + fault.what() +
+                      "): using the CPU backend";
+        return std::make_unique<core::CpuBackend>();
+    }
+}
+
+std::vector<DeviceInfo> listDevices()
+{
+    try {
+        const Instance instance = Instance::create();
+        return enumerateDevices(instance);
+    } catch (const VulkanError&) {
+        return {};
+    }
+}
+
+std::string describe(const DeviceInfo& device)
+{
+    std::string text = std::to_string(device.index) + ": " + device.name + " [" + device.type + "]";
+    if (!device.driverName.empty())
+        text += " driver " + device.driverName +
+                (device.driverInfo.empty() ? "" : " (" + device.driverInfo + ")");
+    text += ", Vulkan " + device.apiVersion;
+    return text;
+}
+
+} // namespace attn::gpu

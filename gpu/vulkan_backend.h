@@ -1,0 +1,58 @@
+#pragma once
+
+#include "core/backend.h"
+#include "physical_device.h"
+
+#include <memory>
+#include <string>
+
+namespace attn::gpu {
+
+// Which shader shapes the device gets (PERF.md): register-tiled products and one row per
+// invocation for CPU devices such as lavapipe; shared-memory tiles and subgroup reductions
+// for GPUs. Chosen from the device type; ATTN_VK_VARIANT=registers|shared overrides it.
+enum class ShaderVariant { Registers, SharedMemory };
+
+// The Vulkan compute backend: the whole pipeline of Vaswani et al. eq. 1 and its variants on
+// the device (X = E + P, projections, every score, mask and normalisation, weights x V,
+// concat with disabled heads, W_O, pooling), matching core::CpuBackend within float rounding.
+//
+// Latency: buffers are allocated, mapped and the command buffers recorded once per shape
+// (sizes, score, normalisation, kept intermediates, pooling grid); an edit of the weights,
+// the temperature, the mask rules, the fill or the enabled heads only rewrites mapped memory
+// and submits again. Long inputs are processed in row chunks so that no binding exceeds
+// maxStorageBufferRange; with pooling only the grid leaves the device.
+class VulkanBackend final : public core::Backend
+{
+public:
+    // `selector`: "" for the preferred device (or ATTN_VK_DEVICE), an index, or a
+    // case-insensitive part of the name. Throws VulkanError when Vulkan or the device cannot
+    // be set up, core::Error when the selector matches no device.
+    static std::unique_ptr<VulkanBackend> create(const std::string& selector = {});
+    ~VulkanBackend() override;
+
+    std::string name() const override { return "Vulkan"; }
+    std::string deviceName() const override;
+    // Throws core::Error for an invalid problem (as the CPU backend does) and a BackendFault
+    // (VulkanError) for device trouble: lost device, out of device memory, too large a binding.
+    std::shared_ptr<const core::AttentionResult>
+    compute(std::shared_ptr<const core::Problem> problem,
+            const core::ComputeOptions& options) override;
+
+    const DeviceInfo& device() const;
+    ShaderVariant variant() const;
+    // Validation messages seen by this backend's instance (ATTN_VK_VALIDATION=1).
+    int validationMessages() const;
+    bool validationEnabled() const;
+    bool pipelineCacheLoaded() const;
+    // How many times buffers were allocated and command buffers recorded: a per-edit change
+    // must not increase it.
+    int recordCount() const;
+
+private:
+    struct Impl;
+    explicit VulkanBackend(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> m;
+};
+
+} // namespace attn::gpu
