@@ -16,7 +16,7 @@ namespace attn::core {
 // How a figure of the scene is shown; the core stores it and never interprets it.
 struct ViewSettings
 {
-    QString view = QStringLiteral("head:0"); // head:N | heads | pipeline | lines | difference
+    QString view = QStringLiteral("head:1"); // head:N (from 1) | head:mean | heads | pipeline:N | lines | difference:N
     QString colormap = QStringLiteral("viridis");
     bool showValues = true;
     int valuePrecision = 2;

@@ -1,0 +1,380 @@
+#include "command_line.h"
+
+#include "core/atomic_file.h"
+#include "core/error.h"
+#include "core/result_json.h"
+#include "core/scene_json.h"
+#include "ui/figure_export.h"
+
+#include <QCommandLineParser>
+#include <QFile>
+#include <QJsonDocument>
+#include <cstdio>
+
+namespace attn::app {
+
+namespace {
+
+const char* const kBuiltInExample = ":/examples/01-this-is-a-cat.json";
+
+// A fresh scene for a sentence typed on the command line: the built-in example's weights
+// were set by hand for its own four tokens, so another sentence gets seeded weights.
+constexpr int kDefaultModelWidth = 16;
+constexpr int kDefaultHeads = 2;
+
+void printLine(FILE* stream, const QString& text)
+{
+    std::fputs(qPrintable(text + QLatin1Char('\n')), stream);
+    std::fflush(stream);
+}
+
+CommandLineError usage(const QString& message)
+{
+    return {kUsage, message};
+}
+
+// The score and normalization a --mode names: "hard" is the scaled dot product followed by
+// the hard (argmax) normalization of seed 000.
+bool applyMode(const QString& mode, core::Scene& scene)
+{
+    if (mode == QLatin1String("hard")) {
+        scene.score = core::ScoreKind::ScaledDot;
+        scene.normalization = core::Normalization::Hard;
+        return true;
+    }
+    const auto score = core::parseScoreKind(mode.toStdString());
+    if (!score)
+        return false;
+    scene.score = *score;
+    if (scene.normalization == core::Normalization::Hard)
+        scene.normalization = core::Normalization::Softmax;
+    return true;
+}
+
+std::shared_ptr<const core::AttentionResult> compute(core::Backend& backend, const core::Scene& scene,
+                                                     const core::ComputeOptions& options)
+{
+    auto result = backend.compute(core::resolveProblem(scene), options);
+    for (const std::string& warning : result->diagnostics.warnings)
+        printLine(stderr, QStringLiteral("warning: ") + QString::fromStdString(warning));
+    return result;
+}
+
+} // namespace
+
+std::optional<CommandLine> parseCommandLine(const QStringList& arguments, CommandLineError& error, bool& exitNow)
+{
+    exitNow = false;
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Attention Explorer: type a sentence, see its tokens become queries, keys and values, and "
+        "watch the attention weights.\nWith --export or --dump it runs headless (no display needed)."));
+    parser.addPositionalArgument(QStringLiteral("scene"), QStringLiteral("A scene file to open (.json)."),
+                                 QStringLiteral("[SCENE]"));
+    const QCommandLineOption help = parser.addHelpOption();
+    const QCommandLineOption version = parser.addVersionOption();
+    const QCommandLineOption sceneOption(QStringLiteral("scene"), QStringLiteral("The scene file."), QStringLiteral("FILE"));
+    const QCommandLineOption text(QStringLiteral("text"),
+                                  QStringLiteral("The sentence (the target, with --source). Without a scene file it gets "
+                                                 "fresh seeded weights."),
+                                  QStringLiteral("TEXT"));
+    const QCommandLineOption source(QStringLiteral("source"),
+                                    QStringLiteral("Cross-attention: keys and values from this sentence."), QStringLiteral("TEXT"));
+    const QCommandLineOption mode(QStringLiteral("mode"), QStringLiteral("dot|scaled|additive|hard|bilinear|cosine."),
+                                  QStringLiteral("MODE"));
+    const QCommandLineOption normalize(QStringLiteral("normalize"), QStringLiteral("softmax|hard|relu|sparsemax."),
+                                       QStringLiteral("NAME"));
+    const QCommandLineOption temperature(QStringLiteral("temperature"), QStringLiteral("Softmax temperature (> 0)."),
+                                         QStringLiteral("T"));
+    const QCommandLineOption heads(QStringLiteral("heads"), QStringLiteral("Number of heads (new seeded weights)."),
+                                   QStringLiteral("N"));
+    const QCommandLineOption dModel(QStringLiteral("d-model"), QStringLiteral("Model width (new seeded weights)."),
+                                    QStringLiteral("D"));
+    const QCommandLineOption causal(QStringLiteral("causal"), QStringLiteral("Mask every key after its query."));
+    const QCommandLineOption window(QStringLiteral("window"), QStringLiteral("Local window: mask |i - j| > N."),
+                                    QStringLiteral("N"));
+    const QCommandLineOption padding(QStringLiteral("padding-token"), QStringLiteral("Tokens with this text are padding."),
+                                     QStringLiteral("TOKEN"));
+    const QCommandLineOption seed(QStringLiteral("seed"), QStringLiteral("Seed of new weights and hashed embeddings."),
+                                  QStringLiteral("S"));
+    const QCommandLineOption backend(QStringLiteral("backend"), QStringLiteral("auto|cpu|vulkan (default auto)."),
+                                     QStringLiteral("NAME"));
+    const QCommandLineOption vkDevice(QStringLiteral("vk-device"), QStringLiteral("Vulkan device index or name."),
+                                      QStringLiteral("DEVICE"));
+    const QCommandLineOption listDevices(QStringLiteral("list-devices"), QStringLiteral("List the Vulkan devices and exit."));
+    const QCommandLineOption exportOption(QStringLiteral("export"),
+                                          QStringLiteral("Render a figure headless: OUT.png, OUT.svg or OUT.pdf."),
+                                          QStringLiteral("OUT"));
+    const QCommandLineOption view(QStringLiteral("view"),
+                                  QStringLiteral("head:N (from 1), head:mean, heads, pipeline:N, difference:N."),
+                                  QStringLiteral("VIEW"));
+    const QCommandLineOption width(QStringLiteral("width"), QStringLiteral("Figure width in pixels (default 1200)."),
+                                   QStringLiteral("PX"));
+    const QCommandLineOption height(QStringLiteral("height"), QStringLiteral("Figure height in pixels (default 900)."),
+                                    QStringLiteral("PX"));
+    const QCommandLineOption dpi(QStringLiteral("dpi"), QStringLiteral("Figure resolution, 72 to 600 (default 150)."),
+                                 QStringLiteral("DPI"));
+    const QCommandLineOption colormap(QStringLiteral("colormap"), QStringLiteral("viridis|cividis|magma|gray."),
+                                      QStringLiteral("NAME"));
+    const QCommandLineOption dump(QStringLiteral("dump"), QStringLiteral("Write every intermediate as JSON."),
+                                  QStringLiteral("OUT.json"));
+    parser.addOptions({sceneOption, text, source, mode, normalize, temperature, heads, dModel, causal, window, padding,
+                       seed, backend, vkDevice, listDevices, exportOption, view, width, height, dpi, colormap, dump});
+
+    if (!parser.parse(arguments)) {
+        error = usage(parser.errorText());
+        return std::nullopt;
+    }
+    if (parser.isSet(help) || parser.isSet(version)) {
+        printLine(stdout, parser.isSet(help) ? parser.helpText()
+                                             : QStringLiteral("attention-explorer ") + QStringLiteral(ATTN_VERSION));
+        exitNow = true;
+        return std::nullopt;
+    }
+
+    CommandLine out;
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() > 1 || (positional.size() == 1 && parser.isSet(sceneOption))) {
+        error = usage(QStringLiteral("give one scene file, either as an argument or with --scene"));
+        return std::nullopt;
+    }
+    out.scenePath = parser.isSet(sceneOption) ? parser.value(sceneOption) : positional.value(0);
+
+    auto integer = [&](const QCommandLineOption& option, int low, int high, std::optional<int>& into) {
+        if (!parser.isSet(option))
+            return true;
+        bool ok = false;
+        const int value = parser.value(option).toInt(&ok);
+        if (!ok || value < low || value > high) {
+            error = usage(QStringLiteral("--%1: expected a whole number from %2 to %3, got \"%4\"")
+                              .arg(option.names().first())
+                              .arg(low)
+                              .arg(high)
+                              .arg(parser.value(option)));
+            return false;
+        }
+        into = value;
+        return true;
+    };
+    std::optional<int> widthValue, heightValue, dpiValue;
+    if (!integer(heads, 1, 256, out.heads) || !integer(dModel, 1, 8192, out.dModel) ||
+        !integer(window, 0, 1 << 20, out.window) || !integer(width, 64, 20000, widthValue) ||
+        !integer(height, 64, 20000, heightValue) || !integer(dpi, 72, 600, dpiValue))
+        return std::nullopt;
+
+    if (parser.isSet(text))
+        out.text = parser.value(text);
+    if (parser.isSet(source))
+        out.source = parser.value(source);
+    if (parser.isSet(mode)) {
+        core::Scene probe;
+        if (!applyMode(parser.value(mode), probe)) {
+            error = usage(QStringLiteral("--mode: expected dot|scaled|additive|hard|bilinear|cosine, got \"%1\"")
+                              .arg(parser.value(mode)));
+            return std::nullopt;
+        }
+        out.mode = parser.value(mode);
+    }
+    if (parser.isSet(normalize)) {
+        out.normalization = core::parseNormalization(parser.value(normalize).toStdString());
+        if (!out.normalization) {
+            error = usage(QStringLiteral("--normalize: expected softmax|hard|relu|sparsemax, got \"%1\"")
+                              .arg(parser.value(normalize)));
+            return std::nullopt;
+        }
+    }
+    if (parser.isSet(temperature)) {
+        bool ok = false;
+        const double t = parser.value(temperature).toDouble(&ok);
+        if (!ok || !(t > 0.0) || t > 1e6) {
+            error = usage(QStringLiteral("--temperature: expected a number above 0, got \"%1\"").arg(parser.value(temperature)));
+            return std::nullopt;
+        }
+        out.temperature = float(t);
+    }
+    if (parser.isSet(seed)) {
+        bool ok = false;
+        out.seed = parser.value(seed).toULongLong(&ok);
+        if (!ok) {
+            error = usage(QStringLiteral("--seed: expected a whole number, got \"%1\"").arg(parser.value(seed)));
+            return std::nullopt;
+        }
+    }
+    out.causal = parser.isSet(causal);
+    if (parser.isSet(padding))
+        out.paddingToken = parser.value(padding);
+    if (parser.isSet(backend)) {
+        const auto choice = gpu::parseBackendChoice(parser.value(backend).toStdString());
+        if (!choice) {
+            error = usage(QStringLiteral("--backend: expected auto|cpu|vulkan, got \"%1\"").arg(parser.value(backend)));
+            return std::nullopt;
+        }
+        out.backend = *choice;
+    }
+    out.vkDevice = parser.value(vkDevice);
+    out.listDevices = parser.isSet(listDevices);
+
+    out.exportPath = parser.value(exportOption);
+    out.dumpPath = parser.value(dump);
+    if (!out.exportPath.isEmpty() && !ui::figureFormatForPath(out.exportPath)) {
+        error = usage(QStringLiteral("--export: the file name must end in .png, .svg or .pdf: \"%1\"").arg(out.exportPath));
+        return std::nullopt;
+    }
+    if (parser.isSet(view)) {
+        if (!ui::parseFigureView(parser.value(view), out.figure.view, out.figure.head)) {
+            error = usage(QStringLiteral("--view: expected head:N (from 1), head:mean, heads, pipeline:N or difference:N, got \"%1\"")
+                              .arg(parser.value(view)));
+            return std::nullopt;
+        }
+        out.viewGiven = true;
+    }
+    if (parser.isSet(colormap)) {
+        const auto map = ui::parseColormap(parser.value(colormap));
+        if (!map || *map == ui::Colormap::Diverging) {
+            error = usage(QStringLiteral("--colormap: expected viridis|cividis|magma|gray, got \"%1\"").arg(parser.value(colormap)));
+            return std::nullopt;
+        }
+        out.figure.colormap = *map;
+    }
+    out.figure.dpi = dpiValue.value_or(150);
+    out.figureSize = QSize(widthValue.value_or(1200), heightValue.value_or(900));
+    // Text set in points: 10 pt at the figure's DPI, but never so large that a small figure
+    // has no room for its matrix.
+    out.figure.fontPoints = std::min(10.0, 10.0 * out.figureSize.height() / (900.0 * out.figure.dpi / 150.0));
+    return out;
+}
+
+core::Scene builtInExample()
+{
+    QFile file(QString::fromLatin1(kBuiltInExample));
+    if (file.open(QIODevice::ReadOnly))
+        return core::sceneFromJson(file.readAll());
+    return core::makeScene(QStringLiteral("This is a cat."), kDefaultModelWidth, kDefaultHeads, 1);
+}
+
+core::Scene sceneFor(const CommandLine& commandLine)
+{
+    core::Scene scene;
+    if (!commandLine.scenePath.isEmpty()) {
+        scene = core::loadScene(commandLine.scenePath);
+        if (commandLine.text)
+            scene.text = *commandLine.text;
+    } else if (commandLine.text) {
+        scene = core::makeScene(*commandLine.text, commandLine.dModel.value_or(kDefaultModelWidth),
+                                commandLine.heads.value_or(kDefaultHeads), commandLine.seed.value_or(1));
+    } else {
+        scene = builtInExample();
+    }
+    if (commandLine.source)
+        scene.source = *commandLine.source;
+    if (commandLine.heads || commandLine.dModel || commandLine.seed) {
+        // A new shape or seed draws new weights; the rest of the scene is kept.
+        const int d = commandLine.dModel.value_or(scene.weights.dModel);
+        const int h = commandLine.heads.value_or(scene.weights.headCount());
+        const std::uint64_t seed = commandLine.seed.value_or(scene.seed);
+        const core::Scene fresh = core::makeScene(scene.text, d, h, seed);
+        scene.weights = fresh.weights;
+        scene.seed = seed;
+        scene.embedding.seed = seed;
+    }
+    if (commandLine.mode)
+        applyMode(*commandLine.mode, scene);
+    if (commandLine.normalization)
+        scene.normalization = *commandLine.normalization;
+    if (commandLine.temperature)
+        scene.temperature = *commandLine.temperature;
+    if (commandLine.causal)
+        scene.mask.causal = true;
+    if (commandLine.window) {
+        scene.mask.window = *commandLine.window;
+        scene.mask.windowCausal = false;
+    }
+    if (commandLine.paddingToken) {
+        scene.paddingToken = *commandLine.paddingToken;
+        scene.mask.padding = true;
+    }
+    return scene;
+}
+
+int runHeadless(const CommandLine& commandLine)
+{
+    if (commandLine.listDevices) {
+        const auto devices = gpu::listDevices();
+        if (devices.empty())
+            printLine(stdout, QStringLiteral("No Vulkan device (the CPU backend will be used)."));
+        for (const auto& device : devices)
+            printLine(stdout, QString::fromStdString(gpu::describe(device)));
+        if (commandLine.exportPath.isEmpty() && commandLine.dumpPath.isEmpty())
+            return kOk;
+    }
+
+    core::Scene scene;
+    try {
+        scene = sceneFor(commandLine);
+    } catch (const core::Error& e) {
+        printLine(stderr, QStringLiteral("error: ") + QString::fromStdString(e.what()));
+        return kInvalidInput;
+    }
+    std::unique_ptr<core::Backend> backend;
+    try {
+        std::string notice;
+        backend = gpu::createBackend(commandLine.backend, commandLine.vkDevice.toStdString(), &notice);
+        if (!notice.empty())
+            printLine(stderr, QString::fromStdString(notice));
+    } catch (const core::Error& e) { // --vk-device names no device
+        printLine(stderr, QStringLiteral("error: ") + QString::fromStdString(e.what()));
+        return kUsage;
+    }
+
+    // Render everything first, then write: a failure to write (exit 4) is told apart from
+    // input the figure cannot be made of (exit 3), and nothing half-made is written.
+    QByteArray figure, dump;
+    try {
+        ui::FigureSpec spec = commandLine.figure;
+        if (!commandLine.viewGiven && !ui::parseFigureView(scene.view.view, spec.view, spec.head))
+            spec.view = ui::FigureView::Head;
+        if (const auto map = ui::parseColormap(scene.view.colormap); map && commandLine.figure.colormap == ui::Colormap::Viridis)
+            spec.colormap = *map;
+        spec.showValues = scene.view.showValues;
+        spec.precision = scene.view.valuePrecision;
+
+        core::ComputeOptions options;
+        options.keepIntermediates = !commandLine.dumpPath.isEmpty() || spec.view == ui::FigureView::Pipeline;
+        const auto result = compute(*backend, scene, options);
+        if (!commandLine.dumpPath.isEmpty())
+            dump = QJsonDocument(core::resultToJson(*result)).toJson(QJsonDocument::Indented);
+        if (!commandLine.exportPath.isEmpty()) {
+            std::shared_ptr<const core::AttentionResult> compare;
+            if (spec.view == ui::FigureView::Difference) {
+                // Against the scene's comparison score, else dot product against scaled.
+                core::Scene other = scene;
+                const auto score = core::parseScoreKind(scene.view.compareScore.toStdString());
+                other.score = score ? *score
+                                    : (scene.score == core::ScoreKind::ScaledDot ? core::ScoreKind::Dot
+                                                                                 : core::ScoreKind::ScaledDot);
+                compare = compute(*backend, other, options);
+            }
+            figure = ui::figureBytes(*result, spec, commandLine.figureSize,
+                                     *ui::figureFormatForPath(commandLine.exportPath), compare.get());
+        }
+    } catch (const core::Error& e) {
+        printLine(stderr, QStringLiteral("error: ") + QString::fromStdString(e.what()));
+        return kInvalidInput;
+    } catch (const core::BackendFault& e) {
+        printLine(stderr, QStringLiteral("error: ") + QString::fromStdString(e.what()));
+        return kInvalidInput;
+    }
+
+    try {
+        if (!commandLine.dumpPath.isEmpty())
+            core::writeFileAtomically(commandLine.dumpPath, dump);
+        if (!commandLine.exportPath.isEmpty())
+            core::writeFileAtomically(commandLine.exportPath, figure);
+    } catch (const core::Error& e) {
+        printLine(stderr, QStringLiteral("error: ") + QString::fromStdString(e.what()));
+        return kCannotWrite;
+    }
+    return kOk;
+}
+
+} // namespace attn::app

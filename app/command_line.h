@@ -1,0 +1,67 @@
+#pragma once
+
+#include "core/scene.h"
+#include "gpu/backend_factory.h"
+#include "ui/figure_spec.h"
+
+#include <QSize>
+#include <QString>
+#include <QStringList>
+#include <optional>
+
+namespace attn::app {
+
+// Exit codes (README): what a script can tell apart.
+enum ExitCode { kOk = 0, kUsage = 2, kInvalidInput = 3, kCannotWrite = 4 };
+
+// A usage error (exit 2) or invalid input (exit 3), with the message for stderr.
+struct CommandLineError
+{
+    ExitCode code = kUsage;
+    QString message;
+};
+
+// Everything the command line asks for, validated.
+struct CommandLine
+{
+    QString scenePath;            // empty: the built-in example
+    std::optional<QString> text;  // --text
+    std::optional<QString> source; // --source (cross-attention)
+    std::optional<QString> mode;  // --mode
+    std::optional<core::Normalization> normalization;
+    std::optional<float> temperature;
+    std::optional<int> heads;
+    std::optional<int> dModel;
+    std::optional<std::uint64_t> seed;
+    bool causal = false;
+    std::optional<int> window;
+    std::optional<QString> paddingToken;
+    gpu::BackendChoice backend = gpu::BackendChoice::Auto;
+    QString vkDevice;
+    bool listDevices = false;
+
+    QString exportPath; // --export: headless figure
+    QString dumpPath;   // --dump: every intermediate as JSON
+    ui::FigureSpec figure;
+    QSize figureSize{1200, 900};
+    bool viewGiven = false; // --view given: otherwise the scene's own view
+
+    bool headless() const { return !exportPath.isEmpty() || !dumpPath.isEmpty() || listDevices; }
+};
+
+// Parses argv (without the program name handling of QCoreApplication, so it can run before
+// the QApplication exists and choose the platform). On --help/--version prints and sets
+// `exitNow`.
+std::optional<CommandLine> parseCommandLine(const QStringList& arguments, CommandLineError& error, bool& exitNow);
+
+// The scene the command line describes: the file or the built-in example, with the
+// overrides applied. Throws core::Error (exit 3) or CommandLineError.
+core::Scene sceneFor(const CommandLine& commandLine);
+
+// The built-in example (":/examples/01-this-is-a-cat.json").
+core::Scene builtInExample();
+
+// Headless work: --list-devices, --export, --dump. Returns the exit code.
+int runHeadless(const CommandLine& commandLine);
+
+} // namespace attn::app

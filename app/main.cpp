@@ -1,0 +1,93 @@
+// attention-explorer: the explorer window, or headless figures and dumps (README).
+#include "command_line.h"
+
+#include "core/error.h"
+#include "ui/figure_builder.h"
+
+#include <qcustomplot.h>
+
+#include <QApplication>
+#include <QDir>
+#include <cstdio>
+
+namespace {
+
+bool haveDisplay()
+{
+    const QByteArray platform = qgetenv("QT_QPA_PLATFORM");
+    if (platform.startsWith("offscreen") || platform.startsWith("minimal"))
+        return false;
+    return !platform.isEmpty() || qEnvironmentVariableIsSet("DISPLAY") || qEnvironmentVariableIsSet("WAYLAND_DISPLAY");
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    using namespace attn::app;
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i)
+        arguments.append(QString::fromLocal8Bit(argv[i]));
+
+    // The platform is chosen before QApplication exists: headless work and machines with no
+    // display use the offscreen platform, so nothing needs an X server.
+    CommandLineError error;
+    bool exitNow = false;
+    std::optional<CommandLine> commandLine = parseCommandLine(arguments, error, exitNow);
+    const bool display = haveDisplay();
+    if ((exitNow || !commandLine || commandLine->headless() || !display) && !qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("attention-explorer"));
+    QApplication::setApplicationDisplayName(QStringLiteral("Attention Explorer"));
+    QApplication::setOrganizationName(QStringLiteral("attention-explorer"));
+    QApplication::setApplicationVersion(QStringLiteral(ATTN_VERSION));
+    if (exitNow) {
+        parseCommandLine(arguments, error, exitNow); // prints help or version with the app's name
+        return kOk;
+    }
+    if (!commandLine) {
+        std::fprintf(stderr, "attention-explorer: %s\nTry 'attention-explorer --help'.\n", qPrintable(error.message));
+        return error.code;
+    }
+    if (commandLine->headless())
+        return runHeadless(*commandLine);
+
+    if (!display) {
+        // No display: the example (or the scene asked for) as a figure file instead.
+        CommandLine figure = *commandLine;
+        figure.exportPath = QDir::current().absoluteFilePath(QStringLiteral("attention-explorer-example.png"));
+        const int code = runHeadless(figure);
+        if (code == kOk)
+            std::printf("No display found: wrote the figure to %s\n", qPrintable(figure.exportPath));
+        return code;
+    }
+
+    attn::core::Scene scene;
+    try {
+        scene = sceneFor(*commandLine);
+    } catch (const attn::core::Error& e) {
+        std::fprintf(stderr, "error: %s\n", e.what());
+        return kInvalidInput;
+    }
+    std::string notice;
+    auto backend = attn::gpu::createBackend(commandLine->backend, commandLine->vkDevice.toStdString(), &notice);
+    if (!notice.empty())
+        std::fprintf(stderr, "%s\n", notice.c_str());
+    QCustomPlot plot;
+    plot.setWindowTitle(QStringLiteral("Attention Explorer"));
+    plot.resize(1000, 750);
+    try {
+        const auto result = backend->compute(attn::core::resolveProblem(scene), {});
+        attn::ui::FigureSpec spec;
+        spec.dpi = plot.logicalDpiY();
+        attn::ui::FigureBuilder builder(plot, spec);
+        builder.build(*result, plot.size());
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "error: %s\n", e.what());
+        return kInvalidInput;
+    }
+    plot.show();
+    return app.exec();
+}

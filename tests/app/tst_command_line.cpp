@@ -1,0 +1,314 @@
+// The attention-explorer executable, run as a user runs it: figures of the requested size
+// and kind, --dump equal to the in-process result, the exit codes.
+#include "core/cpu_backend.h"
+#include "core/result_json.h"
+#include "core/scene.h"
+#include "core/scene_json.h"
+
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QXmlStreamReader>
+#include <QtTest>
+
+namespace core = attn::core;
+
+namespace {
+
+const QString kExe = QStringLiteral(ATTN_EXPLORER_EXE);
+const QString kCatScene = QStringLiteral(ATTN_TEST_DATA_DIR "/scenes/valid/this_is_a_cat.json");
+
+struct Run
+{
+    int code = -1;
+    QString out;
+    QString err;
+};
+
+Run run(const QStringList& arguments, const QString& workingDirectory = QString())
+{
+    QProcess process;
+    if (!workingDirectory.isEmpty())
+        process.setWorkingDirectory(workingDirectory);
+    process.start(kExe, arguments);
+    if (!process.waitForFinished(120000)) {
+        process.kill();
+        return {};
+    }
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+            QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+}
+
+QString tool(const char* name)
+{
+    const QString path = QStandardPaths::findExecutable(QString::fromLatin1(name));
+    if (path.isEmpty())
+        qFatal("%s is missing: install poppler-utils (cmake/deps.sh does)", name);
+    return path;
+}
+
+QString toolOutput(const char* name, const QStringList& arguments)
+{
+    QProcess process;
+    process.start(tool(name), arguments);
+    process.waitForFinished(60000);
+    return QString::fromUtf8(process.readAllStandardOutput());
+}
+
+// The dump without what legitimately differs between two runs: timings.
+QJsonObject withoutTimings(QJsonObject dump)
+{
+    QJsonObject diagnostics = dump.value(QStringLiteral("diagnostics")).toObject();
+    diagnostics.remove(QStringLiteral("computeMilliseconds"));
+    diagnostics.remove(QStringLiteral("stages"));
+    dump.insert(QStringLiteral("diagnostics"), diagnostics);
+    return dump;
+}
+
+QJsonObject readJson(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+double number(const QJsonValue& v)
+{
+    if (v.isString()) { // non-finite values are written as strings
+        const QString s = v.toString();
+        return s == QLatin1String("NaN") || s == QLatin1String("nan") ? std::nan("")
+               : s.startsWith(QLatin1Char('-'))                       ? -INFINITY
+                                                                      : INFINITY;
+    }
+    return v.toDouble();
+}
+
+// Largest |a - b| over two JSON matrices (arrays of rows); infinite if shapes differ.
+double maxDifference(const QJsonValue& a, const QJsonValue& b)
+{
+    const QJsonArray ra = a.toArray(), rb = b.toArray();
+    if (ra.size() != rb.size())
+        return INFINITY;
+    double worst = 0;
+    for (qsizetype i = 0; i < ra.size(); ++i) {
+        const QJsonArray x = ra[i].toArray(), y = rb[i].toArray();
+        if (x.size() != y.size())
+            return INFINITY;
+        for (qsizetype j = 0; j < x.size(); ++j) {
+            const double p = number(x[j]), q = number(y[j]);
+            if (p == q || (std::isnan(p) && std::isnan(q)))
+                continue;
+            worst = std::max(worst, std::abs(p - q));
+        }
+    }
+    return worst;
+}
+
+} // namespace
+
+class TestCommandLine : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void pngHasTheRequestedSizeAndDpi()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("figure.png"));
+        const Run r = run({QStringLiteral("--backend"), QStringLiteral("cpu"), QStringLiteral("--export"), out,
+                           QStringLiteral("--width"), QStringLiteral("800"), QStringLiteral("--height"),
+                           QStringLiteral("600"), QStringLiteral("--dpi"), QStringLiteral("300")});
+        QCOMPARE(r.code, 0);
+        const QImage image(out);
+        QCOMPARE(image.size(), QSize(800, 600));
+        QCOMPARE(qRound(image.dotsPerMeterX() * 0.0254), 300);
+        // Not blank: a heatmap has many colours.
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 7)
+            for (int x = 0; x < image.width(); x += 7)
+                colours.insert(image.pixel(x, y));
+        QVERIFY2(colours.size() > 8, "the figure is blank");
+    }
+
+    void svgParsesAndHoldsTheTokenLabelsAsText()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("figure.svg"));
+        const Run r = run({QStringLiteral("--scene"), kCatScene, QStringLiteral("--backend"), QStringLiteral("cpu"),
+                           QStringLiteral("--export"), out});
+        QCOMPARE(r.code, 0);
+        QFile file(out);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QXmlStreamReader xml(&file);
+        QStringList texts;
+        while (!xml.atEnd()) {
+            if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == QLatin1String("text"))
+                texts.append(xml.readElementText(QXmlStreamReader::IncludeChildElements).trimmed());
+        }
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        const core::Scene scene = core::loadScene(kCatScene);
+        const auto problem = core::resolveProblem(scene);
+        for (const core::Token& token : problem->queryTokens)
+            QVERIFY2(texts.count(token.text) >= 2, qPrintable(token.text)); // row and column label
+    }
+
+    void pdfIsOneVectorPageOfTheRequestedSize()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("figure.pdf"));
+        const Run r = run({QStringLiteral("--scene"), kCatScene, QStringLiteral("--backend"), QStringLiteral("cpu"),
+                           QStringLiteral("--export"), out, QStringLiteral("--width"), QStringLiteral("1500"),
+                           QStringLiteral("--height"), QStringLiteral("1200"), QStringLiteral("--dpi"),
+                           QStringLiteral("300")});
+        QCOMPARE(r.code, 0);
+        const QString info = toolOutput("pdfinfo", {out});
+        QVERIFY2(info.contains(QRegularExpression(QStringLiteral("Pages:\\s+1\\n"))), qPrintable(info));
+        // 1500 x 1200 px at 300 DPI = 5 x 4 inches = 360 x 288 points.
+        QVERIFY2(info.contains(QRegularExpression(QStringLiteral("Page size:\\s+360(\\.0+)? x 288(\\.0+)? pts"))),
+                 qPrintable(info));
+        const QString text = toolOutput("pdftotext", {out, QStringLiteral("-")});
+        const auto problem = core::resolveProblem(core::loadScene(kCatScene));
+        for (const core::Token& token : problem->queryTokens)
+            QVERIFY2(text.contains(token.text), qPrintable(token.text));
+        QVERIFY(text.contains(QStringLiteral("attention weight")));
+    }
+
+    void dumpEqualsTheInProcessResult()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("dump.json"));
+        const Run r = run({QStringLiteral("--scene"), kCatScene, QStringLiteral("--backend"), QStringLiteral("cpu"),
+                           QStringLiteral("--causal"), QStringLiteral("--dump"), out});
+        QCOMPARE(r.code, 0);
+        core::Scene scene = core::loadScene(kCatScene);
+        scene.mask.causal = true;
+        core::CpuBackend backend;
+        const auto result = backend.compute(core::resolveProblem(scene), {});
+        const QJsonObject expected = withoutTimings(core::resultToJson(*result));
+        const QJsonObject actual = withoutTimings(readJson(out));
+        QCOMPARE(actual.value(QStringLiteral("backend")).toString(), QStringLiteral("CPU"));
+        QVERIFY(actual.value(QStringLiteral("heads")).toArray().size() > 0);
+        QCOMPARE(actual, expected);
+    }
+
+    // Issue 3: --backend vulkan --dump equals --backend cpu --dump for every mode.
+    void vulkanDumpEqualsCpuDumpForEveryMode_data()
+    {
+        QTest::addColumn<QStringList>("options");
+        for (const char* mode : {"dot", "scaled", "additive", "hard", "bilinear", "cosine"})
+            QTest::newRow(mode) << QStringList{QStringLiteral("--mode"), QString::fromLatin1(mode)};
+        QTest::newRow("relu causal") << QStringList{QStringLiteral("--normalize"), QStringLiteral("relu"),
+                                                    QStringLiteral("--causal")};
+        QTest::newRow("sparsemax window") << QStringList{QStringLiteral("--normalize"), QStringLiteral("sparsemax"),
+                                                         QStringLiteral("--window"), QStringLiteral("1")};
+        QTest::newRow("cross") << QStringList{QStringLiteral("--text"), QStringLiteral("Le chat noir a mangé la souris"),
+                                              QStringLiteral("--source"), QStringLiteral("Black cat ate the mouse"),
+                                              QStringLiteral("--heads"), QStringLiteral("4")};
+    }
+    void vulkanDumpEqualsCpuDumpForEveryMode()
+    {
+        QFETCH(QStringList, options);
+        QTemporaryDir dir;
+        QJsonObject dumps[2];
+        const char* backends[2] = {"cpu", "vulkan"};
+        for (int b = 0; b < 2; ++b) {
+            const QString out = dir.filePath(QStringLiteral("%1.json").arg(QLatin1String(backends[b])));
+            const Run r = run(options + QStringList{QStringLiteral("--backend"), QString::fromLatin1(backends[b]),
+                                                    QStringLiteral("--dump"), out});
+            QVERIFY2(r.code == 0, qPrintable(r.err));
+            dumps[b] = readJson(out);
+        }
+        const QString gpu = dumps[1].value(QStringLiteral("backend")).toString();
+        if (gpu != QLatin1String("Vulkan")) {
+            if (qgetenv("CI") == "true")
+                QFAIL("no Vulkan device in CI: install mesa-vulkan-drivers (cmake/deps.sh does)");
+            QSKIP("no Vulkan device here");
+        }
+        QVERIFY(!dumps[1].value(QStringLiteral("device")).toString().isEmpty());
+        const QJsonArray cpuHeads = dumps[0].value(QStringLiteral("heads")).toArray();
+        const QJsonArray gpuHeads = dumps[1].value(QStringLiteral("heads")).toArray();
+        QCOMPARE(gpuHeads.size(), cpuHeads.size());
+        for (qsizetype h = 0; h < cpuHeads.size(); ++h) {
+            const QJsonObject c = cpuHeads[h].toObject(), g = gpuHeads[h].toObject();
+            for (const char* name : {"Q", "K", "V", "rawScores", "scaledScores", "maskedScores"})
+                QVERIFY2(maxDifference(c[QLatin1String(name)], g[QLatin1String(name)]) <= 1e-4, name);
+            QVERIFY2(maxDifference(c[QStringLiteral("weights")], g[QStringLiteral("weights")]) <= 1e-5, "weights");
+            QVERIFY2(maxDifference(c[QStringLiteral("output")], g[QStringLiteral("output")]) <= 1e-4, "output");
+        }
+        QVERIFY(maxDifference(dumps[0][QStringLiteral("output")], dumps[1][QStringLiteral("output")]) <= 1e-4);
+    }
+
+    void exitCodes_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("message");
+        const QString malformed = QStringLiteral(ATTN_TEST_DATA_DIR "/scenes/malformed/");
+        QTest::newRow("unknown option") << QStringList{QStringLiteral("--frobnicate")} << 2 << QStringLiteral("frobnicate");
+        QTest::newRow("bad mode") << QStringList{QStringLiteral("--mode"), QStringLiteral("quadratic"), QStringLiteral("--dump"), QStringLiteral("x.json")}
+                                  << 2 << QStringLiteral("--mode");
+        QTest::newRow("bad export suffix") << QStringList{QStringLiteral("--export"), QStringLiteral("figure.txt")} << 2
+                                           << QStringLiteral(".png, .svg or .pdf");
+        QTest::newRow("head out of range") << QStringList{QStringLiteral("--view"), QStringLiteral("head:0"), QStringLiteral("--export"), QStringLiteral("f.png")}
+                                           << 2 << QStringLiteral("--view");
+        QTest::newRow("missing scene") << QStringList{QStringLiteral("--scene"), QStringLiteral("/nonexistent/scene.json"),
+                                                      QStringLiteral("--dump"), QStringLiteral("x.json")}
+                                       << 3 << QStringLiteral("/nonexistent/scene.json");
+        QTest::newRow("wrong shape") << QStringList{QStringLiteral("--scene"), malformed + QStringLiteral("heads_not_dividing.json"),
+                                                    QStringLiteral("--export"), QStringLiteral("f.png")}
+                                     << 3 << QStringLiteral("heads");
+        QTest::newRow("newer version") << QStringList{QStringLiteral("--scene"), malformed + QStringLiteral("newer_version.json"),
+                                                      QStringLiteral("--export"), QStringLiteral("f.png")}
+                                       << 3 << QStringLiteral("version");
+        QTest::newRow("no head 9") << QStringList{QStringLiteral("--view"), QStringLiteral("head:9"), QStringLiteral("--export"), QStringLiteral("f.png")}
+                                   << 3 << QStringLiteral("no head 9");
+        QTest::newRow("unwritable") << QStringList{QStringLiteral("--export"), QStringLiteral("/nonexistent-dir/f.png")} << 4
+                                    << QStringLiteral("/nonexistent-dir/f.png");
+        QTest::newRow("empty sentence") << QStringList{QStringLiteral("--text"), QStringLiteral("   "), QStringLiteral("--dump"), QStringLiteral("x.json")}
+                                        << 3 << QStringLiteral("token");
+    }
+    void exitCodes()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(int, code);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const Run r = run(arguments + QStringList{QStringLiteral("--backend"), QStringLiteral("cpu")}, dir.path());
+        QCOMPARE(r.code, code);
+        QVERIFY2(r.err.contains(message, Qt::CaseInsensitive), qPrintable(r.err));
+        QVERIFY2(!QFile::exists(dir.filePath(QStringLiteral("f.png"))), "a failed run wrote a figure");
+    }
+
+    void aFailedExportLeavesTheOldFileIntact()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("f.png"));
+        QFile old(out);
+        QVERIFY(old.open(QIODevice::WriteOnly));
+        old.write("the figure from last week");
+        old.close();
+        const Run r = run({QStringLiteral("--scene"), QStringLiteral(ATTN_TEST_DATA_DIR "/scenes/malformed/heads_zero.json"),
+                           QStringLiteral("--export"), out});
+        QCOMPARE(r.code, 3);
+        QVERIFY(old.open(QIODevice::ReadOnly));
+        QCOMPARE(old.readAll(), QByteArray("the figure from last week"));
+    }
+
+    void withoutADisplayTheExampleBecomesAFigureFile()
+    {
+        QTemporaryDir dir;
+        const Run r = run({QStringLiteral("--backend"), QStringLiteral("cpu")}, dir.path()); // offscreen: no display
+        QCOMPARE(r.code, 0);
+        const QString expected = dir.filePath(QStringLiteral("attention-explorer-example.png"));
+        QVERIFY2(r.out.contains(expected), qPrintable(r.out));
+        QVERIFY(!QImage(expected).isNull());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCommandLine)
+#include "tst_command_line.moc"
