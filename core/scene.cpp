@@ -20,6 +20,34 @@ std::vector<Token> tokenizeSentence(const QString& text, const TokenizerSettings
     return tokens;
 }
 
+// The scene key a user edits to fix an embedding or positional error, so that resolve
+// errors name their JSON path as scene_json's do (docs/SCENE_FORMAT.md).
+const char* embeddingKey(EmbeddingKind kind)
+{
+    switch (kind) {
+    case EmbeddingKind::Table: return "embedding.table";
+    case EmbeddingKind::WordVectors: return "embedding.file";
+    case EmbeddingKind::Hashed:
+    case EmbeddingKind::OneHot: break;
+    }
+    return "embedding.kind";
+}
+
+const char* positionalKey(PositionalKind kind)
+{
+    return kind == PositionalKind::Table ? "positional.table" : "positional.kind";
+}
+
+template <typename Fn>
+auto prefixed(const char* key, Fn&& fn)
+{
+    try {
+        return fn();
+    } catch (const Error& error) {
+        throw Error(std::string(key) + ": " + error.what());
+    }
+}
+
 } // namespace
 
 std::shared_ptr<const Problem> resolveProblem(const Scene& scene)
@@ -35,15 +63,24 @@ std::shared_ptr<const Problem> resolveProblem(const Scene& scene)
     const std::vector<QString> vocabulary =
         p.cross ? sentenceVocabulary({&p.keyTokens, &p.queryTokens}) : sentenceVocabulary({&p.queryTokens});
 
-    Embedded queries = embedTokens(p.queryTokens, scene.embedding, d, vocabulary);
+    const char* embeddingPath = embeddingKey(scene.embedding.kind);
+    const char* positionalPath = positionalKey(scene.positional.kind);
+    auto embed = [&](const std::vector<Token>& tokens) {
+        return prefixed(embeddingPath, [&] { return embedTokens(tokens, scene.embedding, d, vocabulary); });
+    };
+    auto position = [&](int count) {
+        return prefixed(positionalPath, [&] { return positionalEncoding(count, d, scene.positional); });
+    };
+
+    Embedded queries = embed(p.queryTokens);
     p.queryEmbedding = std::move(queries.vectors);
     p.queryFallback = std::move(queries.fallback);
-    p.queryPosition = positionalEncoding(p.queryCount(), d, scene.positional);
+    p.queryPosition = position(p.queryCount());
     if (p.cross) {
-        Embedded keys = embedTokens(p.keyTokens, scene.embedding, d, vocabulary);
+        Embedded keys = embed(p.keyTokens);
         p.keyEmbedding = std::move(keys.vectors);
         p.keyFallback = std::move(keys.fallback);
-        p.keyPosition = positionalEncoding(p.keyCount(), d, scene.positional);
+        p.keyPosition = position(p.keyCount());
     } else {
         p.keyEmbedding = p.queryEmbedding;
         p.keyFallback = p.queryFallback;

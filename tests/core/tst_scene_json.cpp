@@ -214,8 +214,8 @@ const std::vector<std::pair<const char*, const char*>>& malformedCases()
         {"positional_table_missing.json", "positional.table: required when positional.kind is \"table\""},
         {"precision_too_large.json", "view.precision: must be between 0 and 9, got 40"},
         // Checked by resolveProblem, which needs the tokens.
-        {"positional_table_short.json", "positional table has 3 rows, the sentence has 4 tokens"},
-        {"onehot_too_narrow.json", "one-hot embeddings need d_model >= vocabulary size (5 > 4)"},
+        {"positional_table_short.json", "positional.table: the positional table has 3 rows, the sentence has 4 tokens"},
+        {"onehot_too_narrow.json", "embedding.kind: one-hot embeddings need d_model >= vocabulary size (5 > 4)"},
         {"source_empty.json", "source: the sentence has no tokens"},
     };
     return cases;

@@ -1,0 +1,588 @@
+#!/usr/bin/env python3
+"""Writes the built-in example scenes (resources/examples/NN-name.json).
+
+Run by hand after changing an example, never by the build:
+
+    python3 resources/examples/generate_examples.py
+
+Standard library only. Before writing, every hand-designed property (who attends to whom,
+which cells a mask empties) is checked with the small reference implementation below, so a
+broken design fails here rather than in a lecture. Examples with hashed embeddings cannot be
+checked here (the hash lives in core/); tests/core/tst_examples.cpp checks all of them on
+the CPU backend.
+
+Row convention as in the scene format: Q = X W_q, so with one-hot inputs (X = I) row v of
+W_q is the query of vocabulary word v.
+"""
+
+import math
+import os
+import random
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# ---- JSON writing ------------------------------------------------------------------------
+# json.dumps(indent=...) puts every number of a matrix on its own line; a matrix reads
+# better with one row per line.
+
+
+def number(x):
+    if isinstance(x, bool):
+        raise TypeError("a boolean where a number was expected")
+    if isinstance(x, int) or float(x).is_integer():
+        return str(int(x))
+    return repr(float(x))
+
+
+def string(s):
+    out = ['"']
+    for ch in s:
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ord(ch) < 0x20:
+            out.append("\\u%04x" % ord(ch))
+        else:
+            out.append(ch)  # UTF-8 as written: 猫, é
+    out.append('"')
+    return "".join(out)
+
+
+def is_vector(value):
+    return isinstance(value, list) and all(
+        isinstance(x, (int, float)) and not isinstance(x, bool) for x in value)
+
+
+def is_matrix(value):
+    return isinstance(value, list) and value and all(is_vector(row) for row in value)
+
+
+def dump(value, indent=0):
+    pad = "  " * indent
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, str):
+        return string(value)
+    if isinstance(value, (int, float)):
+        return number(value)
+    if is_vector(value):
+        return "[" + ", ".join(number(x) for x in value) + "]"
+    if is_matrix(value):
+        rows = [pad + "  " + dump(row) for row in value]
+        return "[\n" + ",\n".join(rows) + "\n" + pad + "]"
+    if isinstance(value, list):
+        if all(isinstance(x, list) for x in value) and all(len(x) == 0 for x in value):
+            return "[" + ", ".join("[]" for _ in value) + "]"
+        items = [pad + "  " + dump(x, indent + 1) for x in value]
+        return "[\n" + ",\n".join(items) + "\n" + pad + "]"
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        # Small settings objects on one line, as docs/SCENE_FORMAT.md writes them.
+        if all(not isinstance(v, (dict, list)) or v == [] for v in value.values()):
+            line = "{" + ", ".join(string(k) + ": " + dump(v) for k, v in value.items()) + "}"
+            if len(pad) + len(line) <= 96:
+                return line
+        items = [pad + "  " + string(k) + ": " + dump(v, indent + 1) for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+    raise TypeError(type(value))
+
+
+def write(name, scene):
+    path = os.path.join(HERE, name)
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.write(dump(scene) + "\n")
+    print("wrote", name)
+
+
+# ---- Matrices ----------------------------------------------------------------------------
+
+
+def zeros(rows, cols):
+    return [[0] * cols for _ in range(rows)]
+
+
+def identity(rows, cols=None):
+    cols = rows if cols is None else cols
+    return [[1 if i == j else 0 for j in range(cols)] for i in range(rows)]
+
+
+def matmul(a, b):
+    return [[sum(a[i][m] * b[m][j] for m in range(len(b))) for j in range(len(b[0]))]
+            for i in range(len(a))]
+
+
+def transpose(a):
+    return [list(col) for col in zip(*a)]
+
+
+def xavier(rows, cols, rng):
+    # Glorot & Bengio 2010, as core's generator, rounded so a file stays readable.
+    a = math.sqrt(6.0 / (rows + cols))
+    return [[round(rng.uniform(-a, a), 3) for _ in range(cols)] for _ in range(rows)]
+
+
+def one_hot_inputs(tokens, vocabulary, d_model):
+    # core's one-hot: e_v over the vocabulary in order of first appearance.
+    return [[1 if vocabulary.index(t) == j else 0 for j in range(d_model)] for t in tokens]
+
+
+def vocabulary_of(*sentences):
+    vocabulary = []
+    for sentence in sentences:
+        for token in sentence:
+            if token not in vocabulary:
+                vocabulary.append(token)
+    return vocabulary
+
+
+# ---- Reference attention (one head) ------------------------------------------------------
+
+
+def head_weights(x_q, x_k, head, score, normalize, mask):
+    """Normalised weights of one head; `mask(i, j)` is True where the cell is masked."""
+    q = matmul(x_q, head["W_q"])
+    k = matmul(x_k, head["W_k"])
+    d_k = len(q[0])
+    scale = 1.0 / math.sqrt(d_k) if score == "scaled" else 1.0
+    rows = []
+    for i, qi in enumerate(q):
+        s = [sum(a * b for a, b in zip(qi, kj)) * scale for kj in k]
+        keep = [j for j in range(len(k)) if not mask(i, j)]
+        w = [0.0] * len(k)
+        if normalize == "hard":
+            best = max(keep, key=lambda j: (s[j], -j))  # ties go to the lowest index
+            w[best] = 1.0
+        else:
+            top = max(s[j] for j in keep)
+            e = {j: math.exp(s[j] - top) for j in keep}
+            total = sum(e.values())
+            for j in keep:
+                w[j] = e[j] / total
+        rows.append(w)
+    return rows
+
+
+def argmax(row):
+    return max(range(len(row)), key=lambda j: (row[j], -j))
+
+
+def check(condition, message):
+    if not condition:
+        raise SystemExit("design check failed: " + message)
+
+
+def no_mask(i, j):
+    return False
+
+
+# ---- Common parts ------------------------------------------------------------------------
+
+
+def header(title, description, text, source=None):
+    scene = {
+        "format": "attention-explorer-scene",
+        "version": 1,
+        "title": title,
+        "description": description,
+        "text": text,
+    }
+    if source is not None:
+        scene["source"] = source
+    return scene
+
+
+def attention(score, normalize="softmax"):
+    return {"score": score, "normalize": normalize, "temperature": 1, "fill": "-inf"}
+
+
+def mask(causal=False, window=None):
+    return {"causal": causal, "window": window, "window_causal": False, "padding": True,
+            "custom": []}
+
+
+def view(view_name="head:1", precision=2, compare=""):
+    return {"view": view_name, "colormap": "viridis", "show_values": True,
+            "precision": precision, "compare_score": compare, "theme": "light"}
+
+
+def head(W_q, W_k, W_v, enabled=True):
+    d_k = len(W_q[0])
+    # Explicit, so that switching the score in the app gives numbers one can follow:
+    # bilinear with M = I equals the dot product; additive sums tanh(q + k).
+    return {"enabled": enabled, "W_q": W_q, "W_k": W_k, "W_v": W_v,
+            "w_additive": [1] * d_k, "bilinear": identity(d_k)}
+
+
+# ---- 01: This is a cat. ------------------------------------------------------------------
+
+
+def this_is_a_cat():
+    # Whitespace tokens: "This is a cat." -> This | is | a | cat. : the four x^1..x^4 of
+    # seed 001 (the word tokenizer would split off the full stop as a fifth token).
+    tokens = ["This", "is", "a", "cat."]
+    # The hand-worked weights of tests/support/problems.h. One-hot X = I, so Q = W_q:
+    # q = (1,0) (0,1) (1,1) (0,0), k = (1,0) (0,1) (0,0) (1,1), Q K^T = [1 0 0 1; 0 1 0 1;
+    # 1 1 0 2; 0 0 0 0]; row 1 is (e, 1, 1, e) / (2e + 2).
+    W_q = [[1, 0], [0, 1], [1, 1], [0, 0]]
+    W_k = [[1, 0], [0, 1], [0, 0], [1, 1]]
+    W_v = [[1, 2], [0, 1], [2, 0], [1, 1]]
+    h = head(W_q, W_k, W_v)
+    h["w_additive"] = [1, -1]
+    x = one_hot_inputs(tokens, vocabulary_of(tokens), 4)
+    w = head_weights(x, x, h, "dot", "softmax", no_mask)
+    e = math.e
+    check(abs(w[0][0] - e / (2 * e + 2)) < 1e-12, "row 1 of This is a cat")
+    check(all(abs(v - 0.25) < 1e-12 for v in w[3]), "cat. has a zero query: uniform row")
+
+    scene = header(
+        "This is a cat.",
+        "Worked by hand: the whitespace tokenizer keeps \"cat.\" whole, so there are four "
+        "tokens; one-hot inputs, small integer weights, q·k scores.",
+        "This is a cat.")
+    scene.update({
+        "tokenizer": {"mode": "whitespace", "lowercase": False, "special": "none"},
+        "embedding": {"kind": "onehot", "seed": 1},
+        "positional": {"kind": "none"},
+        "model": {"d_model": 4, "heads": 1, "d_k": 2, "d_v": 2, "seed": 1},
+        "heads": [h],
+        "W_o": [[1, 0, 1, 0], [0, 1, 0, 1]],
+        "attention": attention("dot"),
+        "mask": mask(),
+        "view": view(precision=3),
+    })
+    write("01-this-is-a-cat.json", scene)
+
+
+# ---- 02, 03, 07: the scholarship sentence -----------------------------------------------
+
+STUDENT_TEXT = ("The student who got the highest grade in the class was awarded a scholarship "
+                "by the principal")
+STUDENT_TOKENS = STUDENT_TEXT.split()
+
+
+def student_scene(title, description, causal=False, window=None):
+    tokens = STUDENT_TOKENS
+    vocabulary = vocabulary_of(tokens)  # 15 words ("The" and "the" differ)
+    d_model, d_k, d_v = 16, 4, 4        # seed 003: d_k = d_v = 4
+    v = vocabulary.index
+
+    # Head 1: the long-range dependency of seed 003. Query feature 0 asks "where is my
+    # verb?", key feature 0 answers for "awarded"; feature 1 asks "who is the subject?",
+    # answered by "student". Raw score 3 * 3 = 9, scaled by 1/sqrt(4): 4.5.
+    W_q1, W_k1 = zeros(d_model, d_k), zeros(d_model, d_k)
+    W_q1[v("student")][0] = 3
+    W_q1[v("scholarship")][0] = 3
+    W_k1[v("awarded")][0] = 3
+    W_q1[v("who")][1] = 3
+    W_q1[v("awarded")][1] = 3
+    W_k1[v("student")][1] = 3
+    # Head 2: seed 003's other query, a noun asking for its adjective: "grade" -> "highest".
+    W_q2, W_k2 = zeros(d_model, d_k), zeros(d_model, d_k)
+    W_q2[v("grade")][0] = 3
+    W_k2[v("highest")][0] = 3
+    # Values: what each word is (person, action, thing, other), so an output row says what
+    # the word gathered; W_o copies the concatenation into the first 8 model dimensions.
+    kinds = {"student": 0, "principal": 0, "got": 1, "was": 1, "awarded": 1,
+             "grade": 2, "class": 2, "scholarship": 2}
+    W_v = zeros(d_model, d_v)
+    for word in vocabulary:
+        W_v[v(word)][kinds.get(word, 3)] = 1
+    heads = [head(W_q1, W_k1, W_v), head(W_q2, W_k2, W_v)]
+
+    x = one_hot_inputs(tokens, vocabulary, d_model)
+
+    def masked(i, j):
+        return (causal and j > i) or (window is not None and abs(i - j) > window)
+
+    w1 = head_weights(x, x, heads[0], "scaled", "softmax", masked)
+    w2 = head_weights(x, x, heads[1], "scaled", "softmax", masked)
+    t = tokens.index
+    student, who, awarded = t("student"), t("who"), t("awarded")
+    if not causal and window is None:
+        check(argmax(w1[student]) == awarded, "student -> awarded")
+        check(argmax(w1[t("scholarship")]) == awarded, "scholarship -> awarded")
+        check(argmax(w1[awarded]) == student, "awarded -> student")
+        check(w1[student][awarded] > 0.8, "student -> awarded is strong")
+    if causal:
+        check(w1[student][awarded] == 0, "causal: student cannot see awarded")
+        check(argmax(w1[awarded]) == student, "causal: awarded still sees student")
+    if window is not None:
+        check(w1[student][awarded] == 0 and w1[awarded][student] == 0, "window cuts the link")
+        check(argmax(w1[who]) == student, "window keeps who -> student")
+    check(argmax(w2[t("grade")]) == t("highest"), "grade -> highest")
+
+    scene = header(title, description, STUDENT_TEXT)
+    scene.update({
+        "tokenizer": {"mode": "word", "lowercase": False, "special": "none"},
+        "embedding": {"kind": "onehot", "seed": 1},
+        "positional": {"kind": "none"},
+        "model": {"d_model": d_model, "heads": 2, "d_k": d_k, "d_v": d_v, "seed": 1},
+        "heads": heads,
+        "W_o": identity(2 * d_v, d_model),
+        "attention": attention("scaled"),
+        "mask": mask(causal=causal, window=window),
+        "view": view(),
+    })
+    return scene
+
+
+# ---- 04, 05: translation ------------------------------------------------------------------
+
+SOURCE = "Black cat ate the mouse"
+TARGET = "Le chat noir a mangé la souris"
+# Each French word and the English word it should align to. "a mangé" (passé composé) is
+# one English verb, so both go to "ate"; English has no article before "Black cat", so "Le"
+# goes with the noun it introduces.
+ALIGNMENT = {"Le": "cat", "chat": "cat", "noir": "Black", "a": "ate", "mangé": "ate",
+             "la": "the", "souris": "mouse"}
+
+
+def translation_scene(normalize):
+    # A shared concept space, one dimension per meaning; both languages are embedded in it
+    # and the identity projections let q . k measure shared meaning.
+    concepts = ["CAT", "BLACK", "EAT", "THE", "MOUSE", "PAST"]
+    c = concepts.index
+
+    def vec(**weights):
+        row = [0] * len(concepts)
+        for name, value in weights.items():
+            row[c(name)] = value
+        return row
+
+    table = {
+        "Black": vec(BLACK=2), "cat": vec(CAT=2), "ate": vec(EAT=2, PAST=1),
+        "the": vec(THE=2), "mouse": vec(MOUSE=2),
+        # "Le" is half article, half its noun: soft attention splits it between "cat"
+        # (score 3) and "the" (2); hard attention picks "cat".
+        "Le": vec(THE=1, CAT=1.5), "chat": vec(CAT=2), "noir": vec(BLACK=2),
+        "a": vec(PAST=1, EAT=1), "mangé": vec(EAT=2, PAST=0.5),
+        "la": vec(THE=2, MOUSE=0.5), "souris": vec(MOUSE=2),
+    }
+    source, target = SOURCE.split(), TARGET.split()
+    d = len(concepts)
+    h = head(identity(d), identity(d), identity(d))
+    x_q = [table[t] for t in target]
+    x_k = [table[t] for t in source]
+    w = head_weights(x_q, x_k, h, "dot", normalize, no_mask)
+    for i, word in enumerate(target):
+        check(source[argmax(w[i])] == ALIGNMENT[word], word + " -> " + ALIGNMENT[word])
+
+    if normalize == "hard":
+        title = "Translation alignment under hard attention"
+        description = ("The same weights with hard (argmax) attention: each French word takes "
+                       "one English word; \"a\" and \"mangé\" both align to \"ate\".")
+        name = "05-translation-hard-alignment.json"
+    else:
+        title = "Translation: Le chat noir a mangé la souris"
+        description = ("French queries, English keys and values, embedded in one concept "
+                       "space: each French word attends to the English word it translates.")
+        name = "04-translation-cross-attention.json"
+    scene = header(title, description, TARGET, SOURCE)
+    scene.update({
+        "tokenizer": {"mode": "word", "lowercase": False, "special": "none"},
+        "embedding": {"kind": "table", "seed": 1, "table": table},
+        "positional": {"kind": "none"},
+        "model": {"d_model": d, "heads": 1, "d_k": d, "d_v": d, "seed": 1},
+        "heads": [h],
+        "W_o": identity(d),
+        "attention": attention("dot", normalize),
+        "mask": mask(),
+        "view": view(),
+    })
+    write(name, scene)
+
+
+# ---- 06: a sentence without spaces -------------------------------------------------------
+
+
+def japanese():
+    rng = random.Random(6)
+    d_model, heads, d_k = 8, 2, 4
+    scene = header(
+        "Japanese: 黒い猫がネズミを食べました。",
+        "The Japanese for \"Black cat ate the mouse\" is written without spaces, so the "
+        "tokenizer splits it per character; hashed vectors, sinusoidal positions.",
+        "黒い猫がネズミを食べました。")
+    scene.update({
+        "tokenizer": {"mode": "word", "lowercase": False, "special": "none"},
+        "embedding": {"kind": "hashed", "seed": 1},
+        "positional": {"kind": "sinusoidal"},
+        "model": {"d_model": d_model, "heads": heads, "d_k": d_k, "d_v": d_k, "seed": 6},
+        "heads": [head(xavier(d_model, d_k, rng), xavier(d_model, d_k, rng),
+                       xavier(d_model, d_k, rng)) for _ in range(heads)],
+        "W_o": xavier(heads * d_k, d_model, rng),
+        "attention": attention("scaled"),
+        "mask": mask(),
+        "view": view("heads"),
+    })
+    write("06-japanese-per-character.json", scene)
+
+
+# ---- 08, 09: one-hot against hashed -------------------------------------------------------
+
+
+def embeddings(kind):
+    # The same sentence, identity projections and q . k scores; only the embedding differs,
+    # so the scores are the inputs' own dot products x_i . x_j.
+    d = 4
+    scene = {}
+    if kind == "onehot":
+        tokens = ["This", "is", "a", "cat."]
+        x = one_hot_inputs(tokens, vocabulary_of(tokens), d)
+        w = head_weights(x, x, head(identity(d), identity(d), identity(d)), "dot", "softmax",
+                         no_mask)
+        check(abs(w[0][0] - math.e / (math.e + 3)) < 1e-12, "one-hot diagonal e/(e+3)")
+        scene = header(
+            "One-hot words: no similarity",
+            "One-hot vectors are orthogonal: two different words always score 0, so each row is "
+            "e/(e+3) on the diagonal and 1/(e+3) elsewhere.",
+            "This is a cat.")
+        name = "08-onehot-embeddings.json"
+    else:
+        scene = header(
+            "Hashed words: chance similarity",
+            "The one-hot scene with dense pseudo-random vectors (one per word, the same in every "
+            "sentence): different words now score non-zero by chance.",
+            "This is a cat.")
+        name = "09-hashed-embeddings.json"
+    scene.update({
+        "tokenizer": {"mode": "whitespace", "lowercase": False, "special": "none"},
+        "embedding": {"kind": kind, "seed": 1},
+        "positional": {"kind": "none"},
+        "model": {"d_model": d, "heads": 1, "d_k": d, "d_v": d, "seed": 1},
+        "heads": [head(identity(d), identity(d), identity(d))],
+        "W_o": identity(d),
+        "attention": attention("dot"),
+        "mask": mask(),
+        "view": view(precision=3),
+    })
+    write(name, scene)
+
+
+# ---- 10, 11: saturation without 1/sqrt(d_k) -----------------------------------------------
+
+
+def saturation(d_k):
+    # Hashed inputs are N(0, 1) per entry and Xavier W_q, W_k (d_model = d_k) have entry
+    # variance 1/d_k, so q and k have unit-variance entries and q . k has variance d_k: the
+    # spread of the unscaled scores grows as sqrt(d_k) (Vaswani et al. 2017, footnote 4).
+    # The weights are generated from model.seed: 256 x 256 matrices written out would make
+    # a megabyte file without showing anything more.
+    if d_k == 4:
+        title = "Unscaled scores at d_k = 4"
+        description = ("q·k without 1/√d_k for random unit-variance q and k: at d_k = 4 the "
+                       "scores spread on the order of √4 = 2 and rows stay soft.")
+        name = "10-saturation-dk-4.json"
+    else:
+        title = "Unscaled scores at d_k = 256: saturation"
+        description = ("The same at d_k = 256: scores spread on the order of √256 = 16 and softmax "
+                       "saturates to near one-hot rows; the scaled score (÷16) undoes it.")
+        name = "11-saturation-dk-256.json"
+    scene = header(title, description, STUDENT_TEXT)
+    scene.update({
+        "tokenizer": {"mode": "word", "lowercase": False, "special": "none"},
+        "embedding": {"kind": "hashed", "seed": 1},
+        "positional": {"kind": "none"},
+        "model": {"d_model": d_k, "heads": 1, "d_k": d_k, "d_v": d_k, "seed": 1,
+                  "init": "xavier"},
+        "attention": attention("dot"),
+        "mask": mask(),
+        "view": view(compare="scaled"),
+    })
+    write(name, scene)
+
+
+# ---- 12: multi-head with one head switched off -------------------------------------------
+
+
+def multi_head():
+    tokens = SOURCE.split()  # Black cat ate the mouse
+    vocabulary = vocabulary_of(tokens)
+    d_model, d_k = 8, 4
+    v = vocabulary.index
+    # Each head matches query feature f against key feature f; raw score 3 * 2 = 6, scaled
+    # by 1/sqrt(4): 3, so a matched key gets e^3 / (e^3 + 4) = 0.83 of a row.
+
+    def pattern(pairs):
+        W_q, W_k = zeros(d_model, d_k), zeros(d_model, d_k)
+        keys = []
+        for query, key in pairs:
+            if key not in keys:
+                keys.append(key)
+            f = keys.index(key)
+            W_q[v(query)][f] = 3
+            W_k[v(key)][f] = 2
+        return W_q, W_k
+
+    # Head 1: the previous word (the first word looks at itself).
+    W_q1, W_k1 = pattern([("Black", "Black"), ("cat", "Black"), ("ate", "cat"),
+                          ("the", "ate"), ("mouse", "the")])
+    # Head 2 (off): syntax partners: adjective -> noun, subject -> verb, verb -> object,
+    # article -> noun, object -> verb.
+    W_q2, W_k2 = pattern([("Black", "cat"), ("cat", "ate"), ("ate", "mouse"),
+                          ("the", "mouse"), ("mouse", "ate")])
+    kinds = {"Black": 2, "cat": 0, "ate": 1, "the": 3, "mouse": 0}  # animal, action, modifier, article
+    W_v = zeros(d_model, d_k)
+    for word in vocabulary:
+        W_v[v(word)][kinds[word]] = 1
+    heads = [head(W_q1, W_k1, W_v), head(W_q2, W_k2, W_v, enabled=False)]
+
+    x = one_hot_inputs(tokens, vocabulary, d_model)
+    w1 = head_weights(x, x, heads[0], "scaled", "softmax", no_mask)
+    w2 = head_weights(x, x, heads[1], "scaled", "softmax", no_mask)
+    for i in range(1, len(tokens)):
+        check(argmax(w1[i]) == i - 1, "head 1 looks at the previous word")
+    check([tokens[argmax(r)] for r in w2] == ["cat", "ate", "mouse", "mouse", "ate"],
+          "head 2 syntax partners")
+
+    scene = header(
+        "Two heads, one switched off",
+        "Head 1 looks at the previous word; head 2 (syntax partners) is switched off: still "
+        "computed, but zeros in the concatenation before W^O.",
+        SOURCE)
+    scene.update({
+        "tokenizer": {"mode": "word", "lowercase": False, "special": "none"},
+        "embedding": {"kind": "onehot", "seed": 1},
+        "positional": {"kind": "none"},
+        "model": {"d_model": d_model, "heads": 2, "d_k": d_k, "d_v": d_k, "seed": 1},
+        "heads": heads,
+        "W_o": identity(2 * d_k, d_model),
+        "attention": attention("scaled"),
+        "mask": mask(),
+        "view": view("heads"),
+    })
+    write("12-multi-head-one-off.json", scene)
+
+
+def main():
+    this_is_a_cat()
+    write("02-student-scholarship.json", student_scene(
+        "The student was awarded a scholarship",
+        "Head 1 is set by hand so that \"student\" attends to \"awarded\" (and back); in head 2 "
+        "\"grade\" finds its adjective \"highest\"."))
+    write("03-causal-language-model.json", student_scene(
+        "Causal mask: a language model reads left to right",
+        "The scholarship heads under a causal mask: \"student\" can no longer see the later "
+        "\"awarded\", but \"awarded\" still finds \"student\".",
+        causal=True))
+    translation_scene("softmax")
+    translation_scene("hard")
+    japanese()
+    write("07-local-window.json", student_scene(
+        "Local window: each word sees two neighbours each side",
+        "The scholarship heads with a window |i − j| ≤ 2: \"who\" still finds \"student\", but "
+        "\"student\" and \"awarded\" no longer see each other.",
+        window=2))
+    embeddings("onehot")
+    embeddings("hashed")
+    saturation(4)
+    saturation(256)
+    multi_head()
+
+
+if __name__ == "__main__":
+    main()
