@@ -5,8 +5,10 @@
 #include "core/result_json.h"
 #include "core/scene_json.h"
 #include "ui/figure_export.h"
+#include "ui/stage_export.h"
 
 #include <QCommandLineParser>
+#include <QDir>
 #include <QFile>
 #include <QJsonDocument>
 #include <cstdio>
@@ -118,8 +120,20 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
                                       QStringLiteral("NAME"));
     const QCommandLineOption dump(QStringLiteral("dump"), QStringLiteral("Write every intermediate as JSON."),
                                   QStringLiteral("OUT.json"));
+    const QCommandLineOption exportAll(QStringLiteral("export-all"),
+                                       QStringLiteral("Write every figure of the scene (PDF and PNG) into DIR."),
+                                       QStringLiteral("DIR"));
+    const QCommandLineOption exportMatrix(QStringLiteral("export-matrix"),
+                                          QStringLiteral("Write one stage of one head (--stage, --view head:N): .csv, .npy, "
+                                                         ".json or .tex."),
+                                          QStringLiteral("OUT"));
+    const QCommandLineOption stage(QStringLiteral("stage"), QStringLiteral("%1 (default weights).").arg(ui::stageNames().join(QLatin1Char('|'))),
+                                   QStringLiteral("NAME"));
+    const QCommandLineOption latex(QStringLiteral("latex"), QStringLiteral("table|pgfplots: the kind of .tex matrix."),
+                                   QStringLiteral("KIND"));
     parser.addOptions({sceneOption, text, source, mode, normalize, temperature, heads, dModel, causal, window, padding,
-                       seed, backend, vkDevice, listDevices, exportOption, view, width, height, dpi, colormap, dump});
+                       seed, backend, vkDevice, listDevices, exportOption, view, width, height, dpi, colormap, dump,
+                       exportAll, exportMatrix, stage, latex});
 
     if (!parser.parse(arguments)) {
         error = usage(parser.errorText());
@@ -219,6 +233,26 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
     if (!out.exportPath.isEmpty() && !ui::figureFormatForPath(out.exportPath)) {
         error = usage(QStringLiteral("--export: the file name must end in .png, .svg or .pdf: \"%1\"").arg(out.exportPath));
         return std::nullopt;
+    }
+    out.exportAllDir = parser.value(exportAll);
+    out.matrixPath = parser.value(exportMatrix);
+    if (!out.matrixPath.isEmpty() && !ui::matrixFormatForPath(out.matrixPath)) {
+        error = usage(QStringLiteral("--export-matrix: the file name must end in .csv, .npy, .json or .tex: \"%1\"").arg(out.matrixPath));
+        return std::nullopt;
+    }
+    if (parser.isSet(stage)) {
+        if (!ui::parseStage(parser.value(stage))) {
+            error = usage(QStringLiteral("--stage: expected %1, got \"%2\"").arg(ui::stageNames().join(QLatin1Char('|')), parser.value(stage)));
+            return std::nullopt;
+        }
+        out.stage = parser.value(stage);
+    }
+    if (parser.isSet(latex)) {
+        if (parser.value(latex) != QLatin1String("table") && parser.value(latex) != QLatin1String("pgfplots")) {
+            error = usage(QStringLiteral("--latex: expected table|pgfplots, got \"%1\"").arg(parser.value(latex)));
+            return std::nullopt;
+        }
+        out.pgfplots = parser.value(latex) == QLatin1String("pgfplots");
     }
     if (parser.isSet(view)) {
         if (!ui::parseFigureView(parser.value(view), out.figure.view, out.figure.head)) {
@@ -328,7 +362,7 @@ int runHeadless(const CommandLine& commandLine)
 
     // Render everything first, then write: a failure to write (exit 4) is told apart from
     // input the figure cannot be made of (exit 3), and nothing half-made is written.
-    QByteArray figure, dump;
+    std::vector<std::pair<QString, QByteArray>> outputs; // path, bytes: written at the end
     try {
         ui::FigureSpec spec = commandLine.figure;
         if (!commandLine.viewGiven && !ui::parseFigureView(scene.view.view, spec.view, spec.head))
@@ -338,15 +372,23 @@ int runHeadless(const CommandLine& commandLine)
         spec.showValues = scene.view.showValues;
         spec.precision = scene.view.valuePrecision;
 
-        core::ComputeOptions options;
-        options.keepIntermediates = !commandLine.dumpPath.isEmpty() || spec.view == ui::FigureView::Pipeline;
-        const auto result = compute(*backend, scene, options);
-        if (!commandLine.dumpPath.isEmpty())
-            dump = QJsonDocument(core::resultToJson(*result)).toJson(QJsonDocument::Indented);
-        if (!commandLine.exportPath.isEmpty()) {
-            std::shared_ptr<const core::AttentionResult> compare;
-            if (spec.view == ui::FigureView::Difference) {
-                // Against the scene's comparison score, else dot product against scaled.
+        core::ComputeOptions options; // every intermediate: the pipeline, --dump, --export-matrix
+        const auto full = compute(*backend, scene, options);
+        // A figure of a long input shows weights pooled to at most kFigureCells a side
+        // (more cells than a page has dots); --dump and --export-matrix keep every value.
+        constexpr int kFigureCells = 1024;
+        std::shared_ptr<const core::AttentionResult> result = full;
+        if (std::max(full->problem->queryCount(), full->problem->keyCount()) > kFigureCells &&
+            (!commandLine.exportPath.isEmpty() || !commandLine.exportAllDir.isEmpty())) {
+            options.viewRows = options.viewCols = kFigureCells;
+            options.keepIntermediates = false;
+            result = compute(*backend, scene, options);
+        }
+        // The difference view compares with the scene's comparison score, else dot product
+        // against scaled dot product.
+        std::shared_ptr<const core::AttentionResult> compare;
+        auto comparison = [&]() {
+            if (!compare) {
                 core::Scene other = scene;
                 const auto score = core::parseScoreKind(scene.view.compareScore.toStdString());
                 other.score = score ? *score
@@ -354,8 +396,45 @@ int runHeadless(const CommandLine& commandLine)
                                                                                  : core::ScoreKind::ScaledDot);
                 compare = compute(*backend, other, options);
             }
-            figure = ui::figureBytes(*result, spec, commandLine.figureSize,
-                                     *ui::figureFormatForPath(commandLine.exportPath), compare.get());
+            return compare.get();
+        };
+        if (!commandLine.dumpPath.isEmpty())
+            outputs.emplace_back(commandLine.dumpPath, QJsonDocument(core::resultToJson(*full)).toJson(QJsonDocument::Indented));
+        if (!commandLine.exportPath.isEmpty())
+            outputs.emplace_back(commandLine.exportPath,
+                                 ui::figureBytes(*result, spec, commandLine.figureSize,
+                                                 *ui::figureFormatForPath(commandLine.exportPath),
+                                                 spec.view == ui::FigureView::Difference ? comparison() : nullptr));
+        if (!commandLine.matrixPath.isEmpty()) {
+            auto format = *ui::matrixFormatForPath(commandLine.matrixPath);
+            if (format == ui::MatrixFormat::LatexTable && commandLine.pgfplots)
+                format = ui::MatrixFormat::LatexPgfplots;
+            const auto stage = ui::stageMatrix(*full, *ui::parseStage(commandLine.stage), std::max(0, spec.head));
+            outputs.emplace_back(commandLine.matrixPath, ui::stageBytes(stage, format, spec.precision));
+        }
+        if (!commandLine.exportAllDir.isEmpty()) {
+            // Every figure a lecture may need, named after its view.
+            std::vector<std::pair<ui::FigureView, int>> views{{ui::FigureView::Heads, 0}};
+            const int heads = result->problem->weights.headCount();
+            for (int h = 0; h < heads; ++h) {
+                views.insert(views.end(), {{ui::FigureView::Head, h}, {ui::FigureView::Difference, h}});
+                if (!result->pooling.pooled)
+                    views.emplace_back(ui::FigureView::Pipeline, h);
+            }
+            if (heads > 1)
+                views.emplace_back(ui::FigureView::Head, -1);
+            const QDir dir(commandLine.exportAllDir);
+            for (const auto& [view, head] : views) {
+                ui::FigureSpec each = spec;
+                each.view = view;
+                each.head = head;
+                const QString name = ui::figureViewName(view, head).replace(QLatin1Char(':'), QLatin1Char('-'));
+                for (const auto& [suffix, format] : {std::pair{QStringLiteral(".pdf"), ui::FigureFormat::Pdf},
+                                                     std::pair{QStringLiteral(".png"), ui::FigureFormat::Png}})
+                    outputs.emplace_back(dir.filePath(name + suffix),
+                                         ui::figureBytes(*result, each, commandLine.figureSize, format,
+                                                         view == ui::FigureView::Difference ? comparison() : nullptr));
+            }
         }
     } catch (const core::Error& e) {
         printLine(stderr, QStringLiteral("error: ") + QString::fromStdString(e.what()));
@@ -366,14 +445,16 @@ int runHeadless(const CommandLine& commandLine)
     }
 
     try {
-        if (!commandLine.dumpPath.isEmpty())
-            core::writeFileAtomically(commandLine.dumpPath, dump);
-        if (!commandLine.exportPath.isEmpty())
-            core::writeFileAtomically(commandLine.exportPath, figure);
+        if (!commandLine.exportAllDir.isEmpty() && !QDir().mkpath(commandLine.exportAllDir))
+            throw core::Error("cannot create the folder " + commandLine.exportAllDir.toStdString());
+        for (const auto& [path, bytes] : outputs)
+            core::writeFileAtomically(path, bytes);
     } catch (const core::Error& e) {
         printLine(stderr, QStringLiteral("error: ") + QString::fromStdString(e.what()));
         return kCannotWrite;
     }
+    if (!commandLine.exportAllDir.isEmpty())
+        printLine(stdout, QStringLiteral("Wrote %1 files to %2").arg(outputs.size()).arg(commandLine.exportAllDir));
     return kOk;
 }
 

@@ -42,11 +42,19 @@ struct CommandLine
 
     QString exportPath; // --export: headless figure
     QString dumpPath;   // --dump: every intermediate as JSON
+    QString exportAllDir; // --export-all: every figure of the scene, PDF and PNG
+    QString matrixPath;   // --export-matrix: one stage of one head as CSV, NPY, JSON or LaTeX
+    QString stage = QStringLiteral("weights");
+    bool pgfplots = false; // --latex pgfplots instead of a tabular
     ui::FigureSpec figure;
     QSize figureSize{1200, 900};
     bool viewGiven = false; // --view given: otherwise the scene's own view
 
-    bool headless() const { return !exportPath.isEmpty() || !dumpPath.isEmpty() || listDevices; }
+    bool headless() const
+    {
+        return !exportPath.isEmpty() || !dumpPath.isEmpty() || !exportAllDir.isEmpty() || !matrixPath.isEmpty() ||
+               listDevices;
+    }
 };
 
 // Parses argv (without the program name handling of QCoreApplication, so it can run before
@@ -61,7 +69,8 @@ core::Scene sceneFor(const CommandLine& commandLine);
 // The built-in example (":/examples/01-this-is-a-cat.json").
 core::Scene builtInExample();
 
-// Headless work: --list-devices, --export, --dump. Returns the exit code.
+// Headless work: --list-devices, --export, --export-all, --export-matrix, --dump. Returns the
+// exit code.
 int runHeadless(const CommandLine& commandLine);
 
 } // namespace attn::app

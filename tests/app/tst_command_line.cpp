@@ -5,6 +5,7 @@
 #include "core/scene.h"
 #include "core/scene_json.h"
 
+#include <QDir>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -297,6 +298,43 @@ private slots:
         QCOMPARE(r.code, 3);
         QVERIFY(old.open(QIODevice::ReadOnly));
         QCOMPARE(old.readAll(), QByteArray("the figure from last week"));
+    }
+
+    void exportAllWritesEveryFigureOfTheScene()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("lecture"));
+        const QString scene = QStringLiteral(ATTN_RESOURCES_DIR "/examples/12-multi-head-one-off.json");
+        const Run r = run({QStringLiteral("--scene"), scene, QStringLiteral("--backend"), QStringLiteral("cpu"),
+                           QStringLiteral("--export-all"), out});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QStringList expected;
+        for (const char* name : {"heads", "head-1", "head-2", "head-mean", "pipeline-1", "pipeline-2", "difference-1",
+                                 "difference-2"})
+            for (const char* suffix : {".pdf", ".png"})
+                expected.append(QLatin1String(name) + QLatin1String(suffix));
+        expected.sort();
+        QStringList written = QDir(out).entryList(QDir::Files);
+        written.sort();
+        QCOMPARE(written, expected);
+        QVERIFY(toolOutput("pdftotext", {QDir(out).filePath(QStringLiteral("heads.pdf")), QStringLiteral("-")})
+                    .contains(QStringLiteral("Head 2 (off)")));
+    }
+
+    void exportMatrixWritesOneStageOfOneHead()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("weights.csv"));
+        const Run r = run({QStringLiteral("--scene"), kCatScene, QStringLiteral("--backend"), QStringLiteral("cpu"),
+                           QStringLiteral("--stage"), QStringLiteral("weights"), QStringLiteral("--export-matrix"), out});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        core::CpuBackend backend;
+        const auto result = backend.compute(core::resolveProblem(core::loadScene(kCatScene)), {});
+        QFile file(out);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = file.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), result->heads[0].weights.rows());
+        QCOMPARE(lines[0].split(',').first().toFloat(), result->heads[0].weights(0, 0));
     }
 
     void withoutADisplayTheExampleBecomesAFigureFile()
