@@ -2,6 +2,7 @@
 #include "ui/stage_export.h"
 
 #include "core/cpu_backend.h"
+#include "core/error.h"
 #include "core/matrix_io.h"
 #include "support/problems.h"
 
