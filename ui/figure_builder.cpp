@@ -158,6 +158,9 @@ QFont FigureBuilder::font(double points, bool bold) const
     QFont f = m_plot.font();
     f.setPixelSize(std::max(1, int(std::lround(points * m_spec.pixelsPerPoint()))));
     f.setBold(bold);
+    // A hair of letter spacing turns ligatures off (Qt keeps them where a script needs
+    // them), so "off" stays o-f-f in a PDF and the labels can be searched and copied.
+    f.setLetterSpacing(QFont::AbsoluteSpacing, 0.05); // (Qt keeps 1/64 px steps)
     return f;
 }
 
