@@ -1,6 +1,5 @@
 #include "fallback_backend.h"
 
-#include <cstdio>
 
 namespace attn::gpu {
 
@@ -63,8 +62,8 @@ FallbackBackend::compute(std::shared_ptr<const core::Problem> problem,
     auto cpuResult = m_cpu.compute(std::move(problem), options);
     auto result = std::make_shared<core::AttentionResult>(*cpuResult);
     const std::string warning = device + " failed (" + failure + "); switched to the CPU backend";
-    std::fprintf(stderr, "%s\n", warning.c_str());
-    result->diagnostics.warnings.push_back(warning);
+    result->diagnostics.warnings.push_back(warning); // the caller shows it: status bar, stderr
+
     return result;
 }
 
