@@ -61,7 +61,9 @@ double signedRangeTop(double max)
     return max > 0.0 && std::isfinite(max) ? max : 1.0;
 }
 
-QString scoreLongName(core::ScoreKind kind)
+} // namespace
+
+QString scoreDisplayName(core::ScoreKind kind)
 {
     switch (kind) {
     case core::ScoreKind::Dot: return QStringLiteral("dot product");
@@ -73,7 +75,7 @@ QString scoreLongName(core::ScoreKind kind)
     return {};
 }
 
-QString normalizationLongName(core::Normalization n)
+QString normalizationDisplayName(core::Normalization n)
 {
     switch (n) {
     case core::Normalization::Softmax: return QStringLiteral("softmax");
@@ -83,6 +85,8 @@ QString normalizationLongName(core::Normalization n)
     }
     return {};
 }
+
+namespace {
 
 void setTickLabels(QCPAxis* axis, const QStringList& labels, int step)
 {
@@ -171,7 +175,7 @@ QString FigureBuilder::headName(int head) const
 
 QString FigureBuilder::settingsSummary(const core::Problem& problem)
 {
-    QStringList parts{scoreLongName(problem.score), normalizationLongName(problem.normalization)};
+    QStringList parts{scoreDisplayName(problem.score), normalizationDisplayName(problem.normalization)};
     if (problem.temperature != 1.0f && problem.normalization == core::Normalization::Softmax)
         parts.last() += QStringLiteral(" (T = %1)").arg(double(problem.temperature), 0, 'g', 3);
     if (problem.mask.causal)

@@ -2,6 +2,8 @@
 
 #include "colormap.h"
 
+#include "core/attention_settings.h"
+
 #include <QString>
 
 namespace attn::ui {
@@ -33,5 +35,9 @@ struct FigureSpec
 // "head:N" (N counted from 1, as people say "head 1"), "heads", "pipeline", "difference:N".
 bool parseFigureView(const QString& text, FigureView& view, int& headIndex);
 QString figureViewName(FigureView view, int headIndex);
+
+// Names as a figure title or a tooltip writes them: "scaled dot product", "hard (argmax)".
+QString scoreDisplayName(core::ScoreKind kind);
+QString normalizationDisplayName(core::Normalization normalization);
 
 } // namespace attn::ui
