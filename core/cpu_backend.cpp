@@ -1,12 +1,24 @@
 #include "cpu_backend.h"
 
-#include "error.h"
-#include "limits.h"
+#include "diagnostics.h"
 #include "normalization.h"
 #include "pooling.h"
 
+#include <omp.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <tuple>
 #include <vector>
 
 namespace attn::core {
@@ -19,16 +31,151 @@ double millisecondsSince(Clock::time_point start)
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-enum RowFlag : std::uint8_t { FullyMasked = 1, ZeroSum = 2, NonFinite = 4 };
-
-// Per head, what the score stage multiplies: the scaled score is (s * A) B^T for the
-// dot-like kinds, so the GEMM stays on Eigen's fast path (scale Q, never the product).
-struct ScoreOperands
+int ceilDiv(int a, int b)
 {
-    Matrix left;        // Tq x d_k: Q, Q M, or Q with unit rows (cosine)
-    Matrix right;       // Tk x d_k: K, or K with unit rows (cosine)
-    Matrix scaledLeft;  // s * left
+    return (a + b - 1) / b;
+}
+
+// Runs a batch of independent jobs on the calling thread and one helper thread per further
+// core (OMP_NUM_THREADS or the core count). Helpers sleep between batches: OpenMP's default
+// barrier spins for milliseconds, which on a shared 2-core machine made a T = 128 compute take
+// 35-70 ms instead of 5. Jobs are taken from a counter, so the caller does whatever a helper
+// that is not scheduled leaves. Every thread multiplies with Eigen serially.
+class JobRunner
+{
+public:
+    static JobRunner& shared()
+    {
+        static JobRunner runner(std::max(1, omp_get_max_threads()));
+        return runner;
+    }
+    int threads() const { return int(m_helpers.size()) + 1; }
+
+    // job(index, thread) for every index in [0, count); thread < threads().
+    void run(int count, const std::function<void(int, int)>& job)
+    {
+        std::lock_guard one(m_runMutex); // one batch at a time
+        Batch batch(&job, count);
+        {
+            std::lock_guard lock(m_mutex);
+            m_batch = &batch;
+            ++m_generation;
+        }
+        m_wake.notify_all();
+        {
+            const SerialEigen serial;
+            work(batch, 0);
+        }
+        std::unique_lock lock(m_mutex);
+        m_batch = nullptr; // helpers that have not joined by now skip it
+        m_idle.wait(lock, [this] { return m_busy == 0; });
+        if (batch.error)
+            std::rethrow_exception(batch.error); // out of memory, most likely
+    }
+
+    ~JobRunner()
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            m_stop = true;
+        }
+        m_wake.notify_all();
+        for (std::thread& helper : m_helpers)
+            helper.join();
+    }
+
+private:
+    struct Batch
+    {
+        Batch(const std::function<void(int, int)>* j, int n) : job(j), count(n) {}
+        const std::function<void(int, int)>* job;
+        int count;
+        std::atomic<int> next{0};
+        std::exception_ptr error; // the first job that threw; the others are skipped
+    };
+
+    // Eigen's GEMM starts its own OpenMP team unless the thread's OpenMP thread count is 1.
+    struct SerialEigen
+    {
+        int saved = omp_get_max_threads();
+        SerialEigen() { omp_set_num_threads(1); }
+        ~SerialEigen() { omp_set_num_threads(saved); }
+    };
+
+    explicit JobRunner(int threads)
+    {
+        for (int t = 1; t < threads; ++t)
+            m_helpers.emplace_back([this, t] { helper(t); });
+    }
+
+    void work(Batch& batch, int thread)
+    {
+        for (int i = batch.next++; i < batch.count; i = batch.next++) {
+            try {
+                (*batch.job)(i, thread);
+            } catch (...) {
+                std::lock_guard lock(m_mutex);
+                if (!batch.error)
+                    batch.error = std::current_exception();
+                batch.next = batch.count;
+            }
+        }
+    }
+
+    void helper(int thread)
+    {
+        omp_set_num_threads(1);
+        std::uint64_t seen = 0;
+        std::unique_lock lock(m_mutex);
+        for (;;) {
+            m_wake.wait(lock, [&] { return m_stop || m_generation != seen; });
+            if (m_stop)
+                return;
+            seen = m_generation;
+            Batch* batch = m_batch;
+            if (!batch)
+                continue;
+            ++m_busy;
+            lock.unlock();
+            work(*batch, thread);
+            lock.lock();
+            if (--m_busy == 0)
+                m_idle.notify_all();
+        }
+    }
+
+    std::mutex m_runMutex;
+    std::mutex m_mutex;
+    std::condition_variable m_wake;
+    std::condition_variable m_idle;
+    Batch* m_batch = nullptr;
+    std::uint64_t m_generation = 0;
+    int m_busy = 0;
+    bool m_stop = false;
+    std::vector<std::thread> m_helpers;
 };
+
+// C = A B, each tile of C (row blocks of at most 512 rows, split by columns while there are
+// fewer than 4 tiles) one job.
+Matrix parallelProduct(const Eigen::Ref<const Matrix>& a, const Eigen::Ref<const Matrix>& b)
+{
+    const int rows = int(a.rows());
+    const int cols = int(b.cols());
+    Matrix c(rows, cols);
+    const int rowTiles = std::max(1, ceilDiv(rows, 512));
+    const int colTiles = std::clamp(4 / rowTiles, 1, std::max(1, cols / 64));
+    const int tileRows = ceilDiv(rows, rowTiles);
+    const int tileCols = ceilDiv(cols, colTiles);
+    JobRunner::shared().run(rowTiles * colTiles, [&](int t, int) {
+        const int r0 = t / colTiles * tileRows;
+        const int c0 = t % colTiles * tileCols;
+        const int nr = std::min(tileRows, rows - r0);
+        const int nc = std::min(tileCols, cols - c0);
+        if (nr > 0 && nc > 0)
+            c.block(r0, c0, nr, nc).noalias() = a.middleRows(r0, nr) * b.middleCols(c0, nc);
+    });
+    return c;
+}
 
 Matrix unitRows(const Matrix& m)
 {
@@ -44,29 +191,45 @@ Matrix unitRows(const Matrix& m)
     return unit;
 }
 
+// Per head, what the score stage multiplies: the scaled score is (s A) B^T for the dot-like
+// kinds, so the GEMM stays on Eigen's fast path (scale Q, never the product).
 struct HeadWork
 {
     const HeadWeights* weights = nullptr;
     HeadResult* result = nullptr;
-    ScoreOperands operands;
-    std::vector<std::uint8_t> rowFlags;
-    std::string nonFiniteWhere;
+    const Matrix* left = nullptr;  // Tq x d_k: Q, Q M, or Q with unit rows (cosine)
+    const Matrix* right = nullptr; // Tk x d_k: K, or K with unit rows (cosine)
+    Matrix ownLeft;                // Q M or unit rows, when left is not Q itself
+    Matrix ownRight;
+    Matrix scaledLeft; // s * left
 };
 
+// Rows [firstRow, lastRow) of one head, and the keys [firstKey, lastKey) that can weigh.
 struct Job
 {
     int head;
     int firstRow;
     int lastRow;
+    int firstKey;
+    int lastKey;
 };
+
+// The parts of a job, timed per thread: they run interleaved in one parallel loop.
+enum Part { ScoresPart, WeightsVPart, PoolPart, kParts };
+using Busy = std::array<double, kParts>;
 
 class Computation
 {
 public:
     Computation(const Problem& problem, const ComputeOptions& options, AttentionResult& result)
         : m_problem(problem), m_options(options), m_result(result), m_mask(problem.makeMask()),
-          m_scale(problem.scoreScale()), m_tq(problem.queryCount()), m_tk(problem.keyCount())
+          m_scale(problem.scoreScale()), m_tq(problem.queryCount()), m_tk(problem.keyCount()),
+          m_excluding(problem.fill == MaskFill::NegativeInfinity)
     {
+        const bool padding = problem.mask.padding &&
+                             std::find(problem.keyIsPadding.begin(), problem.keyIsPadding.end(),
+                                       true) != problem.keyIsPadding.end();
+        m_rangeOnly = !padding && !m_mask.hasCustomCells();
     }
 
     void run();
@@ -74,12 +237,12 @@ public:
 private:
     void project();
     void prepareScores(HeadWork& work) const;
-    void computeBlock(HeadWork& work, int firstRow, int lastRow) const;
-    std::pair<int, int> keyUnion(int firstRow, int lastRow) const;
+    std::vector<Job> makeJobs(int blockRows) const;
+    void computeBlock(HeadWork& work, const Job& job, Busy& busy);
     void scoreBlock(const HeadWork& work, int firstRow, int rows, int firstKey, int keys,
-                    Matrix& raw, Matrix& scaled) const;
+                    bool scaled, Eigen::Ref<Matrix> scores) const;
+    void maskRow(int query, std::uint8_t* masked) const;
     void combineHeads();
-    void collectDiagnostics();
 
     const Problem& m_problem;
     const ComputeOptions& m_options;
@@ -88,44 +251,59 @@ private:
     const float m_scale;
     const int m_tq;
     const int m_tk;
+    const bool m_excluding; // the -inf fill: masked cells take no part in normalisation
+    bool m_rangeOnly;       // no padding or custom cell: the causal/window range is the mask
     bool m_keep = true;
     int m_rowBlock = 1; // pooling blocks
     int m_colBlock = 1;
     std::vector<HeadWork> m_work;
+    std::vector<std::uint32_t> m_rowFlags; // [head][query row], diagnostics.h's kRow* bits
 };
 
 void Computation::run()
 {
     m_keep = m_options.keepIntermediates;
-    std::tie(m_rowBlock, m_colBlock) = poolBlocks(m_tq, m_tk, m_options.viewRows, m_options.viewCols);
-    m_result.pooling.pooled = m_rowBlock > 1 || m_colBlock > 1;
+    std::tie(m_rowBlock, m_colBlock) =
+        poolBlocks(m_tq, m_tk, m_options.viewRows, m_options.viewCols);
+    const bool pooled = m_rowBlock > 1 || m_colBlock > 1;
+    m_result.pooling.pooled = pooled;
     m_result.pooling.rowBlock = m_rowBlock;
     m_result.pooling.colBlock = m_colBlock;
     m_result.pooling.mode = m_options.pool;
     m_result.intermediatesKept = m_keep;
+    std::vector<StageTime>& stages = m_result.diagnostics.stages;
 
     auto stageStart = Clock::now();
     project();
-    m_result.diagnostics.stages.push_back({"embed + project", millisecondsSince(stageStart)});
+    stages.push_back({"embed + project", millisecondsSince(stageStart)});
 
-    // Row blocks: a multiple of the pooling block so each pooled row is made in one job.
+    // Row blocks of 128 rows, a multiple of the pooling block so each pooled row is made in
+    // one job.
     stageStart = Clock::now();
     const int blockRows = m_rowBlock * std::max(1, 128 / m_rowBlock);
-    std::vector<Job> jobs;
-    for (int h = 0; h < int(m_work.size()); ++h) {
-        prepareScores(m_work[std::size_t(h)]);
-        for (int r = 0; r < m_tq; r += blockRows)
-            jobs.push_back({h, r, std::min(m_tq, r + blockRows)});
-    }
-#pragma omp parallel for schedule(dynamic, 1)
-    for (std::size_t j = 0; j < jobs.size(); ++j)
-        computeBlock(m_work[std::size_t(jobs[j].head)], jobs[j].firstRow, jobs[j].lastRow);
-    m_result.diagnostics.stages.push_back({"scores + mask + normalize + weights x V", millisecondsSince(stageStart)});
+    const std::vector<Job> jobs = makeJobs(blockRows);
+    JobRunner& runner = JobRunner::shared();
+    std::vector<Busy> busy(std::size_t(runner.threads()), Busy{});
+    runner.run(int(jobs.size()), [&](int j, int thread) {
+        const Job& job = jobs[std::size_t(j)];
+        computeBlock(m_work[std::size_t(job.head)], job, busy[std::size_t(thread)]);
+    });
+    // The stage's wall time, split in proportion to the thread time of each part.
+    Busy total{};
+    for (const Busy& b : busy)
+        for (int part = 0; part < kParts; ++part)
+            total[part] += b[part];
+    const double wall = millisecondsSince(stageStart);
+    const double sum = std::max(total[ScoresPart] + total[WeightsVPart] + total[PoolPart], 1e-12);
+    stages.push_back({"scores + mask + normalize", wall * total[ScoresPart] / sum});
+    stages.push_back({"weights x V", wall * total[WeightsVPart] / sum});
+    if (pooled)
+        stages.push_back({"pool", wall * total[PoolPart] / sum});
 
     stageStart = Clock::now();
     combineHeads();
-    m_result.diagnostics.stages.push_back({"concat + W_O", millisecondsSince(stageStart)});
-    collectDiagnostics();
+    stages.push_back({"concat + W_O", millisecondsSince(stageStart)});
+    summarizeDiagnostics(m_result, m_rowFlags);
 }
 
 void Computation::project()
@@ -134,30 +312,43 @@ void Computation::project()
     m_result.queryInput = p.queryEmbedding + p.queryPosition;
     m_result.keyInput = p.cross ? Matrix(p.keyEmbedding + p.keyPosition) : m_result.queryInput;
 
-    // One GEMM per projection for all heads at once: X [W_1 .. W_h] is far faster than h
-    // thin products, and the same numbers.
+    // [W_q | W_k | W_v] of all heads side by side: one product gives every head's Q, K and V,
+    // far faster than 3h thin products, and the same numbers.
     const ModelWeights& w = p.weights;
     const int h = w.headCount();
-    Matrix wq(w.dModel, h * w.dK), wk(w.dModel, h * w.dK), wv(w.dModel, h * w.dV);
-    for (int i = 0; i < h; ++i) {
+    const int dk = w.dK;
+    const int dv = w.dV;
+    const int nq = h * dk;
+    Matrix wqkv(w.dModel, 2 * nq + h * dv);
+    JobRunner::shared().run(h, [&](int i, int) {
         const HeadWeights& head = w.heads[std::size_t(i)];
-        wq.middleCols(i * w.dK, w.dK) = head.Wq;
-        wk.middleCols(i * w.dK, w.dK) = head.Wk;
-        wv.middleCols(i * w.dV, w.dV) = head.Wv;
+        wqkv.middleCols(i * dk, dk) = head.Wq;
+        wqkv.middleCols(nq + i * dk, dk) = head.Wk;
+        wqkv.middleCols(2 * nq + i * dv, dv) = head.Wv;
+    });
+    // Self-attention multiplies X once; cross-attention takes Q from the queries, K and V from
+    // the keys.
+    Matrix q;
+    Matrix kv;
+    if (p.cross) {
+        q = parallelProduct(m_result.queryInput, wqkv.leftCols(nq));
+        kv = parallelProduct(m_result.keyInput, wqkv.rightCols(wqkv.cols() - nq));
+    } else {
+        q = parallelProduct(m_result.queryInput, wqkv);
     }
-    const Matrix q = m_result.queryInput * wq;
-    const Matrix k = m_result.keyInput * wk;
-    const Matrix v = m_result.keyInput * wv;
+    const Matrix& kvSource = p.cross ? kv : q;
+    const int kOffset = p.cross ? 0 : nq;
 
     m_result.heads.resize(std::size_t(h));
     m_work.resize(std::size_t(h));
-    for (int i = 0; i < h; ++i) {
+    m_rowFlags.assign(std::size_t(h) * std::size_t(m_tq), 0);
+    JobRunner::shared().run(h, [&](int i, int) {
         const HeadWeights& head = w.heads[std::size_t(i)];
         HeadResult& out = m_result.heads[std::size_t(i)];
         out.enabled = head.enabled;
-        out.Q = q.middleCols(i * w.dK, w.dK);
-        out.K = k.middleCols(i * w.dK, w.dK);
-        out.V = v.middleCols(i * w.dV, w.dV);
+        out.Q = q.middleCols(i * dk, dk);
+        out.K = kvSource.middleCols(kOffset + i * dk, dk);
+        out.V = kvSource.middleCols(kOffset + nq + i * dv, dv);
         if (head.bq.size())
             out.Q.rowwise() += head.bq;
         if (head.bk.size())
@@ -167,37 +358,29 @@ void Computation::project()
         HeadWork& work = m_work[std::size_t(i)];
         work.weights = &head;
         work.result = &out;
-        work.rowFlags.assign(std::size_t(m_tq), 0);
-        if (!out.Q.allFinite() || !out.K.allFinite() || !out.V.allFinite())
-            work.nonFiniteWhere = "head " + std::to_string(i) + " Q, K or V";
-    }
+        prepareScores(work);
+    });
 }
 
 void Computation::prepareScores(HeadWork& work) const
 {
     HeadResult& out = *work.result;
-    ScoreOperands& ops = work.operands;
-    switch (m_problem.score) {
-    case ScoreKind::Dot:
-    case ScoreKind::ScaledDot:
-    case ScoreKind::Additive:
-        ops.left = out.Q;
-        ops.right = out.K;
-        break;
-    case ScoreKind::Bilinear:
-        ops.left = out.Q * work.weights->bilinear; // q_i^T M k_j = (Q M)_i . k_j
-        ops.right = out.K;
-        break;
-    case ScoreKind::Cosine:
-        ops.left = unitRows(out.Q);
-        ops.right = unitRows(out.K);
-        break;
+    work.left = &out.Q;
+    work.right = &out.K;
+    if (m_problem.score == ScoreKind::Bilinear) {
+        work.ownLeft = out.Q * work.weights->bilinear; // q_i^T M k_j = (Q M)_i . k_j
+        work.left = &work.ownLeft;
+    } else if (m_problem.score == ScoreKind::Cosine) {
+        work.ownLeft = unitRows(out.Q);
+        work.ownRight = unitRows(out.K);
+        work.left = &work.ownLeft;
+        work.right = &work.ownRight;
     }
     if (m_problem.score != ScoreKind::Additive)
-        ops.scaledLeft = ops.left * m_scale;
+        work.scaledLeft = *work.left * m_scale;
 
-    const int poolRows = (m_tq + m_rowBlock - 1) / m_rowBlock;
-    const int poolCols = (m_tk + m_colBlock - 1) / m_colBlock;
+    const int poolRows = ceilDiv(m_tq, m_rowBlock);
+    const int poolCols = ceilDiv(m_tk, m_colBlock);
     const bool pooled = m_rowBlock > 1 || m_colBlock > 1;
     out.weights.resize(pooled ? poolRows : m_tq, pooled ? poolCols : m_tk);
     out.output.resize(m_tq, out.V.cols());
@@ -208,127 +391,164 @@ void Computation::prepareScores(HeadWork& work) const
     }
 }
 
-// The smallest key range holding every unmasked key of rows [firstRow, lastRow).
-std::pair<int, int> Computation::keyUnion(int firstRow, int lastRow) const
+// Every head's row blocks, each with the smallest key range holding every key that can weigh
+// in it (with the -9e15 fill every key counts), largest first so the threads finish together.
+std::vector<Job> Computation::makeJobs(int blockRows) const
 {
-    int first = m_tk;
-    int last = 0;
-    for (int i = firstRow; i < lastRow; ++i) {
-        const auto [a, b] = m_mask.keyRange(i);
-        if (a < b) {
-            first = std::min(first, a);
-            last = std::max(last, b);
+    std::vector<Job> jobs;
+    for (int r = 0; r < m_tq; r += blockRows) {
+        const int lastRow = std::min(m_tq, r + blockRows);
+        int firstKey = 0;
+        int lastKey = m_tk;
+        if (m_excluding) {
+            firstKey = m_tk;
+            lastKey = 0;
+            for (int i = r; i < lastRow; ++i) {
+                const auto [a, b] = m_mask.keyRange(i);
+                if (a < b) {
+                    firstKey = std::min(firstKey, a);
+                    lastKey = std::max(lastKey, b);
+                }
+            }
+            if (firstKey >= lastKey)
+                firstKey = lastKey = 0;
         }
+        for (int h = 0; h < int(m_work.size()); ++h)
+            jobs.push_back({h, r, lastRow, firstKey, lastKey});
     }
-    return first < last ? std::pair{first, last} : std::pair{0, 0};
+    std::stable_sort(jobs.begin(), jobs.end(), [](const Job& a, const Job& b) {
+        return std::int64_t(a.lastRow - a.firstRow) * (a.lastKey - a.firstKey) >
+               std::int64_t(b.lastRow - b.firstRow) * (b.lastKey - b.firstKey);
+    });
+    return jobs;
 }
 
-// Raw and scaled scores for rows [firstRow, firstRow + rows) and keys [firstKey, firstKey + keys).
+// Raw or scaled scores of rows [firstRow, firstRow + rows) and keys [firstKey, firstKey + keys).
 void Computation::scoreBlock(const HeadWork& work, int firstRow, int rows, int firstKey, int keys,
-                             Matrix& raw, Matrix& scaled) const
+                             bool scaled, Eigen::Ref<Matrix> scores) const
 {
-    const ScoreOperands& ops = work.operands;
-    const auto right = ops.right.middleRows(firstKey, keys);
+    const auto right = work.right->middleRows(firstKey, keys);
     if (m_problem.score == ScoreKind::Additive) {
         // Seed 001: e_ij = w . tanh(q_i + k_j), with a per-head w in R^{d_k}.
         const Eigen::VectorXf w = work.weights->wAdditive.transpose();
-        raw.resize(rows, keys);
         for (int i = 0; i < rows; ++i) {
-            const RowVector q = ops.left.row(firstRow + i);
-            raw.row(i) = ((right.rowwise() + q).array().tanh().matrix() * w).transpose();
+            const RowVector q = work.left->row(firstRow + i);
+            scores.row(i) = ((right.rowwise() + q).array().tanh().matrix() * w).transpose();
         }
-        scaled = raw * m_scale;
+        if (scaled)
+            scores *= m_scale;
         return;
     }
-    scaled.resize(rows, keys);
-    scaled.noalias() = ops.scaledLeft.middleRows(firstRow, rows) * right.transpose();
-    if (m_keep) {
-        raw.resize(rows, keys);
-        raw.noalias() = ops.left.middleRows(firstRow, rows) * right.transpose();
-    }
+    const Matrix& left = scaled ? work.scaledLeft : *work.left;
+    scores.noalias() = left.middleRows(firstRow, rows) * right.transpose();
 }
 
-void Computation::computeBlock(HeadWork& work, int firstRow, int lastRow) const
+// masked[j] = 1 for every masked key j of this query row.
+void Computation::maskRow(int query, std::uint8_t* masked) const
 {
-    HeadResult& out = *work.result;
-    const int rows = lastRow - firstRow;
-
-    // Columns that can hold a non-zero weight: with the -inf fill only the causal/window
-    // range counts, so the work above the diagonal of a causal mask is skipped. The
-    // -9e15 fill makes every column count. Kept intermediates need scores everywhere, but
-    // the weights are made from the same cells either way, so they are bit-identical.
-    const bool excluding = m_problem.fill == MaskFill::NegativeInfinity;
-    auto [firstKey, lastKey] = excluding ? keyUnion(firstRow, lastRow) : std::pair{0, m_tk};
-    const int keys = lastKey - firstKey;
-
-    // The weights always come from the same product over [firstKey, lastKey), so they are
-    // bit-identical whether or not the intermediates are kept (Eigen's summation order
-    // depends on the product's shape).
-    Matrix raw, scaled;
-    if (keys > 0)
-        scoreBlock(work, firstRow, rows, firstKey, keys, raw, scaled);
-    int scoreFirst = firstKey;
-    if (m_keep && keys < m_tk) {
-        Matrix allRaw, allScaled;
-        scoreBlock(work, firstRow, rows, 0, m_tk, allRaw, allScaled);
-        if (keys > 0) {
-            allRaw.middleCols(firstKey, keys) = raw;
-            allScaled.middleCols(firstKey, keys) = scaled;
-        }
-        raw = std::move(allRaw);
-        scaled = std::move(allScaled);
-        scoreFirst = 0;
+    if (!m_rangeOnly) {
+        m_mask.fillRow(query, masked);
+        return;
     }
+    const auto [first, last] = m_mask.keyRange(query);
+    std::memset(masked, 1, std::size_t(first));
+    std::memset(masked + first, 0, std::size_t(last - first));
+    std::memset(masked + last, 1, std::size_t(m_tk - last));
+}
 
-    // Weights of this block, full key width: the result rows themselves, or a scratch block
-    // that is pooled afterwards.
+void Computation::computeBlock(HeadWork& work, const Job& job, Busy& busy)
+{
+    auto start = Clock::now();
+    auto lap = [&start, &busy](Part part) {
+        const auto now = Clock::now();
+        busy[part] += std::chrono::duration<double>(now - start).count();
+        start = now;
+    };
+    HeadResult& out = *work.result;
+    const int rows = job.lastRow - job.firstRow;
+    const int firstKey = job.firstKey;
+    const int keys = job.lastKey - job.firstKey;
+
+    // This block's weights over keys [c0, c1): the result rows themselves (every key), or
+    // scratch that is pooled afterwards, covering only the pooling blocks that can hold a
+    // weight (with a causal mask about half the row: the rest of the grid is 0).
     const bool pooled = m_rowBlock > 1 || m_colBlock > 1;
+    const int c0 = pooled ? firstKey / m_colBlock * m_colBlock : 0;
+    const int c1 = pooled ? std::min(m_tk, ceilDiv(job.lastKey, m_colBlock) * m_colBlock) : m_tk;
     Matrix scratch;
     if (pooled)
-        scratch.resize(rows, m_tk);
-    auto weightsRow = [&](int i) -> float* {
-        return pooled ? scratch.row(i).data() : out.weights.row(firstRow + i).data();
-    };
+        scratch.resize(rows, std::max(0, c1 - c0));
+    Eigen::Map<Matrix> weights(pooled ? scratch.data() : out.weights.row(job.firstRow).data(), rows,
+                               std::max(0, c1 - c0));
 
-    std::vector<std::uint8_t> masked(static_cast<std::size_t>(m_tk));
+    // The scaled scores that become weights always come from the same product over the job's
+    // key range, so the weights are bit-identical whether or not the intermediates are kept
+    // (Eigen's summation order depends on the product's shape).
+    if (keys > 0)
+        scoreBlock(work, job.firstRow, rows, firstKey, keys, true,
+                   weights.middleCols(firstKey - c0, keys));
+    if (m_keep) {
+        auto scaled = out.scaledScores.middleRows(job.firstRow, rows);
+        scoreBlock(work, job.firstRow, rows, 0, m_tk, false,
+                   out.rawScores.middleRows(job.firstRow, rows));
+        if (keys < m_tk)
+            scoreBlock(work, job.firstRow, rows, 0, m_tk, true, scaled);
+        if (keys > 0)
+            scaled.middleCols(firstKey, keys) = weights.middleCols(firstKey - c0, keys);
+    }
+
+    // With the -inf fill and only causal/window rules, the keys inside a row's range are all
+    // unmasked: the zeros stay and nothing else of `masked` is read.
+    std::vector<std::uint8_t> masked(std::size_t(m_tk), 0);
+    const bool needMask = !m_rangeOnly || !m_excluding || m_keep;
+    const float fill = maskFillValue(m_problem.fill);
     for (int i = 0; i < rows; ++i) {
-        const int query = firstRow + i;
-        m_mask.fillRow(query, masked.data());
-        float* row = weightsRow(i);
-        std::fill(row, row + m_tk, 0.0f);
+        const int query = job.firstRow + i;
+        if (needMask)
+            maskRow(query, masked.data());
         if (m_keep) {
-            out.rawScores.row(query) = raw.row(i);
-            out.scaledScores.row(query) = scaled.row(i);
             auto maskedRow = out.maskedScores.row(query);
-            maskedRow = scaled.row(i);
-            const float fill = maskFillValue(m_problem.fill);
+            maskedRow = out.scaledScores.row(query);
             for (int j = 0; j < m_tk; ++j)
                 if (masked[std::size_t(j)])
                     maskedRow(j) = fill;
         }
-        // Normalise over the row's own range: keys outside it are masked (excluded with -inf).
-        const auto [first, last] = excluding ? m_mask.keyRange(query) : std::pair{0, m_tk};
+        // Normalise over the row's own range [a, b): with the -inf fill keys outside it are
+        // masked, excluded, and weigh 0. A non-empty range lies within [c0, c1).
+        const auto [first, last] = m_excluding ? m_mask.keyRange(query) : std::pair{0, m_tk};
+        const int a = std::clamp(first, c0, c1);
+        const int b = std::clamp(last, a, c1);
+        float* row = weights.row(i).data();
+        std::fill(row, row + (a - c0), 0.0f);
+        std::fill(row + (b - c0), row + (c1 - c0), 0.0f);
         RowStatus status;
-        if (last > first) {
-            Eigen::Map<RowVector>(row + first, last - first) = scaled.row(i).segment(first - scoreFirst, last - first);
-            status = normalizeRow(row + first, masked.data() + first, last - first,
-                                  m_problem.normalization, m_problem.fill);
-        }
-        status.fullyMasked = std::all_of(masked.begin(), masked.end(), [](auto m) { return m != 0; });
-        work.rowFlags[std::size_t(query)] = std::uint8_t((status.fullyMasked ? FullyMasked : 0) |
-                                                         (status.zeroSum ? ZeroSum : 0) |
-                                                         (status.nonFinite ? NonFinite : 0));
+        status.fullyMasked = true;
+        if (b > a)
+            status = normalizeRow(row + (a - c0), masked.data() + a, b - a, m_problem.normalization,
+                                  m_problem.fill);
+        m_rowFlags[std::size_t(job.head) * std::size_t(m_tq) + std::size_t(query)] =
+            rowFlags(status);
     }
+    lap(ScoresPart);
 
     // b_i = sum_j alpha_ij v_j (seed 001), for the block's rows at once.
+    auto output = out.output.middleRows(job.firstRow, rows);
+    if (keys > 0)
+        output.noalias() =
+            weights.middleCols(firstKey - c0, keys) * out.V.middleRows(firstKey, keys);
+    else
+        output.setZero();
+    lap(WeightsVPart);
+
     if (pooled) {
-        out.output.middleRows(firstRow, rows).noalias() =
-            scratch.middleCols(firstKey, keys) * out.V.middleRows(firstKey, keys);
-        const Matrix grid = poolMatrix(scratch, m_rowBlock, m_colBlock, m_options.pool);
-        out.weights.middleRows(firstRow / m_rowBlock, grid.rows()) = grid;
-    } else {
-        out.output.middleRows(firstRow, rows).noalias() =
-            out.weights.block(firstRow, firstKey, rows, keys) * out.V.middleRows(firstKey, keys);
+        auto gridRows =
+            out.weights.middleRows(job.firstRow / m_rowBlock, ceilDiv(rows, m_rowBlock));
+        gridRows.setZero();
+        if (c1 > c0) {
+            const Matrix grid = poolMatrix(scratch, m_rowBlock, m_colBlock, m_options.pool);
+            gridRows.middleCols(c0 / m_colBlock, grid.cols()) = grid;
+        }
+        lap(PoolPart);
     }
 }
 
@@ -341,75 +561,9 @@ void Computation::combineHeads()
         if (m_result.heads[std::size_t(h)].enabled)
             m_result.concat.middleCols(h * w.dV, w.dV) = m_result.heads[std::size_t(h)].output;
     // Seed 004: Z = Cat[H_1 .. H_h] W^O.
-    m_result.output = m_result.concat * w.Wo;
+    m_result.output = parallelProduct(m_result.concat, w.Wo);
     if (w.bo.size())
         m_result.output.rowwise() += w.bo;
-}
-
-void Computation::collectDiagnostics()
-{
-    Diagnostics& d = m_result.diagnostics;
-    for (int i = 0; i < m_tq; ++i) {
-        std::uint8_t any = 0;
-        for (const HeadWork& work : m_work)
-            any |= work.rowFlags[std::size_t(i)];
-        if (any & FullyMasked)
-            d.fullyMaskedRows.push_back(i);
-        if (any & ZeroSum)
-            d.zeroSumRows.push_back(i);
-    }
-    for (std::size_t h = 0; h < m_work.size() && d.nonFiniteWhere.empty(); ++h) {
-        const HeadWork& work = m_work[h];
-        if (!work.nonFiniteWhere.empty()) {
-            d.nonFiniteWhere = work.nonFiniteWhere;
-            break;
-        }
-        for (int i = 0; i < m_tq; ++i)
-            if (work.rowFlags[std::size_t(i)] & NonFinite) {
-                d.nonFiniteWhere = "head " + std::to_string(h) + " scores, query row " + std::to_string(i);
-                break;
-            }
-    }
-    if (d.nonFiniteWhere.empty() && !m_result.output.allFinite())
-        d.nonFiniteWhere = "output";
-    d.nonFinite = !d.nonFiniteWhere.empty();
-
-    if (!d.fullyMaskedRows.empty())
-        d.warnings.push_back(std::to_string(d.fullyMaskedRows.size()) +
-                             (d.fullyMaskedRows.size() == 1 ? " query row has" : " query rows have") +
-                             " every key masked: " +
-                             (m_problem.fill == MaskFill::NegativeInfinity
-                                  ? "its weights are all 0"
-                                  : "with fill -9e15 softmax spreads it uniformly, as PyTorch does"));
-    if (!d.zeroSumRows.empty())
-        d.warnings.push_back(std::to_string(d.zeroSumRows.size()) +
-                             " query row(s) have no positive score under ReLU: their weights are all 0");
-    if (d.nonFinite)
-        d.warnings.push_back("non-finite values (NaN or infinity) in " + d.nonFiniteWhere +
-                             ": the weights are too large for float32");
-}
-
-// Refuses results that would not fit in memory, and drops the optional intermediates
-// (with a warning) before that point.
-ComputeOptions checkMemory(const Problem& problem, ComputeOptions options, Diagnostics& diagnostics)
-{
-    const std::int64_t heads = problem.weights.headCount();
-    const std::int64_t cells = std::int64_t(problem.queryCount()) * problem.keyCount();
-    const auto [rowBlock, colBlock] = poolBlocks(problem.queryCount(), problem.keyCount(),
-                                                 options.viewRows, options.viewCols);
-    const std::int64_t weightCells = heads * cells / (std::int64_t(rowBlock) * colBlock);
-    if (weightCells > kMaxResultCells)
-        throw Error("the weights of " + std::to_string(heads) + " heads at " +
-                    std::to_string(problem.queryCount()) + "x" + std::to_string(problem.keyCount()) +
-                    " tokens need " + std::to_string(weightCells * 4 >> 20) +
-                    " MiB; pool them to the view's resolution or use fewer tokens");
-    if (options.keepIntermediates && 3 * heads * cells > kMaxResultCells) {
-        options.keepIntermediates = false;
-        diagnostics.warnings.push_back("raw, scaled and masked scores were not kept: at " +
-                                       std::to_string(problem.queryCount()) +
-                                       " tokens they would not fit in memory");
-    }
-    return options;
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 #include "model_weights.h"
 
+#include "diagnostics.h"
 #include "error.h"
 #include "random.h"
 
@@ -18,6 +19,8 @@ void checkMatrix(const std::string& path, const Matrix& m, int rows, int cols)
     if (m.rows() != rows || m.cols() != cols)
         throw Error(path + ": expected " + shapeText(rows, cols) + ", got " +
                     shapeText(m.rows(), m.cols()));
+    if (allFinite(m))
+        return; // the scalar loop only names the first bad cell
     for (Eigen::Index i = 0; i < m.rows(); ++i)
         for (Eigen::Index j = 0; j < m.cols(); ++j)
             if (!std::isfinite(m(i, j)))

@@ -18,7 +18,7 @@ using RowMap = Eigen::Map<Eigen::ArrayXf>;
 void softmax(RowMap row, float max)
 {
     row = (row - max).exp();
-    row /= row.sum();
+    row *= 1.0f / row.sum(); // one division per row, not one per cell
 }
 
 void relu(RowMap row, RowStatus& status)
@@ -65,13 +65,16 @@ RowStatus normalizeRow(float* scores, const std::uint8_t* masked, int count,
 {
     RowStatus status;
     RowMap row(scores, count);
-    const float fillValue = maskFillValue(fill);
+    // Counted first (a vectorised loop): most rows have no masked cell inside their range.
     int maskedCount = 0;
     for (int j = 0; j < count; ++j)
-        if (masked[j]) {
-            scores[j] = fillValue;
-            ++maskedCount;
-        }
+        maskedCount += masked[j] != 0;
+    if (maskedCount > 0) {
+        const float fillValue = maskFillValue(fill);
+        for (int j = 0; j < count; ++j)
+            if (masked[j])
+                scores[j] = fillValue;
+    }
     status.fullyMasked = maskedCount == count;
     const bool excluding = fill == MaskFill::NegativeInfinity;
     if (excluding && status.fullyMasked) {
@@ -79,25 +82,34 @@ RowStatus normalizeRow(float* scores, const std::uint8_t* masked, int count,
         return status;
     }
 
-    // Scan the counted cells: NaN anywhere makes the row NaN; +inf cells share the row.
+    // Fast path: every cell counts and is finite (x * 0 is NaN exactly when x is NaN or
+    // infinite), so the scalar scan below has nothing to find.
     float max = -kInf;
     int plusInfinities = 0;
     int finiteOrMinusInf = 0;
-    for (int j = 0; j < count; ++j) {
-        if (excluding && masked[j])
-            continue;
-        const float value = scores[j];
-        if (std::isnan(value)) {
-            status.nonFinite = true;
-            row.setConstant(std::numeric_limits<float>::quiet_NaN());
-            return status;
+    if ((maskedCount == 0 || !excluding) && !std::isnan((row * 0.0f).sum())) {
+        max = row.maxCoeff();
+    } else {
+        // Scan the counted cells: NaN anywhere makes every counted cell NaN (excluded cells
+        // still weigh 0); +inf cells share the row.
+        for (int j = 0; j < count; ++j) {
+            if (excluding && masked[j])
+                continue;
+            const float value = scores[j];
+            if (std::isnan(value)) {
+                status.nonFinite = true;
+                for (int k = 0; k < count; ++k)
+                    scores[k] =
+                        excluding && masked[k] ? 0.0f : std::numeric_limits<float>::quiet_NaN();
+                return status;
+            }
+            if (value == kInf)
+                ++plusInfinities;
+            else if (value == -kInf)
+                status.nonFinite = true;
+            ++finiteOrMinusInf;
+            max = std::max(max, value);
         }
-        if (value == kInf)
-            ++plusInfinities;
-        else if (value == -kInf)
-            status.nonFinite = true;
-        ++finiteOrMinusInf;
-        max = std::max(max, value);
     }
     if (plusInfinities > 0 || max == -kInf) {
         // The limit of every normalisation here: the largest cells share the row equally.
@@ -120,6 +132,12 @@ RowStatus normalizeRow(float* scores, const std::uint8_t* masked, int count,
     switch (normalization) {
     case Normalization::Softmax:
         softmax(row, max);
+        // Eigen's vectorised exp clamps its argument near -88.7, so a -9e15 cell came out as
+        // 3e-39 (the GPU gives 0): beside a real score it weighs exactly 0.
+        if (!excluding && maskedCount > 0 && !status.fullyMasked)
+            for (int j = 0; j < count; ++j)
+                if (masked[j])
+                    scores[j] = 0.0f;
         break;
     case Normalization::Hard: {
         // Seed 000: p_i = 1 at the argmax of the softmax, which is the argmax of the scores;

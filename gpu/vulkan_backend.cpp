@@ -3,6 +3,7 @@
 #include "buffer.h"
 #include "command_context.h"
 #include "compute_pipeline.h"
+#include "core/diagnostics.h"
 #include "core/error.h"
 #include "core/limits.h"
 #include "core/pooling.h"
@@ -229,30 +230,6 @@ ShaderVariant variantFor(const DeviceInfo& device)
     default:
         return ShaderVariant::Registers;
     }
-}
-
-// core's CpuBackend::checkMemory, so that both backends refuse and degrade alike.
-core::ComputeOptions checkMemory(const core::Problem& problem, core::ComputeOptions options,
-                                 core::Diagnostics& diagnostics)
-{
-    const std::int64_t heads = problem.weights.headCount();
-    const std::int64_t cells = std::int64_t(problem.queryCount()) * problem.keyCount();
-    const auto [rowBlock, colBlock] = core::poolBlocks(problem.queryCount(), problem.keyCount(),
-                                                       options.viewRows, options.viewCols);
-    const std::int64_t weightCells = heads * cells / (std::int64_t(rowBlock) * colBlock);
-    if (weightCells > core::kMaxResultCells)
-        throw core::Error("the weights of " + std::to_string(heads) + " heads at " +
-                          std::to_string(problem.queryCount()) + "x" +
-                          std::to_string(problem.keyCount()) + " tokens need " +
-                          std::to_string(weightCells * 4 >> 20) +
-                          " MiB; pool them to the view's resolution or use fewer tokens");
-    if (options.keepIntermediates && 3 * heads * cells > core::kMaxResultCells) {
-        options.keepIntermediates = false;
-        diagnostics.warnings.push_back("raw, scaled and masked scores were not kept: at " +
-                                       std::to_string(problem.queryCount()) +
-                                       " tokens they would not fit in memory");
-    }
-    return options;
 }
 
 // Copies a rows x cols block of row-major floats with a source row stride.
@@ -1033,7 +1010,7 @@ VulkanBackend::Impl::run(std::shared_ptr<const core::Problem> problem,
     result->problem = problem;
     result->backend = "Vulkan";
     result->device = info.name;
-    const core::ComputeOptions options = checkMemory(pr, requested, result->diagnostics);
+    const core::ComputeOptions options = core::checkMemory(pr, requested, result->diagnostics);
 
     PlanKey key;
     key.tq = pr.queryCount();
@@ -1158,50 +1135,9 @@ VulkanBackend::Impl::run(std::shared_ptr<const core::Problem> problem,
     }
     result->output = Strided(p.out.floats(), tq, key.dModel, Eigen::OuterStride<>(d.dm4));
 
-    // Diagnostics, exactly as core's CpuBackend reports them.
+    // Diagnostics from the normalize shader's row status words, as core's CpuBackend reports them.
     core::Diagnostics& diag = result->diagnostics;
-    const std::uint32_t* status = p.status.words();
-    constexpr std::uint32_t kFullyMasked = 1, kZeroSum = 2, kNonFinite = 4;
-    for (int i = 0; i < tq; ++i) {
-        std::uint32_t any = 0;
-        for (int z = 0; z < h; ++z)
-            any |= status[std::size_t(z) * tq + i];
-        if (any & kFullyMasked)
-            diag.fullyMaskedRows.push_back(i);
-        if (any & kZeroSum)
-            diag.zeroSumRows.push_back(i);
-    }
-    for (int z = 0; z < h && diag.nonFiniteWhere.empty(); ++z) {
-        const core::HeadResult& head = result->heads[std::size_t(z)];
-        if (!head.Q.allFinite() || !head.K.allFinite() || !head.V.allFinite()) {
-            diag.nonFiniteWhere = "head " + std::to_string(z) + " Q, K or V";
-            break;
-        }
-        for (int i = 0; i < tq; ++i)
-            if (status[std::size_t(z) * tq + i] & kNonFinite) {
-                diag.nonFiniteWhere =
-                    "head " + std::to_string(z) + " scores, query row " + std::to_string(i);
-                break;
-            }
-    }
-    if (diag.nonFiniteWhere.empty() && !result->output.allFinite())
-        diag.nonFiniteWhere = "output";
-    diag.nonFinite = !diag.nonFiniteWhere.empty();
-    if (!diag.fullyMaskedRows.empty())
-        diag.warnings.push_back(
-            std::to_string(diag.fullyMaskedRows.size()) +
-            (diag.fullyMaskedRows.size() == 1 ? " query row has" : " query rows have") +
-            " every key masked: " +
-            (pr.fill == core::MaskFill::NegativeInfinity
-                 ? "its weights are all 0"
-                 : "with fill -9e15 softmax spreads it uniformly, as PyTorch does"));
-    if (!diag.zeroSumRows.empty())
-        diag.warnings.push_back(
-            std::to_string(diag.zeroSumRows.size()) +
-            " query row(s) have no positive score under ReLU: their weights are all 0");
-    if (diag.nonFinite)
-        diag.warnings.push_back("non-finite values (NaN or infinity) in " + diag.nonFiniteWhere +
-                                ": the weights are too large for float32");
+    core::summarizeDiagnostics(*result, {p.status.words(), std::size_t(h) * std::size_t(tq)});
     diag.stages = std::move(stages);
 
     if (pipelinesAdded) {

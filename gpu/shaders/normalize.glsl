@@ -16,7 +16,7 @@ const uint HARD = 1;
 const uint RELU = 2;
 const uint SPARSEMAX = 3;
 
-// Row status bits, as core's RowFlag.
+// Row status bits, as core/diagnostics.h's kRow* constants.
 const uint FLAG_FULLY_MASKED = 1;
 const uint FLAG_ZERO_SUM = 2;
 const uint FLAG_NON_FINITE = 4;
@@ -166,11 +166,11 @@ void normalizeRow(uint row, uint head, uint lane)
         for (uint g = gBegin + lane; g < gEnd; g += LANES)
             weights[base4 + g] = vec4(0.0);
     } else if (counts.y > 0) {
-        // A NaN score makes the row NaN (core: "a row with a NaN becomes NaN").
+        // A NaN score makes every counted cell NaN; excluded cells still weigh 0 (core's rule).
         flags |= FLAG_NON_FINITE;
         for (uint g = gBegin + lane; g < gEnd; g += LANES) {
-            const uvec4 present = uvec4(lessThan(ivec4(g * 4) + ivec4(0, 1, 2, 3), ivec4(keys)));
-            weights[base4 + g] = mix(vec4(0.0), vec4(0.0 / 0.0), bvec4(present));
+            const Cells cells = cellsAt(i, g, range, base, rules);
+            weights[base4 + g] = mix(vec4(0.0), vec4(0.0 / 0.0), cells.counted);
         }
     } else if (counts.z > 0 || maxValue == -INF) {
         // The limit of every normalisation: the largest cells share the row equally (+inf
