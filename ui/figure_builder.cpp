@@ -1,5 +1,7 @@
 #include "figure_builder.h"
 
+#include "presentation_steps.h"
+
 #include "core/error.h"
 
 #include <qcustomplot.h>
@@ -221,14 +223,44 @@ void FigureBuilder::build(const core::AttentionResult& result, QSize size, const
 {
     if (result.heads.empty())
         throw core::Error("the result has no heads");
+    m_rowStarts = kConceptualRows;
+    compose(result, size, compare);
+    if (presentation()) {
+        // The rows that give the largest cells at this size, judged on the first layout.
+        const std::vector<int> best = bestRowStarts();
+        if (best != m_rowStarts) {
+            m_rowStarts = best;
+            compose(result, size, compare);
+        }
+        layoutPresentation();
+    }
+    fitLabels();
+    m_plot.replot(QCustomPlot::rpImmediateRefresh);
+    if (presentation())
+        layoutPresentation(); // again for the labels fitLabels kept or turned
+    centreSquareCells();
+    m_plot.replot(QCustomPlot::rpImmediateRefresh);
+    if (m_spec.showValues)
+        addCellValues();
+    if (presentation())
+        addStepFrames();
+}
+
+// Fills the plot with the view's panels and lays them out once at `size`.
+void FigureBuilder::compose(const core::AttentionResult& result, QSize size, const core::AttentionResult* compare)
+{
     m_plot.clearItems();
     m_plot.clearPlottables();
     m_plot.plotLayout()->clear();
     m_plot.plotLayout()->setRowSpacing(0);
-    m_plot.setBackground(Qt::white);
+    m_plot.setBackground(m_spec.style.background);
     m_panels.clear();
     m_owned.clear();
+    m_presentationRows.clear();
+    m_stepFrames.clear();
+    m_highlightFrames.clear();
     m_result = &result;
+    const bool presentation = this->presentation();
 
     const core::Problem& problem = *result.problem;
     m_mask.reset();
@@ -251,12 +283,13 @@ void FigureBuilder::build(const core::AttentionResult& result, QSize size, const
     // Row 0 the title, row 1 the body: the panels grid and the colour bar beside it. Spare
     // room becomes the body's margins, so the title keeps the full width.
     m_body = new QCPLayoutGrid;
-    m_plot.plotLayout()->addElement(1, 0, m_body);
+    m_plot.plotLayout()->addElement(presentation ? 0 : 1, 0, m_body); // a presentation's caption is the window's
     m_body->setAutoMargins(QCP::msNone);
     m_body->setColumnSpacing(int(std::lround(8 * m_spec.pixelsPerPoint())));
     m_content = new QCPLayoutGrid;
     m_body->addElement(0, 0, m_content);
-    const int gap = int(std::lround(8 * m_spec.pixelsPerPoint()));
+    // A presentation frames panels a little outside their cells: the gaps keep frames apart.
+    const int gap = int(std::lround(presentation ? 2 * frameClearance() : 8 * m_spec.pixelsPerPoint()));
     m_content->setRowSpacing(gap);
     m_content->setColumnSpacing(gap);
     m_squareCells = m_spec.view != FigureView::Pipeline;
@@ -264,7 +297,7 @@ void FigureBuilder::build(const core::AttentionResult& result, QSize size, const
     switch (m_spec.view) {
     case FigureView::Head: buildHead(result); break;
     case FigureView::Heads: buildHeads(result); break;
-    case FigureView::Pipeline: buildPipeline(result); break;
+    case FigureView::Pipeline: presentation ? buildPresentation(result) : buildPipeline(result); break;
     case FigureView::Difference:
         if (!compare)
             throw core::Error("the difference view needs a second result to compare with");
@@ -274,24 +307,26 @@ void FigureBuilder::build(const core::AttentionResult& result, QSize size, const
                         .arg(headName(m_spec.head), settingsSummary(problem), settingsSummary(*compare->problem));
         break;
     }
-    addTitle(title);
+    if (!presentation)
+        addTitle(title);
 
-    // Lay out at the target size, then decide which labels fit, make cells square and
-    // centred, and place the numbers; exporting lays out again at the same size.
+    // Lay out at the target size; build() then decides which labels fit, makes cells square
+    // and centred, and places the numbers. Exporting lays out again at the same size.
     m_plot.setViewport(QRect(QPoint(0, 0), size));
     m_plot.replot(QCustomPlot::rpImmediateRefresh);
-    fitLabels();
-    m_plot.replot(QCustomPlot::rpImmediateRefresh);
-    centreSquareCells();
-    m_plot.replot(QCustomPlot::rpImmediateRefresh);
-    if (m_spec.showValues)
-        addCellValues();
+}
+
+QCPColorGradient FigureBuilder::gradient(Colormap map) const
+{
+    QCPColorGradient g = colorGradient(map);
+    g.setNanColor(m_spec.style.masked);
+    return g;
 }
 
 void FigureBuilder::addTitle(const QString& text)
 {
     auto* title = new QCPTextElement(&m_plot, text, font(m_spec.fontPoints * 1.2, true));
-    title->setTextColor(QColor(0x20, 0x20, 0x20));
+    title->setTextColor(m_spec.style.text);
     title->setMargins(QMargins(0, 0, 0, int(std::lround(6 * m_spec.pixelsPerPoint()))));
     m_plot.plotLayout()->addElement(0, 0, title);
 }
@@ -305,9 +340,13 @@ QCPLayoutGrid* FigureBuilder::addPanel(QCPLayoutGrid* parent, int row, int colum
     parent->addElement(row, column, cell);
     cell->setRowSpacing(0);
     auto* rect = new QCPAxisRect(&m_plot, true);
+    if (presentation())
+        rect->setMinimumMargins(QMargins()); // not QCustomPlot's 15 px: layoutPresentation places the cells
     if (!panel.title.isEmpty()) {
-        auto* title = new QCPTextElement(&m_plot, panel.title, font(m_spec.fontPoints));
-        title->setTextColor(QColor(0x20, 0x20, 0x20));
+        auto* title = new QCPTextElement(&m_plot, panel.title, font(m_spec.fontPoints, panel.framed));
+        title->setTextColor(panel.filled ? m_spec.style.text : m_spec.style.mutedText);
+        if (presentation())
+            title->setMargins(QMargins(0, 0, 0, int(std::lround(frameClearance()))));
         cell->addElement(0, 0, title);
     }
     cell->addElement(cell->rowCount(), 0, rect); // an empty title row would take half the height
@@ -323,8 +362,8 @@ QCPLayoutGrid* FigureBuilder::addPanel(QCPLayoutGrid* parent, int row, int colum
         axis->setTickPen(Qt::NoPen);
         axis->setSubTickPen(Qt::NoPen);
         axis->setTickLabelFont(font(m_spec.fontPoints * 0.9));
-        axis->setTickLabelColor(QColor(0x20, 0x20, 0x20));
-        axis->setTickLabelPadding(int(std::lround(3 * m_spec.pixelsPerPoint())));
+        axis->setTickLabelColor(m_spec.style.text);
+        axis->setTickLabelPadding(int(std::lround(presentation() ? frameClearance() : 3 * m_spec.pixelsPerPoint())));
     }
     x->setRange(-0.5, cols - 0.5);
     y->setRange(-0.5, rows - 0.5);
@@ -339,14 +378,40 @@ QCPLayoutGrid* FigureBuilder::addPanel(QCPLayoutGrid* parent, int row, int colum
     map->data()->setRange(QCPRange(0, std::max(0, cols - 1)), QCPRange(0, std::max(0, rows - 1)));
     const double nan = std::numeric_limits<double>::quiet_NaN();
     const core::Mask* mask = panel.masked ? m_mask.get() : nullptr;
+    const bool hatch = m_spec.style.hatchMasked && mask && panel.filled && m.size() <= kMaxValueCells;
     for (int i = 0; i < rows; ++i)
         for (int j = 0; j < cols; ++j) {
             const double value = double(m(i, j));
-            const bool grey = (mask && mask->isMasked(i, j)) || !std::isfinite(value);
+            const bool masked = mask && mask->isMasked(i, j);
+            const bool grey = !panel.filled || masked || !std::isfinite(value);
             map->data()->setCell(j, i, grey ? nan : value);
+            if (hatch && masked) {
+                // Greyscale: grey is data, so a masked cell is hatched as well.
+                auto* cell = new QCPItemRect(&m_plot);
+                cell->setClipAxisRect(rect);
+                for (QCPItemPosition* corner : {cell->topLeft, cell->bottomRight})
+                    corner->setAxes(x, y);
+                cell->topLeft->setCoords(j - 0.5, i - 0.5);
+                cell->bottomRight->setCoords(j + 0.5, i + 0.5);
+                cell->setPen(Qt::NoPen);
+                cell->setBrush(QBrush(m_spec.style.text, Qt::BDiagPattern));
+            }
         }
-    map->setGradient(colorGradient(panel.map));
+    QCPColorGradient g = gradient(panel.map);
+    if (!panel.filled) // an empty block of the matrix's shape, to be filled at its step
+        g.setNanColor(m_spec.style.placeholder);
+    map->setGradient(g);
     map->setDataRange(QCPRange(panel.low, panel.high));
+    if (presentation()) { // the matrix's edge, also where its cells are empty or white
+        auto* outline = new QCPItemRect(&m_plot);
+        outline->setClipToAxisRect(false); // its right and bottom edges lie on the rect's
+        for (QCPItemPosition* corner : {outline->topLeft, outline->bottomRight})
+            corner->setAxes(x, y);
+        outline->topLeft->setCoords(-0.5, -0.5);
+        outline->bottomRight->setCoords(cols - 0.5, rows - 0.5);
+        outline->setPen(QPen(m_spec.style.mutedText, m_spec.style.lineScale * m_spec.pixelsPerPoint() * 0.5));
+        outline->setSelectable(false);
+    }
 
     panel.rect = rect;
     m_panels.push_back(std::move(panel));
@@ -360,7 +425,7 @@ void FigureBuilder::addColorScale(QCPLayoutGrid* host, Colormap map, double low,
     auto* scale = new QCPColorScale(&m_plot);
     host->addElement(std::max(0, host->rowCount() - 1), host->columnCount(), scale); // beside a panel's matrix
     scale->setType(QCPAxis::atRight);
-    scale->setGradient(colorGradient(map));
+    scale->setGradient(gradient(map));
     scale->setDataRange(QCPRange(low, high));
     scale->setBarWidth(int(std::lround(10 * m_spec.pixelsPerPoint())));
     scale->setRangeDrag(false);
@@ -369,8 +434,10 @@ void FigureBuilder::addColorScale(QCPLayoutGrid* host, Colormap map, double low,
     axis->setTickLabelFont(font(m_spec.fontPoints * 0.9));
     axis->setLabelFont(font(m_spec.fontPoints * 0.9));
     axis->setLabel(label);
+    axis->setTickLabelColor(m_spec.style.text);
+    axis->setLabelColor(m_spec.style.text);
     axis->setBasePen(Qt::NoPen);
-    axis->setTickPen(QPen(QColor(0x40, 0x40, 0x40)));
+    axis->setTickPen(QPen(m_spec.style.text));
     axis->setSubTickPen(Qt::NoPen);
     axis->setNumberFormat(QStringLiteral("g"));
     // The bar spans exactly the matrix beside it.
@@ -434,14 +501,19 @@ void FigureBuilder::buildHeads(const core::AttentionResult& result)
     addColorScale(host, m_spec.colormap, 0.0, top, QStringLiteral("attention weight"));
 }
 
-void FigureBuilder::buildPipeline(const core::AttentionResult& result)
+const core::HeadResult& FigureBuilder::pipelineHead(const core::AttentionResult& result) const
 {
     if (m_spec.head < 0 || m_spec.head >= int(result.heads.size()))
         throw core::Error(QStringLiteral("the pipeline view shows one head, 1 to %1").arg(result.heads.size()).toStdString());
     if (!result.intermediatesKept || result.pooling.pooled)
         throw core::Error("the pipeline view needs every intermediate at full size (the input is pooled or "
                           "intermediates were not kept)");
-    const core::HeadResult& head = result.heads[std::size_t(m_spec.head)];
+    return result.heads[std::size_t(m_spec.head)];
+}
+
+void FigureBuilder::buildPipeline(const core::AttentionResult& result)
+{
+    const core::HeadResult& head = pipelineHead(result);
     const QStringList queries = tokenLabels(result.problem->queryTokens, 1);
     const QStringList keys = tokenLabels(result.problem->keyTokens, 1);
     struct Stage
@@ -482,7 +554,7 @@ void FigureBuilder::buildPipeline(const core::AttentionResult& result)
             // Signed matrices: a diverging map centred on 0, each panel to its own range,
             // which the title states (one shared scale would flatten the small ones).
             const double top = signedRangeTop(maxAbs(*stage.matrix, stage.masked ? m_mask.get() : nullptr));
-            panel.map = Colormap::Diverging;
+            panel.map = m_spec.style.signedColormap;
             panel.low = -top;
             panel.high = top;
             panel.title = stage.title + QStringLiteral("  [±%1]").arg(formatValue(top, top < 10 ? 2 : 0));
@@ -508,12 +580,385 @@ void FigureBuilder::buildDifference(const core::AttentionResult& result, const c
     panel.columnLabels = tokenLabels(result.problem->keyTokens, result.pooling.colBlock);
     panel.name = QStringLiteral("difference");
     panel.head = m_spec.head;
-    panel.map = Colormap::Diverging;
+    panel.map = m_spec.style.signedColormap;
     const double top = signedRangeTop(maxAbs(difference, nullptr));
     panel.low = -top;
     panel.high = top;
     QCPLayoutGrid* cell = addPanel(m_content, 0, 0, std::move(panel));
-    addColorScale(cell, Colormap::Diverging, -top, top, QStringLiteral("difference of weights"));
+    addColorScale(cell, m_spec.style.signedColormap, -top, top, QStringLiteral("difference of weights"));
+}
+
+// Every matrix of the computation, in rows that keep their places from step to step (by
+// default E P X Q K V / scores, scaled, masked, weights / head output, each head's weights,
+// concatenation, output; bestRowStarts may regroup them). Panels of later steps are empty
+// blocks of their shape.
+void FigureBuilder::buildPresentation(const core::AttentionResult& result)
+{
+    using S = PresentationStep;
+    const core::HeadResult& head = pipelineHead(result);
+    const core::Problem& problem = *result.problem;
+    const int h = m_spec.head;
+    const QStringList queries = tokenLabels(problem.queryTokens, 1);
+    const QStringList keys = tokenLabels(problem.keyTokens, 1);
+    double weightTop = 0.0; // one colour range for every head's weights, as in the Heads view
+    for (const core::HeadResult& each : result.heads)
+        weightTop = std::max(weightTop, maxAbs(each.weights, nullptr));
+    weightTop = weightRangeTop(weightTop);
+
+    struct Entry
+    {
+        const Matrix* matrix;
+        QString title;
+        QString name;
+        int head;
+        S step;
+        bool keyRows = false;    // rows are keys (K, V): labelled in cross-attention
+        bool keyColumns = false; // a queries x keys matrix
+        bool weights = false;
+        bool masked = false;
+    };
+    // In groups that stay together on a row (kPresentationGroups of them).
+    std::vector<std::vector<Entry>> groups(kPresentationGroups);
+    groups[0] = {{&problem.queryEmbedding, QStringLiteral("E"), QStringLiteral("E"), h, S::Embeddings},
+                 {&problem.queryPosition, QStringLiteral("P"), QStringLiteral("P"), h, S::Embeddings},
+                 {&result.queryInput, QStringLiteral("X = E + P"), QStringLiteral("X"), h, S::Embeddings}};
+    groups[1] = {{&head.Q, QStringLiteral("Q"), QStringLiteral("Q"), h, S::Projections},
+                 {&head.K, QStringLiteral("K"), QStringLiteral("K"), h, S::Projections, true},
+                 {&head.V, QStringLiteral("V"), QStringLiteral("V"), h, S::Projections, true}};
+    groups[2] = {{&head.rawScores, QStringLiteral("scores"), QStringLiteral("scores"), h, S::Scores, false, true},
+                 {&head.scaledScores, QStringLiteral("scaled"), QStringLiteral("scaled scores"), h, S::Scaled, false, true},
+                 {&head.maskedScores, QStringLiteral("masked"), QStringLiteral("masked scores"), h, S::Masked, false, true, false, true},
+                 {&head.weights, QStringLiteral("weights α"), QStringLiteral("weights"), h, S::Normalized, false, true, true, true}};
+    groups[3] = {{&head.output, QStringLiteral("αV"), QStringLiteral("output"), h, S::WeightedSum}};
+    for (int g = 0; g < int(result.heads.size()); ++g)
+        groups[4].push_back({&result.heads[std::size_t(g)].weights,
+                             headName(g).toLower() + (result.heads[std::size_t(g)].enabled ? QString() : QStringLiteral(" (off)")),
+                             QStringLiteral("weights"), g, S::Heads, false, true, true, true});
+    groups[5] = {{&result.concat, QStringLiteral("concat"), QStringLiteral("concat"), h, S::Concat},
+                 {&result.output, QStringLiteral("output"), QStringLiteral("multi-head output"), h, S::Output}};
+
+    const int step = m_spec.presentationStep;
+    const QStringList none;
+    QCPLayoutGrid* grid = nullptr;
+    int column = 0;
+    for (int g = 0; g < kPresentationGroups; ++g) {
+        if (std::find(m_rowStarts.begin(), m_rowStarts.end(), g) != m_rowStarts.end()) {
+            grid = new QCPLayoutGrid;
+            m_content->addElement(int(m_presentationRows.size()), 0, grid);
+            grid->setAutoMargins(QCP::msNone);
+            grid->setColumnSpacing(m_content->columnSpacing());
+            m_presentationRows.push_back(grid);
+            column = 0;
+        }
+        for (const Entry& entry : groups[std::size_t(g)]) {
+            Panel panel;
+            panel.matrix = entry.matrix;
+            // Rows line up across a row of panels, so the first names them; K and V name
+            // theirs where keys differ from queries.
+            panel.ownRowLabels = entry.keyRows && problem.cross;
+            if (column == 0 || panel.ownRowLabels)
+                panel.rowLabels = entry.keyRows ? keys : queries;
+            panel.columnLabels = entry.keyColumns ? keys : none;
+            panel.title = entry.title;
+            panel.name = entry.name;
+            panel.head = entry.head;
+            panel.group = g;
+            panel.masked = entry.masked;
+            panel.filled = int(entry.step) <= step;
+            panel.framed = int(entry.step) == step;
+            if (entry.weights) {
+                panel.map = m_spec.colormap;
+                panel.high = weightTop;
+            } else {
+                const double top = signedRangeTop(maxAbs(*entry.matrix, entry.masked ? m_mask.get() : nullptr));
+                panel.map = m_spec.style.signedColormap;
+                panel.low = -top;
+                panel.high = top;
+            }
+            addPanel(grid, 0, column++, std::move(panel));
+        }
+    }
+}
+
+// One cell size for the whole figure, so every matrix is drawn to the same scale and the
+// panels of a row line up: the largest that fits every row's width and all rows' height.
+// Strips (isStrip) narrow their columns first. Leftover room centres the figure.
+void FigureBuilder::fitCells(std::vector<RowFit>& rows) const
+{
+    // Room for the gaps between panels and one more around them all, for the step's frames.
+    const QRect area = m_content->rect();
+    const double gap = m_content->columnSpacing();
+    double height = area.height() - m_content->rowSpacing() * double(rows.size());
+    int cells = 0;
+    for (const RowFit& row : rows) {
+        height -= row.chromeY;
+        cells += row.cells;
+    }
+    // A 2-token example would otherwise get cells a third of the screen high.
+    double cell = std::min(4.5 * QFontMetricsF(font(m_spec.fontPoints)).height(), height / std::max(1, cells));
+    for (const RowFit& row : rows)
+        if (row.columns > 0)
+            cell = std::min(cell, (area.width() - gap * double(row.panels + 1) - row.chromeX - row.stripColumns) / row.columns);
+    cell = std::max(1.0, cell);
+    for (RowFit& row : rows) {
+        row.cell = cell;
+        const double room = area.width() - gap * double(row.panels + 1) - row.chromeX - row.columns * cell;
+        row.stripCellWidth = row.stripColumns > 0 ? std::clamp(room / row.stripColumns, 1.0, cell) : cell;
+    }
+}
+
+// Which groups of panels start a row: the arrangement with the largest cells, judged from
+// the margins, titles and labels of the layout on screen. The three rows of the
+// computation's stages (inputs, scores, outputs) read best and stay unless another
+// arrangement's cells are clearly larger (many heads, a wide model).
+std::vector<int> FigureBuilder::bestRowStarts() const
+{
+    struct Measure
+    {
+        int group, columns, rows, chromeX, chromeY;
+        bool movesLabels; // gains the row labels when first in a row
+        bool strip;
+    };
+    int baseLeft = std::numeric_limits<int>::max();
+    for (const Panel& panel : m_panels)
+        baseLeft = std::min(baseLeft, panel.rect->margins().left());
+    const int labelWidth = m_panels.front().rect->margins().left() - baseLeft; // the first panel has them
+    std::vector<Measure> measures;
+    for (const Panel& panel : m_panels) {
+        const QMargins m = panel.rect->margins();
+        const bool labelled = !panel.rowLabels.isEmpty() && !panel.ownRowLabels;
+        const int title = panel.rect->layout()->outerRect().height() - panel.rect->outerRect().height();
+        measures.push_back({panel.group, int(panel.matrix->cols()), int(panel.matrix->rows()),
+                            m.left() + m.right() - (labelled ? labelWidth : 0), title + m.top() + m.bottom(),
+                            !panel.ownRowLabels, isStrip(panel)});
+    }
+    auto score = [&](const std::vector<int>& starts) {
+        std::vector<RowFit> rows;
+        int group = -1;
+        for (const Measure& m : measures) {
+            const bool first = m.group != group && std::find(starts.begin(), starts.end(), m.group) != starts.end();
+            group = m.group;
+            if (first)
+                rows.emplace_back();
+            RowFit& row = rows.back();
+            row.cells = std::max(row.cells, m.rows);
+            (m.strip ? row.stripColumns : row.columns) += m.columns;
+            row.chromeX += m.chromeX + (first && m.movesLabels ? labelWidth : 0);
+            row.chromeY = std::max(row.chromeY, m.chromeY);
+            ++row.panels;
+        }
+        fitCells(rows);
+        return rows.empty() ? 0.0 : rows.front().cell;
+    };
+    std::vector<int> best = m_rowStarts;
+    double bestScore = score(m_rowStarts) * 1.08;
+    for (unsigned bits = 0; bits < (1u << (kPresentationGroups - 1)); ++bits) {
+        std::vector<int> starts{0};
+        for (int g = 1; g < kPresentationGroups; ++g)
+            if (bits & (1u << (g - 1)))
+                starts.push_back(g);
+        const double s = score(starts);
+        if (s > bestScore) {
+            bestScore = s;
+            best = starts;
+        }
+    }
+    return best;
+}
+
+// A matrix of more dimensions than can be read one by one (d_model = 256) is drawn as a strip
+// whose columns narrow before any other cell does.
+bool FigureBuilder::isStrip(const Panel& panel) { return panel.columnLabels.isEmpty() && panel.matrix->cols() > 32; }
+
+double FigureBuilder::cellWidth(const Panel& panel, const RowFit& row) { return isStrip(panel) ? row.stripCellWidth : row.cell; }
+
+// Sizes the rows and panels for fitCells' cells; leftover room centres the rows.
+void FigureBuilder::layoutPresentation()
+{
+    // What each panel needs around its cells (labels, title), measured with no extra room.
+    m_content->setMargins(QMargins());
+    for (QCPLayoutGrid* row : m_presentationRows)
+        row->setMargins(QMargins());
+    for (Panel& panel : m_panels)
+        panel.rect->setMinimumMargins(QMargins());
+    m_plot.replot(QCustomPlot::rpImmediateRefresh);
+
+    std::vector<RowFit> rows(m_presentationRows.size());
+    std::vector<std::vector<std::pair<Panel*, int>>> members(rows.size()); // and its margins' width
+    for (Panel& panel : m_panels) {
+        const auto* cell = panel.rect->layout();
+        const auto at = std::find(m_presentationRows.begin(), m_presentationRows.end(), cell->layout());
+        const std::size_t r = std::size_t(at - m_presentationRows.begin());
+        RowFit& row = rows[r];
+        const QMargins m = panel.rect->margins();
+        const int title = cell->outerRect().height() - panel.rect->outerRect().height();
+        members[r].emplace_back(&panel, m.left() + m.right());
+        row.cells = std::max(row.cells, int(panel.matrix->rows()));
+        (isStrip(panel) ? row.stripColumns : row.columns) += int(panel.matrix->cols());
+        row.chromeX += m.left() + m.right();
+        row.chromeY = std::max(row.chromeY, title + m.top() + m.bottom());
+        ++row.panels;
+    }
+    fitCells(rows);
+
+    const QRect area = m_content->rect();
+    const int spacing = m_content->columnSpacing();
+    double used = 0.0;
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        const double rowHeight = rows[r].cells * rows[r].cell + rows[r].chromeY;
+        m_content->setRowStretchFactor(int(r), rowHeight);
+        used += rowHeight;
+        double width = 0.0;
+        for (std::size_t c = 0; c < members[r].size(); ++c) {
+            const auto [panel, chrome] = members[r][c];
+            const double w = double(panel->matrix->cols()) * cellWidth(*panel, rows[r]) + chrome;
+            m_presentationRows[r]->setColumnStretchFactor(int(c), w);
+            width += w;
+        }
+        const int spareX = std::max(0, int(area.width() - spacing * double(members[r].size() - 1) - width)); // >= 2 spacings
+        m_presentationRows[r]->setMargins(QMargins(spareX / 2, 0, spareX - spareX / 2, 0));
+    }
+    const int spareY = std::max(0, int(area.height() - m_content->rowSpacing() * double(rows.size() - 1) - used));
+    m_content->setMargins(QMargins(0, spareY / 2, 0, spareY - spareY / 2));
+    m_plot.replot(QCustomPlot::rpImmediateRefresh);
+
+    // Each matrix exactly its cells' size: centred across its box, at the top under its title.
+    for (std::size_t r = 0; r < rows.size(); ++r)
+        for (const auto& [panel, chrome] : members[r]) {
+            const QRect box = panel->rect->outerRect();
+            const QMargins m = panel->rect->margins();
+            const int w = int(std::lround(double(panel->matrix->cols()) * cellWidth(*panel, rows[r])));
+            const int h = int(std::lround(double(panel->matrix->rows()) * rows[r].cell));
+            const int extraX = std::max(0, box.width() - m.left() - m.right() - w);
+            const int extraY = std::max(0, box.height() - m.top() - m.bottom() - h);
+            panel->rect->setMinimumMargins(
+                QMargins(m.left() + extraX / 2, m.top(), m.right() + extraX - extraX / 2, m.bottom() + extraY));
+        }
+    m_plot.replot(QCustomPlot::rpImmediateRefresh);
+}
+
+double FigureBuilder::frameWidth() const { return 2.5 * m_spec.pixelsPerPoint() * m_spec.style.lineScale; }
+
+double FigureBuilder::framePad() const { return 2.0 * m_spec.pixelsPerPoint() + frameWidth(); }
+
+double FigureBuilder::frameClearance() const { return framePad() + frameWidth() / 2 + 2.0 * m_spec.pixelsPerPoint(); }
+
+QCPItemRect* FigureBuilder::addFrame(const Panel& panel, QRectF cells, double padPixels, const QPen& pen)
+{
+    QCPAxis* x = panel.rect->axis(QCPAxis::atBottom);
+    QCPAxis* y = panel.rect->axis(QCPAxis::atLeft);
+    const double padX = padPixels / std::max(1e-6, std::abs(x->coordToPixel(1) - x->coordToPixel(0)));
+    const double padY = padPixels / std::max(1e-6, std::abs(y->coordToPixel(1) - y->coordToPixel(0)));
+    auto* frame = new QCPItemRect(&m_plot);
+    frame->setClipToAxisRect(false); // a frame may stand just outside the cells
+    for (QCPItemPosition* corner : {frame->topLeft, frame->bottomRight})
+        corner->setAxes(x, y);
+    frame->topLeft->setCoords(cells.left() - padX, cells.top() - padY);
+    frame->bottomRight->setCoords(cells.right() + padX, cells.bottom() + padY);
+    frame->setPen(pen);
+    frame->setBrush(Qt::NoBrush);
+    frame->setSelectable(false);
+    return frame;
+}
+
+// Frames what the presentation's step creates, a gap outside the cells so the colours stay
+// readable. The tokens step frames the first panel's row labels: they are the tokens.
+void FigureBuilder::addStepFrames()
+{
+    const double width = frameWidth();
+    QPen pen(m_spec.style.accent, width);
+    pen.setJoinStyle(Qt::MiterJoin);
+    const double pad = framePad();
+    if (m_spec.presentationStep == int(PresentationStep::Tokens) && !m_panels.empty()) {
+        const Panel& first = m_panels.front();
+        const QCPAxis* y = first.rect->axis(QCPAxis::atLeft);
+        const QFontMetricsF metrics(y->tickLabelFont());
+        double widest = 0.0;
+        for (const QString& label : first.rowLabels)
+            widest = std::max(widest, metrics.horizontalAdvance(label));
+        const QRect r = first.rect->rect();
+        const double right = r.left() - y->tickLabelPadding() / 2.0;
+        auto* frame = new QCPItemRect(&m_plot);
+        frame->setClipToAxisRect(false);
+        for (QCPItemPosition* corner : {frame->topLeft, frame->bottomRight})
+            corner->setType(QCPItemPosition::ptAbsolute);
+        frame->topLeft->setCoords(right - widest - y->tickLabelPadding() - pad, r.top() - pad);
+        frame->bottomRight->setCoords(right, r.bottom() + pad);
+        frame->setPen(pen);
+        frame->setSelectable(false);
+        m_stepFrames.push_back(frame);
+    }
+    for (const Panel& panel : m_panels)
+        if (panel.framed)
+            m_stepFrames.push_back(addFrame(panel, QRectF(-0.5, -0.5, double(panel.matrix->cols()), double(panel.matrix->rows())), pad, pen));
+}
+
+void FigureBuilder::highlightCell(const std::optional<Cell>& cell)
+{
+    for (QCPItemRect* frame : m_highlightFrames)
+        m_plot.removeItem(frame);
+    m_highlightFrames.clear();
+    if (!cell)
+        return;
+    auto find = [this](const QString& name, int head) -> const Panel* {
+        for (const Panel& panel : m_panels)
+            if (panel.filled && panel.name == name && panel.head == head)
+                return &panel;
+        return nullptr;
+    };
+    const Panel* hovered = cell->panel >= 0 && cell->panel < int(m_panels.size()) ? &m_panels[std::size_t(cell->panel)]
+                                                                                    : find(cell->matrix, cell->head);
+    if (!hovered || cell->row >= hovered->matrix->rows() || cell->column >= hovered->matrix->cols())
+        return;
+    // A dark line on a light halo (or the reverse in a dark theme) reads on every colour of a map.
+    const double line = 2.0 * m_spec.pixelsPerPoint() * m_spec.style.lineScale;
+    QPen halo(m_spec.style.background, 3 * line);
+    QPen pen(m_spec.style.text, line);
+    halo.setJoinStyle(Qt::MiterJoin);
+    pen.setJoinStyle(Qt::MiterJoin);
+    auto frame = [&](const Panel* panel, QRectF cells) {
+        if (!panel)
+            return;
+        m_highlightFrames.push_back(addFrame(*panel, cells, 0.0, halo));
+        m_highlightFrames.push_back(addFrame(*panel, cells, 0.0, pen));
+    };
+    auto rowOf = [](const Panel* panel, int row) {
+        return QRectF(-0.5, row - 0.5, panel ? double(panel->matrix->cols()) : 0.0, 1.0);
+    };
+    const int i = cell->row;
+    const int j = cell->column;
+    static const QStringList scores{QStringLiteral("scores"), QStringLiteral("scaled scores"),
+                                    QStringLiteral("masked scores"), QStringLiteral("weights")};
+    if (!scores.contains(hovered->name) || m_result->pooling.pooled) {
+        frame(hovered, rowOf(hovered, i)); // the vector the cell belongs to
+        return;
+    }
+    frame(hovered, rowOf(hovered, i));                                            // query i
+    frame(hovered, QRectF(j - 0.5, -0.5, 1.0, double(hovered->matrix->rows()))); // key j
+    for (const Panel& panel : m_panels)
+        if (&panel != hovered && panel.filled && panel.head == cell->head && scores.contains(panel.name))
+            frame(&panel, QRectF(j - 0.5, i - 0.5, 1.0, 1.0));
+    const Panel* q = find(QStringLiteral("Q"), cell->head);
+    const Panel* k = find(QStringLiteral("K"), cell->head);
+    frame(q, rowOf(q, i)); // q_i
+    frame(k, rowOf(k, j)); // k_j
+}
+
+QCPAxisRect* FigureBuilder::panelRect(const QString& matrix, int head) const
+{
+    for (const Panel& panel : m_panels)
+        if (panel.name == matrix && panel.head == head)
+            return panel.rect;
+    return nullptr;
+}
+
+QStringList FigureBuilder::filledPanels() const
+{
+    QStringList names;
+    for (const Panel& panel : m_panels)
+        if (panel.filled)
+            names.append(panel.name);
+    return names;
 }
 
 double FigureBuilder::cellPixels(const Panel& panel) const
@@ -574,25 +1019,63 @@ void FigureBuilder::centreSquareCells()
     m_body->setMargins(QMargins(left, top, left, top));
 }
 
+std::optional<QFont> FigureBuilder::valueFont(const Panel& panel) const
+{
+    const Matrix& m = *panel.matrix;
+    if (m.size() > kMaxValueCells)
+        return std::nullopt;
+    const double cell = cellPixels(panel);
+    QFont valueFont = font(m_spec.fontPoints * 0.85);
+    QString widest = formatValue(-maxAbs(m, nullptr), m_spec.precision);
+    if (presentation()) {
+        // The longest number the panel shows, not a minus sign it may not have: a
+        // presentation sets all its numbers in the size the tightest panel allows.
+        const QFontMetricsF metrics(valueFont);
+        const core::Mask* mask = panel.masked ? m_mask.get() : nullptr;
+        widest.clear();
+        for (int i = 0; i < int(m.rows()); ++i)
+            for (int j = 0; j < int(m.cols()); ++j)
+                if (std::isfinite(m(i, j)) && !(mask && mask->isMasked(i, j))) {
+                    const QString text = formatValue(m(i, j), m_spec.precision);
+                    if (metrics.horizontalAdvance(text) > metrics.horizontalAdvance(widest))
+                        widest = text;
+                }
+    }
+    // Shrink to fit down to 70% of the figure's size; below that numbers are noise. A
+    // presentation's white cells have no borders, so its numbers keep more room apart.
+    const double room = presentation() ? 1.3 : 1.15;
+    auto fits = [&](const QFont& f) {
+        const QFontMetricsF metrics(f);
+        return metrics.horizontalAdvance(widest) * room <= cell && metrics.height() * 1.2 <= cell;
+    };
+    for (int attempt = 0; attempt < 4 && !fits(valueFont); ++attempt)
+        valueFont.setPixelSize(std::max(1, int(valueFont.pixelSize() * 0.9)));
+    if (!fits(valueFont))
+        return std::nullopt;
+    return valueFont;
+}
+
 void FigureBuilder::addCellValues()
 {
-    for (const Panel& panel : m_panels) {
+    std::vector<std::optional<QFont>> fonts;
+    for (const Panel& panel : m_panels)
+        fonts.push_back(valueFont(panel));
+    if (presentation()) {
+        // A presentation sets every number in one size, the panels not reached included,
+        // so numbers keep their size from step to step.
+        int smallest = std::numeric_limits<int>::max();
+        for (const auto& f : fonts)
+            if (f)
+                smallest = std::min(smallest, f->pixelSize());
+        for (auto& f : fonts)
+            if (f)
+                f->setPixelSize(smallest);
+    }
+    for (std::size_t p = 0; p < m_panels.size(); ++p) {
+        const Panel& panel = m_panels[p];
+        if (!fonts[p] || !panel.filled)
+            continue;
         const Matrix& m = *panel.matrix;
-        if (m.size() > kMaxValueCells)
-            continue;
-        const double cell = cellPixels(panel);
-        QFont valueFont = font(m_spec.fontPoints * 0.85);
-        const QString widest = formatValue(-maxAbs(m, nullptr), m_spec.precision);
-        // Shrink to fit down to 70% of the figure's size; below that numbers are noise.
-        for (int attempt = 0; attempt < 4; ++attempt) {
-            const QFontMetricsF metrics(valueFont);
-            if (metrics.horizontalAdvance(widest) * 1.15 <= cell && metrics.height() * 1.2 <= cell)
-                break;
-            valueFont.setPixelSize(std::max(1, int(valueFont.pixelSize() * 0.9)));
-        }
-        const QFontMetricsF metrics(valueFont);
-        if (metrics.horizontalAdvance(widest) * 1.15 > cell || metrics.height() * 1.2 > cell)
-            continue;
         QCPAxis* x = panel.rect->axis(QCPAxis::atBottom);
         QCPAxis* y = panel.rect->axis(QCPAxis::atLeft);
         const core::Mask* mask = panel.masked ? m_mask.get() : nullptr;
@@ -608,7 +1091,7 @@ void FigureBuilder::addCellValues()
                 text->position->setType(QCPItemPosition::ptPlotCoords);
                 text->position->setCoords(j, i);
                 text->setPositionAlignment(Qt::AlignCenter);
-                text->setFont(valueFont);
+                text->setFont(*fonts[p]);
                 text->setColor(textColorOn(colorAt(panel.map, t)));
                 text->setText(formatValue(value, m_spec.precision));
             }
@@ -618,13 +1101,13 @@ void FigureBuilder::addCellValues()
 std::optional<FigureBuilder::Cell> FigureBuilder::cellAt(QPointF pixel) const
 {
     for (const Panel& panel : m_panels) {
-        if (!panel.rect->rect().contains(pixel.toPoint()))
+        if (!panel.filled || !panel.rect->rect().contains(pixel.toPoint()))
             continue;
         const int column = int(std::lround(panel.rect->axis(QCPAxis::atBottom)->pixelToCoord(pixel.x())));
         const int row = int(std::lround(panel.rect->axis(QCPAxis::atLeft)->pixelToCoord(pixel.y())));
         if (row < 0 || column < 0 || row >= panel.matrix->rows() || column >= panel.matrix->cols())
             return std::nullopt;
-        return Cell{panel.head, panel.name, row, column};
+        return Cell{panel.head, panel.name, row, column, int(&panel - m_panels.data())};
     }
     return std::nullopt;
 }

@@ -4,6 +4,7 @@
 
 #include "core/attention_settings.h"
 
+#include <QColor>
 #include <QString>
 
 namespace attn::ui {
@@ -13,6 +14,21 @@ enum class FigureView {
     Heads,    // every head's weights in a grid, one colour scale
     Pipeline, // X, Q, K, V, scores, masked scores, weights and output of one head
     Difference, // one head's weights minus the same head's under another setting
+};
+
+// Colours and line weights of a figure. The defaults are the light figures of the window
+// and of exported files; presentation themes (dark, high contrast, print) set others.
+struct FigureStyle
+{
+    QColor background = Qt::white;
+    QColor text = QColor(0x20, 0x20, 0x20); // titles, labels, colour-bar text
+    QColor mutedText = QColor(0x9a, 0x9a, 0x9a); // titles of panels a presentation has not reached
+    QColor masked = QColor(0xd9, 0xd9, 0xd9);    // masked cells
+    bool hatchMasked = false;                    // also hatch them (greyscale, where grey is data)
+    QColor placeholder = QColor(0xf2, 0xf2, 0xf2); // the cells of panels not reached yet
+    QColor accent = QColor(0xd5, 0x5e, 0x00);      // the frame around what a step creates
+    Colormap signedColormap = Colormap::Diverging; // X, Q, K, V, scores
+    double lineScale = 1.0;                        // frames and outlines (2 for projectors)
 };
 
 // What a figure shows and how; sizes are in pixels of the target, so that text set in
@@ -28,6 +44,12 @@ struct FigureSpec
     int precision = 2;
     double fontPoints = 10.0;
     double dpi = 96.0;
+    FigureStyle style;
+    // Pipeline view only. 0: the eight panels of one head. 1 to kPresentationSteps
+    // (presentation_steps.h): every matrix of the computation, E and P to the output
+    // projection, in one layout that does not move; panels of later steps are left empty
+    // and those this step creates are framed.
+    int presentationStep = 0;
 
     double pixelsPerPoint() const { return dpi / 72.0; }
 };

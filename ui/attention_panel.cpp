@@ -1,0 +1,425 @@
+#include "attention_panel.h"
+
+#include "score_options.h"
+
+#include "core/error.h"
+#include "core/limits.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPainter>
+#include <QPushButton>
+#include <QRegularExpressionValidator>
+#include <QSlider>
+#include <QSpinBox>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <cmath>
+
+namespace attn::ui {
+
+namespace {
+
+QIcon swatch(const QColor& color)
+{
+    QPixmap pixmap(12, 12);
+    pixmap.fill(Qt::transparent);
+    QPainter painter(&pixmap);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(color);
+    painter.drawEllipse(QRectF(1, 1, 10, 10));
+    return QIcon(pixmap);
+}
+
+QLabel* note(const QString& text, QWidget* parent)
+{
+    auto* label = new QLabel(text, parent);
+    label->setWordWrap(true);
+    label->setForegroundRole(QPalette::PlaceholderText);
+    QFont font = label->font();
+    font.setPointSizeF(font.pointSizeF() * 0.9);
+    label->setFont(font);
+    return label;
+}
+
+} // namespace
+
+AttentionPanel::AttentionPanel(SceneDocument& document, QWidget* parent) : QWidget(parent), m_document(document)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(buildAttention());
+    layout->addWidget(buildMask());
+    layout->addWidget(buildHeads());
+    connect(&m_document, &SceneDocument::sceneChanged, this, &AttentionPanel::syncFromScene);
+    syncFromScene(SceneChange::All);
+}
+
+QColor AttentionPanel::headColor(int head)
+{
+    // Tableau 10: distinct, and readable on light and dark backgrounds.
+    static const QColor colors[] = {QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b), QColor(0xe1, 0x57, 0x59),
+                                    QColor(0x76, 0xb7, 0xb2), QColor(0x59, 0xa1, 0x4f), QColor(0xed, 0xc9, 0x48),
+                                    QColor(0xb0, 0x7a, 0xa1), QColor(0xff, 0x9d, 0xa7), QColor(0x9c, 0x75, 0x5f),
+                                    QColor(0xba, 0xb0, 0xac)};
+    return colors[std::size_t(std::max(0, head)) % std::size(colors)];
+}
+
+double AttentionPanel::sliderToTemperature(int value)
+{
+    const double t = kMinTemperature * std::pow(kMaxTemperature / kMinTemperature, double(value) / kSliderSteps);
+    const double magnitude = std::pow(10.0, std::floor(std::log10(t)) - 2);
+    return std::clamp(std::round(t / magnitude) * magnitude, kMinTemperature, kMaxTemperature);
+}
+
+int AttentionPanel::temperatureToSlider(double temperature)
+{
+    const double t = std::clamp(temperature, kMinTemperature, kMaxTemperature);
+    return int(std::lround(kSliderSteps * std::log(t / kMinTemperature) / std::log(kMaxTemperature / kMinTemperature)));
+}
+
+QWidget* AttentionPanel::buildAttention()
+{
+    auto* box = new QGroupBox(tr("Attention"), this);
+    auto* form = new QFormLayout(box);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+
+    m_score = new QComboBox(box);
+    m_score->setObjectName(QStringLiteral("scoreCombo"));
+    for (ScoreOption option : kScoreOptions) {
+        m_score->addItem(scoreOptionLabel(option), int(option));
+        m_score->setItemData(m_score->count() - 1, scoreOptionToolTip(option), Qt::ToolTipRole);
+    }
+    form->addRow(tr("&Score:"), m_score);
+
+    m_normalization = new QComboBox(box);
+    m_normalization->setObjectName(QStringLiteral("normalizationCombo"));
+    m_normalization->addItem(tr("Softmax"), int(core::Normalization::Softmax));
+    m_normalization->addItem(tr("Hard (argmax)"), int(core::Normalization::Hard));
+    m_normalization->addItem(tr("ReLU"), int(core::Normalization::Relu));
+    m_normalization->addItem(tr("Sparsemax"), int(core::Normalization::Sparsemax));
+    form->addRow(tr("&Normalize:"), m_normalization);
+
+    m_temperature = new QSlider(Qt::Horizontal, box);
+    m_temperature->setObjectName(QStringLiteral("temperatureSlider"));
+    m_temperature->setRange(0, kSliderSteps);
+    m_temperature->setPageStep(kSliderSteps / 20);
+    m_temperature->setToolTip(tr("Scores are divided by the temperature before normalizing: below 1 sharpens "
+                                 "the weights towards one-hot, above 1 flattens them. Logarithmic, 0.05 to 20."));
+    m_temperatureSpin = new QDoubleSpinBox(box);
+    m_temperatureSpin->setRange(kMinTemperature, kMaxTemperature);
+    m_temperatureSpin->setDecimals(2);
+    m_temperatureSpin->setSingleStep(0.05);
+    m_temperatureSpin->setKeyboardTracking(false);
+    m_temperatureSpin->setAccessibleName(tr("Temperature"));
+    auto* temperatureRow = new QHBoxLayout;
+    temperatureRow->addWidget(m_temperature, 1);
+    temperatureRow->addWidget(m_temperatureSpin);
+    form->addRow(tr("&Temperature:"), temperatureRow);
+
+    m_scaling = new QCheckBox(tr("Scale by 1/√d_k"), box);
+    m_scaling->setObjectName(QStringLiteral("scalingCheck"));
+    m_scaling->setToolTip(tr("Vaswani et al. 2017: the variance of q·k grows with d_k, so large dot products "
+                             "saturate the softmax; dividing by √d_k keeps it in its sensitive range (seed 002)."));
+    form->addRow(QString(), m_scaling);
+
+    m_fill = new QComboBox(box);
+    m_fill->addItem(tr("−∞ (cell excluded)"), int(core::MaskFill::NegativeInfinity));
+    m_fill->addItem(tr("−9e15 (PyTorch masked_fill)"), int(core::MaskFill::MinusNineE15));
+    m_fill->setToolTip(tr("What a masked score becomes. With −9e15 a row whose keys are all masked is spread "
+                          "uniformly, as PyTorch does; with −∞ its weights are all 0."));
+    form->addRow(tr("Masked &value:"), m_fill);
+
+    connect(m_score, &QComboBox::activated, this, &AttentionPanel::applyAttention);
+    connect(m_normalization, &QComboBox::activated, this, &AttentionPanel::applyAttention);
+    connect(m_fill, &QComboBox::activated, this, &AttentionPanel::applyAttention);
+    connect(m_scaling, &QCheckBox::toggled, this, [this] {
+        if (!m_syncing)
+            applyAttention();
+    });
+    // A drag is one undo step; clicks and keys on the slider are one step each.
+    connect(m_temperature, &QSlider::sliderPressed, this, [this] { m_temperatureGesture = m_document.beginGesture(); });
+    connect(m_temperature, &QSlider::sliderReleased, this, [this] {
+        m_document.endGesture(m_temperatureGesture);
+        m_temperatureGesture = 0;
+    });
+    connect(m_temperature, &QSlider::valueChanged, this, &AttentionPanel::onTemperatureSlider);
+    connect(m_temperatureSpin, &QDoubleSpinBox::valueChanged, this, [this](double t) {
+        if (!m_syncing)
+            m_document.setTemperature(float(t));
+    });
+    return box;
+}
+
+QWidget* AttentionPanel::buildMask()
+{
+    auto* box = new QGroupBox(tr("Masks"), this);
+    auto* layout = new QVBoxLayout(box);
+    m_causal = new QCheckBox(tr("&Causal: a query sees no later key"), box);
+    m_causal->setObjectName(QStringLiteral("causalCheck"));
+    m_padding = new QCheckBox(tr("Mask &padding keys"), box);
+    m_padding->setObjectName(QStringLiteral("paddingCheck"));
+    layout->addWidget(m_causal);
+    layout->addWidget(m_padding);
+
+    m_windowOn = new QCheckBox(tr("Local &window"), box);
+    m_windowOn->setObjectName(QStringLiteral("windowCheck"));
+    m_windowOn->setToolTip(tr("Only keys with |i − j| ≤ N are seen (seed 001's window of N < T words)."));
+    m_window = new QSlider(Qt::Horizontal, box);
+    m_window->setObjectName(QStringLiteral("windowSlider"));
+    m_window->setRange(0, 1);
+    m_windowLabel = new QLabel(box);
+    m_windowLabel->setMinimumWidth(m_windowLabel->fontMetrics().horizontalAdvance(QStringLiteral("N = 0000")));
+    auto* windowRow = new QHBoxLayout;
+    windowRow->addWidget(m_windowOn);
+    windowRow->addWidget(m_window, 1);
+    windowRow->addWidget(m_windowLabel);
+    layout->addLayout(windowRow);
+    m_windowCausal = new QCheckBox(tr("One-sided: only the N keys before"), box);
+    auto* indent = new QHBoxLayout;
+    indent->addSpacing(24);
+    indent->addWidget(m_windowCausal);
+    layout->addLayout(indent);
+
+    m_customLabel = new QLabel(box);
+    m_paint = new QToolButton(box);
+    m_paint->setObjectName(QStringLiteral("paintMaskButton"));
+    m_paint->setText(tr("Paint on heatmap"));
+    m_paint->setCheckable(true);
+    m_paint->setToolTip(tr("Click or drag on the heatmap's cells to mask or unmask them (Undo takes a whole "
+                           "stroke back). Turn off to pan the heatmap instead."));
+    m_clearCustom = new QPushButton(tr("Clear"), box);
+    auto* customRow = new QHBoxLayout;
+    customRow->addWidget(m_customLabel, 1);
+    customRow->addWidget(m_paint);
+    customRow->addWidget(m_clearCustom);
+    layout->addLayout(customRow);
+
+    for (QCheckBox* check : {m_causal, m_padding, m_windowOn, m_windowCausal})
+        connect(check, &QCheckBox::toggled, this, [this] {
+            if (!m_syncing)
+                applyMask();
+        });
+    connect(m_window, &QSlider::sliderPressed, this, [this] { m_windowGesture = m_document.beginGesture(); });
+    connect(m_window, &QSlider::sliderReleased, this, [this] {
+        m_document.endGesture(m_windowGesture);
+        m_windowGesture = 0;
+    });
+    connect(m_window, &QSlider::valueChanged, this, [this](int n) {
+        m_windowLabel->setText(QStringLiteral("N = %1").arg(n));
+        if (!m_syncing && m_windowOn->isChecked())
+            applyMask();
+    });
+    connect(m_paint, &QToolButton::toggled, this, &AttentionPanel::paintMaskToggled);
+    connect(m_clearCustom, &QPushButton::clicked, this, [this] {
+        core::MaskSpec mask = m_document.scene().mask;
+        mask.customCells.clear();
+        m_document.setMask(mask);
+    });
+    return box;
+}
+
+QWidget* AttentionPanel::buildHeads()
+{
+    auto* box = new QGroupBox(tr("Heads"), this);
+    auto* layout = new QVBoxLayout(box);
+    auto* grid = new QGridLayout;
+    auto spin = [box](const QString& name, int high) {
+        auto* s = new QSpinBox(box);
+        s->setObjectName(name);
+        s->setRange(1, high);
+        s->setKeyboardTracking(false);
+        return s;
+    };
+    m_heads = spin(QStringLiteral("headsSpin"), 64);
+    m_dModel = spin(QStringLiteral("dModelSpin"), 2048);
+    m_dK = spin(QStringLiteral("dKSpin"), 1024);
+    m_dV = spin(QStringLiteral("dVSpin"), 1024);
+    m_seed = new QLineEdit(box);
+    m_seed->setObjectName(QStringLiteral("seedEdit"));
+    m_seed->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("\\d{1,18}")), m_seed));
+    auto addPair = [grid, box](int row, int column, const QString& label, QWidget* field) {
+        auto* l = new QLabel(label, box);
+        l->setBuddy(field);
+        grid->addWidget(l, row, column * 2);
+        grid->addWidget(field, row, column * 2 + 1);
+    };
+    addPair(0, 0, tr("&Heads h"), m_heads);
+    addPair(0, 1, tr("&d_model"), m_dModel);
+    addPair(1, 0, tr("d_&k"), m_dK);
+    addPair(1, 1, tr("d_&v"), m_dV);
+    addPair(2, 0, tr("S&eed"), m_seed);
+    grid->setColumnStretch(1, 1);
+    grid->setColumnStretch(3, 1);
+    layout->addLayout(grid);
+    m_shapeNote = note(QString(), box);
+    layout->addWidget(m_shapeNote);
+    m_headGrid = new QGridLayout;
+    m_headGrid->setHorizontalSpacing(12);
+    layout->addLayout(m_headGrid);
+
+    for (QSpinBox* s : {m_heads, m_dModel, m_dK, m_dV})
+        connect(s, &QSpinBox::valueChanged, this, [this, s] {
+            if (!m_syncing)
+                applyShape(s);
+        });
+    connect(m_seed, &QLineEdit::editingFinished, this, [this] {
+        if (!m_syncing)
+            applyShape(nullptr);
+    });
+    return box;
+}
+
+QCheckBox* AttentionPanel::headCheck(int head) const
+{
+    return head >= 0 && head < int(m_headChecks.size()) ? m_headChecks[std::size_t(head)] : nullptr;
+}
+
+void AttentionPanel::setTokenCounts(int queries, int keys)
+{
+    m_queries = queries;
+    m_keys = keys;
+    m_syncing = true;
+    const int window = m_document.scene().mask.window;
+    m_window->setMaximum(std::max({1, std::max(queries, keys) - 1, window}));
+    m_syncing = false;
+}
+
+void AttentionPanel::syncFromScene(SceneChanges what)
+{
+    if (!(what & (SceneChange::Settings | SceneChange::Weights | SceneChange::Text)))
+        return;
+    const core::Scene& scene = m_document.scene();
+    m_syncing = true;
+    const ScoreOption option = scoreOptionOf(scene.score, scene.normalization);
+    m_score->setCurrentIndex(m_score->findData(int(option)));
+    m_normalization->setCurrentIndex(m_normalization->findData(int(scene.normalization)));
+    m_fill->setCurrentIndex(m_fill->findData(int(scene.fill)));
+    const bool dotLike = scene.score == core::ScoreKind::Dot || scene.score == core::ScoreKind::ScaledDot;
+    m_scaling->setEnabled(dotLike);
+    m_scaling->setChecked(scene.score == core::ScoreKind::ScaledDot);
+    if (!m_temperature->isSliderDown())
+        m_temperature->setValue(temperatureToSlider(scene.temperature));
+    if (!m_temperatureSpin->hasFocus())
+        m_temperatureSpin->setValue(scene.temperature);
+
+    const core::MaskSpec& mask = scene.mask;
+    m_causal->setChecked(mask.causal);
+    m_padding->setChecked(mask.padding);
+    m_windowOn->setChecked(mask.window >= 0);
+    m_window->setEnabled(mask.window >= 0);
+    m_windowCausal->setEnabled(mask.window >= 0);
+    m_windowCausal->setChecked(mask.windowCausal);
+    if (mask.window >= 0) {
+        m_window->setMaximum(std::max(m_window->maximum(), mask.window));
+        if (!m_window->isSliderDown())
+            m_window->setValue(mask.window);
+    }
+    m_windowLabel->setText(mask.window >= 0 ? QStringLiteral("N = %1").arg(m_window->value()) : tr("off"));
+    m_customLabel->setText(tr("Custom cells: %1").arg(mask.customCells.size()));
+    m_clearCustom->setEnabled(!mask.customCells.empty());
+
+    const core::ModelWeights& w = scene.weights;
+    m_heads->setValue(w.headCount());
+    m_dModel->setValue(w.dModel);
+    m_dK->setValue(w.dK);
+    m_dV->setValue(w.dV);
+    if (!m_seed->hasFocus())
+        m_seed->setText(QString::number(scene.seed));
+    m_shapeNote->setText(tr("Changing h, d_model, d_k, d_v or the seed draws every weight again from seed %1 "
+                            "(Undo brings the old weights back).")
+                             .arg(scene.seed));
+    syncHeadChecks();
+    m_syncing = false;
+}
+
+void AttentionPanel::syncHeadChecks()
+{
+    const core::ModelWeights& w = m_document.scene().weights;
+    const int count = w.headCount();
+    while (int(m_headChecks.size()) > count) {
+        delete m_headChecks.back();
+        m_headChecks.pop_back();
+    }
+    while (int(m_headChecks.size()) < count) {
+        const int head = int(m_headChecks.size());
+        auto* check = new QCheckBox(tr("Head %1").arg(head + 1), this);
+        check->setObjectName(QStringLiteral("headCheck%1").arg(head));
+        check->setIcon(swatch(headColor(head)));
+        check->setToolTip(tr("Switch head %1 off: its output becomes zeros in the concatenation before W^O").arg(head + 1));
+        connect(check, &QCheckBox::toggled, this, [this, head](bool on) {
+            if (!m_syncing)
+                m_document.setHeadEnabled(head, on);
+        });
+        m_headGrid->addWidget(check, head / 4, head % 4);
+        m_headChecks.push_back(check);
+    }
+    for (int h = 0; h < count; ++h)
+        m_headChecks[std::size_t(h)]->setChecked(w.heads[std::size_t(h)].enabled);
+}
+
+void AttentionPanel::applyAttention()
+{
+    if (m_syncing)
+        return;
+    const core::Scene& scene = m_document.scene();
+    core::ScoreKind score = scene.score;
+    core::Normalization normalization = core::Normalization(m_normalization->currentData().toInt());
+    const auto option = ScoreOption(m_score->currentData().toInt());
+    if (option != scoreOptionOf(scene.score, scene.normalization))
+        applyScoreOption(option, score, normalization);
+    else if (score == core::ScoreKind::Dot || score == core::ScoreKind::ScaledDot)
+        score = m_scaling->isChecked() ? core::ScoreKind::ScaledDot : core::ScoreKind::Dot;
+    m_document.setAttention(score, normalization, core::MaskFill(m_fill->currentData().toInt()));
+}
+
+void AttentionPanel::applyMask()
+{
+    core::MaskSpec mask = m_document.scene().mask;
+    mask.causal = m_causal->isChecked();
+    mask.padding = m_padding->isChecked();
+    mask.window = m_windowOn->isChecked() ? m_window->value() : -1;
+    mask.windowCausal = m_windowCausal->isChecked();
+    m_document.setMask(mask);
+}
+
+void AttentionPanel::onTemperatureSlider(int value)
+{
+    if (m_syncing)
+        return;
+    m_document.setTemperature(float(sliderToTemperature(value)));
+}
+
+void AttentionPanel::applyShape(QSpinBox* changed)
+{
+    const ModelShape old = modelShape(m_document.scene());
+    ModelShape shape{m_dModel->value(), m_heads->value(), m_dK->value(), m_dV->value(), old.seed};
+    bool seedOk = false;
+    const qulonglong seed = m_seed->text().toULongLong(&seedOk);
+    if (seedOk)
+        shape.seed = seed;
+    // Keep the usual d_k = d_model / h (seed 002) when it held before and still can.
+    if (changed == m_heads || changed == m_dModel) {
+        if (old.dK * old.heads == old.dModel && shape.dModel % shape.heads == 0)
+            shape.dK = shape.dModel / shape.heads;
+        if (old.dV * old.heads == old.dModel && shape.dModel % shape.heads == 0)
+            shape.dV = shape.dModel / shape.heads;
+    }
+    if (shape == old)
+        return;
+    try {
+        m_document.setModelShape(shape);
+    } catch (const core::Error& error) {
+        emit message(QString::fromUtf8(error.what()));
+        syncFromScene(SceneChange::Weights);
+    }
+}
+
+} // namespace attn::ui

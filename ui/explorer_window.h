@@ -1,0 +1,169 @@
+#pragma once
+
+#include "compute_controller.h"
+#include "figure_spec.h"
+#include "scene_document.h"
+
+#include "core/backend.h"
+#include "core/scene.h"
+
+#include <QMainWindow>
+#include <QPointer>
+#include <QTimer>
+#include <memory>
+
+class QAction;
+class QComboBox;
+class QCheckBox;
+class QDockWidget;
+class QLabel;
+class QLockFile;
+class QMenu;
+class QTabWidget;
+class QToolButton;
+
+namespace attn::ui {
+
+class AttentionPanel;
+class HeatmapView;
+class InputPanel;
+class LinesView;
+class MessageBar;
+class WeightsPanel;
+
+// The explorer: type a sentence, choose how attention is computed, edit any weight, and see
+// every matrix recompute live. The scene lives in a SceneDocument (undo for every edit);
+// computing happens on a worker thread (ComputeController) so the window never waits; every
+// heatmap is drawn by FigureBuilder, the code that also draws exported figures.
+class ExplorerWindow : public QMainWindow
+{
+    Q_OBJECT
+
+public:
+    // `backendNotice` (from gpu::createBackend: why Vulkan is not used) is shown once.
+    ExplorerWindow(std::unique_ptr<core::Backend> backend, const QString& backendNotice, QWidget* parent = nullptr);
+    ~ExplorerWindow() override;
+
+    // Shows `scene` with a fresh undo history; an empty path is an untitled scene.
+    void setScene(const core::Scene& scene, const QString& path);
+    // Opens a scene file. On failure shows the reason in the message bar (non-blocking),
+    // keeps the current scene and returns false. It does not ask about unsaved changes:
+    // the menu, the recent list and drag and drop ask first.
+    bool openFile(const QString& path);
+    // Saves atomically to `path` and makes it the document's file; on failure shows why
+    // and returns false (the old file, if any, is intact).
+    bool saveFile(const QString& path);
+
+    SceneDocument* document() { return &m_document; }
+    ComputeController* computeController() const { return m_compute; }
+    InputPanel* inputPanel() const { return m_input; }
+    AttentionPanel* attentionPanel() const { return m_attention; }
+    WeightsPanel* weightsPanel() const { return m_weights; }
+    MessageBar* messageBar() const { return m_messages; }
+    HeatmapView* headView() const { return m_headView; }
+    HeatmapView* gridView() const { return m_gridView; }
+    HeatmapView* pipelineView() const { return m_pipelineView; }
+    HeatmapView* differenceView() const { return m_differenceView; }
+    LinesView* linesView() const { return m_linesView; }
+    QTabWidget* viewTabs() const { return m_tabs; }
+
+    // The head the large views show; -1 is the mean of the enabled heads.
+    int selectedHead() const;
+    void selectHead(int head);
+    // True once the result on screen belongs to the scene as it is now.
+    bool isUpToDate() const;
+    // Where crash-recovery copies are kept (QStandardPaths::AppDataLocation/recovery).
+    static QString recoveryDirectory();
+
+signals:
+    // A result (or a compute error) has been shown.
+    void resultShown();
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void buildViews();
+    void buildDocks();
+    void buildMenus();
+    void buildStatusBar();
+    void connectDocument();
+
+    void onSceneChanged(SceneChanges what);
+    void requestCompute();
+    void onComputeFinished(const ComputeReply& reply);
+    void showResult();
+    void applyViewSettings();
+    void storeViewSettings();
+    FigureSpec figureSpec(FigureView view) const;
+    void updateTitle();
+    void updateHeadCombo();
+    void onMaskPaint(int row, int column, bool first);
+    void showError(const QString& key, const QString& text);
+    void commitOpenEditor();
+
+    bool maybeSave();
+    void newScene();
+    void openDialog();
+    bool save();
+    bool saveAs();
+    void addRecentFile(const QString& path);
+    void fillRecentMenu();
+    void fillExamplesMenu();
+
+    void autosave();
+    void removeRecoveryFile();
+    void offerRecovery();
+
+    void readSettings();
+    void writeSettings();
+
+    SceneDocument m_document;
+    ComputeController* m_compute = nullptr;
+
+    MessageBar* m_messages = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    QComboBox* m_headCombo = nullptr;
+    QComboBox* m_colormapCombo = nullptr;
+    QCheckBox* m_valuesCheck = nullptr;
+    QToolButton* m_resetZoom = nullptr;
+    QComboBox* m_compareCombo = nullptr;
+    HeatmapView* m_headView = nullptr;
+    HeatmapView* m_gridView = nullptr;
+    HeatmapView* m_pipelineView = nullptr;
+    HeatmapView* m_differenceView = nullptr;
+    LinesView* m_linesView = nullptr;
+
+    QDockWidget* m_sceneDock = nullptr;
+    QDockWidget* m_headsDock = nullptr;
+    QDockWidget* m_weightsDock = nullptr;
+    InputPanel* m_input = nullptr;
+    AttentionPanel* m_attention = nullptr;
+    WeightsPanel* m_weights = nullptr;
+
+    QLabel* m_shapeLabel = nullptr;
+    QLabel* m_warningLabel = nullptr;
+    QLabel* m_timeLabel = nullptr;
+    QLabel* m_backendLabel = nullptr;
+
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_examplesMenu = nullptr;
+    QAction* m_showValuesAction = nullptr;
+
+    std::shared_ptr<const core::AttentionResult> m_compareResult;
+    QString m_compareError;
+    quint64 m_shownGeneration = 0;
+    bool m_computeQueued = false;
+    bool m_syncingView = false;
+    int m_maskGesture = 0;
+    bool m_maskPaintValue = true;
+
+    QTimer m_autosave;
+    QTimer m_poolingCheck;
+    QString m_recoveryPath;
+    std::unique_ptr<QLockFile> m_recoveryLock;
+};
+
+} // namespace attn::ui

@@ -1,0 +1,176 @@
+#pragma once
+
+#include "core/attention_result.h"
+#include "core/scene.h"
+
+#include <QFlags>
+#include <functional>
+#include <QObject>
+#include <QString>
+#include <QUndoStack>
+#include <memory>
+#include <optional>
+
+namespace attn::ui {
+
+namespace slices {
+struct MarkedPositions;
+}
+
+// What an edit touched, so that views refresh only what depends on it.
+enum class SceneChange : unsigned {
+    Text = 0x1,     // text, source, tokenizer, padding: the tokens may differ
+    Settings = 0x2, // score, normalization, temperature, fill, mask
+    Weights = 0x4,  // any weight, the model's shape, embeddings, positions
+    View = 0x8,     // how the figure is shown (never an undo step)
+    Title = 0x10,
+    All = 0x1f,
+};
+Q_DECLARE_FLAGS(SceneChanges, SceneChange)
+
+// QUndoCommand ids: consecutive commands with the same id (and the same gesture, see
+// SceneDocument::beginGesture) merge, so a slider drag or a cell scrub is one undo step.
+enum class CommandId {
+    Text = 1,
+    Source,
+    Tokenizer,
+    Padding,
+    Attention, // score, normalization, fill
+    Temperature,
+    Mask,
+    HeadEnabled,
+    Weight,
+    Embedding,
+    Positional,
+    Model, // d_model, heads, d_k, d_v, seed: the weights are drawn again
+    Title,
+};
+
+// One matrix a matrix editor shows. Embeddings and positions are shown as matrices
+// (vocabulary x d_model, positions x d_model) and stored as tables once edited.
+enum class WeightKind { Wq, Wk, Wv, Additive, Bilinear, Wo, Embedding, Positional };
+
+struct WeightRef
+{
+    WeightKind kind = WeightKind::Wq;
+    int head = 0; // per-head kinds only
+
+    bool perHead() const { return kind != WeightKind::Wo && kind != WeightKind::Embedding &&
+                                  kind != WeightKind::Positional; }
+    bool operator==(const WeightRef&) const = default;
+};
+
+// "W^q · head 1", for menus and undo text.
+QString weightTitle(WeightRef ref);
+
+// The matrix as shown, with its row labels (tokens for embeddings and positions). Throws
+// core::Error when the scene cannot be resolved (embeddings need the tokens).
+struct WeightView
+{
+    core::Matrix matrix;
+    QStringList rowLabels;
+    QStringList columnLabels;
+};
+WeightView weightView(const core::Scene& scene, WeightRef ref);
+
+// The scene with `ref` replaced by `matrix` (which must have the shown shape; Error if
+// not). Embeddings and positions become tables holding exactly the vectors in use before,
+// so the converted scene computes bit for bit the same until a value changes.
+void setWeight(core::Scene& scene, WeightRef ref, const core::Matrix& matrix);
+
+// The parts of a scene that define the model's shape; changing them draws new weights.
+struct ModelShape
+{
+    int dModel = 8;
+    int heads = 1;
+    int dK = 8;
+    int dV = 8;
+    std::uint64_t seed = 1;
+
+    bool operator==(const ModelShape&) const = default;
+};
+ModelShape modelShape(const core::Scene& scene);
+
+// Owns the scene, its file path, the undo stack and the latest computed result (Tiled's
+// document). Every edit is a QUndoCommand; views observe sceneChanged.
+class SceneDocument : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit SceneDocument(QObject* parent = nullptr);
+    ~SceneDocument() override;
+
+    const core::Scene& scene() const { return m_scene; }
+    QString filePath() const { return m_path; }
+    // The file name, or "Untitled".
+    QString displayName() const;
+    bool isModified() const { return !m_undo.isClean(); }
+    QUndoStack* undoStack() { return &m_undo; }
+
+    // Replaces everything (New, Open): the undo history starts afresh and is clean, or, for
+    // a scene recovered after a crash, never clean until saved.
+    void reset(const core::Scene& scene, const QString& path, bool modified = false);
+    // After a successful save to `path`.
+    void markSaved(const QString& path);
+
+    // Edits: each pushes one undo command unless the value is unchanged. Within a gesture,
+    // consecutive edits of the same kind (and the same matrix) merge into one step.
+    void setText(const QString& text);
+    void setSource(const std::optional<QString>& source);
+    void setTokenizer(const core::TokenizerSettings& tokenizer);
+    void setPadding(const QString& token, const std::vector<int>& positions);
+    void setAttention(core::ScoreKind score, core::Normalization normalization, core::MaskFill fill);
+    void setTemperature(float temperature);
+    void setMask(const core::MaskSpec& mask);
+    void setHeadEnabled(int head, bool enabled);
+    // Throws core::Error when the shape differs from the shown one. `text` names the step
+    // in the Edit menu ("Randomize W^q · head 1"); empty: "Edit W^q · head 1".
+    void setWeightMatrix(WeightRef ref, const core::Matrix& matrix, const QString& text = QString());
+    void setEmbedding(const core::EmbeddingSettings& embedding);
+    void setPositional(const core::PositionalSettings& positional);
+    // New weights drawn from shape.seed (Xavier); tables of a different width fall back to
+    // hashed embeddings and sinusoidal positions. Throws core::Error for an invalid shape.
+    void setModelShape(const ModelShape& shape);
+    void setTitle(const QString& title, const QString& description);
+    // How the figure is shown: saved with the scene, but neither an undo step nor a change
+    // that asks to be saved.
+    void setView(const core::ViewSettings& view);
+
+    // A drag, scrub or typing burst: edits between begin and end merge into one undo step.
+    // endGesture(serial) ends only the gesture begin returned, so a typing pause cannot end
+    // a slider drag that started meanwhile; endGesture() ends whichever is open.
+    int beginGesture();
+    void endGesture(int serial = 0);
+    bool inGesture() const { return m_gesture != 0; }
+
+    // The latest result computed for this scene (null before the first).
+    std::shared_ptr<const core::AttentionResult> result() const { return m_result; }
+    void setResult(std::shared_ptr<const core::AttentionResult> result);
+
+    // Used by the undo commands only.
+    void applyScene(const std::function<void(core::Scene&)>& change, SceneChanges what);
+    int gesture() const { return m_gesture; }
+
+signals:
+    void sceneChanged(attn::ui::SceneChanges what);
+    void modifiedChanged(bool modified);
+    void filePathChanged(const QString& path);
+    void resultChanged();
+
+private:
+    slices::MarkedPositions markedAfter(const std::function<void(core::Scene&)>& change) const;
+    template <typename Slice, typename Key, typename Value>
+    void push(const Key& key, Value value, const QString& text = QString());
+
+    core::Scene m_scene;
+    QString m_path;
+    QUndoStack m_undo;
+    std::shared_ptr<const core::AttentionResult> m_result;
+    int m_gesture = 0;
+    int m_lastGesture = 0;
+};
+
+} // namespace attn::ui
+
+Q_DECLARE_OPERATORS_FOR_FLAGS(attn::ui::SceneChanges)
