@@ -50,6 +50,13 @@ struct CommandLine
     QSize figureSize{1200, 900};
     bool viewGiven = false; // --view given: otherwise the scene's own view
 
+    // True when no option changes the scene file (or the example) as loaded.
+    bool unchangedScene() const
+    {
+        return !text && !source && !mode && !normalization && !temperature && !heads && !dModel && !seed &&
+               !causal && !window && !paddingToken;
+    }
+
     bool headless() const
     {
         return !exportPath.isEmpty() || !dumpPath.isEmpty() || !exportAllDir.isEmpty() || !matrixPath.isEmpty() ||

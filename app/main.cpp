@@ -2,12 +2,12 @@
 #include "command_line.h"
 
 #include "core/error.h"
-#include "ui/figure_builder.h"
-
-#include <qcustomplot.h>
+#include "ui/explorer_window.h"
+#include "ui/message_bar.h"
 
 #include <QApplication>
 #include <QDir>
+#include <QFileInfo>
 #include <cstdio>
 
 namespace {
@@ -64,30 +64,26 @@ int main(int argc, char** argv)
         return code;
     }
 
-    attn::core::Scene scene;
-    try {
-        scene = sceneFor(*commandLine);
-    } catch (const attn::core::Error& e) {
-        std::fprintf(stderr, "error: %s\n", e.what());
-        return kInvalidInput;
-    }
     std::string notice;
     auto backend = attn::gpu::createBackend(commandLine->backend, commandLine->vkDevice.toStdString(), &notice);
     if (!notice.empty())
         std::fprintf(stderr, "%s\n", notice.c_str());
-    QCustomPlot plot;
-    plot.setWindowTitle(QStringLiteral("Attention Explorer"));
-    plot.resize(1000, 750);
-    try {
-        const auto result = backend->compute(attn::core::resolveProblem(scene), {});
-        attn::ui::FigureSpec spec;
-        spec.dpi = plot.logicalDpiY();
-        attn::ui::FigureBuilder builder(plot, spec);
-        builder.build(*result, plot.size());
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "error: %s\n", e.what());
-        return kInvalidInput;
+    attn::ui::ExplorerWindow window(std::move(backend), QString::fromStdString(notice));
+    window.setScene(builtInExample(), QString());
+    if (!commandLine->scenePath.isEmpty() && commandLine->unchangedScene()) {
+        // Opened as that file, so Save writes it back; a bad file leaves the example open
+        // and says why in the window.
+        window.openFile(QFileInfo(commandLine->scenePath).absoluteFilePath());
+    } else if (!commandLine->unchangedScene()) {
+        // Overrides make an untitled scene: Save asks where.
+        try {
+            window.setScene(sceneFor(*commandLine), QString());
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "error: %s\n", e.what());
+            window.messageBar()->showMessage(QStringLiteral("file"), attn::ui::MessageBar::Level::Error,
+                                             QString::fromUtf8(e.what()));
+        }
     }
-    plot.show();
+    window.show();
     return app.exec();
 }

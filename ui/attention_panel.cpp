@@ -122,7 +122,9 @@ QWidget* AttentionPanel::buildAttention()
     auto* temperatureRow = new QHBoxLayout;
     temperatureRow->addWidget(m_temperature, 1);
     temperatureRow->addWidget(m_temperatureSpin);
-    form->addRow(tr("&Temperature:"), temperatureRow);
+    auto* temperatureLabel = new QLabel(tr("&Temperature:"), box);
+    temperatureLabel->setBuddy(m_temperature); // a row of two widgets gets no buddy of its own
+    form->addRow(temperatureLabel, temperatureRow);
 
     m_scaling = new QCheckBox(tr("Scale by 1/√d_k"), box);
     m_scaling->setObjectName(QStringLiteral("scalingCheck"));

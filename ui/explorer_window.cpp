@@ -2,10 +2,12 @@
 
 #include "attention_panel.h"
 #include "colormap.h"
+#include "export_dialog.h"
 #include "heatmap_view.h"
 #include "input_panel.h"
 #include "lines_view.h"
 #include "message_bar.h"
+#include "presentation_window.h"
 #include "score_options.h"
 #include "weights_panel.h"
 
@@ -44,6 +46,7 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
+#include <QToolBar>
 #include <QToolButton>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -108,6 +111,7 @@ ExplorerWindow::ExplorerWindow(std::unique_ptr<core::Backend> backend, const QSt
     buildViews();
     buildDocks();
     buildMenus();
+    buildToolBar();
     buildStatusBar();
     connectDocument();
 
@@ -219,7 +223,7 @@ void ExplorerWindow::buildViews()
     m_compareCombo->setObjectName(QStringLiteral("compareCombo"));
     for (ScoreOption option : kScoreOptions)
         m_compareCombo->addItem(scoreOptionLabel(option), scoreOptionName(option));
-    auto* compareLabel = new QLabel(tr("Weights of this scene minus the same scene &scored by:"), differencePage);
+    auto* compareLabel = new QLabel(tr("These weights minus those &scored by:"), differencePage);
     compareLabel->setBuddy(m_compareCombo);
     compareRow->addWidget(compareLabel);
     compareRow->addWidget(m_compareCombo);
@@ -342,18 +346,21 @@ void ExplorerWindow::buildMenus()
         connect(action, &QAction::triggered, this, slot);
         return action;
     };
-    add(file, tr("&New"), QKeySequence::New, [this] {
+    m_newAction = add(file, tr("&New"), QKeySequence::New, [this] {
         if (maybeSave())
             newScene();
     });
-    add(file, tr("&Open…"), QKeySequence::Open, [this] { openDialog(); });
+    m_openAction = add(file, tr("&Open…"), QKeySequence::Open, [this] { openDialog(); });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &ExplorerWindow::fillRecentMenu);
     m_examplesMenu = file->addMenu(tr("&Examples"));
     connect(m_examplesMenu, &QMenu::aboutToShow, this, &ExplorerWindow::fillExamplesMenu);
     file->addSeparator();
-    add(file, tr("&Save"), QKeySequence::Save, [this] { save(); });
+    m_saveAction = add(file, tr("&Save"), QKeySequence::Save, [this] { save(); });
     add(file, tr("Save &As…"), QKeySequence::SaveAs, [this] { saveAs(); });
+    file->addSeparator();
+    m_exportAction = add(file, tr("&Export Figure…"), QKeySequence(Qt::CTRL | Qt::Key_E), [this] { openExportDialog(); });
+    m_exportAction->setToolTip(tr("Export the figure as PNG, SVG or PDF, or a matrix as CSV, NPY, JSON or LaTeX (Ctrl+E)"));
     file->addSeparator();
     QAction* quit = add(file, tr("&Quit"), QKeySequence::Quit, [this] { close(); });
     quit->setMenuRole(QAction::QuitRole);
@@ -365,6 +372,10 @@ void ExplorerWindow::buildMenus()
     redo->setShortcuts({QKeySequence::Redo, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)});
     edit->addAction(undo);
     edit->addAction(redo);
+    m_undoAction = undo;
+    m_redoAction = redo;
+    edit->addSeparator();
+    add(edit, tr("&Copy Figure"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), [this] { copyFigure(); });
     edit->addSeparator();
     add(edit, tr("Clear Custom &Mask"), QKeySequence(), [this] {
         core::MaskSpec mask = m_document.scene().mask;
@@ -385,10 +396,12 @@ void ExplorerWindow::buildMenus()
     for (QDockWidget* dock : {m_sceneDock, m_headsDock, m_weightsDock})
         view->addAction(dock->toggleViewAction());
     view->addSeparator();
-    QAction* fullScreen = add(view, tr("&Full Screen"), QKeySequence::FullScreen, [this] {
+    m_presentAction = add(view, tr("&Present"), QKeySequence(Qt::Key_F11), [this] { togglePresentation(); });
+    m_presentAction->setToolTip(tr("Step through the computation full screen: arrow keys, Space or a clicker (F11)"));
+    // F11 presents; the window itself goes full screen with Ctrl+Shift+F.
+    add(view, tr("&Full Screen Window"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F), [this] {
         setWindowState(windowState() ^ Qt::WindowFullScreen);
     });
-    fullScreen->setCheckable(false);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     add(help, tr("&About Attention Explorer"), QKeySequence(), [this] {
@@ -398,6 +411,33 @@ void ExplorerWindow::buildMenus()
                               "<p>Hover a cell to see how its weight was made; drag on the weights to mask cells; "
                               "every edit can be undone.</p>"));
     });
+}
+
+void ExplorerWindow::buildToolBar()
+{
+    QToolBar* bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("mainToolBar"));
+    bar->setMovable(false);
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    // Theme icons where the desktop has them, Qt's own otherwise.
+    auto icon = [this](const char* theme, QStyle::StandardPixmap fallback) {
+        return QIcon::fromTheme(QString::fromLatin1(theme), style()->standardIcon(fallback));
+    };
+    m_newAction->setIcon(icon("document-new", QStyle::SP_FileIcon));
+    m_openAction->setIcon(icon("document-open", QStyle::SP_DialogOpenButton));
+    m_saveAction->setIcon(icon("document-save", QStyle::SP_DialogSaveButton));
+    m_undoAction->setIcon(icon("edit-undo", QStyle::SP_ArrowBack));
+    m_redoAction->setIcon(icon("edit-redo", QStyle::SP_ArrowForward));
+    m_exportAction->setIcon(icon("document-export", QStyle::SP_DriveFDIcon));
+    m_presentAction->setIcon(icon("view-presentation", QStyle::SP_MediaPlay));
+    for (QAction* action : {m_newAction, m_openAction, m_saveAction})
+        bar->addAction(action);
+    bar->addSeparator();
+    bar->addAction(m_undoAction);
+    bar->addAction(m_redoAction);
+    bar->addSeparator();
+    bar->addAction(m_exportAction);
+    bar->addAction(m_presentAction);
 }
 
 void ExplorerWindow::buildStatusBar()
@@ -560,6 +600,10 @@ void ExplorerWindow::showResult()
         m_warningLabel->setToolTip(lines.join(QLatin1Char('\n')));
     }
     m_input->setFallback(p.queryFallback, p.keyFallback);
+    if (m_exportDialog)
+        m_exportDialog->setSource(exportSource());
+    if (m_presentation)
+        m_presentation->setResult(result);
     emit resultShown();
 }
 
@@ -959,8 +1003,15 @@ void ExplorerWindow::readSettings()
 {
     QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) {
+        // First start: the whole of a laptop or projector screen, a large window on a larger one.
         const QRect screen = this->screen() ? this->screen()->availableGeometry() : QRect(0, 0, 1280, 800);
-        resize(std::min(1600, screen.width()), std::min(1000, screen.height()));
+        if (screen.width() <= 1920 && screen.height() <= 1200) {
+            setGeometry(screen); // also where no window manager maximizes
+            setWindowState(Qt::WindowMaximized);
+        } else {
+            const QSize size(1600, 1000);
+            setGeometry(QRect(screen.center() - QPoint(size.width() / 2, size.height() / 2), size));
+        }
     }
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
 }
@@ -970,6 +1021,85 @@ void ExplorerWindow::writeSettings()
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
+}
+
+// --- figures and presenting ----------------------------------------------------------------
+
+ExportDialog* ExplorerWindow::exportDialog() const
+{
+    return m_exportDialog;
+}
+
+PresentationWindow* ExplorerWindow::presentation() const
+{
+    return m_presentation;
+}
+
+ExportSource ExplorerWindow::exportSource() const
+{
+    ExportSource source;
+    source.result = m_document.result();
+    source.compare = m_compareResult;
+    const int tab = m_tabs->currentIndex();
+    source.spec = figureSpec(tab == PipelineTab     ? FigureView::Pipeline
+                             : tab == DifferenceTab ? FigureView::Difference
+                                                    : FigureView::Head);
+    source.lines = tab == LinesTab;
+    source.suggestedName = m_document.filePath().isEmpty() ? m_document.scene().title : QFileInfo(m_document.filePath()).completeBaseName();
+    if (source.suggestedName.isEmpty())
+        source.suggestedName = QStringLiteral("attention");
+    return source;
+}
+
+void ExplorerWindow::openExportDialog()
+{
+    if (!m_document.result()) {
+        showError(QStringLiteral("export"), tr("There is no figure to export yet: the scene has not been computed."));
+        return;
+    }
+    if (!m_exportDialog) {
+        m_exportDialog = new ExportDialog(exportSource(), this);
+        m_exportDialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(m_exportDialog, &ExportDialog::saved, this, [this](const QString& path) {
+            statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 6000);
+        });
+    }
+    m_exportDialog->show();
+    m_exportDialog->raise();
+    m_exportDialog->activateWindow();
+}
+
+void ExplorerWindow::copyFigure()
+{
+    if (!m_document.result())
+        return;
+    const ExportSource source = exportSource();
+    try {
+        copyFigureToClipboard(source, windowExportSettings(source));
+    } catch (const std::exception& error) {
+        showError(QStringLiteral("export"), tr("The figure was not copied: %1").arg(QString::fromUtf8(error.what())));
+        return;
+    }
+    statusBar()->showMessage(tr("Figure copied as PNG and SVG"), 4000);
+}
+
+void ExplorerWindow::togglePresentation()
+{
+    if (m_presentation) {
+        m_presentation->close();
+        return;
+    }
+    if (!m_document.result()) {
+        showError(QStringLiteral("export"), tr("There is nothing to present yet: the scene has not been computed."));
+        return;
+    }
+    m_presentation = new PresentationWindow(m_document.result(), this);
+    m_presentation->setAttribute(Qt::WA_DeleteOnClose);
+    m_presentation->setHead(std::max(0, selectedHead()));
+    // On the window's screen (a projector beside a laptop is a second screen), and covering
+    // it even where no window manager applies the full-screen state.
+    m_presentation->setGeometry(screen()->geometry());
+    m_presentation->showFullScreen();
 }
 
 void ExplorerWindow::closeEvent(QCloseEvent* event)

@@ -25,7 +25,10 @@ class QToolButton;
 namespace attn::ui {
 
 class AttentionPanel;
+class ExportDialog;
 class HeatmapView;
+class PresentationWindow;
+struct ExportSource;
 class InputPanel;
 class LinesView;
 class MessageBar;
@@ -66,6 +69,18 @@ public:
     HeatmapView* differenceView() const { return m_differenceView; }
     LinesView* linesView() const { return m_linesView; }
     QTabWidget* viewTabs() const { return m_tabs; }
+    // Non-null while open.
+    ExportDialog* exportDialog() const;
+    PresentationWindow* presentation() const;
+
+    // What the figure export and the clipboard take: the result and the view on screen.
+    ExportSource exportSource() const;
+    // File > Export Figure (Ctrl+E): the non-modal export dialog, kept up to date.
+    void openExportDialog();
+    // Edit > Copy Figure: the view on screen as PNG and SVG.
+    void copyFigure();
+    // View > Present (F11): the selected head step by step, full screen; again closes it.
+    void togglePresentation();
 
     // The head the large views show; -1 is the mean of the enabled heads.
     int selectedHead() const;
@@ -89,6 +104,7 @@ private:
     void buildDocks();
     void buildMenus();
     void buildStatusBar();
+    void buildToolBar();
     void connectDocument();
 
     void onSceneChanged(SceneChanges what);
@@ -151,6 +167,15 @@ private:
     QMenu* m_recentMenu = nullptr;
     QMenu* m_examplesMenu = nullptr;
     QAction* m_showValuesAction = nullptr;
+    QAction* m_undoAction = nullptr;
+    QAction* m_redoAction = nullptr;
+    QAction* m_newAction = nullptr;
+    QAction* m_openAction = nullptr;
+    QAction* m_saveAction = nullptr;
+    QAction* m_exportAction = nullptr;
+    QAction* m_presentAction = nullptr;
+    QPointer<ExportDialog> m_exportDialog;
+    QPointer<PresentationWindow> m_presentation;
 
     std::shared_ptr<const core::AttentionResult> m_compareResult;
     QString m_compareError;

@@ -332,6 +332,27 @@ QByteArray exportFigureBytes(const ExportSource& source, const ExportSettings& s
                       [&](QCustomPlot& plot) { return renderFigure(plot, pixels, settings.dpi, format); });
 }
 
+ExportSettings windowExportSettings(const ExportSource& source)
+{
+    ExportSettings settings;
+    settings.view = windowView(source);
+    settings.head = source.spec.head;
+    settings.colormap = source.spec.colormap;
+    settings.showValues = source.spec.showValues;
+    settings.precision = source.spec.precision;
+    return settings;
+}
+
+void copyFigureToClipboard(const ExportSource& source, const ExportSettings& settings)
+{
+    auto mime = std::make_unique<QMimeData>();
+    const QByteArray png = exportFigureBytes(source, settings, FigureFormat::Png);
+    mime->setData(QStringLiteral("image/png"), png);
+    mime->setData(QStringLiteral("image/svg+xml"), exportFigureBytes(source, settings, FigureFormat::Svg));
+    mime->setImageData(QImage::fromData(png, "PNG"));
+    QGuiApplication::clipboard()->setMimeData(mime.release());
+}
+
 // --- The preview ------------------------------------------------------------------------
 
 // The page on a backdrop, centred, with a soft shadow; the error box sits in its place.
@@ -613,8 +634,6 @@ void ExportDialog::buildUi()
     resize(1040, 640);
 }
 
-namespace {
-
 ExportView windowView(const ExportSource& source)
 {
     if (source.lines)
@@ -627,6 +646,8 @@ ExportView windowView(const ExportSource& source)
     }
     return ExportView::Head;
 }
+
+namespace {
 
 void applyUnit(QDoubleSpinBox* box, SizeUnit unit)
 {
@@ -1036,14 +1057,8 @@ bool ExportDialog::saveTo(const QString& requested)
 
 void ExportDialog::copyToClipboard()
 {
-    const ExportSettings s = settings();
     try {
-        auto mime = std::make_unique<QMimeData>();
-        const QByteArray png = exportFigureBytes(m_source, s, FigureFormat::Png);
-        mime->setData(QStringLiteral("image/png"), png);
-        mime->setData(QStringLiteral("image/svg+xml"), exportFigureBytes(m_source, s, FigureFormat::Svg));
-        mime->setImageData(QImage::fromData(png, "PNG")); // for applications that paste only bitmaps
-        QGuiApplication::clipboard()->setMimeData(mime.release());
+        copyFigureToClipboard(m_source, settings());
     } catch (const std::exception& e) {
         showFailure(tr("The figure was not copied."), sentence(QString::fromStdString(e.what())));
         return;

@@ -87,6 +87,17 @@ struct ExportSettings
 // (the pipeline of a pooled result, a difference without a second result, ...).
 QByteArray exportFigureBytes(const ExportSource& source, const ExportSettings& settings, FigureFormat format);
 
+// The view that shows what the window shows (a difference without a second result: the head).
+ExportView windowView(const ExportSource& source);
+
+// The settings that export what the window shows (its view, head, colours and numbers) on
+// the dialog's default page: 16 x 12 cm at 300 DPI.
+ExportSettings windowExportSettings(const ExportSource& source);
+
+// Puts the figure on the clipboard as PNG and SVG, and as a bitmap for applications that
+// paste only those. Throws core::Error as exportFigureBytes does.
+void copyFigureToClipboard(const ExportSource& source, const ExportSettings& settings);
+
 // --- The dialog -------------------------------------------------------------------------
 
 // File > Export Figure (Ctrl+E): what to export, the page, the style, and a live preview

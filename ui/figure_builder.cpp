@@ -244,6 +244,9 @@ void FigureBuilder::build(const core::AttentionResult& result, QSize size, const
         addCellValues();
     if (presentation())
         addStepFrames();
+    // The numbers and frames came after the last layout pass: on screen they need one more
+    // paint (exports paint the whole plot themselves).
+    m_plot.replot(QCustomPlot::rpQueuedReplot);
 }
 
 // Fills the plot with the view's panels and lays them out once at `size`.
@@ -418,9 +421,21 @@ QCPLayoutGrid* FigureBuilder::addPanel(QCPLayoutGrid* parent, int row, int colum
     return cell;
 }
 
+QCPLayoutGrid* FigureBuilder::sideHost()
+{
+    // Only with a colour bar: an empty grid beside the panels still takes a share of the
+    // body's height in QCustomPlot's layout, and the panels shrank to a third of the room.
+    if (!m_spec.colorBar)
+        return nullptr;
+    auto* host = new QCPLayoutGrid;
+    m_body->addElement(0, 1, host);
+    m_body->setColumnStretchFactor(1, 0.01);
+    return host;
+}
+
 void FigureBuilder::addColorScale(QCPLayoutGrid* host, Colormap map, double low, double high, const QString& label)
 {
-    if (!m_spec.colorBar)
+    if (!m_spec.colorBar || !host)
         return;
     auto* scale = new QCPColorScale(&m_plot);
     host->addElement(std::max(0, host->rowCount() - 1), host->columnCount(), scale); // beside a panel's matrix
@@ -495,10 +510,7 @@ void FigureBuilder::buildHeads(const core::AttentionResult& result)
         m_panels.back().rect->setMarginGroup(QCP::msAll, margins);
     }
     // One scale for all heads, beside the grid.
-    auto* host = new QCPLayoutGrid;
-    m_body->addElement(0, 1, host);
-    m_body->setColumnStretchFactor(1, 0.01);
-    addColorScale(host, m_spec.colormap, 0.0, top, QStringLiteral("attention weight"));
+    addColorScale(sideHost(), m_spec.colormap, 0.0, top, QStringLiteral("attention weight"));
 }
 
 const core::HeadResult& FigureBuilder::pipelineHead(const core::AttentionResult& result) const
@@ -561,10 +573,7 @@ void FigureBuilder::buildPipeline(const core::AttentionResult& result)
         }
         addPanel(m_content, int(s / 4), int(s % 4), std::move(panel));
     }
-    auto* host = new QCPLayoutGrid;
-    m_body->addElement(0, 1, host);
-    m_body->setColumnStretchFactor(1, 0.01);
-    addColorScale(host, m_spec.colormap, 0.0, m_panels[6].high, QStringLiteral("attention weight"));
+    addColorScale(sideHost(), m_spec.colormap, 0.0, m_panels[6].high, QStringLiteral("attention weight"));
 }
 
 void FigureBuilder::buildDifference(const core::AttentionResult& result, const core::AttentionResult& compare)
@@ -969,10 +978,16 @@ double FigureBuilder::cellPixels(const Panel& panel) const
 
 void FigureBuilder::fitLabels()
 {
+    // Square cells end up the size of the smallest panel's, whatever the rect's aspect:
+    // thin the labels for that size, or a wide rect leaves its row labels overlapping.
+    double square = std::numeric_limits<double>::max();
+    if (m_squareCells)
+        for (const Panel& panel : m_panels)
+            square = std::min(square, cellPixels(panel));
     for (Panel& panel : m_panels) {
         const QRect r = panel.rect->rect();
-        const double rowPixels = double(r.height()) / double(panel.matrix->rows());
-        const double cell = double(r.width()) / double(panel.matrix->cols()); // a column's width
+        const double rowPixels = std::min(square, double(r.height()) / double(panel.matrix->rows()));
+        const double cell = std::min(square, double(r.width()) / double(panel.matrix->cols())); // a column's width
         QCPAxis* x = panel.rect->axis(QCPAxis::atBottom);
         QCPAxis* y = panel.rect->axis(QCPAxis::atLeft);
         const QFontMetricsF metrics(x->tickLabelFont());

@@ -131,6 +131,8 @@ private:
 
     QCPLayoutGrid* addPanel(QCPLayoutGrid* parent, int row, int column, Panel panel);
     void addTitle(const QString& text);
+    // The grid beside the panels that holds a shared colour bar; null when there is none.
+    QCPLayoutGrid* sideHost();
     void addColorScale(QCPLayoutGrid* host, Colormap map, double low, double high, const QString& label);
     void fitLabels();
     void centreSquareCells();

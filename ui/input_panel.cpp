@@ -88,7 +88,9 @@ InputPanel::InputPanel(SceneDocument& document, QWidget* parent) : QWidget(paren
     auto* tokenizerRow = new QHBoxLayout;
     tokenizerRow->addWidget(m_tokenizer, 1);
     tokenizerRow->addWidget(m_lowercase);
-    form->addRow(tr("&Tokens:"), tokenizerRow);
+    auto* tokensLabel = new QLabel(tr("&Tokens:"), this);
+    tokensLabel->setBuddy(m_tokenizer); // a row of two widgets gets no buddy of its own
+    form->addRow(tokensLabel, tokenizerRow);
     m_special = new QComboBox(this);
     m_special->addItem(tr("None"), int(core::SpecialTokens::None));
     m_special->addItem(QStringLiteral("[CLS] … [SEP]"), int(core::SpecialTokens::Bert));
@@ -98,7 +100,7 @@ InputPanel::InputPanel(SceneDocument& document, QWidget* parent) : QWidget(paren
     m_paddingToken->setPlaceholderText(tr("none, e.g. [PAD]"));
     m_paddingToken->setToolTip(tr("Tokens with exactly this text are padding keys. Clicking a key chip marks "
                                   "single positions as padding."));
-    form->addRow(tr("Padding &token:"), m_paddingToken);
+    form->addRow(tr("Pa&dding token:"), m_paddingToken);
     layout->addLayout(form);
 
     m_summary = new QLabel(this);

@@ -355,6 +355,7 @@ MatrixEditor::MatrixEditor(QWidget* parent) : QWidget(parent)
     top->setContentsMargins(0, 0, 0, 0);
     top->addWidget(m_titleLabel);
     top->addWidget(m_shapeLabel);
+    top->addWidget(m_seedLabel); // here, not beside Randomize: the button row must fit a narrow dock
     top->addStretch(1);
     top->addWidget(toolButton(m_import));
     top->addWidget(toolButton(m_export));
@@ -362,8 +363,6 @@ MatrixEditor::MatrixEditor(QWidget* parent) : QWidget(parent)
     auto* tools = new QHBoxLayout;
     tools->setContentsMargins(0, 0, 0, 0);
     tools->addWidget(toolButton(m_randomize));
-    tools->addWidget(m_seedLabel);
-    tools->addSpacing(8);
     for (QAction* action : {m_identity, m_zero, m_transpose, m_scale})
         tools->addWidget(toolButton(action));
     tools->addStretch(1);
@@ -441,7 +440,7 @@ void MatrixEditor::setTitle(const QString& title)
 void MatrixEditor::setSeed(std::uint64_t seed)
 {
     m_seed = seed;
-    m_seedLabel->setText(tr("seed %1").arg(seed));
+    m_seedLabel->setText(tr("· seed %1").arg(seed));
     m_randomize->setToolTip(tr("Xavier-uniform values, \u00b1sqrt(6 / (rows + columns)), from seed %1 "
                                "(the seed then advances)")
                                 .arg(seed));

@@ -4,10 +4,12 @@
 #include "ui/attention_panel.h"
 #include "ui/compute_controller.h"
 #include "ui/explorer_window.h"
+#include "ui/export_dialog.h"
 #include "ui/heatmap_view.h"
 #include "ui/input_panel.h"
 #include "ui/matrix_editor.h"
 #include "ui/message_bar.h"
+#include "ui/presentation_window.h"
 #include "ui/scene_document.h"
 #include "ui/score_options.h"
 #include "ui/token_chips.h"
@@ -19,11 +21,14 @@
 #include <qcustomplot.h>
 
 #include <QCheckBox>
+#include <QClipboard>
 #include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QLockFile>
+#include <QMimeData>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
@@ -469,6 +474,67 @@ private slots:
         QVERIFY(second.document()->isModified());
         QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("scene-999999.json"))));
         second.document()->undoStack()->setClean();
+    }
+
+    // Ctrl+E opens the export dialog on what the window shows, and it follows later edits.
+    void exportDialogFollowsTheWindow()
+    {
+        QVERIFY(!m_window->exportDialog());
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        QTest::keyClick(m_window.get(), Qt::Key_E, Qt::ControlModifier);
+        ui::ExportDialog* dialog = m_window->exportDialog();
+        QVERIFY(dialog && dialog->isVisible());
+        QCOMPARE(dialog->source().result, m_window->document()->result());
+        QCOMPARE(dialog->settings().view, ui::ExportView::Head);
+
+        m_window->document()->setTemperature(0.5f);
+        waitUpToDate();
+        QCOMPARE(dialog->source().result, m_window->document()->result());
+        QCOMPARE(dialog->source().result->problem->temperature, 0.5f);
+        dialog->close();
+        QTRY_VERIFY(!m_window->exportDialog()); // deleted on close
+    }
+
+    // Copy Figure: the view on screen as PNG (16 x 12 cm at 300 DPI) and SVG with the labels.
+    void copyFigurePutsPngAndSvgOnTheClipboard()
+    {
+        QGuiApplication::clipboard()->clear();
+        m_window->copyFigure();
+        const QMimeData* mime = QGuiApplication::clipboard()->mimeData();
+        QVERIFY(mime);
+        QVERIFY(mime->hasFormat(QStringLiteral("image/png")));
+        const QImage png = QImage::fromData(mime->data(QStringLiteral("image/png")), "PNG");
+        QCOMPARE(png.size(), QSize(1890, 1417)); // round(16 / 2.54 * 300), round(12 / 2.54 * 300)
+        const QByteArray svg = mime->data(QStringLiteral("image/svg+xml"));
+        QVERIFY(svg.contains("animal"));
+        QVERIFY(svg.contains("street"));
+    }
+
+    // F11 presents the selected head full screen and closes it again; it follows edits.
+    void f11PresentsTheSelectedHead()
+    {
+        m_window->selectHead(1);
+        waitUpToDate();
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        QTest::keyClick(m_window.get(), Qt::Key_F11);
+        QPointer<ui::PresentationWindow> presentation = m_window->presentation();
+        QVERIFY(presentation && presentation->isVisible());
+        QTRY_VERIFY(presentation->isFullScreen());
+        QCOMPARE(presentation->head(), 1);
+        QCOMPARE(presentation->result(), m_window->document()->result());
+        QTest::keyClick(presentation, Qt::Key_Right);
+        QCOMPARE(presentation->step(), 2);
+
+        m_window->document()->setHeadEnabled(0, false);
+        waitUpToDate();
+        QCOMPARE(presentation->result(), m_window->document()->result());
+        QCOMPARE(presentation->step(), 2); // an edit keeps the step
+
+        QTest::keyClick(presentation, Qt::Key_F11);
+        QTRY_VERIFY(!presentation);
+        QVERIFY(!m_window->presentation());
     }
 
     void autosaveWritesRecoveryFile()
