@@ -53,10 +53,11 @@ bool applyMode(const QString& mode, core::Scene& scene)
     return true;
 }
 
-std::shared_ptr<const core::AttentionResult> compute(core::Backend& backend, const core::Scene& scene,
+std::shared_ptr<const core::AttentionResult> compute(core::Backend& backend,
+                                                     std::shared_ptr<const core::Problem> problem,
                                                      const core::ComputeOptions& options)
 {
-    auto result = backend.compute(core::resolveProblem(scene), options);
+    auto result = backend.compute(std::move(problem), options);
     for (const std::string& warning : result->diagnostics.warnings)
         printLine(stderr, QStringLiteral("warning: ") + QString::fromStdString(warning));
     return result;
@@ -372,17 +373,26 @@ int runHeadless(const CommandLine& commandLine)
         spec.showValues = scene.view.showValues;
         spec.precision = scene.view.valuePrecision;
 
-        core::ComputeOptions options; // every intermediate: the pipeline, --dump, --export-matrix
-        const auto full = compute(*backend, scene, options);
-        // A figure of a long input shows weights pooled to at most kFigureCells a side
-        // (more cells than a page has dots); --dump and --export-matrix keep every value.
+        // Every intermediate only where something shows them (--dump, --export-matrix, the
+        // pipeline of a short input). A figure of a long input shows weights pooled by the
+        // backend to at most kFigureCells a side (more cells than a page has dots), so no
+        // T x T matrix of every head reaches the host (T = 16384 with 8 heads: 8 GiB).
         constexpr int kFigureCells = 1024;
-        std::shared_ptr<const core::AttentionResult> result = full;
-        if (std::max(full->problem->queryCount(), full->problem->keyCount()) > kFigureCells &&
-            (!commandLine.exportPath.isEmpty() || !commandLine.exportAllDir.isEmpty())) {
-            options.viewRows = options.viewCols = kFigureCells;
-            options.keepIntermediates = false;
-            result = compute(*backend, scene, options);
+        const bool figures = !commandLine.exportPath.isEmpty() || !commandLine.exportAllDir.isEmpty();
+        const auto problem = core::resolveProblem(scene);
+        std::shared_ptr<const core::AttentionResult> full;
+        if (!commandLine.dumpPath.isEmpty() || !commandLine.matrixPath.isEmpty())
+            full = compute(*backend, problem, core::ComputeOptions{});
+        core::ComputeOptions options;
+        std::shared_ptr<const core::AttentionResult> result = full; // what the figures show
+        if (figures) {
+            if (std::max(problem->queryCount(), problem->keyCount()) > kFigureCells) {
+                options.viewRows = options.viewCols = kFigureCells;
+                options.keepIntermediates = false;
+                result = compute(*backend, problem, options);
+            } else if (!result) {
+                result = compute(*backend, problem, options);
+            }
         }
         // The difference view compares with the scene's comparison score, else dot product
         // against scaled dot product.
@@ -394,7 +404,7 @@ int runHeadless(const CommandLine& commandLine)
                 other.score = score ? *score
                                     : (scene.score == core::ScoreKind::ScaledDot ? core::ScoreKind::Dot
                                                                                  : core::ScoreKind::ScaledDot);
-                compare = compute(*backend, other, options);
+                compare = compute(*backend, core::resolveProblem(other), options);
             }
             return compare.get();
         };

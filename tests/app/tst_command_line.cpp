@@ -117,6 +117,24 @@ class TestCommandLine : public QObject
     Q_OBJECT
 
 private slots:
+    // 16,384 tokens with 8 heads: the weights of every head in full would take 8 GiB, so the
+    // figure must be computed pooled (the backend refuses the full matrices); the heatmap
+    // comes out, pooled to at most 1024 cells a side.
+    void longInputExportsAPooledFigure()
+    {
+        QStringList words;
+        for (int i = 0; i < 16384; ++i)
+            words << QStringLiteral("w%1").arg(i % 700);
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("long.png"));
+        const Run r = run({QStringLiteral("--backend"), QStringLiteral("cpu"), QStringLiteral("--text"), words.join(u' '),
+                           QStringLiteral("--heads"), QStringLiteral("8"), QStringLiteral("--d-model"), QStringLiteral("16"),
+                           QStringLiteral("--causal"), QStringLiteral("--export"), out, QStringLiteral("--width"),
+                           QStringLiteral("640"), QStringLiteral("--height"), QStringLiteral("480")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(QImage(out).size(), QSize(640, 480));
+    }
+
     void pngHasTheRequestedSizeAndDpi()
     {
         QTemporaryDir dir;
