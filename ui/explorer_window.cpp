@@ -489,6 +489,15 @@ void ExplorerWindow::setScene(const core::Scene& scene, const QString& path)
 {
     m_compareResult.reset();
     m_document.reset(scene, path);
+    // What the scene sets out to show (the examples say it): until it is dismissed or
+    // another scene is opened. Never in place of another message (an error, a recovery offer).
+    const QString shown = m_messages->key();
+    if (scene.description.isEmpty())
+        m_messages->clearMessage(QStringLiteral("scene"));
+    else if (shown.isEmpty() || shown == QLatin1String("scene"))
+        m_messages->showMessage(QStringLiteral("scene"), MessageBar::Level::Information,
+                                scene.title.isEmpty() ? scene.description
+                                                      : QStringLiteral("%1: %2").arg(scene.title, scene.description));
     applyViewSettings();
     updateTitle();
 }
@@ -876,16 +885,19 @@ void ExplorerWindow::fillExamplesMenu()
     const QFileInfoList examples =
         QDir(QStringLiteral(":/examples")).entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
     for (const QFileInfo& info : examples) {
-        // Titled by each scene's own title; the file name if it has none.
+        // Titled by each scene's own title (the file name if it has none), described by its
+        // description when the pointer rests on it.
         QString title = info.completeBaseName();
+        QString description;
         QFile file(info.filePath());
         if (file.open(QIODevice::ReadOnly)) {
             const QJsonObject object = QJsonDocument::fromJson(file.readAll()).object();
             if (!object.value(QStringLiteral("title")).toString().isEmpty())
                 title = object.value(QStringLiteral("title")).toString();
+            description = object.value(QStringLiteral("description")).toString();
         }
         const QString path = info.filePath();
-        m_examplesMenu->addAction(title, this, [this, path] {
+        QAction* action = m_examplesMenu->addAction(title, this, [this, path] {
             if (!maybeSave())
                 return;
             try {
@@ -894,7 +906,10 @@ void ExplorerWindow::fillExamplesMenu()
                 showError(QStringLiteral("file"), QString::fromUtf8(error.what()));
             }
         });
+        action->setToolTip(description);
+        action->setStatusTip(description);
     }
+    m_examplesMenu->setToolTipsVisible(true);
     if (examples.isEmpty())
         m_examplesMenu->addAction(tr("No examples in this build"))->setEnabled(false);
 }

@@ -26,6 +26,8 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QLockFile>
+#include <QMenu>
+#include <QMenuBar>
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QPointer>
@@ -535,6 +537,35 @@ private slots:
         QTest::keyClick(presentation, Qt::Key_F11);
         QTRY_VERIFY(!presentation);
         QVERIFY(!m_window->presentation());
+    }
+
+    // File > Examples lists every built-in scene by title with its description; opening one
+    // says what it shows.
+    void examplesMenuDescribesEachScene()
+    {
+        QMenu* examples = nullptr;
+        for (QAction* top : m_window->menuBar()->actions())
+            for (QAction* item : top->menu() ? top->menu()->actions() : QList<QAction*>{})
+                if (item->menu() && item->text().remove(u'&') == QStringLiteral("Examples"))
+                    examples = item->menu();
+        QVERIFY(examples);
+        emit examples->aboutToShow();
+        const QList<QAction*> actions = examples->actions();
+        QCOMPARE(actions.size(), QDir(QStringLiteral(":/examples")).entryList({QStringLiteral("*.json")}).size());
+        QVERIFY(actions.size() >= 12);
+        for (QAction* action : actions) {
+            QVERIFY2(action->toolTip() != action->text() && action->toolTip().size() > 20, qPrintable(action->text()));
+            QCOMPARE(action->statusTip(), action->toolTip());
+        }
+        QAction* scholarship = actions[1];
+        scholarship->trigger();
+        waitUpToDate();
+        const core::Scene& scene = m_window->document()->scene();
+        QCOMPARE(scene.title, scholarship->text());
+        QVERIFY(!m_window->document()->isModified());
+        QVERIFY(m_window->document()->filePath().isEmpty()); // an example is saved elsewhere
+        QCOMPARE(m_window->messageBar()->key(), QStringLiteral("scene"));
+        QVERIFY(m_window->messageBar()->text().contains(scene.description));
     }
 
     void autosaveWritesRecoveryFile()
