@@ -497,7 +497,7 @@ void ExplorerWindow::setScene(const core::Scene& scene, const QString& path)
     else if (shown.isEmpty() || shown == QLatin1String("scene"))
         m_messages->showMessage(QStringLiteral("scene"), MessageBar::Level::Information,
                                 scene.title.isEmpty() ? scene.description
-                                                      : QStringLiteral("%1: %2").arg(scene.title, scene.description));
+                                                      : QStringLiteral("%1 — %2").arg(scene.title, scene.description));
     applyViewSettings();
     updateTitle();
 }
