@@ -590,6 +590,7 @@ void FigureBuilder::buildDifference(const core::AttentionResult& result, const c
     panel.name = QStringLiteral("difference");
     panel.head = m_spec.head;
     panel.map = m_spec.style.signedColormap;
+    panel.masked = true; // the two differ in their score only: a cell masked in one is in both
     const double top = signedRangeTop(maxAbs(difference, nullptr));
     panel.low = -top;
     panel.high = top;
