@@ -300,7 +300,7 @@ void FigureBuilder::compose(const core::AttentionResult& result, QSize size, con
     switch (m_spec.view) {
     case FigureView::Head: buildHead(result); break;
     case FigureView::Heads: buildHeads(result); break;
-    case FigureView::Pipeline: presentation ? buildPresentation(result) : buildPipeline(result); break;
+    case FigureView::Pipeline: presentation ? buildPresentation(result) : buildPipeline(result, size.width()); break;
     case FigureView::Difference:
         if (!compare)
             throw core::Error("the difference view needs a second result to compare with");
@@ -523,7 +523,7 @@ const core::HeadResult& FigureBuilder::pipelineHead(const core::AttentionResult&
     return result.heads[std::size_t(m_spec.head)];
 }
 
-void FigureBuilder::buildPipeline(const core::AttentionResult& result)
+void FigureBuilder::buildPipeline(const core::AttentionResult& result, int width)
 {
     const core::HeadResult& head = pipelineHead(result);
     const QStringList queries = tokenLabels(result.problem->queryTokens, 1);
@@ -540,20 +540,35 @@ void FigureBuilder::buildPipeline(const core::AttentionResult& result)
     };
     const QStringList none;
     const std::vector<Stage> stages = {
-        {&result.queryInput, QStringLiteral("X: embedding + position"), QStringLiteral("X"), &queries, &none, false, false},
-        {&head.Q, QStringLiteral("Q: queries"), QStringLiteral("Q"), &queries, &none, false, false},
-        {&head.K, QStringLiteral("K: keys"), QStringLiteral("K"), &keys, &none, false, false},
-        {&head.V, QStringLiteral("V: values"), QStringLiteral("V"), &keys, &none, false, false},
+        // Short titles: they set the columns' minimum widths, and the T x T panels below
+        // share those columns.
+        {&result.queryInput, QStringLiteral("X = E + P"), QStringLiteral("X"), &queries, &none, false, false},
+        {&head.Q, QStringLiteral("Q"), QStringLiteral("Q"), &queries, &none, false, false},
+        {&head.K, QStringLiteral("K"), QStringLiteral("K"), &keys, &none, false, false},
+        {&head.V, QStringLiteral("V"), QStringLiteral("V"), &keys, &none, false, false},
         {&head.rawScores, QStringLiteral("scores"), QStringLiteral("scores"), &queries, &keys, false, false},
         {&head.maskedScores, QStringLiteral("scaled, masked"), QStringLiteral("masked scores"), &queries, &keys, false, true},
         {&head.weights, QStringLiteral("weights α"), QStringLiteral("weights"), &queries, &keys, true, true},
         {&head.output, QStringLiteral("output αV"), QStringLiteral("output"), &queries, &none, false, false},
     };
+    // Signed panels give their colour range in the title where the titles fit the figure's
+    // width (with room for the row labels and the colour bar); else the name alone.
+    // The four columns are about equally wide, so the widest title decides.
+    const QFontMetricsF titleMetrics(font(m_spec.fontPoints));
+    double widestTitle = 0.0;
+    for (const Stage& stage : stages)
+        widestTitle = std::max(widestTitle, titleMetrics.horizontalAdvance(stage.title + QStringLiteral("  ±0.00")));
+    const bool showRanges = 4 * widestTitle + 20 * titleMetrics.averageCharWidth() < width;
+    // Each row of panels aligned (their matrices start and end at the same heights), and
+    // its rows labelled once, at its start, or again where the row tokens change (K and V
+    // of cross-attention): a narrow window keeps room for the matrices.
+    QCPMarginGroup* rowGroups[2] = {new QCPMarginGroup(&m_plot), new QCPMarginGroup(&m_plot)};
     for (std::size_t s = 0; s < stages.size(); ++s) {
         const Stage& stage = stages[s];
         Panel panel;
         panel.matrix = stage.matrix;
-        panel.rowLabels = *stage.rows;
+        const bool rowsChange = s % 4 == 0 || *stage.rows != *stages[s - 1].rows;
+        panel.rowLabels = rowsChange ? *stage.rows : none;
         panel.columnLabels = *stage.columns;
         panel.name = stage.name;
         panel.head = m_spec.head;
@@ -569,9 +584,11 @@ void FigureBuilder::buildPipeline(const core::AttentionResult& result)
             panel.map = m_spec.style.signedColormap;
             panel.low = -top;
             panel.high = top;
-            panel.title = stage.title + QStringLiteral("  [±%1]").arg(formatValue(top, top < 10 ? 2 : 0));
+            panel.title = showRanges ? stage.title + QStringLiteral("  ±%1").arg(formatValue(top, top < 10 ? 2 : 0))
+                                     : stage.title;
         }
         addPanel(m_content, int(s / 4), int(s % 4), std::move(panel));
+        m_panels.back().rect->setMarginGroup(QCP::msTop | QCP::msBottom, rowGroups[s / 4]);
     }
     addColorScale(sideHost(), m_spec.colormap, 0.0, m_panels[6].high, QStringLiteral("attention weight"));
 }

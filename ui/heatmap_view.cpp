@@ -113,6 +113,9 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent)
     m_stack = new QStackedLayout(this);
     m_stack->setContentsMargins(0, 0, 0, 0);
     m_plot = new QCustomPlot(this);
+    // QCustomPlot's minimum size hint is its layout's (every panel title side by side): it
+    // would widen the window past a 1280-pixel screen. The figure fits whatever room it gets.
+    m_plot->setMinimumSize(240, 200);
     m_plot->setMouseTracking(true);
     m_plot->setNoAntialiasingOnDrag(true);
     m_plot->installEventFilter(this);
