@@ -48,17 +48,6 @@ QString scoreFormula(core::ScoreKind kind)
     return {};
 }
 
-QString normalizationName(core::Normalization n)
-{
-    switch (n) {
-    case core::Normalization::Softmax: return QStringLiteral("softmax");
-    case core::Normalization::Hard: return QStringLiteral("hard (argmax)");
-    case core::Normalization::Relu: return QStringLiteral("ReLU");
-    case core::Normalization::Sparsemax: return QStringLiteral("sparsemax");
-    }
-    return {};
-}
-
 // Which rules mask cell (i, j), each asked of the core's own Mask with only that rule on.
 QStringList maskReasons(const core::Problem& p, int i, int j)
 {
@@ -555,7 +544,7 @@ QString HeatmapView::describeCell(const FigureBuilder::Cell& cell) const
         lines << tr("masked (%1) → %2").arg(reasons.join(QStringLiteral(", ")),
                                             p.fill == core::MaskFill::NegativeInfinity ? QStringLiteral("−∞")
                                                                                       : QStringLiteral("−9e15"));
-    lines << tr("%1 over the row → weight <b>%2</b>").arg(normalizationName(p.normalization), exact(h.weights(i, j)));
+    lines << tr("%1 over the row → weight <b>%2</b>").arg(normalizationDisplayName(p.normalization), exact(h.weights(i, j)));
     if (!h.enabled)
         lines << tr("<i>this head is switched off: it adds nothing to the output</i>");
     return lines.join(QStringLiteral("<br>"));
