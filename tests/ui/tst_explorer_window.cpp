@@ -17,6 +17,7 @@
 
 #include "core/cpu_backend.h"
 #include "core/scene_json.h"
+#include "support/results.h"
 
 #include <qcustomplot.h>
 
@@ -43,31 +44,10 @@
 #include <cstring>
 
 using namespace attn;
+using test::bitIdentical;
+using test::sameResult;
 
 namespace {
-
-bool bitIdentical(const core::Matrix& a, const core::Matrix& b)
-{
-    return a.rows() == b.rows() && a.cols() == b.cols() &&
-           std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(float)) == 0;
-}
-
-bool sameResult(const core::AttentionResult& a, const core::AttentionResult& b)
-{
-    if (a.heads.size() != b.heads.size() || !bitIdentical(a.output, b.output) || !bitIdentical(a.concat, b.concat) ||
-        !bitIdentical(a.queryInput, b.queryInput))
-        return false;
-    for (std::size_t h = 0; h < a.heads.size(); ++h) {
-        const auto& x = a.heads[h];
-        const auto& y = b.heads[h];
-        if (!bitIdentical(x.Q, y.Q) || !bitIdentical(x.K, y.K) || !bitIdentical(x.V, y.V) ||
-            !bitIdentical(x.rawScores, y.rawScores) || !bitIdentical(x.scaledScores, y.scaledScores) ||
-            !bitIdentical(x.maskedScores, y.maskedScores) || !bitIdentical(x.weights, y.weights) ||
-            !bitIdentical(x.output, y.output))
-            return false;
-    }
-    return true;
-}
 
 std::shared_ptr<const core::AttentionResult> reference(const core::Scene& scene)
 {
