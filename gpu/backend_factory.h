@@ -12,6 +12,8 @@
 namespace attn::gpu {
 
 // Environment variables read by the Vulkan backend:
+//   ATTN_VK_LOADER=PATH         the Vulkan loader to open (default libvulkan.so.1); tests point
+//                               it at a missing file to take the no-loader path for real
 //   ATTN_VK_DEVICE=INDEX|NAME   the device, when no selector is given (as --vk-device)
 //   ATTN_VK_VALIDATION=1        Khronos validation layer and a message counter (tests set it)
 //   ATTN_VK_VARIANT=registers|shared   force the CPU-device or the GPU shader shapes

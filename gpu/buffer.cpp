@@ -3,6 +3,7 @@
 #include "device.h"
 #include "fault_injection.h"
 #include "vulkan_error.h"
+#include "vulkan_functions.h"
 
 #include <algorithm>
 #include <utility>

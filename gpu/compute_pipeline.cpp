@@ -4,6 +4,7 @@
 #include "embedded_shaders.h"
 #include "pipeline_cache.h"
 #include "vulkan_error.h"
+#include "vulkan_functions.h"
 
 #include <utility>
 

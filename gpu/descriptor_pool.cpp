@@ -4,6 +4,7 @@
 #include "compute_pipeline.h"
 #include "device.h"
 #include "vulkan_error.h"
+#include "vulkan_functions.h"
 
 #include <algorithm>
 #include <utility>

@@ -2,6 +2,7 @@
 
 #include "fault_injection.h"
 #include "vulkan_error.h"
+#include "vulkan_functions.h"
 
 #include <algorithm>
 #include <cstdlib>

@@ -2,6 +2,7 @@
 
 #include "fault_injection.h"
 #include "vulkan_error.h"
+#include "vulkan_functions.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -61,23 +62,16 @@ int validationMessageCount()
 
 Instance Instance::create()
 {
-    switch (injectedFault()) {
-    case Fault::NoLoader:
-        throw VulkanError("vkCreateInstance", VK_ERROR_INCOMPATIBLE_DRIVER,
-                          "injected: no Vulkan loader");
-    case Fault::Instance:
+    // No loader (ATTN_VK_FAULT=no-loader included) throws here.
+    loadVulkanLoader();
+    if (injectedFault() == Fault::Instance)
         throw VulkanError("vkCreateInstance", VK_ERROR_INITIALIZATION_FAILED, "injected");
-    default:
-        break;
-    }
 
     Instance instance;
     std::uint32_t loaderVersion = VK_API_VERSION_1_0;
     // vkEnumerateInstanceVersion is Vulkan 1.1; a 1.0 loader cannot run our shaders.
-    auto enumerateVersion = reinterpret_cast<PFN_vkEnumerateInstanceVersion>(
-        vkGetInstanceProcAddr(VK_NULL_HANDLE, "vkEnumerateInstanceVersion"));
-    if (enumerateVersion)
-        check(enumerateVersion(&loaderVersion), "vkEnumerateInstanceVersion");
+    if (vkEnumerateInstanceVersion)
+        check(vkEnumerateInstanceVersion(&loaderVersion), "vkEnumerateInstanceVersion");
     if (loaderVersion < VK_API_VERSION_1_1)
         throw VulkanError("vkEnumerateInstanceVersion", VK_ERROR_INCOMPATIBLE_DRIVER,
                           "the Vulkan loader is older than 1.1");
@@ -131,6 +125,7 @@ Instance Instance::create()
     if (!layers.empty())
         info.pNext = &messengerInfo;
     check(vkCreateInstance(&info, nullptr, &instance.m_instance), "vkCreateInstance");
+    loadInstanceFunctions(instance.m_instance);
 
     if (!layers.empty()) {
         auto createMessenger = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
@@ -177,7 +172,8 @@ void Instance::destroy() noexcept
             destroyMessenger(m_instance, m_messenger, nullptr);
         m_messenger = VK_NULL_HANDLE;
     }
-    if (m_instance != VK_NULL_HANDLE) {
+    // vkDestroyInstance is null only if the loader lacked it (loadInstanceFunctions threw).
+    if (m_instance != VK_NULL_HANDLE && vkDestroyInstance) {
         vkDestroyInstance(m_instance, nullptr);
         m_instance = VK_NULL_HANDLE;
     }

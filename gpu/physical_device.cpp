@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "instance.h"
 #include "vulkan_error.h"
+#include "vulkan_functions.h"
 
 #include <algorithm>
 #include <cctype>

@@ -3,6 +3,7 @@
 #include "core/atomic_file.h"
 #include "device.h"
 #include "vulkan_error.h"
+#include "vulkan_functions.h"
 
 #include <QDir>
 #include <QFileInfo>

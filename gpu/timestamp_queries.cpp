@@ -2,6 +2,7 @@
 
 #include "device.h"
 #include "vulkan_error.h"
+#include "vulkan_functions.h"
 
 #include <utility>
 

@@ -14,6 +14,7 @@
 #include "shader_interface.h"
 #include "timestamp_queries.h"
 #include "vulkan_error.h"
+#include "vulkan_functions.h"
 
 #include <algorithm>
 #include <chrono>

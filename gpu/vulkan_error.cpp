@@ -54,4 +54,9 @@ VulkanError::VulkanError(const std::string& call, VkResult result, const std::st
 {
 }
 
+VulkanError::VulkanError(VkResult result, const std::string& text)
+    : core::BackendFault(text), m_result(result)
+{
+}
+
 } // namespace attn::gpu

@@ -15,6 +15,8 @@ class VulkanError : public core::BackendFault
 {
 public:
     VulkanError(const std::string& call, VkResult result, const std::string& detail = {});
+    // A failure that is no single call's (the loader cannot be opened): the message as given.
+    VulkanError(VkResult result, const std::string& text);
     VkResult result() const { return m_result; }
 
 private:
