@@ -5,6 +5,7 @@
 #include <QStringList>
 #include <algorithm>
 #include <array>
+#include <utility>
 
 namespace attn::ui {
 namespace {
@@ -105,6 +106,15 @@ QString shortLogit(const core::Problem& p, const QString& key)
     return maskConditions(p).isEmpty() ? s : s + QStringLiteral(" + ") + m;
 }
 
+// What the projections multiply: X, or in cross-attention the target's X for the queries and
+// the source's for the keys and values.
+std::pair<QString, QString> projectionInputs(const core::Problem& p)
+{
+    if (!p.cross)
+        return {it(QStringLiteral("X")), it(QStringLiteral("X"))};
+    return {it(QStringLiteral("X")) + sub(QStringLiteral("t")), it(QStringLiteral("X")) + sub(QStringLiteral("s"))};
+}
+
 QString headList(int heads)
 {
     const QString head = QStringLiteral("head");
@@ -142,9 +152,7 @@ QString caption(PresentationStep step, const core::Problem& p)
         return text;
     }
     case PresentationStep::Projections: {
-        // Cross-attention: queries from the target's X, keys and values from the source's.
-        const QString xq = p.cross ? it(QStringLiteral("X")) + sub(QStringLiteral("t")) : it(QStringLiteral("X"));
-        const QString xkv = p.cross ? it(QStringLiteral("X")) + sub(QStringLiteral("s")) : it(QStringLiteral("X"));
+        const auto [xq, xkv] = projectionInputs(p);
         const bool bias = std::any_of(p.weights.heads.begin(), p.weights.heads.end(),
                                       [](const core::HeadWeights& h) { return h.bq.size() || h.bk.size() || h.bv.size(); });
         QStringList parts;
@@ -209,14 +217,15 @@ QString caption(PresentationStep step, const core::Problem& p)
                vec(QStringLiteral("v"), QStringLiteral("j")) + kGap +
                QStringLiteral("(%1 = α%2)").arg(it(QStringLiteral("O")), it(QStringLiteral("V")));
     case PresentationStep::Heads: {
+        const auto [xq, xkv] = projectionInputs(p);
         int off = 0;
         for (const core::HeadWeights& h : p.weights.heads)
             off += h.enabled ? 0 : 1;
         QString text = QStringLiteral("head") + sub(it(QStringLiteral("h"))) + eq +
                        QStringLiteral("Attention(%1, %2, %3)")
-                           .arg(it(QStringLiteral("XW")) + sub(it(QStringLiteral("h"))) + sup(it(QStringLiteral("Q"))),
-                                it(QStringLiteral("XW")) + sub(it(QStringLiteral("h"))) + sup(it(QStringLiteral("K"))),
-                                it(QStringLiteral("XW")) + sub(it(QStringLiteral("h"))) + sup(it(QStringLiteral("V")))) +
+                           .arg(xq + it(QStringLiteral("W")) + sub(it(QStringLiteral("h"))) + sup(it(QStringLiteral("Q"))),
+                                xkv + it(QStringLiteral("W")) + sub(it(QStringLiteral("h"))) + sup(it(QStringLiteral("K"))),
+                                xkv + it(QStringLiteral("W")) + sub(it(QStringLiteral("h"))) + sup(it(QStringLiteral("V")))) +
                        QStringLiteral(",") + kGap + it(QStringLiteral("H")) + eq + QString::number(heads);
         if (off > 0)
             text += QStringLiteral(" (%1 switched off)").arg(off);

@@ -4,6 +4,7 @@
 #include "ui/presentation_window.h"
 
 #include "core/cpu_backend.h"
+#include "core/scene_json.h"
 #include "support/problems.h"
 
 #include <qcustomplot.h>
@@ -144,7 +145,7 @@ private slots:
         QTest::newRow("7 relu") << scaled << Normalization::Relu << false << 1.0f << 7 << "ReLU(sij)";
         QTest::newRow("7 sparsemax") << scaled << Normalization::Sparsemax << false << 1.0f << 7 << "sparsemax(si)";
         QTest::newRow("8 weighted sum") << scaled << softmax << false << 1.0f << 8 << "oi = ∑j αij vj";
-        QTest::newRow("9 heads") << scaled << softmax << false << 1.0f << 9 << "Attention(";
+        QTest::newRow("9 heads") << scaled << softmax << false << 1.0f << 9 << "Attention(XWhQ, XWhK, XWhV)";
         QTest::newRow("10 concat") << scaled << softmax << false << 1.0f << 10 << "Concat(head1)";
         QTest::newRow("11 W^O") << scaled << softmax << false << 1.0f << 11 << "Concat(head1) WO";
     }
@@ -165,6 +166,21 @@ private slots:
         QVERIFY2(window.caption().contains(QLatin1String("<sub>")) || window.caption().contains(QLatin1String("<sup>")),
                  "indices are typeset, not written with _ or ^");
         QVERIFY(!text.contains(QLatin1Char('_')) && !text.contains(QLatin1Char('^')));
+    }
+
+    // Cross-attention: queries project the target's X, keys and values the source's.
+    void crossAttentionCaptionsNameTheSource()
+    {
+        const core::Scene scene = core::loadScene(QStringLiteral(":/examples/04-translation-cross-attention.json"));
+        core::CpuBackend backend;
+        ui::PresentationWindow window(backend.compute(core::resolveProblem(scene), {}));
+        window.setStep(1);
+        QVERIFY(plain(window.caption()).contains(QStringLiteral("source: S = 5 tokens")));
+        window.setStep(3);
+        for (const QString part : {QStringLiteral("Q = XtWQ"), QStringLiteral("K = XsWK"), QStringLiteral("V = XsWV")})
+            QVERIFY2(plain(window.caption()).contains(part), qPrintable(plain(window.caption())));
+        window.setStep(9);
+        QVERIFY2(plain(window.caption()).contains(QStringLiteral("Attention(XtWhQ, XsWhK, XsWhV)")), qPrintable(plain(window.caption())));
     }
 
     void eachStepFillsItsPanelsAndFramesThem()
