@@ -177,7 +177,7 @@ private slots:
         window.setStep(1);
         QVERIFY(plain(window.caption()).contains(QStringLiteral("source: S = 5 tokens")));
         window.setStep(3);
-        for (const QString part : {QStringLiteral("Q = XtWQ"), QStringLiteral("K = XsWK"), QStringLiteral("V = XsWV")})
+        for (const QString& part : {QStringLiteral("Q = XtWQ"), QStringLiteral("K = XsWK"), QStringLiteral("V = XsWV")})
             QVERIFY2(plain(window.caption()).contains(part), qPrintable(plain(window.caption())));
         window.setStep(9);
         QVERIFY2(plain(window.caption()).contains(QStringLiteral("Attention(XtWhQ, XsWhK, XsWhV)")), qPrintable(plain(window.caption())));
