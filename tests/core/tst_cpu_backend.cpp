@@ -64,6 +64,13 @@ Matrix weightsFromRows(const std::vector<std::vector<double>>& rows)
 const Matrix kV = rows4({{1, 2}, {0, 1}, {2, 0}, {1, 1}});
 const Matrix kWo = rows4({{1, 0, 1, 0}, {0, 1, 0, 1}});
 
+// handProblemWithBiases by hand (tests/support/problems.h).
+const Matrix kQBiased = rows4({{1, 1}, {0, 2}, {1, 2}, {0, 1}});
+const Matrix kKBiased = rows4({{2, 0}, {1, 1}, {1, 0}, {2, 1}});
+const Matrix kVBiased = rows4({{0, 3}, {-1, 2}, {1, 1}, {0, 2}});
+const Matrix kBiasedScores = rows4({{2, 2, 1, 3}, {0, 2, 0, 2}, {2, 3, 1, 4}, {0, 1, 0, 1}});
+const Matrix kBoBiased = rows4({{1, 0, -1, 2}});
+
 std::shared_ptr<const core::AttentionResult> run(const std::shared_ptr<core::Problem>& p)
 {
     return core::CpuBackend().compute(p, {});
@@ -269,6 +276,66 @@ private Q_SLOTS:
         QCOMPARE(r->heads[0].weights(0, 0), 0.5f);
         QCOMPARE(r->heads[0].weights(0, 3), 0.5f);
         QCOMPARE(r->heads[0].weights(0, 1), 0.0f);
+    }
+
+    // Issue 2's optional biases: Q = X W_q + b_q, K = X W_k + b_k, V = X W_v + b_v and
+    // Z = concat W_O + b_O, worked by hand on tests/support/problems.h's handProblemWithBiases.
+    void biasesByHand()
+    {
+        auto r = run(test::handProblemWithBiases(ScoreKind::Dot, Normalization::Relu));
+        const auto& h = r->heads[0];
+        expectNear(h.Q, kQBiased, 0, "Q = W_q + b_q");
+        expectNear(h.K, kKBiased, 0, "K = W_k + b_k");
+        expectNear(h.V, kVBiased, 0, "V = W_v + b_v");
+        // q1 = (1,1): 1*2 + 1*0 = 2, 1*1 + 1*1 = 2, 1*1 + 1*0 = 1, 1*2 + 1*1 = 3; and so on.
+        expectNear(h.rawScores, kBiasedScores, 0, "raw");
+        expectNear(h.scaledScores, kBiasedScores, 0, "scaled (dot: no scaling)");
+        expectNear(h.maskedScores, kBiasedScores, 0, "masked (no mask)");
+        // Every score is >= 0, so ReLU divides each row by its sum: 8, 4, 10, 2.
+        expectNear(h.weights,
+                   rows4({{.25, .25, .125, .375}, {0, .5, 0, .5}, {.2, .3, .1, .4}, {0, .5, 0, .5}}),
+                   1e-7, "weights");
+        // b_1 = v1/4 + v2/4 + v3/8 + 3 v4/8 = (0 - 2 + 1 + 0, 6 + 4 + 1 + 6) / 8 = (-1/8, 17/8)
+        // b_2 = b_4 = (v2 + v4)/2 = (-1/2, 2)
+        // b_3 = (2 v1 + 3 v2 + v3 + 4 v4)/10 = (0 - 3 + 1 + 0, 6 + 6 + 1 + 8)/10 = (-1/5, 21/10)
+        const Matrix heads = rows4({{-.125, 2.125}, {-.5, 2}, {-.2, 2.1}, {-.5, 2}});
+        expectNear(h.output, heads, 1e-6, "head output");
+        expectNear(r->concat, heads, 1e-6, "concat");
+        // W_O copies (a, b) to (a, b, a, b); b_O = (1, 0, -1, 2) gives (a + 1, b, a - 1, b + 2).
+        expectNear(r->output,
+                   rows4({{.875, 2.125, -1.125, 4.125}, {.5, 2, -1.5, 4}, {.8, 2.1, -1.2, 4.1},
+                          {.5, 2, -1.5, 4}}),
+                   1e-6, "output = concat W_O + b_O");
+    }
+
+    void biasesByHandSoftmaxAndHard()
+    {
+        auto r = run(test::handProblemWithBiases(ScoreKind::ScaledDot, Normalization::Softmax));
+        const auto& h = r->heads[0];
+        const double s = 1 / std::sqrt(2.0); // d_k = 2
+        expectNear(h.rawScores, kBiasedScores, 0, "raw");
+        expectNear(h.scaledScores, Matrix(kBiasedScores * float(s)), 1e-7, "scaled");
+        // Row 2: scaled scores (0, 2s, 0, 2s), so weights (1, c, 1, c) / (2 + 2c) with c = e^(2s);
+        // b_2 = (c (-1) + 1, 3 + 2c + 1 + 2c) / (2 + 2c) = ((1 - c) / (2 + 2c), 2).
+        const double c = std::exp(2 * s);
+        QCOMPARE_LE(std::abs(h.weights(1, 0) - 1 / (2 + 2 * c)), 1e-7);
+        QCOMPARE_LE(std::abs(h.weights(1, 1) - c / (2 + 2 * c)), 1e-7);
+        QCOMPARE_LE(std::abs(h.output(1, 0) - (1 - c) / (2 + 2 * c)), 1e-6);
+        QCOMPARE_LE(std::abs(h.output(1, 1) - 2.0), 1e-6);
+        // The other rows: the softmax of the hand-computed scaled scores, times the hand V.
+        const Matrix w = weightsFromRows({softmax({2 * s, 2 * s, s, 3 * s}), softmax({0, 2 * s, 0, 2 * s}),
+                                          softmax({2 * s, 3 * s, s, 4 * s}), softmax({0, s, 0, s})});
+        expectNear(h.weights, w, 1e-7, "weights");
+        expectNear(h.output, Matrix(w * kVBiased), 1e-6, "head output");
+        expectNear(r->output, Matrix((w * kVBiased) * kWo + kBoBiased.replicate(4, 1)), 1e-6, "output");
+
+        // Hard: the argmax of (2 2 1 3), (0 2 0 2), (2 3 1 4), (0 1 0 1) is key 3, 1 (tie: the
+        // lowest), 3, 1, so the head outputs are v4 = (0, 2), v2 = (-1, 2), v4, v2.
+        auto hard = run(test::handProblemWithBiases(ScoreKind::Dot, Normalization::Hard));
+        expectNear(hard->heads[0].weights,
+                   rows4({{0, 0, 0, 1}, {0, 1, 0, 0}, {0, 0, 0, 1}, {0, 1, 0, 0}}), 0, "hard");
+        expectNear(hard->output, rows4({{1, 2, -1, 4}, {0, 2, -2, 4}, {1, 2, -1, 4}, {0, 2, -2, 4}}),
+                   0, "hard output");
     }
 
     void disabledHeadContributesZeros()

@@ -57,6 +57,29 @@ inline std::shared_ptr<core::Problem> handProblem(core::ScoreKind score, core::N
     return p;
 }
 
+// handProblem with every bias non-zero, for the bias path worked by hand (X = I, so each
+// row of Q, K, V is the row of W plus the bias):
+//   b_q = (0, 1):   Q = (1,1) (0,2) (1,2) (0,1)
+//   b_k = (1, 0):   K = (2,0) (1,1) (1,0) (2,1)
+//   b_v = (-1, 1):  V = (0,3) (-1,2) (1,1) (0,2)
+//   b_o = (1, 0, -1, 2)
+// so Q K^T = [2 2 1 3; 0 2 0 2; 2 3 1 4; 0 1 0 1].
+inline std::shared_ptr<core::Problem> handProblemWithBiases(core::ScoreKind score,
+                                                            core::Normalization normalization)
+{
+    auto p = handProblem(score, normalization);
+    core::HeadWeights& head = p->weights.heads[0];
+    head.bq.resize(2);
+    head.bq << 0, 1;
+    head.bk.resize(2);
+    head.bk << 1, 0;
+    head.bv.resize(2);
+    head.bv << -1, 1;
+    p->weights.bo.resize(4);
+    p->weights.bo << 1, 0, -1, 2;
+    return p;
+}
+
 // Seeded random self- or cross-attention of any size, hashed embeddings and sinusoidal
 // positions, as the app builds them.
 inline std::shared_ptr<core::Problem> randomProblem(int queries, int keys, int dModel, int heads,
