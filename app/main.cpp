@@ -1,7 +1,6 @@
 // attention-explorer: the explorer window, or headless figures and dumps (README).
 #include "command_line.h"
 
-#include "core/error.h"
 #include "ui/explorer_window.h"
 #include "ui/message_bar.h"
 
