@@ -654,7 +654,18 @@ FigureSpec ExplorerWindow::figureSpec(FigureView view) const
     spec.precision = std::clamp(settings.valuePrecision, 0, 6);
     spec.dpi = logicalDpiY();
     spec.fontPoints = 9.0;
+    // A dark system palette darkens the figures on screen too; exported and copied figures
+    // keep their own light colours (ExportSettings::figureSpec).
+    if (palette().color(QPalette::Base).lightness() < 128)
+        spec.style = presentationStyle(PresentationTheme::Dark);
     return spec;
+}
+
+void ExplorerWindow::changeEvent(QEvent* event)
+{
+    QMainWindow::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        applyViewSettings(); // the figures' colours follow the palette
 }
 
 // scene.view -> the controls and the views' specs.

@@ -548,6 +548,27 @@ private slots:
         QVERIFY(m_window->messageBar()->text().contains(scene.description));
     }
 
+    // A dark system palette: the heatmap's background goes dark with it; an exported figure
+    // stays light.
+    void darkPaletteDarkensTheFigures()
+    {
+        auto corner = [this] { return m_window->headView()->plot()->grab().toImage().pixelColor(3, 3); };
+        QVERIFY(corner().lightness() > 200);
+        QPalette dark;
+        dark.setColor(QPalette::Window, QColor(0x20, 0x20, 0x20));
+        dark.setColor(QPalette::Base, QColor(0x18, 0x18, 0x18));
+        dark.setColor(QPalette::Text, QColor(0xee, 0xee, 0xee));
+        dark.setColor(QPalette::WindowText, QColor(0xee, 0xee, 0xee));
+        m_window->setPalette(dark);
+        waitUpToDate();
+        QTRY_VERIFY(corner().lightness() < 60);
+
+        const ui::ExportSource source = m_window->exportSource();
+        ui::ExportSettings settings = ui::windowExportSettings(source);
+        const QImage exported = QImage::fromData(ui::exportFigureBytes(source, settings, ui::FigureFormat::Png), "PNG");
+        QVERIFY(QColor(exported.pixel(3, 3)).lightness() > 200);
+    }
+
     void autosaveWritesRecoveryFile()
     {
         m_window->document()->setTemperature(2.0f);
