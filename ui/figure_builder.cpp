@@ -20,19 +20,6 @@ namespace {
 // More cells than this and the numbers would be unreadable anyway; also keeps the item
 // count (one QCPItemText per number) bounded.
 constexpr int kMaxValueCells = 2500;
-constexpr int kMaxLabelCharacters = 18;
-
-QStringList tokenLabels(const std::vector<core::Token>& tokens, int block)
-{
-    QStringList labels;
-    for (std::size_t i = 0; i < tokens.size(); i += std::size_t(std::max(1, block))) {
-        QString text = tokens[i].text;
-        if (text.size() > kMaxLabelCharacters)
-            text = text.left(kMaxLabelCharacters - 1) + QChar(0x2026);
-        labels.append(text);
-    }
-    return labels;
-}
 
 // Largest finite |value| over the cells not masked.
 double maxAbs(const Matrix& m, const core::Mask* mask)
@@ -64,6 +51,19 @@ double signedRangeTop(double max)
 }
 
 } // namespace
+
+QStringList tokenLabels(const std::vector<core::Token>& tokens, int block)
+{
+    constexpr int kMaxLabelCharacters = 18;
+    QStringList labels;
+    for (std::size_t i = 0; i < tokens.size(); i += std::size_t(std::max(1, block))) {
+        QString text = tokens[i].text;
+        if (text.size() > kMaxLabelCharacters)
+            text = text.left(kMaxLabelCharacters - 1) + QChar(0x2026);
+        labels.append(text);
+    }
+    return labels;
+}
 
 QString scoreDisplayName(core::ScoreKind kind)
 {

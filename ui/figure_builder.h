@@ -26,6 +26,10 @@ class QCPLayoutGrid;
 
 namespace attn::ui {
 
+// Axis labels: one per row or column of `block` tokens (a pooled cell is labelled by its
+// first token), long tokens cut with an ellipsis.
+QStringList tokenLabels(const std::vector<core::Token>& tokens, int block);
+
 // Fills a QCustomPlot with the figure of a result: the same code draws the window's views
 // and every exported file, so what is exported is what was seen. A view never computes
 // attention; it only shows a result's matrices.

@@ -69,20 +69,6 @@ QStringList maskReasons(const core::Problem& p, int i, int j)
     return reasons;
 }
 
-// Labels as FigureBuilder sets them: one per (pooled) row, long tokens cut.
-QStringList tokenLabels(const std::vector<core::Token>& tokens, int block)
-{
-    constexpr int kMaxLabelCharacters = 18;
-    QStringList labels;
-    for (std::size_t i = 0; i < tokens.size(); i += std::size_t(std::max(1, block))) {
-        QString text = tokens[i].text;
-        if (text.size() > kMaxLabelCharacters)
-            text = text.left(kMaxLabelCharacters - 1) + QChar(0x2026);
-        labels.append(text);
-    }
-    return labels;
-}
-
 float meanOfEnabled(const core::AttentionResult& result, int i, int j)
 {
     double sum = 0.0;
