@@ -117,7 +117,7 @@ void HeatmapView::setSpec(const FigureSpec& spec)
     m_spec = spec;
     if (viewChanged)
         m_zoom.reset();
-    scheduleRebuild();
+    m_rebuild.schedule();
 }
 
 void HeatmapView::setResult(std::shared_ptr<const core::AttentionResult> result,
@@ -165,32 +165,21 @@ void HeatmapView::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);
     if (m_dirty)
-        scheduleRebuild();
+        m_rebuild.schedule();
 }
 
 bool HeatmapView::eventFilter(QObject* watched, QEvent* event)
 {
     if (watched == m_plot && event->type() == QEvent::Resize)
-        scheduleRebuild(); // labels and square cells depend on the size
+        m_rebuild.schedule(); // labels and square cells depend on the size
     if (watched == m_plot && event->type() == QEvent::Leave)
         QToolTip::hideText();
     return QWidget::eventFilter(watched, event);
 }
 
-void HeatmapView::scheduleRebuild()
-{
-    if (m_rebuildQueued)
-        return;
-    m_rebuildQueued = true;
-    QTimer::singleShot(0, this, [this] {
-        if (m_rebuildQueued) // a direct rebuild may have come first
-            rebuild();
-    });
-}
-
 void HeatmapView::rebuild()
 {
-    m_rebuildQueued = false;
+    m_rebuild.markDone();
     if (!m_result)
         return;
     if (!isVisible() || m_plot->width() < 8 || m_plot->height() < 8) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "deferred_call.h"
 #include "figure_builder.h"
 #include "figure_spec.h"
 
@@ -54,7 +55,7 @@ public:
     // Left drag paints mask cells instead of panning.
     void setMaskPainting(bool on);
     // A rebuild is queued (a spec or size change): what is drawn is about to change.
-    bool isRebuildPending() const { return m_rebuildQueued; }
+    bool isRebuildPending() const { return m_rebuild.isPending(); }
     bool maskPainting() const { return m_maskPainting; }
     bool isZoomed() const { return m_zoom.has_value(); }
     void resetZoom();
@@ -81,7 +82,6 @@ protected:
 
 private:
     void rebuild();
-    void scheduleRebuild();
     bool zoomable() const;
     void applyZoom();
     void zoomAt(QPointF pixel, double factor);
@@ -102,7 +102,7 @@ private:
     std::shared_ptr<const core::AttentionResult> m_compare;
     std::unique_ptr<FigureBuilder> m_builder; // refers to m_result's matrices
     bool m_dirty = false;
-    bool m_rebuildQueued = false;
+    DeferredCall m_rebuild{this, [this] { rebuild(); }}; // coalesces rebuild requests
     QSize m_builtMatrix; // the single panel's size in cells when last built
     struct Zoom
     {

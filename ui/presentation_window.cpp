@@ -203,7 +203,7 @@ void PresentationWindow::setResult(std::shared_ptr<const core::AttentionResult> 
     updateHeadCombo();
     m_head = std::clamp(m_head, 0, std::max(0, m_headCombo->count() - 1));
     updateTexts();
-    scheduleRebuild(); // a slider dragged in the explorer sends results faster than figures are drawn
+    m_rebuild.schedule(); // a slider dragged in the explorer sends results faster than figures are drawn
 }
 
 void PresentationWindow::setHead(int head)
@@ -282,17 +282,6 @@ void PresentationWindow::showEvent(QShowEvent* event)
     setFocus();
 }
 
-void PresentationWindow::scheduleRebuild()
-{
-    if (m_rebuildQueued)
-        return;
-    m_rebuildQueued = true;
-    QTimer::singleShot(0, this, [this] {
-        if (m_rebuildQueued) // a direct rebuild may have come first
-            rebuild();
-    });
-}
-
 void PresentationWindow::closeEvent(QCloseEvent* event)
 {
     QWidget::closeEvent(event);
@@ -305,7 +294,7 @@ bool PresentationWindow::eventFilter(QObject* watched, QEvent* event)
     if (watched == m_plot && event->type() == QEvent::Resize && m_plot->size() != m_builtSize) {
         // The figure is laid out for one size (square cells, fitted labels): build it again
         // once the plot has its new one.
-        scheduleRebuild();
+        m_rebuild.schedule();
     } else if (event->type() == QEvent::MouseMove) {
         pointerMoved();
         if (watched == m_plot)
@@ -335,7 +324,7 @@ FigureSpec PresentationWindow::figureSpec() const
 
 void PresentationWindow::rebuild()
 {
-    m_rebuildQueued = false;
+    m_rebuild.markDone();
     m_hovered.reset();
     if (!m_result) {
         m_builder.reset();

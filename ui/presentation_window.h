@@ -1,5 +1,6 @@
 #pragma once
 
+#include "deferred_call.h"
 #include "figure_builder.h"
 #include "figure_spec.h"
 
@@ -86,7 +87,6 @@ protected:
 private:
     FigureSpec figureSpec() const;
     void rebuild();
-    void scheduleRebuild();
     void updateTexts();
     void applyTheme();
     void applySizes();
@@ -104,7 +104,7 @@ private:
     PresentationTheme m_theme = PresentationTheme::Light;
     std::optional<std::pair<int, std::pair<int, int>>> m_hovered; // panel, (row, column)
     QSize m_builtSize;
-    bool m_rebuildQueued = false;
+    DeferredCall m_rebuild{this, [this] { rebuild(); }}; // coalesces rebuild requests
 
     QLabel* m_stepLabel = nullptr;     // "Step 4 of 11 · Scores"
     QLabel* m_settingsLabel = nullptr; // "head 1 of 2 · scaled dot product · softmax"
