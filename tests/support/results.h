@@ -3,8 +3,11 @@
 // matrix exactly, not within a tolerance.
 
 #include "core/attention_result.h"
+#include "core/cpu_backend.h"
+#include "core/scene.h"
 
 #include <cstring>
+#include <memory>
 
 namespace attn::test {
 
@@ -30,6 +33,13 @@ inline bool sameResult(const core::AttentionResult& a, const core::AttentionResu
             return false;
     }
     return true;
+}
+
+// The CPU reference backend's result for a scene, every intermediate kept.
+inline std::shared_ptr<const core::AttentionResult> cpuResult(const core::Scene& scene)
+{
+    core::CpuBackend backend;
+    return backend.compute(core::resolveProblem(scene), core::ComputeOptions{});
 }
 
 } // namespace attn::test

@@ -49,12 +49,6 @@ using test::sameResult;
 
 namespace {
 
-std::shared_ptr<const core::AttentionResult> reference(const core::Scene& scene)
-{
-    core::CpuBackend backend;
-    return backend.compute(core::resolveProblem(scene), core::ComputeOptions{});
-}
-
 // The displayed data: the value in the heatmap's colour map at (row, column); NaN is a
 // masked (grey) cell.
 double shown(const ui::HeatmapView* view, int row, int column)
@@ -200,7 +194,7 @@ private slots:
         const int dv = after->problem->weights.dV;
         QVERIFY(after->concat.middleCols(dv, dv).isZero(0));
         QVERIFY(bitIdentical(after->concat.leftCols(dv), before->concat.leftCols(dv)));
-        QVERIFY(sameResult(*after, *reference(m_window->document()->scene())));
+        QVERIFY(sameResult(*after, *test::cpuResult(m_window->document()->scene())));
     }
 
     // A typed W^q value changes Q and the weights exactly as the core computes them.
@@ -228,7 +222,7 @@ private slots:
         waitUpToDate();
 
         core::Scene expectedScene = m_window->document()->scene();
-        const auto expected = reference(expectedScene);
+        const auto expected = test::cpuResult(expectedScene);
         const auto shownResult = m_window->document()->result();
         QVERIFY(bitIdentical(shownResult->heads[2].Q, expected->heads[2].Q));
         QVERIFY(bitIdentical(shownResult->heads[2].weights, expected->heads[2].weights));
@@ -329,8 +323,8 @@ private slots:
         QTRY_VERIFY(m_window->differenceView()->colorMap());
         core::Scene other = m_window->document()->scene();
         other.score = core::ScoreKind::Dot;
-        const core::Matrix expected = reference(m_window->document()->scene())->heads[0].weights -
-                                      reference(other)->heads[0].weights;
+        const core::Matrix expected = test::cpuResult(m_window->document()->scene())->heads[0].weights -
+                                      test::cpuResult(other)->heads[0].weights;
         for (int i = 0; i < expected.rows(); ++i)
             for (int j = 0; j < expected.cols(); ++j)
                 QCOMPARE(float(shown(m_window->differenceView(), i, j)), expected(i, j));
@@ -353,7 +347,7 @@ private slots:
         QCOMPARE(m_window->document()->filePath(), QFileInfo(path).absoluteFilePath());
         QVERIFY(!m_window->document()->isModified());
         waitUpToDate();
-        QVERIFY(sameResult(*m_window->document()->result(), *reference(m_window->document()->scene())));
+        QVERIFY(sameResult(*m_window->document()->result(), *test::cpuResult(m_window->document()->scene())));
     }
 
     void malformedFileShowsErrorAndKeepsScene()

@@ -19,12 +19,6 @@ using test::sameResult;
 
 namespace {
 
-std::shared_ptr<const core::AttentionResult> computeCpu(const core::Scene& scene)
-{
-    core::CpuBackend backend;
-    return backend.compute(core::resolveProblem(scene), core::ComputeOptions{});
-}
-
 } // namespace
 
 class TestSceneDocument : public QObject
@@ -148,24 +142,24 @@ private slots:
     // Undo after an edit of one weight gives back every matrix of the result bit for bit.
     void undoRestoresResultBitForBit()
     {
-        const auto before = computeCpu(m_document->scene());
+        const auto before = test::cpuResult(m_document->scene());
         core::Matrix q = m_document->scene().weights.heads[1].Wq;
         q(3, 1) += 0.75f;
         m_document->setWeightMatrix({ui::WeightKind::Wq, 1}, q);
-        const auto edited = computeCpu(m_document->scene());
+        const auto edited = test::cpuResult(m_document->scene());
         QVERIFY(!sameResult(*before, *edited));
         QVERIFY(bitIdentical(edited->heads[0].weights, before->heads[0].weights)); // head 0 untouched
         m_document->undoStack()->undo();
-        QVERIFY(sameResult(*before, *computeCpu(m_document->scene())));
+        QVERIFY(sameResult(*before, *test::cpuResult(m_document->scene())));
         m_document->undoStack()->redo();
-        QVERIFY(sameResult(*edited, *computeCpu(m_document->scene())));
+        QVERIFY(sameResult(*edited, *test::cpuResult(m_document->scene())));
     }
 
     // Editing an embedding turns the hashed vectors into a table holding the same numbers,
     // so the result only changes where the value did.
     void embeddingEditKeepsOtherVectors()
     {
-        const auto before = computeCpu(m_document->scene());
+        const auto before = test::cpuResult(m_document->scene());
         ui::WeightView view = ui::weightView(m_document->scene(), {ui::WeightKind::Embedding});
         QCOMPARE(view.rowLabels, (QStringList{"the", "cat", "sat", "on", "mat"}));
         QCOMPARE(view.matrix.rows(), 5);
@@ -174,18 +168,18 @@ private slots:
 
         m_document->setWeightMatrix({ui::WeightKind::Embedding}, view.matrix);
         QVERIFY(m_document->scene().embedding.kind == core::EmbeddingKind::Table);
-        QVERIFY(sameResult(*before, *computeCpu(m_document->scene())));
+        QVERIFY(sameResult(*before, *test::cpuResult(m_document->scene())));
 
         view.matrix(1, 0) += 1.0f; // "cat"
         m_document->setWeightMatrix({ui::WeightKind::Embedding}, view.matrix);
-        const auto after = computeCpu(m_document->scene());
+        const auto after = test::cpuResult(m_document->scene());
         QCOMPARE(after->queryInput(1, 0), before->queryInput(1, 0) + 1.0f);
         QVERIFY(bitIdentical(after->queryInput.row(0), before->queryInput.row(0)));
 
         m_document->undoStack()->undo();
         m_document->undoStack()->undo();
         QVERIFY(m_document->scene().embedding.kind == core::EmbeddingKind::Hashed);
-        QVERIFY(sameResult(*before, *computeCpu(m_document->scene())));
+        QVERIFY(sameResult(*before, *test::cpuResult(m_document->scene())));
     }
 
     void positionalEditBecomesTable()
@@ -195,7 +189,7 @@ private slots:
         view.matrix(2, 3) = 5.0f;
         m_document->setWeightMatrix({ui::WeightKind::Positional}, view.matrix);
         QVERIFY(m_document->scene().positional.kind == core::PositionalKind::Table);
-        QCOMPARE(computeCpu(m_document->scene())->problem->queryPosition(2, 3), 5.0f);
+        QCOMPARE(test::cpuResult(m_document->scene())->problem->queryPosition(2, 3), 5.0f);
         m_document->undoStack()->undo();
         QVERIFY(m_document->scene().positional.kind == core::PositionalKind::Sinusoidal);
     }
