@@ -1,0 +1,279 @@
+#!/usr/bin/python3
+"""Second implementation of the forwards with PyTorch, compared with reference.py and the
+committed expected.json files. Run by `make_tiny_models.py --check-torch` (or directly:
+/usr/bin/python3 tests/data/models/torch_check.py). Needs Debian's python3-torch (1.13);
+Hugging Face transformers is not used (nor installed here): the modules below follow the
+shapes and steps of transformers' modeling_gpt2 / modeling_bert / modeling_distilbert /
+modeling_llama code (split heads as (1, H, T, d_head), head masks on the per-head output,
+repeat_kv for grouped-query attention, rotate_half rotary embeddings, RMSNorm as
+x * rsqrt(mean(x^2) + eps) * w), with torch.nn.functional doing the arithmetic.
+
+Weights are decoded by torch itself (torch.frombuffer with torch.float16 / torch.bfloat16),
+independently of the NumPy decoding in reference.py. The F16 and BF16 files are also checked
+bit for bit against torch's own float32 -> float16 / bfloat16 conversion of the generated
+weights.
+"""
+import json
+import math
+import os
+import struct
+import sys
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import reference  # noqa: E402
+
+TORCH_DT = {'F32': torch.float32, 'F16': torch.float16, 'BF16': torch.bfloat16, 'I64': torch.int64}
+
+
+def load(folder, dtype):
+    index = os.path.join(folder, 'model.safetensors.index.json')
+    files = (sorted(set(json.load(open(index))['weight_map'].values())) if os.path.exists(index)
+             else ['model.safetensors'])
+    out, raw = {}, {}
+    for fn in files:
+        blob = bytearray(open(os.path.join(folder, fn), 'rb').read())
+        (n,) = struct.unpack('<Q', blob[:8])
+        assert n % 8 == 0 and blob[8] == ord('{')
+        header = json.loads(blob[8:8 + n].decode())
+        assert list(header)[0] == '__metadata__' and header['__metadata__'] == {'format': 'pt'}
+        end = 0
+        for name, info in header.items():
+            if name == '__metadata__':
+                continue
+            b, e = info['data_offsets']
+            assert b == end, (fn, name)   # contiguous, in header order
+            end = e
+            tdt = TORCH_DT[info['dtype']]
+            size = torch.empty(0, dtype=tdt).element_size()
+            t = torch.frombuffer(blob, dtype=tdt, count=(e - b) // size, offset=8 + n + b)
+            t = t.reshape(info['shape']).clone()
+            raw[name] = t
+            out[name] = t.to(dtype) if t.is_floating_point() else t
+        assert 8 + n + end == len(blob)
+    return out, raw
+
+
+# ------------------------------------------------------------------------------------------
+
+def split_heads(x, H, dh):                 # (T, H*dh) -> (1, H, T, dh)
+    return x.view(1, x.shape[0], H, dh).permute(0, 2, 1, 3)
+
+
+def merge_heads(x):                        # (1, H, T, dh) -> (T, H*dh)
+    return x.permute(0, 2, 1, 3).reshape(x.shape[2], -1)
+
+
+def attend(q, k, v, causal, head_mask):
+    """q, k, v: (1, H, T, dh). Returns probs (1, H, T, T) and per-head output (1, H, T, dh)
+    with the switched-off heads' outputs zeroed."""
+    T, dh = q.shape[2], q.shape[3]
+    w = torch.matmul(q, k.transpose(-1, -2)) / math.sqrt(dh)
+    if causal:
+        keep = torch.tril(torch.ones(T, T, dtype=torch.bool))
+        w = w.masked_fill(~keep, torch.finfo(w.dtype).min)
+    p = F.softmax(w, dim=-1)
+    o = torch.matmul(p, v) * head_mask.view(1, -1, 1, 1).to(p.dtype)
+    return p, o
+
+
+def head_masks(L, H, heads_off, dtype):
+    m = torch.ones(L, H, dtype=dtype)
+    for l, h in heads_off or []:
+        m[l - 1, h - 1] = 0
+    return m
+
+
+def gpt2(W, cfg, ids, heads_off):
+    p = 'transformer.' if 'transformer.wte.weight' in W else ''
+    d, H, L, eps = cfg['n_embd'], cfg['n_head'], cfg['n_layer'], cfg['layer_norm_epsilon']
+    dh = d // H
+    T = len(ids)
+    hm = head_masks(L, H, heads_off, W[p + 'wte.weight'].dtype)
+    x = F.embedding(ids, W[p + 'wte.weight']) + F.embedding(torch.arange(T), W[p + 'wpe.weight'])
+    atts = []
+    for l in range(L):
+        b = f'{p}h.{l}.'
+        h = F.layer_norm(x, (d,), W[b + 'ln_1.weight'], W[b + 'ln_1.bias'], eps)
+        qkv = torch.addmm(W[b + 'attn.c_attn.bias'], h, W[b + 'attn.c_attn.weight'])   # Conv1D
+        q, k, v = qkv.split(d, dim=1)
+        pr, o = attend(split_heads(q, H, dh), split_heads(k, H, dh), split_heads(v, H, dh), True, hm[l])
+        atts.append(pr[0])
+        x = x + torch.addmm(W[b + 'attn.c_proj.bias'], merge_heads(o), W[b + 'attn.c_proj.weight'])
+        h = F.layer_norm(x, (d,), W[b + 'ln_2.weight'], W[b + 'ln_2.bias'], eps)
+        m = F.gelu(torch.addmm(W[b + 'mlp.c_fc.bias'], h, W[b + 'mlp.c_fc.weight']), approximate='tanh')
+        x = x + torch.addmm(W[b + 'mlp.c_proj.bias'], m, W[b + 'mlp.c_proj.weight'])
+    x = F.layer_norm(x, (d,), W[p + 'ln_f.weight'], W[p + 'ln_f.bias'], eps)
+    return torch.stack(atts), x, F.linear(x, W[p + 'wte.weight'])
+
+
+def ln_params(W, prefix):
+    if prefix + 'weight' in W:
+        return W[prefix + 'weight'], W[prefix + 'bias']
+    return W[prefix + 'gamma'], W[prefix + 'beta']
+
+
+def bert_like(W, cfg, ids, heads_off, distil):
+    if distil:
+        d, H, L, eps = cfg['dim'], cfg['n_heads'], cfg['n_layers'], 1e-12
+        e, lay = 'distilbert.embeddings.', 'distilbert.transformer.layer.'
+        names = dict(q='attention.q_lin.', k='attention.k_lin.', v='attention.v_lin.', o='attention.out_lin.',
+                     ln1='sa_layer_norm.', f1='ffn.lin1.', f2='ffn.lin2.', ln2='output_layer_norm.')
+        head = ('vocab_transform.', 'vocab_layer_norm.', 'vocab_projector.bias')
+    else:
+        d, H, L, eps = cfg['hidden_size'], cfg['num_attention_heads'], cfg['num_hidden_layers'], cfg['layer_norm_eps']
+        e, lay = 'bert.embeddings.', 'bert.encoder.layer.'
+        names = dict(q='attention.self.query.', k='attention.self.key.', v='attention.self.value.',
+                     o='attention.output.dense.', ln1='attention.output.LayerNorm.', f1='intermediate.dense.',
+                     f2='output.dense.', ln2='output.LayerNorm.')
+        head = ('cls.predictions.transform.dense.', 'cls.predictions.transform.LayerNorm.', 'cls.predictions.bias')
+    dh = d // H
+    T = len(ids)
+    emb = W[e + 'word_embeddings.weight']
+    hm = head_masks(L, H, heads_off, emb.dtype)
+    x = F.embedding(ids, emb) + F.embedding(torch.arange(T), W[e + 'position_embeddings.weight'])
+    if not distil:
+        x = x + F.embedding(torch.zeros(T, dtype=torch.long), W[e + 'token_type_embeddings.weight'])
+    x = F.layer_norm(x, (d,), *ln_params(W, e + 'LayerNorm.'), eps)
+
+    def lin(prefix, y):
+        return F.linear(y, W[prefix + 'weight'], W[prefix + 'bias'])
+    atts = []
+    for l in range(L):
+        b = f'{lay}{l}.'
+        q, k, v = (split_heads(lin(b + names[n], x), H, dh) for n in 'qkv')
+        pr, o = attend(q, k, v, False, hm[l])
+        atts.append(pr[0])
+        x = F.layer_norm(lin(b + names['o'], merge_heads(o)) + x, (d,), *ln_params(W, b + names['ln1']), eps)
+        f = lin(b + names['f2'], F.gelu(lin(b + names['f1'], x)))
+        x = F.layer_norm(f + x, (d,), *ln_params(W, b + names['ln2']), eps)
+    t = F.gelu(lin(head[0], x))
+    t = F.layer_norm(t, (d,), *ln_params(W, head[1]), eps)
+    return torch.stack(atts), x, F.linear(t, emb, W[head[2]])
+
+
+def rotate_half(x):
+    x1 = x[..., : x.shape[-1] // 2]
+    x2 = x[..., x.shape[-1] // 2:]
+    return torch.cat((-x2, x1), dim=-1)
+
+
+def repeat_kv(x, n_rep):                   # (1, KV, T, dh) -> (1, KV*n_rep, T, dh)
+    b, kv, T, dh = x.shape
+    return x[:, :, None, :, :].expand(b, kv, n_rep, T, dh).reshape(b, kv * n_rep, T, dh)
+
+
+def rms(x, w, eps):
+    return w * (x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps))
+
+
+def llama(W, cfg, ids, heads_off):
+    d, H, L = cfg['hidden_size'], cfg['num_attention_heads'], cfg['num_hidden_layers']
+    KV = cfg.get('num_key_value_heads') or H
+    dh = cfg.get('head_dim') or d // H
+    eps, theta = cfg['rms_norm_eps'], cfg['rope_theta']
+    T = len(ids)
+    emb = W['model.embed_tokens.weight']
+    dt = emb.dtype
+    hm = head_masks(L, H, heads_off, dt)
+    inv_freq = 1.0 / (theta ** (torch.arange(0, dh, 2, dtype=torch.float64) / dh))
+    freqs = torch.outer(torch.arange(T, dtype=torch.float64), inv_freq)
+    embp = torch.cat((freqs, freqs), dim=-1)
+    cos, sin = embp.cos().to(dt), embp.sin().to(dt)
+
+    def proj(prefix, y):
+        return F.linear(y, W[prefix + 'weight'], W.get(prefix + 'bias'))
+    x = F.embedding(ids, emb)
+    atts = []
+    for l in range(L):
+        b = f'model.layers.{l}.'
+        h = rms(x, W[b + 'input_layernorm.weight'], eps)
+        q = split_heads(proj(b + 'self_attn.q_proj.', h), H, dh)
+        k = split_heads(proj(b + 'self_attn.k_proj.', h), KV, dh)
+        v = split_heads(proj(b + 'self_attn.v_proj.', h), KV, dh)
+        q = q * cos + rotate_half(q) * sin
+        k = k * cos + rotate_half(k) * sin
+        pr, o = attend(q, repeat_kv(k, H // KV), repeat_kv(v, H // KV), True, hm[l])
+        atts.append(pr[0])
+        x = x + F.linear(merge_heads(o), W[b + 'self_attn.o_proj.weight'])
+        h = rms(x, W[b + 'post_attention_layernorm.weight'], eps)
+        g = F.silu(F.linear(h, W[b + 'mlp.gate_proj.weight'])) * F.linear(h, W[b + 'mlp.up_proj.weight'])
+        x = x + F.linear(g, W[b + 'mlp.down_proj.weight'])
+    x = rms(x, W['model.norm.weight'], eps)
+    return torch.stack(atts), x, F.linear(x, W.get('lm_head.weight', emb))
+
+
+def run(folder, W, ids, heads_off):
+    cfg = json.load(open(os.path.join(folder, 'config.json')))
+    ids = torch.tensor(ids, dtype=torch.long)
+    mt = cfg['model_type']
+    with torch.no_grad():
+        if mt == 'gpt2':
+            return gpt2(W, cfg, ids, heads_off)
+        if mt in ('bert', 'distilbert'):
+            return bert_like(W, cfg, ids, heads_off, mt == 'distilbert')
+        return llama(W, cfg, ids, heads_off)
+
+
+def check(models):
+    """models: {folder name: list of (name, dtype, float64 ndarray) as generated}. Returns the
+    summary lines; raises AssertionError past the tolerances."""
+    lines = []
+    worst = {}
+    for name, items in models.items():
+        folder = os.path.join(HERE, name)
+        # 1. the stored F16 / BF16 bits are torch's own conversions of the float32 weights
+        _, raw = load(folder, torch.float64)
+        for tname, dt, a in items:
+            if dt in ('F16', 'BF16'):
+                mine = raw[tname]
+                theirs = torch.from_numpy(np.asarray(a, dtype=np.float32)).to(TORCH_DT[dt])
+                assert torch.equal(mine.view(torch.int16), theirs.view(torch.int16)), (name, tname)
+        e = json.load(open(os.path.join(folder, 'expected.json'), encoding='utf-8'))
+        Wnp, _ = reference.load_checkpoint(folder)
+        cfg = json.load(open(os.path.join(folder, 'config.json')))
+        for prec, tdt in (('float64', torch.float64), ('float32', torch.float32)):
+            W, _ = load(folder, tdt)
+            m = {'att': 0.0, 'att_json': 0.0, 'hid': 0.0, 'logit_rel': 0.0, 'logit_rel_json': 0.0}
+            for case in e['cases']:
+                for off in (None, case['heads_off']):
+                    att, hid, logits = run(folder, W, case['ids'], off)
+                    ref = reference.FORWARDS[cfg['model_type']](Wnp, cfg, np.asarray(case['ids']), off)
+                    ra = np.asarray(ref['attention'])
+                    m['att'] = max(m['att'], float(np.abs(att.double().numpy() - ra).max()))
+                    rl = ref['logits']
+                    scale = float(np.abs(rl).max())
+                    m['logit_rel'] = max(m['logit_rel'], float(np.abs(logits.double().numpy() - rl).max()) / scale)
+                    key_att = 'attention' if off is None else 'heads_off_attention_last_layer'
+                    key_log = 'logits' if off is None else 'heads_off_logits'
+                    ja = np.asarray(case[key_att], dtype=np.float64)
+                    ta = att.double().numpy() if off is None else att[-1].double().numpy()
+                    m['att_json'] = max(m['att_json'], float(np.abs(ta - ja).max()))
+                    for lg in case[key_log]:
+                        jl = np.asarray(lg['values'], dtype=np.float64)
+                        m['logit_rel_json'] = max(m['logit_rel_json'], float(
+                            np.abs(logits[lg['position']].double().numpy() - jl).max()) / float(np.abs(jl).max()))
+                    if off is None:
+                        m['hid'] = max(m['hid'], float(np.abs(hid.double().numpy()
+                                                              - np.asarray(case['hidden_last'])).max()))
+            worst[(name, prec)] = m
+            lines.append(f'{name:18s} torch {prec}: attention {m["att"]:.1e} (vs expected.json '
+                         f'{m["att_json"]:.1e}), logits/max|logit| {m["logit_rel"]:.1e} '
+                         f'(vs expected.json {m["logit_rel_json"]:.1e}), hidden_last {m["hid"]:.1e}')
+            if prec == 'float64':   # the confirmation: same math, independent code
+                assert m['att'] < 1e-12 and m['logit_rel'] < 1e-12, (name, m)
+                assert m['att_json'] < 1e-6 and m['logit_rel_json'] < 1e-4, (name, m)
+            else:                   # float32 weights and arithmetic, for the C++ tolerances
+                assert m['att'] < 1e-5 and m['logit_rel'] < 1e-5, (name, m)
+    return lines
+
+
+if __name__ == '__main__':
+    import make_tiny_models
+    for line in check(make_tiny_models.generated_items()):
+        print(line)
