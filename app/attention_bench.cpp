@@ -152,12 +152,12 @@ QJsonObject runCase(const QString& spec, int t, const Budget& budget)
     {
         std::shared_ptr<const core::Problem> current = benchProblem(t, 1);
         std::shared_ptr<const core::AttentionResult> shown;
-        const float w = current->weights.heads[0].Wq(0, 0);
+        const float w = current->weights->heads[0].Wq(0, 0);
         int edits = 0;
         const auto ms = sample(budget, [&] {
             const auto start = Clock::now();
             auto edited = std::make_shared<core::Problem>(*current);
-            edited->weights.heads[0].Wq(0, 0) = w + (++edits % 2 ? 0.01f : -0.01f);
+            edited->editWeights().heads[0].Wq(0, 0) = w + (++edits % 2 ? 0.01f : -0.01f);
             current = edited;
             shown = backend->compute(current, view);
             return millisecondsSince(start);

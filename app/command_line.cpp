@@ -425,7 +425,7 @@ int runHeadless(const CommandLine& commandLine)
         if (!commandLine.exportAllDir.isEmpty()) {
             // Every figure a lecture may need, named after its view.
             std::vector<std::pair<ui::FigureView, int>> views{{ui::FigureView::Heads, 0}};
-            const int heads = result->problem->weights.headCount();
+            const int heads = result->problem->weights->headCount();
             for (int h = 0; h < heads; ++h) {
                 views.insert(views.end(), {{ui::FigureView::Head, h}, {ui::FigureView::Difference, h}});
                 if (!result->pooling.pooled)

@@ -314,7 +314,7 @@ void Computation::project()
 
     // [W_q | W_k | W_v] of all heads side by side: one product gives every head's Q, K and V,
     // far faster than 3h thin products, and the same numbers.
-    const ModelWeights& w = p.weights;
+    const ModelWeights& w = *p.weights;
     const int h = w.headCount();
     const int dk = w.dK;
     const int dv = w.dV;
@@ -554,7 +554,7 @@ void Computation::computeBlock(HeadWork& work, const Job& job, Busy& busy)
 
 void Computation::combineHeads()
 {
-    const ModelWeights& w = m_problem.weights;
+    const ModelWeights& w = *m_problem.weights;
     // A disabled head contributes zeros to the concatenation (its own output is still shown).
     m_result.concat = Matrix::Zero(m_tq, Eigen::Index(w.headCount()) * w.dV);
     for (int h = 0; h < w.headCount(); ++h)

@@ -23,7 +23,7 @@ std::uint32_t rowFlags(const RowStatus& status)
 
 ComputeOptions checkMemory(const Problem& problem, ComputeOptions options, Diagnostics& diagnostics)
 {
-    const std::int64_t heads = problem.weights.headCount();
+    const std::int64_t heads = problem.weights->headCount();
     const std::int64_t cells = std::int64_t(problem.queryCount()) * problem.keyCount();
     const auto [rowBlock, colBlock] =
         poolBlocks(problem.queryCount(), problem.keyCount(), options.viewRows, options.viewCols);

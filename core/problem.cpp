@@ -11,8 +11,15 @@ float Problem::scoreScale() const
 {
     // Vaswani et al. eq. 1 divides by sqrt(d_k); the temperature divides every score kind.
     // Scaling by 1/sqrt(d_k) is therefore the same as temperature sqrt(d_k) (tested).
-    const double scale = score == ScoreKind::ScaledDot ? 1.0 / std::sqrt(double(weights.dK)) : 1.0;
+    const double scale = score == ScoreKind::ScaledDot ? 1.0 / std::sqrt(double(weights->dK)) : 1.0;
     return float(scale / double(temperature));
+}
+
+ModelWeights& Problem::editWeights()
+{
+    auto own = std::make_shared<ModelWeights>(*weights);
+    weights = own;
+    return *own;
 }
 
 Mask Problem::makeMask() const
@@ -30,8 +37,8 @@ void Problem::validate() const
         throw Error("source: the source sentence has no tokens");
     if (tq > kMaxTokens || tk > kMaxTokens)
         throw Error("text: more than " + std::to_string(kMaxTokens) + " tokens");
-    weights.validate();
-    const int d = weights.dModel;
+    weights->validate();
+    const int d = weights->dModel;
     auto checkInput = [d](const char* what, const Matrix& m, int rows) {
         if (m.rows() != rows || m.cols() != d)
             throw Error(std::string(what) + ": expected " + std::to_string(rows) + "x" +

@@ -6,6 +6,7 @@
 #include "model_weights.h"
 #include "tokenizer.h"
 
+#include <memory>
 #include <vector>
 
 namespace attn::core {
@@ -28,12 +29,17 @@ struct Problem
     std::vector<bool> queryFallback; // embedding lookup missed, hashed vector used
     std::vector<bool> keyFallback;
 
-    ModelWeights weights;
+    // Shared and immutable: a model's layer hands its weights to every forward without a copy.
+    // Builders change them through editWeights().
+    std::shared_ptr<const ModelWeights> weights = std::make_shared<const ModelWeights>();
     ScoreKind score = ScoreKind::ScaledDot;
     Normalization normalization = Normalization::Softmax;
     float temperature = 1.0f;
     MaskFill fill = MaskFill::NegativeInfinity;
     MaskSpec mask;
+
+    // The weights to change, copied first when another problem shares them.
+    ModelWeights& editWeights();
 
     int queryCount() const { return int(queryTokens.size()); }
     int keyCount() const { return int(keyTokens.size()); }

@@ -34,10 +34,10 @@ QJsonObject resultToJson(const AttentionResult& result)
         {QStringLiteral("temperature"), jsonNumber(problem.temperature)},
         {QStringLiteral("fill"), QString::fromUtf8(toString(problem.fill))},
         {QStringLiteral("scoreScale"), jsonNumber(problem.scoreScale())},
-        {QStringLiteral("d_model"), problem.weights.dModel},
-        {QStringLiteral("d_k"), problem.weights.dK},
-        {QStringLiteral("d_v"), problem.weights.dV},
-        {QStringLiteral("heads"), problem.weights.headCount()},
+        {QStringLiteral("d_model"), problem.weights->dModel},
+        {QStringLiteral("d_k"), problem.weights->dK},
+        {QStringLiteral("d_v"), problem.weights->dV},
+        {QStringLiteral("heads"), problem.weights->headCount()},
     };
 
     QJsonArray heads;

@@ -100,7 +100,7 @@ std::shared_ptr<const Problem> resolveProblem(const Scene& scene)
         p.keyIsPadding[std::size_t(j)] = true;
     }
 
-    p.weights = scene.weights;
+    p.weights = std::make_shared<const ModelWeights>(scene.weights);
     p.score = scene.score;
     p.normalization = scene.normalization;
     p.temperature = scene.temperature;

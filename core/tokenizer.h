@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QString>
+#include <utility>
 #include <vector>
 
 namespace attn::core {
@@ -28,10 +29,18 @@ struct TokenizerSettings
 
 struct Token
 {
-    QString text;
+    Token() = default;
+    Token(QString text_, qsizetype begin_, qsizetype length_, bool special_ = false)
+        : text(std::move(text_)), begin(begin_), length(length_), special(special_)
+    {
+    }
+
+    QString text; // what a reader sees: for a model's token, the text it stands for (" cat")
     qsizetype begin = -1; // offset in the source text, -1 for added special tokens
     qsizetype length = 0;
     bool special = false; // [CLS], [SEP], [PAD], [MASK], <s>, </s>, <pad>, ...
+    int id = -1;          // a model tokenizer's vocabulary id; -1 for the explorer's own tokens
+    QString piece;        // the vocabulary entry as stored ("Ġcat", "▁cat", "<0xE3>", "##s")
 
     bool operator==(const Token&) const = default;
 };

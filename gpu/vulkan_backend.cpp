@@ -836,7 +836,7 @@ void VulkanBackend::Impl::upload(const core::Problem& problem)
     Plan& p = *plan;
     const PlanKey& key = p.key;
     const Dims& d = p.dims;
-    const core::ModelWeights& mw = problem.weights;
+    const core::ModelWeights& mw = *problem.weights;
     const bool bilinear = key.score == core::ScoreKind::Bilinear;
     const bool additive = key.score == core::ScoreKind::Additive;
     const bool cosine = key.score == core::ScoreKind::Cosine;
@@ -922,7 +922,7 @@ void VulkanBackend::Impl::upload(const core::Problem& problem)
     };
     for (std::uint32_t z = 0; z < d.h; ++z) {
         const core::HeadWeights& head = mw.heads[z];
-        const core::HeadWeights* before = all ? nullptr : &old->weights.heads[z];
+        const core::HeadWeights* before = all ? nullptr : &old->weights->heads[z];
         const bool wq = all || !same(head.Wq, before->Wq) || !same(head.bq, before->bq);
         const bool wk = all || !same(head.Wk, before->Wk) || !same(head.bk, before->bk);
         const bool wv = all || !same(head.Wv, before->Wv) || !same(head.bv, before->bv);
@@ -931,8 +931,8 @@ void VulkanBackend::Impl::upload(const core::Problem& problem)
         // Head z's d_v rows of W^O, contiguous in the row-major matrix.
         const std::size_t woFloats = dv * std::size_t(d.dm);
         const bool wo =
-            all || old->weights.Wo.size() != mw.Wo.size() ||
-            std::memcmp(mw.Wo.data() + z * woFloats, old->weights.Wo.data() + z * woFloats,
+            all || old->weights->Wo.size() != mw.Wo.size() ||
+            std::memcmp(mw.Wo.data() + z * woFloats, old->weights->Wo.data() + z * woFloats,
                         woFloats * sizeof(float)) != 0;
         for (std::uint32_t r = 0; r < d.dm; ++r) {
             float* row = wb + w.wqkv + std::size_t(r) * d.nqkv;
@@ -974,7 +974,7 @@ void VulkanBackend::Impl::upload(const core::Problem& problem)
                              (out ? kHeadOutput : 0) | (partial ? kHeadPartial : 0) |
                              (head.enabled ? kHeadEnabled : 0);
     }
-    if (all || !same(mw.bo, old->weights.bo))
+    if (all || !same(mw.bo, old->weights->bo))
         bias(wb + w.bo, mw.bo, d.dm);
 
     params.inputsChanged = inputsChanged ? 1 : 0;
@@ -1016,10 +1016,10 @@ VulkanBackend::Impl::run(std::shared_ptr<const core::Problem> problem,
     PlanKey key;
     key.tq = pr.queryCount();
     key.tk = pr.keyCount();
-    key.dModel = pr.weights.dModel;
-    key.dK = pr.weights.dK;
-    key.dV = pr.weights.dV;
-    key.heads = pr.weights.headCount();
+    key.dModel = pr.weights->dModel;
+    key.dK = pr.weights->dK;
+    key.dV = pr.weights->dV;
+    key.heads = pr.weights->headCount();
     key.score = pr.score;
     key.normalization = pr.normalization;
     key.keep = options.keepIntermediates;
@@ -1048,7 +1048,7 @@ VulkanBackend::Impl::run(std::shared_ptr<const core::Problem> problem,
     result->heads.resize(std::size_t(h));
     for (int z = 0; z < h; ++z) {
         core::HeadResult& head = result->heads[std::size_t(z)];
-        head.enabled = pr.weights.heads[std::size_t(z)].enabled;
+        head.enabled = pr.weights->heads[std::size_t(z)].enabled;
         if (!pooled)
             head.weights.resize(tq, tk);
         if (key.keep) {

@@ -505,7 +505,7 @@ QString HeatmapView::describeCell(const FigureBuilder::Cell& cell) const
         QString scale = tr("× %1").arg(exact(p.scoreScale()));
         QStringList why;
         if (p.score == core::ScoreKind::ScaledDot)
-            why << tr("1/√d<sub>k</sub> = 1/√%1").arg(p.weights.dK);
+            why << tr("1/√d<sub>k</sub> = 1/√%1").arg(p.weights->dK);
         if (p.temperature != 1.0f)
             why << tr("temperature %1").arg(exact(p.temperature));
         if (!why.isEmpty())

@@ -128,7 +128,7 @@ QString caption(PresentationStep step, const core::Problem& p)
     const QString j = it(QStringLiteral("j"));
     const QString alpha = QStringLiteral("α") + sub(it(QStringLiteral("ij")));
     const QString eq = QStringLiteral(" = ");
-    const int heads = p.weights.headCount();
+    const int heads = p.weights->headCount();
     switch (step) {
     case PresentationStep::Tokens: {
         auto tokens = [&](const QString& count, const QString& t, int n) {
@@ -153,7 +153,7 @@ QString caption(PresentationStep step, const core::Problem& p)
     }
     case PresentationStep::Projections: {
         const auto [xq, xkv] = projectionInputs(p);
-        const bool bias = std::any_of(p.weights.heads.begin(), p.weights.heads.end(),
+        const bool bias = std::any_of(p.weights->heads.begin(), p.weights->heads.end(),
                                       [](const core::HeadWeights& h) { return h.bq.size() || h.bk.size() || h.bv.size(); });
         QStringList parts;
         for (auto [name, x] : {std::pair{QStringLiteral("Q"), xq}, {QStringLiteral("K"), xkv}, {QStringLiteral("V"), xkv}}) {
@@ -183,7 +183,7 @@ QString caption(PresentationStep step, const core::Problem& p)
         if (p.temperature != 1.0f)
             values.append(kTau + eq + number(double(p.temperature)));
         if (p.score == core::ScoreKind::ScaledDot)
-            values.append(kDk + eq + QString::number(p.weights.dK));
+            values.append(kDk + eq + QString::number(p.weights->dK));
         return s + QStringLiteral(" / ") + d + kGap + QStringLiteral("(%1)").arg(values.join(QStringLiteral(", ")));
     }
     case PresentationStep::Masked: {
@@ -219,7 +219,7 @@ QString caption(PresentationStep step, const core::Problem& p)
     case PresentationStep::Heads: {
         const auto [xq, xkv] = projectionInputs(p);
         int off = 0;
-        for (const core::HeadWeights& h : p.weights.heads)
+        for (const core::HeadWeights& h : p.weights->heads)
             off += h.enabled ? 0 : 1;
         QString text = QStringLiteral("head") + sub(it(QStringLiteral("h"))) + eq +
                        QStringLiteral("Attention(%1, %2, %3)")
@@ -234,10 +234,10 @@ QString caption(PresentationStep step, const core::Problem& p)
     case PresentationStep::Concat:
         return QStringLiteral("Concat(%1)%2%3 × %4 %5 = %6 × %7")
             .arg(headList(heads), kGap, it(QStringLiteral("T")), it(QStringLiteral("H")), it(QStringLiteral("d")) + sub(it(QStringLiteral("v"))),
-                 QString::number(p.queryCount()), QString::number(heads * p.weights.dV));
+                 QString::number(p.queryCount()), QString::number(heads * p.weights->dV));
     case PresentationStep::Output: {
         QString text = QStringLiteral("MultiHead = Concat(%1) %2").arg(headList(heads), it(QStringLiteral("W")) + sup(it(QStringLiteral("O"))));
-        if (p.weights.bo.size())
+        if (p.weights->bo.size())
             text += QStringLiteral(" + <b>b</b>") + sup(it(QStringLiteral("O")));
         return text;
     }

@@ -34,7 +34,7 @@ Eigen::MatrixXd referenceHead(const core::Problem& p, const core::HeadWeights& w
     const Eigen::MatrixXd q = xq * w.Wq.cast<double>();
     const Eigen::MatrixXd k = xk * w.Wk.cast<double>();
     const Eigen::MatrixXd v = xk * w.Wv.cast<double>();
-    Eigen::MatrixXd s = (q * k.transpose()) / std::sqrt(double(p.weights.dK));
+    Eigen::MatrixXd s = (q * k.transpose()) / std::sqrt(double(p.weights->dK));
     const core::Mask mask = p.makeMask();
     for (int i = 0; i < s.rows(); ++i) {
         double max = -INFINITY;
@@ -111,16 +111,16 @@ private Q_SLOTS:
         // Seed 004: Z = Cat[H_1 .. H_h] W^O, each head computed on its own in double.
         auto p = test::randomProblem(24, 24, 48, 3, 11, false);
         p->mask.causal = true;
-        p->weights.heads[1].enabled = false;
+        p->editWeights().heads[1].enabled = false;
         auto r = run(p);
         Eigen::MatrixXd concat = Eigen::MatrixXd::Zero(24, 48);
         for (int h = 0; h < 3; ++h) {
-            const Eigen::MatrixXd head = referenceHead(*p, p->weights.heads[std::size_t(h)]);
+            const Eigen::MatrixXd head = referenceHead(*p, p->weights->heads[std::size_t(h)]);
             QVERIFY(maxAbsDiff(r->heads[std::size_t(h)].output, head.cast<float>()) < 1e-5);
             if (h != 1)
                 concat.middleCols(h * 16, 16) = head;
         }
-        const Eigen::MatrixXd expected = concat * p->weights.Wo.cast<double>();
+        const Eigen::MatrixXd expected = concat * p->weights->Wo.cast<double>();
         QVERIFY(maxAbsDiff(r->output, expected.cast<float>()) < 1e-5);
         QCOMPARE(r->concat.middleCols(16, 16), Matrix(Matrix::Zero(24, 16)));
     }

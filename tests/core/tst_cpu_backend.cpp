@@ -183,7 +183,7 @@ private Q_SLOTS:
         auto bilinear = run(p);
         expectNear(bilinear->heads[0].rawScores,
                    rows4({{1, 0, 0, 1}, {0, 1, 0, 1}, {1, 1, 0, 2}, {0, 0, 0, 0}}), 0, "q^T I k");
-        p->weights.heads[0].bilinear << 0, 1, 1, 0; // q^T M k swaps k's coordinates
+        p->editWeights().heads[0].bilinear << 0, 1, 1, 0; // q^T M k swaps k's coordinates
         auto swapped = run(p);
         expectNear(swapped->heads[0].rawScores,
                    rows4({{0, 1, 0, 1}, {1, 0, 0, 1}, {1, 1, 0, 2}, {0, 0, 0, 0}}), 0, "q^T M k");
@@ -267,8 +267,8 @@ private Q_SLOTS:
     void nonFiniteScoresAreReported()
     {
         auto p = test::handProblem(ScoreKind::Dot, Normalization::Softmax);
-        p->weights.heads[0].Wq *= 1e30f; // finite weights whose products overflow float32
-        p->weights.heads[0].Wk *= 1e30f;
+        p->editWeights().heads[0].Wq *= 1e30f; // finite weights whose products overflow float32
+        p->editWeights().heads[0].Wk *= 1e30f;
         auto r = run(p);
         QVERIFY(r->diagnostics.nonFinite);
         QVERIFY(!r->diagnostics.nonFiniteWhere.empty());
@@ -341,7 +341,7 @@ private Q_SLOTS:
     void disabledHeadContributesZeros()
     {
         auto p = test::handProblem(ScoreKind::Dot, Normalization::Softmax);
-        p->weights.heads[0].enabled = false;
+        p->editWeights().heads[0].enabled = false;
         auto r = run(p);
         QCOMPARE(r->concat, Matrix(Matrix::Zero(4, 2)));
         QCOMPARE(r->output, Matrix(Matrix::Zero(4, 4)));

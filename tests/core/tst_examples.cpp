@@ -368,7 +368,7 @@ void TestExamples::disabledHeadContributesZeros()
     QCOMPARE(result->heads.size(), std::size_t(2));
     QVERIFY(result->heads[0].enabled);
     QVERIFY(!result->heads[1].enabled);
-    const int dv = result->problem->weights.dV;
+    const int dv = result->problem->weights->dV;
     const Matrix& concat = result->concat;
     QCOMPARE(concat.cols(), qsizetype(2 * dv));
     // The disabled head is still computed ...
@@ -376,7 +376,7 @@ void TestExamples::disabledHeadContributesZeros()
     // ... but its columns of the concatenation are zeros, head 1's are its output.
     QVERIFY((concat.rightCols(dv).array() == 0.0f).all());
     QCOMPARE(Matrix(concat.leftCols(dv)), result->heads[0].output);
-    const Matrix expected = concat * result->problem->weights.Wo;
+    const Matrix expected = concat * result->problem->weights->Wo;
     QVERIFY((result->output - expected).cwiseAbs().maxCoeff() < 1e-6f);
     // Head 1 looks at the previous word.
     for (int i = 1; i < result->problem->queryCount(); ++i)

@@ -139,23 +139,25 @@ std::shared_ptr<core::Problem> makeProblem(const Case& c)
         break;
     }
     if (c.disableHead && c.heads > 1)
-        p->weights.heads[1].enabled = false;
+        p->editWeights().heads[1].enabled = false;
     // All four biases on (b_q, b_k, b_v, b_O; seeded, not constant, so that a bias added in
     // the wrong place or to the wrong head changes the numbers), except with one head, which
     // keeps the path without biases covered.
     if (c.heads != 1) {
-        for (std::size_t h = 0; h < p->weights.heads.size(); ++h) {
-            auto& head = p->weights.heads[h];
+        core::ModelWeights& w = p->editWeights();
+        for (std::size_t h = 0; h < w.heads.size(); ++h) {
+            auto& head = w.heads[h];
             const std::string name = "heads[" + std::to_string(h) + "].";
-            head.bq = seededBias(p->weights.dK, c.seed, name + "b_q");
-            head.bk = seededBias(p->weights.dK, c.seed, name + "b_k");
-            head.bv = seededBias(p->weights.dV, c.seed, name + "b_v");
+            head.bq = seededBias(w.dK, c.seed, name + "b_q");
+            head.bk = seededBias(w.dK, c.seed, name + "b_k");
+            head.bv = seededBias(w.dV, c.seed, name + "b_v");
         }
-        p->weights.bo = seededBias(p->weights.dModel, c.seed, "b_o");
+        w.bo = seededBias(w.dModel, c.seed, "b_o");
     }
     // A bilinear M that is not the identity.
-    for (auto& head : p->weights.heads)
-        head.bilinear += core::Matrix::Constant(p->weights.dK, p->weights.dK, 0.01f);
+    core::ModelWeights& w = p->editWeights();
+    for (auto& head : w.heads)
+        head.bilinear += core::Matrix::Constant(w.dK, w.dK, 0.01f);
     p->validate();
     return p;
 }
@@ -264,7 +266,7 @@ using MatrixD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::Row
 // NaN (its weights are exact zeros or uniform: nothing to round).
 MatrixD exactWeights(const core::Problem& p, std::size_t h, std::vector<double>* tolerance)
 {
-    const core::HeadWeights& w = p.weights.heads[h];
+    const core::HeadWeights& w = p.weights->heads[h];
     auto project = [](const core::Matrix& e, const core::Matrix& pos, const core::Matrix& wm,
                       const core::RowVector& b) {
         MatrixD m = (e.cast<double>() + pos.cast<double>()) * wm.cast<double>();
@@ -452,7 +454,7 @@ void compareResults(const core::AttentionResult& gpu, const core::AttentionResul
     core::Matrix carried = core::Matrix::Zero(cpu.output.rows(), cpu.output.cols());
     for (Eigen::Index i : anyHeadRows)
         carried.row(i) =
-            (gpu.concat.row(i) - cpu.concat.row(i)).cwiseAbs() * cpu.problem->weights.Wo.cwiseAbs();
+            (gpu.concat.row(i) - cpu.concat.row(i)).cwiseAbs() * cpu.problem->weights->Wo.cwiseAbs();
     EXPECT_WITHIN(gpu.output, cpu.output, 1e-4f, true, &carried, "output");
     QCOMPARE(gpu.diagnostics.fullyMaskedRows, cpu.diagnostics.fullyMaskedRows);
     QCOMPARE(gpu.diagnostics.zeroSumRows, cpu.diagnostics.zeroSumRows);
@@ -746,7 +748,8 @@ void TestVulkanBackend::biasesMatchCpu()
     QFETCH(QString, biases);
     // Removes the biases whose letter is not in `kept`.
     auto keepOnly = [](core::Problem& p, const QString& kept) {
-        for (auto& head : p.weights.heads) {
+        core::ModelWeights& w = p.editWeights();
+        for (auto& head : w.heads) {
             if (!kept.contains(QLatin1Char('q')))
                 head.bq.resize(0);
             if (!kept.contains(QLatin1Char('k')))
@@ -755,7 +758,7 @@ void TestVulkanBackend::biasesMatchCpu()
                 head.bv.resize(0);
         }
         if (!kept.contains(QLatin1Char('o')))
-            p.weights.bo.resize(0);
+            w.bo.resize(0);
     };
     auto hand = test::handProblemWithBiases(ScoreKind(score), Normalization::Softmax);
     keepOnly(*hand, biases);
@@ -785,14 +788,14 @@ void TestVulkanBackend::biasesMatchCpu()
                 EXPECT_REL(with, core::Matrix(without.rowwise() + bias), 1e-5f, what + " + bias");
             }
         };
-        for (std::size_t h = 0; h < problem->weights.heads.size(); ++h) {
-            const core::HeadWeights& w = problem->weights.heads[h];
+        for (std::size_t h = 0; h < problem->weights->heads.size(); ++h) {
+            const core::HeadWeights& w = problem->weights->heads[h];
             expectShift(gpu->heads[h].Q, plain->heads[h].Q, w.bq, QStringLiteral("Q"));
             expectShift(gpu->heads[h].K, plain->heads[h].K, w.bk, QStringLiteral("K"));
             expectShift(gpu->heads[h].V, plain->heads[h].V, w.bv, QStringLiteral("V"));
         }
         if (biases == QLatin1String("o"))
-            expectShift(gpu->output, plain->output, problem->weights.bo, QStringLiteral("output"));
+            expectShift(gpu->output, plain->output, problem->weights->bo, QStringLiteral("output"));
     }
 }
 
@@ -894,14 +897,14 @@ void TestVulkanBackend::nonFiniteScoresMatchCpu()
         c.heads = 3;
         c.normalization = Normalization(normalization);
         problem = makeProblem(c);
-        problem->weights.heads[1].Wq *= 1e20f;
-        problem->weights.heads[1].Wk *= 1e20f;
+        problem->editWeights().heads[1].Wq *= 1e20f;
+        problem->editWeights().heads[1].Wk *= 1e20f;
     } else {
         // Seed 001's one-hot example with huge positive weights: q.k is +inf where both are
         // non-zero, 0 elsewhere.
         problem = test::handProblem(ScoreKind::Dot, Normalization(normalization));
-        problem->weights.heads[0].Wq *= 1e20f;
-        problem->weights.heads[0].Wk *= 1e20f;
+        problem->editWeights().heads[0].Wq *= 1e20f;
+        problem->editWeights().heads[0].Wk *= 1e20f;
     }
     for (bool keep : {true, false}) {
         const core::ComputeOptions options = readBack(keep);
@@ -1053,24 +1056,26 @@ void TestVulkanBackend::editsReuseTheRecordedPlan()
         if (QTest::currentTestFailed())
             qWarning("after edit: %s", what);
     };
-    auto& heads = edited->weights.heads;
-    const int last = int(heads.size()) - 1;
-    heads[0].Wq(3, 1) += 0.5f;
+    // Every edit copies the weights first (editWeights), as the window's edits do: the problem
+    // computed before keeps its own.
+    auto heads = [&] { return edited->editWeights().heads.data(); };
+    const int last = edited->weights->headCount() - 1;
+    heads()[0].Wq(3, 1) += 0.5f;
     check("one weight of W_q");
     check("nothing");
-    heads[std::size_t(last)].Wk(0, 0) -= 0.25f;
+    heads()[last].Wk(0, 0) -= 0.25f;
     check("W_k of the last head");
-    heads[0].Wv(1, 0) += 0.3f;
+    heads()[0].Wv(1, 0) += 0.3f;
     check("W_v");
-    heads[std::size_t(last)].bq = core::RowVector::Constant(edited->weights.dK, 0.1f);
+    heads()[last].bq = core::RowVector::Constant(edited->weights->dK, 0.1f);
     check("b_q");
-    heads[0].bilinear(0, 0) += 0.2f;
+    heads()[0].bilinear(0, 0) += 0.2f;
     check("M");
-    heads[std::size_t(last)].wAdditive(0) += 0.2f;
+    heads()[last].wAdditive(0) += 0.2f;
     check("w");
-    edited->weights.Wo(0, 1) += 0.4f;
+    edited->editWeights().Wo(0, 1) += 0.4f;
     check("W_O");
-    edited->weights.bo = core::RowVector::Constant(edited->weights.dModel, 0.01f);
+    edited->editWeights().bo = core::RowVector::Constant(edited->weights->dModel, 0.01f);
     check("b_O");
     edited->queryEmbedding(1, 2) += 0.5f;
     if (!edited->cross)
@@ -1084,9 +1089,9 @@ void TestVulkanBackend::editsReuseTheRecordedPlan()
     check("window");
     edited->fill = MaskFill::MinusNineE15;
     check("fill");
-    heads[std::size_t(last)].enabled = false;
+    heads()[last].enabled = false;
     check("head off");
-    heads[std::size_t(last)].enabled = true;
+    heads()[last].enabled = true;
     check("head on");
     edited->mask.padding = true;
     check("padding");
@@ -1098,7 +1103,7 @@ void TestVulkanBackend::editsReuseTheRecordedPlan()
     const int repeats = 10;
     for (int i = 0; i < repeats; ++i) {
         auto next = std::make_shared<core::Problem>(*edited);
-        next->weights.heads[0].Wk(0, 0) += 0.01f * float(i);
+        next->editWeights().heads[0].Wk(0, 0) += 0.01f * float(i);
         m_backend->compute(next, options);
     }
     const double ms =

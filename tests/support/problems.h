@@ -35,7 +35,7 @@ inline std::shared_ptr<core::Problem> handProblem(core::ScoreKind score, core::N
     p->keyPosition = p->queryPosition;
     p->keyIsPadding.assign(4, false);
 
-    core::ModelWeights& w = p->weights;
+    core::ModelWeights& w = p->editWeights();
     w.dModel = 4;
     w.dK = 2;
     w.dV = 2;
@@ -68,15 +68,15 @@ inline std::shared_ptr<core::Problem> handProblemWithBiases(core::ScoreKind scor
                                                             core::Normalization normalization)
 {
     auto p = handProblem(score, normalization);
-    core::HeadWeights& head = p->weights.heads[0];
+    core::HeadWeights& head = p->editWeights().heads[0];
     head.bq.resize(2);
     head.bq << 0, 1;
     head.bk.resize(2);
     head.bk << 1, 0;
     head.bv.resize(2);
     head.bv << -1, 1;
-    p->weights.bo.resize(4);
-    p->weights.bo << 1, 0, -1, 2;
+    p->editWeights().bo.resize(4);
+    p->editWeights().bo << 1, 0, -1, 2;
     return p;
 }
 
@@ -108,7 +108,8 @@ inline std::shared_ptr<core::Problem> randomProblem(int queries, int keys, int d
     p->keyPosition = core::positionalEncoding(p->keyCount(), dModel, sinusoidal);
     p->keyIsPadding.assign(std::size_t(p->keyCount()), false);
     const int dk = std::max(1, dModel / heads);
-    p->weights = core::makeWeights(dModel, heads, dk, dk, core::WeightInit::Xavier, seed);
+    p->weights = std::make_shared<const core::ModelWeights>(
+        core::makeWeights(dModel, heads, dk, dk, core::WeightInit::Xavier, seed));
     return p;
 }
 
