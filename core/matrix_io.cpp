@@ -3,6 +3,7 @@
 #include "atomic_file.h"
 #include "error.h"
 #include "limits.h"
+#include "safetensors_format.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -26,8 +27,6 @@ namespace {
 
 // Float64 data at the element limit, plus room for any sane header.
 constexpr qint64 kMaxFileBytes = kMaxMatrixElements * qint64(sizeof(double)) + (qint64(1) << 20);
-// The safetensors reference implementation refuses headers over 100 MB too.
-constexpr quint64 kMaxSafetensorsHeaderBytes = 100'000'000;
 
 [[noreturn]] void fail(const QString& name, const std::string& what)
 {
@@ -89,23 +88,7 @@ std::pair<std::int64_t, std::int64_t> matrixExtent(const std::vector<std::int64_
     fail(name, what + "shape " + shapeText(dims) + " is not a matrix (expected 1 or 2 dimensions)");
 }
 
-// ---- Element decoding, shared by .npy and safetensors -------------------------------------
-
-enum class ElementType { F16, BF16, F32, F64 };
-
-constexpr int itemSize(ElementType type)
-{
-    switch (type) {
-    case ElementType::F16:
-    case ElementType::BF16:
-        return 2;
-    case ElementType::F32:
-        return 4;
-    case ElementType::F64:
-        return 8;
-    }
-    return 0;
-}
+// ---- Element decoding: .npy's byte orders and Fortran order; the rest in safetensors_format --
 
 template <typename Bits>
 Bits loadBits(const char* p, bool bigEndian)
@@ -123,35 +106,11 @@ Bits loadBits(const char* p, bool bigEndian)
     return bits;
 }
 
-// IEEE 754 binary16; every half value is exactly representable as a float.
-float halfToFloat(std::uint16_t h)
-{
-    const std::uint32_t sign = std::uint32_t(h & 0x8000u) << 16;
-    const std::uint32_t exponent = (h >> 10) & 0x1fu;
-    const std::uint32_t mantissa = h & 0x3ffu;
-    if (exponent == 0) { // zero or subnormal: mantissa * 2^-24
-        const float magnitude = std::ldexp(float(mantissa), -24);
-        return sign ? -magnitude : magnitude;
-    }
-    if (exponent == 0x1f) // inf or NaN (payload kept)
-        return std::bit_cast<float>(sign | 0x7f800000u | (mantissa << 13));
-    return std::bit_cast<float>(sign | ((exponent - 15 + 127) << 23) | (mantissa << 13));
-}
-
-// bfloat16 is the top half of a float32.
-float bfloat16ToFloat(std::uint16_t b)
-{
-    return std::bit_cast<float>(std::uint32_t(b) << 16);
-}
-
 template <ElementType Type>
 float loadElement(const char* p, bool bigEndian, bool& outOfRange)
 {
-    if constexpr (Type == ElementType::F16) {
-        return halfToFloat(loadBits<std::uint16_t>(p, bigEndian));
-    } else if constexpr (Type == ElementType::BF16) {
-        return bfloat16ToFloat(loadBits<std::uint16_t>(p, bigEndian));
-    } else if constexpr (Type == ElementType::F32) {
+    static_assert(Type == ElementType::F32 || Type == ElementType::F64);
+    if constexpr (Type == ElementType::F32) {
         return std::bit_cast<float>(loadBits<std::uint32_t>(p, bigEndian));
     } else {
         // NaN and inf pass through; finite values beyond float32 would silently become inf.
@@ -185,17 +144,15 @@ Matrix decodeTyped(const char* data, bool bigEndian, bool columnMajor, Eigen::In
 Matrix decodeElements(const char* data, ElementType type, bool bigEndian, bool columnMajor,
                       Eigen::Index rows, Eigen::Index cols, const QString& name)
 {
-    switch (type) {
-    case ElementType::F16:
-        return decodeTyped<ElementType::F16>(data, bigEndian, columnMajor, rows, cols, name);
-    case ElementType::BF16:
-        return decodeTyped<ElementType::BF16>(data, bigEndian, columnMajor, rows, cols, name);
-    case ElementType::F32:
-        return decodeTyped<ElementType::F32>(data, bigEndian, columnMajor, rows, cols, name);
-    case ElementType::F64:
+    if (type == ElementType::F64)
         return decodeTyped<ElementType::F64>(data, bigEndian, columnMajor, rows, cols, name);
+    if (!bigEndian && !columnMajor) { // safetensors, and most .npy files: the vectorised path
+        Matrix matrix(rows, cols);
+        decodeLittleEndian(data, type, rows * cols, matrix.data());
+        return matrix;
     }
-    return {};
+    // .npy only has F32 and F64; F16 and BF16 come from safetensors, little-endian row-major.
+    return decodeTyped<ElementType::F32>(data, bigEndian, columnMajor, rows, cols, name);
 }
 
 // Little-endian float32, whatever the host.
@@ -436,92 +393,7 @@ NumberStatus parseFloat(std::string_view field, float& value)
 
 // ---- safetensors -------------------------------------------------------------------------
 
-struct TensorEntry
-{
-    std::string name;
-    std::string dtype;
-    std::vector<std::int64_t> shape;
-    std::int64_t begin = 0;
-    std::int64_t end = 0;
-};
-
-// The 8-byte header length, checked against the spec's cap and the file size.
-std::int64_t safetensorsHeaderLength(const char* first8, std::int64_t fileSize, const QString& name)
-{
-    const std::uint64_t length = loadLittleEndian(first8, 8);
-    if (length > kMaxSafetensorsHeaderBytes)
-        fail(name, "safetensors header length " + std::to_string(length) + " is more than the " +
-                       std::to_string(kMaxSafetensorsHeaderBytes) + " bytes allowed");
-    if (length > std::uint64_t(fileSize - 8))
-        fail(name, "safetensors header length " + std::to_string(length) + " is larger than the " +
-                       std::to_string(fileSize - 8) + " bytes after it");
-    return std::int64_t(length);
-}
-
-std::int64_t jsonCount(const QJsonValue& value)
-{
-    return value.isDouble() ? value.toInteger(-1) : -1;
-}
-
-// Parses the JSON header and checks every tensor's offsets (within the data section,
-// begin <= end, no two tensors overlapping), sorted by name. Dtypes and shapes are checked
-// only for the tensor actually read, so one exotic tensor does not spoil a whole file.
-std::vector<TensorEntry> parseSafetensorsHeader(const QByteArray& json, std::int64_t dataSize,
-                                                const QString& name)
-{
-    QJsonParseError error{};
-    const QJsonDocument document = QJsonDocument::fromJson(json, &error);
-    if (error.error != QJsonParseError::NoError)
-        fail(name, "safetensors header is not valid JSON: " + error.errorString().toStdString() +
-                       " at offset " + std::to_string(error.offset));
-    if (!document.isObject())
-        fail(name, "safetensors header is not a JSON object");
-
-    std::vector<TensorEntry> tensors;
-    const QJsonObject root = document.object();
-    for (auto it = root.begin(); it != root.end(); ++it) {
-        if (it.key() == QLatin1String("__metadata__"))
-            continue;
-        TensorEntry entry;
-        entry.name = it.key().toStdString();
-        const std::string what = "tensor '" + entry.name + "': ";
-        const QJsonObject info = it.value().toObject();
-        const QJsonArray offsets = info.value(QLatin1String("data_offsets")).toArray();
-        const QJsonValue dtype = info.value(QLatin1String("dtype"));
-        const QJsonValue shape = info.value(QLatin1String("shape"));
-        if (!it.value().isObject() || !dtype.isString() || !shape.isArray() || offsets.size() != 2)
-            fail(name, what + "needs 'dtype', 'shape' and two 'data_offsets'");
-        entry.dtype = dtype.toString().toStdString();
-        for (const QJsonValue dim : shape.toArray()) {
-            entry.shape.push_back(jsonCount(dim));
-            if (entry.shape.back() < 0)
-                fail(name, what + "shape entries must be non-negative integers");
-        }
-        entry.begin = jsonCount(offsets[0]);
-        entry.end = jsonCount(offsets[1]);
-        if (entry.begin < 0 || entry.end < 0)
-            fail(name, what + "data_offsets must be two non-negative integers");
-        if (entry.end < entry.begin || entry.end > dataSize)
-            fail(name, what + "data_offsets [" + std::to_string(entry.begin) + ", " +
-                           std::to_string(entry.end) + "] are not a range within the " + std::to_string(dataSize) +
-                           " bytes of data");
-        tensors.push_back(std::move(entry));
-    }
-
-    std::vector<const TensorEntry*> byOffset;
-    for (const TensorEntry& entry : tensors)
-        byOffset.push_back(&entry);
-    std::sort(byOffset.begin(), byOffset.end(),
-              [](const TensorEntry* a, const TensorEntry* b) { return a->begin < b->begin; });
-    for (std::size_t k = 1; k < byOffset.size(); ++k) {
-        if (byOffset[k]->begin < byOffset[k - 1]->end)
-            fail(name, "tensors '" + byOffset[k - 1]->name + "' and '" + byOffset[k]->name +
-                           "' overlap in the data section");
-    }
-    std::sort(tensors.begin(), tensors.end(),
-              [](const TensorEntry& a, const TensorEntry& b) { return a.name < b.name; });
-    return tensors;
-}
+using TensorEntry = SafetensorsEntry;
 
 std::string nameList(const std::vector<TensorEntry>& tensors)
 {
@@ -557,20 +429,12 @@ std::tuple<ElementType, std::int64_t, std::int64_t> checkTensor(const TensorEntr
                                                                 const QString& name)
 {
     const std::string what = "tensor '" + entry.name + "': ";
-    ElementType type;
-    if (entry.dtype == "F32")
-        type = ElementType::F32;
-    else if (entry.dtype == "F64")
-        type = ElementType::F64;
-    else if (entry.dtype == "F16")
-        type = ElementType::F16;
-    else if (entry.dtype == "BF16")
-        type = ElementType::BF16;
-    else
+    const std::optional<ElementType> type = floatElementType(entry.dtype);
+    if (!type)
         fail(name, what + "unsupported dtype '" + entry.dtype + "' (expected F32, F64, F16 or BF16)");
     const auto [rows, cols] = matrixExtent(entry.shape, name, what);
-    checkDataSize(entry.shape, rows, cols, itemSize(type), entry.end - entry.begin, name, what);
-    return {type, rows, cols};
+    checkDataSize(entry.shape, rows, cols, itemSize(*type), entry.end - entry.begin, name, what);
+    return {*type, rows, cols};
 }
 
 Matrix decodeTensor(const TensorEntry& entry, const char* data, const QString& name)
@@ -716,10 +580,14 @@ Matrix parseCsv(const QByteArray& text, const QString& nameForMessages)
         for (std::size_t c = 0; c < fields.size(); ++c) {
             if (fields[c].second == NumberStatus::Ok)
                 continue;
-            fail(name, "line " + std::to_string(lineNumber) + ", column " + std::to_string(c + 1) + ": " +
-                           (fields[c].second == NumberStatus::OutOfRange
-                                ? "value '" + std::string(fields[c].first) + "' is out of float32 range"
-                                : "'" + std::string(fields[c].first.substr(0, 40)) + "' is not a number"));
+            // Built with append: GCC 12 misreads `"'" + std::string(...)` here as an
+            // overlapping memcpy (-Wrestrict, a known false positive).
+            std::string what = "line " + std::to_string(lineNumber) + ", column " + std::to_string(c + 1) + ": ";
+            if (fields[c].second == NumberStatus::OutOfRange)
+                what.append("value '").append(fields[c].first).append("' is out of float32 range");
+            else
+                what.append("'").append(fields[c].first.substr(0, 40)).append("' is not a number");
+            fail(name, what);
         }
         if (rows == 0)
             cols = std::int64_t(fields.size());
