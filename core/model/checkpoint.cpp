@@ -1,0 +1,338 @@
+#include "core/model/checkpoint.h"
+
+#include "core/error.h"
+#include "core/limits.h"
+#include "core/safetensors_format.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace attn::core {
+
+namespace {
+
+const QString kSingleFile = QStringLiteral("model.safetensors");
+const QString kIndexFile = QStringLiteral("model.safetensors.index.json");
+// An index lists every tensor name once; a few MB even for the largest models.
+constexpr qint64 kMaxIndexBytes = qint64(64) << 20;
+
+[[noreturn]] void fail(const QString& file, const std::string& what)
+{
+    throw Error(file.toStdString() + ": " + what);
+}
+
+std::string dimText(std::int64_t n)
+{
+    return n < 0 ? std::string("?") : std::to_string(n);
+}
+
+// "768x2304", "2304" (rank 1), "a scalar" (rank 0): the shape as the message shows it.
+std::string shapeText(const std::vector<std::int64_t>& shape)
+{
+    if (shape.empty())
+        return "a scalar";
+    std::string text;
+    for (std::size_t k = 0; k < shape.size(); ++k)
+        text.append(k ? "x" : "").append(std::to_string(shape[k]));
+    return text;
+}
+
+// How a pickle-only folder is turned into one we can read, keeping the model class (and so
+// its LM head) that config.json names.
+std::string conversionAdvice(const QString& folder)
+{
+    const std::string dir = QDir(folder).absolutePath().toStdString();
+    return "convert it once to safetensors with transformers: python -c \"import transformers as t; "
+           "m = getattr(t, t.AutoConfig.from_pretrained('" + dir + "').architectures[0]).from_pretrained('" +
+           dir + "'); m.save_pretrained('" + dir + "', safe_serialization=True)\" (or download the "
+           "model's .safetensors files, which the hub has for most models)";
+}
+
+} // namespace
+
+struct Checkpoint::Impl
+{
+    struct Shard
+    {
+        QString fileName; // for messages
+        std::unique_ptr<QFile> file;
+        uchar* map = nullptr;
+        qint64 size = 0;
+    };
+
+    struct Entry
+    {
+        Tensor tensor;
+        int shard = 0;
+        std::int64_t begin = 0; // in the file, header included
+        std::int64_t end = 0;
+    };
+
+    QString folder;
+    QString sourceName; // model.safetensors, or the index for a sharded checkpoint
+    std::vector<Shard> shards;
+    std::map<std::string, Entry> tensors;
+
+    ~Impl()
+    {
+        for (Shard& shard : shards)
+            if (shard.map)
+                shard.file->unmap(shard.map);
+    }
+
+    void addShard(const QString& fileName);
+    const Entry& require(const std::string& name) const;
+    Matrix read(const Entry& entry, std::int64_t rows, std::int64_t cols) const;
+};
+
+// Maps one file and checks its header before anything is allocated for the tensors: the
+// header length against the cap and the file, the JSON, each tensor's offsets inside the data
+// and their sizes against shape and dtype, no overlaps, no name given twice in this header or
+// in another shard.
+void Checkpoint::Impl::addShard(const QString& fileName)
+{
+    Shard shard;
+    shard.fileName = fileName;
+    shard.file = std::make_unique<QFile>(QDir(folder).filePath(fileName));
+    if (!shard.file->open(QIODevice::ReadOnly))
+        fail(fileName, "cannot read: " + shard.file->errorString().toStdString());
+    shard.size = shard.file->size();
+    if (shard.size < 8)
+        fail(fileName, "too short for a safetensors file (" + std::to_string(shard.size) + " bytes)");
+    shard.map = shard.file->map(0, shard.size);
+    if (!shard.map)
+        fail(fileName, "cannot map the file into memory: " + shard.file->errorString().toStdString());
+    const int index = int(shards.size());
+    shards.push_back(std::move(shard));
+    const Shard& mapped = shards.back();
+
+    const char* bytes = reinterpret_cast<const char*>(mapped.map);
+    const std::int64_t headerLength = safetensorsHeaderLength(bytes, mapped.size, fileName);
+    const std::int64_t dataStart = 8 + headerLength;
+    const std::vector<SafetensorsEntry> entries = parseSafetensorsHeader(
+        QByteArray::fromRawData(bytes + 8, qsizetype(headerLength)), mapped.size - dataStart, fileName);
+
+    for (const SafetensorsEntry& e : entries) {
+        const std::string what = e.name + ": ";
+        // The reference implementation refuses a size that disagrees with shape and dtype
+        // for every tensor, read or not; so do we (dtypes it does not know are left alone).
+        if (const int itemBytes = safetensorsDtypeSize(e.dtype)) {
+            std::int64_t bytesNeeded = itemBytes;
+            bool overflow = false;
+            for (std::int64_t dim : e.shape)
+                overflow = overflow || __builtin_mul_overflow(bytesNeeded, dim, &bytesNeeded);
+            if (overflow || bytesNeeded != e.end - e.begin)
+                fail(fileName, what + "shape " + shapeText(e.shape) + " of " + e.dtype + " needs " +
+                                   (overflow ? std::string("more than 2^63") : std::to_string(bytesNeeded)) +
+                                   " bytes, its data_offsets give " + std::to_string(e.end - e.begin));
+        }
+        const auto existing = tensors.find(e.name);
+        if (existing != tensors.end())
+            fail(fileName, what + "given twice, here and in " +
+                               shards[std::size_t(existing->second.shard)].fileName.toStdString());
+        Entry entry;
+        entry.tensor = Tensor{e.name, e.dtype, e.shape, fileName};
+        entry.shard = index;
+        entry.begin = dataStart + e.begin;
+        entry.end = dataStart + e.end;
+        tensors.emplace(e.name, std::move(entry));
+    }
+}
+
+const Checkpoint::Impl::Entry& Checkpoint::Impl::require(const std::string& name) const
+{
+    const auto it = tensors.find(name);
+    if (it == tensors.end())
+        fail(sourceName, name + ": missing (the checkpoint has no tensor of this name)");
+    return it->second;
+}
+
+Matrix Checkpoint::Impl::read(const Entry& entry, std::int64_t rows, std::int64_t cols) const
+{
+    const Tensor& t = entry.tensor;
+    const std::optional<ElementType> type = floatElementType(t.dtype);
+    if (!type || *type == ElementType::F64)
+        fail(t.file, t.name + ": dtype " + t.dtype + " cannot be read as weights (F32, F16 or BF16)");
+    const std::int64_t count = (entry.end - entry.begin) / itemSize(*type);
+    if (count > kMaxMatrixElements)
+        fail(t.file, t.name + ": " + shapeText(t.shape) + " is more than the " +
+                         std::to_string(kMaxMatrixElements) + " elements one tensor may have");
+
+    const Shard& shard = shards[std::size_t(entry.shard)];
+    const uchar* begin = shard.map + entry.begin;
+    const uchar* end = shard.map + entry.end;
+    // Whole pages around the tensor; a neighbour sharing the edge pages just reads them again.
+    static const std::uintptr_t pageSize = std::uintptr_t(sysconf(_SC_PAGESIZE));
+    const std::uintptr_t first = std::uintptr_t(begin) & ~(pageSize - 1);
+    const std::uintptr_t last = (std::uintptr_t(end) + pageSize - 1) & ~(pageSize - 1);
+    void* const pages = reinterpret_cast<void*>(first);
+    if (count > 0)
+        madvise(pages, last - first, MADV_WILLNEED); // start reading ahead of the conversion
+
+    Matrix matrix(rows, cols);
+    decodeLittleEndian(reinterpret_cast<const char*>(begin), *type, count, matrix.data());
+    // The float32 copy is what the model keeps; the file's pages go back to the kernel (it
+    // keeps them in its page cache), so resident memory stays near the float32 size.
+    if (count > 0)
+        madvise(pages, last - first, MADV_DONTNEED);
+
+    if (!matrix.allFinite()) {
+        for (Eigen::Index i = 0; i < matrix.rows(); ++i)
+            for (Eigen::Index j = 0; j < matrix.cols(); ++j)
+                if (!std::isfinite(matrix(i, j)))
+                    fail(t.file, t.name + "[" + std::to_string(i) + "][" + std::to_string(j) + "]: " +
+                                     (std::isnan(matrix(i, j)) ? "NaN" : "infinite") +
+                                     "; weights must be finite numbers");
+    }
+    return matrix;
+}
+
+Checkpoint::Checkpoint(std::unique_ptr<Impl> impl) : m(std::move(impl)) {}
+Checkpoint::~Checkpoint() = default;
+
+std::unique_ptr<Checkpoint> Checkpoint::open(const QString& folder)
+{
+    const QDir dir(folder);
+    if (!QFileInfo(folder).isDir())
+        throw Error(folder.toStdString() + ": no such folder");
+    auto impl = std::make_unique<Impl>();
+    impl->folder = folder;
+
+    // transformers looks for the single file first, then the index (modeling_utils.py).
+    if (dir.exists(kSingleFile)) {
+        impl->sourceName = kSingleFile;
+        impl->addShard(kSingleFile);
+        return std::unique_ptr<Checkpoint>(new Checkpoint(std::move(impl)));
+    }
+
+    if (dir.exists(kIndexFile)) {
+        impl->sourceName = kIndexFile;
+        QFile indexFile(dir.filePath(kIndexFile));
+        if (!indexFile.open(QIODevice::ReadOnly))
+            fail(kIndexFile, "cannot read: " + indexFile.errorString().toStdString());
+        if (indexFile.size() > kMaxIndexBytes)
+            fail(kIndexFile, std::to_string(indexFile.size()) + " bytes is far more than an index can be");
+        QJsonParseError error{};
+        const QJsonDocument document = QJsonDocument::fromJson(indexFile.readAll(), &error);
+        if (error.error != QJsonParseError::NoError)
+            fail(kIndexFile, "not valid JSON: " + error.errorString().toStdString() + " at offset " +
+                                 std::to_string(error.offset));
+        const QJsonValue weightMap = document.object().value(QLatin1String("weight_map"));
+        if (!weightMap.isObject())
+            fail(kIndexFile, "weight_map: missing or not an object");
+
+        std::map<std::string, QString> shardOf;
+        std::set<QString> shardNames;
+        const QJsonObject map = weightMap.toObject();
+        for (auto it = map.begin(); it != map.end(); ++it) {
+            const QString shard = it.value().toString();
+            // A shard is a file beside the index, never a path elsewhere.
+            if (!it.value().isString() || shard.isEmpty() || shard.contains('/') || shard.contains('\\') ||
+                shard == QLatin1String("..") || shard == QLatin1String("."))
+                fail(kIndexFile, "weight_map: " + it.key().toStdString() +
+                                     ": expected the file name of a shard beside the index");
+            shardOf.emplace(it.key().toStdString(), shard);
+            shardNames.insert(shard);
+        }
+        if (shardNames.empty())
+            fail(kIndexFile, "weight_map names no tensors");
+        for (const QString& shard : shardNames) {
+            if (!dir.exists(shard))
+                fail(kIndexFile, "shard " + shard.toStdString() + " is missing from " +
+                                     dir.absolutePath().toStdString() + " (a download cut short?)");
+        }
+        for (const QString& shard : shardNames)
+            impl->addShard(shard);
+        for (const auto& [name, shard] : shardOf) {
+            const auto it = impl->tensors.find(name);
+            if (it == impl->tensors.end() || it->second.tensor.file != shard)
+                fail(kIndexFile, name + ": weight_map places it in " + shard.toStdString() +
+                                     (it == impl->tensors.end() ? std::string(", which has no such tensor")
+                                                                : ", but it is in " + it->second.tensor.file.toStdString()));
+        }
+        return std::unique_ptr<Checkpoint>(new Checkpoint(std::move(impl)));
+    }
+
+    for (const char* pickle : {"pytorch_model.bin", "pytorch_model.bin.index.json"}) {
+        if (dir.exists(pickle))
+            throw Error(dir.filePath(pickle).toStdString() +
+                        ": PyTorch pickle weights are not read: a pickle can run arbitrary code "
+                        "when it is loaded, and it cannot be read safely without Python. " +
+                        conversionAdvice(folder));
+    }
+    const QStringList others = dir.entryList({"*.safetensors"}, QDir::Files, QDir::Name);
+    throw Error(dir.absolutePath().toStdString() + ": no model.safetensors or " + kIndexFile.toStdString() +
+                (others.isEmpty() ? std::string(" (nor any other weights this explorer reads)")
+                                  : " (found " + others.join(", ").toStdString() +
+                                        ", which is not the Hugging Face layout save_pretrained writes)"));
+}
+
+bool Checkpoint::contains(const std::string& name) const
+{
+    return m->tensors.count(name) > 0;
+}
+
+const Checkpoint::Tensor* Checkpoint::find(const std::string& name) const
+{
+    const auto it = m->tensors.find(name);
+    return it == m->tensors.end() ? nullptr : &it->second.tensor;
+}
+
+std::vector<std::string> Checkpoint::names() const
+{
+    std::vector<std::string> names;
+    names.reserve(m->tensors.size());
+    for (const auto& entry : m->tensors)
+        names.push_back(entry.first);
+    return names;
+}
+
+std::string Checkpoint::mainDtype() const
+{
+    std::map<std::string, std::int64_t> bytes;
+    for (const auto& [name, entry] : m->tensors) {
+        const std::optional<ElementType> type = floatElementType(entry.tensor.dtype);
+        if (type && *type != ElementType::F64)
+            bytes[entry.tensor.dtype] += (entry.end - entry.begin) / itemSize(*type);
+    }
+    std::string main = "F32";
+    std::int64_t most = -1;
+    for (const auto& [dtype, count] : bytes)
+        if (count > most)
+            std::tie(main, most) = std::tie(dtype, count);
+    return main;
+}
+
+Matrix Checkpoint::matrix(const std::string& name, std::int64_t rows, std::int64_t cols) const
+{
+    const Impl::Entry& entry = m->require(name);
+    const std::vector<std::int64_t>& shape = entry.tensor.shape;
+    const std::int64_t haveRows = shape.size() == 2 ? shape[0] : 1;
+    const std::int64_t haveCols = shape.size() == 2 ? shape[1] : shape.size() == 1 ? shape[0] : -1;
+    if (shape.empty() || shape.size() > 2 || (rows >= 0 && haveRows != rows) || (cols >= 0 && haveCols != cols))
+        fail(entry.tensor.file, name + ": expected " + dimText(rows) + "x" + dimText(cols) + ", got " +
+                                    shapeText(shape));
+    return m->read(entry, haveRows, haveCols);
+}
+
+RowVector Checkpoint::vector(const std::string& name, std::int64_t size) const
+{
+    const Impl::Entry& entry = m->require(name);
+    const std::vector<std::int64_t>& shape = entry.tensor.shape;
+    if (shape.size() != 1 || (size >= 0 && shape[0] != size))
+        fail(entry.tensor.file, name + ": expected " + dimText(size) + ", got " + shapeText(shape));
+    return m->read(entry, 1, shape[0]);
+}
+
+} // namespace attn::core

@@ -1,0 +1,67 @@
+// BERT (BertForMaskedLM, BertModel) in the hub's names: transformers' modeling_bert.py.
+#include "core/model/families/families.h"
+
+namespace attn::core::families {
+
+TransformerWeights readBert(const TensorReader& reader, const ModelConfig& config)
+{
+    // BertForMaskedLM writes "bert.embeddings...", BertModel "embeddings...".
+    const std::string p = reader.contains("embeddings.word_embeddings.weight") ? "" : "bert.";
+    const int d = config.dModel;
+    const int ff = config.dFeedForward;
+    const float eps = config.normEps;
+
+    TransformerWeights w;
+    w.config = config;
+    w.tokenEmbedding = reader.matrix(p + "embeddings.word_embeddings.weight", config.vocab, d);
+    w.positionEmbedding = reader.matrix(p + "embeddings.position_embeddings.weight", config.maxPositions, d);
+    if (config.tokenTypes > 0)
+        w.tokenTypeEmbedding = reader.matrix(p + "embeddings.token_type_embeddings.weight", config.tokenTypes, d);
+    w.embeddingNorm = reader.layerNorm(p + "embeddings.LayerNorm", d, eps);
+
+    for (int l = 0; l < config.layers; ++l) {
+        const std::string b = p + "encoder.layer." + std::to_string(l) + ".";
+        TransformerLayer layer;
+        // nn.Linear: d_out x d_in in the file, transposed once here.
+        AttentionProjections attention;
+        attention.wq = reader.linear(b + "attention.self.query.weight", d, d);
+        attention.bq = reader.vector(b + "attention.self.query.bias", d);
+        attention.wk = reader.linear(b + "attention.self.key.weight", d, d);
+        attention.bk = reader.vector(b + "attention.self.key.bias", d);
+        attention.wv = reader.linear(b + "attention.self.value.weight", d, d);
+        attention.bv = reader.vector(b + "attention.self.value.bias", d);
+        attention.wo = reader.linear(b + "attention.output.dense.weight", d, d);
+        attention.bo = reader.vector(b + "attention.output.dense.bias", d);
+        layer.attention = splitHeads(config, l, std::move(attention));
+        // Post-norm: LayerNorm(x + attention(x)), then LayerNorm(h + ffn(h)).
+        layer.attentionNorm = reader.layerNorm(b + "attention.output.LayerNorm", d, eps);
+
+        layer.feedForward.kind = FeedForwardKind::Plain;
+        layer.feedForward.activation = config.activation;
+        layer.feedForward.in = reader.linear(b + "intermediate.dense.weight", b + "intermediate.dense.bias", ff, d);
+        layer.feedForward.out = reader.linear(b + "output.dense.weight", b + "output.dense.bias", d, ff);
+        layer.feedForwardNorm = reader.layerNorm(b + "output.LayerNorm", d, eps);
+        w.layers.push_back(std::move(layer));
+        reader.layerDone(l + 1, config.layers);
+    }
+
+    // A config without architectures gets the MLM head only where the checkpoint has one.
+    if (config.architecture.isEmpty() && !reader.contains("cls.predictions.transform.dense.weight"))
+        w.config.objective = Objective::None;
+    if (w.config.objective == Objective::None)
+        return w; // the pooler and cls.seq_relationship (next-sentence head) are not used
+
+    // BertPredictionHeadTransform: LayerNorm(act(x W + b)), then the decoder tied to the word
+    // embeddings with its own bias.
+    const std::string head = "cls.predictions.";
+    w.headTransform.dense = reader.linear(head + "transform.dense.weight", head + "transform.dense.bias", d, d);
+    w.headTransform.activation = config.activation;
+    w.headTransform.norm = reader.layerNorm(head + "transform.LayerNorm", d, eps);
+    const std::string bias = reader.contains(head + "bias") ? head + "bias" : head + "decoder.bias";
+    w.lmBias = reader.vector(bias, config.vocab);
+    if (!config.tiedEmbeddings || reader.contains(head + "decoder.weight"))
+        w.lmHead = reader.matrix(head + "decoder.weight", config.vocab, d);
+    return w;
+}
+
+} // namespace attn::core::families

@@ -1,0 +1,57 @@
+// GPT-2 (GPT2LMHeadModel, GPT2Model) in the hub's names: transformers' modeling_gpt2.py.
+#include "core/model/families/families.h"
+
+namespace attn::core::families {
+
+TransformerWeights readGpt2(const TensorReader& reader, const ModelConfig& config)
+{
+    // GPT2LMHeadModel.save_pretrained writes "transformer.h.0..."; GPT2Model and the hub's own
+    // gpt2 repository have no prefix.
+    const std::string p = reader.contains("wte.weight") ? "" : "transformer.";
+    const int d = config.dModel;
+    const float eps = config.normEps;
+
+    TransformerWeights w;
+    w.config = config;
+    w.tokenEmbedding = reader.matrix(p + "wte.weight", config.vocab, d);
+    w.positionEmbedding = reader.matrix(p + "wpe.weight", config.maxPositions, d);
+
+    for (int l = 0; l < config.layers; ++l) {
+        const std::string h = p + "h." + std::to_string(l) + ".";
+        TransformerLayer layer;
+        layer.attentionNorm = reader.layerNorm(h + "ln_1", d, eps);
+        // Conv1D stores d_in x d_out, the row convention already; c_attn is q | k | v side by
+        // side, each d wide, head after head within each.
+        const Matrix qkv = reader.matrix(h + "attn.c_attn.weight", d, 3 * d);
+        const RowVector qkvBias = reader.vector(h + "attn.c_attn.bias", 3 * d);
+        AttentionProjections attention;
+        attention.wq = qkv.middleCols(0, d);
+        attention.wk = qkv.middleCols(d, d);
+        attention.wv = qkv.middleCols(2 * d, d);
+        attention.bq = qkvBias.segment(0, d);
+        attention.bk = qkvBias.segment(d, d);
+        attention.bv = qkvBias.segment(2 * d, d);
+        attention.wo = reader.matrix(h + "attn.c_proj.weight", d, d);
+        attention.bo = reader.vector(h + "attn.c_proj.bias", d);
+        layer.attention = splitHeads(config, l, std::move(attention));
+
+        layer.feedForwardNorm = reader.layerNorm(h + "ln_2", d, eps);
+        FeedForwardWeights& ff = layer.feedForward;
+        ff.kind = FeedForwardKind::Plain;
+        ff.activation = config.activation;
+        ff.in.weight = reader.matrix(h + "mlp.c_fc.weight", d, config.dFeedForward);
+        ff.in.bias = reader.vector(h + "mlp.c_fc.bias", config.dFeedForward);
+        ff.out.weight = reader.matrix(h + "mlp.c_proj.weight", config.dFeedForward, d);
+        ff.out.bias = reader.vector(h + "mlp.c_proj.bias", d);
+        w.layers.push_back(std::move(layer));
+        reader.layerDone(l + 1, config.layers);
+    }
+    w.finalNorm = reader.layerNorm(p + "ln_f", d, eps);
+
+    // The LM head is tied to wte and not stored; a checkpoint that stores it anyway gets it used.
+    if (config.objective != Objective::None && reader.contains("lm_head.weight"))
+        w.lmHead = reader.matrix("lm_head.weight", config.vocab, d);
+    return w;
+}
+
+} // namespace attn::core::families

@@ -1,0 +1,308 @@
+#include "core/model/model_loader.h"
+
+#include "core/error.h"
+#include "core/model/checkpoint.h"
+#include "core/model/families/families.h"
+#include "core/tokenizers/hf_tokenizer.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+
+#include <algorithm>
+
+namespace attn::core {
+
+// ---- What the family files share ------------------------------------------------------------
+
+namespace families {
+
+void TensorReader::checkCancelled() const
+{
+    if (m_options.cancel && m_options.cancel->load(std::memory_order_relaxed))
+        throw Cancelled();
+}
+
+Matrix TensorReader::matrix(const std::string& name, std::int64_t rows, std::int64_t cols) const
+{
+    checkCancelled();
+    return m_checkpoint.matrix(name, rows, cols);
+}
+
+RowVector TensorReader::vector(const std::string& name, std::int64_t size) const
+{
+    checkCancelled();
+    return m_checkpoint.vector(name, size);
+}
+
+Matrix TensorReader::linear(const std::string& name, std::int64_t dOut, std::int64_t dIn) const
+{
+    return matrix(name, dOut, dIn).transpose();
+}
+
+LinearWeights TensorReader::linear(const std::string& weight, const std::string& bias, std::int64_t dOut,
+                                   std::int64_t dIn) const
+{
+    LinearWeights layer;
+    layer.weight = linear(weight, dOut, dIn);
+    if (!bias.empty())
+        layer.bias = vector(bias, dOut);
+    return layer;
+}
+
+NormWeights TensorReader::layerNorm(const std::string& weight, const std::string& bias, std::int64_t size,
+                                    float eps) const
+{
+    NormWeights norm;
+    norm.kind = NormKind::LayerNorm;
+    norm.gain = vector(weight, size);
+    norm.bias = vector(bias, size);
+    norm.eps = eps;
+    return norm;
+}
+
+NormWeights TensorReader::layerNorm(const std::string& base, std::int64_t size, float eps) const
+{
+    if (!contains(base + ".weight") && contains(base + ".gamma"))
+        return layerNorm(base + ".gamma", base + ".beta", size, eps);
+    return layerNorm(base + ".weight", base + ".bias", size, eps);
+}
+
+NormWeights TensorReader::rmsNorm(const std::string& weight, std::int64_t size, float eps) const
+{
+    NormWeights norm;
+    norm.kind = NormKind::RmsNorm;
+    norm.gain = vector(weight, size);
+    norm.eps = eps;
+    return norm;
+}
+
+void TensorReader::layerDone(int done, int total) const
+{
+    if (m_options.progress)
+        m_options.progress(done, total);
+}
+
+std::shared_ptr<const ModelWeights> splitHeads(const ModelConfig& config, int layer,
+                                               AttentionProjections p)
+{
+    const int dHead = config.dHead;
+    const int group = config.heads / config.kvHeads; // query heads per kv head
+    auto weights = std::make_shared<ModelWeights>();
+    weights->dModel = config.dModel;
+    weights->dK = dHead;
+    weights->dV = dHead;
+    weights->heads.resize(std::size_t(config.heads));
+    const std::string prefix = "layers[" + std::to_string(layer) + "].heads[";
+    for (int h = 0; h < config.heads; ++h) {
+        HeadWeights& head = weights->heads[std::size_t(h)];
+        const Eigen::Index q = Eigen::Index(h) * dHead;
+        const Eigen::Index kv = Eigen::Index(h / group) * dHead;
+        head.Wq = p.wq.middleCols(q, dHead);
+        head.Wk = p.wk.middleCols(kv, dHead);
+        head.Wv = p.wv.middleCols(kv, dHead);
+        if (p.bq.size())
+            head.bq = p.bq.segment(q, dHead);
+        if (p.bk.size())
+            head.bk = p.bk.segment(kv, dHead);
+        if (p.bv.size())
+            head.bv = p.bv.segment(kv, dHead);
+        Matrix additive(1, dHead);
+        initialiseMatrix(additive, WeightInit::Xavier, 1, prefix + std::to_string(h) + "].w_additive", h);
+        head.wAdditive = additive.row(0);
+        head.bilinear = Matrix::Identity(dHead, dHead);
+    }
+    weights->Wo = std::move(p.wo);
+    weights->bo = std::move(p.bo);
+    try {
+        weights->validate();
+    } catch (const Error& e) { // a mapping mistake, not the file's: say which layer
+        throw Error("layers[" + std::to_string(layer) + "]: " + e.what());
+    }
+    return weights;
+}
+
+} // namespace families
+
+// ---- The Hugging Face cache -----------------------------------------------------------------
+
+namespace {
+
+const QString kModelsPrefix = QStringLiteral("models--");
+
+// "models--openai-community--gpt2" -> "openai-community/gpt2" (the hub forbids "--" in names).
+QString idOfCacheFolder(const QString& folderName)
+{
+    return folderName.mid(kModelsPrefix.size()).replace(QLatin1String("--"), QLatin1String("/"));
+}
+
+// The snapshot refs/main names, else the newest snapshot; "" when there is none.
+QString snapshotOf(const QDir& repo)
+{
+    QFile ref(repo.filePath("refs/main"));
+    if (ref.open(QIODevice::ReadOnly)) {
+        const QString revision = QString::fromUtf8(ref.readAll()).trimmed();
+        const QString snapshot = repo.filePath("snapshots/" + revision);
+        if (!revision.isEmpty() && !revision.contains('/') && QFileInfo(snapshot).isDir())
+            return snapshot;
+    }
+    const QFileInfoList snapshots =
+        QDir(repo.filePath("snapshots")).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time);
+    return snapshots.isEmpty() ? QString() : snapshots.front().absoluteFilePath();
+}
+
+// A hub id: NAME or ORG/NAME, letters, digits, '-', '_', '.' (the hub's own rule).
+bool looksLikeModelId(const QString& text)
+{
+    static const QRegularExpression id(QStringLiteral("^([A-Za-z0-9][A-Za-z0-9._-]*/)?[A-Za-z0-9][A-Za-z0-9._-]*$"));
+    return id.match(text).hasMatch() && !text.contains(QLatin1String("--")) && !text.contains(QLatin1String(".."));
+}
+
+// The name a model is shown by: the id for a hub snapshot folder, else the folder's name.
+QString displayName(const QString& folderOrId, const QString& folder)
+{
+    const QFileInfo info(folder);
+    const QDir snapshots = info.dir();
+    QDir repo = snapshots;
+    if (snapshots.dirName() == QLatin1String("snapshots") && repo.cdUp() &&
+        repo.dirName().startsWith(kModelsPrefix))
+        return idOfCacheFolder(repo.dirName());
+    return QFileInfo(folderOrId).isDir() ? info.fileName() : folderOrId;
+}
+
+bool hasTokenizerFiles(const QDir& dir)
+{
+    return dir.exists("tokenizer.json") || (dir.exists("vocab.json") && dir.exists("merges.txt")) ||
+           dir.exists("vocab.txt");
+}
+
+} // namespace
+
+QString huggingFaceHubFolder()
+{
+    // huggingface_hub's constants.py: HF_HUB_CACHE (HUGGINGFACE_HUB_CACHE, its old name), else
+    // HF_HOME/hub, HF_HOME defaulting to $XDG_CACHE_HOME/huggingface, then ~/.cache/huggingface.
+    for (const char* variable : {"HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE"}) {
+        const QString value = qEnvironmentVariable(variable);
+        if (!value.isEmpty())
+            return value;
+    }
+    const QString home = qEnvironmentVariable("HF_HOME");
+    if (!home.isEmpty())
+        return QDir(home).filePath("hub");
+    const QString xdg = qEnvironmentVariable("XDG_CACHE_HOME");
+    if (!xdg.isEmpty())
+        return QDir(xdg).filePath("huggingface/hub");
+    return QDir::home().filePath(".cache/huggingface/hub");
+}
+
+QString resolveModelFolder(const QString& folderOrId)
+{
+    if (folderOrId.trimmed().isEmpty())
+        throw Error("no model given: name a model folder or a model id such as gpt2");
+    const QFileInfo given(folderOrId);
+    if (given.isDir())
+        return given.absoluteFilePath();
+    if (!looksLikeModelId(folderOrId))
+        throw Error(folderOrId.toStdString() + ": no such folder");
+
+    const QString hub = huggingFaceHubFolder();
+    const QDir hubDir(hub);
+    // ORG/NAME is one cache folder; a bare NAME is also found under an organisation, as the
+    // hub's own old ids moved there ("gpt2" is now "openai-community/gpt2").
+    QStringList candidates;
+    const QString exact = kModelsPrefix + QString(folderOrId).replace('/', QLatin1String("--"));
+    const QStringList repos = hubDir.entryList({kModelsPrefix + "*"}, QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+    for (const QString& repo : repos)
+        if (repo.compare(exact, Qt::CaseInsensitive) == 0)
+            candidates << repo;
+    if (candidates.isEmpty() && !folderOrId.contains('/')) {
+        for (const QString& repo : repos)
+            if (repo.endsWith("--" + folderOrId, Qt::CaseInsensitive) &&
+                idOfCacheFolder(repo).count('/') == 1)
+                candidates << repo;
+    }
+    if (candidates.size() > 1) {
+        QStringList ids;
+        for (const QString& repo : candidates)
+            ids << idOfCacheFolder(repo);
+        throw Error(folderOrId.toStdString() + ": several cached models have this name (" +
+                    ids.join(", ").toStdString() + "); give the full id");
+    }
+    if (candidates.isEmpty())
+        throw Error(folderOrId.toStdString() + ": neither a folder nor a model in the Hugging Face cache (" +
+                    hub.toStdString() + " has no " + exact.toStdString() +
+                    (folderOrId.contains('/') ? "" : " or models--*--" + folderOrId.toStdString()) +
+                    "). Nothing is downloaded here; fetch it first, for example with "
+                    "huggingface-cli download " + folderOrId.toStdString());
+    const QString snapshot = snapshotOf(QDir(hubDir.filePath(candidates.front())));
+    if (snapshot.isEmpty())
+        throw Error(hubDir.filePath(candidates.front()).toStdString() +
+                    ": no snapshot in the cache (a download cut short?)");
+    return snapshot;
+}
+
+std::vector<CachedModel> listCachedModels()
+{
+    std::vector<CachedModel> models;
+    const QDir hub(huggingFaceHubFolder());
+    for (const QString& repo : hub.entryList({kModelsPrefix + "*"}, QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+        const QDir snapshots(hub.filePath(repo + "/snapshots"));
+        for (const QFileInfo& snapshot :
+             snapshots.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+            if (QFileInfo::exists(QDir(snapshot.absoluteFilePath()).filePath("config.json")))
+                models.push_back({idOfCacheFolder(repo), snapshot.absoluteFilePath()});
+        }
+    }
+    return models;
+}
+
+// ---- Loading --------------------------------------------------------------------------------
+
+TransformerWeights readTransformerWeights(const Checkpoint& checkpoint, const ModelConfig& config,
+                                          const LoadOptions& options)
+{
+    const families::TensorReader reader(checkpoint, options);
+    TransformerWeights weights;
+    switch (config.family) {
+    case ModelFamily::Gpt2:
+        weights = families::readGpt2(reader, config);
+        break;
+    case ModelFamily::Bert:
+        weights = families::readBert(reader, config);
+        break;
+    case ModelFamily::DistilBert:
+        weights = families::readDistilBert(reader, config);
+        break;
+    case ModelFamily::Llama:
+    case ModelFamily::Mistral:
+    case ModelFamily::Qwen2:
+        weights = families::readLlama(reader, config);
+        break;
+    }
+    weights.config.dtype = QString::fromStdString(checkpoint.mainDtype());
+    return weights;
+}
+
+std::shared_ptr<const Model> loadModel(const QString& folderOrId, const LoadOptions& options)
+{
+    auto model = std::make_shared<Model>();
+    model->folder = resolveModelFolder(folderOrId);
+    model->name = displayName(folderOrId, model->folder);
+    const QDir dir(model->folder);
+
+    // The cheap checks first, so that a folder that cannot work fails before gigabytes are read.
+    const ModelConfig config = readModelConfig(model->folder);
+    if (!hasTokenizerFiles(dir))
+        throw Error(model->folder.toStdString() + ": no tokenizer (tokenizer.json, vocab.json with "
+                                                  "merges.txt, or vocab.txt)" +
+                    (dir.exists("tokenizer.model") ? "; tokenizer.model alone (SentencePiece) is not read" : ""));
+    const std::unique_ptr<Checkpoint> checkpoint = Checkpoint::open(model->folder);
+    model->tokenizer = HfTokenizer::load(model->folder);
+    model->weights = readTransformerWeights(*checkpoint, config, options);
+    return model;
+}
+
+} // namespace attn::core

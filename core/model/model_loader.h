@@ -1,0 +1,73 @@
+#pragma once
+
+#include "core/model/transformer_weights.h"
+
+#include <QString>
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace attn::core {
+
+class Checkpoint;
+class HfTokenizer;
+
+// A checkpoint opened for the explorer: its architecture and weights in the common
+// description, and its tokenizer. Immutable once loaded; every forward shares it.
+struct Model
+{
+    QString folder; // the resolved folder the files were read from
+    QString name;   // "gpt2", "HuggingFaceTB/SmolLM-135M": the id, or the folder's name
+    TransformerWeights weights;
+    std::shared_ptr<const HfTokenizer> tokenizer;
+
+    const ModelConfig& config() const { return weights.config; }
+};
+
+// A model found in the Hugging Face cache.
+struct CachedModel
+{
+    QString id;     // "openai-community/gpt2"
+    QString folder; // .../hub/models--openai-community--gpt2/snapshots/<rev>
+};
+
+// The Hugging Face cache's hub folder: $HF_HUB_CACHE, else $HF_HOME/hub, else
+// ~/.cache/huggingface/hub.
+QString huggingFaceHubFolder();
+
+// A folder as given, or a model id ("gpt2", "openai-community/gpt2") looked up in the hub
+// cache (models--ORG--NAME/snapshots/REV, the revision refs/main names, else the newest).
+// Nothing is downloaded. Throws Error saying where it looked.
+QString resolveModelFolder(const QString& folderOrId);
+
+// Every snapshot in the hub cache that has a config.json.
+std::vector<CachedModel> listCachedModels();
+
+struct LoadOptions
+{
+    // Called after each layer is read: (done, total). From the loading thread.
+    std::function<void(int, int)> progress;
+    // Checked between tensors; when it becomes true, loadModel throws Cancelled.
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+class Cancelled : public std::runtime_error
+{
+public:
+    Cancelled() : std::runtime_error("cancelled") {}
+};
+
+// Opens a model folder or id: config.json, the safetensors weights mapped into the common
+// description (the family's tensor names), the tokenizer. Throws Error naming the file and
+// the tensor or key for anything missing, malformed or of the wrong shape; unknown extra
+// tensors (attention-mask buffers, pooler) are ignored.
+std::shared_ptr<const Model> loadModel(const QString& folderOrId, const LoadOptions& options = {});
+
+// The family mapping alone, for the loader and its tests: reads every tensor the family
+// needs from `checkpoint` in the hub's names (with and without their usual prefixes) and
+// checks each shape against `config`.
+TransformerWeights readTransformerWeights(const Checkpoint& checkpoint, const ModelConfig& config,
+                                          const LoadOptions& options = {});
+
+} // namespace attn::core
