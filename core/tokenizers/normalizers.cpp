@@ -1,0 +1,298 @@
+// The normalizers of tokenizer.json (tokenizers/src/normalizers/*.rs).
+#include "core/tokenizers/byte_level.h"
+#include "core/tokenizers/pattern_regex.h"
+#include "core/tokenizers/pipeline.h"
+
+namespace attn::core::hf {
+
+namespace {
+
+class SequenceNormalizer final : public Normalizer
+{
+public:
+    explicit SequenceNormalizer(std::vector<std::unique_ptr<Normalizer>> parts)
+        : m_parts(std::move(parts)) {}
+    void normalize(NormalizedString& text) const override
+    {
+        for (const auto& part : m_parts)
+            part->normalize(text);
+    }
+
+private:
+    std::vector<std::unique_ptr<Normalizer>> m_parts;
+};
+
+class UnicodeNormalizer final : public Normalizer
+{
+public:
+    explicit UnicodeNormalizer(NormalizationForm form) : m_form(form) {}
+    void normalize(NormalizedString& text) const override { text.normalize(m_form); }
+
+private:
+    NormalizationForm m_form;
+};
+
+class LowercaseNormalizer final : public Normalizer
+{
+public:
+    void normalize(NormalizedString& text) const override { text.lowercase(); }
+};
+
+// strip.rs: StripAccents removes every combining mark (Mn, Mc, Me); run after NFD it takes the
+// accents off letters.
+class StripAccentsNormalizer final : public Normalizer
+{
+public:
+    void normalize(NormalizedString& text) const override
+    {
+        text.filter([](char32_t c) { return !isCombiningMark(c); });
+    }
+};
+
+class StripNormalizer final : public Normalizer
+{
+public:
+    StripNormalizer(bool left, bool right) : m_left(left), m_right(right) {}
+    void normalize(NormalizedString& text) const override
+    {
+        if (m_left && m_right) {
+            text.strip(true, true);
+        } else {
+            if (m_left)
+                text.strip(true, false);
+            if (m_right)
+                text.strip(false, true);
+        }
+    }
+
+private:
+    bool m_left;
+    bool m_right;
+};
+
+bool isChineseChar(char32_t c)
+{
+    // The CJK Unified Ideographs blocks and their extensions, as BERT's original code lists.
+    return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF)
+        || (c >= 0x20000 && c <= 0x2A6DF) || (c >= 0x2A700 && c <= 0x2B73F)
+        || (c >= 0x2B740 && c <= 0x2B81F) || (c >= 0x2B920 && c <= 0x2CEAF)
+        || (c >= 0xF900 && c <= 0xFAFF) || (c >= 0x2F800 && c <= 0x2FA1F);
+}
+
+// bert.rs: clean the text (drop NUL, U+FFFD and control characters, turn white space into
+// spaces), put spaces around CJK ideographs, strip accents (NFD, then drop Mn only), lowercase.
+class BertNormalizer final : public Normalizer
+{
+public:
+    BertNormalizer(bool cleanText, bool chineseChars, std::optional<bool> stripAccents,
+                   bool lowercase)
+        : m_cleanText(cleanText), m_chineseChars(chineseChars),
+          m_stripAccents(stripAccents.value_or(lowercase)), m_lowercase(lowercase) {}
+
+    void normalize(NormalizedString& text) const override
+    {
+        if (m_cleanText) {
+            text.filter([](char32_t c) {
+                const bool control = c != U'\t' && c != U'\n' && c != U'\r' && isOther(c);
+                return !(c == 0 || c == 0xFFFD || control);
+            });
+            text.map([](char32_t c) {
+                return (c == U'\t' || c == U'\n' || c == U'\r' || isWhitespace(c)) ? U' ' : c;
+            });
+        }
+        if (m_chineseChars) {
+            std::vector<CharChange> dest;
+            const std::u32string chars = toCodePoints(text.get());
+            bool any = false;
+            for (char32_t c : chars) {
+                if (isChineseChar(c)) {
+                    dest.push_back({U' ', 0});
+                    dest.push_back({c, 1});
+                    dest.push_back({U' ', 1});
+                    any = true;
+                } else {
+                    dest.push_back({c, 0});
+                }
+            }
+            if (any)
+                text.transform(dest, 0);
+        }
+        if (m_stripAccents) {
+            text.normalize(NormalizationForm::NFD);
+            text.filter([](char32_t c) { return !isMarkNonspacing(c); });
+        }
+        if (m_lowercase)
+            text.lowercase();
+    }
+
+private:
+    bool m_cleanText;
+    bool m_chineseChars;
+    bool m_stripAccents;
+    bool m_lowercase;
+};
+
+class PrependNormalizer final : public Normalizer
+{
+public:
+    explicit PrependNormalizer(QString prefix) : m_prefix(std::move(prefix)) {}
+    void normalize(NormalizedString& text) const override
+    {
+        if (!text.isEmpty())
+            text.prepend(m_prefix);
+    }
+
+private:
+    QString m_prefix;
+};
+
+class ReplaceNormalizer final : public Normalizer
+{
+public:
+    ReplaceNormalizer(PatternRegex pattern, QString content)
+        : m_pattern(std::move(pattern)), m_content(std::move(content)) {}
+    void normalize(NormalizedString& text) const override
+    {
+        text.replace(m_pattern.findMatches(text.get()), m_content);
+    }
+
+private:
+    PatternRegex m_pattern;
+    QString m_content;
+};
+
+// unicode.rs, do_nmt: drop ASCII control characters, turn other spacing characters into spaces.
+class NmtNormalizer final : public Normalizer
+{
+public:
+    void normalize(NormalizedString& text) const override
+    {
+        text.filter([](char32_t c) {
+            return !((c >= 0x01 && c <= 0x08) || c == 0x0B || (c >= 0x0E && c <= 0x1F) || c == 0x7F
+                     || c == 0x8F || c == 0x9F);
+        });
+        text.map([](char32_t c) {
+            switch (c) {
+            case 0x09: case 0x0A: case 0x0C: case 0x0D: case 0x1680: case 0x2028: case 0x2029:
+            case 0x2581: case 0xFEFF: case 0xFFFD:
+                return U' ';
+            default:
+                return (c >= 0x200B && c <= 0x200F) ? U' ' : c;
+            }
+        });
+    }
+};
+
+class ByteLevelNormalizer final : public Normalizer
+{
+public:
+    void normalize(NormalizedString& text) const override { byteLevelTransform(text); }
+};
+
+} // namespace
+
+void byteLevelTransform(NormalizedString& text)
+{
+    std::vector<CharChange> dest;
+    dest.reserve(std::size_t(text.size()) * 2);
+    const QString& s = text.get();
+    for (qsizetype i = 0; i < s.size();) {
+        const char32_t c = codePointAt(s, i);
+        i += utf16Length(c);
+        std::uint8_t bytes[4];
+        int count = 0;
+        if (c < 0x80) {
+            bytes[count++] = std::uint8_t(c);
+        } else if (c < 0x800) {
+            bytes[count++] = std::uint8_t(0xC0 | (c >> 6));
+            bytes[count++] = std::uint8_t(0x80 | (c & 0x3F));
+        } else if (c < 0x10000) {
+            bytes[count++] = std::uint8_t(0xE0 | (c >> 12));
+            bytes[count++] = std::uint8_t(0x80 | ((c >> 6) & 0x3F));
+            bytes[count++] = std::uint8_t(0x80 | (c & 0x3F));
+        } else {
+            bytes[count++] = std::uint8_t(0xF0 | (c >> 18));
+            bytes[count++] = std::uint8_t(0x80 | ((c >> 12) & 0x3F));
+            bytes[count++] = std::uint8_t(0x80 | ((c >> 6) & 0x3F));
+            bytes[count++] = std::uint8_t(0x80 | (c & 0x3F));
+        }
+        for (int k = 0; k < count; ++k)
+            dest.push_back({byteToChar(bytes[k]), k > 0 ? 1 : 0});
+    }
+    text.transform(dest, 0);
+}
+
+PatternRegex parsePattern(const JsonReader& reader, const QJsonValue& value, const QString& path)
+{
+    const QJsonObject object = reader.object(value, path);
+    PatternRegex pattern;
+    if (object.contains(QStringLiteral("String")))
+        pattern = PatternRegex::fromLiteral(reader.string(object, QStringLiteral("String"), path));
+    else if (object.contains(QStringLiteral("Regex")))
+        pattern = PatternRegex::fromOniguruma(reader.string(object, QStringLiteral("Regex"), path));
+    else
+        reader.fail(path, QStringLiteral("expected {\"String\": ...} or {\"Regex\": ...}"));
+    if (const QString error = pattern.error(); !error.isEmpty())
+        reader.fail(path, QStringLiteral("invalid regular expression: ") + error);
+    return pattern;
+}
+
+std::unique_ptr<Normalizer> parseNormalizer(const JsonReader& reader, const QJsonValue& value,
+                                            const QString& path)
+{
+    if (value.isNull() || value.isUndefined())
+        return nullptr;
+    const QJsonObject object = reader.object(value, path);
+    const QString type = reader.string(object, QStringLiteral("type"), path);
+    if (type == u"Sequence") {
+        const QString listPath = JsonReader::child(path, QStringLiteral("normalizers"));
+        const QJsonArray list = reader.array(reader.member(object, QStringLiteral("normalizers"), path), listPath);
+        std::vector<std::unique_ptr<Normalizer>> parts;
+        for (qsizetype i = 0; i < list.size(); ++i)
+            if (auto part = parseNormalizer(reader, list.at(i), JsonReader::index(listPath, i)))
+                parts.push_back(std::move(part));
+        return std::make_unique<SequenceNormalizer>(std::move(parts));
+    }
+    if (type == u"NFC")
+        return std::make_unique<UnicodeNormalizer>(NormalizationForm::NFC);
+    if (type == u"NFD")
+        return std::make_unique<UnicodeNormalizer>(NormalizationForm::NFD);
+    if (type == u"NFKC")
+        return std::make_unique<UnicodeNormalizer>(NormalizationForm::NFKC);
+    if (type == u"NFKD")
+        return std::make_unique<UnicodeNormalizer>(NormalizationForm::NFKD);
+    if (type == u"Lowercase")
+        return std::make_unique<LowercaseNormalizer>();
+    if (type == u"StripAccents")
+        return std::make_unique<StripAccentsNormalizer>();
+    if (type == u"Strip")
+        return std::make_unique<StripNormalizer>(
+            reader.boolean(object, QStringLiteral("strip_left"), path, true),
+            reader.boolean(object, QStringLiteral("strip_right"), path, true));
+    if (type == u"BertNormalizer") {
+        std::optional<bool> stripAccents;
+        const QJsonValue strip = object.value(QStringLiteral("strip_accents"));
+        if (!strip.isNull() && !strip.isUndefined())
+            stripAccents = reader.boolean(object, QStringLiteral("strip_accents"), path, false);
+        return std::make_unique<BertNormalizer>(
+            reader.boolean(object, QStringLiteral("clean_text"), path, true),
+            reader.boolean(object, QStringLiteral("handle_chinese_chars"), path, true),
+            stripAccents, reader.boolean(object, QStringLiteral("lowercase"), path, true));
+    }
+    if (type == u"Prepend")
+        return std::make_unique<PrependNormalizer>(
+            reader.string(object, QStringLiteral("prepend"), path));
+    if (type == u"Replace")
+        return std::make_unique<ReplaceNormalizer>(
+            parsePattern(reader, reader.member(object, QStringLiteral("pattern"), path),
+                         JsonReader::child(path, QStringLiteral("pattern"))),
+            reader.string(object, QStringLiteral("content"), path));
+    if (type == u"Nmt")
+        return std::make_unique<NmtNormalizer>();
+    if (type == u"ByteLevel")
+        return std::make_unique<ByteLevelNormalizer>();
+    reader.fail(JsonReader::child(path, QStringLiteral("type")),
+                QStringLiteral("unsupported normalizer '") + type + u'\'');
+}
+
+} // namespace attn::core::hf

@@ -1,0 +1,477 @@
+// HfTokenizer against the Rust `tokenizers` library: tests/data/tokenizers/expected.json holds
+// the library's ids, tokens, offsets and decoded text for every corpus text with every tokenizer
+// folder there (tests/data/tokenizers/make_expectations.mjs says how they were made).
+#include "core/error.h"
+#include "core/tokenizers/hf_tokenizer.h"
+#include "core/tokenizers/pattern_regex.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <map>
+
+using namespace attn::core;
+
+namespace {
+
+QString dataDir()
+{
+    const QByteArray fromEnv = qgetenv("ATTN_TEST_DATA");
+    return (fromEnv.isEmpty() ? QStringLiteral(ATTN_TEST_DATA_DIR) : QString::fromLocal8Bit(fromEnv))
+        + QStringLiteral("/tokenizers");
+}
+
+const QJsonObject& expected()
+{
+    static const QJsonObject root = [] {
+        QFile file(dataDir() + QStringLiteral("/expected.json"));
+        if (!file.open(QIODevice::ReadOnly))
+            qFatal("cannot read %s", qPrintable(file.fileName()));
+        return QJsonDocument::fromJson(file.readAll()).object();
+    }();
+    return root;
+}
+
+std::shared_ptr<const HfTokenizer> tokenizer(const QString& name)
+{
+    static std::map<QString, std::shared_ptr<const HfTokenizer>> cache;
+    auto& entry = cache[name];
+    if (!entry)
+        entry = HfTokenizer::load(dataDir() + u'/' + name);
+    return entry;
+}
+
+std::vector<int> toIds(const QJsonArray& array)
+{
+    std::vector<int> ids;
+    for (const QJsonValue& value : array)
+        ids.push_back(value.toInt());
+    return ids;
+}
+
+std::vector<int> idsOf(const std::vector<Token>& tokens)
+{
+    std::vector<int> ids;
+    for (const Token& token : tokens)
+        ids.push_back(token.id);
+    return ids;
+}
+
+QString writeFolder(const QTemporaryDir& dir, const QString& name,
+                    const std::map<QString, QByteArray>& files)
+{
+    const QString folder = dir.filePath(name);
+    QDir().mkpath(folder);
+    for (const auto& [file, contents] : files) {
+        QFile out(folder + u'/' + file);
+        if (!out.open(QIODevice::WriteOnly))
+            qFatal("cannot write %s", qPrintable(out.fileName()));
+        out.write(contents);
+    }
+    return folder;
+}
+
+QByteArray readData(const QString& relative)
+{
+    QFile file(dataDir() + u'/' + relative);
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", qPrintable(file.fileName()));
+    return file.readAll();
+}
+
+// A small valid BPE tokenizer.json to break in the malformed-file tests.
+QJsonObject smallBpe()
+{
+    return QJsonDocument::fromJson(R"({
+        "added_tokens": [{"id": 5, "content": "<s>", "special": true, "normalized": false,
+                          "single_word": false, "lstrip": false, "rstrip": false}],
+        "normalizer": null, "pre_tokenizer": {"type": "WhitespaceSplit"},
+        "post_processor": null, "decoder": null,
+        "model": {"type": "BPE", "vocab": {"a": 0, "b": 1, "ab": 2, "c": 3, "abc": 4},
+                  "merges": ["a b", "ab c"]}})").object();
+}
+
+QString errorOf(const std::function<void()>& action)
+{
+    try {
+        action();
+    } catch (const Error& error) {
+        return QString::fromUtf8(error.what());
+    }
+    return QString();
+}
+
+} // namespace
+
+class TestHfTokenizer : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void matchesLibrary_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("index");
+        const QJsonObject tokenizers = expected().value(QStringLiteral("tokenizers")).toObject();
+        const QJsonArray texts = expected().value(QStringLiteral("texts")).toArray();
+        QVERIFY(tokenizers.size() >= 9);
+        for (auto it = tokenizers.constBegin(); it != tokenizers.constEnd(); ++it)
+            for (qsizetype i = 0; i < texts.size(); ++i)
+                QTest::addRow("%s #%d", qPrintable(it.key()), int(i)) << it.key() << int(i);
+    }
+
+    void matchesLibrary()
+    {
+        QFETCH(QString, name);
+        QFETCH(int, index);
+        const QString text = expected().value(QStringLiteral("texts")).toArray().at(index).toString();
+        const QJsonObject want =
+            expected().value(QStringLiteral("tokenizers")).toObject().value(name).toArray().at(index).toObject();
+        const auto hf = tokenizer(name);
+
+        const std::vector<Token> tokens = hf->encode(text);
+        QCOMPARE(idsOf(tokens), toIds(want.value(QStringLiteral("ids")).toArray()));
+        const QJsonArray pieces = want.value(QStringLiteral("tokens")).toArray();
+        const QJsonArray offsets = want.value(QStringLiteral("offsets")).toArray();
+        for (std::size_t i = 0; i < tokens.size(); ++i) {
+            const Token& token = tokens[i];
+            // The library's token string for an added token is the text it matched, with the
+            // spaces lstrip/rstrip took; the piece is the token itself.
+            const QString piece = pieces.at(qsizetype(i)).toString();
+            QVERIFY2(token.piece == piece || token.piece == piece.trimmed(),
+                     qPrintable(token.piece + QStringLiteral(" vs ") + piece));
+            const QJsonArray span = offsets.at(qsizetype(i)).toArray();
+            const qsizetype begin = span.at(0).toInteger();
+            if (begin < 0) {
+                QCOMPARE(token.begin, qsizetype(-1));
+                QCOMPARE(token.length, qsizetype(0));
+                QVERIFY(token.special);
+            } else {
+                QCOMPARE(token.begin, begin);
+                QCOMPARE(token.begin + token.length, span.at(1).toInteger());
+            }
+            QCOMPARE(token.text, hf->displayText(token.id));
+        }
+        QCOMPARE(idsOf(hf->encode(text, false)), toIds(want.value(QStringLiteral("idsWithoutSpecial")).toArray()));
+        const std::vector<int> ids = toIds(want.value(QStringLiteral("ids")).toArray());
+        QCOMPARE(hf->decode(ids), want.value(QStringLiteral("decoded")).toString());
+        QCOMPARE(hf->decode(ids, false), want.value(QStringLiteral("decodedWithSpecial")).toString());
+    }
+
+    void byteLevelRoundTrips()
+    {
+        // Byte-level BPE loses nothing: decoding (special tokens kept) gives the text back, in
+        // NFC for Qwen2, whose normalizer is NFC.
+        for (const QString& name : {QStringLiteral("gpt2"), QStringLiteral("qwen2")}) {
+            const auto hf = tokenizer(name);
+            for (const QJsonValue& value : expected().value(QStringLiteral("texts")).toArray()) {
+                const QString text = value.toString();
+                const QString want = name == u"qwen2" ? text.normalized(QString::NormalizationForm_C) : text;
+                QCOMPARE(hf->decode(idsOf(hf->encode(text)), false), want);
+            }
+        }
+    }
+
+    void kindsAndSizes_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<int>("vocabSize");
+        QTest::addColumn<QString>("mask");
+        QTest::newRow("gpt2 (vocab.json + merges.txt)") << "gpt2" << "BPE (byte-level)" << 50257 << "";
+        QTest::newRow("bert (vocab.txt)") << "bert-base-uncased" << "WordPiece" << 30522 << "[MASK]";
+        QTest::newRow("llama2") << "llama2" << "BPE (SentencePiece, byte fallback)" << -1 << "";
+        QTest::newRow("llama3") << "llama3" << "BPE (byte-level)" << -1 << "";
+        QTest::newRow("qwen2") << "qwen2" << "BPE (byte-level)" << -1 << "";
+        QTest::newRow("roberta-style") << "roberta-style" << "BPE (byte-level)" << -1 << "<mask>";
+        QTest::newRow("wordpiece-variants") << "wordpiece-variants" << "WordPiece" << -1 << "[MASK]";
+        QTest::newRow("bpe-variants") << "bpe-variants" << "BPE" << -1 << "";
+    }
+
+    void kindsAndSizes()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, kind);
+        QFETCH(int, vocabSize);
+        QFETCH(QString, mask);
+        const auto hf = tokenizer(name);
+        QCOMPARE(hf->kind(), kind);
+        if (vocabSize > 0)
+            QCOMPARE(hf->vocabSize(), vocabSize);
+        // Every id below vocabSize() that has a piece maps back to itself.
+        int pieces = 0;
+        for (int id = 0; id < hf->vocabSize(); ++id) {
+            const QString piece = hf->pieceOf(id);
+            if (piece.isEmpty())
+                continue;
+            ++pieces;
+            QCOMPARE(hf->idOf(piece), std::optional<int>(id));
+        }
+        QVERIFY(pieces > 100);
+        QCOMPARE(hf->pieceOf(hf->vocabSize()), QString());
+        if (mask.isEmpty()) {
+            QVERIFY(!hf->maskTokenId());
+        } else {
+            QVERIFY(hf->maskTokenId());
+            QCOMPARE(hf->pieceOf(*hf->maskTokenId()), mask);
+            QVERIFY(hf->isSpecial(*hf->maskTokenId()));
+        }
+    }
+
+    void displayText()
+    {
+        const auto gpt2 = tokenizer(QStringLiteral("gpt2"));
+        QCOMPARE(gpt2->displayText(*gpt2->idOf(QStringLiteral("Ġcat"))), QStringLiteral(" cat"));
+        QCOMPARE(gpt2->displayText(*gpt2->idOf(QStringLiteral("Ċ"))), QStringLiteral("\n"));
+        // "ãģ" is the first two bytes of a three-byte character (U+3041-U+307F).
+        QCOMPARE(gpt2->displayText(*gpt2->idOf(QStringLiteral("ãģ"))), QStringLiteral("<0xE3><0x81>"));
+        QCOMPARE(gpt2->displayText(*gpt2->idOf(QStringLiteral("Ã©"))), QStringLiteral("é"));
+        QCOMPARE(gpt2->displayText(50256), QStringLiteral("<|endoftext|>"));
+        const std::vector<Token> cat = gpt2->encode(QStringLiteral("This is a cat."));
+        QStringList texts;
+        for (const Token& token : cat)
+            texts << token.text;
+        QCOMPARE(texts, QStringList({"This", " is", " a", " cat", "."}));
+        QCOMPARE(cat[3].piece, QStringLiteral("Ġcat"));
+
+        const auto bert = tokenizer(QStringLiteral("bert-base-uncased"));
+        QCOMPARE(bert->displayText(*bert->idOf(QStringLiteral("##s"))), QStringLiteral("s"));
+        QCOMPARE(bert->displayText(*bert->idOf(QStringLiteral("cat"))), QStringLiteral("cat"));
+        QCOMPARE(bert->displayText(*bert->idOf(QStringLiteral("###"))), QStringLiteral("#"));
+        QVERIFY(!bert->idOf(QStringLiteral("##")));
+        const std::vector<Token> bertCat = bert->encode(QStringLiteral("This is a cat."));
+        QCOMPARE(bertCat.front().piece, QStringLiteral("[CLS]"));
+        QVERIFY(bertCat.front().special);
+        QCOMPARE(bertCat.front().begin, qsizetype(-1));
+        QCOMPARE(bertCat[1].text, QStringLiteral("this"));
+        QCOMPARE(bertCat[1].begin, qsizetype(0));
+        QCOMPARE(bertCat[1].length, qsizetype(4));
+
+        const auto llama = tokenizer(QStringLiteral("llama2"));
+        QCOMPARE(llama->displayText(*llama->idOf(QStringLiteral("▁cat"))), QStringLiteral(" cat"));
+        QCOMPARE(llama->displayText(*llama->idOf(QStringLiteral("<0x0A>"))), QStringLiteral("\n"));
+        QCOMPARE(llama->displayText(*llama->idOf(QStringLiteral("<0xE3>"))), QStringLiteral("<0xE3>"));
+        QCOMPARE(llama->displayText(*llama->idOf(QStringLiteral("<s>"))), QStringLiteral("<s>"));
+        const std::vector<Token> llamaCat = llama->encode(QStringLiteral("This is a cat."));
+        QCOMPARE(llamaCat.front().piece, QStringLiteral("<s>"));
+        QVERIFY(llamaCat.front().special);
+        QCOMPARE(llamaCat[1].text, QStringLiteral(" This"));
+    }
+
+    void addedTokensInText()
+    {
+        const auto gpt2 = tokenizer(QStringLiteral("gpt2"));
+        const std::vector<Token> tokens = gpt2->encode(QStringLiteral("a<|endoftext|>b"));
+        QCOMPARE(tokens.size(), std::size_t(3));
+        QCOMPARE(tokens[1].id, 50256);
+        QVERIFY(tokens[1].special);
+        QCOMPARE(tokens[1].begin, qsizetype(1));
+        QCOMPARE(tokens[1].length, qsizetype(13));
+        QVERIFY(!tokens[0].special);
+        // Special tokens are dropped by decode unless asked for.
+        QCOMPARE(gpt2->decode(idsOf(tokens)), QStringLiteral("ab"));
+        QCOMPARE(gpt2->decode(idsOf(tokens), false), QStringLiteral("a<|endoftext|>b"));
+    }
+
+    void emojiOffsetsAreUtf16()
+    {
+        // U+1F431 is two UTF-16 units; the library counts it as one character.
+        const QString text = QStringLiteral("a 🐱 b");
+        for (const QString& name : {QStringLiteral("gpt2"), QStringLiteral("llama3"), QStringLiteral("llama2")}) {
+            const std::vector<Token> tokens = tokenizer(name)->encode(text, false);
+            QCOMPARE(tokens.back().begin + tokens.back().length, text.size());
+            QString joined;
+            for (const Token& token : tokens)
+                if (token.begin >= 0 && !joined.endsWith(text.mid(token.begin, token.length)))
+                    joined += text.mid(token.begin, token.length);
+            QVERIFY2(joined.remove(u' ') == QStringLiteral("a🐱b"), qPrintable(name + u':' + joined));
+        }
+    }
+
+    void onigurumaPatterns()
+    {
+        using attn::core::hf::PatternRegex;
+        // Oniguruma's \s includes U+0085, PCRE2's does not.
+        const auto spaces = PatternRegex::fromOniguruma(QStringLiteral("\\s+")).findMatches(QStringLiteral("a\u0085b"));
+        QCOMPARE(spaces.size(), std::size_t(3));
+        QVERIFY(spaces[1].isMatch);
+        // Case-insensitive contractions, as Llama 3's pattern has them.
+        const auto contractions = PatternRegex::fromOniguruma(QStringLiteral("(?i:'s|'ll)")).findMatches(QStringLiteral("IT'S WE'LL"));
+        int matches = 0;
+        for (const auto& span : contractions)
+            matches += span.isMatch;
+        QCOMPARE(matches, 2);
+        // \p{L}+ over an astral letter gives UTF-16 offsets.
+        const auto letters = PatternRegex::fromOniguruma(QStringLiteral("\\p{L}+")).findMatches(QStringLiteral("𝔘x 1"));
+        QCOMPARE(letters.front().end, qsizetype(3));
+        QVERIFY(!PatternRegex::fromOniguruma(QStringLiteral("(")).error().isEmpty());
+    }
+
+    void malformedFiles_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("message");
+        const auto variant = [](const std::function<void(QJsonObject&)>& change) {
+            QJsonObject root = smallBpe();
+            change(root);
+            return QJsonDocument(root).toJson();
+        };
+        QTest::newRow("not JSON") << QByteArray("{\"model\": ") << "x.json: not valid JSON";
+        QTest::newRow("not an object") << QByteArray("[1, 2]") << "x.json: expected a JSON object";
+        QTest::newRow("no model") << variant([](QJsonObject& r) { r.remove(QStringLiteral("model")); })
+                                  << "x.json: model: missing";
+        QTest::newRow("merge of a missing piece") << variant([](QJsonObject& r) {
+            QJsonObject model = r.value(QStringLiteral("model")).toObject();
+            model.insert(QStringLiteral("merges"), QJsonArray{QStringLiteral("a b"), QStringLiteral("ab zz")});
+            r.insert(QStringLiteral("model"), model);
+        }) << "x.json: model.merges[1]: 'zz' is not in the vocabulary";
+        QTest::newRow("merge without a space") << variant([](QJsonObject& r) {
+            QJsonObject model = r.value(QStringLiteral("model")).toObject();
+            model.insert(QStringLiteral("merges"), QJsonArray{QStringLiteral("ab")});
+            r.insert(QStringLiteral("model"), model);
+        }) << "x.json: model.merges[0]: expected two pieces";
+        QTest::newRow("merge pair of three") << variant([](QJsonObject& r) {
+            QJsonObject model = r.value(QStringLiteral("model")).toObject();
+            model.insert(QStringLiteral("merges"), QJsonArray{QJsonArray{"a", "b", "c"}});
+            r.insert(QStringLiteral("model"), model);
+        }) << "x.json: model.merges[0]: expected two pieces, found 3";
+        QTest::newRow("vocab id not a number") << variant([](QJsonObject& r) {
+            QJsonObject model = r.value(QStringLiteral("model")).toObject();
+            QJsonObject vocab = model.value(QStringLiteral("vocab")).toObject();
+            vocab.insert(QStringLiteral("d"), QStringLiteral("five"));
+            model.insert(QStringLiteral("vocab"), vocab);
+            r.insert(QStringLiteral("model"), model);
+        }) << "x.json: model.vocab[\"d\"]: expected a non-negative integer";
+        QTest::newRow("unknown model") << variant([](QJsonObject& r) {
+            r.insert(QStringLiteral("model"), QJsonObject{{"type", "Unigram"}});
+        }) << "x.json: model.type: unsupported model 'Unigram'";
+        QTest::newRow("unknown normalizer") << variant([](QJsonObject& r) {
+            r.insert(QStringLiteral("normalizer"), QJsonObject{{"type", "Sequence"}, {"normalizers", QJsonArray{QJsonObject{{"type", "Precompiled"}}}}});
+        }) << "x.json: normalizer.normalizers[0].type: unsupported normalizer 'Precompiled'";
+        QTest::newRow("bad regex") << variant([](QJsonObject& r) {
+            r.insert(QStringLiteral("pre_tokenizer"), QJsonObject{{"type", "Split"}, {"pattern", QJsonObject{{"Regex", "(a"}}},
+                                                                  {"behavior", "Isolated"}, {"invert", false}});
+        }) << "x.json: pre_tokenizer.pattern: invalid regular expression";
+        QTest::newRow("bad behavior") << variant([](QJsonObject& r) {
+            r.insert(QStringLiteral("pre_tokenizer"), QJsonObject{{"type", "Split"}, {"pattern", QJsonObject{{"String", "-"}}},
+                                                                  {"behavior", "Sideways"}, {"invert", false}});
+        }) << "x.json: pre_tokenizer.behavior: unknown split behavior 'Sideways'";
+        QTest::newRow("added token without content") << variant([](QJsonObject& r) {
+            r.insert(QStringLiteral("added_tokens"), QJsonArray{QJsonObject{{"id", 9}}});
+        }) << "x.json: added_tokens[0].content: missing";
+        QTest::newRow("template without its token") << variant([](QJsonObject& r) {
+            r.insert(QStringLiteral("post_processor"), QJsonObject{
+                {"type", "TemplateProcessing"},
+                {"single", QJsonArray{QJsonObject{{"SpecialToken", QJsonObject{{"id", "<s>"}, {"type_id", 0}}}},
+                                      QJsonObject{{"Sequence", QJsonObject{{"id", "A"}, {"type_id", 0}}}}}},
+                {"special_tokens", QJsonObject{}}});
+        }) << "x.json: post_processor.single[0].SpecialToken: the special token '<s>' is not in";
+        QTest::newRow("Metaspace replacement") << variant([](QJsonObject& r) {
+            r.insert(QStringLiteral("pre_tokenizer"), QJsonObject{{"type", "Metaspace"}, {"replacement", "ab"}});
+        }) << "x.json: pre_tokenizer.replacement: expected a single character";
+    }
+
+    void malformedFiles()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, message);
+        const QString error = errorOf([&] { HfTokenizer::fromTokenizerJson(json, QStringLiteral("x.json")); });
+        QVERIFY2(error.startsWith(message), qPrintable(error));
+    }
+
+    void smallBpeWorks()
+    {
+        // The base of the malformed-file tests is itself valid.
+        const auto hf = HfTokenizer::fromTokenizerJson(QJsonDocument(smallBpe()).toJson(), QStringLiteral("x.json"));
+        QCOMPARE(idsOf(hf->encode(QStringLiteral("abc <s> ba"))), (std::vector<int>{4, 5, 1, 0}));
+        QCOMPARE(hf->decode({4, 5, 1}, false), QStringLiteral("abc <s> b"));
+        QCOMPARE(hf->kind(), QStringLiteral("BPE"));
+    }
+
+    void folders()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString empty = writeFolder(dir, QStringLiteral("empty"), {});
+        QVERIFY(errorOf([&] { HfTokenizer::load(empty); }).contains(QStringLiteral("no tokenizer files")));
+        QVERIFY(errorOf([&] { HfTokenizer::load(dir.filePath(QStringLiteral("missing"))); }).contains(QStringLiteral("no such folder")));
+
+        const QByteArray vocab = readData(QStringLiteral("gpt2/vocab.json"));
+        const QString badMerges = writeFolder(dir, QStringLiteral("merges"),
+                                              {{QStringLiteral("vocab.json"), vocab},
+                                               {QStringLiteral("merges.txt"), "#version: 0.2\nĠ t\nĠ a b\n"}});
+        const QString error = errorOf([&] { HfTokenizer::load(badMerges); });
+        QVERIFY2(error.contains(QStringLiteral("merges.txt: line 3: expected two pieces")), qPrintable(error));
+
+        const QString missingPiece = writeFolder(dir, QStringLiteral("piece"),
+                                                 {{QStringLiteral("vocab.json"), vocab},
+                                                  {QStringLiteral("merges.txt"), "#version: 0.2\nĠ t\nĠ qqqq\n"}});
+        QVERIFY(errorOf([&] { HfTokenizer::load(missingPiece); }).contains(QStringLiteral("merges.txt: line 3: 'qqqq' is not in the vocabulary")));
+
+        const QString badVocab = writeFolder(dir, QStringLiteral("vocab"),
+                                             {{QStringLiteral("vocab.json"), "[1]"}, {QStringLiteral("merges.txt"), ""}});
+        QVERIFY(errorOf([&] { HfTokenizer::load(badVocab); }).contains(QStringLiteral("vocab.json: expected a JSON object")));
+
+        const QString badConfig = writeFolder(dir, QStringLiteral("config"),
+                                              {{QStringLiteral("vocab.txt"), "[UNK]\na\n"},
+                                               {QStringLiteral("tokenizer_config.json"), "{"}});
+        QVERIFY(errorOf([&] { HfTokenizer::load(badConfig); }).contains(QStringLiteral("tokenizer_config.json: not valid JSON")));
+
+        const QString noUnk = writeFolder(dir, QStringLiteral("nounk"), {{QStringLiteral("vocab.txt"), "a\nb\n"}});
+        QVERIFY(errorOf([&] { HfTokenizer::load(noUnk); }).contains(QStringLiteral("the unknown token '[UNK]' is not in the vocabulary")));
+
+        // vocab.txt with do_lower_case false keeps the case; added tokens come from the config.
+        const QString cased = writeFolder(dir, QStringLiteral("cased"),
+                                          {{QStringLiteral("vocab.txt"), "[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\nHello\nhello\n##o\nH\n"},
+                                           {QStringLiteral("tokenizer_config.json"), R"({"do_lower_case": false})"}});
+        const auto hf = HfTokenizer::load(cased);
+        QCOMPARE(idsOf(hf->encode(QStringLiteral("Hello hello [MASK] Ho"))), (std::vector<int>{2, 5, 6, 4, 8, 7, 3}));
+        QCOMPARE(hf->decode({2, 5, 6, 4, 8, 7, 3}), QStringLiteral("Hello hello Ho"));
+        QCOMPARE(hf->maskTokenId(), std::optional<int>(4));
+    }
+
+    void tokenLimit()
+    {
+        const QString text = QStringLiteral("one two three four five six seven eight nine ten eleven");
+        for (const QString& name : {QStringLiteral("gpt2"), QStringLiteral("bert-base-uncased"), QStringLiteral("llama2")}) {
+            const auto hf = tokenizer(name);
+            const QString error = errorOf([&] { hf->encode(text, true, 5); });
+            QVERIFY2(error.contains(QStringLiteral("more than 5 tokens")), qPrintable(name + u':' + error));
+            QVERIFY(!hf->encode(text, true, 64).empty());
+        }
+        // A huge paste stops at the limit: Llama 2 has no pre-tokenizer, so this is one word.
+        const QString huge(2'000'000, u'x');
+        QVERIFY(!errorOf([&] { tokenizer(QStringLiteral("llama2"))->encode(huge, true, 1000); }).isEmpty());
+        QVERIFY(!errorOf([&] { tokenizer(QStringLiteral("gpt2"))->encode(huge + QStringLiteral(" a b"), true, 1000); }).isEmpty());
+    }
+
+    void longTextCompletes_data()
+    {
+        QTest::addColumn<QString>("name");
+        for (const char* name : {"gpt2", "bert-base-uncased", "llama2", "llama3", "qwen2", "mistral-metaspace"})
+            QTest::newRow(name) << QString::fromLatin1(name);
+    }
+
+    void longTextCompletes()
+    {
+        // 100,000 characters of mixed text (speed sanity: no timing is asserted).
+        QFETCH(QString, name);
+        QString text;
+        const QJsonArray texts = expected().value(QStringLiteral("texts")).toArray();
+        for (int i = 0; text.size() < 100'000; ++i)
+            text += texts.at(i % texts.size()).toString() + u' ';
+        text.truncate(100'000);
+        const std::vector<Token> tokens = tokenizer(name)->encode(text, true, 1'000'000);
+        QVERIFY(tokens.size() > 10'000);
+        for (const Token& token : tokens)
+            QVERIFY(token.begin >= -1 && token.begin + token.length <= text.size());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHfTokenizer)
+#include "tst_hf_tokenizer.moc"
