@@ -36,6 +36,7 @@
 //   TemplateProcessing "<|begin_of_text|> $A"] (the @lenml copy has the ByteLevel part only).
 // - mistral-metaspace/: llama2/'s vocabulary with the newer SentencePiece form transformers
 //   writes (no normalizer; Metaspace pre-tokenizer, prepend_scheme "first", split false).
+//   metaspace-split/: the same with prepend_scheme "always", split true, Metaspace decoder.
 // - roberta-style/, wordpiece-variants/, bpe-variants/: small tokenizer.json files written
 //   here to cover the remaining components (RobertaProcessing with offset trimming, lstrip,
 //   rstrip and single_word added tokens, Sequence/NFD/StripAccents/Lowercase/Replace/Strip/
@@ -267,6 +268,12 @@ let bertVocab;
   metaspace.decoder = { type: 'Sequence', decoders: [{ type: 'Metaspace', replacement: '▁', prepend_scheme: 'first', split: false }, { type: 'ByteFallback' }, { type: 'Fuse' }] };
   writeJson(path.join(here, 'mistral-metaspace', 'tokenizer.json'), metaspace);
   result.tokenizers['mistral-metaspace'] = await expectations(Tokenizer.fromString(JSON.stringify(metaspace)), 'mistral-metaspace');
+
+  const split = structuredClone(metaspace);
+  split.pre_tokenizer = { type: 'Metaspace', replacement: '▁', prepend_scheme: 'always', split: true };
+  split.decoder = { type: 'Metaspace', replacement: '▁', prepend_scheme: 'always', split: true };
+  writeJson(path.join(here, 'metaspace-split', 'tokenizer.json'), split);
+  result.tokenizers['metaspace-split'] = await expectations(Tokenizer.fromString(JSON.stringify(split)), 'metaspace-split');
 }
 
 // Byte-level BPE with a Split regex: Llama 3 and Qwen2.
