@@ -18,6 +18,8 @@ struct HeadResult
     Matrix Q;            // Tq x d_k
     Matrix K;            // Tk x d_k
     Matrix V;            // Tk x d_v
+    Matrix rotatedQ;     // Tq x d_k: Q after the rotary step; empty without rotary
+    Matrix rotatedK;     // Tk x d_k: the scores use these when present
     Matrix rawScores;    // Tq x Tk: the score function alone (q.k, w^T tanh(q+k), ...)
     Matrix scaledScores; // raw * scoreScale()
     Matrix maskedScores; // scaled, masked cells replaced by the fill value

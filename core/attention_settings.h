@@ -23,6 +23,8 @@ enum class Normalization {
     Hard,      // one-hot at the argmax; ties go to the lowest index (seed 000)
     Relu,      // max(s, 0) / sum max(s, 0) (seed 001's "you could use ReLU")
     Sparsemax, // Euclidean projection onto the simplex (Martins & Astudillo 2016)
+    None,      // none: the scaled, masked scores are the weights, masked cells 0; seed 004's
+               // (X X^T) V with identity projections. Rows need not sum to 1.
 };
 
 // What a masked score becomes before normalisation.
@@ -43,6 +45,20 @@ struct MaskSpec
     std::vector<std::pair<int, int>> customCells; // (query, key) cells masked by hand
 
     bool operator==(const MaskSpec&) const = default;
+};
+
+// Rotary position embedding (Su et al. 2021, RoFormer eq. 34) in the Hugging Face
+// rotate-half arrangement: dimension i of a head pairs with dimension i + d_k/2, and at
+// position p both turn by the angle p * inverseFrequencies[i]:
+//   q'_i = q_i cos - q_{i+d/2} sin,   q'_{i+d/2} = q_{i+d/2} cos + q_i sin.
+// Applied to Q and K after the projection (and its bias), before the scores.
+struct RotarySpec
+{
+    std::vector<float> inverseFrequencies; // d_k / 2 values; empty: no rotation
+    int firstPosition = 0;                 // the position of token 0
+
+    bool enabled() const { return !inverseFrequencies.empty(); }
+    bool operator==(const RotarySpec&) const = default;
 };
 
 // Plain names used by scene files, the command line and --dump.

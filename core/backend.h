@@ -1,6 +1,7 @@
 #pragma once
 
 #include "attention_result.h"
+#include "model/block_ops.h"
 #include "problem.h"
 
 #include <memory>
@@ -31,6 +32,9 @@ public:
     // throws BackendFault so the caller can fall back.
     virtual std::shared_ptr<const AttentionResult>
     compute(std::shared_ptr<const Problem> problem, const ComputeOptions& options) = 0;
+    // What a real model computes between attention layers (norms, feed-forward, logits), on
+    // the same device. Faults are thrown as BackendFault, like compute's.
+    virtual BlockOps& blockOps() = 0;
 };
 
 class BackendFault : public std::runtime_error

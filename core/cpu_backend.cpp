@@ -2,22 +2,15 @@
 
 #include "diagnostics.h"
 #include "normalization.h"
+#include "parallel.h"
 #include "pooling.h"
-
-#include <omp.h>
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <chrono>
 #include <cmath>
-#include <condition_variable>
 #include <cstdint>
 #include <cstring>
-#include <exception>
-#include <functional>
-#include <mutex>
-#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -36,145 +29,24 @@ int ceilDiv(int a, int b)
     return (a + b - 1) / b;
 }
 
-// Runs a batch of independent jobs on the calling thread and one helper thread per further
-// core (OMP_NUM_THREADS or the core count). Helpers sleep between batches: OpenMP's default
-// barrier spins for milliseconds, which on a shared 2-core machine made a T = 128 compute take
-// 35-70 ms instead of 5. Jobs are taken from a counter, so the caller does whatever a helper
-// that is not scheduled leaves. Every thread multiplies with Eigen serially.
-class JobRunner
+// RotarySpec's rotate-half rotation of every row (row i is position firstPosition + i).
+Matrix rotate(const Matrix& m, const RotarySpec& rotary)
 {
-public:
-    static JobRunner& shared()
-    {
-        static JobRunner runner(std::max(1, omp_get_max_threads()));
-        return runner;
-    }
-    int threads() const { return int(m_helpers.size()) + 1; }
-
-    // job(index, thread) for every index in [0, count); thread < threads().
-    void run(int count, const std::function<void(int, int)>& job)
-    {
-        std::lock_guard one(m_runMutex); // one batch at a time
-        Batch batch(&job, count);
-        {
-            std::lock_guard lock(m_mutex);
-            m_batch = &batch;
-            ++m_generation;
-        }
-        m_wake.notify_all();
-        {
-            const SerialEigen serial;
-            work(batch, 0);
-        }
-        std::unique_lock lock(m_mutex);
-        m_batch = nullptr; // helpers that have not joined by now skip it
-        m_idle.wait(lock, [this] { return m_busy == 0; });
-        if (batch.error)
-            std::rethrow_exception(batch.error); // out of memory, most likely
-    }
-
-    ~JobRunner()
-    {
-        {
-            std::lock_guard lock(m_mutex);
-            m_stop = true;
-        }
-        m_wake.notify_all();
-        for (std::thread& helper : m_helpers)
-            helper.join();
-    }
-
-private:
-    struct Batch
-    {
-        Batch(const std::function<void(int, int)>* j, int n) : job(j), count(n) {}
-        const std::function<void(int, int)>* job;
-        int count;
-        std::atomic<int> next{0};
-        std::exception_ptr error; // the first job that threw; the others are skipped
-    };
-
-    // Eigen's GEMM starts its own OpenMP team unless the thread's OpenMP thread count is 1.
-    struct SerialEigen
-    {
-        int saved = omp_get_max_threads();
-        SerialEigen() { omp_set_num_threads(1); }
-        ~SerialEigen() { omp_set_num_threads(saved); }
-    };
-
-    explicit JobRunner(int threads)
-    {
-        for (int t = 1; t < threads; ++t)
-            m_helpers.emplace_back([this, t] { helper(t); });
-    }
-
-    void work(Batch& batch, int thread)
-    {
-        for (int i = batch.next++; i < batch.count; i = batch.next++) {
-            try {
-                (*batch.job)(i, thread);
-            } catch (...) {
-                std::lock_guard lock(m_mutex);
-                if (!batch.error)
-                    batch.error = std::current_exception();
-                batch.next = batch.count;
-            }
+    const Eigen::Index half = m.cols() / 2;
+    Matrix out(m.rows(), m.cols());
+    for (Eigen::Index i = 0; i < m.rows(); ++i) {
+        const double position = double(rotary.firstPosition + i);
+        for (Eigen::Index j = 0; j < half; ++j) {
+            const double angle = position * double(rotary.inverseFrequencies[std::size_t(j)]);
+            const float c = float(std::cos(angle));
+            const float s = float(std::sin(angle));
+            const float a = m(i, j);
+            const float b = m(i, j + half);
+            out(i, j) = a * c - b * s;
+            out(i, j + half) = b * c + a * s;
         }
     }
-
-    void helper(int thread)
-    {
-        omp_set_num_threads(1);
-        std::uint64_t seen = 0;
-        std::unique_lock lock(m_mutex);
-        for (;;) {
-            m_wake.wait(lock, [&] { return m_stop || m_generation != seen; });
-            if (m_stop)
-                return;
-            seen = m_generation;
-            Batch* batch = m_batch;
-            if (!batch)
-                continue;
-            ++m_busy;
-            lock.unlock();
-            work(*batch, thread);
-            lock.lock();
-            if (--m_busy == 0)
-                m_idle.notify_all();
-        }
-    }
-
-    std::mutex m_runMutex;
-    std::mutex m_mutex;
-    std::condition_variable m_wake;
-    std::condition_variable m_idle;
-    Batch* m_batch = nullptr;
-    std::uint64_t m_generation = 0;
-    int m_busy = 0;
-    bool m_stop = false;
-    std::vector<std::thread> m_helpers;
-};
-
-// C = A B, each tile of C (row blocks of at most 512 rows, split by columns while there are
-// fewer than 4 tiles) one job.
-Matrix parallelProduct(const Eigen::Ref<const Matrix>& a, const Eigen::Ref<const Matrix>& b)
-{
-    const int rows = int(a.rows());
-    const int cols = int(b.cols());
-    Matrix c(rows, cols);
-    const int rowTiles = std::max(1, ceilDiv(rows, 512));
-    const int colTiles = std::clamp(4 / rowTiles, 1, std::max(1, cols / 64));
-    const int tileRows = ceilDiv(rows, rowTiles);
-    const int tileCols = ceilDiv(cols, colTiles);
-    JobRunner::shared().run(rowTiles * colTiles, [&](int t, int) {
-        const int r0 = t / colTiles * tileRows;
-        const int c0 = t % colTiles * tileCols;
-        const int nr = std::min(tileRows, rows - r0);
-        const int nc = std::min(tileCols, cols - c0);
-        if (nr > 0 && nc > 0)
-            c.block(r0, c0, nr, nc).noalias() = a.middleRows(r0, nr) * b.middleCols(c0, nc);
-    });
-    return c;
+    return out;
 }
 
 Matrix unitRows(const Matrix& m)
@@ -282,9 +154,9 @@ void Computation::run()
     stageStart = Clock::now();
     const int blockRows = m_rowBlock * std::max(1, 128 / m_rowBlock);
     const std::vector<Job> jobs = makeJobs(blockRows);
-    JobRunner& runner = JobRunner::shared();
-    std::vector<Busy> busy(std::size_t(runner.threads()), Busy{});
-    runner.run(int(jobs.size()), [&](int j, int thread) {
+    
+    std::vector<Busy> busy(std::size_t(parallelThreads()), Busy{});
+    parallelFor(int(jobs.size()), [&](int j, int thread) {
         const Job& job = jobs[std::size_t(j)];
         computeBlock(m_work[std::size_t(job.head)], job, busy[std::size_t(thread)]);
     });
@@ -320,7 +192,7 @@ void Computation::project()
     const int dv = w.dV;
     const int nq = h * dk;
     Matrix wqkv(w.dModel, 2 * nq + h * dv);
-    JobRunner::shared().run(h, [&](int i, int) {
+    parallelFor(h, [&](int i, int) {
         const HeadWeights& head = w.heads[std::size_t(i)];
         wqkv.middleCols(i * dk, dk) = head.Wq;
         wqkv.middleCols(nq + i * dk, dk) = head.Wk;
@@ -342,7 +214,7 @@ void Computation::project()
     m_result.heads.resize(std::size_t(h));
     m_work.resize(std::size_t(h));
     m_rowFlags.assign(std::size_t(h) * std::size_t(m_tq), 0);
-    JobRunner::shared().run(h, [&](int i, int) {
+    parallelFor(h, [&](int i, int) {
         const HeadWeights& head = w.heads[std::size_t(i)];
         HeadResult& out = m_result.heads[std::size_t(i)];
         out.enabled = head.enabled;
@@ -355,6 +227,10 @@ void Computation::project()
             out.K.rowwise() += head.bk;
         if (head.bv.size())
             out.V.rowwise() += head.bv;
+        if (p.rotary.enabled()) {
+            out.rotatedQ = rotate(out.Q, p.rotary);
+            out.rotatedK = rotate(out.K, p.rotary);
+        }
         HeadWork& work = m_work[std::size_t(i)];
         work.weights = &head;
         work.result = &out;
@@ -365,14 +241,17 @@ void Computation::project()
 void Computation::prepareScores(HeadWork& work) const
 {
     HeadResult& out = *work.result;
-    work.left = &out.Q;
-    work.right = &out.K;
+    // With rotary positions every score reads the rotated vectors.
+    const Matrix& q = out.rotatedQ.size() ? out.rotatedQ : out.Q;
+    const Matrix& k = out.rotatedK.size() ? out.rotatedK : out.K;
+    work.left = &q;
+    work.right = &k;
     if (m_problem.score == ScoreKind::Bilinear) {
-        work.ownLeft = out.Q * work.weights->bilinear; // q_i^T M k_j = (Q M)_i . k_j
+        work.ownLeft = q * work.weights->bilinear; // q_i^T M k_j = (Q M)_i . k_j
         work.left = &work.ownLeft;
     } else if (m_problem.score == ScoreKind::Cosine) {
-        work.ownLeft = unitRows(out.Q);
-        work.ownRight = unitRows(out.K);
+        work.ownLeft = unitRows(q);
+        work.ownRight = unitRows(k);
         work.left = &work.ownLeft;
         work.right = &work.ownRight;
     }

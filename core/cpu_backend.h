@@ -1,6 +1,7 @@
 #pragma once
 
 #include "backend.h"
+#include "model/cpu_block_ops.h"
 
 namespace attn::core {
 
@@ -12,6 +13,10 @@ public:
     std::string deviceName() const override { return "Eigen"; }
     std::shared_ptr<const AttentionResult> compute(std::shared_ptr<const Problem> problem,
                                                    const ComputeOptions& options) override;
+    BlockOps& blockOps() override { return m_blockOps; }
+
+private:
+    CpuBlockOps m_blockOps;
 };
 
 } // namespace attn::core

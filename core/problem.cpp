@@ -53,6 +53,14 @@ void Problem::validate() const
         throw Error("attention.temperature: must be a positive finite number");
     if (mask.window < -1)
         throw Error("mask.window: must be off or >= 0");
+    if (rotary.enabled()) {
+        const int d = weights->dK;
+        if (d % 2 != 0 || std::size_t(d / 2) != rotary.inverseFrequencies.size())
+            throw Error("rotary: " + std::to_string(rotary.inverseFrequencies.size()) +
+                        " frequencies for d_k = " + std::to_string(d) + " (needs d_k / 2)");
+        if (rotary.firstPosition < 0)
+            throw Error("rotary: the first position must be >= 0");
+    }
     for (std::size_t c = 0; c < mask.customCells.size(); ++c) {
         const auto [i, j] = mask.customCells[c];
         if (i < 0 || i >= tq || j < 0 || j >= tk)

@@ -37,6 +37,7 @@ struct Problem
     float temperature = 1.0f;
     MaskFill fill = MaskFill::NegativeInfinity;
     MaskSpec mask;
+    RotarySpec rotary; // real models with rotary positions (Llama, Mistral, Qwen2)
 
     // The weights to change, copied first when another problem shares them.
     ModelWeights& editWeights();

@@ -1,5 +1,6 @@
 #include "fallback_backend.h"
 
+#include <utility>
 
 namespace attn::gpu {
 
@@ -43,28 +44,79 @@ FallbackBackend::compute(std::shared_ptr<const core::Problem> problem,
                          const core::ComputeOptions& options)
 {
     std::unique_lock lock(m_mutex);
-    if (!m_primary) {
+    if (m_primary) {
+        try {
+            return m_primary->compute(problem, options);
+        } catch (const core::BackendFault& fault) {
+            lock.unlock();
+            fallBack(fault.what());
+        }
+    } else {
         lock.unlock();
-        return m_cpu.compute(std::move(problem), options);
     }
-    std::string failure;
-    try {
-        return m_primary->compute(problem, options);
-    } catch (const core::BackendFault& fault) {
-        failure = fault.what();
+    auto cpuResult = m_cpu.compute(std::move(problem), options);
+    std::string warning;
+    {
+        std::lock_guard again(m_mutex);
+        warning = std::exchange(m_pendingWarning, {});
     }
+    if (warning.empty())
+        return cpuResult;
+    auto result = std::make_shared<core::AttentionResult>(*cpuResult);
+    result->diagnostics.warnings.push_back(warning); // the caller shows it: status bar, stderr
+    return result;
+}
+
+void FallbackBackend::fallBack(const std::string& failure)
+{
+    std::lock_guard lock(m_mutex);
+    if (!m_primary)
+        return;
     // Release the device before the (possibly long) CPU compute; a lost device is never reused.
     const std::string device = m_primary->name() + " (" + m_primary->deviceName() + ")";
     m_primary.reset();
     m_reason = failure;
-    lock.unlock();
+    m_pendingWarning = device + " failed (" + failure + "); switched to the CPU backend";
+}
 
-    auto cpuResult = m_cpu.compute(std::move(problem), options);
-    auto result = std::make_shared<core::AttentionResult>(*cpuResult);
-    const std::string warning = device + " failed (" + failure + "); switched to the CPU backend";
-    result->diagnostics.warnings.push_back(warning); // the caller shows it: status bar, stderr
+template <typename Op>
+core::Matrix FallbackBackend::BlockOps::run(const Op& op)
+{
+    std::unique_lock lock(m_owner.m_mutex); // held while the primary computes, as in compute()
+    if (m_owner.m_primary) {
+        try {
+            return op(m_owner.m_primary->blockOps());
+        } catch (const core::BackendFault& fault) {
+            lock.unlock();
+            m_owner.fallBack(fault.what());
+        }
+    } else {
+        lock.unlock();
+    }
+    return op(m_owner.m_cpu.blockOps());
+}
 
-    return result;
+core::Matrix FallbackBackend::BlockOps::norm(const core::Matrix& x, const core::NormWeights& w)
+{
+    return run([&](core::BlockOps& ops) { return ops.norm(x, w); });
+}
+
+core::Matrix FallbackBackend::BlockOps::feedForward(const core::Matrix& x,
+                                                    const core::FeedForwardWeights& w)
+{
+    return run([&](core::BlockOps& ops) { return ops.feedForward(x, w); });
+}
+
+core::Matrix FallbackBackend::BlockOps::dense(const core::Matrix& x, const core::LinearWeights& w,
+                                              core::Activation activation)
+{
+    return run([&](core::BlockOps& ops) { return ops.dense(x, w, activation); });
+}
+
+core::Matrix FallbackBackend::BlockOps::logits(const core::Matrix& x, const core::Matrix& outputEmbedding,
+                                               const core::RowVector& bias)
+{
+    return run([&](core::BlockOps& ops) { return ops.logits(x, outputEmbedding, bias); });
 }
 
 } // namespace attn::gpu

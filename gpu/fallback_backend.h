@@ -25,6 +25,9 @@ public:
     compute(std::shared_ptr<const core::Problem> problem,
             const core::ComputeOptions& options) override;
 
+    // The primary's block operations while it is in use; after a fault, the CPU's.
+    core::BlockOps& blockOps() override { return m_blockOps; }
+
     // True once the primary backend failed and the CPU took over.
     bool fellBack() const;
     // The primary backend while it is in use, else null.
@@ -33,10 +36,33 @@ public:
     std::string reason() const;
 
 private:
+    // Forwards each operation to the backend in use, falling back as compute does.
+    class BlockOps final : public core::BlockOps
+    {
+    public:
+        explicit BlockOps(FallbackBackend& owner) : m_owner(owner) {}
+        core::Matrix norm(const core::Matrix& x, const core::NormWeights& w) override;
+        core::Matrix feedForward(const core::Matrix& x, const core::FeedForwardWeights& w) override;
+        core::Matrix dense(const core::Matrix& x, const core::LinearWeights& w,
+                           core::Activation activation) override;
+        core::Matrix logits(const core::Matrix& x, const core::Matrix& outputEmbedding,
+                            const core::RowVector& bias) override;
+
+    private:
+        template <typename Op>
+        core::Matrix run(const Op& op);
+        FallbackBackend& m_owner;
+    };
+
+    // Releases the primary after a fault; the warning goes out with the next result.
+    void fallBack(const std::string& failure);
+
     mutable std::mutex m_mutex;
     std::unique_ptr<core::Backend> m_primary;
     core::CpuBackend m_cpu;
     std::string m_reason;
+    std::string m_pendingWarning; // a block operation's fault, shown with the next result
+    BlockOps m_blockOps{*this};
 };
 
 } // namespace attn::gpu

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/backend.h"
+#include "core/model/cpu_block_ops.h"
 #include "physical_device.h"
 
 #include <memory>
@@ -39,6 +40,10 @@ public:
     compute(std::shared_ptr<const core::Problem> problem,
             const core::ComputeOptions& options) override;
 
+    // Norms, feed-forward and logits of a real model.
+    // TODO(gpu): shaders; until then the CPU reference runs them.
+    core::BlockOps& blockOps() override { return m_blockOps; }
+
     const DeviceInfo& device() const;
     ShaderVariant variant() const;
     // Validation messages seen by this backend's instance (ATTN_VK_VALIDATION=1).
@@ -53,6 +58,7 @@ private:
     struct Impl;
     explicit VulkanBackend(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> m;
+    core::CpuBlockOps m_blockOps;
 };
 
 } // namespace attn::gpu

@@ -1,0 +1,44 @@
+#pragma once
+
+#include "core/backend.h"
+#include "core/model/intervention.h"
+#include "core/model/model_result.h"
+
+#include <QString>
+#include <memory>
+#include <vector>
+
+namespace attn::core {
+
+struct Model;
+
+struct ForwardOptions
+{
+    // Per layer, what the backend keeps (ComputeOptions): every intermediate, or only Q, K,
+    // V, weights and outputs. Weights are never pooled in a model run.
+    bool keepIntermediates = true;
+    int topK = 10;
+};
+
+// Tokens of `text` as the model's tokenizer makes them (special tokens included). Throws Error
+// for an empty text or one longer than the model's context.
+std::vector<Token> modelTokens(const Model& model, const QString& text);
+
+// The whole model on `backend`: embeddings -> for each layer (norm -> the layer's Problem ->
+// backend -> residual -> norm -> feed-forward -> residual) -> final norm -> logits at the
+// predicted positions. With `previous` (same model and tokens), the layers below the first one
+// where the interventions differ are reused from it and only the rest is computed.
+std::shared_ptr<const ModelResult> runModel(std::shared_ptr<const Model> model,
+                                            const std::vector<Token>& tokens,
+                                            const Interventions& interventions, Backend& backend,
+                                            const ForwardOptions& options = {},
+                                            std::shared_ptr<const ModelResult> previous = {});
+
+// The Problem layer `layer` computes for input x (the layer's normalised input, T x d), with
+// the interventions applied: what the forward hands the backend, and what the explorer shows
+// and edits for a model head.
+std::shared_ptr<const Problem> layerProblem(const Model& model, int layer,
+                                            const std::vector<Token>& tokens, const Matrix& x,
+                                            const Interventions& interventions);
+
+} // namespace attn::core

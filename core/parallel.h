@@ -1,0 +1,19 @@
+#pragma once
+
+#include "matrix.h"
+
+#include <functional>
+
+namespace attn::core {
+
+// Runs job(index, thread) for every index in [0, count) on the calling thread and one helper
+// thread per further core (OMP_NUM_THREADS or the core count); thread < parallelThreads().
+// Jobs are taken from a counter; every thread multiplies with Eigen serially. The first
+// exception a job throws is rethrown here once the batch has stopped.
+void parallelFor(int count, const std::function<void(int index, int thread)>& job);
+int parallelThreads();
+
+// C = A B, tiles of C computed in parallel.
+Matrix parallelProduct(const Eigen::Ref<const Matrix>& a, const Eigen::Ref<const Matrix>& b);
+
+} // namespace attn::core
