@@ -25,21 +25,8 @@ QJsonArray integers(const std::vector<int>& values)
 
 } // namespace
 
-QJsonObject resultToJson(const AttentionResult& result)
+QJsonArray headsToJson(const AttentionResult& result)
 {
-    const Problem& problem = *result.problem;
-    QJsonObject settings{
-        {QStringLiteral("score"), QString::fromUtf8(toString(problem.score))},
-        {QStringLiteral("normalize"), QString::fromUtf8(toString(problem.normalization))},
-        {QStringLiteral("temperature"), jsonNumber(problem.temperature)},
-        {QStringLiteral("fill"), QString::fromUtf8(toString(problem.fill))},
-        {QStringLiteral("scoreScale"), jsonNumber(problem.scoreScale())},
-        {QStringLiteral("d_model"), problem.weights->dModel},
-        {QStringLiteral("d_k"), problem.weights->dK},
-        {QStringLiteral("d_v"), problem.weights->dV},
-        {QStringLiteral("heads"), problem.weights->headCount()},
-    };
-
     QJsonArray heads;
     for (std::size_t h = 0; h < result.heads.size(); ++h) {
         const HeadResult& head = result.heads[h];
@@ -52,6 +39,10 @@ QJsonObject resultToJson(const AttentionResult& result)
             {QStringLiteral("weights"), jsonMatrix(head.weights)},
             {QStringLiteral("output"), jsonMatrix(head.output)},
         };
+        if (head.rotatedQ.size()) {
+            object.insert(QStringLiteral("rotatedQ"), jsonMatrix(head.rotatedQ));
+            object.insert(QStringLiteral("rotatedK"), jsonMatrix(head.rotatedK));
+        }
         if (result.intermediatesKept) {
             object.insert(QStringLiteral("rawScores"), jsonMatrix(head.rawScores));
             object.insert(QStringLiteral("scaledScores"), jsonMatrix(head.scaledScores));
@@ -59,6 +50,29 @@ QJsonObject resultToJson(const AttentionResult& result)
         }
         heads.append(object);
     }
+    return heads;
+}
+
+QJsonObject settingsToJson(const Problem& problem)
+{
+    return QJsonObject{
+        {QStringLiteral("score"), QString::fromUtf8(toString(problem.score))},
+        {QStringLiteral("normalize"), QString::fromUtf8(toString(problem.normalization))},
+        {QStringLiteral("temperature"), jsonNumber(problem.temperature)},
+        {QStringLiteral("fill"), QString::fromUtf8(toString(problem.fill))},
+        {QStringLiteral("scoreScale"), jsonNumber(problem.scoreScale())},
+        {QStringLiteral("d_model"), problem.weights->dModel},
+        {QStringLiteral("d_k"), problem.weights->dK},
+        {QStringLiteral("d_v"), problem.weights->dV},
+        {QStringLiteral("heads"), problem.weights->headCount()},
+    };
+}
+
+QJsonObject resultToJson(const AttentionResult& result)
+{
+    const Problem& problem = *result.problem;
+    const QJsonObject settings = settingsToJson(problem);
+    const QJsonArray heads = headsToJson(result);
 
     const Diagnostics& d = result.diagnostics;
     QJsonArray stages;

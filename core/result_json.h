@@ -2,6 +2,7 @@
 
 #include "attention_result.h"
 
+#include <QJsonArray>
 #include <QJsonObject>
 
 namespace attn::core {
@@ -9,5 +10,11 @@ namespace attn::core {
 // Every intermediate of a result, per head, with the tokens and the backend that computed
 // it: the --dump format (docs/DUMP_FORMAT.md).
 QJsonObject resultToJson(const AttentionResult& result);
+
+// The "heads" array of that format: per head Q, K, V (and the rotated Q and K where the
+// problem has rotary positions), the scores when kept, weights and output.
+QJsonArray headsToJson(const AttentionResult& result);
+// Its "settings" object: score, normalisation, temperature, fill, scale and sizes.
+QJsonObject settingsToJson(const Problem& problem);
 
 } // namespace attn::core

@@ -1,0 +1,327 @@
+#include "model_command.h"
+
+#include "command_line.h"
+
+#include "core/atomic_file.h"
+#include "core/error.h"
+#include "core/model/forward.h"
+#include "core/model/model_json.h"
+#include "core/model/model_loader.h"
+#include "core/tokenizers/hf_tokenizer.h"
+#include "gpu/backend_factory.h"
+#include "ui/figure_export.h"
+#include "ui/score_options.h"
+#include "ui/stage_export.h"
+
+#include <QCommandLineParser>
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <cstdio>
+
+namespace attn::app {
+namespace {
+
+// A dump past this many numbers would need gigabytes of JSON: refused up front.
+constexpr std::int64_t kMaxDumpNumbers = std::int64_t(1) << 26;
+
+void say(FILE* stream, const QString& text)
+{
+    std::fputs(qPrintable(text + QLatin1Char('\n')), stream);
+    std::fflush(stream);
+}
+
+QString percent(float probability)
+{
+    return QString::number(double(probability) * 100.0, 'f', 2) + QStringLiteral(" %");
+}
+
+// A token as it reads on a terminal: quoted, with spaces and line breaks visible.
+QString quoted(const QString& text)
+{
+    QString shown = text;
+    shown.replace(QLatin1Char('\n'), QStringLiteral("\\n"));
+    return QLatin1Char('"') + shown + QLatin1Char('"');
+}
+
+QString describe(const core::Model& model)
+{
+    const core::ModelConfig& c = model.config();
+    QStringList lines;
+    lines << QStringLiteral("model:          %1 (%2)").arg(model.name, model.folder)
+          << QStringLiteral("family:         %1, %2").arg(QString::fromUtf8(core::toString(c.family)),
+                                                           c.architecture.isEmpty() ? c.modelType : c.architecture)
+          << QStringLiteral("layers:         %1").arg(c.layers)
+          << QStringLiteral("heads:          %1 (key/value heads %2), d_head %3").arg(c.heads).arg(c.kvHeads).arg(c.dHead)
+          << QStringLiteral("d_model:        %1, feed-forward %2").arg(c.dModel).arg(c.dFeedForward)
+          << QStringLiteral("vocabulary:     %1").arg(c.vocab)
+          << QStringLiteral("parameters:     %1").arg(c.parameterCount())
+          << QStringLiteral("dtype:          %1").arg(c.dtype)
+          << QStringLiteral("tokenizer:      %1").arg(model.tokenizer->kind())
+          << QStringLiteral("context:        %1 tokens").arg(c.maxPositions)
+          << QStringLiteral("positions:      %1").arg(c.positions == core::PositionKind::Rotary
+                                                           ? QStringLiteral("rotary, theta %1").arg(c.ropeTheta)
+                                                           : QStringLiteral("learned"))
+          << QStringLiteral("normalisation:  %1, %2").arg(QString::fromUtf8(core::toString(c.norm)),
+                                                          c.placement == core::NormPlacement::Pre
+                                                              ? QStringLiteral("before each sub-layer")
+                                                              : QStringLiteral("after each residual sum"))
+          << QStringLiteral("predicts:       %1").arg(c.objective == core::Objective::CausalLm   ? QStringLiteral("the next token")
+                                                      : c.objective == core::Objective::MaskedLm ? QStringLiteral("[MASK] tokens")
+                                                                                                 : QStringLiteral("nothing (no language-model head)"));
+    return lines.join(QLatin1Char('\n'));
+}
+
+void printPredictions(const core::ModelResult& result)
+{
+    const core::Model& model = *result.model;
+    if (model.config().objective == core::Objective::None) {
+        say(stdout, QStringLiteral("%1 has no language-model head: no prediction.").arg(model.name));
+        return;
+    }
+    if (result.predictions.empty()) {
+        say(stdout, QStringLiteral("The text has no [MASK] token: nothing to fill in."));
+        return;
+    }
+    for (const core::PositionPrediction& p : result.predictions) {
+        say(stdout, model.config().objective == core::Objective::CausalLm
+                        ? QStringLiteral("Next token:")
+                        : QStringLiteral("Token %1 ([MASK]):").arg(p.position + 1));
+        int rank = 0;
+        for (const core::Prediction& top : p.top)
+            say(stdout, QStringLiteral("%1. %2 %3  (id %4)")
+                            .arg(++rank, 3)
+                            .arg(quoted(top.text), -16)
+                            .arg(percent(top.probability), 9)
+                            .arg(top.id));
+    }
+}
+
+// The layer that figures and matrices show, from 0.
+int shownLayer(const ModelOptions& options, int layers)
+{
+    const int layer = options.layer.value_or(1);
+    if (layer < 1 || layer > layers)
+        throw core::Error("--layer " + std::to_string(layer) + ": the model has " + std::to_string(layers) +
+                          " layers (1 to " + std::to_string(layers) + ")");
+    return layer - 1;
+}
+
+} // namespace
+
+void addModelOptions(QCommandLineParser& parser)
+{
+    parser.addOptions({
+        {QStringLiteral("model"), QStringLiteral("A Hugging Face model folder, or a model id in the Hugging Face cache."),
+         QStringLiteral("DIR|ID")},
+        {QStringLiteral("layer"), QStringLiteral("With --model: the layer figures and matrices show (from 1)."),
+         QStringLiteral("N")},
+        {QStringLiteral("heads-off"), QStringLiteral("With --model: switch heads off, LAYER.HEAD from 1 (3.1,5.7)."),
+         QStringLiteral("LIST")},
+        {QStringLiteral("edit-layer"),
+         QStringLiteral("With --model: --mode, --normalize, --temperature, --fill, --causal and --window act on "
+                        "this layer only (from 1)."),
+         QStringLiteral("N")},
+        {QStringLiteral("top-k"), QStringLiteral("With --model: how many predictions to list (default 5)."),
+         QStringLiteral("K")},
+        {QStringLiteral("model-info"), QStringLiteral("Describe the model (--model) and exit.")},
+    });
+}
+
+bool readModelOptions(const QCommandLineParser& parser, ModelOptions& options, CommandLineError& error)
+{
+    const QStringList modelOnly{QStringLiteral("layer"), QStringLiteral("heads-off"), QStringLiteral("edit-layer"),
+                                QStringLiteral("top-k"), QStringLiteral("model-info")};
+    if (!parser.isSet(QStringLiteral("model"))) {
+        for (const QString& name : modelOnly) {
+            if (parser.isSet(name)) {
+                error = {kUsage, QStringLiteral("--%1 needs --model").arg(name)};
+                return false;
+            }
+        }
+        return true;
+    }
+    options.model = parser.value(QStringLiteral("model"));
+    options.info = parser.isSet(QStringLiteral("model-info"));
+    auto number = [&](const QString& name, int low, int high, std::optional<int>& into) {
+        if (!parser.isSet(name))
+            return true;
+        bool ok = false;
+        const int value = parser.value(name).toInt(&ok);
+        if (!ok || value < low || value > high) {
+            error = {kUsage, QStringLiteral("--%1: expected a whole number from %2 to %3, got \"%4\"")
+                                 .arg(name)
+                                 .arg(low)
+                                 .arg(high)
+                                 .arg(parser.value(name))};
+            return false;
+        }
+        into = value;
+        return true;
+    };
+    std::optional<int> topK;
+    if (!number(QStringLiteral("layer"), 1, 10000, options.layer) ||
+        !number(QStringLiteral("edit-layer"), 1, 10000, options.editLayer) ||
+        !number(QStringLiteral("top-k"), 1, 1000, topK))
+        return false;
+    options.topK = topK.value_or(options.topK);
+    if (parser.isSet(QStringLiteral("heads-off"))) {
+        static const QRegularExpression pair(QStringLiteral("^\\s*(\\d+)\\.(\\d+)\\s*$"));
+        for (const QString& item : parser.value(QStringLiteral("heads-off")).split(QLatin1Char(','))) {
+            const QRegularExpressionMatch match = pair.match(item);
+            const int layer = match.captured(1).toInt();
+            const int head = match.captured(2).toInt();
+            if (!match.hasMatch() || layer < 1 || head < 1) {
+                error = {kUsage, QStringLiteral("--heads-off: expected LAYER.HEAD pairs from 1 such as 3.1,5.7, got \"%1\"")
+                                     .arg(item)};
+                return false;
+            }
+            options.headsOff.headsOff.insert({layer - 1, head - 1});
+        }
+    }
+    return true;
+}
+
+core::Interventions modelInterventions(const CommandLine& commandLine, int layers, int heads)
+{
+    const ModelOptions& options = commandLine.modelOptions;
+    core::Interventions interventions = options.headsOff;
+    for (const auto& [layer, head] : interventions.headsOff) {
+        if (layer >= layers || head >= heads)
+            throw core::Error("--heads-off " + std::to_string(layer + 1) + "." + std::to_string(head + 1) +
+                              ": the model has " + std::to_string(layers) + " layers of " +
+                              std::to_string(heads) + " heads");
+    }
+    const bool settings = commandLine.mode || commandLine.normalization || commandLine.temperature ||
+                          commandLine.fill || commandLine.causal || commandLine.window;
+    if (settings && !options.editLayer)
+        throw CommandLineError{kUsage, QStringLiteral("with --model, --mode, --normalize, --temperature, --fill, --causal "
+                                                      "and --window act on one layer: name it with --edit-layer N")};
+    if (!options.editLayer)
+        return interventions;
+    const int layer = *options.editLayer - 1;
+    if (layer >= layers)
+        throw core::Error("--edit-layer " + std::to_string(layer + 1) + ": the model has " + std::to_string(layers) +
+                          " layers");
+    core::LayerEdit& edit = interventions.layers[layer];
+    if (commandLine.mode) {
+        core::Scene probe; // applyMode's "hard" also sets the normalisation
+        probe.normalization = commandLine.normalization.value_or(core::Normalization::Softmax);
+        applyModeName(*commandLine.mode, probe.score, probe.normalization);
+        edit.score = probe.score;
+        edit.normalization = probe.normalization;
+    }
+    if (commandLine.normalization)
+        edit.normalization = commandLine.normalization;
+    edit.temperature = commandLine.temperature;
+    edit.fill = commandLine.fill;
+    if (commandLine.causal || commandLine.window) {
+        core::MaskSpec mask;
+        mask.causal = commandLine.causal;
+        mask.window = commandLine.window.value_or(-1);
+        edit.mask = mask;
+    }
+    return interventions;
+}
+
+int runModelHeadless(const CommandLine& commandLine)
+{
+    const ModelOptions& options = commandLine.modelOptions;
+    std::shared_ptr<const core::Model> model;
+    try {
+        model = core::loadModel(options.model);
+    } catch (const core::Error& e) {
+        say(stderr, QStringLiteral("error: ") + QString::fromUtf8(e.what()));
+        return kInvalidInput;
+    }
+    if (options.info)
+        say(stdout, describe(*model));
+    if (!commandLine.text) {
+        if (options.info)
+            return kOk;
+        say(stderr, QStringLiteral("error: --model needs --text \"...\" (the sentence to run)"));
+        return kUsage;
+    }
+
+    std::unique_ptr<core::Backend> backend;
+    try {
+        std::string notice;
+        backend = gpu::createBackend(commandLine.backend, commandLine.vkDevice.toStdString(), &notice);
+        if (!notice.empty())
+            say(stderr, QString::fromStdString(notice));
+    } catch (const core::Error& e) {
+        say(stderr, QStringLiteral("error: ") + QString::fromUtf8(e.what()));
+        return kUsage;
+    }
+
+    std::vector<std::pair<QString, QByteArray>> outputs; // written at the end, as runHeadless does
+    try {
+        const core::ModelConfig& config = model->config();
+        const core::Interventions interventions = modelInterventions(commandLine, config.layers, config.heads);
+        const std::vector<core::Token> tokens = core::modelTokens(*model, *commandLine.text);
+        core::ForwardOptions forward;
+        forward.topK = options.topK;
+        forward.keepIntermediates = !commandLine.dumpPath.isEmpty() || !commandLine.matrixPath.isEmpty() ||
+                                    commandLine.figure.view == ui::FigureView::Pipeline;
+        const auto result = core::runModel(model, tokens, interventions, *backend, forward);
+        for (const std::string& warning : result->warnings)
+            say(stderr, QStringLiteral("warning: ") + QString::fromStdString(warning));
+        printPredictions(*result);
+
+        if (!commandLine.dumpPath.isEmpty()) {
+            const std::int64_t numbers = core::modelDumpNumbers(*result);
+            if (numbers > kMaxDumpNumbers)
+                throw core::Error("--dump: " + std::to_string(tokens.size()) + " tokens through " +
+                                  std::to_string(config.layers) + " layers of " + std::to_string(config.heads) +
+                                  " heads make " + std::to_string(numbers) + " numbers (more than " +
+                                  std::to_string(kMaxDumpNumbers) + "); dump a shorter text");
+            outputs.emplace_back(commandLine.dumpPath,
+                                 QJsonDocument(core::modelResultToJson(*result)).toJson(QJsonDocument::Indented));
+        }
+        const int layer = shownLayer(options, config.layers);
+        const core::AttentionResult& shown = *result->layers[std::size_t(layer)];
+        ui::FigureSpec spec = commandLine.figure;
+        if (!commandLine.viewGiven)
+            spec.view = ui::FigureView::Heads;
+        if (spec.title.isEmpty() && spec.view != ui::FigureView::Heads)
+            spec.title = QStringLiteral("%1 · layer %2 · head %3").arg(model->name).arg(layer + 1).arg(spec.head + 1);
+        if (!commandLine.exportPath.isEmpty()) {
+            std::shared_ptr<const core::AttentionResult> compare;
+            if (spec.view == ui::FigureView::Difference) {
+                // The same layer under the comparison score, as the window's Difference tab.
+                auto other = std::make_shared<core::Problem>(*shown.problem);
+                ui::applyScoreOption(ui::comparisonOption(QString(), other->score, other->normalization), other->score,
+                                     other->normalization);
+                compare = backend->compute(other, core::ComputeOptions{});
+            }
+            outputs.emplace_back(commandLine.exportPath,
+                                 ui::figureBytes(shown, spec, commandLine.figureSize,
+                                                 *ui::figureFormatForPath(commandLine.exportPath), compare.get()));
+        }
+        if (!commandLine.matrixPath.isEmpty()) {
+            auto format = *ui::matrixFormatForPath(commandLine.matrixPath);
+            if (format == ui::MatrixFormat::LatexTable && commandLine.pgfplots)
+                format = ui::MatrixFormat::LatexPgfplots;
+            const auto stage = ui::stageMatrix(shown, *ui::parseStage(commandLine.stage), std::max(0, spec.head));
+            outputs.emplace_back(commandLine.matrixPath, ui::stageBytes(stage, format, spec.precision));
+        }
+    } catch (const CommandLineError& e) {
+        say(stderr, QStringLiteral("error: ") + e.message);
+        return e.code;
+    } catch (const core::Error& e) {
+        say(stderr, QStringLiteral("error: ") + QString::fromUtf8(e.what()));
+        return kInvalidInput;
+    } catch (const core::BackendFault& e) {
+        say(stderr, QStringLiteral("error: ") + QString::fromUtf8(e.what()));
+        return kInvalidInput;
+    }
+    try {
+        for (const auto& [path, bytes] : outputs)
+            core::writeFileAtomically(path, bytes);
+    } catch (const core::Error& e) {
+        say(stderr, QStringLiteral("error: ") + QString::fromUtf8(e.what()));
+        return kCannotWrite;
+    }
+    return kOk;
+}
+
+} // namespace attn::app

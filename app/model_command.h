@@ -1,0 +1,42 @@
+#pragma once
+
+#include "core/model/intervention.h"
+
+#include <QString>
+#include <optional>
+
+class QCommandLineParser;
+
+namespace attn::app {
+
+struct CommandLine;
+struct CommandLineError;
+
+// What the command line asks of a real model (--model and the options that go with it).
+struct ModelOptions
+{
+    QString model;                 // --model DIR|ID; empty: the single-layer explorer
+    std::optional<int> layer;      // --layer N, from 1: the layer figures and matrices show
+    std::optional<int> editLayer;  // --edit-layer N, from 1: --mode etc. act on that layer
+    core::Interventions headsOff;  // --heads-off L.H,...: (layer, head) from 0 inside
+    int topK = 5;                  // --top-k K
+    bool info = false;             // --model-info
+
+    bool active() const { return !model.isEmpty(); }
+};
+
+// Adds --model, --layer, --heads-off, --edit-layer, --top-k and --model-info to the parser.
+void addModelOptions(QCommandLineParser& parser);
+// Reads them back after parsing; false (with a usage error) for a malformed value.
+bool readModelOptions(const QCommandLineParser& parser, ModelOptions& options, CommandLineError& error);
+
+// The interventions the command line describes for `layers` layers: --heads-off, and the
+// single-layer settings (--mode, --normalize, --temperature, --fill, --causal, --window)
+// applied to --edit-layer. Throws core::Error for a layer or head the model does not have.
+core::Interventions modelInterventions(const CommandLine& commandLine, int layers, int heads);
+
+// A headless model run: --model-info, the predictions on stdout, --dump, --export and
+// --export-matrix of one layer. Returns the exit code (README).
+int runModelHeadless(const CommandLine& commandLine);
+
+} // namespace attn::app
