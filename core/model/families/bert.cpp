@@ -57,7 +57,10 @@ TransformerWeights readBert(const TensorReader& reader, const ModelConfig& confi
     w.headTransform.dense = reader.linear(head + "transform.dense.weight", head + "transform.dense.bias", d, d);
     w.headTransform.activation = config.activation;
     w.headTransform.norm = reader.layerNorm(head + "transform.LayerNorm", d, eps);
-    const std::string bias = reader.contains(head + "bias") ? head + "bias" : head + "decoder.bias";
+    // Older checkpoints store the bias only as the decoder's; a missing one is reported by
+    // its usual name.
+    const bool decoderBiasOnly = !reader.contains(head + "bias") && reader.contains(head + "decoder.bias");
+    const std::string bias = decoderBiasOnly ? head + "decoder.bias" : head + "bias";
     w.lmBias = reader.vector(bias, config.vocab);
     if (!config.tiedEmbeddings || reader.contains(head + "decoder.weight"))
         w.lmHead = reader.matrix(head + "decoder.weight", config.vocab, d);
