@@ -227,9 +227,10 @@ std::shared_ptr<const ModelResult> runModel(std::shared_ptr<const Model> model,
 
     // Layers below the first changed one are the previous run's, unchanged.
     int first = 0;
+    // (A layer with every intermediate serves a run that wants fewer, not the other way.)
     if (previous && previous->model == model && previous->tokens == tokens &&
         int(previous->layers.size()) == layerCount && layerCount > 0 &&
-        previous->layers.front()->intermediatesKept == options.keepIntermediates)
+        (previous->layers.front()->intermediatesKept || !options.keepIntermediates))
         first = interventions.firstDifference(previous->interventions, layerCount);
     result->firstComputedLayer = first;
     if (first > 0) {
