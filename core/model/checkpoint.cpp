@@ -94,7 +94,8 @@ struct Checkpoint::Impl
 
     void addShard(const QString& fileName);
     const Entry& require(const std::string& name) const;
-    Matrix read(const Entry& entry, std::int64_t rows, std::int64_t cols) const;
+    // The tensor as rows x cols float32, or its transpose.
+    Matrix read(const Entry& entry, std::int64_t rows, std::int64_t cols, bool transpose = false) const;
 };
 
 // Maps one file and checks its header before anything is allocated for the tensors: the
@@ -159,7 +160,7 @@ const Checkpoint::Impl::Entry& Checkpoint::Impl::require(const std::string& name
     return it->second;
 }
 
-Matrix Checkpoint::Impl::read(const Entry& entry, std::int64_t rows, std::int64_t cols) const
+Matrix Checkpoint::Impl::read(const Entry& entry, std::int64_t rows, std::int64_t cols, bool transpose) const
 {
     const Tensor& t = entry.tensor;
     const std::optional<ElementType> type = floatElementType(t.dtype);
@@ -181,38 +182,62 @@ Matrix Checkpoint::Impl::read(const Entry& entry, std::int64_t rows, std::int64_
     if (count > 0)
         madvise(pages, last - first, MADV_WILLNEED); // start reading ahead of the conversion
 
-    // Decoded and checked in blocks that stay in the cache between the two steps, in parallel
-    // for large tensors (page faults on the mapping dominate, and they scale with threads).
-    Matrix matrix(rows, cols);
-    constexpr std::int64_t kBlock = std::int64_t(1) << 15;
-    const std::int64_t blocks = (count + kBlock - 1) / kBlock;
     const char* const source = reinterpret_cast<const char*>(begin);
-    float* const target = matrix.data();
     const int size = itemSize(*type);
     bool finite = true;
+    Matrix matrix;
+    if (!transpose) {
+        // Decoded and checked in blocks that stay in the cache between the two steps, in
+        // parallel for large tensors (page faults on the mapping dominate; they scale).
+        matrix.resize(rows, cols);
+        constexpr std::int64_t kBlock = std::int64_t(1) << 15;
+        const std::int64_t blocks = (count + kBlock - 1) / kBlock;
+        float* const target = matrix.data();
 #pragma omp parallel for schedule(static) reduction(&& : finite) if (blocks > 16)
-    for (std::int64_t b = 0; b < blocks; ++b) {
-        const std::int64_t at = b * kBlock;
-        const std::int64_t n = std::min(kBlock, count - at);
-        decodeLittleEndian(source + at * size, *type, n, target + at);
-        finite = finite && allFinite(Eigen::Map<const Matrix>(target + at, 1, n));
+        for (std::int64_t b = 0; b < blocks; ++b) {
+            const std::int64_t at = b * kBlock;
+            const std::int64_t n = std::min(kBlock, count - at);
+            decodeLittleEndian(source + at * size, *type, n, target + at);
+            finite = finite && allFinite(Eigen::Map<const Matrix>(target + at, 1, n));
+        }
+    } else {
+        // 64 x 64 tiles decoded into a buffer and written transposed: one pass over the output
+        // instead of a decode and a transposing copy (Eigen's walks one side by columns).
+        matrix.resize(cols, rows);
+        constexpr std::int64_t kTile = 64;
+        const std::int64_t strips = (rows + kTile - 1) / kTile;
+#pragma omp parallel for schedule(static) reduction(&& : finite) if (count > (std::int64_t(1) << 19))
+        for (std::int64_t strip = 0; strip < strips; ++strip) {
+            float tile[kTile * kTile];
+            const std::int64_t i = strip * kTile;
+            const std::int64_t tileRows = std::min(kTile, rows - i);
+            for (std::int64_t j = 0; j < cols; j += kTile) {
+                const std::int64_t tileCols = std::min(kTile, cols - j);
+                for (std::int64_t r = 0; r < tileRows; ++r)
+                    decodeLittleEndian(source + ((i + r) * cols + j) * size, *type, tileCols, tile + r * kTile);
+                const Eigen::Map<const Matrix, 0, Eigen::OuterStride<>> block(tile, tileRows, tileCols,
+                                                                             Eigen::OuterStride<>(kTile));
+                finite = finite && allFinite(block);
+                matrix.block(j, i, tileCols, tileRows) = block.transpose();
+            }
+        }
     }
     // The float32 copy is what the model keeps; the file's pages go back to the kernel (it
     // keeps them in its page cache), so resident memory stays near the float32 size.
     if (count > 0)
         madvise(pages, last - first, MADV_DONTNEED);
 
-    if (!finite) {
-        for (Eigen::Index i = 0; i < matrix.rows(); ++i) {
-            for (Eigen::Index j = 0; j < matrix.cols(); ++j) {
-                if (std::isfinite(matrix(i, j)))
+    if (!finite) { // name the first bad value in the file's own (row, column)
+        for (Eigen::Index i = 0; i < rows; ++i) {
+            for (Eigen::Index j = 0; j < cols; ++j) {
+                const float value = transpose ? matrix(j, i) : matrix(i, j);
+                if (std::isfinite(value))
                     continue;
                 std::string where = t.name; // "wte.weight[0][3]", or "[3]" for a rank-1 tensor
                 if (t.shape.size() == 2)
                     where.append("[").append(std::to_string(i)).append("]");
                 where.append("[").append(std::to_string(j)).append("]: ");
-                fail(t.file, where + (std::isnan(matrix(i, j)) ? "NaN" : "infinite") +
-                                 "; weights must be finite numbers");
+                fail(t.file, where + (std::isnan(value) ? "NaN" : "infinite") + "; weights must be finite numbers");
             }
         }
     }
@@ -335,16 +360,35 @@ std::string Checkpoint::mainDtype() const
     return main;
 }
 
-Matrix Checkpoint::matrix(const std::string& name, std::int64_t rows, std::int64_t cols) const
+namespace {
+
+// The stored extent of a rank-1 or rank-2 tensor against the one asked for (-1: any).
+std::pair<std::int64_t, std::int64_t> checkedExtent(const Checkpoint::Tensor& tensor, std::int64_t rows,
+                                                    std::int64_t cols)
 {
-    const Impl::Entry& entry = m->require(name);
-    const std::vector<std::int64_t>& shape = entry.tensor.shape;
+    const std::vector<std::int64_t>& shape = tensor.shape;
     const std::int64_t haveRows = shape.size() == 2 ? shape[0] : 1;
     const std::int64_t haveCols = shape.size() == 2 ? shape[1] : shape.size() == 1 ? shape[0] : -1;
     if (shape.empty() || shape.size() > 2 || (rows >= 0 && haveRows != rows) || (cols >= 0 && haveCols != cols))
-        fail(entry.tensor.file, name + ": expected " + dimText(rows) + "x" + dimText(cols) + ", got " +
-                                    shapeText(shape));
+        fail(tensor.file, tensor.name + ": expected " + dimText(rows) + "x" + dimText(cols) + ", got " +
+                              shapeText(shape));
+    return {haveRows, haveCols};
+}
+
+} // namespace
+
+Matrix Checkpoint::matrix(const std::string& name, std::int64_t rows, std::int64_t cols) const
+{
+    const Impl::Entry& entry = m->require(name);
+    const auto [haveRows, haveCols] = checkedExtent(entry.tensor, rows, cols);
     return m->read(entry, haveRows, haveCols);
+}
+
+Matrix Checkpoint::transposedMatrix(const std::string& name, std::int64_t rows, std::int64_t cols) const
+{
+    const Impl::Entry& entry = m->require(name);
+    const auto [haveRows, haveCols] = checkedExtent(entry.tensor, rows, cols);
+    return m->read(entry, haveRows, haveCols, true);
 }
 
 RowVector Checkpoint::vector(const std::string& name, std::int64_t size) const

@@ -48,6 +48,10 @@ public:
     // a non-finite value. Pass -1 to accept any size in that dimension.
     Matrix matrix(const std::string& name, std::int64_t rows, std::int64_t cols) const;
     RowVector vector(const std::string& name, std::int64_t size) const;
+    // The tensor stored rows x cols, returned transposed (cols x rows), in one pass: nn.Linear
+    // weights (d_out x d_in in the file) into the row convention. Checks and messages as
+    // matrix(), in the file's own shape.
+    Matrix transposedMatrix(const std::string& name, std::int64_t rows, std::int64_t cols) const;
 
 private:
     struct Impl;

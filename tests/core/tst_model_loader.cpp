@@ -805,6 +805,10 @@ private slots:
                                           << "model.safetensors: cls.predictions.bias: missing";
         QTest::newRow("missing qwen2 bias") << "qwen2" << removeTensors({"model.layers.1.self_attn.v_proj.bias"})
                                             << "model.safetensors: model.layers.1.self_attn.v_proj.bias: missing";
+        QTest::newRow("llama attention_bias without biases") << "llama" << patchConfig({{"attention_bias", true}})
+                                                             << "model.safetensors: model.layers.0.self_attn.q_proj.bias: missing";
+        QTest::newRow("llama mlp_bias without biases") << "llama" << patchConfig({{"mlp_bias", true}})
+                                                       << "model.safetensors: model.layers.0.mlp.gate_proj.bias: missing";
         QTest::newRow("missing shard tensor")
             << "gpt2-noprefix-f16"
             << patchSafetensors("model-00002-of-00002.safetensors", [](rawst::File& st) {
