@@ -157,20 +157,20 @@ Objective objectiveOf(const QString& architecture, ModelFamily family, bool bert
     return Objective::None;
 }
 
-// theta^(-2i/d) for i < d/2 (Su et al. 2021, eq. 15; transformers'
-// _compute_default_rope_parameters), in double and rounded once.
-std::vector<float> defaultInverseFrequencies(double theta, int dHead)
+// theta^(-2i/d) for i < d/2 (Su et al. 2021, section 3.2.2; transformers'
+// _compute_default_rope_parameters), in double; rounded to float once, after any scaling.
+std::vector<double> defaultInverseFrequencies(double theta, int dHead)
 {
-    std::vector<float> frequencies(std::size_t(dHead / 2));
+    std::vector<double> frequencies(std::size_t(dHead / 2));
     for (int i = 0; i < dHead / 2; ++i)
-        frequencies[std::size_t(i)] = float(1.0 / std::pow(theta, double(2 * i) / double(dHead)));
+        frequencies[std::size_t(i)] = 1.0 / std::pow(theta, double(2 * i) / double(dHead));
     return frequencies;
 }
 
 // rope_scaling (transformers' modeling_rope_utils.py, 4.44): "linear" divides every frequency
 // by the factor; "llama3" divides the low frequencies, keeps the high ones and blends between
 // (_compute_llama3_parameters). The others change attention by more than the frequencies.
-void applyRopeScaling(const ConfigReader& config, std::vector<float>& frequencies)
+void applyRopeScaling(const ConfigReader& config, std::vector<double>& frequencies)
 {
     const QString key = "rope_scaling";
     if (!config.has(key))
@@ -184,8 +184,8 @@ void applyRopeScaling(const ConfigReader& config, std::vector<float>& frequencie
         return;
     if (type == "linear") {
         const double factor = scaling.positiveNumber("factor", 0.0);
-        for (float& f : frequencies)
-            f = float(double(f) / factor);
+        for (double& f : frequencies)
+            f /= factor;
         return;
     }
     if (type == "llama3") {
@@ -201,7 +201,7 @@ void applyRopeScaling(const ConfigReader& config, std::vector<float>& frequencie
             config.fail(key, "high_freq_factor must be larger than low_freq_factor");
         const double lowFreqWavelength = oldContext / lowFreqFactor;
         const double highFreqWavelength = oldContext / highFreqFactor;
-        for (float& f : frequencies) {
+        for (double& f : frequencies) {
             const double inverse = f;
             const double wavelength = 2 * std::numbers::pi / inverse;
             double scaled = inverse;
@@ -211,7 +211,7 @@ void applyRopeScaling(const ConfigReader& config, std::vector<float>& frequencie
                 const double smooth = (oldContext / wavelength - lowFreqFactor) / (highFreqFactor - lowFreqFactor);
                 scaled = (1 - smooth) * inverse / factor + smooth * inverse;
             }
-            f = float(scaled);
+            f = scaled;
         }
         return;
     }
@@ -309,8 +309,9 @@ void readLlama(const ConfigReader& c, ModelConfig& config)
     if (config.dHead % 2 != 0)
         c.fail(c.has("head_dim") ? "head_dim" : "hidden_size",
                "rotary positions need an even head dimension, got " + std::to_string(config.dHead));
-    config.ropeInverseFrequencies = defaultInverseFrequencies(config.ropeTheta, config.dHead);
-    applyRopeScaling(c, config.ropeInverseFrequencies);
+    std::vector<double> frequencies = defaultInverseFrequencies(config.ropeTheta, config.dHead);
+    applyRopeScaling(c, frequencies);
+    config.ropeInverseFrequencies.assign(frequencies.begin(), frequencies.end());
 
     switch (config.family) {
     case ModelFamily::Llama:

@@ -170,7 +170,7 @@ QString displayName(const QString& folderOrId, const QString& folder)
     if (snapshots.dirName() == QLatin1String("snapshots") && repo.cdUp() &&
         repo.dirName().startsWith(kModelsPrefix))
         return idOfCacheFolder(repo.dirName());
-    return QFileInfo(folderOrId).isDir() ? info.fileName() : folderOrId;
+    return QFileInfo(folderOrId).isDir() ? QDir(folder).dirName() : folderOrId;
 }
 
 bool hasTokenizerFiles(const QDir& dir)
@@ -205,7 +205,7 @@ QString resolveModelFolder(const QString& folderOrId)
         throw Error("no model given: name a model folder or a model id such as gpt2");
     const QFileInfo given(folderOrId);
     if (given.isDir())
-        return given.absoluteFilePath();
+        return QDir::cleanPath(given.absoluteFilePath()); // no trailing "/": the name is its last part
     if (!looksLikeModelId(folderOrId))
         throw Error(folderOrId.toStdString() + ": no such folder");
 

@@ -210,6 +210,7 @@ private slots:
         QVERIFY(model->tokenizer);
         QCOMPARE(model->tokenizer->vocabSize(), expected["tokenizer_size"].toInt());
         QCOMPARE(model->name, fixture);
+        QCOMPARE(loadModel(rawst::fixture(fixture) + "/")->name, fixture);
         QCOMPARE(model->folder, QFileInfo(rawst::fixture(fixture)).absoluteFilePath());
     }
 
