@@ -14,10 +14,11 @@ constexpr NameTable<ScoreKind, 5> kScoreNames{{{ScoreKind::Dot, "dot"},
                                                {ScoreKind::Additive, "additive"},
                                                {ScoreKind::Bilinear, "bilinear"},
                                                {ScoreKind::Cosine, "cosine"}}};
-constexpr NameTable<Normalization, 4> kNormalizationNames{{{Normalization::Softmax, "softmax"},
+constexpr NameTable<Normalization, 5> kNormalizationNames{{{Normalization::Softmax, "softmax"},
                                                            {Normalization::Hard, "hard"},
                                                            {Normalization::Relu, "relu"},
-                                                           {Normalization::Sparsemax, "sparsemax"}}};
+                                                           {Normalization::Sparsemax, "sparsemax"},
+                                                           {Normalization::None, "none"}}};
 constexpr NameTable<MaskFill, 2> kFillNames{
     {{MaskFill::NegativeInfinity, "-inf"}, {MaskFill::MinusNineE15, "-9e15"}}};
 constexpr NameTable<PoolMode, 2> kPoolNames{{{PoolMode::Mean, "mean"}, {PoolMode::Max, "max"}}};

@@ -4,6 +4,7 @@
 #include "limits.h"
 #include "pooling.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -79,13 +80,17 @@ void summarizeDiagnostics(AttentionResult& result, std::span<const std::uint32_t
             std::to_string(d.fullyMaskedRows.size()) +
             (d.fullyMaskedRows.size() == 1 ? " query row has" : " query rows have") +
             " every key masked: " +
-            (result.problem->fill == MaskFill::NegativeInfinity
+            (result.problem->fill == MaskFill::NegativeInfinity ||
+                     result.problem->normalization == Normalization::None
                  ? "its weights are all 0"
                  : "with fill -9e15 softmax spreads it uniformly, as PyTorch does"));
     if (!d.zeroSumRows.empty())
         d.warnings.push_back(
             std::to_string(d.zeroSumRows.size()) +
             " query row(s) have no positive score under ReLU: their weights are all 0");
+    if (std::none_of(result.heads.begin(), result.heads.end(), [](const HeadResult& h) { return h.enabled; }))
+        d.warnings.push_back("every head is switched off: the output is all zeros and the mean of the "
+                             "heads has no head to average");
     if (d.nonFinite)
         d.warnings.push_back("non-finite values (NaN or infinity) in " + d.nonFiniteWhere +
                              ": the weights are too large for float32");

@@ -6,6 +6,7 @@
 
 #include <QHash>
 #include <QSet>
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <string>
@@ -26,24 +27,24 @@ void checkWidth(int dModel)
 }
 
 // One-hot over the vocabulary (seed 001: "This" = [0 0 1 0 ...], "is" = [1 0 0 0 ...]).
-// The seed writes a = [0 2 0 0 ...]: a typo, a one-hot vector holds a single 1.
-Embedded oneHot(const std::vector<Token>& tokens, int dModel,
+// The seed writes a = [0 2 0 0 ...]: a typo, a one-hot vector holds a single 1. Words past
+// d_model, or not in a kept vocabulary, get their hashed vectors and are flagged.
+Embedded oneHot(const std::vector<Token>& tokens, std::uint64_t seed, int dModel,
                 const std::vector<QString>& vocabulary)
 {
-    if (qsizetype(vocabulary.size()) > dModel)
-        throw Error("one-hot embeddings need d_model >= vocabulary size ("
-                    + std::to_string(vocabulary.size()) + " > " + std::to_string(dModel) + ")");
     QHash<QString, int> index;
-    for (int v = 0; v < int(vocabulary.size()); ++v)
-        index.insert(vocabulary[v], v);
-
+    for (int v = 0; v < std::min(int(vocabulary.size()), dModel); ++v)
+        index.insert(vocabulary[std::size_t(v)], v); // a repeated word keeps its first slot
     Embedded result{Matrix::Zero(qsizetype(tokens.size()), dModel),
                     std::vector<bool>(tokens.size(), false)};
     for (qsizetype i = 0; i < qsizetype(tokens.size()); ++i) {
-        const auto found = index.constFind(tokens[i].text);
-        if (found == index.cend())
-            throw Error("token " + quoted(tokens[i].text) + " is not in the one-hot vocabulary");
-        result.vectors(i, *found) = 1.0f;
+        const auto found = index.constFind(tokens[std::size_t(i)].text);
+        if (found != index.cend()) {
+            result.vectors(i, *found) = 1.0f;
+        } else {
+            result.vectors.row(i) = hashedEmbedding(tokens[std::size_t(i)].text, seed, dModel);
+            result.fallback[std::size_t(i)] = true;
+        }
     }
     return result;
 }
@@ -146,7 +147,8 @@ Embedded embedTokens(const std::vector<Token>& tokens, const EmbeddingSettings& 
     case EmbeddingKind::Hashed:
         return lookUp(tokens, settings.seed, dModel, {});
     case EmbeddingKind::OneHot:
-        return oneHot(tokens, dModel, vocabulary);
+        return oneHot(tokens, settings.seed, dModel,
+                      settings.vocabulary.empty() ? vocabulary : settings.vocabulary);
     case EmbeddingKind::Table:
         return lookUp(tokens, settings.seed, dModel, [&](const QString& text) -> const float* {
             const auto found = settings.table.find(text);
@@ -175,6 +177,25 @@ Embedded embedTokens(const std::vector<Token>& tokens, const EmbeddingSettings& 
     throw Error("unknown embedding kind");
 }
 
+namespace {
+
+// Vaswani et al. 2017 section 3.5: PE(p, 2i) = sin(p / 10000^(2i/d)),
+// PE(p, 2i+1) = cos(p / 10000^(2i/d)); positions count from 0. Double precision keeps large
+// p * frequency accurate before the cast to float.
+void sinusoidalRows(Eigen::Ref<Matrix> pe, int firstPosition)
+{
+    const int dModel = int(pe.cols());
+    for (int j = 0; j < dModel; ++j) {
+        const double wavelength = std::pow(10000.0, double(2 * (j / 2)) / double(dModel));
+        for (int r = 0; r < int(pe.rows()); ++r) {
+            const double angle = double(firstPosition + r) / wavelength;
+            pe(r, j) = float(j % 2 == 0 ? std::sin(angle) : std::cos(angle));
+        }
+    }
+}
+
+} // namespace
+
 Matrix positionalEncoding(int tokens, int dModel, const PositionalSettings& settings)
 {
     checkWidth(dModel);
@@ -184,27 +205,22 @@ Matrix positionalEncoding(int tokens, int dModel, const PositionalSettings& sett
     case PositionalKind::None:
         return Matrix::Zero(tokens, dModel);
     case PositionalKind::Sinusoidal: {
-        // Vaswani et al. 2017 section 3.5: PE(p, 2i) = sin(p / 10000^(2i/d)),
-        // PE(p, 2i+1) = cos(p / 10000^(2i/d)); positions count from 0. Double precision
-        // keeps large p * frequency accurate before the cast to float.
         Matrix pe(tokens, dModel);
-        for (int j = 0; j < dModel; ++j) {
-            const double wavelength = std::pow(10000.0, double(2 * (j / 2)) / double(dModel));
-            for (int p = 0; p < tokens; ++p) {
-                const double angle = double(p) / wavelength;
-                pe(p, j) = float(j % 2 == 0 ? std::sin(angle) : std::cos(angle));
-            }
-        }
+        sinusoidalRows(pe, 0);
         return pe;
     }
-    case PositionalKind::Table:
-        if (settings.table.rows() < tokens)
-            throw Error("the positional table has " + std::to_string(settings.table.rows())
-                        + " rows, the sentence has " + std::to_string(tokens) + " tokens");
+    case PositionalKind::Table: {
         if (settings.table.cols() != dModel)
             throw Error("the positional table has " + std::to_string(settings.table.cols())
                         + " columns, d_model is " + std::to_string(dModel));
-        return settings.table.topRows(tokens);
+        // Positions past the table's rows (a longer sentence than it was made for) take the
+        // sinusoidal rows, so that any sentence can be encoded.
+        const int kept = std::min(tokens, int(settings.table.rows()));
+        Matrix pe(tokens, dModel);
+        pe.topRows(kept) = settings.table.topRows(kept);
+        sinusoidalRows(pe.bottomRows(tokens - kept), kept);
+        return pe;
+    }
     }
     throw Error("unknown positional encoding kind");
 }

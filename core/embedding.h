@@ -29,6 +29,10 @@ struct EmbeddingSettings
 {
     EmbeddingKind kind = EmbeddingKind::Hashed;
     std::uint64_t seed = 1;
+    // kind OneHot: the word of each dimension, e_v for vocabulary[v] (v < d_model). Empty: the
+    // sentences' vocabulary in order of first appearance. Kept with the scene so that the
+    // words it was made for keep their vectors when other words are typed.
+    std::vector<QString> vocabulary;
     std::map<QString, std::vector<float>> table;    // kind Table: token text -> d_model values
     QString wordVectorPath;                         // kind WordVectors: as written in the scene
     std::shared_ptr<const WordVectors> wordVectors; // kind WordVectors: the loaded file
@@ -37,15 +41,17 @@ struct EmbeddingSettings
 struct Embedded
 {
     Matrix vectors;             // tokens x d_model
-    std::vector<bool> fallback; // true where a Table/WordVectors lookup missed and the
-                                // hashed vector was used instead
+    std::vector<bool> fallback; // true where a OneHot/Table/WordVectors lookup missed and
+                                // the hashed vector was used instead
 };
 
 // Distinct token texts in order of first appearance across the given sentences.
 std::vector<QString> sentenceVocabulary(const std::vector<const std::vector<Token>*>& sentences);
 
-// Throws Error when one-hot needs more dimensions than d_model, or a table row has the
-// wrong width.
+// One-hot: a token among the first d_model words of the vocabulary (settings.vocabulary, or
+// `vocabulary` when that is empty) gets e_v; any other token falls back to its hashed vector,
+// as a token a table lacks does, so that every sentence can be embedded. Throws Error when a
+// table row has the wrong width or word vectors are missing or of another width.
 Embedded embedTokens(const std::vector<Token>& tokens, const EmbeddingSettings& settings,
                      int dModel, const std::vector<QString>& vocabulary);
 
@@ -55,7 +61,7 @@ RowVector hashedEmbedding(const QString& token, std::uint64_t seed, int dModel);
 enum class PositionalKind {
     None,
     Sinusoidal, // PE(p, 2i) = sin(p / 10000^(2i/d)), PE(p, 2i+1) = cos(...) (Vaswani et al. 3.5)
-    Table,      // explicit rows, one per position
+    Table,      // explicit rows, one per position; positions past them are sinusoidal
 };
 
 std::string_view toString(PositionalKind kind);
@@ -64,10 +70,10 @@ std::optional<PositionalKind> parsePositionalKind(std::string_view name);
 struct PositionalSettings
 {
     PositionalKind kind = PositionalKind::None;
-    Matrix table; // kind Table: at least as many rows as tokens, d_model columns
+    Matrix table; // kind Table: d_model columns, a row per position (later ones sinusoidal)
 };
 
-// tokens x d_model; zeros for None. Throws Error when a table is too short or too narrow.
+// tokens x d_model; zeros for None. Throws Error when a table has another width than d_model.
 Matrix positionalEncoding(int tokens, int dModel, const PositionalSettings& settings);
 
 } // namespace attn::core

@@ -10,6 +10,9 @@ inline constexpr int kMaxTokens = 16384;    // per sentence (issue 3: T up to 16
 inline constexpr int kMaxModelWidth = 8192; // d_model, d_k, d_v
 inline constexpr int kMaxHeads = 256;
 inline constexpr std::int64_t kMaxMatrixElements = std::int64_t(1) << 28; // 1 GiB of float32
+// All of a model's weights together: two matrices' worth, so that one 8192-wide head (five
+// 8192 x 8192 matrices) or 64 heads of 128 at d_model 8192 fit, in a scene file or the window.
+inline constexpr std::int64_t kMaxWeightElements = 2 * kMaxMatrixElements;
 // Cells a backend may return across all heads' T x T matrices (2 GiB of float32).
 inline constexpr std::int64_t kMaxResultCells = std::int64_t(1) << 29;
 

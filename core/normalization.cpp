@@ -76,6 +76,18 @@ RowStatus normalizeRow(float* scores, const std::uint8_t* masked, int count,
                 scores[j] = fillValue;
     }
     status.fullyMasked = maskedCount == count;
+    if (normalization == Normalization::None) {
+        // No normalization (seed 004's (X X^T) V): the scaled scores are the weights as they
+        // are, non-finite values included, and a masked cell weighs 0 under either fill (the
+        // fill only means something to a normalization that compares cells).
+        for (int j = 0; j < count; ++j) {
+            if (masked[j])
+                scores[j] = 0.0f;
+            else if (!std::isfinite(scores[j]))
+                status.nonFinite = true;
+        }
+        return status;
+    }
     const bool excluding = fill == MaskFill::NegativeInfinity;
     if (excluding && status.fullyMasked) {
         row.setZero();
@@ -157,6 +169,8 @@ RowStatus normalizeRow(float* scores, const std::uint8_t* masked, int count,
         break;
     case Normalization::Sparsemax:
         sparsemax(row, max);
+        break;
+    case Normalization::None: // handled above
         break;
     }
     return status;

@@ -20,6 +20,9 @@ struct RowStatus
 // masked cell holds -9e15 and counts as an ordinary number, as PyTorch's masked_fill does:
 // it still weighs 0 beside any real score, but a fully masked row becomes uniform.
 //
+// Normalization::None leaves the scores as they are and sets masked cells to 0 under either
+// fill; a fully masked row is all zeros.
+//
 // Non-finite scores: a row with a NaN becomes NaN; +inf cells share the row equally (the
 // limit of softmax, ReLU and sparsemax as those scores grow); all cells -inf is uniform.
 RowStatus normalizeRow(float* scores, const std::uint8_t* masked, int count,

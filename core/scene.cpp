@@ -3,6 +3,8 @@
 #include "error.h"
 #include "limits.h"
 
+#include <algorithm>
+
 namespace attn::core {
 namespace {
 
@@ -108,6 +110,85 @@ std::shared_ptr<const Problem> resolveProblem(const Scene& scene)
     p.mask = scene.mask;
     p.validate();
     return problem;
+}
+
+std::vector<QString> sceneVocabulary(const Scene& scene)
+{
+    const std::vector<Token> queries = tokenize(scene.text, scene.tokenizer, kMaxTokens);
+    if (!scene.source)
+        return sentenceVocabulary({&queries});
+    const std::vector<Token> keys = tokenize(*scene.source, scene.tokenizer, kMaxTokens);
+    return sentenceVocabulary({&keys, &queries});
+}
+
+void fitOneHotVocabulary(Scene& scene)
+{
+    if (scene.embedding.kind != EmbeddingKind::OneHot)
+        return;
+    const std::size_t width = std::size_t(std::max(0, scene.weights.dModel));
+    std::vector<QString>& vocabulary = scene.embedding.vocabulary;
+    if (vocabulary.size() > width)
+        vocabulary.resize(width);
+    if (vocabulary.size() == width)
+        return;
+    for (const QString& word : sceneVocabulary(scene)) {
+        if (vocabulary.size() == width)
+            break;
+        if (std::find(vocabulary.begin(), vocabulary.end(), word) == vocabulary.end())
+            vocabulary.push_back(word);
+    }
+}
+
+void reshapeModel(Scene& scene, int dModel, int heads, int dK, int dV, std::uint64_t seed)
+{
+    ModelWeights weights = makeWeights(dModel, heads, dK, dV, WeightInit::Xavier, seed);
+    for (int h = 0; h < std::min(heads, scene.weights.headCount()); ++h)
+        weights.heads[std::size_t(h)].enabled = scene.weights.heads[std::size_t(h)].enabled;
+    if (dModel != scene.weights.dModel) {
+        if (scene.embedding.kind == EmbeddingKind::Table) {
+            scene.embedding.kind = EmbeddingKind::Hashed;
+            scene.embedding.table.clear();
+        }
+        if (scene.positional.kind == PositionalKind::Table) {
+            scene.positional.kind = PositionalKind::Sinusoidal;
+            scene.positional.table = Matrix();
+        }
+    }
+    scene.weights = std::move(weights);
+    scene.seed = seed;
+    try {
+        fitOneHotVocabulary(scene);
+    } catch (const Error&) {
+        // a sentence that cannot be tokenized: computing it says why; the vocabulary stays
+    }
+}
+
+void keepEmbeddingsAsTable(Scene& scene)
+{
+    const std::vector<QString> words = sceneVocabulary(scene);
+    std::vector<Token> tokens;
+    tokens.reserve(words.size());
+    for (const QString& word : words)
+        tokens.push_back({word, -1, 0, false});
+    const Matrix vectors = embedTokens(tokens, scene.embedding, scene.weights.dModel, words).vectors;
+    for (std::size_t v = 0; v < words.size(); ++v) {
+        const auto row = vectors.row(Eigen::Index(v));
+        scene.embedding.table[words[v]] = std::vector<float>(row.data(), row.data() + row.size());
+    }
+    scene.embedding.kind = EmbeddingKind::Table;
+    scene.embedding.wordVectors.reset();
+    scene.embedding.wordVectorPath.clear();
+}
+
+void keepPositionsAsTable(Scene& scene)
+{
+    int positions = int(tokenize(scene.text, scene.tokenizer, kMaxTokens).size());
+    if (scene.source)
+        positions = std::max(positions, int(tokenize(*scene.source, scene.tokenizer, kMaxTokens).size()));
+    if (scene.positional.kind == PositionalKind::Table)
+        positions = std::max(positions, int(scene.positional.table.rows()));
+    scene.positional.table = positionalEncoding(positions, scene.weights.dModel, scene.positional);
+    scene.positional.kind = PositionalKind::Table;
 }
 
 Scene makeScene(const QString& text, int dModel, int heads, std::uint64_t seed)

@@ -58,6 +58,29 @@ struct Scene
 // Throws Error with a message naming what is wrong.
 std::shared_ptr<const Problem> resolveProblem(const Scene& scene);
 
+// The distinct tokens of the scene's sentences in order of first appearance (the source's
+// first in cross-attention, as the one-hot vocabulary orders them). Throws Error as
+// tokenize does.
+std::vector<QString> sceneVocabulary(const Scene& scene);
+
+// One-hot scenes keep their vocabulary (EmbeddingSettings::vocabulary): this fills it up to
+// d_model words with the sentences' words it lacks, in order of first appearance, and drops
+// words past d_model. Other embedding kinds are left alone.
+void fitOneHotVocabulary(Scene& scene);
+
+// Draws every weight again for a new shape from `seed` (Xavier) and adapts what depends on
+// the width, as the window and the command line both do: heads that remain keep their
+// on/off switch, embedding and positional tables of another width give way to hashed
+// vectors and sinusoidal positions, and a one-hot vocabulary is fitted to the new width.
+void reshapeModel(Scene& scene, int dModel, int heads, int dK, int dV, std::uint64_t seed);
+
+// The vectors in use now, kept in the scene as a table (embedding kind Table), one row per
+// word of its sentences; words already in the table keep their rows. The numbers computed do
+// not change until a row is edited.
+void keepEmbeddingsAsTable(Scene& scene);
+// The same for positions: a table of the rows in use now (positional kind Table).
+void keepPositionsAsTable(Scene& scene);
+
 // A scene with the given shape and fresh weights drawn from `seed` (the built-in default
 // when nothing else is given).
 Scene makeScene(const QString& text, int dModel, int heads, std::uint64_t seed);

@@ -34,9 +34,6 @@ constexpr qint64 kMaxSceneFileBytes = qint64(512) << 20;
 // A generous 64 characters per token, checked before tokenizing so that a huge paste is
 // refused at once; the tokenizer then enforces kMaxTokens itself.
 constexpr qsizetype kMaxTextCharacters = qsizetype(kMaxTokens) * 64;
-// All of a model's weights together. Two matrices' worth of the per-matrix cap, so that one
-// 8192-wide head (five 8192 x 8192 matrices) or 64 heads of 128 at d_model 8192 still load.
-constexpr std::int64_t kMaxWeightElements = 2 * kMaxMatrixElements;
 constexpr int kDefaultModelWidth = 8;
 // FLT_MAX plus half an ulp, 2^128 - 2^103: the smallest magnitude that rounds to infinity.
 constexpr double kFloatOverflow = 3.4028235677973366e38;
@@ -49,7 +46,8 @@ constexpr std::array kSpecialTokenSets{SpecialTokens::None, SpecialTokens::Bert,
 constexpr std::array kScoreKinds{ScoreKind::Dot, ScoreKind::ScaledDot, ScoreKind::Additive,
                                  ScoreKind::Bilinear, ScoreKind::Cosine};
 constexpr std::array kNormalizations{Normalization::Softmax, Normalization::Hard,
-                                     Normalization::Relu, Normalization::Sparsemax};
+                                     Normalization::Relu, Normalization::Sparsemax,
+                                     Normalization::None};
 constexpr std::array kMaskFills{MaskFill::NegativeInfinity, MaskFill::MinusNineE15};
 constexpr std::array kEmbeddingKinds{EmbeddingKind::Hashed, EmbeddingKind::OneHot,
                                      EmbeddingKind::Table, EmbeddingKind::WordVectors};
@@ -539,6 +537,21 @@ void readEmbedding(const ObjectReader& embedding, int dModel, EmbeddingSettings&
     out.kind = embedding.choice("kind", out.kind, parseEmbeddingKind, toString, kEmbeddingKinds);
     out.seed = embedding.seed("seed", out.seed);
     out.wordVectorPath = embedding.string("file", out.wordVectorPath);
+    if (embedding.has("vocabulary")) {
+        const std::string path = embedding.pathOf("vocabulary");
+        const QJsonValue value = embedding.value("vocabulary");
+        if (!value.isArray())
+            fail(path, "expected an array of words, one per dimension, got " + describe(value));
+        const QJsonArray words = value.toArray();
+        if (words.size() > dModel)
+            fail(path, counted(words.size(), "word") + " for d_model " + std::to_string(dModel) +
+                           "; one-hot has one dimension per word");
+        for (qsizetype i = 0; i < words.size(); ++i) {
+            if (!words.at(i).isString())
+                fail(element(path, i), "expected a word, got " + describe(words.at(i)));
+            out.vocabulary.push_back(words.at(i).toString());
+        }
+    }
     if (!embedding.has("table"))
         return;
     const std::string path = embedding.pathOf("table");
@@ -741,6 +754,10 @@ Scene sceneFromJson(const QByteArray& json, const QString& baseDir)
     readView(top.section("view"), scene.view);
     scene.weights = readWeights(top, model, scene.seed);
     loadWordVectors(baseDir, model.dModel, scene.embedding);
+    // A one-hot file without a vocabulary (older files) keeps the words of its sentences, so
+    // that they keep their vectors when other words are typed.
+    if (scene.embedding.vocabulary.empty())
+        fitOneHotVocabulary(scene);
 
     // Token limits, the one-hot width, table lengths, padding positions and mask cells need
     // the tokens: resolving once here means a scene that loads can be computed.
@@ -779,6 +796,9 @@ QByteArray sceneToJson(const Scene& scene)
     }
     if (!scene.embedding.wordVectorPath.isEmpty())
         embedding["file"] = scene.embedding.wordVectorPath;
+    if (!scene.embedding.vocabulary.empty())
+        embedding["vocabulary"] = QJsonArray::fromStringList(
+            QStringList(scene.embedding.vocabulary.begin(), scene.embedding.vocabulary.end()));
     root["embedding"] = embedding;
 
     QJsonObject positional{{"kind", nameToJson(toString(scene.positional.kind))}};

@@ -3,7 +3,7 @@
 // barrier, the shape lavapipe runs fastest (PERF.md: 1.5-20x faster than workgroup reductions).
 
 layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const uint NORMALIZATION = 0; // softmax, hard, relu, sparsemax
+layout(constant_id = 1) const uint NORMALIZATION = 0; // softmax, hard, relu, sparsemax, none
 layout(constant_id = 2) const uint KEEP = 0;          // write scaled and masked scores too
 
 const uint LANES = 1;

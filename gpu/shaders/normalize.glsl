@@ -15,6 +15,7 @@ const uint SOFTMAX = 0;
 const uint HARD = 1;
 const uint RELU = 2;
 const uint SPARSEMAX = 3;
+const uint NONE = 4;
 
 // Row status bits, as core/diagnostics.h's kRow* constants.
 const uint FLAG_FULLY_MASKED = 1;
@@ -162,7 +163,16 @@ void normalizeRow(uint row, uint head, uint lane)
     for (uint g = gEnd + lane; g < groups; g += LANES)
         weights[base4 + g] = vec4(0.0);
 
-    if (excluding && fullyMasked) {
+    if (NORMALIZATION == NONE) {
+        // No normalization (seed 004's (X X^T) V): the scaled scores are the weights as they
+        // are, non-finite ones included; a masked cell weighs 0 under either fill (core's rule).
+        if (counts.y + counts.z > 0)
+            flags |= FLAG_NON_FINITE;
+        for (uint g = gBegin + lane; g < gEnd; g += LANES) {
+            const Cells cells = cellsAt(i, g, range, base, rules);
+            weights[base4 + g] = mix(vec4(0.0), cells.value, bvec4(uvec4(cells.counted) & uvec4(not(cells.masked))));
+        }
+    } else if (excluding && fullyMasked) {
         for (uint g = gBegin + lane; g < gEnd; g += LANES)
             weights[base4 + g] = vec4(0.0);
     } else if (counts.y > 0) {

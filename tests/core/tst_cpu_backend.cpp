@@ -177,6 +177,46 @@ private Q_SLOTS:
                    rows4({{.5, 0, 0, .5}, {0, .5, 0, .5}, {0, 0, 0, 1}, {.25, .25, .25, .25}}), 1e-7, "sparsemax");
     }
 
+    // No normalization (seed 004's (X X^T) V), worked by hand: the weights are the scaled
+    // scores Q K^T / sqrt(2) themselves, and a masked cell weighs exactly 0 under either fill.
+    void noNormalization_data()
+    {
+        QTest::addColumn<int>("fill");
+        QTest::newRow("-inf") << int(core::MaskFill::NegativeInfinity);
+        QTest::newRow("-9e15") << int(core::MaskFill::MinusNineE15);
+    }
+    void noNormalization()
+    {
+        QFETCH(int, fill);
+        auto p = test::handProblem(ScoreKind::ScaledDot, Normalization::None);
+        p->fill = core::MaskFill(fill);
+        const double s = 1 / std::sqrt(2.0);
+        // Q K^T = [1 0 0 1; 0 1 0 1; 1 1 0 2; 0 0 0 0]; (Q K^T) V with V = (1,2) (0,1) (2,0) (1,1).
+        auto r = run(p);
+        expectNear(r->heads[0].weights, rows4({{s, 0, 0, s}, {0, s, 0, s}, {s, s, 0, 2 * s}, {0, 0, 0, 0}}), 1e-7,
+                   "weights = scaled scores");
+        expectNear(r->heads[0].output, rows4({{2 * s, 3 * s}, {s, 2 * s}, {3 * s, 5 * s}, {0, 0}}), 1e-6, "output");
+        QVERIFY(r->diagnostics.warnings.empty());
+
+        p->mask.causal = true;
+        auto causal = run(p);
+        expectNear(causal->heads[0].weights, rows4({{s, 0, 0, 0}, {0, s, 0, 0}, {s, s, 0, 0}, {0, 0, 0, 0}}), 1e-7,
+                   "causal");
+        for (int i = 0; i < 4; ++i)
+            for (int j = i + 1; j < 4; ++j)
+                QCOMPARE(causal->heads[0].weights(i, j), 0.0f); // exactly 0, not -9e15
+        expectNear(causal->heads[0].output, rows4({{s, 2 * s}, {0, s}, {s, 3 * s}, {0, 0}}), 1e-6, "causal output");
+
+        // A row with every key masked is all zeros under either fill, and reported.
+        p->mask.causal = false;
+        p->mask.customCells = {{2, 0}, {2, 1}, {2, 2}, {2, 3}};
+        auto masked = run(p);
+        QCOMPARE(masked->diagnostics.fullyMaskedRows, std::vector<int>{2});
+        QVERIFY(QString::fromStdString(masked->diagnostics.warnings.front()).contains(QStringLiteral("all 0")));
+        for (int j = 0; j < 4; ++j)
+            QCOMPARE(masked->heads[0].weights(2, j), 0.0f);
+    }
+
     void bilinearWithIdentityEqualsDot()
     {
         auto p = test::handProblem(ScoreKind::Bilinear, Normalization::Softmax);

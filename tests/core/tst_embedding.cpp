@@ -192,14 +192,40 @@ private slots:
         QVERIFY(e.vectors == expected);
     }
 
-    void oneHotNeedsWideEnoughModel()
+    // Issue 13: any sentence embeds. Words past d_model get their hashed vectors, flagged,
+    // where one-hot used to refuse the sentence ("needs d_model >= vocabulary size").
+    void oneHotWordsPastTheWidthFallBack()
     {
         EmbeddingSettings settings;
         settings.kind = EmbeddingKind::OneHot;
-        QCOMPARE(errorOf([&] { embed(words("This is a cat."), settings, 4); }),
-                 "one-hot embeddings need d_model >= vocabulary size (5 > 4)");
-        QCOMPARE(errorOf([&] { embed(words("one two three four five six seven"), settings, 4); }),
-                 "one-hot embeddings need d_model >= vocabulary size (7 > 4)");
+        settings.seed = 5;
+        const Embedded e = embed(words("This is a cat."), settings, 4);
+        QVERIFY(e.vectors.topRows(4) == Matrix::Identity(4, 4));
+        QVERIFY(e.vectors.row(4) == hashedEmbedding(QStringLiteral("."), 5, 4));
+        QCOMPARE(e.fallback, (std::vector<bool>{false, false, false, false, true}));
+    }
+
+    // A kept vocabulary: its words keep their dimensions whatever sentence is typed; others
+    // are hashed (seed 001's one-hot words under a new sentence).
+    void oneHotKeptVocabulary()
+    {
+        EmbeddingSettings settings;
+        settings.kind = EmbeddingKind::OneHot;
+        settings.seed = 2;
+        settings.vocabulary = {QStringLiteral("This"), QStringLiteral("is"), QStringLiteral("a"), QStringLiteral("cat")};
+        const Embedded e = embed(words("a dog is here"), settings, 4);
+        RowVector a = RowVector::Zero(4), is = RowVector::Zero(4);
+        a[2] = 1;
+        is[1] = 1;
+        QVERIFY(e.vectors.row(0) == a);
+        QVERIFY(e.vectors.row(1) == hashedEmbedding(QStringLiteral("dog"), 2, 4));
+        QVERIFY(e.vectors.row(2) == is);
+        QVERIFY(e.vectors.row(3) == hashedEmbedding(QStringLiteral("here"), 2, 4));
+        QCOMPARE(e.fallback, (std::vector<bool>{false, true, false, true}));
+        // Only the first d_model words of a vocabulary have dimensions.
+        const Embedded narrow = embed(words("cat is"), settings, 3);
+        QCOMPARE(narrow.fallback, (std::vector<bool>{true, false}));
+        QVERIFY(narrow.vectors.row(0) == hashedEmbedding(QStringLiteral("cat"), 2, 3));
     }
 
     void tableRowsAndFallback()
@@ -293,8 +319,12 @@ private slots:
         settings.table = Matrix(4, 2);
         settings.table << 1, 2, 3, 4, 5, 6, 7, 8;
         QVERIFY(positionalEncoding(3, 2, settings) == settings.table.topRows(3));
-        QCOMPARE(errorOf([&] { positionalEncoding(5, 2, settings); }),
-                 "the positional table has 4 rows, the sentence has 5 tokens");
+        // A longer sentence than the table: the positions past it are sinusoidal.
+        PositionalSettings sinusoidal;
+        sinusoidal.kind = PositionalKind::Sinusoidal;
+        const Matrix longer = positionalEncoding(6, 2, settings);
+        QVERIFY(longer.topRows(4) == settings.table);
+        QVERIFY(longer.bottomRows(2) == positionalEncoding(6, 2, sinusoidal).bottomRows(2));
         QCOMPARE(errorOf([&] { positionalEncoding(3, 3, settings); }),
                  "the positional table has 2 columns, d_model is 3");
     }

@@ -179,7 +179,7 @@ const std::vector<std::pair<const char*, const char*>>& malformedCases()
         {"score_unknown.json", "attention.score: unknown value \"dotproduct\"; "
                                "expected dot, scaled, additive, bilinear or cosine"},
         {"normalize_unknown.json", "attention.normalize: unknown value \"softermax\"; "
-                                   "expected softmax, hard, relu or sparsemax"},
+                                   "expected softmax, hard, relu, sparsemax or none"},
         {"fill_unknown.json", "attention.fill: unknown value \"-1e9\"; expected -inf or -9e15"},
         {"tokenizer_mode_unknown.json", "tokenizer.mode: unknown value \"words\"; "
                                         "expected word, character or whitespace"},
@@ -213,9 +213,8 @@ const std::vector<std::pair<const char*, const char*>>& malformedCases()
         {"positional_table_width.json", "positional.table: expected Nx4, got 5x3"},
         {"positional_table_missing.json", "positional.table: required when positional.kind is \"table\""},
         {"precision_too_large.json", "view.precision: must be between 0 and 9, got 40"},
+        {"onehot_vocabulary_too_long.json", "embedding.vocabulary: 3 words for d_model 2; one-hot has one dimension per word"},
         // Checked by resolveProblem, which needs the tokens.
-        {"positional_table_short.json", "positional.table: the positional table has 3 rows, the sentence has 4 tokens"},
-        {"onehot_too_narrow.json", "embedding.kind: one-hot embeddings need d_model >= vocabulary size (5 > 4)"},
         {"source_empty.json", "source: the sentence has no tokens"},
     };
     return cases;
@@ -237,6 +236,8 @@ private slots:
     void explicitHeadWidths();
     void handWorkedExample();
     void crossAttentionExample();
+    void sentencesTheSceneWasNotMadeForLoad();
+    void oneHotVocabularyIsKept();
     void wordVectorsResolveRelativeToTheScene();
     void unknownKeysAreIgnored();
     void documentationExamplesLoad();
@@ -473,6 +474,45 @@ void TestSceneJson::crossAttentionExample()
     QVERIFY(problem->cross);
     QCOMPARE(problem->queryCount(), 6);
     QCOMPARE(problem->keyCount(), 5);
+}
+
+// Issue 13: a one-hot scene narrower than its sentence, or a positional table shorter than
+// it, loads and computes (these were errors): the words past d_model get hashed vectors,
+// the positions past the table sinusoidal ones.
+void TestSceneJson::sentencesTheSceneWasNotMadeForLoad()
+{
+    const Scene oneHot = loadScene(validScene(QStringLiteral("onehot_longer_sentence.json")));
+    const std::vector<QString> four{QStringLiteral("one"), QStringLiteral("two"), QStringLiteral("three"),
+                                    QStringLiteral("four")};
+    QCOMPARE(oneHot.embedding.vocabulary, four); // kept: the first d_model words
+    const auto problem = resolveProblem(oneHot);
+    QCOMPARE(problem->queryFallback, (std::vector<bool>{false, false, false, false, true}));
+    QVERIFY(problem->queryEmbedding.topRows(4) == Matrix::Identity(4, 4));
+    QVERIFY(problem->queryEmbedding.row(4) == hashedEmbedding(QStringLiteral("five"), oneHot.embedding.seed, 4));
+
+    const Scene positions = loadScene(validScene(QStringLiteral("positional_table_shorter.json")));
+    const auto p = resolveProblem(positions);
+    QVERIFY(p->queryPosition.topRows(3) == positions.positional.table);
+    PositionalSettings sinusoidal;
+    sinusoidal.kind = PositionalKind::Sinusoidal;
+    QVERIFY(p->queryPosition.row(3) == positionalEncoding(4, 4, sinusoidal).row(3));
+}
+
+// The one-hot vocabulary is saved, so the words a scene was made for keep their vectors
+// after other words are typed, saved and opened again; older files without it get their
+// sentence's words.
+void TestSceneJson::oneHotVocabularyIsKept()
+{
+    Scene scene = loadScene(validScene(QStringLiteral("onehot_longer_sentence.json")));
+    scene.text = QStringLiteral("five four cat");
+    const Scene again = sceneFromJson(sceneToJson(scene));
+    QCOMPARE(again.embedding.vocabulary, scene.embedding.vocabulary);
+    const auto problem = resolveProblem(again);
+    QCOMPARE(problem->queryFallback, (std::vector<bool>{true, false, true}));
+    RowVector four = RowVector::Zero(4);
+    four[3] = 1;
+    QVERIFY(problem->queryEmbedding.row(1) == four);
+    QVERIFY(sceneToJson(scene).contains("\"vocabulary\""));
 }
 
 void TestSceneJson::wordVectorsResolveRelativeToTheScene()
