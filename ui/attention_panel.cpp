@@ -1,5 +1,8 @@
 #include "attention_panel.h"
 
+#include "decimal_field.h"
+#include "flow_layout.h"
+#include "integer_field.h"
 #include "score_options.h"
 
 #include "core/error.h"
@@ -9,7 +12,6 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
-#include <QGridLayout>
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -21,6 +23,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <cmath>
+#include <limits>
 
 namespace attn::ui {
 
@@ -90,9 +93,16 @@ QWidget* AttentionPanel::buildAttention()
     auto* box = new QGroupBox(tr("Attention"), this);
     auto* form = new QFormLayout(box);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows); // a field goes under its label in a narrow panel
 
+    // Combos as narrow as ten characters: the panel must fit a projector (the list shows whole names).
+    auto narrow = [](QComboBox* combo) {
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(10);
+    };
     m_score = new QComboBox(box);
     m_score->setObjectName(QStringLiteral("scoreCombo"));
+    narrow(m_score);
     for (ScoreOption option : kScoreOptions) {
         m_score->addItem(scoreOptionLabel(option), int(option));
         m_score->setItemData(m_score->count() - 1, scoreOptionToolTip(option), Qt::ToolTipRole);
@@ -101,10 +111,16 @@ QWidget* AttentionPanel::buildAttention()
 
     m_normalization = new QComboBox(box);
     m_normalization->setObjectName(QStringLiteral("normalizationCombo"));
+    narrow(m_normalization);
     m_normalization->addItem(tr("Softmax"), int(core::Normalization::Softmax));
     m_normalization->addItem(tr("Hard (argmax)"), int(core::Normalization::Hard));
     m_normalization->addItem(tr("ReLU"), int(core::Normalization::Relu));
     m_normalization->addItem(tr("Sparsemax"), int(core::Normalization::Sparsemax));
+    m_normalization->addItem(tr("None (scores as weights)"), int(core::Normalization::None));
+    m_normalization->setItemData(m_normalization->count() - 1,
+                                 tr("No normalization: the scaled, masked scores are the weights (masked cells 0), "
+                                    "seed 004's (X Xᵀ) V. Rows need not sum to 1."),
+                                 Qt::ToolTipRole);
     form->addRow(tr("&Normalize:"), m_normalization);
 
     m_temperature = new QSlider(Qt::Horizontal, box);
@@ -113,12 +129,14 @@ QWidget* AttentionPanel::buildAttention()
     m_temperature->setPageStep(kSliderSteps / 20);
     m_temperature->setToolTip(tr("Scores are divided by the temperature before normalizing: below 1 sharpens "
                                  "the weights towards one-hot, above 1 flattens them. Logarithmic, 0.05 to 20."));
-    m_temperatureSpin = new QDoubleSpinBox(box);
-    m_temperatureSpin->setRange(kMinTemperature, kMaxTemperature);
-    m_temperatureSpin->setDecimals(2);
+    // The box takes what the slider cannot reach (0.01, 100); the slider then rests at its end.
+    m_temperatureSpin = new DecimalField(tr("Temperature"), 4, box);
+    m_temperatureSpin->setObjectName(QStringLiteral("temperatureField"));
+    m_temperatureSpin->setRange(kMinTypedTemperature, kMaxTypedTemperature);
     m_temperatureSpin->setSingleStep(0.05);
     m_temperatureSpin->setKeyboardTracking(false);
-    m_temperatureSpin->setAccessibleName(tr("Temperature"));
+    m_temperatureSpin->setMinimumWidth(m_temperatureSpin->fontMetrics().horizontalAdvance(QStringLiteral("0.00000")) + 24);
+    connect(m_temperatureSpin, &DecimalField::refused, this, &AttentionPanel::message);
     auto* temperatureRow = new QHBoxLayout;
     temperatureRow->addWidget(m_temperature, 1);
     temperatureRow->addWidget(m_temperatureSpin);
@@ -133,6 +151,8 @@ QWidget* AttentionPanel::buildAttention()
     form->addRow(QString(), m_scaling);
 
     m_fill = new QComboBox(box);
+    m_fill->setObjectName(QStringLiteral("fillCombo"));
+    narrow(m_fill);
     m_fill->addItem(tr("−∞ (cell excluded)"), int(core::MaskFill::NegativeInfinity));
     m_fill->addItem(tr("−9e15 (PyTorch masked_fill)"), int(core::MaskFill::MinusNineE15));
     m_fill->setToolTip(tr("What a masked score becomes. With −9e15 a row whose keys are all masked is spread "
@@ -164,7 +184,8 @@ QWidget* AttentionPanel::buildMask()
 {
     auto* box = new QGroupBox(tr("Masks"), this);
     auto* layout = new QVBoxLayout(box);
-    m_causal = new QCheckBox(tr("&Causal: a query sees no later key"), box);
+    m_causal = new QCheckBox(tr("&Causal (no later keys)"), box);
+    m_causal->setToolTip(tr("A query sees no key after it: key j > query i is masked, as in a language model"));
     m_causal->setObjectName(QStringLiteral("causalCheck"));
     m_padding = new QCheckBox(tr("Mask &padding keys"), box);
     m_padding->setObjectName(QStringLiteral("paddingCheck"));
@@ -184,7 +205,8 @@ QWidget* AttentionPanel::buildMask()
     windowRow->addWidget(m_window, 1);
     windowRow->addWidget(m_windowLabel);
     layout->addLayout(windowRow);
-    m_windowCausal = new QCheckBox(tr("One-sided: only the N keys before"), box);
+    m_windowCausal = new QCheckBox(tr("One-sided (N keys before)"), box);
+    m_windowCausal->setToolTip(tr("Only the N keys before a query and the query itself: i − N ≤ j ≤ i"));
     auto* indent = new QHBoxLayout;
     indent->addSpacing(24);
     indent->addWidget(m_windowCausal);
@@ -198,11 +220,13 @@ QWidget* AttentionPanel::buildMask()
     m_paint->setToolTip(tr("Click or drag on the heatmap's cells to mask or unmask them (Undo takes a whole "
                            "stroke back). Turn off to pan the heatmap instead."));
     m_clearCustom = new QPushButton(tr("Clear"), box);
-    auto* customRow = new QHBoxLayout;
-    customRow->addWidget(m_customLabel, 1);
+    auto* customHost = new QWidget(box);
+    auto* customRow = new FlowLayout(customHost, 6, 4); // wraps in a narrow panel
+    customRow->addWidget(m_customLabel);
+    customRow->addStretch();
     customRow->addWidget(m_paint);
     customRow->addWidget(m_clearCustom);
-    layout->addLayout(customRow);
+    layout->addWidget(customHost);
 
     for (QCheckBox* check : {m_causal, m_padding, m_windowOn, m_windowCausal})
         connect(check, &QCheckBox::toggled, this, [this] {
@@ -232,40 +256,56 @@ QWidget* AttentionPanel::buildHeads()
 {
     auto* box = new QGroupBox(tr("Heads"), this);
     auto* layout = new QVBoxLayout(box);
-    auto* grid = new QGridLayout;
-    auto spin = [box](const QString& name, int high) {
-        auto* s = new QSpinBox(box);
-        s->setObjectName(name);
+    // The ranges are the core's limits, so that every width a scene file may hold can be typed.
+    auto spin = [this, box](const QString& object, const QString& name, int high) {
+        auto* s = new IntegerField(name, box);
+        s->setObjectName(object);
         s->setRange(1, high);
         s->setKeyboardTracking(false);
+        connect(s, &IntegerField::refused, this, &AttentionPanel::message);
         return s;
     };
-    m_heads = spin(QStringLiteral("headsSpin"), 64);
-    m_dModel = spin(QStringLiteral("dModelSpin"), 2048);
-    m_dK = spin(QStringLiteral("dKSpin"), 1024);
-    m_dV = spin(QStringLiteral("dVSpin"), 1024);
+    m_heads = spin(QStringLiteral("headsSpin"), tr("Heads h"), core::kMaxHeads);
+    m_dModel = spin(QStringLiteral("dModelSpin"), QStringLiteral("d_model"), core::kMaxModelWidth);
+    m_dK = spin(QStringLiteral("dKSpin"), QStringLiteral("d_k"), core::kMaxModelWidth);
+    m_dV = spin(QStringLiteral("dVSpin"), QStringLiteral("d_v"), core::kMaxModelWidth);
+    m_dK->setToolTip(tr("Query and key width per head; d_model / h unless set apart (seed 002)"));
+    m_dV->setToolTip(tr("Value width per head; d_model / h unless set apart"));
     m_seed = new QLineEdit(box);
     m_seed->setObjectName(QStringLiteral("seedEdit"));
-    m_seed->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("\\d{1,18}")), m_seed));
-    auto addPair = [grid, box](int row, int column, const QString& label, QWidget* field) {
-        auto* l = new QLabel(label, box);
+    // Digits only; a number too large to save is refused with a message in applyShape.
+    m_seed->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("\\d{1,20}")), m_seed));
+    // Label and field pairs of one width, two to a line where the panel is wide enough and
+    // one below the other where it is not (a projector).
+    auto* pairs = new QWidget(box);
+    auto* flow = new FlowLayout(pairs, 12, 4);
+    const int labelWidth = fontMetrics().horizontalAdvance(QStringLiteral("d_model ")) + 4;
+    const int fieldWidth = fontMetrics().horizontalAdvance(QStringLiteral("00000000")) + 24;
+    auto addPair = [pairs, flow, labelWidth, fieldWidth](const QString& label, QWidget* field) {
+        auto* pair = new QWidget(pairs);
+        auto* row = new QHBoxLayout(pair);
+        row->setContentsMargins(0, 0, 0, 0);
+        auto* l = new QLabel(label, pair);
         l->setBuddy(field);
-        grid->addWidget(l, row, column * 2);
-        grid->addWidget(field, row, column * 2 + 1);
+        l->setFixedWidth(labelWidth);
+        field->setParent(pair);
+        field->setFixedWidth(fieldWidth);
+        row->addWidget(l);
+        row->addWidget(field);
+        flow->addWidget(pair);
     };
-    addPair(0, 0, tr("&Heads h"), m_heads);
-    addPair(0, 1, tr("&d_model"), m_dModel);
-    addPair(1, 0, tr("d_&k"), m_dK);
-    addPair(1, 1, tr("d_&v"), m_dV);
-    addPair(2, 0, tr("S&eed"), m_seed);
-    grid->setColumnStretch(1, 1);
-    grid->setColumnStretch(3, 1);
-    layout->addLayout(grid);
+    addPair(tr("&Heads h"), m_heads);
+    addPair(tr("&d_model"), m_dModel);
+    addPair(tr("d_&k"), m_dK);
+    addPair(tr("d_&v"), m_dV);
+    addPair(tr("S&eed"), m_seed);
+    layout->addWidget(pairs);
     m_shapeNote = note(QString(), box);
     layout->addWidget(m_shapeNote);
-    m_headGrid = new QGridLayout;
-    m_headGrid->setHorizontalSpacing(12);
-    layout->addLayout(m_headGrid);
+    auto* switches = new QWidget(box);
+    switches->setObjectName(QStringLiteral("headSwitches"));
+    m_headGrid = new FlowLayout(switches, 12, 4);
+    layout->addWidget(switches);
 
     for (QSpinBox* s : {m_heads, m_dModel, m_dK, m_dV})
         connect(s, &QSpinBox::valueChanged, this, [this, s] {
@@ -277,6 +317,21 @@ QWidget* AttentionPanel::buildHeads()
             applyShape(nullptr);
     });
     return box;
+}
+
+QSpinBox* AttentionPanel::headsSpin() const
+{
+    return m_heads;
+}
+
+QSpinBox* AttentionPanel::dModelSpin() const
+{
+    return m_dModel;
+}
+
+QSpinBox* AttentionPanel::dKSpin() const
+{
+    return m_dK;
 }
 
 QCheckBox* AttentionPanel::headCheck(int head) const
@@ -360,7 +415,7 @@ void AttentionPanel::syncHeadChecks()
             if (!m_syncing)
                 m_document.setHeadEnabled(head, on);
         });
-        m_headGrid->addWidget(check, head / 4, head % 4);
+        m_headGrid->addWidget(check);
         m_headChecks.push_back(check);
     }
     for (int h = 0; h < count; ++h)
@@ -405,8 +460,17 @@ void AttentionPanel::applyShape(QSpinBox* changed)
     ModelShape shape{m_dModel->value(), m_heads->value(), m_dK->value(), m_dV->value(), old.seed};
     bool seedOk = false;
     const qulonglong seed = m_seed->text().toULongLong(&seedOk);
-    if (seedOk)
+    if (seedOk && seed <= qulonglong(std::numeric_limits<qint64>::max())) {
         shape.seed = seed;
+    } else if (changed == nullptr && !m_seed->text().isEmpty()) {
+        // Scene files keep seeds as JSON integers, at most 2^63 - 1.
+        emit message(tr("Seed: %1 is more than %2, the largest seed a scene can keep; it stays %3")
+                         .arg(m_seed->text())
+                         .arg(std::numeric_limits<qint64>::max())
+                         .arg(old.seed));
+        m_seed->setText(QString::number(old.seed));
+        return;
+    }
     // Keep the usual d_k = d_model / h (seed 002) when it held before and still can.
     if (changed == m_heads || changed == m_dModel) {
         if (old.dK * old.heads == old.dModel && shape.dModel % shape.heads == 0)

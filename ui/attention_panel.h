@@ -7,8 +7,7 @@
 
 class QCheckBox;
 class QComboBox;
-class QDoubleSpinBox;
-class QGridLayout;
+
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -18,8 +17,12 @@ class QToolButton;
 
 namespace attn::ui {
 
+class DecimalField;
+class FlowLayout;
+class IntegerField;
+
 // How queries meet keys and what is masked: score, normalization, temperature (a log
-// slider, 0.05 to 20), 1/sqrt(d_k) scaling, the fill value, the masks, and the heads (their
+// slider, 0.05 to 20, beside a box that takes any value from 0.0001), 1/sqrt(d_k) scaling, the fill value, the masks, and the heads (their
 // number, widths, seed and on/off switches). Every control edits the document through an
 // undo command; a slider drag is one step.
 class AttentionPanel : public QWidget
@@ -29,6 +32,9 @@ class AttentionPanel : public QWidget
 public:
     static constexpr double kMinTemperature = 0.05;
     static constexpr double kMaxTemperature = 20.0;
+    // What the temperature box takes (the command line's upper limit).
+    static constexpr double kMinTypedTemperature = 0.0001;
+    static constexpr double kMaxTypedTemperature = 1e6;
     static constexpr int kSliderSteps = 1000;
 
     explicit AttentionPanel(SceneDocument& document, QWidget* parent = nullptr);
@@ -44,12 +50,16 @@ public:
     QComboBox* scoreCombo() const { return m_score; }
     QComboBox* normalizationCombo() const { return m_normalization; }
     QSlider* temperatureSlider() const { return m_temperature; }
+    DecimalField* temperatureField() const { return m_temperatureSpin; }
     QCheckBox* scalingCheck() const { return m_scaling; }
     QCheckBox* causalCheck() const { return m_causal; }
     QCheckBox* windowCheck() const { return m_windowOn; }
     QSlider* windowSlider() const { return m_window; }
-    QSpinBox* headsSpin() const { return m_heads; }
-    QSpinBox* dModelSpin() const { return m_dModel; }
+    QSpinBox* headsSpin() const;
+    QSpinBox* dModelSpin() const;
+    QSpinBox* dKSpin() const;
+    QComboBox* fillCombo() const { return m_fill; }
+    QLineEdit* seedEdit() const { return m_seed; }
     QCheckBox* headCheck(int head) const;
     QToolButton* paintMaskButton() const { return m_paint; }
 
@@ -76,7 +86,7 @@ private:
     QComboBox* m_score = nullptr;
     QComboBox* m_normalization = nullptr;
     QSlider* m_temperature = nullptr;
-    QDoubleSpinBox* m_temperatureSpin = nullptr;
+    DecimalField* m_temperatureSpin = nullptr;
     QCheckBox* m_scaling = nullptr;
     QComboBox* m_fill = nullptr;
     int m_temperatureGesture = 0;
@@ -92,13 +102,13 @@ private:
     QPushButton* m_clearCustom = nullptr;
     int m_windowGesture = 0;
 
-    QSpinBox* m_heads = nullptr;
-    QSpinBox* m_dModel = nullptr;
-    QSpinBox* m_dK = nullptr;
-    QSpinBox* m_dV = nullptr;
+    IntegerField* m_heads = nullptr;
+    IntegerField* m_dModel = nullptr;
+    IntegerField* m_dK = nullptr;
+    IntegerField* m_dV = nullptr;
     QLineEdit* m_seed = nullptr;
     QLabel* m_shapeNote = nullptr;
-    QGridLayout* m_headGrid = nullptr;
+    FlowLayout* m_headGrid = nullptr; // the head switches, wrapping to the panel's width
     std::vector<QCheckBox*> m_headChecks;
 };
 

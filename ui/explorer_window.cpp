@@ -3,13 +3,17 @@
 #include "attention_panel.h"
 #include "colormap.h"
 #include "export_dialog.h"
+#include "file_names.h"
+#include "flow_layout.h"
 #include "heatmap_view.h"
 #include "input_panel.h"
 #include "lines_view.h"
 #include "message_bar.h"
 #include "presentation_window.h"
 #include "score_options.h"
+#include "stale_indicator.h"
 #include "weights_panel.h"
+#include "window_words.h"
 
 #include "core/atomic_file.h"
 #include "core/error.h"
@@ -31,6 +35,7 @@
 #include <QHBoxLayout>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLocale>
 #include <QLockFile>
@@ -38,6 +43,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPainter>
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -56,6 +62,9 @@ namespace attn::ui {
 namespace {
 
 constexpr int kMaxRecentFiles = 8;
+// The scene panel's minimum width, at most: about a third of what a projector at a 1.5 scale
+// factor leaves (1024 / 1.5 = 683 pixels), so that the three columns fit it.
+constexpr int kMaxScenePanelMinimum = 210;
 // Above this many score cells (all heads together) the raw, scaled and masked scores are
 // not kept: the pipeline view needs them, long inputs do not.
 constexpr qint64 kKeepIntermediatesCells = qint64(4) << 20;
@@ -90,6 +99,24 @@ QString formatMilliseconds(double ms)
         return QObject::tr("%1 ms").arg(ms, 0, 'f', 1);
     return QObject::tr("%1 s").arg(ms / 1000, 0, 'f', 2);
 }
+
+// A status-bar label that gives up width before the window does: its text is cut with an
+// ellipsis (the whole of it in the tooltip) rather than widening the window past the screen.
+class ElidingLabel : public QLabel
+{
+public:
+    using QLabel::QLabel;
+    QSize minimumSizeHint() const override { return QSize(fontMetrics().averageCharWidth() * 6, QLabel::minimumSizeHint().height()); }
+
+protected:
+    void paintEvent(QPaintEvent*) override
+    {
+        QPainter painter(this);
+        const QRect area = contentsRect();
+        painter.setPen(palette().color(foregroundRole()));
+        painter.drawText(area, Qt::AlignVCenter | Qt::AlignLeft, fontMetrics().elidedText(text(), Qt::ElideRight, area.width()));
+    }
+};
 
 core::Scene defaultScene()
 {
@@ -136,6 +163,7 @@ ExplorerWindow::ExplorerWindow(std::unique_ptr<core::Backend> backend, const QSt
             requestCompute();
     });
 
+    qApp->installEventFilter(this); // window shortcuts before text fields (eventFilter)
     readSettings();
     setScene(defaultScene(), QString());
     if (!backendNotice.isEmpty())
@@ -176,10 +204,27 @@ void ExplorerWindow::buildViews()
     layout->setSpacing(6);
     m_messages = new MessageBar(central);
     layout->addWidget(m_messages);
+    m_staleNote = new QLabel(central);
+    m_staleNote->setObjectName(QStringLiteral("staleNote"));
+    m_staleNote->setWordWrap(true);
+    m_staleNote->setMinimumWidth(1); // wraps instead of widening the window
+    m_staleNote->setStyleSheet(QStringLiteral("QLabel { background: palette(mid); color: palette(bright-text);"
+                                              " padding: 4px 8px; border-radius: 3px; }"));
 
-    // What the large views show: one head or their mean, the colours, the numbers.
-    auto* bar = new QHBoxLayout;
-    bar->setSpacing(8);
+    // What the large views show: one head or their mean, the colours, the numbers. The row
+    // wraps on a narrow window instead of widening it.
+    auto* barHost = new QWidget(central);
+    barHost->setObjectName(QStringLiteral("viewBar"));
+    auto* bar = new FlowLayout(barHost, 12, 4);
+    auto pair = [barHost](QWidget* label, QWidget* field) {
+        auto* both = new QWidget(barHost);
+        auto* row = new QHBoxLayout(both);
+        row->setContentsMargins(0, 0, 0, 0);
+        row->setSpacing(4);
+        row->addWidget(label);
+        row->addWidget(field);
+        return both;
+    };
     m_headCombo = new QComboBox(central);
     m_headCombo->setObjectName(QStringLiteral("headCombo"));
     m_headCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
@@ -195,16 +240,12 @@ void ExplorerWindow::buildViews()
     m_resetZoom = new QToolButton(central);
     m_resetZoom->setText(tr("Fit"));
     m_resetZoom->setToolTip(tr("Show the whole matrix (Ctrl+0). Zoom with the wheel, drag to pan."));
-    bar->addWidget(headLabel);
-    bar->addWidget(m_headCombo);
-    bar->addSpacing(8);
-    bar->addWidget(mapLabel);
-    bar->addWidget(m_colormapCombo);
-    bar->addSpacing(8);
+    bar->addWidget(pair(headLabel, m_headCombo));
+    bar->addWidget(pair(mapLabel, m_colormapCombo));
     bar->addWidget(m_valuesCheck);
-    bar->addStretch(1);
+    bar->addStretch();
     bar->addWidget(m_resetZoom);
-    layout->addLayout(bar);
+    layout->addWidget(barHost);
 
     m_tabs = new QTabWidget(central);
     m_tabs->setObjectName(QStringLiteral("viewTabs"));
@@ -218,7 +259,8 @@ void ExplorerWindow::buildViews()
     auto* differencePage = new QWidget(m_tabs);
     auto* differenceLayout = new QVBoxLayout(differencePage);
     differenceLayout->setContentsMargins(0, 6, 0, 0);
-    auto* compareRow = new QHBoxLayout;
+    auto* compareHost = new QWidget(differencePage);
+    auto* compareRow = new FlowLayout(compareHost, 6, 4); // wraps on a narrow window
     m_compareCombo = new QComboBox(differencePage);
     m_compareCombo->setObjectName(QStringLiteral("compareCombo"));
     for (ScoreOption option : kScoreOptions)
@@ -227,8 +269,7 @@ void ExplorerWindow::buildViews()
     compareLabel->setBuddy(m_compareCombo);
     compareRow->addWidget(compareLabel);
     compareRow->addWidget(m_compareCombo);
-    compareRow->addStretch(1);
-    differenceLayout->addLayout(compareRow);
+    differenceLayout->addWidget(compareHost);
     m_differenceView = new HeatmapView(differencePage);
     m_differenceView->setObjectName(QStringLiteral("differenceView"));
     differenceLayout->addWidget(m_differenceView, 1);
@@ -240,12 +281,18 @@ void ExplorerWindow::buildViews()
     m_tabs->setTabToolTip(PipelineTab, tr("X, Q, K, V, scores, masked scores, weights and output of one head"));
     m_tabs->setTabToolTip(LinesTab, tr("Each query joined to every key by a line as strong as its weight"));
     m_tabs->setTabToolTip(DifferenceTab, tr("Weights under this score minus weights under another, same input"));
+    layout->addWidget(m_staleNote);
     layout->addWidget(m_tabs, 1);
     setCentralWidget(central);
 
     m_gridView = new HeatmapView(this);
     m_gridView->setObjectName(QStringLiteral("gridView"));
     m_gridView->setToolTip(QString());
+    // Figures that no longer match the input are dimmed under a note (updateStale).
+    m_stale = new StaleIndicator(m_staleNote, {m_tabs, m_gridView}, this);
+    m_staleDelay.setSingleShot(true);
+    m_staleDelay.setInterval(400);
+    connect(&m_staleDelay, &QTimer::timeout, this, &ExplorerWindow::updateStale);
 
     connect(m_headCombo, &QComboBox::activated, this, [this] { storeViewSettings(); });
     connect(m_colormapCombo, &QComboBox::activated, this, [this] { storeViewSettings(); });
@@ -288,11 +335,15 @@ void ExplorerWindow::buildViews()
 
 void ExplorerWindow::buildDocks()
 {
+    // The controls scroll both ways where the panel is smaller than they need (a restored
+    // session, four heads, a projector): never clipped.
     auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("sceneScroll"));
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_sceneScroll = scroll;
     auto* controls = new QWidget(scroll);
+    controls->setObjectName(QStringLiteral("sceneControls"));
     auto* layout = new QVBoxLayout(controls);
     layout->setContentsMargins(8, 4, 8, 8);
     m_input = new InputPanel(m_document, controls);
@@ -305,19 +356,27 @@ void ExplorerWindow::buildDocks()
     m_sceneDock->setObjectName(QStringLiteral("sceneDock"));
     m_sceneDock->setWidget(scroll);
     m_sceneDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
-    scroll->setMinimumWidth(controls->sizeHint().width() + scroll->verticalScrollBar()->sizeHint().width());
+    fitScenePanelWidth(); // and again when the controls change (eventFilter)
     addDockWidget(Qt::LeftDockWidgetArea, m_sceneDock);
 
     m_headsDock = new QDockWidget(tr("All heads"), this);
     m_headsDock->setObjectName(QStringLiteral("headsDock"));
     m_headsDock->setWidget(m_gridView);
-    m_gridView->setMinimumSize(220, 200);
+    m_gridView->setMinimumSize(150, 100);
     addDockWidget(Qt::RightDockWidgetArea, m_headsDock);
 
     m_weights = new WeightsPanel(m_document, this);
     m_weightsDock = new QDockWidget(tr("Weights"), this);
     m_weightsDock->setObjectName(QStringLiteral("weightsDock"));
-    m_weightsDock->setWidget(m_weights);
+    // Scrolls where the dock is shorter than the editor's buttons and note need (a projector).
+    auto* weightsScroll = new QScrollArea(this);
+    weightsScroll->setObjectName(QStringLiteral("weightsScroll"));
+    weightsScroll->setWidgetResizable(true);
+    weightsScroll->setFrameShape(QFrame::NoFrame);
+    weightsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // the table scrolls sideways itself
+    weightsScroll->setWidget(m_weights);
+    weightsScroll->setMinimumWidth(m_weights->minimumSizeHint().width() + weightsScroll->verticalScrollBar()->sizeHint().width());
+    m_weightsDock->setWidget(weightsScroll);
     addDockWidget(Qt::RightDockWidgetArea, m_weightsDock);
     splitDockWidget(m_headsDock, m_weightsDock, Qt::Vertical);
     resizeDocks({m_headsDock, m_weightsDock}, {40, 60}, Qt::Vertical);
@@ -328,8 +387,9 @@ void ExplorerWindow::buildDocks()
     connect(m_input, &InputPanel::message, this, [this](const QString& text) {
         m_messages->showMessage(QStringLiteral("input"), MessageBar::Level::Information, text);
     });
-    connect(m_attention, &AttentionPanel::message, this, [this](const QString& text) { showError(QStringLiteral("edit"), text); });
-    connect(m_weights, &WeightsPanel::message, this, [this](const QString& text) { showError(QStringLiteral("edit"), text); });
+    connect(m_input, &InputPanel::error, this, [this](const QString& text) { showEditError(QStringLiteral("edit"), text); });
+    connect(m_attention, &AttentionPanel::message, this, [this](const QString& text) { showEditError(QStringLiteral("edit"), text); });
+    connect(m_weights, &WeightsPanel::message, this, [this](const QString& text) { showEditError(QStringLiteral("edit"), text); });
     connect(m_attention, &AttentionPanel::paintMaskToggled, this, [this](bool on) {
         m_headView->setMaskPainting(on);
         if (on)
@@ -375,7 +435,7 @@ void ExplorerWindow::buildMenus()
     m_undoAction = undo;
     m_redoAction = redo;
     edit->addSeparator();
-    add(edit, tr("&Copy Figure"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), [this] { copyFigure(); });
+    m_copyFigureAction = add(edit, tr("&Copy Figure"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), [this] { copyFigure(); });
     edit->addSeparator();
     add(edit, tr("Clear Custom &Mask"), QKeySequence(), [this] {
         core::MaskSpec mask = m_document.scene().mask;
@@ -443,7 +503,7 @@ void ExplorerWindow::buildToolBar()
 void ExplorerWindow::buildStatusBar()
 {
     auto permanent = [this](const QString& name) {
-        auto* label = new QLabel(this);
+        QLabel* label = new ElidingLabel(this);
         label->setObjectName(name);
         label->setContentsMargins(6, 0, 6, 0);
         statusBar()->addPermanentWidget(label);
@@ -511,6 +571,15 @@ void ExplorerWindow::onSceneChanged(SceneChanges what)
         if (what == SceneChange::View)
             return; // a view setting alone is neither a compute nor an unsaved change
     }
+    if (what & SceneChange::Settings) {
+        // A new score may be the one the Difference tab compared with: compare with another.
+        const core::Scene& scene = m_document.scene();
+        const ScoreOption other = comparisonOption(m_compareCombo->currentData().toString(), scene.score, scene.normalization);
+        const QSignalBlocker blocker(m_compareCombo);
+        m_compareCombo->setCurrentIndex(m_compareCombo->findData(scoreOptionName(other)));
+    }
+    if (what & SceneChange::Weights)
+        updateAllHeadsOffWarning();
     if (what & (SceneChange::Text | SceneChange::Settings | SceneChange::Weights)) {
         m_compareResult.reset();
         requestCompute();
@@ -529,6 +598,8 @@ void ExplorerWindow::requestCompute()
     // Coalesce the edits of one event (a macro, a drag step) into one request.
     QTimer::singleShot(0, this, [this] {
         m_computeQueued = false;
+        if (!m_staleDelay.isActive() && !m_stale->isStale())
+            m_staleDelay.start(); // stale if this takes a while
         ComputeRequest request;
         request.scene = m_document.scene();
         const qint64 queries = qint64(m_input->queryTokens().size());
@@ -545,12 +616,40 @@ void ExplorerWindow::requestCompute()
         }
         if (m_tabs->currentIndex() == DifferenceTab) {
             core::Scene compare = request.scene;
-            const auto option = parseScoreOption(m_compareCombo->currentData().toString()).value_or(ScoreOption::Dot);
+            const auto option = comparisonOption(m_compareCombo->currentData().toString(), compare.score, compare.normalization);
             applyScoreOption(option, compare.score, compare.normalization);
             request.compare = std::move(compare);
         }
         m_compute->request(std::move(request));
     });
+}
+
+bool ExplorerWindow::isShowingStale() const
+{
+    return m_stale->isStale();
+}
+
+// The figures stay when the input cannot be computed (a half-typed sentence is still worth
+// seeing the last result of), and during a compute; either way they must not pass for the
+// input as it is now.
+void ExplorerWindow::updateStale()
+{
+    const auto result = m_document.result();
+    QString note;
+    if (result && !m_computeError.isEmpty()) {
+        QStringList words;
+        for (const core::Token& token : result->problem->queryTokens)
+            words.append(token.text);
+        QString shown = words.join(QLatin1Char(' '));
+        if (shown.size() > 48)
+            shown = shown.left(47) + QChar(0x2026);
+        note = tr("Not current: the figures show an earlier input, “%1”. The input as it is now cannot be "
+                  "computed (the message above says why).")
+                   .arg(shown);
+    } else if (result && (m_computeQueued || m_compute->isBusy()) && !m_staleDelay.isActive()) {
+        note = tr("Not current: computing the input as it is now…");
+    }
+    m_stale->setStale(note);
 }
 
 bool ExplorerWindow::isUpToDate() const
@@ -563,12 +662,26 @@ void ExplorerWindow::onComputeFinished(const ComputeReply& reply)
 {
     m_shownGeneration = reply.generation;
     if (!reply.result) {
-        // The last good figure stays; the reason is shown until an edit fixes it.
-        showError(QStringLiteral("compute"), reply.error);
-        m_timeLabel->setText(tr("Not computed"));
+        // The last good figure stays, dimmed under a note; the reason is shown until an edit
+        // fixes it.
+        m_computeError = inWindowWords(reply.error, m_document.scene().source.has_value());
+        showError(QStringLiteral("compute"), m_computeError);
+        if (m_document.result()) {
+            m_timeLabel->setText(tr("Not computed: the figures show an earlier input"));
+        } else {
+            m_timeLabel->setText(tr("Not computed"));
+            for (HeatmapView* view : {m_headView, m_gridView, m_pipelineView, m_differenceView})
+                view->showMessage(tr("Nothing to show yet: %1").arg(m_computeError));
+        }
+        m_staleDelay.stop();
+        updateStale();
         emit resultShown();
         return;
     }
+    m_computeError.clear();
+    m_staleDelay.stop();
+    if (m_compute->isBusy())
+        m_staleDelay.start(); // a newer input is computing: stale only if it takes a while
     m_messages->clearMessage(QStringLiteral("compute"));
     m_compareResult = reply.compare;
     m_compareError = reply.compareError;
@@ -606,9 +719,12 @@ void ExplorerWindow::showResult()
         for (const std::string& w : warnings)
             lines << QString::fromStdString(w);
         m_warningLabel->setText(QStringLiteral("⚠ ") + lines.first());
+        m_warningLabel->setMaximumWidth(m_warningLabel->fontMetrics().horizontalAdvance(m_warningLabel->text()) + 16);
         m_warningLabel->setToolTip(lines.join(QLatin1Char('\n')));
     }
     m_input->setFallback(p.queryFallback, p.keyFallback);
+    updateAllHeadsOffWarning();
+    updateStale();
     if (m_exportDialog)
         m_exportDialog->setSource(exportSource());
     if (m_presentation)
@@ -618,8 +734,16 @@ void ExplorerWindow::showResult()
 
 int ExplorerWindow::selectedHead() const
 {
+    const int heads = m_headCombo->count() - 2; // Head 1 … Head h, Mean of heads, All heads
     const int index = m_headCombo->currentIndex();
-    return index < 0 || index >= m_headCombo->count() - 1 ? -1 : index;
+    if (index == heads + 1)
+        return 0; // All heads: the views of one head show head 1
+    return index < 0 || index >= heads ? -1 : index;
+}
+
+bool ExplorerWindow::allHeadsShown() const
+{
+    return m_headCombo->count() >= 2 && m_headCombo->currentIndex() == m_headCombo->count() - 1;
 }
 
 void ExplorerWindow::selectHead(int head)
@@ -632,15 +756,33 @@ void ExplorerWindow::selectHead(int head)
 void ExplorerWindow::updateHeadCombo()
 {
     const int heads = m_document.scene().weights.headCount();
-    if (m_headCombo->count() == heads + 1)
+    if (m_headCombo->count() == heads + 2)
         return;
+    const bool all = allHeadsShown();
     const int selected = selectedHead();
     const QSignalBlocker blocker(m_headCombo);
     m_headCombo->clear();
     for (int h = 0; h < heads; ++h)
         m_headCombo->addItem(tr("Head %1").arg(h + 1));
     m_headCombo->addItem(tr("Mean of heads"));
-    m_headCombo->setCurrentIndex(selected < heads ? (selected < 0 ? heads : selected) : 0);
+    m_headCombo->addItem(tr("All heads"));
+    m_headCombo->setCurrentIndex(all ? heads + 1 : selected < heads ? (selected < 0 ? heads : selected) : 0);
+}
+
+// Every head off leaves nothing to average and an output of zeros: say so where the
+// controls are, not only in the figure's title.
+void ExplorerWindow::updateAllHeadsOffWarning()
+{
+    const auto& heads = m_document.scene().weights.heads;
+    const bool allOff = !heads.empty() && std::none_of(heads.begin(), heads.end(), [](const core::HeadWeights& h) {
+        return h.enabled;
+    });
+    if (allOff)
+        m_messages->showMessage(QStringLiteral("heads"), MessageBar::Level::Warning,
+                                tr("Every head is switched off: the output is all zeros and the mean of heads has "
+                                   "nothing to average. Switch a head on under Heads."));
+    else
+        m_messages->clearMessage(QStringLiteral("heads"));
 }
 
 FigureSpec ExplorerWindow::figureSpec(FigureView view) const
@@ -659,6 +801,36 @@ FigureSpec ExplorerWindow::figureSpec(FigureView view) const
     if (palette().color(QPalette::Base).lightness() < 128)
         spec.style = presentationStyle(PresentationTheme::Dark);
     return spec;
+}
+
+// The scene panel is as wide as its controls need (they wrap: a row of head switches, the
+// sentence), but never wider than a third of a 1024-pixel projector: past that it scrolls.
+void ExplorerWindow::fitScenePanelWidth()
+{
+    QWidget* controls = m_sceneScroll->widget();
+    const int scrollBar = m_sceneScroll->verticalScrollBar()->sizeHint().width();
+    const int wanted = controls->minimumSizeHint().width() + scrollBar;
+    m_sceneScroll->setMinimumWidth(std::min(wanted, kMaxScenePanelMinimum));
+}
+
+// Text fields take Ctrl+E (end of line on X11) and other keys before the window's shortcuts
+// see them: the window's own commands win wherever the focus is.
+bool ExplorerWindow::eventFilter(QObject* watched, QEvent* event)
+{
+    if (event->type() == QEvent::LayoutRequest && m_sceneScroll && watched == m_sceneScroll->widget())
+        QTimer::singleShot(0, this, &ExplorerWindow::fitScenePanelWidth);
+    if (event->type() == QEvent::ShortcutOverride) {
+        auto* widget = qobject_cast<QWidget*>(watched);
+        if (widget && (widget == this || isAncestorOf(widget))) {
+            const QKeySequence pressed(static_cast<QKeyEvent*>(event)->keyCombination());
+            for (QAction* action : {m_exportAction, m_copyFigureAction, m_presentAction})
+                if (action && action->isEnabled() && action->shortcuts().contains(pressed)) {
+                    event->ignore(); // not overridden: the shortcut fires
+                    return true;
+                }
+        }
+    }
+    return QMainWindow::eventFilter(watched, event);
 }
 
 void ExplorerWindow::changeEvent(QEvent* event)
@@ -685,24 +857,25 @@ void ExplorerWindow::applyViewSettings()
             head = 0;
     }
     const int heads = m_document.scene().weights.headCount();
-    m_headCombo->setCurrentIndex(head < 0 || head >= heads ? heads : head);
+    // The scene's own view, as an export of it shows: "heads" is All heads on the Weights tab.
+    const bool all = tab == HeadTab && parseFigureView(settings.view, view, head) && view == FigureView::Heads;
+    m_headCombo->setCurrentIndex(all ? heads + 1 : head < 0 || head >= heads ? heads : head);
     m_tabs->setCurrentIndex(tab);
     m_colormapCombo->setCurrentIndex(std::max(0, m_colormapCombo->findData(settings.colormap)));
     m_valuesCheck->setChecked(settings.showValues);
-    const auto compare = parseScoreOption(settings.compareScore);
-    const ScoreOption current = scoreOptionOf(m_document.scene().score, m_document.scene().normalization);
-    const ScoreOption other = compare.value_or(current == ScoreOption::Dot ? ScoreOption::Scaled : ScoreOption::Dot);
+    // Never the score in use: that difference is all zeros.
+    const ScoreOption other = comparisonOption(settings.compareScore, m_document.scene().score, m_document.scene().normalization);
     m_compareCombo->setCurrentIndex(m_compareCombo->findData(scoreOptionName(other)));
     m_syncingView = false;
 
-    m_headView->setSpec(figureSpec(FigureView::Head));
+    m_headView->setSpec(figureSpec(allHeadsShown() ? FigureView::Heads : FigureView::Head));
     m_headView->setMaskPainting(m_attention->paintMaskButton()->isChecked());
     FigureSpec grid = figureSpec(FigureView::Heads);
     grid.showValues = false;
     grid.title = QStringLiteral(" "); // the dock's title says it
     grid.colorBar = false;
     m_gridView->setSpec(grid);
-    m_gridView->setHighlightedHead(selectedHead());
+    m_gridView->setHighlightedHead(allHeadsShown() ? -1 : selectedHead());
     FigureSpec pipeline = figureSpec(FigureView::Pipeline);
     pipeline.head = std::max(0, pipeline.head);
     m_pipelineView->setSpec(pipeline);
@@ -725,7 +898,7 @@ void ExplorerWindow::storeViewSettings()
     case PipelineTab: settings.view = figureViewName(FigureView::Pipeline, std::max(0, head)); break;
     case LinesTab: settings.view = QStringLiteral("lines"); break;
     case DifferenceTab: settings.view = figureViewName(FigureView::Difference, head); break;
-    default: settings.view = figureViewName(FigureView::Head, head); break;
+    default: settings.view = allHeadsShown() ? figureViewName(FigureView::Heads, 0) : figureViewName(FigureView::Head, head); break;
     }
     settings.colormap = m_colormapCombo->currentData().toString();
     settings.showValues = m_valuesCheck->isChecked();
@@ -757,12 +930,15 @@ void ExplorerWindow::showError(const QString& key, const QString& text)
     m_messages->showMessage(key, MessageBar::Level::Error, text);
 }
 
+void ExplorerWindow::showEditError(const QString& key, const QString& text)
+{
+    showError(key, inWindowWords(text, m_document.scene().source.has_value()));
+}
+
 void ExplorerWindow::updateTitle()
 {
-    QString name = m_document.displayName();
-    if (m_document.filePath().isEmpty() && !m_document.scene().title.isEmpty())
-        name = m_document.scene().title;
-    setWindowTitle(name + QStringLiteral("[*] — ") + tr("Attention Explorer"));
+    // The same name as the unsaved-changes question uses.
+    setWindowTitle(m_document.displayName() + QStringLiteral("[*] — ") + tr("Attention Explorer"));
     setWindowModified(m_document.isModified());
     setWindowFilePath(m_document.filePath());
 }
@@ -840,19 +1016,21 @@ bool ExplorerWindow::save()
 bool ExplorerWindow::saveAs()
 {
     QSettings settings;
-    QString suggested = m_document.filePath();
-    if (suggested.isEmpty()) {
-        const QString title = m_document.scene().title.isEmpty() ? tr("scene") : m_document.scene().title;
-        suggested = QDir(settings.value(QStringLiteral("lastDirectory"), QDir::homePath()).toString())
-                        .filePath(title.toLower().replace(QLatin1Char(' '), QLatin1Char('-')) + QStringLiteral(".json"));
-    }
-    QString path = QFileDialog::getSaveFileName(this, tr("Save Scene As"), suggested, kSceneFilter);
+    QString path = QFileDialog::getSaveFileName(this, tr("Save Scene As"), suggestedSavePath(), kSceneFilter);
     if (path.isEmpty())
         return false;
     if (QFileInfo(path).suffix().isEmpty())
         path += QStringLiteral(".json");
     settings.setValue(QStringLiteral("lastDirectory"), QFileInfo(path).absolutePath());
     return saveFile(path);
+}
+
+QString ExplorerWindow::suggestedSavePath() const
+{
+    if (!m_document.filePath().isEmpty())
+        return m_document.filePath();
+    const QString name = fileNameFromTitle(m_document.scene().title, QStringLiteral("scene")) + QStringLiteral(".json");
+    return QDir(QSettings().value(QStringLiteral("lastDirectory"), QDir::homePath()).toString()).filePath(name);
 }
 
 void ExplorerWindow::addRecentFile(const QString& path)
@@ -1039,7 +1217,14 @@ void ExplorerWindow::readSettings()
             setGeometry(QRect(screen.center() - QPoint(size.width() / 2, size.height() / 2), size));
         }
     }
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    if (!restoreState(settings.value(QStringLiteral("window/state")).toByteArray())) {
+        // First start: the figures take the middle; the panels about a quarter each side.
+        const int width = geometry().width();
+        const int controls = m_sceneScroll->widget()->minimumSizeHint().width() + m_sceneScroll->verticalScrollBar()->sizeHint().width();
+        resizeDocks({m_sceneDock, m_headsDock},
+                    {std::clamp(width * 27 / 100, std::min(controls, 300), 380), std::clamp(width * 22 / 100, 220, 360)},
+                    Qt::Horizontal);
+    }
 }
 
 void ExplorerWindow::writeSettings()
@@ -1069,11 +1254,12 @@ ExportSource ExplorerWindow::exportSource() const
     const int tab = m_tabs->currentIndex();
     source.spec = figureSpec(tab == PipelineTab     ? FigureView::Pipeline
                              : tab == DifferenceTab ? FigureView::Difference
-                                                    : FigureView::Head);
+                             : tab == HeadTab && allHeadsShown() ? FigureView::Heads
+                                                                 : FigureView::Head);
     source.lines = tab == LinesTab;
-    source.suggestedName = m_document.filePath().isEmpty() ? m_document.scene().title : QFileInfo(m_document.filePath()).completeBaseName();
-    if (source.suggestedName.isEmpty())
-        source.suggestedName = QStringLiteral("attention");
+    source.suggestedName = m_document.filePath().isEmpty()
+                               ? fileNameFromTitle(m_document.scene().title, QStringLiteral("attention"))
+                               : QFileInfo(m_document.filePath()).completeBaseName();
     return source;
 }
 

@@ -19,6 +19,7 @@ class QDockWidget;
 class QLabel;
 class QLockFile;
 class QMenu;
+class QScrollArea;
 class QTabWidget;
 class QToolButton;
 
@@ -32,6 +33,7 @@ struct ExportSource;
 class InputPanel;
 class LinesView;
 class MessageBar;
+class StaleIndicator;
 class WeightsPanel;
 
 // The explorer: type a sentence, choose how attention is computed, edit any weight, and see
@@ -69,6 +71,12 @@ public:
     HeatmapView* differenceView() const { return m_differenceView; }
     LinesView* linesView() const { return m_linesView; }
     QTabWidget* viewTabs() const { return m_tabs; }
+    QComboBox* headCombo() const { return m_headCombo; }
+    QComboBox* compareCombo() const { return m_compareCombo; }
+    // Shown above the figures while they do not match the input (a compute error, or a
+    // compute that takes a while); the figures are dimmed meanwhile.
+    QLabel* staleNote() const { return m_staleNote; }
+    bool isShowingStale() const;
     // Non-null while open.
     ExportDialog* exportDialog() const;
     PresentationWindow* presentation() const;
@@ -82,9 +90,14 @@ public:
     // View > Present (F11): the selected head step by step, full screen; again closes it.
     void togglePresentation();
 
-    // The head the large views show; -1 is the mean of the enabled heads.
+    // The head the large views show; -1 is the mean of the enabled heads. With All heads
+    // chosen the Weights tab shows every head and the other views head 1.
     int selectedHead() const;
     void selectHead(int head);
+    bool allHeadsShown() const;
+    // What Save As proposes: the file's name, else the scene title as a file name
+    // ("this-is-a-cat.json"), in the last folder used.
+    QString suggestedSavePath() const;
     // True once the result on screen belongs to the scene as it is now.
     bool isUpToDate() const;
     // Where crash-recovery copies are kept (QStandardPaths::AppDataLocation/recovery).
@@ -96,6 +109,7 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
@@ -119,6 +133,11 @@ private:
     void updateHeadCombo();
     void onMaskPaint(int row, int column, bool first);
     void showError(const QString& key, const QString& text);
+    // An error from editing or computing: JSON paths become the names of the controls.
+    void showEditError(const QString& key, const QString& text);
+    void updateStale();
+    void updateAllHeadsOffWarning();
+    void fitScenePanelWidth();
     void commitOpenEditor();
 
     bool maybeSave();
@@ -160,6 +179,11 @@ private:
     AttentionPanel* m_attention = nullptr;
     WeightsPanel* m_weights = nullptr;
 
+    QLabel* m_staleNote = nullptr;
+    StaleIndicator* m_stale = nullptr;
+    QTimer m_staleDelay;   // a compute that takes longer than this makes the figures stale
+    QString m_computeError; // the input as it is cannot be computed
+    QScrollArea* m_sceneScroll = nullptr;
     QLabel* m_shapeLabel = nullptr;
     QLabel* m_warningLabel = nullptr;
     QLabel* m_timeLabel = nullptr;
@@ -174,6 +198,7 @@ private:
     QAction* m_openAction = nullptr;
     QAction* m_saveAction = nullptr;
     QAction* m_exportAction = nullptr;
+    QAction* m_copyFigureAction = nullptr;
     QAction* m_presentAction = nullptr;
     QPointer<ExportDialog> m_exportDialog;
     QPointer<PresentationWindow> m_presentation;

@@ -84,6 +84,7 @@ QString normalizationDisplayName(core::Normalization n)
     case core::Normalization::Hard: return QStringLiteral("hard (argmax)");
     case core::Normalization::Relu: return QStringLiteral("ReLU");
     case core::Normalization::Sparsemax: return QStringLiteral("sparsemax");
+    case core::Normalization::None: return QStringLiteral("no normalization");
     }
     return {};
 }
@@ -275,7 +276,12 @@ void FigureBuilder::compose(const core::AttentionResult& result, QSize size, con
     QString title = m_spec.title;
     if (title.isEmpty()) {
         switch (m_spec.view) {
-        case FigureView::Head: title = headName(m_spec.head) + QStringLiteral(" · ") + summary; break;
+        case FigureView::Head:
+            title = headName(m_spec.head) + QStringLiteral(" · ") + summary;
+            if (m_spec.head < 0 && std::none_of(result.heads.begin(), result.heads.end(),
+                                                [](const core::HeadResult& h) { return h.enabled; }))
+                title = headName(m_spec.head) + QStringLiteral(" · every head is switched off: nothing to average");
+            break;
         case FigureView::Heads: title = QStringLiteral("All heads · ") + summary; break;
         case FigureView::Pipeline:
             title = headName(m_spec.head) + QStringLiteral(", step by step · ") + summary;

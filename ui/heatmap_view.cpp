@@ -90,7 +90,7 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent)
     m_plot = new QCustomPlot(this);
     // QCustomPlot's minimum size hint is its layout's (every panel title side by side): it
     // would widen the window past a 1280-pixel screen. The figure fits whatever room it gets.
-    m_plot->setMinimumSize(240, 200);
+    m_plot->setMinimumSize(160, 120); // down to a projector at a 1.5 scale factor (issue 13)
     m_plot->setMouseTracking(true);
     m_plot->setNoAntialiasingOnDrag(true);
     m_plot->installEventFilter(this);
@@ -346,10 +346,13 @@ void HeatmapView::updateHighlight()
         m_plot->removeItem(m_highlight);
         m_highlight = nullptr;
     }
-    // The grid's axis rects are the heads in order.
-    if (m_spec.view != FigureView::Heads || m_highlightHead < 0 || m_highlightHead >= m_plot->axisRectCount())
+    // The head's own panel: QCustomPlot::axisRect(i) walks the layout as a stack, so its
+    // order is not the heads' (axisRect(0) was the last head, framed while head 1 was shown).
+    if (m_spec.view != FigureView::Heads || m_highlightHead < 0 || !m_builder)
         return;
-    QCPAxisRect* rect = m_plot->axisRect(m_highlightHead);
+    QCPAxisRect* rect = m_builder->panelRect(QStringLiteral("weights"), m_highlightHead);
+    if (!rect)
+        return;
     m_highlight = new QCPItemRect(m_plot);
     m_highlight->setClipToAxisRect(false);
     for (QCPItemPosition* corner : {m_highlight->topLeft, m_highlight->bottomRight}) {
@@ -361,6 +364,13 @@ void HeatmapView::updateHighlight()
     m_highlight->bottomRight->setCoords(1 + pad, 1 + pad);
     m_highlight->setPen(QPen(palette().color(QPalette::Highlight), 3));
     m_highlight->setBrush(Qt::NoBrush);
+}
+
+QCPAxisRect* HeatmapView::highlightedRect() const
+{
+    if (!m_highlight)
+        return nullptr;
+    return m_highlight->topLeft->axisRect();
 }
 
 void HeatmapView::setMaskPainting(bool on)
@@ -519,7 +529,10 @@ QString HeatmapView::describeCell(const FigureBuilder::Cell& cell) const
         lines << tr("masked (%1) → %2").arg(reasons.join(QStringLiteral(", ")),
                                             p.fill == core::MaskFill::NegativeInfinity ? QStringLiteral("−∞")
                                                                                       : QStringLiteral("−9e15"));
-    lines << tr("%1 over the row → weight <b>%2</b>").arg(normalizationDisplayName(p.normalization), exact(h.weights(i, j)));
+    if (p.normalization == core::Normalization::None)
+        lines << tr("not normalized: the scaled score is the weight (masked: 0) → <b>%1</b>").arg(exact(h.weights(i, j)));
+    else
+        lines << tr("%1 over the row → weight <b>%2</b>").arg(normalizationDisplayName(p.normalization), exact(h.weights(i, j)));
     if (!h.enabled)
         lines << tr("<i>this head is switched off: it adds nothing to the output</i>");
     return lines.join(QStringLiteral("<br>"));

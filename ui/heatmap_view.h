@@ -11,6 +11,7 @@
 #include <optional>
 
 class QCustomPlot;
+class QCPAxisRect;
 class QCPColorMap;
 class QCPItemRect;
 class QLabel;
@@ -51,6 +52,9 @@ public:
     QString describeCell(const FigureBuilder::Cell& cell) const;
     // The selected head framed in the Heads grid; -1 for none.
     void setHighlightedHead(int head);
+    int highlightedHead() const { return m_highlightHead; }
+    // The panel the frame surrounds (null: no frame).
+    QCPAxisRect* highlightedRect() const;
 
     // Left drag paints mask cells instead of panning.
     void setMaskPainting(bool on);

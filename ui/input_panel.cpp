@@ -1,12 +1,18 @@
 #include "input_panel.h"
 
+#include "embedding_options.h"
 #include "token_chips.h"
+#include "window_words.h"
 
 #include "core/error.h"
 #include "core/limits.h"
+#include "core/word_vectors.h"
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -51,6 +57,9 @@ InputPanel::InputPanel(SceneDocument& document, QWidget* parent) : QWidget(paren
 
     m_mode = new QComboBox(this);
     m_mode->setObjectName(QStringLiteral("modeCombo"));
+    // Narrow combos (the list shows whole names): the panel must fit a projector.
+    m_mode->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_mode->setMinimumContentsLength(12);
     m_mode->addItem(tr("Self-attention: one sentence"));
     m_mode->addItem(tr("Cross-attention: source and target"));
     m_mode->setToolTip(tr("Cross-attention takes queries from the target sentence and keys and values from the "
@@ -77,8 +86,11 @@ InputPanel::InputPanel(SceneDocument& document, QWidget* parent) : QWidget(paren
 
     auto* form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows); // a field goes under its label in a narrow panel
     m_tokenizer = new QComboBox(this);
     m_tokenizer->setObjectName(QStringLiteral("tokenizerCombo"));
+    m_tokenizer->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_tokenizer->setMinimumContentsLength(6);
     m_tokenizer->addItem(tr("Words"), int(core::TokenizerMode::Word));
     m_tokenizer->addItem(tr("Characters"), int(core::TokenizerMode::Character));
     m_tokenizer->addItem(tr("White space"), int(core::TokenizerMode::Whitespace));
@@ -92,6 +104,8 @@ InputPanel::InputPanel(SceneDocument& document, QWidget* parent) : QWidget(paren
     tokensLabel->setBuddy(m_tokenizer); // a row of two widgets gets no buddy of its own
     form->addRow(tokensLabel, tokenizerRow);
     m_special = new QComboBox(this);
+    m_special->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_special->setMinimumContentsLength(8);
     m_special->addItem(tr("None"), int(core::SpecialTokens::None));
     m_special->addItem(QStringLiteral("[CLS] … [SEP]"), int(core::SpecialTokens::Bert));
     m_special->addItem(QStringLiteral("<s> … </s>"), int(core::SpecialTokens::Sentence));
@@ -101,6 +115,32 @@ InputPanel::InputPanel(SceneDocument& document, QWidget* parent) : QWidget(paren
     m_paddingToken->setToolTip(tr("Tokens with exactly this text are padding keys. Clicking a key chip marks "
                                   "single positions as padding."));
     form->addRow(tr("Pa&dding token:"), m_paddingToken);
+
+    // How tokens become vectors (seed 001's one-hot words, hashed vectors, a table, a file)
+    // and what is added for their positions.
+    m_embedding = new QComboBox(this);
+    m_embedding->setObjectName(QStringLiteral("embeddingCombo"));
+    m_embedding->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_embedding->setMinimumContentsLength(8);
+    for (const auto& [kind, label] : {std::pair{core::EmbeddingKind::Hashed, tr("Hashed")},
+                                      std::pair{core::EmbeddingKind::OneHot, tr("One-hot")},
+                                      std::pair{core::EmbeddingKind::Table, tr("Table (editable)")},
+                                      std::pair{core::EmbeddingKind::WordVectors, tr("Word-vector file…")}}) {
+        m_embedding->addItem(label, int(kind));
+        m_embedding->setItemData(m_embedding->count() - 1, embeddingKindToolTip(kind), Qt::ToolTipRole);
+    }
+    form->addRow(tr("&Embedding:"), m_embedding);
+    m_positional = new QComboBox(this);
+    m_positional->setObjectName(QStringLiteral("positionalCombo"));
+    m_positional->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_positional->setMinimumContentsLength(8);
+    for (const auto& [kind, label] : {std::pair{core::PositionalKind::None, tr("None")},
+                                      std::pair{core::PositionalKind::Sinusoidal, tr("Sinusoidal")},
+                                      std::pair{core::PositionalKind::Table, tr("Table (editable)")}}) {
+        m_positional->addItem(label, int(kind));
+        m_positional->setItemData(m_positional->count() - 1, positionalKindToolTip(kind), Qt::ToolTipRole);
+    }
+    form->addRow(tr("P&ositions:"), m_positional);
     layout->addLayout(form);
 
     m_summary = new QLabel(this);
@@ -108,6 +148,11 @@ InputPanel::InputPanel(SceneDocument& document, QWidget* parent) : QWidget(paren
     m_summary->setWordWrap(true);
     m_summary->setForegroundRole(QPalette::PlaceholderText);
     layout->addWidget(m_summary);
+    m_fallbackNote = new QLabel(this);
+    m_fallbackNote->setObjectName(QStringLiteral("fallbackNote"));
+    m_fallbackNote->setWordWrap(true);
+    m_fallbackNote->hide();
+    layout->addWidget(m_fallbackNote);
 
     m_typingPause.setSingleShot(true);
     m_typingPause.setInterval(1000);
@@ -126,6 +171,8 @@ InputPanel::InputPanel(SceneDocument& document, QWidget* parent) : QWidget(paren
         if (!m_syncing)
             m_document.setPadding(m_paddingToken->text().trimmed(), m_document.scene().paddingPositions);
     });
+    connect(m_embedding, &QComboBox::activated, this, &InputPanel::onEmbeddingChosen);
+    connect(m_positional, &QComboBox::activated, this, &InputPanel::onPositionalChosen);
     connect(m_keyChips, &TokenChips::paddingToggled, this, &InputPanel::onPaddingToggled);
     connect(m_queryChips, &TokenChips::paddingToggled, this, [this](int index) {
         if (m_document.scene().source)
@@ -139,6 +186,8 @@ InputPanel::InputPanel(SceneDocument& document, QWidget* parent) : QWidget(paren
 
 void InputPanel::syncFromScene(SceneChanges what)
 {
+    if (what & (SceneChange::Weights | SceneChange::Text))
+        syncVectors();
     if (!(what & SceneChange::Text))
         return;
     const core::Scene& scene = m_document.scene();
@@ -182,6 +231,7 @@ void InputPanel::retokenize()
     if (m_keyTokens.size() != oldKeys)
         m_keyFallback.clear();
     updateChips();
+    updateFallbackNote();
     emit tokensChanged();
 }
 
@@ -231,6 +281,178 @@ void InputPanel::setFallback(const std::vector<bool>& queries, const std::vector
     m_queryFallback = queries.size() == m_queryTokens.size() ? queries : std::vector<bool>{};
     m_keyFallback = keys.size() == m_keyTokens.size() ? keys : std::vector<bool>{};
     updateChips();
+    updateFallbackNote();
+}
+
+// The embedding and positions as the scene has them.
+void InputPanel::syncVectors()
+{
+    const core::Scene& scene = m_document.scene();
+    const bool was = m_syncing;
+    m_syncing = true;
+    m_embedding->setCurrentIndex(m_embedding->findData(int(scene.embedding.kind)));
+    const int file = m_embedding->findData(int(core::EmbeddingKind::WordVectors));
+    m_embedding->setItemText(file, scene.embedding.kind == core::EmbeddingKind::WordVectors &&
+                                           !scene.embedding.wordVectorPath.isEmpty()
+                                       ? tr("Word vectors: %1").arg(QFileInfo(scene.embedding.wordVectorPath).fileName())
+                                       : tr("Word-vector file…"));
+    m_embedding->setToolTip(embeddingKindToolTip(scene.embedding.kind));
+    m_positional->setCurrentIndex(m_positional->findData(int(scene.positional.kind)));
+    m_positional->setToolTip(positionalKindToolTip(scene.positional.kind));
+    m_syncing = was;
+    updateFallbackNote();
+}
+
+// Says which words got stand-in (hashed) vectors and why, so that a sentence the scene was
+// not made for computes and the user knows what its vectors are.
+void InputPanel::updateFallbackNote()
+{
+    const core::Scene& scene = m_document.scene();
+    QStringList words;
+    auto collect = [&words](const std::vector<core::Token>& tokens, const std::vector<bool>& fallback) {
+        for (std::size_t i = 0; i < tokens.size() && i < fallback.size(); ++i)
+            if (fallback[i] && !words.contains(tokens[i].text))
+                words.append(tokens[i].text);
+    };
+    collect(m_queryTokens, m_queryFallback);
+    if (scene.source)
+        collect(m_keyTokens, m_keyFallback);
+    QStringList notes;
+    if (!words.isEmpty()) {
+        constexpr int kListed = 6;
+        QString listed = QStringList(words.mid(0, kListed)).join(QStringLiteral(", "));
+        if (words.size() > kListed)
+            listed += tr(" and %n more", nullptr, int(words.size() - kListed));
+        switch (scene.embedding.kind) {
+        case core::EmbeddingKind::OneHot: {
+            const int kept = std::min(scene.weights.dModel, int(scene.embedding.vocabulary.empty()
+                                                                    ? scene.weights.dModel
+                                                                    : scene.embedding.vocabulary.size()));
+            // Choosing One-hot again gives new words the dimensions still free.
+            notes << (kept < scene.weights.dModel
+                          ? tr("%n word(s) outside the scene's one-hot vocabulary of %1 words got hashed vectors, "
+                               "marked on their chips: %2. Choose One-hot again to give them the free dimensions.",
+                               nullptr, int(words.size()))
+                          : tr("%n word(s) outside the scene's one-hot vocabulary of %1 words (one per dimension of "
+                               "d_model) got hashed vectors, marked on their chips: %2. A wider d_model gives them "
+                               "dimensions of their own.",
+                               nullptr, int(words.size())))
+                         .arg(kept)
+                         .arg(listed);
+            break;
+        }
+        case core::EmbeddingKind::Table:
+            notes << tr("%n word(s) not in the embedding table got hashed vectors, marked on their chips: %1.",
+                        nullptr, int(words.size()))
+                         .arg(listed);
+            break;
+        case core::EmbeddingKind::WordVectors:
+            notes << tr("%n word(s) not in %2 got hashed vectors, marked on their chips: %1.", nullptr, int(words.size()))
+                         .arg(listed, QFileInfo(scene.embedding.wordVectorPath).fileName());
+            break;
+        case core::EmbeddingKind::Hashed: break;
+        }
+    }
+    const int positions = std::max(m_queryTokens.size(), m_keyTokens.size());
+    if (scene.positional.kind == core::PositionalKind::Table && positions > scene.positional.table.rows())
+        notes << tr("The positional table has %1 rows: positions from %1 on are sinusoidal.")
+                     .arg(scene.positional.table.rows());
+    m_fallbackNote->setText(QStringLiteral("⚠ ") + notes.join(QLatin1Char(' ')));
+    m_fallbackNote->setVisible(!notes.isEmpty());
+}
+
+void InputPanel::onEmbeddingChosen()
+{
+    if (m_syncing)
+        return;
+    const core::Scene& scene = m_document.scene();
+    const auto kind = core::EmbeddingKind(m_embedding->currentData().toInt());
+    try {
+        switch (kind) {
+        case core::EmbeddingKind::WordVectors: {
+            const QString start = scene.embedding.wordVectorPath.isEmpty()
+                                      ? QDir::homePath()
+                                      : QFileInfo(scene.embedding.wordVectorPath).absolutePath();
+            const QString path = QFileDialog::getOpenFileName(this, tr("Word Vectors"), start,
+                                                              tr("GloVe or word2vec text (*.txt *.vec);;All files (*)"));
+            if (!path.isEmpty())
+                useWordVectorFile(path);
+            break;
+        }
+        case core::EmbeddingKind::Table:
+            // Exactly the vectors in use now, kept in the scene (as editing one does).
+            if (scene.embedding.kind != core::EmbeddingKind::Table)
+                m_document.setWeightMatrix({WeightKind::Embedding, 0}, weightView(scene, {WeightKind::Embedding, 0}).matrix,
+                                           tr("Change embedding to %1").arg(embeddingKindLabel(kind)));
+            break;
+        case core::EmbeddingKind::Hashed:
+        case core::EmbeddingKind::OneHot: {
+            core::Scene changed;
+            changed.text = scene.text;
+            changed.source = scene.source;
+            changed.tokenizer = scene.tokenizer;
+            changed.weights.dModel = scene.weights.dModel;
+            changed.embedding = scene.embedding;
+            changed.embedding.kind = kind;
+            core::fitOneHotVocabulary(changed); // the words typed now get the dimensions
+            m_document.setEmbedding(changed.embedding);
+            break;
+        }
+        }
+    } catch (const core::Error& e) {
+        emit error(inWindowWords(tr("Embedding: %1").arg(QString::fromUtf8(e.what()))));
+    }
+    syncVectors(); // a cancelled dialog or a refused choice shows the embedding in use
+}
+
+bool InputPanel::useWordVectorFile(const QString& path)
+{
+    const int dModel = m_document.scene().weights.dModel;
+    std::shared_ptr<const core::WordVectors> vectors;
+    try {
+        vectors = std::make_shared<const core::WordVectors>(core::WordVectors::load(path));
+    } catch (const core::Error& e) {
+        emit error(tr("Embedding: %1").arg(QString::fromUtf8(e.what())));
+        syncVectors();
+        return false;
+    }
+    if (vectors->dimension() != dModel) {
+        emit error(tr("Embedding: %1 has %2-dimensional vectors and d_model is %3; set d_model to %2 first.")
+                       .arg(QFileInfo(path).fileName())
+                       .arg(vectors->dimension())
+                       .arg(dModel));
+        syncVectors();
+        return false;
+    }
+    core::EmbeddingSettings embedding = m_document.scene().embedding;
+    embedding.kind = core::EmbeddingKind::WordVectors;
+    embedding.wordVectorPath = QFileInfo(path).absoluteFilePath();
+    embedding.wordVectors = std::move(vectors);
+    m_document.setEmbedding(embedding, tr("Use word vectors from %1").arg(QFileInfo(path).fileName()));
+    return true;
+}
+
+void InputPanel::onPositionalChosen()
+{
+    if (m_syncing)
+        return;
+    const core::Scene& scene = m_document.scene();
+    const auto kind = core::PositionalKind(m_positional->currentData().toInt());
+    try {
+        if (kind == core::PositionalKind::Table) {
+            if (scene.positional.kind != core::PositionalKind::Table)
+                m_document.setWeightMatrix({WeightKind::Positional, 0},
+                                           weightView(scene, {WeightKind::Positional, 0}).matrix,
+                                           tr("Change positions to %1").arg(positionalKindLabel(kind)));
+        } else {
+            core::PositionalSettings positional = scene.positional;
+            positional.kind = kind;
+            m_document.setPositional(positional);
+        }
+    } catch (const core::Error& e) {
+        emit error(tr("Positions: %1").arg(QString::fromUtf8(e.what())));
+    }
+    syncVectors();
 }
 
 void InputPanel::typing()

@@ -1,6 +1,7 @@
 #include "matrix_editor.h"
 
 #include "colormap.h"
+#include "flow_layout.h"
 
 #include "core/error.h"
 #include "core/matrix_io.h"
@@ -351,21 +352,21 @@ MatrixEditor::MatrixEditor(QWidget* parent) : QWidget(parent)
     m_seedLabel = new QLabel(this);
     m_seedLabel->setForegroundRole(QPalette::PlaceholderText);
 
-    auto* top = new QHBoxLayout;
-    top->setContentsMargins(0, 0, 0, 0);
+    // Both rows wrap in a narrow dock (a projector) instead of widening the window.
+    auto* topHost = new QWidget(this);
+    auto* top = new FlowLayout(topHost, 6, 2);
     top->addWidget(m_titleLabel);
     top->addWidget(m_shapeLabel);
     top->addWidget(m_seedLabel); // here, not beside Randomize: the button row must fit a narrow dock
-    top->addStretch(1);
+    top->addStretch();
     top->addWidget(toolButton(m_import));
     top->addWidget(toolButton(m_export));
 
-    auto* tools = new QHBoxLayout;
-    tools->setContentsMargins(0, 0, 0, 0);
+    auto* toolsHost = new QWidget(this);
+    auto* tools = new FlowLayout(toolsHost, 4, 4);
     tools->addWidget(toolButton(m_randomize));
     for (QAction* action : {m_identity, m_zero, m_transpose, m_scale})
         tools->addWidget(toolButton(action));
-    tools->addStretch(1);
 
     m_view = new QTableView(this);
     m_view->setModel(m_model);
@@ -397,8 +398,8 @@ MatrixEditor::MatrixEditor(QWidget* parent) : QWidget(parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(4);
-    layout->addLayout(top);
-    layout->addLayout(tools);
+    layout->addWidget(topHost);
+    layout->addWidget(toolsHost);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_status);
 

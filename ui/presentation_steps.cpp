@@ -209,6 +209,9 @@ QString caption(PresentationStep step, const core::Problem& p)
             return QStringLiteral("α") + sub(i) + eq + QStringLiteral("sparsemax(%1)").arg(shortLogit(p, QString())) + eq +
                    QStringLiteral("argmin") + sub(QStringLiteral("<b>p</b> ∈ Δ")) +
                    QStringLiteral(" ‖<b>p</b> − (%1)‖").arg(shortLogit(p, QString())) + sup(QStringLiteral("2"));
+        case core::Normalization::None: // seed 004's (X X^T) V: the scores themselves
+            return alpha + eq + scalar(QStringLiteral("s"), QStringLiteral("ij")) + kGap +
+                   QStringLiteral("(no normalization; a masked cell is 0)");
         }
         return {};
     }

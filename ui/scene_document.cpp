@@ -1,5 +1,7 @@
 #include "scene_document.h"
 
+#include "embedding_options.h"
+#include "figure_spec.h"
 #include "scene_commands.h"
 
 #include "core/error.h"
@@ -89,8 +91,8 @@ bool sameWeights(const core::ModelWeights& a, const core::ModelWeights& b)
 
 bool sameEmbedding(const core::EmbeddingSettings& a, const core::EmbeddingSettings& b)
 {
-    return a.kind == b.kind && a.seed == b.seed && a.table == b.table && a.wordVectorPath == b.wordVectorPath &&
-           a.wordVectors == b.wordVectors;
+    return a.kind == b.kind && a.seed == b.seed && a.table == b.table && a.vocabulary == b.vocabulary &&
+           a.wordVectorPath == b.wordVectorPath && a.wordVectors == b.wordVectors;
 }
 
 bool samePositional(const core::PositionalSettings& a, const core::PositionalSettings& b)
@@ -237,7 +239,9 @@ SceneDocument::~SceneDocument()
 
 QString SceneDocument::displayName() const
 {
-    return m_path.isEmpty() ? tr("Untitled") : QFileInfo(m_path).fileName();
+    if (!m_path.isEmpty())
+        return QFileInfo(m_path).fileName();
+    return m_scene.title.isEmpty() ? tr("Untitled") : m_scene.title;
 }
 
 void SceneDocument::reset(const core::Scene& scene, const QString& path, bool modified)
@@ -332,7 +336,16 @@ void SceneDocument::setPadding(const QString& token, const std::vector<int>& pos
 
 void SceneDocument::setAttention(core::ScoreKind score, core::Normalization normalization, core::MaskFill fill)
 {
-    push<slices::Attention>(slices::NoKey{}, slices::Attention::Value{score, normalization, fill});
+    // The Edit menu names what changed: "Undo Change normalization to ReLU".
+    QString text;
+    if (score != m_scene.score)
+        text = tr("Change score to %1").arg(scoreDisplayName(score));
+    else if (normalization != m_scene.normalization)
+        text = tr("Change normalization to %1").arg(normalizationDisplayName(normalization));
+    else if (fill != m_scene.fill)
+        text = tr("Change masked value to %1").arg(fill == core::MaskFill::NegativeInfinity ? QStringLiteral("−∞")
+                                                                                             : QStringLiteral("−9e15"));
+    push<slices::Attention>(slices::NoKey{}, slices::Attention::Value{score, normalization, fill}, text);
 }
 
 void SceneDocument::setTemperature(float temperature)
@@ -344,7 +357,20 @@ void SceneDocument::setTemperature(float temperature)
 
 void SceneDocument::setMask(const core::MaskSpec& mask)
 {
-    push<slices::Mask>(slices::NoKey{}, mask);
+    const core::MaskSpec& old = m_scene.mask;
+    auto onOff = [](bool on) { return on ? tr("on") : tr("off"); };
+    QString text;
+    if (mask.causal != old.causal)
+        text = tr("Causal mask %1").arg(onOff(mask.causal));
+    else if (mask.window != old.window)
+        text = mask.window < 0 ? tr("Local window off") : tr("Local window N = %1").arg(mask.window);
+    else if (mask.windowCausal != old.windowCausal)
+        text = tr("One-sided window %1").arg(onOff(mask.windowCausal));
+    else if (mask.padding != old.padding)
+        text = tr("Mask padding keys %1").arg(onOff(mask.padding));
+    else if (mask.customCells != old.customCells)
+        text = mask.customCells.empty() ? tr("Clear custom mask") : tr("Paint mask cells");
+    push<slices::Mask>(slices::NoKey{}, mask, text);
 }
 
 void SceneDocument::setHeadEnabled(int head, bool enabled)
@@ -377,14 +403,20 @@ void SceneDocument::setWeightMatrix(WeightRef ref, const core::Matrix& matrix, c
     push<slices::Weight>(ref, matrix, text);
 }
 
-void SceneDocument::setEmbedding(const core::EmbeddingSettings& embedding)
+void SceneDocument::setEmbedding(const core::EmbeddingSettings& embedding, const QString& text)
 {
-    push<slices::Embedding>(slices::NoKey{}, embedding);
+    push<slices::Embedding>(slices::NoKey{}, embedding,
+                            !text.isEmpty() || embedding.kind == m_scene.embedding.kind
+                                ? text
+                                : tr("Change embedding to %1").arg(embeddingKindLabel(embedding.kind)));
 }
 
-void SceneDocument::setPositional(const core::PositionalSettings& positional)
+void SceneDocument::setPositional(const core::PositionalSettings& positional, const QString& text)
 {
-    push<slices::Positional>(slices::NoKey{}, positional);
+    push<slices::Positional>(slices::NoKey{}, positional,
+                             !text.isEmpty() || positional.kind == m_scene.positional.kind
+                                 ? text
+                                 : tr("Change positions to %1").arg(positionalKindLabel(positional.kind)));
 }
 
 void SceneDocument::setModelShape(const ModelShape& shape)
@@ -397,30 +429,38 @@ void SceneDocument::setModelShape(const ModelShape& shape)
     inRange(shape.dModel, core::kMaxModelWidth, "d_model");
     inRange(shape.dK, core::kMaxModelWidth, "d_k");
     inRange(shape.dV, core::kMaxModelWidth, "d_v");
+    // The limit a scene file has (core/limits.h), so that what loads can also be made here.
     const std::int64_t perHead = std::int64_t(shape.dModel) * (2 * shape.dK + shape.dV) + std::int64_t(shape.dK) * shape.dK;
-    if (perHead * shape.heads + std::int64_t(shape.heads) * shape.dV * shape.dModel > core::kMaxMatrixElements)
+    if (perHead * shape.heads + std::int64_t(shape.heads) * shape.dV * shape.dModel > core::kMaxWeightElements)
         throw core::Error("the weights of this shape would not fit in memory; use fewer heads or smaller widths");
 
-    slices::Model::Value value;
-    value.seed = shape.seed;
-    value.weights = core::makeWeights(shape.dModel, shape.heads, shape.dK, shape.dV, core::WeightInit::Xavier, shape.seed);
-    // Heads that still exist keep their on/off switch.
-    for (int h = 0; h < std::min(shape.heads, m_scene.weights.headCount()); ++h)
-        value.weights.heads[std::size_t(h)].enabled = m_scene.weights.heads[std::size_t(h)].enabled;
-    value.embedding = m_scene.embedding;
-    value.positional = m_scene.positional;
-    if (shape.dModel != m_scene.weights.dModel) {
-        // Tables of the old width cannot be used: back to the generated vectors.
-        if (value.embedding.kind == core::EmbeddingKind::Table) {
-            value.embedding.kind = core::EmbeddingKind::Hashed;
-            value.embedding.table.clear();
-        }
-        if (value.positional.kind == core::PositionalKind::Table) {
-            value.positional.kind = core::PositionalKind::Sinusoidal;
-            value.positional.table = core::Matrix();
-        }
-    }
-    push<slices::Model>(slices::NoKey{}, std::move(value));
+    // Only what a new shape touches is copied: the sentences (for a one-hot vocabulary), the
+    // embedding and positions, and each head's on/off switch.
+    core::Scene shaped;
+    shaped.text = m_scene.text;
+    shaped.source = m_scene.source;
+    shaped.tokenizer = m_scene.tokenizer;
+    shaped.embedding = m_scene.embedding;
+    shaped.positional = m_scene.positional;
+    shaped.weights.dModel = m_scene.weights.dModel;
+    for (const core::HeadWeights& head : m_scene.weights.heads)
+        shaped.weights.heads.emplace_back().enabled = head.enabled;
+    core::reshapeModel(shaped, shape.dModel, shape.heads, shape.dK, shape.dV, shape.seed);
+    slices::Model::Value value{shaped.seed, std::move(shaped.weights), std::move(shaped.embedding),
+                               std::move(shaped.positional)};
+    const ModelShape old = modelShape(m_scene);
+    QString text;
+    if (shape.heads != old.heads)
+        text = tr("Change heads to %1").arg(shape.heads);
+    else if (shape.dModel != old.dModel)
+        text = tr("Change d_model to %1").arg(shape.dModel);
+    else if (shape.dK != old.dK)
+        text = tr("Change d_k to %1").arg(shape.dK);
+    else if (shape.dV != old.dV)
+        text = tr("Change d_v to %1").arg(shape.dV);
+    else if (shape.seed != old.seed)
+        text = tr("Change seed to %1").arg(shape.seed);
+    push<slices::Model>(slices::NoKey{}, std::move(value), text);
 }
 
 void SceneDocument::setTitle(const QString& title, const QString& description)

@@ -103,7 +103,8 @@ public:
 
     const core::Scene& scene() const { return m_scene; }
     QString filePath() const { return m_path; }
-    // The file name, or "Untitled".
+    // What the title bar and every question about the document call it: the file name, else
+    // the scene's title (an example), else "Untitled".
     QString displayName() const;
     bool isModified() const { return !m_undo.isClean(); }
     QUndoStack* undoStack() { return &m_undo; }
@@ -127,8 +128,9 @@ public:
     // Throws core::Error when the shape differs from the shown one. `text` names the step
     // in the Edit menu ("Randomize W^q · head 1"); empty: "Edit W^q · head 1".
     void setWeightMatrix(WeightRef ref, const core::Matrix& matrix, const QString& text = QString());
-    void setEmbedding(const core::EmbeddingSettings& embedding);
-    void setPositional(const core::PositionalSettings& positional);
+    // `text` names the step in the Edit menu; empty: what changed ("Change embedding to one-hot").
+    void setEmbedding(const core::EmbeddingSettings& embedding, const QString& text = QString());
+    void setPositional(const core::PositionalSettings& positional, const QString& text = QString());
     // New weights drawn from shape.seed (Xavier); tables of a different width fall back to
     // hashed embeddings and sinusoidal positions. Throws core::Error for an invalid shape.
     void setModelShape(const ModelShape& shape);

@@ -66,6 +66,15 @@ ScoreOption scoreOptionOf(core::ScoreKind score, core::Normalization normalizati
     return ScoreOption::Scaled;
 }
 
+ScoreOption comparisonOption(const QString& compareScore, core::ScoreKind score, core::Normalization normalization)
+{
+    const ScoreOption current = scoreOptionOf(score, normalization);
+    const auto asked = parseScoreOption(compareScore);
+    if (asked && *asked != current)
+        return *asked;
+    return current == ScoreOption::Dot ? ScoreOption::Scaled : ScoreOption::Dot;
+}
+
 void applyScoreOption(ScoreOption option, core::ScoreKind& score, core::Normalization& normalization)
 {
     if (option == ScoreOption::Hard) {

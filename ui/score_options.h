@@ -26,4 +26,9 @@ ScoreOption scoreOptionOf(core::ScoreKind score, core::Normalization normalizati
 // switch (dot or scaled dot) and normalizes by argmax; leaving Hard goes back to softmax.
 void applyScoreOption(ScoreOption option, core::ScoreKind& score, core::Normalization& normalization);
 
+// The score the Difference view compares with: `compareScore` (ViewSettings::compareScore)
+// unless it is empty, unknown or the option in use (a difference of zeros); then scaled dot
+// product against dot product, and dot product against anything else.
+ScoreOption comparisonOption(const QString& compareScore, core::ScoreKind score, core::Normalization normalization);
+
 } // namespace attn::ui

@@ -59,6 +59,10 @@ WeightsPanel::WeightsPanel(SceneDocument& document, QWidget* parent) : QWidget(p
         m_kind->addItem(name, int(kind));
     m_head = new QComboBox(this);
     m_head->setObjectName(QStringLiteral("weightHeadCombo"));
+    for (QComboBox* combo : {m_kind, m_head}) { // narrow docks (a projector): the lists show whole names
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(5);
+    }
     row->addWidget(m_kind, 1);
     row->addWidget(m_head, 1);
     layout->addLayout(row);

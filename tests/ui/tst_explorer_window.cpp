@@ -3,6 +3,7 @@
 
 #include "ui/attention_panel.h"
 #include "ui/compute_controller.h"
+#include "ui/decimal_field.h"
 #include "ui/explorer_window.h"
 #include "ui/export_dialog.h"
 #include "ui/heatmap_view.h"
@@ -17,6 +18,7 @@
 
 #include "core/cpu_backend.h"
 #include "core/scene_json.h"
+#include "core/word_vectors.h"
 #include "support/results.h"
 
 #include <qcustomplot.h>
@@ -26,6 +28,12 @@
 #include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QGraphicsEffect>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTimer>
 #include <QLockFile>
 #include <QMenu>
 #include <QMenuBar>
@@ -660,6 +668,333 @@ private slots:
         // A loose floor: shared CI machines are noisy; the figure is reported above.
         QVERIFY(temperatureRate >= 5);
         QVERIFY(scrubRate >= 5);
+    }
+
+    // --- Issue 13: the first ten minutes -----------------------------------------------
+
+    // 1. A user's own sentence computes at once on every built-in example; words the
+    // example's embedding lacks get hashed vectors and a note says which.
+    void ownSentenceComputesOnEveryExample_data()
+    {
+        QTest::addColumn<QString>("path");
+        const QDir dir(QStringLiteral(":/examples"));
+        for (const QString& file : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
+            QTest::newRow(qPrintable(file)) << dir.filePath(file);
+    }
+
+    void ownSentenceComputesOnEveryExample()
+    {
+        QFETCH(QString, path);
+        m_window->setScene(core::loadScene(path), QString());
+        waitUpToDate();
+        const core::Scene example = m_window->document()->scene();
+        const QString sentence = QStringLiteral("The student did not get the scholarship because she was lazy");
+        // Typed, keystroke by keystroke, into the sentence (and the source, in cross-attention).
+        for (QPlainTextEdit* edit : {m_window->inputPanel()->textEdit(), m_window->inputPanel()->sourceEdit()}) {
+            if (!edit->isVisible())
+                continue;
+            edit->clear();
+            edit->setFocus();
+            QTest::keyClicks(edit, sentence);
+        }
+        waitUpToDate(30000);
+        QVERIFY2(m_window->messageBar()->level() != ui::MessageBar::Level::Error || !m_window->messageBar()->isVisible(),
+                 qPrintable(m_window->messageBar()->text()));
+        QVERIFY(!m_window->isShowingStale());
+        const auto result = m_window->document()->result();
+        QVERIFY(result->problem->queryCount() >= 11);
+        QVERIFY(m_window->findChild<QLabel*>(QStringLiteral("timeLabel"))->text().startsWith(QStringLiteral("Computed in")));
+        QVERIFY(sameResult(*result, *test::cpuResult(m_window->document()->scene())));
+        // Words the example did not know are named, and said to be hashed.
+        const bool knowsEveryWord = example.embedding.kind == core::EmbeddingKind::Hashed;
+        QLabel* note = m_window->inputPanel()->fallbackNote();
+        QCOMPARE(note->isVisibleTo(m_window.get()), !knowsEveryWord);
+        if (!knowsEveryWord) {
+            QVERIFY2(note->text().contains(QStringLiteral("hashed")), qPrintable(note->text()));
+            QVERIFY2(note->text().contains(QStringLiteral("did")), qPrintable(note->text()));
+        }
+    }
+
+    // The example's own words keep their vectors when other words are typed (one-hot).
+    void exampleWordsKeepTheirOneHotVectors()
+    {
+        m_window->setScene(core::loadScene(QStringLiteral(":/examples/01-this-is-a-cat.json")), QString());
+        waitUpToDate();
+        const core::Matrix before = m_window->document()->result()->problem->queryEmbedding;
+        m_window->inputPanel()->textEdit()->setPlainText(QStringLiteral("a dog is cat."));
+        waitUpToDate();
+        const core::Problem& p = *m_window->document()->result()->problem;
+        QVERIFY(bitIdentical(p.queryEmbedding.row(0), before.row(2))); // "a"
+        QVERIFY(bitIdentical(p.queryEmbedding.row(2), before.row(1))); // "is"
+        QVERIFY(bitIdentical(p.queryEmbedding.row(3), before.row(3))); // "cat."
+        QCOMPARE(p.queryFallback, (std::vector<bool>{false, true, false, false}));
+        QVERIFY(m_window->inputPanel()->fallbackNote()->text().contains(QStringLiteral("dog")));
+        QVERIFY(m_window->inputPanel()->queryChips()->chipCount() == 4);
+    }
+
+    // A view that no longer matches the input looks stale: dimmed, under a note, and the
+    // status bar says the figure is of an earlier input; the message names the control.
+    void figuresThatDoNotMatchTheInputLookStale()
+    {
+        QVERIFY(!m_window->isShowingStale());
+        QVERIFY(!m_window->staleNote()->isVisible());
+        m_window->inputPanel()->textEdit()->clear(); // no tokens: nothing to compute
+        waitUpToDate();
+        QVERIFY(m_window->isShowingStale());
+        QVERIFY(m_window->staleNote()->isVisible());
+        QVERIFY(m_window->staleNote()->text().startsWith(QStringLiteral("Not current")));
+        QVERIFY(m_window->staleNote()->text().contains(QStringLiteral("The animal didn't cross")));
+        QVERIFY(m_window->viewTabs()->graphicsEffect() && m_window->viewTabs()->graphicsEffect()->isEnabled());
+        QVERIFY(m_window->gridView()->graphicsEffect()->isEnabled());
+        QVERIFY2(m_window->messageBar()->text().startsWith(QStringLiteral("Sentence: ")), qPrintable(m_window->messageBar()->text()));
+        QVERIFY(!m_window->messageBar()->text().contains(QStringLiteral("text:")));
+        QVERIFY(m_window->findChild<QLabel*>(QStringLiteral("timeLabel"))->text().contains(QStringLiteral("earlier input")));
+        m_window->document()->undoStack()->undo();
+        waitUpToDate();
+        QVERIFY(!m_window->isShowingStale());
+        QVERIFY(!m_window->staleNote()->isVisible());
+        QVERIFY(!m_window->viewTabs()->graphicsEffect()->isEnabled());
+    }
+
+    // 2. Settings that were only in scene files: embedding, positions, the masked value,
+    // d_k apart from d_model / h, and no normalization, each from a control.
+    void sceneFileSettingsHaveControls()
+    {
+        ui::InputPanel* input = m_window->inputPanel();
+        ui::AttentionPanel* attention = m_window->attentionPanel();
+        const auto before = m_window->document()->result();
+
+        choose(input->positionalCombo(), input->positionalCombo()->findData(int(core::PositionalKind::Table)));
+        QVERIFY(m_window->document()->scene().positional.kind == core::PositionalKind::Table);
+        waitUpToDate();
+        QVERIFY(sameResult(*before, *m_window->document()->result())); // the same rows, kept
+        QCOMPARE(m_window->document()->undoStack()->undoText(), QStringLiteral("Change positions to table"));
+
+        choose(input->embeddingCombo(), input->embeddingCombo()->findData(int(core::EmbeddingKind::OneHot)));
+        QVERIFY(m_window->document()->scene().embedding.kind == core::EmbeddingKind::OneHot);
+        waitUpToDate();
+        const core::Problem& oneHot = *m_window->document()->result()->problem;
+        QCOMPARE(oneHot.queryEmbedding(0, 0), 1.0f); // "The": the first dimension
+        QVERIFY(sameResult(*m_window->document()->result(), *test::cpuResult(m_window->document()->scene())));
+
+        choose(input->embeddingCombo(), input->embeddingCombo()->findData(int(core::EmbeddingKind::Table)));
+        QVERIFY(m_window->document()->scene().embedding.kind == core::EmbeddingKind::Table);
+
+        choose(attention->fillCombo(), attention->fillCombo()->findData(int(core::MaskFill::MinusNineE15)));
+        QVERIFY(m_window->document()->scene().fill == core::MaskFill::MinusNineE15);
+        QCOMPARE(m_window->document()->undoStack()->undoText(), QStringLiteral("Change masked value to −9e15"));
+
+        QComboBox* normalization = attention->normalizationCombo();
+        choose(normalization, normalization->findData(int(core::Normalization::None)));
+        QVERIFY(m_window->document()->scene().normalization == core::Normalization::None);
+        QCOMPARE(m_window->document()->undoStack()->undoText(), QStringLiteral("Change normalization to no normalization"));
+        waitUpToDate();
+        const auto none = m_window->document()->result();
+        QVERIFY(bitIdentical(none->heads[0].weights, none->heads[0].scaledScores)); // nothing masked
+        QVERIFY(sameResult(*none, *test::cpuResult(m_window->document()->scene())));
+
+        QSpinBox* dK = attention->dKSpin();
+        dK->setValue(3); // d_model 16, h 4: d_k 3 apart from d_model / h = 4
+        QCOMPARE(m_window->document()->scene().weights.dK, 3);
+        QCOMPARE(m_window->document()->scene().weights.dV, 4);
+        waitUpToDate();
+        QCOMPARE(m_window->document()->result()->heads[0].Q.cols(), Eigen::Index(3));
+    }
+
+    void wordVectorFileFromTheWindow()
+    {
+        const QString vectors = QStringLiteral(ATTN_TEST_DATA_DIR "/scenes/valid/vectors.txt");
+        const int dimension = core::WordVectors::load(vectors).dimension();
+        QVERIFY(dimension != 16);
+        // Another width than d_model: refused in the window's words, the embedding kept.
+        QVERIFY(!m_window->inputPanel()->useWordVectorFile(vectors));
+        QVERIFY2(m_window->messageBar()->text().startsWith(QStringLiteral("Embedding: vectors.txt has")),
+                 qPrintable(m_window->messageBar()->text()));
+        QVERIFY(m_window->document()->scene().embedding.kind == core::EmbeddingKind::Hashed);
+        m_window->attentionPanel()->headsSpin()->setValue(1);
+        m_window->attentionPanel()->dModelSpin()->setValue(dimension);
+        QVERIFY(m_window->inputPanel()->useWordVectorFile(vectors));
+        QVERIFY(m_window->document()->scene().embedding.kind == core::EmbeddingKind::WordVectors);
+        QVERIFY(m_window->inputPanel()->embeddingCombo()->currentText().contains(QStringLiteral("vectors.txt")));
+        waitUpToDate();
+        QVERIFY(sameResult(*m_window->document()->result(), *test::cpuResult(m_window->document()->scene())));
+    }
+
+    // 4. The small wrongs.
+    // The All heads panel frames the head the large view shows; a scene saved with the
+    // "heads" view opens showing all heads, as its export does.
+    void allHeadsPanelFramesTheShownHead()
+    {
+        m_window->setScene(core::loadScene(QStringLiteral(":/examples/12-multi-head-one-off.json")), QString());
+        waitUpToDate();
+        QVERIFY(m_window->allHeadsShown());
+        QCOMPARE(m_window->headView()->spec().view, ui::FigureView::Heads);
+        QCOMPARE(m_window->exportSource().spec.view, ui::FigureView::Heads);
+        QCOMPARE(m_window->gridView()->highlightedHead(), -1);
+        m_window->selectHead(0);
+        waitUpToDate();
+        QCOMPARE(m_window->gridView()->highlightedHead(), 0);
+        QCPAxisRect* framed = m_window->gridView()->highlightedRect();
+        QVERIFY(framed);
+        // Head 1 is the first panel of the grid: left of and not below every other.
+        for (QCPAxisRect* rect : m_window->gridView()->plot()->axisRects())
+            if (rect != framed && !qobject_cast<QCPColorScale*>(rect->parentLayerable()))
+                QVERIFY(framed->rect().left() < rect->rect().left() || framed->rect().top() < rect->rect().top());
+        QCOMPARE(m_window->document()->scene().view.view, QStringLiteral("head:1"));
+        // File > New: four heads, head 1 framed.
+        m_window->setScene(core::makeScene(QStringLiteral("one two three"), 16, 4, 1), QString());
+        waitUpToDate();
+        m_window->selectHead(0);
+        waitUpToDate();
+        QCPAxisRect* first = m_window->gridView()->highlightedRect();
+        QVERIFY(first);
+        for (QCPAxisRect* rect : m_window->gridView()->plot()->axisRects())
+            QVERIFY(first->rect().left() <= rect->rect().left() && first->rect().top() <= rect->rect().top());
+    }
+
+    void everyHeadOffIsWarned()
+    {
+        for (int h = 0; h < 4; ++h)
+            QTest::mouseClick(m_window->attentionPanel()->headCheck(h), Qt::LeftButton);
+        m_window->selectHead(-1);
+        waitUpToDate();
+        QCOMPARE(m_window->messageBar()->key(), QStringLiteral("heads"));
+        QCOMPARE(m_window->messageBar()->level(), ui::MessageBar::Level::Warning);
+        QVERIFY(m_window->messageBar()->text().contains(QStringLiteral("Every head is switched off")));
+        auto* title = qobject_cast<QCPTextElement*>(m_window->headView()->plot()->plotLayout()->element(0, 0));
+        QVERIFY(title);
+        QVERIFY2(title->text().contains(QStringLiteral("every head is switched off")), qPrintable(title->text()));
+        QVERIFY(m_window->findChild<QLabel*>(QStringLiteral("warningLabel"))->isVisible());
+        QTest::mouseClick(m_window->attentionPanel()->headCheck(2), Qt::LeftButton);
+        waitUpToDate();
+        QVERIFY(m_window->messageBar()->key() != QStringLiteral("heads"));
+    }
+
+    // Ctrl+E exports wherever the focus is, text fields included (they take Ctrl+E as "end
+    // of line" first).
+    void ctrlEExportsFromTextFields()
+    {
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        const std::vector<QWidget*> fields{m_window->attentionPanel()->dModelSpin(),
+                                           m_window->inputPanel()->paddingTokenEdit(),
+                                           m_window->inputPanel()->textEdit()};
+        for (QWidget* field : fields) {
+            field->setFocus();
+            QTRY_VERIFY(field->hasFocus() || field->isAncestorOf(QApplication::focusWidget()));
+            QTest::keyClick(QApplication::focusWidget(), Qt::Key_E, Qt::ControlModifier);
+            QVERIFY2(m_window->exportDialog() && m_window->exportDialog()->isVisible(), field->metaObject()->className());
+            m_window->exportDialog()->close();
+            QTRY_VERIFY(!m_window->exportDialog());
+            m_window->activateWindow();
+            QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        }
+        QCOMPARE(m_window->document()->scene().text, QStringLiteral("The animal didn't cross the street because it was too tired"));
+    }
+
+    // Number fields keep what is typed, or say why not: never 8192 -> 819, 0.01 snapping
+    // back, 1000000 -> 10.00, or 0.07 shown for a temperature of 0.0675.
+    void numberFieldsKeepTypedValues()
+    {
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        auto type = [](QAbstractSpinBox* field, const QString& text) {
+            field->setFocus();
+            field->selectAll();
+            QTest::keyClicks(field, text);
+            QTest::keyClick(field, Qt::Key_Return);
+        };
+        ui::AttentionPanel* attention = m_window->attentionPanel();
+        type(attention->dModelSpin(), QStringLiteral("3000"));
+        QCOMPARE(m_window->document()->scene().weights.dModel, 3000);
+        type(attention->dModelSpin(), QStringLiteral("9000"));
+        QCOMPARE(m_window->document()->scene().weights.dModel, 3000);
+        QVERIFY2(m_window->messageBar()->text().contains(QStringLiteral("d_model: 9000 is more than 8,192")) ||
+                     m_window->messageBar()->text().contains(QStringLiteral("d_model: 9000 is more than 8192")),
+                 qPrintable(m_window->messageBar()->text()));
+        m_window->document()->undoStack()->undo();
+        QCOMPARE(m_window->document()->scene().weights.dModel, 16);
+
+        QAbstractSpinBox* temperature = attention->temperatureField();
+        type(temperature, QStringLiteral("0.01"));
+        QCOMPARE(m_window->document()->scene().temperature, 0.01f);
+        QCOMPARE(temperature->text(), QStringLiteral("0.01"));
+        type(temperature, QStringLiteral("1000000"));
+        QCOMPARE(m_window->document()->scene().temperature, 1e6f);
+        type(temperature, QStringLiteral("5000000"));
+        QCOMPARE(m_window->document()->scene().temperature, 1e6f);
+        QVERIFY2(m_window->messageBar()->text().startsWith(QStringLiteral("Temperature: 5000000 is more than")),
+                 qPrintable(m_window->messageBar()->text()));
+        // The slider's own values show as the title writes them.
+        attention->setFocus();
+        attention->temperatureSlider()->setValue(ui::AttentionPanel::temperatureToSlider(0.0675));
+        QCOMPARE(m_window->document()->scene().temperature, 0.0675f);
+        QCOMPARE(temperature->text(), QStringLiteral("0.0675"));
+    }
+
+    void savedNameComesFromTheTitle()
+    {
+        m_window->setScene(core::loadScene(QStringLiteral(":/examples/01-this-is-a-cat.json")), QString());
+        QCOMPARE(QFileInfo(m_window->suggestedSavePath()).fileName(), QStringLiteral("this-is-a-cat.json"));
+        QCOMPARE(m_window->exportSource().suggestedName, QStringLiteral("this-is-a-cat"));
+        core::Scene japanese = core::loadScene(QStringLiteral(":/examples/06-japanese-per-character.json"));
+        japanese.title = QStringLiteral("黒い猫 — per character!");
+        m_window->setScene(japanese, QString());
+        QCOMPARE(QFileInfo(m_window->suggestedSavePath()).fileName(), QStringLiteral("黒い猫-per-character.json"));
+    }
+
+    // The unsaved-changes question names the scene as the title bar does.
+    void unsavedChangesQuestionNamesTheScene()
+    {
+        m_window->setScene(core::loadScene(QStringLiteral(":/examples/01-this-is-a-cat.json")), QString());
+        m_window->document()->setTemperature(0.5f);
+        QVERIFY(m_window->windowTitle().startsWith(QStringLiteral("This is a cat.")));
+        QString asked;
+        QTimer::singleShot(0, this, [&asked] {
+            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            QVERIFY(box);
+            asked = box->text();
+            box->button(QMessageBox::Cancel)->click();
+        });
+        QVERIFY(!m_window->close()); // cancelled
+        QVERIFY2(asked.contains(QStringLiteral("“This is a cat.”")), qPrintable(asked));
+        QVERIFY(!asked.contains(QStringLiteral("Untitled")));
+    }
+
+    // The Edit menu names what an undo takes back.
+    void undoNamesTheChange()
+    {
+        QComboBox* normalization = m_window->attentionPanel()->normalizationCombo();
+        choose(normalization, normalization->findData(int(core::Normalization::Relu)));
+        QCOMPARE(m_window->document()->undoStack()->undoText(), QStringLiteral("Change normalization to ReLU"));
+        QComboBox* score = m_window->attentionPanel()->scoreCombo();
+        choose(score, score->findData(int(ui::ScoreOption::Cosine)));
+        QCOMPARE(m_window->document()->undoStack()->undoText(), QStringLiteral("Change score to cosine"));
+        QTest::mouseClick(m_window->attentionPanel()->causalCheck(), Qt::LeftButton);
+        QCOMPARE(m_window->document()->undoStack()->undoText(), QStringLiteral("Causal mask on"));
+        m_window->attentionPanel()->headsSpin()->setValue(8);
+        QCOMPARE(m_window->document()->undoStack()->undoText(), QStringLiteral("Change heads to 8"));
+    }
+
+    // The Difference tab never compares a score with itself (all zeros).
+    void differenceNeverComparesAScoreWithItself()
+    {
+        core::Scene scene = m_window->document()->scene();
+        scene.view.compareScore = QStringLiteral("scaled"); // the score in use
+        m_window->setScene(scene, QString());
+        m_window->viewTabs()->setCurrentIndex(3);
+        waitUpToDate();
+        QTRY_VERIFY(m_window->differenceView()->colorMap());
+        QCOMPARE(m_window->compareCombo()->currentData().toString(), QStringLiteral("dot"));
+        QVERIFY(!m_window->differenceView()->colorMap()->data()->isEmpty());
+        bool nonZero = false;
+        for (int i = 0; i < 4; ++i)
+            nonZero = nonZero || shown(m_window->differenceView(), i, 0) != 0.0;
+        QVERIFY(nonZero);
+        // Choosing the compared score as the score moves the comparison elsewhere.
+        QComboBox* score = m_window->attentionPanel()->scoreCombo();
+        choose(score, score->findData(int(ui::ScoreOption::Dot)));
+        QCOMPARE(m_window->compareCombo()->currentData().toString(), QStringLiteral("scaled"));
     }
 
 private:

@@ -1,0 +1,13 @@
+#pragma once
+
+#include <QString>
+
+namespace attn::ui {
+
+// A file name (without a suffix) from a scene's title, as Save As and the figure export
+// offer it: lowercase letters and digits of any script, every run of anything else one
+// hyphen, none at either end. "This is a cat." -> "this-is-a-cat" (not "this-is-a-cat."),
+// "黒い猫" stays. Empty (a title of punctuation only): `fallback`.
+QString fileNameFromTitle(const QString& title, const QString& fallback);
+
+} // namespace attn::ui
