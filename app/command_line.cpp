@@ -2,9 +2,12 @@
 
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/limits.h"
+#include "core/word_vectors.h"
 #include "core/result_json.h"
 #include "core/scene_json.h"
 #include "ui/figure_export.h"
+#include "ui/score_options.h"
 #include "ui/stage_export.h"
 
 #include <QCommandLineParser>
@@ -63,6 +66,30 @@ std::shared_ptr<const core::AttentionResult> compute(core::Backend& backend,
     return result;
 }
 
+// Words the embedding does not know got hashed vectors: say which, as the window does.
+void noteFallbacks(const core::Problem& problem, const core::Scene& scene)
+{
+    QStringList words;
+    auto collect = [&words](const std::vector<core::Token>& tokens, const std::vector<bool>& fallback) {
+        for (std::size_t i = 0; i < tokens.size() && i < fallback.size(); ++i)
+            if (fallback[i] && !words.contains(tokens[i].text))
+                words.append(tokens[i].text);
+    };
+    collect(problem.queryTokens, problem.queryFallback);
+    collect(problem.keyTokens, problem.keyFallback);
+    if (words.isEmpty())
+        return;
+    const QString where = scene.embedding.kind == core::EmbeddingKind::OneHot
+                              ? QStringLiteral("the one-hot vocabulary (one word per dimension of d_model %1)")
+                                    .arg(scene.weights.dModel)
+                          : scene.embedding.kind == core::EmbeddingKind::Table ? QStringLiteral("the embedding table")
+                                                                               : scene.embedding.wordVectorPath;
+    printLine(stderr, QStringLiteral("note: %1 %2 not in %3 got hashed vectors: %4")
+                          .arg(words.size())
+                          .arg(words.size() == 1 ? QStringLiteral("word") : QStringLiteral("words"), where,
+                               words.join(QStringLiteral(", "))));
+}
+
 } // namespace
 
 std::optional<CommandLine> parseCommandLine(const QStringList& arguments, CommandLineError& error, bool& exitNow)
@@ -85,14 +112,32 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
                                     QStringLiteral("Cross-attention: keys and values from this sentence."), QStringLiteral("TEXT"));
     const QCommandLineOption mode(QStringLiteral("mode"), QStringLiteral("dot|scaled|additive|hard|bilinear|cosine."),
                                   QStringLiteral("MODE"));
-    const QCommandLineOption normalize(QStringLiteral("normalize"), QStringLiteral("softmax|hard|relu|sparsemax."),
-                                       QStringLiteral("NAME"));
+    const QCommandLineOption normalize(
+        QStringLiteral("normalize"),
+        QStringLiteral("softmax|hard|relu|sparsemax|none (none: the scaled, masked scores are the weights)."),
+        QStringLiteral("NAME"));
+    const QCommandLineOption fill(QStringLiteral("fill"),
+                                  QStringLiteral("What a masked score becomes: -inf (excluded) or -9e15 (PyTorch's "
+                                                 "masked_fill)."),
+                                  QStringLiteral("VALUE"));
+    const QCommandLineOption embedding(QStringLiteral("embedding"),
+                                       QStringLiteral("hashed|onehot|table|wordvectors (wordvectors needs --word-vectors)."),
+                                       QStringLiteral("KIND"));
+    const QCommandLineOption wordVectors(QStringLiteral("word-vectors"),
+                                         QStringLiteral("A GloVe or word2vec text file of d_model dimensions (sets "
+                                                        "--embedding wordvectors)."),
+                                         QStringLiteral("FILE"));
+    const QCommandLineOption positionalOption(QStringLiteral("positional"), QStringLiteral("none|sinusoidal|table."),
+                                              QStringLiteral("KIND"));
     const QCommandLineOption temperature(QStringLiteral("temperature"), QStringLiteral("Softmax temperature (> 0)."),
                                          QStringLiteral("T"));
     const QCommandLineOption heads(QStringLiteral("heads"), QStringLiteral("Number of heads (new seeded weights)."),
                                    QStringLiteral("N"));
     const QCommandLineOption dModel(QStringLiteral("d-model"), QStringLiteral("Model width (new seeded weights)."),
                                     QStringLiteral("D"));
+    const QCommandLineOption dK(QStringLiteral("d-k"),
+                                QStringLiteral("Query and key width per head, apart from d_model / h (new seeded weights)."),
+                                QStringLiteral("K"));
     const QCommandLineOption causal(QStringLiteral("causal"), QStringLiteral("Mask every key after its query."));
     const QCommandLineOption window(QStringLiteral("window"), QStringLiteral("Local window: mask |i - j| > N."),
                                     QStringLiteral("N"));
@@ -132,7 +177,8 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
                                    QStringLiteral("NAME"));
     const QCommandLineOption latex(QStringLiteral("latex"), QStringLiteral("table|pgfplots: the kind of .tex matrix."),
                                    QStringLiteral("KIND"));
-    parser.addOptions({sceneOption, text, source, mode, normalize, temperature, heads, dModel, causal, window, padding,
+    parser.addOptions({sceneOption, text, source, mode, normalize, fill, embedding, wordVectors, positionalOption,
+                       temperature, heads, dModel, dK, causal, window, padding,
                        seed, backend, vkDevice, listDevices, exportOption, view, width, height, dpi, colormap, dump,
                        exportAll, exportMatrix, stage, latex});
 
@@ -141,8 +187,9 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
         return std::nullopt;
     }
     if (parser.isSet(help) || parser.isSet(version)) {
-        printLine(stdout, parser.isSet(help) ? parser.helpText()
-                                             : QStringLiteral("attention-explorer ") + QStringLiteral(ATTN_VERSION));
+        // Printed once, by the caller (main prints it after the QApplication exists).
+        error = {kOk, parser.isSet(help) ? parser.helpText()
+                                         : QStringLiteral("attention-explorer ") + QStringLiteral(ATTN_VERSION)};
         exitNow = true;
         return std::nullopt;
     }
@@ -172,7 +219,8 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
         return true;
     };
     std::optional<int> widthValue, heightValue, dpiValue;
-    if (!integer(heads, 1, 256, out.heads) || !integer(dModel, 1, 8192, out.dModel) ||
+    if (!integer(heads, 1, core::kMaxHeads, out.heads) || !integer(dModel, 1, core::kMaxModelWidth, out.dModel) ||
+        !integer(dK, 1, core::kMaxModelWidth, out.dK) ||
         !integer(window, 0, 1 << 20, out.window) || !integer(width, 64, 20000, widthValue) ||
         !integer(height, 64, 20000, heightValue) || !integer(dpi, 72, 600, dpiValue))
         return std::nullopt;
@@ -193,8 +241,43 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
     if (parser.isSet(normalize)) {
         out.normalization = core::parseNormalization(parser.value(normalize).toStdString());
         if (!out.normalization) {
-            error = usage(QStringLiteral("--normalize: expected softmax|hard|relu|sparsemax, got \"%1\"")
-                              .arg(parser.value(normalize)));
+            error = usage(QStringLiteral("--normalize: expected %1, got \"%2\"")
+                              .arg(QString::fromStdString(core::allNormalizationNames()), parser.value(normalize)));
+            return std::nullopt;
+        }
+    }
+    if (parser.isSet(fill)) {
+        const QString value = parser.value(fill);
+        out.fill = core::parseMaskFill(value.toStdString());
+        if (!out.fill && (value == QLatin1String("-infinity") || value == QLatin1String("-Inf")))
+            out.fill = core::MaskFill::NegativeInfinity;
+        if (!out.fill) {
+            error = usage(QStringLiteral("--fill: expected -inf or -9e15, got \"%1\"").arg(value));
+            return std::nullopt;
+        }
+    }
+    if (parser.isSet(embedding)) {
+        out.embedding = core::parseEmbeddingKind(parser.value(embedding).toStdString());
+        if (!out.embedding) {
+            error = usage(QStringLiteral("--embedding: expected hashed|onehot|table|wordvectors, got \"%1\"")
+                              .arg(parser.value(embedding)));
+            return std::nullopt;
+        }
+    }
+    out.wordVectors = parser.value(wordVectors);
+    if (out.embedding == core::EmbeddingKind::WordVectors && out.wordVectors.isEmpty()) {
+        error = usage(QStringLiteral("--embedding wordvectors: give the file with --word-vectors FILE"));
+        return std::nullopt;
+    }
+    if (!out.wordVectors.isEmpty() && out.embedding && *out.embedding != core::EmbeddingKind::WordVectors) {
+        error = usage(QStringLiteral("--word-vectors goes with --embedding wordvectors, not \"%1\"").arg(parser.value(embedding)));
+        return std::nullopt;
+    }
+    if (parser.isSet(positionalOption)) {
+        out.positional = core::parsePositionalKind(parser.value(positionalOption).toStdString());
+        if (!out.positional) {
+            error = usage(QStringLiteral("--positional: expected none|sinusoidal|table, got \"%1\"")
+                              .arg(parser.value(positionalOption)));
             return std::nullopt;
         }
     }
@@ -302,16 +385,62 @@ core::Scene sceneFor(const CommandLine& commandLine)
     }
     if (commandLine.source)
         scene.source = *commandLine.source;
-    if (commandLine.heads || commandLine.dModel || commandLine.seed) {
-        // A new shape or seed draws new weights; the rest of the scene is kept.
+    if (commandLine.heads || commandLine.dModel || commandLine.dK || commandLine.seed) {
+        // A new shape or seed draws new weights; the rest of the scene is kept (tables of
+        // another width give way, as in the window).
         const int d = commandLine.dModel.value_or(scene.weights.dModel);
         const int h = commandLine.heads.value_or(scene.weights.headCount());
+        const bool reshaped = commandLine.heads || commandLine.dModel;
+        if (reshaped && d % h != 0)
+            throw core::Error("--heads " + std::to_string(h) + " does not divide --d-model " + std::to_string(d) +
+                              " (d_v = d_model / h, seed 002)");
+        const int dV = reshaped ? d / h : scene.weights.dV;
+        const int dk = commandLine.dK.value_or(reshaped ? d / h : scene.weights.dK);
         const std::uint64_t seed = commandLine.seed.value_or(scene.seed);
-        const core::Scene fresh = core::makeScene(scene.text, d, h, seed);
-        scene.weights = fresh.weights;
-        scene.seed = seed;
+        core::reshapeModel(scene, d, h, dk, dV, seed);
         scene.embedding.seed = seed;
     }
+    if (commandLine.embedding || !commandLine.wordVectors.isEmpty()) {
+        const core::EmbeddingKind kind = commandLine.embedding.value_or(core::EmbeddingKind::WordVectors);
+        switch (kind) {
+        case core::EmbeddingKind::Hashed:
+            scene.embedding.kind = kind;
+            break;
+        case core::EmbeddingKind::OneHot:
+            // One dimension per word of the sentences as given here.
+            scene.embedding.kind = kind;
+            scene.embedding.vocabulary.clear();
+            core::fitOneHotVocabulary(scene);
+            break;
+        case core::EmbeddingKind::Table:
+            // The scene's own table where it has one, else the vectors in use kept as one.
+            if (scene.embedding.table.empty())
+                core::keepEmbeddingsAsTable(scene);
+            scene.embedding.kind = kind;
+            break;
+        case core::EmbeddingKind::WordVectors: {
+            auto vectors = std::make_shared<const core::WordVectors>(core::WordVectors::load(commandLine.wordVectors));
+            if (vectors->dimension() != scene.weights.dModel)
+                throw core::Error("--word-vectors: " + commandLine.wordVectors.toStdString() + " has " +
+                                  std::to_string(vectors->dimension()) + "-dimensional vectors and d_model is " +
+                                  std::to_string(scene.weights.dModel) + "; give --d-model " +
+                                  std::to_string(vectors->dimension()));
+            scene.embedding.kind = kind;
+            scene.embedding.wordVectorPath = commandLine.wordVectors;
+            scene.embedding.wordVectors = std::move(vectors);
+            break;
+        }
+        }
+    }
+    if (commandLine.positional) {
+        if (*commandLine.positional == core::PositionalKind::Table) {
+            if (scene.positional.table.size() == 0)
+                core::keepPositionsAsTable(scene);
+        }
+        scene.positional.kind = *commandLine.positional;
+    }
+    if (commandLine.fill)
+        scene.fill = *commandLine.fill;
     if (commandLine.mode)
         applyMode(*commandLine.mode, scene);
     if (commandLine.normalization)
@@ -380,6 +509,7 @@ int runHeadless(const CommandLine& commandLine)
         constexpr int kFigureCells = 1024;
         const bool figures = !commandLine.exportPath.isEmpty() || !commandLine.exportAllDir.isEmpty();
         const auto problem = core::resolveProblem(scene);
+        noteFallbacks(*problem, scene);
         std::shared_ptr<const core::AttentionResult> full;
         if (!commandLine.dumpPath.isEmpty() || !commandLine.matrixPath.isEmpty())
             full = compute(*backend, problem, core::ComputeOptions{});
@@ -395,15 +525,14 @@ int runHeadless(const CommandLine& commandLine)
             }
         }
         // The difference view compares with the scene's comparison score, else dot product
-        // against scaled dot product.
+        // against scaled dot product (ui::comparisonOption).
         std::shared_ptr<const core::AttentionResult> compare;
         auto comparison = [&]() {
             if (!compare) {
+                // As the window's Difference tab: never the score in use (all zeros).
                 core::Scene other = scene;
-                const auto score = core::parseScoreKind(scene.view.compareScore.toStdString());
-                other.score = score ? *score
-                                    : (scene.score == core::ScoreKind::ScaledDot ? core::ScoreKind::Dot
-                                                                                 : core::ScoreKind::ScaledDot);
+                ui::applyScoreOption(ui::comparisonOption(scene.view.compareScore, scene.score, scene.normalization),
+                                     other.score, other.normalization);
                 compare = compute(*backend, core::resolveProblem(other), options);
             }
             return compare.get();

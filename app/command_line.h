@@ -14,7 +14,8 @@ namespace attn::app {
 // Exit codes (README): what a script can tell apart.
 enum ExitCode { kOk = 0, kUsage = 2, kInvalidInput = 3, kCannotWrite = 4 };
 
-// A usage error (exit 2) or invalid input (exit 3), with the message for stderr.
+// A usage error (exit 2) or invalid input (exit 3), with the message for stderr; or, for
+// --help and --version (code kOk), the text to print on stdout.
 struct CommandLineError
 {
     ExitCode code = kUsage;
@@ -32,6 +33,11 @@ struct CommandLine
     std::optional<float> temperature;
     std::optional<int> heads;
     std::optional<int> dModel;
+    std::optional<int> dK;                           // --d-k: apart from d_model / h
+    std::optional<core::EmbeddingKind> embedding;    // --embedding
+    QString wordVectors;                             // --word-vectors FILE
+    std::optional<core::PositionalKind> positional;  // --positional
+    std::optional<core::MaskFill> fill;              // --fill
     std::optional<std::uint64_t> seed;
     bool causal = false;
     std::optional<int> window;
@@ -53,8 +59,8 @@ struct CommandLine
     // True when no option changes the scene file (or the example) as loaded.
     bool unchangedScene() const
     {
-        return !text && !source && !mode && !normalization && !temperature && !heads && !dModel && !seed &&
-               !causal && !window && !paddingToken;
+        return !text && !source && !mode && !normalization && !temperature && !heads && !dModel && !dK && !seed &&
+               !embedding && wordVectors.isEmpty() && !positional && !fill && !causal && !window && !paddingToken;
     }
 
     bool headless() const
@@ -65,8 +71,9 @@ struct CommandLine
 };
 
 // Parses argv (without the program name handling of QCoreApplication, so it can run before
-// the QApplication exists and choose the platform). On --help/--version prints and sets
-// `exitNow`.
+// the QApplication exists and choose the platform). Prints nothing: on --help/--version it
+// sets `exitNow` and puts the text in error.message (code kOk), for the caller to print once
+// (after the QApplication exists, so that the usage line names the program).
 std::optional<CommandLine> parseCommandLine(const QStringList& arguments, CommandLineError& error, bool& exitNow);
 
 // The scene the command line describes: the file or the built-in example, with the

@@ -43,7 +43,9 @@ int main(int argc, char** argv)
     QApplication::setOrganizationName(QStringLiteral("attention-explorer"));
     QApplication::setApplicationVersion(QStringLiteral(ATTN_VERSION));
     if (exitNow) {
-        parseCommandLine(arguments, error, exitNow); // prints help or version with the app's name
+        // Parsed again now that the QApplication exists, so the usage line names the program.
+        parseCommandLine(arguments, error, exitNow);
+        std::fputs(qPrintable(error.message + QLatin1Char('\n')), stdout);
         return kOk;
     }
     if (!commandLine) {

@@ -19,6 +19,8 @@
 #include <QXmlStreamReader>
 #include <QtTest>
 
+#include <array>
+
 namespace core = attn::core;
 
 namespace {
@@ -492,6 +494,126 @@ private slots:
         const QList<QByteArray> lines = file.readAll().trimmed().split('\n');
         QCOMPARE(lines.size(), result->heads[0].weights.rows());
         QCOMPARE(lines[0].split(',').first().toFloat(), result->heads[0].weights(0, 0));
+    }
+
+    // --- Issue 13 --------------------------------------------------------------------
+
+    // --help and --version print once, and the usage line names the program.
+    void helpAndVersionPrintOnce()
+    {
+        const Run help = run({QStringLiteral("--help")});
+        QCOMPARE(help.code, 0);
+        QCOMPARE(help.out.count(QStringLiteral("Usage:")), 1);
+        QVERIFY2(!help.out.contains(QStringLiteral("<executable_name>")), qPrintable(help.out));
+        QVERIFY(help.out.contains(QStringLiteral("attention-explorer")));
+        for (const char* option : {"--embedding", "--positional", "--fill", "--d-k", "none"})
+            QVERIFY2(help.out.contains(QLatin1String(option)), option);
+        const Run version = run({QStringLiteral("--version")});
+        QCOMPARE(version.code, 0);
+        QCOMPARE(version.out.trimmed().split(QLatin1Char('\n')).size(), 1);
+        QVERIFY(version.out.startsWith(QStringLiteral("attention-explorer ")));
+    }
+
+    // A user's own sentence computes on the built-in example and on every example file: the
+    // words an example's embedding lacks get hashed vectors, and a note names them.
+    void ownSentenceOnEveryExample_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::newRow("--source alone on the example") << QStringList{QStringLiteral("--source"), QStringLiteral("Black cat")};
+        QTest::newRow("--text on the example") << QStringList{QStringLiteral("--text"), QStringLiteral("The student did not get it")};
+        const QDir examples(QStringLiteral(ATTN_RESOURCES_DIR "/examples"));
+        for (const QString& file : examples.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
+            QTest::newRow(qPrintable(file)) << QStringList{QStringLiteral("--scene"), examples.filePath(file), QStringLiteral("--text"),
+                                                           QStringLiteral("The student did not get the scholarship because she was lazy")};
+    }
+    void ownSentenceOnEveryExample()
+    {
+        QFETCH(QStringList, arguments);
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("dump.json"));
+        const Run r = run(arguments + QStringList{QStringLiteral("--backend"), QStringLiteral("cpu"), QStringLiteral("--dump"), out});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QJsonObject dump = readJson(out);
+        QVERIFY(!dump.value(QStringLiteral("heads")).toArray().isEmpty());
+        if (arguments.first() == QLatin1String("--source")) {
+            QVERIFY(dump.value(QStringLiteral("cross")).toBool());
+            QVERIFY2(r.err.contains(QStringLiteral("note: ")) && r.err.contains(QStringLiteral("Black")), qPrintable(r.err));
+            QVERIFY(r.err.contains(QStringLiteral("hashed vectors")));
+        }
+    }
+
+    // The settings that were only in scene files, on the command line.
+    void sceneFileSettingsAsOptions()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("dump.json"));
+        const QStringList common{QStringLiteral("--backend"), QStringLiteral("cpu"), QStringLiteral("--dump"), out,
+                                 QStringLiteral("--text"), QStringLiteral("a b a c")};
+        Run r = run(common + QStringList{QStringLiteral("--embedding"), QStringLiteral("onehot"), QStringLiteral("--positional"),
+                                         QStringLiteral("none"), QStringLiteral("--fill"), QStringLiteral("-9e15"),
+                                         QStringLiteral("--d-k"), QStringLiteral("3"), QStringLiteral("--normalize"),
+                                         QStringLiteral("none"), QStringLiteral("--causal")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QJsonObject dump = readJson(out);
+        const QJsonObject settings = dump.value(QStringLiteral("settings")).toObject();
+        QCOMPARE(settings.value(QStringLiteral("normalize")).toString(), QStringLiteral("none"));
+        QCOMPARE(settings.value(QStringLiteral("fill")).toString(), QStringLiteral("-9e15"));
+        QCOMPARE(settings.value(QStringLiteral("d_k")).toInt(), 3);
+        QCOMPARE(settings.value(QStringLiteral("d_v")).toInt(), 8); // d_model 16 / 2 heads
+        // One-hot rows, no positions: "a b a c" is e0 e1 e0 e2.
+        const QJsonArray x = dump.value(QStringLiteral("queryInput")).toArray();
+        for (int i = 0; i < 4; ++i) {
+            const int hot = std::array{0, 1, 0, 2}[std::size_t(i)];
+            for (int j = 0; j < 16; ++j)
+                QCOMPARE(x[i].toArray()[j].toDouble(), j == hot ? 1.0 : 0.0);
+        }
+        // No normalization: the weights are the scaled scores, masked cells 0 (not -9e15).
+        const QJsonObject head = dump.value(QStringLiteral("heads")).toArray()[0].toObject();
+        const QJsonArray weights = head.value(QStringLiteral("weights")).toArray();
+        const QJsonArray scaled = head.value(QStringLiteral("scaledScores")).toArray();
+        for (int i = 0; i < 4; ++i)
+            for (int j = 0; j < 4; ++j)
+                QCOMPARE(weights[i].toArray()[j].toDouble(), j > i ? 0.0 : scaled[i].toArray()[j].toDouble());
+
+        // --fill=-inf, sinusoidal positions, a table from the vectors in use.
+        r = run(common + QStringList{QStringLiteral("--fill=-inf"), QStringLiteral("--positional"), QStringLiteral("sinusoidal"),
+                                     QStringLiteral("--embedding"), QStringLiteral("table")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(readJson(out).value(QStringLiteral("settings")).toObject().value(QStringLiteral("fill")).toString(), QStringLiteral("-inf"));
+
+        // Word vectors: the file's width must be d_model.
+        const QString vectors = QStringLiteral(ATTN_TEST_DATA_DIR "/scenes/valid/vectors.txt");
+        r = run(common + QStringList{QStringLiteral("--word-vectors"), vectors});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains(QStringLiteral("--word-vectors")) && r.err.contains(QStringLiteral("--d-model")), qPrintable(r.err));
+
+        // Names the options do not know are usage errors that list the choices.
+        for (const auto& [option, value] : {std::pair{"--embedding", "glove"}, std::pair{"--positional", "rotary"},
+                                           std::pair{"--fill", "0"}, std::pair{"--normalize", "tanh"}}) {
+            r = run(common + QStringList{QLatin1String(option), QLatin1String(value)});
+            QCOMPARE(r.code, 2);
+            QVERIFY2(r.err.contains(QLatin1String(option)), qPrintable(r.err));
+        }
+        r = run(common + QStringList{QStringLiteral("--normalize"), QStringLiteral("tanh")});
+        QVERIFY2(r.err.contains(QStringLiteral("softmax|hard|relu|sparsemax|none")), qPrintable(r.err));
+    }
+
+    // The Difference figure never compares a score with itself, as in the window.
+    void differenceFigureComparesAnotherScore()
+    {
+        QTemporaryDir dir;
+        core::Scene scene = core::makeScene(QStringLiteral("one two three four"), 8, 2, 3);
+        scene.view.compareScore = QStringLiteral("scaled"); // the score in use
+        const QString path = dir.filePath(QStringLiteral("scene.json"));
+        core::saveScene(scene, path);
+        const QString out = dir.filePath(QStringLiteral("diff.svg"));
+        const Run r = run({QStringLiteral("--scene"), path, QStringLiteral("--view"), QStringLiteral("difference:1"),
+                           QStringLiteral("--export"), out, QStringLiteral("--backend"), QStringLiteral("cpu")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QFile file(out);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray svg = file.readAll();
+        QVERIFY2(svg.contains("minus dot product"), "the difference is against the dot product, not itself");
     }
 
     void withoutADisplayTheExampleBecomesAFigureFile()
