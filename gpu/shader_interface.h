@@ -76,6 +76,12 @@ struct UnitPush
     std::uint32_t width, stride, kOffset, unitStride; // vec4s
 };
 
+// rotary.comp (floats)
+struct RotaryPush
+{
+    std::uint32_t halfWidth, headWidth, stride, kOffset, rotatedStride, rotatedKOffset;
+};
+
 // add.comp
 struct AddPush
 {

@@ -10,6 +10,8 @@
 #include "descriptor_pool.h"
 #include "device.h"
 #include "instance.h"
+#include "model/vulkan_block_ops.h"
+#include "model/weight_cache.h"
 #include "pipeline_cache.h"
 #include "shader_interface.h"
 #include "timestamp_queries.h"
@@ -101,6 +103,7 @@ struct PlanKey
     bool keep = false;
     bool cross = false;
     bool custom = false;
+    bool rotary = false;
     int rowBlock = 1;
     int colBlock = 1;
     core::PoolMode pool = core::PoolMode::Mean;
@@ -183,7 +186,9 @@ struct Plan
     Buffer params;
     Mirror inputs, weights, maskData;
     Mirror x, proj, headOut, out, status, grid;
-    Buffer indirect; // VkDispatchIndirectCommand per dispatch, 16 bytes apart
+    Mirror rot;         // rotary: [Q' | K'] per row, each head's d_k4 columns side by side
+    Mirror rotaryTable; // rotary: per position and pair (cos, sin)
+    Buffer indirect;    // VkDispatchIndirectCommand per dispatch, 16 bytes apart
     std::vector<IndirectSlot> dispatches;
     Buffer qm;       // Q M (bilinear) or Q with unit rows (cosine)
     Buffer km;       // K with unit rows (cosine)
@@ -260,11 +265,14 @@ struct VulkanBackend::Impl
     std::unique_ptr<Plan> plan;
     int records = 0;
     std::mutex mutex;
+    // Device copies of model weights, shared by the block operations; destroyed before the
+    // device (members go in reverse order).
+    WeightCache weights;
 
     Impl(Instance&& i, const DeviceInfo& d)
         : instance(std::move(i)), info(d), device(Device::create(d)),
           cache(PipelineCache::create(device)), commands(CommandContext::create(device)),
-          variant(variantFor(d))
+          variant(variantFor(d)), weights(device, WeightCache::defaultBudget(device))
     {
     }
     ~Impl()
@@ -320,6 +328,7 @@ constexpr Binding kUniform{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER};
 constexpr Binding kStorage{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
 constexpr Binding kTexels{VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, VK_FORMAT_R32G32B32A32_SFLOAT};
 constexpr Binding kBits{VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, VK_FORMAT_R32_UINT};
+constexpr Binding kScalars{VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, VK_FORMAT_R32_SFLOAT};
 
 const ComputePipeline& VulkanBackend::Impl::gemmPipeline(const GemmConfig& config)
 {
@@ -427,6 +436,22 @@ void VulkanBackend::Impl::buildPlan(const PlanKey& key)
     p->headOut =
         Mirror::create(device, checkBinding("head outputs", VkDeviceSize(d.tq) * d.nv * kFloat),
                        Direction::Readback);
+    if (key.rotary) {
+        // The rotary step reads the projections one float at a time (an R32F view).
+        if (VkDeviceSize(d.projRows) * d.nqkv > limits.maxTexelBufferElements)
+            throw core::BackendFault("Vulkan: the rotary step needs " +
+                                     std::to_string(VkDeviceSize(d.projRows) * d.nqkv) +
+                                     " texels in one binding; this device allows " +
+                                     std::to_string(limits.maxTexelBufferElements));
+        p->rot = Mirror::create(
+            device,
+            checkBinding("rotated queries and keys", VkDeviceSize(d.projRows) * 2 * d.nq * kFloat),
+            key.keep ? Direction::Readback : Direction::None);
+        p->rotaryTable = Mirror::create(
+            device,
+            checkBinding("rotary angles", VkDeviceSize(std::max(d.tq, d.tk)) * d.dk * kFloat),
+            Direction::Upload);
+    }
     p->out = Mirror::create(device, checkBinding("outputs", VkDeviceSize(d.tq) * d.dm4 * kFloat),
                             Direction::Readback);
     p->status = Mirror::create(device, VkDeviceSize(d.h) * d.tq * 4, Direction::Readback);
@@ -453,11 +478,11 @@ void VulkanBackend::Impl::buildPlan(const PlanKey& key)
         device, checkBinding("per-head outputs", VkDeviceSize(d.h) * rows * d.dm4 * kFloat),
         MemoryKind::DeviceLocal);
 
-    // At most 4 dispatches before the chunks (X, two projections, Q M or unit rows) and 7 per
-    // chunk.
-    p->indirect = Buffer::create(device, VkDeviceSize(4 + 7 * p->chunks) * 16,
+    // At most 5 dispatches before the chunks (X, two projections, rotary, Q M or unit rows) and
+    // 7 per chunk.
+    p->indirect = Buffer::create(device, VkDeviceSize(5 + 7 * p->chunks) * 16,
                                  device.unifiedMemory() ? MemoryKind::Shared : MemoryKind::Upload);
-    p->descriptors = DescriptorPool::create(device, 12, 12 * 4, 12, 12 * 4);
+    p->descriptors = DescriptorPool::create(device, 13, 13 * 4, 13, 13 * 4);
     if (device.timestamps()) {
         std::uint32_t total = 0;
         for (int s = 0, n = p->multiSubmit ? p->chunks : 1; s < n; ++s)
@@ -480,8 +505,9 @@ void VulkanBackend::Impl::clearBuffers(Plan& p)
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     check(vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer");
     std::vector<const Buffer*> all = {&p.params, &p.qm, &p.km, &p.partials, &p.indirect};
-    for (const Mirror* m : {&p.inputs, &p.weights, &p.maskData, &p.x, &p.proj, &p.headOut, &p.out,
-                            &p.status, &p.grid, &p.raw, &p.scaled, &p.masked, &p.chunkWeights}) {
+    for (const Mirror* m :
+         {&p.inputs, &p.weights, &p.maskData, &p.x, &p.proj, &p.headOut, &p.out, &p.status, &p.grid,
+          &p.raw, &p.scaled, &p.masked, &p.chunkWeights, &p.rot, &p.rotaryTable}) {
         all.push_back(&m->device);
         all.push_back(&m->staging);
     }
@@ -527,6 +553,10 @@ void VulkanBackend::Impl::record(Plan& p)
                  {normalizeWorkgroup(), std::uint32_t(key.normalization), key.keep ? 1u : 0u});
     const ComputePipeline& pool = pipeline("pool", {kUniform, kTexels, kStorage}, sizeof(PoolPush),
                                            {64, key.pool == core::PoolMode::Max ? 1u : 0u});
+    const ComputePipeline* rotary =
+        key.rotary ? &pipeline("rotary", {kUniform, kScalars, kScalars, kStorage},
+                               sizeof(RotaryPush), {64})
+                   : nullptr;
 
     // Descriptor sets (one per kind of dispatch; chunks differ only in push constants).
     // The scaled scores: their own buffer when kept, else the weights' (normalised in place).
@@ -535,15 +565,22 @@ void VulkanBackend::Impl::record(Plan& p)
         p.descriptors.allocate(add, {&p.params, &p.inputs.device, &p.x.device});
     const VkDescriptorSet setProj = p.descriptors.allocate(
         projection, {&p.params, &p.x.device, &p.weights.device, &p.proj.device, &p.weights.device});
+    // With rotary positions the scores (and Q M, the unit rows) read the rotated [Q' | K'].
+    const Buffer* qk = key.rotary ? &p.rot.device : &p.proj.device;
+    const std::uint32_t qkStride = key.rotary ? 2 * d.nq : d.nqkv; // floats per row
+    const std::uint32_t qkKeys = key.rotary ? d.nq : d.kOff;       // where K starts in a row
+    const VkDescriptorSet setRotary =
+        key.rotary ? p.descriptors.allocate(
+                         *rotary, {&p.params, &p.proj.device, &p.rotaryTable.device, &p.rot.device})
+                   : VK_NULL_HANDLE;
     const VkDescriptorSet setQM =
-        bilinear ? p.descriptors.allocate(perHead, {&p.params, &p.proj.device, &p.weights.device,
-                                                    &p.qm, &p.weights.device})
+        bilinear ? p.descriptors.allocate(
+                       perHead, {&p.params, qk, &p.weights.device, &p.qm, &p.weights.device})
                  : VK_NULL_HANDLE;
     const VkDescriptorSet setUnit =
-        cosine ? p.descriptors.allocate(unitRows, {&p.params, &p.proj.device, &p.qm, &p.km})
-               : VK_NULL_HANDLE;
-    const Buffer* left = bilinear || cosine ? &p.qm : &p.proj.device;
-    const Buffer* right = cosine ? &p.km : &p.proj.device;
+        cosine ? p.descriptors.allocate(unitRows, {&p.params, qk, &p.qm, &p.km}) : VK_NULL_HANDLE;
+    const Buffer* left = bilinear || cosine ? &p.qm : qk;
+    const Buffer* right = cosine ? &p.km : qk;
     const VkDescriptorSet setScores =
         p.descriptors.allocate(scores, {&p.params, left, right, &scaledScores, &p.weights.device});
     const VkDescriptorSet setRawScores =
@@ -646,8 +683,9 @@ void VulkanBackend::Impl::record(Plan& p)
                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                         VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_INDIRECT_COMMAND_READ_BIT |
                             VK_ACCESS_UNIFORM_READ_BIT);
-                for (const Mirror* m : {&p.inputs, &p.weights, &p.maskData})
-                    copyWhole(cb, m->staging, m->device);
+                for (const Mirror* m : {&p.inputs, &p.weights, &p.maskData, &p.rotaryTable})
+                    if (m->staging)
+                        copyWhole(cb, m->staging, m->device);
             }
             if (key.pooled() && !p.incremental()) {
                 // The grid accumulates over chunks: 0 for sums, -inf for maxima.
@@ -692,11 +730,19 @@ void VulkanBackend::Impl::record(Plan& p)
                 gemm(cb, projection, setProj, gkv, 1, kHeadK | kHeadV);
             }
             computeBarrier(cb);
+            if (key.rotary) {
+                // Q' and K': every head's rows turned by their positions' angles (RoFormer eq. 34).
+                const RotaryPush rp{d.dk / 2, d.dk4, d.nqkv, d.kOff, 2 * d.nq, d.nq};
+                const std::uint64_t pairs = std::uint64_t(std::max(d.tq, d.tk)) * (d.dk / 2);
+                dispatch(cb, *rotary, setRotary, &rp, sizeof rp,
+                         std::min(ceilDiv(pairs, 64), 4096u), d.h, 2, kHeadQ | kHeadK);
+                computeBarrier(cb);
+            }
             if (bilinear) {
                 // q_i^T M k_j = (Q M)_i . k_j (Luong et al. 2015 "general"), per head.
                 GemmPush gm;
                 gm.M = d.tq, gm.N = d.dk4, gm.K = d.dk4;
-                gm.lda = d.nqkv, gm.ldb = d.dk4, gm.ldc = d.nq;
+                gm.lda = qkStride, gm.ldb = d.dk4, gm.ldc = d.nq;
                 gm.offB = w.bilinear;
                 gm.strideA = d.dk4, gm.strideB = d.dk4 * d.dk4, gm.strideC = d.dk4;
                 gm.skipBitA = kHeadQM;
@@ -705,7 +751,7 @@ void VulkanBackend::Impl::record(Plan& p)
             }
             if (cosine) {
                 // cos = q.k / (|q| |k|), 0 where either is zero: unit rows first, as core does.
-                const UnitPush up{d.dk4 / 4, d.nqkv / 4, d.kOff / 4, d.nq / 4};
+                const UnitPush up{d.dk4 / 4, qkStride / 4, qkKeys / 4, d.nq / 4};
                 dispatch(cb, unitRows, setUnit, &up, sizeof up, ceilDiv(std::max(d.tq, d.tk), 64),
                          d.h, 2, kHeadQM | kHeadK);
                 computeBarrier(cb);
@@ -723,9 +769,9 @@ void VulkanBackend::Impl::record(Plan& p)
             // additive or cosine score), into the chunk buffer [head][row][key].
             GemmPush gs;
             gs.M = rows, gs.N = d.tk, gs.K = d.dk4;
-            gs.lda = bilinear || cosine ? d.nq : d.nqkv, gs.ldb = cosine ? d.nq : d.nqkv,
+            gs.lda = bilinear || cosine ? d.nq : qkStride, gs.ldb = cosine ? d.nq : qkStride,
             gs.ldc = p.rowStride();
-            gs.offA = r0 * gs.lda, gs.offB = cosine ? 0 : d.kOff;
+            gs.offA = r0 * gs.lda, gs.offB = cosine ? 0 : qkKeys;
             gs.offAux = w.additive;
             gs.strideA = d.dk4, gs.strideB = d.dk4, gs.strideC = p.headStride(),
             gs.strideAux = d.dk4;
@@ -811,6 +857,8 @@ void VulkanBackend::Impl::record(Plan& p)
             results.push_back(&p.chunkWeights);
         if (last)
             results.insert(results.end(), {&p.x, &p.proj, &p.headOut, &p.out, &p.status});
+        if (last && key.rotary && key.keep)
+            results.push_back(&p.rot);
         if (last && key.pooled())
             results.push_back(&p.grid);
         if (device.unifiedMemory()) {
@@ -908,6 +956,22 @@ void VulkanBackend::Impl::upload(const core::Problem& problem)
             putRows(pos, problem.keyPosition);
     }
 
+    // Rotary angles: cos and sin of p * theta_j per position and pair, in double as core's
+    // rotate() computes them, then rounded to float. A change turns every head's Q and K again.
+    const bool rotaryChanged = key.rotary && (all || problem.rotary != old->rotary);
+    if (rotaryChanged) {
+        float* table = p.rotaryTable.floats();
+        const std::size_t half = problem.rotary.inverseFrequencies.size();
+        for (std::uint32_t i = 0; i < std::max(d.tq, d.tk); ++i) {
+            const double position = double(problem.rotary.firstPosition) + double(i);
+            for (std::size_t j = 0; j < half; ++j) {
+                const double angle = position * double(problem.rotary.inverseFrequencies[j]);
+                table[2 * (i * half + j)] = float(std::cos(angle));
+                table[2 * (i * half + j) + 1] = float(std::sin(angle));
+            }
+        }
+    }
+
     // Weights, packed as the shaders read them (row-major, heads side by side, padded); only
     // the matrices that changed are written.
     const WeightLayout& w = p.weightLayout;
@@ -962,8 +1026,8 @@ void VulkanBackend::Impl::upload(const core::Problem& problem)
                             std::size_t(d.dm) * sizeof(float));
 
         // The stages of this head that must run (common.glsl's HEAD_* bits).
-        const bool q = inputsChanged || wq;
-        const bool k = inputsChanged || wk;
+        const bool q = inputsChanged || wq || rotaryChanged;
+        const bool k = inputsChanged || wk || rotaryChanged;
         const bool v = inputsChanged || wv;
         const bool qm = (bilinear && (q || m)) || (cosine && q); // Q M, or Q's unit rows
         const bool scores = rulesChanged || q || k || qm || wa;
@@ -1025,6 +1089,7 @@ VulkanBackend::Impl::run(std::shared_ptr<const core::Problem> problem,
     key.keep = options.keepIntermediates;
     key.cross = pr.cross;
     key.custom = !pr.mask.customCells.empty();
+    key.rotary = pr.rotary.enabled();
     std::tie(key.rowBlock, key.colBlock) =
         core::poolBlocks(key.tq, key.tk, options.viewRows, options.viewCols);
     key.pool = options.pool;
@@ -1117,6 +1182,12 @@ VulkanBackend::Impl::run(std::shared_ptr<const core::Problem> problem,
         head.K = Strided(proj + d.kOff + z * d.dk4, tk, dk, Eigen::OuterStride<>(d.nqkv));
         head.V = Strided(proj + d.vOff + z * d.dv4, tk, dv, Eigen::OuterStride<>(d.nqkv));
         head.output = Strided(p.headOut.floats() + z * d.dv4, tq, dv, Eigen::OuterStride<>(d.nv));
+        if (key.rotary && key.keep) {
+            // Q' and K', read back with the other intermediates.
+            const float* rot = p.rot.floats();
+            head.rotatedQ = Strided(rot + z * d.dk4, tq, dk, Eigen::OuterStride<>(2 * d.nq));
+            head.rotatedK = Strided(rot + d.nq + z * d.dk4, tk, dk, Eigen::OuterStride<>(2 * d.nq));
+        }
         if (head.enabled)
             result->concat.middleCols(z * dv, dv) = head.output;
         if (pooled) {
@@ -1160,7 +1231,21 @@ std::unique_ptr<VulkanBackend> VulkanBackend::create(const std::string& selector
         new VulkanBackend(std::make_unique<Impl>(std::move(instance), chosen)));
 }
 
-VulkanBackend::VulkanBackend(std::unique_ptr<Impl> impl) : m(std::move(impl)) {}
+VulkanBackend::VulkanBackend(std::unique_ptr<Impl> impl)
+    : m(std::move(impl)), m_blockOps(std::make_unique<VulkanBlockOps>(
+                              m->device, m->cache, m->variant, m->mutex, m->weights))
+{
+}
+
+core::BlockOps& VulkanBackend::blockOps()
+{
+    return *m_blockOps;
+}
+
+const WeightCache& VulkanBackend::weightCache() const
+{
+    return m->weights;
+}
 
 VulkanBackend::~VulkanBackend() = default;
 

@@ -1,13 +1,15 @@
 #pragma once
 
 #include "core/backend.h"
-#include "core/model/cpu_block_ops.h"
 #include "physical_device.h"
 
 #include <memory>
 #include <string>
 
 namespace attn::gpu {
+
+class VulkanBlockOps;
+class WeightCache;
 
 // Which shader shapes the device gets (PERF.md): register-tiled products and one row per
 // invocation for CPU devices such as lavapipe; shared-memory tiles and subgroup reductions
@@ -40,9 +42,11 @@ public:
     compute(std::shared_ptr<const core::Problem> problem,
             const core::ComputeOptions& options) override;
 
-    // Norms, feed-forward and logits of a real model.
-    // TODO(gpu): shaders; until then the CPU reference runs them.
-    core::BlockOps& blockOps() override { return m_blockOps; }
+    // Norms, feed-forward and logits of a real model, on the same device (VulkanBlockOps).
+    core::BlockOps& blockOps() override;
+    // The device copies of the model weights that block operations use (a second forward of
+    // the same model uploads none).
+    const WeightCache& weightCache() const;
 
     const DeviceInfo& device() const;
     ShaderVariant variant() const;
@@ -58,7 +62,7 @@ private:
     struct Impl;
     explicit VulkanBackend(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> m;
-    core::CpuBlockOps m_blockOps;
+    std::unique_ptr<VulkanBlockOps> m_blockOps; // declared after m: destroyed before the device
 };
 
 } // namespace attn::gpu

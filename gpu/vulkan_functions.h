@@ -70,6 +70,7 @@ namespace attn::gpu {
     X(vkCmdBindPipeline)                                                                           \
     X(vkCmdBindDescriptorSets)                                                                     \
     X(vkCmdPushConstants)                                                                          \
+    X(vkCmdDispatch)                                                                               \
     X(vkCmdDispatchIndirect)                                                                       \
     X(vkCmdFillBuffer)                                                                             \
     X(vkCmdCopyBuffer)                                                                             \

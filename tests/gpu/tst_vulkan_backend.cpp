@@ -74,6 +74,8 @@ struct Case
     bool disableHead = false;
     bool keep = true;
     std::uint64_t seed = 7;
+    int dk = 0;          // 0: d_model / heads
+    bool rotary = false; // Llama-style rotary positions on Q and K
 };
 
 // What a compute reads back: every intermediate or only the weights and outputs, and the
@@ -99,6 +101,17 @@ std::shared_ptr<core::Problem> makeProblem(const Case& c)
 {
     const int dModel = c.heads == 3 ? 24 : (c.heads == 8 ? 64 : 16);
     auto p = test::randomProblem(c.tq, c.cross ? c.tk : c.tq, dModel, c.heads, c.seed, c.cross);
+    if (c.dk > 0)
+        p->weights = std::make_shared<const core::ModelWeights>(
+            core::makeWeights(dModel, c.heads, c.dk, c.dk, core::WeightInit::Xavier, c.seed));
+    if (c.rotary) {
+        // Llama's frequencies theta^(-2j/d_k) with theta = 10^4, and a first position other
+        // than 0 on odd seeds (a later window of a longer text).
+        const int dk = p->weights->dK;
+        for (int j = 0; j < dk / 2; ++j)
+            p->rotary.inverseFrequencies.push_back(float(std::pow(1e4, -2.0 * j / dk)));
+        p->rotary.firstPosition = int(c.seed % 2) * 5;
+    }
     p->score = c.score;
     p->normalization = c.normalization;
     p->fill = c.fill;
@@ -275,8 +288,22 @@ MatrixD exactWeights(const core::Problem& p, std::size_t h, std::vector<double>*
             m.rowwise() += b.cast<double>();
         return m;
     };
-    const MatrixD q = project(p.queryEmbedding, p.queryPosition, w.Wq, w.bq);
-    const MatrixD k = project(p.keyEmbedding, p.keyPosition, w.Wk, w.bk);
+    // RotarySpec's rotate-half turn of row i by (firstPosition + i) theta_j, in double.
+    auto rotate = [&p](MatrixD m) {
+        const Eigen::Index half = m.cols() / 2;
+        for (Eigen::Index i = 0; i < m.rows() && p.rotary.enabled(); ++i)
+            for (Eigen::Index j = 0; j < half; ++j) {
+                const double angle = double(p.rotary.firstPosition + i) *
+                                     double(p.rotary.inverseFrequencies[std::size_t(j)]);
+                const double a = m(i, j);
+                const double b = m(i, j + half);
+                m(i, j) = a * std::cos(angle) - b * std::sin(angle);
+                m(i, j + half) = b * std::cos(angle) + a * std::sin(angle);
+            }
+        return m;
+    };
+    const MatrixD q = rotate(project(p.queryEmbedding, p.queryPosition, w.Wq, w.bq));
+    const MatrixD k = rotate(project(p.keyEmbedding, p.keyPosition, w.Wk, w.bk));
     const core::Mask mask = p.makeMask();
     MatrixD out = MatrixD::Zero(q.rows(), k.rows());
     tolerance->assign(std::size_t(q.rows()), 1e-5);
@@ -442,6 +469,15 @@ void compareResults(const core::AttentionResult& gpu, const core::AttentionResul
         EXPECT_REL(g.Q, c.Q, 1e-5f, head + "Q");
         EXPECT_REL(g.K, c.K, 1e-5f, head + "K");
         EXPECT_REL(g.V, c.V, 1e-5f, head + "V");
+        if (c.rotatedQ.size() && cpu.intermediatesKept) {
+            // The same float products of the same cos and sin (tabled in double by both).
+            EXPECT_REL(g.rotatedQ, c.rotatedQ, 1e-5f, head + "rotated Q");
+            EXPECT_REL(g.rotatedK, c.rotatedK, 1e-5f, head + "rotated K");
+        } else {
+            // Without rotary, or not kept (the Vulkan backend reads them back with the other
+            // intermediates only; the CPU has them at no cost).
+            QVERIFY(g.rotatedQ.size() == 0 && g.rotatedK.size() == 0);
+        }
         std::vector<Eigen::Index> rows;
         expectWeightsMatch(g.weights, c.weights, cpu, h, head + "weights", &rows);
         if (cpu.problem->normalization == Normalization::Hard && !cpu.pooling.pooled)
@@ -509,7 +545,7 @@ template <typename F> bool throwsError(F f)
 
 QString caseName(const Case& c)
 {
-    return QStringLiteral("T%1x%2 h%3 %4 %5 %6 %7 %8%9%10")
+    return QStringLiteral("T%1x%2 h%3 %4 %5 %6 %7 %8%9%10%11")
         .arg(c.tq)
         .arg(c.tk)
         .arg(c.heads)
@@ -519,7 +555,8 @@ QString caseName(const Case& c)
         .arg(maskName(c.mask))
         .arg(QString::fromUtf8(core::toString(c.fill).data()))
         .arg(c.disableHead ? " off1" : "")
-        .arg(c.keep ? "" : " nokeep");
+        .arg(c.keep ? "" : " nokeep")
+        .arg(c.rotary ? QStringLiteral(" rotary dk%1").arg(c.dk) : QString());
 }
 
 } // namespace
@@ -543,6 +580,8 @@ private slots:
     void matchesCpuAt257();
     void sharedMemoryVariantMatchesCpu_data();
     void sharedMemoryVariantMatchesCpu();
+    void rotaryMatchesCpu_data();
+    void rotaryMatchesCpu();
     void stagingPathMatchesCpu();
     void biasesMatchCpu_data();
     void biasesMatchCpu();
@@ -566,6 +605,7 @@ private:
     void matchesCpu();
     void runCase(gpu::VulkanBackend& backend, const Case& c,
                  const core::ComputeOptions& options = {});
+    gpu::VulkanBackend& sharedMemoryBackend();
 
     std::unique_ptr<gpu::VulkanBackend> m_backend;
     core::CpuBackend m_cpu;
@@ -726,15 +766,81 @@ void TestVulkanBackend::sharedMemoryVariantMatchesCpu_data()
 void TestVulkanBackend::sharedMemoryVariantMatchesCpu()
 {
     QFETCH(Case, c);
+    const core::ComputeOptions options = readBack(c.keep);
+    runCase(sharedMemoryBackend(), c, options);
+}
+
+gpu::VulkanBackend& TestVulkanBackend::sharedMemoryBackend()
+{
     static std::unique_ptr<gpu::VulkanBackend> shared;
     if (!shared) {
         qputenv("ATTN_VK_VARIANT", "shared");
         shared = gpu::VulkanBackend::create();
         qunsetenv("ATTN_VK_VARIANT");
     }
-    QCOMPARE(shared->variant(), gpu::ShaderVariant::SharedMemory);
+    if (shared->variant() != gpu::ShaderVariant::SharedMemory)
+        qFatal("ATTN_VK_VARIANT=shared was not honoured");
+    return *shared;
+}
+
+void TestVulkanBackend::rotaryMatchesCpu_data()
+{
+    QTest::addColumn<Case>("c");
+    QTest::addColumn<bool>("shared");
+    // d_k = 2 (one pair), 6 (3 pairs: the second half starts inside a texel, and d_k4 = 8 pads
+    // it; Qwen2's head width), 8, 64 (Llama's 64 and 128 alike); T = 1, 7, 64 (a whole tile)
+    // and 130 (across tiles); the causal masks real models use, with and without the
+    // intermediates read back. Every score kind sees the rotated vectors once.
+    int n = 0;
+    for (int dk : {2, 6, 8, 64})
+        for (int t : {1, 7, 64, 130})
+            for (MaskCase mask : {MaskCase::None, MaskCase::Causal, MaskCase::WindowCausal}) {
+                Case c;
+                c.tq = c.tk = t;
+                c.dk = dk;
+                c.rotary = true;
+                c.heads = (n % 3 == 0) ? 1 : (n % 3 == 1 ? 3 : 8);
+                c.mask = mask;
+                c.keep = n % 2 == 0;
+                c.disableHead = n % 5 == 1;
+                c.score = n % 7 == 3 ? kScores[std::size_t(n / 7) % std::size(kScores)]
+                                     : ScoreKind::ScaledDot;
+                c.fill = n % 4 == 2 ? MaskFill::MinusNineE15 : MaskFill::NegativeInfinity;
+                c.seed = 40000 + std::uint64_t(n++);
+                QTest::newRow(qPrintable(caseName(c))) << c << false;
+            }
+    Case cross;
+    cross.tq = 9;
+    cross.tk = 14;
+    cross.cross = true;
+    cross.heads = 3;
+    cross.dk = 6;
+    cross.rotary = true;
+    cross.mask = MaskCase::Padding;
+    cross.seed = 40999;
+    QTest::newRow(qPrintable(caseName(cross))) << cross << false;
+    // The shared-memory (GPU) shape reads the same rotated buffer.
+    for (int t : {7, 70}) {
+        Case c;
+        c.tq = c.tk = t;
+        c.heads = 3;
+        c.dk = 6;
+        c.rotary = true;
+        c.mask = MaskCase::Causal;
+        c.keep = t == 7;
+        c.seed = 41000 + std::uint64_t(t);
+        QTest::newRow(qPrintable(caseName(c) + QStringLiteral(" shared"))) << c << true;
+    }
+}
+
+// Rotary positions (Llama, Mistral, Qwen2): Q' and K' from the rotary stage, and every score
+// from them, as the CPU backend computes them.
+void TestVulkanBackend::rotaryMatchesCpu()
+{
+    QFETCH(Case, c);
+    QFETCH(bool, shared);
     const core::ComputeOptions options = readBack(c.keep);
-    runCase(*shared, c, options);
+    runCase(shared ? sharedMemoryBackend() : *m_backend, c, options);
 }
 
 // The staging-buffer path a discrete GPU takes (device-local buffers, copies both ways).
@@ -759,6 +865,13 @@ void TestVulkanBackend::stagingPathMatchesCpu()
     pooled.viewCols = 8;
     pooled.keepIntermediates = false;
     runCase(*staged, c, pooled);
+    // The rotary angles go up through staging, Q' and K' come back through it.
+    c.score = ScoreKind::ScaledDot;
+    c.normalization = Normalization::Softmax;
+    c.mask = MaskCase::Causal;
+    c.dk = 6;
+    c.rotary = true;
+    runCase(*staged, c);
 }
 
 void TestVulkanBackend::biasesMatchCpu_data()
@@ -1065,6 +1178,16 @@ void TestVulkanBackend::editsReuseTheRecordedPlan_data()
     cross.cross = true;
     cross.heads = 8;
     QTest::newRow(qPrintable(caseName(cross))) << cross << 0;
+    for (bool keep : {true, false}) {
+        Case rotary;
+        rotary.tq = rotary.tk = 37;
+        rotary.heads = 3;
+        rotary.dk = 6;
+        rotary.rotary = true;
+        rotary.mask = MaskCase::Causal;
+        rotary.keep = keep;
+        QTest::newRow(qPrintable(caseName(rotary))) << rotary << 0;
+    }
 }
 
 // Per-edit changes (any weight, the inputs, temperature, mask rules, fill, enabled heads)
@@ -1130,6 +1253,14 @@ void TestVulkanBackend::editsReuseTheRecordedPlan()
     check("padding");
     edited->keyIsPadding.assign(edited->keyIsPadding.size(), false);
     check("no padded key");
+    if (edited->rotary.enabled()) {
+        edited->rotary.firstPosition += 3;
+        check("rotary first position");
+        edited->rotary.inverseFrequencies.back() *= 2.0f;
+        check("rotary frequencies");
+        heads()[0].Wq(2, 0) += 0.5f;
+        check("W_q under rotary");
+    }
 
     // Steady edit-to-result latency at this size (reported, not asserted: machines are noisy).
     const auto start = std::chrono::steady_clock::now();

@@ -1,0 +1,104 @@
+#pragma once
+
+#include "gpu/buffer.h"
+#include "gpu/command_context.h"
+
+#include <vulkan/vulkan.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <list>
+#include <map>
+#include <memory>
+#include <tuple>
+
+namespace attn::gpu {
+
+class Device;
+
+// Device copies of a model's weights, so that a second forward uploads none. The weights of a
+// core::Model never change while the model lives, so a matrix is known by where its floats
+// are and how many (the host data pointer, rows, columns) and by how the shaders want it laid
+// out (`layout`: padding, chunk). A fingerprint of sampled values guards against a freed
+// matrix whose address a new one of the same size reuses.
+//
+// Bounded: past the budget (device bytes) the least recently used entries are evicted, but
+// never one used by the operation being recorded (entries are pinned from get() until the
+// next beginOperation()), so an operation may exceed the budget while it runs. Not
+// thread-safe: the owner serialises access (the backend's queue mutex).
+class WeightCache
+{
+public:
+    struct Key
+    {
+        const void* data = nullptr;
+        std::int64_t rows = 0;
+        std::int64_t cols = 0;
+        std::uint32_t layout = 0;
+
+        auto operator<=>(const Key&) const = default;
+    };
+    // Writes the packed floats of an entry into mapped memory.
+    using Fill = std::function<void(float* destination)>;
+
+    // Throws VulkanError.
+    WeightCache(const Device& device, VkDeviceSize budget);
+    ~WeightCache();
+    WeightCache(const WeightCache&) = delete;
+    WeightCache& operator=(const WeightCache&) = delete;
+
+    // Starts an operation: what earlier operations used may be evicted again.
+    void beginOperation();
+    // The device buffer of `key` (`floats` packed floats), written by `fill` on a miss (through
+    // a staging buffer and a copy on a device that does not share the host's memory). Throws
+    // VulkanError.
+    const Buffer& get(const Key& key, std::uint64_t fingerprint, std::size_t floats,
+                      const Fill& fill);
+    void clear();
+
+    VkDeviceSize budget() const { return m_budget; }
+    void setBudget(VkDeviceSize bytes) { m_budget = bytes; }
+    VkDeviceSize residentBytes() const { return m_resident; }
+    std::size_t entries() const { return m_entries.size(); }
+    // Misses since creation: how many entries were uploaded, and their bytes.
+    std::uint64_t uploads() const { return m_uploads; }
+    std::uint64_t uploadedBytes() const { return m_uploadedBytes; }
+    std::uint64_t evictions() const { return m_evictions; }
+
+    // The budget for a device: ATTN_VK_WEIGHT_CACHE_MIB when set, else half of its largest
+    // device-local heap (a quarter on a CPU device, whose "device memory" is the host's, which
+    // already holds the weights once).
+    static VkDeviceSize defaultBudget(const Device& device);
+
+private:
+    struct Entry
+    {
+        Key key;
+        std::uint64_t fingerprint = 0;
+        Buffer buffer;
+        std::uint64_t usedIn = 0; // the operation that last used it
+    };
+    using Lru = std::list<Entry>; // most recently used first
+
+    // Evicts until `bytes` more fit the budget (or only pinned entries are left).
+    void evictFor(VkDeviceSize bytes);
+    Buffer upload(std::size_t floats, const Fill& fill);
+
+    const Device& m_device;
+    CommandContext m_commands; // the uploads' own, so that they never touch an operation's
+    VkDeviceSize m_budget;
+    VkDeviceSize m_resident = 0;
+    std::uint64_t m_operation = 1;
+    std::uint64_t m_uploads = 0;
+    std::uint64_t m_uploadedBytes = 0;
+    std::uint64_t m_evictions = 0;
+    Lru m_lru;
+    std::map<Key, Lru::iterator> m_entries;
+};
+
+// A cheap identity check of `count` floats: a hash of 64 values spread evenly over them (and
+// the last one) with the count.
+std::uint64_t sampledFingerprint(const float* data, std::size_t count);
+
+} // namespace attn::gpu
