@@ -643,7 +643,7 @@ void ExplorerWindow::updateStale()
         QString shown = words.join(QLatin1Char(' '));
         if (shown.size() > 48)
             shown = shown.left(47) + QChar(0x2026);
-        note = tr("Not current: the figures show an earlier input, “%1”. The input as it is now cannot be "
+        note = tr("Not current: the figures show an earlier input, “%1”; the input as it is now cannot be "
                   "computed (the message above says why).")
                    .arg(shown);
     } else if (result && (m_computeQueued || m_compute->isBusy()) && !m_staleDelay.isActive()) {
@@ -706,8 +706,11 @@ void ExplorerWindow::showResult()
 
     const core::Problem& p = *result->problem;
     const QLocale locale;
-    QString shape = tr("%1 × %2 tokens · %n head(s)", nullptr, int(result->heads.size()))
-                        .arg(locale.toString(p.queryCount()), locale.toString(p.keyCount()));
+    // No translations are loaded, so no %n plurals ("1 head(s)"): the words themselves.
+    const int heads = int(result->heads.size());
+    QString shape = tr("%1 × %2 tokens · %3")
+                        .arg(locale.toString(p.queryCount()), locale.toString(p.keyCount()),
+                             heads == 1 ? tr("1 head") : tr("%1 heads").arg(heads));
     if (result->pooling.pooled)
         shape += tr(" · shown pooled, %1 × %2 per cell").arg(result->pooling.rowBlock).arg(result->pooling.colBlock);
     m_shapeLabel->setText(shape);

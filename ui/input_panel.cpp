@@ -322,7 +322,9 @@ void InputPanel::updateFallbackNote()
         constexpr int kListed = 6;
         QString listed = QStringList(words.mid(0, kListed)).join(QStringLiteral(", "));
         if (words.size() > kListed)
-            listed += tr(" and %n more", nullptr, int(words.size() - kListed));
+            listed += tr(" and %1 more").arg(words.size() - kListed);
+        // No translations are loaded, so no %n plurals: "1 word", "11 words".
+        const QString counted = words.size() == 1 ? tr("1 word") : tr("%1 words").arg(words.size());
         switch (scene.embedding.kind) {
         case core::EmbeddingKind::OneHot: {
             const int kept = std::min(scene.weights.dModel, int(scene.embedding.vocabulary.empty()
@@ -330,25 +332,22 @@ void InputPanel::updateFallbackNote()
                                                                     : scene.embedding.vocabulary.size()));
             // Choosing One-hot again gives new words the dimensions still free.
             notes << (kept < scene.weights.dModel
-                          ? tr("%n word(s) outside the scene's one-hot vocabulary of %1 words got hashed vectors, "
-                               "marked on their chips: %2. Choose One-hot again to give them the free dimensions.",
-                               nullptr, int(words.size()))
-                          : tr("%n word(s) outside the scene's one-hot vocabulary of %1 words (one per dimension of "
-                               "d_model) got hashed vectors, marked on their chips: %2. A wider d_model gives them "
-                               "dimensions of their own.",
-                               nullptr, int(words.size())))
+                          ? tr("%1 outside the scene's one-hot vocabulary of %2 words got hashed vectors, marked on "
+                               "their chips: %3. Choose One-hot again to give them the free dimensions.")
+                          : tr("%1 outside the scene's one-hot vocabulary of %2 words (one per dimension of d_model) "
+                               "got hashed vectors, marked on their chips: %3. A wider d_model gives them dimensions "
+                               "of their own."))
+                         .arg(counted)
                          .arg(kept)
                          .arg(listed);
             break;
         }
         case core::EmbeddingKind::Table:
-            notes << tr("%n word(s) not in the embedding table got hashed vectors, marked on their chips: %1.",
-                        nullptr, int(words.size()))
-                         .arg(listed);
+            notes << tr("%1 not in the embedding table got hashed vectors, marked on their chips: %2.").arg(counted, listed);
             break;
         case core::EmbeddingKind::WordVectors:
-            notes << tr("%n word(s) not in %2 got hashed vectors, marked on their chips: %1.", nullptr, int(words.size()))
-                         .arg(listed, QFileInfo(scene.embedding.wordVectorPath).fileName());
+            notes << tr("%1 not in %2 got hashed vectors, marked on their chips: %3.")
+                         .arg(counted, QFileInfo(scene.embedding.wordVectorPath).fileName(), listed);
             break;
         case core::EmbeddingKind::Hashed: break;
         }

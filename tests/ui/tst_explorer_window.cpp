@@ -28,7 +28,6 @@
 #include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
-#include <QGraphicsEffect>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -738,14 +737,29 @@ private slots:
     {
         QVERIFY(!m_window->isShowingStale());
         QVERIFY(!m_window->staleNote()->isVisible());
+        // The darkest pixel on screen: a dark viridis cell while current, much paler when veiled.
+        auto darkest = [this] {
+            const QImage image = m_window->viewTabs()->grab().toImage();
+            int lowest = 255;
+            for (int y = 0; y < image.height(); y += 2)
+                for (int x = 0; x < image.width(); x += 2)
+                    lowest = std::min(lowest, QColor(image.pixel(x, y)).lightness());
+            return lowest;
+        };
+        const int current = darkest();
         m_window->inputPanel()->textEdit()->clear(); // no tokens: nothing to compute
         waitUpToDate();
         QVERIFY(m_window->isShowingStale());
         QVERIFY(m_window->staleNote()->isVisible());
         QVERIFY(m_window->staleNote()->text().startsWith(QStringLiteral("Not current")));
         QVERIFY(m_window->staleNote()->text().contains(QStringLiteral("The animal didn't cross")));
-        QVERIFY(m_window->viewTabs()->graphicsEffect() && m_window->viewTabs()->graphicsEffect()->isEnabled());
-        QVERIFY(m_window->gridView()->graphicsEffect()->isEnabled());
+        auto veil = [](QWidget* dimmed) {
+            return dimmed->findChild<QWidget*>(QStringLiteral("staleVeil"), Qt::FindDirectChildrenOnly);
+        };
+        QVERIFY(veil(m_window->viewTabs()) && veil(m_window->viewTabs())->isVisible());
+        QCOMPARE(veil(m_window->viewTabs())->size(), m_window->viewTabs()->size());
+        QVERIFY(veil(m_window->gridView())->isVisible());
+        QVERIFY2(darkest() > current + 60, qPrintable(QStringLiteral("%1 -> %2").arg(current).arg(darkest())));
         QVERIFY2(m_window->messageBar()->text().startsWith(QStringLiteral("Sentence: ")), qPrintable(m_window->messageBar()->text()));
         QVERIFY(!m_window->messageBar()->text().contains(QStringLiteral("text:")));
         QVERIFY(m_window->findChild<QLabel*>(QStringLiteral("timeLabel"))->text().contains(QStringLiteral("earlier input")));
@@ -753,7 +767,8 @@ private slots:
         waitUpToDate();
         QVERIFY(!m_window->isShowingStale());
         QVERIFY(!m_window->staleNote()->isVisible());
-        QVERIFY(!m_window->viewTabs()->graphicsEffect()->isEnabled());
+        QVERIFY(!veil(m_window->viewTabs())->isVisible());
+        QVERIFY(!veil(m_window->gridView())->isVisible());
     }
 
     // 2. Settings that were only in scene files: embedding, positions, the masked value,
