@@ -45,8 +45,10 @@
 #include <QMimeData>
 #include <QPainter>
 #include <QScreen>
+#include <QAbstractSpinBox>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSlider>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -370,6 +372,7 @@ void ExplorerWindow::buildDocks()
     m_weightsDock->setObjectName(QStringLiteral("weightsDock"));
     // Scrolls where the dock is shorter than the editor's buttons and note need (a projector).
     auto* weightsScroll = new QScrollArea(this);
+    m_weightsScroll = weightsScroll;
     weightsScroll->setObjectName(QStringLiteral("weightsScroll"));
     weightsScroll->setWidgetResizable(true);
     weightsScroll->setFrameShape(QFrame::NoFrame);
@@ -380,6 +383,14 @@ void ExplorerWindow::buildDocks()
     addDockWidget(Qt::RightDockWidgetArea, m_weightsDock);
     splitDockWidget(m_headsDock, m_weightsDock, Qt::Vertical);
     resizeDocks({m_headsDock, m_weightsDock}, {40, 60}, Qt::Vertical);
+
+    // Wheel focus would hand a passing control the focus and then the wheel (eventFilter).
+    for (QScrollArea* panel : {m_sceneScroll, m_weightsScroll})
+        for (QWidget* control : panel->widget()->findChildren<QWidget*>())
+            if ((qobject_cast<QComboBox*>(control) || qobject_cast<QAbstractSpinBox*>(control) ||
+                 qobject_cast<QSlider*>(control)) &&
+                control->focusPolicy() == Qt::WheelFocus)
+                control->setFocusPolicy(Qt::StrongFocus);
 
     connect(m_input, &InputPanel::tokensChanged, this, [this] {
         m_attention->setTokenCounts(int(m_input->queryTokens().size()), int(m_input->keyTokens().size()));
@@ -822,6 +833,21 @@ bool ExplorerWindow::eventFilter(QObject* watched, QEvent* event)
 {
     if (event->type() == QEvent::LayoutRequest && m_sceneScroll && watched == m_sceneScroll->widget())
         QTimer::singleShot(0, this, &ExplorerWindow::fitScenePanelWidth);
+    // The wheel scrolls a panel; it does not change the combo, spin box or slider that passes
+    // under the pointer on the way (seen: scrolling the scene panel set the masked value).
+    // A control takes the wheel once it has the focus.
+    if (event->type() == QEvent::Wheel) {
+        auto* control = qobject_cast<QWidget*>(watched);
+        if (control && !control->hasFocus() &&
+            (qobject_cast<QComboBox*>(control) || qobject_cast<QAbstractSpinBox*>(control) ||
+             qobject_cast<QAbstractSlider*>(control)) &&
+            !qobject_cast<QScrollBar*>(control))
+            for (QScrollArea* panel : {m_sceneScroll, m_weightsScroll})
+                if (panel && panel->isAncestorOf(control)) {
+                    QCoreApplication::sendEvent(panel->verticalScrollBar(), event);
+                    return true;
+                }
+    }
     if (event->type() == QEvent::ShortcutOverride) {
         auto* widget = qobject_cast<QWidget*>(watched);
         if (widget && (widget == this || isAncestorOf(widget))) {

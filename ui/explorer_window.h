@@ -184,6 +184,7 @@ private:
     QTimer m_staleDelay;   // a compute that takes longer than this makes the figures stale
     QString m_computeError; // the input as it is cannot be computed
     QScrollArea* m_sceneScroll = nullptr;
+    QScrollArea* m_weightsScroll = nullptr;
     QLabel* m_shapeLabel = nullptr;
     QLabel* m_warningLabel = nullptr;
     QLabel* m_timeLabel = nullptr;

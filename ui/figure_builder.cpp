@@ -280,7 +280,7 @@ void FigureBuilder::compose(const core::AttentionResult& result, QSize size, con
             title = headName(m_spec.head) + QStringLiteral(" · ") + summary;
             if (m_spec.head < 0 && std::none_of(result.heads.begin(), result.heads.end(),
                                                 [](const core::HeadResult& h) { return h.enabled; }))
-                title = headName(m_spec.head) + QStringLiteral(" · every head is switched off: nothing to average");
+                title = headName(m_spec.head) + QStringLiteral(" · every head is off");
             break;
         case FigureView::Heads: title = QStringLiteral("All heads · ") + summary; break;
         case FigureView::Pipeline:
@@ -316,8 +316,12 @@ void FigureBuilder::compose(const core::AttentionResult& result, QSize size, con
                         .arg(headName(m_spec.head), settingsSummary(problem), settingsSummary(*compare->problem));
         break;
     }
-    if (!presentation)
-        addTitle(title);
+    if (!presentation) {
+        // A title wider than the figure (a small window) is cut with an ellipsis, not at both
+        // ends by the plot's edges.
+        const QFontMetricsF metrics(font(m_spec.fontPoints * 1.2, true));
+        addTitle(metrics.elidedText(title, Qt::ElideRight, std::max(1.0, size.width() - 8 * m_spec.pixelsPerPoint())));
+    }
 
     // Lay out at the target size; build() then decides which labels fit, makes cells square
     // and centred, and places the numbers. Exporting lays out again at the same size.

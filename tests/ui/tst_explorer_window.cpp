@@ -32,6 +32,9 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QWheelEvent>
 #include <QTimer>
 #include <QLockFile>
 #include <QMenu>
@@ -878,7 +881,7 @@ private slots:
         QVERIFY(m_window->messageBar()->text().contains(QStringLiteral("Every head is switched off")));
         auto* title = qobject_cast<QCPTextElement*>(m_window->headView()->plot()->plotLayout()->element(0, 0));
         QVERIFY(title);
-        QVERIFY2(title->text().contains(QStringLiteral("every head is switched off")), qPrintable(title->text()));
+        QVERIFY2(title->text().contains(QStringLiteral("every head is off")), qPrintable(title->text()));
         QVERIFY(m_window->findChild<QLabel*>(QStringLiteral("warningLabel"))->isVisible());
         QTest::mouseClick(m_window->attentionPanel()->headCheck(2), Qt::LeftButton);
         waitUpToDate();
@@ -989,6 +992,31 @@ private slots:
         QCOMPARE(m_window->document()->undoStack()->undoText(), QStringLiteral("Causal mask on"));
         m_window->attentionPanel()->headsSpin()->setValue(8);
         QCOMPARE(m_window->document()->undoStack()->undoText(), QStringLiteral("Change heads to 8"));
+    }
+
+    // The wheel over the scene panel scrolls it; it does not change the combo or the spin
+    // box that passes under the pointer (a wheel turned the masked value to -9e15).
+    void wheelScrollsThePanelNotItsControls()
+    {
+        m_window->resize(1024, 600);
+        QTest::qWait(50);
+        auto* scroll = m_window->findChild<QScrollArea*>(QStringLiteral("sceneScroll"));
+        QVERIFY(scroll && scroll->verticalScrollBar()->maximum() > 0);
+        const QByteArray before = core::sceneToJson(m_window->document()->scene());
+        for (QWidget* control : std::vector<QWidget*>{m_window->attentionPanel()->fillCombo(),
+                                                      m_window->attentionPanel()->dModelSpin(),
+                                                      m_window->attentionPanel()->temperatureSlider()}) {
+            const int position = scroll->verticalScrollBar()->value();
+            const QPoint centre = control->rect().center();
+            QWheelEvent wheel(centre, control->mapToGlobal(centre), QPoint(), QPoint(0, -120), Qt::NoButton,
+                              Qt::NoModifier, Qt::NoScrollPhase, false);
+            QApplication::sendEvent(control, &wheel);
+            QVERIFY2(scroll->verticalScrollBar()->value() > position || position == scroll->verticalScrollBar()->maximum(),
+                     control->metaObject()->className());
+            QVERIFY(!control->hasFocus());
+        }
+        QCOMPARE(core::sceneToJson(m_window->document()->scene()), before);
+        QCOMPARE(m_window->document()->undoStack()->count(), 0);
     }
 
     // The Difference tab never compares a score with itself (all zeros).
