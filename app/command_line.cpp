@@ -38,22 +38,9 @@ CommandLineError usage(const QString& message)
     return {kUsage, message};
 }
 
-// The score and normalization a --mode names: "hard" is the scaled dot product followed by
-// the hard (argmax) normalization of seed 000.
 bool applyMode(const QString& mode, core::Scene& scene)
 {
-    if (mode == QLatin1String("hard")) {
-        scene.score = core::ScoreKind::ScaledDot;
-        scene.normalization = core::Normalization::Hard;
-        return true;
-    }
-    const auto score = core::parseScoreKind(mode.toStdString());
-    if (!score)
-        return false;
-    scene.score = *score;
-    if (scene.normalization == core::Normalization::Hard)
-        scene.normalization = core::Normalization::Softmax;
-    return true;
+    return applyModeName(mode, scene.score, scene.normalization);
 }
 
 std::shared_ptr<const core::AttentionResult> compute(core::Backend& backend,
@@ -91,6 +78,22 @@ void noteFallbacks(const core::Problem& problem, const core::Scene& scene)
 }
 
 } // namespace
+
+bool applyModeName(const QString& mode, core::ScoreKind& score, core::Normalization& normalization)
+{
+    if (mode == QLatin1String("hard")) {
+        score = core::ScoreKind::ScaledDot;
+        normalization = core::Normalization::Hard;
+        return true;
+    }
+    const auto parsed = core::parseScoreKind(mode.toStdString());
+    if (!parsed)
+        return false;
+    score = *parsed;
+    if (normalization == core::Normalization::Hard)
+        normalization = core::Normalization::Softmax;
+    return true;
+}
 
 std::optional<CommandLine> parseCommandLine(const QStringList& arguments, CommandLineError& error, bool& exitNow)
 {
@@ -181,6 +184,8 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
                        temperature, heads, dModel, dK, causal, window, padding,
                        seed, backend, vkDevice, listDevices, exportOption, view, width, height, dpi, colormap, dump,
                        exportAll, exportMatrix, stage, latex});
+
+    addModelOptions(parser);
 
     if (!parser.parse(arguments)) {
         error = usage(parser.errorText());
@@ -359,6 +364,27 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
     // Text set in points: 10 pt at the figure's DPI, but never so large that a small figure
     // has no room for its matrix.
     out.figure.fontPoints = std::min(10.0, 10.0 * out.figureSize.height() / (900.0 * out.figure.dpi / 150.0));
+
+    if (!readModelOptions(parser, out.modelOptions, error))
+        return std::nullopt;
+    if (out.modelOptions.active()) {
+        // A model brings its own tokenizer, embeddings and weights: the single-layer scene's
+        // settings have nothing to act on.
+        for (const QString& name : {QStringLiteral("scene"), QStringLiteral("source"), QStringLiteral("heads"),
+                                    QStringLiteral("d-model"), QStringLiteral("d-k"), QStringLiteral("seed"),
+                                    QStringLiteral("embedding"), QStringLiteral("word-vectors"),
+                                    QStringLiteral("positional"), QStringLiteral("padding-token"),
+                                    QStringLiteral("export-all")}) {
+            if (parser.isSet(name)) {
+                error = usage(QStringLiteral("--%1 cannot be used with --model").arg(name));
+                return std::nullopt;
+            }
+        }
+        if (!out.scenePath.isEmpty()) {
+            error = usage(QStringLiteral("give a scene file or --model, not both"));
+            return std::nullopt;
+        }
+    }
     return out;
 }
 
@@ -462,6 +488,8 @@ core::Scene sceneFor(const CommandLine& commandLine)
 
 int runHeadless(const CommandLine& commandLine)
 {
+    if (commandLine.modelOptions.active())
+        return runModelHeadless(commandLine);
     if (commandLine.listDevices) {
         const auto devices = gpu::listDevices();
         if (devices.empty())

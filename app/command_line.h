@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/model_command.h"
 #include "core/scene.h"
 #include "gpu/backend_factory.h"
 #include "ui/figure_spec.h"
@@ -63,10 +64,12 @@ struct CommandLine
                !embedding && wordVectors.isEmpty() && !positional && !fill && !causal && !window && !paddingToken;
     }
 
+    ModelOptions modelOptions; // --model and what goes with it
+
     bool headless() const
     {
         return !exportPath.isEmpty() || !dumpPath.isEmpty() || !exportAllDir.isEmpty() || !matrixPath.isEmpty() ||
-               listDevices;
+               listDevices || modelOptions.active();
     }
 };
 
@@ -86,5 +89,9 @@ core::Scene builtInExample();
 // Headless work: --list-devices, --export, --export-all, --export-matrix, --dump. Returns the
 // exit code.
 int runHeadless(const CommandLine& commandLine);
+
+// The score and normalisation a --mode names: "hard" is the scaled dot product followed by
+// the hard (argmax) normalisation of seed 000. False for an unknown name.
+bool applyModeName(const QString& mode, core::ScoreKind& score, core::Normalization& normalization);
 
 } // namespace attn::app

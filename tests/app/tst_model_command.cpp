@@ -1,0 +1,237 @@
+// attention-explorer --model, run as a user runs it: the dump read back with a plain JSON
+// parser and compared with the independent float64 reference of each tiny checkpoint
+// (tests/data/models/*/expected.json), on the CPU and on Vulkan; the predictions printed; a
+// figure of one layer; every bad input with its exit code and message.
+
+#include "support/model_fixtures.h"
+#include "support/run_executable.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using attn::test::matrixOf;
+using attn::test::maxDifference;
+using attn::test::rowOf;
+
+namespace {
+
+const QString kExe = QStringLiteral(ATTN_EXPLORER_EXE);
+
+attn::test::Run run(const QStringList& arguments)
+{
+    return attn::test::runExecutable(kExe, arguments);
+}
+
+QString fixture(const QString& name)
+{
+    return attn::test::modelFixturesDir() + QLatin1Char('/') + name;
+}
+
+QJsonObject readJson(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+double relative(const attn::core::Matrix& a, const attn::core::Matrix& b)
+{
+    return maxDifference(a, b) / std::max(1.0, double(b.cwiseAbs().maxCoeff()));
+}
+
+} // namespace
+
+class TestModelCommand : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void dumpMatchesReference_data();
+    void dumpMatchesReference();
+    void headsOffOnTheCommandLine();
+    void modelInfo();
+    void figureOfOneLayer();
+    void badInput_data();
+    void badInput();
+    void pickleIsRefused();
+};
+
+void TestModelCommand::dumpMatchesReference_data()
+{
+    QTest::addColumn<QString>("folder");
+    QTest::addColumn<QString>("backend");
+    for (const QString& name : attn::test::modelFixtures())
+        for (const char* backend : {"cpu", "vulkan"})
+            QTest::addRow("%s %s", qPrintable(name), backend) << name << QString::fromLatin1(backend);
+}
+
+void TestModelCommand::dumpMatchesReference()
+{
+    QFETCH(QString, folder);
+    QFETCH(QString, backend);
+    const QJsonObject expected = attn::test::expectedFor(folder);
+    const QJsonObject c = expected[QLatin1String("cases")].toArray()[0].toObject();
+    QTemporaryDir dir;
+    const QString dump = dir.filePath(QStringLiteral("out.json"));
+    const auto result = run({QStringLiteral("--model"), fixture(folder), QStringLiteral("--text"),
+                             c[QLatin1String("text")].toString(), QStringLiteral("--top-k"), QStringLiteral("3"),
+                             QStringLiteral("--dump"), dump, QStringLiteral("--backend"), backend});
+    QVERIFY2(result.code == 0, qPrintable(result.err));
+    const QJsonObject out = readJson(dump);
+    if (backend == QLatin1String("vulkan") && qEnvironmentVariable("CI") != QLatin1String("true") &&
+        out[QLatin1String("backend")].toString() != QLatin1String("Vulkan"))
+        QSKIP("no Vulkan device (CI=true makes this a failure)");
+    QCOMPARE(out[QLatin1String("backend")].toString(), backend == QLatin1String("cpu") ? QStringLiteral("CPU")
+                                                                                       : QStringLiteral("Vulkan"));
+    QCOMPARE(out[QLatin1String("model")][QLatin1String("family")].toString(), expected[QLatin1String("family")].toString());
+    QCOMPARE(out[QLatin1String("tokenIds")].toArray(), c[QLatin1String("ids")].toArray());
+
+    // Every layer, every head: the full T x T weights as the reference computed them.
+    const QJsonArray layers = out[QLatin1String("layers")].toArray();
+    const QJsonArray attention = c[QLatin1String("attention")].toArray();
+    QCOMPARE(layers.size(), attention.size());
+    for (int l = 0; l < layers.size(); ++l) {
+        const QJsonArray heads = layers[l][QLatin1String("heads")].toArray();
+        QCOMPARE(heads.size(), attention[l].toArray().size());
+        for (int h = 0; h < heads.size(); ++h)
+            QVERIFY2(maxDifference(matrixOf(heads[h][QLatin1String("weights")]), matrixOf(attention[l][h])) < 2e-5,
+                     qPrintable(QStringLiteral("layer %1 head %2").arg(l + 1).arg(h + 1)));
+    }
+    // The logits: one array after the last token (causal), one object per [MASK] (masked).
+    const QJsonArray want = c[QLatin1String("logits")].toArray();
+    if (expected[QLatin1String("causal")].toBool()) {
+        QVERIFY(relative(rowOf(out[QLatin1String("logits")]), rowOf(want[0][QLatin1String("values")])) < 5e-5);
+        // The first of the top predictions printed is the reference's argmax.
+        Eigen::Index best = 0;
+        rowOf(want[0][QLatin1String("values")]).maxCoeff(&best);
+        QCOMPARE(out[QLatin1String("topK")][0][QLatin1String("id")].toInt(), int(best));
+        QVERIFY(result.out.startsWith(QLatin1String("Next token:")));
+    } else {
+        const QJsonArray logits = out[QLatin1String("logits")].toArray();
+        QCOMPARE(logits.size(), want.size());
+        for (int n = 0; n < want.size(); ++n) {
+            QCOMPARE(logits[n][QLatin1String("position")].toInt(), want[n][QLatin1String("position")].toInt());
+            QVERIFY(relative(rowOf(logits[n][QLatin1String("logits")]), rowOf(want[n][QLatin1String("values")])) < 5e-5);
+        }
+        QVERIFY(result.out.contains(QLatin1String("([MASK]):")));
+    }
+    QCOMPARE(out[QLatin1String("topK")].toArray().size(), expected[QLatin1String("causal")].toBool() ? 3 : want.size());
+}
+
+void TestModelCommand::headsOffOnTheCommandLine()
+{
+    const QJsonObject c = attn::test::expectedFor(QStringLiteral("qwen2"))[QLatin1String("cases")].toArray()[1].toObject();
+    QStringList pairs;
+    for (const QJsonValue pair : c[QLatin1String("heads_off")].toArray())
+        pairs << QStringLiteral("%1.%2").arg(pair[0].toInt()).arg(pair[1].toInt());
+    QTemporaryDir dir;
+    const QString dump = dir.filePath(QStringLiteral("off.json"));
+    const auto result = run({QStringLiteral("--model"), fixture(QStringLiteral("qwen2")), QStringLiteral("--text"),
+                             c[QLatin1String("text")].toString(), QStringLiteral("--heads-off"), pairs.join(QLatin1Char(',')),
+                             QStringLiteral("--dump"), dump, QStringLiteral("--backend"), QStringLiteral("cpu")});
+    QVERIFY2(result.code == 0, qPrintable(result.err));
+    const QJsonObject out = readJson(dump);
+    QCOMPARE(out[QLatin1String("headsOff")].toArray(), c[QLatin1String("heads_off")].toArray());
+    QVERIFY(relative(rowOf(out[QLatin1String("logits")]),
+                     rowOf(c[QLatin1String("heads_off_logits")][0][QLatin1String("values")])) < 5e-5);
+    const QJsonArray top = out[QLatin1String("layers")].toArray().last()[QLatin1String("heads")].toArray();
+    const QJsonArray want = c[QLatin1String("heads_off_attention_last_layer")].toArray();
+    for (int h = 0; h < top.size(); ++h)
+        QVERIFY(maxDifference(matrixOf(top[h][QLatin1String("weights")]), matrixOf(want[h])) < 2e-5);
+}
+
+void TestModelCommand::modelInfo()
+{
+    const auto result = run({QStringLiteral("--model"), fixture(QStringLiteral("llama")), QStringLiteral("--model-info")});
+    QCOMPARE(result.code, 0);
+    for (const char* line : {"family:         llama, LlamaForCausalLM", "layers:         2",
+                             "heads:          4 (key/value heads 2), d_head 8", "dtype:          BF16",
+                             "tokenizer:      BPE (SentencePiece, byte fallback)", "context:        128 tokens",
+                             "positions:      rotary, theta 10000"})
+        QVERIFY2(result.out.contains(QLatin1String(line)), qPrintable(result.out));
+}
+
+void TestModelCommand::figureOfOneLayer()
+{
+    QTemporaryDir dir;
+    const QString pdf = dir.filePath(QStringLiteral("layer2.pdf"));
+    const auto result = run({QStringLiteral("--model"), fixture(QStringLiteral("gpt2")), QStringLiteral("--text"),
+                             QStringLiteral("The cat sat on the"), QStringLiteral("--layer"), QStringLiteral("2"),
+                             QStringLiteral("--view"), QStringLiteral("head:3"), QStringLiteral("--export"), pdf,
+                             QStringLiteral("--backend"), QStringLiteral("cpu")});
+    QVERIFY2(result.code == 0, qPrintable(result.err));
+    QFile file(pdf);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QVERIFY(file.read(5) == "%PDF-");
+}
+
+void TestModelCommand::badInput_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<int>("code");
+    QTest::addColumn<QString>("message");
+    const QString gpt2 = fixture(QStringLiteral("gpt2"));
+    const QString text = QStringLiteral("The cat");
+    QTest::newRow("no such folder") << QStringList{QStringLiteral("--model"), QStringLiteral("/nonexistent/model"),
+                                                   QStringLiteral("--text"), text}
+                                    << 3 << QStringLiteral("/nonexistent/model");
+    QTest::newRow("no text") << QStringList{QStringLiteral("--model"), gpt2} << 2 << QStringLiteral("--model needs --text");
+    QTest::newRow("empty text") << QStringList{QStringLiteral("--model"), gpt2, QStringLiteral("--text"), QStringLiteral(" ")}
+                                << 3 << QStringLiteral("text: the sentence is empty");
+    QTest::newRow("layer past the top") << QStringList{QStringLiteral("--model"), gpt2, QStringLiteral("--text"), text,
+                                                       QStringLiteral("--layer"), QStringLiteral("3")}
+                                        << 3 << QStringLiteral("--layer 3: the model has 2 layers");
+    QTest::newRow("head past the last") << QStringList{QStringLiteral("--model"), gpt2, QStringLiteral("--text"), text,
+                                                       QStringLiteral("--heads-off"), QStringLiteral("1.5")}
+                                        << 3 << QStringLiteral("--heads-off 1.5: the model has 2 layers of 4 heads");
+    QTest::newRow("malformed heads") << QStringList{QStringLiteral("--model"), gpt2, QStringLiteral("--text"), text,
+                                                    QStringLiteral("--heads-off"), QStringLiteral("1-2")}
+                                     << 2 << QStringLiteral("expected LAYER.HEAD pairs");
+    QTest::newRow("mode without a layer") << QStringList{QStringLiteral("--model"), gpt2, QStringLiteral("--text"), text,
+                                                         QStringLiteral("--mode"), QStringLiteral("dot")}
+                                          << 2 << QStringLiteral("--edit-layer N");
+    QTest::newRow("source with a model") << QStringList{QStringLiteral("--model"), gpt2, QStringLiteral("--text"), text,
+                                                        QStringLiteral("--source"), QStringLiteral("Le chat")}
+                                         << 2 << QStringLiteral("--source cannot be used with --model");
+    QTest::newRow("layer without a model") << QStringList{QStringLiteral("--layer"), QStringLiteral("2")} << 2
+                                           << QStringLiteral("--layer needs --model");
+    QTest::newRow("too long for its positions")
+        << QStringList{QStringLiteral("--model"), gpt2, QStringLiteral("--text"), QStringLiteral("cat ").repeated(40)}
+        << 3 << QStringLiteral("32");
+}
+
+void TestModelCommand::badInput()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(int, code);
+    QFETCH(QString, message);
+    const auto result = run(arguments << QStringLiteral("--backend") << QStringLiteral("cpu"));
+    QCOMPARE(result.code, code);
+    QVERIFY2(result.err.contains(message), qPrintable(result.err));
+}
+
+// A folder with only pytorch_model.bin: refused, with why and how to convert it.
+void TestModelCommand::pickleIsRefused()
+{
+    QTemporaryDir dir;
+    for (const char* name : {"config.json", "vocab.json", "merges.txt"})
+        QVERIFY(QFile::copy(fixture(QStringLiteral("gpt2")) + QLatin1Char('/') + QLatin1String(name),
+                            dir.filePath(QLatin1String(name))));
+    QFile pickle(dir.filePath(QStringLiteral("pytorch_model.bin")));
+    QVERIFY(pickle.open(QIODevice::WriteOnly));
+    pickle.write("PK\x03\x04 not really a zip");
+    pickle.close();
+    const auto result = run({QStringLiteral("--model"), dir.path(), QStringLiteral("--text"), QStringLiteral("cat")});
+    QCOMPARE(result.code, 3);
+    QVERIFY2(result.err.contains(QLatin1String("pytorch_model.bin")) && result.err.contains(QLatin1String("safe")),
+             qPrintable(result.err));
+}
+
+QTEST_GUILESS_MAIN(TestModelCommand)
+#include "tst_model_command.moc"
