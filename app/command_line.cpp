@@ -507,6 +507,19 @@ int runHeadless(const CommandLine& commandLine)
         printLine(stderr, QStringLiteral("error: ") + QString::fromStdString(e.what()));
         return kInvalidInput;
     }
+    if (scene.checkpoint) {
+        // A scene of a real model: its text through the model, its layer and head shown.
+        CommandLine model = commandLine;
+        model.text = scene.text;
+        model.modelOptions.model = scene.checkpoint->resolved;
+        model.modelOptions.layer = scene.checkpoint->layer + 1;
+        model.modelOptions.interventions = scene.checkpoint->interventions;
+        if (!commandLine.viewGiven && ui::parseFigureView(scene.view.view, model.figure.view, model.figure.head))
+            model.viewGiven = true;
+        else if (!commandLine.viewGiven)
+            model.figure.head = scene.checkpoint->head;
+        return runModelHeadless(model);
+    }
     std::unique_ptr<core::Backend> backend;
     try {
         std::string notice;

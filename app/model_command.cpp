@@ -175,7 +175,7 @@ bool readModelOptions(const QCommandLineParser& parser, ModelOptions& options, C
                                      .arg(item)};
                 return false;
             }
-            options.headsOff.headsOff.insert({layer - 1, head - 1});
+            options.interventions.headsOff.insert({layer - 1, head - 1});
         }
     }
     return true;
@@ -184,7 +184,7 @@ bool readModelOptions(const QCommandLineParser& parser, ModelOptions& options, C
 core::Interventions modelInterventions(const CommandLine& commandLine, int layers, int heads)
 {
     const ModelOptions& options = commandLine.modelOptions;
-    core::Interventions interventions = options.headsOff;
+    core::Interventions interventions = options.interventions;
     for (const auto& [layer, head] : interventions.headsOff) {
         if (layer >= layers || head >= heads)
             throw core::Error("--heads-off " + std::to_string(layer + 1) + "." + std::to_string(head + 1) +

@@ -18,7 +18,8 @@ struct ModelOptions
     QString model;                 // --model DIR|ID; empty: the single-layer explorer
     std::optional<int> layer;      // --layer N, from 1: the layer figures and matrices show
     std::optional<int> editLayer;  // --edit-layer N, from 1: --mode etc. act on that layer
-    core::Interventions headsOff;  // --heads-off L.H,...: (layer, head) from 0 inside
+    // --heads-off L.H,... ((layer, head) from 0 inside), or a scene's interventions
+    core::Interventions interventions;
     int topK = 5;                  // --top-k K
     bool info = false;             // --model-info
 

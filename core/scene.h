@@ -2,6 +2,7 @@
 
 #include "attention_settings.h"
 #include "embedding.h"
+#include "model/intervention.h"
 #include "model_weights.h"
 #include "problem.h"
 #include "tokenizer.h"
@@ -26,11 +27,26 @@ struct ViewSettings
     bool operator==(const ViewSettings&) const = default;
 };
 
+// A real model a scene shows instead of its own single layer: the checkpoint, the layer and
+// head on screen, and what the user changed in it.
+struct CheckpointReference
+{
+    QString path;     // as written in the file: a model folder (relative to the scene) or an id
+    QString resolved; // what to open: a relative folder made absolute; an id as it is
+    int layer = 0;    // the layer shown, from 0
+    int head = 0;     // the head shown, from 0
+    Interventions interventions;
+
+    bool operator==(const CheckpointReference&) const = default;
+};
+
 // Everything that reproduces a figure exactly. Saved as a versioned JSON file
 // (docs/SCENE_FORMAT.md).
 struct Scene
 {
-    static constexpr int kFormatVersion = 1;
+    // Version 2 adds "checkpoint" (a real model); a scene without one is written as version
+    // 1, which older builds read.
+    static constexpr int kFormatVersion = 2;
 
     QString title;
     QString description;
@@ -52,6 +68,7 @@ struct Scene
     MaskSpec mask;
 
     ViewSettings view;
+    std::optional<CheckpointReference> checkpoint; // set: the text runs through this model
 };
 
 // Tokenize, embed, add positions, flag padding: the problem a backend computes.

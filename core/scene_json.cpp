@@ -631,6 +631,107 @@ void readMask(const ObjectReader& mask, MaskSpec& out)
     }
 }
 
+// A matrix whose shape the file alone cannot check (a model head's W_q: the model is read
+// later): rows of equal length, checked against the model when it computes.
+Matrix readAnyMatrix(const QJsonValue& value, const std::string& path)
+{
+    const QJsonArray rows = value.toArray();
+    const qsizetype cols = value.isArray() && !rows.isEmpty() ? rows.at(0).toArray().size() : 0;
+    if (cols == 0)
+        fail(path, "expected a matrix (an array of rows of numbers), got " + describe(value));
+    return readMatrix(value, path, -1, cols);
+}
+
+void readLayerEdit(const ObjectReader& edit, LayerEdit& out)
+{
+    if (edit.has("score"))
+        out.score = edit.choice("score", ScoreKind::ScaledDot, parseScoreKind, toString, kScoreKinds);
+    if (edit.has("normalize"))
+        out.normalization =
+            edit.choice("normalize", Normalization::Softmax, parseNormalization, toString, kNormalizations);
+    if (edit.has("fill"))
+        out.fill = edit.choice("fill", MaskFill::NegativeInfinity, parseMaskFill, toString, kMaskFills);
+    if (edit.has("temperature")) {
+        const std::string path = edit.pathOf("temperature");
+        const QJsonValue value = edit.value("temperature");
+        out.temperature = toFloat(value, [&] { return path; });
+        if (!(*out.temperature > 0.0f))
+            fail(path, "must be a positive finite number, got " + describe(value));
+    }
+    if (edit.has("mask")) {
+        MaskSpec mask;
+        readMask(edit.section("mask"), mask);
+        out.mask = mask;
+    }
+    const QJsonValue heads = edit.value("heads");
+    if (heads.isUndefined())
+        return;
+    if (!heads.isArray())
+        fail(edit.pathOf("heads"), "expected an array of head edits, got " + describe(heads));
+    for (qsizetype k = 0; k < heads.toArray().size(); ++k) {
+        const std::string path = element(edit.pathOf("heads"), k);
+        const QJsonValue item = heads.toArray().at(k);
+        if (!item.isObject())
+            fail(path, "expected an object, got " + describe(item));
+        const ObjectReader head(item.toObject(), path);
+        if (!head.has("head"))
+            fail(head.pathOf("head"), "missing; which head (from 1) this edit replaces");
+        HeadEdit& e = out.heads[int(head.integer("head", 1, kMaxHeads, 1)) - 1];
+        if (head.has("W_q"))
+            e.Wq = readAnyMatrix(head.value("W_q"), head.pathOf("W_q"));
+        if (head.has("W_k"))
+            e.Wk = readAnyMatrix(head.value("W_k"), head.pathOf("W_k"));
+        if (head.has("W_v"))
+            e.Wv = readAnyMatrix(head.value("W_v"), head.pathOf("W_v"));
+    }
+}
+
+// "checkpoint": the real model a scene runs its text through (format version 2).
+CheckpointReference readCheckpoint(const ObjectReader& checkpoint, const QString& baseDir)
+{
+    CheckpointReference out;
+    out.path = checkpoint.string("path", QString());
+    if (out.path.isEmpty())
+        fail(checkpoint.pathOf("path"), "missing; the model folder or Hugging Face id");
+    // A relative folder lives beside the scene; anything else is a folder or an id as given.
+    const QFileInfo relative(QDir(baseDir.isEmpty() ? QDir::currentPath() : baseDir), out.path);
+    out.resolved = QFileInfo(out.path).isRelative() && relative.isDir() ? relative.absoluteFilePath() : out.path;
+    out.layer = int(checkpoint.integer("layer", 1, INT_MAX, 1)) - 1;
+    out.head = int(checkpoint.integer("head", 1, kMaxHeads, 1)) - 1;
+
+    const QJsonValue off = checkpoint.value("heads_off");
+    if (!off.isUndefined()) {
+        const std::string path = checkpoint.pathOf("heads_off");
+        if (!off.isArray())
+            fail(path, "expected an array of [layer, head] pairs, got " + describe(off));
+        const QJsonArray pairs = off.toArray();
+        for (qsizetype k = 0; k < pairs.size(); ++k) {
+            const QJsonArray pair = pairs.at(k).toArray();
+            if (!pairs.at(k).isArray() || pair.size() != 2)
+                fail(element(path, k), "expected [layer, head], both from 1");
+            const auto layer = toInteger(pair.at(0), element(element(path, k), 0), 1, INT_MAX);
+            const auto head = toInteger(pair.at(1), element(element(path, k), 1), 1, kMaxHeads);
+            out.interventions.headsOff.insert({int(layer) - 1, int(head) - 1});
+        }
+    }
+    const QJsonValue edits = checkpoint.value("edits");
+    if (!edits.isUndefined()) {
+        const std::string path = checkpoint.pathOf("edits");
+        if (!edits.isArray())
+            fail(path, "expected an array of layer edits, got " + describe(edits));
+        for (qsizetype k = 0; k < edits.toArray().size(); ++k) {
+            const QJsonValue item = edits.toArray().at(k);
+            if (!item.isObject())
+                fail(element(path, k), "expected an object, got " + describe(item));
+            const ObjectReader edit(item.toObject(), element(path, k));
+            if (!edit.has("layer"))
+                fail(edit.pathOf("layer"), "missing; which layer (from 1) this edit changes");
+            readLayerEdit(edit, out.interventions.layers[int(edit.integer("layer", 1, INT_MAX, 1)) - 1]);
+        }
+    }
+    return out;
+}
+
 void readView(const ObjectReader& view, ViewSettings& out)
 {
     out.view = view.string("view", out.view);
@@ -705,6 +806,18 @@ QJsonValue seedToJson(std::uint64_t seed, const char* path)
     return qint64(seed);
 }
 
+QJsonObject maskToJson(const MaskSpec& mask)
+{
+    QJsonArray custom;
+    for (const auto& [query, key] : mask.customCells)
+        custom.append(QJsonArray{query, key});
+    return QJsonObject{{"causal", mask.causal},
+                       {"window", mask.window < 0 ? QJsonValue(QJsonValue::Null) : QJsonValue(mask.window)},
+                       {"window_causal", mask.windowCausal},
+                       {"padding", mask.padding},
+                       {"custom", custom}};
+}
+
 QJsonValue nameToJson(std::string_view name)
 {
     return QString::fromLatin1(name.data(), qsizetype(name.size()));
@@ -752,6 +865,8 @@ Scene sceneFromJson(const QByteArray& json, const QString& baseDir)
     readAttention(top.section("attention"), scene);
     readMask(top.section("mask"), scene.mask);
     readView(top.section("view"), scene.view);
+    if (top.has("checkpoint"))
+        scene.checkpoint = readCheckpoint(top.section("checkpoint"), baseDir);
     scene.weights = readWeights(top, model, scene.seed);
     loadWordVectors(baseDir, model.dModel, scene.embedding);
     // A one-hot file without a vocabulary (older files) keeps the words of its sentences, so
@@ -765,11 +880,61 @@ Scene sceneFromJson(const QByteArray& json, const QString& baseDir)
     return scene;
 }
 
+namespace {
+
+QJsonObject checkpointToJson(const CheckpointReference& checkpoint)
+{
+    QJsonArray off;
+    for (const auto& [layer, head] : checkpoint.interventions.headsOff)
+        off.append(QJsonArray{layer + 1, head + 1});
+    QJsonArray edits;
+    for (const auto& [layer, edit] : checkpoint.interventions.layers) {
+        if (edit.empty())
+            continue;
+        const std::string path = "checkpoint.edits[layer " + std::to_string(layer + 1) + "]";
+        QJsonObject object{{"layer", layer + 1}};
+        if (edit.score)
+            object["score"] = nameToJson(toString(*edit.score));
+        if (edit.normalization)
+            object["normalize"] = nameToJson(toString(*edit.normalization));
+        if (edit.fill)
+            object["fill"] = nameToJson(toString(*edit.fill));
+        if (edit.temperature) {
+            requireFinite(Eigen::Matrix<float, 1, 1>::Constant(*edit.temperature), path + ".temperature");
+            object["temperature"] = jsonNumber(*edit.temperature);
+        }
+        if (edit.mask)
+            object["mask"] = maskToJson(*edit.mask);
+        QJsonArray heads;
+        for (const auto& [head, weights] : edit.heads) {
+            QJsonObject h{{"head", head + 1}};
+            const std::string at = path + ".heads[" + std::to_string(head + 1) + "].";
+            if (weights.Wq)
+                h["W_q"] = matrixToJson(*weights.Wq, at + "W_q");
+            if (weights.Wk)
+                h["W_k"] = matrixToJson(*weights.Wk, at + "W_k");
+            if (weights.Wv)
+                h["W_v"] = matrixToJson(*weights.Wv, at + "W_v");
+            heads.append(h);
+        }
+        if (!heads.isEmpty())
+            object["heads"] = heads;
+        edits.append(object);
+    }
+    return QJsonObject{{"path", checkpoint.path},
+                       {"layer", checkpoint.layer + 1},
+                       {"head", checkpoint.head + 1},
+                       {"heads_off", off},
+                       {"edits", edits}};
+}
+
+} // namespace
+
 QByteArray sceneToJson(const Scene& scene)
 {
     QJsonObject root;
     root["format"] = QLatin1String(kFormatName);
-    root["version"] = Scene::kFormatVersion;
+    root["version"] = scene.checkpoint ? Scene::kFormatVersion : 1;
     root["title"] = scene.title;
     root["description"] = scene.description;
     root["text"] = scene.text;
@@ -828,15 +993,9 @@ QByteArray sceneToJson(const Scene& scene)
         {"temperature", jsonNumber(scene.temperature)},
         {"fill", nameToJson(toString(scene.fill))}};
 
-    QJsonArray custom;
-    for (const auto& [query, key] : scene.mask.customCells)
-        custom.append(QJsonArray{query, key});
-    root["mask"] = QJsonObject{
-        {"causal", scene.mask.causal},
-        {"window", scene.mask.window < 0 ? QJsonValue(QJsonValue::Null) : QJsonValue(scene.mask.window)},
-        {"window_causal", scene.mask.windowCausal},
-        {"padding", scene.mask.padding},
-        {"custom", custom}};
+    root["mask"] = maskToJson(scene.mask);
+    if (scene.checkpoint)
+        root["checkpoint"] = checkpointToJson(*scene.checkpoint);
 
     root["view"] = QJsonObject{{"view", scene.view.view},
                                {"colormap", scene.view.colormap},

@@ -8,6 +8,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -60,6 +61,7 @@ private slots:
     void badInput_data();
     void badInput();
     void pickleIsRefused();
+    void sceneNamingAModel();
 };
 
 void TestModelCommand::dumpMatchesReference_data()
@@ -231,6 +233,37 @@ void TestModelCommand::pickleIsRefused()
     QCOMPARE(result.code, 3);
     QVERIFY2(result.err.contains(QLatin1String("pytorch_model.bin")) && result.err.contains(QLatin1String("safe")),
              qPrintable(result.err));
+}
+
+// A scene file that names a checkpoint reopens the same run: its text, interventions and
+// the layer and head it shows (the model folder relative to the scene).
+void TestModelCommand::sceneNamingAModel()
+{
+    QTemporaryDir dir;
+    const QString relative = QDir(dir.path()).relativeFilePath(fixture(QStringLiteral("gpt2")));
+    QFile scene(dir.filePath(QStringLiteral("gpt2-layer2.json")));
+    QVERIFY(scene.open(QIODevice::WriteOnly));
+    scene.write(QStringLiteral(R"({"format": "attention-explorer-scene", "version": 2, "text": "The cat sat on the",
+        "view": {"view": "head:3"},
+        "checkpoint": {"path": "%1", "layer": 2, "heads_off": [[1, 2]]}})").arg(relative).toUtf8());
+    scene.close();
+    const QString dump = dir.filePath(QStringLiteral("out.json"));
+    auto result = run({scene.fileName(), QStringLiteral("--dump"), dump, QStringLiteral("--backend"), QStringLiteral("cpu")});
+    QVERIFY2(result.code == 0, qPrintable(result.err));
+    const QJsonObject out = readJson(dump);
+    QCOMPARE(out[QLatin1String("headsOff")].toArray(), (QJsonArray{QJsonArray{1, 2}}));
+    QCOMPARE(out[QLatin1String("tokens")].toArray().size(), 5);
+    QVERIFY(!out[QLatin1String("layers")][0][QLatin1String("heads")][1][QLatin1String("enabled")].toBool());
+    // The same run as the command line's own options give.
+    const QString again = dir.filePath(QStringLiteral("again.json"));
+    result = run({QStringLiteral("--model"), fixture(QStringLiteral("gpt2")), QStringLiteral("--text"),
+                  QStringLiteral("The cat sat on the"), QStringLiteral("--heads-off"), QStringLiteral("1.2"),
+                  QStringLiteral("--dump"), again, QStringLiteral("--backend"), QStringLiteral("cpu")});
+    QCOMPARE(readJson(again)[QLatin1String("logits")], out[QLatin1String("logits")]);
+    const QString png = dir.filePath(QStringLiteral("head3.png"));
+    result = run({scene.fileName(), QStringLiteral("--export"), png, QStringLiteral("--backend"), QStringLiteral("cpu")});
+    QVERIFY2(result.code == 0, qPrintable(result.err));
+    QVERIFY(QFileInfo(png).size() > 1000);
 }
 
 QTEST_GUILESS_MAIN(TestModelCommand)
