@@ -160,8 +160,8 @@ const std::vector<std::pair<const char*, const char*>>& malformedCases()
         {"text_not_string.json", "text: expected a string, got 42"},
         {"missing_format.json", "format: missing"},
         {"wrong_format.json", "format: expected \"attention-explorer-scene\", got \"attention-explorer-result\""},
-        {"newer_version.json", "this scene was written by a newer Attention Explorer (format version 2); "
-                               "this build reads version 1"},
+        {"newer_version.json", "this scene was written by a newer Attention Explorer (format version 3); "
+                               "this build reads version 2"},
         {"version_zero.json", "version: must be an integer >= 1, got 0"},
         {"version_string.json", "version: expected an integer, got a string"},
         {"heads_string.json", "model.heads: expected an integer, got a string"},
@@ -562,7 +562,7 @@ void TestSceneJson::documentationExamplesLoad()
         blocks.append(text.mid(begin, end - begin));
         at = end + 3;
     }
-    QCOMPARE(blocks.size(), 2);
+    QCOMPARE(blocks.size(), 3); // the example, the smallest scene, a scene of a real model
     for (const QByteArray& block : blocks) {
         const Outcome outcome = outcomeOf([&] { sceneFromJson(block); });
         QVERIFY2(outcome.kind == Outcome::Nothing, outcome.message.c_str());
@@ -570,6 +570,7 @@ void TestSceneJson::documentationExamplesLoad()
     const Scene example = loadScene(validScene(QStringLiteral("this_is_a_cat.json")));
     QCOMPARE(sceneToJson(sceneFromJson(blocks[0])), sceneToJson(example));
     QCOMPARE(sceneFromJson(blocks[1]).weights.dModel, 8);
+    QCOMPARE(sceneFromJson(blocks[2]).checkpoint->layer, 4);
 }
 
 // Seeds beyond 2^53 would lose digits as doubles; QJsonValue keeps them as integers.
