@@ -138,6 +138,27 @@ struct WeightLayout
     std::uint32_t wqkv = 0, bqkv = 0, bilinear = 0, additive = 0, wo = 0, bo = 0, total = 0;
 };
 
+// Per head, which of the packed weights differ between two ModelWeights (all, against none).
+struct HeadChanges
+{
+    bool wq = true, wk = true, wv = true, bilinear = true, additive = true, wo = true;
+};
+
+struct WeightChanges
+{
+    std::vector<HeadChanges> heads;
+    bool bo = true;
+
+    // Nothing of the one is in the other: a different weight set, not an edit of it.
+    bool everything() const
+    {
+        for (const HeadChanges& c : heads)
+            if (!c.wq || !c.wk || !c.wv || !c.wo)
+                return false;
+        return true;
+    }
+};
+
 struct StageMark
 {
     std::string name;
@@ -194,9 +215,19 @@ struct Plan
     Buffer km;       // K with unit rows (cosine)
     Buffer partials; // [head][chunk row][d_model4]: H_h W_O,h
     Mirror raw, scaled, masked, chunkWeights;
-    DescriptorPool descriptors;
     TimestampQueries queries;
-    std::vector<Submission> submissions;
+
+    // Command buffers recorded against one weights buffer: the plan's own (id 0) or a cached
+    // model layer's (its WeightCache id). Every recording has the same dispatches.
+    struct Recording
+    {
+        DescriptorPool descriptors;
+        std::vector<Submission> submissions;
+    };
+    std::map<std::uint64_t, Recording> recordings;
+    const Recording* current = nullptr; // what this compute submits
+    // The weights packed in the own buffer (`weights`), for the next edit's incremental write.
+    std::shared_ptr<const core::ModelWeights> ownContent;
 
     // What the last successful compute left on the device (every stage's results stay valid
     // while nothing they depend on changes; only a single-chunk plan keeps them all).
@@ -299,9 +330,14 @@ struct VulkanBackend::Impl
     }
 
     void buildPlan(const PlanKey& key);
-    void record(Plan& p);
+    void record(Plan& p, Plan::Recording& r, const Buffer& weightsBuffer, bool ownWeights);
     void clearBuffers(Plan& p);
     void upload(const core::Problem& problem);
+    WeightChanges compareWeights(const core::ModelWeights& now,
+                                 const core::ModelWeights* before) const;
+    void packWeights(float* to, const core::ModelWeights& mw, const WeightChanges& changes) const;
+    void selectWeights(const core::Problem& problem, const core::Problem* previous,
+                       const WeightChanges& changes);
     std::shared_ptr<core::AttentionResult> run(std::shared_ptr<const core::Problem> problem,
                                                const core::ComputeOptions& options);
 };
@@ -482,7 +518,6 @@ void VulkanBackend::Impl::buildPlan(const PlanKey& key)
     // 7 per chunk.
     p->indirect = Buffer::create(device, VkDeviceSize(5 + 7 * p->chunks) * 16,
                                  device.unifiedMemory() ? MemoryKind::Shared : MemoryKind::Upload);
-    p->descriptors = DescriptorPool::create(device, 13, 13 * 4, 13, 13 * 4);
     if (device.timestamps()) {
         std::uint32_t total = 0;
         for (int s = 0, n = p->multiSubmit ? p->chunks : 1; s < n; ++s)
@@ -490,8 +525,7 @@ void VulkanBackend::Impl::buildPlan(const PlanKey& key)
         p->queries = TimestampQueries::create(device, total);
     }
     clearBuffers(*p);
-    record(*p);
-    plan = std::move(p);
+    plan = std::move(p); // recorded by upload(), against the weights buffer it chooses
     ++records;
 }
 
@@ -525,8 +559,10 @@ void VulkanBackend::Impl::clearBuffers(Plan& p)
     commands.submitAndWait(cb);
 }
 
-void VulkanBackend::Impl::record(Plan& p)
+void VulkanBackend::Impl::record(Plan& p, Plan::Recording& r, const Buffer& weightsBuffer,
+                                 bool ownWeights)
 {
+    p.dispatches.clear(); // every recording makes the same dispatches, in the same order
     const PlanKey& key = p.key;
     const Dims& d = p.dims;
     const WeightLayout& w = p.weightLayout;
@@ -562,44 +598,44 @@ void VulkanBackend::Impl::record(Plan& p)
     // The scaled scores: their own buffer when kept, else the weights' (normalised in place).
     const Buffer& scaledScores = key.keep ? p.scaled.device : p.chunkWeights.device;
     const VkDescriptorSet setAdd =
-        p.descriptors.allocate(add, {&p.params, &p.inputs.device, &p.x.device});
-    const VkDescriptorSet setProj = p.descriptors.allocate(
-        projection, {&p.params, &p.x.device, &p.weights.device, &p.proj.device, &p.weights.device});
+        r.descriptors.allocate(add, {&p.params, &p.inputs.device, &p.x.device});
+    const VkDescriptorSet setProj = r.descriptors.allocate(
+        projection, {&p.params, &p.x.device, &weightsBuffer, &p.proj.device, &weightsBuffer});
     // With rotary positions the scores (and Q M, the unit rows) read the rotated [Q' | K'].
     const Buffer* qk = key.rotary ? &p.rot.device : &p.proj.device;
     const std::uint32_t qkStride = key.rotary ? 2 * d.nq : d.nqkv; // floats per row
     const std::uint32_t qkKeys = key.rotary ? d.nq : d.kOff;       // where K starts in a row
     const VkDescriptorSet setRotary =
-        key.rotary ? p.descriptors.allocate(
+        key.rotary ? r.descriptors.allocate(
                          *rotary, {&p.params, &p.proj.device, &p.rotaryTable.device, &p.rot.device})
                    : VK_NULL_HANDLE;
     const VkDescriptorSet setQM =
-        bilinear ? p.descriptors.allocate(
-                       perHead, {&p.params, qk, &p.weights.device, &p.qm, &p.weights.device})
+        bilinear ? r.descriptors.allocate(perHead,
+                                          {&p.params, qk, &weightsBuffer, &p.qm, &weightsBuffer})
                  : VK_NULL_HANDLE;
     const VkDescriptorSet setUnit =
-        cosine ? p.descriptors.allocate(unitRows, {&p.params, qk, &p.qm, &p.km}) : VK_NULL_HANDLE;
+        cosine ? r.descriptors.allocate(unitRows, {&p.params, qk, &p.qm, &p.km}) : VK_NULL_HANDLE;
     const Buffer* left = bilinear || cosine ? &p.qm : qk;
     const Buffer* right = cosine ? &p.km : qk;
     const VkDescriptorSet setScores =
-        p.descriptors.allocate(scores, {&p.params, left, right, &scaledScores, &p.weights.device});
+        r.descriptors.allocate(scores, {&p.params, left, right, &scaledScores, &weightsBuffer});
     const VkDescriptorSet setRawScores =
-        key.keep ? p.descriptors.allocate(
-                       scores, {&p.params, left, right, &p.raw.device, &p.weights.device})
+        key.keep ? r.descriptors.allocate(scores,
+                                          {&p.params, left, right, &p.raw.device, &weightsBuffer})
                  : VK_NULL_HANDLE;
-    const VkDescriptorSet setNormalize = p.descriptors.allocate(
+    const VkDescriptorSet setNormalize = r.descriptors.allocate(
         normalize, {&p.params, &scaledScores, key.keep ? &p.masked.device : &p.chunkWeights.device,
                     &p.chunkWeights.device, &p.maskData.device, &p.status.device});
     const VkDescriptorSet setPV =
-        p.descriptors.allocate(weighted, {&p.params, &p.chunkWeights.device, &p.proj.device,
-                                          &p.headOut.device, &p.weights.device});
-    const VkDescriptorSet setWo = p.descriptors.allocate(
-        perHead, {&p.params, &p.headOut.device, &p.weights.device, &p.partials, &p.weights.device});
-    const VkDescriptorSet setSum = p.descriptors.allocate(
-        sumHeads, {&p.params, &p.partials, &p.weights.device, &p.out.device});
+        r.descriptors.allocate(weighted, {&p.params, &p.chunkWeights.device, &p.proj.device,
+                                          &p.headOut.device, &weightsBuffer});
+    const VkDescriptorSet setWo = r.descriptors.allocate(
+        perHead, {&p.params, &p.headOut.device, &weightsBuffer, &p.partials, &weightsBuffer});
+    const VkDescriptorSet setSum =
+        r.descriptors.allocate(sumHeads, {&p.params, &p.partials, &weightsBuffer, &p.out.device});
     const VkDescriptorSet setPool =
         key.pooled()
-            ? p.descriptors.allocate(pool, {&p.params, &p.chunkWeights.device, &p.grid.device})
+            ? r.descriptors.allocate(pool, {&p.params, &p.chunkWeights.device, &p.grid.device})
             : VK_NULL_HANDLE;
 
     // Every dispatch is indirect: the host writes its size before each submit, 0 when none of
@@ -683,8 +719,9 @@ void VulkanBackend::Impl::record(Plan& p)
                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                         VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_INDIRECT_COMMAND_READ_BIT |
                             VK_ACCESS_UNIFORM_READ_BIT);
+                // The own weights go up with every compute; a cached layer's are on the device.
                 for (const Mirror* m : {&p.inputs, &p.weights, &p.maskData, &p.rotaryTable})
-                    if (m->staging)
+                    if (m->staging && (m != &p.weights || ownWeights))
                         copyWhole(cb, m->staging, m->device);
             }
             if (key.pooled() && !p.incremental()) {
@@ -875,8 +912,151 @@ void VulkanBackend::Impl::record(Plan& p)
         }
         check(vkEndCommandBuffer(cb), "vkEndCommandBuffer");
         sub.queryCount = nextQuery - sub.firstQuery;
-        p.submissions.push_back(std::move(sub));
+        r.submissions.push_back(std::move(sub));
     }
+}
+
+// Bitwise equality (memcmp: an order of magnitude faster than Eigen's == here).
+template <typename A, typename B> bool sameFloats(const A& a, const B& b)
+{
+    return a.rows() == b.rows() && a.cols() == b.cols() &&
+           std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(float)) == 0;
+}
+
+WeightChanges VulkanBackend::Impl::compareWeights(const core::ModelWeights& mw,
+                                                  const core::ModelWeights* before) const
+{
+    const PlanKey& key = plan->key;
+    const Dims& d = plan->dims;
+    WeightChanges changes;
+    changes.heads.resize(d.h);
+    if (!before || before->headCount() != mw.headCount())
+        return changes; // all
+    if (before == &mw) {
+        changes.heads.assign(d.h, HeadChanges{false, false, false, false, false, false});
+        changes.bo = false;
+        return changes;
+    }
+    const bool bilinear = key.score == core::ScoreKind::Bilinear;
+    const bool additive = key.score == core::ScoreKind::Additive;
+    for (std::uint32_t z = 0; z < d.h; ++z) {
+        const core::HeadWeights& head = mw.heads[z];
+        const core::HeadWeights& was = before->heads[z];
+        HeadChanges& c = changes.heads[z];
+        c.wq = !sameFloats(head.Wq, was.Wq) || !sameFloats(head.bq, was.bq);
+        c.wk = !sameFloats(head.Wk, was.Wk) || !sameFloats(head.bk, was.bk);
+        c.wv = !sameFloats(head.Wv, was.Wv) || !sameFloats(head.bv, was.bv);
+        c.bilinear = bilinear && !sameFloats(head.bilinear, was.bilinear);
+        c.additive = additive && !sameFloats(head.wAdditive, was.wAdditive);
+        // Head z's d_v rows of W^O, contiguous in the row-major matrix.
+        const std::size_t woFloats = std::size_t(d.dv) * d.dm;
+        c.wo = before->Wo.size() != mw.Wo.size() ||
+               std::memcmp(mw.Wo.data() + z * woFloats, before->Wo.data() + z * woFloats,
+                           woFloats * sizeof(float)) != 0;
+    }
+    changes.bo = !sameFloats(mw.bo, before->bo);
+    return changes;
+}
+
+// The weights as the shaders read them (row-major, heads side by side, padded), into `wb`: only
+// the parts that `changes` names are written (the rest, padding included, is left as it is).
+void VulkanBackend::Impl::packWeights(float* wb, const core::ModelWeights& mw,
+                                      const WeightChanges& changes) const
+{
+    const Dims& d = plan->dims;
+    const WeightLayout& w = plan->weightLayout;
+    const std::size_t dk = d.dk;
+    const std::size_t dv = d.dv;
+    auto bias = [](float* to, const core::RowVector& b, std::size_t n) {
+        if (std::size_t(b.size()) == n)
+            std::memcpy(to, b.data(), n * sizeof(float));
+        else
+            std::fill(to, to + n, 0.0f);
+    };
+    for (std::uint32_t z = 0; z < d.h; ++z) {
+        const core::HeadWeights& head = mw.heads[z];
+        const HeadChanges& c = changes.heads[z];
+        for (std::uint32_t r = 0; r < d.dm; ++r) {
+            float* row = wb + w.wqkv + std::size_t(r) * d.nqkv;
+            if (c.wq)
+                std::memcpy(row + z * d.dk4, head.Wq.row(r).data(), dk * sizeof(float));
+            if (c.wk)
+                std::memcpy(row + d.kOff + z * d.dk4, head.Wk.row(r).data(), dk * sizeof(float));
+            if (c.wv)
+                std::memcpy(row + d.vOff + z * d.dv4, head.Wv.row(r).data(), dv * sizeof(float));
+        }
+        if (c.wq)
+            bias(wb + w.bqkv + z * d.dk4, head.bq, dk);
+        if (c.wk)
+            bias(wb + w.bqkv + d.kOff + z * d.dk4, head.bk, dk);
+        if (c.wv)
+            bias(wb + w.bqkv + d.vOff + z * d.dv4, head.bv, dv);
+        if (c.bilinear && plan->key.score == core::ScoreKind::Bilinear)
+            for (std::size_t r = 0; r < dk; ++r)
+                std::memcpy(wb + w.bilinear + std::size_t(z) * d.dk4 * d.dk4 + r * d.dk4,
+                            head.bilinear.row(Eigen::Index(r)).data(), dk * sizeof(float));
+        if (c.additive && plan->key.score == core::ScoreKind::Additive)
+            std::memcpy(wb + w.additive + z * d.dk4, head.wAdditive.data(), dk * sizeof(float));
+        if (c.wo)
+            for (std::size_t r = 0; r < dv; ++r)
+                std::memcpy(wb + w.wo + (std::size_t(z) * d.dv4 + r) * d.dm4,
+                            mw.Wo.row(Eigen::Index(z * dv + r)).data(),
+                            std::size_t(d.dm) * sizeof(float));
+    }
+    if (changes.bo)
+        bias(wb + w.bo, mw.bo, d.dm);
+}
+
+// Where this compute reads its weights from, recorded against it if it is new to the plan:
+//  - a weight set the device cache holds (a model layer seen before): nothing is uploaded;
+//  - a set that shares no matrix with the last compute's (another layer of a model, a new
+//    seed): packed once into a new cache entry, which the next forward finds;
+//  - otherwise an edit of the last set: the plan's own buffer, where only the matrices that
+//    differ from what it holds are rewritten, so that an edit stays a small upload.
+void VulkanBackend::Impl::selectWeights(const core::Problem& problem, const core::Problem* previous,
+                                        const WeightChanges& changes)
+{
+    Plan& p = *plan;
+    const Dims& d = p.dims;
+    const core::ModelWeights& mw = *problem.weights;
+    // The packed layout depends on the widths and on the score's extra weights.
+    const std::uint32_t layout = 0x80000000u | (d.dk << 16) | (d.dv << 2) |
+                                 (p.key.score == core::ScoreKind::Bilinear ? 1u : 0u) |
+                                 (p.key.score == core::ScoreKind::Additive ? 2u : 0u);
+    const WeightCache::Key cacheKey{&mw, d.h, d.dm, layout};
+    const std::weak_ptr<const void> owner = problem.weights;
+    WeightCache::Cached chosen = weights.find(cacheKey, 0, owner);
+    if (!chosen) {
+        // (`changes` is against the previous compute when the plan is incremental.)
+        const bool fresh =
+            !previous ||
+            (p.incremental() ? changes : compareWeights(mw, previous->weights.get())).everything();
+        if (fresh) {
+            chosen = weights.get(
+                cacheKey, 0, p.weightLayout.total,
+                [&](float* to) { packWeights(to, mw, compareWeights(mw, nullptr)); }, owner);
+        } else {
+            const WeightChanges own = previous && p.ownContent.get() == previous->weights.get()
+                                          ? changes
+                                          : compareWeights(mw, p.ownContent.get());
+            packWeights(p.weights.floats(), mw, own);
+            p.ownContent = problem.weights;
+        }
+    }
+    const std::uint64_t id = chosen ? chosen.id : 0;
+    auto found = p.recordings.find(id);
+    if (found == p.recordings.end()) {
+        // Recordings of layers that left the cache are never submitted again: past a bound,
+        // start over.
+        if (p.recordings.size() >= 64) {
+            p.recordings.clear();
+            commands.reset();
+        }
+        found = p.recordings.emplace(id, Plan::Recording{}).first;
+        found->second.descriptors = DescriptorPool::create(device, 13, 13 * 4, 13, 13 * 4);
+        record(p, found->second, chosen ? *chosen.buffer : p.weights.device, !chosen);
+    }
+    p.current = &found->second;
 }
 
 void VulkanBackend::Impl::upload(const core::Problem& problem)
@@ -886,19 +1066,15 @@ void VulkanBackend::Impl::upload(const core::Problem& problem)
     const Dims& d = p.dims;
     const core::ModelWeights& mw = *problem.weights;
     const bool bilinear = key.score == core::ScoreKind::Bilinear;
-    const bool additive = key.score == core::ScoreKind::Additive;
     const bool cosine = key.score == core::ScoreKind::Cosine;
+    weights.beginOperation(); // the cached weights this compute reads stay while it runs
 
     // What changed since the last compute of this plan; everything when there is none.
     const std::shared_ptr<const core::Problem> previous =
         std::move(p.last); // cleared until this compute succeeds
     const core::Problem* old = p.incremental() ? previous.get() : nullptr;
     const bool all = old == nullptr;
-    // Bitwise equality (memcmp: an order of magnitude faster than Eigen's == here).
-    auto same = [](const auto& a, const auto& b) {
-        return a.rows() == b.rows() && a.cols() == b.cols() &&
-               std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(float)) == 0;
-    };
+    auto same = [](const auto& a, const auto& b) { return sameFloats(a, b); };
 
     bool anyPadding = false;
     for (int j = 0; j < key.tk; ++j)
@@ -972,58 +1148,14 @@ void VulkanBackend::Impl::upload(const core::Problem& problem)
         }
     }
 
-    // Weights, packed as the shaders read them (row-major, heads side by side, padded); only
-    // the matrices that changed are written.
-    const WeightLayout& w = p.weightLayout;
-    float* wb = p.weights.floats();
-    const std::size_t dk = d.dk;
-    const std::size_t dv = d.dv;
-    auto bias = [](float* to, const core::RowVector& b, std::size_t n) {
-        if (std::size_t(b.size()) == n)
-            std::memcpy(to, b.data(), n * sizeof(float));
-        else
-            std::fill(to, to + n, 0.0f);
-    };
+    // Which weights changed since the last compute (the stages they feed run again), and the
+    // buffer the shaders read them from this time (selectWeights).
+    const WeightChanges changes = compareWeights(mw, all ? nullptr : old->weights.get());
+    selectWeights(problem, previous.get(), changes);
     for (std::uint32_t z = 0; z < d.h; ++z) {
         const core::HeadWeights& head = mw.heads[z];
-        const core::HeadWeights* before = all ? nullptr : &old->weights->heads[z];
-        const bool wq = all || !same(head.Wq, before->Wq) || !same(head.bq, before->bq);
-        const bool wk = all || !same(head.Wk, before->Wk) || !same(head.bk, before->bk);
-        const bool wv = all || !same(head.Wv, before->Wv) || !same(head.bv, before->bv);
-        const bool m = bilinear && (all || !same(head.bilinear, before->bilinear));
-        const bool wa = additive && (all || !same(head.wAdditive, before->wAdditive));
-        // Head z's d_v rows of W^O, contiguous in the row-major matrix.
-        const std::size_t woFloats = dv * std::size_t(d.dm);
-        const bool wo =
-            all || old->weights->Wo.size() != mw.Wo.size() ||
-            std::memcmp(mw.Wo.data() + z * woFloats, old->weights->Wo.data() + z * woFloats,
-                        woFloats * sizeof(float)) != 0;
-        for (std::uint32_t r = 0; r < d.dm; ++r) {
-            float* row = wb + w.wqkv + std::size_t(r) * d.nqkv;
-            if (wq)
-                std::memcpy(row + z * d.dk4, head.Wq.row(r).data(), dk * sizeof(float));
-            if (wk)
-                std::memcpy(row + d.kOff + z * d.dk4, head.Wk.row(r).data(), dk * sizeof(float));
-            if (wv)
-                std::memcpy(row + d.vOff + z * d.dv4, head.Wv.row(r).data(), dv * sizeof(float));
-        }
-        if (wq)
-            bias(wb + w.bqkv + z * d.dk4, head.bq, dk);
-        if (wk)
-            bias(wb + w.bqkv + d.kOff + z * d.dk4, head.bk, dk);
-        if (wv)
-            bias(wb + w.bqkv + d.vOff + z * d.dv4, head.bv, dv);
-        if (m)
-            for (std::size_t r = 0; r < dk; ++r)
-                std::memcpy(wb + w.bilinear + std::size_t(z) * d.dk4 * d.dk4 + r * d.dk4,
-                            head.bilinear.row(Eigen::Index(r)).data(), dk * sizeof(float));
-        if (wa)
-            std::memcpy(wb + w.additive + z * d.dk4, head.wAdditive.data(), dk * sizeof(float));
-        if (wo)
-            for (std::size_t r = 0; r < dv; ++r)
-                std::memcpy(wb + w.wo + (std::size_t(z) * d.dv4 + r) * d.dm4,
-                            mw.Wo.row(Eigen::Index(z * dv + r)).data(),
-                            std::size_t(d.dm) * sizeof(float));
+        const HeadChanges& c = changes.heads[z];
+        const bool wq = c.wq, wk = c.wk, wv = c.wv, m = c.bilinear, wa = c.additive, wo = c.wo;
 
         // The stages of this head that must run (common.glsl's HEAD_* bits).
         const bool q = inputsChanged || wq || rotaryChanged;
@@ -1038,8 +1170,6 @@ void VulkanBackend::Impl::upload(const core::Problem& problem)
                              (out ? kHeadOutput : 0) | (partial ? kHeadPartial : 0) |
                              (head.enabled ? kHeadEnabled : 0);
     }
-    if (all || !same(mw.bo, old->weights->bo))
-        bias(wb + w.bo, mw.bo, d.dm);
 
     params.inputsChanged = inputsChanged ? 1 : 0;
     std::memcpy(p.params.mapped(), &params, sizeof params);
@@ -1132,7 +1262,7 @@ VulkanBackend::Impl::run(std::shared_ptr<const core::Problem> problem,
             }
         stages.push_back({name, ms});
     };
-    for (const Submission& sub : p.submissions) {
+    for (const Submission& sub : p.current->submissions) {
         commands.submitAndWait(sub.commands);
         if (device.timestamps() && sub.queryCount > 0) {
             const auto ticks = p.queries.read(sub.firstQuery, sub.queryCount);

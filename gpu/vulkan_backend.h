@@ -17,14 +17,18 @@ class WeightCache;
 enum class ShaderVariant { Registers, SharedMemory };
 
 // The Vulkan compute backend: the whole pipeline of Vaswani et al. eq. 1 and its variants on
-// the device (X = E + P, projections, every score, mask and normalisation, weights x V,
-// concat with disabled heads, W_O, pooling), matching core::CpuBackend within float rounding.
+// the device (X = E + P, projections, rotary positions, every score, mask and normalisation,
+// weights x V, concat with disabled heads, W_O, pooling), matching core::CpuBackend within
+// float rounding; and a real model's block operations (blockOps()).
 //
 // Latency: buffers are allocated, mapped and the command buffers recorded once per shape
-// (sizes, score, normalisation, kept intermediates, pooling grid); an edit of the weights,
-// the temperature, the mask rules, the fill or the enabled heads only rewrites mapped memory
-// and submits again. Long inputs are processed in row chunks so that no binding exceeds
-// maxStorageBufferRange; with pooling only the grid leaves the device.
+// (sizes, score, normalisation, kept intermediates, pooling grid, rotary); an edit of the
+// weights, the temperature, the mask rules, the fill, the rotary positions or the enabled heads
+// only rewrites mapped memory and submits again. A weight set that shares nothing with the
+// last one (a model's next layer) is packed once into the device's WeightCache and read from
+// there by every later compute of it (its own recording of the shape's command buffers), so
+// a model's second forward uploads no weights. Long inputs are processed in row chunks so that
+// no binding exceeds maxStorageBufferRange; with pooling only the grid leaves the device.
 class VulkanBackend final : public core::Backend
 {
 public:
@@ -44,8 +48,8 @@ public:
 
     // Norms, feed-forward and logits of a real model, on the same device (VulkanBlockOps).
     core::BlockOps& blockOps() override;
-    // The device copies of the model weights that block operations use (a second forward of
-    // the same model uploads none).
+    // The device copies of model weights: each layer's attention weights and the block
+    // operations' (a second forward of the same model uploads none).
     const WeightCache& weightCache() const;
 
     const DeviceInfo& device() const;
@@ -54,8 +58,9 @@ public:
     int validationMessages() const;
     bool validationEnabled() const;
     bool pipelineCacheLoaded() const;
-    // How many times buffers were allocated and command buffers recorded: a per-edit change
-    // must not increase it.
+    // How many times a shape's buffers were allocated (and its command buffers recorded): a
+    // per-edit change must not increase it. (Recording the shape against another cached weight
+    // set allocates nothing and is not counted.)
     int recordCount() const;
 
 private:

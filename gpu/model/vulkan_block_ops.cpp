@@ -104,21 +104,26 @@ const Buffer& VulkanBlockOps::Impl::matrix(const Matrix& w)
 {
     const std::uint32_t cols4 = pad4(w.cols());
     const std::size_t floats = std::size_t(pad4(w.rows())) * cols4;
-    return weights.get({w.data(), w.rows(), w.cols(), kPaddedMatrix},
-                       sampledFingerprint(w.data(), std::size_t(w.size())), floats,
-                       [&w, cols4](float* to) {
-                           for (Eigen::Index r = 0; r < w.rows(); ++r)
-                               std::memcpy(to + std::size_t(r) * cols4, w.row(r).data(),
-                                           std::size_t(w.cols()) * sizeof(float));
-                       });
+    return *weights
+                .get({w.data(), w.rows(), w.cols(), kPaddedMatrix},
+                     sampledFingerprint(w.data(), std::size_t(w.size())), floats,
+                     [&w, cols4](float* to) {
+                         for (Eigen::Index r = 0; r < w.rows(); ++r)
+                             std::memcpy(to + std::size_t(r) * cols4, w.row(r).data(),
+                                         std::size_t(w.cols()) * sizeof(float));
+                     })
+                .buffer;
 }
 
 const Buffer& VulkanBlockOps::Impl::row(const core::RowVector& b)
 {
-    return weights.get(
-        {b.data(), 1, b.size(), kPaddedRow}, sampledFingerprint(b.data(), std::size_t(b.size())),
-        pad4(b.size()),
-        [&b](float* to) { std::memcpy(to, b.data(), std::size_t(b.size()) * sizeof(float)); });
+    return *weights
+                .get({b.data(), 1, b.size(), kPaddedRow},
+                     sampledFingerprint(b.data(), std::size_t(b.size())), pad4(b.size()),
+                     [&b](float* to) {
+                         std::memcpy(to, b.data(), std::size_t(b.size()) * sizeof(float));
+                     })
+                .buffer;
 }
 
 const Buffer& VulkanBlockOps::Impl::normWeights(const core::NormWeights& w)
@@ -127,13 +132,16 @@ const Buffer& VulkanBlockOps::Impl::normWeights(const core::NormWeights& w)
     const std::uint64_t fingerprint =
         sampledFingerprint(w.gain.data(), std::size_t(w.gain.size())) * 31 +
         sampledFingerprint(w.bias.data(), std::size_t(w.bias.size()));
-    return weights.get(
-        {w.gain.data(), w.bias.size(), w.gain.size(), kNormWeights}, fingerprint,
-        2 * std::size_t(width4), [&w, width4](float* to) {
-            std::memcpy(to, w.gain.data(), std::size_t(w.gain.size()) * sizeof(float));
-            if (w.bias.size())
-                std::memcpy(to + width4, w.bias.data(), std::size_t(w.bias.size()) * sizeof(float));
-        });
+    return *weights
+                .get({w.gain.data(), w.bias.size(), w.gain.size(), kNormWeights}, fingerprint,
+                     2 * std::size_t(width4),
+                     [&w, width4](float* to) {
+                         std::memcpy(to, w.gain.data(), std::size_t(w.gain.size()) * sizeof(float));
+                         if (w.bias.size())
+                             std::memcpy(to + width4, w.bias.data(),
+                                         std::size_t(w.bias.size()) * sizeof(float));
+                     })
+                .buffer;
 }
 
 // ---- Buffers and submission -------------------------------------------------------------------
@@ -371,14 +379,17 @@ Matrix VulkanBlockOps::logits(const Matrix& x, const Matrix& outputEmbedding,
             std::uint32_t(std::min<std::uint64_t>(chunkRows, std::uint64_t(vocab) - first));
         const float* start = e.data() + first * std::uint64_t(e.cols());
         const Eigen::Index cols = e.cols();
-        const Buffer& buffer = m->weights.get(
-            {start, count, cols, kVocabularyRows},
-            sampledFingerprint(start, std::size_t(count) * std::size_t(cols)),
-            std::size_t(count) * d4, [start, count, cols, d4](float* to) {
-                for (std::uint32_t r = 0; r < count; ++r)
-                    std::memcpy(to + std::size_t(r) * d4, start + std::size_t(r) * cols,
-                                std::size_t(cols) * sizeof(float));
-            });
+        const Buffer& buffer =
+            *m->weights
+                 .get({start, count, cols, kVocabularyRows},
+                      sampledFingerprint(start, std::size_t(count) * std::size_t(cols)),
+                      std::size_t(count) * d4,
+                      [start, count, cols, d4](float* to) {
+                          for (std::uint32_t r = 0; r < count; ++r)
+                              std::memcpy(to + std::size_t(r) * d4, start + std::size_t(r) * cols,
+                                          std::size_t(cols) * sizeof(float));
+                      })
+                 .buffer;
         chunks.push_back({&buffer, std::uint32_t(first), count});
     }
     const Buffer* b = bias.size() ? &m->row(bias) : nullptr;

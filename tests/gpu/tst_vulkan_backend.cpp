@@ -8,6 +8,7 @@
 #include "gpu/backend_factory.h"
 #include "gpu/fallback_backend.h"
 #include "gpu/instance.h"
+#include "gpu/model/weight_cache.h"
 #include "gpu/vulkan_backend.h"
 #include "support/problems.h"
 
@@ -596,6 +597,7 @@ private slots:
     void chunkedRowsMatchCpu();
     void editsReuseTheRecordedPlan_data();
     void editsReuseTheRecordedPlan();
+    void weightSetsStayOnTheDevice();
     void deviceSelection();
     void pipelineCachePersists();
     void faultsFallBackToCpu_data();
@@ -1273,6 +1275,56 @@ void TestVulkanBackend::editsReuseTheRecordedPlan()
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     qInfo("edit-to-result (validation on): %.2f ms", ms / repeats);
+}
+
+// A model's layers at one shape: each layer's weights are packed once into the device's
+// weight cache and found again by the next forward (no upload, no new plan); an edit of one
+// set goes to the plan's own buffer, incrementally, and undoing it finds the cached set again.
+void TestVulkanBackend::weightSetsStayOnTheDevice()
+{
+    Case c;
+    c.tq = c.tk = 19;
+    c.heads = 3;
+    c.mask = MaskCase::Causal;
+    c.dk = 6;
+    c.rotary = true;
+    c.seed = 61;
+    const auto layerA = makeProblem(c);
+    c.seed = 62;
+    const auto layerB = makeProblem(c);
+    auto check = [&](const std::shared_ptr<core::Problem>& p, const char* what) {
+        const auto gpu = m_backend->compute(p, {});
+        compareResults(*gpu, *m_cpu.compute(p, {}));
+        if (QTest::currentTestFailed())
+            qWarning("after: %s", what);
+    };
+    const gpu::WeightCache& cache = m_backend->weightCache();
+    check(layerA, "layer A");
+    check(layerB, "layer B");
+    const std::uint64_t uploads = cache.uploads();
+    const int records = m_backend->recordCount();
+    for (int forward = 0; forward < 2; ++forward) {
+        check(layerA, "layer A again");
+        check(layerB, "layer B again");
+    }
+    QCOMPARE(cache.uploads(), uploads);
+    QCOMPARE(m_backend->recordCount(), records);
+
+    // The window edits the set it has just computed.
+    check(layerA, "layer A before the edits");
+    auto edited = std::make_shared<core::Problem>(*layerA);
+    edited->editWeights().heads[1].Wk(2, 3) += 0.5f;
+    check(edited, "an edit of A");
+    auto again = std::make_shared<core::Problem>(*edited);
+    again->editWeights().heads[0].Wv(1, 1) -= 0.25f;
+    check(again, "a second edit");
+    check(layerA, "undo to A");
+    auto fromA = std::make_shared<core::Problem>(*layerA);
+    fromA->editWeights().Wo(0, 0) += 0.5f;
+    check(fromA, "another edit of A");
+    check(layerB, "layer B after the edits");
+    QCOMPARE(cache.uploads(), uploads);
+    QCOMPARE(m_backend->recordCount(), records);
 }
 
 void TestVulkanBackend::deviceSelection()
