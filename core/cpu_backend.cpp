@@ -1,6 +1,7 @@
 #include "cpu_backend.h"
 
 #include "diagnostics.h"
+#include "kernels/gemm.h"
 #include "normalization.h"
 #include "parallel.h"
 #include "pooling.h"
@@ -18,6 +19,10 @@ namespace attn::core {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// Below about this many cells of per-head work (T x d_head x heads) the heads are prepared on
+// the calling thread: a hand-off to the helper costs 10-50 us.
+constexpr std::int64_t kParallelCells = 64 * 1024;
 
 double millisecondsSince(Clock::time_point start)
 {
@@ -156,10 +161,17 @@ void Computation::run()
     const std::vector<Job> jobs = makeJobs(blockRows);
     
     std::vector<Busy> busy(std::size_t(parallelThreads()), Busy{});
-    parallelFor(int(jobs.size()), [&](int j, int thread) {
+    auto block = [&](int j, int thread) {
         const Job& job = jobs[std::size_t(j)];
         computeBlock(m_work[std::size_t(job.head)], job, busy[std::size_t(thread)]);
-    });
+    };
+    // About the multiply-adds of the scores and of weights x V (all of them, masked or not).
+    const std::int64_t work = std::int64_t(m_tq) * m_tk * (m_problem.weights->dK + m_problem.weights->dV) *
+                              m_problem.weights->headCount();
+    if (jobs.size() > 1 && (work >= kParallelCells * 16 || m_keep || m_rowBlock > 1 || m_colBlock > 1))
+        parallelFor(int(jobs.size()), block);
+    else
+        serialFor(int(jobs.size()), block);
     // The stage's wall time, split in proportion to the thread time of each part.
     Busy total{};
     for (const Busy& b : busy)
@@ -184,58 +196,55 @@ void Computation::project()
     m_result.queryInput = p.queryEmbedding + p.queryPosition;
     m_result.keyInput = p.cross ? Matrix(p.keyEmbedding + p.keyPosition) : m_result.queryInput;
 
-    // [W_q | W_k | W_v] of all heads side by side: one product gives every head's Q, K and V,
-    // far faster than 3h thin products, and the same numbers.
+    // Every head's Q, K and V from its own W_q, W_k and W_v in one product (gemm.h's column
+    // groups), each written straight into the head's result with its bias: a head's weights
+    // (d_model x d_head, contiguous) are read where they are, never copied side by side.
     const ModelWeights& w = *p.weights;
     const int h = w.headCount();
-    const int dk = w.dK;
-    const int dv = w.dV;
-    const int nq = h * dk;
-    Matrix wqkv(w.dModel, 2 * nq + h * dv);
-    parallelFor(h, [&](int i, int) {
-        const HeadWeights& head = w.heads[std::size_t(i)];
-        wqkv.middleCols(i * dk, dk) = head.Wq;
-        wqkv.middleCols(nq + i * dk, dk) = head.Wk;
-        wqkv.middleCols(2 * nq + i * dv, dv) = head.Wv;
-    });
-    // Self-attention multiplies X once; cross-attention takes Q from the queries, K and V from
-    // the keys.
-    Matrix q;
-    Matrix kv;
-    if (p.cross) {
-        q = parallelProduct(m_result.queryInput, wqkv.leftCols(nq));
-        kv = parallelProduct(m_result.keyInput, wqkv.rightCols(wqkv.cols() - nq));
-    } else {
-        q = parallelProduct(m_result.queryInput, wqkv);
-    }
-    const Matrix& kvSource = p.cross ? kv : q;
-    const int kOffset = p.cross ? 0 : nq;
-
+    const int d = w.dModel;
     m_result.heads.resize(std::size_t(h));
     m_work.resize(std::size_t(h));
     m_rowFlags.assign(std::size_t(h) * std::size_t(m_tq), 0);
-    parallelFor(h, [&](int i, int) {
+    std::vector<GemmColumns> fromQueries;
+    std::vector<GemmColumns> fromKeys;
+    auto group = [](const Matrix& weights, const RowVector& bias, Matrix& out) {
+        return GemmColumns{weights.data(), weights.cols(), out.data(), out.cols(), 1,
+                           bias.size() ? bias.data() : nullptr, int(weights.cols())};
+    };
+    for (int i = 0; i < h; ++i) {
         const HeadWeights& head = w.heads[std::size_t(i)];
         HeadResult& out = m_result.heads[std::size_t(i)];
         out.enabled = head.enabled;
-        out.Q = q.middleCols(i * dk, dk);
-        out.K = kvSource.middleCols(kOffset + i * dk, dk);
-        out.V = kvSource.middleCols(kOffset + nq + i * dv, dv);
-        if (head.bq.size())
-            out.Q.rowwise() += head.bq;
-        if (head.bk.size())
-            out.K.rowwise() += head.bk;
-        if (head.bv.size())
-            out.V.rowwise() += head.bv;
+        out.Q.resize(m_tq, w.dK);
+        out.K.resize(m_tk, w.dK);
+        out.V.resize(m_tk, w.dV);
+        std::vector<GemmColumns>& keyGroups = p.cross ? fromKeys : fromQueries;
+        fromQueries.push_back(group(head.Wq, head.bq, out.Q));
+        keyGroups.push_back(group(head.Wk, head.bk, out.K));
+        keyGroups.push_back(group(head.Wv, head.bv, out.V));
+    }
+    // Self-attention multiplies X once; cross-attention takes Q from the queries, K and V from
+    // the keys.
+    gemm(m_result.queryInput.data(), d, m_tq, d, fromQueries);
+    if (p.cross)
+        gemm(m_result.keyInput.data(), d, m_tk, d, fromKeys);
+
+    auto prepare = [&](int i, int) {
+        HeadResult& out = m_result.heads[std::size_t(i)];
         if (p.rotary.enabled()) {
             out.rotatedQ = rotate(out.Q, p.rotary);
             out.rotatedK = rotate(out.K, p.rotary);
         }
         HeadWork& work = m_work[std::size_t(i)];
-        work.weights = &head;
+        work.weights = &w.heads[std::size_t(i)];
         work.result = &out;
         prepareScores(work);
-    });
+    };
+    // Small problems stay on this thread: a hand-off costs more than the work.
+    if (p.rotary.enabled() || std::int64_t(m_tq) * w.dK * h >= kParallelCells)
+        parallelFor(h, prepare);
+    else
+        serialFor(h, prepare);
 }
 
 void Computation::prepareScores(HeadWork& work) const
@@ -439,10 +448,12 @@ void Computation::combineHeads()
     for (int h = 0; h < w.headCount(); ++h)
         if (m_result.heads[std::size_t(h)].enabled)
             m_result.concat.middleCols(h * w.dV, w.dV) = m_result.heads[std::size_t(h)].output;
-    // Seed 004: Z = Cat[H_1 .. H_h] W^O.
-    m_result.output = parallelProduct(m_result.concat, w.Wo);
-    if (w.bo.size())
-        m_result.output.rowwise() += w.bo;
+    // Seed 004: Z = Cat[H_1 .. H_h] W^O + b_O.
+    m_result.output.resize(m_tq, w.dModel);
+    const GemmColumns columns{w.Wo.data(), w.Wo.cols(), m_result.output.data(), m_result.output.cols(),
+                              1, w.bo.size() ? w.bo.data() : nullptr, w.dModel};
+    gemm(m_result.concat.data(), m_result.concat.cols(), m_tq, int(m_result.concat.cols()),
+         {&columns, 1});
 }
 
 } // namespace

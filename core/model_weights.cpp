@@ -14,12 +14,12 @@ std::string shapeText(Eigen::Index rows, Eigen::Index cols)
     return std::to_string(rows) + "x" + std::to_string(cols);
 }
 
-void checkMatrix(const std::string& path, const Matrix& m, int rows, int cols)
+void checkMatrix(const std::string& path, const Matrix& m, int rows, int cols, bool values = true)
 {
     if (m.rows() != rows || m.cols() != cols)
         throw Error(path + ": expected " + shapeText(rows, cols) + ", got " +
                     shapeText(m.rows(), m.cols()));
-    if (allFinite(m))
+    if (!values || allFinite(m))
         return; // the scalar loop only names the first bad cell
     for (Eigen::Index i = 0; i < m.rows(); ++i)
         for (Eigen::Index j = 0; j < m.cols(); ++j)
@@ -28,14 +28,15 @@ void checkMatrix(const std::string& path, const Matrix& m, int rows, int cols)
                             "]: weights must be finite numbers");
 }
 
-void checkOptionalVector(const std::string& path, const RowVector& v, int size)
+void checkOptionalVector(const std::string& path, const RowVector& v, int size, bool values = true)
 {
     if (v.size() == 0)
         return;
     if (v.size() != size)
         throw Error(path + ": expected " + std::to_string(size) + " values, got " +
                     std::to_string(v.size()));
-    checkMatrix(path, Matrix(v), 1, size);
+    if (values)
+        checkMatrix(path, Matrix(v), 1, size);
 }
 
 } // namespace
@@ -60,6 +61,16 @@ std::optional<WeightInit> parseWeightInit(std::string_view name)
 
 void ModelWeights::validate() const
 {
+    check(true);
+}
+
+void ModelWeights::validateShapes() const
+{
+    check(false);
+}
+
+void ModelWeights::check(bool values) const
+{
     if (heads.empty())
         throw Error("heads: a model needs at least one head");
     if (dModel < 1 || dK < 1 || dV < 1)
@@ -67,17 +78,17 @@ void ModelWeights::validate() const
     for (std::size_t h = 0; h < heads.size(); ++h) {
         const std::string prefix = "heads[" + std::to_string(h) + "].";
         const HeadWeights& head = heads[h];
-        checkMatrix(prefix + "W_q", head.Wq, dModel, dK);
-        checkMatrix(prefix + "W_k", head.Wk, dModel, dK);
-        checkMatrix(prefix + "W_v", head.Wv, dModel, dV);
-        checkOptionalVector(prefix + "b_q", head.bq, dK);
-        checkOptionalVector(prefix + "b_k", head.bk, dK);
-        checkOptionalVector(prefix + "b_v", head.bv, dV);
-        checkMatrix(prefix + "w_additive", Matrix(head.wAdditive), 1, dK);
-        checkMatrix(prefix + "bilinear", head.bilinear, dK, dK);
+        checkMatrix(prefix + "W_q", head.Wq, dModel, dK, values);
+        checkMatrix(prefix + "W_k", head.Wk, dModel, dK, values);
+        checkMatrix(prefix + "W_v", head.Wv, dModel, dV, values);
+        checkOptionalVector(prefix + "b_q", head.bq, dK, values);
+        checkOptionalVector(prefix + "b_k", head.bk, dK, values);
+        checkOptionalVector(prefix + "b_v", head.bv, dV, values);
+        checkMatrix(prefix + "w_additive", Matrix(head.wAdditive), 1, dK, values);
+        checkMatrix(prefix + "bilinear", head.bilinear, dK, dK, values);
     }
-    checkMatrix("W_o", Wo, headCount() * dV, dModel);
-    checkOptionalVector("b_o", bo, dModel);
+    checkMatrix("W_o", Wo, headCount() * dV, dModel, values);
+    checkOptionalVector("b_o", bo, dModel, values);
 }
 
 void initialiseMatrix(Matrix& matrix, WeightInit init, std::uint64_t seed, const std::string& name,

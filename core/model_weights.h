@@ -39,8 +39,13 @@ struct ModelWeights
     // Throws Error naming the first wrong shape or non-finite value, for example
     // "heads[2].W_q: expected 64x16, got 64x15".
     void validate() const;
+    // The shapes alone, without reading every value (Problem::weightsValidated).
+    void validateShapes() const;
 
     bool operator==(const ModelWeights&) const = default;
+
+private:
+    void check(bool values) const;
 };
 
 enum class WeightInit {

@@ -1,5 +1,7 @@
 #include "parallel.h"
 
+#include "kernels/gemm.h"
+
 #include <omp.h>
 
 #include <algorithm>
@@ -14,11 +16,6 @@
 
 namespace attn::core {
 namespace {
-
-int ceilDiv(int a, int b)
-{
-    return (a + b - 1) / b;
-}
 
 // Runs a batch of independent jobs on the calling thread and one helper thread per further
 // core (OMP_NUM_THREADS or the core count). Helpers sleep between batches: OpenMP's default
@@ -68,6 +65,14 @@ public:
             helper.join();
     }
 
+    // Eigen's GEMM starts its own OpenMP team unless the thread's OpenMP thread count is 1.
+    struct SerialEigen
+    {
+        int saved = omp_get_max_threads();
+        SerialEigen() { omp_set_num_threads(1); }
+        ~SerialEigen() { omp_set_num_threads(saved); }
+    };
+
 private:
     struct Batch
     {
@@ -76,14 +81,6 @@ private:
         int count;
         std::atomic<int> next{0};
         std::exception_ptr error; // the first job that threw; the others are skipped
-    };
-
-    // Eigen's GEMM starts its own OpenMP team unless the thread's OpenMP thread count is 1.
-    struct SerialEigen
-    {
-        int saved = omp_get_max_threads();
-        SerialEigen() { omp_set_num_threads(1); }
-        ~SerialEigen() { omp_set_num_threads(saved); }
     };
 
     explicit JobRunner(int threads)
@@ -151,26 +148,16 @@ int parallelThreads()
     return JobRunner::shared().threads();
 }
 
-// C = A B, each tile of C (row blocks of at most 512 rows, split by columns while there are
-// fewer than 4 tiles) one job.
+void serialFor(int count, const std::function<void(int, int)>& job)
+{
+    const JobRunner::SerialEigen serial;
+    for (int i = 0; i < count; ++i)
+        job(i, 0);
+}
+
 Matrix parallelProduct(const Eigen::Ref<const Matrix>& a, const Eigen::Ref<const Matrix>& b)
 {
-    const int rows = int(a.rows());
-    const int cols = int(b.cols());
-    Matrix c(rows, cols);
-    const int rowTiles = std::max(1, ceilDiv(rows, 512));
-    const int colTiles = std::clamp(4 / rowTiles, 1, std::max(1, cols / 64));
-    const int tileRows = ceilDiv(rows, rowTiles);
-    const int tileCols = ceilDiv(cols, colTiles);
-    parallelFor(rowTiles * colTiles, [&](int t, int) {
-        const int r0 = t / colTiles * tileRows;
-        const int c0 = t % colTiles * tileCols;
-        const int nr = std::min(tileRows, rows - r0);
-        const int nc = std::min(tileCols, cols - c0);
-        if (nr > 0 && nc > 0)
-            c.block(r0, c0, nr, nc).noalias() = a.middleRows(r0, nr) * b.middleCols(c0, nc);
-    });
-    return c;
+    return multiply(a, b);
 }
 
 } // namespace attn::core

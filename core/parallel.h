@@ -13,7 +13,11 @@ namespace attn::core {
 void parallelFor(int count, const std::function<void(int index, int thread)>& job);
 int parallelThreads();
 
-// C = A B, tiles of C computed in parallel.
+// The same on the calling thread alone (thread 0), Eigen kept serial as in every job: for work
+// smaller than a hand-off to the helpers costs.
+void serialFor(int count, const std::function<void(int index, int thread)>& job);
+
+// C = A B, tiles of C computed in parallel (kernels/gemm.h's multiply).
 Matrix parallelProduct(const Eigen::Ref<const Matrix>& a, const Eigen::Ref<const Matrix>& b);
 
 } // namespace attn::core

@@ -17,6 +17,7 @@ float Problem::scoreScale() const
 
 ModelWeights& Problem::editWeights()
 {
+    weightsValidated = false;
     auto own = std::make_shared<ModelWeights>(*weights);
     weights = own;
     return *own;
@@ -37,7 +38,10 @@ void Problem::validate() const
         throw Error("source: the source sentence has no tokens");
     if (tq > kMaxTokens || tk > kMaxTokens)
         throw Error("text: more than " + std::to_string(kMaxTokens) + " tokens");
-    weights->validate();
+    if (weightsValidated)
+        weights->validateShapes();
+    else
+        weights->validate();
     const int d = weights->dModel;
     auto checkInput = [d](const char* what, const Matrix& m, int rows) {
         if (m.rows() != rows || m.cols() != d)

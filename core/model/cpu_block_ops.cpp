@@ -1,26 +1,19 @@
 #include "cpu_block_ops.h"
 
+#include "core/kernels/gemm.h"
 #include "core/parallel.h"
 
 #include <unsupported/Eigen/SpecialFunctions>
 
+#include <algorithm>
 #include <cmath>
 
 namespace attn::core {
 namespace {
 
-// y = x W + b, in place of nothing: W is d_in x d_out as the forward multiplies.
-Matrix affine(const Matrix& x, const LinearWeights& w)
+template <class Values>
+void activateInPlace(Values a, Activation activation)
 {
-    Matrix y = parallelProduct(x, w.weight);
-    if (w.bias.size())
-        y.rowwise() += w.bias;
-    return y;
-}
-
-void activateInPlace(Matrix& m, Activation activation)
-{
-    auto a = m.array();
     switch (activation) {
     case Activation::GeluTanh: {
         // Hendrycks & Gimpel 2016, sec. 2's tanh approximation (GPT-2's gelu_new).
@@ -38,6 +31,27 @@ void activateInPlace(Matrix& m, Activation activation)
         a = a.max(0.0f);
         break;
     }
+}
+
+// The GEMM's epilogue: each finished run of a row, while it is in L1 (fused bias and activation).
+void activateRun(float* values, int count, const void* activation)
+{
+    activateInPlace(Eigen::Map<Eigen::ArrayXf>(values, count), *static_cast<const Activation*>(activation));
+}
+
+// y = act(x W + b): W is d_in x d_out as the forward multiplies, read in place (gemm.h).
+Matrix affine(const Matrix& x, const LinearWeights& w, const Activation* activation = nullptr)
+{
+    Matrix y(x.rows(), w.weight.cols());
+    const GemmColumns columns{w.weight.data(), w.weight.cols(), y.data(), y.cols(), 1,
+                              w.bias.size() ? w.bias.data() : nullptr, int(w.weight.cols())};
+    GemmOptions options;
+    if (activation) {
+        options.activation = activateRun;
+        options.activationContext = activation;
+    }
+    gemm(x.data(), x.cols(), int(x.rows()), int(x.cols()), {&columns, 1}, options);
+    return y;
 }
 
 } // namespace
@@ -61,58 +75,69 @@ Matrix CpuBlockOps::norm(const Matrix& x, const NormWeights& w)
 {
     Matrix y(x.rows(), x.cols());
     const double n = double(x.cols());
-    for (Eigen::Index i = 0; i < x.rows(); ++i) {
-        const auto row = x.row(i).cast<double>();
-        double mean = 0.0;
-        double scale;
-        if (w.kind == NormKind::LayerNorm) {
-            mean = row.sum() / n;
-            const double variance = (row.array() - mean).square().sum() / n;
-            scale = 1.0 / std::sqrt(variance + double(w.eps));
-        } else {
-            scale = 1.0 / std::sqrt(row.squaredNorm() / n + double(w.eps));
+    // Rows in chunks of 32 on the job runner (a row of GPT-2 takes about a microsecond).
+    constexpr Eigen::Index kChunk = 32;
+    const int chunks = int((x.rows() + kChunk - 1) / kChunk);
+    auto normalise = [&](int chunk, int) {
+        const Eigen::Index last = std::min(x.rows(), (chunk + 1) * kChunk);
+        for (Eigen::Index i = chunk * kChunk; i < last; ++i) {
+            const auto row = x.row(i).cast<double>();
+            double mean = 0.0;
+            double scale;
+            if (w.kind == NormKind::LayerNorm) {
+                mean = row.sum() / n;
+                const double variance = (row.array() - mean).square().sum() / n;
+                scale = 1.0 / std::sqrt(variance + double(w.eps));
+            } else {
+                scale = 1.0 / std::sqrt(row.squaredNorm() / n + double(w.eps));
+            }
+            y.row(i) = ((row.array() - mean) * scale).cast<float>().matrix().cwiseProduct(w.gain);
+            if (w.bias.size())
+                y.row(i) += w.bias;
         }
-        y.row(i) = ((row.array() - mean) * scale).cast<float>().matrix().cwiseProduct(w.gain);
-        if (w.bias.size())
-            y.row(i) += w.bias;
-    }
+    };
+    if (chunks > 1)
+        parallelFor(chunks, normalise);
+    else
+        serialFor(chunks, normalise);
     return y;
 }
 
 Matrix CpuBlockOps::feedForward(const Matrix& x, const FeedForwardWeights& w)
 {
-    Matrix hidden = affine(x, w.in);
     if (w.kind == FeedForwardKind::Gated) {
-        Matrix gate = affine(x, w.gate);
-        activateInPlace(gate, w.activation);
-        hidden.array() *= gate.array();
-    } else {
-        activateInPlace(hidden, w.activation);
+        Matrix hidden = affine(x, w.in);
+        hidden.array() *= affine(x, w.gate, &w.activation).array();
+        return affine(hidden, w.out);
     }
-    return affine(hidden, w.out);
+    return affine(affine(x, w.in, &w.activation), w.out);
 }
 
 Matrix CpuBlockOps::dense(const Matrix& x, const LinearWeights& w, Activation activation)
 {
-    Matrix y = affine(x, w);
-    activateInPlace(y, activation);
-    return y;
+    return affine(x, w, &activation);
 }
 
 Matrix CpuBlockOps::logits(const Matrix& x, const Matrix& outputEmbedding, const RowVector& bias)
 {
-    // Row by row of E: each logit is a dot product of x's row with a vocabulary row, read once.
+    // logits^T = E x^T: E (vocab x d, as stored) is the GEMM's A, read once row by row in
+    // place; x^T is the small panel; C is written transposed into y (T x vocab). A few rows
+    // (one position, a few [MASK]s) are dot products of each vocabulary row with them instead.
     const Eigen::Index vocab = outputEmbedding.rows();
     Matrix y(x.rows(), vocab);
-    constexpr Eigen::Index kChunk = 4096;
-    const int chunks = int((vocab + kChunk - 1) / kChunk);
-    parallelFor(chunks, [&](int c, int) {
-        const Eigen::Index first = Eigen::Index(c) * kChunk;
-        const Eigen::Index n = std::min(kChunk, vocab - first);
-        y.middleCols(first, n).noalias() = x * outputEmbedding.middleRows(first, n).transpose();
-    });
-    if (bias.size())
-        y.rowwise() += bias;
+    if (y.size() == 0)
+        return y;
+    if (x.rows() <= 4) {
+        dotRows(outputEmbedding.data(), outputEmbedding.cols(), int(vocab), int(x.cols()), x.data(),
+                x.cols(), int(x.rows()), y.data(), 1, vocab, bias.size() ? bias.data() : nullptr);
+        return y;
+    }
+    const Matrix xt = x.transpose();
+    const GemmColumns columns{xt.data(), xt.cols(), y.data(), 1, vocab, nullptr, int(x.rows())};
+    GemmOptions options;
+    options.rowBias = bias.size() ? bias.data() : nullptr;
+    gemm(outputEmbedding.data(), outputEmbedding.cols(), int(vocab), int(outputEmbedding.cols()),
+         {&columns, 1}, options);
     return y;
 }
 

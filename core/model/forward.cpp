@@ -180,8 +180,10 @@ std::shared_ptr<const Problem> layerProblem(const Model& model, int layer,
     p->keyIsPadding.assign(std::size_t(t), false);
     p->queryFallback.assign(std::size_t(t), false);
     p->keyFallback.assign(std::size_t(t), false);
+    // Validated when loaded, or when intervenedWeights edited them.
     p->weights = intervenedWeights(model.weights.layers[std::size_t(layer)].attention, layer,
                                    interventions);
+    p->weightsValidated = true;
     // Every family here scores by the scaled dot product and normalises with softmax; masked
     // cells get the most negative float in transformers, which weighs exactly 0 like -inf.
     p->score = ScoreKind::ScaledDot;
@@ -285,25 +287,33 @@ std::shared_ptr<const ModelResult> runModel(std::shared_ptr<const Model> model,
     result->finalHidden =
         w.finalNorm.present() ? ops.norm(result->hidden.back(), w.finalNorm) : result->hidden.back();
     const std::vector<int> positions = predictedPositions(*model, tokens);
-    if (!positions.empty()) {
-        Matrix rows(Eigen::Index(positions.size()), result->finalHidden.cols());
-        for (std::size_t n = 0; n < positions.size(); ++n)
-            rows.row(Eigen::Index(n)) = result->finalHidden.row(positions[n]);
+    const bool every = options.logitsAtEveryPosition && w.hasLanguageModelHead();
+    if (!positions.empty() || every) {
+        // The head's input rows: every position, or only the predicted ones.
+        Matrix rows(every ? result->finalHidden.rows() : Eigen::Index(positions.size()),
+                    result->finalHidden.cols());
+        if (every)
+            rows = result->finalHidden;
+        else
+            for (std::size_t n = 0; n < positions.size(); ++n)
+                rows.row(Eigen::Index(n)) = result->finalHidden.row(positions[n]);
         if (w.headTransform.dense.present()) {
             rows = ops.dense(rows, w.headTransform.dense, w.headTransform.activation);
             rows = ops.norm(rows, w.headTransform.norm);
         }
-        const Matrix logits = ops.logits(rows, w.outputEmbedding(), w.lmBias);
+        Matrix logits = ops.logits(rows, w.outputEmbedding(), w.lmBias);
         for (std::size_t n = 0; n < positions.size(); ++n) {
             PositionPrediction prediction;
             prediction.position = positions[n];
-            prediction.logits = logits.row(Eigen::Index(n));
+            prediction.logits = logits.row(every ? positions[n] : Eigen::Index(n));
             prediction.top = topPredictions(*model, prediction.logits, options.topK);
             if (!prediction.logits.allFinite())
                 result->warnings.push_back("position " + std::to_string(positions[n] + 1) +
                                            ": some logits are not finite numbers");
             result->predictions.push_back(std::move(prediction));
         }
+        if (every)
+            result->allLogits = std::move(logits);
     }
     result->stages.push_back({"logits", millisecondsSince(stage)});
 

@@ -18,6 +18,10 @@ struct ForwardOptions
     // V, weights and outputs. Weights are never pooled in a model run.
     bool keepIntermediates = true;
     int topK = 10;
+    // Also the logits of every position, into ModelResult::allLogits: what a peer that returns
+    // the whole logits tensor computes (the benchmark's same-work comparison). The predictions
+    // stay at the predicted positions.
+    bool logitsAtEveryPosition = false;
 };
 
 // Tokens of `text` as the model's tokenizer makes them (special tokens included). Throws Error

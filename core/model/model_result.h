@@ -45,6 +45,8 @@ struct ModelResult
     Matrix finalHidden; // what the language-model head reads (after the final norm, if any)
     // CausalLm: the last position; MaskedLm: every [MASK] (none when the text has none).
     std::vector<PositionPrediction> predictions;
+    // T x vocab, only with ForwardOptions::logitsAtEveryPosition; empty otherwise.
+    Matrix allLogits;
 
     std::string backend;
     std::string device;

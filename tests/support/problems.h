@@ -5,6 +5,7 @@
 #include "core/embedding.h"
 #include "core/model_weights.h"
 #include "core/problem.h"
+#include "core/random_problem.h"
 
 #include <QString>
 #include <QStringList>
@@ -80,37 +81,8 @@ inline std::shared_ptr<core::Problem> handProblemWithBiases(core::ScoreKind scor
     return p;
 }
 
-// Seeded random self- or cross-attention of any size, hashed embeddings and sinusoidal
-// positions, as the app builds them.
-inline std::shared_ptr<core::Problem> randomProblem(int queries, int keys, int dModel, int heads,
-                                                    std::uint64_t seed, bool cross)
-{
-    auto p = std::make_shared<core::Problem>();
-    for (int i = 0; i < queries; ++i)
-        p->queryTokens.push_back({QStringLiteral("q%1").arg(i % 37), -1, 0, false});
-    p->cross = cross;
-    if (cross)
-        for (int j = 0; j < keys; ++j)
-            p->keyTokens.push_back({QStringLiteral("k%1").arg(j % 41), -1, 0, false});
-    else
-        p->keyTokens = p->queryTokens;
-    auto embed = [&](const std::vector<core::Token>& tokens) {
-        core::Matrix m(int(tokens.size()), dModel);
-        for (int i = 0; i < m.rows(); ++i)
-            m.row(i) = core::hashedEmbedding(tokens[std::size_t(i)].text, seed, dModel);
-        return m;
-    };
-    core::PositionalSettings sinusoidal;
-    sinusoidal.kind = core::PositionalKind::Sinusoidal;
-    p->queryEmbedding = embed(p->queryTokens);
-    p->queryPosition = core::positionalEncoding(p->queryCount(), dModel, sinusoidal);
-    p->keyEmbedding = embed(p->keyTokens);
-    p->keyPosition = core::positionalEncoding(p->keyCount(), dModel, sinusoidal);
-    p->keyIsPadding.assign(std::size_t(p->keyCount()), false);
-    const int dk = std::max(1, dModel / heads);
-    p->weights = std::make_shared<const core::ModelWeights>(
-        core::makeWeights(dModel, heads, dk, dk, core::WeightInit::Xavier, seed));
-    return p;
-}
+// Seeded random self- or cross-attention of any size (core/random_problem.h, which the
+// benchmark measures).
+using core::randomProblem;
 
 } // namespace attn::test
