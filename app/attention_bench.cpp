@@ -1,28 +1,39 @@
-// attention-bench: issue 3's benchmark (docs/PERFORMANCE.md holds its table).
+// attention-bench: issue 3's benchmark, and issue 11's whole models (docs/PERFORMANCE.md holds
+// the tables).
 //
-// For each size T and backend, in a child process of its own (so that no case inherits
-// another's memory or caches): the median full compute, with every head's T x T weight matrix
-// materialized as the NumPy peer does, and its stages; the edit-to-heatmap latency (one
-// weight of W_q changed, intermediates not kept, weights pooled to the window's 512 x 512);
-// and peak RSS. The NumPy peer runs in the same run, and the tables give numpy_ms / ours_ms.
+// For each size T and backend, in a child process of its own (so that no case inherits another's
+// memory or caches): the median full compute of one attention layer, with every head's T x T
+// weight matrix materialized as the NumPy peer does, and its stages; the edit-to-heatmap
+// latency (one weight of W_q changed, intermediates not kept, weights pooled to the window's
+// 512 x 512); and peak RSS. The NumPy peer runs in the same run, and the tables give
+// numpy_ms / ours_ms.
+//
+// With --models, whole transformers with random weights in the shapes of gpt2 and bert-base
+// (bench_models.h), against eager PyTorch in the same run.
 //
 //   attention-bench [--sizes 32,128,1024,4096,16384] [--backends cpu,vulkan] [--quick]
-//                   [--numpy | --no-numpy] [--json FILE]
+//                   [--numpy | --no-numpy] [--models gpt2,bert] [--model-sizes 32,128,512]
+//                   [--model-backends cpu] [--torch | --no-torch] [--json FILE]
+#include "app/bench_models.h"
+#include "app/bench_timing.h"
 #include "core/cpu_backend.h"
 #include "core/error.h"
+#include "core/kernels/gemm.h"
 #include "core/limits.h"
+#include "core/random_problem.h"
 #include "gpu/backend_factory.h"
 #include "gpu/vulkan_backend.h"
-#include "tests/support/problems.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 
 #include <sys/resource.h>
 
@@ -37,17 +48,16 @@
 namespace {
 
 using namespace attn;
-using Clock = std::chrono::steady_clock;
+using bench::Budget;
+using bench::Clock;
+using bench::median;
+using bench::millisecondsSince;
+using bench::sample;
 
 constexpr int kModel = 512;
 constexpr int kHeads = 8;
 constexpr int kView = 512; // the window's heatmap resolution
 const char* const kPython = "/usr/bin/python3";
-
-double millisecondsSince(Clock::time_point start)
-{
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
 
 // Nominal FLOPs (a multiply-add counts 2), every product counted whole: with the causal mask
 // both backends execute only about half of the scores and of weights x V.
@@ -80,41 +90,16 @@ const StageColumn kStageColumns[] = {
     {"concat + W_O", outputFlops},
 };
 
-double median(std::vector<double> v)
-{
-    if (v.empty())
-        return 0.0;
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 // ---- One case, in the child process -----------------------------------------------------
 
-struct Budget
-{
-    int minReps;
-    int maxReps;
-    double milliseconds; // keep sampling until this much time is spent
-};
-
-// One warm-up (plans, pipelines, caches), then samples of `once` (which returns its own
-// milliseconds) until minReps are taken and the budget is spent, or maxReps.
-std::vector<double> sample(const Budget& budget, const std::function<double()>& once)
-{
-    once();
-    std::vector<double> samples;
-    const auto start = Clock::now();
-    while (int(samples.size()) < budget.maxReps &&
-           (int(samples.size()) < budget.minReps || millisecondsSince(start) < budget.milliseconds))
-        samples.push_back(once());
-    return samples;
-}
-
+// Validated once when built, as a model's layers are (Problem::weightsValidated): each compute
+// checks the shapes, not every weight again. An edit (editWeights) validates its copy in full.
 std::shared_ptr<const core::Problem> benchProblem(int t, std::uint64_t seed)
 {
-    auto p = test::randomProblem(t, t, kModel, kHeads, seed, false);
+    auto p = core::randomProblem(t, t, kModel, kHeads, seed, false);
     p->mask.causal = true; // scaled dot and softmax are the defaults
+    p->validate();
+    p->weightsValidated = true;
     return p;
 }
 
@@ -225,11 +210,11 @@ struct BackendSpec
     QString device;
 };
 
-QJsonObject runChild(const BackendSpec& backend, int t, bool quick)
+// Runs this executable with `args` (a --case or --model-case) and returns the JSON it prints.
+QJsonObject runChild(QStringList args, bool quick)
 {
     QProcess child;
     child.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    QStringList args{QStringLiteral("--case"), QStringLiteral("%1:%2").arg(backend.spec).arg(t)};
     if (quick)
         args << QStringLiteral("--quick");
     child.start(QCoreApplication::applicationFilePath(), args);
@@ -413,7 +398,7 @@ int main(int argc, char** argv)
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("attention-bench"));
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Attention Explorer's benchmark (issue 3)."));
+    parser.setApplicationDescription(QStringLiteral("Attention Explorer's benchmark (issues 3 and 11)."));
     parser.addHelpOption();
     const QCommandLineOption sizesOption("sizes", "Comma-separated T values.", "list",
                                          "32,128,1024,4096,16384");
@@ -425,20 +410,49 @@ int main(int argc, char** argv)
     const QCommandLineOption noNumpyOption("no-numpy", "Do not run the NumPy peer.");
     const QCommandLineOption jsonOption("json", "Also write every measurement to this file.",
                                         "file");
+    const QCommandLineOption modelsOption(
+        "models", "Whole models with random weights: gpt2, bert (issue 11). Alone, without "
+                  "--sizes, only the model cases run.", "list");
+    const QCommandLineOption modelSizesOption("model-sizes", "T values of the model cases.",
+                                              "list", "32,128,512");
+    const QCommandLineOption modelBackendsOption("model-backends",
+                                                 "Backends of the model cases: cpu, vulkan.",
+                                                 "list", "cpu");
+    const QCommandLineOption modelDirOption(
+        "model-dir", "Keep the random checkpoints in this folder (reused when already there) "
+                     "instead of a temporary one.", "folder");
+    const QCommandLineOption torchOption("torch",
+                                         "Run the torch peer (default when it is available).");
+    const QCommandLineOption noTorchOption("no-torch", "Do not run the torch peer.");
     QCommandLineOption caseOption("case", "Internal: measure one case, BACKEND:T, and print JSON.",
                                   "case");
     caseOption.setFlags(QCommandLineOption::HiddenFromHelp);
+    QCommandLineOption modelCaseOption(
+        "model-case",
+        "Internal: measure one phase of a model case, MODEL:BACKEND:T:PHASE:FOLDER, and print JSON.",
+        "case");
+    modelCaseOption.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOptions({sizesOption, backendsOption, quickOption, numpyOption, noNumpyOption,
-                       jsonOption, caseOption});
+                       modelsOption, modelSizesOption, modelBackendsOption, modelDirOption, torchOption,
+                       noTorchOption, jsonOption, caseOption, modelCaseOption});
     parser.process(app);
 
     const bool quick = parser.isSet(quickOption);
-    if (parser.isSet(caseOption)) {
-        const QStringList parts = parser.value(caseOption).split(':');
-        const Budget budget = quick ? Budget{1, 5, 200.0} : Budget{3, 51, 2000.0};
+    if (parser.isSet(caseOption) || parser.isSet(modelCaseOption)) {
+        const bool model = parser.isSet(modelCaseOption);
+        const QStringList parts =
+            parser.value(model ? modelCaseOption : caseOption).split(':');
         QJsonObject out;
         try {
-            out = runCase(parts.value(0), parts.value(1).toInt(), budget);
+            if (model) {
+                const Budget budget = quick ? Budget{1, 1, 0.0} : Budget{3, 21, 3000.0};
+                const std::unique_ptr<core::Backend> backend = makeBackend(parts.value(1));
+                out = bench::runModelCase(parts.mid(4).join(':'), parts.value(0), *backend,
+                                          parts.value(2).toInt(), parts.value(3), budget);
+            } else {
+                const Budget budget = quick ? Budget{1, 5, 200.0} : Budget{3, 51, 2000.0};
+                out = runCase(parts.value(0), parts.value(1).toInt(), budget);
+            }
         } catch (const std::exception& e) {
             out = {{"skipped", QString::fromStdString(e.what())}};
         }
@@ -446,23 +460,43 @@ int main(int argc, char** argv)
         return 0;
     }
 
-    std::vector<int> sizes;
-    for (const QString& s : parser.value(sizesOption).split(',', Qt::SkipEmptyParts)) {
-        bool ok = false;
-        const int t = s.toInt(&ok);
-        if (!ok || t < 1 || t > core::kMaxTokens) {
-            std::fprintf(stderr, "attention-bench: --sizes: '%s' is not a size from 1 to %d\n",
-                         qPrintable(s), core::kMaxTokens);
+    auto parseSizes = [](const QString& option, const QString& list, std::vector<int>& sizes) {
+        for (const QString& s : list.split(',', Qt::SkipEmptyParts)) {
+            bool ok = false;
+            const int t = s.toInt(&ok);
+            if (!ok || t < 1 || t > core::kMaxTokens) {
+                std::fprintf(stderr, "attention-bench: --%s: '%s' is not a size from 1 to %d\n",
+                             qPrintable(option), qPrintable(s), core::kMaxTokens);
+                return false;
+            }
+            sizes.push_back(t);
+        }
+        return true;
+    };
+    const QStringList models = parser.value(modelsOption).split(',', Qt::SkipEmptyParts);
+    for (const QString& m : models)
+        if (!bench::isBenchModel(m)) {
+            std::fprintf(stderr, "attention-bench: --models: '%s' is not gpt2 or bert\n",
+                         qPrintable(m));
             return 2;
         }
-        sizes.push_back(t);
-    }
+    std::vector<int> sizes;
+    std::vector<int> modelSizes;
+    if (!parseSizes("sizes", models.isEmpty() || parser.isSet(sizesOption)
+                                 ? parser.value(sizesOption)
+                                 : QString(),
+                    sizes) ||
+        !parseSizes("model-sizes", models.isEmpty() ? QString() : parser.value(modelSizesOption),
+                    modelSizes))
+        return 2;
     const std::vector<BackendSpec> backends =
-        availableBackends(parser.value(backendsOption).split(','));
+        sizes.empty() ? std::vector<BackendSpec>{}
+                      : availableBackends(parser.value(backendsOption).split(','));
+    std::printf("CPU kernels: %s\n", core::gemmKernelName());
 
     std::map<int, double> numpy;
     QString why;
-    if (!parser.isSet(noNumpyOption)) {
+    if (!sizes.empty() && !parser.isSet(noNumpyOption)) {
         if (numpyAvailable(&why)) {
             numpy = runNumpy(sizes);
         } else if (parser.isSet(numpyOption)) {
@@ -477,7 +511,8 @@ int main(int argc, char** argv)
     for (const BackendSpec& backend : backends)
         for (int t : sizes) {
             std::fprintf(stderr, "%s T=%d...\n", qPrintable(backend.label), t);
-            QJsonObject c = runChild(backend, t, quick);
+            QJsonObject c = runChild(
+                {QStringLiteral("--case"), QStringLiteral("%1:%2").arg(backend.spec).arg(t)}, quick);
             c["label"] = backend.label;
             c["T"] = t;
             if (c.contains("skipped"))
@@ -485,19 +520,101 @@ int main(int argc, char** argv)
                             qPrintable(c["skipped"].toString()));
             cases.push_back(c);
         }
-    printTables(backends, cases, numpy);
+    if (!sizes.empty())
+        printTables(backends, cases, numpy);
+
+    // Whole models: the checkpoints written once into a temporary folder, the torch peer, then
+    // each case in its own process.
+    std::vector<QJsonObject> modelCases;
+    bench::PeerTimes torch;
+    if (!models.isEmpty()) {
+        QTemporaryDir temporary;
+        const bool keep = parser.isSet(modelDirOption);
+        const QDir folder(keep ? parser.value(modelDirOption) : temporary.path());
+        if (!keep && !temporary.isValid()) {
+            std::fprintf(stderr, "attention-bench: no temporary folder: %s\n",
+                         qPrintable(temporary.errorString()));
+            return 1;
+        }
+        for (const QString& m : models) {
+            if (keep && QFile::exists(folder.filePath(m + "/model.safetensors")))
+                continue;
+            std::fprintf(stderr, "writing a random %s checkpoint...\n", qPrintable(m));
+            try {
+                bench::writeRandomCheckpoint(m, folder.filePath(m));
+            } catch (const std::exception& e) {
+                std::fprintf(stderr, "attention-bench: %s\n", e.what());
+                return 1;
+            }
+        }
+        if (!parser.isSet(noTorchOption)) {
+            if (bench::torchAvailable(&why)) {
+                torch = bench::runTorchPeer(models, modelSizes);
+            } else if (parser.isSet(torchOption)) {
+                std::fprintf(stderr, "attention-bench: --torch: %s\n", qPrintable(why));
+                return 2;
+            } else {
+                std::printf("torch peer not run: %s\n", qPrintable(why));
+            }
+        }
+        for (const QString& spec : parser.value(modelBackendsOption).split(',', Qt::SkipEmptyParts))
+            for (const QString& m : models)
+                for (int t : modelSizes) {
+                    std::fprintf(stderr, "%s %s T=%d...\n", qPrintable(m), qPrintable(spec), t);
+                    // Each phase in its own process; the case is their union.
+                    QJsonObject c;
+                    for (const QString& phase : bench::modelPhases()) {
+                        const QJsonObject part = runChild(
+                            {QStringLiteral("--model-case"), QStringLiteral("%1:%2:%3:%4:%5")
+                                                                 .arg(m, spec)
+                                                                 .arg(t)
+                                                                 .arg(phase, folder.filePath(m))},
+                            quick);
+                        if (part.contains("skipped")) {
+                            c = part;
+                            break;
+                        }
+                        for (auto it = part.begin(); it != part.end(); ++it)
+                            if (!c.contains(it.key()) || it.key() != QLatin1String("rss_reset"))
+                                c[it.key()] = it.value();
+                            else
+                                c[it.key()] = c[it.key()].toBool() && it.value().toBool();
+                    }
+                    if (!c.contains("skipped"))
+                        c["rss_peak_mib"] = std::max({c["rss_full_mib"].toDouble(),
+                                                      c["rss_predicted_mib"].toDouble(),
+                                                      c["rss_intervention_mib"].toDouble()});
+                    c["model"] = m;
+                    c["T"] = t;
+                    c["label"] = spec;
+                    if (c.contains("skipped"))
+                        std::printf("%s %s T = %d skipped: %s\n", qPrintable(m), qPrintable(spec),
+                                    t, qPrintable(c["skipped"].toString()));
+                    modelCases.push_back(c);
+                }
+        bench::printModelTables(modelCases, torch);
+    }
 
     if (parser.isSet(jsonOption)) {
         QJsonObject peer;
         for (const auto& [t, ms] : numpy)
             peer[QString::number(t)] = ms;
+        QJsonObject torchPeer;
+        for (const auto& [key, ms] : torch)
+            torchPeer[QStringLiteral("%1:%2").arg(key.first).arg(key.second)] = ms;
         QJsonArray all;
         for (const QJsonObject& c : cases)
             all.append(c);
+        QJsonArray allModels;
+        for (const QJsonObject& c : modelCases)
+            allModels.append(c);
         QFile file(parser.value(jsonOption));
         if (!file.open(QIODevice::WriteOnly) ||
-            file.write(QJsonDocument(QJsonObject{{"cases", all}, {"numpy_ms", peer}}).toJson()) <
-                0) {
+            file.write(QJsonDocument(QJsonObject{{"cases", all},
+                                                 {"numpy_ms", peer},
+                                                 {"model_cases", allModels},
+                                                 {"torch_ms", torchPeer}})
+                           .toJson()) < 0) {
             std::fprintf(stderr, "attention-bench: cannot write %s\n",
                          qPrintable(parser.value(jsonOption)));
             return 1;

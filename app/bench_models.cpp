@@ -1,0 +1,509 @@
+#include "app/bench_models.h"
+
+#include "core/backend.h"
+#include "core/error.h"
+#include "core/kernels/gemm.h"
+#include "core/model/forward.h"
+#include "core/model/model_loader.h"
+#include "core/tokenizers/hf_tokenizer.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QRegularExpression>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <random>
+#include <string>
+
+namespace attn::bench {
+namespace {
+
+const char* const kPython = "/usr/bin/python3";
+constexpr int kEditedLayer = 6; // "layer 7", counted from 1
+
+struct Shape
+{
+    const char* name;
+    int layers;
+    int d;
+    int heads;
+    int ff;
+    int vocab;
+    int positions;
+    bool bert; // post-norm, token types, masked-LM head; else GPT-2
+};
+
+const Shape kShapes[] = {
+    {"gpt2", 12, 768, 12, 3072, 50257, 1024, false},
+    {"bert", 12, 768, 12, 3072, 30522, 512, true},
+};
+
+const Shape& shapeOf(const QString& name)
+{
+    for (const Shape& s : kShapes)
+        if (name == QLatin1String(s.name))
+            return s;
+    throw core::Error("unknown model '" + name.toStdString() + "' (gpt2, bert)");
+}
+
+// ---- A random checkpoint in the hub layout -----------------------------------------------
+
+enum class Fill { Random, Ones };
+
+struct Tensor
+{
+    std::string name;
+    std::vector<std::int64_t> shape;
+    Fill fill = Fill::Random;
+
+    std::int64_t size() const
+    {
+        std::int64_t n = 1;
+        for (std::int64_t s : shape)
+            n *= s;
+        return n;
+    }
+};
+
+std::vector<Tensor> tensorsOf(const Shape& s)
+{
+    std::vector<Tensor> t;
+    const std::int64_t d = s.d;
+    auto layerNorm = [&](const std::string& base) {
+        t.push_back({base + ".weight", {d}, Fill::Ones});
+        t.push_back({base + ".bias", {d}});
+    };
+    if (!s.bert) {
+        // GPT2Model's names (the hub's gpt2 repository has no "transformer." prefix); Conv1D
+        // weights are d_in x d_out.
+        t.push_back({"wte.weight", {s.vocab, d}});
+        t.push_back({"wpe.weight", {s.positions, d}});
+        for (int l = 0; l < s.layers; ++l) {
+            const std::string h = "h." + std::to_string(l) + ".";
+            layerNorm(h + "ln_1");
+            t.push_back({h + "attn.c_attn.weight", {d, 3 * d}});
+            t.push_back({h + "attn.c_attn.bias", {3 * d}});
+            t.push_back({h + "attn.c_proj.weight", {d, d}});
+            t.push_back({h + "attn.c_proj.bias", {d}});
+            layerNorm(h + "ln_2");
+            t.push_back({h + "mlp.c_fc.weight", {d, s.ff}});
+            t.push_back({h + "mlp.c_fc.bias", {s.ff}});
+            t.push_back({h + "mlp.c_proj.weight", {s.ff, d}});
+            t.push_back({h + "mlp.c_proj.bias", {d}});
+        }
+        layerNorm("ln_f");
+        return t;
+    }
+    // BertForMaskedLM's names; nn.Linear weights are d_out x d_in.
+    t.push_back({"bert.embeddings.word_embeddings.weight", {s.vocab, d}});
+    t.push_back({"bert.embeddings.position_embeddings.weight", {s.positions, d}});
+    t.push_back({"bert.embeddings.token_type_embeddings.weight", {2, d}});
+    layerNorm("bert.embeddings.LayerNorm");
+    auto linear = [&](const std::string& base, std::int64_t out, std::int64_t in) {
+        t.push_back({base + ".weight", {out, in}});
+        t.push_back({base + ".bias", {out}});
+    };
+    for (int l = 0; l < s.layers; ++l) {
+        const std::string b = "bert.encoder.layer." + std::to_string(l) + ".";
+        linear(b + "attention.self.query", d, d);
+        linear(b + "attention.self.key", d, d);
+        linear(b + "attention.self.value", d, d);
+        linear(b + "attention.output.dense", d, d);
+        layerNorm(b + "attention.output.LayerNorm");
+        linear(b + "intermediate.dense", s.ff, d);
+        linear(b + "output.dense", d, s.ff);
+        layerNorm(b + "output.LayerNorm");
+    }
+    t.push_back({"cls.predictions.bias", {s.vocab}});
+    linear("cls.predictions.transform.dense", d, d);
+    layerNorm("cls.predictions.transform.LayerNorm");
+    return t;
+}
+
+void writeFile(const QString& path, const QByteArray& bytes)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size())
+        throw core::Error(path.toStdString() + ": cannot write");
+}
+
+// model.safetensors: an 8-byte little-endian header size, the JSON header (padded with spaces
+// to a multiple of 8), then every tensor's F32 data in order. Values uniform with the standard
+// deviation 0.02 of the Hugging Face initialisers; LayerNorm gains 1.
+void writeSafetensors(const QString& path, const std::vector<Tensor>& tensors)
+{
+    QJsonObject header;
+    std::int64_t offset = 0;
+    for (const Tensor& t : tensors) {
+        QJsonArray shape;
+        for (std::int64_t s : t.shape)
+            shape.append(qint64(s));
+        const std::int64_t bytes = t.size() * 4;
+        header[QString::fromStdString(t.name)] = QJsonObject{
+            {"dtype", "F32"}, {"shape", shape}, {"data_offsets", QJsonArray{qint64(offset), qint64(offset + bytes)}}};
+        offset += bytes;
+    }
+    QByteArray json = QJsonDocument(header).toJson(QJsonDocument::Compact);
+    while (json.size() % 8)
+        json.append(' ');
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        throw core::Error(path.toStdString() + ": cannot write");
+    const std::uint64_t size = std::uint64_t(json.size());
+    char prefix[8];
+    for (int i = 0; i < 8; ++i)
+        prefix[i] = char((size >> (8 * i)) & 0xff);
+    bool ok = file.write(prefix, 8) == 8 && file.write(json) == json.size();
+    std::uint64_t state = 0x9e3779b97f4a7c15ull;
+    const float scale = 0.02f * std::sqrt(3.0f) / float(1u << 23); // uniform(-a, a), a = 0.02 sqrt 3
+    std::vector<float> values;
+    for (const Tensor& t : tensors) {
+        values.resize(std::size_t(t.size()));
+        for (float& v : values) {
+            if (t.fill == Fill::Ones) {
+                v = 1.0f;
+                continue;
+            }
+            state ^= state << 13; // xorshift64
+            state ^= state >> 7;
+            state ^= state << 17;
+            v = float(std::int32_t(state >> 40) - (1 << 23)) * scale;
+        }
+        const qint64 bytes = qint64(values.size() * sizeof(float));
+        ok = ok && file.write(reinterpret_cast<const char*>(values.data()), bytes) == bytes;
+    }
+    if (!ok)
+        throw core::Error(path.toStdString() + ": cannot write (disk full?)");
+}
+
+// GPT-2's byte-to-character map (bytes_to_unicode in its encoder.py): printable bytes stand for
+// themselves, the others for the characters from U+0100 on.
+QString byteCharacter(int byte)
+{
+    const bool printable = (byte >= 33 && byte <= 126) || (byte >= 161 && byte <= 172) || byte >= 174;
+    if (printable)
+        return QString(QChar(byte));
+    int n = 0;
+    for (int b = 0; b < byte; ++b)
+        if (!((b >= 33 && b <= 126) || (b >= 161 && b <= 172) || b >= 174))
+            ++n;
+    return QString(QChar(256 + n));
+}
+
+void writeTokenizer(const Shape& s, const QString& folder)
+{
+    if (!s.bert) {
+        // vocab.json with every id: the 256 byte characters, fillers, <|endoftext|> last; no
+        // merges. The benchmark builds ids directly; the tokenizer names the predictions.
+        QJsonObject vocab;
+        for (int b = 0; b < 256; ++b)
+            vocab[byteCharacter(b)] = b;
+        for (int id = 256; id < s.vocab - 1; ++id)
+            vocab[QStringLiteral("w%1").arg(id)] = id;
+        vocab[QStringLiteral("<|endoftext|>")] = s.vocab - 1;
+        writeFile(folder + "/vocab.json", QJsonDocument(vocab).toJson(QJsonDocument::Compact));
+        writeFile(folder + "/merges.txt", "#version: 0.2\n");
+        writeFile(folder + "/tokenizer_config.json",
+                  QJsonDocument(QJsonObject{{"model_max_length", s.positions}}).toJson());
+        return;
+    }
+    // vocab.txt as bert-base-uncased numbers its special tokens.
+    QByteArray vocab;
+    for (int id = 0; id < s.vocab; ++id) {
+        switch (id) {
+        case 0: vocab += "[PAD]\n"; break;
+        case 100: vocab += "[UNK]\n"; break;
+        case 101: vocab += "[CLS]\n"; break;
+        case 102: vocab += "[SEP]\n"; break;
+        case 103: vocab += "[MASK]\n"; break;
+        default: vocab += "w" + QByteArray::number(id) + "\n"; break;
+        }
+    }
+    writeFile(folder + "/vocab.txt", vocab);
+    writeFile(folder + "/tokenizer_config.json",
+              QJsonDocument(QJsonObject{{"do_lower_case", true}, {"model_max_length", s.positions}})
+                  .toJson());
+}
+
+QJsonObject configOf(const Shape& s)
+{
+    if (!s.bert)
+        return {{"model_type", "gpt2"},
+                {"architectures", QJsonArray{"GPT2LMHeadModel"}},
+                {"n_embd", s.d},
+                {"n_head", s.heads},
+                {"n_layer", s.layers},
+                {"n_inner", s.ff},
+                {"n_positions", s.positions},
+                {"n_ctx", s.positions},
+                {"vocab_size", s.vocab},
+                {"activation_function", "gelu_new"},
+                {"layer_norm_epsilon", 1e-5},
+                {"bos_token_id", s.vocab - 1},
+                {"eos_token_id", s.vocab - 1},
+                {"torch_dtype", "float32"}};
+    return {{"model_type", "bert"},
+            {"architectures", QJsonArray{"BertForMaskedLM"}},
+            {"hidden_size", s.d},
+            {"num_attention_heads", s.heads},
+            {"num_hidden_layers", s.layers},
+            {"intermediate_size", s.ff},
+            {"max_position_embeddings", s.positions},
+            {"type_vocab_size", 2},
+            {"vocab_size", s.vocab},
+            {"hidden_act", "gelu"},
+            {"layer_norm_eps", 1e-12},
+            {"pad_token_id", 0},
+            {"position_embedding_type", "absolute"},
+            {"torch_dtype", "float32"}};
+}
+
+// T token ids: GPT-2 random ids; BERT [CLS] ... [MASK] ... [SEP] (one [MASK], in the middle,
+// the position whose fillers the explorer predicts).
+std::vector<core::Token> benchTokens(const core::Model& model, int t)
+{
+    const bool masked = model.config().objective == core::Objective::MaskedLm;
+    std::mt19937 random(20260411u + unsigned(t));
+    const int vocab = model.config().vocab;
+    std::uniform_int_distribution<int> ids(masked ? 1000 : 0, vocab - 1);
+    std::vector<core::Token> tokens;
+    for (int i = 0; i < t; ++i) {
+        int id = ids(random);
+        if (masked && i == 0)
+            id = 101;
+        else if (masked && i == t - 1 && t > 1)
+            id = 102;
+        else if (masked && i == t / 2)
+            id = model.tokenizer->maskTokenId().value_or(103);
+        core::Token token(QStringLiteral("t%1").arg(id), -1, 0, false);
+        token.id = id;
+        tokens.push_back(std::move(token));
+    }
+    return tokens;
+}
+
+QJsonArray stageMedians(const std::vector<std::vector<core::StageTime>>& runs)
+{
+    std::vector<std::string> order;
+    for (const auto& run : runs)
+        for (const core::StageTime& s : run)
+            if (std::find(order.begin(), order.end(), s.stage) == order.end())
+                order.push_back(s.stage);
+    QJsonArray out;
+    for (const std::string& name : order) {
+        std::vector<double> ms;
+        for (const auto& run : runs)
+            for (const core::StageTime& s : run)
+                if (s.stage == name)
+                    ms.push_back(s.milliseconds);
+        out.append(QJsonObject{{"stage", QString::fromStdString(name)}, {"ms", median(ms)}});
+    }
+    return out;
+}
+
+} // namespace
+
+bool isBenchModel(const QString& name)
+{
+    for (const Shape& s : kShapes)
+        if (name == QLatin1String(s.name))
+            return true;
+    return false;
+}
+
+void writeRandomCheckpoint(const QString& name, const QString& folder)
+{
+    const Shape& s = shapeOf(name);
+    if (!QDir().mkpath(folder))
+        throw core::Error(folder.toStdString() + ": cannot create");
+    writeFile(folder + "/config.json", QJsonDocument(configOf(s)).toJson());
+    writeTokenizer(s, folder);
+    writeSafetensors(folder + "/model.safetensors", tensorsOf(s));
+}
+
+QStringList modelPhases()
+{
+    return {QStringLiteral("full"), QStringLiteral("predicted"), QStringLiteral("intervention")};
+}
+
+QJsonObject runModelCase(const QString& folder, const QString& name, core::Backend& backend, int t,
+                         const QString& phase, const Budget& budget)
+{
+    QJsonObject out{{"model", name},
+                    {"T", t},
+                    {"backend", QString::fromStdString(backend.name())},
+                    {"device", QString::fromStdString(backend.deviceName())},
+                    {"kernels", QString::fromLatin1(core::gemmKernelName())}};
+    auto start = Clock::now();
+    const std::shared_ptr<const core::Model> model = core::loadModel(folder);
+    out["load_ms"] = millisecondsSince(start);
+    const double weightsMiB = double(model->config().parameterCount()) * 4.0 / (1 << 20);
+    out["weights_mib"] = weightsMiB;
+    out["rss_target_mib"] = 1.25 * weightsMiB + 300.0;
+    out["rss_after_load_mib"] = procStatusMiB("VmRSS");
+    const std::vector<core::Token> tokens = benchTokens(*model, t);
+
+    // Every attention map (Q, K, V, weights and outputs kept; raw, scaled and masked scores not,
+    // as the peer returns only the maps), and the logits.
+    core::ForwardOptions predicted;
+    predicted.keepIntermediates = false;
+    predicted.topK = 5;
+    core::ForwardOptions every = predicted;
+    every.logitsAtEveryPosition = true;
+
+    // One result alive at a time: the previous one is dropped before the next forward.
+    std::shared_ptr<const core::ModelResult> result;
+    std::vector<std::vector<core::StageTime>> stages;
+    auto forward = [&](const core::ForwardOptions& options, const core::Interventions& edit,
+                       std::shared_ptr<const core::ModelResult> previous) {
+        result.reset();
+        const auto s = Clock::now();
+        result = core::runModel(model, tokens, edit, backend, options, std::move(previous));
+        const double ms = millisecondsSince(s);
+        stages.push_back(result->stages);
+        return ms;
+    };
+    std::vector<double> ms;
+    if (phase == QLatin1String("intervention")) {
+        // One head of layer 7 edited (W_q scaled, two scales alternating so that each sample is
+        // a new intervention), the layers from 7 up recomputed on the unedited forward, which
+        // stays alive as the window keeps the result it shows.
+        forward(predicted, {}, nullptr);
+        const std::shared_ptr<const core::ModelResult> base = result;
+        out["rss_reset"] = resetPeakRss();
+        const core::Matrix& wq = model->weights.layers[kEditedLayer].attention->heads[0].Wq;
+        core::Interventions edits[2];
+        for (int i = 0; i < 2; ++i)
+            edits[i].layers[kEditedLayer].heads[0].Wq = core::Matrix(wq * (i ? 0.5f : 0.25f));
+        int runs = 0;
+        int firstComputed = -1;
+        stages.clear();
+        ms = sample(budget, [&] {
+            const double m = forward(predicted, edits[runs++ % 2], base);
+            firstComputed = result->firstComputedLayer;
+            return m;
+        });
+        out["intervention_first_layer"] = firstComputed + 1;
+    } else {
+        // "full": the peer's work, every position's logits. "predicted": the explorer's, the
+        // logits where it predicts (the last position; BERT's [MASK]).
+        out["rss_reset"] = resetPeakRss();
+        const core::ForwardOptions& options = phase == QLatin1String("full") ? every : predicted;
+        ms = sample(budget, [&] { return forward(options, {}, nullptr); });
+    }
+    stages.erase(stages.begin()); // the warm-up
+    const QString key = phase == QLatin1String("full") ? QStringLiteral("full")
+                        : phase == QLatin1String("predicted") ? QStringLiteral("full_predicted")
+                                                              : QStringLiteral("intervention");
+    out[key + "_ms"] = median(ms);
+    out[key + "_reps"] = int(ms.size());
+    out[key + "_stages"] = stageMedians(stages);
+    out["rss_" + phase + "_mib"] = procStatusMiB("VmHWM");
+    return out;
+}
+
+bool torchAvailable(QString* why)
+{
+    if (!QFile::exists(QStringLiteral(ATTN_TORCH_PEER)))
+        *why = QStringLiteral("%1 not found").arg(QStringLiteral(ATTN_TORCH_PEER));
+    else if (QProcess::execute(QString::fromLatin1(kPython), {"-c", "import torch"}) != 0)
+        *why = QStringLiteral("%1 with torch not found (apt-get install python3-torch "
+                              "libopenblas0-pthread)")
+                   .arg(QString::fromLatin1(kPython));
+    return why->isEmpty();
+}
+
+PeerTimes runTorchPeer(const QStringList& models, const std::vector<int>& sizes)
+{
+    PeerTimes medians;
+    // "torch  gpt2  T=   128 layers=12 d_model=768 heads=12  median    123.45 ms  (...)"
+    static const QRegularExpression line(
+        QStringLiteral(R"(torch\s+(\w+)\s+T=\s*(\d+).*median\s+([0-9.]+) ms)"));
+    for (const QString& name : models) {
+        const Shape& s = shapeOf(name);
+        QStringList args{"-u", "OPENBLAS_CORETYPE", "-u", "OPENBLAS_L2_SIZE",
+                         QString::fromLatin1(kPython), QStringLiteral(ATTN_TORCH_PEER), name};
+        bool any = false;
+        for (int t : sizes)
+            if (t <= s.positions) {
+                args << QString::number(t);
+                any = true;
+            }
+        if (!any)
+            continue;
+        std::fprintf(stderr, "running the torch peer (%s)...\n", qPrintable(name));
+        QProcess peer;
+        peer.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        peer.start(QStringLiteral("env"), args);
+        peer.waitForFinished(-1);
+        for (const QString& text : QString::fromUtf8(peer.readAllStandardOutput()).split('\n')) {
+            const auto m = line.match(text);
+            if (m.hasMatch())
+                medians[{m.captured(1), m.captured(2).toInt()}] = m.captured(3).toDouble();
+        }
+        if (peer.exitCode() != 0)
+            std::printf("torch peer failed for %s (exit code %d)\n", qPrintable(name), peer.exitCode());
+    }
+    return medians;
+}
+
+void printModelTables(const std::vector<QJsonObject>& cases, const PeerTimes& torch)
+{
+    std::printf(
+        "\nWhole models, random float32 weights in the shapes of gpt2 and bert-base, every layer's "
+        "attention maps\n"
+        "kept (Q, K, V, weights, outputs). Full: the forward with the logits of every position, "
+        "as the torch\n"
+        "peer computes them. Predicted: the explorer's forward, logits at the last position "
+        "(gpt2) or the\n"
+        "[MASK] (bert). Intervention: one head of layer 7 edited, layers 7-12 recomputed, logits "
+        "as predicted.\n"
+        "Peak RSS after loading (VmHWM reset between phases); target 1.25 x float32 weights + "
+        "300 MiB.\n\n");
+    std::printf("| model | T | backend | full ms | torch ms | torch / ours | predicted ms | "
+                "intervention ms | intervention / predicted | peak RSS MiB (full / predicted / "
+                "intervention) | target MiB |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (const QJsonObject& c : cases) {
+        const QString model = c["model"].toString();
+        const int t = c["T"].toInt();
+        if (c.contains("skipped")) {
+            std::printf("| %s | %d | %s | skipped: %s | | | | | | | |\n", qPrintable(model), t,
+                        qPrintable(c["label"].toString()), qPrintable(c["skipped"].toString()));
+            continue;
+        }
+        const double full = c["full_ms"].toDouble();
+        const double predicted = c["full_predicted_ms"].toDouble();
+        const double intervention = c["intervention_ms"].toDouble();
+        const auto peer = torch.find({model, t});
+        const bool hasPeer = peer != torch.end();
+        std::printf("| %s | %d | %s | %.1f | %s | %s | %.1f | %.1f | %.2f | %.0f / %.0f / %.0f | "
+                    "%.0f |\n",
+                    qPrintable(model), t, qPrintable(c["label"].toString()), full,
+                    hasPeer ? qPrintable(QString::number(peer->second, 'f', 1)) : "-",
+                    hasPeer ? qPrintable(QString::number(peer->second / full, 'f', 2)) : "-",
+                    predicted, intervention, intervention / predicted,
+                    c["rss_full_mib"].toDouble(), c["rss_predicted_mib"].toDouble(),
+                    c["rss_intervention_mib"].toDouble(), c["rss_target_mib"].toDouble());
+    }
+    std::printf("\nStages of the full forward (median ms):\n\n");
+    for (const QJsonObject& c : cases) {
+        if (c.contains("skipped"))
+            continue;
+        std::printf("- %s T = %d:", qPrintable(c["model"].toString()), c["T"].toInt());
+        for (const QJsonValue& s : c["full_stages"].toArray())
+            std::printf(" %s %.1f;", qPrintable(s["stage"].toString()), s["ms"].toDouble());
+        std::printf(" predicted:");
+        for (const QJsonValue& s : c["full_predicted_stages"].toArray())
+            std::printf(" %s %.1f;", qPrintable(s["stage"].toString()), s["ms"].toDouble());
+        std::printf(" (load %.0f ms, %s kernels%s)\n", c["load_ms"].toDouble(),
+                    qPrintable(c["kernels"].toString()),
+                    c["rss_reset"].toBool() ? "" : "; VmHWM could not be reset: peaks include loading");
+    }
+}
+
+} // namespace attn::bench
