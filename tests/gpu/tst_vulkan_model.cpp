@@ -264,6 +264,8 @@ private slots:
     void forwardMatchesCpu();
     void secondForwardUploadsNoWeights();
     void weightCacheEvictsAndNoticesReusedAddresses();
+    void faultsInBlockOperationsFallBackToCpu_data();
+    void faultsInBlockOperationsFallBackToCpu();
 
 private:
     std::unique_ptr<gpu::VulkanBackend> m_backend;
@@ -722,6 +724,40 @@ void TestVulkanModel::weightCacheEvictsAndNoticesReusedAddresses()
     const Matrix after = m_backend->blockOps().dense(x, w, Activation::Relu);
     QVERIFY(relativeDifference(after, m_cpuOps.dense(x, w, Activation::Relu)) < 1e-5);
     QVERIFY(relativeDifference(before, after) > 1e-2);
+}
+
+void TestVulkanModel::faultsInBlockOperationsFallBackToCpu_data()
+{
+    QTest::addColumn<QByteArray>("fault");
+    QTest::newRow("device-lost") << QByteArray("device-lost");
+    QTest::newRow("out-of-memory") << QByteArray("out-of-memory");
+}
+
+// A device fault in a block operation (GPT-2's first LayerNorm comes before any attention)
+// ends the forward on the CPU backend, as a compute's does: the CPU's very numbers, one warning.
+void TestVulkanModel::faultsInBlockOperationsFallBackToCpu()
+{
+    QFETCH(QByteArray, fault);
+    const auto model = fixture(QStringLiteral("gpt2"));
+    const auto tokens = core::modelTokens(*model, QStringLiteral("The cat sat on the"));
+    std::string notice;
+    auto backend = gpu::createBackend(gpu::BackendChoice::Auto, "", &notice);
+    QCOMPARE(backend->name(), std::string("Vulkan"));
+    // A new shape, so that buffers are allocated (out-of-memory is injected there).
+    const auto other = core::modelTokens(*model, QStringLiteral("A dog"));
+    core::runModel(model, other, {}, *backend);
+    qputenv("ATTN_VK_FAULT", fault);
+    const auto result = core::runModel(model, tokens, {}, *backend);
+    qunsetenv("ATTN_VK_FAULT");
+    QCOMPARE(backend->name(), std::string("CPU"));
+    const auto cpu = core::runModel(model, tokens, {}, m_cpu);
+    QVERIFY(test::bitIdentical(result->finalHidden, cpu->finalHidden));
+    QVERIFY(
+        test::bitIdentical(result->predictions.front().logits, cpu->predictions.front().logits));
+    int switched = 0;
+    for (const std::string& warning : result->warnings)
+        switched += warning.find("switched to the CPU backend") != std::string::npos;
+    QCOMPARE(switched, 1);
 }
 
 QTEST_GUILESS_MAIN(TestVulkanModel)
