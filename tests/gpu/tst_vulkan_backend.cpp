@@ -1139,6 +1139,11 @@ void TestVulkanBackend::chunkedRowsMatchCpu_data()
     QTest::newRow("kept intermediates") << c << 0 << true;
     QTest::newRow("pooled, one submit") << c << 40 << false;
     QTest::newRow("pooled, grid rows across chunks") << c << 3 << false;
+    c.rotary = true;
+    c.dk = 6;
+    QTest::newRow("rotary, kept intermediates") << c << 0 << true;
+    c.rotary = false;
+    c.dk = 0;
     c.fill = MaskFill::MinusNineE15;
     c.normalization = Normalization::Relu;
     c.mask = MaskCase::WindowCausal;
