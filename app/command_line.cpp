@@ -6,9 +6,9 @@
 #include "core/word_vectors.h"
 #include "core/result_json.h"
 #include "core/scene_json.h"
-#include "ui/figure_export.h"
-#include "ui/score_options.h"
-#include "ui/stage_export.h"
+#include "ui/figures/figure_export.h"
+#include "ui/explorer/score_options.h"
+#include "ui/figures/stage_export.h"
 
 #include <QCommandLineParser>
 #include <QDir>

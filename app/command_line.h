@@ -3,7 +3,7 @@
 #include "app/model_command.h"
 #include "core/scene.h"
 #include "gpu/backend_factory.h"
-#include "ui/figure_spec.h"
+#include "ui/figures/figure_spec.h"
 
 #include <QSize>
 #include <QString>

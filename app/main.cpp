@@ -1,8 +1,8 @@
 // attention-explorer: the explorer window, or headless figures and dumps (README).
 #include "command_line.h"
 
-#include "ui/explorer_window.h"
-#include "ui/message_bar.h"
+#include "ui/explorer/explorer_window.h"
+#include "ui/explorer/message_bar.h"
 
 #include <QApplication>
 #include <QDir>

@@ -9,9 +9,9 @@
 #include "core/model/model_loader.h"
 #include "core/tokenizers/hf_tokenizer.h"
 #include "gpu/backend_factory.h"
-#include "ui/figure_export.h"
-#include "ui/score_options.h"
-#include "ui/stage_export.h"
+#include "ui/figures/figure_export.h"
+#include "ui/explorer/score_options.h"
+#include "ui/figures/stage_export.h"
 
 #include <QCommandLineParser>
 #include <QJsonDocument>

@@ -2,9 +2,9 @@
 // views and each presentation step) without a single Qt warning, at the size asked, and
 // not blank (issue 5: "every example scene loads and renders without a warning").
 
-#include "ui/export_dialog.h"
-#include "ui/figure_export.h"
-#include "ui/presentation_steps.h"
+#include "ui/export/export_dialog.h"
+#include "ui/figures/figure_export.h"
+#include "ui/presentation/presentation_steps.h"
 
 #include "core/cpu_backend.h"
 #include "core/scene_json.h"

@@ -1,6 +1,6 @@
 // The export dialog driven through its widgets: sizes and DPI reach the files, vector files
 // keep text as text, the preview follows the settings, failures leave old files alone.
-#include "ui/export_dialog.h"
+#include "ui/export/export_dialog.h"
 
 #include "core/cpu_backend.h"
 #include "core/matrix_io.h"

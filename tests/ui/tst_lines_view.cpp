@@ -1,7 +1,7 @@
 // The lines view: the same render() draws the screen and vector files, with the tokens as
 // text and a line per (query, key) whose ink follows the weight.
 
-#include "ui/lines_view.h"
+#include "ui/views/lines_view.h"
 
 #include "support/problems.h"
 

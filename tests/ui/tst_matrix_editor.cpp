@@ -2,7 +2,7 @@
 // scrubs one cell continuously, whole-matrix operations keep the shape, and a bad import
 // changes nothing.
 
-#include "ui/matrix_editor.h"
+#include "ui/widgets/matrix_editor.h"
 
 #include "core/atomic_file.h"
 #include "core/matrix_io.h"

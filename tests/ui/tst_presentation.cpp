@@ -1,7 +1,7 @@
 // Presentation mode: stepping with a clicker's keys, the captions, which panels each step
 // fills and frames, hovering a weight, themes, and the controls that hide themselves.
-#include "ui/presentation_steps.h"
-#include "ui/presentation_window.h"
+#include "ui/presentation/presentation_steps.h"
+#include "ui/presentation/presentation_window.h"
 
 #include "core/cpu_backend.h"
 #include "core/scene_json.h"

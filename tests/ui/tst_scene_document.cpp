@@ -1,7 +1,7 @@
 // The document behind the explorer window: every edit is one undo step (a drag merges into
 // one), and undo gives back the scene, and so the result, bit for bit.
 
-#include "ui/scene_document.h"
+#include "ui/document/scene_document.h"
 
 #include "core/cpu_backend.h"
 #include "core/error.h"

@@ -1,5 +1,5 @@
 // One stage of one head written as CSV, NPY, JSON and LaTeX, and read back where it can be.
-#include "ui/stage_export.h"
+#include "ui/figures/stage_export.h"
 
 #include "core/cpu_backend.h"
 #include "core/error.h"

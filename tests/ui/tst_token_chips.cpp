@@ -1,7 +1,7 @@
 // The token chips: one chip per token, laid out like text, clickable and keyboard-driven,
 // and 5,000 of them set and painted at once.
 
-#include "ui/token_chips.h"
+#include "ui/explorer/token_chips.h"
 
 #include <QElapsedTimer>
 #include <QImage>

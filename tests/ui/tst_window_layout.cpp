@@ -3,9 +3,9 @@
 // scrolls; nothing is squeezed below its own minimum, overlapped or cut off, after File > New
 // with four heads and after restoring a session.
 
-#include "ui/attention_panel.h"
-#include "ui/explorer_window.h"
-#include "ui/input_panel.h"
+#include "ui/explorer/attention_panel.h"
+#include "ui/explorer/explorer_window.h"
+#include "ui/explorer/input_panel.h"
 
 #include "core/cpu_backend.h"
 #include "core/scene.h"

@@ -1,0 +1,1358 @@
+#include "ui/explorer/explorer_window.h"
+
+#include "ui/explorer/attention_panel.h"
+#include "ui/figures/colormap.h"
+#include "ui/export/export_dialog.h"
+#include "ui/document/file_names.h"
+#include "ui/widgets/flow_layout.h"
+#include "ui/views/heatmap_view.h"
+#include "ui/explorer/input_panel.h"
+#include "ui/views/lines_view.h"
+#include "ui/explorer/message_bar.h"
+#include "ui/presentation/presentation_window.h"
+#include "ui/explorer/score_options.h"
+#include "ui/explorer/stale_indicator.h"
+#include "ui/explorer/weights_panel.h"
+#include "ui/explorer/window_words.h"
+
+#include "core/atomic_file.h"
+#include "core/error.h"
+#include "core/scene_json.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLocale>
+#include <QLockFile>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPainter>
+#include <QScreen>
+#include <QAbstractSpinBox>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSlider>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTabWidget>
+#include <QToolBar>
+#include <QToolButton>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+namespace attn::ui {
+
+namespace {
+
+constexpr int kMaxRecentFiles = 8;
+// The scene panel's minimum width, at most: about a third of what a projector at a 1.5 scale
+// factor leaves (1024 / 1.5 = 683 pixels), so that the three columns fit it.
+constexpr int kMaxScenePanelMinimum = 210;
+// Above this many score cells (all heads together) the raw, scaled and masked scores are
+// not kept: the pipeline view needs them, long inputs do not.
+constexpr qint64 kKeepIntermediatesCells = qint64(4) << 20;
+
+enum Tab { HeadTab, PipelineTab, LinesTab, DifferenceTab };
+
+const QString kSceneFilter = QObject::tr("Attention scenes (*.json)");
+
+bool isSceneFile(const QString& path)
+{
+    return QFileInfo(path).suffix().compare(QLatin1String("json"), Qt::CaseInsensitive) == 0;
+}
+
+bool isMatrixFile(const QString& path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    return suffix == QLatin1String("npy") || suffix == QLatin1String("csv") || suffix == QLatin1String("safetensors");
+}
+
+// "llvmpipe (LLVM 15.0.6, 256 bits)" -> "llvmpipe": the status bar names the device only.
+QString shortDevice(const QString& device)
+{
+    const qsizetype bracket = device.indexOf(QLatin1String(" ("));
+    return bracket > 0 ? device.left(bracket) : device;
+}
+
+QString formatMilliseconds(double ms)
+{
+    if (ms < 10)
+        return QObject::tr("%1 ms").arg(ms, 0, 'f', 2);
+    if (ms < 1000)
+        return QObject::tr("%1 ms").arg(ms, 0, 'f', 1);
+    return QObject::tr("%1 s").arg(ms / 1000, 0, 'f', 2);
+}
+
+// A status-bar label that gives up width before the window does: its text is cut with an
+// ellipsis (the whole of it in the tooltip) rather than widening the window past the screen.
+class ElidingLabel : public QLabel
+{
+public:
+    using QLabel::QLabel;
+    QSize minimumSizeHint() const override { return QSize(fontMetrics().averageCharWidth() * 6, QLabel::minimumSizeHint().height()); }
+
+protected:
+    void paintEvent(QPaintEvent*) override
+    {
+        QPainter painter(this);
+        const QRect area = contentsRect();
+        painter.setPen(palette().color(foregroundRole()));
+        painter.drawText(area, Qt::AlignVCenter | Qt::AlignLeft, fontMetrics().elidedText(text(), Qt::ElideRight, area.width()));
+    }
+};
+
+core::Scene defaultScene()
+{
+    core::Scene scene = core::makeScene(QStringLiteral("The animal didn't cross the street because it was too tired"), 16, 4, 1);
+    return scene;
+}
+
+} // namespace
+
+ExplorerWindow::ExplorerWindow(std::unique_ptr<core::Backend> backend, const QString& backendNotice, QWidget* parent)
+    : QMainWindow(parent)
+{
+    setObjectName(QStringLiteral("ExplorerWindow"));
+    setAcceptDrops(true);
+    setDockNestingEnabled(true);
+    setWindowIcon(QIcon::fromTheme(QStringLiteral("applications-science")));
+    m_compute = new ComputeController(std::move(backend), this);
+
+    buildViews();
+    buildDocks();
+    buildMenus();
+    buildToolBar();
+    buildStatusBar();
+    connectDocument();
+
+    // Crash recovery: this window's copy is locked while it runs, so another instance
+    // never offers it; a copy whose lock is stale was left by a crash.
+    QDir().mkpath(recoveryDirectory());
+    const QString base = QDir(recoveryDirectory()).filePath(QStringLiteral("scene-%1").arg(QCoreApplication::applicationPid()));
+    m_recoveryPath = base + QStringLiteral(".json");
+    m_recoveryLock = std::make_unique<QLockFile>(base + QStringLiteral(".lock"));
+    m_recoveryLock->setStaleLockTime(0);
+    m_recoveryLock->tryLock(0);
+    m_autosave.setSingleShot(true);
+    m_autosave.setInterval(2000);
+    connect(&m_autosave, &QTimer::timeout, this, &ExplorerWindow::autosave);
+
+    // A pooled heatmap follows the view's size: recompute once a resize settles.
+    m_poolingCheck.setSingleShot(true);
+    m_poolingCheck.setInterval(300);
+    connect(&m_poolingCheck, &QTimer::timeout, this, [this] {
+        const auto result = m_document.result();
+        if (result && result->pooling.pooled)
+            requestCompute();
+    });
+
+    qApp->installEventFilter(this); // window shortcuts before text fields (eventFilter)
+    readSettings();
+    setScene(defaultScene(), QString());
+    if (!backendNotice.isEmpty())
+        m_messages->showMessage(QStringLiteral("backend"), MessageBar::Level::Information, backendNotice);
+    offerRecovery();
+}
+
+ExplorerWindow::~ExplorerWindow()
+{
+    // A cell editor still open would otherwise commit when ~QWidget hides the window, after
+    // the document it writes to is gone.
+    commitOpenEditor();
+    disconnect(&m_document, nullptr, this, nullptr);
+    // Views hold results that refer to problems; drop them before the controller's thread.
+    delete m_compute;
+    m_compute = nullptr;
+}
+
+void ExplorerWindow::commitOpenEditor()
+{
+    // An item editor commits what it holds when it loses focus.
+    if (QWidget* focus = QApplication::focusWidget(); focus && isAncestorOf(focus))
+        focus->clearFocus();
+}
+
+QString ExplorerWindow::recoveryDirectory()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/recovery");
+}
+
+// --- building ------------------------------------------------------------------------------
+
+void ExplorerWindow::buildViews()
+{
+    auto* central = new QWidget(this);
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(6, 6, 6, 0);
+    layout->setSpacing(6);
+    m_messages = new MessageBar(central);
+    layout->addWidget(m_messages);
+    m_staleNote = new QLabel(central);
+    m_staleNote->setObjectName(QStringLiteral("staleNote"));
+    m_staleNote->setWordWrap(true);
+    m_staleNote->setMinimumWidth(1); // wraps instead of widening the window
+    m_staleNote->setStyleSheet(QStringLiteral("QLabel { background: palette(mid); color: palette(bright-text);"
+                                              " padding: 4px 8px; border-radius: 3px; }"));
+
+    // What the large views show: one head or their mean, the colours, the numbers. The row
+    // wraps on a narrow window instead of widening it.
+    auto* barHost = new QWidget(central);
+    barHost->setObjectName(QStringLiteral("viewBar"));
+    auto* bar = new FlowLayout(barHost, 12, 4);
+    auto pair = [barHost](QWidget* label, QWidget* field) {
+        auto* both = new QWidget(barHost);
+        auto* row = new QHBoxLayout(both);
+        row->setContentsMargins(0, 0, 0, 0);
+        row->setSpacing(4);
+        row->addWidget(label);
+        row->addWidget(field);
+        return both;
+    };
+    m_headCombo = new QComboBox(central);
+    m_headCombo->setObjectName(QStringLiteral("headCombo"));
+    m_headCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    auto* headLabel = new QLabel(tr("&Show:"), central);
+    headLabel->setBuddy(m_headCombo);
+    m_colormapCombo = new QComboBox(central);
+    m_colormapCombo->setObjectName(QStringLiteral("colormapCombo"));
+    for (const QString& name : sequentialColormapNames())
+        m_colormapCombo->addItem(name, name);
+    auto* mapLabel = new QLabel(tr("&Colours:"), central);
+    mapLabel->setBuddy(m_colormapCombo);
+    m_valuesCheck = new QCheckBox(tr("&Numbers in cells"), central);
+    m_resetZoom = new QToolButton(central);
+    m_resetZoom->setText(tr("Fit"));
+    m_resetZoom->setToolTip(tr("Show the whole matrix (Ctrl+0). Zoom with the wheel, drag to pan."));
+    bar->addWidget(pair(headLabel, m_headCombo));
+    bar->addWidget(pair(mapLabel, m_colormapCombo));
+    bar->addWidget(m_valuesCheck);
+    bar->addStretch();
+    bar->addWidget(m_resetZoom);
+    layout->addWidget(barHost);
+
+    m_tabs = new QTabWidget(central);
+    m_tabs->setObjectName(QStringLiteral("viewTabs"));
+    m_tabs->setDocumentMode(true);
+    m_headView = new HeatmapView(m_tabs);
+    m_headView->setObjectName(QStringLiteral("headView"));
+    m_pipelineView = new HeatmapView(m_tabs);
+    m_pipelineView->setObjectName(QStringLiteral("pipelineView"));
+    m_linesView = new LinesView(m_tabs);
+    m_linesView->setObjectName(QStringLiteral("linesView"));
+    auto* differencePage = new QWidget(m_tabs);
+    auto* differenceLayout = new QVBoxLayout(differencePage);
+    differenceLayout->setContentsMargins(0, 6, 0, 0);
+    auto* compareHost = new QWidget(differencePage);
+    auto* compareRow = new FlowLayout(compareHost, 6, 4); // wraps on a narrow window
+    m_compareCombo = new QComboBox(differencePage);
+    m_compareCombo->setObjectName(QStringLiteral("compareCombo"));
+    for (ScoreOption option : kScoreOptions)
+        m_compareCombo->addItem(scoreOptionLabel(option), scoreOptionName(option));
+    auto* compareLabel = new QLabel(tr("These weights minus those &scored by:"), differencePage);
+    compareLabel->setBuddy(m_compareCombo);
+    compareRow->addWidget(compareLabel);
+    compareRow->addWidget(m_compareCombo);
+    differenceLayout->addWidget(compareHost);
+    m_differenceView = new HeatmapView(differencePage);
+    m_differenceView->setObjectName(QStringLiteral("differenceView"));
+    differenceLayout->addWidget(m_differenceView, 1);
+    m_tabs->addTab(m_headView, tr("&Weights"));
+    m_tabs->addTab(m_pipelineView, tr("&Pipeline"));
+    m_tabs->addTab(m_linesView, tr("&Lines"));
+    m_tabs->addTab(differencePage, tr("&Difference"));
+    m_tabs->setTabToolTip(HeadTab, tr("The attention weights of one head (or their mean): queries as rows, keys as columns"));
+    m_tabs->setTabToolTip(PipelineTab, tr("X, Q, K, V, scores, masked scores, weights and output of one head"));
+    m_tabs->setTabToolTip(LinesTab, tr("Each query joined to every key by a line as strong as its weight"));
+    m_tabs->setTabToolTip(DifferenceTab, tr("Weights under this score minus weights under another, same input"));
+    layout->addWidget(m_staleNote);
+    layout->addWidget(m_tabs, 1);
+    setCentralWidget(central);
+
+    m_gridView = new HeatmapView(this);
+    m_gridView->setObjectName(QStringLiteral("gridView"));
+    m_gridView->setToolTip(QString());
+    // Figures that no longer match the input are dimmed under a note (updateStale).
+    m_stale = new StaleIndicator(m_staleNote, {m_tabs, m_gridView}, this);
+    m_staleDelay.setSingleShot(true);
+    m_staleDelay.setInterval(400);
+    connect(&m_staleDelay, &QTimer::timeout, this, &ExplorerWindow::updateStale);
+
+    connect(m_headCombo, &QComboBox::activated, this, [this] { storeViewSettings(); });
+    connect(m_colormapCombo, &QComboBox::activated, this, [this] { storeViewSettings(); });
+    connect(m_valuesCheck, &QCheckBox::toggled, this, [this] {
+        if (!m_syncingView)
+            storeViewSettings();
+    });
+    connect(m_compareCombo, &QComboBox::activated, this, [this] {
+        storeViewSettings();
+        requestCompute();
+    });
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int tab) {
+        if (m_syncingView)
+            return;
+        storeViewSettings();
+        if (tab == DifferenceTab && !m_compareResult)
+            requestCompute();
+    });
+    connect(m_resetZoom, &QToolButton::clicked, m_headView, &HeatmapView::resetZoom);
+    connect(m_gridView, &HeatmapView::headClicked, this, &ExplorerWindow::selectHead);
+    connect(m_headView, &HeatmapView::maskPaintStarted, this, [this](int r, int c) { onMaskPaint(r, c, true); });
+    connect(m_headView, &HeatmapView::maskPaintMoved, this, [this](int r, int c) { onMaskPaint(r, c, false); });
+    connect(m_headView, &HeatmapView::maskPaintFinished, this, [this] {
+        m_document.endGesture(m_maskGesture);
+        m_maskGesture = 0;
+    });
+    connect(m_headView, &HeatmapView::figureBuilt, this, [this] {
+        const auto result = m_document.result();
+        if (result && result->pooling.pooled) {
+            const QSize grid = m_headView->devicePixelSize();
+            const int rows = int(result->heads.front().weights.rows());
+            const int cols = int(result->heads.front().weights.cols());
+            // Much finer or coarser than the view now is: compute again at its size.
+            if (rows > 2 * grid.height() || cols > 2 * grid.width() || 2 * rows < grid.height() * 0.9 ||
+                2 * cols < grid.width() * 0.9)
+                m_poolingCheck.start();
+        }
+    });
+}
+
+void ExplorerWindow::buildDocks()
+{
+    // The controls scroll both ways where the panel is smaller than they need (a restored
+    // session, four heads, a projector): never clipped.
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("sceneScroll"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    m_sceneScroll = scroll;
+    auto* controls = new QWidget(scroll);
+    controls->setObjectName(QStringLiteral("sceneControls"));
+    auto* layout = new QVBoxLayout(controls);
+    layout->setContentsMargins(8, 4, 8, 8);
+    m_input = new InputPanel(m_document, controls);
+    m_attention = new AttentionPanel(m_document, controls);
+    layout->addWidget(m_input);
+    layout->addWidget(m_attention);
+    layout->addStretch(1);
+    scroll->setWidget(controls);
+    m_sceneDock = new QDockWidget(tr("Scene"), this);
+    m_sceneDock->setObjectName(QStringLiteral("sceneDock"));
+    m_sceneDock->setWidget(scroll);
+    m_sceneDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    fitScenePanelWidth(); // and again when the controls change (eventFilter)
+    addDockWidget(Qt::LeftDockWidgetArea, m_sceneDock);
+
+    m_headsDock = new QDockWidget(tr("All heads"), this);
+    m_headsDock->setObjectName(QStringLiteral("headsDock"));
+    m_headsDock->setWidget(m_gridView);
+    m_gridView->setMinimumSize(150, 100);
+    addDockWidget(Qt::RightDockWidgetArea, m_headsDock);
+
+    m_weights = new WeightsPanel(m_document, this);
+    m_weightsDock = new QDockWidget(tr("Weights"), this);
+    m_weightsDock->setObjectName(QStringLiteral("weightsDock"));
+    // Scrolls where the dock is shorter than the editor's buttons and note need (a projector).
+    auto* weightsScroll = new QScrollArea(this);
+    m_weightsScroll = weightsScroll;
+    weightsScroll->setObjectName(QStringLiteral("weightsScroll"));
+    weightsScroll->setWidgetResizable(true);
+    weightsScroll->setFrameShape(QFrame::NoFrame);
+    weightsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // the table scrolls sideways itself
+    weightsScroll->setWidget(m_weights);
+    weightsScroll->setMinimumWidth(m_weights->minimumSizeHint().width() + weightsScroll->verticalScrollBar()->sizeHint().width());
+    m_weightsDock->setWidget(weightsScroll);
+    addDockWidget(Qt::RightDockWidgetArea, m_weightsDock);
+    splitDockWidget(m_headsDock, m_weightsDock, Qt::Vertical);
+    resizeDocks({m_headsDock, m_weightsDock}, {40, 60}, Qt::Vertical);
+
+    // Wheel focus would hand a passing control the focus and then the wheel (eventFilter).
+    for (QScrollArea* panel : {m_sceneScroll, m_weightsScroll})
+        for (QWidget* control : panel->widget()->findChildren<QWidget*>())
+            if ((qobject_cast<QComboBox*>(control) || qobject_cast<QAbstractSpinBox*>(control) ||
+                 qobject_cast<QSlider*>(control)) &&
+                control->focusPolicy() == Qt::WheelFocus)
+                control->setFocusPolicy(Qt::StrongFocus);
+
+    connect(m_input, &InputPanel::tokensChanged, this, [this] {
+        m_attention->setTokenCounts(int(m_input->queryTokens().size()), int(m_input->keyTokens().size()));
+    });
+    connect(m_input, &InputPanel::message, this, [this](const QString& text) {
+        m_messages->showMessage(QStringLiteral("input"), MessageBar::Level::Information, text);
+    });
+    connect(m_input, &InputPanel::error, this, [this](const QString& text) { showEditError(QStringLiteral("edit"), text); });
+    connect(m_attention, &AttentionPanel::message, this, [this](const QString& text) { showEditError(QStringLiteral("edit"), text); });
+    connect(m_weights, &WeightsPanel::message, this, [this](const QString& text) { showEditError(QStringLiteral("edit"), text); });
+    connect(m_attention, &AttentionPanel::paintMaskToggled, this, [this](bool on) {
+        m_headView->setMaskPainting(on);
+        if (on)
+            m_tabs->setCurrentIndex(HeadTab);
+    });
+}
+
+void ExplorerWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    auto add = [this](QMenu* menu, const QString& text, QKeySequence shortcut, auto slot) {
+        QAction* action = menu->addAction(text);
+        action->setShortcut(shortcut);
+        connect(action, &QAction::triggered, this, slot);
+        return action;
+    };
+    m_newAction = add(file, tr("&New"), QKeySequence::New, [this] {
+        if (maybeSave())
+            newScene();
+    });
+    m_openAction = add(file, tr("&Open…"), QKeySequence::Open, [this] { openDialog(); });
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &ExplorerWindow::fillRecentMenu);
+    m_examplesMenu = file->addMenu(tr("&Examples"));
+    connect(m_examplesMenu, &QMenu::aboutToShow, this, &ExplorerWindow::fillExamplesMenu);
+    file->addSeparator();
+    m_saveAction = add(file, tr("&Save"), QKeySequence::Save, [this] { save(); });
+    add(file, tr("Save &As…"), QKeySequence::SaveAs, [this] { saveAs(); });
+    file->addSeparator();
+    m_exportAction = add(file, tr("&Export Figure…"), QKeySequence(Qt::CTRL | Qt::Key_E), [this] { openExportDialog(); });
+    m_exportAction->setToolTip(tr("Export the figure as PNG, SVG or PDF, or a matrix as CSV, NPY, JSON or LaTeX (Ctrl+E)"));
+    file->addSeparator();
+    QAction* quit = add(file, tr("&Quit"), QKeySequence::Quit, [this] { close(); });
+    quit->setMenuRole(QAction::QuitRole);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_document.undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = m_document.undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcuts({QKeySequence::Redo, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)});
+    edit->addAction(undo);
+    edit->addAction(redo);
+    m_undoAction = undo;
+    m_redoAction = redo;
+    edit->addSeparator();
+    m_copyFigureAction = add(edit, tr("&Copy Figure"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), [this] { copyFigure(); });
+    edit->addSeparator();
+    add(edit, tr("Clear Custom &Mask"), QKeySequence(), [this] {
+        core::MaskSpec mask = m_document.scene().mask;
+        mask.customCells.clear();
+        m_document.setMask(mask);
+    });
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    add(view, tr("Zoom &In"), QKeySequence::ZoomIn, [this] { m_headView->zoomBy(0.8); });
+    add(view, tr("Zoom &Out"), QKeySequence::ZoomOut, [this] { m_headView->zoomBy(1.25); });
+    add(view, tr("&Fit Matrix"), QKeySequence(Qt::CTRL | Qt::Key_0), [this] { m_headView->resetZoom(); });
+    view->addSeparator();
+    m_showValuesAction = view->addAction(tr("&Numbers in Cells"));
+    m_showValuesAction->setCheckable(true);
+    connect(m_showValuesAction, &QAction::toggled, m_valuesCheck, &QCheckBox::setChecked);
+    connect(m_valuesCheck, &QCheckBox::toggled, m_showValuesAction, &QAction::setChecked);
+    view->addSeparator();
+    for (QDockWidget* dock : {m_sceneDock, m_headsDock, m_weightsDock})
+        view->addAction(dock->toggleViewAction());
+    view->addSeparator();
+    m_presentAction = add(view, tr("&Present"), QKeySequence(Qt::Key_F11), [this] { togglePresentation(); });
+    m_presentAction->setToolTip(tr("Step through the computation full screen: arrow keys, Space or a clicker (F11)"));
+    // F11 presents; the window itself goes full screen with Ctrl+Shift+F.
+    add(view, tr("&Full Screen Window"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F), [this] {
+        setWindowState(windowState() ^ Qt::WindowFullScreen);
+    });
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    add(help, tr("&About Attention Explorer"), QKeySequence(), [this] {
+        QMessageBox::about(this, tr("About Attention Explorer"),
+                           tr("<h3>Attention Explorer</h3><p>Type a sentence, choose how queries meet keys, edit "
+                              "any weight and watch every matrix of attention recompute.</p>"
+                              "<p>Hover a cell to see how its weight was made; drag on the weights to mask cells; "
+                              "every edit can be undone.</p>"));
+    });
+}
+
+void ExplorerWindow::buildToolBar()
+{
+    QToolBar* bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("mainToolBar"));
+    bar->setMovable(false);
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    // Theme icons where the desktop has them, Qt's own otherwise.
+    auto icon = [this](const char* theme, QStyle::StandardPixmap fallback) {
+        return QIcon::fromTheme(QString::fromLatin1(theme), style()->standardIcon(fallback));
+    };
+    m_newAction->setIcon(icon("document-new", QStyle::SP_FileIcon));
+    m_openAction->setIcon(icon("document-open", QStyle::SP_DialogOpenButton));
+    m_saveAction->setIcon(icon("document-save", QStyle::SP_DialogSaveButton));
+    m_undoAction->setIcon(icon("edit-undo", QStyle::SP_ArrowBack));
+    m_redoAction->setIcon(icon("edit-redo", QStyle::SP_ArrowForward));
+    m_exportAction->setIcon(icon("document-export", QStyle::SP_DriveFDIcon));
+    m_presentAction->setIcon(icon("view-presentation", QStyle::SP_MediaPlay));
+    for (QAction* action : {m_newAction, m_openAction, m_saveAction})
+        bar->addAction(action);
+    bar->addSeparator();
+    bar->addAction(m_undoAction);
+    bar->addAction(m_redoAction);
+    bar->addSeparator();
+    bar->addAction(m_exportAction);
+    bar->addAction(m_presentAction);
+}
+
+void ExplorerWindow::buildStatusBar()
+{
+    auto permanent = [this](const QString& name) {
+        QLabel* label = new ElidingLabel(this);
+        label->setObjectName(name);
+        label->setContentsMargins(6, 0, 6, 0);
+        statusBar()->addPermanentWidget(label);
+        return label;
+    };
+    m_warningLabel = permanent(QStringLiteral("warningLabel"));
+    m_shapeLabel = permanent(QStringLiteral("shapeLabel"));
+    m_timeLabel = permanent(QStringLiteral("timeLabel"));
+    m_backendLabel = permanent(QStringLiteral("backendLabel"));
+    m_backendLabel->setText(m_compute->backendName() + QStringLiteral(" · ") + shortDevice(m_compute->deviceName()));
+    m_backendLabel->setToolTip(m_compute->deviceName());
+    m_warningLabel->hide();
+    connect(m_compute, &ComputeController::backendChanged, this,
+            [this](const QString& backend, const QString& device, const QString& reason) {
+                m_backendLabel->setText(backend + QStringLiteral(" · ") + shortDevice(device));
+                m_backendLabel->setToolTip(device);
+                m_messages->showMessage(QStringLiteral("backend"), MessageBar::Level::Warning,
+                                        reason.isEmpty() ? tr("Now computing with %1 · %2.").arg(backend, device)
+                                                         : tr("%1. Your scene is unchanged.").arg(reason));
+            });
+    connect(m_compute, &ComputeController::busyChanged, this, [this](bool busy) {
+        if (busy)
+            m_timeLabel->setText(tr("Computing…"));
+    });
+    connect(m_compute, &ComputeController::finished, this, &ExplorerWindow::onComputeFinished);
+}
+
+void ExplorerWindow::connectDocument()
+{
+    connect(&m_document, &SceneDocument::sceneChanged, this, &ExplorerWindow::onSceneChanged);
+    connect(&m_document, &SceneDocument::resultChanged, this, &ExplorerWindow::showResult);
+    connect(&m_document, &SceneDocument::modifiedChanged, this, [this](bool modified) {
+        updateTitle();
+        if (!modified)
+            removeRecoveryFile();
+    });
+    connect(&m_document, &SceneDocument::filePathChanged, this, &ExplorerWindow::updateTitle);
+}
+
+// --- the scene and its result ----------------------------------------------------------------
+
+void ExplorerWindow::setScene(const core::Scene& scene, const QString& path)
+{
+    m_compareResult.reset();
+    m_document.reset(scene, path);
+    // What the scene sets out to show (the examples say it): until it is dismissed or
+    // another scene is opened. Never in place of another message (an error, a recovery offer).
+    const QString shown = m_messages->key();
+    if (scene.description.isEmpty())
+        m_messages->clearMessage(QStringLiteral("scene"));
+    else if (shown.isEmpty() || shown == QLatin1String("scene"))
+        m_messages->showMessage(QStringLiteral("scene"), MessageBar::Level::Information,
+                                scene.title.isEmpty() ? scene.description
+                                                      : QStringLiteral("%1 — %2").arg(scene.title, scene.description));
+    applyViewSettings();
+    updateTitle();
+}
+
+void ExplorerWindow::onSceneChanged(SceneChanges what)
+{
+    if (what & SceneChange::Weights)
+        updateHeadCombo();
+    if (what & SceneChange::View) {
+        applyViewSettings();
+        if (what == SceneChange::View)
+            return; // a view setting alone is neither a compute nor an unsaved change
+    }
+    if (what & SceneChange::Settings) {
+        // A new score may be the one the Difference tab compared with: compare with another.
+        const core::Scene& scene = m_document.scene();
+        const ScoreOption other = comparisonOption(m_compareCombo->currentData().toString(), scene.score, scene.normalization);
+        const QSignalBlocker blocker(m_compareCombo);
+        m_compareCombo->setCurrentIndex(m_compareCombo->findData(scoreOptionName(other)));
+    }
+    if (what & SceneChange::Weights)
+        updateAllHeadsOffWarning();
+    if (what & (SceneChange::Text | SceneChange::Settings | SceneChange::Weights)) {
+        m_compareResult.reset();
+        requestCompute();
+    }
+    // Not gated on isModified(): during QUndoStack::push the stack's index has not moved yet.
+    // autosave() checks it when the timer fires.
+    m_autosave.start();
+    updateTitle();
+}
+
+void ExplorerWindow::requestCompute()
+{
+    if (m_computeQueued)
+        return;
+    m_computeQueued = true;
+    // Coalesce the edits of one event (a macro, a drag step) into one request.
+    QTimer::singleShot(0, this, [this] {
+        m_computeQueued = false;
+        if (!m_staleDelay.isActive() && !m_stale->isStale())
+            m_staleDelay.start(); // stale if this takes a while
+        ComputeRequest request;
+        request.scene = m_document.scene();
+        const qint64 queries = qint64(m_input->queryTokens().size());
+        const qint64 keys = qint64(m_input->keyTokens().size());
+        const qint64 heads = std::max(1, request.scene.weights.headCount());
+        request.options.keepIntermediates = queries * keys * heads <= kKeepIntermediatesCells;
+        // Long inputs: pool in the backend to what the heatmap can show.
+        QSize pixels = m_headView->devicePixelSize();
+        if (pixels.width() < 64 || pixels.height() < 64)
+            pixels = QSize(1024, 1024);
+        if (queries > pixels.height() || keys > pixels.width()) {
+            request.options.viewRows = pixels.height();
+            request.options.viewCols = pixels.width();
+        }
+        if (m_tabs->currentIndex() == DifferenceTab) {
+            core::Scene compare = request.scene;
+            const auto option = comparisonOption(m_compareCombo->currentData().toString(), compare.score, compare.normalization);
+            applyScoreOption(option, compare.score, compare.normalization);
+            request.compare = std::move(compare);
+        }
+        m_compute->request(std::move(request));
+    });
+}
+
+bool ExplorerWindow::isShowingStale() const
+{
+    return m_stale->isStale();
+}
+
+// The figures stay when the input cannot be computed (a half-typed sentence is still worth
+// seeing the last result of), and during a compute; either way they must not pass for the
+// input as it is now.
+void ExplorerWindow::updateStale()
+{
+    const auto result = m_document.result();
+    QString note;
+    if (result && !m_computeError.isEmpty()) {
+        QStringList words;
+        for (const core::Token& token : result->problem->queryTokens)
+            words.append(token.text);
+        QString shown = words.join(QLatin1Char(' '));
+        if (shown.size() > 48)
+            shown = shown.left(47) + QChar(0x2026);
+        note = tr("Not current: the figures show an earlier input, “%1”; the input as it is now cannot be "
+                  "computed (the message above says why).")
+                   .arg(shown);
+    } else if (result && (m_computeQueued || m_compute->isBusy()) && !m_staleDelay.isActive()) {
+        note = tr("Not current: computing the input as it is now…");
+    }
+    m_stale->setStale(note);
+}
+
+bool ExplorerWindow::isUpToDate() const
+{
+    return !m_computeQueued && !m_compute->isBusy() && m_shownGeneration == m_compute->latestGeneration() &&
+           !m_headView->isRebuildPending();
+}
+
+void ExplorerWindow::onComputeFinished(const ComputeReply& reply)
+{
+    m_shownGeneration = reply.generation;
+    if (!reply.result) {
+        // The last good figure stays, dimmed under a note; the reason is shown until an edit
+        // fixes it.
+        m_computeError = inWindowWords(reply.error, m_document.scene().source.has_value());
+        showError(QStringLiteral("compute"), m_computeError);
+        if (m_document.result()) {
+            m_timeLabel->setText(tr("Not computed: the figures show an earlier input"));
+        } else {
+            m_timeLabel->setText(tr("Not computed"));
+            for (HeatmapView* view : {m_headView, m_gridView, m_pipelineView, m_differenceView})
+                view->showMessage(tr("Nothing to show yet: %1").arg(m_computeError));
+        }
+        m_staleDelay.stop();
+        updateStale();
+        emit resultShown();
+        return;
+    }
+    m_computeError.clear();
+    m_staleDelay.stop();
+    if (m_compute->isBusy())
+        m_staleDelay.start(); // a newer input is computing: stale only if it takes a while
+    m_messages->clearMessage(QStringLiteral("compute"));
+    m_compareResult = reply.compare;
+    m_compareError = reply.compareError;
+    m_document.setResult(reply.result); // -> showResult
+}
+
+void ExplorerWindow::showResult()
+{
+    const auto result = m_document.result();
+    if (!result)
+        return;
+    const int head = selectedHead();
+    m_headView->setResult(result);
+    m_gridView->setResult(result);
+    m_pipelineView->setResult(result);
+    if (m_compareResult)
+        m_differenceView->setResult(result, m_compareResult);
+    else if (!m_compareError.isEmpty())
+        m_differenceView->showMessage(m_compareError);
+    m_linesView->setResult(result, head);
+    m_linesView->setColor(AttentionPanel::headColor(std::max(0, head)));
+
+    const core::Problem& p = *result->problem;
+    const QLocale locale;
+    // No translations are loaded, so no %n plurals ("1 head(s)"): the words themselves.
+    const int heads = int(result->heads.size());
+    QString shape = tr("%1 × %2 tokens · %3")
+                        .arg(locale.toString(p.queryCount()), locale.toString(p.keyCount()),
+                             heads == 1 ? tr("1 head") : tr("%1 heads").arg(heads));
+    if (result->pooling.pooled)
+        shape += tr(" · shown pooled, %1 × %2 per cell").arg(result->pooling.rowBlock).arg(result->pooling.colBlock);
+    m_shapeLabel->setText(shape);
+    m_timeLabel->setText(tr("Computed in %1").arg(formatMilliseconds(result->diagnostics.computeMilliseconds)));
+    const auto& warnings = result->diagnostics.warnings;
+    m_warningLabel->setVisible(!warnings.empty());
+    if (!warnings.empty()) {
+        QStringList lines;
+        for (const std::string& w : warnings)
+            lines << QString::fromStdString(w);
+        m_warningLabel->setText(QStringLiteral("⚠ ") + lines.first());
+        m_warningLabel->setMaximumWidth(m_warningLabel->fontMetrics().horizontalAdvance(m_warningLabel->text()) + 16);
+        m_warningLabel->setToolTip(lines.join(QLatin1Char('\n')));
+    }
+    m_input->setFallback(p.queryFallback, p.keyFallback);
+    updateAllHeadsOffWarning();
+    updateStale();
+    if (m_exportDialog)
+        m_exportDialog->setSource(exportSource());
+    if (m_presentation)
+        m_presentation->setResult(result);
+    emit resultShown();
+}
+
+int ExplorerWindow::selectedHead() const
+{
+    const int heads = m_headCombo->count() - 2; // Head 1 … Head h, Mean of heads, All heads
+    const int index = m_headCombo->currentIndex();
+    if (index == heads + 1)
+        return 0; // All heads: the views of one head show head 1
+    return index < 0 || index >= heads ? -1 : index;
+}
+
+bool ExplorerWindow::allHeadsShown() const
+{
+    return m_headCombo->count() >= 2 && m_headCombo->currentIndex() == m_headCombo->count() - 1;
+}
+
+void ExplorerWindow::selectHead(int head)
+{
+    const int heads = m_document.scene().weights.headCount();
+    m_headCombo->setCurrentIndex(head < 0 || head >= heads ? heads : head);
+    storeViewSettings();
+}
+
+void ExplorerWindow::updateHeadCombo()
+{
+    const int heads = m_document.scene().weights.headCount();
+    if (m_headCombo->count() == heads + 2)
+        return;
+    const bool all = allHeadsShown();
+    const int selected = selectedHead();
+    const QSignalBlocker blocker(m_headCombo);
+    m_headCombo->clear();
+    for (int h = 0; h < heads; ++h)
+        m_headCombo->addItem(tr("Head %1").arg(h + 1));
+    m_headCombo->addItem(tr("Mean of heads"));
+    m_headCombo->addItem(tr("All heads"));
+    m_headCombo->setCurrentIndex(all ? heads + 1 : selected < heads ? (selected < 0 ? heads : selected) : 0);
+}
+
+// Every head off leaves nothing to average and an output of zeros: say so where the
+// controls are, not only in the figure's title.
+void ExplorerWindow::updateAllHeadsOffWarning()
+{
+    const auto& heads = m_document.scene().weights.heads;
+    const bool allOff = !heads.empty() && std::none_of(heads.begin(), heads.end(), [](const core::HeadWeights& h) {
+        return h.enabled;
+    });
+    if (allOff)
+        m_messages->showMessage(QStringLiteral("heads"), MessageBar::Level::Warning,
+                                tr("Every head is switched off: the output is all zeros and the mean of heads has "
+                                   "nothing to average. Switch a head on under Heads."));
+    else
+        m_messages->clearMessage(QStringLiteral("heads"));
+}
+
+FigureSpec ExplorerWindow::figureSpec(FigureView view) const
+{
+    const core::ViewSettings& settings = m_document.scene().view;
+    FigureSpec spec;
+    spec.view = view;
+    spec.head = selectedHead();
+    spec.colormap = parseColormap(settings.colormap).value_or(Colormap::Viridis);
+    spec.showValues = settings.showValues;
+    spec.precision = std::clamp(settings.valuePrecision, 0, 6);
+    spec.dpi = logicalDpiY();
+    spec.fontPoints = 9.0;
+    // A dark system palette darkens the figures on screen too; exported and copied figures
+    // keep their own light colours (ExportSettings::figureSpec).
+    if (palette().color(QPalette::Base).lightness() < 128)
+        spec.style = presentationStyle(PresentationTheme::Dark);
+    return spec;
+}
+
+// The scene panel is as wide as its controls need (they wrap: a row of head switches, the
+// sentence), but never wider than a third of a 1024-pixel projector: past that it scrolls.
+void ExplorerWindow::fitScenePanelWidth()
+{
+    QWidget* controls = m_sceneScroll->widget();
+    const int scrollBar = m_sceneScroll->verticalScrollBar()->sizeHint().width();
+    const int wanted = controls->minimumSizeHint().width() + scrollBar;
+    m_sceneScroll->setMinimumWidth(std::min(wanted, kMaxScenePanelMinimum));
+}
+
+// Text fields take Ctrl+E (end of line on X11) and other keys before the window's shortcuts
+// see them: the window's own commands win wherever the focus is.
+bool ExplorerWindow::eventFilter(QObject* watched, QEvent* event)
+{
+    if (event->type() == QEvent::LayoutRequest && m_sceneScroll && watched == m_sceneScroll->widget())
+        QTimer::singleShot(0, this, &ExplorerWindow::fitScenePanelWidth);
+    // The wheel scrolls a panel; it does not change the combo, spin box or slider that passes
+    // under the pointer on the way (seen: scrolling the scene panel set the masked value).
+    // A control takes the wheel once it has the focus.
+    if (event->type() == QEvent::Wheel) {
+        auto* control = qobject_cast<QWidget*>(watched);
+        if (control && !control->hasFocus() &&
+            (qobject_cast<QComboBox*>(control) || qobject_cast<QAbstractSpinBox*>(control) ||
+             qobject_cast<QAbstractSlider*>(control)) &&
+            !qobject_cast<QScrollBar*>(control))
+            for (QScrollArea* panel : {m_sceneScroll, m_weightsScroll})
+                if (panel && panel->isAncestorOf(control)) {
+                    QCoreApplication::sendEvent(panel->verticalScrollBar(), event);
+                    return true;
+                }
+    }
+    if (event->type() == QEvent::ShortcutOverride) {
+        auto* widget = qobject_cast<QWidget*>(watched);
+        if (widget && (widget == this || isAncestorOf(widget))) {
+            const QKeySequence pressed(static_cast<QKeyEvent*>(event)->keyCombination());
+            for (QAction* action : {m_exportAction, m_copyFigureAction, m_presentAction})
+                if (action && action->isEnabled() && action->shortcuts().contains(pressed)) {
+                    event->ignore(); // not overridden: the shortcut fires
+                    return true;
+                }
+        }
+    }
+    return QMainWindow::eventFilter(watched, event);
+}
+
+void ExplorerWindow::changeEvent(QEvent* event)
+{
+    QMainWindow::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        applyViewSettings(); // the figures' colours follow the palette
+}
+
+// scene.view -> the controls and the views' specs.
+void ExplorerWindow::applyViewSettings()
+{
+    m_syncingView = true;
+    updateHeadCombo();
+    const core::ViewSettings& settings = m_document.scene().view;
+    FigureView view = FigureView::Head;
+    int head = 0;
+    int tab = HeadTab;
+    if (settings.view == QLatin1String("lines"))
+        tab = LinesTab;
+    else if (parseFigureView(settings.view, view, head)) {
+        tab = view == FigureView::Pipeline ? PipelineTab : view == FigureView::Difference ? DifferenceTab : HeadTab;
+        if (view == FigureView::Heads)
+            head = 0;
+    }
+    const int heads = m_document.scene().weights.headCount();
+    // The scene's own view, as an export of it shows: "heads" is All heads on the Weights tab.
+    const bool all = tab == HeadTab && parseFigureView(settings.view, view, head) && view == FigureView::Heads;
+    m_headCombo->setCurrentIndex(all ? heads + 1 : head < 0 || head >= heads ? heads : head);
+    m_tabs->setCurrentIndex(tab);
+    m_colormapCombo->setCurrentIndex(std::max(0, m_colormapCombo->findData(settings.colormap)));
+    m_valuesCheck->setChecked(settings.showValues);
+    // Never the score in use: that difference is all zeros.
+    const ScoreOption other = comparisonOption(settings.compareScore, m_document.scene().score, m_document.scene().normalization);
+    m_compareCombo->setCurrentIndex(m_compareCombo->findData(scoreOptionName(other)));
+    m_syncingView = false;
+
+    m_headView->setSpec(figureSpec(allHeadsShown() ? FigureView::Heads : FigureView::Head));
+    m_headView->setMaskPainting(m_attention->paintMaskButton()->isChecked());
+    FigureSpec grid = figureSpec(FigureView::Heads);
+    grid.showValues = false;
+    grid.title = QStringLiteral(" "); // the dock's title says it
+    grid.colorBar = false;
+    m_gridView->setSpec(grid);
+    m_gridView->setHighlightedHead(allHeadsShown() ? -1 : selectedHead());
+    FigureSpec pipeline = figureSpec(FigureView::Pipeline);
+    pipeline.head = std::max(0, pipeline.head);
+    m_pipelineView->setSpec(pipeline);
+    m_differenceView->setSpec(figureSpec(FigureView::Difference));
+    const auto result = m_document.result();
+    if (result && m_linesView->head() != selectedHead()) {
+        m_linesView->setResult(result, selectedHead());
+        m_linesView->setColor(AttentionPanel::headColor(std::max(0, selectedHead())));
+    }
+}
+
+// The controls -> scene.view (saved with the scene; not an undo step).
+void ExplorerWindow::storeViewSettings()
+{
+    if (m_syncingView)
+        return;
+    core::ViewSettings settings = m_document.scene().view;
+    const int head = selectedHead();
+    switch (m_tabs->currentIndex()) {
+    case PipelineTab: settings.view = figureViewName(FigureView::Pipeline, std::max(0, head)); break;
+    case LinesTab: settings.view = QStringLiteral("lines"); break;
+    case DifferenceTab: settings.view = figureViewName(FigureView::Difference, head); break;
+    default: settings.view = allHeadsShown() ? figureViewName(FigureView::Heads, 0) : figureViewName(FigureView::Head, head); break;
+    }
+    settings.colormap = m_colormapCombo->currentData().toString();
+    settings.showValues = m_valuesCheck->isChecked();
+    settings.compareScore = m_compareCombo->currentData().toString();
+    m_document.setView(settings); // -> applyViewSettings
+}
+
+void ExplorerWindow::onMaskPaint(int row, int column, bool first)
+{
+    core::MaskSpec mask = m_document.scene().mask;
+    auto& cells = mask.customCells;
+    const auto found = std::find(cells.begin(), cells.end(), std::pair{row, column});
+    if (first) {
+        // The first cell decides: a stroke that starts on a masked cell unmasks.
+        m_maskGesture = m_document.beginGesture();
+        m_maskPaintValue = found == cells.end();
+    }
+    if (m_maskPaintValue && found == cells.end())
+        cells.emplace_back(row, column);
+    else if (!m_maskPaintValue && found != cells.end())
+        cells.erase(found);
+    else
+        return;
+    m_document.setMask(mask);
+}
+
+void ExplorerWindow::showError(const QString& key, const QString& text)
+{
+    m_messages->showMessage(key, MessageBar::Level::Error, text);
+}
+
+void ExplorerWindow::showEditError(const QString& key, const QString& text)
+{
+    showError(key, inWindowWords(text, m_document.scene().source.has_value()));
+}
+
+void ExplorerWindow::updateTitle()
+{
+    // The same name as the unsaved-changes question uses.
+    setWindowTitle(m_document.displayName() + QStringLiteral("[*] — ") + tr("Attention Explorer"));
+    setWindowModified(m_document.isModified());
+    setWindowFilePath(m_document.filePath());
+}
+
+// --- files ---------------------------------------------------------------------------------
+
+bool ExplorerWindow::maybeSave()
+{
+    if (!m_document.isModified())
+        return true;
+    const auto answer = QMessageBox::warning(
+        this, tr("Unsaved changes"), tr("“%1” has changes that are not saved. Save them first?").arg(m_document.displayName()),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Save)
+        return save();
+    return answer == QMessageBox::Discard;
+}
+
+void ExplorerWindow::newScene()
+{
+    setScene(defaultScene(), QString());
+}
+
+void ExplorerWindow::openDialog()
+{
+    if (!maybeSave())
+        return;
+    QSettings settings;
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Scene"), settings.value(QStringLiteral("lastDirectory")).toString(),
+                                                      kSceneFilter + QStringLiteral(";;") + tr("All files (*)"));
+    if (path.isEmpty())
+        return;
+    settings.setValue(QStringLiteral("lastDirectory"), QFileInfo(path).absolutePath());
+    openFile(path);
+}
+
+bool ExplorerWindow::openFile(const QString& path)
+{
+    try {
+        const core::Scene scene = core::loadScene(path);
+        setScene(scene, QFileInfo(path).absoluteFilePath());
+        addRecentFile(QFileInfo(path).absoluteFilePath());
+        m_messages->clearMessage(QStringLiteral("file"));
+        statusBar()->showMessage(tr("Opened %1").arg(QFileInfo(path).fileName()), 4000);
+        return true;
+    } catch (const std::exception& error) {
+        m_messages->showMessage(QStringLiteral("file"), MessageBar::Level::Error,
+                                tr("Could not open %1. The scene you have open is unchanged.\n%2")
+                                    .arg(QFileInfo(path).fileName(), QString::fromUtf8(error.what())));
+    }
+    return false;
+}
+
+bool ExplorerWindow::saveFile(const QString& path)
+{
+    try {
+        core::saveScene(m_document.scene(), path);
+    } catch (const std::exception& error) {
+        m_messages->showMessage(QStringLiteral("file"), MessageBar::Level::Error,
+                                tr("Could not save: %1").arg(QString::fromUtf8(error.what())));
+        return false;
+    }
+    m_document.markSaved(QFileInfo(path).absoluteFilePath());
+    addRecentFile(QFileInfo(path).absoluteFilePath());
+    m_messages->clearMessage(QStringLiteral("file"));
+    statusBar()->showMessage(tr("Saved %1").arg(QFileInfo(path).fileName()), 4000);
+    return true;
+}
+
+bool ExplorerWindow::save()
+{
+    return m_document.filePath().isEmpty() ? saveAs() : saveFile(m_document.filePath());
+}
+
+bool ExplorerWindow::saveAs()
+{
+    QSettings settings;
+    QString path = QFileDialog::getSaveFileName(this, tr("Save Scene As"), suggestedSavePath(), kSceneFilter);
+    if (path.isEmpty())
+        return false;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QStringLiteral(".json");
+    settings.setValue(QStringLiteral("lastDirectory"), QFileInfo(path).absolutePath());
+    return saveFile(path);
+}
+
+QString ExplorerWindow::suggestedSavePath() const
+{
+    if (!m_document.filePath().isEmpty())
+        return m_document.filePath();
+    const QString name = fileNameFromTitle(m_document.scene().title, QStringLiteral("scene")) + QStringLiteral(".json");
+    return QDir(QSettings().value(QStringLiteral("lastDirectory"), QDir::homePath()).toString()).filePath(name);
+}
+
+void ExplorerWindow::addRecentFile(const QString& path)
+{
+    QSettings settings;
+    QStringList recent = settings.value(QStringLiteral("recentFiles")).toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecentFiles)
+        recent.removeLast();
+    settings.setValue(QStringLiteral("recentFiles"), recent);
+}
+
+void ExplorerWindow::fillRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+    int n = 0;
+    for (const QString& path : recent) {
+        ++n;
+        QAction* action = m_recentMenu->addAction(
+            QStringLiteral("&%1 %2").arg(n).arg(QFileInfo(path).fileName()), this, [this, path] {
+                if (maybeSave())
+                    openFile(path);
+            });
+        action->setToolTip(path);
+        action->setEnabled(QFileInfo::exists(path));
+    }
+    if (recent.isEmpty())
+        m_recentMenu->addAction(tr("No recent scenes"))->setEnabled(false);
+    else {
+        m_recentMenu->addSeparator();
+        m_recentMenu->addAction(tr("&Clear List"), this, [] { QSettings().remove(QStringLiteral("recentFiles")); });
+    }
+}
+
+void ExplorerWindow::fillExamplesMenu()
+{
+    if (!m_examplesMenu->isEmpty())
+        return;
+    const QFileInfoList examples =
+        QDir(QStringLiteral(":/examples")).entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
+    for (const QFileInfo& info : examples) {
+        // Titled by each scene's own title (the file name if it has none), described by its
+        // description when the pointer rests on it.
+        QString title = info.completeBaseName();
+        QString description;
+        QFile file(info.filePath());
+        if (file.open(QIODevice::ReadOnly)) {
+            const QJsonObject object = QJsonDocument::fromJson(file.readAll()).object();
+            if (!object.value(QStringLiteral("title")).toString().isEmpty())
+                title = object.value(QStringLiteral("title")).toString();
+            description = object.value(QStringLiteral("description")).toString();
+        }
+        const QString path = info.filePath();
+        QAction* action = m_examplesMenu->addAction(title, this, [this, path] {
+            if (!maybeSave())
+                return;
+            try {
+                setScene(core::loadScene(path), QString()); // Save asks where: examples are read-only
+            } catch (const std::exception& error) {
+                showError(QStringLiteral("file"), QString::fromUtf8(error.what()));
+            }
+        });
+        action->setToolTip(description);
+        action->setStatusTip(description);
+    }
+    m_examplesMenu->setToolTipsVisible(true);
+    if (examples.isEmpty())
+        m_examplesMenu->addAction(tr("No examples in this build"))->setEnabled(false);
+}
+
+void ExplorerWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    for (const QUrl& url : event->mimeData()->urls())
+        if (url.isLocalFile() && (isSceneFile(url.toLocalFile()) || isMatrixFile(url.toLocalFile()))) {
+            event->acceptProposedAction();
+            return;
+        }
+}
+
+void ExplorerWindow::dropEvent(QDropEvent* event)
+{
+    for (const QUrl& url : event->mimeData()->urls()) {
+        const QString path = url.toLocalFile();
+        if (isSceneFile(path)) {
+            event->acceptProposedAction();
+            if (maybeSave())
+                openFile(path);
+            return;
+        }
+        if (isMatrixFile(path)) {
+            event->acceptProposedAction();
+            m_weightsDock->show();
+            if (m_weights->importFile(path))
+                statusBar()->showMessage(tr("%1 read into %2").arg(QFileInfo(path).fileName(), weightTitle(m_weights->current())), 4000);
+            return;
+        }
+    }
+}
+
+// --- crash recovery ------------------------------------------------------------------------
+
+void ExplorerWindow::autosave()
+{
+    if (!m_document.isModified())
+        return;
+    try {
+        core::writeFileAtomically(m_recoveryPath, core::sceneToJson(m_document.scene()));
+        core::writeFileAtomically(m_recoveryPath + QStringLiteral(".path"), m_document.filePath().toUtf8());
+    } catch (const std::exception& error) {
+        statusBar()->showMessage(tr("Autosave failed: %1").arg(QString::fromUtf8(error.what())), 6000);
+    }
+}
+
+void ExplorerWindow::removeRecoveryFile()
+{
+    m_autosave.stop();
+    QFile::remove(m_recoveryPath);
+    QFile::remove(m_recoveryPath + QStringLiteral(".path"));
+}
+
+void ExplorerWindow::offerRecovery()
+{
+    const QDir dir(recoveryDirectory());
+    QFileInfoList left;
+    for (const QFileInfo& info : dir.entryInfoList({QStringLiteral("scene-*.json")}, QDir::Files, QDir::Time)) {
+        if (info.absoluteFilePath() == QFileInfo(m_recoveryPath).absoluteFilePath())
+            continue;
+        QLockFile lock(dir.filePath(info.completeBaseName() + QStringLiteral(".lock")));
+        if (!lock.tryLock(0))
+            continue; // its window is still open
+        lock.unlock();
+        left.append(info);
+    }
+    if (left.isEmpty())
+        return;
+    auto discard = [left] {
+        for (const QFileInfo& info : left) {
+            QFile::remove(info.absoluteFilePath());
+            QFile::remove(info.absoluteFilePath() + QStringLiteral(".path"));
+        }
+    };
+    const QFileInfo newest = left.first();
+    QString original;
+    QFile pathFile(newest.absoluteFilePath() + QStringLiteral(".path"));
+    if (pathFile.open(QIODevice::ReadOnly))
+        original = QString::fromUtf8(pathFile.readAll());
+    const QString name = original.isEmpty() ? tr("an untitled scene") : QFileInfo(original).fileName();
+    m_messages->showMessage(
+        QStringLiteral("recovery"), MessageBar::Level::Warning,
+        tr("Attention Explorer did not close normally. Restore the unsaved changes to %1 from %2?")
+            .arg(name, QLocale().toString(newest.lastModified(), QLocale::ShortFormat)),
+        {{tr("Restore"),
+          [this, path = newest.absoluteFilePath(), original, discard] {
+              try {
+                  const core::Scene scene = core::loadScene(path);
+                  m_compareResult.reset();
+                  m_document.reset(scene, original, true);
+                  applyViewSettings();
+                  updateTitle();
+                  m_autosave.start();
+              } catch (const std::exception& error) {
+                  showError(QStringLiteral("file"), tr("Could not restore: %1").arg(QString::fromUtf8(error.what())));
+              }
+              discard();
+          }},
+         {tr("Discard"), discard}});
+}
+
+// --- window state ----------------------------------------------------------------------------
+
+void ExplorerWindow::readSettings()
+{
+    QSettings settings;
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) {
+        // First start: the whole of a laptop or projector screen, a large window on a larger one.
+        const QRect screen = this->screen() ? this->screen()->availableGeometry() : QRect(0, 0, 1280, 800);
+        if (screen.width() <= 1920 && screen.height() <= 1200) {
+            setGeometry(screen); // also where no window manager maximizes
+            setWindowState(Qt::WindowMaximized);
+        } else {
+            const QSize size(1600, 1000);
+            setGeometry(QRect(screen.center() - QPoint(size.width() / 2, size.height() / 2), size));
+        }
+    }
+    if (!restoreState(settings.value(QStringLiteral("window/state")).toByteArray())) {
+        // First start: the figures take the middle; the panels about a quarter each side.
+        const int width = geometry().width();
+        const int controls = m_sceneScroll->widget()->minimumSizeHint().width() + m_sceneScroll->verticalScrollBar()->sizeHint().width();
+        resizeDocks({m_sceneDock, m_headsDock},
+                    {std::clamp(width * 27 / 100, std::min(controls, 300), 380), std::clamp(width * 22 / 100, 220, 360)},
+                    Qt::Horizontal);
+    }
+}
+
+void ExplorerWindow::writeSettings()
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+}
+
+// --- figures and presenting ----------------------------------------------------------------
+
+ExportDialog* ExplorerWindow::exportDialog() const
+{
+    return m_exportDialog;
+}
+
+PresentationWindow* ExplorerWindow::presentation() const
+{
+    return m_presentation;
+}
+
+ExportSource ExplorerWindow::exportSource() const
+{
+    ExportSource source;
+    source.result = m_document.result();
+    source.compare = m_compareResult;
+    const int tab = m_tabs->currentIndex();
+    source.spec = figureSpec(tab == PipelineTab     ? FigureView::Pipeline
+                             : tab == DifferenceTab ? FigureView::Difference
+                             : tab == HeadTab && allHeadsShown() ? FigureView::Heads
+                                                                 : FigureView::Head);
+    source.lines = tab == LinesTab;
+    source.suggestedName = m_document.filePath().isEmpty()
+                               ? fileNameFromTitle(m_document.scene().title, QStringLiteral("attention"))
+                               : QFileInfo(m_document.filePath()).completeBaseName();
+    return source;
+}
+
+void ExplorerWindow::openExportDialog()
+{
+    if (!m_document.result()) {
+        showError(QStringLiteral("export"), tr("There is no figure to export yet: the scene has not been computed."));
+        return;
+    }
+    if (!m_exportDialog) {
+        m_exportDialog = new ExportDialog(exportSource(), this);
+        m_exportDialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(m_exportDialog, &ExportDialog::saved, this, [this](const QString& path) {
+            statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 6000);
+        });
+    }
+    m_exportDialog->show();
+    m_exportDialog->raise();
+    m_exportDialog->activateWindow();
+}
+
+void ExplorerWindow::copyFigure()
+{
+    if (!m_document.result())
+        return;
+    const ExportSource source = exportSource();
+    try {
+        copyFigureToClipboard(source, windowExportSettings(source));
+    } catch (const std::exception& error) {
+        showError(QStringLiteral("export"), tr("The figure was not copied: %1").arg(QString::fromUtf8(error.what())));
+        return;
+    }
+    statusBar()->showMessage(tr("Figure copied as PNG and SVG"), 4000);
+}
+
+void ExplorerWindow::togglePresentation()
+{
+    if (m_presentation) {
+        m_presentation->close();
+        return;
+    }
+    if (!m_document.result()) {
+        showError(QStringLiteral("export"), tr("There is nothing to present yet: the scene has not been computed."));
+        return;
+    }
+    m_presentation = new PresentationWindow(m_document.result(), this);
+    m_presentation->setAttribute(Qt::WA_DeleteOnClose);
+    m_presentation->setHead(std::max(0, selectedHead()));
+    // On the window's screen (a projector beside a laptop is a second screen), and covering
+    // it even where no window manager applies the full-screen state.
+    m_presentation->setGeometry(screen()->geometry());
+    m_presentation->showFullScreen();
+}
+
+void ExplorerWindow::closeEvent(QCloseEvent* event)
+{
+    commitOpenEditor(); // a value typed but not yet entered counts as an unsaved change
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    writeSettings();
+    removeRecoveryFile();
+    event->accept();
+}
+
+} // namespace attn::ui

@@ -1,0 +1,221 @@
+#pragma once
+
+#include "ui/document/compute_controller.h"
+#include "ui/figures/figure_spec.h"
+#include "ui/document/scene_document.h"
+
+#include "core/backend.h"
+#include "core/scene.h"
+
+#include <QMainWindow>
+#include <QPointer>
+#include <QTimer>
+#include <memory>
+
+class QAction;
+class QComboBox;
+class QCheckBox;
+class QDockWidget;
+class QLabel;
+class QLockFile;
+class QMenu;
+class QScrollArea;
+class QTabWidget;
+class QToolButton;
+
+namespace attn::ui {
+
+class AttentionPanel;
+class ExportDialog;
+class HeatmapView;
+class PresentationWindow;
+struct ExportSource;
+class InputPanel;
+class LinesView;
+class MessageBar;
+class StaleIndicator;
+class WeightsPanel;
+
+// The explorer: type a sentence, choose how attention is computed, edit any weight, and see
+// every matrix recompute live. The scene lives in a SceneDocument (undo for every edit);
+// computing happens on a worker thread (ComputeController) so the window never waits; every
+// heatmap is drawn by FigureBuilder, the code that also draws exported figures.
+class ExplorerWindow : public QMainWindow
+{
+    Q_OBJECT
+
+public:
+    // `backendNotice` (from gpu::createBackend: why Vulkan is not used) is shown once.
+    ExplorerWindow(std::unique_ptr<core::Backend> backend, const QString& backendNotice, QWidget* parent = nullptr);
+    ~ExplorerWindow() override;
+
+    // Shows `scene` with a fresh undo history; an empty path is an untitled scene.
+    void setScene(const core::Scene& scene, const QString& path);
+    // Opens a scene file. On failure shows the reason in the message bar (non-blocking),
+    // keeps the current scene and returns false. It does not ask about unsaved changes:
+    // the menu, the recent list and drag and drop ask first.
+    bool openFile(const QString& path);
+    // Saves atomically to `path` and makes it the document's file; on failure shows why
+    // and returns false (the old file, if any, is intact).
+    bool saveFile(const QString& path);
+
+    SceneDocument* document() { return &m_document; }
+    ComputeController* computeController() const { return m_compute; }
+    InputPanel* inputPanel() const { return m_input; }
+    AttentionPanel* attentionPanel() const { return m_attention; }
+    WeightsPanel* weightsPanel() const { return m_weights; }
+    MessageBar* messageBar() const { return m_messages; }
+    HeatmapView* headView() const { return m_headView; }
+    HeatmapView* gridView() const { return m_gridView; }
+    HeatmapView* pipelineView() const { return m_pipelineView; }
+    HeatmapView* differenceView() const { return m_differenceView; }
+    LinesView* linesView() const { return m_linesView; }
+    QTabWidget* viewTabs() const { return m_tabs; }
+    QComboBox* headCombo() const { return m_headCombo; }
+    QComboBox* compareCombo() const { return m_compareCombo; }
+    // Shown above the figures while they do not match the input (a compute error, or a
+    // compute that takes a while); the figures are dimmed meanwhile.
+    QLabel* staleNote() const { return m_staleNote; }
+    bool isShowingStale() const;
+    // Non-null while open.
+    ExportDialog* exportDialog() const;
+    PresentationWindow* presentation() const;
+
+    // What the figure export and the clipboard take: the result and the view on screen.
+    ExportSource exportSource() const;
+    // File > Export Figure (Ctrl+E): the non-modal export dialog, kept up to date.
+    void openExportDialog();
+    // Edit > Copy Figure: the view on screen as PNG and SVG.
+    void copyFigure();
+    // View > Present (F11): the selected head step by step, full screen; again closes it.
+    void togglePresentation();
+
+    // The head the large views show; -1 is the mean of the enabled heads. With All heads
+    // chosen the Weights tab shows every head and the other views head 1.
+    int selectedHead() const;
+    void selectHead(int head);
+    bool allHeadsShown() const;
+    // What Save As proposes: the file's name, else the scene title as a file name
+    // ("this-is-a-cat.json"), in the last folder used.
+    QString suggestedSavePath() const;
+    // True once the result on screen belongs to the scene as it is now.
+    bool isUpToDate() const;
+    // Where crash-recovery copies are kept (QStandardPaths::AppDataLocation/recovery).
+    static QString recoveryDirectory();
+
+signals:
+    // A result (or a compute error) has been shown.
+    void resultShown();
+
+protected:
+    void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void buildViews();
+    void buildDocks();
+    void buildMenus();
+    void buildStatusBar();
+    void buildToolBar();
+    void connectDocument();
+
+    void onSceneChanged(SceneChanges what);
+    void requestCompute();
+    void onComputeFinished(const ComputeReply& reply);
+    void showResult();
+    void applyViewSettings();
+    void storeViewSettings();
+    FigureSpec figureSpec(FigureView view) const;
+    void updateTitle();
+    void updateHeadCombo();
+    void onMaskPaint(int row, int column, bool first);
+    void showError(const QString& key, const QString& text);
+    // An error from editing or computing: JSON paths become the names of the controls.
+    void showEditError(const QString& key, const QString& text);
+    void updateStale();
+    void updateAllHeadsOffWarning();
+    void fitScenePanelWidth();
+    void commitOpenEditor();
+
+    bool maybeSave();
+    void newScene();
+    void openDialog();
+    bool save();
+    bool saveAs();
+    void addRecentFile(const QString& path);
+    void fillRecentMenu();
+    void fillExamplesMenu();
+
+    void autosave();
+    void removeRecoveryFile();
+    void offerRecovery();
+
+    void readSettings();
+    void writeSettings();
+
+    SceneDocument m_document;
+    ComputeController* m_compute = nullptr;
+
+    MessageBar* m_messages = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    QComboBox* m_headCombo = nullptr;
+    QComboBox* m_colormapCombo = nullptr;
+    QCheckBox* m_valuesCheck = nullptr;
+    QToolButton* m_resetZoom = nullptr;
+    QComboBox* m_compareCombo = nullptr;
+    HeatmapView* m_headView = nullptr;
+    HeatmapView* m_gridView = nullptr;
+    HeatmapView* m_pipelineView = nullptr;
+    HeatmapView* m_differenceView = nullptr;
+    LinesView* m_linesView = nullptr;
+
+    QDockWidget* m_sceneDock = nullptr;
+    QDockWidget* m_headsDock = nullptr;
+    QDockWidget* m_weightsDock = nullptr;
+    InputPanel* m_input = nullptr;
+    AttentionPanel* m_attention = nullptr;
+    WeightsPanel* m_weights = nullptr;
+
+    QLabel* m_staleNote = nullptr;
+    StaleIndicator* m_stale = nullptr;
+    QTimer m_staleDelay;   // a compute that takes longer than this makes the figures stale
+    QString m_computeError; // the input as it is cannot be computed
+    QScrollArea* m_sceneScroll = nullptr;
+    QScrollArea* m_weightsScroll = nullptr;
+    QLabel* m_shapeLabel = nullptr;
+    QLabel* m_warningLabel = nullptr;
+    QLabel* m_timeLabel = nullptr;
+    QLabel* m_backendLabel = nullptr;
+
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_examplesMenu = nullptr;
+    QAction* m_showValuesAction = nullptr;
+    QAction* m_undoAction = nullptr;
+    QAction* m_redoAction = nullptr;
+    QAction* m_newAction = nullptr;
+    QAction* m_openAction = nullptr;
+    QAction* m_saveAction = nullptr;
+    QAction* m_exportAction = nullptr;
+    QAction* m_copyFigureAction = nullptr;
+    QAction* m_presentAction = nullptr;
+    QPointer<ExportDialog> m_exportDialog;
+    QPointer<PresentationWindow> m_presentation;
+
+    std::shared_ptr<const core::AttentionResult> m_compareResult;
+    QString m_compareError;
+    quint64 m_shownGeneration = 0;
+    bool m_computeQueued = false;
+    bool m_syncingView = false;
+    int m_maskGesture = 0;
+    bool m_maskPaintValue = true;
+
+    QTimer m_autosave;
+    QTimer m_poolingCheck;
+    QString m_recoveryPath;
+    std::unique_ptr<QLockFile> m_recoveryLock;
+};
+
+} // namespace attn::ui

@@ -1,0 +1,98 @@
+#include "ui/explorer/score_options.h"
+
+#include <QObject>
+
+namespace attn::ui {
+
+QString scoreOptionName(ScoreOption option)
+{
+    switch (option) {
+    case ScoreOption::Dot: return QStringLiteral("dot");
+    case ScoreOption::Scaled: return QStringLiteral("scaled");
+    case ScoreOption::Additive: return QStringLiteral("additive");
+    case ScoreOption::Hard: return QStringLiteral("hard");
+    case ScoreOption::Bilinear: return QStringLiteral("bilinear");
+    case ScoreOption::Cosine: return QStringLiteral("cosine");
+    }
+    return {};
+}
+
+std::optional<ScoreOption> parseScoreOption(const QString& name)
+{
+    for (ScoreOption option : kScoreOptions)
+        if (scoreOptionName(option) == name)
+            return option;
+    return std::nullopt;
+}
+
+QString scoreOptionLabel(ScoreOption option)
+{
+    switch (option) {
+    case ScoreOption::Dot: return QObject::tr("Dot product");
+    case ScoreOption::Scaled: return QObject::tr("Scaled dot product");
+    case ScoreOption::Additive: return QObject::tr("Additive (Bahdanau)");
+    case ScoreOption::Hard: return QObject::tr("Hard (argmax)");
+    case ScoreOption::Bilinear: return QObject::tr("Bilinear (Luong)");
+    case ScoreOption::Cosine: return QObject::tr("Cosine");
+    }
+    return {};
+}
+
+QString scoreOptionToolTip(ScoreOption option)
+{
+    switch (option) {
+    case ScoreOption::Dot: return QObject::tr("e_ij = q_i · k_j");
+    case ScoreOption::Scaled: return QObject::tr("e_ij = q_i · k_j / √d_k (Vaswani et al. 2017, eq. 1)");
+    case ScoreOption::Additive: return QObject::tr("e_ij = wᵀ tanh(q_i + k_j) (Bahdanau et al. 2014)");
+    case ScoreOption::Hard: return QObject::tr("Scaled dot product, then a one-hot row at the largest score");
+    case ScoreOption::Bilinear: return QObject::tr("e_ij = q_iᵀ M k_j (Luong et al. 2015, \"general\")");
+    case ScoreOption::Cosine: return QObject::tr("e_ij = q_i · k_j / (|q_i| |k_j|)");
+    }
+    return {};
+}
+
+ScoreOption scoreOptionOf(core::ScoreKind score, core::Normalization normalization)
+{
+    switch (score) {
+    case core::ScoreKind::Dot:
+    case core::ScoreKind::ScaledDot:
+        if (normalization == core::Normalization::Hard)
+            return ScoreOption::Hard;
+        return score == core::ScoreKind::Dot ? ScoreOption::Dot : ScoreOption::Scaled;
+    case core::ScoreKind::Additive: return ScoreOption::Additive;
+    case core::ScoreKind::Bilinear: return ScoreOption::Bilinear;
+    case core::ScoreKind::Cosine: return ScoreOption::Cosine;
+    }
+    return ScoreOption::Scaled;
+}
+
+ScoreOption comparisonOption(const QString& compareScore, core::ScoreKind score, core::Normalization normalization)
+{
+    const ScoreOption current = scoreOptionOf(score, normalization);
+    const auto asked = parseScoreOption(compareScore);
+    if (asked && *asked != current)
+        return *asked;
+    return current == ScoreOption::Dot ? ScoreOption::Scaled : ScoreOption::Dot;
+}
+
+void applyScoreOption(ScoreOption option, core::ScoreKind& score, core::Normalization& normalization)
+{
+    if (option == ScoreOption::Hard) {
+        if (score != core::ScoreKind::Dot)
+            score = core::ScoreKind::ScaledDot;
+        normalization = core::Normalization::Hard;
+        return;
+    }
+    if (normalization == core::Normalization::Hard && scoreOptionOf(score, normalization) == ScoreOption::Hard)
+        normalization = core::Normalization::Softmax;
+    switch (option) {
+    case ScoreOption::Dot: score = core::ScoreKind::Dot; break;
+    case ScoreOption::Scaled: score = core::ScoreKind::ScaledDot; break;
+    case ScoreOption::Additive: score = core::ScoreKind::Additive; break;
+    case ScoreOption::Bilinear: score = core::ScoreKind::Bilinear; break;
+    case ScoreOption::Cosine: score = core::ScoreKind::Cosine; break;
+    case ScoreOption::Hard: break;
+    }
+}
+
+} // namespace attn::ui

@@ -1,0 +1,90 @@
+#include "ui/explorer/stale_indicator.h"
+
+#include <QEvent>
+#include <QLabel>
+#include <QPainter>
+#include <QWidget>
+
+namespace attn::ui {
+
+namespace {
+
+// A translucent layer in the window's colour over a widget's whole area.
+class Veil : public QWidget
+{
+public:
+    explicit Veil(QWidget* parent) : QWidget(parent)
+    {
+        setObjectName(QStringLiteral("staleVeil"));
+        setAttribute(Qt::WA_TransparentForMouseEvents);
+        setAttribute(Qt::WA_NoSystemBackground);
+        setFocusPolicy(Qt::NoFocus);
+        hide();
+    }
+
+protected:
+    void paintEvent(QPaintEvent*) override
+    {
+        QPainter painter(this);
+        QColor veil = palette().color(QPalette::Window);
+        veil.setAlpha(StaleIndicator::kVeilAlpha);
+        painter.fillRect(rect(), veil);
+    }
+};
+
+} // namespace
+
+StaleIndicator::StaleIndicator(QLabel* note, const std::vector<QWidget*>& dimmed, QObject* parent)
+    : QObject(parent), m_note(note)
+{
+    for (QWidget* widget : dimmed) {
+        auto* veil = new Veil(widget); // the widget owns it
+        veil->setGeometry(widget->rect());
+        widget->installEventFilter(this); // follows its size; stays on top of new children
+        m_veils.emplace_back(widget, veil);
+    }
+    if (m_note)
+        m_note->hide();
+}
+
+void StaleIndicator::setStale(const QString& note)
+{
+    m_stale = !note.isEmpty();
+    for (const auto& [widget, veil] : m_veils)
+        if (widget && veil) {
+            veil->setGeometry(widget->rect());
+            veil->setVisible(m_stale);
+            veil->raise();
+        }
+    if (m_note) {
+        m_note->setText(note);
+        m_note->setVisible(m_stale);
+    }
+}
+
+QString StaleIndicator::note() const
+{
+    return m_stale && m_note ? m_note->text() : QString();
+}
+
+QWidget* StaleIndicator::veil(const QWidget* widget) const
+{
+    for (const auto& [w, veil] : m_veils)
+        if (w == widget)
+            return veil;
+    return nullptr;
+}
+
+bool StaleIndicator::eventFilter(QObject* watched, QEvent* event)
+{
+    if (event->type() == QEvent::Resize || event->type() == QEvent::ChildAdded)
+        for (const auto& [widget, veil] : m_veils)
+            if (widget == watched && veil) {
+                veil->setGeometry(widget->rect());
+                if (m_stale)
+                    veil->raise();
+            }
+    return QObject::eventFilter(watched, event);
+}
+
+} // namespace attn::ui

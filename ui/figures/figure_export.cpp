@@ -1,0 +1,94 @@
+#include "ui/figures/figure_export.h"
+
+#include "ui/figures/figure_builder.h"
+
+#include <qcustomplot.h>
+
+#include <QBuffer>
+#include <QImage>
+#include <QPdfWriter>
+#include <QSvgGenerator>
+#include <cmath>
+
+namespace attn::ui {
+
+std::optional<FigureFormat> figureFormatForPath(const QString& path)
+{
+    const QString lower = path.toLower();
+    if (lower.endsWith(QLatin1String(".png")))
+        return FigureFormat::Png;
+    if (lower.endsWith(QLatin1String(".svg")))
+        return FigureFormat::Svg;
+    if (lower.endsWith(QLatin1String(".pdf")))
+        return FigureFormat::Pdf;
+    return std::nullopt;
+}
+
+namespace {
+
+void paintPlot(QCustomPlot& plot, QPaintDevice& device, QSize size, bool vector)
+{
+    QCPPainter painter(&device);
+    if (vector) {
+        // No pixmap caches and cosmetic pens kept thin: what a PDF or SVG viewer scales.
+        painter.setMode(QCPPainter::pmVectorized);
+        painter.setMode(QCPPainter::pmNoCaching);
+        painter.setMode(QCPPainter::pmNonCosmetic);
+    }
+    plot.toPainter(&painter, size.width(), size.height());
+}
+
+} // namespace
+
+QByteArray renderFigure(QCustomPlot& plot, QSize size, double dpi, FigureFormat format)
+{
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    switch (format) {
+    case FigureFormat::Png: {
+        QImage image(size, QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        const int dotsPerMeter = int(std::lround(dpi / 0.0254));
+        image.setDotsPerMeterX(dotsPerMeter);
+        image.setDotsPerMeterY(dotsPerMeter);
+        paintPlot(plot, image, size, false);
+        image.convertToFormat(QImage::Format_RGB32).save(&buffer, "PNG");
+        break;
+    }
+    case FigureFormat::Svg: {
+        QSvgGenerator svg;
+        svg.setOutputDevice(&buffer);
+        svg.setResolution(int(std::lround(dpi)));
+        svg.setSize(size);
+        svg.setViewBox(QRect(QPoint(0, 0), size));
+        svg.setTitle(QStringLiteral("Attention Explorer figure"));
+        paintPlot(plot, svg, size, true);
+        break;
+    }
+    case FigureFormat::Pdf: {
+        QPdfWriter pdf(&buffer);
+        pdf.setCreator(QStringLiteral("Attention Explorer"));
+        pdf.setResolution(int(std::lround(dpi)));
+        const QSizeF points(size.width() * 72.0 / dpi, size.height() * 72.0 / dpi);
+        pdf.setPageSize(QPageSize(points, QPageSize::Point, QString(), QPageSize::ExactMatch));
+        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+        paintPlot(plot, pdf, size, true);
+        break;
+    }
+    }
+    return bytes;
+}
+
+QByteArray figureBytes(const core::AttentionResult& result, const FigureSpec& spec, QSize size,
+                       FigureFormat format, const core::AttentionResult* compare)
+{
+    QCustomPlot plot;
+    plot.setAttribute(Qt::WA_DontShowOnScreen);
+    plot.resize(size);
+    FigureBuilder builder(plot, spec);
+    builder.build(result, size, compare);
+    return renderFigure(plot, size, spec.dpi, format);
+}
+
+} // namespace attn::ui

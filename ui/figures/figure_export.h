@@ -1,0 +1,31 @@
+#pragma once
+
+#include "ui/figures/figure_spec.h"
+
+#include "core/attention_result.h"
+
+#include <QByteArray>
+#include <QSize>
+#include <QString>
+#include <optional>
+
+class QCustomPlot;
+
+namespace attn::ui {
+
+enum class FigureFormat { Png, Svg, Pdf };
+
+// From the file name's suffix (.png, .svg, .pdf, any case).
+std::optional<FigureFormat> figureFormatForPath(const QString& path);
+
+// The bytes of a figure file of a plot already built for `size` pixels (FigureBuilder).
+// PNG is `size` pixels with the DPI in its metadata; SVG and PDF are vector with text kept
+// as text, and measure size * 72 / dpi points, so a 1200 px figure at 300 DPI is 4 inches.
+QByteArray renderFigure(QCustomPlot& plot, QSize size, double dpi, FigureFormat format);
+
+// Builds the figure of `result` off screen and returns the file's bytes. Throws core::Error
+// when the figure cannot be drawn (a view the result cannot show).
+QByteArray figureBytes(const core::AttentionResult& result, const FigureSpec& spec, QSize size,
+                       FigureFormat format, const core::AttentionResult* compare = nullptr);
+
+} // namespace attn::ui

@@ -1,0 +1,65 @@
+#pragma once
+
+#include "ui/figures/colormap.h"
+
+#include "core/attention_settings.h"
+
+#include <QColor>
+#include <QString>
+
+namespace attn::ui {
+
+enum class FigureView {
+    Head,     // one head's weights, queries as rows and keys as columns
+    Heads,    // every head's weights in a grid, one colour scale
+    Pipeline, // X, Q, K, V, scores, masked scores, weights and output of one head
+    Difference, // one head's weights minus the same head's under another setting
+};
+
+// Colours and line weights of a figure. The defaults are the light figures of the window
+// and of exported files; presentation themes (dark, high contrast, print) set others.
+struct FigureStyle
+{
+    QColor background = Qt::white;
+    QColor text = QColor(0x20, 0x20, 0x20); // titles, labels, colour-bar text
+    QColor mutedText = QColor(0x9a, 0x9a, 0x9a); // titles of panels a presentation has not reached
+    QColor masked = QColor(0xd9, 0xd9, 0xd9);    // masked cells
+    bool hatchMasked = false;                    // also hatch them (greyscale, where grey is data)
+    QColor placeholder = QColor(0xf2, 0xf2, 0xf2); // the cells of panels not reached yet
+    QColor accent = QColor(0xd5, 0x5e, 0x00);      // the frame around what a step creates
+    Colormap signedColormap = Colormap::Diverging; // X, Q, K, V, scores
+    double lineScale = 1.0;                        // frames and outlines (2 for projectors)
+};
+
+// What a figure shows and how; sizes are in pixels of the target, so that text set in
+// points comes out the same physical size at any DPI.
+struct FigureSpec
+{
+    FigureView view = FigureView::Head;
+    int head = 0; // Head, Pipeline, Difference: which head; -1 = the mean of the enabled heads
+    Colormap colormap = Colormap::Viridis;
+    QString title;          // empty: "Head 1 · scaled dot product · softmax"
+    bool colorBar = true;
+    bool showValues = true; // numbers in cells, where a cell is large enough to hold them
+    int precision = 2;
+    double fontPoints = 10.0;
+    double dpi = 96.0;
+    FigureStyle style;
+    // Pipeline view only. 0: the eight panels of one head. 1 to kPresentationSteps
+    // (presentation_steps.h): every matrix of the computation, E and P to the output
+    // projection, in one layout that does not move; panels of later steps are left empty
+    // and those this step creates are framed.
+    int presentationStep = 0;
+
+    double pixelsPerPoint() const { return dpi / 72.0; }
+};
+
+// "head:N" (N counted from 1, as people say "head 1"), "heads", "pipeline", "difference:N".
+bool parseFigureView(const QString& text, FigureView& view, int& headIndex);
+QString figureViewName(FigureView view, int headIndex);
+
+// Names as a figure title or a tooltip writes them: "scaled dot product", "hard (argmax)".
+QString scoreDisplayName(core::ScoreKind kind);
+QString normalizationDisplayName(core::Normalization normalization);
+
+} // namespace attn::ui
