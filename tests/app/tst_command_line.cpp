@@ -4,6 +4,7 @@
 #include "core/result_json.h"
 #include "core/scene.h"
 #include "core/scene_json.h"
+#include "support/run_executable.h"
 
 #include <QDir>
 #include <QImage>
@@ -28,37 +29,13 @@ namespace {
 const QString kExe = QStringLiteral(ATTN_EXPLORER_EXE);
 const QString kCatScene = QStringLiteral(ATTN_TEST_DATA_DIR "/scenes/valid/this_is_a_cat.json");
 
-struct Run
-{
-    int code = -1;
-    QString out;
-    QString err;
-};
+using attn::test::Run;
 
 // `environment`: variables to set ("NAME=value") or, without '=', to remove.
 Run run(const QStringList& arguments, const QString& workingDirectory = QString(),
         const QStringList& environment = {})
 {
-    QProcess process;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("ATTN_VK_DEVICE")); // the device is chosen by each test
-    for (const QString& variable : environment) {
-        const qsizetype eq = variable.indexOf(QLatin1Char('='));
-        if (eq < 0)
-            env.remove(variable);
-        else
-            env.insert(variable.left(eq), variable.mid(eq + 1));
-    }
-    process.setProcessEnvironment(env);
-    if (!workingDirectory.isEmpty())
-        process.setWorkingDirectory(workingDirectory);
-    process.start(kExe, arguments);
-    if (!process.waitForFinished(120000)) {
-        process.kill();
-        return {};
-    }
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+    return attn::test::runExecutable(kExe, arguments, workingDirectory, environment);
 }
 
 QString tool(const char* name)
