@@ -249,6 +249,8 @@ std::shared_ptr<const ModelResult> runModel(std::shared_ptr<const Model> model,
     double attentionMs = 0.0;
     double blockMs = 0.0;
     for (int l = first; l < layerCount; ++l) {
+        if (options.cancel && options.cancel->load())
+            throw Cancelled();
         const TransformerLayer& layer = w.layers[std::size_t(l)];
         const bool pre = w.config.placement == NormPlacement::Pre;
         const Matrix& x = result->hidden.back();

@@ -5,6 +5,7 @@
 #include "core/model/model_result.h"
 
 #include <QString>
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -22,6 +23,9 @@ struct ForwardOptions
     // the whole logits tensor computes (the benchmark's same-work comparison). The predictions
     // stay at the predicted positions.
     bool logitsAtEveryPosition = false;
+    // Checked before each layer: when it becomes true, runModel throws Cancelled
+    // (model_loader.h). The window sets it when a newer edit makes this run useless.
+    const std::atomic<bool>* cancel = nullptr;
 };
 
 // Tokens of `text` as the model's tokenizer makes them (special tokens included). Throws Error
