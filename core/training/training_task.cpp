@@ -2,10 +2,13 @@
 
 #include "core/embedding.h"
 #include "core/error.h"
+#include "core/problem.h"
+#include "core/random.h"
 #include "core/scene.h"
 
 #include <algorithm>
 #include <array>
+#include <numeric>
 #include <utility>
 
 namespace attn::core {
@@ -107,6 +110,63 @@ void noteIndistinguishable(const TrainingExample& e, std::vector<QString>& notes
             }
 }
 
+void shuffle(std::vector<int>& order, Random& random)
+{
+    // Fisher-Yates with the project's own generator, the same on every platform.
+    for (std::size_t i = order.size(); i > 1; --i)
+        std::swap(order[i - 1], order[std::size_t(random.nextU64() % i)]);
+}
+
+// One key-value example: the problem's tokens in the given orders (embeddings move with
+// their words, positions stay by index), every key word storing its value.
+TrainingExample keyValueExample(const Problem& p, const std::vector<int>& queryOrder,
+                                const std::vector<int>& keyOrder, std::uint64_t valueSeed, int d)
+{
+    const int tq = int(queryOrder.size());
+    const int tk = int(keyOrder.size());
+    TrainingExample e;
+    std::vector<bool> padding(std::size_t(tk), false);
+    e.inputs.queryInput.resize(tq, d);
+    e.inputs.keyInput.resize(tk, d);
+    for (int i = 0; i < tq; ++i) {
+        const int from = queryOrder[std::size_t(i)];
+        e.inputs.queryInput.row(i) = (p.queryEmbedding.row(from) + p.queryPosition.row(i)).cast<double>();
+        e.queryTokens.push_back(p.queryTokens[std::size_t(from)].text);
+    }
+    for (int j = 0; j < tk; ++j) {
+        const int from = keyOrder[std::size_t(j)];
+        e.inputs.keyInput.row(j) = (p.keyEmbedding.row(from) + p.keyPosition.row(j)).cast<double>();
+        e.keyTokens.push_back(p.keyTokens[std::size_t(from)].text);
+        padding[std::size_t(j)] = p.keyIsPadding[std::size_t(from)];
+    }
+    const Mask mask(p.mask, padding, tq, tk);
+    e.inputs.masked.resize(std::size_t(tq) * std::size_t(tk));
+    for (int i = 0; i < tq; ++i)
+        mask.fillRow(i, e.inputs.masked.data() + std::size_t(i) * std::size_t(tk));
+    e.inputs.score = p.score;
+    e.inputs.normalization = p.normalization;
+    e.inputs.fill = p.fill;
+    e.inputs.temperature = p.temperature;
+
+    e.targetWeights = MatrixD::Zero(tq, tk);
+    e.targetOutput = MatrixD::Zero(tq, d);
+    e.countedRows.assign(std::size_t(tq), false);
+    for (int i = 0; i < tq; ++i) {
+        std::vector<int> matches;
+        for (int j = 0; j < tk; ++j)
+            if (e.keyTokens[std::size_t(j)] == e.queryTokens[std::size_t(i)] && !e.inputs.isMasked(i, j))
+                matches.push_back(j);
+        if (matches.empty())
+            continue;
+        e.countedRows[std::size_t(i)] = true;
+        for (int j : matches)
+            e.targetWeights(i, j) = 1.0 / double(matches.size());
+        e.targetOutput.row(i) =
+            hashedEmbedding(e.queryTokens[std::size_t(i)], valueSeed ^ kValueStream, d).cast<double>();
+    }
+    return e;
+}
+
 } // namespace
 
 std::string_view toString(TrainingTask task)
@@ -152,9 +212,8 @@ QString describeTask(TrainingTask task)
         return QStringLiteral("Translation: each target word attends to the source word the scene's weights "
                               "align it with, learned from fresh weights (seed 001).");
     case TrainingTask::KeyValue:
-        return QStringLiteral("Key-value lookup: each query must output the value stored under its key; "
-                              "trained on the output alone (mean squared error), the attention emerges "
-                              "(seed 004).");
+        return QStringLiteral("Key-value lookup: each query finds the key of its word (cross-entropy) and "
+                              "outputs the value stored under it (mean squared error), seed 004.");
     }
     return {};
 }
@@ -175,10 +234,8 @@ TrainingData makeTrainingData(const Scene& original, TrainingTask task, const Ta
     const auto problem = resolveProblem(scene);
     TrainingData data;
     data.task = task;
-    if (task == TrainingTask::KeyValue) {
-        data.attentionWeight = 0.0;
+    if (task == TrainingTask::KeyValue)
         data.outputWeight = 1.0;
-    }
 
     TrainingExample e;
     e.inputs = LayerInputs::fromProblem(*problem);
@@ -193,23 +250,29 @@ TrainingData makeTrainingData(const Scene& original, TrainingTask task, const Ta
     const std::string name(toString(task));
 
     if (task == TrainingTask::KeyValue) {
-        // Every key word stores a value; a query finds every key of its own word.
-        for (int i = 0; i < tq; ++i) {
-            std::vector<int> matches;
-            for (int j = 0; j < tk; ++j)
-                if (e.keyTokens[std::size_t(j)] == e.queryTokens[std::size_t(i)] && !e.inputs.isMasked(i, j))
-                    matches.push_back(j);
-            if (matches.empty())
-                continue;
-            e.countedRows[std::size_t(i)] = true;
-            for (int j : matches)
-                e.targetWeights(i, j) = 1.0 / double(matches.size());
-            e.targetOutput.row(i) =
-                hashedEmbedding(e.queryTokens[std::size_t(i)], options.valueSeed ^ kValueStream, d).cast<double>();
+        std::vector<int> queryOrder(static_cast<std::size_t>(tq)), keyOrder(static_cast<std::size_t>(tk));
+        std::iota(queryOrder.begin(), queryOrder.end(), 0);
+        std::iota(keyOrder.begin(), keyOrder.end(), 0);
+        Random random(options.valueSeed ^ kValueStream);
+        for (int k = 0; k <= std::max(0, options.shuffledExamples); ++k) {
+            if (k > 0) {
+                shuffle(keyOrder, random);
+                if (problem->cross)
+                    shuffle(queryOrder, random);
+                else
+                    queryOrder = keyOrder; // one sentence: queries and keys move together
+            }
+            TrainingExample shuffled = keyValueExample(*problem, queryOrder, keyOrder, options.valueSeed, d);
+            if (k == 0) {
+                e = std::move(shuffled);
+                if (std::find(e.countedRows.begin(), e.countedRows.end(), true) == e.countedRows.end())
+                    throw Error("key-value: no query word is among the keys; the queries look up the keys by "
+                                "their word (give a source sentence that holds the query words, or use "
+                                "self-attention)");
+            } else {
+                data.examples.push_back(std::move(shuffled));
+            }
         }
-        if (std::find(e.countedRows.begin(), e.countedRows.end(), true) == e.countedRows.end())
-            throw Error("key-value: no query word is among the keys; the queries look up the keys by their "
-                        "word (give a source sentence that holds the query words, or use self-attention)");
     } else {
         std::vector<int> target;
         if (task == TrainingTask::Translation) {
@@ -248,7 +311,7 @@ TrainingData makeTrainingData(const Scene& original, TrainingTask task, const Ta
             throw Error(name + ": the sentence is too short for this task (no query has a target)");
     }
     noteIndistinguishable(e, data.notes);
-    data.examples.push_back(std::move(e));
+    data.examples.insert(data.examples.begin(), std::move(e));
     return data;
 }
 

@@ -26,12 +26,17 @@ struct Scene;
 //                   from fresh weights. Target output: the aligned source word's X_kv row.
 //   key-value       seed 004's stored key-value pairs: every key word stores a value vector
 //                   (a seeded N(0, 1) vector per word, d_model wide); each query whose word
-//                   is among the keys must output the value stored under it. Learned from
-//                   the output alone (MSE); the attention to the matching key emerges.
+//                   is among the keys attends to the keys of its word (cross-entropy) and
+//                   outputs the value stored under it (MSE). Both parts count: from the
+//                   output alone W_v W_O can fit the values behind a scrambled attention
+//                   (it can permute them), so where a head looks is not determined by its
+//                   output (try lambda_a = 0). Beside the scene's sentence the task uses
+//                   examples with the same words shuffled (positions stay by index), so the
+//                   lookup follows the word, not its place.
 //
 // Default losses (Trainer may override the weights lambda_a, lambda_o):
 //   copy, previous-token, reverse, translation: lambda_a = 1, lambda_o = 0
-//   key-value:                                  lambda_a = 0, lambda_o = 1
+//   key-value:                                  lambda_a = 1, lambda_o = 1
 enum class TrainingTask { Copy, PreviousToken, Reverse, Translation, KeyValue };
 
 std::string_view toString(TrainingTask task);           // "copy", "previous-token", ...
@@ -63,7 +68,8 @@ struct TrainingData
 
 struct TaskOptions
 {
-    std::uint64_t valueSeed = 1; // key-value: the stored values' seed
+    std::uint64_t valueSeed = 1; // key-value: the stored values' seed and the shuffles'
+    int shuffledExamples = 3;    // key-value: examples beside the scene's own, words shuffled
     // translation: the key each query aligns with (-1: left out), instead of the argmax of
     // the scene's weights. Its size must be the number of query tokens.
     std::vector<int> alignment;
