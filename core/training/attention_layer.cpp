@@ -66,7 +66,7 @@ LayerForward forwardLayer(const LayerParameters& p, const LayerInputs& in, const
         addBiasRows(out.Q, w.bq);
         addBiasRows(out.K, w.bk);
         addBiasRows(out.V, w.bv);
-        out.raw = scoreForward(in.score, out.Q, out.K, w);
+        out.raw = scoreForward(in.score, out.Q, out.K, w, &out.additiveTanh);
         out.scaled = out.raw * scale;
         out.weights.resize(tq, tk);
         if (surrogate)
@@ -150,7 +150,7 @@ LayerParameters backwardLayer(const LayerParameters& p, const LayerInputs& in, c
 
         // The scale, then the score function.
         const MatrixD dRaw = dScaled * scale;
-        const ScoreGradients gs = scoreBackward(in.score, dRaw, out.Q, out.K, w);
+        const ScoreGradients gs = scoreBackward(in.score, dRaw, out.Q, out.K, w, &out.additiveTanh);
         if (gs.dwAdditive.size() > 0)
             gh.wAdditive = gs.dwAdditive;
         if (gs.dBilinear.size() > 0)

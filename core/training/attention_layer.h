@@ -56,6 +56,7 @@ struct HeadForward
     MatrixD weights;   // Tq x Tk: what multiplies V (softmax(s / tau) under SoftmaxRelaxed)
     MatrixD surrogate; // softmax(s / tau) under StraightThrough or SoftmaxRelaxed; else empty
     MatrixD output;    // Tq x d_v = weights V
+    MatrixD additiveTanh; // additive score: tanh(q_i + k_j) in row i * Tk + j; else empty
 };
 
 struct LayerForward

@@ -33,9 +33,23 @@ MatrixD unitRowsBackward(const MatrixD& dUnit, const MatrixD& unit, const Eigen:
     return d;
 }
 
+// tanh(q_i + k_j) for every pair, row i * Tk + j. tanh x = 1 - 2 / (exp(2x) + 1) runs on
+// Eigen's vectorised exp (std::tanh on doubles is scalar): the additive score was most of a
+// training step.
+MatrixD pairTanh(const MatrixD& Q, const MatrixD& K)
+{
+    const Eigen::Index tk = K.rows();
+    MatrixD t(Q.rows() * tk, Q.cols());
+    for (Eigen::Index i = 0; i < Q.rows(); ++i)
+        t.middleRows(i * tk, tk) = K.rowwise() + Q.row(i);
+    t = 1.0 - 2.0 / ((2.0 * t.array()).exp() + 1.0);
+    return t;
+}
+
 } // namespace
 
-MatrixD scoreForward(ScoreKind kind, const MatrixD& Q, const MatrixD& K, const HeadParameters& head)
+MatrixD scoreForward(ScoreKind kind, const MatrixD& Q, const MatrixD& K, const HeadParameters& head,
+                     MatrixD* tanhCache)
 {
     switch (kind) {
     case ScoreKind::Dot:
@@ -48,10 +62,11 @@ MatrixD scoreForward(ScoreKind kind, const MatrixD& Q, const MatrixD& K, const H
         return unitRows(Q, qn) * unitRows(K, kn).transpose();
     }
     case ScoreKind::Additive: {
-        MatrixD e(Q.rows(), K.rows());
-        const Eigen::VectorXd w = head.wAdditive.transpose();
-        for (Eigen::Index i = 0; i < Q.rows(); ++i)
-            e.row(i) = ((K.rowwise() + Q.row(i)).array().tanh().matrix() * w).transpose();
+        MatrixD t = pairTanh(Q, K);
+        const Eigen::VectorXd flat = t * head.wAdditive.transpose(); // e_ij = w . t_ij
+        MatrixD e = Eigen::Map<const MatrixD>(flat.data(), Q.rows(), K.rows());
+        if (tanhCache)
+            *tanhCache = std::move(t);
         return e;
     }
     }
@@ -59,7 +74,7 @@ MatrixD scoreForward(ScoreKind kind, const MatrixD& Q, const MatrixD& K, const H
 }
 
 ScoreGradients scoreBackward(ScoreKind kind, const MatrixD& G, const MatrixD& Q, const MatrixD& K,
-                             const HeadParameters& head)
+                             const HeadParameters& head, const MatrixD* tanhCache)
 {
     ScoreGradients g;
     switch (kind) {
@@ -85,20 +100,23 @@ ScoreGradients scoreBackward(ScoreKind kind, const MatrixD& G, const MatrixD& Q,
         break;
     }
     case ScoreKind::Additive: {
-        const Eigen::Index dk = Q.cols();
-        g.dQ = MatrixD::Zero(Q.rows(), dk);
-        g.dK = MatrixD::Zero(K.rows(), dk);
-        g.dwAdditive = RowVectorD::Zero(dk);
-        const Eigen::ArrayXXd w = head.wAdditive.array().replicate(K.rows(), 1);
-        for (Eigen::Index i = 0; i < Q.rows(); ++i) {
-            // t (Tk x d_k) = tanh(q_i + k_j) for every key j of this query.
-            const Eigen::ArrayXXd t = (K.rowwise() + Q.row(i)).array().tanh();
-            const Eigen::ArrayXd gi = G.row(i).transpose().array(); // Tk
-            // d e_ij / d(q_i + k_j) = w (1 - t^2), times G_ij.
-            const Eigen::ArrayXXd inner = (w * (1.0 - t.square())).colwise() * gi;
-            g.dQ.row(i) = inner.colwise().sum().matrix();
-            g.dK += inner.matrix();
-            g.dwAdditive += (t.colwise() * gi).colwise().sum().matrix();
+        const Eigen::Index tq = Q.rows();
+        const Eigen::Index tk = K.rows();
+        MatrixD own;
+        if (!tanhCache || tanhCache->rows() != tq * tk)
+            own = pairTanh(Q, K);
+        const MatrixD& t = own.size() ? own : *tanhCache;
+        // g_ij = G_ij per pair (row i * Tk + j), then d e_ij / d(q_i + k_j) = w * (1 - t^2).
+        const Eigen::Map<const Eigen::VectorXd> gFlat(G.data(), tq * tk);
+        g.dwAdditive = gFlat.transpose() * t; // dw_d = sum_ij G_ij t_ijd
+        const MatrixD inner =
+            ((1.0 - t.array().square()).rowwise() * head.wAdditive.array()).colwise() * gFlat.array();
+        g.dQ.resize(tq, Q.cols());
+        g.dK = MatrixD::Zero(tk, K.cols());
+        for (Eigen::Index i = 0; i < tq; ++i) {
+            const auto block = inner.middleRows(i * tk, tk);
+            g.dQ.row(i) = block.colwise().sum();
+            g.dK += block;
         }
         break;
     }

@@ -12,7 +12,10 @@ namespace attn::core {
 //   additive      e_ij = w . tanh(q_i + k_j)            (seed 001; Bahdanau et al. 2014)
 //   bilinear      e_ij = q_i^T M k_j                    (Luong et al. 2015, "general")
 //   cosine        e_ij = q_i . k_j / (|q_i| |k_j|)      (0 where either vector is zero)
-MatrixD scoreForward(ScoreKind kind, const MatrixD& Q, const MatrixD& K, const HeadParameters& head);
+// For the additive score, `tanhCache` (when given) receives tanh(q_i + k_j) in row
+// i * Tk + j, for scoreBackward to reuse.
+MatrixD scoreForward(ScoreKind kind, const MatrixD& Q, const MatrixD& K, const HeadParameters& head,
+                     MatrixD* tanhCache = nullptr);
 
 // Gradients of a scalar loss L with respect to Q, K and the score's own parameters, given
 // G = dL/dE (Tq x Tk). Written out by hand:
@@ -31,6 +34,6 @@ struct ScoreGradients
 };
 
 ScoreGradients scoreBackward(ScoreKind kind, const MatrixD& G, const MatrixD& Q, const MatrixD& K,
-                             const HeadParameters& head);
+                             const HeadParameters& head, const MatrixD* tanhCache = nullptr);
 
 } // namespace attn::core
