@@ -7,6 +7,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QIcon>
 #include <cstdio>
 
 namespace {
@@ -64,6 +65,12 @@ int main(int argc, char** argv)
             std::printf("No display found: wrote the figure to %s\n", qPrintable(figure.exportPath));
         return code;
     }
+
+    // The installed .desktop file's name (Wayland matches a window to its menu entry by it) and
+    // its icon; the compiled-in copy where the icon theme lacks it (run from the build tree).
+    QGuiApplication::setDesktopFileName(QStringLiteral(ATTN_APP_ID));
+    QApplication::setWindowIcon(
+        QIcon::fromTheme(QStringLiteral("attention-explorer"), QIcon(QStringLiteral(":/icons/attention-explorer.svg"))));
 
     std::string notice;
     auto backend = attn::gpu::createBackend(commandLine->backend, commandLine->vkDevice.toStdString(), &notice);

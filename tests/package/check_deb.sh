@@ -1,0 +1,121 @@
+#!/bin/sh
+# check_deb.sh CPACK BUILD_DIR VERSION APP_ID: makes the .deb from BUILD_DIR (already built: no
+# second build), checks its fields and contents, unpacks it into a fresh root with dpkg -x and
+# runs the program from there: every library resolves (to the system, never to the build
+# tree), Depends names the package of every library the program links, and --version, --help
+# and a headless figure work. Skipped (exit 77) where dpkg is missing, unless CI=true.
+set -u
+cpack=$1
+build=$2
+version=$3
+id=$4
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+for tool in dpkg dpkg-deb ldd readelf gzip; do
+    if ! command -v $tool >/dev/null 2>&1; then
+        [ "${CI:-}" = true ] && { echo "FAIL: $tool is not installed"; exit 1; }
+        echo "$tool is not installed: not a Debian system, skipped"
+        exit 77
+    fi
+done
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+started=$(date +%s)
+
+# The package, from the build folder as it is.
+if ! "$cpack" --config "$build/CPackConfig.cmake" -G DEB -B "$work/out" >"$work/cpack.log" 2>&1; then
+    cat "$work/cpack.log"
+    echo "FAIL: cpack -G DEB"
+    exit 1
+fi
+deb=$(ls "$work"/out/attention-explorer_*.deb 2>/dev/null | head -1)
+[ -n "$deb" ] || { cat "$work/cpack.log"; echo "FAIL: cpack made no attention-explorer_*.deb"; exit 1; }
+packed=$(date +%s)
+echo "$(basename "$deb"): $(du -k "$deb" | cut -f1) KiB, made in $((packed - started)) s"
+
+# Its fields.
+field() { dpkg-deb -f "$deb" "$1"; }
+[ "$(field Package)" = attention-explorer ] || fail "Package: $(field Package)"
+[ "$(field Version)" = "$version" ] || fail "Version: $(field Version), not $version"
+[ "$(field Architecture)" = "$(dpkg --print-architecture)" ] || fail "Architecture: $(field Architecture)"
+[ "$(field Section)" = science ] || fail "Section: $(field Section)"
+depends=$(field Depends)
+echo "Depends: $depends"
+echo "Recommends: $(field Recommends)"
+case $depends in *hicolor-icon-theme*) ;; *) fail "Depends lacks hicolor-icon-theme" ;; esac
+
+# Its contents: the program and what a desktop expects beside it, nothing else.
+dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\./|/|; s|/$||' | sort >"$work/contents"
+for file in /usr/bin/attention-explorer \
+    "/usr/share/applications/$id.desktop" \
+    "/usr/share/metainfo/$id.metainfo.xml" \
+    /usr/share/mime/packages/attention-explorer.xml \
+    /usr/share/icons/hicolor/scalable/apps/attention-explorer.svg \
+    /usr/share/icons/hicolor/16x16/apps/attention-explorer.png \
+    /usr/share/icons/hicolor/48x48/apps/attention-explorer.png \
+    /usr/share/icons/hicolor/256x256/apps/attention-explorer.png \
+    /usr/share/man/man1/attention-explorer.1.gz \
+    /usr/share/bash-completion/completions/attention-explorer \
+    /usr/share/doc/attention-explorer/copyright; do
+    grep -qx "$file" "$work/contents" || fail "not in the package: $file"
+done
+grep -v -e '^/usr$' -e '^/usr/' "$work/contents" | grep . && fail "files outside /usr"
+grep 'attention-bench' "$work/contents" && fail "attention-bench is packaged"
+# The MIME and icon caches belong to shared-mime-info and the icon theme (dpkg triggers).
+grep -E '^/usr/share/mime/[^/]+$|icon-theme.cache' "$work/contents" && fail "a cache file is packaged"
+grep -E '\.(o|a|h|cmake)$' "$work/contents" && fail "build files are packaged"
+
+# Unpacked into a fresh root.
+root=$work/root
+dpkg -x "$deb" "$root" || { echo "FAIL: dpkg -x"; exit 1; }
+exe=$root/usr/bin/attention-explorer
+[ -x "$exe" ] || { echo "FAIL: $exe is not executable"; exit 1; }
+
+# Every library resolves, to the system.
+ldd "$exe" >"$work/ldd" 2>&1 || fail "ldd: $(cat "$work/ldd")"
+grep 'not found' "$work/ldd" && fail "libraries not found"
+grep -e "$build" -e "$work" "$work/ldd" && fail "libraries from the build tree"
+readelf -d "$exe" | grep -E 'RPATH|RUNPATH' && fail "the installed program keeps an RPATH"
+
+# Depends names the package of every library the program links (NEEDED, not what those pull).
+owner() {
+    for path in "$1" "$(readlink -f "$1")"; do
+        for candidate in "$path" "${path#/usr}" "/usr$path"; do
+            package=$(dpkg -S "$candidate" 2>/dev/null | head -1 | cut -d: -f1) && [ -n "$package" ] &&
+                { echo "$package"; return 0; }
+        done
+    done
+    return 1
+}
+names=$(printf '%s\n' "$depends" | tr ',|' '\n\n' | sed 's/(.*)//; s/:.*//; s/ //g')
+for library in $(readelf -d "$exe" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+    path=$(awk -v lib="$library" '$1 == lib && $3 ~ /^\// {print $3}' "$work/ldd")
+    [ -n "$path" ] || { fail "$library: not resolved"; continue; }
+    package=$(owner "$path") || { fail "$library ($path): no package owns it"; continue; }
+    printf '%s\n' "$names" | grep -qx "$package" || fail "$library comes from $package, which Depends lacks"
+done
+
+# The program runs from there: no display, no Vulkan needed.
+export QT_QPA_PLATFORM=offscreen
+out=$("$exe" --version 2>/dev/null) || fail "attention-explorer --version exited with $?"
+[ "$out" = "attention-explorer $version" ] || fail "--version printed: $out"
+"$exe" --help >"$work/help" 2>/dev/null || fail "attention-explorer --help exited with $?"
+"$exe" --backend cpu --export "$work/figure.png" >"$work/run.log" 2>&1 || fail "--export: $(cat "$work/run.log")"
+[ "$(head -c 4 "$work/figure.png" 2>/dev/null | od -An -c | tr -d ' ')" = "211PNG" ] || fail "--export wrote no PNG"
+
+# The files beside it.
+gzip -t "$root/usr/share/man/man1/attention-explorer.1.gz" || fail "the man page is not gzip"
+zcat "$root/usr/share/man/man1/attention-explorer.1.gz" | grep -q "^\.TH ATTENTION-EXPLORER 1 .*$version" ||
+    fail "the man page does not name version $version"
+for size in 16 24 32 48 64 128 256; do
+    png=$root/usr/share/icons/hicolor/${size}x${size}/apps/attention-explorer.png
+    # PNG IHDR: the width and height are big-endian words at bytes 16 and 20.
+    dims=$(od -An -tu1 -j16 -N8 "$png" 2>/dev/null | awk '{print $3*256+$4 "x" $7*256+$8}')
+    [ "$dims" = "${size}x${size}" ] || fail "$png is $dims"
+done
+grep -qx 'Exec=attention-explorer %f' "$root/usr/share/applications/$id.desktop" || fail "Exec is not attention-explorer %f"
+
+[ "$failures" -eq 0 ] || exit 1
+echo "package checked in $(($(date +%s) - started)) s (cpack $((packed - started)) s)"
