@@ -953,12 +953,12 @@ private slots:
     void savedNameComesFromTheTitle()
     {
         m_window->setScene(core::loadScene(QStringLiteral(":/examples/01-this-is-a-cat.json")), QString());
-        QCOMPARE(QFileInfo(m_window->suggestedSavePath()).fileName(), QStringLiteral("this-is-a-cat.json"));
+        QCOMPARE(QFileInfo(m_window->suggestedSavePath()).fileName(), QStringLiteral("this-is-a-cat.attention.json"));
         QCOMPARE(m_window->exportSource().suggestedName, QStringLiteral("this-is-a-cat"));
         core::Scene japanese = core::loadScene(QStringLiteral(":/examples/06-japanese-per-character.json"));
         japanese.title = QStringLiteral("黒い猫 — per character!");
         m_window->setScene(japanese, QString());
-        QCOMPARE(QFileInfo(m_window->suggestedSavePath()).fileName(), QStringLiteral("黒い猫-per-character.json"));
+        QCOMPARE(QFileInfo(m_window->suggestedSavePath()).fileName(), QStringLiteral("黒い猫-per-character.attention.json"));
     }
 
     // The unsaved-changes question names the scene as the title bar does.

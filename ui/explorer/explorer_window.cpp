@@ -1,5 +1,6 @@
 #include "ui/explorer/explorer_window.h"
 
+#include "ui/explorer/about_dialog.h"
 #include "ui/explorer/attention_panel.h"
 #include "ui/figures/colormap.h"
 #include "ui/export/export_dialog.h"
@@ -73,7 +74,11 @@ constexpr qint64 kKeepIntermediatesCells = qint64(4) << 20;
 
 enum Tab { HeadTab, PipelineTab, LinesTab, DifferenceTab };
 
-const QString kSceneFilter = QObject::tr("Attention scenes (*.json)");
+// Scenes are saved as NAME.attention.json, the extension the installed MIME type gives to
+// Attention Explorer (resources/desktop), so a file manager opens them here; plain .json
+// scenes open too.
+const QString kSceneSuffix = QStringLiteral(".attention.json");
+const QString kSceneFilter = QObject::tr("Attention scenes (*.attention.json *.json)");
 
 bool isSceneFile(const QString& path)
 {
@@ -475,13 +480,14 @@ void ExplorerWindow::buildMenus()
     });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    add(help, tr("&About Attention Explorer"), QKeySequence(), [this] {
-        QMessageBox::about(this, tr("About Attention Explorer"),
-                           tr("<h3>Attention Explorer</h3><p>Type a sentence, choose how queries meet keys, edit "
-                              "any weight and watch every matrix of attention recompute.</p>"
-                              "<p>Hover a cell to see how its weight was made; drag on the weights to mask cells; "
-                              "every edit can be undone.</p>"));
+    QAction* about = add(help, tr("&About Attention Explorer"), QKeySequence(), [this] {
+        auto* dialog = new AboutDialog(m_compute->backendName(), m_compute->deviceName(), this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->open();
     });
+    about->setObjectName(QStringLiteral("aboutAction"));
+    about->setMenuRole(QAction::AboutRole);
+    add(help, tr("About &Qt"), QKeySequence(), [] { QApplication::aboutQt(); })->setMenuRole(QAction::AboutQtRole);
 }
 
 void ExplorerWindow::buildToolBar()
@@ -1049,7 +1055,7 @@ bool ExplorerWindow::saveAs()
     if (path.isEmpty())
         return false;
     if (QFileInfo(path).suffix().isEmpty())
-        path += QStringLiteral(".json");
+        path += kSceneSuffix;
     settings.setValue(QStringLiteral("lastDirectory"), QFileInfo(path).absolutePath());
     return saveFile(path);
 }
@@ -1058,7 +1064,7 @@ QString ExplorerWindow::suggestedSavePath() const
 {
     if (!m_document.filePath().isEmpty())
         return m_document.filePath();
-    const QString name = fileNameFromTitle(m_document.scene().title, QStringLiteral("scene")) + QStringLiteral(".json");
+    const QString name = fileNameFromTitle(m_document.scene().title, QStringLiteral("scene")) + kSceneSuffix;
     return QDir(QSettings().value(QStringLiteral("lastDirectory"), QDir::homePath()).toString()).filePath(name);
 }
 

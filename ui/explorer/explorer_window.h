@@ -96,7 +96,7 @@ public:
     void selectHead(int head);
     bool allHeadsShown() const;
     // What Save As proposes: the file's name, else the scene title as a file name
-    // ("this-is-a-cat.json"), in the last folder used.
+    // ("this-is-a-cat.attention.json"), in the last folder used.
     QString suggestedSavePath() const;
     // True once the result on screen belongs to the scene as it is now.
     bool isUpToDate() const;
