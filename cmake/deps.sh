@@ -5,6 +5,8 @@
 # installed) for Devanagari, Kannada, Malayalam, Gujarati and Tamil; fonts-noto-cjk (57 MB,
 # 91 MB installed) for Korean, Japanese and Chinese: every script of seed 001's sentence
 # renders in the window, in figures and in presentations (tests/ui/tst_figure_fonts).
+# dpkg-dev and file let cpack derive the .deb's Depends (dpkg-shlibdeps); appstream and
+# desktop-file-utils validate the desktop files (tests/package).
 set -eu
 
 packages="cmake ninja-build g++ pkg-config
@@ -12,7 +14,8 @@ packages="cmake ninja-build g++ pkg-config
   libeigen3-dev libqcustomplot-dev libqcustomplot2.1-qt6
   libvulkan-dev glslc vulkan-validationlayers mesa-vulkan-drivers
   fonts-dejavu-core fonts-droid-fallback poppler-utils
-  fonts-noto-ui-core fonts-noto-cjk"
+  fonts-noto-ui-core fonts-noto-cjk
+  dpkg-dev file appstream desktop-file-utils"
 
 missing=""
 for package in $packages; do
