@@ -27,6 +27,8 @@ _attention_explorer()
         --view) words="head:1 head:mean heads pipeline:1 difference:1" ;;
         --stage) words="input Q K V scores scaled-scores masked-scores weights head-output concat output" ;;
         --latex) words="table pgfplots" ;;
+        --color-scale) words="fixed data" ;;
+        --theme) words="light dark" ;;
         --scene)
             _attention_explorer_files '@(attention.json|json)'
             return ;;
@@ -35,6 +37,9 @@ _attention_explorer()
             return ;;
         --export)
             _attention_explorer_files '@(png|svg|pdf)'
+            return ;;
+        --export-presentation)
+            _attention_explorer_files pdf
             return ;;
         --dump)
             _attention_explorer_files json

@@ -26,13 +26,13 @@ expected=$(printf '%s\n' "$help" | grep -oE -- '^  (-[a-z], )?--[a-z0-9][a-z0-9-
 offered=$(complete_words --)
 missing=$(comm -23 <(printf '%s\n' "$expected") <(printf '%s\n' "$offered"))
 [ -z "$missing" ] || fail "options not offered: $missing"
-[ "$(complete_words --exp)" = "$(printf '%s\n' --export --export-all --export-matrix)" ] ||
+[ "$(complete_words --exp)" = "$(printf '%s\n' "$expected" | grep -e '^--exp')" ] ||
     fail "--exp completes to: $(complete_words --exp | tr '\n' ' ')"
 
 # The words of each option, as --help lists them ("dot|scaled|..."); wrapped help lines are
 # joined first. --fill and --view name theirs in prose: each offered word must appear there.
 joined=$(printf '%s\n' "$help" | sed -e ':a' -e 'N' -e '$!ba' -e 's/\n  \{20,\}//g')
-for option in mode normalize embedding positional backend colormap stage latex fill view; do
+for option in mode normalize embedding positional backend colormap stage latex color-scale theme fill view; do
     line=$(printf '%s\n' "$joined" | grep -E -- "^  --$option <")
     [ -n "$line" ] || { fail "--$option is not in --help"; continue; }
     offered=$(complete_words "--$option" "")
