@@ -32,11 +32,45 @@ std::string_view toString(BackendChoice choice)
     return "auto";
 }
 
+AutoBackendDecision decideAutoBackend(const std::vector<DeviceInfo>& devices, const std::string& selector)
+{
+    if (devices.empty())
+        return {BackendChoice::Cpu, "no Vulkan device: computing on the CPU backend"};
+    const DeviceInfo& device = selectDevice(devices, selector); // throws for a selector that names none
+    if (!selector.empty())
+        return {BackendChoice::Vulkan, "Vulkan on " + device.name + ", the device asked for"};
+    // selectDevice prefers every GPU type to a CPU device: a CPU device here is the only kind.
+    if (device.vkType == VK_PHYSICAL_DEVICE_TYPE_CPU)
+        return {BackendChoice::Cpu, "the only Vulkan device, " + device.name +
+                                        ", is a CPU implementation, several times slower than the CPU "
+                                        "backend: computing on the CPU backend (Vulkan: --backend vulkan)"};
+    return {BackendChoice::Vulkan, "Vulkan on " + device.name + ", a " + device.type};
+}
+
 std::unique_ptr<core::Backend> createBackend(BackendChoice choice,
                                              const std::string& deviceSelector, std::string* notice)
 {
     if (choice == BackendChoice::Cpu)
         return std::make_unique<core::CpuBackend>();
+    if (choice == BackendChoice::Auto) {
+        std::vector<DeviceInfo> devices;
+        try {
+            const Instance instance = Instance::create();
+            devices = enumerateDevices(instance);
+        } catch (const core::BackendFault& fault) {
+            if (notice)
+                *notice = std::string("Vulkan is not available (") + fault.what() +
+                          "): using the CPU backend";
+            return std::make_unique<core::CpuBackend>();
+        }
+        const AutoBackendDecision decision =
+            decideAutoBackend(devices, effectiveDeviceSelector(deviceSelector));
+        if (decision.backend == BackendChoice::Cpu) {
+            if (notice)
+                *notice = decision.reason;
+            return std::make_unique<core::CpuBackend>();
+        }
+    }
     try {
         return std::make_unique<FallbackBackend>(VulkanBackend::create(deviceSelector));
     } catch (const core::BackendFault& fault) {

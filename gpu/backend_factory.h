@@ -29,11 +29,25 @@ enum class BackendChoice { Auto, Cpu, Vulkan };
 std::optional<BackendChoice> parseBackendChoice(std::string_view name);
 std::string_view toString(BackendChoice choice);
 
-// The backend to compute with. Cpu: core::CpuBackend. Auto and Vulkan: a FallbackBackend
-// around the Vulkan backend on the selected device (deviceSelector, else ATTN_VK_DEVICE, else
-// the preferred device), which switches to the CPU if the device fails later. When Vulkan
-// cannot start at all (no loader, no device, instance or device creation failing) both give
-// the CPU backend and set *notice to one line saying why, for the status bar and stderr.
+// What --backend auto computes on, decided from the Vulkan devices there are (`selector` as
+// effectiveDeviceSelector gives it). The CPU backend where there is no device, and where the
+// device Vulkan would use is a CPU implementation (lavapipe, on machines without a GPU): that
+// is several times slower than the CPU backend on every case measured (docs/PERFORMANCE.md),
+// for attention and for whole models, so the device type decides without a measurement.
+// Vulkan on a GPU, and on any device a selector names. `reason` is one line for the status bar.
+struct AutoBackendDecision
+{
+    BackendChoice backend = BackendChoice::Cpu;
+    std::string reason;
+};
+AutoBackendDecision decideAutoBackend(const std::vector<DeviceInfo>& devices, const std::string& selector);
+
+// The backend to compute with. Cpu: core::CpuBackend. Vulkan: a FallbackBackend around the
+// Vulkan backend on the selected device (deviceSelector, else ATTN_VK_DEVICE, else the
+// preferred device), which switches to the CPU if the device fails later. Auto: what
+// decideAutoBackend says; where that is the CPU, *notice says why. When Vulkan cannot start at
+// all (no loader, no device, instance or device creation failing) Auto and Vulkan give the CPU
+// backend and set *notice to one line saying why, for the status bar and stderr.
 // Throws core::Error when the selector names no existing device.
 std::unique_ptr<core::Backend>
 createBackend(BackendChoice choice, const std::string& deviceSelector, std::string* notice);
