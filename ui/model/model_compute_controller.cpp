@@ -1,0 +1,177 @@
+#include "ui/model/model_compute_controller.h"
+
+#include "core/error.h"
+#include "core/model/forward.h"
+
+#include <QMetaObject>
+
+#include <chrono>
+
+namespace attn::ui {
+
+namespace {
+
+// Every intermediate of every head is kept (the Pipeline view of any head, at once) up to
+// this many score cells over all layers and heads; past it only Q, K, V, weights and outputs.
+constexpr qint64 kKeepIntermediatesCells = qint64(8) << 20;
+
+// How many layers a run of `interventions` can reuse from `candidate` (-1: none can).
+int sharedLayers(const std::shared_ptr<const core::ModelResult>& candidate, const core::Model* model,
+                 const std::vector<core::Token>& tokens, const core::Interventions& interventions)
+{
+    if (!candidate || candidate->model.get() != model || candidate->tokens != tokens)
+        return -1;
+    return interventions.firstDifference(candidate->interventions, candidate->layerCount());
+}
+
+} // namespace
+
+ModelComputeController::ModelComputeController(std::unique_ptr<core::Backend> backend, QObject* parent)
+    : QObject(parent)
+{
+    qRegisterMetaType<ModelComputeReply>();
+    m_backend = QString::fromStdString(backend->name());
+    m_device = QString::fromStdString(backend->deviceName());
+    m_backendInUse = std::move(backend);
+    m_thread = std::thread([this] { run(); });
+}
+
+ModelComputeController::~ModelComputeController()
+{
+    {
+        const std::lock_guard lock(m_mutex);
+        m_stop = true;
+        m_pending.reset();
+    }
+    m_cancel = true;
+    m_wake.notify_all();
+    m_thread.join();
+}
+
+QString ModelComputeController::backendName() const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_backend;
+}
+
+QString ModelComputeController::deviceName() const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_device;
+}
+
+void ModelComputeController::setBackend(std::unique_ptr<core::Backend> backend)
+{
+    const std::lock_guard lock(m_mutex);
+    m_backend = QString::fromStdString(backend->name());
+    m_device = QString::fromStdString(backend->deviceName());
+    m_nextBackend = std::move(backend);
+}
+
+quint64 ModelComputeController::request(ModelComputeRequest request)
+{
+    const bool wasBusy = isBusy();
+    const quint64 generation = ++m_generation;
+    {
+        const std::lock_guard lock(m_mutex);
+        m_pending.emplace(generation, std::move(request));
+        if (m_running)
+            m_cancel = true; // the run in progress is for an older request
+    }
+    m_wake.notify_one();
+    if (!wasBusy)
+        emit busyChanged(true);
+    return generation;
+}
+
+void ModelComputeController::run()
+{
+    for (;;) {
+        std::pair<quint64, ModelComputeRequest> job;
+        {
+            std::unique_lock lock(m_mutex);
+            m_running = false;
+            m_wake.wait(lock, [this] { return m_stop || m_pending.has_value(); });
+            if (m_stop)
+                break;
+            job = std::move(*m_pending);
+            m_pending.reset();
+            m_running = true;
+            m_cancel = false;
+            if (m_nextBackend) {
+                m_backendInUse = std::move(m_nextBackend);
+                m_baseline.reset();
+                m_last.reset();
+            }
+        }
+        ModelComputeReply reply = compute(job.first, job.second);
+        {
+            const std::lock_guard lock(m_mutex);
+            // After a GPU fault the fallback computes on the CPU: say so.
+            m_backend = QString::fromStdString(m_backendInUse->name());
+            m_device = QString::fromStdString(m_backendInUse->deviceName());
+        }
+        QMetaObject::invokeMethod(this, [this, reply] { deliver(reply); }, Qt::QueuedConnection);
+    }
+    // Results refer to the model; the backend may cache device copies of its weights.
+    m_baseline.reset();
+    m_last.reset();
+    m_backendInUse.reset();
+}
+
+ModelComputeReply ModelComputeController::compute(quint64 generation, const ModelComputeRequest& request)
+{
+    const auto start = std::chrono::steady_clock::now();
+    ModelComputeReply reply;
+    reply.generation = generation;
+    try {
+        const core::Model& model = *request.model;
+        const std::vector<core::Token> tokens = core::modelTokens(model, request.text);
+        const qint64 t = qint64(tokens.size());
+        core::ForwardOptions options;
+        options.topK = request.topK;
+        options.cancel = &m_cancel;
+        options.keepIntermediates =
+            t * t * model.config().heads * model.config().layers <= kKeepIntermediatesCells;
+
+        if (sharedLayers(m_baseline, &model, tokens, {}) < 0 ||
+            (options.keepIntermediates && !m_baseline->layers.front()->intermediatesKept)) {
+            m_baseline.reset();
+            m_last.reset();
+            m_baseline = core::runModel(request.model, tokens, {}, *m_backendInUse, options);
+        }
+        reply.baseline = m_baseline;
+        if (request.interventions.empty()) {
+            reply.result = m_baseline;
+        } else {
+            // Start from whichever earlier run shares more layers: the last one (a head
+            // switched off above the last edit) or the baseline (an undo back down).
+            const int fromLast = sharedLayers(m_last, &model, tokens, request.interventions);
+            const int fromBaseline = sharedLayers(m_baseline, &model, tokens, request.interventions);
+            const auto& previous = fromLast > fromBaseline ? m_last : m_baseline;
+            reply.result = core::runModel(request.model, tokens, request.interventions, *m_backendInUse, options,
+                                          previous);
+        }
+        m_last = reply.result;
+    } catch (const core::Cancelled&) {
+        reply.cancelled = true;
+    } catch (const std::exception& error) {
+        reply.error = QString::fromUtf8(error.what());
+        reply.result.reset();
+    }
+    reply.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return reply;
+}
+
+void ModelComputeController::deliver(const ModelComputeReply& reply)
+{
+    m_answered = std::max(m_answered, reply.generation);
+    if (!isCurrent(reply)) {
+        ++m_dropped; // a newer request is computing or waiting: this one is history
+        return;
+    }
+    emit busyChanged(false);
+    emit finished(reply);
+}
+
+} // namespace attn::ui

@@ -1,0 +1,104 @@
+#pragma once
+
+#include "core/backend.h"
+#include "core/model/model_loader.h"
+#include "core/model/model_result.h"
+
+#include <QMetaType>
+#include <QObject>
+#include <QString>
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+namespace attn::ui {
+
+struct ModelComputeRequest
+{
+    std::shared_ptr<const core::Model> model;
+    QString text;
+    core::Interventions interventions;
+    int topK = 10;
+};
+
+struct ModelComputeReply
+{
+    quint64 generation = 0;
+    std::shared_ptr<const core::ModelResult> result;   // null on error or when cancelled
+    std::shared_ptr<const core::ModelResult> baseline; // the same text with no interventions
+    QString error;           // tokenizing or computing failed: why; empty on success
+    bool cancelled = false;  // a newer request stopped it between layers
+    double milliseconds = 0; // on the worker, for this request (baseline included when it ran)
+};
+
+// Runs a model on one worker thread that owns the backend, so the window never waits (the
+// single-layer ComputeController's rules, for whole models):
+// - the latest request wins: a request that arrives while one is computing replaces any
+//   waiting one and cancels the running one at its next layer (ForwardOptions::cancel);
+// - replies of older requests that still arrive are dropped, never shown (droppedReplies);
+// - the unedited run of the sentence (the baseline the predictions are compared with) is
+//   computed once per model and sentence, and every intervened run starts from whichever
+//   earlier run (the baseline or the last one) shares the most layers with it: only the
+//   layers from the first intervened one up are computed.
+class ModelComputeController : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit ModelComputeController(std::unique_ptr<core::Backend> backend, QObject* parent = nullptr);
+    // Cancels a run in progress and waits for the worker.
+    ~ModelComputeController() override;
+
+    quint64 request(ModelComputeRequest request);
+    quint64 latestGeneration() const { return m_generation; }
+    bool isCurrent(const ModelComputeReply& reply) const { return reply.generation == m_generation; }
+    bool isBusy() const { return m_answered < m_generation; }
+    int droppedReplies() const { return m_dropped; }
+
+    // The backend in use ("CPU", "Vulkan") and its device; after a GPU fault the CPU's.
+    QString backendName() const;
+    QString deviceName() const;
+    // Another backend for the next request (View > Compute on). Earlier runs stay valid: a
+    // result does not depend on where it was computed beyond rounding, so they are dropped
+    // only to make the next run a whole one on the new device.
+    void setBackend(std::unique_ptr<core::Backend> backend);
+
+signals:
+    // On the controller's thread, for the newest request only.
+    void finished(const attn::ui::ModelComputeReply& reply);
+    void busyChanged(bool busy);
+
+private:
+    void run();
+    void deliver(const ModelComputeReply& reply);
+    ModelComputeReply compute(quint64 generation, const ModelComputeRequest& request);
+
+    std::thread m_thread;
+    mutable std::mutex m_mutex;
+    std::condition_variable m_wake;
+    std::optional<std::pair<quint64, ModelComputeRequest>> m_pending; // guarded by m_mutex
+    std::unique_ptr<core::Backend> m_nextBackend;                     // guarded by m_mutex
+    bool m_stop = false;                                              // guarded by m_mutex
+    bool m_running = false;                                           // guarded by m_mutex
+    QString m_backend;                                                // guarded by m_mutex
+    QString m_device;                                                 // guarded by m_mutex
+    std::atomic<bool> m_cancel{false};
+
+    // Worker thread only.
+    std::unique_ptr<core::Backend> m_backendInUse;
+    std::shared_ptr<const core::ModelResult> m_baseline;
+    std::shared_ptr<const core::ModelResult> m_last;
+
+    // Controller thread only.
+    quint64 m_generation = 0;
+    quint64 m_answered = 0;
+    int m_dropped = 0;
+};
+
+} // namespace attn::ui
+
+Q_DECLARE_METATYPE(attn::ui::ModelComputeReply)

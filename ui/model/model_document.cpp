@@ -1,0 +1,365 @@
+#include "ui/model/model_document.h"
+
+#include "ui/model/model_commands.h"
+
+#include "core/error.h"
+#include "core/model_weights.h"
+
+#include <QFileInfo>
+
+#include <algorithm>
+#include <cstring>
+
+namespace attn::ui {
+
+namespace {
+
+// Bit for bit (an edit that restores the checkpoint's matrix is no edit).
+bool sameMatrix(const core::Matrix& a, const core::Matrix& b)
+{
+    return a.rows() == b.rows() && a.cols() == b.cols() &&
+           (a.size() == 0 || std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(float)) == 0);
+}
+
+std::optional<core::Matrix>& slot(core::HeadEdit& edit, HeadMatrix which)
+{
+    switch (which) {
+    case HeadMatrix::Wq: return edit.Wq;
+    case HeadMatrix::Wk: return edit.Wk;
+    case HeadMatrix::Wv: return edit.Wv;
+    }
+    return edit.Wq;
+}
+
+// The settings every layer of a checkpoint computes with (forward.cpp's layerProblem): the
+// scaled dot product, softmax, temperature 1, -inf fill, the model's causal mask and
+// Mistral's sliding window.
+core::LayerEdit checkpointSettings(const core::Model& model)
+{
+    const core::ModelConfig& config = model.config();
+    core::LayerEdit settings;
+    settings.score = core::ScoreKind::ScaledDot;
+    settings.normalization = core::Normalization::Softmax;
+    settings.temperature = 1.0f;
+    settings.fill = core::MaskFill::NegativeInfinity;
+    core::MaskSpec mask;
+    mask.causal = config.causal;
+    if (config.slidingWindow && config.causal) {
+        mask.window = *config.slidingWindow - 1;
+        mask.windowCausal = true;
+    }
+    settings.mask = mask;
+    return settings;
+}
+
+// Drops what equals the checkpoint and edits left empty, so that undoing by hand (setting the
+// old value again) leaves no intervention behind.
+void tidy(core::Interventions& interventions, const core::Model& model)
+{
+    const core::LayerEdit original = checkpointSettings(model);
+    for (auto layer = interventions.layers.begin(); layer != interventions.layers.end();) {
+        core::LayerEdit& edit = layer->second;
+        if (edit.score == original.score)
+            edit.score.reset();
+        if (edit.normalization == original.normalization)
+            edit.normalization.reset();
+        if (edit.temperature == original.temperature)
+            edit.temperature.reset();
+        if (edit.fill == original.fill)
+            edit.fill.reset();
+        if (edit.mask == original.mask)
+            edit.mask.reset();
+        if (layer->first < 0 || layer->first >= int(model.weights.layers.size())) {
+            ++layer; // runModel names the layer the model lacks
+            continue;
+        }
+        const auto& weights = *model.weights.layers[std::size_t(layer->first)].attention;
+        for (auto head = edit.heads.begin(); head != edit.heads.end();) {
+            if (head->first < 0 || head->first >= weights.headCount()) {
+                ++head;
+                continue;
+            }
+            const core::HeadWeights& own = weights.heads[std::size_t(head->first)];
+            if (head->second.Wq && sameMatrix(*head->second.Wq, own.Wq))
+                head->second.Wq.reset();
+            if (head->second.Wk && sameMatrix(*head->second.Wk, own.Wk))
+                head->second.Wk.reset();
+            if (head->second.Wv && sameMatrix(*head->second.Wv, own.Wv))
+                head->second.Wv.reset();
+            head = head->second == core::HeadEdit{} ? edit.heads.erase(head) : std::next(head);
+        }
+        layer = edit.empty() ? interventions.layers.erase(layer) : std::next(layer);
+    }
+}
+
+} // namespace
+
+QString headMatrixTitle(HeadMatrix matrix)
+{
+    switch (matrix) {
+    case HeadMatrix::Wq: return QStringLiteral("W^q");
+    case HeadMatrix::Wk: return QStringLiteral("W^k");
+    case HeadMatrix::Wv: return QStringLiteral("W^v");
+    }
+    return {};
+}
+
+ModelDocument::ModelDocument(QObject* parent) : QObject(parent)
+{
+    connect(&m_undo, &QUndoStack::cleanChanged, this, [this](bool clean) { emit modifiedChanged(!clean); });
+}
+
+ModelDocument::~ModelDocument()
+{
+    // The commands refer to this document: clear them while it is whole.
+    m_undo.clear();
+}
+
+void ModelDocument::reset(std::shared_ptr<const core::Model> model, const QString& text,
+                          const core::Interventions& interventions, int layer, int head, const QString& path)
+{
+    m_undo.clear();
+    m_model = std::move(model);
+    m_text = text;
+    m_interventions = interventions;
+    m_result.reset();
+    m_baseline.reset();
+    m_focus = -1;
+    m_layer = std::clamp(layer, 0, std::max(0, layerCount() - 1));
+    m_head = std::clamp(head, 0, std::max(0, headCount() - 1));
+    const bool pathChanged = path != m_path;
+    m_path = path;
+    emit modelChanged();
+    emit textChanged();
+    emit interventionsChanged();
+    emit selectionChanged(m_layer, m_head);
+    emit focusChanged(m_focus);
+    emit modifiedChanged(false);
+    if (pathChanged)
+        emit filePathChanged(m_path);
+    emit resultChanged();
+}
+
+int ModelDocument::layerCount() const
+{
+    return m_model ? m_model->config().layers : 0;
+}
+
+int ModelDocument::headCount() const
+{
+    return m_model ? m_model->config().heads : 0;
+}
+
+bool ModelDocument::isHeadOff(int layer, int head) const
+{
+    return m_interventions.headsOff.count({layer, head}) > 0;
+}
+
+bool ModelDocument::isIntervened(int layer, int head) const
+{
+    if (isHeadOff(layer, head))
+        return true;
+    const auto found = m_interventions.layers.find(layer);
+    if (found == m_interventions.layers.end())
+        return false;
+    const core::LayerEdit& edit = found->second;
+    return edit.score || edit.normalization || edit.temperature || edit.mask || edit.fill ||
+           edit.heads.count(head) > 0;
+}
+
+void ModelDocument::select(int layer, int head)
+{
+    layer = std::clamp(layer, 0, std::max(0, layerCount() - 1));
+    head = std::clamp(head, 0, std::max(0, headCount() - 1));
+    if (layer == m_layer && head == m_head)
+        return;
+    m_layer = layer;
+    m_head = head;
+    emit selectionChanged(layer, head);
+}
+
+void ModelDocument::setFocusToken(int token)
+{
+    if (token == m_focus)
+        return;
+    m_focus = token;
+    emit focusChanged(token);
+}
+
+void ModelDocument::markSaved(const QString& path)
+{
+    m_undo.setClean();
+    if (path != m_path) {
+        m_path = path;
+        emit filePathChanged(path);
+    }
+}
+
+QString ModelDocument::displayName() const
+{
+    if (!m_path.isEmpty())
+        return QFileInfo(m_path).fileName();
+    return m_model ? m_model->name : tr("No model");
+}
+
+void ModelDocument::setText(const QString& text)
+{
+    if (text == m_text)
+        return;
+    m_undo.push(new ModelTextCommand(*this, text));
+}
+
+void ModelDocument::setHeadOff(int layer, int head, bool off)
+{
+    if (!m_model || isHeadOff(layer, head) == off)
+        return;
+    core::Interventions after = m_interventions;
+    if (off)
+        after.headsOff.insert({layer, head});
+    else
+        after.headsOff.erase({layer, head});
+    const QString text = off ? tr("Switch off layer %1 head %2").arg(layer + 1).arg(head + 1)
+                             : tr("Switch on layer %1 head %2").arg(layer + 1).arg(head + 1);
+    m_undo.push(new InterventionsCommand(*this, ModelCommandId::HeadOff, {layer, head, -1}, std::move(after), text));
+}
+
+void ModelDocument::setLayerSettings(int layer, const core::LayerEdit& settings, const QString& what)
+{
+    if (!m_model)
+        return;
+    core::Interventions after = m_interventions;
+    core::LayerEdit& edit = after.layers[layer];
+    edit.score = settings.score;
+    edit.normalization = settings.normalization;
+    edit.fill = settings.fill;
+    edit.mask = settings.mask;
+    tidy(after, *m_model);
+    if (after == m_interventions)
+        return;
+    m_undo.push(new InterventionsCommand(*this, ModelCommandId::LayerSettings, {layer, -1, -1}, std::move(after),
+                                         tr("%1 · layer %2").arg(what).arg(layer + 1)));
+}
+
+void ModelDocument::setTemperature(int layer, float temperature)
+{
+    if (!m_model)
+        return;
+    core::Interventions after = m_interventions;
+    after.layers[layer].temperature = temperature;
+    tidy(after, *m_model);
+    if (after == m_interventions)
+        return;
+    auto* command = new InterventionsCommand(*this, ModelCommandId::Temperature, {layer, -1, -1}, std::move(after),
+                                             tr("Temperature · layer %1").arg(layer + 1));
+    m_undo.push(command);
+}
+
+void ModelDocument::setHeadMatrix(int layer, int head, HeadMatrix which, const core::Matrix& matrix, const QString& what)
+{
+    if (!m_model)
+        return;
+    const core::Matrix own = checkpointMatrix(layer, head, which);
+    if (matrix.rows() != own.rows() || matrix.cols() != own.cols())
+        throw core::Error(QStringLiteral("%1 · layer %2 head %3: expected %4 x %5, got %6 x %7")
+                              .arg(headMatrixTitle(which))
+                              .arg(layer + 1)
+                              .arg(head + 1)
+                              .arg(own.rows())
+                              .arg(own.cols())
+                              .arg(matrix.rows())
+                              .arg(matrix.cols())
+                              .toStdString());
+    core::Interventions after = m_interventions;
+    slot(after.layers[layer].heads[head], which) = matrix;
+    tidy(after, *m_model);
+    if (after == m_interventions)
+        return;
+    const QString text = (what.isEmpty() ? tr("Edit %1").arg(headMatrixTitle(which)) : what) +
+                         tr(" · layer %1 head %2").arg(layer + 1).arg(head + 1);
+    m_undo.push(new InterventionsCommand(*this, ModelCommandId::HeadWeights, {layer, head, int(which)},
+                                         std::move(after), text));
+}
+
+void ModelDocument::resetInterventions()
+{
+    if (m_interventions.empty())
+        return;
+    m_undo.push(new InterventionsCommand(*this, ModelCommandId::Reset, {}, core::Interventions{}, tr("Reset model")));
+}
+
+core::Matrix ModelDocument::checkpointMatrix(int layer, int head, HeadMatrix which) const
+{
+    if (!m_model || layer < 0 || layer >= layerCount() || head < 0 || head >= headCount())
+        return {};
+    const core::HeadWeights& own = m_model->weights.layers[std::size_t(layer)].attention->heads[std::size_t(head)];
+    return which == HeadMatrix::Wq ? own.Wq : which == HeadMatrix::Wk ? own.Wk : own.Wv;
+}
+
+core::Matrix ModelDocument::headMatrix(int layer, int head, HeadMatrix which) const
+{
+    const auto found = m_interventions.layers.find(layer);
+    if (found != m_interventions.layers.end()) {
+        const auto edited = found->second.heads.find(head);
+        if (edited != found->second.heads.end()) {
+            core::HeadEdit edit = edited->second;
+            if (const auto& m = slot(edit, which))
+                return *m;
+        }
+    }
+    return checkpointMatrix(layer, head, which);
+}
+
+core::LayerEdit ModelDocument::layerSettings(int layer) const
+{
+    if (!m_model)
+        return {};
+    core::LayerEdit settings = checkpointSettings(*m_model);
+    const auto found = m_interventions.layers.find(layer);
+    if (found != m_interventions.layers.end()) {
+        const core::LayerEdit& edit = found->second;
+        settings.score = edit.score.value_or(*settings.score);
+        settings.normalization = edit.normalization.value_or(*settings.normalization);
+        settings.temperature = edit.temperature.value_or(*settings.temperature);
+        settings.fill = edit.fill.value_or(*settings.fill);
+        settings.mask = edit.mask.value_or(*settings.mask);
+    }
+    return settings;
+}
+
+int ModelDocument::beginGesture()
+{
+    m_gesture = ++m_lastGesture;
+    return m_gesture;
+}
+
+void ModelDocument::endGesture(int serial)
+{
+    if (serial == 0 || serial == m_gesture)
+        m_gesture = 0;
+}
+
+void ModelDocument::setResults(std::shared_ptr<const core::ModelResult> result,
+                               std::shared_ptr<const core::ModelResult> baseline)
+{
+    m_result = std::move(result);
+    m_baseline = std::move(baseline);
+    emit resultChanged();
+}
+
+void ModelDocument::applyText(const QString& text)
+{
+    m_text = text;
+    if (m_focus >= 0) {
+        m_focus = -1; // the tokens are others now
+        emit focusChanged(m_focus);
+    }
+    emit textChanged();
+}
+
+void ModelDocument::applyInterventions(const core::Interventions& interventions)
+{
+    m_interventions = interventions;
+    emit interventionsChanged();
+}
+
+} // namespace attn::ui

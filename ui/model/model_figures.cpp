@@ -1,0 +1,252 @@
+#include "ui/model/model_figures.h"
+
+#include "ui/model/head_grid_painter.h"
+#include "ui/model/predictions_painter.h"
+
+#include "core/error.h"
+#include "core/model/model_loader.h"
+
+#include <QBuffer>
+#include <QCoreApplication>
+#include <QImage>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSvgGenerator>
+
+#include <cmath>
+
+namespace attn::ui {
+
+namespace {
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("ModelFigures", text);
+}
+
+QStringList labelsOf(const std::vector<core::Token>& tokens)
+{
+    QStringList labels;
+    for (const core::Token& token : tokens)
+        labels << paint::tokenLabel(token.text);
+    return labels;
+}
+
+QString quotedText(const core::ModelResult& result)
+{
+    QString text;
+    for (const core::Token& token : result.tokens)
+        if (!token.special)
+            text += token.text;
+    text = text.trimmed();
+    if (text.size() > 40)
+        text = text.left(39) + QChar(0x2026);
+    return QChar(0x201c) + text + QChar(0x201d);
+}
+
+} // namespace
+
+std::optional<ModelFigure> parseModelFigure(const QString& name)
+{
+    for (ModelFigure figure : {ModelFigure::Grid, ModelFigure::Rollout, ModelFigure::Predictions, ModelFigure::Importance})
+        if (name == modelFigureName(figure))
+            return figure;
+    return std::nullopt;
+}
+
+QString modelFigureName(ModelFigure figure)
+{
+    switch (figure) {
+    case ModelFigure::Grid: return QStringLiteral("grid");
+    case ModelFigure::Rollout: return QStringLiteral("rollout");
+    case ModelFigure::Predictions: return QStringLiteral("predictions");
+    case ModelFigure::Importance: return QStringLiteral("importance");
+    }
+    return {};
+}
+
+std::vector<MatrixPanel> rolloutPanels(const core::ModelResult& result, int layer, Colormap map)
+{
+    if (result.layerCount() == 0)
+        return {};
+    layer = layer < 0 || layer >= result.layerCount() ? result.layerCount() - 1 : layer;
+    const std::vector<core::Matrix> rollout = core::attentionRollout(result);
+    const QStringList labels = labelsOf(result.tokens);
+    MatrixPanel rolled;
+    rolled.title = layer == 0 ? tr("Rollout through layer 1") : tr("Rollout through layers 1–%1").arg(layer + 1);
+    rolled.matrix = rollout[std::size_t(layer)];
+    MatrixPanel mean;
+    mean.title = tr("Layer %1: mean of its heads").arg(layer + 1);
+    mean.matrix = core::meanEnabledAttention(*result.layers[std::size_t(layer)]);
+    for (MatrixPanel* panel : {&rolled, &mean}) {
+        panel->rowLabels = labels;
+        panel->columnLabels = labels;
+        panel->rowAxis = tr("query");
+        panel->columnAxis = tr("key (input token)");
+        panel->map = map;
+        panel->low = 0.0;
+        panel->high = std::max(1e-6, double(panel->matrix.maxCoeff()));
+    }
+    rolled.scaleLabel = tr("share of input");
+    mean.scaleLabel = tr("weight");
+    return {rolled, mean};
+}
+
+MatrixPanel importancePanel(const core::HeadImportance& importance, int selectedLayer, int selectedHead)
+{
+    MatrixPanel panel;
+    panel.title = tr("Drop in log p when a head is switched off");
+    panel.matrix = importance.drop;
+    for (int l = 0; l < importance.drop.rows(); ++l)
+        panel.rowLabels << tr("Layer %1").arg(l + 1);
+    for (int h = 0; h < importance.drop.cols(); ++h)
+        panel.columnLabels << tr("Head %1").arg(h + 1);
+    panel.map = Colormap::Diverging;
+    const double extent = std::max(1e-6, double(importance.drop.cwiseAbs().maxCoeff()));
+    panel.low = -extent;
+    panel.high = extent;
+    panel.scaleLabel = tr("nats");
+    panel.highlightRow = selectedLayer;
+    panel.highlightColumn = selectedHead;
+    return panel;
+}
+
+std::set<std::pair<int, int>> editedHeads(const core::ModelResult& result)
+{
+    std::set<std::pair<int, int>> edited;
+    for (const auto& [layer, edit] : result.interventions.layers) {
+        if (layer < 0 || layer >= result.layerCount())
+            continue;
+        const int heads = int(result.layers[std::size_t(layer)]->heads.size());
+        const bool settings = edit.score || edit.normalization || edit.temperature || edit.mask || edit.fill;
+        for (int h = 0; h < heads; ++h)
+            if (settings || edit.heads.count(h))
+                edited.insert({layer, h});
+    }
+    return edited;
+}
+
+QString defaultModelFigureTitle(ModelFigure figure, const ModelFigureSource& source)
+{
+    const core::ModelResult& result = *source.result;
+    const QString name = result.model ? result.model->name : QString();
+    QString edits;
+    if (!result.interventions.empty())
+        edits = result.interventions.headsOff.size() == 1
+                    ? tr(" · 1 head off")
+                    : result.interventions.headsOff.empty() ? tr(" · edited")
+                                                            : tr(" · %1 heads off").arg(result.interventions.headsOff.size());
+    switch (figure) {
+    case ModelFigure::Grid: return tr("%1 · %2 · every head's attention%3").arg(name, quotedText(result), edits);
+    case ModelFigure::Rollout: return tr("%1 · %2 · attention rollout%3").arg(name, quotedText(result), edits);
+    case ModelFigure::Predictions: return tr("%1 · %2 · predictions%3").arg(name, quotedText(result), edits);
+    case ModelFigure::Importance:
+        if (source.importance && source.importance->position >= 0 && !result.predictions.empty())
+            return tr("%1 · %2 · head importance for %3")
+                .arg(name, quotedText(result),
+                     paint::tokenLabel(result.predictions.front().top.empty() ? QString()
+                                                                               : result.predictions.front().top.front().text));
+        return tr("%1 · head importance").arg(name);
+    }
+    return name;
+}
+
+void paintModelFigure(QPainter& painter, const QRectF& target, ModelFigure figure, const ModelFigureSource& source,
+                      const QFont& font, const FigureStyle& style, bool vector)
+{
+    if (!source.result)
+        return;
+    const core::ModelResult& result = *source.result;
+    const QString title = source.title.isEmpty() ? defaultModelFigureTitle(figure, source) : source.title;
+    switch (figure) {
+    case ModelFigure::Grid: {
+        HeadGridOptions options;
+        options.colormap = source.colormap;
+        options.style = style;
+        options.title = title;
+        options.colorBar = true;
+        options.selectedLayer = source.layer;
+        options.selectedHead = source.head;
+        options.focusToken = source.focusToken;
+        options.headsOff = result.interventions.headsOff;
+        options.edited = editedHeads(result);
+        const int heads = result.layerCount() ? int(result.layers.front()->heads.size()) : 0;
+        const auto geometry = HeadGridPainter::layout(target, result.layerCount(), heads, font, options, painter.device());
+        HeadGridPainter::paint(painter, geometry, result, options, vector);
+        break;
+    }
+    case ModelFigure::Rollout:
+        paintMatrixPanels(painter, target, rolloutPanels(result, source.layer, source.colormap), title, font, style, vector);
+        break;
+    case ModelFigure::Predictions:
+        PredictionsPainter::paint(painter, target, predictionBlocks(result, source.baseline.get(), source.topK),
+                                  predictionsMessage(result), title, font, style);
+        break;
+    case ModelFigure::Importance:
+        if (source.importance)
+            paintMatrixPanels(painter, target, {importancePanel(*source.importance, source.layer, source.head)}, title,
+                              font, style, vector);
+        break;
+    }
+}
+
+QByteArray modelFigureBytes(ModelFigure figure, const ModelFigureSource& source, QSize size, double dpi,
+                            FigureFormat format, double fontPoints)
+{
+    if (!source.result)
+        throw core::Error("there is no model run to draw");
+    if (figure == ModelFigure::Importance && !source.importance)
+        throw core::Error("head importance has not been computed");
+    if (figure == ModelFigure::Predictions && !predictionsMessage(*source.result).isEmpty())
+        throw core::Error(predictionsMessage(*source.result).toStdString());
+    QFont font;
+    font.setPointSizeF(fontPoints);
+    const FigureStyle style;
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    const QRectF target(QPointF(0, 0), QSizeF(size));
+    switch (format) {
+    case FigureFormat::Png: {
+        QImage image(size, QImage::Format_ARGB32_Premultiplied);
+        image.fill(style.background);
+        const int dotsPerMeter = int(std::lround(dpi / 0.0254));
+        image.setDotsPerMeterX(dotsPerMeter);
+        image.setDotsPerMeterY(dotsPerMeter);
+        {
+            QPainter painter(&image);
+            painter.setRenderHint(QPainter::Antialiasing);
+            painter.setRenderHint(QPainter::TextAntialiasing);
+            paintModelFigure(painter, target, figure, source, font, style, false);
+        }
+        image.convertToFormat(QImage::Format_RGB32).save(&buffer, "PNG");
+        break;
+    }
+    case FigureFormat::Svg: {
+        QSvgGenerator svg;
+        svg.setOutputDevice(&buffer);
+        svg.setResolution(int(std::lround(dpi)));
+        svg.setSize(size);
+        svg.setViewBox(QRect(QPoint(0, 0), size));
+        svg.setTitle(QStringLiteral("Attention Explorer figure"));
+        QPainter painter(&svg);
+        painter.fillRect(target, style.background);
+        paintModelFigure(painter, target, figure, source, font, style, true);
+        break;
+    }
+    case FigureFormat::Pdf: {
+        QPdfWriter pdf(&buffer);
+        pdf.setCreator(QStringLiteral("Attention Explorer"));
+        pdf.setResolution(int(std::lround(dpi)));
+        const QSizeF points(size.width() * 72.0 / dpi, size.height() * 72.0 / dpi);
+        pdf.setPageSize(QPageSize(points, QPageSize::Point, QString(), QPageSize::ExactMatch));
+        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+        QPainter painter(&pdf);
+        paintModelFigure(painter, target, figure, source, font, style, true);
+        break;
+    }
+    }
+    return bytes;
+}
+
+} // namespace attn::ui

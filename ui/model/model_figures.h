@@ -1,0 +1,69 @@
+#pragma once
+
+#include "ui/figures/figure_export.h"
+#include "ui/figures/figure_spec.h"
+#include "ui/model/matrix_painter.h"
+
+#include "core/model/model_analysis.h"
+#include "core/model/model_result.h"
+
+#include <QByteArray>
+#include <QFont>
+#include <QSize>
+#include <QString>
+#include <memory>
+#include <optional>
+#include <set>
+#include <utility>
+#include <vector>
+
+class QPainter;
+
+namespace attn::ui {
+
+// The figures of a whole model. One enum, one drawing path: the window's views, its export
+// and the command line's --view grid|rollout|predictions --export all paint through
+// paintModelFigure (the house's "one renderer for screen and command line").
+enum class ModelFigure {
+    Grid,        // layers x heads of attention weights
+    Rollout,     // attention rollout up to a layer, beside that layer's raw mean
+    Predictions, // top-k bars with the change from the unedited model
+    Importance,  // head importance by ablation, layers x heads
+};
+
+std::optional<ModelFigure> parseModelFigure(const QString& name); // "grid", "rollout", ...
+QString modelFigureName(ModelFigure figure);
+
+struct ModelFigureSource
+{
+    std::shared_ptr<const core::ModelResult> result;
+    std::shared_ptr<const core::ModelResult> baseline; // the unedited run; may be null
+    int layer = -1;      // the selected layer (rollout: up to it; -1: the last)
+    int head = -1;       // the selected head, framed in the grid
+    int focusToken = -1; // the query token the grid highlights
+    std::optional<core::HeadImportance> importance;
+    Colormap colormap = Colormap::Viridis;
+    QString title;   // empty: the figure's own
+    int topK = 10;   // rows of the predictions
+};
+
+// The rollout (Abnar & Zuidema 2020) of `result` up to `layer`, beside the raw mean of that
+// layer's enabled heads (core::attentionRollout, core::meanEnabledAttention).
+std::vector<MatrixPanel> rolloutPanels(const core::ModelResult& result, int layer, Colormap map);
+MatrixPanel importancePanel(const core::HeadImportance& importance, int selectedLayer, int selectedHead);
+QString defaultModelFigureTitle(ModelFigure figure, const ModelFigureSource& source);
+// The grid's marks: heads off, and heads whose weights or layer settings are edited.
+std::set<std::pair<int, int>> editedHeads(const core::ModelResult& result);
+
+// Paints `figure` into `target` with `font` (in points) and the style's colours; the
+// background is not filled. `vector` for SVG and PDF.
+void paintModelFigure(QPainter& painter, const QRectF& target, ModelFigure figure, const ModelFigureSource& source,
+                      const QFont& font, const FigureStyle& style, bool vector);
+
+// A file of `figure`: PNG of `size` pixels with the DPI in its metadata, SVG and PDF of
+// size * 72 / dpi points with text kept as text (as figureBytes does for a head's figures).
+// Throws core::Error when the source cannot show the figure (no prediction, no importance).
+QByteArray modelFigureBytes(ModelFigure figure, const ModelFigureSource& source, QSize size, double dpi,
+                            FigureFormat format, double fontPoints = 10.0);
+
+} // namespace attn::ui
