@@ -22,6 +22,16 @@ public:
     qsizetype size() const { return m_index.size(); }
     // nullptr when the word is unknown; otherwise dimension() floats.
     const float* find(const QString& word) const;
+    // Every word in the order of the file (row r is words()[r]), and row r's dimension()
+    // floats: for the embedding-space view (nearest words, analogies, maps).
+    std::vector<QString> words() const
+    {
+        std::vector<QString> out(std::size_t(m_index.size()));
+        for (auto it = m_index.cbegin(); it != m_index.cend(); ++it)
+            out[std::size_t(it.value())] = it.key();
+        return out;
+    }
+    const float* row(qsizetype r) const { return m_values.data() + r * m_dimension; }
 
 private:
     class Parser; // line-by-line reader shared by load() and parse()
