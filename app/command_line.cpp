@@ -102,7 +102,7 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
     parser.setApplicationDescription(QStringLiteral(
         "Attention Explorer: type a sentence, see its tokens become queries, keys and values, and "
         "watch the attention weights.\nWith --export or --dump it runs headless (no display needed)."));
-    parser.addPositionalArgument(QStringLiteral("scene"), QStringLiteral("A scene file to open (.json)."),
+    parser.addPositionalArgument(QStringLiteral("scene"), QStringLiteral("A scene file to open (.attention.json or .json)."),
                                  QStringLiteral("[SCENE]"));
     const QCommandLineOption help = parser.addHelpOption();
     const QCommandLineOption version = parser.addVersionOption();
