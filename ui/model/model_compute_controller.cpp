@@ -143,6 +143,9 @@ ModelComputeReply ModelComputeController::compute(quint64 generation, const Mode
         reply.baseline = m_baseline;
         if (request.interventions.empty()) {
             reply.result = m_baseline;
+        } else if (sharedLayers(m_last, &model, tokens, request.interventions) == m_last->layerCount() &&
+                   m_last->interventions == request.interventions) {
+            reply.result = m_last; // the same run (another layer's Difference view was asked for)
         } else {
             // Start from whichever earlier run shares more layers: the last one (a head
             // switched off above the last edit) or the baseline (an undo back down).
@@ -153,6 +156,17 @@ ModelComputeReply ModelComputeController::compute(quint64 generation, const Mode
                                           previous);
         }
         m_last = reply.result;
+        if (request.compareLayer >= 0 && request.compareLayer < reply.result->layerCount()) {
+            auto other = std::make_shared<core::Problem>(*reply.result->layers[std::size_t(request.compareLayer)]->problem);
+            other->score = request.compareScore;
+            other->normalization = request.compareNormalization;
+            try {
+                reply.compare = m_backendInUse->compute(other, core::ComputeOptions{});
+            } catch (const core::Error&) {
+                // That score cannot compute this layer (its weights lack what it needs): no
+                // difference to show; the run itself stands.
+            }
+        }
     } catch (const core::Cancelled&) {
         reply.cancelled = true;
     } catch (const std::exception& error) {

@@ -23,6 +23,11 @@ struct ModelComputeRequest
     QString text;
     core::Interventions interventions;
     int topK = 10;
+    // The Difference view: this layer's problem again under another score (and its
+    // normalization), computed in the same job so both belong to one generation; -1: none.
+    int compareLayer = -1;
+    core::ScoreKind compareScore = core::ScoreKind::Dot;
+    core::Normalization compareNormalization = core::Normalization::Softmax;
 };
 
 struct ModelComputeReply
@@ -30,6 +35,7 @@ struct ModelComputeReply
     quint64 generation = 0;
     std::shared_ptr<const core::ModelResult> result;   // null on error or when cancelled
     std::shared_ptr<const core::ModelResult> baseline; // the same text with no interventions
+    std::shared_ptr<const core::AttentionResult> compare; // compareLayer under the other score
     QString error;           // tokenizing or computing failed: why; empty on success
     bool cancelled = false;  // a newer request stopped it between layers
     double milliseconds = 0; // on the worker, for this request (baseline included when it ran)

@@ -1,0 +1,264 @@
+#include "ui/model/model_head_panel.h"
+
+#include "ui/explorer/attention_panel.h"
+#include "ui/explorer/score_options.h"
+#include "ui/figures/figure_spec.h"
+#include "ui/widgets/decimal_field.h"
+#include "ui/widgets/matrix_editor.h"
+
+#include "core/error.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSlider>
+#include <QSpinBox>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+namespace attn::ui {
+
+namespace {
+
+// The scores a checkpoint's head can take: additive and bilinear need weights a checkpoint
+// does not have.
+constexpr ScoreOption kModelScores[] = {ScoreOption::Scaled, ScoreOption::Dot, ScoreOption::Hard, ScoreOption::Cosine};
+constexpr core::Normalization kNormalizations[] = {core::Normalization::Softmax, core::Normalization::Relu,
+                                                   core::Normalization::Sparsemax, core::Normalization::None};
+
+} // namespace
+
+ModelHeadPanel::ModelHeadPanel(ModelDocument& document, QWidget* parent) : QWidget(parent), m_document(document)
+{
+    setObjectName(QStringLiteral("modelHeadPanel"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 4, 8, 8);
+    m_title = new QLabel(this);
+    QFont bold = m_title->font();
+    bold.setBold(true);
+    bold.setPointSizeF(bold.pointSizeF() * 1.15);
+    m_title->setFont(bold);
+    layout->addWidget(m_title);
+    m_headOn = new QCheckBox(tr("Head &on (its output goes into W^O)"), this);
+    m_headOn->setObjectName(QStringLiteral("headOnCheck"));
+    layout->addWidget(m_headOn);
+
+    auto* settings = new QGroupBox(this);
+    auto* form = new QFormLayout(settings);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    m_layerNote = new QLabel(settings);
+    m_layerNote->setWordWrap(true);
+    form->addRow(m_layerNote);
+    m_score = new QComboBox(settings);
+    m_score->setObjectName(QStringLiteral("modelScoreCombo"));
+    for (ScoreOption option : kModelScores) {
+        m_score->addItem(scoreOptionLabel(option), scoreOptionName(option));
+        m_score->setItemData(m_score->count() - 1, scoreOptionToolTip(option), Qt::ToolTipRole);
+    }
+    form->addRow(tr("&Score:"), m_score);
+    m_normalization = new QComboBox(settings);
+    m_normalization->setObjectName(QStringLiteral("modelNormalizationCombo"));
+    for (core::Normalization n : kNormalizations)
+        m_normalization->addItem(normalizationDisplayName(n), QString::fromUtf8(core::toString(n)));
+    form->addRow(tr("&Normalize:"), m_normalization);
+    auto* temperatureRow = new QWidget(settings);
+    auto* temperatureLayout = new QHBoxLayout(temperatureRow);
+    temperatureLayout->setContentsMargins(0, 0, 0, 0);
+    m_temperature = new QSlider(Qt::Horizontal, temperatureRow);
+    m_temperature->setObjectName(QStringLiteral("modelTemperatureSlider"));
+    m_temperature->setRange(0, AttentionPanel::kSliderSteps);
+    m_temperatureField = new DecimalField(tr("Temperature"), 4, temperatureRow);
+    m_temperatureField->setRange(AttentionPanel::kMinTypedTemperature, AttentionPanel::kMaxTypedTemperature);
+    temperatureLayout->addWidget(m_temperature, 1);
+    temperatureLayout->addWidget(m_temperatureField);
+    form->addRow(tr("&Temperature:"), temperatureRow);
+    m_causal = new QCheckBox(tr("&Causal mask (no looking ahead)"), settings);
+    form->addRow(m_causal);
+    auto* windowRow = new QWidget(settings);
+    auto* windowLayout = new QHBoxLayout(windowRow);
+    windowLayout->setContentsMargins(0, 0, 0, 0);
+    m_windowOn = new QCheckBox(tr("&Window ±"), windowRow);
+    m_window = new QSpinBox(windowRow);
+    m_window->setRange(0, 100000);
+    m_window->setValue(2);
+    windowLayout->addWidget(m_windowOn);
+    windowLayout->addWidget(m_window);
+    windowLayout->addStretch(1);
+    form->addRow(windowRow);
+    m_fill = new QComboBox(settings);
+    m_fill->addItem(tr("−∞ (excluded)"), QStringLiteral("-inf"));
+    m_fill->addItem(tr("−9e15"), QStringLiteral("-9e15"));
+    form->addRow(tr("&Masked value:"), m_fill);
+    m_resetLayer = new QPushButton(tr("Checkpoint's settings"), settings);
+    m_resetLayer->setToolTip(tr("The scaled dot product, softmax, temperature 1 and the model's own mask"));
+    form->addRow(m_resetLayer);
+    layout->addWidget(settings);
+
+    auto* weightsRow = new QHBoxLayout;
+    auto* weightsLabel = new QLabel(tr("&Projection:"), this);
+    m_matrixChoice = new QComboBox(this);
+    m_matrixChoice->setObjectName(QStringLiteral("modelMatrixCombo"));
+    for (HeadMatrix m : {HeadMatrix::Wq, HeadMatrix::Wk, HeadMatrix::Wv})
+        m_matrixChoice->addItem(headMatrixTitle(m).replace(QStringLiteral("^"), QString()), int(m));
+    weightsLabel->setBuddy(m_matrixChoice);
+    weightsRow->addWidget(weightsLabel);
+    weightsRow->addWidget(m_matrixChoice, 1);
+    layout->addLayout(weightsRow);
+    m_editor = new MatrixEditor(this);
+    m_editor->setObjectName(QStringLiteral("modelMatrixEditor"));
+    layout->addWidget(m_editor, 1);
+
+    connect(m_headOn, &QCheckBox::toggled, this, [this](bool on) {
+        if (!m_syncing)
+            m_document.setHeadOff(m_document.selectedLayer(), m_document.selectedHead(), !on);
+    });
+    connect(m_score, &QComboBox::activated, this, [this] { applySettings(tr("Score")); });
+    connect(m_normalization, &QComboBox::activated, this, [this] { applySettings(tr("Normalization")); });
+    connect(m_fill, &QComboBox::activated, this, [this] { applySettings(tr("Masked value")); });
+    connect(m_causal, &QCheckBox::toggled, this, [this] { applySettings(tr("Causal mask")); });
+    connect(m_windowOn, &QCheckBox::toggled, this, [this] { applySettings(tr("Window")); });
+    connect(m_window, &QSpinBox::valueChanged, this, [this] {
+        if (m_windowOn->isChecked())
+            applySettings(tr("Window"));
+    });
+    connect(m_resetLayer, &QPushButton::clicked, this, [this] {
+        const int layer = m_document.selectedLayer();
+        m_document.undoStack()->beginMacro(tr("Checkpoint's settings · layer %1").arg(layer + 1));
+        m_document.setLayerSettings(layer, core::LayerEdit{}, tr("Checkpoint's settings"));
+        m_document.setTemperature(layer, 1.0f);
+        m_document.undoStack()->endMacro();
+    });
+    connect(m_temperature, &QSlider::sliderPressed, this, [this] { m_temperatureGesture = m_document.beginGesture(); });
+    connect(m_temperature, &QSlider::sliderReleased, this, [this] {
+        m_document.endGesture(m_temperatureGesture);
+        m_temperatureGesture = 0;
+    });
+    connect(m_temperature, &QSlider::valueChanged, this, [this](int value) {
+        if (!m_syncing)
+            m_document.setTemperature(m_document.selectedLayer(), float(AttentionPanel::sliderToTemperature(value)));
+    });
+    connect(m_temperatureField, &DecimalField::editingFinished, this, [this] {
+        if (!m_syncing)
+            m_document.setTemperature(m_document.selectedLayer(), float(m_temperatureField->value()));
+    });
+    connect(m_temperatureField, &DecimalField::refused, this, &ModelHeadPanel::message);
+    connect(m_matrixChoice, &QComboBox::currentIndexChanged, this, [this] { syncEditor(); });
+    connect(m_editor, &MatrixEditor::scrubStarted, this, [this] { m_scrubGesture = m_document.beginGesture(); });
+    connect(m_editor, &MatrixEditor::cellChanging, this, &ModelHeadPanel::applyCell);
+    connect(m_editor, &MatrixEditor::scrubFinished, this, [this] {
+        m_document.endGesture(m_scrubGesture);
+        m_scrubGesture = 0;
+    });
+    connect(m_editor, &MatrixEditor::cellEdited, this, &ModelHeadPanel::applyCell);
+    connect(m_editor, &MatrixEditor::matrixReplaced, this, [this](const core::Matrix& matrix, const QString& what) {
+        try {
+            m_document.setHeadMatrix(m_document.selectedLayer(), m_document.selectedHead(), currentMatrix(), matrix, what);
+        } catch (const core::Error& error) {
+            emit message(QString::fromUtf8(error.what()));
+            syncEditor();
+        }
+    });
+    connect(m_editor, &MatrixEditor::errorOccurred, this, &ModelHeadPanel::message);
+
+    connect(&m_document, &ModelDocument::selectionChanged, this, [this] { sync(); });
+    connect(&m_document, &ModelDocument::interventionsChanged, this, [this] { sync(); });
+    connect(&m_document, &ModelDocument::modelChanged, this, [this] { sync(); });
+    sync();
+}
+
+HeadMatrix ModelHeadPanel::currentMatrix() const
+{
+    return HeadMatrix(m_matrixChoice->currentData().toInt());
+}
+
+void ModelHeadPanel::setCurrentMatrix(HeadMatrix matrix)
+{
+    m_matrixChoice->setCurrentIndex(m_matrixChoice->findData(int(matrix)));
+}
+
+void ModelHeadPanel::sync()
+{
+    m_syncing = true;
+    const bool model = m_document.hasModel();
+    setEnabled(model);
+    const int layer = m_document.selectedLayer();
+    const int head = m_document.selectedHead();
+    m_title->setText(model ? tr("Layer %1 · head %2").arg(layer + 1).arg(head + 1) : tr("No model open"));
+    m_headOn->setChecked(!m_document.isHeadOff(layer, head));
+    m_layerNote->setText(tr("How layer %1 computes attention: these settings act on all %2 of its heads, as the model "
+                            "computes a layer's heads with one setting.")
+                             .arg(layer + 1)
+                             .arg(m_document.headCount()));
+    const core::LayerEdit settings = m_document.layerSettings(layer);
+    if (model) {
+        const ScoreOption option = scoreOptionOf(*settings.score, *settings.normalization);
+        m_score->setCurrentIndex(std::max(0, m_score->findData(scoreOptionName(option))));
+        m_normalization->setEnabled(option != ScoreOption::Hard);
+        m_normalization->setCurrentIndex(
+            std::max(0, m_normalization->findData(QString::fromUtf8(core::toString(*settings.normalization)))));
+        if (!m_temperature->isSliderDown())
+            m_temperature->setValue(AttentionPanel::temperatureToSlider(*settings.temperature));
+        m_temperatureField->setValue(*settings.temperature);
+        m_causal->setChecked(settings.mask->causal);
+        m_windowOn->setChecked(settings.mask->window >= 0);
+        if (settings.mask->window >= 0)
+            m_window->setValue(settings.mask->window);
+        m_fill->setCurrentIndex(*settings.fill == core::MaskFill::NegativeInfinity ? 0 : 1);
+    }
+    m_syncing = false;
+    syncEditor();
+}
+
+void ModelHeadPanel::syncEditor()
+{
+    if (!m_document.hasModel())
+        return;
+    const int layer = m_document.selectedLayer();
+    const int head = m_document.selectedHead();
+    const HeadMatrix which = currentMatrix();
+    const core::Matrix matrix = m_document.headMatrix(layer, head, which);
+    QStringList columns;
+    for (int c = 0; c < matrix.cols(); ++c)
+        columns << QString::number(c + 1);
+    m_editor->setTitle(QStringLiteral("%1 · layer %2 head %3").arg(headMatrixTitle(which)).arg(layer + 1).arg(head + 1));
+    if (!m_editor->isScrubbing())
+        m_editor->setMatrix(matrix, {}, columns);
+}
+
+void ModelHeadPanel::applySettings(const QString& what)
+{
+    if (m_syncing)
+        return;
+    const int layer = m_document.selectedLayer();
+    core::LayerEdit settings = m_document.layerSettings(layer);
+    core::ScoreKind score = *settings.score;
+    core::Normalization normalization = core::Normalization(
+        *core::parseNormalization(m_normalization->currentData().toString().toStdString()));
+    if (const auto option = parseScoreOption(m_score->currentData().toString()))
+        applyScoreOption(*option, score, normalization);
+    settings.score = score;
+    settings.normalization = normalization;
+    settings.fill = m_fill->currentIndex() == 0 ? core::MaskFill::NegativeInfinity : core::MaskFill::MinusNineE15;
+    core::MaskSpec mask = *settings.mask;
+    mask.causal = m_causal->isChecked();
+    mask.window = m_windowOn->isChecked() ? m_window->value() : -1;
+    settings.mask = mask;
+    m_document.setLayerSettings(layer, settings, what);
+}
+
+void ModelHeadPanel::applyCell(int row, int column, float value)
+{
+    const int layer = m_document.selectedLayer();
+    const int head = m_document.selectedHead();
+    core::Matrix matrix = m_document.headMatrix(layer, head, currentMatrix());
+    if (row < 0 || column < 0 || row >= matrix.rows() || column >= matrix.cols())
+        return;
+    matrix(row, column) = value;
+    m_document.setHeadMatrix(layer, head, currentMatrix(), matrix);
+}
+
+} // namespace attn::ui

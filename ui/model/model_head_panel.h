@@ -1,0 +1,74 @@
+#pragma once
+
+#include "ui/model/model_document.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QSlider;
+class QSpinBox;
+
+namespace attn::ui {
+
+class DecimalField;
+class MatrixEditor;
+
+// The selected head's controls, acting on that head of that layer as interventions: the
+// head's switch, its layer's attention settings (score, normalization, temperature, masks,
+// fill: a model computes all heads of a layer with one setting, so these apply to the whole
+// layer and say so) and its W^q, W^k, W^v in the explorer's MatrixEditor. Every control edits
+// the ModelDocument through an undo command; a drag or a scrub is one step.
+class ModelHeadPanel : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit ModelHeadPanel(ModelDocument& document, QWidget* parent = nullptr);
+
+    QCheckBox* headOnCheck() const { return m_headOn; }
+    QComboBox* scoreCombo() const { return m_score; }
+    QComboBox* normalizationCombo() const { return m_normalization; }
+    QSlider* temperatureSlider() const { return m_temperature; }
+    DecimalField* temperatureField() const { return m_temperatureField; }
+    QCheckBox* causalCheck() const { return m_causal; }
+    QCheckBox* windowCheck() const { return m_windowOn; }
+    QSpinBox* windowSpin() const { return m_window; }
+    QComboBox* fillCombo() const { return m_fill; }
+    QComboBox* matrixCombo() const { return m_matrixChoice; }
+    MatrixEditor* editor() const { return m_editor; }
+    HeadMatrix currentMatrix() const;
+    void setCurrentMatrix(HeadMatrix matrix);
+
+signals:
+    void message(const QString& text);
+
+private:
+    void sync();
+    void syncEditor();
+    void applySettings(const QString& what);
+    void applyCell(int row, int column, float value);
+
+    ModelDocument& m_document;
+    bool m_syncing = false;
+    QLabel* m_title = nullptr;
+    QCheckBox* m_headOn = nullptr;
+    QLabel* m_layerNote = nullptr;
+    QComboBox* m_score = nullptr;
+    QComboBox* m_normalization = nullptr;
+    QSlider* m_temperature = nullptr;
+    DecimalField* m_temperatureField = nullptr;
+    QCheckBox* m_causal = nullptr;
+    QCheckBox* m_windowOn = nullptr;
+    QSpinBox* m_window = nullptr;
+    QComboBox* m_fill = nullptr;
+    QPushButton* m_resetLayer = nullptr;
+    QComboBox* m_matrixChoice = nullptr;
+    MatrixEditor* m_editor = nullptr;
+    int m_temperatureGesture = 0;
+    int m_scrubGesture = 0;
+};
+
+} // namespace attn::ui

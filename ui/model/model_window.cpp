@@ -1,0 +1,1086 @@
+#include "ui/model/model_window.h"
+
+#include "ui/explorer/message_bar.h"
+#include "ui/explorer/score_options.h"
+#include "ui/export/export_dialog.h"
+#include "ui/model/head_grid_view.h"
+#include "ui/model/head_importance_job.h"
+#include "ui/model/importance_view.h"
+#include "ui/model/matrix_panels_view.h"
+#include "ui/model/model_head_panel.h"
+#include "ui/model/model_load_job.h"
+#include "ui/model/open_model_dialog.h"
+#include "ui/model/predictions_view.h"
+#include "ui/model/recent_files.h"
+#include "ui/model/token_focus_bar.h"
+#include "ui/presentation/presentation_window.h"
+#include "ui/views/heatmap_view.h"
+#include "ui/views/lines_view.h"
+#include "ui/widgets/flow_layout.h"
+
+#include "core/atomic_file.h"
+#include "core/error.h"
+#include "core/model/forward.h"
+#include "core/scene_json.h"
+#include "core/tokenizers/hf_tokenizer.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPainter>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScreen>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QToolButton>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+namespace attn::ui {
+
+namespace {
+
+enum Tab { HeadTab, PipelineTab, LinesTab, DifferenceTab, RolloutTab, ImportanceTab };
+
+const QString kSceneFilter = QObject::tr("Attention scenes (*.json)");
+
+// A status-bar label that gives up width before the window does (the explorer's, again).
+class ElidingLabel : public QLabel
+{
+public:
+    using QLabel::QLabel;
+    QSize minimumSizeHint() const override
+    {
+        return QSize(fontMetrics().averageCharWidth() * 6, QLabel::minimumSizeHint().height());
+    }
+
+protected:
+    void paintEvent(QPaintEvent*) override
+    {
+        QPainter painter(this);
+        const QRect area = contentsRect();
+        painter.setPen(palette().color(foregroundRole()));
+        painter.drawText(area, Qt::AlignVCenter | Qt::AlignLeft, fontMetrics().elidedText(text(), Qt::ElideRight, area.width()));
+    }
+};
+
+QString shortDevice(const QString& device)
+{
+    const qsizetype bracket = device.indexOf(QLatin1String(" ("));
+    return bracket > 0 ? device.left(bracket) : device;
+}
+
+QString formatMilliseconds(double ms)
+{
+    if (ms < 10)
+        return QObject::tr("%1 ms").arg(ms, 0, 'f', 2);
+    if (ms < 1000)
+        return QObject::tr("%1 ms").arg(ms, 0, 'f', 1);
+    return QObject::tr("%1 s").arg(ms / 1000, 0, 'f', 2);
+}
+
+// What a newly opened model starts with: the sentence last used with it, else a sample that
+// shows its prediction (a [MASK] for a masked model).
+QString sampleText(const core::Model& model)
+{
+    if (model.config().objective == core::Objective::MaskedLm) {
+        if (const auto mask = model.tokenizer->maskTokenId())
+            return QStringLiteral("The cat sat on the %1.").arg(model.tokenizer->displayText(*mask));
+    }
+    return QStringLiteral("The cat sat on the");
+}
+
+} // namespace
+
+ModelWindow::ModelWindow(std::unique_ptr<core::Backend> backend, gpu::BackendChoice choice, const QString& selector,
+                         const QString& notice, QWidget* parent)
+    : QMainWindow(parent), m_choice(choice), m_selector(selector), m_backendNotice(notice)
+{
+    setObjectName(QStringLiteral("ModelWindow"));
+    m_compute = new ModelComputeController(std::move(backend), this);
+    buildViews();
+    buildDocks();
+    buildMenus();
+    buildStatusBar();
+    connectDocument();
+    m_typingPause.setSingleShot(true);
+    m_typingPause.setInterval(800);
+    connect(&m_typingPause, &QTimer::timeout, this, [this] {
+        m_document.endGesture(m_typingGesture);
+        m_typingGesture = 0;
+    });
+    updateTitle();
+    updateStatus();
+    showResult();
+}
+
+ModelWindow::~ModelWindow()
+{
+    m_load.reset();
+    m_importanceJob.reset();
+    disconnect(&m_document, nullptr, this, nullptr);
+    delete m_compute;
+    m_compute = nullptr;
+}
+
+ModelWindow* ModelWindow::create(gpu::BackendChoice choice, const QString& selector)
+{
+    std::string notice;
+    std::unique_ptr<core::Backend> backend;
+    try {
+        backend = gpu::createBackend(choice, selector.toStdString(), &notice);
+    } catch (const core::Error& error) { // a device selector that names none
+        notice = error.what();
+        backend = gpu::createBackend(gpu::BackendChoice::Cpu, std::string(), nullptr);
+    }
+    auto* window = new ModelWindow(std::move(backend), choice, selector, QString::fromStdString(notice));
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    const QRect screen = window->screen() ? window->screen()->availableGeometry() : QRect(0, 0, 1280, 800);
+    window->setGeometry(screen.width() <= 1920 && screen.height() <= 1200 ? screen
+                                                                           : QRect(screen.center() - QPoint(800, 500), QSize(1600, 1000)));
+    if (screen.width() <= 1920 && screen.height() <= 1200)
+        window->setWindowState(Qt::WindowMaximized);
+    window->show();
+    return window;
+}
+
+std::unique_ptr<core::Backend> ModelWindow::makeBackend(std::string* notice) const
+{
+    try {
+        return gpu::createBackend(m_choice, m_selector.toStdString(), notice);
+    } catch (const core::Error& error) {
+        if (notice)
+            *notice = error.what();
+        return gpu::createBackend(gpu::BackendChoice::Cpu, std::string(), nullptr);
+    }
+}
+
+// --- building ------------------------------------------------------------------------------
+
+void ModelWindow::buildViews()
+{
+    auto* central = new QWidget(this);
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(6, 6, 6, 0);
+    m_messages = new MessageBar(central);
+    layout->addWidget(m_messages);
+    auto* splitter = new QSplitter(Qt::Horizontal, central);
+    splitter->setObjectName(QStringLiteral("modelSplitter"));
+    splitter->setChildrenCollapsible(false);
+
+    auto* gridPane = new QWidget(splitter);
+    auto* gridLayout = new QVBoxLayout(gridPane);
+    gridLayout->setContentsMargins(0, 0, 0, 0);
+    auto* gridBar = new QHBoxLayout;
+    auto* gridTitle = new QLabel(tr("<b>Every layer and head</b>"), gridPane);
+    m_gridNote = new QLabel(gridPane);
+    m_gridNote->setWordWrap(true);
+    m_gridNote->setMinimumWidth(1);
+    auto* reset = new QToolButton(gridPane);
+    reset->setObjectName(QStringLiteral("resetModelButton"));
+    gridBar->addWidget(gridTitle);
+    gridBar->addWidget(m_gridNote, 1);
+    gridBar->addWidget(reset);
+    gridLayout->addLayout(gridBar);
+    m_grid = new HeadGridView(gridPane);
+    m_grid->setObjectName(QStringLiteral("headGrid"));
+    gridLayout->addWidget(m_grid, 1);
+    splitter->addWidget(gridPane);
+
+    m_tabs = new QTabWidget(splitter);
+    m_tabs->setObjectName(QStringLiteral("modelViewTabs"));
+    m_tabs->setDocumentMode(true);
+    m_headView = new HeatmapView(m_tabs);
+    m_headView->setObjectName(QStringLiteral("modelHeadView"));
+    m_pipelineView = new HeatmapView(m_tabs);
+    m_pipelineView->setObjectName(QStringLiteral("modelPipelineView"));
+    m_linesView = new LinesView(m_tabs);
+    m_linesView->setObjectName(QStringLiteral("modelLinesView"));
+    auto* differencePage = new QWidget(m_tabs);
+    auto* differenceLayout = new QVBoxLayout(differencePage);
+    differenceLayout->setContentsMargins(0, 6, 0, 0);
+    auto* compareRow = new QHBoxLayout;
+    m_compareCombo = new QComboBox(differencePage);
+    for (ScoreOption option : {ScoreOption::Dot, ScoreOption::Scaled, ScoreOption::Hard, ScoreOption::Cosine})
+        m_compareCombo->addItem(scoreOptionLabel(option), scoreOptionName(option));
+    auto* compareLabel = new QLabel(tr("These weights minus those &scored by:"), differencePage);
+    compareLabel->setBuddy(m_compareCombo);
+    compareRow->addWidget(compareLabel);
+    compareRow->addWidget(m_compareCombo);
+    compareRow->addStretch(1);
+    differenceLayout->addLayout(compareRow);
+    m_differenceView = new HeatmapView(differencePage);
+    m_differenceView->setObjectName(QStringLiteral("modelDifferenceView"));
+    differenceLayout->addWidget(m_differenceView, 1);
+    m_rollout = new MatrixPanelsView(m_tabs);
+    m_rollout->setObjectName(QStringLiteral("rolloutView"));
+    m_importance = new ImportanceView(m_tabs);
+    m_importance->setObjectName(QStringLiteral("importanceView"));
+    m_tabs->addTab(m_headView, tr("&Weights"));
+    m_tabs->addTab(m_pipelineView, tr("&Pipeline"));
+    m_tabs->addTab(m_linesView, tr("&Lines"));
+    m_tabs->addTab(differencePage, tr("&Difference"));
+    m_tabs->addTab(m_rollout, tr("&Rollout"));
+    m_tabs->addTab(m_importance, tr("&Importance"));
+    m_tabs->setTabToolTip(HeadTab, tr("The selected head's attention weights: queries as rows, keys as columns"));
+    m_tabs->setTabToolTip(PipelineTab, tr("X, Q, K, V, scores, masked scores, weights and output of the selected head"));
+    m_tabs->setTabToolTip(LinesTab, tr("Each query of the selected head joined to every key by a line as strong as its weight"));
+    m_tabs->setTabToolTip(DifferenceTab, tr("The selected head's weights minus its weights under another score"));
+    m_tabs->setTabToolTip(RolloutTab, tr("Attention rollout (Abnar & Zuidema 2020) through the selected layer, beside "
+                                         "that layer's raw mean"));
+    m_tabs->setTabToolTip(ImportanceTab, tr("How much each head matters to the prediction"));
+    splitter->addWidget(m_tabs);
+    splitter->setStretchFactor(0, 5);
+    splitter->setStretchFactor(1, 4);
+    layout->addWidget(splitter, 1);
+    setCentralWidget(central);
+
+    m_resetAction = new QAction(tr("&Reset Model"), this);
+    m_resetAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_resetAction->setToolTip(tr("Undo every intervention: back to the checkpoint (Ctrl+R; Ctrl+Z brings them back)"));
+    connect(m_resetAction, &QAction::triggered, this, [this] { m_document.resetInterventions(); });
+    reset->setDefaultAction(m_resetAction);
+
+    connect(m_grid, &HeadGridView::headSelected, this, [this](int l, int h) { m_document.select(l, h); });
+    connect(m_grid, &HeadGridView::headToggled, this, [this](int l, int h, bool off) {
+        m_document.select(l, h);
+        m_document.setHeadOff(l, h, off);
+    });
+    connect(m_grid, &HeadGridView::headActivated, this, [this](int l, int h) {
+        m_document.select(l, h);
+        m_tabs->setCurrentIndex(HeadTab);
+    });
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int tab) {
+        if (tab == DifferenceTab && !m_compare)
+            requestCompute();
+    });
+    connect(m_compareCombo, &QComboBox::activated, this, [this] {
+        m_compare.reset();
+        requestCompute();
+    });
+    connect(m_importance, &ImportanceView::computeRequested, this, &ModelWindow::computeImportance);
+    connect(m_importance, &ImportanceView::cancelRequested, this, &ModelWindow::cancelImportance);
+    connect(m_importance, &ImportanceView::headClicked, this, [this](int l, int h) { m_document.select(l, h); });
+    connect(m_rollout, &MatrixPanelsView::cellClicked, this, [this](int, int row, int) {
+        m_document.setFocusToken(m_document.focusToken() == row ? -1 : row);
+    });
+}
+
+void ModelWindow::buildDocks()
+{
+    auto* input = new QWidget(this);
+    input->setObjectName(QStringLiteral("modelInput"));
+    auto* layout = new QVBoxLayout(input);
+    layout->setContentsMargins(8, 4, 8, 8);
+    auto* textLabel = new QLabel(tr("&Sentence:"), input);
+    m_text = new QLineEdit(input);
+    m_text->setObjectName(QStringLiteral("modelText"));
+    m_text->setPlaceholderText(tr("Type a sentence"));
+    textLabel->setBuddy(m_text);
+    layout->addWidget(textLabel);
+    layout->addWidget(m_text);
+    auto* tokensLabel = new QLabel(tr("Tokens (pick one to see what it attends to in every head):"), input);
+    tokensLabel->setWordWrap(true);
+    layout->addWidget(tokensLabel);
+    m_tokens = new TokenFocusBar(input);
+    m_tokens->setObjectName(QStringLiteral("tokenFocusBar"));
+    layout->addWidget(m_tokens);
+    auto* predictionsLabel = new QLabel(tr("<b>Prediction</b> (tick: the unedited model)"), input);
+    layout->addSpacing(6);
+    layout->addWidget(predictionsLabel);
+    m_predictions = new PredictionsView(input);
+    m_predictions->setObjectName(QStringLiteral("predictionsView"));
+    layout->addWidget(m_predictions);
+    layout->addStretch(1);
+    auto* inputScroll = new QScrollArea(this);
+    inputScroll->setWidgetResizable(true);
+    inputScroll->setFrameShape(QFrame::NoFrame);
+    inputScroll->setWidget(input);
+    m_inputDock = new QDockWidget(tr("Sentence and prediction"), this);
+    m_inputDock->setObjectName(QStringLiteral("modelInputDock"));
+    m_inputDock->setWidget(inputScroll);
+    m_inputDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::LeftDockWidgetArea, m_inputDock);
+
+    m_headPanel = new ModelHeadPanel(m_document, this);
+    auto* headScroll = new QScrollArea(this);
+    headScroll->setWidgetResizable(true);
+    headScroll->setFrameShape(QFrame::NoFrame);
+    headScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    headScroll->setWidget(m_headPanel);
+    m_headDock = new QDockWidget(tr("Selected head"), this);
+    m_headDock->setObjectName(QStringLiteral("modelHeadDock"));
+    m_headDock->setWidget(headScroll);
+    m_headDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::RightDockWidgetArea, m_headDock);
+    resizeDocks({m_inputDock, m_headDock}, {340, 340}, Qt::Horizontal);
+
+    connect(m_text, &QLineEdit::textEdited, this, [this](const QString& text) {
+        if (m_typingGesture == 0)
+            m_typingGesture = m_document.beginGesture();
+        m_typingPause.start();
+        m_document.setText(text);
+    });
+    connect(m_tokens, &TokenFocusBar::focusTokenChosen, this, [this](int token) { m_document.setFocusToken(token); });
+    connect(m_headPanel, &ModelHeadPanel::message, this, [this](const QString& text) { showError(QStringLiteral("edit"), text); });
+}
+
+void ModelWindow::buildMenus()
+{
+    auto add = [this](QMenu* menu, const QString& text, QKeySequence shortcut, auto slot) {
+        QAction* action = menu->addAction(text);
+        action->setShortcut(shortcut);
+        connect(action, &QAction::triggered, this, slot);
+        return action;
+    };
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    add(file, tr("Open &Model…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), [this] { openModelDialog(); });
+    add(file, tr("&Open Scene…"), QKeySequence::Open, [this] {
+        if (!maybeSave())
+            return;
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open Scene"),
+                                                          QSettings().value(QStringLiteral("lastDirectory")).toString(),
+                                                          kSceneFilter + QStringLiteral(";;") + tr("All files (*)"));
+        if (!path.isEmpty())
+            openScene(path);
+    });
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &ModelWindow::fillRecentMenu);
+    file->addSeparator();
+    add(file, tr("&Save"), QKeySequence::Save, [this] { save(); });
+    add(file, tr("Save &As…"), QKeySequence::SaveAs, [this] { saveAs(); });
+    file->addSeparator();
+    m_exportAction = add(file, tr("&Export Head Figure…"), QKeySequence(Qt::CTRL | Qt::Key_E), [this] { openExportDialog(); });
+    QMenu* exportMenu = file->addMenu(tr("Export &Model Figure"));
+    add(exportMenu, tr("&Layers × Heads Grid…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E),
+        [this] { exportModelFigureDialog(ModelFigure::Grid); });
+    add(exportMenu, tr("&Rollout…"), QKeySequence(), [this] { exportModelFigureDialog(ModelFigure::Rollout); });
+    add(exportMenu, tr("&Predictions…"), QKeySequence(), [this] { exportModelFigureDialog(ModelFigure::Predictions); });
+    add(exportMenu, tr("Head &Importance…"), QKeySequence(), [this] { exportModelFigureDialog(ModelFigure::Importance); });
+    file->addSeparator();
+    add(file, tr("&Close"), QKeySequence::Close, [this] { close(); });
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_document.undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = m_document.undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcuts({QKeySequence::Redo, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)});
+    edit->addAction(undo);
+    edit->addAction(redo);
+    edit->addSeparator();
+    edit->addAction(m_resetAction);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    add(view, tr("&Grid"), QKeySequence(Qt::CTRL | Qt::Key_G), [this] { m_grid->setFocus(); });
+    add(view, tr("&Clear Token Focus"), QKeySequence(Qt::Key_Escape), [this] { m_document.setFocusToken(-1); });
+    view->addSeparator();
+    view->addAction(m_inputDock->toggleViewAction());
+    view->addAction(m_headDock->toggleViewAction());
+    view->addSeparator();
+    m_presentAction = add(view, tr("&Present Head"), QKeySequence(Qt::Key_F11), [this] { togglePresentation(); });
+
+    QMenu* compute = menuBar()->addMenu(tr("&Compute"));
+    m_backendGroup = new QActionGroup(this);
+    for (auto [choice, text] : {std::pair{gpu::BackendChoice::Auto, tr("&Auto (the faster here)")},
+                                std::pair{gpu::BackendChoice::Cpu, tr("&CPU")},
+                                std::pair{gpu::BackendChoice::Vulkan, tr("&Vulkan")}}) {
+        QAction* action = compute->addAction(text);
+        action->setCheckable(true);
+        action->setChecked(choice == m_choice);
+        action->setData(int(choice));
+        m_backendGroup->addAction(action);
+        connect(action, &QAction::triggered, this, [this, choice = choice] { setBackendChoice(choice); });
+    }
+}
+
+void ModelWindow::buildStatusBar()
+{
+    auto permanent = [this](const QString& name) {
+        QLabel* label = new ElidingLabel(this);
+        label->setObjectName(name);
+        label->setContentsMargins(6, 0, 6, 0);
+        statusBar()->addPermanentWidget(label, 1);
+        return label;
+    };
+    m_loadProgress = new QProgressBar(this);
+    m_loadProgress->setObjectName(QStringLiteral("loadProgress"));
+    m_loadProgress->setMaximumWidth(220);
+    m_loadProgress->setVisible(false);
+    m_loadCancel = new QToolButton(this);
+    m_loadCancel->setObjectName(QStringLiteral("loadCancel"));
+    m_loadCancel->setText(tr("Cancel"));
+    m_loadCancel->setVisible(false);
+    statusBar()->addPermanentWidget(m_loadProgress);
+    statusBar()->addPermanentWidget(m_loadCancel);
+    m_modelLabel = permanent(QStringLiteral("modelLabel"));
+    m_timeLabel = permanent(QStringLiteral("modelTimeLabel"));
+    m_backendLabel = permanent(QStringLiteral("modelBackendLabel"));
+    connect(m_loadCancel, &QToolButton::clicked, this, &ModelWindow::cancelLoad);
+    connect(m_compute, &ModelComputeController::finished, this, &ModelWindow::onComputeFinished);
+    connect(m_compute, &ModelComputeController::busyChanged, this, [this](bool busy) {
+        if (busy)
+            m_timeLabel->setText(tr("Computing…"));
+    });
+}
+
+void ModelWindow::connectDocument()
+{
+    connect(&m_document, &ModelDocument::modelChanged, this, [this] {
+        m_importanceResult.reset();
+        m_importanceFor.reset();
+        m_compare.reset();
+        updateTitle();
+        updateStatus();
+    });
+    connect(&m_document, &ModelDocument::textChanged, this, [this] {
+        if (m_text->text() != m_document.text())
+            m_text->setText(m_document.text());
+        m_compare.reset();
+        requestCompute();
+    });
+    connect(&m_document, &ModelDocument::interventionsChanged, this, [this] {
+        m_compare.reset();
+        requestCompute();
+        updateGridOptions();
+    });
+    connect(&m_document, &ModelDocument::selectionChanged, this, [this] {
+        if (m_tabs->currentIndex() == DifferenceTab)
+            requestCompute(); // the other score for this layer
+        else
+            m_compare.reset();
+        showSelection();
+    });
+    connect(&m_document, &ModelDocument::focusChanged, this, [this](int token) {
+        m_tokens->setFocusToken(token);
+        updateGridOptions();
+        showSelection();
+    });
+    connect(&m_document, &ModelDocument::resultChanged, this, &ModelWindow::showResult);
+    connect(&m_document, &ModelDocument::modifiedChanged, this, &ModelWindow::updateTitle);
+    connect(&m_document, &ModelDocument::filePathChanged, this, &ModelWindow::updateTitle);
+}
+
+// --- models, files ---------------------------------------------------------------------------
+
+void ModelWindow::openModelDialog()
+{
+    OpenModelDialog dialog(this);
+    if (dialog.exec() != QDialog::Accepted || dialog.selectedFolder().isEmpty())
+        return;
+    if (!maybeSave())
+        return;
+    openModel(dialog.selectedFolder());
+}
+
+void ModelWindow::openModel(const QString& folderOrId, const QString& text, const core::Interventions& interventions,
+                            int layer, int head, const QString& scenePath)
+{
+    m_load.reset(); // a load in progress is cancelled: the newest choice wins
+    m_load = std::make_unique<ModelLoadJob>(folderOrId);
+    ModelLoadJob* job = m_load.get();
+    m_loadProgress->setRange(0, 0);
+    m_loadProgress->setFormat(tr("Loading %p%"));
+    m_loadProgress->setVisible(true);
+    m_loadCancel->setVisible(true);
+    statusBar()->showMessage(tr("Loading %1…").arg(folderOrId));
+    m_messages->clearMessage(QStringLiteral("load"));
+    connect(job, &ModelLoadJob::progress, this, [this](int done, int total) {
+        m_loadProgress->setRange(0, total);
+        m_loadProgress->setValue(done);
+        m_loadProgress->setFormat(tr("Loading layer %1 of %2").arg(done).arg(total));
+    });
+    auto finish = [this] {
+        m_loadProgress->setVisible(false);
+        m_loadCancel->setVisible(false);
+        statusBar()->clearMessage();
+    };
+    connect(job, &ModelLoadJob::loaded, this,
+            [this, finish, text, interventions, layer, head, scenePath](std::shared_ptr<const core::Model> model) {
+                finish();
+                setModel(std::move(model), text, interventions, layer, head, scenePath);
+                m_load.reset();
+                emit modelLoaded();
+                emit loadEnded();
+            });
+    connect(job, &ModelLoadJob::failed, this, [this, finish, folderOrId](const QString& message) {
+        finish();
+        showError(QStringLiteral("load"), tr("Could not open the model %1. %2").arg(folderOrId, message));
+        m_load.reset();
+        emit loadEnded();
+    });
+    connect(job, &ModelLoadJob::cancelled, this, [this, finish, folderOrId] {
+        finish();
+        m_messages->showMessage(QStringLiteral("load"), MessageBar::Level::Information,
+                                tr("Loading %1 was cancelled.").arg(folderOrId));
+        m_load.reset();
+        emit loadEnded();
+    });
+    job->start();
+}
+
+void ModelWindow::cancelLoad()
+{
+    if (m_load)
+        m_load->cancel();
+}
+
+bool ModelWindow::isLoading() const
+{
+    return m_load && m_load->isRunning();
+}
+
+void ModelWindow::setModel(std::shared_ptr<const core::Model> model, const QString& text,
+                           const core::Interventions& interventions, int layer, int head, const QString& scenePath)
+{
+    QString sentence = text;
+    if (sentence.isEmpty())
+        sentence = recent::modelText(model->folder);
+    if (sentence.isEmpty())
+        sentence = sampleText(*model);
+    cancelImportance();
+    m_document.reset(std::move(model), sentence, interventions, layer, head, scenePath);
+    if (scenePath.isEmpty())
+        recent::addModel(m_document.model()->folder, sentence);
+    else
+        recent::addFile(scenePath);
+    m_messages->clearMessage(QStringLiteral("compute"));
+}
+
+bool ModelWindow::openScene(const QString& path)
+{
+    try {
+        const core::Scene scene = core::loadScene(path);
+        if (!scene.checkpoint)
+            throw core::Error("this scene names no model (no \"checkpoint\"): open it in the explorer window");
+        const core::CheckpointReference& c = *scene.checkpoint;
+        openModel(c.resolved, scene.text, c.interventions, c.layer, c.head, QFileInfo(path).absoluteFilePath());
+        return true;
+    } catch (const std::exception& error) {
+        showError(QStringLiteral("file"), tr("Could not open %1. %2").arg(QFileInfo(path).fileName(), QString::fromUtf8(error.what())));
+        return false;
+    }
+}
+
+bool ModelWindow::saveFile(const QString& path)
+{
+    if (!m_document.hasModel())
+        return false;
+    core::Scene scene;
+    scene.text = m_document.text();
+    scene.title = m_document.model()->name;
+    core::CheckpointReference checkpoint;
+    const QString folder = m_document.model()->folder;
+    const QString hub = QDir(core::huggingFaceHubFolder()).absolutePath();
+    // A cached model is named by its id (another machine's cache finds it); a folder of one's
+    // own by its path relative to the scene (the two move together).
+    if (QDir(folder).absolutePath().startsWith(hub + QLatin1Char('/')) && !m_document.model()->name.isEmpty())
+        checkpoint.path = m_document.model()->name;
+    else
+        checkpoint.path = QDir(QFileInfo(path).absolutePath()).relativeFilePath(folder);
+    checkpoint.resolved = folder;
+    checkpoint.layer = m_document.selectedLayer();
+    checkpoint.head = m_document.selectedHead();
+    checkpoint.interventions = m_document.interventions();
+    scene.checkpoint = checkpoint;
+    scene.view.view = figureViewName(FigureView::Head, m_document.selectedHead());
+    try {
+        core::saveScene(scene, path);
+    } catch (const std::exception& error) {
+        showError(QStringLiteral("file"), tr("Could not save: %1").arg(QString::fromUtf8(error.what())));
+        return false;
+    }
+    m_document.markSaved(QFileInfo(path).absoluteFilePath());
+    recent::addFile(QFileInfo(path).absoluteFilePath());
+    recent::addModel(folder, m_document.text());
+    statusBar()->showMessage(tr("Saved %1").arg(QFileInfo(path).fileName()), 4000);
+    return true;
+}
+
+bool ModelWindow::save()
+{
+    return m_document.filePath().isEmpty() ? saveAs() : saveFile(m_document.filePath());
+}
+
+bool ModelWindow::saveAs()
+{
+    if (!m_document.hasModel())
+        return false;
+    QSettings settings;
+    const QString suggested = m_document.filePath().isEmpty()
+                                  ? QDir(settings.value(QStringLiteral("lastDirectory"), QDir::homePath()).toString())
+                                        .filePath(QFileInfo(m_document.model()->name).fileName() + QStringLiteral(".json"))
+                                  : m_document.filePath();
+    QString path = QFileDialog::getSaveFileName(this, tr("Save Scene As"), suggested, kSceneFilter);
+    if (path.isEmpty())
+        return false;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QStringLiteral(".json");
+    settings.setValue(QStringLiteral("lastDirectory"), QFileInfo(path).absolutePath());
+    return saveFile(path);
+}
+
+bool ModelWindow::maybeSave()
+{
+    if (!m_document.isModified())
+        return true;
+    const auto answer = QMessageBox::warning(
+        this, tr("Unsaved changes"),
+        tr("“%1” has interventions that are not saved. Save them first?").arg(m_document.displayName()),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Save)
+        return save();
+    return answer == QMessageBox::Discard;
+}
+
+void ModelWindow::fillRecentMenu()
+{
+    m_recentMenu->clear();
+    int n = 0;
+    for (const QString& path : recent::files()) {
+        const bool model = recent::isModelFolder(path);
+        QAction* action = m_recentMenu->addAction(
+            QStringLiteral("&%1 %2%3").arg(++n).arg(QFileInfo(path).fileName(), model ? tr(" (model)") : QString()),
+            this, [this, path, model] {
+                if (!maybeSave())
+                    return;
+                if (model)
+                    openModel(path);
+                else
+                    openScene(path);
+            });
+        action->setToolTip(path);
+        action->setEnabled(QFileInfo::exists(path));
+    }
+    if (n == 0)
+        m_recentMenu->addAction(tr("No recent files"))->setEnabled(false);
+}
+
+void ModelWindow::closeEvent(QCloseEvent* event)
+{
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    if (m_document.hasModel())
+        recent::addModel(m_document.model()->folder, m_document.text());
+    event->accept();
+}
+
+// --- computing ---------------------------------------------------------------------------------
+
+void ModelWindow::requestCompute()
+{
+    if (m_computeQueued || !m_document.hasModel())
+        return;
+    m_computeQueued = true;
+    // The edits of one event (a macro, a drag step) make one request.
+    QTimer::singleShot(0, this, [this] {
+        m_computeQueued = false;
+        if (!m_document.hasModel())
+            return;
+        ModelComputeRequest request;
+        request.model = m_document.model();
+        request.text = m_document.text();
+        request.interventions = m_document.interventions();
+        if (m_tabs->currentIndex() == DifferenceTab) {
+            const core::LayerEdit settings = m_document.layerSettings(m_document.selectedLayer());
+            core::ScoreKind score = *settings.score;
+            core::Normalization normalization = *settings.normalization;
+            const ScoreOption other = comparisonOption(m_compareCombo->currentData().toString(), score, normalization);
+            {
+                const QSignalBlocker blocker(m_compareCombo);
+                m_compareCombo->setCurrentIndex(std::max(0, m_compareCombo->findData(scoreOptionName(other))));
+            }
+            applyScoreOption(other, score, normalization);
+            request.compareLayer = m_document.selectedLayer();
+            request.compareScore = score;
+            request.compareNormalization = normalization;
+        }
+        m_compute->request(std::move(request));
+    });
+}
+
+bool ModelWindow::isUpToDate() const
+{
+    return !m_computeQueued && !m_compute->isBusy() && m_shownGeneration == m_compute->latestGeneration();
+}
+
+void ModelWindow::onComputeFinished(const ModelComputeReply& reply)
+{
+    m_shownGeneration = reply.generation;
+    if (!reply.result) {
+        m_computeError = reply.error;
+        showError(QStringLiteral("compute"), reply.error.isEmpty() ? tr("The model could not be computed.") : reply.error);
+        m_timeLabel->setText(m_document.result() ? tr("Not computed: the figures show an earlier input") : tr("Not computed"));
+        emit resultShown();
+        return;
+    }
+    m_computeError.clear();
+    m_messages->clearMessage(QStringLiteral("compute"));
+    m_compare = reply.compare;
+    m_compareFor = reply.result;
+    m_document.setResults(reply.result, reply.baseline); // -> showResult
+}
+
+void ModelWindow::showResult()
+{
+    const auto result = m_document.result();
+    if (!result) {
+        m_grid->setMessage(m_document.hasModel() ? tr("Computing…") : tr("No model open: File > Open Model… (Ctrl+Shift+O)"));
+        m_predictions->setResults(nullptr, nullptr);
+        m_tokens->setTokens({});
+        for (HeatmapView* view : {m_headView, m_pipelineView, m_differenceView})
+            view->showMessage(m_document.hasModel() ? tr("Computing…") : tr("No model open"));
+        m_rollout->setMessage(tr("No model open"));
+        updateStatus();
+        return;
+    }
+    m_grid->setResult(result);
+    updateGridOptions();
+    m_predictions->setResults(result, m_document.baseline());
+    updateTokens();
+    showSelection();
+    if (m_importanceResult && m_importanceFor != result) {
+        m_importance->setMessage(tr("Ranked for an earlier run: Rank Heads again for this one."));
+    }
+    updateStatus();
+    emit resultShown();
+}
+
+void ModelWindow::updateTokens()
+{
+    const auto result = m_document.result();
+    m_tokens->setTokens(result ? result->tokens : std::vector<core::Token>{});
+    m_tokens->setFocusToken(m_document.focusToken());
+}
+
+void ModelWindow::updateGridOptions()
+{
+    HeadGridOptions options = m_grid->options();
+    options.selectedLayer = m_document.selectedLayer();
+    options.selectedHead = m_document.selectedHead();
+    options.focusToken = m_document.focusToken();
+    options.headsOff = m_document.interventions().headsOff;
+    if (const auto result = m_document.result())
+        options.edited = editedHeads(*result);
+    options.style.text = palette().color(QPalette::WindowText);
+    options.style.background = palette().color(QPalette::Base);
+    options.style.mutedText = palette().color(QPalette::PlaceholderText);
+    m_grid->setOptions(options);
+    const auto& off = m_document.interventions().headsOff;
+    const int edited = int(options.edited.size());
+    QStringList notes;
+    if (!off.empty())
+        notes << (off.size() == 1 ? tr("1 head off") : tr("%1 heads off").arg(off.size()));
+    if (edited > 0)
+        notes << (edited == 1 ? tr("1 head edited") : tr("%1 heads edited").arg(edited));
+    m_gridNote->setText(notes.isEmpty() ? tr("(click a head; its box switches it off)") : notes.join(QStringLiteral(" · ")));
+    m_resetAction->setEnabled(!m_document.interventions().empty());
+}
+
+FigureSpec ModelWindow::figureSpec(FigureView view) const
+{
+    FigureSpec spec;
+    spec.view = view;
+    spec.head = m_document.selectedHead();
+    spec.dpi = logicalDpiY();
+    spec.fontPoints = 9.0;
+    spec.showValues = true;
+    const auto result = m_document.result();
+    if (result && m_document.model())
+        spec.title = tr("%1 · layer %2 · head %3 · %4")
+                         .arg(m_document.model()->name)
+                         .arg(m_document.selectedLayer() + 1)
+                         .arg(m_document.selectedHead() + 1)
+                         .arg(view == FigureView::Pipeline ? tr("pipeline") : view == FigureView::Difference ? tr("difference") : tr("weights"));
+    if (palette().color(QPalette::Base).lightness() < 128)
+        spec.style = presentationStyle(PresentationTheme::Dark);
+    return spec;
+}
+
+void ModelWindow::showSelection()
+{
+    const auto result = m_document.result();
+    if (!result || result->layerCount() == 0)
+        return;
+    const int layer = std::clamp(m_document.selectedLayer(), 0, result->layerCount() - 1);
+    const int head = m_document.selectedHead();
+    const auto& attention = result->layers[std::size_t(layer)];
+    m_headView->setSpec(figureSpec(FigureView::Head));
+    m_headView->setResult(attention);
+    FigureSpec pipeline = figureSpec(FigureView::Pipeline);
+    m_pipelineView->setSpec(pipeline);
+    if (attention->intermediatesKept)
+        m_pipelineView->setResult(attention);
+    else
+        m_pipelineView->showMessage(tr("The sentence is long: every head's intermediate scores are not kept. The "
+                                       "Weights and Lines tabs show this head."));
+    m_linesView->setResult(attention, head);
+    m_differenceView->setSpec(figureSpec(FigureView::Difference));
+    if (m_compare && m_compareFor == result && m_compare->problem->queryCount() == attention->problem->queryCount())
+        m_differenceView->setResult(attention, m_compare);
+    else
+        m_differenceView->showMessage(tr("Computing the other score…"));
+    std::vector<MatrixPanel> panels = rolloutPanels(*result, layer, Colormap::Viridis);
+    for (MatrixPanel& panel : panels)
+        panel.highlightRow = m_document.focusToken();
+    FigureStyle style;
+    style.text = palette().color(QPalette::WindowText);
+    style.background = palette().color(QPalette::Base);
+    style.mutedText = palette().color(QPalette::PlaceholderText);
+    m_rollout->setFigureStyle(style);
+    m_rollout->setPanels(panels, tr("Attention rollout (Abnar & Zuidema 2020): residual included, layers multiplied from "
+                                    "the bottom"));
+    m_importance->panels()->setFigureStyle(style);
+    if (m_importanceResult)
+        m_importance->setImportance(m_importanceResult, defaultModelFigureTitle(ModelFigure::Importance, figureSource()), layer,
+                                    head);
+    if (m_presentation) {
+        m_presentation->setResult(attention);
+        m_presentation->setHead(head);
+    }
+    if (m_exportDialog)
+        m_exportDialog->setSource(exportSource());
+}
+
+void ModelWindow::updateTitle()
+{
+    setWindowTitle(m_document.displayName() + QStringLiteral("[*] — ") + tr("Attention Explorer · model"));
+    setWindowModified(m_document.isModified());
+    setWindowFilePath(m_document.filePath());
+}
+
+// Which model, backend and device computed what is shown, and why that backend.
+void ModelWindow::updateStatus()
+{
+    const auto model = m_document.model();
+    if (model) {
+        const core::ModelConfig& c = model->config();
+        m_modelLabel->setText(tr("%1 · %2 layers × %3 heads · %4").arg(model->name).arg(c.layers).arg(c.heads).arg(c.dtype));
+        m_modelLabel->setToolTip(model->folder);
+    } else {
+        m_modelLabel->setText(tr("No model"));
+    }
+    const auto result = m_document.result();
+    const QString backend = result ? QString::fromStdString(result->backend) : m_compute->backendName();
+    const QString device = result ? QString::fromStdString(result->device) : m_compute->deviceName();
+    QString text = tr("%1 · %2").arg(backend, shortDevice(device));
+    QString why;
+    if (m_choice == gpu::BackendChoice::Auto)
+        why = m_backendNotice.isEmpty() ? tr("auto: a GPU is faster than the CPU backend") : m_backendNotice;
+    else
+        why = m_choice == gpu::BackendChoice::Cpu ? tr("chosen: CPU") : tr("chosen: Vulkan");
+    if (!m_backendNotice.isEmpty() && m_choice != gpu::BackendChoice::Auto)
+        why += QStringLiteral(" — ") + m_backendNotice;
+    m_backendLabel->setText(text + QStringLiteral(" (") + why + QLatin1Char(')'));
+    m_backendLabel->setToolTip(tr("Computed by %1 on %2.\n%3\nCompute > Vulkan or CPU to choose.").arg(backend, device, why));
+    if (result) {
+        const int first = result->firstComputedLayer;
+        const QString layers = first == 0 ? tr("every layer")
+                                          : first >= result->layerCount() ? tr("the prediction only")
+                                                                          : tr("layers %1–%2").arg(first + 1).arg(result->layerCount());
+        m_timeLabel->setText(tr("Computed in %1 (%2)").arg(formatMilliseconds(result->milliseconds), layers));
+    }
+}
+
+void ModelWindow::showError(const QString& key, const QString& text)
+{
+    m_messages->showMessage(key, MessageBar::Level::Error, text);
+}
+
+void ModelWindow::setBackendChoice(gpu::BackendChoice choice)
+{
+    m_choice = choice;
+    std::string notice;
+    auto backend = makeBackend(&notice);
+    m_backendNotice = QString::fromStdString(notice);
+    m_compute->setBackend(std::move(backend));
+    for (QAction* action : m_backendGroup->actions())
+        action->setChecked(action->data().toInt() == int(choice));
+    if (!m_backendNotice.isEmpty())
+        m_messages->showMessage(QStringLiteral("backend"), MessageBar::Level::Information, m_backendNotice);
+    else
+        m_messages->clearMessage(QStringLiteral("backend"));
+    updateStatus();
+    requestCompute();
+}
+
+// --- head importance ------------------------------------------------------------------------
+
+void ModelWindow::computeImportance()
+{
+    const auto result = m_document.result();
+    if (!result)
+        return;
+    if (!predictionsMessage(*result).isEmpty()) {
+        m_importance->setMessage(predictionsMessage(*result));
+        return;
+    }
+    m_importanceJob.reset();
+    m_importanceJob = std::make_unique<HeadImportanceJob>(result, makeBackend(nullptr));
+    HeadImportanceJob* job = m_importanceJob.get();
+    m_importance->setRunning(true);
+    connect(job, &HeadImportanceJob::progress, m_importance, &ImportanceView::setProgress);
+    connect(job, &HeadImportanceJob::finished, this, [this, result](const core::HeadImportance& importance) {
+        m_importance->setRunning(false);
+        m_importanceResult = importance;
+        m_importanceFor = result;
+        m_importance->setMessage(tr("For the run with %1.")
+                                     .arg(result->interventions.empty() ? tr("no interventions") : tr("the interventions then")));
+        m_importance->setImportance(importance, defaultModelFigureTitle(ModelFigure::Importance, figureSource()),
+                                    m_document.selectedLayer(), m_document.selectedHead());
+        QTimer::singleShot(0, this, [this] { m_importanceJob.reset(); });
+    });
+    connect(job, &HeadImportanceJob::failed, this, [this](const QString& message) {
+        m_importance->setRunning(false);
+        m_importance->setMessage(message);
+        QTimer::singleShot(0, this, [this] { m_importanceJob.reset(); });
+    });
+    connect(job, &HeadImportanceJob::cancelled, this, [this] {
+        m_importance->setRunning(false);
+        m_importance->setMessage(tr("Cancelled."));
+        QTimer::singleShot(0, this, [this] { m_importanceJob.reset(); });
+    });
+    job->start();
+}
+
+void ModelWindow::cancelImportance()
+{
+    if (m_importanceJob)
+        m_importanceJob->cancel();
+}
+
+// --- figures ----------------------------------------------------------------------------------
+
+ModelFigureSource ModelWindow::figureSource() const
+{
+    ModelFigureSource source;
+    source.result = m_document.result();
+    source.baseline = m_document.baseline();
+    source.layer = m_document.selectedLayer();
+    source.head = m_document.selectedHead();
+    source.focusToken = m_document.focusToken();
+    if (m_importanceResult && m_importanceFor == source.result)
+        source.importance = m_importanceResult;
+    return source;
+}
+
+bool ModelWindow::exportModelFigure(ModelFigure figure, const QString& path, QSize size, double dpi)
+{
+    const auto format = figureFormatForPath(path);
+    if (!format) {
+        showError(QStringLiteral("export"), tr("Export: the file name must end in .png, .svg or .pdf"));
+        return false;
+    }
+    if (!size.isValid() || size.isEmpty()) {
+        switch (figure) {
+        case ModelFigure::Grid: size = QSize(1800, 1700); break;
+        case ModelFigure::Rollout: size = QSize(2200, 1200); break;
+        case ModelFigure::Predictions: size = QSize(1600, 1000); break;
+        case ModelFigure::Importance: size = QSize(1600, 1500); break;
+        }
+    }
+    try {
+        core::writeFileAtomically(path, modelFigureBytes(figure, figureSource(), size, dpi, *format));
+    } catch (const std::exception& error) {
+        showError(QStringLiteral("export"), tr("The figure was not exported: %1").arg(QString::fromUtf8(error.what())));
+        return false;
+    }
+    statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 6000);
+    return true;
+}
+
+void ModelWindow::exportModelFigureDialog(ModelFigure figure)
+{
+    if (!m_document.result())
+        return;
+    QSettings settings;
+    const QString name = QFileInfo(m_document.model()->name).fileName() + QLatin1Char('-') + modelFigureName(figure) +
+                         QStringLiteral(".pdf");
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export Figure"), QDir(settings.value(QStringLiteral("lastDirectory"), QDir::homePath()).toString()).filePath(name),
+        tr("PDF (*.pdf);;SVG (*.svg);;PNG (*.png)"));
+    if (path.isEmpty())
+        return;
+    settings.setValue(QStringLiteral("lastDirectory"), QFileInfo(path).absolutePath());
+    exportModelFigure(figure, path);
+}
+
+ExportSource ModelWindow::exportSource() const
+{
+    ExportSource source;
+    const auto result = m_document.result();
+    if (!result || result->layerCount() == 0)
+        return source;
+    const int layer = std::clamp(m_document.selectedLayer(), 0, result->layerCount() - 1);
+    source.result = result->layers[std::size_t(layer)];
+    if (m_compareFor == result)
+        source.compare = m_compare;
+    const int tab = m_tabs->currentIndex();
+    source.spec = figureSpec(tab == PipelineTab ? FigureView::Pipeline : tab == DifferenceTab ? FigureView::Difference : FigureView::Head);
+    source.spec.style = FigureStyle{};
+    source.lines = tab == LinesTab;
+    source.suggestedName = QStringLiteral("%1-layer%2-head%3")
+                               .arg(QFileInfo(m_document.model()->name).fileName())
+                               .arg(layer + 1)
+                               .arg(m_document.selectedHead() + 1);
+    return source;
+}
+
+void ModelWindow::openExportDialog()
+{
+    if (!m_document.result())
+        return;
+    if (!m_exportDialog) {
+        m_exportDialog = new ExportDialog(exportSource(), this);
+        m_exportDialog->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    m_exportDialog->show();
+    m_exportDialog->raise();
+}
+
+ExportDialog* ModelWindow::exportDialog() const
+{
+    return m_exportDialog;
+}
+
+PresentationWindow* ModelWindow::presentation() const
+{
+    return m_presentation;
+}
+
+void ModelWindow::togglePresentation()
+{
+    if (m_presentation) {
+        m_presentation->close();
+        return;
+    }
+    const auto result = m_document.result();
+    if (!result || result->layerCount() == 0)
+        return;
+    const int layer = std::clamp(m_document.selectedLayer(), 0, result->layerCount() - 1);
+    // A model head is an ordinary AttentionResult: the presentation takes it as it is.
+    m_presentation = new PresentationWindow(result->layers[std::size_t(layer)], this);
+    m_presentation->setAttribute(Qt::WA_DeleteOnClose);
+    m_presentation->setHead(m_document.selectedHead());
+    m_presentation->setGeometry(screen()->geometry());
+    m_presentation->showFullScreen();
+}
+
+} // namespace attn::ui

@@ -1,0 +1,213 @@
+#pragma once
+
+#include "ui/model/model_compute_controller.h"
+#include "ui/model/model_document.h"
+#include "ui/model/model_figures.h"
+
+#include "core/backend.h"
+#include "core/scene.h"
+#include "gpu/backend_factory.h"
+
+#include <QMainWindow>
+#include <QPointer>
+#include <QTimer>
+#include <memory>
+#include <optional>
+
+class QAction;
+class QActionGroup;
+class QComboBox;
+class QDockWidget;
+class QLabel;
+class QLineEdit;
+class QMenu;
+class QProgressBar;
+class QPushButton;
+class QTabWidget;
+class QToolButton;
+
+namespace attn::ui {
+
+class ExportDialog;
+class HeadGridView;
+class HeadImportanceJob;
+class HeatmapView;
+class ImportanceView;
+class LinesView;
+class MatrixPanelsView;
+class MessageBar;
+class ModelHeadPanel;
+class ModelLoadJob;
+class PredictionsView;
+class PresentationWindow;
+class TokenFocusBar;
+struct ExportSource;
+
+// The model explorer (issue 12): every layer and head of a real checkpoint, interventions,
+// and the prediction that reacts to them.
+//
+// A window of its own rather than a mode of ExplorerWindow: that window is built around one
+// editable Scene (its panels edit d_model, heads, embeddings and seeds, none of which a
+// checkpoint has), and a mode would put a branch in every one of its handlers and leave a
+// user who never opens a model with a changed window. This one reuses what fits a model head
+// unchanged: HeatmapView and LinesView take a layer's AttentionResult, the export dialog and
+// the presentation take it too, and the head's controls reuse the explorer's MatrixEditor,
+// DecimalField and score options; ModelDocument is its SceneDocument.
+class ModelWindow : public QMainWindow
+{
+    Q_OBJECT
+
+public:
+    // `backend` computes the model; `choice` and `selector` are how it was made (the Compute
+    // menu and head importance make others the same way); `notice` says why auto chose it.
+    ModelWindow(std::unique_ptr<core::Backend> backend, gpu::BackendChoice choice, const QString& selector,
+                const QString& notice, QWidget* parent = nullptr);
+    ~ModelWindow() override;
+
+    // A window of its own (deleted on close) with the backend `choice` makes, shown.
+    static ModelWindow* create(gpu::BackendChoice choice, const QString& selector);
+
+    // Loads a model folder or a cached id off the UI thread (progress and Cancel in the
+    // status bar), then shows it with `text` (empty: the last sentence used with it, else a
+    // sample) and the given interventions. The model shown stays until the new one is in.
+    void openModel(const QString& folderOrId, const QString& text = QString(),
+                   const core::Interventions& interventions = {}, int layer = 0, int head = 0,
+                   const QString& scenePath = QString());
+    // A model already loaded (tests; the load's end).
+    void setModel(std::shared_ptr<const core::Model> model, const QString& text,
+                  const core::Interventions& interventions = {}, int layer = 0, int head = 0,
+                  const QString& scenePath = QString());
+    // A scene file with a checkpoint. False (with the reason in the message bar) otherwise.
+    bool openScene(const QString& path);
+    // Writes a scene: the text, the checkpoint (path, layer, head, interventions). A model
+    // folder is written relative to the scene's folder, a cached model as its id.
+    bool saveFile(const QString& path);
+    // File > Open Model…: the cache list and a folder button.
+    void openModelDialog();
+    void cancelLoad();
+    bool isLoading() const;
+
+    // A model figure as PNG, SVG or PDF (by the suffix); `size` empty: the figure's own.
+    bool exportModelFigure(ModelFigure figure, const QString& path, QSize size = QSize(), double dpi = 200.0);
+    ModelFigureSource figureSource() const;
+    // The selected head's figure, as the explorer's export dialog and clipboard take it.
+    ExportSource exportSource() const;
+    void openExportDialog();
+    // F11: the selected head step by step, full screen; again closes it.
+    void togglePresentation();
+    // Head importance for the run on screen, in the background; cancel stops it.
+    void computeImportance();
+    void cancelImportance();
+    // Another backend (Compute menu): the next run computes there.
+    void setBackendChoice(gpu::BackendChoice choice);
+
+    ModelDocument* document() { return &m_document; }
+    ModelComputeController* computeController() const { return m_compute; }
+    HeadGridView* gridView() const { return m_grid; }
+    PredictionsView* predictionsView() const { return m_predictions; }
+    ModelHeadPanel* headPanel() const { return m_headPanel; }
+    TokenFocusBar* tokenBar() const { return m_tokens; }
+    QLineEdit* textEdit() const { return m_text; }
+    QTabWidget* viewTabs() const { return m_tabs; }
+    HeatmapView* headView() const { return m_headView; }
+    HeatmapView* pipelineView() const { return m_pipelineView; }
+    HeatmapView* differenceView() const { return m_differenceView; }
+    LinesView* linesView() const { return m_linesView; }
+    MatrixPanelsView* rolloutView() const { return m_rollout; }
+    ImportanceView* importanceView() const { return m_importance; }
+    MessageBar* messageBar() const { return m_messages; }
+    QLabel* modelLabel() const { return m_modelLabel; }
+    QLabel* backendLabel() const { return m_backendLabel; }
+    QLabel* timeLabel() const { return m_timeLabel; }
+    QProgressBar* loadProgress() const { return m_loadProgress; }
+    QToolButton* loadCancelButton() const { return m_loadCancel; }
+    QAction* resetAction() const { return m_resetAction; }
+    PresentationWindow* presentation() const;
+    ExportDialog* exportDialog() const;
+    // True once what is on screen is the run of the document as it is now.
+    bool isUpToDate() const;
+
+signals:
+    void resultShown();
+    void modelLoaded();
+    void loadEnded(); // loaded, failed or cancelled
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildViews();
+    void buildDocks();
+    void buildMenus();
+    void buildStatusBar();
+    void connectDocument();
+
+    void requestCompute();
+    void onComputeFinished(const ModelComputeReply& reply);
+    void showResult();
+    void showSelection();
+    void updateGridOptions();
+    void updateTokens();
+    void updateTitle();
+    void updateStatus();
+    void showError(const QString& key, const QString& text);
+    FigureSpec figureSpec(FigureView view) const;
+    bool maybeSave();
+    bool save();
+    bool saveAs();
+    void fillRecentMenu();
+    void exportModelFigureDialog(ModelFigure figure);
+    std::unique_ptr<core::Backend> makeBackend(std::string* notice) const;
+
+    ModelDocument m_document;
+    ModelComputeController* m_compute = nullptr;
+    gpu::BackendChoice m_choice = gpu::BackendChoice::Auto;
+    QString m_selector;
+    QString m_backendNotice;
+    std::unique_ptr<ModelLoadJob> m_load;
+    std::unique_ptr<HeadImportanceJob> m_importanceJob;
+    std::shared_ptr<const core::ModelResult> m_compareFor; // the run m_compare belongs to
+    std::shared_ptr<const core::AttentionResult> m_compare;
+    std::optional<core::HeadImportance> m_importanceResult;
+    std::shared_ptr<const core::ModelResult> m_importanceFor;
+
+    MessageBar* m_messages = nullptr;
+    HeadGridView* m_grid = nullptr;
+    QLabel* m_gridNote = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    HeatmapView* m_headView = nullptr;
+    HeatmapView* m_pipelineView = nullptr;
+    LinesView* m_linesView = nullptr;
+    HeatmapView* m_differenceView = nullptr;
+    QComboBox* m_compareCombo = nullptr;
+    MatrixPanelsView* m_rollout = nullptr;
+    ImportanceView* m_importance = nullptr;
+    QLineEdit* m_text = nullptr;
+    TokenFocusBar* m_tokens = nullptr;
+    PredictionsView* m_predictions = nullptr;
+    ModelHeadPanel* m_headPanel = nullptr;
+    QDockWidget* m_inputDock = nullptr;
+    QDockWidget* m_headDock = nullptr;
+
+    QLabel* m_modelLabel = nullptr;
+    QLabel* m_backendLabel = nullptr;
+    QLabel* m_timeLabel = nullptr;
+    QProgressBar* m_loadProgress = nullptr;
+    QToolButton* m_loadCancel = nullptr;
+
+    QMenu* m_recentMenu = nullptr;
+    QAction* m_resetAction = nullptr;
+    QAction* m_presentAction = nullptr;
+    QAction* m_exportAction = nullptr;
+    QActionGroup* m_backendGroup = nullptr;
+    QPointer<ExportDialog> m_exportDialog;
+    QPointer<PresentationWindow> m_presentation;
+
+    bool m_computeQueued = false;
+    quint64 m_shownGeneration = 0;
+    QString m_computeError;
+    int m_typingGesture = 0;
+    QTimer m_typingPause; // a pause in typing ends the undo step
+};
+
+} // namespace attn::ui
