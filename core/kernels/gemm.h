@@ -37,9 +37,10 @@ struct GemmOptions
 // aStride floats from one row to the next. Tiles of C run on the job runner (parallel.h), each
 // on one thread with the widest kernel this CPU has (AVX-512, else AVX2 + FMA, else Eigen).
 //
-// Each value of C is one fused multiply-add chain over k in order (in blocks of at most 768
-// k's, the blocks' sums added in order): the result does not depend on M, on the column
-// grouping or on how the tiles are shared among threads.
+// Each value of C is one fused multiply-add chain over k in order, then + bias (blocks of k's
+// continue the chain from C's partial sums): the result does not depend on M, on the column
+// grouping or on how the tiles are shared among threads. (The Eigen fallback sums in Eigen's
+// order.)
 void gemm(const float* a, Eigen::Index aStride, int m, int k, std::span<const GemmColumns> columns,
           const GemmOptions& options = {});
 
