@@ -90,7 +90,7 @@ QString HeadGridView::describeAt(QPointF point) const
     if (!hit)
         return {};
     if (checkboxRect(hit->layer, hit->head).contains(point))
-        return m_result->interventions.headsOff.count({hit->layer, hit->head})
+        return m_options.headsOff.count({hit->layer, hit->head})
                    ? tr("Layer %1, head %2 is off: click to switch it on").arg(hit->layer + 1).arg(hit->head + 1)
                    : tr("Click to switch layer %1, head %2 off").arg(hit->layer + 1).arg(hit->head + 1);
     return HeadGridPainter::describe(*m_result, hit->layer, hit->head,
@@ -157,7 +157,8 @@ void HeadGridView::paintEvent(QPaintEvent*)
             QStyleOptionButton option;
             option.initFrom(this);
             option.rect = box.toAlignedRect();
-            option.state |= m_result->interventions.headsOff.count({l, h}) ? QStyle::State_Off : QStyle::State_On;
+            // The switch follows the document at once; the washed-out thumbnail follows the run.
+            option.state |= m_options.headsOff.count({l, h}) ? QStyle::State_Off : QStyle::State_On;
             style()->drawPrimitive(QStyle::PE_IndicatorCheckBox, &option, &painter, this);
         }
     if (hasFocus() && m_options.selectedLayer >= 0) {
@@ -168,6 +169,7 @@ void HeadGridView::paintEvent(QPaintEvent*)
     }
     m_paintMs = double(timer.nsecsElapsed()) / 1e6;
     ++m_paints;
+    m_painted = m_result.get();
 }
 
 void HeadGridView::resizeEvent(QResizeEvent* event)
@@ -191,7 +193,7 @@ void HeadGridView::mousePressEvent(QMouseEvent* event)
     if (!hit)
         return;
     if (checkboxRect(hit->layer, hit->head).contains(event->position())) {
-        emit headToggled(hit->layer, hit->head, !m_result->interventions.headsOff.count({hit->layer, hit->head}));
+        emit headToggled(hit->layer, hit->head, !m_options.headsOff.count({hit->layer, hit->head}));
         return;
     }
     emit headSelected(hit->layer, hit->head);
@@ -223,7 +225,7 @@ void HeadGridView::keyPressEvent(QKeyEvent* event)
     case Qt::Key_PageUp: layer = 0; break;
     case Qt::Key_PageDown: layer = l - 1; break;
     case Qt::Key_Space:
-        emit headToggled(layer, head, !m_result->interventions.headsOff.count({layer, head}));
+        emit headToggled(layer, head, !m_options.headsOff.count({layer, head}));
         return;
     case Qt::Key_Return:
     case Qt::Key_Enter: emit headActivated(layer, head); return;

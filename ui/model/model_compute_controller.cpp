@@ -143,8 +143,8 @@ ModelComputeReply ModelComputeController::compute(quint64 generation, const Mode
         reply.baseline = m_baseline;
         if (request.interventions.empty()) {
             reply.result = m_baseline;
-        } else if (sharedLayers(m_last, &model, tokens, request.interventions) == m_last->layerCount() &&
-                   m_last->interventions == request.interventions) {
+        } else if (m_last && m_last->interventions == request.interventions &&
+                   sharedLayers(m_last, &model, tokens, request.interventions) == m_last->layerCount()) {
             reply.result = m_last; // the same run (another layer's Difference view was asked for)
         } else {
             // Start from whichever earlier run shares more layers: the last one (a head

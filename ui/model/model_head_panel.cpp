@@ -20,6 +20,8 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace attn::ui {
 
 namespace {
@@ -224,7 +226,14 @@ void ModelHeadPanel::syncEditor()
     QStringList columns;
     for (int c = 0; c < matrix.cols(); ++c)
         columns << QString::number(c + 1);
-    m_editor->setTitle(QStringLiteral("%1 · layer %2 head %3").arg(headMatrixTitle(which)).arg(layer + 1).arg(head + 1));
+    const QString title = QStringLiteral("%1 · layer %2 head %3").arg(headMatrixTitle(which)).arg(layer + 1).arg(head + 1);
+    const core::Matrix& shown = m_editor->matrix();
+    // A head switched off elsewhere leaves this matrix as it is: no need to refill d_model x
+    // d_head cells (49,152 for GPT-2) on every intervention.
+    if (title == m_editor->title() && shown.rows() == matrix.rows() && shown.cols() == matrix.cols() &&
+        std::equal(shown.data(), shown.data() + shown.size(), matrix.data()))
+        return;
+    m_editor->setTitle(title);
     if (!m_editor->isScrubbing())
         m_editor->setMatrix(matrix, {}, columns);
 }

@@ -258,10 +258,7 @@ void ModelWindow::buildViews()
     reset->setDefaultAction(m_resetAction);
 
     connect(m_grid, &HeadGridView::headSelected, this, [this](int l, int h) { m_document.select(l, h); });
-    connect(m_grid, &HeadGridView::headToggled, this, [this](int l, int h, bool off) {
-        m_document.select(l, h);
-        m_document.setHeadOff(l, h, off);
-    });
+    connect(m_grid, &HeadGridView::headToggled, this, [this](int l, int h, bool off) { m_document.setHeadOff(l, h, off); });
     connect(m_grid, &HeadGridView::headActivated, this, [this](int l, int h) {
         m_document.select(l, h);
         m_tabs->setCurrentIndex(HeadTab);
@@ -464,6 +461,7 @@ void ModelWindow::connectDocument()
             requestCompute(); // the other score for this layer
         else
             m_compare.reset();
+        updateGridOptions();
         showSelection();
     });
     connect(&m_document, &ModelDocument::focusChanged, this, [this](int token) {
@@ -581,8 +579,9 @@ bool ModelWindow::saveFile(const QString& path)
 {
     if (!m_document.hasModel())
         return false;
-    core::Scene scene;
-    scene.text = m_document.text();
+    // The single-layer keys a scene file needs are kept (small, unused while a checkpoint
+    // is named: SCENE_FORMAT.md); the text runs through the model.
+    core::Scene scene = core::makeScene(m_document.text(), 8, 1, 1);
     scene.title = m_document.model()->name;
     core::CheckpointReference checkpoint;
     const QString folder = m_document.model()->folder;
@@ -718,7 +717,8 @@ void ModelWindow::requestCompute()
 
 bool ModelWindow::isUpToDate() const
 {
-    return !m_computeQueued && !m_compute->isBusy() && m_shownGeneration == m_compute->latestGeneration();
+    return !m_computeQueued && !m_compute->isBusy() && m_shownGeneration == m_compute->latestGeneration() &&
+           !m_selectionLater.isPending();
 }
 
 void ModelWindow::onComputeFinished(const ModelComputeReply& reply)
@@ -755,7 +755,9 @@ void ModelWindow::showResult()
     updateGridOptions();
     m_predictions->setResults(result, m_document.baseline());
     updateTokens();
-    showSelection();
+    // The grid and the predictions paint first (posted paints go before a zero timer); the
+    // selected head's figures, rebuilt by QCustomPlot, follow in the next pass.
+    m_selectionLater.schedule();
     if (m_importanceResult && m_importanceFor != result) {
         m_importance->setMessage(tr("Ranked for an earlier run: Rank Heads again for this one."));
     }
@@ -816,22 +818,29 @@ FigureSpec ModelWindow::figureSpec(FigureView view) const
 
 void ModelWindow::showSelection()
 {
+    m_selectionLater.markDone();
     const auto result = m_document.result();
     if (!result || result->layerCount() == 0)
         return;
     const int layer = std::clamp(m_document.selectedLayer(), 0, result->layerCount() - 1);
     const int head = m_document.selectedHead();
     const auto& attention = result->layers[std::size_t(layer)];
-    m_headView->setSpec(figureSpec(FigureView::Head));
-    m_headView->setResult(attention);
-    FigureSpec pipeline = figureSpec(FigureView::Pipeline);
-    m_pipelineView->setSpec(pipeline);
+    // A layer below the first one a run computed is the earlier run's very result: its
+    // figures stand as they are.
+    auto show = [&attention](HeatmapView* view, const FigureSpec& spec) {
+        if (view->result() == attention && view->spec().head == spec.head && view->spec().title == spec.title)
+            return;
+        view->setSpec(spec);
+        view->setResult(attention);
+    };
+    show(m_headView, figureSpec(FigureView::Head));
     if (attention->intermediatesKept)
-        m_pipelineView->setResult(attention);
+        show(m_pipelineView, figureSpec(FigureView::Pipeline));
     else
         m_pipelineView->showMessage(tr("The sentence is long: every head's intermediate scores are not kept. The "
                                        "Weights and Lines tabs show this head."));
-    m_linesView->setResult(attention, head);
+    if (m_linesView->result() != attention || m_linesView->head() != head)
+        m_linesView->setResult(attention, head);
     m_differenceView->setSpec(figureSpec(FigureView::Difference));
     if (m_compare && m_compareFor == result && m_compare->problem->queryCount() == attention->problem->queryCount())
         m_differenceView->setResult(attention, m_compare);

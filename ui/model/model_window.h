@@ -3,6 +3,7 @@
 #include "ui/model/model_compute_controller.h"
 #include "ui/model/model_document.h"
 #include "ui/model/model_figures.h"
+#include "ui/widgets/deferred_call.h"
 
 #include "core/backend.h"
 #include "core/scene.h"
@@ -208,6 +209,7 @@ private:
     QString m_computeError;
     int m_typingGesture = 0;
     QTimer m_typingPause; // a pause in typing ends the undo step
+    DeferredCall m_selectionLater{this, [this] { showSelection(); }};
 };
 
 } // namespace attn::ui

@@ -31,9 +31,10 @@ public:
     // "124M", "1.1B": a parameter count as people say it.
     static QString formatParameters(long long parameters);
 
-private:
+    // Open: the model selected in the list.
     void accept() override;
 
+private:
     QTreeWidget* m_list = nullptr;
     QLabel* m_where = nullptr;
     QPushButton* m_open = nullptr;
