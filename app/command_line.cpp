@@ -344,8 +344,12 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
         out.pgfplots = parser.value(latex) == QLatin1String("pgfplots");
     }
     if (parser.isSet(view)) {
-        if (!ui::parseFigureView(parser.value(view), out.figure.view, out.figure.head)) {
-            error = usage(QStringLiteral("--view: expected head:N (from 1), head:mean, heads, pipeline:N or difference:N, got \"%1\"")
+        // A real model's figures too (the window's grid, rollout, predictions, importance).
+        if (const auto figure = ui::parseModelFigure(parser.value(view))) {
+            out.modelOptions.figure = figure;
+        } else if (!ui::parseFigureView(parser.value(view), out.figure.view, out.figure.head)) {
+            error = usage(QStringLiteral("--view: expected head:N (from 1), head:mean, heads, pipeline:N or difference:N "
+                                         "(with a model also grid, rollout, predictions or importance), got \"%1\"")
                               .arg(parser.value(view)));
             return std::nullopt;
         }
@@ -519,6 +523,12 @@ int runHeadless(const CommandLine& commandLine)
         else if (!commandLine.viewGiven)
             model.figure.head = scene.checkpoint->head;
         return runModelHeadless(model);
+    }
+    if (commandLine.modelOptions.figure) {
+        printLine(stderr, QStringLiteral("error: --view %1 is a figure of a whole model: give --model DIR (or a scene that "
+                                         "names a checkpoint)")
+                              .arg(ui::modelFigureName(*commandLine.modelOptions.figure)));
+        return kUsage;
     }
     std::unique_ptr<core::Backend> backend;
     try {

@@ -69,7 +69,7 @@ struct CommandLine
     bool headless() const
     {
         return !exportPath.isEmpty() || !dumpPath.isEmpty() || !exportAllDir.isEmpty() || !matrixPath.isEmpty() ||
-               listDevices || modelOptions.active();
+               listDevices || modelOptions.printsOnly();
     }
 };
 

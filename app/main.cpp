@@ -3,12 +3,18 @@
 
 #include "ui/explorer/explorer_window.h"
 #include "ui/explorer/message_bar.h"
+#include "ui/model/model_window.h"
+
+#include "core/scene_json.h"
 
 #include <QApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QIcon>
+#include <QTabWidget>
+#include <QTimer>
 #include <cstdio>
+#include <memory>
 
 namespace {
 
@@ -18,6 +24,44 @@ bool haveDisplay()
     if (platform.startsWith("offscreen") || platform.startsWith("minimal"))
         return false;
     return !platform.isEmpty() || qEnvironmentVariableIsSet("DISPLAY") || qEnvironmentVariableIsSet("WAYLAND_DISPLAY");
+}
+
+// A scene file that names a checkpoint opens in the model window.
+bool namesCheckpoint(const QString& scenePath)
+{
+    try {
+        return !scenePath.isEmpty() && attn::core::loadScene(scenePath).checkpoint.has_value();
+    } catch (const std::exception&) {
+        return false; // the explorer window opens it and says what is wrong
+    }
+}
+
+// ATTN_SCREENSHOT=OUT.png (docs/images/make-screenshots.sh renders the README's pictures with
+// it): the model window at ATTN_SCREENSHOT_SIZE (WxH, default 1920x1080) on the offscreen
+// platform, with ATTN_SCREENSHOT_TAB (a view tab, from 0) and ATTN_SCREENSHOT_FOCUS (a token,
+// from 0) chosen, is saved with QWidget::grab once its first figures are computed; then quits.
+void saveScreenshotWhenShown(attn::ui::ModelWindow* window, const QString& path)
+{
+    const QStringList size = qEnvironmentVariable("ATTN_SCREENSHOT_SIZE", QStringLiteral("1920x1080")).split(QLatin1Char('x'));
+    window->setWindowState(Qt::WindowNoState);
+    window->resize(size.value(0).toInt(), size.value(1).toInt());
+    QObject::connect(window, &attn::ui::ModelWindow::loadEnded, window, [window] {
+        if (qEnvironmentVariableIsSet("ATTN_SCREENSHOT_TAB"))
+            window->viewTabs()->setCurrentIndex(qEnvironmentVariableIntValue("ATTN_SCREENSHOT_TAB"));
+    });
+    auto taken = std::make_shared<bool>(false);
+    QObject::connect(window, &attn::ui::ModelWindow::resultShown, window, [window, path, taken] {
+        if (!window->isUpToDate() || *taken)
+            return;
+        *taken = true;
+        if (qEnvironmentVariableIsSet("ATTN_SCREENSHOT_FOCUS"))
+            window->document()->setFocusToken(qEnvironmentVariableIntValue("ATTN_SCREENSHOT_FOCUS"));
+        QTimer::singleShot(500, window, [window, path] {
+            const bool saved = window->grab().save(path);
+            std::fprintf(saved ? stdout : stderr, saved ? "wrote %s\n" : "cannot write %s\n", qPrintable(path));
+            QCoreApplication::exit(saved ? 0 : 4);
+        });
+    });
 }
 
 } // namespace
@@ -34,7 +78,8 @@ int main(int argc, char** argv)
     CommandLineError error;
     bool exitNow = false;
     std::optional<CommandLine> commandLine = parseCommandLine(arguments, error, exitNow);
-    const bool display = haveDisplay();
+    const QString screenshot = qEnvironmentVariable("ATTN_SCREENSHOT");
+    const bool display = haveDisplay() || !screenshot.isEmpty();
     if ((exitNow || !commandLine || commandLine->headless() || !display) && !qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
 
@@ -56,6 +101,8 @@ int main(int argc, char** argv)
     if (commandLine->headless())
         return runHeadless(*commandLine);
 
+    if (!display && commandLine->modelOptions.active())
+        return runHeadless(*commandLine); // no window to open: the predictions on stdout, as ever
     if (!display) {
         // No display: the example (or the scene asked for) as a figure file instead.
         CommandLine figure = *commandLine;
@@ -72,11 +119,27 @@ int main(int argc, char** argv)
     QApplication::setWindowIcon(
         QIcon::fromTheme(QStringLiteral("attention-explorer"), QIcon(QStringLiteral(":/icons/attention-explorer.svg"))));
 
+    // A model (--model without an output option), or a scene that names one: the model window.
+    const bool sceneWithModel = commandLine->unchangedScene() && namesCheckpoint(commandLine->scenePath);
+    if (commandLine->modelOptions.active() || sceneWithModel) {
+        auto* window = attn::ui::ModelWindow::create(commandLine->backend, commandLine->vkDevice);
+        if (!screenshot.isEmpty())
+            saveScreenshotWhenShown(window, screenshot);
+        const ModelOptions& model = commandLine->modelOptions;
+        if (model.active())
+            window->openModel(model.model, commandLine->text.value_or(QString()), model.interventions,
+                              model.layer.value_or(1) - 1, std::max(0, commandLine->figure.head));
+        else
+            window->openScene(QFileInfo(commandLine->scenePath).absoluteFilePath());
+        return app.exec();
+    }
+
     std::string notice;
     auto backend = attn::gpu::createBackend(commandLine->backend, commandLine->vkDevice.toStdString(), &notice);
     if (!notice.empty())
         std::fprintf(stderr, "%s\n", notice.c_str());
     attn::ui::ExplorerWindow window(std::move(backend), QString::fromStdString(notice));
+    window.setModelBackend(commandLine->backend, commandLine->vkDevice);
     window.setScene(builtInExample(), QString());
     if (!commandLine->scenePath.isEmpty() && commandLine->unchangedScene()) {
         // Opened as that file, so Save writes it back; a bad file leaves the example open

@@ -5,6 +5,7 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/model/forward.h"
+#include "core/model/model_analysis.h"
 #include "core/model/model_json.h"
 #include "core/model/model_loader.h"
 #include "core/tokenizers/hf_tokenizer.h"
@@ -164,6 +165,7 @@ bool readModelOptions(const QCommandLineParser& parser, ModelOptions& options, C
         !number(QStringLiteral("top-k"), 1, 1000, topK))
         return false;
     options.topK = topK.value_or(options.topK);
+    options.topKGiven = topK.has_value();
     if (parser.isSet(QStringLiteral("heads-off"))) {
         static const QRegularExpression pair(QStringLiteral("^\\s*(\\d+)\\.(\\d+)\\s*$"));
         for (const QString& item : parser.value(QStringLiteral("heads-off")).split(QLatin1Char(','))) {
@@ -284,7 +286,23 @@ int runModelHeadless(const CommandLine& commandLine)
             spec.view = ui::FigureView::Heads;
         if (spec.title.isEmpty() && spec.view != ui::FigureView::Heads)
             spec.title = QStringLiteral("%1 · layer %2 · head %3").arg(model->name).arg(layer + 1).arg(spec.head + 1);
-        if (!commandLine.exportPath.isEmpty()) {
+        if (!commandLine.exportPath.isEmpty() && options.figure) {
+            // A whole-model figure, through the window's own painters.
+            ui::ModelFigureSource source;
+            source.result = result;
+            source.layer = commandLine.modelOptions.layer ? layer : -1;
+            source.head = commandLine.modelOptions.layer ? std::max(0, spec.head) : -1;
+            source.colormap = spec.colormap;
+            source.title = commandLine.figure.title;
+            source.topK = options.topK;
+            if (!interventions.empty() && *options.figure == ui::ModelFigure::Predictions)
+                source.baseline = core::runModel(model, tokens, {}, *backend, forward, result);
+            if (*options.figure == ui::ModelFigure::Importance)
+                source.importance = core::headImportance(result, *backend);
+            outputs.emplace_back(commandLine.exportPath,
+                                 ui::modelFigureBytes(*options.figure, source, commandLine.figureSize, spec.dpi,
+                                                      *ui::figureFormatForPath(commandLine.exportPath), spec.fontPoints));
+        } else if (!commandLine.exportPath.isEmpty()) {
             std::shared_ptr<const core::AttentionResult> compare;
             if (spec.view == ui::FigureView::Difference) {
                 // The same layer under the comparison score, as the window's Difference tab.

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/model/intervention.h"
+#include "ui/model/model_figures.h"
 
 #include <QString>
 #include <optional>
@@ -21,9 +22,16 @@ struct ModelOptions
     // --heads-off L.H,... ((layer, head) from 0 inside), or a scene's interventions
     core::Interventions interventions;
     int topK = 5;                  // --top-k K
+    bool topKGiven = false;        // --top-k given: the predictions are wanted on stdout
     bool info = false;             // --model-info
+    // --view grid|rollout|predictions|importance: a whole-model figure for --export, drawn by
+    // the window's painters (ui/model/model_figures.h)
+    std::optional<ui::ModelFigure> figure;
 
     bool active() const { return !model.isEmpty(); }
+    // Only printed output asked for (--model-info, --top-k): headless even where there is a
+    // display. With neither (nor --export, --dump, ...), --model opens the model window.
+    bool printsOnly() const { return active() && (info || topKGiven); }
 };
 
 // Adds --model, --layer, --heads-off, --edit-layer, --top-k and --model-info to the parser.

@@ -15,6 +15,9 @@
 #include "ui/explorer/stale_indicator.h"
 #include "ui/explorer/weights_panel.h"
 #include "ui/explorer/window_words.h"
+#include "ui/model/model_window.h"
+#include "ui/model/open_model_dialog.h"
+#include "ui/model/recent_files.h"
 
 #include "core/atomic_file.h"
 #include "core/error.h"
@@ -427,6 +430,9 @@ void ExplorerWindow::buildMenus()
             newScene();
     });
     m_openAction = add(file, tr("&Open…"), QKeySequence::Open, [this] { openDialog(); });
+    QAction* openModelAction = add(file, tr("Open &Model…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), [this] { openModel(); });
+    openModelAction->setObjectName(QStringLiteral("openModelAction"));
+    openModelAction->setToolTip(tr("Every layer and head of a Hugging Face model, in a window of its own"));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &ExplorerWindow::fillRecentMenu);
     m_examplesMenu = file->addMenu(tr("&Examples"));
@@ -909,6 +915,7 @@ void ExplorerWindow::applyViewSettings()
     grid.showValues = false;
     grid.title = QStringLiteral(" "); // the dock's title says it
     grid.colorBar = false;
+    grid.showTokenLabels = false; // thumbnails: the large view beside them names the tokens
     m_gridView->setSpec(grid);
     m_gridView->setHighlightedHead(allHeadsShown() ? -1 : selectedHead());
     FigureSpec pipeline = figureSpec(FigureView::Pipeline);
@@ -1014,6 +1021,11 @@ bool ExplorerWindow::openFile(const QString& path)
 {
     try {
         const core::Scene scene = core::loadScene(path);
+        if (scene.checkpoint) {
+            // A real model's scene: the model window opens it; this scene stays as it is.
+            ModelWindow* window = ModelWindow::create(m_modelBackend, m_modelDevice);
+            return window->openScene(QFileInfo(path).absoluteFilePath());
+        }
         setScene(scene, QFileInfo(path).absoluteFilePath());
         addRecentFile(QFileInfo(path).absoluteFilePath());
         m_messages->clearMessage(QStringLiteral("file"));
@@ -1025,6 +1037,26 @@ bool ExplorerWindow::openFile(const QString& path)
                                     .arg(QFileInfo(path).fileName(), QString::fromUtf8(error.what())));
     }
     return false;
+}
+
+ModelWindow* ExplorerWindow::openModel(const QString& folderOrId)
+{
+    QString source = folderOrId;
+    if (source.isEmpty()) {
+        OpenModelDialog dialog(this);
+        if (dialog.exec() != QDialog::Accepted || dialog.selectedFolder().isEmpty())
+            return nullptr;
+        source = dialog.selectedFolder();
+    }
+    ModelWindow* window = ModelWindow::create(m_modelBackend, m_modelDevice);
+    window->openModel(source);
+    return window;
+}
+
+void ExplorerWindow::setModelBackend(gpu::BackendChoice choice, const QString& deviceSelector)
+{
+    m_modelBackend = choice;
+    m_modelDevice = deviceSelector;
 }
 
 bool ExplorerWindow::saveFile(const QString& path)
@@ -1086,6 +1118,12 @@ void ExplorerWindow::fillRecentMenu()
     int n = 0;
     for (const QString& path : recent) {
         ++n;
+        if (recent::isModelFolder(path)) { // a model opened in a model window
+            m_recentMenu->addAction(QStringLiteral("&%1 %2").arg(n).arg(QFileInfo(path).fileName()) + tr(" (model)"), this,
+                                    [this, path] { openModel(path); })
+                ->setToolTip(path);
+            continue;
+        }
         QAction* action = m_recentMenu->addAction(
             QStringLiteral("&%1 %2").arg(n).arg(QFileInfo(path).fileName()), this, [this, path] {
                 if (maybeSave())

@@ -6,6 +6,7 @@
 
 #include "core/backend.h"
 #include "core/scene.h"
+#include "gpu/backend_factory.h"
 
 #include <QMainWindow>
 #include <QPointer>
@@ -33,6 +34,7 @@ struct ExportSource;
 class InputPanel;
 class LinesView;
 class MessageBar;
+class ModelWindow;
 class StaleIndicator;
 class WeightsPanel;
 
@@ -58,6 +60,12 @@ public:
     // Saves atomically to `path` and makes it the document's file; on failure shows why
     // and returns false (the old file, if any, is intact).
     bool saveFile(const QString& path);
+    // File > Open Model…: a real model in a window of its own (ModelWindow), leaving this one
+    // as it is. An empty path shows the Open Model dialog first; returns the window, or null
+    // when the dialog was cancelled.
+    ModelWindow* openModel(const QString& folderOrId = QString());
+    // How model windows compute (the command line's --backend and --vk-device).
+    void setModelBackend(gpu::BackendChoice choice, const QString& deviceSelector);
 
     SceneDocument* document() { return &m_document; }
     ComputeController* computeController() const { return m_compute; }
@@ -191,6 +199,8 @@ private:
     QLabel* m_backendLabel = nullptr;
 
     QMenu* m_recentMenu = nullptr;
+    gpu::BackendChoice m_modelBackend = gpu::BackendChoice::Auto;
+    QString m_modelDevice;
     QMenu* m_examplesMenu = nullptr;
     QAction* m_showValuesAction = nullptr;
     QAction* m_undoAction = nullptr;
