@@ -562,6 +562,24 @@ private slots:
         QTRY_VERIFY(!m_window->presentation());
     }
 
+    // The window fits a 1024 x 768 projector: nothing forces it wider (issue 13's rule for
+    // the explorer, kept here).
+    void fitsA1024Projector()
+    {
+        openGpt2();
+        QStringList parts;
+        for (QWidget* w : m_window->findChildren<QWidget*>())
+            if (w->isVisible() && w->minimumSizeHint().width() > 300 && qobject_cast<QWidget*>(w->parent()))
+                parts << QStringLiteral("%1 (%2) %3").arg(QString::fromLatin1(w->metaObject()->className()), w->objectName()).arg(w->minimumSizeHint().width());
+        const QSize minimum = m_window->minimumSizeHint().expandedTo(m_window->minimumSize());
+        QVERIFY2(minimum.width() <= 1024 && minimum.height() <= 768,
+                 qPrintable(QStringLiteral("%1 x %2: %3").arg(minimum.width()).arg(minimum.height()).arg(parts.join(QStringLiteral("; ")))));
+        m_window->resize(1024, 768);
+        QCoreApplication::processEvents();
+        QVERIFY(m_window->width() <= 1024);
+        QVERIFY(m_window->gridView()->geometry().side >= 10);
+    }
+
     // --- files ---------------------------------------------------------------------------
 
     void saveWritesCheckpointAndOpensAgain()

@@ -78,7 +78,7 @@ QRectF HeadGridView::checkboxRect(int layer, int head) const
     if (g.side < kMinCheckboxCell || layer < 0 || head < 0 || layer >= g.layers || head >= g.heads)
         return {};
     const QRectF cell = g.cellRect(layer, head);
-    const double s = std::min(14.0, g.side * 0.3);
+    const double s = std::min(13.0, g.side * 0.28);
     return QRectF(cell.left() + 2, cell.bottom() - s - 2, s, s);
 }
 
@@ -147,12 +147,16 @@ void HeadGridView::paintEvent(QPaintEvent*)
     painter.setRenderHint(QPainter::Antialiasing, false);
     HeadGridOptions options = m_options;
     HeadGridPainter::paint(painter, geometry(), *m_result, options, m_thumbnails);
-    // The switches: a screen's affordance, not part of exported figures.
+    // The switches: a screen's affordance, not part of exported figures. Drawn on the head
+    // under the pointer, the selected head and the heads switched off, so that 144 boxes do
+    // not cover the thumbnails; every head's corner takes a click.
     const auto& g = geometry();
     for (int l = 0; l < g.layers; ++l)
         for (int h = 0; h < g.heads; ++h) {
             const QRectF box = checkboxRect(l, h);
-            if (box.isEmpty())
+            const bool shown = m_options.headsOff.count({l, h}) || (l == m_hoverLayer && h == m_hoverHead) ||
+                               (l == m_options.selectedLayer && h == m_options.selectedHead);
+            if (box.isEmpty() || !shown)
                 continue;
             QStyleOptionButton option;
             option.initFrom(this);
@@ -183,6 +187,30 @@ void HeadGridView::changeEvent(QEvent* event)
     if (event->type() == QEvent::FontChange || event->type() == QEvent::PaletteChange)
         m_geometry.reset();
     QWidget::changeEvent(event);
+}
+
+void HeadGridView::mouseMoveEvent(QMouseEvent* event)
+{
+    int layer = -1;
+    int head = -1;
+    if (m_result)
+        if (const auto hit = geometry().hitAt(event->position(), int(m_result->tokens.size()))) {
+            layer = hit->layer;
+            head = hit->head;
+        }
+    if (layer != m_hoverLayer || head != m_hoverHead) {
+        m_hoverLayer = layer;
+        m_hoverHead = head;
+        update();
+    }
+    QWidget::mouseMoveEvent(event);
+}
+
+void HeadGridView::leaveEvent(QEvent* event)
+{
+    m_hoverLayer = m_hoverHead = -1;
+    update();
+    QWidget::leaveEvent(event);
 }
 
 void HeadGridView::mousePressEvent(QMouseEvent* event)

@@ -1,6 +1,7 @@
 #include "ui/model/importance_view.h"
 
 #include "ui/model/model_figures.h"
+#include "ui/widgets/flow_layout.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -14,7 +15,9 @@ ImportanceView::ImportanceView(QWidget* parent) : QWidget(parent)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 6, 0, 0);
-    auto* row = new QHBoxLayout;
+    auto* rowHost = new QWidget(this);
+    auto* row = new FlowLayout(rowHost, 6, 4); // wraps on a narrow window
+    row->setContentsMargins(0, 0, 0, 0);
     m_compute = new QPushButton(tr("&Rank Heads"), this);
     m_compute->setObjectName(QStringLiteral("importanceCompute"));
     m_compute->setToolTip(tr("Switch each head off in turn and measure how much the predicted token's log-probability "
@@ -26,11 +29,12 @@ ImportanceView::ImportanceView(QWidget* parent) : QWidget(parent)
     m_cancel->setVisible(false);
     m_note = new QLabel(this);
     m_note->setWordWrap(true);
+    m_note->setMinimumWidth(1);
     row->addWidget(m_compute);
-    row->addWidget(m_progress, 1);
+    row->addWidget(m_progress);
     row->addWidget(m_cancel);
-    row->addWidget(m_note, 2);
-    layout->addLayout(row);
+    layout->addWidget(rowHost);
+    layout->addWidget(m_note);
     m_panels = new MatrixPanelsView(this);
     m_panels->setObjectName(QStringLiteral("importancePanels"));
     m_panels->setMessage(tr("Rank Heads measures, for the prediction shown, how much each head matters: the drop in the "

@@ -215,7 +215,9 @@ void ModelWindow::buildViews()
     auto* differencePage = new QWidget(m_tabs);
     auto* differenceLayout = new QVBoxLayout(differencePage);
     differenceLayout->setContentsMargins(0, 6, 0, 0);
-    auto* compareRow = new QHBoxLayout;
+    auto* compareHost = new QWidget(differencePage);
+    auto* compareRow = new FlowLayout(compareHost, 6, 4); // wraps on a narrow window
+    compareRow->setContentsMargins(0, 0, 0, 0);
     m_compareCombo = new QComboBox(differencePage);
     for (ScoreOption option : {ScoreOption::Dot, ScoreOption::Scaled, ScoreOption::Hard, ScoreOption::Cosine})
         m_compareCombo->addItem(scoreOptionLabel(option), scoreOptionName(option));
@@ -223,8 +225,7 @@ void ModelWindow::buildViews()
     compareLabel->setBuddy(m_compareCombo);
     compareRow->addWidget(compareLabel);
     compareRow->addWidget(m_compareCombo);
-    compareRow->addStretch(1);
-    differenceLayout->addLayout(compareRow);
+    differenceLayout->addWidget(compareHost);
     m_differenceView = new HeatmapView(differencePage);
     m_differenceView->setObjectName(QStringLiteral("modelDifferenceView"));
     differenceLayout->addWidget(m_differenceView, 1);
@@ -246,8 +247,10 @@ void ModelWindow::buildViews()
                                          "that layer's raw mean"));
     m_tabs->setTabToolTip(ImportanceTab, tr("How much each head matters to the prediction"));
     splitter->addWidget(m_tabs);
-    splitter->setStretchFactor(0, 5);
-    splitter->setStretchFactor(1, 4);
+    // The grid takes the larger part: 12 x 12 thumbnails readable at 1920 x 1080.
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    splitter->setSizes({600, 400});
     layout->addWidget(splitter, 1);
     setCentralWidget(central);
 
@@ -305,10 +308,12 @@ void ModelWindow::buildDocks()
     m_predictions->setObjectName(QStringLiteral("predictionsView"));
     layout->addWidget(m_predictions);
     layout->addStretch(1);
+    // Both panels scroll rather than widen the window past a 1024-pixel projector.
     auto* inputScroll = new QScrollArea(this);
     inputScroll->setWidgetResizable(true);
     inputScroll->setFrameShape(QFrame::NoFrame);
     inputScroll->setWidget(input);
+    inputScroll->setMinimumWidth(200);
     m_inputDock = new QDockWidget(tr("Sentence and prediction"), this);
     m_inputDock->setObjectName(QStringLiteral("modelInputDock"));
     m_inputDock->setWidget(inputScroll);
@@ -319,14 +324,14 @@ void ModelWindow::buildDocks()
     auto* headScroll = new QScrollArea(this);
     headScroll->setWidgetResizable(true);
     headScroll->setFrameShape(QFrame::NoFrame);
-    headScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     headScroll->setWidget(m_headPanel);
+    headScroll->setMinimumWidth(220);
     m_headDock = new QDockWidget(tr("Selected head"), this);
     m_headDock->setObjectName(QStringLiteral("modelHeadDock"));
     m_headDock->setWidget(headScroll);
     m_headDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::RightDockWidgetArea, m_headDock);
-    resizeDocks({m_inputDock, m_headDock}, {340, 340}, Qt::Horizontal);
+    resizeDocks({m_inputDock, m_headDock}, {300, 300}, Qt::Horizontal);
 
     connect(m_text, &QLineEdit::textEdited, this, [this](const QString& text) {
         if (m_typingGesture == 0)
@@ -668,6 +673,22 @@ void ModelWindow::fillRecentMenu()
     }
     if (n == 0)
         m_recentMenu->addAction(tr("No recent files"))->setEnabled(false);
+}
+
+void ModelWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    if (m_docksFitted)
+        return;
+    m_docksFitted = true;
+    fitPanels();
+}
+
+void ModelWindow::fitPanels()
+{
+    // The grid and the head's figures keep the middle, on a 1024-pixel projector too.
+    const int panel = std::clamp(width() / 5, 200, 300);
+    resizeDocks({m_inputDock, m_headDock}, {panel, panel}, Qt::Horizontal);
 }
 
 void ModelWindow::closeEvent(QCloseEvent* event)

@@ -99,6 +99,9 @@ public:
     // Head importance for the run on screen, in the background; cancel stops it.
     void computeImportance();
     void cancelImportance();
+    // The side panels a fifth of the window's width each (at most 300 pixels); done once when
+    // the window is first shown, again on request (a window resized before it is used).
+    void fitPanels();
     // Another backend (Compute menu): the next run computes there.
     void setBackendChoice(gpu::BackendChoice choice);
 
@@ -135,6 +138,7 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     void buildViews();
@@ -204,6 +208,7 @@ private:
     QPointer<ExportDialog> m_exportDialog;
     QPointer<PresentationWindow> m_presentation;
 
+    bool m_docksFitted = false;
     bool m_computeQueued = false;
     quint64 m_shownGeneration = 0;
     QString m_computeError;
