@@ -4,12 +4,17 @@
 
 #include "ui/export/export_dialog.h"
 #include "ui/figures/figure_export.h"
+#include "ui/presentation/presentation_export.h"
 #include "ui/presentation/presentation_steps.h"
+#include "ui/presentation/slide.h"
+#include "ui/presentation/slide_builder.h"
 
 #include "core/cpu_backend.h"
 #include "core/scene_json.h"
 
+#include <QBuffer>
 #include <QDir>
+#include <QPainter>
 #include <QImage>
 #include <QRegularExpression>
 #include <QSet>
@@ -100,13 +105,22 @@ private slots:
     {
         QFETCH(QString, file);
         const ui::ExportSource source = sourceFor(file);
-        ui::FigureSpec spec;
-        spec.view = ui::FigureView::Pipeline;
-        spec.dpi = 96;
         for (int step = 1; step <= ui::kPresentationSteps; ++step) {
-            spec.presentationStep = step;
-            verifyFigure(ui::figureBytes(*source.result, spec, kPixels, ui::FigureFormat::Png));
+            // The page as the screen and the PDF draw it.
+            ui::SlideOptions options;
+            options.step = step;
+            const ui::Slide slide = ui::buildSlide(*source.result, options, QSizeF(kPixels));
+            QImage image(kPixels, QImage::Format_RGB32);
+            QPainter painter(&image);
+            ui::paintSlide(painter, slide);
+            painter.end();
+            QByteArray png;
+            QBuffer buffer(&png);
+            buffer.open(QIODevice::WriteOnly);
+            image.save(&buffer, "PNG");
+            verifyFigure(png);
         }
+        QVERIFY(ui::presentationPdf(*source.result, ui::DeckOptions{}).startsWith("%PDF"));
     }
 };
 

@@ -1,21 +1,44 @@
-// Presentation mode: stepping with a clicker's keys, the captions, which panels each step
-// fills and frames, hovering a weight, themes, and the controls that hide themselves.
+// Presentation mode as a lecturer uses it (issue 13): each step's matrices fill the screen
+// with labels and numbers a hall's back row reads; every token labelled up to 48 at 1080p;
+// a step on one query (its scores, their softmax as bars, the weighted sum of the values);
+// the equation with the chosen cell's numbers; themes chosen in the presentation; the
+// pointer highlights a cell; the PDF handout, page by page; leaving gives the keys back.
+#include "ui/explorer/explorer_window.h"
+#include "ui/export/export_dialog.h"
+#include "ui/figures/figure_builder.h"
+#include "ui/presentation/presentation_export.h"
 #include "ui/presentation/presentation_steps.h"
 #include "ui/presentation/presentation_window.h"
+#include "ui/presentation/slide_builder.h"
 
 #include "core/cpu_backend.h"
+#include "core/scene.h"
 #include "core/scene_json.h"
 #include "support/problems.h"
 
 #include <qcustomplot.h>
 
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QImage>
+#include <QPointer>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSet>
 #include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTextDocumentFragment>
+#include <QWheelEvent>
 #include <QtTest>
+#include <map>
 
 using namespace attn;
 using core::Normalization;
 using core::ScoreKind;
+using Role = ui::SlideText::Role;
 
 Q_DECLARE_METATYPE(core::ScoreKind)
 Q_DECLARE_METATYPE(core::Normalization)
@@ -32,22 +55,109 @@ std::shared_ptr<const core::AttentionResult> compute(ScoreKind score, Normalizat
     return backend.compute(problem, {});
 }
 
+std::shared_ptr<const core::AttentionResult> compute(const core::Scene& scene)
+{
+    core::CpuBackend backend;
+    return backend.compute(core::resolveProblem(scene), {});
+}
+
+std::shared_ptr<const core::AttentionResult> example(const QString& file)
+{
+    return compute(core::loadScene(QStringLiteral(":/examples/") + file));
+}
+
+// A sentence of `words` different words, some of them long.
+QString sentence(int words)
+{
+    static const QStringList vocabulary{
+        QStringLiteral("the"),     QStringLiteral("student"),   QStringLiteral("who"),     QStringLiteral("got"),
+        QStringLiteral("highest"), QStringLiteral("grade"),     QStringLiteral("in"),      QStringLiteral("class"),
+        QStringLiteral("was"),     QStringLiteral("awarded"),   QStringLiteral("a"),       QStringLiteral("scholarship"),
+        QStringLiteral("by"),      QStringLiteral("principal"), QStringLiteral("because"), QStringLiteral("she")};
+    QStringList out;
+    for (int k = 0; k < words; ++k)
+        out.append(vocabulary[k % vocabulary.size()] + (k >= vocabulary.size() ? QString::number(k / vocabulary.size()) : QString()));
+    return out.join(QLatin1Char(' '));
+}
+
 QString plain(const QString& html) { return QTextDocumentFragment::fromHtml(html).toPlainText(); }
 
-// The panels each step creates (FigureBuilder's panel names).
-const QStringList kCreated[] = {
-    {},
-    {QStringLiteral("E"), QStringLiteral("P"), QStringLiteral("X")},
-    {QStringLiteral("Q"), QStringLiteral("K"), QStringLiteral("V")},
-    {QStringLiteral("scores")},
-    {QStringLiteral("scaled scores")},
-    {QStringLiteral("masked scores")},
-    {QStringLiteral("weights")},
-    {QStringLiteral("output")},
-    {QStringLiteral("weights")}, // each head's, in the heads row: one head here
-    {QStringLiteral("concat")},
-    {QStringLiteral("multi-head output")},
-};
+ui::Slide slideOf(const core::AttentionResult& result, int step, QSizeF size = QSizeF(1920, 1080), int query = -1,
+                  int key = -1)
+{
+    ui::SlideOptions options;
+    options.step = step;
+    options.query = query;
+    options.key = key;
+    return ui::buildSlide(result, options, size);
+}
+
+// The token labels of one axis of one panel (or the chips: panel -1), by index.
+std::map<int, const ui::SlideText*> labels(const ui::Slide& slide, int panel, bool columns)
+{
+    std::map<int, const ui::SlideText*> out;
+    for (const ui::SlideText* t : slide.textsOf(Role::Label))
+        if (t->panel == panel && t->columns == columns)
+            out[t->index] = t;
+    return out;
+}
+
+QStringList tokenTexts(const std::vector<core::Token>& tokens)
+{
+    QStringList out;
+    for (const core::Token& t : tokens)
+        out.append(t.text);
+    return out;
+}
+
+// Every token of the input named on the slide: by each panel's rows and key columns, or
+// by the chips; none of one axis overlapping another.
+void verifyEveryLabel(const ui::Slide& slide, const core::AttentionResult& result, int step)
+{
+    const QStringList queries = tokenTexts(result.problem->queryTokens);
+    const QStringList keys = tokenTexts(result.problem->keyTokens);
+    QCOMPARE(slide.labelStep, 1);
+    QCOMPARE(slide.labelCharacters, 0);
+    auto check = [&](const std::map<int, const ui::SlideText*>& shown, const QStringList& tokens, const QString& where) {
+        for (int i = 0; i < int(tokens.size()); ++i) {
+            QVERIFY2(shown.count(i), qPrintable(QStringLiteral("step %1 %2: token %3 “%4” not labelled").arg(step).arg(where).arg(i + 1).arg(tokens[i])));
+            QCOMPARE(shown.at(i)->text, tokens[i]);
+        }
+        QRectF previous;
+        for (const auto& [i, text] : shown) {
+            const QRectF box = ui::textBounds(*text);
+            QFontMetricsF metrics(text->font);
+            // The text's own extent within its box (labels are aligned inside wider boxes).
+            const double extent = metrics.height();
+            QRectF ink = box;
+            if (text->rotation != 0.0 || (text->columns && text->panel >= 0))
+                ink = QRectF(box.center().x() - extent / 2, box.top(), extent, box.height());
+            else if (text->panel >= 0)
+                ink = QRectF(box.left(), box.center().y() - extent / 2, box.width(), extent);
+            if (!previous.isNull())
+                QVERIFY2(!previous.intersects(ink.adjusted(1, 1, -1, -1)),
+                         qPrintable(QStringLiteral("step %1 %2: label %3 overlaps the one before").arg(step).arg(where).arg(i + 1)));
+            previous = ink;
+        }
+    };
+    if (step == int(ui::PresentationStep::Tokens)) {
+        check(labels(slide, -1, false), queries, QStringLiteral("chips"));
+        return;
+    }
+    bool any = false;
+    for (int p = 0; p < int(slide.panels.size()); ++p) {
+        const ui::SlidePanel& panel = slide.panels[std::size_t(p)];
+        const auto rows = labels(slide, p, false);
+        if (!rows.empty()) {
+            any = true;
+            check(rows, panel.queryRows ? queries : keys, panel.name + QStringLiteral(" rows"));
+        }
+        const auto columns = labels(slide, p, true);
+        if (panel.keyColumns)
+            check(columns, keys, panel.name + QStringLiteral(" columns"));
+    }
+    QVERIFY2(any, qPrintable(QStringLiteral("step %1: no labels").arg(step)));
+}
 
 } // namespace
 
@@ -55,64 +165,61 @@ class TestPresentation : public QObject
 {
     Q_OBJECT
 
-    std::unique_ptr<ui::PresentationWindow> open(std::shared_ptr<const core::AttentionResult> result)
+    std::unique_ptr<ui::PresentationWindow> open(std::shared_ptr<const core::AttentionResult> result, QSize size = QSize(1600, 900))
     {
         auto window = std::make_unique<ui::PresentationWindow>(std::move(result));
-        window->resize(1600, 900);
+        window->resize(size);
         window->show();
         if (!QTest::qWaitForWindowExposed(window.get()))
             return nullptr;
         return window;
     }
 
-    // The rectangle a frame covers, in its panel's cell coordinates (x columns, y rows).
-    static QRectF cellsOf(const QCPItemRect* frame)
+    // The middle of cell (row, column) of the first panel named `name`.
+    static QPoint cellCentre(const ui::Slide& slide, const QString& name, int row, int column)
     {
-        return QRectF(frame->topLeft->coords(), frame->bottomRight->coords()).normalized();
-    }
-
-    static bool framed(const std::vector<QCPItemRect*>& frames, const QCPAxisRect* panel, QRectF cells)
-    {
-        for (const QCPItemRect* frame : frames) {
-            const QRectF r = cellsOf(frame);
-            if (frame->topLeft->keyAxis() && frame->topLeft->keyAxis()->axisRect() == panel &&
-                std::abs(r.left() - cells.left()) < 1e-9 && std::abs(r.right() - cells.right()) < 1e-9 &&
-                std::abs(r.top() - cells.top()) < 1e-9 && std::abs(r.bottom() - cells.bottom()) < 1e-9)
-                return true;
-        }
-        return false;
+        for (const ui::SlidePanel& panel : slide.panels)
+            if (panel.name == name)
+                return QPointF(panel.cells.left() + (column + 0.5) * panel.cells.width() / panel.columns,
+                               panel.cells.top() + (row + 0.5) * panel.cells.height() / panel.rows)
+                    .toPoint();
+        return {};
     }
 
 private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("attention-explorer-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_presentation"));
+    }
+
     void keysStepThroughEveryStepAndBack()
     {
         auto window = open(compute(ScoreKind::ScaledDot, Normalization::Softmax));
         QVERIFY(window);
         QCOMPARE(window->step(), 1);
-        QCOMPARE(window->stepCount(), 11);
+        QCOMPARE(window->stepCount(), 12);
         QSignalSpy steps(window.get(), &ui::PresentationWindow::stepChanged);
         // Forward with what clickers send, one past the end.
         const Qt::Key forward[] = {Qt::Key_Right, Qt::Key_Space, Qt::Key_PageDown};
-        for (int press = 0; press < 11; ++press)
+        for (int press = 0; press < 12; ++press)
             QTest::keyClick(window.get(), forward[press % 3]);
-        QCOMPARE(window->step(), 11);
-        QCOMPARE(steps.size(), 10);
-        for (int k = 0; k < 10; ++k)
+        QCOMPARE(window->step(), 12);
+        QCOMPARE(steps.size(), 11);
+        for (int k = 0; k < 11; ++k)
             QCOMPARE(steps[k][0].toInt(), k + 2);
-        // And back, one past the start.
         steps.clear();
         const Qt::Key back[] = {Qt::Key_Left, Qt::Key_PageUp, Qt::Key_Backspace};
-        for (int press = 0; press < 11; ++press)
+        for (int press = 0; press < 12; ++press)
             QTest::keyClick(window.get(), back[press % 3]);
         QCOMPARE(window->step(), 1);
-        QCOMPARE(steps.size(), 10);
-        for (int k = 0; k < 10; ++k)
-            QCOMPARE(steps[k][0].toInt(), 10 - k);
+        QCOMPARE(steps.size(), 11);
         QTest::keyClick(window.get(), Qt::Key_End);
-        QCOMPARE(window->step(), 11);
+        QCOMPARE(window->step(), 12);
         QTest::keyClick(window.get(), Qt::Key_Home);
         QCOMPARE(window->step(), 1);
-        for (int step = 1; step <= 11; ++step)
+        for (int step = 1; step <= 12; ++step)
             QVERIFY(!ui::PresentationWindow::stepName(step).isEmpty());
     }
 
@@ -140,14 +247,14 @@ private slots:
         QTest::newRow("6 causal") << scaled << softmax << true << 1.0f << 6 << "Mij = −∞ where j > i (causal)";
         QTest::newRow("7 softmax") << scaled << softmax << false << 1.0f << 7 << "αij = softmaxj(qi · kj / √dk)";
         QTest::newRow("7 softmax causal") << scaled << softmax << true << 1.0f << 7 << "softmaxj(qi · kj / √dk + Mij)";
-        QTest::newRow("7 softmax additive") << ScoreKind::Additive << softmax << false << 1.0f << 7 << "softmaxj(wT tanh(qi + kj))";
         QTest::newRow("7 hard") << scaled << Normalization::Hard << false << 1.0f << 7 << "argmax";
         QTest::newRow("7 relu") << scaled << Normalization::Relu << false << 1.0f << 7 << "ReLU(sij)";
         QTest::newRow("7 sparsemax") << scaled << Normalization::Sparsemax << false << 1.0f << 7 << "sparsemax(si)";
-        QTest::newRow("8 weighted sum") << scaled << softmax << false << 1.0f << 8 << "oi = ∑j αij vj";
-        QTest::newRow("9 heads") << scaled << softmax << false << 1.0f << 9 << "Attention(XWhQ, XWhK, XWhV)";
-        QTest::newRow("10 concat") << scaled << softmax << false << 1.0f << 10 << "Concat(head1)";
-        QTest::newRow("11 W^O") << scaled << softmax << false << 1.0f << 11 << "Concat(head1) WO";
+        QTest::newRow("8 one query") << scaled << softmax << false << 1.0f << 8 << "oi = ∑j αij vj|αi = softmax(si)";
+        QTest::newRow("9 weighted sum") << scaled << softmax << false << 1.0f << 9 << "oi = ∑j αij vj|O = αV";
+        QTest::newRow("10 heads") << scaled << softmax << false << 1.0f << 10 << "Attention(XWhQ, XWhK, XWhV)";
+        QTest::newRow("11 concat") << scaled << softmax << false << 1.0f << 11 << "Concat(head1)";
+        QTest::newRow("12 W^O") << scaled << softmax << false << 1.0f << 12 << "Concat(head1) WO";
     }
 
     void captionNamesTheEquation()
@@ -168,84 +275,252 @@ private slots:
         QVERIFY(!text.contains(QLatin1Char('_')) && !text.contains(QLatin1Char('^')));
     }
 
-    // Cross-attention: queries project the target's X, keys and values the source's.
     void crossAttentionCaptionsNameTheSource()
     {
         const core::Scene scene = core::loadScene(QStringLiteral(":/examples/04-translation-cross-attention.json"));
-        core::CpuBackend backend;
-        ui::PresentationWindow window(backend.compute(core::resolveProblem(scene), {}));
+        ui::PresentationWindow window(compute(scene));
         window.setStep(1);
         QVERIFY(plain(window.caption()).contains(QStringLiteral("source: S = 5 tokens")));
         window.setStep(3);
         for (const QString& part : {QStringLiteral("Q = XtWQ"), QStringLiteral("K = XsWK"), QStringLiteral("V = XsWV")})
             QVERIFY2(plain(window.caption()).contains(part), qPrintable(plain(window.caption())));
-        window.setStep(9);
+        window.setStep(10);
         QVERIFY2(plain(window.caption()).contains(QStringLiteral("Attention(XtWhQ, XsWhK, XsWhV)")), qPrintable(plain(window.caption())));
     }
 
-    void eachStepFillsItsPanelsAndFramesThem()
+    // The finding: F11 showed every matrix small in half the screen; 6 of 17 labels, no numbers.
+    void theScholarshipExampleShowsEveryLabelAndItsNumbers_data()
     {
-        auto window = open(compute(ScoreKind::ScaledDot, Normalization::Softmax, true));
-        QVERIFY(window);
-        QVERIFY(window->figure());
-        // The layout does not move from step to step: the weights stand where they will be.
-        const QRect weightsAtStart = window->figure()->panelRect(QStringLiteral("weights"), 0)->rect();
-        QStringList expected;
-        for (int step = 1; step <= 11; ++step) {
-            window->setStep(step);
-            const ui::FigureBuilder* figure = window->figure();
-            QVERIFY(figure);
-            const QStringList& created = kCreated[step - 1];
-            expected += created;
-            QStringList filled = figure->filledPanels();
-            QStringList want = expected;
-            filled.sort();
-            want.sort();
-            QCOMPARE(filled, want);
-            // One frame for each panel the step creates; the tokens step frames the tokens.
-            QCOMPARE(int(figure->stepFrames().size()), step == 1 ? 1 : int(created.size()));
-            if (step != 9) // the heads' weights share the name "weights" with the main panel
-                for (const QString& name : created) {
-                    const QCPAxisRect* panel = figure->panelRect(name, 0);
-                    QVERIFY(panel);
-                    const bool found = std::any_of(figure->stepFrames().begin(), figure->stepFrames().end(),
-                                                   [&](const QCPItemRect* f) { return f->topLeft->keyAxis()->axisRect() == panel; });
-                    QVERIFY2(found, qPrintable(name));
-                }
-            QCOMPARE(figure->panelRect(QStringLiteral("weights"), 0)->rect(), weightsAtStart);
+        QTest::addColumn<QSize>("screen");
+        QTest::addColumn<double>("labelPixels"); // the least a hall's back row reads
+        QTest::addColumn<double>("numberPixels");
+        QTest::newRow("1920x1080") << QSize(1920, 1080) << 24.0 << 24.0;
+        // A 4:3 projector has half the pixels: the labels keep their share of the height;
+        // α, V and αV side by side leave its numbers at 12 px.
+        QTest::newRow("1024x768") << QSize(1024, 768) << 24.0 * 768 / 1080 << 12.0;
+    }
+
+    void theScholarshipExampleShowsEveryLabelAndItsNumbers()
+    {
+        QFETCH(QSize, screen);
+        QFETCH(double, labelPixels);
+        QFETCH(double, numberPixels);
+        const auto result = example(QStringLiteral("02-student-scholarship.json"));
+        QCOMPARE(result->problem->queryCount(), 17);
+        for (int step = 1; step <= ui::kPresentationSteps; ++step) {
+            const ui::Slide slide = slideOf(*result, step, QSizeF(screen));
+            verifyEveryLabel(slide, *result, step);
+            QVERIFY2(slide.labelPixels >= labelPixels,
+                     qPrintable(QStringLiteral("step %1: labels %2 px").arg(step).arg(slide.labelPixels)));
+            if (step == int(ui::PresentationStep::Tokens))
+                continue;
+            // Numbers in every cell of every panel, as large as the labels need to be.
+            QVERIFY2(slide.valuePixels >= numberPixels, qPrintable(QStringLiteral("step %1: numbers %2 px").arg(step).arg(slide.valuePixels)));
+            int numbers = 0;
+            for (const ui::SlideText* t : slide.textsOf(Role::Value))
+                numbers += t->panel >= 0 ? 1 : 0;
+            int cells = 0;
+            for (const ui::SlidePanel& panel : slide.panels)
+                cells += panel.name == QLatin1String("focus weights") ? panel.rows : panel.rows * panel.columns;
+            QVERIFY2(numbers >= cells, qPrintable(QStringLiteral("step %1: %2 numbers for %3 cells").arg(step).arg(numbers).arg(cells)));
+            for (const ui::SlideText* t : slide.textsOf(Role::Value))
+                QVERIFY(t->font.pixelSize() >= int(numberPixels) || t->panel < 0);
         }
     }
 
-    void hoveringAWeightHighlightsItsQueryAndKey()
+    // Up to 24 tokens, labels at least 24 px on a 1080p screen on every step, and the weights'
+    // numbers too. (Three 24 x 16 matrices of signed two-decimal numbers side by side have no
+    // room for 24 px numbers on any screen: their cells are coloured, and the chosen token's
+    // numbers are in the equation above them.)
+    void twentyFourTokensReadFromTheBackRow()
     {
-        auto window = open(compute(ScoreKind::ScaledDot, Normalization::Softmax));
-        QVERIFY(window);
-        window->setStep(11);
-        const ui::FigureBuilder* figure = window->figure();
-        QVERIFY(figure);
-        const QCPAxisRect* weights = figure->panelRect(QStringLiteral("weights"), 0);
-        const QCPAxisRect* q = figure->panelRect(QStringLiteral("Q"), 0);
-        const QCPAxisRect* k = figure->panelRect(QStringLiteral("K"), 0);
-        const int i = 2, j = 3;
-        const QPoint pixel(int(weights->axis(QCPAxis::atBottom)->coordToPixel(j)),
-                           int(weights->axis(QCPAxis::atLeft)->coordToPixel(i)));
-        QTest::mouseMove(window->plot(), pixel);
-        const auto& frames = figure->highlightFrames();
-        QVERIFY(!frames.empty());
-        QVERIFY2(framed(frames, weights, QRectF(QPointF(-0.5, i - 0.5), QPointF(3.5, i + 0.5))), "query row i");
-        QVERIFY2(framed(frames, weights, QRectF(QPointF(j - 0.5, -0.5), QPointF(j + 0.5, 3.5))), "key column j");
-        QVERIFY2(framed(frames, q, QRectF(QPointF(-0.5, i - 0.5), QPointF(1.5, i + 0.5))), "q_i, row i of Q (d_k = 2)");
-        QVERIFY2(framed(frames, k, QRectF(QPointF(-0.5, j - 0.5), QPointF(1.5, j + 0.5))), "k_j, row j of K");
-        const QCPAxisRect* scores = figure->panelRect(QStringLiteral("scores"), 0);
-        QVERIFY2(framed(frames, scores, QRectF(QPointF(j - 0.5, i - 0.5), QPointF(j + 0.5, i + 0.5))),
-                 "the same cell in the scores");
-
-        // Off the matrices, nothing is framed.
-        QTest::mouseMove(window->plot(), QPoint(2, 2));
-        QVERIFY(figure->highlightFrames().empty());
+        const auto result = compute(core::makeScene(sentence(24), 16, 2, 1));
+        QCOMPARE(result->problem->queryCount(), 24);
+        for (int step = 1; step <= ui::kPresentationSteps; ++step) {
+            const ui::Slide slide = slideOf(*result, step);
+            verifyEveryLabel(slide, *result, step);
+            QVERIFY2(slide.labelPixels >= 24.0, qPrintable(QStringLiteral("step %1: labels %2 px").arg(step).arg(slide.labelPixels)));
+            using S = ui::PresentationStep;
+            if (step == int(S::Normalized) || step == int(S::QueryFocus))
+                QVERIFY2(slide.valuePixels >= 24.0, qPrintable(QStringLiteral("step %1: numbers %2 px").arg(step).arg(slide.valuePixels)));
+            if (step >= int(S::Scores) && step <= int(S::QueryFocus))
+                QVERIFY2(slide.valuePixels >= 16.0, qPrintable(QStringLiteral("step %1: numbers %2 px").arg(step).arg(slide.valuePixels)));
+            if (slide.valuePixels == 0.0)
+                QVERIFY2(!plain(slide.textsOf(Role::Numbers).front()->text).isEmpty(), "the chosen cell's numbers, at least");
+        }
     }
 
-    void themesChangeTheFigureColours_data()
+    // Every label up to 48 tokens at 1080p, turned, smaller or cut, never dropped; past that
+    // thinned, and the slide says so.
+    void everyLabelUpToFortyEightTokens()
+    {
+        const auto result = compute(core::makeScene(sentence(48), 16, 2, 1));
+        for (int step = 1; step <= ui::kPresentationSteps; ++step)
+            verifyEveryLabel(slideOf(*result, step), *result, step);
+        const auto longer = compute(core::makeScene(sentence(96), 16, 2, 1));
+        const ui::Slide thinned = slideOf(*longer, int(ui::PresentationStep::Normalized));
+        QVERIFY(thinned.labelStep > 1);
+        bool said = false;
+        for (const ui::SlideText* note : thinned.textsOf(Role::Note))
+            said = said || note->text.contains(QLatin1String("labels: every"));
+        QVERIFY2(said, "a thinned slide says so");
+    }
+
+    // The subject fills the screen: at least 80% of its width or of its height (the other
+    // as its shape allows: one line of five tokens is a band across the screen).
+    void eachStepsSubjectFillsTheScreen_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QSize>("screen");
+        for (const char* file : {"01-this-is-a-cat.json", "02-student-scholarship.json", "04-translation-cross-attention.json",
+                                 "12-multi-head-one-off.json"})
+            for (QSize screen : {QSize(1920, 1080), QSize(1024, 768)})
+                QTest::addRow("%s %dx%d", file, screen.width(), screen.height()) << QString::fromLatin1(file) << screen;
+    }
+
+    void eachStepsSubjectFillsTheScreen()
+    {
+        QFETCH(QString, file);
+        QFETCH(QSize, screen);
+        const auto result = example(file);
+        for (int step = 1; step <= ui::kPresentationSteps; ++step) {
+            const ui::Slide slide = slideOf(*result, step, QSizeF(screen));
+            const QRectF s = slide.subject;
+            const double w = s.width() / screen.width();
+            const double h = s.height() / screen.height();
+            QVERIFY2(std::max(w, h) >= 0.8 && std::min(w, h) >= 0.25,
+                     qPrintable(QStringLiteral("step %1: the subject is %2% wide, %3% high").arg(step).arg(int(w * 100)).arg(int(h * 100))));
+            QVERIFY(QRectF(QPointF(0, 0), QSizeF(screen)).contains(s));
+        }
+    }
+
+    // The chosen cell's numbers in the equation: the scholarship's "student" and "awarded".
+    void theEquationCarriesTheChosenCellsNumbers()
+    {
+        const auto result = example(QStringLiteral("02-student-scholarship.json"));
+        const core::HeadResult& h = result->heads[0];
+        const int i = 1, j = 11; // "student" -> "awarded"
+        QCOMPARE(result->problem->queryTokens[std::size_t(i)].text, QStringLiteral("student"));
+        QCOMPARE(result->problem->keyTokens[std::size_t(j)].text, QStringLiteral("awarded"));
+        auto numbers = [&](ui::PresentationStep step) {
+            return plain(ui::presentationNumbers(int(step), *result, 0, i, j));
+        };
+        auto n = [](double v) { return QString::number(v, 'f', 2).remove(QRegularExpression(QStringLiteral("\\.?0+$"))); };
+        QVERIFY2(numbers(ui::PresentationStep::Tokens).contains(QStringLiteral("“student”")), qPrintable(numbers(ui::PresentationStep::Tokens)));
+        const QString scores = numbers(ui::PresentationStep::Scores);
+        QVERIFY2(scores.contains(QStringLiteral("e2,12 = q2 · k12 = ")) && scores.endsWith(QStringLiteral("= ") + n(h.rawScores(i, j))),
+                 qPrintable(scores));
+        const QString scaled = numbers(ui::PresentationStep::Scaled);
+        QVERIFY2(scaled.contains(QStringLiteral("/ 2 = ")) && scaled.endsWith(n(h.scaledScores(i, j))), qPrintable(scaled));
+        QVERIFY2(numbers(ui::PresentationStep::Masked).contains(QStringLiteral("not masked")), qPrintable(numbers(ui::PresentationStep::Masked)));
+        const QString softmax = numbers(ui::PresentationStep::Normalized);
+        QVERIFY2(softmax.startsWith(QStringLiteral("α2,12 = exp(")) && softmax.endsWith(QStringLiteral("= ") + n(h.weights(i, j))),
+                 qPrintable(softmax));
+        const QString focus = numbers(ui::PresentationStep::QueryFocus);
+        QVERIFY2(focus.startsWith(QStringLiteral("o2 = ")) && focus.contains(n(h.output(i, 0))), qPrintable(focus));
+        // A masked cell says why.
+        core::Scene causal = core::loadScene(QStringLiteral(":/examples/02-student-scholarship.json"));
+        causal.mask.causal = true;
+        const auto masked = compute(causal);
+        const QString m = plain(ui::presentationNumbers(int(ui::PresentationStep::Masked), *masked, 0, i, j));
+        QVERIFY2(m.contains(QStringLiteral("−∞")) && m.contains(QStringLiteral("causal: 12 > 2")), qPrintable(m));
+        // And the numbers are on the slide.
+        const ui::Slide slide = slideOf(*result, int(ui::PresentationStep::Scores), QSizeF(1920, 1080), i, j);
+        QCOMPARE(slide.textsOf(Role::Numbers).size(), std::size_t(1));
+        QCOMPARE(plain(slide.textsOf(Role::Numbers).front()->text), scores);
+    }
+
+    // One query: its row of scores, the softmax of the row as bars, the weighted values and
+    // their sum; Up and Down (or the wheel) choose the query, the pointer the key.
+    void theQueryStepFollowsOneQuery()
+    {
+        const auto result = example(QStringLiteral("02-student-scholarship.json"));
+        auto window = open(result, QSize(1920, 1080));
+        QVERIFY(window);
+        window->setStep(int(ui::PresentationStep::QueryFocus));
+        QCOMPARE(window->query(), ui::defaultQuery(*result, 0));
+        const core::HeadResult& h = result->heads[0];
+        auto verifyQuery = [&](int i) {
+            const ui::Slide* slide = window->slide();
+            QVERIFY(slide);
+            QStringList names;
+            for (const ui::SlidePanel& panel : slide->panels)
+                names.append(panel.name);
+            QCOMPARE(names, (QStringList{"focus scores", "focus weights", "focus values", "focus weighted", "focus output"}));
+            const ui::SlidePanel& bars = slide->panels[1];
+            // Each bar as long as its weight, on the 0-1 scale; its number beside it.
+            int j = 0;
+            for (const ui::SlideShape& shape : slide->shapes)
+                if (shape.kind == ui::SlideShape::Kind::Bar) {
+                    QVERIFY(std::abs(shape.rect.width() - double(h.weights(i, j)) * bars.cells.width()) < 1.0);
+                    ++j;
+                }
+            QCOMPARE(j, result->problem->keyCount());
+            QStringList barNumbers;
+            for (const ui::SlideText* t : slide->textsOf(Role::Value))
+                if (t->panel == 1)
+                    barNumbers.append(t->text);
+            QCOMPARE(barNumbers.size(), result->problem->keyCount());
+            // Written as proportions are: ".01", no leading zero.
+            QCOMPARE(barNumbers[5], QString::number(double(h.weights(i, 5)), 'f', 2).mid(1));
+            // The sum row holds o_i.
+            QStringList sum;
+            for (const ui::SlideText* t : slide->textsOf(Role::Value))
+                if (t->panel == 4)
+                    sum.append(t->text);
+            QCOMPARE(sum.size(), int(h.output.cols()));
+            QVERIFY(plain(window->numbers()).startsWith(QStringLiteral("o%1 = ").arg(i + 1)));
+        };
+        verifyQuery(window->query());
+        const int first = window->query();
+        QTest::keyClick(window.get(), Qt::Key_Down);
+        QCOMPARE(window->query(), first + 1);
+        QCOMPARE(window->step(), int(ui::PresentationStep::QueryFocus)); // Up/Down do not step
+        verifyQuery(first + 1);
+        QTest::keyClick(window.get(), Qt::Key_Up);
+        QTest::keyClick(window.get(), Qt::Key_Up);
+        QCOMPARE(window->query(), first - 1);
+        // The wheel: one notch down, the next query.
+        QWheelEvent wheel(QPointF(400, 400), window->mapToGlobal(QPointF(400, 400)), QPoint(), QPoint(0, -120), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+        QCoreApplication::sendEvent(window.get(), &wheel);
+        QCOMPARE(window->query(), first);
+        // The pointer on a key's row chooses that key.
+        QTest::mouseMove(window.get(), cellCentre(*window->slide(), QStringLiteral("focus values"), 3, 0));
+        QCOMPARE(window->key(), 3);
+        QCOMPARE(window->query(), first);
+    }
+
+    // The pointer highlights the cell it rests on, and the equation takes its numbers.
+    void thePointerHighlightsACell()
+    {
+        auto window = open(example(QStringLiteral("01-this-is-a-cat.json")));
+        QVERIFY(window);
+        window->setStep(int(ui::PresentationStep::Normalized));
+        QSignalSpy chosen(window.get(), &ui::PresentationWindow::cellChosen);
+        const int i = (window->query() + 1) % 4; // not the cell the presentation opened on
+        const int j = (window->key() + 2) % 4;
+        const QPoint at = cellCentre(*window->slide(), QStringLiteral("weights"), i, j);
+        QTest::mouseMove(window.get(), at);
+        QCOMPARE(window->query(), i);
+        QCOMPARE(window->key(), j);
+        QCOMPARE(chosen.size(), 1);
+        const ui::SlidePanel& weights = window->slide()->panels.front();
+        const QRectF cell(weights.cells.left() + j * weights.cells.width() / 4, weights.cells.top() + i * weights.cells.height() / 4,
+                          weights.cells.width() / 4, weights.cells.height() / 4);
+        bool framed = false;
+        for (const ui::SlideShape& shape : window->slide()->shapes)
+            framed = framed || (shape.highlight && std::abs(shape.rect.left() - cell.left()) < 0.5 &&
+                                std::abs(shape.rect.top() - cell.top()) < 0.5 && std::abs(shape.rect.width() - cell.width()) < 0.5);
+        QVERIFY2(framed, "the cell under the pointer is framed");
+        QVERIFY(plain(window->numbers()).startsWith(QStringLiteral("α%1,%2 = ").arg(i + 1).arg(j + 1)));
+        // Off the matrices the choice stays, and with it the numbers.
+        QTest::mouseMove(window.get(), QPoint(2, 2));
+        QCOMPARE(window->query(), i);
+        QCOMPARE(window->key(), j);
+    }
+
+    void themesAreChosenInThePresentation_data()
     {
         QTest::addColumn<ui::PresentationTheme>("theme");
         QTest::newRow("dark") << ui::PresentationTheme::Dark;
@@ -253,43 +528,34 @@ private slots:
         QTest::newRow("print") << ui::PresentationTheme::Print;
     }
 
-    void themesChangeTheFigureColours()
+    void themesAreChosenInThePresentation()
     {
         QFETCH(ui::PresentationTheme, theme);
         auto window = open(compute(ScoreKind::ScaledDot, Normalization::Softmax, true));
         QVERIFY(window);
         window->setStep(7);
-        const auto lightLabels = window->figure()->panelRect(QStringLiteral("E"), 0)->axis(QCPAxis::atLeft)->tickLabelColor();
-        const double lightFrame = window->figure()->stepFrames().front()->pen().widthF();
-        window->setTheme(theme);
+        auto* combo = window->controls()->findChild<QComboBox*>(QStringLiteral("themeCombo"));
+        QVERIFY(combo);
+        combo->setCurrentIndex(combo->findData(int(theme)));
+        emit combo->activated(combo->currentIndex());
+        QCOMPARE(window->theme(), theme);
         const ui::FigureStyle style = ui::presentationStyle(theme);
-        const QCPAxisRect* e = window->figure()->panelRect(QStringLiteral("E"), 0);
-        QCOMPARE(e->axis(QCPAxis::atLeft)->tickLabelColor(), style.text);
-        QVERIFY(style.text != lightLabels || theme != ui::PresentationTheme::Dark);
-        const QImage image = window->plot()->toPixmap().toImage();
+        QCOMPARE(window->slide()->background, style.background);
+        for (const ui::SlideText* label : window->slide()->textsOf(Role::Label))
+            QVERIFY(label->color == style.text || label->color == style.accent);
+        const QImage image = window->grab().toImage();
         QCOMPARE(QColor(image.pixel(2, 2)), style.background);
-        switch (theme) {
-        case ui::PresentationTheme::Dark:
+        if (theme == ui::PresentationTheme::Dark)
             QVERIFY(style.background.lightness() < 60 && style.text.lightness() > 200);
-            break;
-        case ui::PresentationTheme::HighContrast:
-            QCOMPARE(style.background, QColor(Qt::white));
-            QCOMPARE(style.text, QColor(Qt::black));
-            QVERIFY(window->figure()->stepFrames().front()->pen().widthF() >= 2 * lightFrame - 1e-9);
-            break;
-        case ui::PresentationTheme::Print: {
-            // Greyscale: every colour of every map on screen has no hue.
-            for (int p = 0; p < window->plot()->plottableCount(); ++p)
-                if (auto* map = qobject_cast<QCPColorMap*>(window->plot()->plottable(p)))
-                    for (double t : {0.0, 0.3, 1.0}) {
-                        const QColor c = QColor::fromRgb(map->gradient().color(t, QCPRange(0, 1)));
-                        QCOMPARE(c.red(), c.green());
-                        QCOMPARE(c.green(), c.blue());
-                    }
-            break;
-        }
-        case ui::PresentationTheme::Light: break;
-        }
+        if (theme == ui::PresentationTheme::Print)
+            for (const ui::SlideCell& cell : window->slide()->cells)
+                QVERIFY(cell.fill.red() == cell.fill.green() && cell.fill.green() == cell.fill.blue());
+        // T cycles the themes: from the last back to light, then dark.
+        window->setTheme(ui::PresentationTheme::Print);
+        QTest::keyClick(window.get(), Qt::Key_T);
+        QCOMPARE(window->theme(), ui::PresentationTheme::Light);
+        QTest::keyClick(window.get(), Qt::Key_T);
+        QCOMPARE(window->theme(), ui::PresentationTheme::Dark);
     }
 
     void controlsShowWhenThePointerMovesAndHideWhenItRests()
@@ -298,7 +564,7 @@ private slots:
         QVERIFY(window);
         window->setControlsHideDelay(150);
         QVERIFY(!window->controls()->isVisible());
-        QTest::mouseMove(window->plot(), QPoint(40, 40));
+        QTest::mouseMove(window.get(), QPoint(40, 40));
         QVERIFY(window->controls()->isVisible());
         QTRY_VERIFY_WITH_TIMEOUT(!window->controls()->isVisible(), 3000);
     }
@@ -315,35 +581,29 @@ private slots:
         }
     }
 
-    void aNewResultKeepsTheStep()
+    void aNewResultKeepsTheStepAndTheCell()
     {
         auto window = open(compute(ScoreKind::ScaledDot, Normalization::Softmax));
         QVERIFY(window);
         window->setStep(7);
+        window->setQuery(3);
+        window->setKey(1);
         QSignalSpy steps(window.get(), &ui::PresentationWindow::stepChanged);
         window->setResult(compute(ScoreKind::ScaledDot, Normalization::Hard));
         QCOMPARE(window->step(), 7);
         QCOMPARE(steps.size(), 0);
         QVERIFY(plain(window->caption()).contains(QLatin1String("argmax")));
-        QTRY_VERIFY(window->figure()); // drawn once the burst of results is over
-        QVERIFY(window->figure()->filledPanels().contains(QLatin1String("weights")));
-        QCOMPARE(window->step(), 7);
+        QTRY_VERIFY(window->slide() && plain(window->numbers()).contains(QLatin1String("largest score")));
+        QCOMPARE(window->query(), 3);
+        QCOMPARE(window->key(), 1);
     }
 
     void typeGrowsWithTheScreen()
     {
-        auto window = open(compute(ScoreKind::ScaledDot, Normalization::Softmax));
-        QVERIFY(window);
-        auto labelPixels = [&] {
-            return window->figure()->panelRect(QStringLiteral("E"), 0)->axis(QCPAxis::atLeft)->tickLabelFont().pixelSize();
-        };
-        const int start = labelPixels(); // 900 pixels high
-        window->resize(960, 540);
-        QTRY_VERIFY(labelPixels() < start);
-        const int small = labelPixels();
-        window->resize(1920, 1080);
-        QTRY_VERIFY(labelPixels() > start);
-        QVERIFY2(labelPixels() >= 2 * small - 1, "twice the height, twice the type");
+        const auto result = example(QStringLiteral("02-student-scholarship.json"));
+        const double small = slideOf(*result, 7, QSizeF(960, 540)).labelPixels;
+        const double large = slideOf(*result, 7, QSizeF(1920, 1080)).labelPixels;
+        QVERIFY2(large >= 2 * small - 2, qPrintable(QStringLiteral("%1 then %2").arg(small).arg(large)));
     }
 
     void aPooledResultSaysWhyItCannotBePresented()
@@ -354,20 +614,101 @@ private slots:
         options.keepIntermediates = false;
         auto window = open(backend.compute(problem, options));
         QVERIFY(window);
-        QVERIFY(!window->figure());
+        QVERIFY(!window->slide());
         QVERIFY(window->message().contains(QLatin1String("intermediate")));
     }
 
-    void theEightPanelPipelineIsUnchanged()
+    // The handout: every step one page, its text text (every token label can be found),
+    // each page rendered and looked at.
+    void thePdfHasEveryStepAsAPage_data()
     {
-        // presentationStep 0: the pipeline view the window and exports show.
-        QCustomPlot plot;
-        ui::FigureSpec spec;
-        spec.view = ui::FigureView::Pipeline;
-        ui::FigureBuilder builder(plot, spec);
-        builder.build(*compute(ScoreKind::ScaledDot, Normalization::Softmax), QSize(1200, 800));
-        QCOMPARE(builder.filledPanels(), (QStringList{"X", "Q", "K", "V", "scores", "masked scores", "weights", "output"}));
-        QVERIFY(builder.stepFrames().empty());
+        QTest::addColumn<ui::PresentationTheme>("theme");
+        QTest::newRow("light") << ui::PresentationTheme::Light;
+        QTest::newRow("dark") << ui::PresentationTheme::Dark;
+    }
+
+    void thePdfHasEveryStepAsAPage()
+    {
+        QFETCH(ui::PresentationTheme, theme);
+        const auto result = example(QStringLiteral("02-student-scholarship.json"));
+        ui::DeckOptions deck;
+        deck.theme = theme;
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("deck.pdf"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(ui::presentationPdf(*result, deck));
+        file.close();
+        auto run = [](const QString& program, const QStringList& arguments) {
+            QProcess process;
+            process.start(program, arguments);
+            if (!process.waitForFinished(60000) || process.exitCode() != 0)
+                return QString();
+            return QString::fromUtf8(process.readAllStandardOutput());
+        };
+        const QString info = run(QStringLiteral("pdfinfo"), {path});
+        QVERIFY2(info.contains(QRegularExpression(QStringLiteral("Pages:\\s+12\\b"))), qPrintable(info));
+        QVERIFY2(info.contains(QRegularExpression(QStringLiteral("Page size:\\s+960 x 540 pts"))), qPrintable(info));
+        const QStringList tokens = tokenTexts(result->problem->queryTokens);
+        const ui::FigureStyle style = ui::presentationStyle(theme);
+        for (int page = 1; page <= 12; ++page) {
+            const QString p = QString::number(page);
+            const QString text = run(QStringLiteral("pdftotext"), {QStringLiteral("-f"), p, QStringLiteral("-l"), p, path, QStringLiteral("-")});
+            QVERIFY2(text.contains(QStringLiteral("Step %1 of 12").arg(page)), qPrintable(text.left(200)));
+            // Every token label as text (the one-query page names its query's keys).
+            const QString words = QString(text).replace(QLatin1Char('\n'), QLatin1Char(' '));
+            for (const QString& token : tokens)
+                QVERIFY2(words.contains(token), qPrintable(QStringLiteral("page %1 lacks “%2”").arg(page).arg(token)));
+            // Rendered: the theme's background, and a figure's many colours.
+            const QString png = dir.filePath(QStringLiteral("page-%1").arg(page));
+            run(QStringLiteral("pdftoppm"), {QStringLiteral("-f"), p, QStringLiteral("-l"), p, QStringLiteral("-r"), QStringLiteral("48"),
+                                              QStringLiteral("-png"), QStringLiteral("-singlefile"), path, png});
+            const QImage image(png + QStringLiteral(".png"));
+            QVERIFY2(!image.isNull(), "pdftoppm (poppler-utils, cmake/deps.sh)");
+            QCOMPARE(image.size(), QSize(640, 360));
+            QVERIFY(std::abs(QColor(image.pixel(1, 1)).lightness() - style.background.lightness()) < 8);
+            QSet<QRgb> colours;
+            for (int y = 0; y < image.height(); y += 3)
+                for (int x = 0; x < image.width(); x += 3)
+                    colours.insert(image.pixel(x, y));
+            QVERIFY2(colours.size() >= 12, qPrintable(QStringLiteral("page %1: %2 colours").arg(page).arg(colours.size())));
+        }
+    }
+
+    // From the window: F11 presents; leaving gives the keys back (Ctrl+E works at once);
+    // File > Export Presentation writes the deck.
+    void theWindowPresentsAndGetsItsKeysBack()
+    {
+        ui::ExplorerWindow window(std::make_unique<core::CpuBackend>(), QString());
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.setScene(core::loadScene(QStringLiteral(":/examples/02-student-scholarship.json")), QString());
+        QTRY_VERIFY_WITH_TIMEOUT(window.isUpToDate() && window.document()->result(), 10000);
+        window.activateWindow();
+        window.headCombo()->setFocus();
+        QTRY_VERIFY(window.headCombo()->hasFocus());
+        QTest::keyClick(&window, Qt::Key_F11);
+        QPointer<ui::PresentationWindow> presentation = window.presentation();
+        QVERIFY(presentation);
+        QTRY_VERIFY(presentation->slide());
+        QTest::keyClick(presentation, Qt::Key_Escape);
+        QTRY_VERIFY(!presentation);
+        QTRY_VERIFY(QApplication::focusWidget() && window.isAncestorOf(QApplication::focusWidget()));
+        QCOMPARE(QApplication::focusWidget(), window.headCombo());
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_E, Qt::ControlModifier);
+        QTRY_VERIFY(window.exportDialog());
+        window.exportDialog()->close();
+
+        auto* action = window.findChild<QAction*>(QStringLiteral("exportPresentationAction"));
+        QVERIFY(action);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("talk.pdf"));
+        QVERIFY(window.exportPresentation(path));
+        QFile pdf(path);
+        QVERIFY(pdf.open(QIODevice::ReadOnly));
+        QVERIFY(pdf.readAll().startsWith("%PDF"));
+        window.document()->undoStack()->setClean();
     }
 };
 

@@ -6,10 +6,13 @@
 #include "ui/explorer/attention_panel.h"
 #include "ui/explorer/explorer_window.h"
 #include "ui/explorer/input_panel.h"
+#include "ui/views/heatmap_view.h"
 
 #include "core/cpu_backend.h"
 #include "core/scene.h"
 #include "core/scene_json.h"
+
+#include <qcustomplot.h>
 
 #include <QAbstractButton>
 #include <QAbstractSpinBox>
@@ -159,7 +162,63 @@ private slots:
         checkLayout();
     }
 
+    // No figure label sits on another, in the large view or in the All heads thumbnails (at
+    // a 1.5 scale factor the thumbnails' few thinned labels crowded their panels and the
+    // selection frame: the thumbnails now leave the tokens to the large view).
+    void figureLabelsNeverOverlap_data() { scenes(); }
+    void figureLabelsNeverOverlap()
+    {
+        QFETCH(QString, scene);
+        open(scene);
+        m_window->resize(projector());
+        for (ui::HeatmapView* view : {m_window->headView(), m_window->gridView()})
+            QTRY_VERIFY(!view->isRebuildPending() && view->plot()->axisRectCount() > 0);
+        QStringList problems;
+        for (ui::HeatmapView* view : {m_window->headView(), m_window->gridView()}) {
+            if (!view->isVisible())
+                continue;
+            for (QCPAxisRect* rect : view->plot()->axisRects()) {
+                for (QCPAxis* axis : {rect->axis(QCPAxis::atLeft), rect->axis(QCPAxis::atBottom)}) {
+                    const std::vector<QRectF> labels = labelRects(axis);
+                    for (std::size_t k = 1; k < labels.size(); ++k)
+                        if (labels[k].intersects(labels[k - 1].adjusted(0.5, 0.5, -0.5, -0.5)))
+                            problems << QStringLiteral("%1: labels %2 and %3 of an axis overlap").arg(view->objectName()).arg(k - 1).arg(k);
+                    if (view == m_window->gridView() && (!labels.empty() || !axis->label().isEmpty()))
+                        problems << QStringLiteral("the All heads thumbnails name tokens or axes");
+                }
+            }
+        }
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    }
+
 private:
+    // Where an axis draws its tick labels (QCustomPlot's placement: beside the rect, past the
+    // tick label padding, centred on the tick; turned labels as tall as their text is long).
+    static std::vector<QRectF> labelRects(QCPAxis* axis)
+    {
+        std::vector<QRectF> out;
+        auto ticker = axis->ticker().dynamicCast<QCPAxisTickerText>();
+        if (!ticker || !axis->tickLabels())
+            return out;
+        const QFontMetricsF metrics(axis->tickLabelFont());
+        const QRect rect = axis->axisRect()->rect();
+        const double pad = axis->tickLabelPadding();
+        for (auto it = ticker->ticks().constBegin(); it != ticker->ticks().constEnd(); ++it) {
+            if (!axis->range().contains(it.key()))
+                continue;
+            const double at = axis->coordToPixel(it.key());
+            const double length = metrics.horizontalAdvance(it.value());
+            const double line = metrics.height();
+            if (axis->axisType() == QCPAxis::atLeft)
+                out.emplace_back(rect.left() - pad - length, at - line / 2, length, line);
+            else if (std::abs(axis->tickLabelRotation()) >= 45) // across the axis, a line wide (1.41 lines at 45°)
+                out.emplace_back(at - line * 0.71, rect.bottom() + pad, std::abs(axis->tickLabelRotation()) > 60 ? line : line * 1.41, length);
+            else
+                out.emplace_back(at - length / 2, rect.bottom() + pad, length, line);
+        }
+        return out;
+    }
+
     static void scenes()
     {
         QTest::addColumn<QString>("scene");

@@ -10,6 +10,7 @@
 #include "ui/explorer/input_panel.h"
 #include "ui/views/lines_view.h"
 #include "ui/explorer/message_bar.h"
+#include "ui/presentation/presentation_export.h"
 #include "ui/presentation/presentation_window.h"
 #include "ui/explorer/score_options.h"
 #include "ui/explorer/stale_indicator.h"
@@ -247,12 +248,17 @@ void ExplorerWindow::buildViews()
     auto* mapLabel = new QLabel(tr("&Colours:"), central);
     mapLabel->setBuddy(m_colormapCombo);
     m_valuesCheck = new QCheckBox(tr("&Numbers in cells"), central);
+    m_dataScaleCheck = new QCheckBox(tr("Colours to the &data"), central);
+    m_dataScaleCheck->setObjectName(QStringLiteral("dataScaleCheck"));
+    m_dataScaleCheck->setToolTip(tr("Off: weights are coloured on one fixed scale, 0 to 1, so figures and heads "
+                                    "compare. On: from 0 to the largest weight shown. The colour bar says which."));
     m_resetZoom = new QToolButton(central);
     m_resetZoom->setText(tr("Fit"));
     m_resetZoom->setToolTip(tr("Show the whole matrix (Ctrl+0). Zoom with the wheel, drag to pan."));
     bar->addWidget(pair(headLabel, m_headCombo));
     bar->addWidget(pair(mapLabel, m_colormapCombo));
     bar->addWidget(m_valuesCheck);
+    bar->addWidget(m_dataScaleCheck);
     bar->addStretch();
     bar->addWidget(m_resetZoom);
     layout->addWidget(barHost);
@@ -307,6 +313,10 @@ void ExplorerWindow::buildViews()
     connect(m_headCombo, &QComboBox::activated, this, [this] { storeViewSettings(); });
     connect(m_colormapCombo, &QComboBox::activated, this, [this] { storeViewSettings(); });
     connect(m_valuesCheck, &QCheckBox::toggled, this, [this] {
+        if (!m_syncingView)
+            storeViewSettings();
+    });
+    connect(m_dataScaleCheck, &QCheckBox::toggled, this, [this] {
         if (!m_syncingView)
             storeViewSettings();
     });
@@ -443,6 +453,16 @@ void ExplorerWindow::buildMenus()
     file->addSeparator();
     m_exportAction = add(file, tr("&Export Figure…"), QKeySequence(Qt::CTRL | Qt::Key_E), [this] { openExportDialog(); });
     m_exportAction->setToolTip(tr("Export the figure as PNG, SVG or PDF, or a matrix as CSV, NPY, JSON or LaTeX (Ctrl+E)"));
+    QAction* deck = add(file, tr("Export &Presentation as PDF…"), QKeySequence(), [this] {
+        const QString suggested = QDir(QSettings().value(QStringLiteral("lastDirectory"), QDir::homePath()).toString())
+                                      .filePath(QFileInfo(suggestedSavePath()).completeBaseName().section(QLatin1Char('.'), 0, 0) +
+                                                QStringLiteral("-presentation.pdf"));
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export Presentation"), suggested, tr("PDF (*.pdf)"));
+        if (!path.isEmpty())
+            exportPresentation(path.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive) ? path : path + QStringLiteral(".pdf"));
+    });
+    deck->setObjectName(QStringLiteral("exportPresentationAction"));
+    deck->setToolTip(tr("Every step of the presentation as one page of a PDF, for handouts and slides"));
     file->addSeparator();
     QAction* quit = add(file, tr("&Quit"), QKeySequence::Quit, [this] { close(); });
     quit->setMenuRole(QAction::QuitRole);
@@ -474,6 +494,10 @@ void ExplorerWindow::buildMenus()
     m_showValuesAction->setCheckable(true);
     connect(m_showValuesAction, &QAction::toggled, m_valuesCheck, &QCheckBox::setChecked);
     connect(m_valuesCheck, &QCheckBox::toggled, m_showValuesAction, &QAction::setChecked);
+    m_dataScaleAction = view->addAction(tr("Colours Scaled to the &Data"));
+    m_dataScaleAction->setCheckable(true);
+    connect(m_dataScaleAction, &QAction::toggled, m_dataScaleCheck, &QCheckBox::setChecked);
+    connect(m_dataScaleCheck, &QCheckBox::toggled, m_dataScaleAction, &QAction::setChecked);
     view->addSeparator();
     for (QDockWidget* dock : {m_sceneDock, m_headsDock, m_weightsDock})
         view->addAction(dock->toggleViewAction());
@@ -636,6 +660,8 @@ void ExplorerWindow::requestCompute()
         if (queries > pixels.height() || keys > pixels.width()) {
             request.options.viewRows = pixels.height();
             request.options.viewCols = pixels.width();
+            // The largest weight of a block: a mean of 1/T-sized weights is one dark colour.
+            request.options.pool = core::PoolMode::Max;
         }
         if (m_tabs->currentIndex() == DifferenceTab) {
             core::Scene compare = request.scene;
@@ -819,6 +845,7 @@ FigureSpec ExplorerWindow::figureSpec(FigureView view) const
     spec.head = selectedHead();
     spec.colormap = parseColormap(settings.colormap).value_or(Colormap::Viridis);
     spec.showValues = settings.showValues;
+    spec.weightScale = parseWeightScale(settings.colorScale).value_or(WeightScale::Fixed);
     spec.precision = std::clamp(settings.valuePrecision, 0, 6);
     spec.dpi = logicalDpiY();
     spec.fontPoints = 9.0;
@@ -904,6 +931,7 @@ void ExplorerWindow::applyViewSettings()
     m_tabs->setCurrentIndex(tab);
     m_colormapCombo->setCurrentIndex(std::max(0, m_colormapCombo->findData(settings.colormap)));
     m_valuesCheck->setChecked(settings.showValues);
+    m_dataScaleCheck->setChecked(settings.colorScale == QLatin1String("data"));
     // Never the score in use: that difference is all zeros.
     const ScoreOption other = comparisonOption(settings.compareScore, m_document.scene().score, m_document.scene().normalization);
     m_compareCombo->setCurrentIndex(m_compareCombo->findData(scoreOptionName(other)));
@@ -944,6 +972,7 @@ void ExplorerWindow::storeViewSettings()
     }
     settings.colormap = m_colormapCombo->currentData().toString();
     settings.showValues = m_valuesCheck->isChecked();
+    settings.colorScale = weightScaleName(m_dataScaleCheck->isChecked() ? WeightScale::Data : WeightScale::Fixed);
     settings.compareScore = m_compareCombo->currentData().toString();
     m_document.setView(settings); // -> applyViewSettings
 }
@@ -1378,13 +1407,52 @@ void ExplorerWindow::togglePresentation()
         showError(QStringLiteral("export"), tr("There is nothing to present yet: the scene has not been computed."));
         return;
     }
+    m_focusBeforePresenting = QApplication::focusWidget();
     m_presentation = new PresentationWindow(m_document.result(), this);
     m_presentation->setAttribute(Qt::WA_DeleteOnClose);
     m_presentation->setHead(std::max(0, selectedHead()));
+    m_presentation->setWeightScale(figureSpec(FigureView::Head).weightScale);
+    if (m_document.scene().view.theme == QLatin1String("dark"))
+        m_presentation->setTheme(PresentationTheme::Dark);
+    connect(m_presentation, &PresentationWindow::closed, this, [this] {
+        // Back to the window, keys and all: F11, Ctrl+E and typing work at once.
+        activateWindow();
+        raise();
+        QWidget* focus = m_focusBeforePresenting && isAncestorOf(m_focusBeforePresenting) ? m_focusBeforePresenting.data()
+                                                                                         : m_tabs->currentWidget();
+        focus->setFocus(Qt::OtherFocusReason);
+    });
     // On the window's screen (a projector beside a laptop is a second screen), and covering
     // it even where no window manager applies the full-screen state.
     m_presentation->setGeometry(screen()->geometry());
     m_presentation->showFullScreen();
+}
+
+bool ExplorerWindow::exportPresentation(const QString& path)
+{
+    const auto result = m_document.result();
+    if (!result) {
+        showError(QStringLiteral("export"), tr("There is nothing to present yet: the scene has not been computed."));
+        return false;
+    }
+    DeckOptions deck;
+    deck.head = std::max(0, selectedHead());
+    deck.theme = m_document.scene().view.theme == QLatin1String("dark") ? PresentationTheme::Dark : PresentationTheme::Light;
+    deck.weightScale = figureSpec(FigureView::Head).weightScale;
+    if (m_presentation) { // what is on the screen: its head, theme and chosen cell
+        deck.head = m_presentation->head();
+        deck.theme = m_presentation->theme();
+        deck.query = m_presentation->query();
+        deck.key = m_presentation->key();
+    }
+    try {
+        core::writeFileAtomically(path, presentationPdf(*result, deck));
+    } catch (const std::exception& error) {
+        showError(QStringLiteral("export"), tr("The presentation was not exported: %1").arg(QString::fromUtf8(error.what())));
+        return false;
+    }
+    statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 6000);
+    return true;
 }
 
 void ExplorerWindow::closeEvent(QCloseEvent* event)

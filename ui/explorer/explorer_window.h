@@ -96,7 +96,11 @@ public:
     // Edit > Copy Figure: the view on screen as PNG and SVG.
     void copyFigure();
     // View > Present (F11): the selected head step by step, full screen; again closes it.
+    // Leaving it gives the keys back to the control that had them.
     void togglePresentation();
+    // File > Export Presentation: every step of the selected head as one page of a PDF, in
+    // the scene's theme. On failure shows why and returns false (an old file is intact).
+    bool exportPresentation(const QString& path);
 
     // The head the large views show; -1 is the mean of the enabled heads. With All heads
     // chosen the Weights tab shows every head and the other views head 1.
@@ -172,6 +176,7 @@ private:
     QComboBox* m_headCombo = nullptr;
     QComboBox* m_colormapCombo = nullptr;
     QCheckBox* m_valuesCheck = nullptr;
+    QCheckBox* m_dataScaleCheck = nullptr; // weights' colours scaled to the data, not 0 to 1
     QToolButton* m_resetZoom = nullptr;
     QComboBox* m_compareCombo = nullptr;
     HeatmapView* m_headView = nullptr;
@@ -203,6 +208,7 @@ private:
     QString m_modelDevice;
     QMenu* m_examplesMenu = nullptr;
     QAction* m_showValuesAction = nullptr;
+    QAction* m_dataScaleAction = nullptr;
     QAction* m_undoAction = nullptr;
     QAction* m_redoAction = nullptr;
     QAction* m_newAction = nullptr;
@@ -213,6 +219,7 @@ private:
     QAction* m_presentAction = nullptr;
     QPointer<ExportDialog> m_exportDialog;
     QPointer<PresentationWindow> m_presentation;
+    QPointer<QWidget> m_focusBeforePresenting; // has the keys again when the presentation ends
 
     std::shared_ptr<const core::AttentionResult> m_compareResult;
     QString m_compareError;

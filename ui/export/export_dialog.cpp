@@ -84,6 +84,7 @@ FigureSpec ExportSettings::figureSpec() const
     }
     spec.head = head;
     spec.colormap = colormap;
+    spec.weightScale = weightScale;
     spec.title = title;
     spec.colorBar = colorBar;
     spec.showValues = showValues;
@@ -338,6 +339,7 @@ ExportSettings windowExportSettings(const ExportSource& source)
     settings.view = windowView(source);
     settings.head = source.spec.head;
     settings.colormap = source.spec.colormap;
+    settings.weightScale = source.spec.weightScale;
     settings.showValues = source.spec.showValues;
     settings.precision = source.spec.precision;
     return settings;
@@ -519,6 +521,9 @@ void ExportDialog::buildUi()
     m_font->setSuffix(tr(" pt"));
     m_font->setAlignment(Qt::AlignRight);
     m_colorBar = named(new QCheckBox(tr("Colour &bar")), "colorBar");
+    m_dataScale = named(new QCheckBox(tr("Colours to the &data")), "dataScale");
+    m_dataScale->setToolTip(tr("Off: weights on one fixed scale, 0 to 1, that other figures share. On: from 0 to "
+                               "the largest weight. The colour bar says which."));
     m_values = named(new QCheckBox(tr("&Numbers in cells")), "showValues");
     m_values->setToolTip(tr("Where a cell is large enough to hold its number"));
     m_precision = named(new QSpinBox, "precision");
@@ -530,6 +535,7 @@ void ExportDialog::buildUi()
     styleForm->addRow(tr("&Colormap:"), m_colormap);
     styleForm->addRow(tr("F&ont size:"), m_font);
     styleForm->addRow(QString(), m_colorBar);
+    styleForm->addRow(QString(), m_dataScale);
     auto* valuesRow = new QHBoxLayout;
     valuesRow->addWidget(m_values);
     valuesRow->addStretch(1);
@@ -628,7 +634,7 @@ void ExportDialog::buildUi()
     connect(m_font, &QDoubleSpinBox::valueChanged, this, &ExportDialog::settingsChanged);
     for (QSpinBox* box : {m_dpi, m_precision})
         connect(box, &QSpinBox::valueChanged, this, &ExportDialog::settingsChanged);
-    for (QCheckBox* box : {m_colorBar, m_values})
+    for (QCheckBox* box : {m_colorBar, m_values, m_dataScale})
         connect(box, &QCheckBox::toggled, this, &ExportDialog::settingsChanged);
 
     resize(1040, 640);
@@ -746,8 +752,11 @@ void ExportDialog::setSource(ExportSource source)
     // made in the dialog stays.
     const bool followView = m_view->currentData() == viewKey(windowView(m_source));
     const bool followHead = m_head->currentData().toInt() == m_source.spec.head;
+    const bool followScale = m_dataScale->isChecked() == (m_source.spec.weightScale == WeightScale::Data);
     m_source = std::move(source);
     m_loading = true;
+    if (followScale)
+        m_dataScale->setChecked(m_source.spec.weightScale == WeightScale::Data);
     if (followView)
         m_view->setCurrentIndex(-1);
     populateViews();
@@ -773,6 +782,7 @@ ExportSettings ExportDialog::settings() const
     s.title = m_title->text().trimmed();
     s.colormap = parseColormap(m_colormap->currentData().toString()).value_or(Colormap::Viridis);
     s.colorBar = m_colorBar->isChecked();
+    s.weightScale = m_dataScale->isChecked() ? WeightScale::Data : WeightScale::Fixed;
     s.showValues = m_values->isChecked();
     s.precision = m_precision->value();
     s.fontPoints = m_font->value();
@@ -799,6 +809,8 @@ void ExportDialog::loadSettings()
     selectData(m_colormap, m_colormap->findData(map) >= 0 ? map : colormapName(Colormap::Viridis));
     m_font->setValue(store.value(QStringLiteral("fontPoints"), spec.fontPoints).toDouble());
     m_colorBar->setChecked(store.value(QStringLiteral("colorBar"), spec.colorBar).toBool());
+    // Not remembered: the window's scale, so an export compares with what the window shows.
+    m_dataScale->setChecked(spec.weightScale == WeightScale::Data);
     m_values->setChecked(store.value(QStringLiteral("showValues"), spec.showValues).toBool());
     m_precision->setValue(store.value(QStringLiteral("precision"), spec.precision).toInt());
 }
@@ -879,6 +891,7 @@ void ExportDialog::updateControls()
     m_colormap->setToolTip(s.view == ExportView::Difference ? tr("A difference is signed: it takes the diverging map")
                                                             : QString());
     m_colorBar->setEnabled(heatmap);
+    m_dataScale->setEnabled(heatmap);
     m_values->setEnabled(heatmap);
     m_precision->setEnabled(heatmap && s.showValues);
     // A vector page measured in cm or in does not depend on the DPI: the layout is in points.

@@ -74,6 +74,7 @@ struct ExportSettings
     int dpi = 300;
     QString title; // empty: the view's own title
     Colormap colormap = Colormap::Viridis;
+    WeightScale weightScale = WeightScale::Fixed; // the window's, unless changed in the dialog
     bool colorBar = true;
     bool showValues = true;
     int precision = 2;
@@ -177,6 +178,7 @@ private:
     QComboBox* m_colormap = nullptr;
     QDoubleSpinBox* m_font = nullptr;
     QCheckBox* m_colorBar = nullptr;
+    QCheckBox* m_dataScale = nullptr;
     QCheckBox* m_values = nullptr;
     QSpinBox* m_precision = nullptr;
     Preview* m_preview = nullptr;

@@ -30,6 +30,25 @@ namespace attn::ui {
 // first token), long tokens cut with an ellipsis.
 QStringList tokenLabels(const std::vector<core::Token>& tokens, int block);
 
+// How attention weights become colours (FigureSpec::weightScale, long inputs, the
+// normalization): the map, its range, linear or logarithmic, and what the colour bar says.
+// Figures and presentation slides colour weights through this one function.
+struct WeightColours
+{
+    Colormap map = Colormap::Viridis;
+    double low = 0.0;
+    double high = 1.0;
+    bool log = false;
+    QString label; // "attention weight · fixed scale 0 to 1"
+
+    // Where `value` falls on the map, 0 to 1.
+    double position(double value) const;
+};
+// More keys than this and weights near 1/T would be one colour on a linear scale.
+inline constexpr int kLogScaleKeys = 256;
+WeightColours weightColours(const core::AttentionResult& result, const std::vector<const core::Matrix*>& weights,
+                            WeightScale scale, Colormap map, Colormap signedMap);
+
 // Fills a QCustomPlot with the figure of a result: the same code draws the window's views
 // and every exported file, so what is exported is what was seen. A view never computes
 // attention; it only shows a result's matrices.
@@ -55,21 +74,9 @@ public:
     };
     std::optional<Cell> cellAt(QPointF pixel) const;
 
-    // Frames where a cell comes from. A score or weight: its query row and key column in
-    // its own panel, the same cell in the other score and weight panels of its head, and
-    // q_i and k_j (rows of Q and K) where the figure shows them. Any other cell: its row,
-    // the vector it belongs to. nullopt clears. The caller replots.
-    void highlightCell(const std::optional<Cell>& cell);
-    // The frames highlightCell drew (a halo under each line, so they read on any colour).
-    const std::vector<QCPItemRect*>& highlightFrames() const { return m_highlightFrames; }
-    // The frames around what a presentation step creates.
-    const std::vector<QCPItemRect*>& stepFrames() const { return m_stepFrames; }
     // The axis rect of the first panel named `matrix` ("Q", "weights", ...) of `head`;
-    // null when the figure has none. Panels a presentation has not reached yet count too.
+    // null when the figure has none.
     QCPAxisRect* panelRect(const QString& matrix, int head) const;
-    // The names of the panels that show numbers (a presentation fills only those of the
-    // steps reached), in layout order.
-    QStringList filledPanels() const;
 
     // A one-line description of the settings: "scaled dot product · softmax · causal".
     static QString settingsSummary(const core::Problem& problem);
@@ -90,25 +97,12 @@ private:
         bool masked = false; // grey out the cells the problem's mask masks (T x T panels)
         QCPAxisRect* rect = nullptr;
         int labelStep = 1; // every n-th label is shown when they cannot all fit
-        bool filled = true;  // false: a presentation step not reached yet (an empty block)
-        bool framed = false; // created by the presentation's current step
-        int group = 0;       // presentation: panels of one group share a row
-        bool ownRowLabels = false; // presentation: labelled wherever it stands (K, V of cross-attention)
+        int rowStep = 1;
+        int columnStep = 1;
+        bool log = false;          // a logarithmic colour scale (long inputs' weights)
+        QString rowAxis;           // the axis names: "queries", "keys (source)"; empty: none
+        QString columnAxis;
     };
-    // A presentation row of panels, and the cells fitCells gives it.
-    struct RowFit
-    {
-        int cells = 0;        // rows of its tallest matrix
-        int columns = 0;      // columns of its matrices, strips apart
-        int stripColumns = 0;
-        int chromeX = 0;      // labels and margins beside the cells
-        int chromeY = 0;      // title, labels and margins above and below them
-        int panels = 0;
-        double cell = 0.0;    // the square cells' side
-        double stripCellWidth = 0.0;
-    };
-    static constexpr int kPresentationGroups = 6; // E P X | Q K V | scores | αV | heads | concat, output
-    inline static const std::vector<int> kConceptualRows{0, 2, 3}; // inputs, scores, outputs
 
     void buildHead(const core::AttentionResult& result);
     void buildHeads(const core::AttentionResult& result);
@@ -116,29 +110,22 @@ private:
     void buildDifference(const core::AttentionResult& result, const core::AttentionResult& compare);
     const core::HeadResult& pipelineHead(const core::AttentionResult& result) const;
     void compose(const core::AttentionResult& result, QSize size, const core::AttentionResult* compare);
-    void buildPresentation(const core::AttentionResult& result);
-    void fitCells(std::vector<RowFit>& rows) const;
-    std::vector<int> bestRowStarts() const;
-    static bool isStrip(const Panel& panel);
-    static double cellWidth(const Panel& panel, const RowFit& row);
-    void layoutPresentation();
-    void addStepFrames();
-    QCPItemRect* addFrame(const Panel& panel, QRectF cells, double padPixels, const QPen& pen);
     QCPColorGradient gradient(Colormap map) const;
-    bool presentation() const { return m_spec.view == FigureView::Pipeline && m_spec.presentationStep > 0; }
-    // A step's frame: its line width, its distance from the cells, and the room titles and
-    // labels keep clear of it.
-    double frameWidth() const;
-    double framePad() const;
-    double frameClearance() const;
     std::optional<QFont> valueFont(const Panel& panel) const;
 
     QCPLayoutGrid* addPanel(QCPLayoutGrid* parent, int row, int column, Panel panel);
     void addTitle(const QString& text);
     // The grid beside the panels that holds a shared colour bar; null when there is none.
     QCPLayoutGrid* sideHost();
-    void addColorScale(QCPLayoutGrid* host, Colormap map, double low, double high, const QString& label);
-    void fitLabels();
+    void addColorScale(QCPLayoutGrid* host, Colormap map, double low, double high, const QString& label, bool log = false);
+    void addColorScale(QCPLayoutGrid* host, const WeightColours& colours);
+    WeightColours weightColours(const std::vector<const core::Matrix*>& weights) const;
+    void setWeightColours(Panel& panel, const WeightColours& colours) const;
+    // The names of a heatmap's axes, in the figure itself: queries (target) down the side,
+    // keys (source) along the bottom; pooled, how many tokens a row or column holds.
+    QString queryAxisName() const;
+    QString keyAxisName() const;
+    bool fitLabels(); // true when a label step or turn changed
     void centreSquareCells();
     void addCellValues();
     double cellPixels(const Panel& panel) const;
@@ -156,10 +143,6 @@ private:
     std::vector<Panel> m_panels;
     std::deque<core::Matrix> m_owned; // derived matrices (head mean, difference) panels show
     bool m_squareCells = true;
-    std::vector<QCPLayoutGrid*> m_presentationRows; // one grid per row of panels
-    std::vector<int> m_rowStarts = kConceptualRows;  // the groups that begin a row
-    std::vector<QCPItemRect*> m_stepFrames;
-    std::vector<QCPItemRect*> m_highlightFrames;
 };
 
 } // namespace attn::ui

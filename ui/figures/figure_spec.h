@@ -6,6 +6,7 @@
 
 #include <QColor>
 #include <QString>
+#include <optional>
 
 namespace attn::ui {
 
@@ -16,17 +17,26 @@ enum class FigureView {
     Difference, // one head's weights minus the same head's under another setting
 };
 
+// How attention weights become colours. Fixed: 0 to 1 in every figure, so figures, heads
+// and presentation steps can be compared cell by cell; Data: 0 to the largest weight shown
+// (more contrast, no comparison). The colour bar always says which (issue 13).
+enum class WeightScale { Fixed, Data };
+
+// "fixed", "data" (the command line's and the scene file's words).
+std::optional<WeightScale> parseWeightScale(const QString& name);
+QString weightScaleName(WeightScale scale);
+
 // Colours and line weights of a figure. The defaults are the light figures of the window
 // and of exported files; presentation themes (dark, high contrast, print) set others.
 struct FigureStyle
 {
     QColor background = Qt::white;
     QColor text = QColor(0x20, 0x20, 0x20); // titles, labels, colour-bar text
-    QColor mutedText = QColor(0x9a, 0x9a, 0x9a); // titles of panels a presentation has not reached
+    QColor mutedText = QColor(0x9a, 0x9a, 0x9a); // secondary text: a presentation's header and notes
     QColor masked = QColor(0xd9, 0xd9, 0xd9);    // masked cells
     bool hatchMasked = false;                    // also hatch them (greyscale, where grey is data)
-    QColor placeholder = QColor(0xf2, 0xf2, 0xf2); // the cells of panels not reached yet
-    QColor accent = QColor(0xd5, 0x5e, 0x00);      // the frame around what a step creates
+    QColor placeholder = QColor(0xf2, 0xf2, 0xf2); // quiet fills: a presentation's token chips
+    QColor accent = QColor(0xd5, 0x5e, 0x00);      // what a presentation's pointer or keys chose
     Colormap signedColormap = Colormap::Diverging; // X, Q, K, V, scores
     double lineScale = 1.0;                        // frames and outlines (2 for projectors)
 };
@@ -38,18 +48,17 @@ struct FigureSpec
     FigureView view = FigureView::Head;
     int head = 0; // Head, Pipeline, Difference: which head; -1 = the mean of the enabled heads
     Colormap colormap = Colormap::Viridis;
+    WeightScale weightScale = WeightScale::Fixed;
     QString title;          // empty: "Head 1 · scaled dot product · softmax"
     bool colorBar = true;
     bool showValues = true; // numbers in cells, where a cell is large enough to hold them
+    // False: thumbnails (the window's All heads dock) name no tokens and no axes; the large
+    // view beside them does. Their few thinned labels crowded the panels (issue 13).
+    bool showTokenLabels = true;
     int precision = 2;
     double fontPoints = 10.0;
     double dpi = 96.0;
     FigureStyle style;
-    // Pipeline view only. 0: the eight panels of one head. 1 to kPresentationSteps
-    // (presentation_steps.h): every matrix of the computation, E and P to the output
-    // projection, in one layout that does not move; panels of later steps are left empty
-    // and those this step creates are framed.
-    int presentationStep = 0;
 
     double pixelsPerPoint() const { return dpi / 72.0; }
 };

@@ -1,6 +1,11 @@
 #include "ui/presentation/presentation_steps.h"
 
+#include "core/attention_result.h"
+#include "core/mask.h"
 #include "core/problem.h"
+
+#include <cmath>
+#include <limits>
 
 #include <QStringList>
 #include <algorithm>
@@ -122,6 +127,18 @@ QString headList(int heads)
                       : QStringLiteral("%1, …, %2").arg(head + sub(QStringLiteral("1")), head + sub(it(QStringLiteral("H"))));
 }
 
+QString normalizationName(core::Normalization n)
+{
+    switch (n) {
+    case core::Normalization::Softmax: return QStringLiteral("softmax");
+    case core::Normalization::Hard: return QStringLiteral("hardmax");
+    case core::Normalization::Relu: return QStringLiteral("ReLU-normalize");
+    case core::Normalization::Sparsemax: return QStringLiteral("sparsemax");
+    case core::Normalization::None: return QStringLiteral("identity");
+    }
+    return {};
+}
+
 QString caption(PresentationStep step, const core::Problem& p)
 {
     const QString i = it(QStringLiteral("i"));
@@ -215,6 +232,13 @@ QString caption(PresentationStep step, const core::Problem& p)
         }
         return {};
     }
+    case PresentationStep::QueryFocus: {
+        // One row of the three steps before: its logits, their normalization, the sum.
+        const QString row = QStringLiteral("α") + sub(i) + eq + normalizationName(p.normalization) +
+                            QStringLiteral("(%1)").arg(shortLogit(p, QString()));
+        return vec(QStringLiteral("o"), QStringLiteral("i")) + eq + QStringLiteral("∑") + sub(j) + QStringLiteral(" ") +
+               alpha + QStringLiteral(" ") + vec(QStringLiteral("v"), QStringLiteral("j")) + QStringLiteral(",") + kGap + row;
+    }
     case PresentationStep::WeightedSum:
         return vec(QStringLiteral("o"), QStringLiteral("i")) + eq + QStringLiteral("∑") + sub(j) + QStringLiteral(" ") + alpha + QStringLiteral(" ") +
                vec(QStringLiteral("v"), QStringLiteral("j")) + kGap +
@@ -254,7 +278,7 @@ QString presentationStepName(int step)
 {
     static const std::array<const char*, kPresentationSteps> names{
         "Tokens", "Embeddings + positions", "Queries, keys, values", "Scores", "Scaling", "Masking",
-        "Normalization", "Weighted sum", "All heads", "Concatenation", "Output projection"};
+        "Normalization", "One query", "Weighted sum", "All heads", "Concatenation", "Output projection"};
     if (step < 1 || step > kPresentationSteps)
         return {};
     return QString::fromLatin1(names[std::size_t(step - 1)]);
@@ -265,6 +289,275 @@ QString presentationCaption(int step, const core::Problem& problem)
     if (step < 1 || step > kPresentationSteps)
         return {};
     return caption(PresentationStep(step), problem);
+}
+
+namespace {
+
+// --- The numbers line: the step's equation for the chosen cell -------------------------
+
+// A number as the line sets it: at most two decimals, trailing zeros dropped, a real minus
+// sign, tiny values as a power of ten, infinities as ∞.
+QString num(double v)
+{
+    if (std::isinf(v))
+        return v < 0 ? QStringLiteral("−∞") : QStringLiteral("∞");
+    if (std::isnan(v))
+        return QStringLiteral("NaN");
+    QString text;
+    if (v != 0.0 && std::abs(v) < 0.005) {
+        const int exponent = int(std::floor(std::log10(std::abs(v))));
+        const double mantissa = v / std::pow(10.0, exponent);
+        text = QString::number(mantissa, 'f', 1) + QStringLiteral("·10") + sup(QString::number(exponent));
+    } else {
+        text = QString::number(v, 'f', 2);
+        while (text.contains(QLatin1Char('.')) && (text.endsWith(QLatin1Char('0')) || text.endsWith(QLatin1Char('.'))))
+            text.chop(1);
+        if (text == QLatin1String("-0"))
+            text = QStringLiteral("0");
+    }
+    return text.replace(QLatin1Char('-'), QChar(0x2212));
+}
+
+// In a product a negative factor takes parentheses: 3 × (−2).
+QString factor(double v)
+{
+    const QString text = num(v);
+    return v < 0 ? QStringLiteral("(%1)").arg(text) : text;
+}
+
+// A row of a matrix as a vector: all of it up to `shown` entries, else the first ones and "…".
+QString vectorText(const core::Matrix& m, int row, int shown = 4)
+{
+    QStringList parts;
+    const int n = int(m.cols());
+    for (int c = 0; c < std::min(n, shown); ++c)
+        parts.append(num(double(m(row, c))));
+    if (n > shown)
+        parts.append(QStringLiteral("…"));
+    return QStringLiteral("(%1)").arg(parts.join(QStringLiteral(", ")));
+}
+
+QString indexed(const QString& name, int a) { return it(name) + sub(QString::number(a + 1)); }
+QString indexed(const QString& name, int a, int b)
+{
+    return it(name) + sub(QStringLiteral("%1,%2").arg(a + 1).arg(b + 1));
+}
+QString bold(const QString& name, int a) { return QStringLiteral("<b>%1</b>").arg(name) + sub(QString::number(a + 1)); }
+QString quotedToken(const std::vector<core::Token>& tokens, int i)
+{
+    if (i < 0 || i >= int(tokens.size()))
+        return {};
+    return QStringLiteral("“%1”").arg(tokens[std::size_t(i)].text.toHtmlEscaped());
+}
+
+// Sum of `terms` products a × b, written out when short, else the first three and "…".
+QString dotTerms(const core::Matrix& a, int i, const core::Matrix& b, int j)
+{
+    const int n = int(a.cols());
+    QStringList terms;
+    for (int c = 0; c < std::min(n, n <= 4 ? n : 3); ++c)
+        terms.append(QStringLiteral("%1 × %2").arg(factor(double(a(i, c))), factor(double(b(j, c)))));
+    QString text = terms.join(QStringLiteral(" + "));
+    if (n > 4)
+        text += QStringLiteral(" + … (%1 terms)").arg(n);
+    return text;
+}
+
+// Why cell (i, j) is masked: the rules of the problem's mask that mask it.
+QString maskReason(const core::Problem& p, int i, int j)
+{
+    QStringList reasons;
+    auto rule = [&](const QString& name, auto enable) {
+        core::MaskSpec only;
+        only.padding = false;
+        enable(only);
+        if (core::Mask(only, p.keyIsPadding, p.queryCount(), p.keyCount()).isMasked(i, j))
+            reasons.append(name);
+    };
+    rule(QStringLiteral("causal: %1 &gt; %2").arg(j + 1).arg(i + 1), [&](core::MaskSpec& s) { s.causal = p.mask.causal; });
+    rule(QStringLiteral("outside the window"), [&](core::MaskSpec& s) {
+        s.window = p.mask.window;
+        s.windowCausal = p.mask.windowCausal;
+    });
+    rule(QStringLiteral("padding"), [&](core::MaskSpec& s) { s.padding = p.mask.padding; });
+    rule(QStringLiteral("masked by hand"), [&](core::MaskSpec& s) { s.customCells = p.mask.customCells; });
+    return reasons.join(QStringLiteral(", "));
+}
+
+// The weighted sum of the value vectors for query i: the two largest terms and the result.
+QString weightedSum(const core::HeadResult& h, int i)
+{
+    std::vector<int> order;
+    for (int j = 0; j < int(h.weights.cols()); ++j)
+        if (h.weights(i, j) != 0.0f)
+            order.push_back(j);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return std::abs(h.weights(i, a)) > std::abs(h.weights(i, b)); });
+    QStringList terms;
+    for (std::size_t k = 0; k < std::min<std::size_t>(2, order.size()); ++k)
+        terms.append(QStringLiteral("%1 %2").arg(factor(double(h.weights(i, order[k]))), bold(QStringLiteral("v"), order[k])));
+    if (order.size() > 2)
+        terms.append(QStringLiteral("…"));
+    if (terms.isEmpty())
+        terms.append(QStringLiteral("0"));
+    return terms.join(QStringLiteral(" + "));
+}
+
+QString numbers(PresentationStep step, const core::AttentionResult& r, int hIndex, int i, int j)
+{
+    const core::Problem& p = *r.problem;
+    const core::HeadResult& h = r.heads[std::size_t(hIndex)];
+    const QString eq = QStringLiteral(" = ");
+    const QString s_ij = indexed(QStringLiteral("s"), i, j);
+    switch (step) {
+    case PresentationStep::Tokens: {
+        QString text = indexed(QStringLiteral("t"), i) + eq + quotedToken(p.queryTokens, i) +
+                       QStringLiteral(" (query %1 of %2)").arg(i + 1).arg(p.queryCount());
+        if (p.cross)
+            text += kGap + indexed(QStringLiteral("s"), j) + eq + quotedToken(p.keyTokens, j) +
+                    QStringLiteral(" (source token %1 of %2)").arg(j + 1).arg(p.keyCount());
+        return text;
+    }
+    case PresentationStep::Embeddings:
+        return bold(QStringLiteral("x"), i) + eq + bold(QStringLiteral("e"), i) + QStringLiteral(" + ") +
+               bold(QStringLiteral("p"), i) + eq + vectorText(p.queryEmbedding, i) + QStringLiteral(" + ") +
+               vectorText(p.queryPosition, i) + eq + vectorText(r.queryInput, i);
+    case PresentationStep::Projections:
+        return bold(QStringLiteral("q"), i) + eq + bold(QStringLiteral("x"), i) + it(QStringLiteral("W")) +
+               sup(it(QStringLiteral("Q"))) + eq + vectorText(h.Q, i) + QStringLiteral(",") + kGap +
+               bold(QStringLiteral("k"), j) + eq + vectorText(h.K, j) + QStringLiteral(",") + kGap +
+               bold(QStringLiteral("v"), j) + eq + vectorText(h.V, j);
+    case PresentationStep::Scores: {
+        const QString e = indexed(QStringLiteral("e"), i, j);
+        const double value = double(h.rawScores(i, j));
+        const core::Matrix& q = h.rotatedQ.size() ? h.rotatedQ : h.Q;
+        const core::Matrix& k = h.rotatedK.size() ? h.rotatedK : h.K;
+        if (p.score == core::ScoreKind::Dot || p.score == core::ScoreKind::ScaledDot)
+            return e + eq + bold(QStringLiteral("q"), i) + QStringLiteral(" · ") + bold(QStringLiteral("k"), j) + eq +
+                   dotTerms(q, i, k, j) + eq + num(value);
+        return e + eq + scoreExpression(p.score, QString::number(j + 1)).replace(QStringLiteral("<i>i</i>"), QString::number(i + 1)) +
+               eq + num(value);
+    }
+    case PresentationStep::Scaled: {
+        const double e = double(h.rawScores(i, j));
+        const double s = double(h.scaledScores(i, j));
+        const double scale = double(p.scoreScale());
+        if (scale == 1.0)
+            return s_ij + eq + indexed(QStringLiteral("e"), i, j) + eq + num(s) + QStringLiteral(" (not scaled)");
+        return s_ij + eq + indexed(QStringLiteral("e"), i, j) + QStringLiteral(" / ") + divisor(p) + eq + num(e) +
+               QStringLiteral(" / ") + num(1.0 / scale) + eq + num(s);
+    }
+    case PresentationStep::Masked: {
+        const QString m = indexed(QStringLiteral("M"), i, j);
+        const double s = double(h.scaledScores(i, j));
+        const QString reason = maskReason(p, i, j);
+        if (reason.isEmpty())
+            return s_ij + QStringLiteral(" + ") + m + eq + num(s) + QStringLiteral(" + 0") + eq + num(s) +
+                   QStringLiteral(" (not masked)");
+        return s_ij + QStringLiteral(" + ") + m + eq + num(s) + QStringLiteral(" + (") + fillValue(p.fill) +
+               QStringLiteral(")") + eq + fillValue(p.fill) + QStringLiteral(" (%1)").arg(reason);
+    }
+    case PresentationStep::Normalized: {
+        const QString a = QStringLiteral("α") + sub(QStringLiteral("%1,%2").arg(i + 1).arg(j + 1));
+        const double alpha = double(h.weights(i, j));
+        const auto row = h.maskedScores.row(i);
+        const core::Mask mask = p.makeMask();
+        switch (p.normalization) {
+        case core::Normalization::Softmax: {
+            // With the row's largest logit taken out, as it is computed (no overflow).
+            double max = -std::numeric_limits<double>::infinity();
+            for (int c = 0; c < int(row.size()); ++c)
+                if (!mask.isMasked(i, c))
+                    max = std::max(max, double(row(c)));
+            if (!std::isfinite(max))
+                return a + eq + QStringLiteral("0 (every key of query %1 is masked)").arg(i + 1);
+            double sum = 0.0;
+            for (int c = 0; c < int(row.size()); ++c)
+                if (!mask.isMasked(i, c))
+                    sum += std::exp(double(row(c)) - max);
+            const bool masked = mask.isMasked(i, j);
+            const double top = masked ? 0.0 : std::exp(double(row(j)) - max);
+            const QString shift = max == 0.0 ? QString() : QStringLiteral(" − %1").arg(num(max));
+            return a + eq + QStringLiteral("exp(%1%2) / ∑").arg(masked ? fillValue(p.fill) : num(double(row(j))), shift) +
+                   sub(it(QStringLiteral("j"))) + QStringLiteral(" exp(%1%2)").arg(it(QStringLiteral("s")) + sub(QString::number(i + 1) + it(QStringLiteral("j"))), shift) +
+                   eq + num(top) + QStringLiteral(" / ") + num(sum) + eq + num(alpha);
+        }
+        case core::Normalization::Hard: {
+            int best = 0;
+            for (int c = 1; c < int(row.size()); ++c)
+                if (row(c) > row(best))
+                    best = c;
+            return a + eq + num(alpha) + QStringLiteral(" (the largest score of row %1 is key %2’s, %3)")
+                                             .arg(i + 1).arg(best + 1).arg(num(double(row(best))));
+        }
+        case core::Normalization::Relu: {
+            double sum = 0.0;
+            for (int c = 0; c < int(row.size()); ++c)
+                if (!mask.isMasked(i, c))
+                    sum += std::max(0.0, double(row(c)));
+            const double top = mask.isMasked(i, j) ? 0.0 : std::max(0.0, double(row(j)));
+            return a + eq + QStringLiteral("ReLU(%1) / ∑").arg(num(double(row(j)))) + sub(it(QStringLiteral("j"))) +
+                   QStringLiteral(" ReLU(") + it(QStringLiteral("s")) + sub(QString::number(i + 1) + it(QStringLiteral("j"))) +
+                   QStringLiteral(")") + eq + num(top) + QStringLiteral(" / ") + num(sum) + eq + num(alpha);
+        }
+        case core::Normalization::Sparsemax: {
+            // The threshold τ: any key in the support has α = s − τ.
+            double tau = std::numeric_limits<double>::quiet_NaN();
+            for (int c = 0; c < int(row.size()); ++c)
+                if (h.weights(i, c) > 0.0f) {
+                    tau = double(row(c)) - double(h.weights(i, c));
+                    break;
+                }
+            return a + eq + QStringLiteral("max(%1 − τ, 0) = max(%1 − %2, 0)").arg(num(double(row(j))), num(tau)) + eq + num(alpha);
+        }
+        case core::Normalization::None:
+            return a + eq + s_ij + QStringLiteral(" + ") + indexed(QStringLiteral("M"), i, j) + eq + num(alpha);
+        }
+        return {};
+    }
+    case PresentationStep::QueryFocus:
+        return bold(QStringLiteral("o"), i) + eq + weightedSum(h, i) + eq + vectorText(h.output, i, 6);
+    case PresentationStep::WeightedSum: {
+        QStringList terms;
+        const int n = int(h.weights.cols());
+        for (int c = 0; c < std::min(n, 3); ++c)
+            terms.append(QStringLiteral("%1 × %2").arg(factor(double(h.weights(i, c))), factor(double(h.V(c, 0)))));
+        if (n > 3)
+            terms.append(QStringLiteral("…"));
+        return indexed(QStringLiteral("O"), i, 0) + eq + QStringLiteral("∑") + sub(it(QStringLiteral("j"))) +
+               QStringLiteral(" α") + sub(QString::number(i + 1) + it(QStringLiteral("j"))) + QStringLiteral(" ") +
+               it(QStringLiteral("V")) + sub(it(QStringLiteral("j")) + QStringLiteral(",1")) + eq +
+               terms.join(QStringLiteral(" + ")) + eq + num(double(h.output(i, 0)));
+    }
+    case PresentationStep::Heads: {
+        QStringList parts;
+        for (int g = 0; g < std::min<int>(6, int(r.heads.size())); ++g)
+            parts.append(QStringLiteral("head %1: %2").arg(g + 1).arg(num(double(r.heads[std::size_t(g)].weights(i, j)))));
+        if (r.heads.size() > 6)
+            parts.append(QStringLiteral("…"));
+        return QStringLiteral("α") + sub(QStringLiteral("%1,%2").arg(i + 1).arg(j + 1)) + QStringLiteral(" in ") +
+               parts.join(QStringLiteral(", "));
+    }
+    case PresentationStep::Concat:
+        return QStringLiteral("Concat") + sub(QString::number(i + 1)) + eq + vectorText(r.concat, i, 6) +
+               QStringLiteral(" (%1 heads × %2 values)").arg(r.heads.size()).arg(p.weights->dV);
+    case PresentationStep::Output:
+        return bold(QStringLiteral("y"), i) + eq + QStringLiteral("Concat") + sub(QString::number(i + 1)) + QStringLiteral(" ") +
+               it(QStringLiteral("W")) + sup(it(QStringLiteral("O"))) + (p.weights->bo.size() ? QStringLiteral(" + <b>b</b>") + sup(it(QStringLiteral("O"))) : QString()) +
+               eq + vectorText(r.output, i, 6);
+    }
+    return {};
+}
+
+} // namespace
+
+QString presentationNumbers(int step, const core::AttentionResult& result, int head, int query, int key)
+{
+    if (step < 1 || step > kPresentationSteps || result.heads.empty() || !result.intermediatesKept || result.pooling.pooled)
+        return {};
+    head = std::clamp(head, 0, int(result.heads.size()) - 1);
+    query = std::clamp(query, 0, std::max(0, result.problem->queryCount() - 1));
+    key = std::clamp(key, 0, std::max(0, result.problem->keyCount() - 1));
+    return numbers(PresentationStep(step), result, head, query, key);
 }
 
 } // namespace attn::ui

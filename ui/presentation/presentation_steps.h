@@ -3,6 +3,7 @@
 #include <QString>
 
 namespace attn::core {
+struct AttentionResult;
 struct Problem;
 }
 
@@ -18,12 +19,13 @@ enum class PresentationStep {
     Scaled,      // by 1/sqrt(d_k) and the temperature
     Masked,      // + M_ij
     Normalized,  // softmax, hard, ReLU or sparsemax
-    WeightedSum, // o_i = sum_j alpha_ij v_j
+    QueryFocus,  // one query: its scores, their softmax as bars, the weighted sum of the values
+    WeightedSum, // o_i = sum_j alpha_ij v_j, every query: O = alpha V
     Heads,       // every head's weights
     Concat,      // the heads' outputs side by side
     Output,      // times W^O
 };
-constexpr int kPresentationSteps = 11;
+constexpr int kPresentationSteps = 12;
 
 // "Scores"; empty outside 1 to kPresentationSteps.
 QString presentationStepName(int step);
@@ -32,5 +34,10 @@ QString presentationStepName(int step);
 // normalization), one line of rich text for a QLabel: <i>, <b>, <sub>, <sup> and the real
 // symbols (α, √, ∑, −, ×).
 QString presentationCaption(int step, const core::Problem& problem);
+
+// The step's equation for one cell, with the numbers of `head`, query i and key j put in:
+// "e<sub>2,11</sub> = q<sub>2</sub> · k<sub>11</sub> = 3 × 3 + 0 × 0 + … = 9". Rich text as
+// presentationCaption's. Indices are shown from 1, as people count tokens.
+QString presentationNumbers(int step, const core::AttentionResult& result, int head, int query, int key);
 
 } // namespace attn::ui
