@@ -23,6 +23,24 @@ void addBiasRows(MatrixD& m, const RowVectorD& bias)
 
 } // namespace
 
+std::string_view toString(HardGradient mode)
+{
+    switch (mode) {
+    case HardGradient::Zero: return "zero";
+    case HardGradient::StraightThrough: return "straight-through";
+    case HardGradient::SoftmaxRelaxed: return "relaxed";
+    }
+    return "?";
+}
+
+std::optional<HardGradient> parseHardGradient(std::string_view name)
+{
+    for (HardGradient mode : {HardGradient::Zero, HardGradient::StraightThrough, HardGradient::SoftmaxRelaxed})
+        if (toString(mode) == name)
+            return mode;
+    return std::nullopt;
+}
+
 LayerInputs LayerInputs::fromProblem(const Problem& problem)
 {
     LayerInputs in;

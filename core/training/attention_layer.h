@@ -4,6 +4,8 @@
 #include "core/training/layer_parameters.h"
 
 #include <cstdint>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 namespace attn::core {
@@ -41,6 +43,9 @@ enum class HardGradient {
     StraightThrough, // forward one-hot, backward as if it were softmax(s / tau) (Bengio et al. 2013)
     SoftmaxRelaxed,  // forward and backward softmax(s / tau): train soft, show the argmax
 };
+
+std::string_view toString(HardGradient mode); // "zero", "straight-through", "relaxed"
+std::optional<HardGradient> parseHardGradient(std::string_view name);
 
 struct HardSurrogate
 {
