@@ -16,8 +16,8 @@ set(CPACK_PACKAGE_CHECKSUM SHA256)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT) # attention-explorer_0.1.0_amd64.deb
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
-set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "${CPACK_PACKAGE_DESCRIPTION_SUMMARY}
-Attention Explorer shows how attention in neural networks is computed. Type a
+# The summary above is the synopsis line; this is the long description under it.
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "Attention Explorer shows how attention in neural networks is computed. Type a
 sentence and watch it become tokens, embeddings, queries, keys and values; switch
 between dot-product, scaled, additive, bilinear, cosine and hard attention, mask
 keys and switch heads off, and see every matrix of the computation as a heatmap.

@@ -6,7 +6,8 @@
 # 91 MB installed) for Korean, Japanese and Chinese: every script of seed 001's sentence
 # renders in the window, in figures and in presentations (tests/ui/tst_figure_fonts).
 # dpkg-dev and file let cpack derive the .deb's Depends (dpkg-shlibdeps); appstream and
-# desktop-file-utils validate the desktop files (tests/package).
+# desktop-file-utils validate the desktop files, gio (libglib2.0-bin) opens a scene as a file
+# manager would (tests/package).
 set -eu
 
 packages="cmake ninja-build g++ pkg-config
@@ -15,7 +16,7 @@ packages="cmake ninja-build g++ pkg-config
   libvulkan-dev glslc vulkan-validationlayers mesa-vulkan-drivers
   fonts-dejavu-core fonts-droid-fallback poppler-utils
   fonts-noto-ui-core fonts-noto-cjk
-  dpkg-dev file appstream desktop-file-utils"
+  dpkg-dev file appstream desktop-file-utils libglib2.0-bin"
 
 missing=""
 for package in $packages; do

@@ -3,14 +3,36 @@
 #include <QByteArray>
 #include <QString>
 
+#include <utility>
+#include <vector>
+
 namespace attn::core {
 
-// Writes through QSaveFile: the bytes go to a temporary file beside `path`, which replaces
-// `path` only once everything is written and flushed. On any failure the old file is left
-// untouched and Error says why ("cannot write /x/y.json: No space left on device").
+// Writes `bytes` to `path` so that a failure never leaves a half-written file behind:
+//  - a regular file, or a new one, is written to a temporary file beside it, flushed to disk
+//    and renamed over it; on any failure the old file is left untouched;
+//  - "-" is standard output;
+//  - a FIFO, a character device or a socket is written through: renaming over it would
+//    replace the device (a pipe, /dev/null) with a regular file.
+// A directory, a block device and a path whose folder is missing are refused. Error names the
+// path and the cause as the system gives it ("cannot write /x/y.json: No space left on
+// device", "Read-only file system", "Permission denied", "Is a directory").
 void writeFileAtomically(const QString& path, const QByteArray& bytes);
 
-// Reads a whole file, refusing files larger than maxBytes. Throws Error.
+// Several files written as one: each is first written in full to a temporary file beside
+// its target, and only when every one of them has been written are they renamed into place.
+// A failure before the renames (a full disk, a read-only folder, a target that is a folder)
+// leaves every target as it was. A rename that fails after others succeeded (it cannot run
+// out of space; it fails only if the folder changes meanwhile) is reported naming the files
+// already replaced. Standard output and special files are written through, after the
+// regular files have been renamed.
+void writeFilesAtomically(const std::vector<std::pair<QString, QByteArray>>& files);
+
+// Creates a folder and the folders above it that are missing. Throws Error naming the cause
+// ("cannot create the folder /x/y: Read-only file system").
+void createFolders(const QString& path);
+
+// Reads a whole file, refusing files larger than maxBytes before reading. Throws Error.
 QByteArray readFileLimited(const QString& path, qint64 maxBytes);
 
 } // namespace attn::core

@@ -68,7 +68,7 @@ std::string allNormalizationNames() { return joinedNames(kNormalizationNames); }
 
 float maskFillValue(MaskFill fill)
 {
-    // -9e15 is seed 000's masked_fill constant; in float32 it is -8999999796969472.
+    // -9e15 is seed 000's masked_fill constant; in float32 it is -8999999815811072.
     return fill == MaskFill::NegativeInfinity ? -std::numeric_limits<float>::infinity() : -9e15f;
 }
 

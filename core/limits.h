@@ -15,5 +15,10 @@ inline constexpr std::int64_t kMaxMatrixElements = std::int64_t(1) << 28; // 1 G
 inline constexpr std::int64_t kMaxWeightElements = 2 * kMaxMatrixElements;
 // Cells a backend may return across all heads' T x T matrices (2 GiB of float32).
 inline constexpr std::int64_t kMaxResultCells = std::int64_t(1) << 29;
+// Numbers a --dump may hold, of a scene or of a whole model (2^26): its indented JSON text
+// alone takes about 1.5 GB, and building it as a QJsonDocument several times that. Counted
+// before the dump is built (resultDumpNumbers, modelDumpNumbers), so that anything bigger is
+// refused with a message instead of ending in std::bad_alloc.
+inline constexpr std::int64_t kMaxDumpNumbers = std::int64_t(1) << 26;
 
 } // namespace attn::core

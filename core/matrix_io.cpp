@@ -20,6 +20,7 @@
 #include <limits>
 #include <optional>
 #include <string_view>
+#include <tuple>
 
 namespace attn::core {
 
@@ -391,6 +392,89 @@ NumberStatus parseFloat(std::string_view field, float& value)
     return NumberStatus::Ok;
 }
 
+// What the element limit needs to know of a CSV text, found without parsing a number or
+// keeping a line: the columns of its first non-blank line, whether that line is a header, and
+// how many non-blank lines there are. Fed in pieces, so that a file is checked before it is
+// read whole (a 537 MB file of 16,385 x 16,384 numbers is refused in a second, in 4 MB).
+class CsvShapeScan
+{
+public:
+    void feed(std::string_view piece)
+    {
+        if (!m_started) {
+            m_started = true;
+            if (piece.starts_with("\xEF\xBB\xBF"))
+                piece.remove_prefix(3);
+        }
+        while (!piece.empty()) {
+            const std::size_t newline = piece.find('\n');
+            const std::string_view line = piece.substr(0, newline);
+            if (!m_content && line.find_first_not_of(" \t\r") != std::string_view::npos)
+                m_content = true;
+            if (m_content && !m_firstDone) {
+                m_firstCommas += std::count(line.begin(), line.end(), ',');
+                m_first.append(line.substr(0, std::min(line.size(), kKeptBytes - std::min(kKeptBytes, m_first.size()))));
+            }
+            if (newline == std::string_view::npos)
+                return;
+            endLine();
+            piece.remove_prefix(newline + 1);
+        }
+    }
+
+    // Throws when the rows and columns are more than kMaxMatrixElements allows.
+    void check(const QString& name)
+    {
+        if (m_content)
+            endLine();
+        const std::int64_t rows = m_lines - (m_header ? 1 : 0);
+        if (rows > 0)
+            checkedElementCount(rows, m_firstCommas + 1, name);
+    }
+
+    std::int64_t reserve() const { return (m_lines - (m_header ? 1 : 0)) * (m_firstCommas + 1); }
+
+private:
+    static constexpr std::size_t kKeptBytes = std::size_t(1) << 20;
+
+    void endLine()
+    {
+        if (m_content && !m_firstDone) {
+            m_firstDone = true;
+            m_header = isHeader();
+        }
+        m_lines += m_content;
+        m_content = false;
+    }
+
+    // As parseCsv decides: no field of the line is a number. Of a line longer than what is
+    // kept, the fields kept decide (the last of them may be cut short, so it is left out).
+    bool isHeader() const
+    {
+        std::string_view rest = m_first;
+        const bool cut = m_first.size() == kKeptBytes;
+        while (true) {
+            const std::size_t comma = rest.find(',');
+            if (comma == std::string_view::npos && cut)
+                return true;
+            float value = 0.0f;
+            if (parseFloat(trimmed(rest.substr(0, comma)), value) != NumberStatus::NotANumber)
+                return false;
+            if (comma == std::string_view::npos)
+                return true;
+            rest.remove_prefix(comma + 1);
+        }
+    }
+
+    bool m_started = false;
+    bool m_content = false; // the current line has something besides spaces
+    bool m_firstDone = false;
+    bool m_header = false;
+    std::string m_first;
+    std::int64_t m_firstCommas = 0;
+    std::int64_t m_lines = 0; // non-blank lines ended
+};
+
 // ---- safetensors -------------------------------------------------------------------------
 
 using TensorEntry = SafetensorsEntry;
@@ -462,50 +546,112 @@ Format formatOf(const QString& path)
 
 // ---- .npy ----------------------------------------------------------------------------------
 
-Matrix parseNpy(const QByteArray& bytes, const QString& nameForMessages)
+namespace {
+
+// numpy itself refuses headers over 10,000 bytes unless told otherwise (max_header_size).
+constexpr std::int64_t kMaxNpyHeaderBytes = std::int64_t(1) << 20;
+
+// Where a .npy file's data lies and how to read it, from its first bytes alone.
+struct NpyLayout
 {
-    const QString& name = nameForMessages;
+    ElementType type = ElementType::F32;
+    bool bigEndian = false;
+    bool fortranOrder = false;
+    std::int64_t rows = 0;
+    std::int64_t cols = 0;
+    std::int64_t dataStart = 0;
+};
+
+// The preamble's length in bytes (magic, version and header length): 10 or 12. `head` holds
+// the file's first bytes (at least 12, if the file has them).
+std::int64_t npyPreamble(const char* head, std::int64_t headSize, std::int64_t fileSize,
+                         std::int64_t& headerLength, const QString& name)
+{
     static constexpr char kMagic[] = "\x93NUMPY";
-    if (bytes.size() < 6 || std::memcmp(bytes.constData(), kMagic, 6) != 0)
+    if (headSize < 6 || std::memcmp(head, kMagic, 6) != 0)
         fail(name, "not a .npy file (the magic bytes \\x93NUMPY are missing)");
-    if (bytes.size() < 10)
-        fail(name, "truncated .npy file (" + std::to_string(bytes.size()) + " bytes)");
-    const int major = static_cast<unsigned char>(bytes[6]);
-    const int minor = static_cast<unsigned char>(bytes[7]);
+    if (headSize < 10)
+        fail(name, "truncated .npy file (" + std::to_string(fileSize) + " bytes)");
+    const int major = static_cast<unsigned char>(head[6]);
+    const int minor = static_cast<unsigned char>(head[7]);
     if (major < 1 || major > 3 || minor != 0)
         fail(name, "unsupported .npy format version " + std::to_string(major) + "." +
                        std::to_string(minor) + " (expected 1.0, 2.0 or 3.0)");
     // Version 1.0 has a 2-byte header length; 2.0 and 3.0 (UTF-8 header) have 4 bytes.
     const int lengthBytes = major == 1 ? 2 : 4;
-    if (bytes.size() < 8 + lengthBytes)
-        fail(name, "truncated .npy file (" + std::to_string(bytes.size()) + " bytes)");
-    const std::int64_t headerLength = std::int64_t(loadLittleEndian(bytes.constData() + 8, lengthBytes));
-    const std::int64_t dataStart = 8 + lengthBytes + headerLength;
-    if (dataStart > bytes.size())
+    if (headSize < 8 + lengthBytes)
+        fail(name, "truncated .npy file (" + std::to_string(fileSize) + " bytes)");
+    headerLength = std::int64_t(loadLittleEndian(head + 8, lengthBytes));
+    if (8 + lengthBytes + headerLength > fileSize)
         fail(name, "truncated .npy file: the header claims " + std::to_string(headerLength) +
-                       " bytes, the file has " + std::to_string(bytes.size()) + " in all");
+                       " bytes, the file has " + std::to_string(fileSize) + " in all");
+    if (headerLength > kMaxNpyHeaderBytes)
+        fail(name, "the .npy header claims " + std::to_string(headerLength) + " bytes, more than the " +
+                       std::to_string(kMaxNpyHeaderBytes) + " allowed");
+    return 8 + lengthBytes;
+}
 
+// Checks the header in `head` (preamble and header, at least) against the file's size and
+// the limits, so that nothing is allocated for a shape that will be refused.
+NpyLayout npyLayout(const char* head, std::int64_t headSize, std::int64_t fileSize, const QString& name)
+{
+    std::int64_t headerLength = 0;
+    const std::int64_t preamble = npyPreamble(head, headSize, fileSize, headerLength, name);
     const NpyHeader header =
-        NpyHeaderParser(std::string_view(bytes.constData() + 8 + lengthBytes, std::size_t(headerLength)), name)
-            .parse();
+        NpyHeaderParser(std::string_view(head + preamble, std::size_t(headerLength)), name).parse();
 
     // '<' little-endian, '>' big-endian; numpy always writes one of them for multi-byte types.
     const std::string& d = header.descr;
     if (d.size() != 3 || (d[0] != '<' && d[0] != '>') || d[1] != 'f' || (d[2] != '4' && d[2] != '8'))
         fail(name, "unsupported dtype '" + d + "' (expected '<f4', '>f4', '<f8' or '>f8')");
-    const ElementType type = d[2] == '4' ? ElementType::F32 : ElementType::F64;
+    NpyLayout layout;
+    layout.type = d[2] == '4' ? ElementType::F32 : ElementType::F64;
+    layout.bigEndian = d[0] == '>';
+    layout.fortranOrder = header.fortranOrder;
+    layout.dataStart = preamble + headerLength;
 
     if (header.shape.empty())
         fail(name, "shape () is a scalar, not a matrix");
-    const auto [rows, cols] = matrixExtent(header.shape, name, {});
-    checkDataSize(header.shape, rows, cols, itemSize(type), bytes.size() - dataStart, name, {});
-    return decodeElements(bytes.constData() + dataStart, type, d[0] == '>', header.fortranOrder,
-                          rows, cols, name);
+    std::tie(layout.rows, layout.cols) = matrixExtent(header.shape, name, {});
+    checkDataSize(header.shape, layout.rows, layout.cols, itemSize(layout.type), fileSize - layout.dataStart,
+                  name, {});
+    return layout;
 }
 
+} // namespace
+
+Matrix parseNpy(const QByteArray& bytes, const QString& nameForMessages)
+{
+    const NpyLayout layout = npyLayout(bytes.constData(), bytes.size(), bytes.size(), nameForMessages);
+    return decodeElements(bytes.constData() + layout.dataStart, layout.type, layout.bigEndian,
+                          layout.fortranOrder, layout.rows, layout.cols, nameForMessages);
+}
+
+// The header first, then the data: a shape that is refused costs a few bytes of reading, not
+// the whole file (a 1 GB .npy of 16,385 x 16,384 floats is refused at once).
 Matrix readNpy(const QString& path)
 {
-    return parseNpy(readFileLimited(path, kMaxFileBytes), path);
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        throw Error("cannot read " + path.toStdString() + ": " + file.errorString().toStdString());
+    if (file.isSequential()) // a pipe: no size to check against, read it whole (bounded)
+        return parseNpy(readFileLimited(path, kMaxFileBytes), path);
+    const std::int64_t fileSize = file.size();
+    QByteArray head = file.read(12);
+    std::int64_t headerLength = 0;
+    const std::int64_t preamble = npyPreamble(head.constData(), head.size(), fileSize, headerLength, path);
+    head.resize(preamble);
+    if (file.seek(preamble))
+        head.append(file.read(headerLength));
+    if (head.size() != preamble + headerLength)
+        fail(path, "cannot read the .npy header: " + file.errorString().toStdString());
+    const NpyLayout layout = npyLayout(head.constData(), head.size(), fileSize, path);
+    const std::int64_t dataBytes = layout.rows * layout.cols * itemSize(layout.type);
+    const QByteArray data = file.read(dataBytes);
+    if (data.size() != dataBytes)
+        fail(path, "cannot read the data: " + file.errorString().toStdString());
+    return decodeElements(data.constData(), layout.type, layout.bigEndian, layout.fortranOrder, layout.rows,
+                          layout.cols, path);
 }
 
 QByteArray npyBytes(const Matrix& matrix)
@@ -536,10 +682,14 @@ Matrix parseCsv(const QByteArray& text, const QString& nameForMessages)
 {
     const QString& name = nameForMessages;
     std::string_view rest(text.constData(), std::size_t(text.size()));
+    CsvShapeScan shape;
+    shape.feed(rest);
+    shape.check(name); // before a number is parsed or stored
     if (rest.starts_with("\xEF\xBB\xBF"))
         rest.remove_prefix(3);
 
     std::vector<float> values;
+    values.reserve(std::size_t(std::max<std::int64_t>(0, shape.reserve())));
     std::int64_t rows = 0, cols = 0;
     std::int64_t firstBlankLine = 0;
     std::int64_t firstLine = 0;
@@ -607,6 +757,17 @@ Matrix parseCsv(const QByteArray& text, const QString& nameForMessages)
 
 Matrix readCsv(const QString& path)
 {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        throw Error("cannot read " + path.toStdString() + ": " + file.errorString().toStdString());
+    if (!file.isSequential() && file.size() <= kMaxFileBytes) {
+        // The shape first, in pieces: a file too large is refused before it is read whole.
+        CsvShapeScan shape;
+        QByteArray piece(qsizetype(4) << 20, Qt::Uninitialized);
+        for (qint64 got; (got = file.read(piece.data(), piece.size())) > 0;)
+            shape.feed(std::string_view(piece.constData(), std::size_t(got)));
+        shape.check(path);
+    }
     return parseCsv(readFileLimited(path, kMaxFileBytes), path);
 }
 

@@ -68,6 +68,20 @@ QJsonObject settingsToJson(const Problem& problem)
     };
 }
 
+std::int64_t resultDumpNumbers(const Problem& problem)
+{
+    const ModelWeights& w = *problem.weights;
+    const std::int64_t tq = problem.queryCount();
+    const std::int64_t tk = problem.keyCount();
+    const std::int64_t dk = w.dK;
+    const std::int64_t dv = w.dV;
+    // Per head: Q, K, V, the rotated Q and K, the weights, the output and three score stages.
+    const std::int64_t rotated = problem.rotary.enabled() ? (tq + tk) * dk : 0;
+    const std::int64_t perHead = tq * dk + tk * dk + tk * dv + rotated + 4 * tq * tk + tq * dv;
+    // The inputs, the concatenation of the heads and the output.
+    return (tq + tk) * w.dModel + w.headCount() * perHead + tq * w.headCount() * dv + tq * w.dModel;
+}
+
 QJsonObject resultToJson(const AttentionResult& result)
 {
     const Problem& problem = *result.problem;

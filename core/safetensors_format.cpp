@@ -1,6 +1,7 @@
 #include "safetensors_format.h"
 
 #include "error.h"
+#include "json_duplicate_keys.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -37,53 +38,6 @@ std::int64_t jsonCount(const QJsonValue& value)
     return value.isDouble() ? value.toInteger(-1) : -1;
 }
 
-bool isJsonSpace(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-// The keys of the top-level object, in the order written, duplicates kept. QJsonDocument keeps
-// only the last of two equal keys, which would silently pick one of two tensors of the same
-// name, so the text is scanned again. `json` has already parsed as an object.
-std::vector<QString> topLevelKeys(const QByteArray& json)
-{
-    std::vector<QString> keys;
-    const char* p = json.constData();
-    const char* const end = p + json.size();
-    int depth = 0;
-    while (p < end) {
-        const char c = *p;
-        if (c != '"') {
-            depth += (c == '{' || c == '[') - (c == '}' || c == ']');
-            ++p;
-            continue;
-        }
-        const char* const start = p++;
-        bool escaped = false;
-        for (; p < end && *p != '"'; ++p) {
-            if (*p == '\\') {
-                escaped = true;
-                ++p;
-            }
-        }
-        ++p; // past the closing quote
-        if (depth != 1)
-            continue;
-        const char* next = p;
-        while (next < end && isJsonSpace(*next))
-            ++next;
-        if (next == end || *next != ':')
-            continue; // a string value, not a key
-        if (!escaped) {
-            keys.push_back(QString::fromUtf8(start + 1, p - start - 2));
-        } else { // let the JSON parser undo the escapes ("\u0061" is "a")
-            const QByteArray array = '[' + QByteArray(start, p - start) + ']';
-            keys.push_back(QJsonDocument::fromJson(array).array().at(0).toString());
-        }
-    }
-    return keys;
-}
-
 } // namespace
 
 std::int64_t safetensorsHeaderLength(const char* first8, std::int64_t fileSize, const QString& name)
@@ -109,11 +63,14 @@ std::vector<SafetensorsEntry> parseSafetensorsHeader(const QByteArray& json, std
     if (!document.isObject())
         fail(name, "safetensors header is not a JSON object");
 
-    std::vector<QString> keys = topLevelKeys(json);
-    std::sort(keys.begin(), keys.end());
-    const auto twice = std::adjacent_find(keys.begin(), keys.end());
-    if (twice != keys.end())
-        fail(name, "tensor '" + twice->toStdString() + "' is given twice in the safetensors header");
+    // QJsonDocument keeps only the last of two equal keys, which would silently pick one of
+    // two tensors of the same name.
+    if (const auto twice = findDuplicateJsonKey(json)) {
+        if (twice->topLevel)
+            fail(name, "tensor '" + twice->key.toStdString() + "' is given twice in the safetensors header");
+        fail(name, "tensor '" + twice->topLevelKey.toStdString() + "': '" + twice->path +
+                       "' is given twice in the safetensors header");
+    }
 
     std::vector<SafetensorsEntry> tensors;
     const QJsonObject root = document.object();

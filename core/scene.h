@@ -23,6 +23,10 @@ struct ViewSettings
     int valuePrecision = 2;
     QString compareScore;   // difference view: the other score ("" = none)
     QString theme = QStringLiteral("light");
+    // Weights drawn with queries in columns, as seed 001 writes A = K^T Q ("the sum of each
+    // column must be 1"); core::orientWeights gives the matrix to draw.
+    bool transposed = false;
+    QString colorScale = QStringLiteral("fixed"); // weights' colours: "fixed" 0 to 1, or "data"
 
     bool operator==(const ViewSettings&) const = default;
 };

@@ -2,6 +2,7 @@
 
 #include "atomic_file.h"
 #include "error.h"
+#include "json_duplicate_keys.h"
 #include "json_numbers.h"
 #include "limits.h"
 #include "word_vectors.h"
@@ -394,6 +395,10 @@ QJsonObject parseDocument(const QByteArray& json)
     if (!document.isObject())
         throw Error("expected a JSON object at the top level, got " +
                     std::string(document.isArray() ? "an array" : "nothing"));
+    // QJsonDocument keeps the last of two equal keys without a word: a scene that says two
+    // things is refused rather than read as one of them.
+    if (const auto twice = findDuplicateJsonKey(json))
+        fail(twice->path, "given twice; a key may appear once in each object");
     return document.object();
 }
 
@@ -413,11 +418,16 @@ void checkFormatAndVersion(const ObjectReader& top)
     const QJsonValue version = top.value("version");
     if (version.isUndefined())
         fail("version", "missing; this build reads version " + std::to_string(Scene::kFormatVersion));
-    const std::int64_t v = toInteger(version, "version", 1, INT64_MAX);
-    if (v > Scene::kFormatVersion)
+    // A whole number past what this build reads is a newer format, however large: 2^63 and
+    // beyond are still whole numbers, if not int64 ones.
+    const double x = version.toDouble();
+    if (version.isDouble() && x > double(Scene::kFormatVersion) && x == std::trunc(x)) {
+        const std::optional<std::int64_t> exact = exactInteger(version);
         throw Error("this scene was written by a newer Attention Explorer (format version " +
-                    std::to_string(v) + "); this build reads version " +
+                    (exact ? std::to_string(*exact) : formatNumber(x)) + "); this build reads version " +
                     std::to_string(Scene::kFormatVersion));
+    }
+    toInteger(version, "version", 1, INT64_MAX); // below 1, a fraction, not a number
 }
 
 QString readSentence(const ObjectReader& top, const char* key)
@@ -740,6 +750,10 @@ void readView(const ObjectReader& view, ViewSettings& out)
     out.valuePrecision = int(view.integer("precision", 0, kMaxValuePrecision, out.valuePrecision));
     out.compareScore = view.string("compare_score", out.compareScore);
     out.theme = view.string("theme", out.theme);
+    out.transposed = view.boolean("transpose", out.transposed);
+    out.colorScale = view.string("color_scale", out.colorScale);
+    if (out.colorScale != QLatin1String("fixed") && out.colorScale != QLatin1String("data"))
+        fail(view.pathOf("color_scale"), "expected \"fixed\" or \"data\", got \"" + out.colorScale.toStdString() + "\"");
 }
 
 // Last of the reading: the file may be large, so every cheap check has passed first.
@@ -1002,7 +1016,13 @@ QByteArray sceneToJson(const Scene& scene)
                                {"show_values", scene.view.showValues},
                                {"precision", scene.view.valuePrecision},
                                {"compare_score", scene.view.compareScore},
-                               {"theme", scene.view.theme}};
+                               {"theme", scene.view.theme},
+                               {"color_scale", scene.view.colorScale}};
+    if (scene.view.transposed) { // written only when set: every other scene reads as before
+        QJsonObject view = root["view"].toObject();
+        view.insert(QStringLiteral("transpose"), true);
+        root["view"] = view;
+    }
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 

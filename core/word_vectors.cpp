@@ -39,23 +39,41 @@ std::vector<QByteArrayView> fields(QByteArrayView line)
     return result;
 }
 
-std::optional<qint64> parseCount(QByteArrayView field)
+// A word2vec header's count: an integer, negative ones included so that "-1 3" is refused
+// as a header rather than read as a one-dimensional vector of the word "-1".
+std::optional<qint64> parseSignedCount(QByteArrayView field)
 {
     qint64 value = 0;
     const auto [end, error] = std::from_chars(field.begin(), field.end(), value);
-    if (error != std::errc() || end != field.end() || value < 0)
+    if (error != std::errc() || end != field.end())
         return std::nullopt;
     return value;
 }
 
 // std::from_chars is locale-independent, unlike strtof and QByteArray::toFloat's fallback.
-std::optional<float> parseValue(QByteArrayView field)
+// Returns the value, or what is wrong with the field ("is out of float32 range").
+std::optional<float> parseValue(QByteArrayView field, std::string& problem)
 {
     float value = 0.0f;
     const auto [end, error] = std::from_chars(field.begin(), field.end(), value);
-    if (error != std::errc() || end != field.end() || !std::isfinite(value))
-        return std::nullopt;
-    return value;
+    if (end != field.end() || (error != std::errc() && error != std::errc::result_out_of_range)) {
+        problem = "is not a number";
+    } else if (error == std::errc::result_out_of_range) {
+        // Too large or too close to 0 for a float: told apart by reading it as a double.
+        double wide = 0.0;
+        const auto read = std::from_chars(field.begin(), field.end(), wide);
+        const bool tiny = read.ec == std::errc() ? std::abs(wide) < 1.0
+                                                 : field.contains("e-") || field.contains("E-");
+        problem = tiny ? "is too close to 0 for float32 (write it as 0)"
+                       : "is out of float32 range (at most about 3.4e38 in magnitude)";
+    } else if (std::isnan(value)) {
+        problem = "is NaN; word vectors must be finite numbers";
+    } else if (std::isinf(value)) {
+        problem = "is infinite; word vectors must be finite numbers";
+    } else {
+        return value;
+    }
+    return std::nullopt;
 }
 
 std::string shown(QByteArrayView field)
@@ -113,10 +131,13 @@ private:
     {
         if (parts.size() != 2)
             return false;
-        const std::optional<qint64> count = parseCount(parts[0]);
-        const std::optional<qint64> dimension = parseCount(parts[1]);
+        const std::optional<qint64> count = parseSignedCount(parts[0]);
+        const std::optional<qint64> dimension = parseSignedCount(parts[1]);
         if (!count || !dimension)
             return false;
+        if (*count < 0)
+            fail("the word2vec header says " + std::to_string(*count) +
+                 " words; expected 'count dimensions', two whole numbers >= 0");
         m_headerCount = count;
         setDimension(*dimension, lineBytes);
         return true;
@@ -158,9 +179,10 @@ private:
         // Every row is checked, even a repeated word whose vector is then dropped.
         const std::size_t start = m_result.m_values.size();
         for (qsizetype i = 1; i < qsizetype(parts.size()); ++i) {
-            const std::optional<float> value = parseValue(parts[i]);
+            std::string problem;
+            const std::optional<float> value = parseValue(parts[i], problem);
             if (!value)
-                fail(shown(parts[i]) + " is not a number (value " + std::to_string(i)
+                fail(shown(parts[i]) + " " + problem + " (value " + std::to_string(i)
                      + " of " + shown(parts[0]) + ")");
             m_result.m_values.push_back(*value);
         }

@@ -916,11 +916,14 @@ void VulkanBackend::Impl::record(Plan& p, Plan::Recording& r, const Buffer& weig
     }
 }
 
-// Bitwise equality (memcmp: an order of magnitude faster than Eigen's == here).
+// Bitwise equality (memcmp: an order of magnitude faster than Eigen's == here). Two empty
+// matrices (no bias) are equal without memcmp: their data() is null, and memcmp on null is
+// undefined even for 0 bytes (UBSan reports it).
 template <typename A, typename B> bool sameFloats(const A& a, const B& b)
 {
     return a.rows() == b.rows() && a.cols() == b.cols() &&
-           std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(float)) == 0;
+           (a.size() == 0 ||
+            std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(float)) == 0);
 }
 
 WeightChanges VulkanBackend::Impl::compareWeights(const core::ModelWeights& mw,

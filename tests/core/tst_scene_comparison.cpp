@@ -111,6 +111,12 @@ private Q_SLOTS:
         QCOMPARE(columns(2, 5), w(5, 2));
         QVERIFY((columns.colwise().sum().array() - 1.0f).abs().maxCoeff() < 1e-5f);
         QVERIFY(core::orientWeights(w, false) == w);
+
+        // The figure layer's flag, kept in the scene file (view.transpose).
+        core::Scene scene = example();
+        QVERIFY(!core::sceneToJson(scene).contains("transpose"));
+        scene.view.transposed = true;
+        QVERIFY(core::sceneFromJson(core::sceneToJson(scene)).view.transposed);
     }
 };
 

@@ -104,9 +104,9 @@ private slots:
         QTest::newRow("huge header count") << QByteArray("999999999999 2\ncat 1 2\n")
                                            << "says 999999999999 words, the file has 1";
         QTest::newRow("not finite") << QByteArray("cat 1 inf\n")
-                                    << "mem line 1: 'inf' is not a number";
+                                    << "mem line 1: 'inf' is infinite; word vectors must be finite numbers";
         QTest::newRow("out of range") << QByteArray("cat 1 1e99\n")
-                                      << "mem line 1: '1e99' is not a number";
+                                      << "mem line 1: '1e99' is out of float32 range";
         QTest::newRow("trailing junk") << QByteArray("cat 1 2\ndog 3 4x\n")
                                        << "mem line 2: '4x' is not a number";
         QTest::newRow("too wide") << QByteArray("1 9000\n")

@@ -1,0 +1,302 @@
+// Every file the app writes goes through core/atomic_file: regular files are replaced whole or
+// not at all, FIFOs and devices are written through (never replaced by a regular file), and a
+// failure names its cause. Special files are made in a temporary folder, never /dev.
+#include "core/atomic_file.h"
+#include "core/error.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <csignal>
+#include <fcntl.h>
+#include <functional>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+namespace core = attn::core;
+
+namespace {
+
+QString errorOf(const std::function<void()>& call)
+{
+    try {
+        call();
+    } catch (const core::Error& error) {
+        return QString::fromUtf8(error.what());
+    }
+    return QStringLiteral("(no error)");
+}
+
+QByteArray contents(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("(unreadable)");
+}
+
+void put(const QString& path, const QByteArray& bytes)
+{
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    QCOMPARE(file.write(bytes), bytes.size());
+}
+
+mode_t modeOf(const QString& path, bool follow = true)
+{
+    struct stat status
+    {
+    };
+    const QByteArray native = QFile::encodeName(path);
+    if ((follow ? ::stat(native.constData(), &status) : ::lstat(native.constData(), &status)) != 0)
+        return 0;
+    return status.st_mode;
+}
+
+// The folder's entries: a failed write must leave no temporary file behind.
+QStringList entries(const QString& folder)
+{
+    return QDir(folder).entryList(
+        QDir::AllEntries | QDir::System | QDir::Hidden | QDir::NoDotAndDotDot, QDir::Name);
+}
+
+// Limits the size of files this process may write (RLIMIT_FSIZE), as a full disk would stop a
+// write half-way: write() then fails with EFBIG ("File too large") instead of raising SIGXFSZ.
+class FileSizeLimit
+{
+public:
+    explicit FileSizeLimit(rlim_t bytes)
+    {
+        getrlimit(RLIMIT_FSIZE, &m_old);
+        m_oldHandler = std::signal(SIGXFSZ, SIG_IGN);
+        rlimit limit = m_old;
+        limit.rlim_cur = bytes;
+        setrlimit(RLIMIT_FSIZE, &limit);
+    }
+    ~FileSizeLimit()
+    {
+        setrlimit(RLIMIT_FSIZE, &m_old);
+        std::signal(SIGXFSZ, m_oldHandler);
+    }
+
+private:
+    rlimit m_old{};
+    void (*m_oldHandler)(int) = nullptr;
+};
+
+} // namespace
+
+class TestAtomicFile : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void replacesARegularFileKeepingItsMode()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("scene.json"));
+        put(path, "old");
+        QVERIFY(::chmod(QFile::encodeName(path).constData(), 0640) == 0);
+        core::writeFileAtomically(path, "new");
+        QCOMPARE(contents(path), QByteArray("new"));
+        QCOMPARE(modeOf(path) & 07777, mode_t(0640));
+        QCOMPARE(entries(dir.path()), QStringList{QStringLiteral("scene.json")});
+    }
+
+    void keepsASymbolicLinkAndReplacesItsTarget()
+    {
+        QTemporaryDir dir;
+        const QString target = dir.filePath(QStringLiteral("real.json"));
+        const QString link = dir.filePath(QStringLiteral("link.json"));
+        put(target, "old");
+        QVERIFY(QFile::link(target, link));
+        core::writeFileAtomically(link, "new");
+        QVERIFY(S_ISLNK(modeOf(link, false)));
+        QCOMPARE(contents(target), QByteArray("new"));
+    }
+
+    // Renaming over a FIFO would replace it with a regular file (the probe: exit 0, FIFO gone).
+    void writesThroughAFifo()
+    {
+        QTemporaryDir dir;
+        const QString fifo = dir.filePath(QStringLiteral("pipe"));
+        QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+        QByteArray received;
+        std::thread reader([&] {
+            const int fd = ::open(QFile::encodeName(fifo).constData(), O_RDONLY);
+            char buffer[4096];
+            for (ssize_t n; fd >= 0 && (n = ::read(fd, buffer, sizeof buffer)) > 0;)
+                received.append(buffer, n);
+            if (fd >= 0)
+                ::close(fd);
+        });
+        const QByteArray bytes =
+            QByteArray("every intermediate\n").repeated(10000); // more than a pipe holds
+        const QString error = errorOf([&] { core::writeFileAtomically(fifo, bytes); });
+        reader.join();
+        QCOMPARE(error, QStringLiteral("(no error)"));
+        QCOMPARE(received, bytes);
+        QVERIFY(S_ISFIFO(modeOf(fifo)));
+        QCOMPARE(entries(dir.path()), QStringList{QStringLiteral("pipe")});
+    }
+
+    // A pseudo-terminal is a character device: written through, through a link in the
+    // temporary folder (the device node itself is the one the kernel made for this test).
+    void writesThroughACharacterDevice()
+    {
+        const int master = ::posix_openpt(O_RDWR | O_NOCTTY);
+        if (master < 0 || ::grantpt(master) != 0 || ::unlockpt(master) != 0)
+            QSKIP("no pseudo-terminals here");
+        QTemporaryDir dir;
+        const QString link = dir.filePath(QStringLiteral("terminal"));
+        QVERIFY(QFile::link(QString::fromLocal8Bit(::ptsname(master)), link));
+        core::writeFileAtomically(link, "hello\n");
+        char buffer[64] = {};
+        QString echoed;
+        for (int tries = 0; tries < 50 && !echoed.contains(QLatin1String("hello")); ++tries) {
+            const ssize_t n = ::read(master, buffer, sizeof buffer - 1);
+            if (n > 0)
+                echoed += QString::fromLatin1(buffer, int(n));
+        }
+        const mode_t mode = modeOf(link); // while the terminal exists
+        ::close(master);
+        QVERIFY(echoed.contains(QLatin1String("hello")));
+        QVERIFY(S_ISLNK(modeOf(link, false)));
+        QVERIFY(S_ISCHR(mode));
+    }
+
+    void failuresNameTheirCause_data()
+    {
+        QTest::addColumn<QString>("relative");
+        QTest::addColumn<QString>("cause");
+        QTest::addRow("a folder") << "folder"
+                                  << "Is a directory";
+        QTest::addRow("in a missing folder") << "missing/out.json"
+                                             << "No such file or directory";
+        QTest::addRow("under a file") << "file.txt/out.json"
+                                      << "Not a directory";
+    }
+
+    void failuresNameTheirCause()
+    {
+        QFETCH(QString, relative);
+        QFETCH(QString, cause);
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("folder")));
+        put(dir.filePath(QStringLiteral("file.txt")), "old");
+        const QString path = dir.filePath(relative);
+        QCOMPARE(errorOf([&] { core::writeFileAtomically(path, "new"); }),
+                 QStringLiteral("cannot write %1: %2").arg(path, cause));
+        QCOMPARE(entries(dir.path()),
+                 (QStringList{QStringLiteral("file.txt"), QStringLiteral("folder")}));
+        QCOMPARE(contents(dir.filePath(QStringLiteral("file.txt"))), QByteArray("old"));
+    }
+
+    void readOnlyFolderSaysSo()
+    {
+        if (::geteuid() == 0)
+            QSKIP(
+                "root writes into read-only folders; the cause is the system's message either way");
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("out.json"));
+        put(path, "old");
+        QVERIFY(::chmod(QFile::encodeName(dir.path()).constData(), 0555) == 0);
+        const QString error = errorOf([&] { core::writeFileAtomically(path, "new"); });
+        ::chmod(QFile::encodeName(dir.path()).constData(), 0755);
+        QCOMPARE(error, QStringLiteral("cannot write %1: Permission denied").arg(path));
+        QCOMPARE(contents(path), QByteArray("old"));
+    }
+
+    // A write stopped half-way (as by a full disk): the old file intact, the cause named (not
+    // "Unknown error"), no temporary file left.
+    void aWriteStoppedHalfWayKeepsTheOldFile()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("figure.png"));
+        put(path, "the figure from last week");
+        QString error;
+        {
+            FileSizeLimit limit(4096);
+            error = errorOf([&] { core::writeFileAtomically(path, QByteArray(1 << 20, 'x')); });
+        }
+        QCOMPARE(error, QStringLiteral("cannot write %1: File too large").arg(path));
+        QCOMPARE(contents(path), QByteArray("the figure from last week"));
+        QCOMPARE(entries(dir.path()), QStringList{QStringLiteral("figure.png")});
+    }
+
+    // --export-all's set: all files or none. The third target is a folder, found before any
+    // file is written; the second too large to write, found before any is replaced.
+    void aSetIsWrittenWholeOrNotAtAll()
+    {
+        QTemporaryDir dir;
+        const QString a = dir.filePath(QStringLiteral("a.png")),
+                      b = dir.filePath(QStringLiteral("b.png")),
+                      c = dir.filePath(QStringLiteral("c.png"));
+        put(a, "old a");
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("c.png")));
+        QCOMPARE(errorOf([&] {
+                     core::writeFilesAtomically({{a, "new a"}, {b, "new b"}, {c, "new c"}});
+                 }),
+                 QStringLiteral("cannot write %1: Is a directory").arg(c));
+        QCOMPARE(contents(a), QByteArray("old a"));
+        QCOMPARE(entries(dir.path()),
+                 (QStringList{QStringLiteral("a.png"), QStringLiteral("c.png")}));
+
+        QString error;
+        {
+            FileSizeLimit limit(4096);
+            error = errorOf([&] {
+                core::writeFilesAtomically({{a, "new a"}, {b, QByteArray(1 << 20, 'b')}});
+            });
+        }
+        QCOMPARE(error, QStringLiteral("cannot write %1: File too large").arg(b));
+        QCOMPARE(contents(a), QByteArray("old a"));
+        QCOMPARE(entries(dir.path()),
+                 (QStringList{QStringLiteral("a.png"), QStringLiteral("c.png")}));
+
+        core::writeFilesAtomically({{a, "new a"}, {b, "new b"}});
+        QCOMPARE(contents(a), QByteArray("new a"));
+        QCOMPARE(contents(b), QByteArray("new b"));
+    }
+
+    void createFoldersNamesTheCause()
+    {
+        QTemporaryDir dir;
+        put(dir.filePath(QStringLiteral("file")), "x");
+        const QString nested = dir.filePath(QStringLiteral("a/b/c"));
+        core::createFolders(nested);
+        QVERIFY(QFileInfo(nested).isDir());
+        core::createFolders(nested); // already there
+        const QString under = dir.filePath(QStringLiteral("file/sub"));
+        QCOMPARE(errorOf([&] { core::createFolders(under); }),
+                 QStringLiteral("cannot create the folder %1: %2: Not a directory")
+                     .arg(under, dir.filePath(QStringLiteral("file"))));
+    }
+
+    // A FIFO has no size to check: it is read in pieces and refused one byte past the limit.
+    void readingAFifoIsBounded()
+    {
+        QTemporaryDir dir;
+        const QString fifo = dir.filePath(QStringLiteral("pipe"));
+        QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+        std::thread writer([&] {
+            const int fd = ::open(QFile::encodeName(fifo).constData(), O_WRONLY);
+            const QByteArray bytes(3 << 20, 'x');
+            std::signal(SIGPIPE, SIG_IGN);
+            if (fd >= 0) {
+                [[maybe_unused]] const ssize_t n =
+                    ::write(fd, bytes.constData(), std::size_t(bytes.size()));
+                ::close(fd);
+            }
+        });
+        const QString error = errorOf([&] { core::readFileLimited(fifo, 1 << 20); });
+        writer.join();
+        QVERIFY2(error.contains(QStringLiteral("more than the 1048576 allowed")),
+                 qPrintable(error));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAtomicFile)
+#include "tst_atomic_file.moc"
