@@ -14,7 +14,9 @@
 //   attention-bench [--sizes 32,128,1024,4096,16384] [--backends cpu,vulkan] [--quick]
 //                   [--numpy | --no-numpy] [--models gpt2,bert] [--model-sizes 32,128,512]
 //                   [--model-backends cpu] [--torch | --no-torch] [--json FILE]
+//   attention-bench --training [--quick] [--json FILE]     (issue 14: training steps per second)
 #include "app/bench_models.h"
+#include "app/bench_training.h"
 #include "app/bench_timing.h"
 #include "core/cpu_backend.h"
 #include "core/error.h"
@@ -424,6 +426,8 @@ int main(int argc, char** argv)
     const QCommandLineOption torchOption("torch",
                                          "Run the torch peer (default when it is available).");
     const QCommandLineOption noTorchOption("no-torch", "Do not run the torch peer.");
+    const QCommandLineOption trainingOption(
+        "training", "Training steps per second at T <= 16, d_model <= 64 (issue 14); only these cases run.");
     QCommandLineOption caseOption("case", "Internal: measure one case, BACKEND:T, and print JSON.",
                                   "case");
     caseOption.setFlags(QCommandLineOption::HiddenFromHelp);
@@ -434,10 +438,12 @@ int main(int argc, char** argv)
     modelCaseOption.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOptions({sizesOption, backendsOption, quickOption, numpyOption, noNumpyOption,
                        modelsOption, modelSizesOption, modelBackendsOption, modelDirOption, torchOption,
-                       noTorchOption, jsonOption, caseOption, modelCaseOption});
+                       noTorchOption, jsonOption, trainingOption, caseOption, modelCaseOption});
     parser.process(app);
 
     const bool quick = parser.isSet(quickOption);
+    if (parser.isSet(trainingOption))
+        return bench::runTrainingMode(quick, parser.value(jsonOption));
     if (parser.isSet(caseOption) || parser.isSet(modelCaseOption)) {
         const bool model = parser.isSet(modelCaseOption);
         const QStringList parts =

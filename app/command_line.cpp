@@ -9,10 +9,12 @@
 #include "ui/figures/figure_export.h"
 #include "ui/explorer/score_options.h"
 #include "ui/figures/stage_export.h"
+#include "ui/presentation/presentation_export.h"
 
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <cstdio>
 
@@ -167,6 +169,16 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
                                  QStringLiteral("DPI"));
     const QCommandLineOption colormap(QStringLiteral("colormap"), QStringLiteral("viridis|cividis|magma|gray."),
                                       QStringLiteral("NAME"));
+    const QCommandLineOption colorScale(QStringLiteral("color-scale"),
+                                        QStringLiteral("fixed|data: weights coloured 0 to 1 (default, comparable) or "
+                                                       "0 to the largest weight."),
+                                        QStringLiteral("SCALE"));
+    const QCommandLineOption exportPresentation(QStringLiteral("export-presentation"),
+                                                QStringLiteral("Write every presentation step as one page of a PDF."),
+                                                QStringLiteral("OUT.pdf"));
+    const QCommandLineOption theme(QStringLiteral("theme"),
+                                   QStringLiteral("light|dark: the presentation's colours (default: the scene's)."),
+                                   QStringLiteral("NAME"));
     const QCommandLineOption dump(QStringLiteral("dump"), QStringLiteral("Write every intermediate as JSON."),
                                   QStringLiteral("OUT.json"));
     const QCommandLineOption exportAll(QStringLiteral("export-all"),
@@ -183,9 +195,10 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
     parser.addOptions({sceneOption, text, source, mode, normalize, fill, embedding, wordVectors, positionalOption,
                        temperature, heads, dModel, dK, causal, window, padding,
                        seed, backend, vkDevice, listDevices, exportOption, view, width, height, dpi, colormap, dump,
-                       exportAll, exportMatrix, stage, latex});
+                       exportAll, exportMatrix, stage, latex, colorScale, exportPresentation, theme});
 
     addModelOptions(parser);
+    addTrainOptions(parser);
 
     if (!parser.parse(arguments)) {
         error = usage(parser.errorText());
@@ -363,6 +376,27 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
         }
         out.figure.colormap = *map;
     }
+    if (parser.isSet(colorScale)) {
+        const auto scale = ui::parseWeightScale(parser.value(colorScale));
+        if (!scale) {
+            error = usage(QStringLiteral("--color-scale: expected fixed|data, got \"%1\"").arg(parser.value(colorScale)));
+            return std::nullopt;
+        }
+        out.figure.weightScale = *scale;
+        out.weightScaleGiven = true;
+    }
+    out.presentationPath = parser.value(exportPresentation);
+    if (!out.presentationPath.isEmpty() && !out.presentationPath.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive)) {
+        error = usage(QStringLiteral("--export-presentation: the file name must end in .pdf: \"%1\"").arg(out.presentationPath));
+        return std::nullopt;
+    }
+    if (parser.isSet(theme)) {
+        out.theme = parser.value(theme);
+        if (out.theme != QLatin1String("light") && out.theme != QLatin1String("dark")) {
+            error = usage(QStringLiteral("--theme: expected light|dark, got \"%1\"").arg(out.theme));
+            return std::nullopt;
+        }
+    }
     out.figure.dpi = dpiValue.value_or(150);
     out.figureSize = QSize(widthValue.value_or(1200), heightValue.value_or(900));
     // Text set in points: 10 pt at the figure's DPI, but never so large that a small figure
@@ -371,6 +405,8 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
 
     if (!readModelOptions(parser, out.modelOptions, error))
         return std::nullopt;
+    if (!readTrainOptions(parser, out.trainOptions, out.modelOptions.active(), error))
+        return std::nullopt;
     if (out.modelOptions.active()) {
         // A model brings its own tokenizer, embeddings and weights: the single-layer scene's
         // settings have nothing to act on.
@@ -378,7 +414,7 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
                                     QStringLiteral("d-model"), QStringLiteral("d-k"), QStringLiteral("seed"),
                                     QStringLiteral("embedding"), QStringLiteral("word-vectors"),
                                     QStringLiteral("positional"), QStringLiteral("padding-token"),
-                                    QStringLiteral("export-all")}) {
+                                    QStringLiteral("export-all"), QStringLiteral("export-presentation")}) {
             if (parser.isSet(name)) {
                 error = usage(QStringLiteral("--%1 cannot be used with --model").arg(name));
                 return std::nullopt;
@@ -505,8 +541,12 @@ int runHeadless(const CommandLine& commandLine)
     }
 
     core::Scene scene;
+    std::optional<TrainingReport> training;
     try {
         scene = sceneFor(commandLine);
+        training = trainIfAsked(commandLine.trainOptions, scene); // --train: fitted before anything is shown
+        if (training)
+            scene = training->scene;
     } catch (const core::Error& e) {
         printLine(stderr, QStringLiteral("error: ") + QString::fromStdString(e.what()));
         return kInvalidInput;
@@ -552,6 +592,8 @@ int runHeadless(const CommandLine& commandLine)
             spec.colormap = *map;
         spec.showValues = scene.view.showValues;
         spec.precision = scene.view.valuePrecision;
+        if (!commandLine.weightScaleGiven)
+            spec.weightScale = ui::parseWeightScale(scene.view.colorScale).value_or(ui::WeightScale::Fixed);
 
         // Every intermediate only where something shows them (--dump, --export-matrix, the
         // pipeline of a short input). A figure of a long input shows weights pooled by the
@@ -562,13 +604,31 @@ int runHeadless(const CommandLine& commandLine)
         const auto problem = core::resolveProblem(scene);
         noteFallbacks(*problem, scene);
         std::shared_ptr<const core::AttentionResult> full;
-        if (!commandLine.dumpPath.isEmpty() || !commandLine.matrixPath.isEmpty())
+        if (!commandLine.dumpPath.isEmpty()) {
+            // Refused before computing: a dump past the limit would exhaust memory as JSON.
+            const std::int64_t numbers = core::resultDumpNumbers(*problem);
+            if (numbers > core::kMaxDumpNumbers)
+                throw core::Error("--dump: " + std::to_string(problem->queryCount()) + " x " +
+                                  std::to_string(problem->keyCount()) + " tokens with " +
+                                  std::to_string(problem->weights->headCount()) + " heads make " +
+                                  std::to_string(numbers) + " numbers, more than the " +
+                                  std::to_string(core::kMaxDumpNumbers) +
+                                  " a dump may hold; dump a shorter text, or export a figure "
+                                  "(--export), which pools long inputs");
+        }
+        if (!commandLine.presentationPath.isEmpty() &&
+            std::max(problem->queryCount(), problem->keyCount()) > ui::kMaxPresentationTokens)
+            throw core::Error("--export-presentation: a presentation shows every token, at most " +
+                              std::to_string(ui::kMaxPresentationTokens) + "; this input has " +
+                              std::to_string(std::max(problem->queryCount(), problem->keyCount())));
+        if (!commandLine.dumpPath.isEmpty() || !commandLine.matrixPath.isEmpty() || !commandLine.presentationPath.isEmpty())
             full = compute(*backend, problem, core::ComputeOptions{});
         core::ComputeOptions options;
         std::shared_ptr<const core::AttentionResult> result = full; // what the figures show
         if (figures) {
             if (std::max(problem->queryCount(), problem->keyCount()) > kFigureCells) {
                 options.viewRows = options.viewCols = kFigureCells;
+                options.pool = core::PoolMode::Max; // as the window: one sharp weight is not averaged away
                 options.keepIntermediates = false;
                 result = compute(*backend, problem, options);
             } else if (!result) {
@@ -589,12 +649,24 @@ int runHeadless(const CommandLine& commandLine)
             return compare.get();
         };
         if (!commandLine.dumpPath.isEmpty())
-            outputs.emplace_back(commandLine.dumpPath, QJsonDocument(core::resultToJson(*full)).toJson(QJsonDocument::Indented));
+            outputs.emplace_back(commandLine.dumpPath,
+                                 QJsonDocument(withTraining(core::resultToJson(*full), training)).toJson(QJsonDocument::Indented));
+        if (training && !commandLine.trainOptions.savePath.isEmpty())
+            outputs.emplace_back(commandLine.trainOptions.savePath, core::sceneToJson(training->scene));
         if (!commandLine.exportPath.isEmpty())
             outputs.emplace_back(commandLine.exportPath,
                                  ui::figureBytes(*result, spec, commandLine.figureSize,
                                                  *ui::figureFormatForPath(commandLine.exportPath),
                                                  spec.view == ui::FigureView::Difference ? comparison() : nullptr));
+        if (!commandLine.presentationPath.isEmpty()) {
+            ui::DeckOptions deck;
+            deck.head = std::max(0, spec.head);
+            deck.theme = (commandLine.theme.isEmpty() ? scene.view.theme : commandLine.theme) == QLatin1String("dark")
+                             ? ui::PresentationTheme::Dark
+                             : ui::PresentationTheme::Light;
+            deck.weightScale = spec.weightScale;
+            outputs.emplace_back(commandLine.presentationPath, ui::presentationPdf(*full, deck));
+        }
         if (!commandLine.matrixPath.isEmpty()) {
             auto format = *ui::matrixFormatForPath(commandLine.matrixPath);
             if (format == ui::MatrixFormat::LatexTable && commandLine.pgfplots)
@@ -632,14 +704,23 @@ int runHeadless(const CommandLine& commandLine)
     } catch (const core::BackendFault& e) {
         printLine(stderr, QStringLiteral("error: ") + QString::fromStdString(e.what()));
         return kInvalidInput;
+    } catch (const std::bad_alloc&) {
+        printLine(stderr, QStringLiteral("error: out of memory while computing or rendering; try a shorter "
+                                         "text or fewer heads"));
+        return kInvalidInput;
     }
 
+    // Every output at once (core::writeFilesAtomically): each file is written in full beside
+    // its target before any is renamed into place, so a failure half-way (a full disk, a
+    // read-only folder) leaves no partial set of figures and every old file intact.
+    const bool newFolder = !commandLine.exportAllDir.isEmpty() && !QFileInfo(commandLine.exportAllDir).isDir();
     try {
-        if (!commandLine.exportAllDir.isEmpty() && !QDir().mkpath(commandLine.exportAllDir))
-            throw core::Error("cannot create the folder " + commandLine.exportAllDir.toStdString());
-        for (const auto& [path, bytes] : outputs)
-            core::writeFileAtomically(path, bytes);
+        if (!commandLine.exportAllDir.isEmpty())
+            core::createFolders(commandLine.exportAllDir);
+        core::writeFilesAtomically(outputs);
     } catch (const core::Error& e) {
+        if (newFolder)
+            QDir().rmdir(commandLine.exportAllDir); // only if still empty
         printLine(stderr, QStringLiteral("error: ") + QString::fromStdString(e.what()));
         return kCannotWrite;
     }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/model_command.h"
+#include "app/train_command.h"
 #include "core/scene.h"
 #include "gpu/backend_factory.h"
 #include "ui/figures/figure_spec.h"
@@ -56,6 +57,9 @@ struct CommandLine
     ui::FigureSpec figure;
     QSize figureSize{1200, 900};
     bool viewGiven = false; // --view given: otherwise the scene's own view
+    bool weightScaleGiven = false; // --color-scale given: otherwise the scene's own
+    QString presentationPath;      // --export-presentation: every step, one PDF page each
+    QString theme;                 // --theme light|dark (the presentation's); empty: the scene's
 
     // True when no option changes the scene file (or the example) as loaded.
     bool unchangedScene() const
@@ -65,11 +69,12 @@ struct CommandLine
     }
 
     ModelOptions modelOptions; // --model and what goes with it
+    TrainOptions trainOptions; // --train and what goes with it
 
     bool headless() const
     {
         return !exportPath.isEmpty() || !dumpPath.isEmpty() || !exportAllDir.isEmpty() || !matrixPath.isEmpty() ||
-               listDevices || modelOptions.printsOnly();
+               !presentationPath.isEmpty() || listDevices || modelOptions.printsOnly() || trainOptions.active();
     }
 };
 

@@ -45,6 +45,7 @@ void saveScreenshotWhenShown(attn::ui::ModelWindow* window, const QString& path)
     const QStringList size = qEnvironmentVariable("ATTN_SCREENSHOT_SIZE", QStringLiteral("1920x1080")).split(QLatin1Char('x'));
     window->setWindowState(Qt::WindowNoState);
     window->resize(size.value(0).toInt(), size.value(1).toInt());
+    window->fitPanels();
     QObject::connect(window, &attn::ui::ModelWindow::loadEnded, window, [window] {
         if (qEnvironmentVariableIsSet("ATTN_SCREENSHOT_TAB"))
             window->viewTabs()->setCurrentIndex(qEnvironmentVariableIntValue("ATTN_SCREENSHOT_TAB"));
@@ -79,8 +80,9 @@ int main(int argc, char** argv)
     bool exitNow = false;
     std::optional<CommandLine> commandLine = parseCommandLine(arguments, error, exitNow);
     const QString screenshot = qEnvironmentVariable("ATTN_SCREENSHOT");
-    const bool display = haveDisplay() || !screenshot.isEmpty();
-    if ((exitNow || !commandLine || commandLine->headless() || !display) && !qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
+    const bool realDisplay = haveDisplay();
+    const bool display = realDisplay || !screenshot.isEmpty(); // a screenshot renders offscreen
+    if ((exitNow || !commandLine || commandLine->headless() || !realDisplay) && !qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
 
     QApplication app(argc, argv);

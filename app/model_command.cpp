@@ -4,6 +4,7 @@
 
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/limits.h"
 #include "core/model/forward.h"
 #include "core/model/model_analysis.h"
 #include "core/model/model_json.h"
@@ -21,9 +22,6 @@
 
 namespace attn::app {
 namespace {
-
-// A dump past this many numbers would need gigabytes of JSON: refused up front.
-constexpr std::int64_t kMaxDumpNumbers = std::int64_t(1) << 26;
 
 void say(FILE* stream, const QString& text)
 {
@@ -271,11 +269,11 @@ int runModelHeadless(const CommandLine& commandLine)
 
         if (!commandLine.dumpPath.isEmpty()) {
             const std::int64_t numbers = core::modelDumpNumbers(*result);
-            if (numbers > kMaxDumpNumbers)
+            if (numbers > core::kMaxDumpNumbers)
                 throw core::Error("--dump: " + std::to_string(tokens.size()) + " tokens through " +
                                   std::to_string(config.layers) + " layers of " + std::to_string(config.heads) +
                                   " heads make " + std::to_string(numbers) + " numbers (more than " +
-                                  std::to_string(kMaxDumpNumbers) + "); dump a shorter text");
+                                  std::to_string(core::kMaxDumpNumbers) + "); dump a shorter text");
             outputs.emplace_back(commandLine.dumpPath,
                                  QJsonDocument(core::modelResultToJson(*result)).toJson(QJsonDocument::Indented));
         }
@@ -331,10 +329,12 @@ int runModelHeadless(const CommandLine& commandLine)
     } catch (const core::BackendFault& e) {
         say(stderr, QStringLiteral("error: ") + QString::fromUtf8(e.what()));
         return kInvalidInput;
+    } catch (const std::bad_alloc&) {
+        say(stderr, QStringLiteral("error: out of memory while running the model; try a shorter text"));
+        return kInvalidInput;
     }
     try {
-        for (const auto& [path, bytes] : outputs)
-            core::writeFileAtomically(path, bytes);
+        core::writeFilesAtomically(outputs); // all or none
     } catch (const core::Error& e) {
         say(stderr, QStringLiteral("error: ") + QString::fromUtf8(e.what()));
         return kCannotWrite;

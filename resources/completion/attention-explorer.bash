@@ -29,6 +29,8 @@ _attention_explorer()
         --latex) words="table pgfplots" ;;
         --color-scale) words="fixed data" ;;
         --theme) words="light dark" ;;
+        --train) words="copy previous-token reverse translation key-value" ;;
+        --hard-gradient) words="zero straight-through relaxed" ;;
         --scene)
             _attention_explorer_files '@(attention.json|json)'
             return ;;

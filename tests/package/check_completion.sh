@@ -32,12 +32,12 @@ missing=$(comm -23 <(printf '%s\n' "$expected") <(printf '%s\n' "$offered"))
 # The words of each option, as --help lists them ("dot|scaled|..."); wrapped help lines are
 # joined first. --fill and --view name theirs in prose: each offered word must appear there.
 joined=$(printf '%s\n' "$help" | sed -e ':a' -e 'N' -e '$!ba' -e 's/\n  \{20,\}//g')
-for option in mode normalize embedding positional backend colormap stage latex color-scale theme fill view; do
+for option in mode normalize embedding positional backend colormap stage latex color-scale theme train fill view; do
     line=$(printf '%s\n' "$joined" | grep -E -- "^  --$option <")
     [ -n "$line" ] || { fail "--$option is not in --help"; continue; }
     offered=$(complete_words "--$option" "")
     [ -n "$offered" ] || { fail "--$option: nothing offered"; continue; }
-    listed=$(printf '%s\n' "${line#*> }" | grep -oE '[A-Za-z0-9:-]+(\|[A-Za-z0-9:-]+)+' | head -1 | tr '|' '\n' | sed 's/:$//' | sort)
+    listed=$(printf '%s\n' "${line#*> }" | grep -oE '[A-Za-z0-9:-]+(\|[A-Za-z0-9:-]+)+' | head -1 | tr '|' '\n' | sed -e 's/:$//' -e 's/^://' | sort)
     if [ -n "$listed" ]; then
         [ "$offered" = "$listed" ] ||
             fail "--$option offers [$(echo $offered)], --help lists [$(echo $listed)]"

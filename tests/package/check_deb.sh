@@ -48,6 +48,7 @@ case $depends in *hicolor-icon-theme*) ;; *) fail "Depends lacks hicolor-icon-th
 
 # Its contents: the program and what a desktop expects beside it, nothing else.
 dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\./|/|; s|/$||' | sort >"$work/contents"
+dpkg-deb -c "$deb" | awk '$1 !~ /^d/ {print $6}' | sed 's|^\./|/|' | sort >"$work/files"
 for file in /usr/bin/attention-explorer \
     "/usr/share/applications/$id.desktop" \
     "/usr/share/metainfo/$id.metainfo.xml" \
@@ -64,7 +65,7 @@ done
 grep -v -e '^/usr$' -e '^/usr/' "$work/contents" | grep . && fail "files outside /usr"
 grep 'attention-bench' "$work/contents" && fail "attention-bench is packaged"
 # The MIME and icon caches belong to shared-mime-info and the icon theme (dpkg triggers).
-grep -E '^/usr/share/mime/[^/]+$|icon-theme.cache' "$work/contents" && fail "a cache file is packaged"
+grep -E '^/usr/share/mime/[^/]+$|icon-theme.cache|mimeinfo.cache' "$work/files" && fail "a cache file is packaged"
 grep -E '\.(o|a|h|cmake)$' "$work/contents" && fail "build files are packaged"
 
 # Unpacked into a fresh root.
@@ -91,10 +92,25 @@ owner() {
 }
 names=$(printf '%s\n' "$depends" | tr ',|' '\n\n' | sed 's/(.*)//; s/:.*//; s/ //g')
 for library in $(readelf -d "$exe" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
-    path=$(awk -v lib="$library" '$1 == lib && $3 ~ /^\// {print $3}' "$work/ldd")
+    # "libfoo.so.1 => /lib/.../libfoo.so.1 (...)", or the loader's "/lib64/ld-linux-x86-64.so.2 (...)".
+    path=$(awk -v lib="$library" '$1 == lib && $3 ~ /^\// {print $3; exit}
+        $1 ~ /^\// && $2 != "=>" {n = split($1, p, "/"); if (p[n] == lib) {print $1; exit}}' "$work/ldd")
     [ -n "$path" ] || { fail "$library: not resolved"; continue; }
     package=$(owner "$path") || { fail "$library ($path): no package owns it"; continue; }
     printf '%s\n' "$names" | grep -qx "$package" || fail "$library comes from $package, which Depends lacks"
+done
+
+# Every package named exists in Debian (installed here, or known to apt), so apt can install
+# the .deb on a fresh machine. Without apt's package lists (no apt-get update yet) that is
+# only known in CI, where cmake/deps.sh has fetched them.
+for package in $(printf '%s\n' "$depends" "$(field Recommends)" | tr ',|' '\n\n' | sed 's/(.*)//; s/:.*//; s/ //g' | sort -u); do
+    dpkg-query -W -f='${db:Status-Status}' "$package" 2>/dev/null | grep -q installed && continue
+    apt-cache show "$package" >/dev/null 2>&1 && continue
+    if [ "${CI:-}" = true ]; then
+        fail "$package (Depends or Recommends) is not a Debian package known to apt"
+    else
+        echo "note: $package is neither installed nor known to apt here"
+    fi
 done
 
 # The program runs from there: no display, no Vulkan needed.
@@ -116,6 +132,28 @@ for size in 16 24 32 48 64 128 256; do
     [ "$dims" = "${size}x${size}" ] || fail "$png is $dims"
 done
 grep -qx 'Exec=attention-explorer %f' "$root/usr/share/applications/$id.desktop" || fail "Exec is not attention-explorer %f"
+
+# Double-clicking a scene: with the caches dpkg's triggers would build, GIO (what GNOME's and
+# Xfce's file managers open files with) sees NAME.attention.json as the scene type and opens
+# it with the package's menu entry by default. (A missing gio, from libglib2.0-bin, fails CI.)
+if command -v gio >/dev/null 2>&1 && command -v update-mime-database >/dev/null 2>&1 &&
+    command -v update-desktop-database >/dev/null 2>&1; then
+    share=$root/usr/share
+    update-mime-database "$share/mime" >/dev/null 2>&1 || fail "update-mime-database on the package's types"
+    update-desktop-database -q "$share/applications" || fail "update-desktop-database on the package's entry"
+    mkdir -p "$work/home/data" "$work/home/config"
+    printf '{"format": "attention-explorer-scene", "version": 1, "text": "Hi."}\n' >"$work/lesson.attention.json"
+    as_desktop() {
+        env PATH="$root/usr/bin:$PATH" XDG_DATA_DIRS="$share:/usr/share" XDG_DATA_HOME="$work/home/data" \
+            XDG_CONFIG_HOME="$work/home/config" XDG_CONFIG_DIRS="$work/home/config" "$@" 2>&1
+    }
+    type=$(as_desktop gio info -a standard::content-type "$work/lesson.attention.json" | sed -n 's/.*content-type: //p')
+    [ "$type" = application/x-attention-scene ] || fail "a file manager sees lesson.attention.json as '$type'"
+    default=$(as_desktop gio mime application/x-attention-scene | sed -n '1s/.*: //p')
+    [ "$default" = "$id.desktop" ] || fail "a scene opens with '$default', not $id.desktop"
+elif [ "${CI:-}" = true ]; then
+    fail "gio, update-mime-database or update-desktop-database is not installed (cmake/deps.sh installs them)"
+fi
 
 [ "$failures" -eq 0 ] || exit 1
 echo "package checked in $(($(date +%s) - started)) s (cpack $((packed - started)) s)"
