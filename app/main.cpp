@@ -50,11 +50,14 @@ void saveScreenshotWhenShown(attn::ui::ModelWindow* window, const QString& path)
         if (qEnvironmentVariableIsSet("ATTN_SCREENSHOT_TAB"))
             window->viewTabs()->setCurrentIndex(qEnvironmentVariableIntValue("ATTN_SCREENSHOT_TAB"));
     });
-    auto taken = std::make_shared<bool>(false);
-    QObject::connect(window, &attn::ui::ModelWindow::resultShown, window, [window, path, taken] {
-        if (!window->isUpToDate() || *taken)
+    // Polled: the selected head's figures follow the grid a pass later, so the window is up
+    // to date only after the last resultShown.
+    auto* poll = new QTimer(window);
+    poll->setInterval(100);
+    QObject::connect(poll, &QTimer::timeout, window, [window, path, poll] {
+        if (!window->isUpToDate() || !window->document()->result())
             return;
-        *taken = true;
+        poll->stop();
         if (qEnvironmentVariableIsSet("ATTN_SCREENSHOT_FOCUS"))
             window->document()->setFocusToken(qEnvironmentVariableIntValue("ATTN_SCREENSHOT_FOCUS"));
         QTimer::singleShot(500, window, [window, path] {
@@ -63,6 +66,7 @@ void saveScreenshotWhenShown(attn::ui::ModelWindow* window, const QString& path)
             QCoreApplication::exit(saved ? 0 : 4);
         });
     });
+    poll->start();
 }
 
 } // namespace

@@ -8,6 +8,7 @@
 # dpkg-dev and file let cpack derive the .deb's Depends (dpkg-shlibdeps); appstream and
 # desktop-file-utils validate the desktop files, gio (libglib2.0-bin) opens a scene as a file
 # manager would (tests/package).
+# Usage: sh cmake/deps.sh [EXTRA_PACKAGE...]   (CI's extra checks name theirs: .ci/run)
 set -eu
 
 packages="cmake ninja-build g++ pkg-config
@@ -18,6 +19,7 @@ packages="cmake ninja-build g++ pkg-config
   fonts-noto-ui-core fonts-noto-cjk
   dpkg-dev file appstream desktop-file-utils libglib2.0-bin"
 
+packages="$packages $*"
 missing=""
 for package in $packages; do
   status=$(dpkg-query -W -f='${db:Status-Status}' "$package" 2>/dev/null || true)

@@ -3,6 +3,7 @@
 // failure names its cause. Special files are made in a temporary folder, never /dev.
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "support/error_of.h"
 
 #include <QDir>
 #include <QFile>
@@ -21,15 +22,7 @@ namespace core = attn::core;
 
 namespace {
 
-QString errorOf(const std::function<void()>& call)
-{
-    try {
-        call();
-    } catch (const core::Error& error) {
-        return QString::fromUtf8(error.what());
-    }
-    return QStringLiteral("(no error)");
-}
+using attn::test::errorOf;
 
 QByteArray contents(const QString& path)
 {
@@ -136,7 +129,7 @@ private slots:
             QByteArray("every intermediate\n").repeated(10000); // more than a pipe holds
         const QString error = errorOf([&] { core::writeFileAtomically(fifo, bytes); });
         reader.join();
-        QCOMPARE(error, QStringLiteral("(no error)"));
+        QCOMPARE(error, QString());
         QCOMPARE(received, bytes);
         QVERIFY(S_ISFIFO(modeOf(fifo)));
         QCOMPARE(entries(dir.path()), QStringList{QStringLiteral("pipe")});

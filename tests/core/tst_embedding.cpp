@@ -1,3 +1,4 @@
+#include "support/error_of.h"
 #include "core/embedding.h"
 #include "core/error.h"
 #include "core/random.h"
@@ -21,15 +22,7 @@ Embedded embed(const std::vector<Token>& tokens, const EmbeddingSettings& settin
     return embedTokens(tokens, settings, dModel, sentenceVocabulary({&tokens}));
 }
 
-QString errorOf(const std::function<void()>& call)
-{
-    try {
-        call();
-    } catch (const Error& error) {
-        return QString::fromUtf8(error.what());
-    }
-    return QString();
-}
+using attn::test::errorOf;
 
 } // namespace
 

@@ -1,6 +1,7 @@
 // HfTokenizer against the Rust `tokenizers` library: tests/data/tokenizers/expected.json holds
 // the library's ids, tokens, offsets and decoded text for every corpus text with every tokenizer
 // folder there (tests/data/tokenizers/make_expectations.mjs says how they were made).
+#include "support/error_of.h"
 #include "core/error.h"
 #include "core/tokenizers/hf_tokenizer.h"
 #include "core/tokenizers/pattern_regex.h"
@@ -96,15 +97,7 @@ QJsonObject smallBpe()
                   "merges": ["a b", "ab c"]}})").object();
 }
 
-QString errorOf(const std::function<void()>& action)
-{
-    try {
-        action();
-    } catch (const Error& error) {
-        return QString::fromUtf8(error.what());
-    }
-    return QString();
-}
+using attn::test::errorOf;
 
 } // namespace
 

@@ -1,3 +1,4 @@
+#include "support/error_of.h"
 #include "core/embedding.h"
 #include "core/error.h"
 #include "core/tokenizer.h"
@@ -24,15 +25,7 @@ std::vector<float> vectorOf(const WordVectors& vectors, const QString& word)
     return std::vector<float>(values, values + vectors.dimension());
 }
 
-QString errorOf(const std::function<void()>& call)
-{
-    try {
-        call();
-    } catch (const Error& error) {
-        return QString::fromUtf8(error.what());
-    }
-    return QString();
-}
+using attn::test::errorOf;
 
 } // namespace
 

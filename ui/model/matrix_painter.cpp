@@ -174,10 +174,17 @@ MatrixPanelsGeometry paintMatrixPanels(QPainter& painter, const QRectF& target, 
     }
     const int n = int(panels.size());
     const double gap = 18 * u;
-    const double panelWidth = n ? (area.width() - gap * (n - 1)) / n : 0;
+    // Side by side in a wide area, one above the other in a tall one (the window's view tab):
+    // whichever leaves each square panel the larger side.
+    const double acrossSide = n ? std::min((area.width() - gap * (n - 1)) / n, area.height()) : 0;
+    const double downSide = n ? std::min(area.width(), (area.height() - gap * (n - 1)) / n) : 0;
+    const bool stacked = downSide > acrossSide;
+    const double panelWidth = stacked ? area.width() : n ? (area.width() - gap * (n - 1)) / n : 0;
+    const double panelHeight = stacked && n ? (area.height() - gap * (n - 1)) / n : area.height();
     for (int p = 0; p < n; ++p) {
         const MatrixPanel& panel = panels[std::size_t(p)];
-        const QRectF box(area.left() + p * (panelWidth + gap), area.top(), panelWidth, area.height());
+        const QRectF box = stacked ? QRectF(area.left(), area.top() + p * (panelHeight + gap), panelWidth, panelHeight)
+                                   : QRectF(area.left() + p * (panelWidth + gap), area.top(), panelWidth, panelHeight);
         const int rows = int(panel.matrix.rows());
         const int cols = int(panel.matrix.cols());
         geometry.rows.push_back(rows);

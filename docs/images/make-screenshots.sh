@@ -1,0 +1,30 @@
+#!/bin/sh
+# Renders the README's pictures of the model window with the app itself (ATTN_SCREENSHOT, see
+# app/main.cpp), on the offscreen platform: no display, no network, no downloaded weights.
+#   sh docs/images/make-screenshots.sh [BUILD_DIR]      (default build/ci; run from anywhere)
+# model-window.png: the tiny GPT-2 test checkpoint (real GPT-2 tokenizer, random weights), the
+# grid, the predictions and head 1 of layer 1. model-grid-12x12.png: a random checkpoint with
+# GPT-2's shapes (12 layers x 12 heads; its tokenizer has no merges, one token per byte),
+# written by attention-bench, at 1920x1080. model-rollout.png: the Rollout tab.
+set -eu
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-$root/build/ci}
+exe=$build/app/attention-explorer
+out=$root/docs/images
+export QT_QPA_PLATFORM=offscreen
+
+shot() { # NAME TAB ARGS...
+  name=$1 tab=$2
+  shift 2
+  ATTN_SCREENSHOT="$out/$name" ATTN_SCREENSHOT_TAB=$tab timeout 300 "$exe" "$@" 2>/dev/null
+}
+
+shot model-window.png 0 --model "$root/tests/data/models/gpt2" --text "The cat sat on the"
+shot model-rollout.png 4 --model "$root/tests/data/models/gpt2" --text "The cat sat on the"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$build/app/attention-bench" --models gpt2 --model-sizes 8 --model-backends cpu --no-torch --quick \
+  --model-dir "$tmp" >/dev/null
+checkpoint=$(find "$tmp" -name config.json -exec dirname {} \; | head -1)
+shot model-grid-12x12.png 0 --model "$checkpoint" --text "The animal did not cross the street"
