@@ -282,7 +282,10 @@ std::vector<CharChange> recompose(const std::vector<CharChange>& decomposed)
     out.reserve(decomposed.size());
     std::vector<CharChange> buffer;
     std::optional<CharChange> composee;
-    std::optional<int> lastCcc;
+    // The combining class of the last character held back, kNone while none is (classes are
+    // 0..254; an int rather than std::optional, which GCC's -O1 flags as maybe uninitialized).
+    constexpr int kNone = -1;
+    int lastCcc = kNone;
     for (const CharChange& item : decomposed) {
         const int cls = combiningClass(item.c);
         if (!composee) {
@@ -294,7 +297,7 @@ std::vector<CharChange> recompose(const std::vector<CharChange>& decomposed)
             continue;
         }
         const CharChange k = *composee;
-        if (!lastCcc) {
+        if (lastCcc == kNone) {
             if (const auto r = compose(k.c, item.c)) {
                 composee = CharChange{*r, k.change + item.change - 1};
                 continue;
@@ -308,10 +311,10 @@ std::vector<CharChange> recompose(const std::vector<CharChange>& decomposed)
             lastCcc = cls;
             continue;
         }
-        if (*lastCcc >= cls) {
+        if (lastCcc >= cls) {
             if (cls == 0) {
                 composee = item;
-                lastCcc.reset();
+                lastCcc = kNone;
                 out.push_back(k);
                 out.insert(out.end(), buffer.begin(), buffer.end());
                 buffer.clear();
