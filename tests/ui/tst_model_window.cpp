@@ -257,7 +257,15 @@ private slots:
         const auto layer = m_window->document()->result()->layers[1];
         QCOMPARE(m_window->headView()->result(), layer);
         QCOMPARE(m_window->headView()->spec().head, 2);
-        QCOMPARE(m_window->pipelineView()->result(), layer);
+        // The Pipeline view shows the layer computed again with every intermediate (the run
+        // keeps none): the same problem, and the same weights to the bit.
+        waitUpToDate();
+        const auto detail = m_window->selectedLayerDetail();
+        QVERIFY(detail && detail->intermediatesKept);
+        QCOMPARE(detail->problem, layer->problem);
+        for (std::size_t h = 0; h < layer->heads.size(); ++h)
+            QVERIFY(detail->heads[h].weights == layer->heads[h].weights);
+        QCOMPARE(m_window->pipelineView()->result(), detail);
         QCOMPARE(m_window->pipelineView()->spec().head, 2);
         QCOMPARE(m_window->linesView()->result(), layer);
         QCOMPARE(m_window->linesView()->head(), 2);

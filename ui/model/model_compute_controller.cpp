@@ -11,8 +11,8 @@ namespace attn::ui {
 
 namespace {
 
-// Every intermediate of every head is kept (the Pipeline view of any head, at once) up to
-// this many score cells over all layers and heads; past it only Q, K, V, weights and outputs.
+// The selected layer's every intermediate (the Pipeline view) is computed up to this many
+// score cells over its heads; past it only Q, K, V, weights and outputs.
 constexpr qint64 kKeepIntermediatesCells = qint64(8) << 20;
 
 // How many layers a run of `interventions` can reuse from `candidate` (-1: none can).
@@ -131,11 +131,9 @@ ModelComputeReply ModelComputeController::compute(quint64 generation, const Mode
         core::ForwardOptions options;
         options.topK = request.topK;
         options.cancel = &m_cancel;
-        options.keepIntermediates =
-            t * t * model.config().heads * model.config().layers <= kKeepIntermediatesCells;
+        options.keepIntermediates = false; // the selected layer's come with the detail below
 
-        if (sharedLayers(m_baseline, &model, tokens, {}) < 0 ||
-            (options.keepIntermediates && !m_baseline->layers.front()->intermediatesKept)) {
+        if (sharedLayers(m_baseline, &model, tokens, {}) < 0) {
             m_baseline.reset();
             m_last.reset();
             m_baseline = core::runModel(request.model, tokens, {}, *m_backendInUse, options);
@@ -156,6 +154,17 @@ ModelComputeReply ModelComputeController::compute(quint64 generation, const Mode
                                           previous);
         }
         m_last = reply.result;
+        const int detail = request.detailLayer;
+        if (detail >= 0 && detail < reply.result->layerCount() &&
+            t * t * model.config().heads <= kKeepIntermediatesCells) {
+            const auto& layer = reply.result->layers[std::size_t(detail)];
+            if (m_detailOf != layer) {
+                m_detail = m_backendInUse->compute(layer->problem, core::ComputeOptions{});
+                m_detailOf = layer;
+            }
+            reply.detail = m_detail;
+            reply.detailLayer = detail;
+        }
         if (request.compareLayer >= 0 && request.compareLayer < reply.result->layerCount()) {
             auto other = std::make_shared<core::Problem>(*reply.result->layers[std::size_t(request.compareLayer)]->problem);
             other->score = request.compareScore;

@@ -28,6 +28,10 @@ struct ModelComputeRequest
     int compareLayer = -1;
     core::ScoreKind compareScore = core::ScoreKind::Dot;
     core::Normalization compareNormalization = core::Normalization::Softmax;
+    // The selected layer, computed again with every intermediate (the Pipeline view, the
+    // presentation): the run itself keeps only Q, K, V, weights and outputs, since keeping
+    // every layer's scores cost a tenth of a GPT-2 forward; -1: none.
+    int detailLayer = -1;
 };
 
 struct ModelComputeReply
@@ -36,6 +40,8 @@ struct ModelComputeReply
     std::shared_ptr<const core::ModelResult> result;   // null on error or when cancelled
     std::shared_ptr<const core::ModelResult> baseline; // the same text with no interventions
     std::shared_ptr<const core::AttentionResult> compare; // compareLayer under the other score
+    std::shared_ptr<const core::AttentionResult> detail;  // detailLayer with every intermediate
+    int detailLayer = -1;
     QString error;           // tokenizing or computing failed: why; empty on success
     bool cancelled = false;  // a newer request stopped it between layers
     double milliseconds = 0; // on the worker, for this request (baseline included when it ran)
@@ -98,6 +104,10 @@ private:
     std::unique_ptr<core::Backend> m_backendInUse;
     std::shared_ptr<const core::ModelResult> m_baseline;
     std::shared_ptr<const core::ModelResult> m_last;
+    // The last detail and the run's layer it repeats: an unchanged layer keeps its detail (the
+    // views then keep their figures).
+    std::shared_ptr<const core::AttentionResult> m_detail;
+    std::shared_ptr<const core::AttentionResult> m_detailOf;
 
     // Controller thread only.
     quint64 m_generation = 0;

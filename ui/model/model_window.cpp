@@ -718,6 +718,7 @@ void ModelWindow::requestCompute()
         request.model = m_document.model();
         request.text = m_document.text();
         request.interventions = m_document.interventions();
+        request.detailLayer = m_document.selectedLayer();
         if (m_tabs->currentIndex() == DifferenceTab) {
             const core::LayerEdit settings = m_document.layerSettings(m_document.selectedLayer());
             core::ScoreKind score = *settings.score;
@@ -756,6 +757,9 @@ void ModelWindow::onComputeFinished(const ModelComputeReply& reply)
     m_messages->clearMessage(QStringLiteral("compute"));
     m_compare = reply.compare;
     m_compareFor = reply.result;
+    m_detail = reply.detail;
+    m_detailLayer = reply.detailLayer;
+    m_detailFor = reply.result;
     m_document.setResults(reply.result, reply.baseline); // -> showResult
 }
 
@@ -855,11 +859,26 @@ void ModelWindow::showSelection()
         view->setResult(attention);
     };
     show(m_headView, figureSpec(FigureView::Head));
-    if (attention->intermediatesKept)
-        show(m_pipelineView, figureSpec(FigureView::Pipeline));
-    else
+    const auto detail = selectedLayerDetail();
+    if (detail->intermediatesKept) {
+        const FigureSpec spec = figureSpec(FigureView::Pipeline);
+        if (m_pipelineView->result() != detail || m_pipelineView->spec().head != spec.head ||
+            m_pipelineView->spec().title != spec.title) {
+            m_pipelineView->setSpec(spec);
+            m_pipelineView->setResult(detail);
+        }
+    } else if (m_computeQueued || m_compute->isBusy()) {
+        m_pipelineView->showMessage(tr("Computing…")); // the reply asked for brings it, or asks again
+    } else if (m_detailAsked != std::pair{result.get(), layer}) {
+        // Another layer than the last run's detail: computed again with its intermediates (the
+        // run itself is reused whole).
+        m_detailAsked = {result.get(), layer};
+        m_pipelineView->showMessage(tr("Computing…"));
+        requestCompute();
+    } else {
         m_pipelineView->showMessage(tr("The sentence is long: every head's intermediate scores are not kept. The "
                                        "Weights and Lines tabs show this head."));
+    }
     if (m_linesView->result() != attention || m_linesView->head() != head)
         m_linesView->setResult(attention, head);
     m_differenceView->setSpec(figureSpec(FigureView::Difference));
@@ -882,7 +901,7 @@ void ModelWindow::showSelection()
         m_importance->setImportance(m_importanceResult, defaultModelFigureTitle(ModelFigure::Importance, figureSource()), layer,
                                     head);
     if (m_presentation) {
-        m_presentation->setResult(attention);
+        m_presentation->setResult(detail);
         m_presentation->setHead(head);
     }
     if (m_exportDialog)
@@ -1052,6 +1071,17 @@ void ModelWindow::exportModelFigureDialog(ModelFigure figure)
     exportModelFigure(figure, path);
 }
 
+std::shared_ptr<const core::AttentionResult> ModelWindow::selectedLayerDetail() const
+{
+    const auto result = m_document.result();
+    if (!result || result->layerCount() == 0)
+        return nullptr;
+    const int layer = std::clamp(m_document.selectedLayer(), 0, result->layerCount() - 1);
+    if (m_detail && m_detailFor == result && m_detailLayer == layer)
+        return m_detail;
+    return result->layers[std::size_t(layer)];
+}
+
 ExportSource ModelWindow::exportSource() const
 {
     ExportSource source;
@@ -1059,7 +1089,7 @@ ExportSource ModelWindow::exportSource() const
     if (!result || result->layerCount() == 0)
         return source;
     const int layer = std::clamp(m_document.selectedLayer(), 0, result->layerCount() - 1);
-    source.result = result->layers[std::size_t(layer)];
+    source.result = m_tabs->currentIndex() == PipelineTab ? selectedLayerDetail() : result->layers[std::size_t(layer)];
     if (m_compareFor == result)
         source.compare = m_compare;
     const int tab = m_tabs->currentIndex();
@@ -1104,9 +1134,8 @@ void ModelWindow::togglePresentation()
     const auto result = m_document.result();
     if (!result || result->layerCount() == 0)
         return;
-    const int layer = std::clamp(m_document.selectedLayer(), 0, result->layerCount() - 1);
     // A model head is an ordinary AttentionResult: the presentation takes it as it is.
-    m_presentation = new PresentationWindow(result->layers[std::size_t(layer)], this);
+    m_presentation = new PresentationWindow(selectedLayerDetail(), this);
     m_presentation->setAttribute(Qt::WA_DeleteOnClose);
     m_presentation->setHead(m_document.selectedHead());
     m_presentation->setGeometry(screen()->geometry());

@@ -129,6 +129,9 @@ public:
     PresentationWindow* presentation() const;
     ExportDialog* exportDialog() const;
     // True once what is on screen is the run of the document as it is now.
+    // The selected layer as the Pipeline view and the presentation show it: with every
+    // intermediate when it has been computed for the run shown, else the run's own layer.
+    std::shared_ptr<const core::AttentionResult> selectedLayerDetail() const;
     bool isUpToDate() const;
 
 signals:
@@ -173,6 +176,12 @@ private:
     std::unique_ptr<HeadImportanceJob> m_importanceJob;
     std::shared_ptr<const core::ModelResult> m_compareFor; // the run m_compare belongs to
     std::shared_ptr<const core::AttentionResult> m_compare;
+    // The selected layer with every intermediate, for the run m_detailFor (the controller's
+    // detail); the layer a request asked it for last, so that a failed one is not asked again.
+    std::shared_ptr<const core::ModelResult> m_detailFor;
+    std::shared_ptr<const core::AttentionResult> m_detail;
+    int m_detailLayer = -1;
+    std::pair<const core::ModelResult*, int> m_detailAsked{nullptr, -1};
     std::optional<core::HeadImportance> m_importanceResult;
     std::shared_ptr<const core::ModelResult> m_importanceFor;
 
