@@ -3,6 +3,7 @@
 
 #include "ui/explorer/explorer_window.h"
 #include "ui/explorer/message_bar.h"
+#include "ui/i18n/translations.h"
 #include "ui/model/model_window.h"
 
 #include "core/scene_json.h"
@@ -11,6 +12,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QIcon>
+#include <QLocale>
 #include <QTabWidget>
 #include <QTimer>
 #include <cstdio>
@@ -118,6 +120,12 @@ int main(int argc, char** argv)
             std::printf("No display found: wrote the figure to %s\n", qPrintable(figure.exportPath));
         return code;
     }
+
+    // The windows speak the system locale's language (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), from
+    // here on, before any widget exists. The command line above stays English on purpose:
+    // --help, its errors and the headless output are written for the man page and the bash
+    // completion that tests/package checks against them, and for scripts that read them.
+    attn::ui::installTranslations(QLocale::system());
 
     // The installed .desktop file's name (Wayland matches a window to its menu entry by it) and
     // its icon; the compiled-in copy where the icon theme lacks it (run from the build tree).

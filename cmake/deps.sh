@@ -7,12 +7,13 @@
 # renders in the window, in figures and in presentations (tests/ui/tst_figure_fonts).
 # dpkg-dev and file let cpack derive the .deb's Depends (dpkg-shlibdeps); appstream and
 # desktop-file-utils validate the desktop files, gio (libglib2.0-bin) opens a scene as a file
-# manager would (tests/package).
+# manager would (tests/package). qt6-l10n-tools (lupdate, lrelease) and qt6-tools-dev (CMake's
+# Qt6LinguistTools) compile resources/translations into the program.
 # Usage: sh cmake/deps.sh [EXTRA_PACKAGE...]   (CI's extra checks name theirs: .ci/run)
 set -eu
 
 packages="cmake ninja-build g++ pkg-config
-  qt6-base-dev qt6-svg-dev libqt6svg6 libgl-dev
+  qt6-base-dev qt6-svg-dev libqt6svg6 libgl-dev qt6-l10n-tools qt6-tools-dev
   libeigen3-dev libqcustomplot-dev libqcustomplot2.1-qt6
   libvulkan-dev glslc vulkan-validationlayers mesa-vulkan-drivers
   fonts-dejavu-core fonts-droid-fallback poppler-utils

@@ -244,7 +244,7 @@ void ExplorerWindow::buildViews()
     m_colormapCombo = new QComboBox(central);
     m_colormapCombo->setObjectName(QStringLiteral("colormapCombo"));
     for (const QString& name : sequentialColormapNames())
-        m_colormapCombo->addItem(name, name);
+        m_colormapCombo->addItem(name == QLatin1String("gray") ? tr("grey (for print)") : name, name);
     auto* mapLabel = new QLabel(tr("&Colours:"), central);
     mapLabel->setBuddy(m_colormapCombo);
     m_valuesCheck = new QCheckBox(tr("&Numbers in cells"), central);

@@ -4,12 +4,23 @@
 
 #include <qcustomplot.h>
 
+#include <QCoreApplication>
 #include <QFontMetricsF>
 #include <QLocale>
 #include <algorithm>
 #include <cmath>
 
 namespace attn::ui {
+
+namespace {
+
+// tr() for the figures' words (FigureBuilder is no QObject): lupdate reads the context here.
+struct Words
+{
+    Q_DECLARE_TR_FUNCTIONS(FigureBuilder)
+};
+
+} // namespace
 
 using core::Matrix;
 
@@ -82,11 +93,11 @@ QStringList tokenLabels(const std::vector<core::Token>& tokens, int block)
 QString scoreDisplayName(core::ScoreKind kind)
 {
     switch (kind) {
-    case core::ScoreKind::Dot: return QStringLiteral("dot product");
-    case core::ScoreKind::ScaledDot: return QStringLiteral("scaled dot product");
-    case core::ScoreKind::Additive: return QStringLiteral("additive");
-    case core::ScoreKind::Bilinear: return QStringLiteral("bilinear");
-    case core::ScoreKind::Cosine: return QStringLiteral("cosine");
+    case core::ScoreKind::Dot: return Words::tr("dot product");
+    case core::ScoreKind::ScaledDot: return Words::tr("scaled dot product");
+    case core::ScoreKind::Additive: return Words::tr("additive");
+    case core::ScoreKind::Bilinear: return Words::tr("bilinear");
+    case core::ScoreKind::Cosine: return Words::tr("cosine");
     }
     return {};
 }
@@ -94,11 +105,11 @@ QString scoreDisplayName(core::ScoreKind kind)
 QString normalizationDisplayName(core::Normalization n)
 {
     switch (n) {
-    case core::Normalization::Softmax: return QStringLiteral("softmax");
-    case core::Normalization::Hard: return QStringLiteral("hard (argmax)");
+    case core::Normalization::Softmax: return Words::tr("softmax");
+    case core::Normalization::Hard: return Words::tr("hard (argmax)");
     case core::Normalization::Relu: return QStringLiteral("ReLU");
-    case core::Normalization::Sparsemax: return QStringLiteral("sparsemax");
-    case core::Normalization::None: return QStringLiteral("no normalization");
+    case core::Normalization::Sparsemax: return Words::tr("sparsemax");
+    case core::Normalization::None: return Words::tr("no normalization");
     }
     return {};
 }
@@ -201,7 +212,7 @@ QFont FigureBuilder::font(double points, bool bold) const
 
 QString FigureBuilder::headName(int head) const
 {
-    return head < 0 ? QStringLiteral("Mean of heads") : QStringLiteral("Head %1").arg(head + 1);
+    return head < 0 ? Words::tr("Mean of heads") : Words::tr("Head %1").arg(head + 1);
 }
 
 QString FigureBuilder::settingsSummary(const core::Problem& problem)
@@ -210,15 +221,15 @@ QString FigureBuilder::settingsSummary(const core::Problem& problem)
     if (problem.temperature != 1.0f && problem.normalization == core::Normalization::Softmax)
         parts.last() += QStringLiteral(" (T = %1)").arg(double(problem.temperature), 0, 'g', 3);
     if (problem.mask.causal)
-        parts.append(QStringLiteral("causal"));
+        parts.append(Words::tr("causal"));
     if (problem.mask.window >= 0)
-        parts.append(problem.mask.windowCausal ? QStringLiteral("window %1 back").arg(problem.mask.window)
-                                               : QStringLiteral("window ±%1").arg(problem.mask.window));
+        parts.append(problem.mask.windowCausal ? Words::tr("window %1 back").arg(problem.mask.window)
+                                               : Words::tr("window ±%1").arg(problem.mask.window));
     if (problem.mask.padding && std::find(problem.keyIsPadding.begin(), problem.keyIsPadding.end(), true) !=
                                     problem.keyIsPadding.end())
-        parts.append(QStringLiteral("padding masked"));
+        parts.append(Words::tr("padding masked"));
     if (!problem.mask.customCells.empty())
-        parts.append(QStringLiteral("custom mask"));
+        parts.append(Words::tr("custom mask"));
     return parts.join(QStringLiteral(" · "));
 }
 
@@ -297,11 +308,11 @@ void FigureBuilder::compose(const core::AttentionResult& result, QSize size, con
             title = headName(m_spec.head) + QStringLiteral(" · ") + summary;
             if (m_spec.head < 0 && std::none_of(result.heads.begin(), result.heads.end(),
                                                 [](const core::HeadResult& h) { return h.enabled; }))
-                title = headName(m_spec.head) + QStringLiteral(" · every head is off");
+                title = headName(m_spec.head) + Words::tr(" · every head is off");
             break;
-        case FigureView::Heads: title = QStringLiteral("All heads · ") + summary; break;
+        case FigureView::Heads: title = Words::tr("All heads · ") + summary; break;
         case FigureView::Pipeline:
-            title = headName(m_spec.head) + QStringLiteral(", step by step · ") + summary;
+            title = headName(m_spec.head) + Words::tr(", step by step · ") + summary;
             break;
         case FigureView::Difference: break; // named in buildDifference
         }
@@ -328,7 +339,7 @@ void FigureBuilder::compose(const core::AttentionResult& result, QSize size, con
             throw core::Error("the difference view needs a second result to compare with");
         buildDifference(result, *compare);
         if (title.isEmpty())
-            title = QStringLiteral("%1 · %2 minus %3")
+            title = Words::tr("%1 · %2 minus %3")
                         .arg(headName(m_spec.head), settingsSummary(problem), settingsSummary(*compare->problem));
         break;
     }
@@ -522,7 +533,7 @@ WeightColours weightColours(const core::AttentionResult& result, const std::vect
         c.map = signedMap;
         c.low = -top;
         c.high = top;
-        c.label = QStringLiteral("weight (not normalized) · scaled to the data");
+        c.label = Words::tr("weight (not normalized) · scaled to the data");
         return c;
     }
     const auto [smallest, largest] = positiveRange(weights);
@@ -540,18 +551,18 @@ WeightColours weightColours(const core::AttentionResult& result, const std::vect
             c.low = std::max(uniformFloor * 1e-3, std::pow(10.0, std::floor(std::log10(smallest))));
         if (c.low >= c.high)
             c.low = c.high / 10.0;
-        QString what = QStringLiteral("attention weight");
+        QString what = Words::tr("attention weight");
         if (result.pooling.pooled)
-            what = QStringLiteral("%1 weight of each %2 × %3 block")
-                       .arg(result.pooling.mode == core::PoolMode::Max ? QStringLiteral("largest") : QStringLiteral("mean"))
+            what = Words::tr("%1 weight of each %2 × %3 block")
+                       .arg(result.pooling.mode == core::PoolMode::Max ? Words::tr("largest") : Words::tr("mean"))
                        .arg(result.pooling.rowBlock)
                        .arg(result.pooling.colBlock);
-        c.label = what + (data ? QStringLiteral(" · log scale, scaled to the data") : QStringLiteral(" · log scale"));
+        c.label = what + (data ? Words::tr(" · log scale, scaled to the data") : Words::tr(" · log scale"));
         return c;
     }
     c.high = data && largest > 0.0 ? niceCeil(largest) : 1.0;
-    c.label = data ? QStringLiteral("attention weight · scaled to the data")
-                   : QStringLiteral("attention weight · fixed scale 0 to 1");
+    c.label = data ? Words::tr("attention weight · scaled to the data")
+                   : Words::tr("attention weight · fixed scale 0 to 1");
     return c;
 }
 
@@ -574,17 +585,17 @@ void FigureBuilder::setWeightColours(Panel& panel, const WeightColours& colours)
 
 QString FigureBuilder::queryAxisName() const
 {
-    QString name = m_result->problem->cross ? QStringLiteral("queries (target)") : QStringLiteral("queries");
+    QString name = m_result->problem->cross ? Words::tr("queries (target)") : Words::tr("queries");
     if (m_result->pooling.pooled && m_result->pooling.rowBlock > 1)
-        name += QStringLiteral(", %1 per row").arg(m_result->pooling.rowBlock);
+        name += Words::tr(", %1 per row").arg(m_result->pooling.rowBlock);
     return name;
 }
 
 QString FigureBuilder::keyAxisName() const
 {
-    QString name = m_result->problem->cross ? QStringLiteral("keys (source)") : QStringLiteral("keys");
+    QString name = m_result->problem->cross ? Words::tr("keys (source)") : Words::tr("keys");
     if (m_result->pooling.pooled && m_result->pooling.colBlock > 1)
-        name += QStringLiteral(", %1 per column").arg(m_result->pooling.colBlock);
+        name += Words::tr(", %1 per column").arg(m_result->pooling.colBlock);
     return name;
 }
 
@@ -630,7 +641,7 @@ void FigureBuilder::buildHeads(const core::AttentionResult& result)
             panel.columnLabels = columnLabels;
             panel.columnAxis = keyAxisName();
         }
-        panel.title = headName(h) + (result.heads[std::size_t(h)].enabled ? QString() : QStringLiteral(" (off)"));
+        panel.title = headName(h) + (result.heads[std::size_t(h)].enabled ? QString() : Words::tr(" (off)"));
         panel.name = QStringLiteral("weights");
         panel.head = h;
         setWeightColours(panel, colours);
@@ -675,10 +686,10 @@ void FigureBuilder::buildPipeline(const core::AttentionResult& result, int width
         {&head.Q, QStringLiteral("Q"), QStringLiteral("Q"), &queries, &none, false, false},
         {&head.K, QStringLiteral("K"), QStringLiteral("K"), &keys, &none, false, false},
         {&head.V, QStringLiteral("V"), QStringLiteral("V"), &keys, &none, false, false},
-        {&head.rawScores, QStringLiteral("scores"), QStringLiteral("scores"), &queries, &keys, false, false},
-        {&head.maskedScores, QStringLiteral("scaled, masked"), QStringLiteral("masked scores"), &queries, &keys, false, true},
-        {&head.weights, QStringLiteral("weights α"), QStringLiteral("weights"), &queries, &keys, true, true},
-        {&head.output, QStringLiteral("output αV"), QStringLiteral("output"), &queries, &none, false, false},
+        {&head.rawScores, Words::tr("scores"), QStringLiteral("scores"), &queries, &keys, false, false},
+        {&head.maskedScores, Words::tr("scaled, masked"), QStringLiteral("masked scores"), &queries, &keys, false, true},
+        {&head.weights, Words::tr("weights α"), QStringLiteral("weights"), &queries, &keys, true, true},
+        {&head.output, Words::tr("output αV"), QStringLiteral("output"), &queries, &none, false, false},
     };
     // Signed panels give their colour range in the title where the titles fit the figure's
     // width (with room for the row labels and the colour bar); else the name alone.
@@ -752,8 +763,8 @@ void FigureBuilder::buildDifference(const core::AttentionResult& result, const c
     panel.high = top;
     QCPLayoutGrid* cell = addPanel(m_content, 0, 0, std::move(panel));
     addColorScale(cell, m_spec.style.signedColormap, -top, top,
-                  fixed ? QStringLiteral("difference of weights · fixed scale −1 to 1")
-                        : QStringLiteral("difference of weights · scaled to the data"));
+                  fixed ? Words::tr("difference of weights · fixed scale −1 to 1")
+                        : Words::tr("difference of weights · scaled to the data"));
 }
 
 QCPAxisRect* FigureBuilder::panelRect(const QString& matrix, int head) const

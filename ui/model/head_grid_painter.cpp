@@ -12,10 +12,12 @@ namespace attn::ui {
 
 namespace {
 
-QString tr(const char* text)
+// tr() for this file: lupdate takes the context from Q_DECLARE_TR_FUNCTIONS (through a free
+// helper function it gave the strings a context the program never asked for).
+struct Words
 {
-    return QCoreApplication::translate("HeadGridPainter", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(HeadGridPainter)
+};
 
 QColor mix(const QColor& a, const QColor& b, double t)
 {
@@ -64,7 +66,7 @@ HeadGridPainter::Geometry HeadGridPainter::layout(const QRectF& target, int laye
         g.title = QRectF(area.left(), area.top(), area.width(), ft.height() * 1.4);
         area.setTop(g.title.bottom() + ft.height() * 0.3);
     }
-    const double left = fm.horizontalAdvance(tr("Layer %1").arg(layers)) + 8 * u;
+    const double left = fm.horizontalAdvance(Words::tr("Layer %1").arg(layers)) + 8 * u;
     const double top = fm.height() * 1.4;
     const double bar = options.colorBar ? 16 * u + fm.horizontalAdvance(QStringLiteral("0.00")) + 16 * u : 0.0;
     const double width = area.width() - left - bar;
@@ -75,7 +77,7 @@ HeadGridPainter::Geometry HeadGridPainter::layout(const QRectF& target, int laye
     const double blockWidth = g.pitch * heads;
     const double x0 = area.left() + left + std::max(0.0, (width - blockWidth) / 2);
     g.cells = QRectF(x0, area.top() + top, blockWidth, g.pitch * layers);
-    g.longHeadLabels = fm.horizontalAdvance(tr("Head %1").arg(heads)) + 2 * u <= g.pitch;
+    g.longHeadLabels = fm.horizontalAdvance(Words::tr("Head %1").arg(heads)) + 2 * u <= g.pitch;
     if (options.colorBar)
         g.colorBar = QRectF(g.cells.right() + 12 * u, g.cells.top(), bar - 12 * u, std::min(g.cells.height(), 240 * u));
     return g;
@@ -143,20 +145,20 @@ void HeadGridPainter::paint(QPainter& painter, const Geometry& g, const core::Mo
     for (int l = 0; l < g.layers; ++l) {
         const QRectF cell = g.cellRect(l, 0);
         if (g.pitch >= fm.height() * 0.9 || l % int(std::ceil(fm.height() / std::max(g.pitch, 1.0))) == 0)
-            painter.drawText(QRectF(g.cells.left() - fm.horizontalAdvance(tr("Layer %1").arg(g.layers)) - 8 * u, cell.top(),
-                                    fm.horizontalAdvance(tr("Layer %1").arg(g.layers)) + 2 * u, cell.height()),
-                             Qt::AlignRight | Qt::AlignVCenter, tr("Layer %1").arg(l + 1));
+            painter.drawText(QRectF(g.cells.left() - fm.horizontalAdvance(Words::tr("Layer %1").arg(g.layers)) - 8 * u, cell.top(),
+                                    fm.horizontalAdvance(Words::tr("Layer %1").arg(g.layers)) + 2 * u, cell.height()),
+                             Qt::AlignRight | Qt::AlignVCenter, Words::tr("Layer %1").arg(l + 1));
     }
     const double labelTop = g.cells.top() - fm.height() * 1.3;
     for (int h = 0; h < g.heads; ++h) {
         const QRectF cell = g.cellRect(0, h);
         painter.drawText(QRectF(cell.left() - g.pitch, labelTop, cell.width() + 2 * g.pitch, fm.height() * 1.2),
-                         Qt::AlignHCenter | Qt::AlignBottom, g.longHeadLabels ? tr("Head %1").arg(h + 1) : QString::number(h + 1));
+                         Qt::AlignHCenter | Qt::AlignBottom, g.longHeadLabels ? Words::tr("Head %1").arg(h + 1) : QString::number(h + 1));
     }
     if (!g.longHeadLabels)
-        painter.drawText(QRectF(g.cells.left() - fm.horizontalAdvance(tr("Layer %1").arg(g.layers)) - 8 * u, labelTop,
-                                fm.horizontalAdvance(tr("Layer %1").arg(g.layers)) + 2 * u, fm.height() * 1.2),
-                         Qt::AlignRight | Qt::AlignBottom, tr("Head"));
+        painter.drawText(QRectF(g.cells.left() - fm.horizontalAdvance(Words::tr("Layer %1").arg(g.layers)) - 8 * u, labelTop,
+                                fm.horizontalAdvance(Words::tr("Layer %1").arg(g.layers)) + 2 * u, fm.height() * 1.2),
+                         Qt::AlignRight | Qt::AlignBottom, Words::tr("Head"));
 
     const ColourTable colours(options.colormap);
     const int t = int(result.tokens.size());
@@ -224,7 +226,7 @@ void HeadGridPainter::paint(QPainter& painter, const Geometry& g, const core::Mo
         painter.drawRect(cell.adjusted(-pad, -pad, pad, pad));
     }
     if (!g.colorBar.isEmpty())
-        paint::drawColourBar(painter, g.colorBar, colours, 0.0, 1.0, tr("weight"), paint::scaled(g.font, 0.9), style.text);
+        paint::drawColourBar(painter, g.colorBar, colours, 0.0, 1.0, Words::tr("weight"), paint::scaled(g.font, 0.9), style.text);
     painter.restore();
 }
 
@@ -235,14 +237,14 @@ QString HeadGridPainter::describe(const core::ModelResult& result, int layer, in
     const auto& heads = result.layers[std::size_t(layer)]->heads;
     if (head < 0 || head >= int(heads.size()))
         return {};
-    QString text = tr("Layer %1, head %2").arg(layer + 1).arg(head + 1);
+    QString text = Words::tr("Layer %1, head %2").arg(layer + 1).arg(head + 1);
     if (result.interventions.headsOff.count({layer, head}))
-        text += tr(" (switched off)");
+        text += Words::tr(" (switched off)");
     const core::Matrix& w = heads[std::size_t(head)].weights;
     if (query >= 0 && query < w.rows() && w.cols() > 0) {
         Eigen::Index key = 0;
         const float strongest = w.row(query).maxCoeff(&key);
-        text += tr(": %1 attends most to %2 (%3)")
+        text += Words::tr(": %1 attends most to %2 (%3)")
                     .arg(paint::tokenLabel(result.tokens[std::size_t(query)].text, 24),
                          paint::tokenLabel(result.tokens[std::size_t(key)].text, 24))
                     .arg(double(strongest), 0, 'f', 2);

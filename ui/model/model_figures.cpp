@@ -19,10 +19,12 @@ namespace attn::ui {
 
 namespace {
 
-QString tr(const char* text)
+// tr() for this file: lupdate takes the context from Q_DECLARE_TR_FUNCTIONS (through a free
+// helper function it gave the strings a context the program never asked for).
+struct Words
 {
-    return QCoreApplication::translate("ModelFigures", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(ModelFigures)
+};
 
 QStringList labelsOf(const std::vector<core::Token>& tokens)
 {
@@ -73,39 +75,39 @@ std::vector<MatrixPanel> rolloutPanels(const core::ModelResult& result, int laye
     const std::vector<core::Matrix> rollout = core::attentionRollout(result);
     const QStringList labels = labelsOf(result.tokens);
     MatrixPanel rolled;
-    rolled.title = layer == 0 ? tr("Rollout through layer 1") : tr("Rollout through layers 1–%1").arg(layer + 1);
+    rolled.title = layer == 0 ? Words::tr("Rollout through layer 1") : Words::tr("Rollout through layers 1–%1").arg(layer + 1);
     rolled.matrix = rollout[std::size_t(layer)];
     MatrixPanel mean;
-    mean.title = tr("Layer %1: mean of its heads").arg(layer + 1);
+    mean.title = Words::tr("Layer %1: mean of its heads").arg(layer + 1);
     mean.matrix = core::meanEnabledAttention(*result.layers[std::size_t(layer)]);
     for (MatrixPanel* panel : {&rolled, &mean}) {
         panel->rowLabels = labels;
         panel->columnLabels = labels;
-        panel->rowAxis = tr("query");
-        panel->columnAxis = tr("key (input token)");
+        panel->rowAxis = Words::tr("query");
+        panel->columnAxis = Words::tr("key (input token)");
         panel->map = map;
         panel->low = 0.0;
         panel->high = std::max(1e-6, double(panel->matrix.maxCoeff()));
     }
-    rolled.scaleLabel = tr("share of input");
-    mean.scaleLabel = tr("weight");
+    rolled.scaleLabel = Words::tr("share of input");
+    mean.scaleLabel = Words::tr("weight");
     return {rolled, mean};
 }
 
 MatrixPanel importancePanel(const core::HeadImportance& importance, int selectedLayer, int selectedHead)
 {
     MatrixPanel panel;
-    panel.title = tr("Drop in log p when a head is switched off");
+    panel.title = Words::tr("Drop in log p when a head is switched off");
     panel.matrix = importance.drop;
     for (int l = 0; l < importance.drop.rows(); ++l)
-        panel.rowLabels << tr("Layer %1").arg(l + 1);
+        panel.rowLabels << Words::tr("Layer %1").arg(l + 1);
     for (int h = 0; h < importance.drop.cols(); ++h)
-        panel.columnLabels << tr("Head %1").arg(h + 1);
+        panel.columnLabels << Words::tr("Head %1").arg(h + 1);
     panel.map = Colormap::Diverging;
     const double extent = std::max(1e-6, double(importance.drop.cwiseAbs().maxCoeff()));
     panel.low = -extent;
     panel.high = extent;
-    panel.scaleLabel = tr("nats");
+    panel.scaleLabel = Words::tr("nats");
     panel.highlightRow = selectedLayer;
     panel.highlightColumn = selectedHead;
     return panel;
@@ -133,20 +135,20 @@ QString defaultModelFigureTitle(ModelFigure figure, const ModelFigureSource& sou
     QString edits;
     if (!result.interventions.empty())
         edits = result.interventions.headsOff.size() == 1
-                    ? tr(" · 1 head off")
-                    : result.interventions.headsOff.empty() ? tr(" · edited")
-                                                            : tr(" · %1 heads off").arg(result.interventions.headsOff.size());
+                    ? Words::tr(" · 1 head off")
+                    : result.interventions.headsOff.empty() ? Words::tr(" · edited")
+                                                            : Words::tr(" · %1 heads off").arg(result.interventions.headsOff.size());
     switch (figure) {
-    case ModelFigure::Grid: return tr("%1 · %2 · every head's attention%3").arg(name, quotedText(result), edits);
-    case ModelFigure::Rollout: return tr("%1 · %2 · attention rollout%3").arg(name, quotedText(result), edits);
-    case ModelFigure::Predictions: return tr("%1 · %2 · predictions%3").arg(name, quotedText(result), edits);
+    case ModelFigure::Grid: return Words::tr("%1 · %2 · every head's attention%3").arg(name, quotedText(result), edits);
+    case ModelFigure::Rollout: return Words::tr("%1 · %2 · attention rollout%3").arg(name, quotedText(result), edits);
+    case ModelFigure::Predictions: return Words::tr("%1 · %2 · predictions%3").arg(name, quotedText(result), edits);
     case ModelFigure::Importance:
         if (source.importance && source.importance->position >= 0 && !result.predictions.empty())
-            return tr("%1 · %2 · head importance for %3")
+            return Words::tr("%1 · %2 · head importance for %3")
                 .arg(name, quotedText(result),
                      paint::tokenLabel(result.predictions.front().top.empty() ? QString()
                                                                                : result.predictions.front().top.front().text));
-        return tr("%1 · head importance").arg(name);
+        return Words::tr("%1 · head importance").arg(name);
     }
     return name;
 }

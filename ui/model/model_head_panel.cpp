@@ -226,7 +226,7 @@ void ModelHeadPanel::syncEditor()
     QStringList columns;
     for (int c = 0; c < matrix.cols(); ++c)
         columns << QString::number(c + 1);
-    const QString title = QStringLiteral("%1 · layer %2 head %3").arg(headMatrixTitle(which)).arg(layer + 1).arg(head + 1);
+    const QString title = tr("%1 · layer %2 head %3").arg(headMatrixTitle(which)).arg(layer + 1).arg(head + 1);
     const core::Matrix& shown = m_editor->matrix();
     // A head switched off elsewhere leaves this matrix as it is: no need to refill d_model x
     // d_head cells (49,152 for GPT-2) on every intervention.

@@ -14,10 +14,12 @@ namespace attn::ui {
 
 namespace {
 
-QString tr(const char* text)
+// tr() for this file: lupdate takes the context from Q_DECLARE_TR_FUNCTIONS (through a free
+// helper function it gave the strings a context the program never asked for).
+struct Words
 {
-    return QCoreApplication::translate("PredictionsPainter", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(PredictionsPainter)
+};
 
 // softmax(logits)[id], in double with the maximum subtracted (as the core's probabilities).
 double probabilityOf(const core::RowVector& logits, int id)
@@ -54,7 +56,7 @@ std::vector<PredictionBlock> predictionBlocks(const core::ModelResult& result, c
         const QString after = p.position >= 0 && p.position < int(result.tokens.size())
                                   ? paint::tokenLabel(result.tokens[std::size_t(p.position)].text, 20)
                                   : QString();
-        block.heading = causal ? tr("Next token after %1").arg(after) : tr("[MASK] at token %1").arg(p.position + 1);
+        block.heading = causal ? Words::tr("Next token after %1").arg(after) : Words::tr("[MASK] at token %1").arg(p.position + 1);
         const core::PositionPrediction* old = nullptr;
         if (compare && n < baseline->predictions.size() && baseline->predictions[n].position == p.position)
             old = &baseline->predictions[n];
@@ -79,9 +81,9 @@ QString predictionsMessage(const core::ModelResult& result)
     if (!result.model)
         return {};
     if (result.model->config().objective == core::Objective::None)
-        return tr("%1 has no language-model head: it predicts nothing.").arg(result.model->name);
+        return Words::tr("%1 has no language-model head: it predicts nothing.").arg(result.model->name);
     if (result.predictions.empty())
-        return tr("The sentence has no [MASK] token: type one to see what the model fills in.");
+        return Words::tr("The sentence has no [MASK] token: type one to see what the model fills in.");
     return {};
 }
 
@@ -168,7 +170,7 @@ PredictionsPainter::Geometry PredictionsPainter::paint(QPainter& painter, const 
                 painter.setPen(same ? style.mutedText : change > 0 ? kUp : kDown);
                 painter.drawText(QRectF(track.right() + 4 * u + numberWidth, y, changeWidth, rowHeight),
                                  Qt::AlignLeft | Qt::AlignVCenter,
-                                 tr("%1 %2 (was %3)")
+                                 Words::tr("%1 %2 (was %3)")
                                      .arg(arrow, (change >= 0 ? QStringLiteral("+") : QStringLiteral("−")) +
                                                      QString::number(std::abs(change) * 100, 'f', 1),
                                           percent(*row.before)));

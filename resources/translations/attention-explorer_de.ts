@@ -1,0 +1,3039 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="de" sourcelanguage="en">
+<context>
+    <name>FigureBuilder</name>
+    <message>
+        <source>dot product</source>
+        <translation>Skalarprodukt</translation>
+    </message>
+    <message>
+        <source>scaled dot product</source>
+        <translation>skaliertes Skalarprodukt</translation>
+    </message>
+    <message>
+        <source>additive</source>
+        <translation>additiv</translation>
+    </message>
+    <message>
+        <source>bilinear</source>
+        <translation>bilinear</translation>
+    </message>
+    <message>
+        <source>cosine</source>
+        <translation>Kosinus</translation>
+    </message>
+    <message>
+        <source>softmax</source>
+        <translation>Softmax</translation>
+    </message>
+    <message>
+        <source>hard (argmax)</source>
+        <translation>hart (argmax)</translation>
+    </message>
+    <message>
+        <source>sparsemax</source>
+        <translation>Sparsemax</translation>
+    </message>
+    <message>
+        <source>no normalization</source>
+        <translation>keine Normierung</translation>
+    </message>
+    <message>
+        <source>Mean of heads</source>
+        <translation>Mittel der Heads</translation>
+    </message>
+    <message>
+        <source>Head %1</source>
+        <translation>Head %1</translation>
+    </message>
+    <message>
+        <source>causal</source>
+        <translation>kausal</translation>
+    </message>
+    <message>
+        <source>window %1 back</source>
+        <translation>Fenster %1 zurück</translation>
+    </message>
+    <message>
+        <source>window ±%1</source>
+        <translation>Fenster ±%1</translation>
+    </message>
+    <message>
+        <source>padding masked</source>
+        <translation>Padding maskiert</translation>
+    </message>
+    <message>
+        <source>custom mask</source>
+        <translation>eigene Maske</translation>
+    </message>
+    <message>
+        <source> · every head is off</source>
+        <translation> · jeder Head ist aus</translation>
+    </message>
+    <message>
+        <source>All heads · </source>
+        <translation>Alle Heads · </translation>
+    </message>
+    <message>
+        <source>, step by step · </source>
+        <translation>, Schritt für Schritt · </translation>
+    </message>
+    <message>
+        <source>%1 · %2 minus %3</source>
+        <translation>%1 · %2 minus %3</translation>
+    </message>
+    <message>
+        <source>weight (not normalized) · scaled to the data</source>
+        <translation>Gewicht (nicht normiert) · nach den Daten skaliert</translation>
+    </message>
+    <message>
+        <source>attention weight</source>
+        <translation>Attention-Gewicht</translation>
+    </message>
+    <message>
+        <source>%1 weight of each %2 × %3 block</source>
+        <translation>%1 Gewicht jedes %2 × %3-Blocks</translation>
+    </message>
+    <message>
+        <source>largest</source>
+        <translation>Größtes</translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation>Mittleres</translation>
+    </message>
+    <message>
+        <source> · log scale, scaled to the data</source>
+        <translation> · logarithmische Skala, nach den Daten skaliert</translation>
+    </message>
+    <message>
+        <source> · log scale</source>
+        <translation> · logarithmische Skala</translation>
+    </message>
+    <message>
+        <source>attention weight · scaled to the data</source>
+        <translation>Attention-Gewicht · nach den Daten skaliert</translation>
+    </message>
+    <message>
+        <source>attention weight · fixed scale 0 to 1</source>
+        <translation>Attention-Gewicht · feste Skala 0 bis 1</translation>
+    </message>
+    <message>
+        <source>queries (target)</source>
+        <translation>Queries (Ziel)</translation>
+    </message>
+    <message>
+        <source>queries</source>
+        <translation>Queries</translation>
+    </message>
+    <message>
+        <source>, %1 per row</source>
+        <translation>, %1 je Zeile</translation>
+    </message>
+    <message>
+        <source>keys (source)</source>
+        <translation>Keys (Quelle)</translation>
+    </message>
+    <message>
+        <source>keys</source>
+        <translation>Keys</translation>
+    </message>
+    <message>
+        <source>, %1 per column</source>
+        <translation>, %1 je Spalte</translation>
+    </message>
+    <message>
+        <source> (off)</source>
+        <translation> (aus)</translation>
+    </message>
+    <message>
+        <source>scores</source>
+        <translation>Scores</translation>
+    </message>
+    <message>
+        <source>scaled, masked</source>
+        <translation>skaliert, maskiert</translation>
+    </message>
+    <message>
+        <source>weights α</source>
+        <translation>Gewichte α</translation>
+    </message>
+    <message>
+        <source>output αV</source>
+        <translation>Ausgabe αV</translation>
+    </message>
+    <message>
+        <source>difference of weights · fixed scale −1 to 1</source>
+        <translation>Differenz der Gewichte · feste Skala −1 bis 1</translation>
+    </message>
+    <message>
+        <source>difference of weights · scaled to the data</source>
+        <translation>Differenz der Gewichte · nach den Daten skaliert</translation>
+    </message>
+</context>
+<context>
+    <name>HeadGridPainter</name>
+    <message>
+        <source>Layer %1</source>
+        <translation>Schicht %1</translation>
+    </message>
+    <message>
+        <source>Head %1</source>
+        <translation>Head %1</translation>
+    </message>
+    <message>
+        <source>Head</source>
+        <translation>Head</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>Gewicht</translation>
+    </message>
+    <message>
+        <source>Layer %1, head %2</source>
+        <translation>Schicht %1, Head %2</translation>
+    </message>
+    <message>
+        <source> (switched off)</source>
+        <translation> (abgeschaltet)</translation>
+    </message>
+    <message>
+        <source>: %1 attends most to %2 (%3)</source>
+        <translation>: %1 achtet am stärksten auf %2 (%3)</translation>
+    </message>
+</context>
+<context>
+    <name>ModelFigures</name>
+    <message>
+        <source>Rollout through layer 1</source>
+        <translation>Rollout durch Schicht 1</translation>
+    </message>
+    <message>
+        <source>Rollout through layers 1–%1</source>
+        <translation>Rollout durch die Schichten 1–%1</translation>
+    </message>
+    <message>
+        <source>Layer %1: mean of its heads</source>
+        <translation>Schicht %1: Mittel ihrer Heads</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>Query</translation>
+    </message>
+    <message>
+        <source>key (input token)</source>
+        <translation>Key (Eingabetoken)</translation>
+    </message>
+    <message>
+        <source>share of input</source>
+        <translation>Anteil der Eingabe</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>Gewicht</translation>
+    </message>
+    <message>
+        <source>Drop in log p when a head is switched off</source>
+        <translation>Abfall von log p, wenn ein Head abgeschaltet wird</translation>
+    </message>
+    <message>
+        <source>Layer %1</source>
+        <translation>Schicht %1</translation>
+    </message>
+    <message>
+        <source>Head %1</source>
+        <translation>Head %1</translation>
+    </message>
+    <message>
+        <source>nats</source>
+        <translation>Nats</translation>
+    </message>
+    <message>
+        <source> · 1 head off</source>
+        <translation> · 1 Head aus</translation>
+    </message>
+    <message>
+        <source> · edited</source>
+        <translation> · bearbeitet</translation>
+    </message>
+    <message>
+        <source> · %1 heads off</source>
+        <translation> · %1 Heads aus</translation>
+    </message>
+    <message>
+        <source>%1 · %2 · every head&apos;s attention%3</source>
+        <translation>%1 · %2 · die Attention jedes Heads%3</translation>
+    </message>
+    <message>
+        <source>%1 · %2 · attention rollout%3</source>
+        <translation>%1 · %2 · Attention-Rollout%3</translation>
+    </message>
+    <message>
+        <source>%1 · %2 · predictions%3</source>
+        <translation>%1 · %2 · Vorhersagen%3</translation>
+    </message>
+    <message>
+        <source>%1 · %2 · head importance for %3</source>
+        <translation>%1 · %2 · Wichtigkeit der Heads für %3</translation>
+    </message>
+    <message>
+        <source>%1 · head importance</source>
+        <translation>%1 · Wichtigkeit der Heads</translation>
+    </message>
+</context>
+<context>
+    <name>PredictionsPainter</name>
+    <message>
+        <source>Next token after %1</source>
+        <translation>Nächstes Token nach %1</translation>
+    </message>
+    <message>
+        <source>[MASK] at token %1</source>
+        <translation>[MASK] an Token %1</translation>
+    </message>
+    <message>
+        <source>%1 has no language-model head: it predicts nothing.</source>
+        <translation>%1 hat keinen Sprachmodell-Head: es sagt nichts vorher.</translation>
+    </message>
+    <message>
+        <source>The sentence has no [MASK] token: type one to see what the model fills in.</source>
+        <translation>Der Satz hat kein [MASK]-Token: Tippen Sie eines ein, um zu sehen, was das Modell einsetzt.</translation>
+    </message>
+    <message>
+        <source>%1 %2 (was %3)</source>
+        <translation>%1 %2 (vorher %3)</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <source>Edit text</source>
+        <translation>Text bearbeiten</translation>
+    </message>
+    <message>
+        <source>Edit source sentence</source>
+        <translation>Quellsatz bearbeiten</translation>
+    </message>
+    <message>
+        <source>Change tokenizer</source>
+        <translation>Tokenisierung ändern</translation>
+    </message>
+    <message>
+        <source>Change padding</source>
+        <translation>Padding ändern</translation>
+    </message>
+    <message>
+        <source>Change score</source>
+        <translation>Score ändern</translation>
+    </message>
+    <message>
+        <source>Change temperature</source>
+        <translation>Temperatur ändern</translation>
+    </message>
+    <message>
+        <source>Change mask</source>
+        <translation>Maske ändern</translation>
+    </message>
+    <message>
+        <source>Switch head %1</source>
+        <translation>Head %1 umschalten</translation>
+    </message>
+    <message>
+        <source>Edit %1</source>
+        <translation>%1 bearbeiten</translation>
+    </message>
+    <message>
+        <source>Edit embeddings</source>
+        <translation>Einbettungen bearbeiten</translation>
+    </message>
+    <message>
+        <source>Edit positional encodings</source>
+        <translation>Positionskodierungen bearbeiten</translation>
+    </message>
+    <message>
+        <source>Change model shape</source>
+        <translation>Modellform ändern</translation>
+    </message>
+    <message>
+        <source>Edit title</source>
+        <translation>Titel bearbeiten</translation>
+    </message>
+    <message>
+        <source> · head %1</source>
+        <translation> · Head %1</translation>
+    </message>
+    <message>
+        <source>additive w</source>
+        <translation>additives w</translation>
+    </message>
+    <message>
+        <source>bilinear M</source>
+        <translation>bilineares M</translation>
+    </message>
+    <message>
+        <source>Embeddings</source>
+        <translation>Einbettungen</translation>
+    </message>
+    <message>
+        <source>Positional encodings</source>
+        <translation>Positionskodierungen</translation>
+    </message>
+    <message>
+        <source>not in use</source>
+        <translation>nicht in Gebrauch</translation>
+    </message>
+    <message>
+        <source>Vulkan %1</source>
+        <translation>Vulkan %1</translation>
+    </message>
+    <message>
+        <source>, driver %1</source>
+        <translation>, Treiber %1</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>unbekannt</translation>
+    </message>
+    <message>
+        <source>hashed</source>
+        <translation>gehasht</translation>
+    </message>
+    <message>
+        <source>one-hot</source>
+        <translation>One-Hot</translation>
+    </message>
+    <message>
+        <source>table</source>
+        <translation>Tabelle</translation>
+    </message>
+    <message>
+        <source>word-vector file</source>
+        <translation>Wortvektordatei</translation>
+    </message>
+    <message>
+        <source>A pseudo-random N(0, 1) vector per word, the same for the same word and seed</source>
+        <translation>Ein pseudozufälliger N(0, 1)-Vektor je Wort, derselbe für dasselbe Wort und denselben Startwert</translation>
+    </message>
+    <message>
+        <source>One dimension per word (seed 001): the scene keeps its words&apos; dimensions; other words, or more words than d_model, get hashed vectors</source>
+        <translation>Eine Dimension je Wort (Seed 001): Die Szene behält die Dimensionen ihrer Wörter; andere Wörter oder mehr Wörter als d_model erhalten gehashte Vektoren</translation>
+    </message>
+    <message>
+        <source>The vectors in use now, kept in the scene and editable under Weights &gt; Embeddings; words not in the table get hashed vectors</source>
+        <translation>Die jetzt verwendeten Vektoren, in der Szene gespeichert und unter Gewichte &gt; Einbettungen editierbar; Wörter, die nicht in der Tabelle stehen, erhalten gehashte Vektoren</translation>
+    </message>
+    <message>
+        <source>A GloVe or word2vec text file with d_model dimensions; words it lacks get hashed vectors</source>
+        <translation>Eine GloVe- oder word2vec-Textdatei mit d_model Dimensionen; Wörter, die ihr fehlen, erhalten gehashte Vektoren</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>sinusoidal</source>
+        <translation>sinusförmig</translation>
+    </message>
+    <message>
+        <source>Nothing is added: the order of the words does not count</source>
+        <translation>Nichts wird addiert: Die Reihenfolge der Wörter zählt nicht</translation>
+    </message>
+    <message>
+        <source>PE(p, 2i) = sin(p / 10000^(2i/d)), PE(p, 2i+1) = cos(…) (Vaswani et al. 2017, 3.5)</source>
+        <translation>PE(p, 2i) = sin(p / 10000^(2i/d)), PE(p, 2i+1) = cos(…) (Vaswani u. a. 2017, 3.5)</translation>
+    </message>
+    <message>
+        <source>The rows in use now, kept in the scene and editable under Weights &gt; Positions; positions past the table are sinusoidal</source>
+        <translation>Die jetzt verwendeten Zeilen, in der Szene gespeichert und unter Gewichte &gt; Positionen editierbar; Positionen jenseits der Tabelle sind sinusförmig</translation>
+    </message>
+    <message>
+        <source>Attention scenes (*.attention.json *.json)</source>
+        <translation>Attention-Szenen (*.attention.json *.json)</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>Dot product</source>
+        <translation>Skalarprodukt</translation>
+    </message>
+    <message>
+        <source>Scaled dot product</source>
+        <translation>Skaliertes Skalarprodukt</translation>
+    </message>
+    <message>
+        <source>Additive (Bahdanau)</source>
+        <translation>Additiv (Bahdanau)</translation>
+    </message>
+    <message>
+        <source>Hard (argmax)</source>
+        <translation>Hart (argmax)</translation>
+    </message>
+    <message>
+        <source>Bilinear (Luong)</source>
+        <translation>Bilinear (Luong)</translation>
+    </message>
+    <message>
+        <source>Cosine</source>
+        <translation>Kosinus</translation>
+    </message>
+    <message>
+        <source>e_ij = q_i · k_j</source>
+        <translation>e_ij = q_i · k_j</translation>
+    </message>
+    <message>
+        <source>e_ij = q_i · k_j / √d_k (Vaswani et al. 2017, eq. 1)</source>
+        <translation>e_ij = q_i · k_j / √d_k (Vaswani u. a. 2017, Gl. 1)</translation>
+    </message>
+    <message>
+        <source>e_ij = wᵀ tanh(q_i + k_j) (Bahdanau et al. 2014)</source>
+        <translation>e_ij = wᵀ tanh(q_i + k_j) (Bahdanau u. a. 2014)</translation>
+    </message>
+    <message>
+        <source>Scaled dot product, then a one-hot row at the largest score</source>
+        <translation>Skaliertes Skalarprodukt, dann eine One-Hot-Zeile beim größten Score</translation>
+    </message>
+    <message>
+        <source>e_ij = q_iᵀ M k_j (Luong et al. 2015, &quot;general&quot;)</source>
+        <translation>e_ij = q_iᵀ M k_j (Luong u. a. 2015, „general“)</translation>
+    </message>
+    <message>
+        <source>e_ij = q_i · k_j / (|q_i| |k_j|)</source>
+        <translation>e_ij = q_i · k_j / (|q_i| |k_j|)</translation>
+    </message>
+    <message>
+        <source>Q = X W^q: a row per input dimension, a column per query dimension.</source>
+        <translation>Q = X W^q: eine Zeile je Eingabedimension, eine Spalte je Query-Dimension.</translation>
+    </message>
+    <message>
+        <source>K = X W^k: a row per input dimension, a column per key dimension.</source>
+        <translation>K = X W^k: eine Zeile je Eingabedimension, eine Spalte je Key-Dimension.</translation>
+    </message>
+    <message>
+        <source>V = X W^v: a row per input dimension, a column per value dimension.</source>
+        <translation>V = X W^v: eine Zeile je Eingabedimension, eine Spalte je Value-Dimension.</translation>
+    </message>
+    <message>
+        <source>w of the additive score wᵀ tanh(q + k); used when the score is Additive.</source>
+        <translation>w des additiven Scores wᵀ tanh(q + k); verwendet, wenn der Score Additiv ist.</translation>
+    </message>
+    <message>
+        <source>M of the bilinear score qᵀ M k; used when the score is Bilinear. M = I is the dot product.</source>
+        <translation>M des bilinearen Scores qᵀ M k; verwendet, wenn der Score Bilinear ist. M = I ist das Skalarprodukt.</translation>
+    </message>
+    <message>
+        <source>Output = concat(head₁ … head_h) W^O: a row per value dimension of each head.</source>
+        <translation>Ausgabe = concat(head₁ … head_h) W^O: eine Zeile je Value-Dimension jedes Heads.</translation>
+    </message>
+    <message>
+        <source>A row per distinct token. Editing keeps these vectors in the scene as a table; tokens typed later get hashed vectors.</source>
+        <translation>Eine Zeile je verschiedenem Token. Beim Bearbeiten behält die Szene diese Vektoren als Tabelle; später getippte Tokens erhalten gehashte Vektoren.</translation>
+    </message>
+    <message>
+        <source>A row per position, added to the embeddings. Editing keeps them in the scene as a table.</source>
+        <translation>Eine Zeile je Position, zu den Einbettungen addiert. Beim Bearbeiten behält die Szene sie als Tabelle.</translation>
+    </message>
+    <message>
+        <source>%1 · head %2</source>
+        <translation>%1 · Head %2</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>Ziel</translation>
+    </message>
+    <message>
+        <source>Sentence</source>
+        <translation>Satz</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Quelle</translation>
+    </message>
+    <message>
+        <source>Embedding</source>
+        <translation>Einbettung</translation>
+    </message>
+    <message>
+        <source>Positions</source>
+        <translation>Positionen</translation>
+    </message>
+    <message>
+        <source>Padding</source>
+        <translation>Padding</translation>
+    </message>
+    <message>
+        <source>Heads h</source>
+        <translation>Anzahl Heads h</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>Startwert</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>Temperatur</translation>
+    </message>
+    <message>
+        <source>Local window</source>
+        <translation>Lokales Fenster</translation>
+    </message>
+    <message>
+        <source>Custom cells</source>
+        <translation>Eigene Zellen</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>Tokenisierung</translation>
+    </message>
+    <message>
+        <source>Mean of heads</source>
+        <translation>Mittel der Heads</translation>
+    </message>
+    <message>
+        <source>Head %1</source>
+        <translation>Head %1</translation>
+    </message>
+    <message>
+        <source>At %1 DPI this figure is %2 × %3 pixels. A side must be %4 to %5 pixels: change the size or the DPI.</source>
+        <translation>Bei %1 DPI ist diese Abbildung %2 × %3 Pixel groß. Eine Seite muss %4 bis %5 Pixel lang sein: Ändern Sie die Größe oder die DPI.</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG-Bild (*.png)</translation>
+    </message>
+    <message>
+        <source>SVG vector image (*.svg)</source>
+        <translation>SVG-Vektorgrafik (*.svg)</translation>
+    </message>
+    <message>
+        <source>PDF document (*.pdf)</source>
+        <translation>PDF-Dokument (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Edit sentence</source>
+        <translation>Satz bearbeiten</translation>
+    </message>
+    <message>
+        <source>Attention scenes (*.json)</source>
+        <translation>Attention-Szenen (*.json)</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::AboutDialog</name>
+    <message>
+        <source>About Attention Explorer</source>
+        <translation>Über Attention Explorer</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>Version</translation>
+    </message>
+    <message>
+        <source>Licence</source>
+        <translation>Lizenz</translation>
+    </message>
+    <message>
+        <source>GNU General Public License, version 3 or later (GPL-3.0-or-later)</source>
+        <translation>GNU General Public License, Version 3 oder neuer (GPL-3.0-or-later)</translation>
+    </message>
+    <message>
+        <source>Computing with</source>
+        <translation>Rechnet mit</translation>
+    </message>
+    <message>
+        <source>Qt</source>
+        <translation>Qt</translation>
+    </message>
+    <message>
+        <source>%1 (built with %2)</source>
+        <translation>%1 (gebaut mit %2)</translation>
+    </message>
+    <message>
+        <source>Eigen</source>
+        <translation>Eigen</translation>
+    </message>
+    <message>
+        <source>QCustomPlot</source>
+        <translation>QCustomPlot</translation>
+    </message>
+    <message>
+        <source>Vulkan headers</source>
+        <translation>Vulkan-Header</translation>
+    </message>
+    <message>
+        <source>Vulkan device</source>
+        <translation>Vulkan-Gerät</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>System</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Attention Explorer %1&lt;/h3&gt;&lt;p&gt;See how attention in neural networks is computed: a sentence becomes queries, keys and values, scores, masks and weights, every matrix a heatmap.&lt;/p&gt;&lt;p&gt;Attention Explorer is free software: you can redistribute it and modify it under the terms of the GNU General Public License, version 3 or any later version. It comes with no warranty.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Attention Explorer %1&lt;/h3&gt;&lt;p&gt;Sehen Sie, wie Attention in neuronalen Netzen berechnet wird: Ein Satz wird zu Queries, Keys und Values, Scores, Masken und Gewichten, jede Matrix eine Heatmap.&lt;/p&gt;&lt;p&gt;Attention Explorer ist freie Software: Sie können sie unter den Bedingungen der GNU General Public License, Version 3 oder jeder späteren Version, weitergeben und verändern. Sie wird ohne jede Gewährleistung geliefert.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&amp;About</source>
+        <translation>&amp;Über</translation>
+    </message>
+    <message>
+        <source>&amp;Licence</source>
+        <translation>&amp;Lizenz</translation>
+    </message>
+    <message>
+        <source>&amp;Copy Details</source>
+        <translation>Angaben &amp;kopieren</translation>
+    </message>
+    <message>
+        <source>GNU General Public License, version 3 or later: https://www.gnu.org/licenses/gpl-3.0.html</source>
+        <translation>GNU General Public License, Version 3 oder neuer: https://www.gnu.org/licenses/gpl-3.0.html</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::AttentionPanel</name>
+    <message>
+        <source>Attention</source>
+        <translation>Attention</translation>
+    </message>
+    <message>
+        <source>&amp;Score:</source>
+        <translation>&amp;Score:</translation>
+    </message>
+    <message>
+        <source>Softmax</source>
+        <translation>Softmax</translation>
+    </message>
+    <message>
+        <source>Hard (argmax)</source>
+        <translation>Hart (argmax)</translation>
+    </message>
+    <message>
+        <source>ReLU</source>
+        <translation>ReLU</translation>
+    </message>
+    <message>
+        <source>Sparsemax</source>
+        <translation>Sparsemax</translation>
+    </message>
+    <message>
+        <source>None (scores as weights)</source>
+        <translation>Keine (Scores als Gewichte)</translation>
+    </message>
+    <message>
+        <source>No normalization: the scaled, masked scores are the weights (masked cells 0), seed 004&apos;s (X Xᵀ) V. Rows need not sum to 1.</source>
+        <translation>Keine Normierung: Die skalierten, maskierten Scores sind die Gewichte (maskierte Zellen 0), das (X Xᵀ) V von Seed 004. Zeilensummen müssen nicht 1 sein.</translation>
+    </message>
+    <message>
+        <source>&amp;Normalize:</source>
+        <translation>&amp;Normieren:</translation>
+    </message>
+    <message>
+        <source>Scores are divided by the temperature before normalizing: below 1 sharpens the weights towards one-hot, above 1 flattens them. Logarithmic, 0.05 to 20.</source>
+        <translation>Die Scores werden vor dem Normieren durch die Temperatur geteilt: unter 1 schärft die Gewichte in Richtung One-Hot, über 1 glättet sie. Logarithmisch, 0,05 bis 20.</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>Temperatur</translation>
+    </message>
+    <message>
+        <source>&amp;Temperature:</source>
+        <translation>&amp;Temperatur:</translation>
+    </message>
+    <message>
+        <source>Scale by 1/√d_k</source>
+        <translation>Mit 1/√d_k skalieren</translation>
+    </message>
+    <message>
+        <source>Vaswani et al. 2017: the variance of q·k grows with d_k, so large dot products saturate the softmax; dividing by √d_k keeps it in its sensitive range (seed 002).</source>
+        <translation>Vaswani u. a. 2017: Die Varianz von q·k wächst mit d_k, sodass große Skalarprodukte die Softmax sättigen; die Division durch √d_k hält sie in ihrem empfindlichen Bereich (Seed 002).</translation>
+    </message>
+    <message>
+        <source>−∞ (cell excluded)</source>
+        <translation>−∞ (Zelle ausgeschlossen)</translation>
+    </message>
+    <message>
+        <source>−9e15 (PyTorch masked_fill)</source>
+        <translation>−9e15 (masked_fill in PyTorch)</translation>
+    </message>
+    <message>
+        <source>What a masked score becomes. With −9e15 a row whose keys are all masked is spread uniformly, as PyTorch does; with −∞ its weights are all 0.</source>
+        <translation>Was aus einem maskierten Score wird. Mit −9e15 wird eine Zeile, deren Keys alle maskiert sind, gleichmäßig verteilt, wie in PyTorch; mit −∞ sind ihre Gewichte alle 0.</translation>
+    </message>
+    <message>
+        <source>Masked &amp;value:</source>
+        <translation>Maskierter &amp;Wert:</translation>
+    </message>
+    <message>
+        <source>Masks</source>
+        <translation>Masken</translation>
+    </message>
+    <message>
+        <source>&amp;Causal (no later keys)</source>
+        <translation>&amp;Kausal (keine späteren Keys)</translation>
+    </message>
+    <message>
+        <source>A query sees no key after it: key j &gt; query i is masked, as in a language model</source>
+        <translation>Eine Query sieht keinen Key nach ihr: Key j &gt; Query i ist maskiert, wie in einem Sprachmodell</translation>
+    </message>
+    <message>
+        <source>Mask &amp;padding keys</source>
+        <translation>&amp;Padding-Keys maskieren</translation>
+    </message>
+    <message>
+        <source>Local &amp;window</source>
+        <translation>Lokales &amp;Fenster</translation>
+    </message>
+    <message>
+        <source>Only keys with |i − j| ≤ N are seen (seed 001&apos;s window of N &lt; T words).</source>
+        <translation>Nur Keys mit |i − j| ≤ N sind sichtbar (das Fenster von N &lt; T Wörtern aus Seed 001).</translation>
+    </message>
+    <message>
+        <source>One-sided (N keys before)</source>
+        <translation>Einseitig (N Keys davor)</translation>
+    </message>
+    <message>
+        <source>Only the N keys before a query and the query itself: i − N ≤ j ≤ i</source>
+        <translation>Nur die N Keys vor einer Query und die Query selbst: i − N ≤ j ≤ i</translation>
+    </message>
+    <message>
+        <source>Paint on heatmap</source>
+        <translation>Auf der Heatmap malen</translation>
+    </message>
+    <message>
+        <source>Click or drag on the heatmap&apos;s cells to mask or unmask them (Undo takes a whole stroke back). Turn off to pan the heatmap instead.</source>
+        <translation>Klicken oder ziehen Sie auf den Zellen der Heatmap, um sie zu maskieren oder freizugeben (Rückgängig nimmt einen ganzen Strich zurück). Ausschalten, um die Heatmap stattdessen zu verschieben.</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>Leeren</translation>
+    </message>
+    <message>
+        <source>Heads</source>
+        <translation>Heads</translation>
+    </message>
+    <message>
+        <source>Heads h</source>
+        <translation>Anzahl Heads h</translation>
+    </message>
+    <message>
+        <source>Query and key width per head; d_model / h unless set apart (seed 002)</source>
+        <translation>Breite von Query und Key je Head; d_model / h, sofern nicht eigens gesetzt (Seed 002)</translation>
+    </message>
+    <message>
+        <source>Value width per head; d_model / h unless set apart</source>
+        <translation>Breite des Value je Head; d_model / h, sofern nicht eigens gesetzt</translation>
+    </message>
+    <message>
+        <source>&amp;Heads h</source>
+        <translation>Anzahl &amp;Heads h</translation>
+    </message>
+    <message>
+        <source>&amp;d_model</source>
+        <translation>&amp;d_model</translation>
+    </message>
+    <message>
+        <source>d_&amp;k</source>
+        <translation>d_&amp;k</translation>
+    </message>
+    <message>
+        <source>d_&amp;v</source>
+        <translation>d_&amp;v</translation>
+    </message>
+    <message>
+        <source>S&amp;eed</source>
+        <translation>Start&amp;wert</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>aus</translation>
+    </message>
+    <message>
+        <source>Custom cells: %1</source>
+        <translation>Eigene Zellen: %1</translation>
+    </message>
+    <message>
+        <source>Changing h, d_model, d_k, d_v or the seed draws every weight again from seed %1 (Undo brings the old weights back).</source>
+        <translation>Eine Änderung von h, d_model, d_k, d_v oder des Startwerts zieht jedes Gewicht neu aus Startwert %1 (Rückgängig bringt die alten Gewichte zurück).</translation>
+    </message>
+    <message>
+        <source>Head %1</source>
+        <translation>Head %1</translation>
+    </message>
+    <message>
+        <source>Switch head %1 off: its output becomes zeros in the concatenation before W^O</source>
+        <translation>Head %1 abschalten: Seine Ausgabe wird in der Verkettung vor W^O zu Nullen</translation>
+    </message>
+    <message>
+        <source>Seed: %1 is more than %2, the largest seed a scene can keep; it stays %3</source>
+        <translation>Startwert: %1 ist größer als %2, der größte Startwert, den eine Szene speichern kann; er bleibt %3</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::DecimalField</name>
+    <message>
+        <source>%1: %2 is more than %3, the largest possible; it stays %4</source>
+        <translation>%1: %2 ist größer als %3, der größtmögliche Wert; er bleibt %4</translation>
+    </message>
+    <message>
+        <source>%1: %2 is less than %3, the smallest possible; it stays %4</source>
+        <translation>%1: %2 ist kleiner als %3, der kleinstmögliche Wert; er bleibt %4</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::ExplorerWindow</name>
+    <message>
+        <source>&amp;Show:</source>
+        <translation>&amp;Zeigen:</translation>
+    </message>
+    <message>
+        <source>&amp;Colours:</source>
+        <translation>&amp;Farben:</translation>
+    </message>
+    <message>
+        <source>&amp;Numbers in cells</source>
+        <translation>Z&amp;ahlen in Zellen</translation>
+    </message>
+    <message>
+        <source>Colours to the &amp;data</source>
+        <translation>Farben nach den Da&amp;ten</translation>
+    </message>
+    <message>
+        <source>Off: weights are coloured on one fixed scale, 0 to 1, so figures and heads compare. On: from 0 to the largest weight shown. The colour bar says which.</source>
+        <translation>Aus: Die Gewichte werden auf einer festen Skala von 0 bis 1 eingefärbt, sodass Abbildungen und Heads vergleichbar sind. An: von 0 bis zum größten gezeigten Gewicht. Die Farbskala sagt, welche gilt.</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>Einpassen</translation>
+    </message>
+    <message>
+        <source>Show the whole matrix (Ctrl+0). Zoom with the wheel, drag to pan.</source>
+        <translation>Die ganze Matrix zeigen (Strg+0). Mit dem Mausrad zoomen, zum Verschieben ziehen.</translation>
+    </message>
+    <message>
+        <source>These weights minus those &amp;scored by:</source>
+        <translation>Diese Gewichte minus die Gewichte unter dem &amp;Score:</translation>
+    </message>
+    <message>
+        <source>&amp;Weights</source>
+        <translation>&amp;Gewichte</translation>
+    </message>
+    <message>
+        <source>&amp;Pipeline</source>
+        <translation>&amp;Rechenweg</translation>
+    </message>
+    <message>
+        <source>&amp;Lines</source>
+        <translation>&amp;Linien</translation>
+    </message>
+    <message>
+        <source>&amp;Difference</source>
+        <translation>&amp;Differenz</translation>
+    </message>
+    <message>
+        <source>The attention weights of one head (or their mean): queries as rows, keys as columns</source>
+        <translation>Die Attention-Gewichte eines Heads (oder ihr Mittel): Queries als Zeilen, Keys als Spalten</translation>
+    </message>
+    <message>
+        <source>X, Q, K, V, scores, masked scores, weights and output of one head</source>
+        <translation>X, Q, K, V, Scores, maskierte Scores, Gewichte und Ausgabe eines Heads</translation>
+    </message>
+    <message>
+        <source>Each query joined to every key by a line as strong as its weight</source>
+        <translation>Jede Query mit jedem Key durch eine Linie verbunden, so stark wie ihr Gewicht</translation>
+    </message>
+    <message>
+        <source>Weights under this score minus weights under another, same input</source>
+        <translation>Gewichte unter diesem Score minus Gewichte unter einem anderen, bei gleicher Eingabe</translation>
+    </message>
+    <message>
+        <source>Scene</source>
+        <translation>Szene</translation>
+    </message>
+    <message>
+        <source>All heads</source>
+        <translation>Alle Heads</translation>
+    </message>
+    <message>
+        <source>Weights</source>
+        <translation>Gewichte</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <source>&amp;New</source>
+        <translation>&amp;Neu</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>Ö&amp;ffnen…</translation>
+    </message>
+    <message>
+        <source>Open &amp;Model…</source>
+        <translation>&amp;Modell öffnen…</translation>
+    </message>
+    <message>
+        <source>Every layer and head of a Hugging Face model, in a window of its own</source>
+        <translation>Jede Schicht und jeder Head eines Hugging-Face-Modells, in einem eigenen Fenster</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>&amp;Zuletzt geöffnet</translation>
+    </message>
+    <message>
+        <source>&amp;Examples</source>
+        <translation>Beisp&amp;iele</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>&amp;Speichern</translation>
+    </message>
+    <message>
+        <source>Save &amp;As…</source>
+        <translation>Speichern &amp;unter…</translation>
+    </message>
+    <message>
+        <source>&amp;Export Figure…</source>
+        <translation>Abbildung &amp;exportieren…</translation>
+    </message>
+    <message>
+        <source>Export the figure as PNG, SVG or PDF, or a matrix as CSV, NPY, JSON or LaTeX (Ctrl+E)</source>
+        <translation>Die Abbildung als PNG, SVG oder PDF exportieren oder eine Matrix als CSV, NPY, JSON oder LaTeX (Strg+E)</translation>
+    </message>
+    <message>
+        <source>Export &amp;Presentation as PDF…</source>
+        <translation>&amp;Präsentation als PDF exportieren…</translation>
+    </message>
+    <message>
+        <source>Export Presentation</source>
+        <translation>Präsentation exportieren</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Every step of the presentation as one page of a PDF, for handouts and slides</source>
+        <translation>Jeder Schritt der Präsentation als eine Seite eines PDF, für Handouts und Folien</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>&amp;Bearbeiten</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>&amp;Rückgängig</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>&amp;Wiederholen</translation>
+    </message>
+    <message>
+        <source>&amp;Copy Figure</source>
+        <translation>Abbildung &amp;kopieren</translation>
+    </message>
+    <message>
+        <source>Clear Custom &amp;Mask</source>
+        <translation>Eigene &amp;Maske leeren</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;In</source>
+        <translation>Ver&amp;größern</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;Out</source>
+        <translation>Ver&amp;kleinern</translation>
+    </message>
+    <message>
+        <source>&amp;Fit Matrix</source>
+        <translation>Matrix &amp;einpassen</translation>
+    </message>
+    <message>
+        <source>&amp;Numbers in Cells</source>
+        <translation>&amp;Zahlen in Zellen</translation>
+    </message>
+    <message>
+        <source>Colours Scaled to the &amp;Data</source>
+        <translation>Farben nach den &amp;Daten skalieren</translation>
+    </message>
+    <message>
+        <source>&amp;Present</source>
+        <translation>&amp;Präsentieren</translation>
+    </message>
+    <message>
+        <source>Step through the computation full screen: arrow keys, Space or a clicker (F11)</source>
+        <translation>Die Berechnung Schritt für Schritt im Vollbild zeigen: Pfeiltasten, Leertaste oder ein Presenter (F11)</translation>
+    </message>
+    <message>
+        <source>&amp;Full Screen Window</source>
+        <translation>&amp;Vollbildfenster</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <source>&amp;About Attention Explorer</source>
+        <translation>&amp;Über Attention Explorer</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>Über &amp;Qt</translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation>Hauptleiste</translation>
+    </message>
+    <message>
+        <source>Now computing with %1 · %2.</source>
+        <translation>Es wird jetzt mit %1 · %2 gerechnet.</translation>
+    </message>
+    <message>
+        <source>%1. Your scene is unchanged.</source>
+        <translation>%1. Ihre Szene ist unverändert.</translation>
+    </message>
+    <message>
+        <source>Computing…</source>
+        <translation>Rechnet…</translation>
+    </message>
+    <message>
+        <source>Not current: the figures show an earlier input, “%1”; the input as it is now cannot be computed (the message above says why).</source>
+        <translation>Nicht aktuell: Die Abbildungen zeigen eine frühere Eingabe, „%1“; die jetzige Eingabe kann nicht berechnet werden (die Meldung oben sagt, warum).</translation>
+    </message>
+    <message>
+        <source>Not current: computing the input as it is now…</source>
+        <translation>Nicht aktuell: Die jetzige Eingabe wird berechnet…</translation>
+    </message>
+    <message>
+        <source>Not computed: the figures show an earlier input</source>
+        <translation>Nicht berechnet: Die Abbildungen zeigen eine frühere Eingabe</translation>
+    </message>
+    <message>
+        <source>Not computed</source>
+        <translation>Nicht berechnet</translation>
+    </message>
+    <message>
+        <source>Nothing to show yet: %1</source>
+        <translation>Noch nichts zu zeigen: %1</translation>
+    </message>
+    <message>
+        <source>%1 × %2 tokens · %3</source>
+        <translation>%1 × %2 Tokens · %3</translation>
+    </message>
+    <message>
+        <source>1 head</source>
+        <translation>1 Head</translation>
+    </message>
+    <message>
+        <source>%1 heads</source>
+        <translation>%1 Heads</translation>
+    </message>
+    <message>
+        <source> · shown pooled, %1 × %2 per cell</source>
+        <translation> · zusammengefasst gezeigt, %1 × %2 je Zelle</translation>
+    </message>
+    <message>
+        <source>Computed in %1</source>
+        <translation>Berechnet in %1</translation>
+    </message>
+    <message>
+        <source>Head %1</source>
+        <translation>Head %1</translation>
+    </message>
+    <message>
+        <source>Mean of heads</source>
+        <translation>Mittel der Heads</translation>
+    </message>
+    <message>
+        <source>Every head is switched off: the output is all zeros and the mean of heads has nothing to average. Switch a head on under Heads.</source>
+        <translation>Jeder Head ist abgeschaltet: Die Ausgabe besteht nur aus Nullen, und das Mittel der Heads hat nichts zu mitteln. Schalten Sie unter Heads einen Head ein.</translation>
+    </message>
+    <message>
+        <source>Attention Explorer</source>
+        <translation>Attention Explorer</translation>
+    </message>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>Ungespeicherte Änderungen</translation>
+    </message>
+    <message>
+        <source>“%1” has changes that are not saved. Save them first?</source>
+        <translation>„%1“ hat Änderungen, die nicht gespeichert sind. Zuerst speichern?</translation>
+    </message>
+    <message>
+        <source>Open Scene</source>
+        <translation>Szene öffnen</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>%1 geöffnet</translation>
+    </message>
+    <message>
+        <source>Could not open %1. The scene you have open is unchanged.
+%2</source>
+        <translation>%1 konnte nicht geöffnet werden. Die geöffnete Szene ist unverändert.
+%2</translation>
+    </message>
+    <message>
+        <source>Could not save: %1</source>
+        <translation>Konnte nicht speichern: %1</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>%1 gespeichert</translation>
+    </message>
+    <message>
+        <source>Save Scene As</source>
+        <translation>Szene speichern unter</translation>
+    </message>
+    <message>
+        <source> (model)</source>
+        <translation> (Modell)</translation>
+    </message>
+    <message>
+        <source>No recent scenes</source>
+        <translation>Keine zuletzt geöffneten Szenen</translation>
+    </message>
+    <message>
+        <source>&amp;Clear List</source>
+        <translation>Liste &amp;leeren</translation>
+    </message>
+    <message>
+        <source>No examples in this build</source>
+        <translation>Keine Beispiele in diesem Build</translation>
+    </message>
+    <message>
+        <source>%1 read into %2</source>
+        <translation>%1 in %2 eingelesen</translation>
+    </message>
+    <message>
+        <source>Autosave failed: %1</source>
+        <translation>Automatisches Speichern fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>an untitled scene</source>
+        <translation>eine unbenannte Szene</translation>
+    </message>
+    <message>
+        <source>Attention Explorer did not close normally. Restore the unsaved changes to %1 from %2?</source>
+        <translation>Attention Explorer wurde nicht normal beendet. Die ungespeicherten Änderungen an %1 vom %2 wiederherstellen?</translation>
+    </message>
+    <message>
+        <source>Restore</source>
+        <translation>Wiederherstellen</translation>
+    </message>
+    <message>
+        <source>Could not restore: %1</source>
+        <translation>Konnte nicht wiederherstellen: %1</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>Verwerfen</translation>
+    </message>
+    <message>
+        <source>There is no figure to export yet: the scene has not been computed.</source>
+        <translation>Es gibt noch keine Abbildung zum Exportieren: Die Szene ist noch nicht berechnet.</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>%1 exportiert</translation>
+    </message>
+    <message>
+        <source>The figure was not copied: %1</source>
+        <translation>Die Abbildung wurde nicht kopiert: %1</translation>
+    </message>
+    <message>
+        <source>Figure copied as PNG and SVG</source>
+        <translation>Abbildung als PNG und SVG kopiert</translation>
+    </message>
+    <message>
+        <source>There is nothing to present yet: the scene has not been computed.</source>
+        <translation>Es gibt noch nichts zu präsentieren: Die Szene ist noch nicht berechnet.</translation>
+    </message>
+    <message>
+        <source>The presentation was not exported: %1</source>
+        <translation>Die Präsentation wurde nicht exportiert: %1</translation>
+    </message>
+    <message>
+        <source>grey (for print)</source>
+        <translation>grau (für den Druck)</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::ExportDialog</name>
+    <message>
+        <source>CSV</source>
+        <translation>CSV-Datei</translation>
+    </message>
+    <message>
+        <source>NumPy array</source>
+        <translation>NumPy-Array</translation>
+    </message>
+    <message>
+        <source>JSON with token labels</source>
+        <translation>JSON mit Token-Beschriftungen</translation>
+    </message>
+    <message>
+        <source>LaTeX tabular</source>
+        <translation>LaTeX-Tabelle (tabular)</translation>
+    </message>
+    <message>
+        <source>LaTeX pgfplots matrix plot</source>
+        <translation>LaTeX-pgfplots-Matrixdiagramm</translation>
+    </message>
+    <message>
+        <source>Export Figure</source>
+        <translation>Abbildung exportieren</translation>
+    </message>
+    <message>
+        <source>Leave empty for the view&apos;s own title, shown greyed here</source>
+        <translation>Leer lassen für den eigenen Titel der Ansicht, hier grau gezeigt</translation>
+    </message>
+    <message>
+        <source>Figure</source>
+        <translation>Abbildung</translation>
+    </message>
+    <message>
+        <source>&amp;Show:</source>
+        <translation>&amp;Zeigen:</translation>
+    </message>
+    <message>
+        <source>&amp;Head:</source>
+        <translation>&amp;Head:</translation>
+    </message>
+    <message>
+        <source>&amp;Title:</source>
+        <translation>&amp;Titel:</translation>
+    </message>
+    <message>
+        <source>PNG image</source>
+        <translation>PNG-Bild</translation>
+    </message>
+    <message>
+        <source>SVG, vector</source>
+        <translation>SVG, Vektor</translation>
+    </message>
+    <message>
+        <source>PDF, vector</source>
+        <translation>PDF, Vektor</translation>
+    </message>
+    <message>
+        <source>Pixels; the DPI is written into the file</source>
+        <translation>Pixel; die DPI werden in die Datei geschrieben</translation>
+    </message>
+    <message>
+        <source>Scalable, text kept as text: for the web and for editing</source>
+        <translation>Skalierbar, Text bleibt Text: für das Web und zum Bearbeiten</translation>
+    </message>
+    <message>
+        <source>Scalable, text kept as text: for LaTeX and print</source>
+        <translation>Skalierbar, Text bleibt Text: für LaTeX und den Druck</translation>
+    </message>
+    <message>
+        <source>Width</source>
+        <translation>Breite</translation>
+    </message>
+    <message>
+        <source>Height</source>
+        <translation>Höhe</translation>
+    </message>
+    <message>
+        <source>cm</source>
+        <translation>cm</translation>
+    </message>
+    <message>
+        <source>in</source>
+        <translation>Zoll</translation>
+    </message>
+    <message>
+        <source>px</source>
+        <translation>px</translation>
+    </message>
+    <message>
+        <source> DPI</source>
+        <translation> DPI</translation>
+    </message>
+    <message>
+        <source>Page</source>
+        <translation>Seite</translation>
+    </message>
+    <message>
+        <source>&amp;Format:</source>
+        <translation>&amp;Format:</translation>
+    </message>
+    <message>
+        <source>Si&amp;ze:</source>
+        <translation>&amp;Größe:</translation>
+    </message>
+    <message>
+        <source>&amp;Resolution:</source>
+        <translation>&amp;Auflösung:</translation>
+    </message>
+    <message>
+        <source>grey (for print)</source>
+        <translation>grau (für den Druck)</translation>
+    </message>
+    <message>
+        <source> pt</source>
+        <translation> pt</translation>
+    </message>
+    <message>
+        <source>Colour &amp;bar</source>
+        <translation>Far&amp;bskala</translation>
+    </message>
+    <message>
+        <source>Colours to the &amp;data</source>
+        <translation>Farben nach den Da&amp;ten</translation>
+    </message>
+    <message>
+        <source>Off: weights on one fixed scale, 0 to 1, that other figures share. On: from 0 to the largest weight. The colour bar says which.</source>
+        <translation>Aus: Gewichte auf einer festen Skala von 0 bis 1, die andere Abbildungen teilen. An: von 0 bis zum größten Gewicht. Die Farbskala sagt, welche gilt.</translation>
+    </message>
+    <message>
+        <source>&amp;Numbers in cells</source>
+        <translation>Z&amp;ahlen in Zellen</translation>
+    </message>
+    <message>
+        <source>Where a cell is large enough to hold its number</source>
+        <translation>Wo eine Zelle groß genug für ihre Zahl ist</translation>
+    </message>
+    <message>
+        <source>Digits after the decimal point</source>
+        <translation>Stellen nach dem Komma</translation>
+    </message>
+    <message>
+        <source>Style</source>
+        <translation>Stil</translation>
+    </message>
+    <message>
+        <source>&amp;Colormap:</source>
+        <translation>Farbs&amp;chema:</translation>
+    </message>
+    <message>
+        <source>F&amp;ont size:</source>
+        <translation>Sch&amp;riftgröße:</translation>
+    </message>
+    <message>
+        <source>&amp;decimals</source>
+        <translation>&amp;Nachkommastellen</translation>
+    </message>
+    <message>
+        <source>Export &amp;Matrix…</source>
+        <translation>&amp;Matrix exportieren…</translation>
+    </message>
+    <message>
+        <source>Write one stage of one head as CSV, NumPy, JSON or LaTeX</source>
+        <translation>Eine Stufe eines Heads als CSV, NumPy, JSON oder LaTeX schreiben</translation>
+    </message>
+    <message>
+        <source>Co&amp;py</source>
+        <translation>&amp;Kopieren</translation>
+    </message>
+    <message>
+        <source>Copy the figure to the clipboard as PNG and SVG</source>
+        <translation>Die Abbildung als PNG und SVG in die Zwischenablage kopieren</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Schließen</translation>
+    </message>
+    <message>
+        <source>&amp;Save…</source>
+        <translation>&amp;Speichern…</translation>
+    </message>
+    <message>
+        <source>One head, heatmap</source>
+        <translation>Ein Head, Heatmap</translation>
+    </message>
+    <message>
+        <source>All heads, grid</source>
+        <translation>Alle Heads, Raster</translation>
+    </message>
+    <message>
+        <source>Pipeline of one head</source>
+        <translation>Rechenweg eines Heads</translation>
+    </message>
+    <message>
+        <source>Lines, queries to keys</source>
+        <translation>Linien, Queries zu Keys</translation>
+    </message>
+    <message>
+        <source>Difference from comparison</source>
+        <translation>Differenz zum Vergleich</translation>
+    </message>
+    <message>
+        <source>Needs a second result to compare with: set one up in the window&apos;s difference view</source>
+        <translation>Braucht ein zweites Ergebnis zum Vergleich: Richten Sie eines in der Differenzansicht des Fensters ein</translation>
+    </message>
+    <message>
+        <source>%1 (selected)</source>
+        <translation>%1 (ausgewählt)</translation>
+    </message>
+    <message>
+        <source>Head %1</source>
+        <translation>Head %1</translation>
+    </message>
+    <message>
+        <source> (off)</source>
+        <translation> (aus)</translation>
+    </message>
+    <message>
+        <source>Mean of heads</source>
+        <translation>Mittel der Heads</translation>
+    </message>
+    <message>
+        <source>A difference is signed: it takes the diverging map</source>
+        <translation>Eine Differenz hat ein Vorzeichen: Sie verwendet das divergierende Farbschema</translation>
+    </message>
+    <message>
+        <source>Pixels per inch: with the size, sets the image&apos;s pixels</source>
+        <translation>Pixel pro Zoll: bestimmt mit der Größe die Pixel des Bildes</translation>
+    </message>
+    <message>
+        <source>Pixels per inch: sets the page size of a figure measured in pixels</source>
+        <translation>Pixel pro Zoll: bestimmt die Seitengröße einer in Pixeln gemessenen Abbildung</translation>
+    </message>
+    <message>
+        <source>A vector figure measured in cm or inches is the same at any DPI</source>
+        <translation>Eine in cm oder Zoll gemessene Vektorabbildung ist bei jeder DPI-Zahl gleich</translation>
+    </message>
+    <message>
+        <source>%1 × %2 %3</source>
+        <translation>%1 × %2 %3</translation>
+    </message>
+    <message>
+        <source>%1 × %2 pixels, %3</source>
+        <translation>%1 × %2 Pixel, %3</translation>
+    </message>
+    <message>
+        <source>Page %1 × %2 pt, %3</source>
+        <translation>Seite %1 × %2 pt, %3</translation>
+    </message>
+    <message>
+        <source>There is nothing to export yet: the figure appears once a result is computed.</source>
+        <translation>Es gibt noch nichts zu exportieren: Die Abbildung erscheint, sobald ein Ergebnis berechnet ist.</translation>
+    </message>
+    <message>
+        <source>Automatic</source>
+        <translation>Automatisch</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>Exportieren</translation>
+    </message>
+    <message>
+        <source>Save Figure</source>
+        <translation>Abbildung speichern</translation>
+    </message>
+    <message>
+        <source>The figure was not saved to “%1”.</source>
+        <translation>Die Abbildung wurde nicht in „%1“ gespeichert.</translation>
+    </message>
+    <message>
+        <source>Any file already there is unchanged.</source>
+        <translation>Eine dort schon vorhandene Datei ist unverändert.</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>%1 gespeichert</translation>
+    </message>
+    <message>
+        <source>The figure was not copied.</source>
+        <translation>Die Abbildung wurde nicht kopiert.</translation>
+    </message>
+    <message>
+        <source>Copied to the clipboard as PNG and SVG</source>
+        <translation>Als PNG und SVG in die Zwischenablage kopiert</translation>
+    </message>
+    <message>
+        <source>Export Matrix</source>
+        <translation>Matrix exportieren</translation>
+    </message>
+    <message>
+        <source>Numbers rounded to the decimals chosen.</source>
+        <translation>Zahlen auf die gewählten Nachkommastellen gerundet.</translation>
+    </message>
+    <message>
+        <source>Every value is written exactly (shortest round-trip digits).</source>
+        <translation>Jeder Wert wird exakt geschrieben (kürzeste verlustfreie Ziffernfolge).</translation>
+    </message>
+    <message>
+        <source>The matrix was not saved to “%1”.</source>
+        <translation>Die Matrix wurde nicht in „%1“ gespeichert.</translation>
+    </message>
+    <message>
+        <source>&amp;Stage:</source>
+        <translation>&amp;Stufe:</translation>
+    </message>
+    <message>
+        <source>&amp;Decimals:</source>
+        <translation>&amp;Nachkommastellen:</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::HeadGridView</name>
+    <message>
+        <source>Layers and heads</source>
+        <translation>Schichten und Heads</translation>
+    </message>
+    <message>
+        <source>Layer %1, head %2 is off: click to switch it on</source>
+        <translation>Schicht %1, Head %2 ist aus: zum Einschalten klicken</translation>
+    </message>
+    <message>
+        <source>Click to switch layer %1, head %2 off</source>
+        <translation>Klicken, um Schicht %1, Head %2 abzuschalten</translation>
+    </message>
+    <message>
+        <source>No model open: File &gt; Open Model…</source>
+        <translation>Kein Modell geöffnet: Datei &gt; Modell öffnen…</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::HeatmapView</name>
+    <message>
+        <source>Computing…</source>
+        <translation>Rechnet…</translation>
+    </message>
+    <message>
+        <source>mean of enabled heads</source>
+        <translation>Mittel der eingeschalteten Heads</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>Head %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;queries %1–%2 × keys %3–%4&lt;/b&gt; (%5)</source>
+        <translation>&lt;b&gt;Queries %1–%2 × Keys %3–%4&lt;/b&gt; (%5)</translation>
+    </message>
+    <message>
+        <source>%1 weight of the block: &lt;b&gt;%2&lt;/b&gt;</source>
+        <translation>%1 Gewicht des Blocks: &lt;b&gt;%2&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>largest</source>
+        <translation>Größtes</translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation>Mittleres</translation>
+    </message>
+    <message>
+        <source>&lt;i&gt;%1 tokens are pooled to fit the screen; fewer tokens show single cells.&lt;/i&gt;</source>
+        <translation>&lt;i&gt;%1 Tokens sind zusammengefasst, damit sie auf den Bildschirm passen; weniger Tokens zeigen einzelne Zellen.&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;, row %2, column %3</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;, Zeile %2, Spalte %3</translation>
+    </message>
+    <message>
+        <source>value: &lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>Wert: &lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;query %1 → key %2&lt;/b&gt; · %3</source>
+        <translation>&lt;b&gt;Query %1 → Key %2&lt;/b&gt; · %3</translation>
+    </message>
+    <message>
+        <source>this setting: %1</source>
+        <translation>diese Einstellung: %1</translation>
+    </message>
+    <message>
+        <source>compared setting: %1</source>
+        <translation>verglichene Einstellung: %1</translation>
+    </message>
+    <message>
+        <source>difference: &lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>Differenz: &lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>weight: &lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>Gewicht: &lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>head %1: %2%3</source>
+        <translation>Head %1: %2%3</translation>
+    </message>
+    <message>
+        <source> (off)</source>
+        <translation> (aus)</translation>
+    </message>
+    <message>
+        <source>score %1 = %2</source>
+        <translation>Score %1 = %2</translation>
+    </message>
+    <message>
+        <source>× %1</source>
+        <translation>× %1</translation>
+    </message>
+    <message>
+        <source>1/√d&lt;sub&gt;k&lt;/sub&gt; = 1/√%1</source>
+        <translation>1/√d&lt;sub&gt;k&lt;/sub&gt; = 1/√%1</translation>
+    </message>
+    <message>
+        <source>temperature %1</source>
+        <translation>Temperatur %1</translation>
+    </message>
+    <message>
+        <source>scaled %1 = %2</source>
+        <translation>skaliert %1 = %2</translation>
+    </message>
+    <message>
+        <source>not masked</source>
+        <translation>nicht maskiert</translation>
+    </message>
+    <message>
+        <source>masked (%1) → %2</source>
+        <translation>maskiert (%1) → %2</translation>
+    </message>
+    <message>
+        <source>not normalized: the scaled score is the weight (masked: 0) → &lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>nicht normiert: Der skalierte Score ist das Gewicht (maskiert: 0) → &lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>%1 over the row → weight &lt;b&gt;%2&lt;/b&gt;</source>
+        <translation>%1 über die Zeile → Gewicht &lt;b&gt;%2&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;i&gt;this head is switched off: it adds nothing to the output&lt;/i&gt;</source>
+        <translation>&lt;i&gt;Dieser Head ist abgeschaltet: Er trägt nichts zur Ausgabe bei&lt;/i&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::ImportanceView</name>
+    <message>
+        <source>&amp;Rank Heads</source>
+        <translation>Heads &amp;einstufen</translation>
+    </message>
+    <message>
+        <source>Switch each head off in turn and measure how much the predicted token&apos;s log-probability falls (only the layers above each head recompute)</source>
+        <translation>Jeden Head der Reihe nach abschalten und messen, wie stark die Log-Wahrscheinlichkeit des vorhergesagten Tokens fällt (nur die Schichten über dem Head werden neu berechnet)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Rank Heads measures, for the prediction shown, how much each head matters: the drop in the log-probability of the top token when that head alone is switched off.</source>
+        <translation>Heads einstufen misst für die gezeigte Vorhersage, wie wichtig jeder Head ist: den Abfall der Log-Wahrscheinlichkeit des besten Tokens, wenn allein dieser Head abgeschaltet wird.</translation>
+    </message>
+    <message>
+        <source>%1 of %2 heads</source>
+        <translation>%1 von %2 Heads</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::InputPanel</name>
+    <message>
+        <source>Self-attention: one sentence</source>
+        <translation>Self-Attention: ein Satz</translation>
+    </message>
+    <message>
+        <source>Cross-attention: source and target</source>
+        <translation>Cross-Attention: Quelle und Ziel</translation>
+    </message>
+    <message>
+        <source>Cross-attention takes queries from the target sentence and keys and values from the source, as a translation model&apos;s decoder does (seed 001).</source>
+        <translation>Cross-Attention nimmt die Queries aus dem Zielsatz und Keys und Values aus der Quelle, wie es der Decoder eines Übersetzungsmodells tut (Seed 001).</translation>
+    </message>
+    <message>
+        <source>Type a sentence…</source>
+        <translation>Einen Satz eingeben…</translation>
+    </message>
+    <message>
+        <source>&amp;Source (keys and values)</source>
+        <translation>&amp;Quelle (Keys und Values)</translation>
+    </message>
+    <message>
+        <source>Type the source sentence…</source>
+        <translation>Den Quellsatz eingeben…</translation>
+    </message>
+    <message>
+        <source>Words</source>
+        <translation>Wörter</translation>
+    </message>
+    <message>
+        <source>Characters</source>
+        <translation>Zeichen</translation>
+    </message>
+    <message>
+        <source>White space</source>
+        <translation>Leerraum</translation>
+    </message>
+    <message>
+        <source>Words: Unicode word boundaries, punctuation split off. Characters: one token per character. White space: split on spaces only.</source>
+        <translation>Wörter: Unicode-Wortgrenzen, Satzzeichen abgetrennt. Zeichen: ein Token je Zeichen. Leerraum: nur an Leerzeichen getrennt.</translation>
+    </message>
+    <message>
+        <source>Lowercase</source>
+        <translation>Kleinschreibung</translation>
+    </message>
+    <message>
+        <source>&amp;Tokens:</source>
+        <translation>&amp;Tokenisierung:</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>Keine</translation>
+    </message>
+    <message>
+        <source>S&amp;pecial:</source>
+        <translation>&amp;Sondertokens:</translation>
+    </message>
+    <message>
+        <source>none, e.g. [PAD]</source>
+        <translation>keines, z. B. [PAD]</translation>
+    </message>
+    <message>
+        <source>Tokens with exactly this text are padding keys. Clicking a key chip marks single positions as padding.</source>
+        <translation>Tokens mit genau diesem Text sind Padding-Keys. Ein Klick auf einen Key-Chip markiert einzelne Positionen als Padding.</translation>
+    </message>
+    <message>
+        <source>Pa&amp;dding token:</source>
+        <translation>Pa&amp;dding-Token:</translation>
+    </message>
+    <message>
+        <source>Hashed</source>
+        <translation>Gehasht</translation>
+    </message>
+    <message>
+        <source>One-hot</source>
+        <translation>One-Hot-Kodierung</translation>
+    </message>
+    <message>
+        <source>Table (editable)</source>
+        <translation>Tabelle (editierbar)</translation>
+    </message>
+    <message>
+        <source>Word-vector file…</source>
+        <translation>Wortvektordatei…</translation>
+    </message>
+    <message>
+        <source>&amp;Embedding:</source>
+        <translation>&amp;Einbettung:</translation>
+    </message>
+    <message>
+        <source>Sinusoidal</source>
+        <translation>Sinusförmig</translation>
+    </message>
+    <message>
+        <source>P&amp;ositions:</source>
+        <translation>P&amp;ositionen:</translation>
+    </message>
+    <message>
+        <source>Padding masks keys: in cross-attention, mark padding on the source sentence.</source>
+        <translation>Padding maskiert Keys: Markieren Sie bei Cross-Attention das Padding im Quellsatz.</translation>
+    </message>
+    <message>
+        <source>T&amp;arget (queries)</source>
+        <translation>&amp;Ziel (Queries)</translation>
+    </message>
+    <message>
+        <source>Se&amp;ntence</source>
+        <translation>S&amp;atz</translation>
+    </message>
+    <message>
+        <source>%1 target × %2 source tokens</source>
+        <translation>%1 Ziel- × %2 Quelltokens</translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <translation>%1 Tokens</translation>
+    </message>
+    <message>
+        <source> · %1 padding</source>
+        <translation> · %1 Padding</translation>
+    </message>
+    <message>
+        <source> · click a %1chip to mark it as padding</source>
+        <translation> · einen %1Chip anklicken, um ihn als Padding zu markieren</translation>
+    </message>
+    <message>
+        <source>source </source>
+        <translation>Quell-</translation>
+    </message>
+    <message>
+        <source>Word vectors: %1</source>
+        <translation>Wortvektoren: %1</translation>
+    </message>
+    <message>
+        <source> and %1 more</source>
+        <translation> und %1 weitere</translation>
+    </message>
+    <message>
+        <source>1 word</source>
+        <translation>1 Wort</translation>
+    </message>
+    <message>
+        <source>%1 words</source>
+        <translation>%1 Wörter</translation>
+    </message>
+    <message>
+        <source>%1 outside the scene&apos;s one-hot vocabulary of %2 words got hashed vectors, marked on their chips: %3. Choose One-hot again to give them the free dimensions.</source>
+        <translation>%1 außerhalb des One-Hot-Vokabulars der Szene mit %2 Wörtern erhielten gehashte Vektoren, auf ihren Chips markiert: %3. Wählen Sie erneut One-Hot-Kodierung, um ihnen die freien Dimensionen zu geben.</translation>
+    </message>
+    <message>
+        <source>%1 outside the scene&apos;s one-hot vocabulary of %2 words (one per dimension of d_model) got hashed vectors, marked on their chips: %3. A wider d_model gives them dimensions of their own.</source>
+        <translation>%1 außerhalb des One-Hot-Vokabulars der Szene mit %2 Wörtern (eines je Dimension von d_model) erhielten gehashte Vektoren, auf ihren Chips markiert: %3. Ein breiteres d_model gibt ihnen eigene Dimensionen.</translation>
+    </message>
+    <message>
+        <source>%1 not in the embedding table got hashed vectors, marked on their chips: %2.</source>
+        <translation>%1, nicht in der Einbettungstabelle, erhielten gehashte Vektoren, auf ihren Chips markiert: %2.</translation>
+    </message>
+    <message>
+        <source>%1 not in %2 got hashed vectors, marked on their chips: %3.</source>
+        <translation>%1, nicht in %2, erhielten gehashte Vektoren, auf ihren Chips markiert: %3.</translation>
+    </message>
+    <message>
+        <source>The positional table has %1 rows: positions from %1 on are sinusoidal.</source>
+        <translation>Die Positionstabelle hat %1 Zeilen: Positionen ab %1 sind sinusförmig.</translation>
+    </message>
+    <message>
+        <source>Word Vectors</source>
+        <translation>Wortvektoren</translation>
+    </message>
+    <message>
+        <source>GloVe or word2vec text (*.txt *.vec);;All files (*)</source>
+        <translation>GloVe- oder word2vec-Text (*.txt *.vec);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Change embedding to %1</source>
+        <translation>Einbettung in %1 ändern</translation>
+    </message>
+    <message>
+        <source>Embedding: %1</source>
+        <translation>Einbettung: %1</translation>
+    </message>
+    <message>
+        <source>Embedding: %1 has %2-dimensional vectors and d_model is %3; set d_model to %2 first.</source>
+        <translation>Einbettung: %1 hat %2-dimensionale Vektoren und d_model ist %3; setzen Sie d_model zuerst auf %2.</translation>
+    </message>
+    <message>
+        <source>Use word vectors from %1</source>
+        <translation>Wortvektoren aus %1 verwenden</translation>
+    </message>
+    <message>
+        <source>Change positions to %1</source>
+        <translation>Positionen in %1 ändern</translation>
+    </message>
+    <message>
+        <source>Positions: %1</source>
+        <translation>Positionen: %1</translation>
+    </message>
+    <message>
+        <source>“%1” is padding because it is the padding token; clear the padding token to unmark it.</source>
+        <translation>„%1“ ist Padding, weil es das Padding-Token ist; leeren Sie das Padding-Token, um die Markierung aufzuheben.</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::IntegerField</name>
+    <message>
+        <source>%1: %2 is more than %3, the largest possible; it stays %4</source>
+        <translation>%1: %2 ist größer als %3, der größtmögliche Wert; er bleibt %4</translation>
+    </message>
+    <message>
+        <source>%1: %2 is less than %3, the smallest possible; it stays %4</source>
+        <translation>%1: %2 ist kleiner als %3, der kleinstmögliche Wert; er bleibt %4</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::LinesView</name>
+    <message>
+        <source>Queries (target)</source>
+        <translation>Queries (Ziel)</translation>
+    </message>
+    <message>
+        <source>Queries</source>
+        <translation>Queries</translation>
+    </message>
+    <message>
+        <source>Keys (source)</source>
+        <translation>Keys (Quelle)</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>Keys</translation>
+    </message>
+    <message>
+        <source>No attention weights to draw.</source>
+        <translation>Keine Attention-Gewichte zu zeichnen.</translation>
+    </message>
+    <message>
+        <source>There is no head %1; this result has %2.</source>
+        <translation>Es gibt keinen Head %1; dieses Ergebnis hat %2.</translation>
+    </message>
+    <message>
+        <source>These weights are pooled into blocks of %1 × %2 cells, so their rows are no longer tokens. The lines view needs one row per token: shorten the input, or use the heatmap.</source>
+        <translation>Diese Gewichte sind zu Blöcken von %1 × %2 Zellen zusammengefasst, ihre Zeilen sind also keine Tokens mehr. Die Linienansicht braucht eine Zeile je Token: Kürzen Sie die Eingabe oder verwenden Sie die Heatmap.</translation>
+    </message>
+    <message>
+        <source>No tokens.</source>
+        <translation>Keine Tokens.</translation>
+    </message>
+    <message>
+        <source>%1 queries and %2 keys are too many to draw as lines (at most %3 a side). The heatmap shows every weight.</source>
+        <translation>%1 Queries und %2 Keys sind zu viele, um sie als Linien zu zeichnen (höchstens %3 je Seite). Die Heatmap zeigt jedes Gewicht.</translation>
+    </message>
+    <message>
+        <source>The weights (%1 × %2) do not match the tokens (%3 × %4).</source>
+        <translation>Die Gewichte (%1 × %2) passen nicht zu den Tokens (%3 × %4).</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; (%2 %3)</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; (%2 %3)</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>Query</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>Key</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;attends most to:</source>
+        <translation>&lt;br&gt;achtet am stärksten auf:</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;attended most by:</source>
+        <translation>&lt;br&gt;am stärksten beachtet von:</translation>
+    </message>
+    <message>
+        <source>No result yet</source>
+        <translation>Noch kein Ergebnis</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::MatrixEditor</name>
+    <message>
+        <source>Randomize</source>
+        <translation>Zufallswerte</translation>
+    </message>
+    <message>
+        <source>Identity</source>
+        <translation>Einheitsmatrix</translation>
+    </message>
+    <message>
+        <source>Ones on the diagonal, zeros elsewhere</source>
+        <translation>Einsen auf der Diagonale, sonst Nullen</translation>
+    </message>
+    <message>
+        <source>Zero</source>
+        <translation>Nullen</translation>
+    </message>
+    <message>
+        <source>Every value 0</source>
+        <translation>Jeder Wert 0</translation>
+    </message>
+    <message>
+        <source>Transpose</source>
+        <translation>Transponieren</translation>
+    </message>
+    <message>
+        <source>Scale…</source>
+        <translation>Skalieren…</translation>
+    </message>
+    <message>
+        <source>Multiply every value by a factor</source>
+        <translation>Jeden Wert mit einem Faktor multiplizieren</translation>
+    </message>
+    <message>
+        <source>Import…</source>
+        <translation>Importieren…</translation>
+    </message>
+    <message>
+        <source>Read the values from a .npy, .csv or .safetensors file of the same shape</source>
+        <translation>Die Werte aus einer .npy-, .csv- oder .safetensors-Datei derselben Form lesen</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>Exportieren…</translation>
+    </message>
+    <message>
+        <source>Write the values to a .npy, .csv or .safetensors file</source>
+        <translation>Die Werte in eine .npy-, .csv- oder .safetensors-Datei schreiben</translation>
+    </message>
+    <message>
+        <source>· seed %1</source>
+        <translation>· Startwert %1</translation>
+    </message>
+    <message>
+        <source>Xavier-uniform values, ±sqrt(6 / (rows + columns)), from seed %1 (the seed then advances)</source>
+        <translation>Gleichverteilte Xavier-Werte, ±sqrt(6 / (Zeilen + Spalten)), aus Startwert %1 (danach rückt der Startwert weiter)</translation>
+    </message>
+    <message>
+        <source>Type a number (%1).</source>
+        <translation>Geben Sie eine Zahl ein (%1).</translation>
+    </message>
+    <message>
+        <source>%1 is too large: values must be finite, with %2.</source>
+        <translation>%1 ist zu groß: Werte müssen endlich sein, mit %2.</translation>
+    </message>
+    <message>
+        <source>“%1” is not a number; type a value such as 0.25 or -1e-3.</source>
+        <translation>„%1“ ist keine Zahl; geben Sie einen Wert wie 0.25 oder -1e-3 ein.</translation>
+    </message>
+    <message>
+        <source>%1 is not allowed: values must be finite, with %2.</source>
+        <translation>%1 ist nicht erlaubt: Werte müssen endlich sein, mit %2.</translation>
+    </message>
+    <message>
+        <source>%1 is too large: values must satisfy %2.</source>
+        <translation>%1 ist zu groß: Werte müssen %2 erfüllen.</translation>
+    </message>
+    <message>
+        <source>Randomize %1 (seed %2)</source>
+        <translation>%1 zufällig füllen (Startwert %2)</translation>
+    </message>
+    <message>
+        <source>Identity %1</source>
+        <translation>%1 als Einheitsmatrix</translation>
+    </message>
+    <message>
+        <source>Zero %1</source>
+        <translation>%1 auf null</translation>
+    </message>
+    <message>
+        <source>Only a square matrix can be transposed here: %1 is %2, and its shape is fixed.</source>
+        <translation>Nur eine quadratische Matrix kann hier transponiert werden: %1 ist %2, und ihre Form ist fest.</translation>
+    </message>
+    <message>
+        <source>Transpose %1</source>
+        <translation>%1 transponieren</translation>
+    </message>
+    <message>
+        <source>Scaling %1 by %2 would leave values outside %3; nothing changed.</source>
+        <translation>%1 mit %2 zu skalieren ergäbe Werte außerhalb von %3; nichts wurde geändert.</translation>
+    </message>
+    <message>
+        <source>Scale %1 by %2</source>
+        <translation>%1 mit %2 skalieren</translation>
+    </message>
+    <message>
+        <source>Cannot import %1: %2</source>
+        <translation>%1 kann nicht importiert werden: %2</translation>
+    </message>
+    <message>
+        <source>Cannot import %1: it holds a %2 matrix, and %3 is %4. Nothing was changed.</source>
+        <translation>%1 kann nicht importiert werden: Die Datei enthält eine %2-Matrix, und %3 ist %4. Nichts wurde geändert.</translation>
+    </message>
+    <message>
+        <source>Cannot import %1: %2. Nothing was changed.</source>
+        <translation>%1 kann nicht importiert werden: %2. Nichts wurde geändert.</translation>
+    </message>
+    <message>
+        <source>Import %1 into %2</source>
+        <translation>%1 in %2 importieren</translation>
+    </message>
+    <message>
+        <source>Cannot export %1: %2</source>
+        <translation>%1 kann nicht exportiert werden: %2</translation>
+    </message>
+    <message>
+        <source>Exported %1 to %2</source>
+        <translation>%1 nach %2 exportiert</translation>
+    </message>
+    <message>
+        <source>Scale %1</source>
+        <translation>%1 skalieren</translation>
+    </message>
+    <message>
+        <source>Multiply every value by:</source>
+        <translation>Jeden Wert multiplizieren mit:</translation>
+    </message>
+    <message>
+        <source>Import %1</source>
+        <translation>%1 importieren</translation>
+    </message>
+    <message>
+        <source>Matrices (*.npy *.csv *.safetensors);;NumPy (*.npy);;CSV (*.csv);;safetensors (*.safetensors)</source>
+        <translation>Matrizen (*.npy *.csv *.safetensors);;NumPy (*.npy);;CSV (*.csv);;safetensors (*.safetensors)</translation>
+    </message>
+    <message>
+        <source>Tensor in %1:</source>
+        <translation>Tensor in %1:</translation>
+    </message>
+    <message>
+        <source>Export %1</source>
+        <translation>%1 exportieren</translation>
+    </message>
+    <message>
+        <source>NumPy (*.npy);;CSV (*.csv);;safetensors (*.safetensors)</source>
+        <translation>NumPy-Array (*.npy);;CSV-Datei (*.csv);;safetensors-Datei (*.safetensors)</translation>
+    </message>
+    <message>
+        <source>Cannot paste: %1</source>
+        <translation>Einfügen nicht möglich: %1</translation>
+    </message>
+    <message>
+        <source>row %1</source>
+        <translation>Zeile %1</translation>
+    </message>
+    <message>
+        <source>, column %1</source>
+        <translation>, Spalte %1</translation>
+    </message>
+    <message>
+        <source>Select a cell, then type a value or drag up and down</source>
+        <translation>Eine Zelle wählen, dann einen Wert eingeben oder nach oben und unten ziehen</translation>
+    </message>
+    <message>
+        <source>%1 = %2 · drag ↕ to change, Shift for fine</source>
+        <translation>%1 = %2 · ↕ ziehen zum Ändern, Umschalt für fein</translation>
+    </message>
+    <message>
+        <source>Swap rows and columns</source>
+        <translation>Zeilen und Spalten vertauschen</translation>
+    </message>
+    <message>
+        <source>Only a square matrix can be transposed: the shape is fixed</source>
+        <translation>Nur eine quadratische Matrix kann transponiert werden: Die Form ist fest</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::MatrixPanelsView</name>
+    <message>
+        <source>%1
+%2 %3 · %4 %5: %6</source>
+        <translation>%1
+%2 %3 · %4 %5: %6</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::MessageBar</name>
+    <message>
+        <source>Dismiss</source>
+        <translation>Schließen</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::ModelDocument</name>
+    <message>
+        <source>No model</source>
+        <translation>Kein Modell</translation>
+    </message>
+    <message>
+        <source>Switch off layer %1 head %2</source>
+        <translation>Schicht %1 Head %2 abschalten</translation>
+    </message>
+    <message>
+        <source>Switch on layer %1 head %2</source>
+        <translation>Schicht %1 Head %2 einschalten</translation>
+    </message>
+    <message>
+        <source>%1 · layer %2</source>
+        <translation>%1 · Schicht %2</translation>
+    </message>
+    <message>
+        <source>Temperature · layer %1</source>
+        <translation>Temperatur · Schicht %1</translation>
+    </message>
+    <message>
+        <source>Edit %1</source>
+        <translation>%1 bearbeiten</translation>
+    </message>
+    <message>
+        <source> · layer %1 head %2</source>
+        <translation> · Schicht %1 Head %2</translation>
+    </message>
+    <message>
+        <source>Reset model</source>
+        <translation>Modell zurücksetzen</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::ModelHeadPanel</name>
+    <message>
+        <source>Head &amp;on (its output goes into W^O)</source>
+        <translation>Head &amp;an (seine Ausgabe geht in W^O ein)</translation>
+    </message>
+    <message>
+        <source>&amp;Score:</source>
+        <translation>&amp;Score:</translation>
+    </message>
+    <message>
+        <source>&amp;Normalize:</source>
+        <translation>&amp;Normieren:</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>Temperatur</translation>
+    </message>
+    <message>
+        <source>&amp;Temperature:</source>
+        <translation>&amp;Temperatur:</translation>
+    </message>
+    <message>
+        <source>&amp;Causal mask (no looking ahead)</source>
+        <translation>&amp;Kausale Maske (kein Vorausschauen)</translation>
+    </message>
+    <message>
+        <source>&amp;Window ±</source>
+        <translation>&amp;Fenster ±</translation>
+    </message>
+    <message>
+        <source>−∞ (excluded)</source>
+        <translation>−∞ (ausgeschlossen)</translation>
+    </message>
+    <message>
+        <source>−9e15</source>
+        <translation>−9e15</translation>
+    </message>
+    <message>
+        <source>&amp;Masked value:</source>
+        <translation>&amp;Maskierter Wert:</translation>
+    </message>
+    <message>
+        <source>Checkpoint&apos;s settings</source>
+        <translation>Einstellungen des Checkpoints</translation>
+    </message>
+    <message>
+        <source>The scaled dot product, softmax, temperature 1 and the model&apos;s own mask</source>
+        <translation>Das skalierte Skalarprodukt, Softmax, Temperatur 1 und die eigene Maske des Modells</translation>
+    </message>
+    <message>
+        <source>&amp;Projection:</source>
+        <translation>&amp;Projektion:</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>Score</translation>
+    </message>
+    <message>
+        <source>Normalization</source>
+        <translation>Normierung</translation>
+    </message>
+    <message>
+        <source>Masked value</source>
+        <translation>Maskierter Wert</translation>
+    </message>
+    <message>
+        <source>Causal mask</source>
+        <translation>Kausale Maske</translation>
+    </message>
+    <message>
+        <source>Window</source>
+        <translation>Fenster</translation>
+    </message>
+    <message>
+        <source>Checkpoint&apos;s settings · layer %1</source>
+        <translation>Einstellungen des Checkpoints · Schicht %1</translation>
+    </message>
+    <message>
+        <source>Layer %1 · head %2</source>
+        <translation>Schicht %1 · Head %2</translation>
+    </message>
+    <message>
+        <source>No model open</source>
+        <translation>Kein Modell geöffnet</translation>
+    </message>
+    <message>
+        <source>How layer %1 computes attention: these settings act on all %2 of its heads, as the model computes a layer&apos;s heads with one setting.</source>
+        <translation>Wie Schicht %1 die Attention berechnet: Diese Einstellungen wirken auf alle %2 ihrer Heads, da das Modell die Heads einer Schicht mit einer Einstellung berechnet.</translation>
+    </message>
+    <message>
+        <source>%1 · layer %2 head %3</source>
+        <translation>%1 · Schicht %2 Head %3</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::ModelWindow</name>
+    <message>
+        <source>&lt;b&gt;Every layer and head&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Jede Schicht und jeder Head&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>These weights minus those &amp;scored by:</source>
+        <translation>Diese Gewichte minus die Gewichte unter dem &amp;Score:</translation>
+    </message>
+    <message>
+        <source>&amp;Weights</source>
+        <translation>&amp;Gewichte</translation>
+    </message>
+    <message>
+        <source>&amp;Pipeline</source>
+        <translation>&amp;Rechenweg</translation>
+    </message>
+    <message>
+        <source>&amp;Lines</source>
+        <translation>&amp;Linien</translation>
+    </message>
+    <message>
+        <source>&amp;Difference</source>
+        <translation>&amp;Differenz</translation>
+    </message>
+    <message>
+        <source>&amp;Rollout</source>
+        <translation>R&amp;ollout</translation>
+    </message>
+    <message>
+        <source>&amp;Importance</source>
+        <translation>&amp;Wichtigkeit</translation>
+    </message>
+    <message>
+        <source>The selected head&apos;s attention weights: queries as rows, keys as columns</source>
+        <translation>Die Attention-Gewichte des ausgewählten Heads: Queries als Zeilen, Keys als Spalten</translation>
+    </message>
+    <message>
+        <source>X, Q, K, V, scores, masked scores, weights and output of the selected head</source>
+        <translation>X, Q, K, V, Scores, maskierte Scores, Gewichte und Ausgabe des ausgewählten Heads</translation>
+    </message>
+    <message>
+        <source>Each query of the selected head joined to every key by a line as strong as its weight</source>
+        <translation>Jede Query des ausgewählten Heads mit jedem Key durch eine Linie verbunden, so stark wie ihr Gewicht</translation>
+    </message>
+    <message>
+        <source>The selected head&apos;s weights minus its weights under another score</source>
+        <translation>Die Gewichte des ausgewählten Heads minus seine Gewichte unter einem anderen Score</translation>
+    </message>
+    <message>
+        <source>Attention rollout (Abnar &amp; Zuidema 2020) through the selected layer, beside that layer&apos;s raw mean</source>
+        <translation>Attention-Rollout (Abnar &amp; Zuidema 2020) durch die ausgewählte Schicht, neben dem einfachen Mittel dieser Schicht</translation>
+    </message>
+    <message>
+        <source>How much each head matters to the prediction</source>
+        <translation>Wie wichtig jeder Head für die Vorhersage ist</translation>
+    </message>
+    <message>
+        <source>&amp;Reset Model</source>
+        <translation>Modell &amp;zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Undo every intervention: back to the checkpoint (Ctrl+R; Ctrl+Z brings them back)</source>
+        <translation>Jeden Eingriff rückgängig machen: zurück zum Checkpoint (Strg+R; Strg+Z bringt sie zurück)</translation>
+    </message>
+    <message>
+        <source>&amp;Sentence:</source>
+        <translation>&amp;Satz:</translation>
+    </message>
+    <message>
+        <source>Type a sentence</source>
+        <translation>Einen Satz eingeben</translation>
+    </message>
+    <message>
+        <source>Tokens (pick one to see what it attends to in every head):</source>
+        <translation>Tokens (eines wählen, um zu sehen, worauf es in jedem Head achtet):</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Prediction&lt;/b&gt; (tick: the unedited model)</source>
+        <translation>&lt;b&gt;Vorhersage&lt;/b&gt; (Strich: das unveränderte Modell)</translation>
+    </message>
+    <message>
+        <source>Sentence and prediction</source>
+        <translation>Satz und Vorhersage</translation>
+    </message>
+    <message>
+        <source>Selected head</source>
+        <translation>Ausgewählter Head</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <source>Open &amp;Model…</source>
+        <translation>&amp;Modell öffnen…</translation>
+    </message>
+    <message>
+        <source>&amp;Open Scene…</source>
+        <translation>Szene ö&amp;ffnen…</translation>
+    </message>
+    <message>
+        <source>Open Scene</source>
+        <translation>Szene öffnen</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>&amp;Zuletzt geöffnet</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>&amp;Speichern</translation>
+    </message>
+    <message>
+        <source>Save &amp;As…</source>
+        <translation>Speichern &amp;unter…</translation>
+    </message>
+    <message>
+        <source>&amp;Export Head Figure…</source>
+        <translation>Head-Abbildung &amp;exportieren…</translation>
+    </message>
+    <message>
+        <source>Export &amp;Model Figure</source>
+        <translation>M&amp;odell-Abbildung exportieren</translation>
+    </message>
+    <message>
+        <source>&amp;Layers × Heads Grid…</source>
+        <translation>&amp;Schichten × Heads als Raster…</translation>
+    </message>
+    <message>
+        <source>&amp;Rollout…</source>
+        <translation>Attention-&amp;Rollout…</translation>
+    </message>
+    <message>
+        <source>&amp;Predictions…</source>
+        <translation>&amp;Vorhersagen…</translation>
+    </message>
+    <message>
+        <source>Head &amp;Importance…</source>
+        <translation>&amp;Wichtigkeit der Heads…</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>Sch&amp;ließen</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>&amp;Bearbeiten</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>&amp;Rückgängig</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>&amp;Wiederholen</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <source>&amp;Grid</source>
+        <translation>&amp;Raster</translation>
+    </message>
+    <message>
+        <source>&amp;Clear Token Focus</source>
+        <translation>Token-&amp;Fokus aufheben</translation>
+    </message>
+    <message>
+        <source>&amp;Present Head</source>
+        <translation>Head &amp;präsentieren</translation>
+    </message>
+    <message>
+        <source>&amp;Compute</source>
+        <translation>Be&amp;rechnung</translation>
+    </message>
+    <message>
+        <source>&amp;Auto (the faster here)</source>
+        <translation>&amp;Automatisch (das hier schnellere)</translation>
+    </message>
+    <message>
+        <source>&amp;CPU</source>
+        <translation>&amp;CPU</translation>
+    </message>
+    <message>
+        <source>&amp;Vulkan</source>
+        <translation>&amp;Vulkan</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Computing…</source>
+        <translation>Rechnet…</translation>
+    </message>
+    <message>
+        <source>Loading %p%</source>
+        <translation>Lädt %p%</translation>
+    </message>
+    <message>
+        <source>Loading %1…</source>
+        <translation>%1 wird geladen…</translation>
+    </message>
+    <message>
+        <source>Loading layer %1 of %2</source>
+        <translation>Schicht %1 von %2 wird geladen</translation>
+    </message>
+    <message>
+        <source>Could not open the model %1. %2</source>
+        <translation>Das Modell %1 konnte nicht geöffnet werden. %2</translation>
+    </message>
+    <message>
+        <source>Loading %1 was cancelled.</source>
+        <translation>Das Laden von %1 wurde abgebrochen.</translation>
+    </message>
+    <message>
+        <source>Could not open %1. %2</source>
+        <translation>%1 konnte nicht geöffnet werden. %2</translation>
+    </message>
+    <message>
+        <source>Could not save: %1</source>
+        <translation>Konnte nicht speichern: %1</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>%1 gespeichert</translation>
+    </message>
+    <message>
+        <source>Save Scene As</source>
+        <translation>Szene speichern unter</translation>
+    </message>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>Ungespeicherte Änderungen</translation>
+    </message>
+    <message>
+        <source>“%1” has interventions that are not saved. Save them first?</source>
+        <translation>„%1“ hat Eingriffe, die nicht gespeichert sind. Zuerst speichern?</translation>
+    </message>
+    <message>
+        <source> (model)</source>
+        <translation> (Modell)</translation>
+    </message>
+    <message>
+        <source>No recent files</source>
+        <translation>Keine zuletzt geöffneten Dateien</translation>
+    </message>
+    <message>
+        <source>The model could not be computed.</source>
+        <translation>Das Modell konnte nicht berechnet werden.</translation>
+    </message>
+    <message>
+        <source>Not computed: the figures show an earlier input</source>
+        <translation>Nicht berechnet: Die Abbildungen zeigen eine frühere Eingabe</translation>
+    </message>
+    <message>
+        <source>Not computed</source>
+        <translation>Nicht berechnet</translation>
+    </message>
+    <message>
+        <source>No model open: File &gt; Open Model… (Ctrl+Shift+O)</source>
+        <translation>Kein Modell geöffnet: Datei &gt; Modell öffnen… (Strg+Umschalt+O)</translation>
+    </message>
+    <message>
+        <source>No model open</source>
+        <translation>Kein Modell geöffnet</translation>
+    </message>
+    <message>
+        <source>Ranked for an earlier run: Rank Heads again for this one.</source>
+        <translation>Für einen früheren Lauf eingestuft: Stufen Sie die Heads für diesen erneut ein.</translation>
+    </message>
+    <message>
+        <source>1 head off</source>
+        <translation>1 Head aus</translation>
+    </message>
+    <message>
+        <source>%1 heads off</source>
+        <translation>%1 Heads aus</translation>
+    </message>
+    <message>
+        <source>1 head edited</source>
+        <translation>1 Head bearbeitet</translation>
+    </message>
+    <message>
+        <source>%1 heads edited</source>
+        <translation>%1 Heads bearbeitet</translation>
+    </message>
+    <message>
+        <source>(click a head; its box switches it off)</source>
+        <translation>(klicken Sie auf einen Head; sein Kästchen schaltet ihn ab)</translation>
+    </message>
+    <message>
+        <source>%1 · layer %2 · head %3 · %4</source>
+        <translation>%1 · Schicht %2 · Head %3 · %4</translation>
+    </message>
+    <message>
+        <source>pipeline</source>
+        <translation>Rechenweg</translation>
+    </message>
+    <message>
+        <source>difference</source>
+        <translation>Differenz</translation>
+    </message>
+    <message>
+        <source>weights</source>
+        <translation>Gewichte</translation>
+    </message>
+    <message>
+        <source>The sentence is long: every head&apos;s intermediate scores are not kept. The Weights and Lines tabs show this head.</source>
+        <translation>Der Satz ist lang: Die Zwischen-Scores jedes Heads werden nicht aufbewahrt. Die Reiter Gewichte und Linien zeigen diesen Head.</translation>
+    </message>
+    <message>
+        <source>Computing the other score…</source>
+        <translation>Der andere Score wird berechnet…</translation>
+    </message>
+    <message>
+        <source>Attention rollout (Abnar &amp; Zuidema 2020): residual included, layers multiplied from the bottom</source>
+        <translation>Attention-Rollout (Abnar &amp; Zuidema 2020): Residualverbindung eingerechnet, Schichten von unten multipliziert</translation>
+    </message>
+    <message>
+        <source>Attention Explorer · model</source>
+        <translation>Attention Explorer · Modell</translation>
+    </message>
+    <message>
+        <source>%1 · %2 layers × %3 heads · %4</source>
+        <translation>%1 · %2 Schichten × %3 Heads · %4</translation>
+    </message>
+    <message>
+        <source>No model</source>
+        <translation>Kein Modell</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>auto: a GPU is faster than the CPU backend</source>
+        <translation>automatisch: Eine GPU ist schneller als das CPU-Backend</translation>
+    </message>
+    <message>
+        <source>chosen: CPU</source>
+        <translation>gewählt: CPU</translation>
+    </message>
+    <message>
+        <source>chosen: Vulkan</source>
+        <translation>gewählt: Vulkan</translation>
+    </message>
+    <message>
+        <source>Computed by %1 on %2.
+%3
+Compute &gt; Vulkan or CPU to choose.</source>
+        <translation>Berechnet von %1 auf %2.
+%3
+Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
+    </message>
+    <message>
+        <source>every layer</source>
+        <translation>jede Schicht</translation>
+    </message>
+    <message>
+        <source>the prediction only</source>
+        <translation>nur die Vorhersage</translation>
+    </message>
+    <message>
+        <source>layers %1–%2</source>
+        <translation>Schichten %1–%2</translation>
+    </message>
+    <message>
+        <source>Computed in %1 (%2)</source>
+        <translation>Berechnet in %1 (%2)</translation>
+    </message>
+    <message>
+        <source>For the run with %1.</source>
+        <translation>Für den Lauf mit %1.</translation>
+    </message>
+    <message>
+        <source>no interventions</source>
+        <translation>keinen Eingriffen</translation>
+    </message>
+    <message>
+        <source>the interventions then</source>
+        <translation>den damaligen Eingriffen</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>Abgebrochen.</translation>
+    </message>
+    <message>
+        <source>Export: the file name must end in .png, .svg or .pdf</source>
+        <translation>Export: Der Dateiname muss auf .png, .svg oder .pdf enden</translation>
+    </message>
+    <message>
+        <source>The figure was not exported: %1</source>
+        <translation>Die Abbildung wurde nicht exportiert: %1</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>%1 exportiert</translation>
+    </message>
+    <message>
+        <source>Export Figure</source>
+        <translation>Abbildung exportieren</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf);;SVG (*.svg);;PNG (*.png)</source>
+        <translation>PDF-Dokument (*.pdf);;SVG-Grafik (*.svg);;PNG-Bild (*.png)</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::OpenModelDialog</name>
+    <message>
+        <source>Open Model</source>
+        <translation>Modell öffnen</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>Family</source>
+        <translation>Familie</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>Parameter</translation>
+    </message>
+    <message>
+        <source>Weights</source>
+        <translation>Gewichte</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>Ordner</translation>
+    </message>
+    <message>
+        <source>Other &amp;Folder…</source>
+        <translation>Anderer &amp;Ordner…</translation>
+    </message>
+    <message>
+        <source>A Hugging Face model folder: config.json, model.safetensors and the tokenizer files</source>
+        <translation>Ein Hugging-Face-Modellordner: config.json, model.safetensors und die Tokenizer-Dateien</translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation>Ö&amp;ffnen</translation>
+    </message>
+    <message>
+        <source>Open Model Folder</source>
+        <translation>Modellordner öffnen</translation>
+    </message>
+    <message>
+        <source>No models in the Hugging Face cache (%1). Choose a model folder, or download one with huggingface-cli download (README, “Real models”).</source>
+        <translation>Keine Modelle im Hugging-Face-Cache (%1). Wählen Sie einen Modellordner oder laden Sie eines mit huggingface-cli download herunter (README, „Real models“).</translation>
+    </message>
+    <message>
+        <source>Models in the Hugging Face cache (%1):</source>
+        <translation>Modelle im Hugging-Face-Cache (%1):</translation>
+    </message>
+    <message>
+        <source>%1 layers, %2 heads, d_model %3</source>
+        <translation>%1 Schichten, %2 Heads, d_model %3</translation>
+    </message>
+    <message>
+        <source>cannot open</source>
+        <translation>kann nicht geöffnet werden</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::PredictionsView</name>
+    <message>
+        <source>Predictions</source>
+        <translation>Vorhersagen</translation>
+    </message>
+    <message>
+        <source>Nothing computed yet.</source>
+        <translation>Noch nichts berechnet.</translation>
+    </message>
+    <message>
+        <source>%1: %2 %3 %</source>
+        <translation>%1: %2 %3 %</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::PresentationWindow</name>
+    <message>
+        <source>Attention Explorer: presentation</source>
+        <translation>Attention Explorer: Präsentation</translation>
+    </message>
+    <message>
+        <source>Previous step (Left, Page Up)</source>
+        <translation>Vorheriger Schritt (Links, Bild auf)</translation>
+    </message>
+    <message>
+        <source>Next step (Right, Space, Page Down)</source>
+        <translation>Nächster Schritt (Rechts, Leertaste, Bild ab)</translation>
+    </message>
+    <message>
+        <source>Colours for the room (T)</source>
+        <translation>Farben für den Raum (T)</translation>
+    </message>
+    <message>
+        <source>✕ Exit</source>
+        <translation>✕ Beenden</translation>
+    </message>
+    <message>
+        <source>Leave the presentation (Escape, F11)</source>
+        <translation>Die Präsentation verlassen (Esc, F11)</translation>
+    </message>
+    <message>
+        <source>Nothing to present yet.</source>
+        <translation>Noch nichts zu präsentieren.</translation>
+    </message>
+    <message>
+        <source>Head %1</source>
+        <translation>Head %1</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::SceneDocument</name>
+    <message>
+        <source>Untitled</source>
+        <translation>Unbenannt</translation>
+    </message>
+    <message>
+        <source>Change score to %1</source>
+        <translation>Score in %1 ändern</translation>
+    </message>
+    <message>
+        <source>Change normalization to %1</source>
+        <translation>Normierung in %1 ändern</translation>
+    </message>
+    <message>
+        <source>Change masked value to %1</source>
+        <translation>Maskierten Wert in %1 ändern</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>an</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>aus</translation>
+    </message>
+    <message>
+        <source>Causal mask %1</source>
+        <translation>Kausale Maske %1</translation>
+    </message>
+    <message>
+        <source>Local window off</source>
+        <translation>Lokales Fenster aus</translation>
+    </message>
+    <message>
+        <source>Local window N = %1</source>
+        <translation>Lokales Fenster N = %1</translation>
+    </message>
+    <message>
+        <source>One-sided window %1</source>
+        <translation>Einseitiges Fenster %1</translation>
+    </message>
+    <message>
+        <source>Mask padding keys %1</source>
+        <translation>Padding-Keys maskieren %1</translation>
+    </message>
+    <message>
+        <source>Clear custom mask</source>
+        <translation>Eigene Maske leeren</translation>
+    </message>
+    <message>
+        <source>Paint mask cells</source>
+        <translation>Maskenzellen malen</translation>
+    </message>
+    <message>
+        <source>Change embedding to %1</source>
+        <translation>Einbettung in %1 ändern</translation>
+    </message>
+    <message>
+        <source>Change positions to %1</source>
+        <translation>Positionen in %1 ändern</translation>
+    </message>
+    <message>
+        <source>Change heads to %1</source>
+        <translation>Heads auf %1 ändern</translation>
+    </message>
+    <message>
+        <source>Change d_model to %1</source>
+        <translation>d_model auf %1 ändern</translation>
+    </message>
+    <message>
+        <source>Change d_k to %1</source>
+        <translation>d_k auf %1 ändern</translation>
+    </message>
+    <message>
+        <source>Change d_v to %1</source>
+        <translation>d_v auf %1 ändern</translation>
+    </message>
+    <message>
+        <source>Change seed to %1</source>
+        <translation>Startwert auf %1 ändern</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::TokenChips</name>
+    <message>
+        <source>Token %1: “%2”</source>
+        <translation>Token %1: „%2“</translation>
+    </message>
+    <message>
+        <source>characters %1–%2 of the text</source>
+        <translation>Zeichen %1–%2 des Textes</translation>
+    </message>
+    <message>
+        <source>added by the tokenizer</source>
+        <translation>vom Tokenizer hinzugefügt</translation>
+    </message>
+    <message>
+        <source>special token</source>
+        <translation>Sondertoken</translation>
+    </message>
+    <message>
+        <source>no word vector: a hashed vector stands in</source>
+        <translation>kein Wortvektor: Ein gehashter Vektor steht dafür</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;padding&lt;/b&gt; (masked as a key) · click to unmark</source>
+        <translation>&lt;b&gt;Padding&lt;/b&gt; (als Key maskiert) · klicken, um die Markierung aufzuheben</translation>
+    </message>
+    <message>
+        <source>click to mark as padding</source>
+        <translation>klicken, um als Padding zu markieren</translation>
+    </message>
+    <message>
+        <source>No tokens</source>
+        <translation>Keine Tokens</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::TokenFocusBar</name>
+    <message>
+        <source>Query token in focus</source>
+        <translation>Query-Token im Fokus</translation>
+    </message>
+    <message>
+        <source>Token %1 (id %2): show what it attends to in every head</source>
+        <translation>Token %1 (ID %2): zeigen, worauf es in jedem Head achtet</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::WeightsPanel</name>
+    <message>
+        <source>w (additive)</source>
+        <translation>w (additiv)</translation>
+    </message>
+    <message>
+        <source>M (bilinear)</source>
+        <translation>M (bilinear)</translation>
+    </message>
+    <message>
+        <source>Embeddings</source>
+        <translation>Einbettungen</translation>
+    </message>
+    <message>
+        <source>Positions</source>
+        <translation>Positionen</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>Head %1</translation>
+    </message>
+    <message>
+        <source>Import %1 into %2</source>
+        <translation>%1 in %2 importieren</translation>
+    </message>
+</context>
+</TS>
