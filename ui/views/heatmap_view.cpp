@@ -4,9 +4,12 @@
 
 #include <qcustomplot.h>
 
+#include <QAccessible>
 #include <QElapsedTimer>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QStackedLayout>
+#include <QTextDocumentFragment>
 #include <QTimer>
 #include <QToolTip>
 #include <charconv>
@@ -103,6 +106,11 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent)
     m_stack->addWidget(m_message);
     showMessage(tr("Computing…"));
 
+    // The heatmap takes focus (Tab or a click) for its keyboard cell cursor.
+    setFocusPolicy(Qt::StrongFocus);
+    setAccessibleName(tr("Attention heatmap"));
+    setAccessibleDescription(tr("Arrow keys move a cell cursor; Space masks or unmasks the cell."));
+
     connect(m_plot, &QCustomPlot::mousePress, this, &HeatmapView::onPress);
     connect(m_plot, &QCustomPlot::mouseMove, this, &HeatmapView::onMove);
     connect(m_plot, &QCustomPlot::mouseRelease, this, &HeatmapView::onRelease);
@@ -191,6 +199,7 @@ void HeatmapView::rebuild()
     QElapsedTimer timer;
     timer.start();
     m_highlight = nullptr; // the builder clears every item
+    m_cursorItem = nullptr;
     m_stack->setCurrentWidget(m_plot);
     try {
         auto builder = std::make_unique<FigureBuilder>(*m_plot, m_spec);
@@ -211,6 +220,7 @@ void HeatmapView::rebuild()
     if (m_zoom)
         applyZoom();
     updateHighlight();
+    updateCursor(false);
     m_buildMs = double(timer.nsecsElapsed()) / 1e6;
     ++m_builds;
     emit figureBuilt();
@@ -536,6 +546,102 @@ QString HeatmapView::describeCell(const FigureBuilder::Cell& cell) const
     if (!h.enabled)
         lines << tr("<i>this head is switched off: it adds nothing to the output</i>");
     return lines.join(QStringLiteral("<br>"));
+}
+
+int HeatmapView::cursorHead() const
+{
+    return m_spec.view == FigureView::Heads ? std::max(0, m_highlightHead) : m_spec.head;
+}
+
+QSize HeatmapView::cursorMatrixSize() const
+{
+    QCPAxisRect* rect = m_builder ? m_builder->panelRect(QStringLiteral("weights"), cursorHead()) : nullptr;
+    if (!rect)
+        return {};
+    for (int i = 0; i < m_plot->plottableCount(); ++i)
+        if (auto* map = qobject_cast<QCPColorMap*>(m_plot->plottable(i)); map && map->keyAxis()->axisRect() == rect)
+            return QSize(map->data()->keySize(), map->data()->valueSize());
+    return {};
+}
+
+std::optional<FigureBuilder::Cell> HeatmapView::cursorCell() const
+{
+    const QSize size = cursorMatrixSize();
+    if (!m_cursor || size.isEmpty())
+        return std::nullopt;
+    const int row = std::min(m_cursor->first, size.height() - 1);
+    const int column = std::min(m_cursor->second, size.width() - 1);
+    return FigureBuilder::Cell{cursorHead(), QStringLiteral("weights"), row, column};
+}
+
+void HeatmapView::keyPressEvent(QKeyEvent* event)
+{
+    const QSize size = cursorMatrixSize();
+    if (size.isEmpty() || !m_result) {
+        QWidget::keyPressEvent(event);
+        return;
+    }
+    auto [row, column] = m_cursor.value_or(std::pair{0, 0});
+    const bool first = !m_cursor;
+    switch (event->key()) {
+    case Qt::Key_Left: column -= first ? 0 : 1; break;
+    case Qt::Key_Right: column += first ? 0 : 1; break;
+    case Qt::Key_Up: row -= first ? 0 : 1; break;
+    case Qt::Key_Down: row += first ? 0 : 1; break;
+    case Qt::Key_Home: column = 0; break;
+    case Qt::Key_End: column = size.width() - 1; break;
+    case Qt::Key_Space: {
+        const auto cell = cursorCell();
+        if (cell && m_spec.view == FigureView::Head && !m_result->pooling.pooled) {
+            emit maskPaintStarted(cell->row, cell->column);
+            emit maskPaintFinished();
+        }
+        return;
+    }
+    default: QWidget::keyPressEvent(event); return;
+    }
+    m_cursor = std::pair{std::clamp(row, 0, size.height() - 1), std::clamp(column, 0, size.width() - 1)};
+    updateCursor(true);
+}
+
+void HeatmapView::focusOutEvent(QFocusEvent* event)
+{
+    QToolTip::hideText();
+    QWidget::focusOutEvent(event);
+}
+
+// Frames the cursor's cell, and with `announce` shows its tooltip and tells assistive
+// technology the cell's description (what hovering shows).
+void HeatmapView::updateCursor(bool announce)
+{
+    if (m_cursorItem) {
+        m_plot->removeItem(m_cursorItem);
+        m_cursorItem = nullptr;
+    }
+    const auto cell = cursorCell();
+    QCPAxisRect* rect = cell ? m_builder->panelRect(cell->matrix, cell->head) : nullptr;
+    if (!cell || !rect)
+        return;
+    m_cursorItem = new QCPItemRect(m_plot);
+    m_cursorItem->setClipAxisRect(rect);
+    for (QCPItemPosition* corner : {m_cursorItem->topLeft, m_cursorItem->bottomRight}) {
+        corner->setType(QCPItemPosition::ptPlotCoords);
+        corner->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    }
+    m_cursorItem->topLeft->setCoords(cell->column - 0.5, cell->row - 0.5);
+    m_cursorItem->bottomRight->setCoords(cell->column + 0.5, cell->row + 0.5);
+    m_cursorItem->setPen(QPen(palette().color(QPalette::Highlight), 3));
+    m_cursorItem->setBrush(Qt::NoBrush);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    if (!announce)
+        return;
+    const QString text = describeCell(*cell);
+    setAccessibleDescription(QTextDocumentFragment::fromHtml(text).toPlainText()); // read aloud: no markup
+    QAccessibleEvent changed(this, QAccessible::DescriptionChanged);
+    QAccessible::updateAccessibility(&changed);
+    const QPointF centre(rect->axis(QCPAxis::atBottom)->coordToPixel(cell->column),
+                         rect->axis(QCPAxis::atLeft)->coordToPixel(cell->row));
+    QToolTip::showText(m_plot->mapToGlobal(centre.toPoint()), text, m_plot);
 }
 
 } // namespace attn::ui

@@ -18,6 +18,8 @@ class QLabel;
 class QMouseEvent;
 class QStackedLayout;
 class QWheelEvent;
+class QKeyEvent;
+class QFocusEvent;
 
 namespace attn::ui {
 
@@ -68,6 +70,12 @@ public:
     // The plot's size in device pixels: the finest grid worth computing for it.
     QSize devicePixelSize() const;
 
+    // The keyboard's cell cursor on the shown head's weights (the highlighted head's in the
+    // Heads grid): arrow keys move it, Home/End go to the row's ends, Space paints or clears
+    // that mask cell in the Head view; it shows what hovering shows and tells a screen reader
+    // (the accessible description). Empty until a key moves it.
+    std::optional<FigureBuilder::Cell> cursorCell() const;
+
     // How long the last figure took to build, in milliseconds.
     double lastBuildMilliseconds() const { return m_buildMs; }
     int buildCount() const { return m_builds; }
@@ -82,6 +90,8 @@ signals:
 
 protected:
     void showEvent(QShowEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void focusOutEvent(QFocusEvent* event) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
@@ -92,6 +102,9 @@ private:
     void panBy(QPointF pixels);
     void relabel();
     void updateHighlight();
+    int cursorHead() const;
+    QSize cursorMatrixSize() const; // columns x rows of the cursor's panel; empty without one
+    void updateCursor(bool announce);
     void onPress(QMouseEvent* event);
     void onMove(QMouseEvent* event);
     void onRelease(QMouseEvent* event);
@@ -106,6 +119,8 @@ private:
     std::shared_ptr<const core::AttentionResult> m_compare;
     std::unique_ptr<FigureBuilder> m_builder; // refers to m_result's matrices
     bool m_dirty = false;
+    std::optional<std::pair<int, int>> m_cursor; // row, column
+    QCPItemRect* m_cursorItem = nullptr;
     DeferredCall m_rebuild{this, [this] { rebuild(); }}; // coalesces rebuild requests
     QSize m_builtMatrix; // the single panel's size in cells when last built
     struct Zoom
