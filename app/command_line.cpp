@@ -159,7 +159,7 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
                                           QStringLiteral("Render a figure headless: OUT.png, OUT.svg or OUT.pdf."),
                                           QStringLiteral("OUT"));
     const QCommandLineOption view(QStringLiteral("view"),
-                                  QStringLiteral("head:N (from 1), head:mean, heads, pipeline:N, difference:N."),
+                                  QStringLiteral("head:N (from 1), head:mean, heads, pipeline:N, difference:N, lines:N."),
                                   QStringLiteral("VIEW"));
     const QCommandLineOption width(QStringLiteral("width"), QStringLiteral("Figure width in pixels (default 1200)."),
                                    QStringLiteral("PX"));
@@ -361,7 +361,7 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
         if (const auto figure = ui::parseModelFigure(parser.value(view))) {
             out.modelOptions.figure = figure;
         } else if (!ui::parseFigureView(parser.value(view), out.figure.view, out.figure.head)) {
-            error = usage(QStringLiteral("--view: expected head:N (from 1), head:mean, heads, pipeline:N or difference:N "
+            error = usage(QStringLiteral("--view: expected head:N (from 1), head:mean, heads, pipeline:N, difference:N or lines:N "
                                          "(with a model also grid, rollout, predictions or importance), got \"%1\"")
                               .arg(parser.value(view)));
             return std::nullopt;

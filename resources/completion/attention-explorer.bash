@@ -24,7 +24,7 @@ _attention_explorer()
         --positional) words="none sinusoidal table" ;;
         --backend) words="auto cpu vulkan" ;;
         --colormap) words="viridis cividis magma gray" ;;
-        --view) words="head:1 head:mean heads pipeline:1 difference:1" ;;
+        --view) words="head:1 head:mean heads pipeline:1 difference:1 lines:1" ;;
         --stage) words="input Q K V scores scaled-scores masked-scores weights head-output concat output" ;;
         --latex) words="table pgfplots" ;;
         --color-scale) words="fixed data" ;;

@@ -205,6 +205,46 @@ private slots:
             QVERIFY2(texts.count(token.text) >= 2, qPrintable(token.text)); // row and column label
     }
 
+    // One figure path: a scene saved on the lines view exports the lines figure (it was the
+    // heatmap: the export's views and the window's were two lists), and --view lines:N does.
+    void linesViewExportsTheLinesFigure()
+    {
+        QTemporaryDir dir;
+        QFile file(kCatScene);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QJsonObject scene = QJsonDocument::fromJson(file.readAll()).object();
+        QJsonObject view = scene.value(QStringLiteral("view")).toObject();
+        view.insert(QStringLiteral("view"), QStringLiteral("lines:1"));
+        scene.insert(QStringLiteral("view"), view);
+        const QString scenePath = dir.filePath(QStringLiteral("lines.attention.json"));
+        QFile out(scenePath);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QJsonDocument(scene).toJson());
+        out.close();
+        auto svgTexts = [](const QString& path) {
+            QFile svg(path);
+            QStringList texts;
+            if (!svg.open(QIODevice::ReadOnly))
+                return texts;
+            QXmlStreamReader xml(&svg);
+            while (!xml.atEnd())
+                if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == QLatin1String("text"))
+                    texts.append(xml.readElementText(QXmlStreamReader::IncludeChildElements).trimmed());
+            return texts;
+        };
+        for (const QStringList& arguments :
+             {QStringList{scenePath}, QStringList{QStringLiteral("--scene"), kCatScene, QStringLiteral("--view"), QStringLiteral("lines:1")}}) {
+            const QString figure = dir.filePath(QStringLiteral("figure.svg"));
+            QFile::remove(figure);
+            const Run r = run(arguments + QStringList{QStringLiteral("--backend"), QStringLiteral("cpu"), QStringLiteral("--export"), figure});
+            QVERIFY2(r.code == 0, qPrintable(r.err));
+            const QStringList texts = svgTexts(figure);
+            // The lines figure heads its two columns; the heatmap names its axes instead.
+            QVERIFY2(texts.contains(QStringLiteral("Queries")) && texts.contains(QStringLiteral("Keys")), qPrintable(texts.join(u'|')));
+            QVERIFY2(!texts.contains(QStringLiteral("queries")), qPrintable(texts.join(u'|')));
+        }
+    }
+
     void pdfIsOneVectorPageOfTheRequestedSize()
     {
         QTemporaryDir dir;

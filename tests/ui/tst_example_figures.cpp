@@ -69,10 +69,10 @@ private slots:
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<int>("view");
-        const std::pair<ui::ExportView, const char*> views[] = {
-            {ui::ExportView::Head, "head"},         {ui::ExportView::Heads, "heads"},
-            {ui::ExportView::Pipeline, "pipeline"}, {ui::ExportView::Lines, "lines"},
-            {ui::ExportView::Difference, "difference"},
+        const std::pair<ui::FigureView, const char*> views[] = {
+            {ui::FigureView::Head, "head"},         {ui::FigureView::Heads, "heads"},
+            {ui::FigureView::Pipeline, "pipeline"}, {ui::FigureView::Lines, "lines"},
+            {ui::FigureView::Difference, "difference"},
         };
         const QStringList files = exampleFiles();
         QVERIFY(files.size() >= 12);
@@ -87,7 +87,7 @@ private slots:
         QFETCH(int, view);
         const ui::ExportSource source = sourceFor(file);
         ui::ExportSettings settings;
-        settings.view = ui::ExportView(view);
+        settings.view = ui::FigureView(view);
         settings.unit = ui::SizeUnit::Pixels;
         settings.size = kPixels;
         settings.dpi = 150;

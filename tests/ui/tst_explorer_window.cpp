@@ -472,7 +472,7 @@ private slots:
         ui::ExportDialog* dialog = m_window->exportDialog();
         QVERIFY(dialog && dialog->isVisible());
         QCOMPARE(dialog->source().result, m_window->document()->result());
-        QCOMPARE(dialog->settings().view, ui::ExportView::Head);
+        QCOMPARE(dialog->settings().view, ui::FigureView::Head);
 
         m_window->document()->setTemperature(0.5f);
         waitUpToDate();

@@ -917,10 +917,11 @@ void ExplorerWindow::applyViewSettings()
     FigureView view = FigureView::Head;
     int head = 0;
     int tab = HeadTab;
-    if (settings.view == QLatin1String("lines"))
-        tab = LinesTab;
-    else if (parseFigureView(settings.view, view, head)) {
-        tab = view == FigureView::Pipeline ? PipelineTab : view == FigureView::Difference ? DifferenceTab : HeadTab;
+    if (parseFigureView(settings.view, view, head)) {
+        tab = view == FigureView::Pipeline ? PipelineTab
+              : view == FigureView::Difference ? DifferenceTab
+              : view == FigureView::Lines ? LinesTab
+                                          : HeadTab;
         if (view == FigureView::Heads)
             head = 0;
     }
@@ -966,7 +967,7 @@ void ExplorerWindow::storeViewSettings()
     const int head = selectedHead();
     switch (m_tabs->currentIndex()) {
     case PipelineTab: settings.view = figureViewName(FigureView::Pipeline, std::max(0, head)); break;
-    case LinesTab: settings.view = QStringLiteral("lines"); break;
+    case LinesTab: settings.view = figureViewName(FigureView::Lines, head); break;
     case DifferenceTab: settings.view = figureViewName(FigureView::Difference, head); break;
     default: settings.view = allHeadsShown() ? figureViewName(FigureView::Heads, 0) : figureViewName(FigureView::Head, head); break;
     }

@@ -2,6 +2,7 @@
 
 #include "ui/figures/colormap.h"
 #include "ui/figures/figure_builder.h"
+#include "ui/figures/lines_figure.h"
 #include "ui/views/lines_view.h"
 
 #include "core/atomic_file.h"
@@ -76,12 +77,7 @@ QSizeF convertFigureSize(QSizeF size, SizeUnit from, SizeUnit to, double dpi)
 FigureSpec ExportSettings::figureSpec() const
 {
     FigureSpec spec;
-    switch (view) {
-    case ExportView::Head: case ExportView::Lines: spec.view = FigureView::Head; break;
-    case ExportView::Heads: spec.view = FigureView::Heads; break;
-    case ExportView::Pipeline: spec.view = FigureView::Pipeline; break;
-    case ExportView::Difference: spec.view = FigureView::Difference; break;
-    }
+    spec.view = view;
     spec.head = head;
     spec.colormap = colormap;
     spec.weightScale = weightScale;
@@ -97,74 +93,6 @@ FigureSpec ExportSettings::figureSpec() const
 // --- Rendering --------------------------------------------------------------------------
 
 namespace {
-
-const QColor kInk(0x20, 0x20, 0x20); // FigureBuilder's text colour
-
-// A font `points` tall at `dpi`, as FigureBuilder sets its text: pixel-sized so it scales
-// with the figure, and a hair of letter spacing so that ligatures stay searchable letters.
-QFont figureFont(const QFont& base, double points, double dpi, bool bold)
-{
-    QFont font = base;
-    font.setPixelSize(std::max(1, int(std::lround(points * dpi / 72.0))));
-    font.setBold(bold);
-    font.setLetterSpacing(QFont::AbsoluteSpacing, 0.05);
-    return font;
-}
-
-// The map's dark third (near black for greyscale): a line of any opacity reads on white.
-QColor linesColor(Colormap map)
-{
-    return colorAt(map, map == Colormap::Gray ? 0.9 : 0.3);
-}
-
-// The lines view as a QCustomPlot layout element, so that renderFigure writes it exactly as
-// it writes the heatmaps (PNG with DPI, SVG and PDF with text as text).
-class LinesElement : public QCPLayoutElement
-{
-public:
-    LinesElement(QCustomPlot* plot, const core::AttentionResult& result, int head, const QFont& font, const QColor& color)
-        : QCPLayoutElement(plot), m_result(result), m_head(head), m_font(font), m_color(color)
-    {
-    }
-
-protected:
-    void applyDefaultAntialiasingHint(QCPPainter* painter) const override { painter->setAntialiasing(true); }
-    void draw(QCPPainter* painter) override
-    {
-        painter->save();
-        painter->setPen(kInk); // render() sets its text in the painter's pen colour
-        LinesView::render(*painter, QRectF(mRect), m_result, m_head, m_font, m_color);
-        painter->restore();
-    }
-
-private:
-    const core::AttentionResult& m_result;
-    int m_head;
-    QFont m_font;
-    QColor m_color;
-};
-
-void buildLines(QCustomPlot& plot, const core::AttentionResult& result, const ExportSettings& settings, double dpi)
-{
-    const QString reason = LinesView::unavailableReason(result, settings.head);
-    if (!reason.isEmpty())
-        throw core::Error(reason.toStdString());
-    plot.clearItems();
-    plot.clearPlottables();
-    plot.plotLayout()->clear();
-    plot.setBackground(Qt::white);
-    QString title = settings.title;
-    if (title.isEmpty())
-        title = (settings.head < 0 ? QObject::tr("Mean of heads") : QObject::tr("Head %1").arg(settings.head + 1)) +
-                QStringLiteral(" · ") + FigureBuilder::settingsSummary(*result.problem); // as the heatmap's
-    auto* heading = new QCPTextElement(&plot, title, figureFont(plot.font(), settings.fontPoints * 1.2, dpi, true));
-    heading->setTextColor(kInk);
-    heading->setMargins(QMargins(0, 0, 0, int(std::lround(6 * dpi / 72.0))));
-    plot.plotLayout()->addElement(0, 0, heading);
-    plot.plotLayout()->addElement(1, 0, new LinesElement(&plot, result, settings.head,
-                                                         figureFont(plot.font(), settings.fontPoints, dpi, false),
-                                                         linesColor(settings.colormap)));
-}
 
 // The most pixels a preview draws before scaling down: some 60 ms of QCustomPlot work.
 constexpr double kPreviewPixels = 4.0e6;
@@ -193,14 +121,14 @@ auto withFigure(const ExportSource& source, const ExportSettings& settings, QSiz
     QCustomPlot plot;
     plot.setAttribute(Qt::WA_DontShowOnScreen);
     plot.resize(size);
-    if (settings.view == ExportView::Lines) {
-        buildLines(plot, *source.result, settings, dpi);
-        return use(plot);
-    }
     FigureSpec spec = settings.figureSpec();
     spec.dpi = dpi;
+    if (spec.view == FigureView::Lines) {
+        buildLinesFigure(plot, *source.result, spec);
+        return use(plot);
+    }
     FigureBuilder builder(plot, spec);
-    builder.build(*source.result, size, settings.view == ExportView::Difference ? source.compare.get() : nullptr);
+    builder.build(*source.result, size, spec.view == FigureView::Difference ? source.compare.get() : nullptr);
     return use(plot);
 }
 
@@ -252,16 +180,10 @@ QString unitKey(SizeUnit unit)
     return {};
 }
 
-QString viewKey(ExportView view)
+// The view's name without its head ("head", "lines", ...): the dialog's remembered choice.
+QString viewKey(FigureView view)
 {
-    switch (view) {
-    case ExportView::Head: return QStringLiteral("head");
-    case ExportView::Heads: return QStringLiteral("heads");
-    case ExportView::Pipeline: return QStringLiteral("pipeline");
-    case ExportView::Lines: return QStringLiteral("lines");
-    case ExportView::Difference: return QStringLiteral("difference");
-    }
-    return {};
+    return figureViewName(view, 0).section(QLatin1Char(':'), 0, 0);
 }
 
 struct MatrixChoice
@@ -640,17 +562,13 @@ void ExportDialog::buildUi()
     resize(1040, 640);
 }
 
-ExportView windowView(const ExportSource& source)
+FigureView windowView(const ExportSource& source)
 {
     if (source.lines)
-        return ExportView::Lines;
-    switch (source.spec.view) {
-    case FigureView::Head: return ExportView::Head;
-    case FigureView::Heads: return ExportView::Heads;
-    case FigureView::Pipeline: return ExportView::Pipeline;
-    case FigureView::Difference: return source.compare ? ExportView::Difference : ExportView::Head;
-    }
-    return ExportView::Head;
+        return FigureView::Lines;
+    if (source.spec.view == FigureView::Difference && !source.compare)
+        return FigureView::Head;
+    return source.spec.view;
 }
 
 namespace {
@@ -699,25 +617,25 @@ void ExportDialog::populateViews()
     const bool followWindow = !previous.isValid();
     const QSignalBlocker block(m_view);
     m_view->clear();
-    const std::pair<ExportView, QString> views[] = {
-        {ExportView::Head, tr("One head, heatmap")},
-        {ExportView::Heads, tr("All heads, grid")},
-        {ExportView::Pipeline, tr("Pipeline of one head")},
-        {ExportView::Lines, tr("Lines, queries to keys")},
-        {ExportView::Difference, tr("Difference from comparison")},
+    const std::pair<FigureView, QString> views[] = {
+        {FigureView::Head, tr("One head, heatmap")},
+        {FigureView::Heads, tr("All heads, grid")},
+        {FigureView::Pipeline, tr("Pipeline of one head")},
+        {FigureView::Lines, tr("Lines, queries to keys")},
+        {FigureView::Difference, tr("Difference from comparison")},
     };
     for (const auto& [view, label] : views)
         m_view->addItem(label, viewKey(view));
     if (!m_source.compare) {
         auto* model = qobject_cast<QStandardItemModel*>(m_view->model());
-        QStandardItem* item = model->item(m_view->findData(viewKey(ExportView::Difference)));
+        QStandardItem* item = model->item(m_view->findData(viewKey(FigureView::Difference)));
         item->setEnabled(false);
         item->setToolTip(tr("Needs a second result to compare with: set one up in the window's difference view"));
     }
     selectData(m_view, viewKey(windowView(m_source)));
     if (!followWindow) {
         const int index = m_view->findData(previous);
-        if (index >= 0 && (m_source.compare || previous != viewKey(ExportView::Difference)))
+        if (index >= 0 && (m_source.compare || previous != viewKey(FigureView::Difference)))
             m_view->setCurrentIndex(index);
     }
 }
@@ -770,8 +688,8 @@ void ExportDialog::setSource(ExportSource source)
 ExportSettings ExportDialog::settings() const
 {
     ExportSettings s;
-    for (ExportView view : {ExportView::Head, ExportView::Heads, ExportView::Pipeline, ExportView::Lines,
-                            ExportView::Difference})
+    for (FigureView view : {FigureView::Head, FigureView::Heads, FigureView::Pipeline, FigureView::Lines,
+                            FigureView::Difference})
         if (m_view->currentData() == viewKey(view))
             s.view = view;
     s.head = m_head->currentIndex() >= 0 ? m_head->currentData().toInt() : 0;
@@ -876,19 +794,19 @@ void ExportDialog::unitChanged()
 void ExportDialog::updateControls()
 {
     const ExportSettings s = settings();
-    const bool heatmap = s.view != ExportView::Lines;
-    m_head->setEnabled(s.view != ExportView::Heads && m_head->count() > 0);
+    const bool heatmap = s.view != FigureView::Lines;
+    m_head->setEnabled(s.view != FigureView::Heads && m_head->count() > 0);
     // The pipeline is one head's computation; there is no mean of it.
     if (const int mean = m_head->findData(-1); mean >= 0) {
         auto* model = qobject_cast<QStandardItemModel*>(m_head->model());
-        model->item(mean)->setEnabled(s.view != ExportView::Pipeline);
-        if (s.view == ExportView::Pipeline && s.head < 0) {
+        model->item(mean)->setEnabled(s.view != FigureView::Pipeline);
+        if (s.view == FigureView::Pipeline && s.head < 0) {
             const QSignalBlocker block(m_head);
             selectData(m_head, std::max(0, m_source.spec.head));
         }
     }
-    m_colormap->setEnabled(s.view != ExportView::Difference);
-    m_colormap->setToolTip(s.view == ExportView::Difference ? tr("A difference is signed: it takes the diverging map")
+    m_colormap->setEnabled(s.view != FigureView::Difference);
+    m_colormap->setToolTip(s.view == FigureView::Difference ? tr("A difference is signed: it takes the diverging map")
                                                             : QString());
     m_colorBar->setEnabled(heatmap);
     m_dataScale->setEnabled(heatmap);
@@ -1036,8 +954,7 @@ void ExportDialog::rememberDirectory(const QString& path) const
 void ExportDialog::save()
 {
     const ExportSettings s = settings();
-    const QString view = s.view == ExportView::Lines ? QStringLiteral("lines:%1").arg(s.head < 0 ? QStringLiteral("mean") : QString::number(s.head + 1))
-                                                      : figureViewName(s.figureSpec().view, s.head);
+    const QString view = figureViewName(s.view, s.head);
     const QString suffix = QLatin1Char('-') + QString(view).replace(QLatin1Char(':'), QLatin1Char('-')) +
                            QLatin1Char('.') + formatKey(s.format);
     const QString path = m_chooser(tr("Save Figure"), suggestedPath(suffix), formatFilter(s.format));

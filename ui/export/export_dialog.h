@@ -60,13 +60,10 @@ struct ExportSource
     bool lines = false;    // the window shows the lines view (FigureView has no such view)
 };
 
-// FigureView's views plus the lines view, which LinesView draws rather than FigureBuilder.
-enum class ExportView { Head, Heads, Pipeline, Lines, Difference };
-
 // Everything the dialog sets: what one Save writes.
 struct ExportSettings
 {
-    ExportView view = ExportView::Head;
+    FigureView view = FigureView::Head;
     int head = 0; // from 0; -1 = the mean of the enabled heads
     FigureFormat format = FigureFormat::Png;
     SizeUnit unit = SizeUnit::Centimeters;
@@ -81,7 +78,7 @@ struct ExportSettings
     double fontPoints = 10.0;
 
     QSize pixels() const { return figurePixels(size, unit, dpi); }
-    FigureSpec figureSpec() const; // the heatmap views' spec (not used by the lines view)
+    FigureSpec figureSpec() const;
 };
 
 // The bytes of the figure file. Throws core::Error when the result cannot be drawn that way
@@ -89,7 +86,7 @@ struct ExportSettings
 QByteArray exportFigureBytes(const ExportSource& source, const ExportSettings& settings, FigureFormat format);
 
 // The view that shows what the window shows (a difference without a second result: the head).
-ExportView windowView(const ExportSource& source);
+FigureView windowView(const ExportSource& source);
 
 // The settings that export what the window shows (its view, head, colours and numbers) on
 // the dialog's default page: 16 x 12 cm at 300 DPI.

@@ -159,13 +159,15 @@ bool parseFigureView(const QString& text, FigureView& view, int& headIndex)
         view = FigureView::Heads;
         return true;
     }
-    if (text == QLatin1String("pipeline")) {
-        view = FigureView::Pipeline;
+    if (text == QLatin1String("pipeline") || text == QLatin1String("lines")) {
+        view = text == QLatin1String("lines") ? FigureView::Lines : FigureView::Pipeline;
+        headIndex = 0;
         return true;
     }
     for (auto [prefix, kind] : {std::pair{QLatin1String("head:"), FigureView::Head},
                                 std::pair{QLatin1String("pipeline:"), FigureView::Pipeline},
-                                std::pair{QLatin1String("difference:"), FigureView::Difference}}) {
+                                std::pair{QLatin1String("difference:"), FigureView::Difference},
+                                std::pair{QLatin1String("lines:"), FigureView::Lines}}) {
         if (!text.startsWith(prefix))
             continue;
         const QString rest = text.mid(prefix.size());
@@ -193,6 +195,7 @@ QString figureViewName(FigureView view, int headIndex)
     case FigureView::Heads: return QStringLiteral("heads");
     case FigureView::Pipeline: return QStringLiteral("pipeline:") + head;
     case FigureView::Difference: return QStringLiteral("difference:") + head;
+    case FigureView::Lines: return QStringLiteral("lines:") + head;
     }
     return {};
 }
@@ -315,6 +318,7 @@ void FigureBuilder::compose(const core::AttentionResult& result, QSize size, con
             title = headName(m_spec.head) + Words::tr(", step by step · ") + summary;
             break;
         case FigureView::Difference: break; // named in buildDifference
+        case FigureView::Lines: break;
         }
     }
     // Row 0 the title, row 1 the body: the panels grid and the colour bar beside it. Spare
@@ -342,6 +346,7 @@ void FigureBuilder::compose(const core::AttentionResult& result, QSize size, con
             title = Words::tr("%1 · %2 minus %3")
                         .arg(headName(m_spec.head), settingsSummary(problem), settingsSummary(*compare->problem));
         break;
+    case FigureView::Lines: throw core::Error("the lines view is drawn by buildLinesFigure, not as a heatmap");
     }
     // A title wider than the figure (a small window) is cut with an ellipsis, not at both
     // ends by the plot's edges.

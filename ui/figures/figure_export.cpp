@@ -1,6 +1,7 @@
 #include "ui/figures/figure_export.h"
 
 #include "ui/figures/figure_builder.h"
+#include "ui/figures/lines_figure.h"
 
 #include <qcustomplot.h>
 
@@ -86,6 +87,10 @@ QByteArray figureBytes(const core::AttentionResult& result, const FigureSpec& sp
     QCustomPlot plot;
     plot.setAttribute(Qt::WA_DontShowOnScreen);
     plot.resize(size);
+    if (spec.view == FigureView::Lines) {
+        buildLinesFigure(plot, result, spec);
+        return renderFigure(plot, size, spec.dpi, format);
+    }
     FigureBuilder builder(plot, spec);
     builder.build(result, size, compare);
     return renderFigure(plot, size, spec.dpi, format);

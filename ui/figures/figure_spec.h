@@ -15,6 +15,7 @@ enum class FigureView {
     Heads,    // every head's weights in a grid, one colour scale
     Pipeline, // X, Q, K, V, scores, masked scores, weights and output of one head
     Difference, // one head's weights minus the same head's under another setting
+    Lines,    // one head's weights as lines from each query to the keys (buildLinesFigure)
 };
 
 // How attention weights become colours. Fixed: 0 to 1 in every figure, so figures, heads
