@@ -306,6 +306,181 @@
     </message>
 </context>
 <context>
+    <name>PresentationSteps</name>
+    <message>
+        <source>%1 &amp;gt; %2 (causal)</source>
+        <translation>%1 &amp;gt; %2 (kausal)</translation>
+    </message>
+    <message>
+        <source>%1 ∉ [%2 − %3, %2] (window)</source>
+        <translation>%1 ∉ [%2 − %3, %2] (Fenster)</translation>
+    </message>
+    <message>
+        <source>|%1 − %2| &amp;gt; %3 (window)</source>
+        <translation>|%1 − %2| &amp;gt; %3 (Fenster)</translation>
+    </message>
+    <message>
+        <source>key %1 is padding</source>
+        <translation>Key %1 ist Padding</translation>
+    </message>
+    <message>
+        <source>(%1, %2) masked by hand</source>
+        <translation>(%1, %2) von Hand maskiert</translation>
+    </message>
+    <message>
+        <source>%1 = %2 tokens %3</source>
+        <translation>%1 = %2 Tokens %3</translation>
+    </message>
+    <message>
+        <source>target: %1;%2source: %3</source>
+        <translation>Ziel: %1;%2Quelle: %3</translation>
+    </message>
+    <message>
+        <source>(no positions: %1 = 0)</source>
+        <translation>(keine Positionen: %1 = 0)</translation>
+    </message>
+    <message>
+        <source>(not scaled: the %1 score is used as it is)</source>
+        <translation>(nicht skaliert: Der %1-Score wird unverändert verwendet)</translation>
+    </message>
+    <message>
+        <source>dot-product</source>
+        <translation>Skalarprodukt</translation>
+    </message>
+    <message>
+        <source>no mask: every query sees every key%1(%2 = 0)</source>
+        <translation>keine Maske: Jede Query sieht jeden Key%1(%2 = 0)</translation>
+    </message>
+    <message>
+        <source>%1 + %2,%3%2 = %4 where %5</source>
+        <translation>%1 + %2,%3%2 = %4, wo %5</translation>
+    </message>
+    <message>
+        <source> or </source>
+        <translation> oder </translation>
+    </message>
+    <message>
+        <source>1 if %1 = argmax</source>
+        <translation>1, falls %1 = argmax</translation>
+    </message>
+    <message>
+        <source> (%1), else 0</source>
+        <translation> (%1), sonst 0</translation>
+    </message>
+    <message>
+        <source>(no normalization; a masked cell is 0)</source>
+        <translation>(keine Normierung; eine maskierte Zelle ist 0)</translation>
+    </message>
+    <message>
+        <source> (%1 switched off)</source>
+        <translation> (%1 abgeschaltet)</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>Tokens</translation>
+    </message>
+    <message>
+        <source>Embeddings + positions</source>
+        <translation>Einbettungen + Positionen</translation>
+    </message>
+    <message>
+        <source>Queries, keys, values</source>
+        <translation>Queries, Keys, Values</translation>
+    </message>
+    <message>
+        <source>Scores</source>
+        <translation>Scores</translation>
+    </message>
+    <message>
+        <source>Scaling</source>
+        <translation>Skalierung</translation>
+    </message>
+    <message>
+        <source>Masking</source>
+        <translation>Maskierung</translation>
+    </message>
+    <message>
+        <source>Normalization</source>
+        <translation>Normierung</translation>
+    </message>
+    <message>
+        <source>One query</source>
+        <translation>Eine Query</translation>
+    </message>
+    <message>
+        <source>Weighted sum</source>
+        <translation>Gewichtete Summe</translation>
+    </message>
+    <message>
+        <source>All heads</source>
+        <translation>Alle Heads</translation>
+    </message>
+    <message>
+        <source>Concatenation</source>
+        <translation>Verkettung</translation>
+    </message>
+    <message>
+        <source>Output projection</source>
+        <translation>Ausgabeprojektion</translation>
+    </message>
+    <message>
+        <source> + … (%1 terms)</source>
+        <translation> + … (%1 Terme)</translation>
+    </message>
+    <message>
+        <source>causal: %1 &amp;gt; %2</source>
+        <translation>kausal: %1 &amp;gt; %2</translation>
+    </message>
+    <message>
+        <source>outside the window</source>
+        <translation>außerhalb des Fensters</translation>
+    </message>
+    <message>
+        <source>padding</source>
+        <translation>Padding</translation>
+    </message>
+    <message>
+        <source>masked by hand</source>
+        <translation>von Hand maskiert</translation>
+    </message>
+    <message>
+        <source> (query %1 of %2)</source>
+        <translation> (Query %1 von %2)</translation>
+    </message>
+    <message>
+        <source> (source token %1 of %2)</source>
+        <translation> (Quelltoken %1 von %2)</translation>
+    </message>
+    <message>
+        <source> (not scaled)</source>
+        <translation> (nicht skaliert)</translation>
+    </message>
+    <message>
+        <source> (not masked)</source>
+        <translation> (nicht maskiert)</translation>
+    </message>
+    <message>
+        <source>0 (every key of query %1 is masked)</source>
+        <translation>0 (jeder Key von Query %1 ist maskiert)</translation>
+    </message>
+    <message>
+        <source> (the largest score of row %1 is key %2’s, %3)</source>
+        <translation> (der größte Score von Zeile %1 ist der von Key %2, %3)</translation>
+    </message>
+    <message>
+        <source>head %1: %2</source>
+        <translation>Head %1: %2</translation>
+    </message>
+    <message>
+        <source> in </source>
+        <translation> in </translation>
+    </message>
+    <message>
+        <source> (%1 heads × %2 values)</source>
+        <translation> (%1 Heads × %2 Values)</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>Edit text</source>
@@ -622,6 +797,109 @@
     <message>
         <source>Attention scenes (*.json)</source>
         <translation>Attention-Szenen (*.json)</translation>
+    </message>
+</context>
+<context>
+    <name>SlideBuilder</name>
+    <message>
+        <source>Step %1 of %2 · %3</source>
+        <translation>Schritt %1 von %2 · %3</translation>
+    </message>
+    <message>
+        <source>head %1 of %2 · </source>
+        <translation>Head %1 von %2 · </translation>
+    </message>
+    <message>
+        <source>E  (embeddings)</source>
+        <translation>E  (Einbettungen)</translation>
+    </message>
+    <message>
+        <source>P  (positions)</source>
+        <translation>P  (Positionen)</translation>
+    </message>
+    <message>
+        <source>Xₛ (source)</source>
+        <translation>Xₛ (Quelle)</translation>
+    </message>
+    <message>
+        <source>scores e</source>
+        <translation>Scores e</translation>
+    </message>
+    <message>
+        <source>scaled scores s</source>
+        <translation>skalierte Scores s</translation>
+    </message>
+    <message>
+        <source>masked scores s + M</source>
+        <translation>maskierte Scores s + M</translation>
+    </message>
+    <message>
+        <source>weights α</source>
+        <translation>Gewichte α</translation>
+    </message>
+    <message>
+        <source>head %1%2</source>
+        <translation>Head %1%2</translation>
+    </message>
+    <message>
+        <source> (off)</source>
+        <translation> (aus)</translation>
+    </message>
+    <message>
+        <source>output = Concat · Wᴼ</source>
+        <translation>Ausgabe = Concat · Wᴼ</translation>
+    </message>
+    <message>
+        <source>target: the queries</source>
+        <translation>Ziel: die Queries</translation>
+    </message>
+    <message>
+        <source>source: the keys and values</source>
+        <translation>Quelle: die Keys und Values</translation>
+    </message>
+    <message>
+        <source>long tokens cut to %1 characters</source>
+        <translation>lange Tokens auf %1 Zeichen gekürzt</translation>
+    </message>
+    <message>
+        <source>labels: every 2nd token</source>
+        <translation>Beschriftung: jedes 2. Token</translation>
+    </message>
+    <message>
+        <source>labels: every %1th token</source>
+        <translation>Beschriftung: jedes %1. Token</translation>
+    </message>
+    <message>
+        <source>v and αv: the first %1 of %2 values</source>
+        <translation>v und αv: die ersten %1 von %2 Werten</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>Key</translation>
+    </message>
+    <message>
+        <source>score s</source>
+        <translation>Score s</translation>
+    </message>
+    <message>
+        <source>weight α</source>
+        <translation>Gewicht α</translation>
+    </message>
+    <message>
+        <source>value v</source>
+        <translation>Value v</translation>
+    </message>
+    <message>
+        <source>labels: every 2nd key</source>
+        <translation>Beschriftung: jeder 2. Key</translation>
+    </message>
+    <message>
+        <source>labels: every %1th key</source>
+        <translation>Beschriftung: jeder %1. Key</translation>
+    </message>
+    <message>
+        <source>o = ∑ αv  (query %1, “%2”)</source>
+        <translation>o = ∑ αv  (Query %1, „%2“)</translation>
     </message>
 </context>
 <context>
@@ -1717,6 +1995,14 @@
     <message>
         <source>&lt;i&gt;this head is switched off: it adds nothing to the output&lt;/i&gt;</source>
         <translation>&lt;i&gt;Dieser Head ist abgeschaltet: Er trägt nichts zur Ausgabe bei&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>Attention heatmap</source>
+        <translation>Attention-Heatmap</translation>
+    </message>
+    <message>
+        <source>Arrow keys move a cell cursor; Space masks or unmasks the cell.</source>
+        <translation>Die Pfeiltasten bewegen einen Zellcursor; die Leertaste maskiert die Zelle oder gibt sie frei.</translation>
     </message>
 </context>
 <context>

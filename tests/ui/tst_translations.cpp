@@ -2,14 +2,16 @@
 // every message is finished and keeps its source's placeholders, accelerators and HTML tags;
 // the compiled-in .qm answers every message under the context the program asks with; and the
 // explorer and model windows built after the translator is installed show no English: each
-// text of each widget, action, menu, tab, dock and plot axis differs from the same object's
-// text in a window built without it (a string built outside tr(), or a tr() evaluated
-// before the translator loads, would be the same in both). Menus keep unique accelerators.
+// text, tooltip and accessible name or description of each widget, action, menu, tab, dock and
+// plot (title, axes, colour bar) differs from the same object's text in a window built without
+// it (a string built outside tr(), or a tr() evaluated before the translator loads, would be
+// the same in both). Menus keep unique accelerators.
 
 #include "ui/explorer/explorer_window.h"
 #include "ui/export/export_dialog.h"
 #include "ui/i18n/translations.h"
 #include "ui/model/model_window.h"
+#include "ui/presentation/presentation_steps.h"
 
 #include "core/cpu_backend.h"
 #include "support/model_fixtures.h"
@@ -122,8 +124,8 @@ bool sameInGerman(const QString& text)
         QStringLiteral("Values"), QStringLiteral("Token"), QStringLiteral("Tokens"),
         QStringLiteral("Head"), QStringLiteral("Heads"), QStringLiteral("Softmax"),
         QStringLiteral("ReLU"), QStringLiteral("Sparsemax"), QStringLiteral("Score"),
-        QStringLiteral("Rollout"), QStringLiteral("Padding"), QStringLiteral("model"),
-        QStringLiteral("CLS"), QStringLiteral("SEP"),
+        QStringLiteral("Scores"), QStringLiteral("Rollout"), QStringLiteral("Padding"),
+        QStringLiteral("model"), QStringLiteral("CLS"), QStringLiteral("SEP"),
         // proper names, formats and units
         QStringLiteral("Explorer"), QStringLiteral("Qt"), QStringLiteral("Eigen"),
         QStringLiteral("QCustomPlot"), QStringLiteral("Vulkan"), QStringLiteral("CPU"),
@@ -166,10 +168,18 @@ void collect(QObject* object, const QString& path, Texts& texts)
     // words (their tooltips are checked).
     if (object->inherits("attn::ui::TokenChips"))
         return;
+    // Buttons Qt makes itself (a dock's Close and Float, a tab bar's scroll arrows) speak
+    // through Qt's own qtbase_LANG.qm, which Debian ships apart (qt6-translations-l10n).
+    if (object->inherits("QDockWidgetTitleButton") ||
+        object->objectName().startsWith(QLatin1String("Scroll")))
+        return;
     const bool tokenButton =
         object->parent() && object->parent()->inherits("attn::ui::TokenFocusBar");
     if (auto* widget = qobject_cast<QWidget*>(object)) {
         addText(texts, path + QStringLiteral(".toolTip"), widget->toolTip());
+        addText(texts, path + QStringLiteral(".accessibleName"), widget->accessibleName());
+        addText(texts, path + QStringLiteral(".accessibleDescription"),
+                widget->accessibleDescription());
         if (widget->isWindow())
             addText(texts, path + QStringLiteral(".windowTitle"), widget->windowTitle());
     }
@@ -269,7 +279,7 @@ void compareWindows(const Texts& english, const Texts& german)
                                     untranslated.join(QStringLiteral("\n  "));
     QVERIFY2(untranslated.isEmpty(),
              qPrintable(QStringLiteral("%1 texts untranslated").arg(untranslated.size())));
-    QVERIFY(english.size() > 20);
+    QVERIFY(english.size() >= 12);
 }
 
 // Each menu's accelerators (the letter after a single &) are unique, as is the menu bar's.
@@ -381,6 +391,22 @@ private slots:
             removeAll(ui::installTranslations(QLocale(QLocale::German, QLocale::Germany)));
         QVERIFY2(german.contains(QStringLiteral(":/i18n/attention-explorer_de.qm")),
                  qPrintable(german.join(QLatin1Char(' '))));
+    }
+
+    // The presentation's step names, drawn on each slide (its words come from tr() too).
+    void presentationStepsAreGerman()
+    {
+        Texts english;
+        for (int step = 1; step <= ui::kPresentationSteps; ++step)
+            english.insert(QString::number(step), ui::presentationStepName(step));
+        const QList<QTranslator*> translators =
+            ui::installTranslations(QLocale(QLocale::German, QLocale::Germany));
+        Texts german;
+        for (int step = 1; step <= ui::kPresentationSteps; ++step)
+            german.insert(QString::number(step), ui::presentationStepName(step));
+        removeAll(translators);
+        QCOMPARE(german.value(QStringLiteral("5")), QStringLiteral("Skalierung"));
+        compareWindows(english, german);
     }
 
     // The explorer window and its export dialog.

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include <QCoreApplication>
 #include <QStringList>
 #include <algorithm>
 #include <array>
@@ -14,6 +15,12 @@
 
 namespace attn::ui {
 namespace {
+
+// tr() for the presentation's words (no QObject here): lupdate reads the context from it.
+struct Words
+{
+    Q_DECLARE_TR_FUNCTIONS(PresentationSteps)
+};
 
 // Math as a textbook sets it: scalars and indices italic, vectors bold, function names
 // upright, and real subscripts and superscripts.
@@ -40,17 +47,17 @@ QStringList maskConditions(const core::Problem& p)
     const QString j = it(QStringLiteral("j"));
     QStringList conditions;
     if (p.mask.causal)
-        conditions.append(QStringLiteral("%1 &gt; %2 (causal)").arg(j, i));
+        conditions.append(Words::tr("%1 &gt; %2 (causal)").arg(j, i));
     if (p.mask.window >= 0) {
         const QString w = QString::number(p.mask.window);
         conditions.append(p.mask.windowCausal
-                              ? QStringLiteral("%1 ∉ [%2 − %3, %2] (window)").arg(j, i, w)
-                              : QStringLiteral("|%1 − %2| &gt; %3 (window)").arg(i, j, w));
+                              ? Words::tr("%1 ∉ [%2 − %3, %2] (window)").arg(j, i, w)
+                              : Words::tr("|%1 − %2| &gt; %3 (window)").arg(i, j, w));
     }
     if (anyPadding(p))
-        conditions.append(QStringLiteral("key %1 is padding").arg(j));
+        conditions.append(Words::tr("key %1 is padding").arg(j));
     if (!p.mask.customCells.empty())
-        conditions.append(QStringLiteral("(%1, %2) masked by hand").arg(i, j));
+        conditions.append(Words::tr("(%1, %2) masked by hand").arg(i, j));
     return conditions;
 }
 
@@ -150,11 +157,11 @@ QString caption(PresentationStep step, const core::Problem& p)
     case PresentationStep::Tokens: {
         auto tokens = [&](const QString& count, const QString& t, int n) {
             const QString last = QString::number(n);
-            return QStringLiteral("%1 = %2 tokens %3").arg(it(count), last, n == 1 ? it(t) + sub(QStringLiteral("1"))
+            return Words::tr("%1 = %2 tokens %3").arg(it(count), last, n == 1 ? it(t) + sub(QStringLiteral("1"))
                                : QStringLiteral("%1, …, %2").arg(it(t) + sub(QStringLiteral("1")), it(t) + sub(last)));
         };
         if (p.cross) // queries from the target sentence, keys and values from the source
-            return QStringLiteral("target: %1;%2source: %3")
+            return Words::tr("target: %1;%2source: %3")
                 .arg(tokens(QStringLiteral("T"), QStringLiteral("t"), p.queryCount()), kGap,
                      tokens(QStringLiteral("S"), QStringLiteral("s"), p.keyCount()));
         return tokens(QStringLiteral("T"), QStringLiteral("t"), p.queryCount());
@@ -165,7 +172,7 @@ QString caption(PresentationStep step, const core::Problem& p)
                                 vec(QStringLiteral("x"), QStringLiteral("i")), vec(QStringLiteral("e"), QStringLiteral("i")),
                                 vec(QStringLiteral("p"), QStringLiteral("i")));
         if (p.queryPosition.isZero() && p.keyPosition.isZero())
-            text += kGap + QStringLiteral("(no positions: %1 = 0)").arg(it(QStringLiteral("P")));
+            text += kGap + Words::tr("(no positions: %1 = 0)").arg(it(QStringLiteral("P")));
         return text;
     }
     case PresentationStep::Projections: {
@@ -194,8 +201,8 @@ QString caption(PresentationStep step, const core::Problem& p)
         const QString s = scalar(QStringLiteral("s"), QStringLiteral("ij")) + eq + scalar(QStringLiteral("e"), QStringLiteral("ij"));
         const QString d = divisor(p);
         if (d.isEmpty())
-            return s + kGap + QStringLiteral("(not scaled: the %1 score is used as it is)")
-                                  .arg(p.score == core::ScoreKind::Dot ? QStringLiteral("dot-product") : QString::fromUtf8(toString(p.score).data()));
+            return s + kGap + Words::tr("(not scaled: the %1 score is used as it is)")
+                                  .arg(p.score == core::ScoreKind::Dot ? Words::tr("dot-product") : QString::fromUtf8(toString(p.score).data()));
         QStringList values;
         if (p.temperature != 1.0f)
             values.append(kTau + eq + number(double(p.temperature)));
@@ -207,9 +214,9 @@ QString caption(PresentationStep step, const core::Problem& p)
         const QStringList conditions = maskConditions(p);
         const QString m = scalar(QStringLiteral("M"), QStringLiteral("ij"));
         if (conditions.isEmpty())
-            return QStringLiteral("no mask: every query sees every key%1(%2 = 0)").arg(kGap, m);
-        return QStringLiteral("%1 + %2,%3%2 = %4 where %5")
-            .arg(scalar(QStringLiteral("s"), QStringLiteral("ij")), m, kGap, fillValue(p.fill), conditions.join(QStringLiteral(" or ")));
+            return Words::tr("no mask: every query sees every key%1(%2 = 0)").arg(kGap, m);
+        return Words::tr("%1 + %2,%3%2 = %4 where %5")
+            .arg(scalar(QStringLiteral("s"), QStringLiteral("ij")), m, kGap, fillValue(p.fill), conditions.join(Words::tr(" or ")));
     }
     case PresentationStep::Normalized: {
         const QString jPrime = QStringLiteral("j′");
@@ -217,8 +224,8 @@ QString caption(PresentationStep step, const core::Problem& p)
         case core::Normalization::Softmax: // Vaswani et al. eq. 1, row by row
             return alpha + eq + QStringLiteral("softmax") + sub(j) + QStringLiteral("(%1)").arg(logit(p, QStringLiteral("j")));
         case core::Normalization::Hard: // seed 000: one-hot at the argmax
-            return alpha + eq + QStringLiteral("1 if %1 = argmax").arg(j) + sub(it(jPrime)) +
-                   QStringLiteral(" (%1), else 0").arg(logit(p, jPrime));
+            return alpha + eq + Words::tr("1 if %1 = argmax").arg(j) + sub(it(jPrime)) +
+                   Words::tr(" (%1), else 0").arg(logit(p, jPrime));
         case core::Normalization::Relu:
             return alpha + eq + QStringLiteral("ReLU(%1) / ∑%2 ReLU(%3)")
                                     .arg(shortLogit(p, QStringLiteral("j")), sub(it(jPrime)), shortLogit(p, jPrime));
@@ -228,7 +235,7 @@ QString caption(PresentationStep step, const core::Problem& p)
                    QStringLiteral(" ‖<b>p</b> − (%1)‖").arg(shortLogit(p, QString())) + sup(QStringLiteral("2"));
         case core::Normalization::None: // seed 004's (X X^T) V: the scores themselves
             return alpha + eq + scalar(QStringLiteral("s"), QStringLiteral("ij")) + kGap +
-                   QStringLiteral("(no normalization; a masked cell is 0)");
+                   Words::tr("(no normalization; a masked cell is 0)");
         }
         return {};
     }
@@ -255,7 +262,7 @@ QString caption(PresentationStep step, const core::Problem& p)
                                 xkv + it(QStringLiteral("W")) + sub(it(QStringLiteral("h"))) + sup(it(QStringLiteral("V")))) +
                        QStringLiteral(",") + kGap + it(QStringLiteral("H")) + eq + QString::number(heads);
         if (off > 0)
-            text += QStringLiteral(" (%1 switched off)").arg(off);
+            text += Words::tr(" (%1 switched off)").arg(off);
         return text;
     }
     case PresentationStep::Concat:
@@ -277,11 +284,15 @@ QString caption(PresentationStep step, const core::Problem& p)
 QString presentationStepName(int step)
 {
     static const std::array<const char*, kPresentationSteps> names{
-        "Tokens", "Embeddings + positions", "Queries, keys, values", "Scores", "Scaling", "Masking",
-        "Normalization", "One query", "Weighted sum", "All heads", "Concatenation", "Output projection"};
+        QT_TRANSLATE_NOOP("PresentationSteps", "Tokens"), QT_TRANSLATE_NOOP("PresentationSteps", "Embeddings + positions"),
+        QT_TRANSLATE_NOOP("PresentationSteps", "Queries, keys, values"), QT_TRANSLATE_NOOP("PresentationSteps", "Scores"),
+        QT_TRANSLATE_NOOP("PresentationSteps", "Scaling"), QT_TRANSLATE_NOOP("PresentationSteps", "Masking"),
+        QT_TRANSLATE_NOOP("PresentationSteps", "Normalization"), QT_TRANSLATE_NOOP("PresentationSteps", "One query"),
+        QT_TRANSLATE_NOOP("PresentationSteps", "Weighted sum"), QT_TRANSLATE_NOOP("PresentationSteps", "All heads"),
+        QT_TRANSLATE_NOOP("PresentationSteps", "Concatenation"), QT_TRANSLATE_NOOP("PresentationSteps", "Output projection")};
     if (step < 1 || step > kPresentationSteps)
         return {};
-    return QString::fromLatin1(names[std::size_t(step - 1)]);
+    return Words::tr(names[std::size_t(step - 1)]);
 }
 
 QString presentationCaption(int step, const core::Problem& problem)
@@ -359,7 +370,7 @@ QString dotTerms(const core::Matrix& a, int i, const core::Matrix& b, int j)
         terms.append(QStringLiteral("%1 × %2").arg(factor(double(a(i, c))), factor(double(b(j, c)))));
     QString text = terms.join(QStringLiteral(" + "));
     if (n > 4)
-        text += QStringLiteral(" + … (%1 terms)").arg(n);
+        text += Words::tr(" + … (%1 terms)").arg(n);
     return text;
 }
 
@@ -374,13 +385,13 @@ QString maskReason(const core::Problem& p, int i, int j)
         if (core::Mask(only, p.keyIsPadding, p.queryCount(), p.keyCount()).isMasked(i, j))
             reasons.append(name);
     };
-    rule(QStringLiteral("causal: %1 &gt; %2").arg(j + 1).arg(i + 1), [&](core::MaskSpec& s) { s.causal = p.mask.causal; });
-    rule(QStringLiteral("outside the window"), [&](core::MaskSpec& s) {
+    rule(Words::tr("causal: %1 &gt; %2").arg(j + 1).arg(i + 1), [&](core::MaskSpec& s) { s.causal = p.mask.causal; });
+    rule(Words::tr("outside the window"), [&](core::MaskSpec& s) {
         s.window = p.mask.window;
         s.windowCausal = p.mask.windowCausal;
     });
-    rule(QStringLiteral("padding"), [&](core::MaskSpec& s) { s.padding = p.mask.padding; });
-    rule(QStringLiteral("masked by hand"), [&](core::MaskSpec& s) { s.customCells = p.mask.customCells; });
+    rule(Words::tr("padding"), [&](core::MaskSpec& s) { s.padding = p.mask.padding; });
+    rule(Words::tr("masked by hand"), [&](core::MaskSpec& s) { s.customCells = p.mask.customCells; });
     return reasons.join(QStringLiteral(", "));
 }
 
@@ -411,10 +422,10 @@ QString numbers(PresentationStep step, const core::AttentionResult& r, int hInde
     switch (step) {
     case PresentationStep::Tokens: {
         QString text = indexed(QStringLiteral("t"), i) + eq + quotedToken(p.queryTokens, i) +
-                       QStringLiteral(" (query %1 of %2)").arg(i + 1).arg(p.queryCount());
+                       Words::tr(" (query %1 of %2)").arg(i + 1).arg(p.queryCount());
         if (p.cross)
             text += kGap + indexed(QStringLiteral("s"), j) + eq + quotedToken(p.keyTokens, j) +
-                    QStringLiteral(" (source token %1 of %2)").arg(j + 1).arg(p.keyCount());
+                    Words::tr(" (source token %1 of %2)").arg(j + 1).arg(p.keyCount());
         return text;
     }
     case PresentationStep::Embeddings:
@@ -442,7 +453,7 @@ QString numbers(PresentationStep step, const core::AttentionResult& r, int hInde
         const double s = double(h.scaledScores(i, j));
         const double scale = double(p.scoreScale());
         if (scale == 1.0)
-            return s_ij + eq + indexed(QStringLiteral("e"), i, j) + eq + num(s) + QStringLiteral(" (not scaled)");
+            return s_ij + eq + indexed(QStringLiteral("e"), i, j) + eq + num(s) + Words::tr(" (not scaled)");
         return s_ij + eq + indexed(QStringLiteral("e"), i, j) + QStringLiteral(" / ") + divisor(p) + eq + num(e) +
                QStringLiteral(" / ") + num(1.0 / scale) + eq + num(s);
     }
@@ -452,7 +463,7 @@ QString numbers(PresentationStep step, const core::AttentionResult& r, int hInde
         const QString reason = maskReason(p, i, j);
         if (reason.isEmpty())
             return s_ij + QStringLiteral(" + ") + m + eq + num(s) + QStringLiteral(" + 0") + eq + num(s) +
-                   QStringLiteral(" (not masked)");
+                   Words::tr(" (not masked)");
         return s_ij + QStringLiteral(" + ") + m + eq + num(s) + QStringLiteral(" + (") + fillValue(p.fill) +
                QStringLiteral(")") + eq + fillValue(p.fill) + QStringLiteral(" (%1)").arg(reason);
     }
@@ -469,7 +480,7 @@ QString numbers(PresentationStep step, const core::AttentionResult& r, int hInde
                 if (!mask.isMasked(i, c))
                     max = std::max(max, double(row(c)));
             if (!std::isfinite(max))
-                return a + eq + QStringLiteral("0 (every key of query %1 is masked)").arg(i + 1);
+                return a + eq + Words::tr("0 (every key of query %1 is masked)").arg(i + 1);
             double sum = 0.0;
             for (int c = 0; c < int(row.size()); ++c)
                 if (!mask.isMasked(i, c))
@@ -486,7 +497,7 @@ QString numbers(PresentationStep step, const core::AttentionResult& r, int hInde
             for (int c = 1; c < int(row.size()); ++c)
                 if (row(c) > row(best))
                     best = c;
-            return a + eq + num(alpha) + QStringLiteral(" (the largest score of row %1 is key %2’s, %3)")
+            return a + eq + num(alpha) + Words::tr(" (the largest score of row %1 is key %2’s, %3)")
                                              .arg(i + 1).arg(best + 1).arg(num(double(row(best))));
         }
         case core::Normalization::Relu: {
@@ -531,15 +542,15 @@ QString numbers(PresentationStep step, const core::AttentionResult& r, int hInde
     case PresentationStep::Heads: {
         QStringList parts;
         for (int g = 0; g < std::min<int>(6, int(r.heads.size())); ++g)
-            parts.append(QStringLiteral("head %1: %2").arg(g + 1).arg(num(double(r.heads[std::size_t(g)].weights(i, j)))));
+            parts.append(Words::tr("head %1: %2").arg(g + 1).arg(num(double(r.heads[std::size_t(g)].weights(i, j)))));
         if (r.heads.size() > 6)
             parts.append(QStringLiteral("…"));
-        return QStringLiteral("α") + sub(QStringLiteral("%1,%2").arg(i + 1).arg(j + 1)) + QStringLiteral(" in ") +
+        return QStringLiteral("α") + sub(QStringLiteral("%1,%2").arg(i + 1).arg(j + 1)) + Words::tr(" in ") +
                parts.join(QStringLiteral(", "));
     }
     case PresentationStep::Concat:
         return QStringLiteral("Concat") + sub(QString::number(i + 1)) + eq + vectorText(r.concat, i, 6) +
-               QStringLiteral(" (%1 heads × %2 values)").arg(r.heads.size()).arg(p.weights->dV);
+               Words::tr(" (%1 heads × %2 values)").arg(r.heads.size()).arg(p.weights->dV);
     case PresentationStep::Output:
         return bold(QStringLiteral("y"), i) + eq + QStringLiteral("Concat") + sub(QString::number(i + 1)) + QStringLiteral(" ") +
                it(QStringLiteral("W")) + sup(it(QStringLiteral("O"))) + (p.weights->bo.size() ? QStringLiteral(" + <b>b</b>") + sup(it(QStringLiteral("O"))) : QString()) +

@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/mask.h"
 
+#include <QCoreApplication>
 #include <QFontMetricsF>
 #include <QLocale>
 #include <QTextDocument>
@@ -23,6 +24,12 @@ namespace attn::ui {
 using core::Matrix;
 
 namespace {
+
+// tr() for the presentation's words (no QObject here): lupdate reads the context from it.
+struct Words
+{
+    Q_DECLARE_TR_FUNCTIONS(SlideBuilder)
+};
 
 using S = PresentationStep;
 
@@ -276,11 +283,11 @@ QRectF SlideBuilder::layoutFrame()
     const QFont header = sansFont(22.0 * s);
     const double headerHeight = QFontMetricsF(header).height();
     addText(SlideText::Role::Header,
-            QStringLiteral("Step %1 of %2 · %3").arg(o.step).arg(kPresentationSteps).arg(presentationStepName(o.step)),
+            Words::tr("Step %1 of %2 · %3").arg(o.step).arg(kPresentationSteps).arg(presentationStepName(o.step)),
             header, style.mutedText, QRectF(m, y, width * 0.5, headerHeight), Qt::AlignLeft | Qt::AlignVCenter);
     QString settings = FigureBuilder::settingsSummary(p);
     if (r.heads.size() > 1)
-        settings = QStringLiteral("head %1 of %2 · ").arg(head + 1).arg(r.heads.size()) + settings;
+        settings = Words::tr("head %1 of %2 · ").arg(head + 1).arg(r.heads.size()) + settings;
     addText(SlideText::Role::Header, QFontMetricsF(header).elidedText(settings, Qt::ElideRight, width * 0.5), header,
             style.mutedText, QRectF(m + width * 0.5, y, width * 0.5, headerHeight), Qt::AlignRight | Qt::AlignVCenter);
     y += headerHeight + 4 * s;
@@ -363,12 +370,12 @@ std::vector<MatrixPanel> SlideBuilder::panelsOfStep()
     std::vector<MatrixPanel> panels;
     switch (PresentationStep(o.step)) {
     case S::Embeddings:
-        panels.push_back(signedPanel(QStringLiteral("E"), QStringLiteral("E  (embeddings)"), p.queryEmbedding, false));
-        panels.push_back(signedPanel(QStringLiteral("P"), QStringLiteral("P  (positions)"), p.queryPosition, false));
+        panels.push_back(signedPanel(QStringLiteral("E"), Words::tr("E  (embeddings)"), p.queryEmbedding, false));
+        panels.push_back(signedPanel(QStringLiteral("P"), Words::tr("P  (positions)"), p.queryPosition, false));
         panels.push_back(signedPanel(QStringLiteral("X"), p.cross ? QStringLiteral("Xₜ = E + P") : QStringLiteral("X = E + P"),
                                      r.queryInput, false));
         if (p.cross) // the source's tokens, which the keys and values are made of
-            panels.push_back(signedPanel(QStringLiteral("X source"), QStringLiteral("Xₛ (source)"), r.keyInput, true));
+            panels.push_back(signedPanel(QStringLiteral("X source"), Words::tr("Xₛ (source)"), r.keyInput, true));
         break;
     case S::Projections:
         panels.push_back(signedPanel(QStringLiteral("Q"), QStringLiteral("Q"), h.Q, false));
@@ -376,22 +383,22 @@ std::vector<MatrixPanel> SlideBuilder::panelsOfStep()
         panels.push_back(signedPanel(QStringLiteral("V"), QStringLiteral("V"), h.V, true));
         break;
     case S::Scores:
-        panels.push_back(squarePanel(QStringLiteral("scores"), QStringLiteral("scores e"), h.rawScores, head, false, {}, false));
+        panels.push_back(squarePanel(QStringLiteral("scores"), Words::tr("scores e"), h.rawScores, head, false, {}, false));
         break;
     case S::Scaled:
-        panels.push_back(squarePanel(QStringLiteral("scaled scores"), QStringLiteral("scaled scores s"), h.scaledScores,
+        panels.push_back(squarePanel(QStringLiteral("scaled scores"), Words::tr("scaled scores s"), h.scaledScores,
                                      head, false, {}, false));
         break;
     case S::Masked:
-        panels.push_back(squarePanel(QStringLiteral("masked scores"), QStringLiteral("masked scores s + M"),
+        panels.push_back(squarePanel(QStringLiteral("masked scores"), Words::tr("masked scores s + M"),
                                      h.maskedScores, head, false, fill, true));
         break;
     case S::Normalized:
-        panels.push_back(squarePanel(QStringLiteral("weights"), QStringLiteral("weights α"), h.weights, head, true,
+        panels.push_back(squarePanel(QStringLiteral("weights"), Words::tr("weights α"), h.weights, head, true,
                                      QStringLiteral("0"), true));
         break;
     case S::WeightedSum: {
-        panels.push_back(squarePanel(QStringLiteral("weights"), QStringLiteral("weights α"), h.weights, head, true,
+        panels.push_back(squarePanel(QStringLiteral("weights"), Words::tr("weights α"), h.weights, head, true,
                                      QStringLiteral("0"), true));
         panels.push_back(signedPanel(QStringLiteral("V"), QStringLiteral("V"), h.V, true));
         panels.push_back(signedPanel(QStringLiteral("output"), QStringLiteral("O = αV"), h.output, false));
@@ -400,7 +407,7 @@ std::vector<MatrixPanel> SlideBuilder::panelsOfStep()
     case S::Heads:
         for (int g = 0; g < int(r.heads.size()); ++g)
             panels.push_back(squarePanel(QStringLiteral("weights"),
-                                         QStringLiteral("head %1%2").arg(g + 1).arg(r.heads[std::size_t(g)].enabled ? QString() : QStringLiteral(" (off)")),
+                                         Words::tr("head %1%2").arg(g + 1).arg(r.heads[std::size_t(g)].enabled ? QString() : Words::tr(" (off)")),
                                          r.heads[std::size_t(g)].weights, g, true, QStringLiteral("0"), true));
         break;
     case S::Concat: {
@@ -417,7 +424,7 @@ std::vector<MatrixPanel> SlideBuilder::panelsOfStep()
         panels.push_back(signedPanel(QStringLiteral("concat"), QStringLiteral("Concat"), r.concat, false));
         for (int g = 1; g < int(r.heads.size()); ++g)
             panels.back().columnGroups.push_back(g * p.weights->dV);
-        panels.push_back(signedPanel(QStringLiteral("multi-head output"), QStringLiteral("output = Concat · Wᴼ"), r.output, false));
+        panels.push_back(signedPanel(QStringLiteral("multi-head output"), Words::tr("output = Concat · Wᴼ"), r.output, false));
         break;
     case S::Tokens:
     case S::QueryFocus: break;
@@ -477,9 +484,9 @@ void SlideBuilder::buildTokens(QRectF body)
         QStringList tokens;
         bool keys;
     };
-    std::vector<Group> groups{{p.cross ? QStringLiteral("target: the queries") : QString(), queries, false}};
+    std::vector<Group> groups{{p.cross ? Words::tr("target: the queries") : QString(), queries, false}};
     if (p.cross)
-        groups.push_back({QStringLiteral("source: the keys and values"), keys, true});
+        groups.push_back({Words::tr("source: the keys and values"), keys, true});
     // Lines of chips, every line but a group's last stretched to the body's width (justified),
     // at the largest type with which they fit the body. Returns the height used, or -1.
     auto layout = [&](double pixels, bool place) -> double {
@@ -771,9 +778,9 @@ void SlideBuilder::buildMatrices(QRectF body, std::vector<MatrixPanel> panels)
         best.cellH = std::max(best.cellH, 1.0);
     }
     if (characters > 0)
-        addNote(QStringLiteral("long tokens cut to %1 characters").arg(characters));
+        addNote(Words::tr("long tokens cut to %1 characters").arg(characters));
     if (step > 1)
-        addNote(step == 2 ? QStringLiteral("labels: every 2nd token") : QStringLiteral("labels: every %1th token").arg(step));
+        addNote(step == 2 ? Words::tr("labels: every 2nd token") : Words::tr("labels: every %1th token").arg(step));
     placeMatrices(panels, body, best, characters, step);
 }
 
@@ -967,7 +974,7 @@ void SlideBuilder::buildFocus(QRectF body)
     const int dv = int(h.V.cols());
     const int shown = std::min(dv, 6);
     if (shown < dv)
-        addNote(QStringLiteral("v and αv: the first %1 of %2 values").arg(shown).arg(dv));
+        addNote(Words::tr("v and αv: the first %1 of %2 values").arg(shown).arg(dv));
     const QString fill = p.fill == core::MaskFill::NegativeInfinity ? QStringLiteral("−∞") : QStringLiteral("−9e15");
     auto masked = [&](int j) { return mask->isMasked(query, j); };
     // What each numeric column shows, to size the numbers.
@@ -1007,8 +1014,8 @@ void SlideBuilder::buildFocus(QRectF body)
     const double numberUnit = std::max({unitWidth(finiteScores, sDecimals), unit.horizontalAdvance(fill) / 100.0,
                                         unitWidth(values, vDecimals), unitWidth(weighted, avDecimals),
                                         unitWidth(output, avDecimals)});
-    const QString titles[] = {QStringLiteral("key"), QStringLiteral("score s"), QStringLiteral("weight α"),
-                              QStringLiteral("value v"), QStringLiteral("α × v")};
+    const QString titles[] = {Words::tr("key"), Words::tr("score s"), Words::tr("weight α"),
+                              Words::tr("value v"), QStringLiteral("α × v")};
 
     // Sizes: the largest label size at which every key has its row and the numbers fit.
     double label = std::floor(kSlideLabelPixels * s);
@@ -1052,9 +1059,9 @@ void SlideBuilder::buildFocus(QRectF body)
         scoreW = std::max(w, scoreW);
     }
     if (characters > 0)
-        addNote(QStringLiteral("long tokens cut to %1 characters").arg(characters));
+        addNote(Words::tr("long tokens cut to %1 characters").arg(characters));
     if (step > 1)
-        addNote(step == 2 ? QStringLiteral("labels: every 2nd key") : QStringLiteral("labels: every %1th key").arg(step));
+        addNote(step == 2 ? Words::tr("labels: every 2nd key") : Words::tr("labels: every %1th key").arg(step));
     if (value < 11.0 * s)
         value = 0.0;
     m_slide.labelPixels = label;
@@ -1213,7 +1220,7 @@ void SlideBuilder::buildFocus(QRectF body)
     rule.rect = QRectF(xBar, sumTop - gap * 0.5 - 1.0 * s, xWeighted + shown * w - xBar, 2.0 * s);
     rule.brush = style.text;
     m_slide.shapes.push_back(rule);
-    const QString sumLabel = QStringLiteral("o = ∑ αv  (query %1, “%2”)").arg(query + 1).arg(queries.value(query));
+    const QString sumLabel = Words::tr("o = ∑ αv  (query %1, “%2”)").arg(query + 1).arg(queries.value(query));
     addText(SlideText::Role::Title, sumLabel, titleFont, style.text,
             QRectF(left, sumTop, xWeighted - left - gap * 0.5, rowH), Qt::AlignRight | Qt::AlignVCenter);
     double total = 0.0;
