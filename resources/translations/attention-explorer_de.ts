@@ -2495,6 +2495,14 @@
         <source>Only a square matrix can be transposed: the shape is fixed</source>
         <translation>Nur eine quadratische Matrix kann transponiert werden: Die Form ist fest</translation>
     </message>
+    <message>
+        <source>Matrix values</source>
+        <translation>Matrixwerte</translation>
+    </message>
+    <message>
+        <source>Arrow keys choose a cell; typing a number replaces its value.</source>
+        <translation>Pfeiltasten wählen eine Zelle; eine eingetippte Zahl ersetzt ihren Wert.</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::MatrixPanelsView</name>

@@ -39,6 +39,7 @@ MessageBar::MessageBar(QWidget* parent) : QFrame(parent)
     m_close->setAutoRaise(true);
     m_close->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
     m_close->setToolTip(tr("Dismiss"));
+    m_close->setAccessibleName(tr("Dismiss")); // an icon only: the tooltip is no name
     connect(m_close, &QToolButton::clicked, this, &MessageBar::dismiss);
     layout->addWidget(m_icon, 0, Qt::AlignTop);
     layout->addWidget(m_text, 1);

@@ -369,6 +369,8 @@ MatrixEditor::MatrixEditor(QWidget* parent) : QWidget(parent)
         tools->addWidget(toolButton(action));
 
     m_view = new QTableView(this);
+    m_view->setAccessibleName(tr("Matrix values"));
+    m_view->setAccessibleDescription(tr("Arrow keys choose a cell; typing a number replaces its value."));
     m_view->setModel(m_model);
     m_view->setItemDelegate(new CellDelegate(
         this, [this](int row, int column, float value) { commitCell(row, column, value); },

@@ -1,0 +1,81 @@
+// Every control of the explorer window has a name a screen reader can say: its own text, its
+// label's (a QLabel buddy), or an accessible name set for it, and a description where the name
+// alone does not say what it changes.
+
+#include "ui/explorer/explorer_window.h"
+
+#include "core/cpu_backend.h"
+#include "core/scene_json.h"
+
+#include <QtTest>
+
+#include <QAbstractButton>
+#include <QAbstractSlider>
+#include <QAbstractSpinBox>
+#include <QAccessible>
+#include <QComboBox>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QTableView>
+#include <QTextEdit>
+
+namespace core = attn::core;
+namespace ui = attn::ui;
+
+class TestAccessibility : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("attention-explorer-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_accessibility"));
+        QSettings().clear();
+    }
+
+    void cleanupTestCase() { QSettings().clear(); }
+
+    void everyControlHasAName()
+    {
+        ui::ExplorerWindow window(std::make_unique<core::CpuBackend>(), QString());
+        window.setScene(core::loadScene(QStringLiteral(":/examples/02-student-scholarship.json")),
+                        QString());
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTRY_VERIFY(window.isUpToDate() && window.document()->result());
+        QStringList unnamed;
+        int controls = 0;
+        for (QWidget* widget : window.findChildren<QWidget*>()) {
+            const bool control =
+                qobject_cast<QAbstractButton*>(widget) || qobject_cast<QComboBox*>(widget) ||
+                qobject_cast<QAbstractSpinBox*>(widget) || qobject_cast<QAbstractSlider*>(widget) ||
+                qobject_cast<QLineEdit*>(widget) || qobject_cast<QPlainTextEdit*>(widget) ||
+                qobject_cast<QTextEdit*>(widget) || qobject_cast<QTableView*>(widget);
+            if (!control || !widget->isVisibleTo(&window) || widget->focusPolicy() == Qt::NoFocus)
+                continue;
+            // A combo box's line edit and a spin box's are parts of their control.
+            if (qobject_cast<QLineEdit*>(widget) &&
+                (qobject_cast<QAbstractSpinBox*>(widget->parentWidget()) ||
+                 qobject_cast<QComboBox*>(widget->parentWidget())))
+                continue;
+            ++controls;
+            QAccessibleInterface* accessible = QAccessible::queryAccessibleInterface(widget);
+            QVERIFY(accessible);
+            if (accessible->text(QAccessible::Name).trimmed().isEmpty())
+                unnamed << QStringLiteral("%1 %2 in %3")
+                               .arg(QString::fromLatin1(widget->metaObject()->className()),
+                                    widget->objectName(), widget->parentWidget()->objectName());
+        }
+        qInfo("%d controls", controls);
+        QVERIFY2(unnamed.isEmpty(),
+                 qPrintable(QStringLiteral("%1 without a name:\n").arg(unnamed.size()) +
+                            unnamed.join(u'\n')));
+        window.document()->undoStack()->setClean();
+    }
+};
+
+QTEST_MAIN(TestAccessibility)
+#include "tst_accessibility.moc"
