@@ -2649,6 +2649,14 @@
         <source>%1 · layer %2 head %3</source>
         <translation>%1 · Schicht %2 Head %3</translation>
     </message>
+    <message>
+        <source>Window width</source>
+        <translation>Fensterbreite</translation>
+    </message>
+    <message>
+        <source>How many tokens on each side a query may attend to</source>
+        <translation>Wie viele Token auf jeder Seite eine Query beachten darf</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::ModelWindow</name>

@@ -3,6 +3,10 @@
 // alone does not say what it changes.
 
 #include "ui/explorer/explorer_window.h"
+#include "ui/model/model_document.h"
+#include "ui/model/model_window.h"
+
+#include "support/model_fixtures.h"
 
 #include "core/cpu_backend.h"
 #include "core/scene_json.h"
@@ -21,6 +25,48 @@
 
 namespace core = attn::core;
 namespace ui = attn::ui;
+namespace gpu = attn::gpu;
+namespace test = attn::test;
+
+namespace {
+
+// The visible controls of `window` that a screen reader would announce without a name.
+QStringList unnamedControls(const QWidget& window)
+{
+    QStringList unnamed;
+    int controls = 0;
+    for (QWidget* widget : window.findChildren<QWidget*>()) {
+        const bool control =
+            qobject_cast<QAbstractButton*>(widget) || qobject_cast<QComboBox*>(widget) ||
+            qobject_cast<QAbstractSpinBox*>(widget) || qobject_cast<QAbstractSlider*>(widget) ||
+            qobject_cast<QLineEdit*>(widget) || qobject_cast<QPlainTextEdit*>(widget) ||
+            qobject_cast<QTextEdit*>(widget) || qobject_cast<QTableView*>(widget);
+        if (!control || !widget->isVisibleTo(&window) || widget->focusPolicy() == Qt::NoFocus)
+            continue;
+        // A combo box's line edit and a spin box's are parts of their control.
+        if (qobject_cast<QLineEdit*>(widget) &&
+            (qobject_cast<QAbstractSpinBox*>(widget->parentWidget()) ||
+             qobject_cast<QComboBox*>(widget->parentWidget())))
+            continue;
+        ++controls;
+        QAccessibleInterface* accessible = QAccessible::queryAccessibleInterface(widget);
+        if (!accessible) {
+            unnamed << QStringLiteral("%1 has no accessible interface").arg(widget->objectName());
+            continue;
+        }
+        if (accessible->text(QAccessible::Name).trimmed().isEmpty())
+            unnamed << QStringLiteral("%1 %2 in %3")
+                           .arg(QString::fromLatin1(widget->metaObject()->className()),
+                                widget->objectName(), widget->parentWidget()->objectName());
+    }
+    qInfo("%d controls", controls);
+    if (controls < 10)
+        unnamed
+            << QStringLiteral("only %1 controls found: the walk missed the window").arg(controls);
+    return unnamed;
+}
+
+} // namespace
 
 class TestAccessibility : public QObject
 {
@@ -46,34 +92,29 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QTRY_VERIFY(window.isUpToDate() && window.document()->result());
-        QStringList unnamed;
-        int controls = 0;
-        for (QWidget* widget : window.findChildren<QWidget*>()) {
-            const bool control =
-                qobject_cast<QAbstractButton*>(widget) || qobject_cast<QComboBox*>(widget) ||
-                qobject_cast<QAbstractSpinBox*>(widget) || qobject_cast<QAbstractSlider*>(widget) ||
-                qobject_cast<QLineEdit*>(widget) || qobject_cast<QPlainTextEdit*>(widget) ||
-                qobject_cast<QTextEdit*>(widget) || qobject_cast<QTableView*>(widget);
-            if (!control || !widget->isVisibleTo(&window) || widget->focusPolicy() == Qt::NoFocus)
-                continue;
-            // A combo box's line edit and a spin box's are parts of their control.
-            if (qobject_cast<QLineEdit*>(widget) &&
-                (qobject_cast<QAbstractSpinBox*>(widget->parentWidget()) ||
-                 qobject_cast<QComboBox*>(widget->parentWidget())))
-                continue;
-            ++controls;
-            QAccessibleInterface* accessible = QAccessible::queryAccessibleInterface(widget);
-            QVERIFY(accessible);
-            if (accessible->text(QAccessible::Name).trimmed().isEmpty())
-                unnamed << QStringLiteral("%1 %2 in %3")
-                               .arg(QString::fromLatin1(widget->metaObject()->className()),
-                                    widget->objectName(), widget->parentWidget()->objectName());
-        }
-        qInfo("%d controls", controls);
+        QStringList unnamed = unnamedControls(window);
         QVERIFY2(unnamed.isEmpty(),
                  qPrintable(QStringLiteral("%1 without a name:\n").arg(unnamed.size()) +
                             unnamed.join(u'\n')));
         window.document()->undoStack()->setClean();
+    }
+
+    void everyModelWindowControlHasAName()
+    {
+        ui::ModelWindow window(std::make_unique<core::CpuBackend>(), gpu::BackendChoice::Cpu,
+                               QString(), QString());
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy ended(&window, &ui::ModelWindow::loadEnded);
+        window.openModel(test::modelFixturesDir() + QStringLiteral("/gpt2"),
+                         QStringLiteral("The cat sat on the"));
+        QVERIFY(ended.wait(20000));
+        QTRY_VERIFY(window.isUpToDate() && window.document()->result());
+        const QStringList unnamed = unnamedControls(window);
+        QVERIFY2(unnamed.isEmpty(),
+                 qPrintable(QStringLiteral("%1 without a name:\n").arg(unnamed.size()) +
+                            unnamed.join(u'\n')));
     }
 };
 

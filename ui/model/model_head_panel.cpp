@@ -73,6 +73,7 @@ ModelHeadPanel::ModelHeadPanel(ModelDocument& document, QWidget* parent) : QWidg
     m_temperature = new QSlider(Qt::Horizontal, temperatureRow);
     m_temperature->setObjectName(QStringLiteral("modelTemperatureSlider"));
     m_temperature->setRange(0, AttentionPanel::kSliderSteps);
+    m_temperature->setAccessibleName(tr("Temperature")); // the row's label names the field beside it
     m_temperatureField = new DecimalField(tr("Temperature"), 4, temperatureRow);
     m_temperatureField->setRange(AttentionPanel::kMinTypedTemperature, AttentionPanel::kMaxTypedTemperature);
     temperatureLayout->addWidget(m_temperature, 1);
@@ -87,6 +88,8 @@ ModelHeadPanel::ModelHeadPanel(ModelDocument& document, QWidget* parent) : QWidg
     m_window = new QSpinBox(windowRow);
     m_window->setRange(0, 100000);
     m_window->setValue(2);
+    m_window->setAccessibleName(tr("Window width"));
+    m_window->setAccessibleDescription(tr("How many tokens on each side a query may attend to"));
     windowLayout->addWidget(m_windowOn);
     windowLayout->addWidget(m_window);
     windowLayout->addStretch(1);
