@@ -27,31 +27,6 @@ namespace {
 const char* const kPython = "/usr/bin/python3";
 constexpr int kEditedLayer = 6; // "layer 7", counted from 1
 
-struct Shape
-{
-    const char* name;
-    int layers;
-    int d;
-    int heads;
-    int ff;
-    int vocab;
-    int positions;
-    bool bert; // post-norm, token types, masked-LM head; else GPT-2
-};
-
-const Shape kShapes[] = {
-    {"gpt2", 12, 768, 12, 3072, 50257, 1024, false},
-    {"bert", 12, 768, 12, 3072, 30522, 512, true},
-};
-
-const Shape& shapeOf(const QString& name)
-{
-    for (const Shape& s : kShapes)
-        if (name == QLatin1String(s.name))
-            return s;
-    throw core::Error("unknown model '" + name.toStdString() + "' (gpt2, bert)");
-}
-
 // T token ids: GPT-2 random ids; BERT [CLS] ... [MASK] ... [SEP] (one [MASK], in the middle,
 // the position whose fillers the explorer predicts).
 std::vector<core::Token> benchTokens(const core::Model& model, int t)
@@ -99,10 +74,7 @@ QJsonArray stageMedians(const std::vector<std::vector<core::StageTime>>& runs)
 
 bool isBenchModel(const QString& name)
 {
-    for (const Shape& s : kShapes)
-        if (name == QLatin1String(s.name))
-            return true;
-    return false;
+    return core::isRandomCheckpointShape(name);
 }
 
 void writeRandomCheckpoint(const QString& name, const QString& folder)
@@ -209,12 +181,12 @@ PeerTimes runTorchPeer(const QStringList& models, const std::vector<int>& sizes)
     static const QRegularExpression line(
         QStringLiteral(R"(torch\s+(\w+)\s+T=\s*(\d+).*median\s+([0-9.]+) ms)"));
     for (const QString& name : models) {
-        const Shape& s = shapeOf(name);
+        const int positions = core::randomCheckpointPositions(name);
         QStringList args{"-u", "OPENBLAS_CORETYPE", "-u", "OPENBLAS_L2_SIZE",
                          QString::fromLatin1(kPython), QStringLiteral(ATTN_TORCH_PEER), name};
         bool any = false;
         for (int t : sizes)
-            if (t <= s.positions) {
+            if (t <= positions) {
                 args << QString::number(t);
                 any = true;
             }

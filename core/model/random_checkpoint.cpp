@@ -261,6 +261,11 @@ bool isRandomCheckpointShape(const QString& name)
     return false;
 }
 
+int randomCheckpointPositions(const QString& name)
+{
+    return shapeOf(name).positions;
+}
+
 void writeRandomCheckpoint(const QString& name, const QString& folder)
 {
     const Shape& s = shapeOf(name);

@@ -11,6 +11,8 @@ namespace attn::core {
 // "gpt2": 12 layers, d_model 768, 12 heads, MLP 3072, vocab 50257, 1024 positions, pre-norm.
 // "bert": bert-base (vocab 30522, 512 positions, post-norm, the masked-LM head).
 bool isRandomCheckpointShape(const QString& name);
+// The shape's longest input (its learned positions). Throws Error for an unknown name.
+int randomCheckpointPositions(const QString& name);
 
 // Writes config.json, model.safetensors (the hub's tensor names, values uniform with the
 // standard deviation 0.02 of the Hugging Face initialisers, LayerNorm gains 1) and a tokenizer
