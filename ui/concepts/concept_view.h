@@ -1,0 +1,45 @@
+#pragma once
+
+#include "core/attention_result.h"
+#include "core/scene.h"
+
+#include <QString>
+#include <memory>
+#include <optional>
+
+namespace attn::core {
+class Trainer;
+}
+
+namespace attn::ui {
+
+// The views of what the seed notes teach beyond the attention arithmetic: how a layer learns,
+// why 1/sqrt(d_k) keeps the gradient, attention as a kernel smoother (seed 004), positional
+// encodings (seeds 001 and 003) and embedding space (seed 003). Each is a tab of the explorer
+// window and a figure of the command line's --view.
+enum class ConceptView {
+    Train,          // the loss curve and the heads' weights of a layer trained on a task
+    Gradient,       // the softmax Jacobian and the scores' histogram, scaled beside unscaled
+    Kernel,         // attention as a Nadaraya-Watson smoother on a line, and Q, K in 2-D
+    Positions,      // P, P P^T and X = E + P; rotary positions' score against distance
+    EmbeddingSpace, // the token vectors on two principal components, neighbours, analogies
+};
+
+// "train", "gradient", "kernel", "positions", "embedding-space" (the command line's and the
+// scene file's words).
+std::optional<ConceptView> parseConceptView(const QString& name);
+QString conceptViewName(ConceptView view);
+
+// What a concept figure is drawn from. The window fills it from the document and its latest
+// result; the command line from the scene file (or --text) and one compute.
+struct ConceptSource
+{
+    std::shared_ptr<const core::Scene> scene; // the scene as it is; never null
+    std::shared_ptr<const core::AttentionResult>
+        result;    // its result with intermediates; may be null
+    int head = 0;  // the head the window shows (0-based; the mean of heads shows head 0)
+    int query = 0; // the query row in focus (0-based)
+    const core::Trainer* trainer = nullptr; // the train view's trainer; null: not trained yet
+};
+
+} // namespace attn::ui
