@@ -7,7 +7,7 @@
 #include "core/result_json.h"
 #include "core/scene_json.h"
 #include "ui/figures/figure_export.h"
-#include "ui/explorer/score_options.h"
+#include "ui/explorer/comparison_choices.h"
 #include "ui/figures/stage_export.h"
 #include "ui/presentation/presentation_export.h"
 
@@ -159,8 +159,21 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
                                           QStringLiteral("Render a figure headless: OUT.png, OUT.svg or OUT.pdf."),
                                           QStringLiteral("OUT"));
     const QCommandLineOption view(QStringLiteral("view"),
-                                  QStringLiteral("head:N (from 1), head:mean, heads, pipeline:N, difference:N, lines:N."),
+                                  QStringLiteral("head:N (from 1), head:mean, heads, pipeline:N, difference:N, lines:N, "
+                                                 "train, gradient, kernel, positions, embedding-space."),
                                   QStringLiteral("VIEW"));
+    const QCommandLineOption compare(QStringLiteral("compare"),
+                                     QStringLiteral("What difference:N subtracts: a score (dot, scaled, additive, hard, "
+                                                    "bilinear, cosine), mask:causal, mask:no-causal, normalization:NAME, "
+                                                    "embedding:NAME or positions:NAME."),
+                                     QStringLiteral("WHAT"));
+    const QCommandLineOption transpose(QStringLiteral("transpose"),
+                                       QStringLiteral("Draw weights with queries in columns, A = K^T Q, as seed 001 "
+                                                      "writes them."));
+    const QCommandLineOption query(QStringLiteral("query"),
+                                   QStringLiteral("The query in focus of the gradient and kernel views, from 1 (default: "
+                                                  "the last)."),
+                                   QStringLiteral("N"));
     const QCommandLineOption width(QStringLiteral("width"), QStringLiteral("Figure width in pixels (default 1200)."),
                                    QStringLiteral("PX"));
     const QCommandLineOption height(QStringLiteral("height"), QStringLiteral("Figure height in pixels (default 900)."),
@@ -195,7 +208,8 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
     parser.addOptions({sceneOption, text, source, mode, normalize, fill, embedding, wordVectors, positionalOption,
                        temperature, heads, dModel, dK, causal, window, padding,
                        seed, backend, vkDevice, listDevices, exportOption, view, width, height, dpi, colormap, dump,
-                       exportAll, exportMatrix, stage, latex, colorScale, exportPresentation, theme});
+                       exportAll, exportMatrix, stage, latex, colorScale, exportPresentation, theme, compare, query,
+                       transpose});
 
     addModelOptions(parser);
     addTrainOptions(parser);
@@ -360,9 +374,12 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
         // A real model's figures too (the window's grid, rollout, predictions, importance).
         if (const auto figure = ui::parseModelFigure(parser.value(view))) {
             out.modelOptions.figure = figure;
+        } else if (const auto conceptView = ui::parseConceptView(parser.value(view))) {
+            out.conceptView = conceptView;
         } else if (!ui::parseFigureView(parser.value(view), out.figure.view, out.figure.head)) {
-            error = usage(QStringLiteral("--view: expected head:N (from 1), head:mean, heads, pipeline:N, difference:N or lines:N "
-                                         "(with a model also grid, rollout, predictions or importance), got \"%1\"")
+            error = usage(QStringLiteral("--view: expected head:N (from 1), head:mean, heads, pipeline:N, difference:N, lines:N, "
+                                         "train, gradient, kernel, positions or embedding-space (with a model also grid, "
+                                         "rollout, predictions or importance), got \"%1\"")
                               .arg(parser.value(view)));
             return std::nullopt;
         }
@@ -396,6 +413,17 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
             error = usage(QStringLiteral("--theme: expected light|dark, got \"%1\"").arg(out.theme));
             return std::nullopt;
         }
+    }
+    out.compare = parser.value(compare);
+    out.transpose = parser.isSet(transpose);
+    if (parser.isSet(query)) {
+        bool ok = false;
+        const int n = parser.value(query).toInt(&ok);
+        if (!ok || n < 1) {
+            error = usage(QStringLiteral("--query: expected a query number from 1, got \"%1\"").arg(parser.value(query)));
+            return std::nullopt;
+        }
+        out.query = n - 1;
     }
     out.figure.dpi = dpiValue.value_or(150);
     out.figureSize = QSize(widthValue.value_or(1200), heightValue.value_or(900));
@@ -523,6 +551,16 @@ core::Scene sceneFor(const CommandLine& commandLine)
         scene.paddingToken = *commandLine.paddingToken;
         scene.mask.padding = true;
     }
+    if (!commandLine.compare.isEmpty()) {
+        QStringList names;
+        for (const ui::ComparisonChoice& choice : ui::comparisonChoices(scene, false))
+            names << choice.name;
+        if (!names.contains(commandLine.compare))
+            throw core::Error(QStringLiteral("--compare: \"%1\" is not a change of this scene; one of %2")
+                                  .arg(commandLine.compare, names.join(QStringLiteral(", ")))
+                                  .toStdString());
+        scene.view.compareScore = commandLine.compare;
+    }
     return scene;
 }
 
@@ -594,6 +632,7 @@ int runHeadless(const CommandLine& commandLine)
         spec.precision = scene.view.valuePrecision;
         if (!commandLine.weightScaleGiven)
             spec.weightScale = ui::parseWeightScale(scene.view.colorScale).value_or(ui::WeightScale::Fixed);
+        spec.transposed = scene.view.transposed || commandLine.transpose;
 
         // Every intermediate only where something shows them (--dump, --export-matrix, the
         // pipeline of a short input). A figure of a long input shows weights pooled by the
@@ -635,17 +674,16 @@ int runHeadless(const CommandLine& commandLine)
                 result = compute(*backend, problem, options);
             }
         }
-        // The difference view compares with the scene's comparison score, else dot product
-        // against scaled dot product (ui::comparisonOption).
+        // The difference view compares with --compare or the scene's comparison, else dot
+        // product against scaled dot product (ui::chooseComparison), as the window's
+        // Difference tab: never the scene as it is (all zeros).
+        const QString comparisonName = ui::chooseComparison(scene.view.compareScore, scene, false);
+        spec.compareLabel = ui::comparisonLabel(scene, comparisonName);
         std::shared_ptr<const core::AttentionResult> compare;
         auto comparison = [&]() {
-            if (!compare) {
-                // As the window's Difference tab: never the score in use (all zeros).
-                core::Scene other = scene;
-                ui::applyScoreOption(ui::comparisonOption(scene.view.compareScore, scene.score, scene.normalization),
-                                     other.score, other.normalization);
-                compare = compute(*backend, core::resolveProblem(other), options);
-            }
+            if (!compare)
+                compare = compute(*backend, core::resolveProblem(ui::comparisonScene(scene, comparisonName, nullptr)),
+                                  options);
             return compare.get();
         };
         if (!commandLine.dumpPath.isEmpty())

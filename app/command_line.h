@@ -4,6 +4,7 @@
 #include "app/train_command.h"
 #include "core/scene.h"
 #include "gpu/backend_factory.h"
+#include "ui/concepts/concept_view.h"
 #include "ui/figures/figure_spec.h"
 
 #include <QSize>
@@ -60,6 +61,10 @@ struct CommandLine
     bool weightScaleGiven = false; // --color-scale given: otherwise the scene's own
     QString presentationPath;      // --export-presentation: every step, one PDF page each
     QString theme;                 // --theme light|dark (the presentation's); empty: the scene's
+    bool transpose = false;        // --transpose: weights with queries in columns (seed 001)
+    QString compare;               // --compare: what the difference view subtracts (ui::comparisonChoices)
+    std::optional<ui::ConceptView> conceptView; // --view train|gradient|kernel|positions|embedding-space
+    std::optional<int> query;                   // --query N, from 0: the concept figures' query in focus
 
     // True when no option changes the scene file (or the example) as loaded.
     bool unchangedScene() const

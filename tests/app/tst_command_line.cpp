@@ -633,6 +633,30 @@ private slots:
         QVERIFY2(svg.contains("minus dot product"), "the difference is against the dot product, not itself");
     }
 
+    // --compare takes any one change of the scene; one that changes nothing, or a word it
+    // does not know, is refused with the choices this scene has.
+    void differenceFigureComparesAnySetting()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("diff.svg"));
+        const QStringList common{QStringLiteral("--text"), QStringLiteral("one two three four"), QStringLiteral("--view"),
+                                 QStringLiteral("difference:1"), QStringLiteral("--export"), out,
+                                 QStringLiteral("--backend"), QStringLiteral("cpu")};
+        Run r = run(common + QStringList{QStringLiteral("--compare"), QStringLiteral("mask:causal")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QFile file(out);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(file.readAll().contains("minus the same with causal mask on"));
+        file.close();
+        for (const char* refused : {"mask:no-causal", "normalization:softmax", "positions:sinusoidal", "sideways"}) {
+            r = run(common + QStringList{QStringLiteral("--compare"), QLatin1String(refused)});
+            QCOMPARE(r.code, 3);
+            QVERIFY2(r.err.contains(QStringLiteral("--compare")) && r.err.contains(QStringLiteral("mask:causal")) &&
+                         r.err.contains(QStringLiteral("normalization:sparsemax")),
+                     qPrintable(r.err));
+        }
+    }
+
     void withoutADisplayTheExampleBecomesAFigureFile()
     {
         QTemporaryDir dir;

@@ -1040,6 +1040,102 @@ private slots:
         QCOMPARE(m_window->compareCombo()->currentData().toString(), QStringLiteral("scaled"));
     }
 
+    // Any one setting against the scene as it is: with the causal mask switched on, query 1
+    // sees only key 1 (weight 1), so its row of "now minus causal" is w - 1 at key 1 and w
+    // elsewhere; the last query sees every key either way (a row of zeros). No cell is grey:
+    // the cells the mask hides are the difference.
+    void differenceComparesTheCausalMaskSwitchedOn()
+    {
+        core::Scene scene = m_window->document()->scene();
+        scene.mask.causal = false;
+        scene.view.compareScore = QStringLiteral("mask:causal");
+        m_window->setScene(scene, QString());
+        m_window->viewTabs()->setCurrentIndex(3);
+        waitUpToDate();
+        QTRY_VERIFY(m_window->differenceView()->colorMap());
+        QCOMPARE(m_window->compareCombo()->currentData().toString(), QStringLiteral("mask:causal"));
+        const auto result = m_window->document()->result();
+        const core::Matrix& w = result->heads[0].weights;
+        const int last = int(w.rows()) - 1;
+        QVERIFY(last >= 2);
+        QCOMPARE(float(shown(m_window->differenceView(), 0, 0)), w(0, 0) - 1.0f);
+        for (int j = 1; j <= last; ++j) {
+            QCOMPARE(float(shown(m_window->differenceView(), 0, j)), w(0, j));
+            QCOMPARE(shown(m_window->differenceView(), last, j), 0.0);
+        }
+        // The title says what was subtracted (on screen it may be cut to the window's width).
+        QCOMPARE(m_window->differenceView()->spec().compareLabel, QStringLiteral("causal mask on"));
+        // Every choice is a change of this scene: never the mask as it is.
+        QCOMPARE(m_window->compareCombo()->findData(QStringLiteral("mask:no-causal")), -1);
+    }
+
+    // An edited head against the scene as it was opened: the difference is the edit's, and
+    // zero before any edit.
+    void differenceComparesTheSceneAsOpened()
+    {
+        core::Scene scene = m_window->document()->scene();
+        scene.view.compareScore = QStringLiteral("opened");
+        m_window->setScene(scene, QString());
+        m_window->viewTabs()->setCurrentIndex(3);
+        waitUpToDate();
+        QTRY_VERIFY(m_window->differenceView()->colorMap());
+        QCOMPARE(m_window->compareCombo()->currentData().toString(), QStringLiteral("opened"));
+        for (int j = 0; j < 3; ++j)
+            QCOMPARE(shown(m_window->differenceView(), 1, j), 0.0);
+        const auto before = m_window->document()->result();
+        const ui::WeightRef wq{ui::WeightKind::Wq, 0};
+        m_window->document()->setWeightMatrix(wq, m_window->document()->scene().weights.heads[0].Wq * 3.0f);
+        waitUpToDate();
+        QTRY_VERIFY(m_window->document()->result() != before);
+        const auto after = m_window->document()->result();
+        QTRY_COMPARE(float(shown(m_window->differenceView(), 1, 0)),
+                     after->heads[0].weights(1, 0) - before->heads[0].weights(1, 0));
+        QVERIFY(std::abs(shown(m_window->differenceView(), 1, 0)) + std::abs(shown(m_window->differenceView(), 1, 1)) > 1e-4);
+    }
+
+    // Seed 001 writes A = K^T Q: with "queries in columns" the heatmap's cell (row r, column c)
+    // is the weight of query c on key r, each column sums to 1, the causal mask greys the cells
+    // below the diagonal, and a click still names (and masks) the query and the key.
+    void transposedWeightsPutQueriesInColumns()
+    {
+        core::Scene scene = m_window->document()->scene();
+        scene.mask.causal = true;
+        m_window->setScene(scene, QString());
+        waitUpToDate();
+        auto* check = m_window->findChild<QCheckBox*>(QStringLiteral("transposeCheck"));
+        QVERIFY(check);
+        check->setChecked(true);
+        QVERIFY(m_window->document()->scene().view.transposed);
+        QVERIFY(m_window->headView()->spec().transposed);
+        waitUpToDate();
+        const auto result = m_window->document()->result();
+        const core::Matrix& w = result->heads[0].weights;
+        const int t = int(w.rows());
+        for (int c = 0; c < t; ++c) {
+            double column = 0.0;
+            for (int r = 0; r < t; ++r) {
+                const double value = shown(m_window->headView(), r, c);
+                if (r > c) {
+                    QVERIFY2(std::isnan(value), "a key after the query is masked");
+                    continue;
+                }
+                QCOMPARE(value, double(w(c, r)));
+                column += value;
+            }
+            QVERIFY(std::abs(column - 1.0) < 1e-5);
+        }
+        const QRect plotArea = m_window->headView()->colorMap()->keyAxis()->axisRect()->rect();
+        QCPAxis* x = m_window->headView()->colorMap()->keyAxis();
+        QCPAxis* y = m_window->headView()->colorMap()->valueAxis();
+        QVERIFY(plotArea.isValid());
+        const auto cell = m_window->headView()->cellAt(QPointF(x->coordToPixel(2), y->coordToPixel(0)));
+        QVERIFY(cell);
+        QCOMPARE(cell->row, 0);
+        QCOMPARE(cell->column, 2);
+        QCOMPARE(cell->resultRow(), 2);    // query 3
+        QCOMPARE(cell->resultColumn(), 0); // key 1
+    }
+
 private:
     void waitUpToDate(int timeout = 10000)
     {

@@ -2,6 +2,7 @@
 
 #include "ui/explorer/about_dialog.h"
 #include "ui/explorer/attention_panel.h"
+#include "ui/explorer/comparison_choices.h"
 #include "ui/figures/colormap.h"
 #include "ui/export/export_dialog.h"
 #include "ui/document/file_names.h"
@@ -252,6 +253,10 @@ void ExplorerWindow::buildViews()
     m_dataScaleCheck->setObjectName(QStringLiteral("dataScaleCheck"));
     m_dataScaleCheck->setToolTip(tr("Off: weights are coloured on one fixed scale, 0 to 1, so figures and heads "
                                     "compare. On: from 0 to the largest weight shown. The colour bar says which."));
+    m_transposeCheck = new QCheckBox(tr("&Queries in columns"), central);
+    m_transposeCheck->setObjectName(QStringLiteral("transposeCheck"));
+    m_transposeCheck->setToolTip(tr("Draw the weights transposed, A = Kᵀ Q, as seed 001 writes them: each column is "
+                                    "one query and sums to 1."));
     m_resetZoom = new QToolButton(central);
     m_resetZoom->setText(tr("Fit"));
     m_resetZoom->setToolTip(tr("Show the whole matrix (Ctrl+0). Zoom with the wheel, drag to pan."));
@@ -259,6 +264,7 @@ void ExplorerWindow::buildViews()
     bar->addWidget(pair(mapLabel, m_colormapCombo));
     bar->addWidget(m_valuesCheck);
     bar->addWidget(m_dataScaleCheck);
+    bar->addWidget(m_transposeCheck);
     bar->addStretch();
     bar->addWidget(m_resetZoom);
     layout->addWidget(barHost);
@@ -279,9 +285,8 @@ void ExplorerWindow::buildViews()
     auto* compareRow = new FlowLayout(compareHost, 6, 4); // wraps on a narrow window
     m_compareCombo = new QComboBox(differencePage);
     m_compareCombo->setObjectName(QStringLiteral("compareCombo"));
-    for (ScoreOption option : kScoreOptions)
-        m_compareCombo->addItem(scoreOptionLabel(option), scoreOptionName(option));
-    auto* compareLabel = new QLabel(tr("These weights minus those &scored by:"), differencePage);
+    m_compareCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    auto* compareLabel = new QLabel(tr("These weights minus the &same with:"), differencePage);
     compareLabel->setBuddy(m_compareCombo);
     compareRow->addWidget(compareLabel);
     compareRow->addWidget(m_compareCombo);
@@ -296,7 +301,8 @@ void ExplorerWindow::buildViews()
     m_tabs->setTabToolTip(HeadTab, tr("The attention weights of one head (or their mean): queries as rows, keys as columns"));
     m_tabs->setTabToolTip(PipelineTab, tr("X, Q, K, V, scores, masked scores, weights and output of one head"));
     m_tabs->setTabToolTip(LinesTab, tr("Each query joined to every key by a line as strong as its weight"));
-    m_tabs->setTabToolTip(DifferenceTab, tr("Weights under this score minus weights under another, same input"));
+    m_tabs->setTabToolTip(DifferenceTab, tr("These weights minus the weights of the same input with one setting "
+                                            "changed, or of the scene as it was opened"));
     layout->addWidget(m_staleNote);
     layout->addWidget(m_tabs, 1);
     setCentralWidget(central);
@@ -316,10 +322,11 @@ void ExplorerWindow::buildViews()
         if (!m_syncingView)
             storeViewSettings();
     });
-    connect(m_dataScaleCheck, &QCheckBox::toggled, this, [this] {
-        if (!m_syncingView)
-            storeViewSettings();
-    });
+    for (QCheckBox* check : {m_dataScaleCheck, m_transposeCheck})
+        connect(check, &QCheckBox::toggled, this, [this] {
+            if (!m_syncingView)
+                storeViewSettings();
+        });
     connect(m_compareCombo, &QComboBox::activated, this, [this] {
         storeViewSettings();
         requestCompute();
@@ -595,6 +602,7 @@ void ExplorerWindow::connectDocument()
 void ExplorerWindow::setScene(const core::Scene& scene, const QString& path)
 {
     m_compareResult.reset();
+    m_openedScene = scene;
     m_document.reset(scene, path);
     // What the scene sets out to show (the examples say it): until it is dismissed or
     // another scene is opened. Never in place of another message (an error, a recovery offer).
@@ -619,11 +627,8 @@ void ExplorerWindow::onSceneChanged(SceneChanges what)
             return; // a view setting alone is neither a compute nor an unsaved change
     }
     if (what & SceneChange::Settings) {
-        // A new score may be the one the Difference tab compared with: compare with another.
-        const core::Scene& scene = m_document.scene();
-        const ScoreOption other = comparisonOption(m_compareCombo->currentData().toString(), scene.score, scene.normalization);
-        const QSignalBlocker blocker(m_compareCombo);
-        m_compareCombo->setCurrentIndex(m_compareCombo->findData(scoreOptionName(other)));
+        // A new setting may be the one the Difference tab compared with: compare with another.
+        fillCompareCombo(m_compareCombo->currentData().toString());
     }
     if (what & SceneChange::Weights)
         updateAllHeadsOffWarning();
@@ -664,10 +669,12 @@ void ExplorerWindow::requestCompute()
             request.options.pool = core::PoolMode::Max;
         }
         if (m_tabs->currentIndex() == DifferenceTab) {
-            core::Scene compare = request.scene;
-            const auto option = comparisonOption(m_compareCombo->currentData().toString(), compare.score, compare.normalization);
-            applyScoreOption(option, compare.score, compare.normalization);
-            request.compare = std::move(compare);
+            try {
+                request.compare = comparisonScene(request.scene, m_compareCombo->currentData().toString(),
+                                                  m_openedScene ? &*m_openedScene : nullptr);
+            } catch (const core::Error& e) {
+                m_differenceView->showMessage(QString::fromUtf8(e.what()));
+            }
         }
         m_compute->request(std::move(request));
     });
@@ -847,6 +854,9 @@ FigureSpec ExplorerWindow::figureSpec(FigureView view) const
     spec.showValues = settings.showValues;
     spec.weightScale = parseWeightScale(settings.colorScale).value_or(WeightScale::Fixed);
     spec.precision = std::clamp(settings.valuePrecision, 0, 6);
+    spec.transposed = settings.transposed;
+    if (view == FigureView::Difference)
+        spec.compareLabel = comparisonLabel(m_document.scene(), m_compareCombo->currentData().toString());
     spec.dpi = logicalDpiY();
     spec.fontPoints = 9.0;
     // A dark system palette darkens the figures on screen too; exported and copied figures
@@ -933,9 +943,9 @@ void ExplorerWindow::applyViewSettings()
     m_colormapCombo->setCurrentIndex(std::max(0, m_colormapCombo->findData(settings.colormap)));
     m_valuesCheck->setChecked(settings.showValues);
     m_dataScaleCheck->setChecked(settings.colorScale == QLatin1String("data"));
-    // Never the score in use: that difference is all zeros.
-    const ScoreOption other = comparisonOption(settings.compareScore, m_document.scene().score, m_document.scene().normalization);
-    m_compareCombo->setCurrentIndex(m_compareCombo->findData(scoreOptionName(other)));
+    m_transposeCheck->setChecked(settings.transposed);
+    // Never the scene as it is: that difference is all zeros.
+    fillCompareCombo(settings.compareScore);
     m_syncingView = false;
 
     m_headView->setSpec(figureSpec(allHeadsShown() ? FigureView::Heads : FigureView::Head));
@@ -958,6 +968,18 @@ void ExplorerWindow::applyViewSettings()
     }
 }
 
+// The Difference tab's choices for the scene as it is now, `wanted` selected where it is one.
+void ExplorerWindow::fillCompareCombo(const QString& wanted)
+{
+    const core::Scene& scene = m_document.scene();
+    const QSignalBlocker blocker(m_compareCombo);
+    m_compareCombo->clear();
+    for (const ComparisonChoice& choice : comparisonChoices(scene, m_openedScene.has_value()))
+        m_compareCombo->addItem(choice.label, choice.name);
+    m_compareCombo->setCurrentIndex(
+        std::max(0, m_compareCombo->findData(chooseComparison(wanted, scene, m_openedScene.has_value()))));
+}
+
 // The controls -> scene.view (saved with the scene; not an undo step).
 void ExplorerWindow::storeViewSettings()
 {
@@ -975,6 +997,7 @@ void ExplorerWindow::storeViewSettings()
     settings.showValues = m_valuesCheck->isChecked();
     settings.colorScale = weightScaleName(m_dataScaleCheck->isChecked() ? WeightScale::Data : WeightScale::Fixed);
     settings.compareScore = m_compareCombo->currentData().toString();
+    settings.transposed = m_transposeCheck->isChecked();
     m_document.setView(settings); // -> applyViewSettings
 }
 

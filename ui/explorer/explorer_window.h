@@ -12,6 +12,7 @@
 #include <QPointer>
 #include <QTimer>
 #include <memory>
+#include <optional>
 
 class QAction;
 class QComboBox;
@@ -140,6 +141,7 @@ private:
     void showResult();
     void applyViewSettings();
     void storeViewSettings();
+    void fillCompareCombo(const QString& wanted);
     FigureSpec figureSpec(FigureView view) const;
     void updateTitle();
     void updateHeadCombo();
@@ -177,6 +179,7 @@ private:
     QComboBox* m_colormapCombo = nullptr;
     QCheckBox* m_valuesCheck = nullptr;
     QCheckBox* m_dataScaleCheck = nullptr; // weights' colours scaled to the data, not 0 to 1
+    QCheckBox* m_transposeCheck = nullptr; // weights with queries in columns (seed 001)
     QToolButton* m_resetZoom = nullptr;
     QComboBox* m_compareCombo = nullptr;
     HeatmapView* m_headView = nullptr;
@@ -222,6 +225,7 @@ private:
     QPointer<QWidget> m_focusBeforePresenting; // has the keys again when the presentation ends
 
     std::shared_ptr<const core::AttentionResult> m_compareResult;
+    std::optional<core::Scene> m_openedScene; // the Difference tab's "the scene as opened"
     QString m_compareError;
     quint64 m_shownGeneration = 0;
     bool m_computeQueued = false;

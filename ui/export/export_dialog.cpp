@@ -87,6 +87,8 @@ FigureSpec ExportSettings::figureSpec() const
     spec.precision = precision;
     spec.fontPoints = fontPoints;
     spec.dpi = dpi;
+    spec.transposed = transposed;
+    spec.compareLabel = compareLabel;
     return spec;
 }
 
@@ -262,6 +264,8 @@ ExportSettings windowExportSettings(const ExportSource& source)
     settings.head = source.spec.head;
     settings.colormap = source.spec.colormap;
     settings.weightScale = source.spec.weightScale;
+    settings.transposed = source.spec.transposed;
+    settings.compareLabel = source.spec.compareLabel;
     settings.showValues = source.spec.showValues;
     settings.precision = source.spec.precision;
     return settings;

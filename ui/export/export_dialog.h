@@ -76,6 +76,8 @@ struct ExportSettings
     bool showValues = true;
     int precision = 2;
     double fontPoints = 10.0;
+    bool transposed = false;  // the window's: queries in columns
+    QString compareLabel;     // the window's Difference tab: what it subtracts
 
     QSize pixels() const { return figurePixels(size, unit, dpi); }
     FigureSpec figureSpec() const;

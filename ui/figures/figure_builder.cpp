@@ -1,5 +1,6 @@
 #include "ui/figures/figure_builder.h"
 
+#include "core/analysis/scene_comparison.h"
 #include "core/error.h"
 
 #include <qcustomplot.h>
@@ -343,8 +344,11 @@ void FigureBuilder::compose(const core::AttentionResult& result, QSize size, con
             throw core::Error("the difference view needs a second result to compare with");
         buildDifference(result, *compare);
         if (title.isEmpty())
-            title = Words::tr("%1 · %2 minus %3")
-                        .arg(headName(m_spec.head), settingsSummary(problem), settingsSummary(*compare->problem));
+            title = m_spec.compareLabel.isEmpty()
+                        ? Words::tr("%1 · %2 minus %3")
+                              .arg(headName(m_spec.head), settingsSummary(problem), settingsSummary(*compare->problem))
+                        : Words::tr("%1 · %2 minus the same with %3")
+                              .arg(headName(m_spec.head), settingsSummary(problem), m_spec.compareLabel);
         break;
     case FigureView::Lines: throw core::Error("the lines view is drawn by buildLinesFigure, not as a heatmap");
     }
@@ -435,7 +439,7 @@ QCPLayoutGrid* FigureBuilder::addPanel(QCPLayoutGrid* parent, int row, int colum
     for (int i = 0; i < rows; ++i)
         for (int j = 0; j < cols; ++j) {
             const double value = double(m(i, j));
-            const bool masked = mask && mask->isMasked(i, j);
+            const bool masked = panel.isMasked(mask, i, j);
             const bool grey = masked || !std::isfinite(value);
             // A log scale has no 0: a zero weight takes the scale's lowest colour.
             map->data()->setCell(j, i, grey ? nan : panel.log ? std::clamp(value, panel.low, panel.high) : value);
@@ -618,8 +622,19 @@ void FigureBuilder::buildHead(const core::AttentionResult& result)
     panel.head = m_spec.head;
     setWeightColours(panel, colours);
     panel.masked = true;
+    orient(panel);
     QCPLayoutGrid* cell = addPanel(m_content, 0, 0, std::move(panel));
     addColorScale(cell, colours);
+}
+
+void FigureBuilder::orient(Panel& panel)
+{
+    if (!m_spec.transposed)
+        return;
+    panel.matrix = &keep(core::orientWeights(*panel.matrix, true));
+    std::swap(panel.rowLabels, panel.columnLabels);
+    std::swap(panel.rowAxis, panel.columnAxis);
+    panel.transposed = true;
 }
 
 void FigureBuilder::buildHeads(const core::AttentionResult& result)
@@ -637,14 +652,19 @@ void FigureBuilder::buildHeads(const core::AttentionResult& result)
     for (int h = 0; h < count; ++h) {
         Panel panel;
         panel.matrix = &result.heads[std::size_t(h)].weights;
+        panel.rowLabels = rowLabels;
+        panel.rowAxis = queryAxisName();
+        panel.columnLabels = columnLabels;
+        panel.columnAxis = keyAxisName();
+        orient(panel);
         // Labels on the outer edges only, as a grid of small multiples is read.
-        if (h % columns == 0) {
-            panel.rowLabels = rowLabels;
-            panel.rowAxis = queryAxisName();
+        if (h % columns != 0) {
+            panel.rowLabels.clear();
+            panel.rowAxis.clear();
         }
-        if (h / columns == rows - 1 || h + columns >= count) {
-            panel.columnLabels = columnLabels;
-            panel.columnAxis = keyAxisName();
+        if (!(h / columns == rows - 1 || h + columns >= count)) {
+            panel.columnLabels.clear();
+            panel.columnAxis.clear();
         }
         panel.title = headName(h) + (result.heads[std::size_t(h)].enabled ? QString() : Words::tr(" (off)"));
         panel.name = QStringLiteral("weights");
@@ -757,7 +777,10 @@ void FigureBuilder::buildDifference(const core::AttentionResult& result, const c
     panel.name = QStringLiteral("difference");
     panel.head = m_spec.head;
     panel.map = m_spec.style.signedColormap;
-    panel.masked = true; // the two differ in their score only: a cell masked in one is in both
+    // Grey only what both mask: with the causal mask on against off, the cells it masks are
+    // the difference.
+    panel.masked = result.problem->mask == compare.problem->mask &&
+                   result.problem->keyIsPadding == compare.problem->keyIsPadding;
     // Two normalized weights differ by -1 to 1: a fixed scale compares differences across
     // figures; unnormalized weights have no such bound.
     const bool normalized = result.problem->normalization != core::Normalization::None &&
@@ -766,6 +789,7 @@ void FigureBuilder::buildDifference(const core::AttentionResult& result, const c
     const double top = fixed ? 1.0 : signedRangeTop(maxAbs(difference, nullptr));
     panel.low = -top;
     panel.high = top;
+    orient(panel);
     QCPLayoutGrid* cell = addPanel(m_content, 0, 0, std::move(panel));
     addColorScale(cell, m_spec.style.signedColormap, -top, top,
                   fixed ? Words::tr("difference of weights · fixed scale −1 to 1")
@@ -887,7 +911,7 @@ void FigureBuilder::addCellValues()
         for (int i = 0; i < int(m.rows()); ++i)
             for (int j = 0; j < int(m.cols()); ++j) {
                 const double value = double(m(i, j));
-                if ((mask && mask->isMasked(i, j)) || !std::isfinite(value))
+                if (panel.isMasked(mask, i, j) || !std::isfinite(value))
                     continue;
                 const double t = panel.log ? std::log(std::clamp(value, panel.low, panel.high) / panel.low) /
                                                  std::log(panel.high / panel.low)
@@ -914,7 +938,7 @@ std::optional<FigureBuilder::Cell> FigureBuilder::cellAt(QPointF pixel) const
         const int row = int(std::lround(panel.rect->axis(QCPAxis::atLeft)->pixelToCoord(pixel.y())));
         if (row < 0 || column < 0 || row >= panel.matrix->rows() || column >= panel.matrix->cols())
             return std::nullopt;
-        return Cell{panel.head, panel.name, row, column, int(&panel - m_panels.data())};
+        return Cell{panel.head, panel.name, row, column, int(&panel - m_panels.data()), panel.transposed};
     }
     return std::nullopt;
 }

@@ -71,6 +71,11 @@ public:
         int row = 0;     // in the displayed matrix (a pooled grid cell when pooled)
         int column = 0;
         int panel = -1;  // which panel, in layout order (-1: the first with that matrix and head)
+        bool transposed = false; // drawn with queries in columns (FigureSpec::transposed)
+
+        // The cell in the result's matrix: (query, key) of attention panels, however drawn.
+        int resultRow() const { return transposed ? column : row; }
+        int resultColumn() const { return transposed ? row : column; }
     };
     std::optional<Cell> cellAt(QPointF pixel) const;
 
@@ -102,7 +107,16 @@ private:
         bool log = false;          // a logarithmic colour scale (long inputs' weights)
         QString rowAxis;           // the axis names: "queries", "keys (source)"; empty: none
         QString columnAxis;
+        bool transposed = false;   // `matrix` is the result's transpose (orient)
+
+        bool isMasked(const core::Mask* mask, int row, int column) const
+        {
+            return mask && (transposed ? mask->isMasked(column, row) : mask->isMasked(row, column));
+        }
     };
+
+    // With FigureSpec::transposed, a weights panel shows the transpose: queries in columns.
+    void orient(Panel& panel);
 
     void buildHead(const core::AttentionResult& result);
     void buildHeads(const core::AttentionResult& result);

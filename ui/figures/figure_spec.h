@@ -51,11 +51,18 @@ struct FigureSpec
     Colormap colormap = Colormap::Viridis;
     WeightScale weightScale = WeightScale::Fixed;
     QString title;          // empty: "Head 1 · scaled dot product · softmax"
+    // Difference: what the compared result changed ("causal mask off"); empty: the title
+    // names its settings.
+    QString compareLabel;
     bool colorBar = true;
     bool showValues = true; // numbers in cells, where a cell is large enough to hold them
     // False: thumbnails (the window's All heads dock) name no tokens and no axes; the large
     // view beside them does. Their few thinned labels crowded the panels (issue 13).
     bool showTokenLabels = true;
+    // Head, Heads, Difference: weights drawn with queries in columns, as seed 001 writes
+    // A = K^T Q ("the sum of each column must be 1"). Tooltips and clicks still name the
+    // query and the key.
+    bool transposed = false;
     int precision = 2;
     double fontPoints = 10.0;
     double dpi = 96.0;

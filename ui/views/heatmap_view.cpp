@@ -403,7 +403,7 @@ void HeatmapView::onPress(QMouseEvent* event)
     if (event->button() == Qt::LeftButton && m_maskPainting && paintable && cell && cell->matrix == QLatin1String("weights")) {
         m_drag = Drag::Paint;
         m_lastCell = {cell->row, cell->column};
-        emit maskPaintStarted(cell->row, cell->column);
+        emit maskPaintStarted(cell->resultRow(), cell->resultColumn());
         return;
     }
     if ((event->button() == Qt::LeftButton || event->button() == Qt::MiddleButton) && m_zoom) {
@@ -424,7 +424,7 @@ void HeatmapView::onMove(QMouseEvent* event)
     if (m_drag == Drag::Paint) {
         if (cell && cell->matrix == QLatin1String("weights") && std::pair{cell->row, cell->column} != m_lastCell) {
             m_lastCell = {cell->row, cell->column};
-            emit maskPaintMoved(cell->row, cell->column);
+            emit maskPaintMoved(cell->resultRow(), cell->resultColumn());
         }
         return;
     }
@@ -463,8 +463,8 @@ QString HeatmapView::describeCell(const FigureBuilder::Cell& cell) const
         return {};
     const core::AttentionResult& r = *m_result;
     const core::Problem& p = *r.problem;
-    const int i = cell.row;
-    const int j = cell.column;
+    const int i = cell.resultRow();
+    const int j = cell.resultColumn();
     QStringList lines;
     const bool attention = cell.matrix == QLatin1String("weights") || cell.matrix == QLatin1String("difference") ||
                            cell.matrix == QLatin1String("scores") || cell.matrix == QLatin1String("masked scores");
@@ -571,7 +571,8 @@ std::optional<FigureBuilder::Cell> HeatmapView::cursorCell() const
         return std::nullopt;
     const int row = std::min(m_cursor->first, size.height() - 1);
     const int column = std::min(m_cursor->second, size.width() - 1);
-    return FigureBuilder::Cell{cursorHead(), QStringLiteral("weights"), row, column};
+    return FigureBuilder::Cell{cursorHead(), QStringLiteral("weights"), row, column, -1,
+                               m_spec.transposed && m_spec.view != FigureView::Pipeline};
 }
 
 void HeatmapView::keyPressEvent(QKeyEvent* event)
@@ -593,7 +594,7 @@ void HeatmapView::keyPressEvent(QKeyEvent* event)
     case Qt::Key_Space: {
         const auto cell = cursorCell();
         if (cell && m_spec.view == FigureView::Head && !m_result->pooling.pooled) {
-            emit maskPaintStarted(cell->row, cell->column);
+            emit maskPaintStarted(cell->resultRow(), cell->resultColumn());
             emit maskPaintFinished();
         }
         return;
