@@ -12,7 +12,7 @@
 #include <cmath>
 #include <cstring>
 
-#if defined(__F16C__) || defined(__AVX2__)
+#if defined(__x86_64__)
 #include <immintrin.h>
 #endif
 
@@ -180,16 +180,43 @@ Bits loadLittleEndianBits(const char* p)
     return bits;
 }
 
+#if defined(__x86_64__)
+// Eight values at a time where the CPU has the instructions: each routine is compiled for
+// its own instruction set (GCC's target attribute) and chosen at run time, so the library
+// runs on a baseline x86-64 CPU. Both return how many leading values they decoded.
+__attribute__((target("avx,f16c"))) std::int64_t decodeHalfF16c(const char* data, std::int64_t count, float* out)
+{
+    std::int64_t k = 0;
+    for (; k + 8 <= count; k += 8) {
+        const __m128i halves = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + 2 * k));
+        _mm256_storeu_ps(out + k, _mm256_cvtph_ps(halves));
+    }
+    return k;
+}
+
+__attribute__((target("avx2"))) std::int64_t decodeBfloat16Avx2(const char* data, std::int64_t count, float* out)
+{
+    std::int64_t k = 0;
+    for (; k + 8 <= count; k += 8) {
+        const __m128i halves = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + 2 * k));
+        const __m256i widened = _mm256_slli_epi32(_mm256_cvtepu16_epi32(halves), 16);
+        _mm256_storeu_ps(out + k, _mm256_castsi256_ps(widened));
+    }
+    return k;
+}
+
+#endif
+
 void decodeHalf(const char* data, std::int64_t count, float* out)
 {
     std::int64_t k = 0;
-#if defined(__F16C__)
-    if constexpr (std::endian::native == std::endian::little) {
-        for (; k + 8 <= count; k += 8) {
-            const __m128i halves = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + 2 * k));
-            _mm256_storeu_ps(out + k, _mm256_cvtph_ps(halves));
-        }
-    }
+#if defined(__x86_64__)
+    static const bool f16c = [] {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("f16c") != 0;
+    }();
+    if (std::endian::native == std::endian::little && f16c)
+        k = decodeHalfF16c(data, count, out);
 #endif
     for (; k < count; ++k)
         out[k] = halfToFloat(loadLittleEndianBits<std::uint16_t>(data + 2 * k));
@@ -198,14 +225,13 @@ void decodeHalf(const char* data, std::int64_t count, float* out)
 void decodeBfloat16(const char* data, std::int64_t count, float* out)
 {
     std::int64_t k = 0;
-#if defined(__AVX2__)
-    if constexpr (std::endian::native == std::endian::little) {
-        for (; k + 8 <= count; k += 8) {
-            const __m128i halves = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + 2 * k));
-            const __m256i widened = _mm256_slli_epi32(_mm256_cvtepu16_epi32(halves), 16);
-            _mm256_storeu_ps(out + k, _mm256_castsi256_ps(widened));
-        }
-    }
+#if defined(__x86_64__)
+    static const bool avx2 = [] {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx2") != 0;
+    }();
+    if (std::endian::native == std::endian::little && avx2)
+        k = decodeBfloat16Avx2(data, count, out);
 #endif
     for (; k < count; ++k)
         out[k] = bfloat16ToFloat(loadLittleEndianBits<std::uint16_t>(data + 2 * k));

@@ -558,6 +558,122 @@ def multi_head():
     write("12-multi-head-one-off.json", scene)
 
 
+# ---- 13 to 19: what the seeds teach beyond the arithmetic ---------------------------------
+# Each opens on the view that shows it; the description quotes the seed passage.
+
+
+def word_vectors_8d():
+    # tests/data/wordvectors/analogy_8d.txt (make_analogy_8d.py): seed 003's analogies hold
+    # in it, and no word vectors ship with Debian.
+    path = os.path.join(HERE, "..", "..", "tests", "data", "wordvectors", "analogy_8d.txt")
+    table = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            parts = line.split()
+            table[parts[0]] = [float(v) for v in parts[1:]]
+    return table
+
+
+def concept_examples():
+    scene = header(
+        "Train: learn the translation alignment",
+        "Seed 001: \u201cThe parameters to be estimated (learned) are: W^q, W^k, W^v.\u201d Press Run "
+        "on the Train tab: from random weights, Adam learns the alignment example 04 sets by hand, "
+        "and the heatmap sharpens as the loss falls.",
+        TARGET, SOURCE)
+    translation = json_of("04-translation-cross-attention.json")
+    for key in ("tokenizer", "embedding", "positional", "model", "heads", "W_o", "attention", "mask"):
+        scene[key] = translation[key]
+    scene["view"] = view("train:translation")
+    write("13-train-translation-alignment.json", scene)
+
+    scene = json_of("11-saturation-dk-256.json")
+    scene["title"] = "Why 1/\u221ad_k: the gradient of a saturated softmax"
+    scene["description"] = (
+        "Seed 002: \u201cLarge dot products cause softmax to saturate (outputting ~1 for the max value "
+        "and ~0 for others), leading to vanishing gradients.\u201d At d_k = 256 the unscaled row's "
+        "Jacobian nearly vanishes; scaled by 1/\u221ad_k it does not.")
+    scene["view"] = view("gradient")
+    write("14-gradient-saturation.json", scene)
+
+    scene = header(
+        "Attention as a kernel smoother",
+        "Seed 004: the output is \u201cthe weighted linear combination of target values on support "
+        "vectors\u201d. Keys are points on a line, values their targets: softmax gives a "
+        "Nadaraya\u2013Watson estimate whose bandwidth is the temperature. Drag the points.",
+        "This is a cat.")
+    scene.update({
+        "tokenizer": {"mode": "whitespace", "lowercase": False, "special": "none"},
+        "embedding": {"kind": "hashed", "seed": 1},
+        "positional": {"kind": "none"},
+        "model": {"d_model": 4, "heads": 1, "d_k": 4, "d_v": 4, "seed": 1, "init": "xavier"},
+        "attention": attention("scaled"),
+        "mask": mask(),
+        "view": view("kernel"),
+    })
+    write("15-kernel-smoother.json", scene)
+
+    scene = header(
+        "Positional encodings: sin and cos",
+        "Seed 001: \u201cEach position has a unique positional vector e^i \u2026 obtained using sin(\u00b7) "
+        "and cos(\u00b7) functions.\u201d P, how alike two positions are (P P\u1d40) and X = E + P; "
+        "switch positions off and the layer cannot tell word order.",
+        STUDENT_TEXT)
+    scene.update({
+        "tokenizer": {"mode": "word", "lowercase": False, "special": "none"},
+        "embedding": {"kind": "hashed", "seed": 1},
+        "positional": {"kind": "sinusoidal"},
+        "model": {"d_model": 16, "heads": 1, "d_k": 16, "d_v": 16, "seed": 1, "init": "xavier"},
+        "attention": attention("scaled"),
+        "mask": mask(),
+        "view": view("positions"),
+    })
+    write("16-sinusoidal-positions.json", scene)
+
+    table = word_vectors_8d()
+    scene = header(
+        "Embedding space: king \u2212 man + woman",
+        "Seed 003: \u201cfor the embedding of king the closest words (kings, queen, throne, emporer and "
+        "son) are all closely related to king.\u201d Forty words on their two principal components; "
+        "king \u2212 man + woman lands on queen.",
+        "king man woman queen")
+    scene.update({
+        "tokenizer": {"mode": "whitespace", "lowercase": False, "special": "none"},
+        "embedding": {"kind": "table", "seed": 1, "table": table},
+        "positional": {"kind": "none"},
+        "model": {"d_model": 8, "heads": 1, "d_k": 8, "d_v": 8, "seed": 1, "init": "xavier"},
+        "attention": attention("scaled"),
+        "mask": mask(),
+        "view": view("embedding-space"),
+    })
+    write("17-embedding-space-king-queen.json", scene)
+
+    scene = json_of("02-student-scholarship.json")
+    scene["title"] = "What the causal mask takes away"
+    scene["description"] = (
+        "Seed 003: \u201cMasking is used in attention mechanisms to ensure that the tokens don't "
+        "learn from future data.\u201d The scholarship heads without the mask minus with it: red "
+        "where a word looks at a later word, blue where its earlier words lose that weight.")
+    scene["view"] = view("difference:1", compare="mask:causal")
+    write("18-difference-causal-mask.json", scene)
+
+    scene = json_of("01-this-is-a-cat.json")
+    scene["title"] = "Queries in columns, as seed 001 writes A"
+    scene["description"] = (
+        "Seed 001: \u201cTaking softmax, the sum of each column must be 1.\u201d The notes write "
+        "A = K\u1d40Q with one query per column; the explorer's rows are queries. This view draws "
+        "the notes' way.")
+    scene["view"] = view()
+    scene["view"]["transpose"] = True
+    write("19-queries-in-columns.json", scene)
+
+
+def json_of(name):
+    import json
+    with open(os.path.join(HERE, name), encoding="utf-8") as f:
+        return json.load(f)
+
+
 def main():
     this_is_a_cat()
     write("02-student-scholarship.json", student_scene(
@@ -582,6 +698,7 @@ def main():
     saturation(4)
     saturation(256)
     multi_head()
+    concept_examples()
 
 
 if __name__ == "__main__":
