@@ -8,7 +8,8 @@
 # dpkg-dev and file let cpack derive the .deb's Depends (dpkg-shlibdeps); appstream and
 # desktop-file-utils validate the desktop files, gio (libglib2.0-bin) opens a scene as a file
 # manager would (tests/package). qt6-l10n-tools (lupdate, lrelease) and qt6-tools-dev (CMake's
-# Qt6LinguistTools) compile resources/translations into the program.
+# Qt6LinguistTools) compile resources/translations into the program. qemu-user (99 MB installed)
+# runs the packaged program on a baseline x86-64 CPU (tests/package/check_deb.sh).
 # Usage: sh cmake/deps.sh [EXTRA_PACKAGE...]   (CI's extra checks name theirs: .ci/run)
 set -eu
 
@@ -18,7 +19,7 @@ packages="cmake ninja-build g++ pkg-config
   libvulkan-dev glslc vulkan-validationlayers mesa-vulkan-drivers
   fonts-dejavu-core fonts-droid-fallback poppler-utils
   fonts-noto-ui-core fonts-noto-cjk
-  dpkg-dev file appstream desktop-file-utils libglib2.0-bin"
+  dpkg-dev file appstream desktop-file-utils libglib2.0-bin qemu-user"
 
 packages="$packages $*"
 missing=""

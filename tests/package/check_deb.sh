@@ -121,6 +121,22 @@ out=$("$exe" --version 2>/dev/null) || fail "attention-explorer --version exited
 "$exe" --backend cpu --export "$work/figure.png" >"$work/run.log" 2>&1 || fail "--export: $(cat "$work/run.log")"
 [ "$(head -c 4 "$work/figure.png" 2>/dev/null | od -An -c | tr -d ' ')" = "211PNG" ] || fail "--export wrote no PNG"
 
+# On the x86-64 baseline (QEMU's qemu64: SSE2, no AVX): a Debian amd64 package must run on
+# any amd64 CPU, its AVX2 and AVX-512 kernels chosen at run time only where the CPU has them.
+# The same figure, computed with the baseline's kernels, must come out (and say nothing of an
+# illegal instruction). qemu-user is in cmake/deps.sh; it is missing only off CI.
+if command -v qemu-x86_64 >/dev/null 2>&1; then
+    out=$(qemu-x86_64 -cpu qemu64 "$exe" --version 2>"$work/baseline.err") ||
+        fail "on a baseline x86-64 CPU, --version: $(cat "$work/baseline.err")"
+    [ "$out" = "attention-explorer $version" ] || fail "on a baseline x86-64 CPU, --version printed: $out"
+    qemu-x86_64 -cpu qemu64 "$exe" --backend cpu --export "$work/baseline.png" >"$work/baseline.log" 2>&1 ||
+        fail "on a baseline x86-64 CPU, --export: $(cat "$work/baseline.log")"
+    [ "$(head -c 4 "$work/baseline.png" 2>/dev/null | od -An -c | tr -d ' ')" = "211PNG" ] ||
+        fail "on a baseline x86-64 CPU, --export wrote no PNG"
+elif [ "${CI:-}" = true ]; then
+    fail "qemu-x86_64 is not installed (cmake/deps.sh installs qemu-user)"
+fi
+
 # The files beside it.
 gzip -t "$root/usr/share/man/man1/attention-explorer.1.gz" || fail "the man page is not gzip"
 zcat "$root/usr/share/man/man1/attention-explorer.1.gz" | grep -q "^\.TH ATTENTION-EXPLORER 1 .*$version" ||
