@@ -6,6 +6,7 @@
 #include "core/word_vectors.h"
 #include "core/result_json.h"
 #include "core/scene_json.h"
+#include "ui/concepts/concept_figures.h"
 #include "ui/figures/figure_export.h"
 #include "ui/explorer/comparison_choices.h"
 #include "ui/figures/stage_export.h"
@@ -580,9 +581,19 @@ int runHeadless(const CommandLine& commandLine)
 
     core::Scene scene;
     std::optional<TrainingReport> training;
+    std::optional<ui::ConceptView> conceptView = commandLine.conceptView;
     try {
         scene = sceneFor(commandLine);
-        training = trainIfAsked(commandLine.trainOptions, scene); // --train: fitted before anything is shown
+        // The scene's own view may be a concept figure; "train:TASK" names the task to train.
+        const QString ownView = scene.view.view.section(QLatin1Char(':'), 0, 0);
+        if (!conceptView && !commandLine.viewGiven)
+            conceptView = ui::parseConceptView(ownView);
+        TrainOptions trainOptions = commandLine.trainOptions;
+        if (conceptView == ui::ConceptView::Train && !trainOptions.task) {
+            const std::string task = scene.view.view.section(QLatin1Char(':'), 1).toStdString();
+            trainOptions.task = core::parseTrainingTask(task).value_or(core::TrainingTask::Copy);
+        }
+        training = trainIfAsked(trainOptions, scene); // --train: fitted before anything is shown
         if (training)
             scene = training->scene;
     } catch (const core::Error& e) {
@@ -691,11 +702,27 @@ int runHeadless(const CommandLine& commandLine)
                                  QJsonDocument(withTraining(core::resultToJson(*full), training)).toJson(QJsonDocument::Indented));
         if (training && !commandLine.trainOptions.savePath.isEmpty())
             outputs.emplace_back(commandLine.trainOptions.savePath, core::sceneToJson(training->scene));
-        if (!commandLine.exportPath.isEmpty())
+        if (!commandLine.exportPath.isEmpty() && conceptView) {
+            ui::ConceptSource source;
+            source.scene = std::make_shared<const core::Scene>(scene);
+            source.result = result;
+            source.head = std::max(0, spec.head);
+            source.query = commandLine.query.value_or(problem->queryCount() - 1);
+            if (source.query >= problem->queryCount())
+                throw core::Error(QStringLiteral("--query %1: the input has %2 queries")
+                                      .arg(source.query + 1)
+                                      .arg(problem->queryCount())
+                                      .toStdString());
+            source.trainer = training ? training->trainer.get() : nullptr;
+            outputs.emplace_back(commandLine.exportPath,
+                                 ui::conceptFigureBytes(*conceptView, source, spec, commandLine.figureSize,
+                                                        *ui::figureFormatForPath(commandLine.exportPath)));
+        } else if (!commandLine.exportPath.isEmpty()) {
             outputs.emplace_back(commandLine.exportPath,
                                  ui::figureBytes(*result, spec, commandLine.figureSize,
                                                  *ui::figureFormatForPath(commandLine.exportPath),
                                                  spec.view == ui::FigureView::Difference ? comparison() : nullptr));
+        }
         if (!commandLine.presentationPath.isEmpty()) {
             ui::DeckOptions deck;
             deck.head = std::max(0, spec.head);

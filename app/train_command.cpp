@@ -96,7 +96,8 @@ std::optional<TrainingReport> trainIfAsked(const TrainOptions& options, const co
     if (options.learningRate)
         setup.adam.learningRate = *options.learningRate;
     setup.hard.mode = options.hardGradient;
-    core::Trainer trainer(scene, setup);
+    auto owned = std::make_shared<core::Trainer>(scene, setup);
+    core::Trainer& trainer = *owned;
     for (const QString& note : trainer.notes())
         printLine(stderr, QStringLiteral("note: ") + note);
     trainer.run(options.steps);
@@ -110,7 +111,7 @@ std::optional<TrainingReport> trainIfAsked(const TrainOptions& options, const co
                           .arg(loss.front(), 0, 'g', 4)
                           .arg(final.loss.total, 0, 'g', 4)
                           .arg(100.0 * final.accuracy, 0, 'f', 0));
-    return TrainingReport{trainer.trainedScene(), core::trainingToJson(trainer)};
+    return TrainingReport{trainer.trainedScene(), core::trainingToJson(trainer), std::move(owned)};
 }
 
 QJsonObject withTraining(QJsonObject dump, const std::optional<TrainingReport>& training)

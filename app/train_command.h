@@ -5,6 +5,7 @@
 
 #include <QJsonObject>
 #include <QString>
+#include <memory>
 #include <optional>
 
 class QCommandLineParser;
@@ -37,6 +38,7 @@ struct TrainingReport
 {
     core::Scene scene;
     QJsonObject json; // core::trainingToJson
+    std::shared_ptr<const core::Trainer> trainer; // what --view train draws
 };
 
 // With --train: fits `scene` on the task (fresh seeded weights, on the CPU), prints one line

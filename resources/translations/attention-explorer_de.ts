@@ -2,6 +2,33 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de" sourcelanguage="en">
 <context>
+    <name>EmbeddingSpaceFigure</name>
+    <message>
+        <source>Embedding space: %1 words of %2, %3 dimensions</source>
+        <translation>Einbettungsraum: %1 Wörter aus %2, %3 Dimensionen</translation>
+    </message>
+    <message>
+        <source>PC 1 (%1 % of the variance)</source>
+        <translation>HK 1 (%1 % der Varianz)</translation>
+    </message>
+    <message>
+        <source>t-SNE 1</source>
+        <translation>t-SNE 1</translation>
+    </message>
+    <message>
+        <source>PC 2 (%1 %)</source>
+        <translation>HK 2 (%1 %)</translation>
+    </message>
+    <message>
+        <source>t-SNE 2</source>
+        <translation>t-SNE 2</translation>
+    </message>
+    <message>
+        <source>%1 − %2 + %3 ≈ %4   (nearest by cosine: %5)</source>
+        <translation>%1 − %2 + %3 ≈ %4   (nächste nach Kosinus: %5)</translation>
+    </message>
+</context>
+<context>
     <name>FigureBuilder</name>
     <message>
         <source>dot product</source>
@@ -171,6 +198,55 @@
         <source>difference of weights · scaled to the data</source>
         <translation>Differenz der Gewichte · nach den Daten skaliert</translation>
     </message>
+    <message>
+        <source>%1 · %2 minus the same with %3</source>
+        <translation>%1 · %2 minus dasselbe mit %3</translation>
+    </message>
+</context>
+<context>
+    <name>GradientFigure</name>
+    <message>
+        <source>Why 1/√d_k: head %1, query “%2”, d_k = %3</source>
+        <translation>Warum 1/√d_k: Kopf %1, Query „%2“, d_k = %3</translation>
+    </message>
+    <message>
+        <source>without 1/√d_k: q·k</source>
+        <translation>ohne 1/√d_k: q·k</translation>
+    </message>
+    <message>
+        <source>with 1/√d_k: q·k / √%1</source>
+        <translation>mit 1/√d_k: q·k / √%1</translation>
+    </message>
+    <message>
+        <source>score (σ = %1)</source>
+        <translation>Score (σ = %1)</translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation>Anzahl</translation>
+    </message>
+    <message>
+        <source>score s_k</source>
+        <translation>Score s_k</translation>
+    </message>
+    <message>
+        <source>weight w_j</source>
+        <translation>Gewicht w_j</translation>
+    </message>
+    <message>
+        <source>‖J‖ = %1
+largest weight %2 · entropy %3 nats</source>
+        <translation>‖J‖ = %1
+größtes Gewicht %2 · Entropie %3 nats</translation>
+    </message>
+    <message>
+        <source>∂w_j / ∂s_k</source>
+        <translation>∂w_j / ∂s_k</translation>
+    </message>
+    <message>
+        <source>∂w_j/∂s_k = w_j (δ_jk − w_k): a saturated row passes almost no gradient to its scores. Seed 000: softmax “can be sensitive to large input values, killing the gradient”</source>
+        <translation>∂w_j/∂s_k = w_j (δ_jk − w_k): eine gesättigte Zeile gibt fast keinen Gradienten an ihre Scores weiter. Seed 000: Softmax „can be sensitive to large input values, killing the gradient“</translation>
+    </message>
 </context>
 <context>
     <name>HeadGridPainter</name>
@@ -201,6 +277,85 @@
     <message>
         <source>: %1 attends most to %2 (%3)</source>
         <translation>: %1 achtet am stärksten auf %2 (%3)</translation>
+    </message>
+</context>
+<context>
+    <name>KernelFigure</name>
+    <message>
+        <source>softmax: Gaussian kernel (Nadaraya–Watson)</source>
+        <translation>Softmax: Gauß-Kern (Nadaraya–Watson)</translation>
+    </message>
+    <message>
+        <source>softmax</source>
+        <translation>Softmax</translation>
+    </message>
+    <message>
+        <source>ReLU: Epanechnikov kernel</source>
+        <translation>ReLU: Epanechnikov-Kern</translation>
+    </message>
+    <message>
+        <source>ReLU</source>
+        <translation>ReLU</translation>
+    </message>
+    <message>
+        <source>sparsemax</source>
+        <translation>Sparsemax</translation>
+    </message>
+    <message>
+        <source>hard: nearest neighbour</source>
+        <translation>hart: nächster Nachbar</translation>
+    </message>
+    <message>
+        <source>hard (argmax)</source>
+        <translation>hart (Argmax)</translation>
+    </message>
+    <message>
+        <source>not normalized</source>
+        <translation>nicht normiert</translation>
+    </message>
+    <message>
+        <source>query q (keys k_j on the same line)</source>
+        <translation>Query q (Keys k_j auf derselben Geraden)</translation>
+    </message>
+    <message>
+        <source>f(q) = Σ_j w_j(q) v_j</source>
+        <translation>f(q) = Σ_j w_j(q) v_j</translation>
+    </message>
+    <message>
+        <source>keys and values (k_j, v_j)</source>
+        <translation>Keys und Values (k_j, v_j)</translation>
+    </message>
+    <message>
+        <source>On a line: bandwidth h = %1</source>
+        <translation>Auf einer Geraden: Bandbreite h = %1</translation>
+    </message>
+    <message>
+        <source>Attention as a kernel smoother</source>
+        <translation>Attention als Kern-Glätter</translation>
+    </message>
+    <message>
+        <source>component 1</source>
+        <translation>Komponente 1</translation>
+    </message>
+    <message>
+        <source>component 2</source>
+        <translation>Komponente 2</translation>
+    </message>
+    <message>
+        <source>keys</source>
+        <translation>Keys</translation>
+    </message>
+    <message>
+        <source>queries</source>
+        <translation>Queries</translation>
+    </message>
+    <message>
+        <source>Head %1 in 2-D: “%2” to its keys</source>
+        <translation>Kopf %1 in 2-D: „%2“ zu seinen Keys</translation>
+    </message>
+    <message>
+        <source>Seed 004: the output is “the weighted linear combination of target values on support vectors”; the temperature sets the kernel&apos;s width</source>
+        <translation>Seed 004: die Ausgabe ist „the weighted linear combination of target values on support vectors“; die Temperatur bestimmt die Breite des Kerns</translation>
     </message>
 </context>
 <context>
@@ -280,6 +435,57 @@
     <message>
         <source>%1 · head importance</source>
         <translation>%1 · Wichtigkeit der Heads</translation>
+    </message>
+</context>
+<context>
+    <name>PositionsFigure</name>
+    <message>
+        <source>Positions: none, so the layer cannot tell word order</source>
+        <translation>Positionen: keine, also kennt die Schicht die Wortfolge nicht</translation>
+    </message>
+    <message>
+        <source>Positional encodings: X = E + P</source>
+        <translation>Positionskodierungen: X = E + P</translation>
+    </message>
+    <message>
+        <source>dimension</source>
+        <translation>Dimension</translation>
+    </message>
+    <message>
+        <source>P: sin and cos of the position (−1 to 1)</source>
+        <translation>P: Sinus und Kosinus der Position (−1 bis 1)</translation>
+    </message>
+    <message>
+        <source>position</source>
+        <translation>Position</translation>
+    </message>
+    <message>
+        <source>P Pᵀ: how alike two positions are (±%1)</source>
+        <translation>P Pᵀ: wie ähnlich zwei Positionen sind (±%1)</translation>
+    </message>
+    <message>
+        <source>E: the words</source>
+        <translation>E: die Wörter</translation>
+    </message>
+    <message>
+        <source>X = E + P: what the projections see</source>
+        <translation>X = E + P: was die Projektionen sehen</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <source>distance m − n (query position − key position)</source>
+        <translation>Abstand m − n (Query-Position − Key-Position)</translation>
+    </message>
+    <message>
+        <source>R(m) q · R(n) k</source>
+        <translation>R(m) q · R(n) k</translation>
+    </message>
+    <message>
+        <source>Rotary, head %1: score of “%2” and “%3” by distance</source>
+        <translation>Rotary, Kopf %1: Score von „%2“ und „%3“ nach Abstand</translation>
     </message>
 </context>
 <context>
@@ -798,6 +1004,62 @@
         <source>Attention scenes (*.json)</source>
         <translation>Attention-Szenen (*.json)</translation>
     </message>
+    <message>
+        <source>Softmax</source>
+        <translation>Softmax</translation>
+    </message>
+    <message>
+        <source>ReLU, normalized</source>
+        <translation>ReLU, normiert</translation>
+    </message>
+    <message>
+        <source>Sparsemax</source>
+        <translation>Sparsemax</translation>
+    </message>
+    <message>
+        <source>No normalization</source>
+        <translation>Keine Normierung</translation>
+    </message>
+    <message>
+        <source>Hashed embeddings</source>
+        <translation>Gehashte Einbettungen</translation>
+    </message>
+    <message>
+        <source>One-hot embeddings</source>
+        <translation>One-Hot-Einbettungen</translation>
+    </message>
+    <message>
+        <source>Embedding table</source>
+        <translation>Einbettungstabelle</translation>
+    </message>
+    <message>
+        <source>Word vectors</source>
+        <translation>Wortvektoren</translation>
+    </message>
+    <message>
+        <source>No positions</source>
+        <translation>Keine Positionen</translation>
+    </message>
+    <message>
+        <source>Sinusoidal positions</source>
+        <translation>Sinusförmige Positionen</translation>
+    </message>
+    <message>
+        <source>Position table</source>
+        <translation>Positionstabelle</translation>
+    </message>
+    <message>
+        <source>Causal mask off</source>
+        <translation>Kausale Maske aus</translation>
+    </message>
+    <message>
+        <source>Causal mask on</source>
+        <translation>Kausale Maske an</translation>
+    </message>
+    <message>
+        <source>The scene as opened</source>
+        <translation>Die Szene wie geöffnet</translation>
+    </message>
 </context>
 <context>
     <name>SlideBuilder</name>
@@ -900,6 +1162,37 @@
     <message>
         <source>o = ∑ αv  (query %1, “%2”)</source>
         <translation>o = ∑ αv  (Query %1, „%2“)</translation>
+    </message>
+</context>
+<context>
+    <name>TrainFigure</name>
+    <message>
+        <source>Training on the %1 task: step %2, loss %3, %4 % of rows attend where the task asks</source>
+        <translation>Training für die Aufgabe %1: Schritt %2, Verlust %3, %4 % der Zeilen achten dorthin, wo die Aufgabe es verlangt</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>Verlust</translation>
+    </message>
+    <message>
+        <source>the weights now</source>
+        <translation>die Gewichte jetzt</translation>
+    </message>
+    <message>
+        <source>head %1 now</source>
+        <translation>Kopf %1 jetzt</translation>
+    </message>
+    <message>
+        <source>what the task asks</source>
+        <translation>was die Aufgabe verlangt</translation>
+    </message>
+    <message>
+        <source>attention weight</source>
+        <translation>Attention-Gewicht</translation>
     </message>
 </context>
 <context>
@@ -1153,6 +1446,13 @@
     </message>
 </context>
 <context>
+    <name>attn::ui::ConceptPage</name>
+    <message>
+        <source>Nothing to show yet.</source>
+        <translation>Noch nichts zu zeigen.</translation>
+    </message>
+</context>
+<context>
     <name>attn::ui::DecimalField</name>
     <message>
         <source>%1: %2 is more than %3, the largest possible; it stays %4</source>
@@ -1161,6 +1461,45 @@
     <message>
         <source>%1: %2 is less than %3, the smallest possible; it stays %4</source>
         <translation>%1: %2 ist kleiner als %3, der kleinstmögliche Wert; er bleibt %4</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::EmbeddingSpacePage</name>
+    <message>
+        <source>Map</source>
+        <translation>Karte</translation>
+    </message>
+    <message>
+        <source>PCA</source>
+        <translation>PCA</translation>
+    </message>
+    <message>
+        <source>t-SNE</source>
+        <translation>t-SNE</translation>
+    </message>
+    <message>
+        <source>Analogy</source>
+        <translation>Analogie</translation>
+    </message>
+    <message>
+        <source>king - man + woman, or one word</source>
+        <translation>king - man + woman, oder ein Wort</translation>
+    </message>
+    <message>
+        <source>&amp;Map:</source>
+        <translation>&amp;Karte:</translation>
+    </message>
+    <message>
+        <source>&amp;Words:</source>
+        <translation>&amp;Wörter:</translation>
+    </message>
+    <message>
+        <source>Nearest by cosine: %1</source>
+        <translation>Nächste nach Kosinus: %1</translation>
+    </message>
+    <message>
+        <source>t-SNE of %1 words would take minutes here; PCA draws them at once (t-SNE up to %2).</source>
+        <translation>t-SNE von %1 Wörtern würde hier Minuten dauern; PCA zeichnet sie sofort (t-SNE bis %2).</translation>
     </message>
 </context>
 <context>
@@ -1194,10 +1533,6 @@
         <translation>Die ganze Matrix zeigen (Strg+0). Mit dem Mausrad zoomen, zum Verschieben ziehen.</translation>
     </message>
     <message>
-        <source>These weights minus those &amp;scored by:</source>
-        <translation>Diese Gewichte minus die Gewichte unter dem &amp;Score:</translation>
-    </message>
-    <message>
         <source>&amp;Weights</source>
         <translation>&amp;Gewichte</translation>
     </message>
@@ -1224,10 +1559,6 @@
     <message>
         <source>Each query joined to every key by a line as strong as its weight</source>
         <translation>Jede Query mit jedem Key durch eine Linie verbunden, so stark wie ihr Gewicht</translation>
-    </message>
-    <message>
-        <source>Weights under this score minus weights under another, same input</source>
-        <translation>Gewichte unter diesem Score minus Gewichte unter einem anderen, bei gleicher Eingabe</translation>
     </message>
     <message>
         <source>Scene</source>
@@ -1555,6 +1886,62 @@
         <source>grey (for print)</source>
         <translation>grau (für den Druck)</translation>
     </message>
+    <message>
+        <source>&amp;Queries in columns</source>
+        <translation>&amp;Queries in Spalten</translation>
+    </message>
+    <message>
+        <source>Draw the weights transposed, A = Kᵀ Q, as seed 001 writes them: each column is one query and sums to 1.</source>
+        <translation>Die Gewichte transponiert zeichnen, A = Kᵀ Q, wie Seed 001 sie schreibt: jede Spalte ist eine Query und summiert sich zu 1.</translation>
+    </message>
+    <message>
+        <source>These weights minus the &amp;same with:</source>
+        <translation>Diese Gewichte minus dieselben &amp;mit:</translation>
+    </message>
+    <message>
+        <source>T&amp;rain</source>
+        <translation>T&amp;raining</translation>
+    </message>
+    <message>
+        <source>&amp;Gradient</source>
+        <translation>&amp;Gradient</translation>
+    </message>
+    <message>
+        <source>&amp;Kernel</source>
+        <translation>&amp;Kern</translation>
+    </message>
+    <message>
+        <source>P&amp;ositions</source>
+        <translation>P&amp;ositionen</translation>
+    </message>
+    <message>
+        <source>&amp;Embeddings</source>
+        <translation>&amp;Einbettungen</translation>
+    </message>
+    <message>
+        <source>Fit W_q, W_k, W_v and W_O to a task with Adam and watch the weights sharpen as the loss falls</source>
+        <translation>W_q, W_k, W_v und W_O mit Adam an eine Aufgabe anpassen und zusehen, wie die Gewichte schärfer werden, während der Verlust fällt</translation>
+    </message>
+    <message>
+        <source>Why 1/√d_k: the softmax Jacobian of one query and the spread of the scores, without and with the scaling</source>
+        <translation>Warum 1/√d_k: die Softmax-Jacobi-Matrix einer Query und die Streuung der Scores, ohne und mit der Skalierung</translation>
+    </message>
+    <message>
+        <source>Attention as a kernel smoother: keys on a line, the weighted average of their values as the query moves</source>
+        <translation>Attention als Kern-Glätter: Keys auf einer Geraden, der gewichtete Mittelwert ihrer Values, während die Query wandert</translation>
+    </message>
+    <message>
+        <source>The positional encodings P, how alike positions are, and X = E + P</source>
+        <translation>Die Positionskodierungen P, wie ähnlich Positionen sind, und X = E + P</translation>
+    </message>
+    <message>
+        <source>The word vectors on a map, their nearest words and analogies</source>
+        <translation>Die Wortvektoren auf einer Karte, ihre nächsten Wörter und Analogien</translation>
+    </message>
+    <message>
+        <source>These weights minus the weights of the same input with one setting changed, or of the scene as it was opened</source>
+        <translation>Diese Gewichte minus die Gewichte derselben Eingabe mit einer geänderten Einstellung oder der Szene wie geöffnet</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::ExportDialog</name>
@@ -1865,6 +2252,17 @@
     <message>
         <source>&amp;Decimals:</source>
         <translation>&amp;Nachkommastellen:</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::GradientPage</name>
+    <message>
+        <source>Query</source>
+        <translation>Query</translation>
+    </message>
+    <message>
+        <source>&amp;Query:</source>
+        <translation>&amp;Query:</translation>
     </message>
 </context>
 <context>
@@ -2240,6 +2638,41 @@
     <message>
         <source>%1: %2 is less than %3, the smallest possible; it stays %4</source>
         <translation>%1: %2 ist kleiner als %3, der kleinstmögliche Wert; er bleibt %4</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::KernelPage</name>
+    <message>
+        <source>Bandwidth</source>
+        <translation>Bandbreite</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>Score</translation>
+    </message>
+    <message>
+        <source>distance: −(q − k)²</source>
+        <translation>Abstand: −(q − k)²</translation>
+    </message>
+    <message>
+        <source>dot product: q k</source>
+        <translation>Skalarprodukt: q k</translation>
+    </message>
+    <message>
+        <source>Reset &amp;points</source>
+        <translation>&amp;Punkte zurücksetzen</translation>
+    </message>
+    <message>
+        <source>&amp;Bandwidth h:</source>
+        <translation>&amp;Bandbreite h:</translation>
+    </message>
+    <message>
+        <source>S&amp;core:</source>
+        <translation>S&amp;core:</translation>
+    </message>
+    <message>
+        <source>Drag a point to move a key and its value.</source>
+        <translation>Einen Punkt ziehen, um einen Key und seinen Value zu verschieben.</translation>
     </message>
 </context>
 <context>
@@ -3133,6 +3566,33 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
     </message>
 </context>
 <context>
+    <name>attn::ui::PositionsPage</name>
+    <message>
+        <source>&amp;Sinusoidal positions</source>
+        <translation>&amp;Sinusförmige Positionen</translation>
+    </message>
+    <message>
+        <source>Off: X = E, and without a causal mask the layer cannot tell the order of the words</source>
+        <translation>Aus: X = E, und ohne kausale Maske kennt die Schicht die Reihenfolge der Wörter nicht</translation>
+    </message>
+    <message>
+        <source>Switch positions on</source>
+        <translation>Positionen einschalten</translation>
+    </message>
+    <message>
+        <source>Switch positions off</source>
+        <translation>Positionen ausschalten</translation>
+    </message>
+    <message>
+        <source>The sentence reversed only reverses the weights (largest change %1): the layer cannot tell the order of the words.</source>
+        <translation>Der umgedrehte Satz dreht nur die Gewichte um (größte Änderung %1): die Schicht kennt die Reihenfolge der Wörter nicht.</translation>
+    </message>
+    <message>
+        <source>The sentence reversed changes the weights by up to %1: positions (or the causal mask) give the layer the order of the words.</source>
+        <translation>Der umgedrehte Satz ändert die Gewichte um bis zu %1: Positionen (oder die kausale Maske) geben der Schicht die Reihenfolge der Wörter.</translation>
+    </message>
+</context>
+<context>
     <name>attn::ui::PredictionsView</name>
     <message>
         <source>Predictions</source>
@@ -3309,6 +3769,69 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
     <message>
         <source>Token %1 (id %2): show what it attends to in every head</source>
         <translation>Token %1 (ID %2): zeigen, worauf es in jedem Head achtet</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::TrainPage</name>
+    <message>
+        <source>Task</source>
+        <translation>Aufgabe</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>Lernrate</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>Schritte</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>&amp;Start</translation>
+    </message>
+    <message>
+        <source>S&amp;tep</source>
+        <translation>Sc&amp;hritt</translation>
+    </message>
+    <message>
+        <source>R&amp;eset</source>
+        <translation>Zu&amp;rücksetzen</translation>
+    </message>
+    <message>
+        <source>&amp;Apply to scene</source>
+        <translation>&amp;In die Szene übernehmen</translation>
+    </message>
+    <message>
+        <source>Put the trained weights into the scene (one undo step): every view shows them, and they save with the scene</source>
+        <translation>Die trainierten Gewichte in die Szene übernehmen (ein Rückgängig-Schritt): jede Ansicht zeigt sie, und sie werden mit der Szene gespeichert</translation>
+    </message>
+    <message>
+        <source>T&amp;ask:</source>
+        <translation>&amp;Aufgabe:</translation>
+    </message>
+    <message>
+        <source>&amp;Learning rate:</source>
+        <translation>&amp;Lernrate:</translation>
+    </message>
+    <message>
+        <source>Ste&amp;ps:</source>
+        <translation>Schr&amp;itte:</translation>
+    </message>
+    <message>
+        <source>Apply trained weights (%1)</source>
+        <translation>Trainierte Gewichte übernehmen (%1)</translation>
+    </message>
+    <message>
+        <source>Apply trained weights</source>
+        <translation>Trainierte Gewichte übernehmen</translation>
+    </message>
+    <message>
+        <source>&amp;Pause</source>
+        <translation>&amp;Pause</translation>
+    </message>
+    <message>
+        <source>Press Run to train W_q, W_k, W_v and W_O on the %1 task from fresh weights: %2</source>
+        <translation>Auf Start drücken, um W_q, W_k, W_v und W_O von frischen Gewichten aus für die Aufgabe %1 zu trainieren: %2</translation>
     </message>
 </context>
 <context>

@@ -657,6 +657,48 @@ private slots:
         }
     }
 
+    // The concept views on the command line: --view NAME on any scene or --text, and a scene
+    // whose own view is one (the examples); --query picks the gradient view's query.
+    void conceptViewsExportFromTheCommandLine()
+    {
+        QTemporaryDir dir;
+        const QString examples = QStringLiteral(ATTN_RESOURCES_DIR "/examples/");
+        struct Case
+        {
+            QStringList arguments;
+            QString file;
+            QByteArray magic;
+        };
+        const Case cases[] = {
+            {{QStringLiteral("--scene"), examples + QStringLiteral("14-gradient-saturation.json")}, QStringLiteral("g.pdf"), "%PDF-"},
+            {{QStringLiteral("--text"), QStringLiteral("one two three four"), QStringLiteral("--view"), QStringLiteral("kernel")},
+             QStringLiteral("k.svg"), "<?xml"},
+            {{QStringLiteral("--text"), QStringLiteral("one two three four"), QStringLiteral("--view"), QStringLiteral("positions")},
+             QStringLiteral("p.png"), "\x89PNG"},
+            {{QStringLiteral("--scene"), examples + QStringLiteral("17-embedding-space-king-queen.json")}, QStringLiteral("e.png"), "\x89PNG"},
+            {{QStringLiteral("--text"), QStringLiteral("one two three four"), QStringLiteral("--view"), QStringLiteral("train"),
+              QStringLiteral("--train"), QStringLiteral("reverse"), QStringLiteral("--steps"), QStringLiteral("30")},
+             QStringLiteral("t.png"), "\x89PNG"},
+            {{QStringLiteral("--text"), QStringLiteral("one two three"), QStringLiteral("--view"), QStringLiteral("gradient"),
+              QStringLiteral("--query"), QStringLiteral("2")},
+             QStringLiteral("q.png"), "\x89PNG"},
+        };
+        for (const Case& c : cases) {
+            const QString out = dir.filePath(c.file);
+            const Run r = run(c.arguments + QStringList{QStringLiteral("--export"), out, QStringLiteral("--backend"),
+                                                        QStringLiteral("cpu")});
+            QVERIFY2(r.code == 0, qPrintable(c.arguments.join(QLatin1Char(' ')) + QStringLiteral(": ") + r.err));
+            QFile file(out);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            QCOMPARE(file.read(c.magic.size()), c.magic);
+        }
+        const Run r = run({QStringLiteral("--text"), QStringLiteral("one two three"), QStringLiteral("--view"),
+                           QStringLiteral("gradient"), QStringLiteral("--query"), QStringLiteral("4"), QStringLiteral("--export"),
+                           dir.filePath(QStringLiteral("no.png"))});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains(QStringLiteral("--query 4: the input has 3 queries")), qPrintable(r.err));
+    }
+
     void withoutADisplayTheExampleBecomesAFigureFile()
     {
         QTemporaryDir dir;

@@ -134,10 +134,10 @@ bool sameInGerman(const QString& text)
         QStringLiteral("LaTeX"), QStringLiteral("DPI"), QStringLiteral("cm"), QStringLiteral("px"),
         QStringLiteral("pt"), QStringLiteral("ms"), QStringLiteral("gpt"),
         QStringLiteral("viridis"), QStringLiteral("cividis"), QStringLiteral("magma"),
-        QStringLiteral("Luong"),
+        QStringLiteral("Luong"), QStringLiteral("PCA"), QStringLiteral("t"), QStringLiteral("SNE"),
         // German words spelt as in English
         QStringLiteral("Version"), QStringLiteral("System"), QStringLiteral("Format"),
-        QStringLiteral("Bilinear"), QStringLiteral("bilinear")};
+        QStringLiteral("Bilinear"), QStringLiteral("bilinear"), QStringLiteral("Gradient")};
     static const QRegularExpression word(QStringLiteral("\\p{L}+"));
     for (auto it = word.globalMatch(QString(text).remove(QLatin1Char('&'))); it.hasNext();) {
         const QString w = it.next().captured();
@@ -197,7 +197,10 @@ void collect(QObject* object, const QString& path, Texts& texts)
         addText(texts, path + QStringLiteral(".placeholderText"), line->placeholderText());
     if (auto* edit = qobject_cast<QPlainTextEdit*>(object))
         addText(texts, path + QStringLiteral(".placeholderText"), edit->placeholderText());
-    if (auto* combo = qobject_cast<QComboBox*>(object)) {
+    // Combo boxes whose items are data (the sentence's tokens, the command line's task words)
+    // say so with the "dataItems" property; their tooltips are still checked.
+    if (auto* combo = qobject_cast<QComboBox*>(object);
+        combo && !combo->property("dataItems").toBool()) {
         for (int i = 0; i < combo->count(); ++i)
             addText(texts, path + QStringLiteral(".item%1").arg(i), combo->itemText(i));
     }

@@ -463,6 +463,15 @@ void SceneDocument::setModelShape(const ModelShape& shape)
     push<slices::Model>(slices::NoKey{}, std::move(value), text);
 }
 
+void SceneDocument::setWeights(const core::ModelWeights& weights, const QString& text)
+{
+    if (weights.headCount() != m_scene.weights.headCount() || weights.dModel != m_scene.weights.dModel ||
+        weights.dK != m_scene.weights.dK || weights.dV != m_scene.weights.dV)
+        throw core::Error("the weights do not have the scene's shape");
+    push<slices::Model>(slices::NoKey{}, slices::Model::Value{m_scene.seed, weights, m_scene.embedding, m_scene.positional},
+                        text);
+}
+
 void SceneDocument::setTitle(const QString& title, const QString& description)
 {
     push<slices::Title>(slices::NoKey{}, slices::Title::Value{title, description});

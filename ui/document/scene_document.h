@@ -134,6 +134,8 @@ public:
     // New weights drawn from shape.seed (Xavier); tables of a different width fall back to
     // hashed embeddings and sinusoidal positions. Throws core::Error for an invalid shape.
     void setModelShape(const ModelShape& shape);
+    // Every weight at once (a trained layer's), same shapes; one undo step named `text`.
+    void setWeights(const core::ModelWeights& weights, const QString& text);
     void setTitle(const QString& title, const QString& description);
     // How the figure is shown: saved with the scene, but neither an undo step nor a change
     // that asks to be saved.

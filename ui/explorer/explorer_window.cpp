@@ -3,6 +3,7 @@
 #include "ui/explorer/about_dialog.h"
 #include "ui/explorer/attention_panel.h"
 #include "ui/explorer/comparison_choices.h"
+#include "ui/concepts/concept_pages.h"
 #include "ui/figures/colormap.h"
 #include "ui/export/export_dialog.h"
 #include "ui/document/file_names.h"
@@ -77,7 +78,20 @@ constexpr int kMaxScenePanelMinimum = 210;
 // not kept: the pipeline view needs them, long inputs do not.
 constexpr qint64 kKeepIntermediatesCells = qint64(4) << 20;
 
-enum Tab { HeadTab, PipelineTab, LinesTab, DifferenceTab };
+enum Tab { HeadTab, PipelineTab, LinesTab, DifferenceTab, TrainTab, GradientTab, KernelTab, PositionsTab, EmbeddingSpaceTab };
+
+// The concept views' tabs follow the heatmaps', in ConceptView's order.
+int conceptTab(ConceptView view)
+{
+    return TrainTab + int(view);
+}
+
+std::optional<ConceptView> conceptOfTab(int tab)
+{
+    if (tab < TrainTab || tab > EmbeddingSpaceTab)
+        return std::nullopt;
+    return ConceptView(tab - TrainTab);
+}
 
 // Scenes are saved as NAME.attention.json, the extension the installed MIME type gives to
 // Attention Explorer (resources/desktop), so a file manager opens them here; plain .json
@@ -301,6 +315,25 @@ void ExplorerWindow::buildViews()
     m_tabs->setTabToolTip(HeadTab, tr("The attention weights of one head (or their mean): queries as rows, keys as columns"));
     m_tabs->setTabToolTip(PipelineTab, tr("X, Q, K, V, scores, masked scores, weights and output of one head"));
     m_tabs->setTabToolTip(LinesTab, tr("Each query joined to every key by a line as strong as its weight"));
+    m_trainPage = new TrainPage(m_document, m_tabs);
+    m_gradientPage = new GradientPage(m_tabs);
+    m_kernelPage = new KernelPage(m_tabs);
+    m_positionsPage = new PositionsPage(m_document, m_tabs);
+    m_embeddingPage = new EmbeddingSpacePage(m_tabs);
+    m_tabs->addTab(m_trainPage, tr("T&rain"));
+    m_tabs->addTab(m_gradientPage, tr("&Gradient"));
+    m_tabs->addTab(m_kernelPage, tr("&Kernel"));
+    m_tabs->addTab(m_positionsPage, tr("P&ositions"));
+    m_tabs->addTab(m_embeddingPage, tr("&Embeddings"));
+    m_tabs->setTabToolTip(TrainTab, tr("Fit W_q, W_k, W_v and W_O to a task with Adam and watch the weights sharpen as "
+                                       "the loss falls"));
+    m_tabs->setTabToolTip(GradientTab, tr("Why 1/√d_k: the softmax Jacobian of one query and the spread of the scores, "
+                                          "without and with the scaling"));
+    m_tabs->setTabToolTip(KernelTab, tr("Attention as a kernel smoother: keys on a line, the weighted average of their "
+                                        "values as the query moves"));
+    m_tabs->setTabToolTip(PositionsTab, tr("The positional encodings P, how alike positions are, and X = E + P"));
+    m_tabs->setTabToolTip(EmbeddingSpaceTab, tr("The word vectors on a map, their nearest words and analogies"));
+    connect(m_trainPage, &TrainPage::refused, this, [this](const QString& text) { showEditError(QStringLiteral("train"), text); });
     m_tabs->setTabToolTip(DifferenceTab, tr("These weights minus the weights of the same input with one setting "
                                             "changed, or of the scene as it was opened"));
     layout->addWidget(m_staleNote);
@@ -759,6 +792,7 @@ void ExplorerWindow::showResult()
         m_differenceView->showMessage(m_compareError);
     m_linesView->setResult(result, head);
     m_linesView->setColor(AttentionPanel::headColor(std::max(0, head)));
+    updateConceptPages();
 
     const core::Problem& p = *result->problem;
     const QLocale locale;
@@ -927,7 +961,11 @@ void ExplorerWindow::applyViewSettings()
     FigureView view = FigureView::Head;
     int head = 0;
     int tab = HeadTab;
-    if (parseFigureView(settings.view, view, head)) {
+    if (const auto conceptView = parseConceptView(settings.view.section(QLatin1Char(':'), 0, 0))) {
+        tab = conceptTab(*conceptView);
+        if (*conceptView == ConceptView::Train && settings.view.contains(QLatin1Char(':')))
+            m_trainPage->setTask(settings.view.section(QLatin1Char(':'), 1));
+    } else if (parseFigureView(settings.view, view, head)) {
         tab = view == FigureView::Pipeline ? PipelineTab
               : view == FigureView::Difference ? DifferenceTab
               : view == FigureView::Lines ? LinesTab
@@ -961,11 +999,30 @@ void ExplorerWindow::applyViewSettings()
     pipeline.head = std::max(0, pipeline.head);
     m_pipelineView->setSpec(pipeline);
     m_differenceView->setSpec(figureSpec(FigureView::Difference));
+    for (ConceptPage* page : conceptPages())
+        page->setSpec(figureSpec(FigureView::Head));
     const auto result = m_document.result();
     if (result && m_linesView->head() != selectedHead()) {
         m_linesView->setResult(result, selectedHead());
         m_linesView->setColor(AttentionPanel::headColor(std::max(0, selectedHead())));
     }
+}
+
+std::array<ConceptPage*, 5> ExplorerWindow::conceptPages() const
+{
+    return {m_trainPage, m_gradientPage, m_kernelPage, m_positionsPage, m_embeddingPage};
+}
+
+// The concept views get the scene and its result; each redraws when next shown.
+void ExplorerWindow::updateConceptPages()
+{
+    ConceptSource source;
+    source.scene = std::make_shared<const core::Scene>(m_document.scene());
+    source.result = m_document.result();
+    source.head = std::max(0, selectedHead());
+    source.query = source.result ? std::max(0, source.result->problem->queryCount() - 1) : 0;
+    for (ConceptPage* page : conceptPages())
+        page->setSource(source);
 }
 
 // The Difference tab's choices for the scene as it is now, `wanted` selected where it is one.
@@ -991,6 +1048,11 @@ void ExplorerWindow::storeViewSettings()
     case PipelineTab: settings.view = figureViewName(FigureView::Pipeline, std::max(0, head)); break;
     case LinesTab: settings.view = figureViewName(FigureView::Lines, head); break;
     case DifferenceTab: settings.view = figureViewName(FigureView::Difference, head); break;
+    case TrainTab: settings.view = conceptViewName(ConceptView::Train) + QLatin1Char(':') + m_trainPage->taskName(); break;
+    case GradientTab:
+    case KernelTab:
+    case PositionsTab:
+    case EmbeddingSpaceTab: settings.view = conceptViewName(*conceptOfTab(m_tabs->currentIndex())); break;
     default: settings.view = allHeadsShown() ? figureViewName(FigureView::Heads, 0) : figureViewName(FigureView::Head, head); break;
     }
     settings.colormap = m_colormapCombo->currentData().toString();
@@ -1383,6 +1445,16 @@ ExportSource ExplorerWindow::exportSource() const
                              : tab == HeadTab && allHeadsShown() ? FigureView::Heads
                                                                  : FigureView::Head);
     source.lines = tab == LinesTab;
+    if (const auto view = conceptOfTab(tab)) {
+        // What the page shows now (dragged points, the chosen query, the training so far).
+        QPointer<ConceptPage> page = conceptPages()[std::size_t(*view)];
+        source.drawConcept = [page](QCustomPlot& plot, const FigureSpec& spec) {
+            if (!page)
+                throw core::Error("the view was closed");
+            page->draw(plot, spec);
+        };
+        source.suggestedName += QLatin1Char('-') + conceptViewName(*view);
+    }
     source.suggestedName = m_document.filePath().isEmpty()
                                ? fileNameFromTitle(m_document.scene().title, QStringLiteral("attention"))
                                : QFileInfo(m_document.filePath()).completeBaseName();

@@ -9,6 +9,7 @@
 #include "gpu/backend_factory.h"
 
 #include <QMainWindow>
+#include <array>
 #include <QPointer>
 #include <QTimer>
 #include <memory>
@@ -28,6 +29,12 @@ class QToolButton;
 namespace attn::ui {
 
 class AttentionPanel;
+class ConceptPage;
+class EmbeddingSpacePage;
+class GradientPage;
+class KernelPage;
+class PositionsPage;
+class TrainPage;
 class ExportDialog;
 class HeatmapView;
 class PresentationWindow;
@@ -79,6 +86,11 @@ public:
     HeatmapView* pipelineView() const { return m_pipelineView; }
     HeatmapView* differenceView() const { return m_differenceView; }
     LinesView* linesView() const { return m_linesView; }
+    TrainPage* trainPage() const { return m_trainPage; }
+    GradientPage* gradientPage() const { return m_gradientPage; }
+    KernelPage* kernelPage() const { return m_kernelPage; }
+    PositionsPage* positionsPage() const { return m_positionsPage; }
+    EmbeddingSpacePage* embeddingSpacePage() const { return m_embeddingPage; }
     QTabWidget* viewTabs() const { return m_tabs; }
     QComboBox* headCombo() const { return m_headCombo; }
     QComboBox* compareCombo() const { return m_compareCombo; }
@@ -142,6 +154,8 @@ private:
     void applyViewSettings();
     void storeViewSettings();
     void fillCompareCombo(const QString& wanted);
+    void updateConceptPages();
+    std::array<ConceptPage*, 5> conceptPages() const;
     FigureSpec figureSpec(FigureView view) const;
     void updateTitle();
     void updateHeadCombo();
@@ -187,6 +201,11 @@ private:
     HeatmapView* m_pipelineView = nullptr;
     HeatmapView* m_differenceView = nullptr;
     LinesView* m_linesView = nullptr;
+    TrainPage* m_trainPage = nullptr;
+    GradientPage* m_gradientPage = nullptr;
+    KernelPage* m_kernelPage = nullptr;
+    PositionsPage* m_positionsPage = nullptr;
+    EmbeddingSpacePage* m_embeddingPage = nullptr;
 
     QDockWidget* m_sceneDock = nullptr;
     QDockWidget* m_headsDock = nullptr;

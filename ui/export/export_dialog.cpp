@@ -125,6 +125,12 @@ auto withFigure(const ExportSource& source, const ExportSettings& settings, QSiz
     plot.resize(size);
     FigureSpec spec = settings.figureSpec();
     spec.dpi = dpi;
+    if (source.drawConcept) {
+        plot.setViewport(QRect(QPoint(0, 0), size));
+        source.drawConcept(plot, spec);
+        plot.replot(QCustomPlot::rpImmediateRefresh);
+        return use(plot);
+    }
     if (spec.view == FigureView::Lines) {
         buildLinesFigure(plot, *source.result, spec);
         return use(plot);

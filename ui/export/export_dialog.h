@@ -16,6 +16,7 @@
 #include <functional>
 #include <memory>
 
+class QCustomPlot;
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
@@ -58,6 +59,9 @@ struct ExportSource
     FigureSpec spec;       // the window's current view
     QString suggestedName; // the file name offered, without a suffix ("scholarship")
     bool lines = false;    // the window shows the lines view (FigureView has no such view)
+    // A concept view's tab (ui/concepts): draws what it shows into the plot; the view and head
+    // settings do not apply to it.
+    std::function<void(QCustomPlot&, const FigureSpec&)> drawConcept;
 };
 
 // Everything the dialog sets: what one Save writes.

@@ -1,0 +1,415 @@
+// The views of what the seeds teach beyond the forward pass (ui/concepts): each figure's
+// numbers against formulas worked out here (the softmax Jacobian and its finite differences,
+// the Nadaraya-Watson estimate, the sinusoidal encodings, PCA by a direct eigen-decomposition,
+// an independent training run), the window's tabs, and their files.
+
+#include "ui/concepts/concept_figures.h"
+#include "ui/concepts/concept_pages.h"
+#include "ui/document/scene_document.h"
+#include "ui/explorer/explorer_window.h"
+#include "ui/export/export_dialog.h"
+
+#include "core/cpu_backend.h"
+#include "core/problem.h"
+#include "core/scene.h"
+#include "core/scene_json.h"
+#include "core/training/trainer.h"
+
+#include <qcustomplot.h>
+
+#include <Eigen/Eigenvalues>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTest>
+#include <QUndoStack>
+#include <cmath>
+
+using namespace attn;
+
+namespace {
+
+std::shared_ptr<const core::AttentionResult> computeScene(const core::Scene& scene)
+{
+    core::CpuBackend backend;
+    return backend.compute(core::resolveProblem(scene), core::ComputeOptions{});
+}
+
+core::Scene example(const char* name)
+{
+    return core::loadScene(QStringLiteral(ATTN_RESOURCES_DIR "/examples/") + QLatin1String(name));
+}
+
+std::vector<QCPColorMap*> colorMaps(QCustomPlot& plot)
+{
+    std::vector<QCPColorMap*> maps;
+    for (int i = 0; i < plot.plottableCount(); ++i)
+        if (auto* map = qobject_cast<QCPColorMap*>(plot.plottable(i)))
+            maps.push_back(map);
+    return maps;
+}
+
+QCPGraph* graphNamed(QCustomPlot& plot, const QString& prefix)
+{
+    for (int i = 0; i < plot.graphCount(); ++i)
+        if (plot.graph(i)->name().startsWith(prefix))
+            return plot.graph(i);
+    return nullptr;
+}
+
+// The value a graph draws at x (its data has x among its keys).
+double valueAt(QCPGraph* graph, double x)
+{
+    auto it = graph->data()->findBegin(x, false);
+    return it->value;
+}
+
+std::vector<double> softmax(const std::vector<double>& s)
+{
+    const double top = *std::max_element(s.begin(), s.end());
+    std::vector<double> w(s.size());
+    double sum = 0.0;
+    for (std::size_t j = 0; j < s.size(); ++j)
+        sum += (w[j] = std::exp(s[j] - top));
+    for (double& x : w)
+        x /= sum;
+    return w;
+}
+
+QByteArray magic(const QByteArray& bytes, int n)
+{
+    return bytes.left(n);
+}
+
+} // namespace
+
+class TestConceptViews : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setApplicationName(QStringLiteral("tst_concept_views"));
+    }
+
+    // dw_j/ds_k = w_j (delta_jk - w_k), for the scaled scores q.k / sqrt(d_k) (right) and the
+    // raw ones (left), from the head's raw scores with a softmax written here; the formula is
+    // itself checked by central differences. At d_k = 256 the unscaled row saturates and its
+    // Jacobian is the smaller.
+    void gradientFigureShowsTheSoftmaxJacobian()
+    {
+        core::Scene scene = example("14-gradient-saturation.json");
+        const auto result = computeScene(scene);
+        const int query = 1; // "student"
+        ui::ConceptSource source{std::make_shared<const core::Scene>(scene), result, 0, query};
+        QCustomPlot plot;
+        plot.resize(1200, 900);
+        ui::buildConceptFigure(plot, ui::ConceptView::Gradient, source, ui::FigureSpec{});
+        const auto maps = colorMaps(plot);
+        QCOMPARE(int(maps.size()), 2);
+        const core::Matrix& raw = result->heads[0].rawScores;
+        const int t = int(raw.cols());
+        double norms[2] = {0.0, 0.0};
+        for (int c = 0; c < 2; ++c) {
+            const double scale = c == 0 ? 1.0 : 1.0 / 16.0; // 1/sqrt(256)
+            std::vector<double> s(static_cast<std::size_t>(t));
+            for (int j = 0; j < t; ++j)
+                s[std::size_t(j)] = double(raw(query, j)) * scale;
+            const std::vector<double> w = softmax(s);
+            for (int j = 0; j < t; ++j)
+                for (int k = 0; k < t; ++k) {
+                    const double expected =
+                        w[std::size_t(j)] * ((j == k ? 1.0 : 0.0) - w[std::size_t(k)]);
+                    QVERIFY2(
+                        std::abs(maps[std::size_t(c)]->data()->cell(k, j) - expected) < 1e-5,
+                        qPrintable(QStringLiteral("column %1, J(%2, %3)").arg(c).arg(j).arg(k)));
+                    norms[c] += expected * expected;
+                }
+            // The formula against central differences of the softmax, for one k.
+            const int k = 3;
+            const double h = 1e-6;
+            std::vector<double> up = s, down = s;
+            up[std::size_t(k)] += h;
+            down[std::size_t(k)] -= h;
+            const std::vector<double> wu = softmax(up), wd = softmax(down);
+            for (int j = 0; j < t; ++j) {
+                const double difference = (wu[std::size_t(j)] - wd[std::size_t(j)]) / (2 * h);
+                QVERIFY(std::abs(difference - w[std::size_t(j)] * ((j == k ? 1.0 : 0.0) -
+                                                                   w[std::size_t(k)])) < 1e-6);
+            }
+        }
+        QVERIFY2(norms[0] < norms[1], "the saturated (unscaled) row passes less gradient");
+    }
+
+    // Softmax of the distance score is the Nadaraya-Watson estimate with a Gaussian kernel of
+    // width h; hard attention is the nearest key's value. Dragging a point moves the curve.
+    void kernelFigureIsTheNadarayaWatsonEstimate()
+    {
+        ui::KernelPage page;
+        page.resize(1000, 600);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        core::Scene scene = example("15-kernel-smoother.json");
+        page.setSource({std::make_shared<const core::Scene>(scene), computeScene(scene), 0, 0});
+        QTRY_VERIFY(graphNamed(*page.plot(), QStringLiteral("softmax")));
+        const ui::KernelSetup& setup = page.setup();
+        const double h = setup.bandwidth;
+        QCOMPARE(h, 1.0); // temperature 1: h = sqrt(T)
+        auto gaussian = [&](double q) {
+            double num = 0.0, den = 0.0;
+            for (std::size_t j = 0; j < setup.keys.size(); ++j) {
+                const double k = std::exp(-(q - setup.keys[j]) * (q - setup.keys[j]) / (2 * h * h));
+                num += k * setup.values[j];
+                den += k;
+            }
+            return num / den;
+        };
+        auto nearest = [&](double q) {
+            std::size_t best = 0;
+            for (std::size_t j = 1; j < setup.keys.size(); ++j)
+                if (std::abs(q - setup.keys[j]) < std::abs(q - setup.keys[best]))
+                    best = j;
+            return setup.values[best];
+        };
+        QCPGraph* soft = graphNamed(*page.plot(), QStringLiteral("softmax"));
+        QCPGraph* hard = graphNamed(*page.plot(), QStringLiteral("hard"));
+        QVERIFY(soft && hard);
+        // The curve's samples: 400 queries from -4 to 4, ends included.
+        for (int i : {0, 57, 200, 311, 399}) {
+            const double q = -4.0 + 8.0 * i / 399.0;
+            QVERIFY2(std::abs(valueAt(soft, q) - gaussian(q)) < 1e-9,
+                     qPrintable(QString::number(q)));
+            QVERIFY2(std::abs(valueAt(hard, q) - nearest(q)) < 1e-12,
+                     qPrintable(QString::number(q)));
+        }
+        const double q = -4.0 + 8.0 * 200 / 399.0; // the sample next to the key at 0
+        const double before = valueAt(graphNamed(*page.plot(), QStringLiteral("softmax")), q);
+        page.movePoint(3, 0.0, 2.0); // the key at 0 now holds 2 instead of -0.4
+        QCOMPARE(page.setup().values[3], 2.0);
+        const double after = valueAt(graphNamed(*page.plot(), QStringLiteral("softmax")), q);
+        QVERIFY(after > before + 0.5);
+        QVERIFY(std::abs(after - gaussian(q)) < 1e-9);
+    }
+
+    // P against the sinusoidal formula (Vaswani et al. 3.5), P P^T against its closed form
+    // sum_k cos((i - j) / 10000^(2k/d)); switching positions off is one undo step and makes the
+    // layer order-blind (said under the switch).
+    void positionsFigureAndTheOrderCheck()
+    {
+        core::Scene scene = example("16-sinusoidal-positions.json");
+        const int d = scene.weights.dModel;
+        QCustomPlot plot;
+        plot.resize(1200, 900);
+        ui::buildConceptFigure(
+            plot, ui::ConceptView::Positions,
+            {std::make_shared<const core::Scene>(scene), computeScene(scene), 0, 0},
+            ui::FigureSpec{});
+        const auto maps = colorMaps(plot);
+        QVERIFY(maps.size() >= 4);
+        QCPColorMap* p = maps[0];
+        QCPColorMap* alike = maps[1];
+        for (int pos : {0, 3, 11})
+            for (int i = 0; i < d; ++i) {
+                const double angle = pos / std::pow(10000.0, 2.0 * (i / 2) / d);
+                const double expected = i % 2 == 0 ? std::sin(angle) : std::cos(angle);
+                QVERIFY2(std::abs(p->data()->cell(i, pos) - expected) < 1e-6,
+                         qPrintable(QStringLiteral("P(%1, %2)").arg(pos).arg(i)));
+            }
+        for (auto [i, j] : {std::pair{0, 0}, std::pair{2, 7}, std::pair{9, 4}}) {
+            double expected = 0.0;
+            for (int k = 0; k < d / 2; ++k)
+                expected += std::cos((i - j) / std::pow(10000.0, 2.0 * k / d));
+            QVERIFY(std::abs(alike->data()->cell(j, i) - expected) < 1e-4);
+        }
+
+        ui::SceneDocument document;
+        document.reset(scene, QString());
+        ui::PositionsPage page(document);
+        auto feed = [&] {
+            page.setSource({std::make_shared<const core::Scene>(document.scene()),
+                            computeScene(document.scene()), 0, 0});
+        };
+        feed();
+        QVERIFY(page.positionsCheck()->isChecked());
+        QVERIFY2(page.orderLabel()->text().contains(QStringLiteral("give the layer the order")),
+                 qPrintable(page.orderLabel()->text()));
+        page.positionsCheck()->setChecked(false);
+        QVERIFY(document.scene().positional.kind == core::PositionalKind::None);
+        QCOMPARE(document.undoStack()->count(), 1);
+        feed();
+        QVERIFY2(page.orderLabel()->text().contains(QStringLiteral("cannot tell")),
+                 qPrintable(page.orderLabel()->text()));
+        document.undoStack()->undo();
+        QVERIFY(document.scene().positional.kind == core::PositionalKind::Sinusoidal);
+    }
+
+    // The map's points are the words on the first two eigenvectors of their covariance
+    // (computed here with SelfAdjointEigenSolver, up to sign); king - man + woman is queen,
+    // by cosines computed here.
+    void embeddingSpaceIsPcaAndTheAnalogyHolds()
+    {
+        core::Scene scene = example("17-embedding-space-king-queen.json");
+        QCustomPlot plot;
+        plot.resize(1200, 900);
+        ui::buildConceptFigure(
+            plot, ui::ConceptView::EmbeddingSpace,
+            {std::make_shared<const core::Scene>(scene), computeScene(scene), 0, 0},
+            ui::FigureSpec{});
+        // Every word's position, from the labels the figure placed.
+        QHash<QString, QPointF> at;
+        for (int i = 0; i < plot.itemCount(); ++i)
+            if (auto* text = qobject_cast<QCPItemText*>(plot.item(i)))
+                at.insert(text->text(), text->position->coords());
+        const auto& table = scene.embedding.table;
+        QCOMPARE(at.size(), int(table.size()));
+        std::vector<QString> words;
+        Eigen::MatrixXd x(Eigen::Index(table.size()), scene.weights.dModel);
+        int r = 0;
+        for (const auto& [word, vector] : table) {
+            words.push_back(word);
+            for (int c = 0; c < x.cols(); ++c)
+                x(r, c) = double(vector[std::size_t(c)]);
+            ++r;
+        }
+        const Eigen::MatrixXd centred = x.rowwise() - x.colwise().mean();
+        Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(centred.transpose() * centred);
+        const Eigen::VectorXd first = solver.eigenvectors().col(x.cols() - 1);
+        const Eigen::VectorXd second = solver.eigenvectors().col(x.cols() - 2);
+        for (int sign1 : {1, -1})
+            for (int sign2 : {1, -1}) {
+                bool all = true;
+                for (std::size_t i = 0; i < words.size() && all; ++i) {
+                    const QPointF p = at.value(words[i]);
+                    all =
+                        std::abs(p.x() - sign1 * centred.row(Eigen::Index(i)).dot(first)) < 1e-4 &&
+                        std::abs(p.y() - sign2 * centred.row(Eigen::Index(i)).dot(second)) < 1e-4;
+                }
+                if (all)
+                    goto matched;
+            }
+        QFAIL("the points are not the data on its first two principal components");
+    matched:
+        // The analogy line names queen: the unit-vector sum's nearest word by cosine.
+        auto unit = [&](const QString& w) {
+            const auto& v = table.at(w);
+            Eigen::VectorXd e(Eigen::Index(v.size()));
+            for (std::size_t i = 0; i < v.size(); ++i)
+                e(Eigen::Index(i)) = v[i];
+            return Eigen::VectorXd(e / e.norm());
+        };
+        const Eigen::VectorXd target = unit(QStringLiteral("king")) - unit(QStringLiteral("man")) +
+                                       unit(QStringLiteral("woman"));
+        QString best;
+        double bestCosine = -2.0;
+        for (const QString& w : words) {
+            if (w == QLatin1String("king") || w == QLatin1String("man") ||
+                w == QLatin1String("woman"))
+                continue;
+            const double cosine = unit(w).dot(target) / target.norm();
+            if (cosine > bestCosine) {
+                bestCosine = cosine;
+                best = w;
+            }
+        }
+        QCOMPARE(best, QStringLiteral("queen"));
+        bool named = false;
+        for (QCPLayoutElement* element : plot.plotLayout()->elements(true))
+            if (auto* text = qobject_cast<QCPTextElement*>(element))
+                named = named || text->text().contains(QStringLiteral("≈ queen"));
+        QVERIFY(named);
+    }
+
+    // Run trains in slices (the window stays responsive); the curve is the loss of every step,
+    // equal to an independent trainer's with the same seed; Step adds one; Apply puts the
+    // trained weights into the scene as one undo step.
+    void trainPageRunsStepsAppliesAndUndoes()
+    {
+        core::Scene scene = example("13-train-translation-alignment.json");
+        ui::SceneDocument document;
+        document.reset(scene, QString());
+        ui::TrainPage page(document);
+        page.resize(1100, 600);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        page.setTask(QStringLiteral("translation"));
+        page.setSource({std::make_shared<const core::Scene>(scene), computeScene(scene), 0, 0});
+        QVERIFY(!page.trainer()); // "Press Run ..." until Run
+        page.stepsSpin()->setValue(60);
+        page.runButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!page.isRunning(), 20000);
+        QCOMPARE(page.trainer()->stepCount(), 60);
+        page.stepButton()->click();
+        QCOMPARE(page.trainer()->stepCount(), 61);
+
+        core::TrainingSetup setup;
+        setup.task = core::TrainingTask::Translation;
+        setup.seed = scene.seed;
+        core::Trainer independent(scene, setup);
+        independent.run(61);
+        QTRY_VERIFY(graphNamed(*page.plot(), QStringLiteral("loss")));
+        QCPGraph* loss = graphNamed(*page.plot(), QStringLiteral("loss"));
+        QCOMPARE(loss->dataCount(), 61);
+        for (int i : {0, 30, 60})
+            QCOMPARE(loss->data()->at(i)->value, independent.lossHistory()[std::size_t(i)]);
+        QVERIFY(independent.lossHistory().back() < 0.1 * independent.lossHistory().front());
+
+        const core::Matrix before = document.scene().weights.heads[0].Wq;
+        page.applyButton()->click();
+        QCOMPARE(document.undoStack()->count(), 1);
+        const core::Scene trained = independent.trainedScene();
+        QVERIFY(document.scene().weights.heads[0].Wq.isApprox(trained.weights.heads[0].Wq, 1e-6f));
+        document.undoStack()->undo();
+        QVERIFY(document.scene().weights.heads[0].Wq == before);
+
+        page.resetButton()->click();
+        QVERIFY(!page.trainer());
+    }
+
+    // Every concept tab is in the window, opens from its example, and exports from there as
+    // PNG, SVG and PDF with what the tab shows.
+    void windowTabsOpenFromExamplesAndExport()
+    {
+        ui::ExplorerWindow window(std::make_unique<core::CpuBackend>(), QString());
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const std::pair<const char*, int> examples[] = {{"14-gradient-saturation.json", 5},
+                                                        {"15-kernel-smoother.json", 6},
+                                                        {"16-sinusoidal-positions.json", 7},
+                                                        {"17-embedding-space-king-queen.json", 8},
+                                                        {"13-train-translation-alignment.json", 4}};
+        for (const auto& [file, tab] : examples) {
+            window.setScene(example(file), QString());
+            QTRY_VERIFY(window.isUpToDate() && window.document()->result());
+            QCOMPARE(window.viewTabs()->currentIndex(), tab);
+            auto* page = qobject_cast<ui::ConceptPage*>(window.viewTabs()->currentWidget());
+            QVERIFY(page);
+            if (tab == 4) {
+                QCOMPARE(window.trainPage()->taskName(), QStringLiteral("translation"));
+                window.trainPage()->stepButton()->click();
+            }
+            QTRY_VERIFY2(page->message().isEmpty(), qPrintable(page->message()));
+            const ui::ExportSource source = window.exportSource();
+            QVERIFY(source.drawConcept);
+            ui::ExportSettings settings = ui::windowExportSettings(source);
+            QCOMPARE(magic(ui::exportFigureBytes(source, settings, ui::FigureFormat::Png), 4),
+                     QByteArray("\x89PNG"));
+            QVERIFY(
+                ui::exportFigureBytes(source, settings, ui::FigureFormat::Svg).contains("<svg"));
+            QCOMPARE(magic(ui::exportFigureBytes(source, settings, ui::FigureFormat::Pdf), 5),
+                     QByteArray("%PDF-"));
+        }
+        window.document()->undoStack()->setClean();
+    }
+};
+
+QTEST_MAIN(TestConceptViews)
+#include "tst_concept_views.moc"

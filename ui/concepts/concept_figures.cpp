@@ -1,0 +1,48 @@
+#include "ui/concepts/concept_figures.h"
+
+#include "ui/concepts/embedding_space_figure.h"
+#include "ui/concepts/gradient_figure.h"
+#include "ui/concepts/kernel_figure.h"
+#include "ui/concepts/positions_figure.h"
+#include "ui/concepts/train_figure.h"
+
+#include <qcustomplot.h>
+
+namespace attn::ui {
+
+void buildConceptFigure(QCustomPlot& plot, ConceptView view, const ConceptSource& source,
+                        const FigureSpec& spec)
+{
+    switch (view) {
+    case ConceptView::Train:
+        buildTrainingFigure(plot, source, spec);
+        return;
+    case ConceptView::Gradient:
+        buildGradientFigure(plot, source, spec);
+        return;
+    case ConceptView::Kernel:
+        buildKernelFigure(plot, source, spec);
+        return;
+    case ConceptView::Positions:
+        buildPositionsFigure(plot, source, spec);
+        return;
+    case ConceptView::EmbeddingSpace:
+        buildEmbeddingSpaceFigure(plot, source, spec);
+        return;
+    }
+}
+
+QByteArray conceptFigureBytes(ConceptView view, const ConceptSource& source, const FigureSpec& spec,
+                              QSize size, FigureFormat format)
+{
+    QCustomPlot plot;
+    plot.setAttribute(Qt::WA_DontShowOnScreen);
+    plot.resize(size);
+    plot.setViewport(QRect(QPoint(0, 0), size)); // what the builders wrap their text to
+    buildConceptFigure(plot, view, source, spec);
+    plot.setViewport(QRect(QPoint(0, 0), size));
+    plot.replot(QCustomPlot::rpImmediateRefresh);
+    return renderFigure(plot, size, spec.dpi, format);
+}
+
+} // namespace attn::ui
