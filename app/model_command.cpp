@@ -11,6 +11,8 @@
 #include "core/model/model_loader.h"
 #include "core/tokenizers/hf_tokenizer.h"
 #include "gpu/backend_factory.h"
+#include "ui/concepts/concept_figures.h"
+#include "ui/concepts/embedding_space_figure.h"
 #include "ui/figures/figure_export.h"
 #include "ui/explorer/score_options.h"
 #include "ui/figures/stage_export.h"
@@ -18,7 +20,9 @@
 #include <QCommandLineParser>
 #include <QJsonDocument>
 #include <QRegularExpression>
+#include <algorithm>
 #include <cstdio>
+#include <numeric>
 
 namespace attn::app {
 namespace {
@@ -223,6 +227,47 @@ core::Interventions modelInterventions(const CommandLine& commandLine, int layer
     return interventions;
 }
 
+namespace {
+
+// The vocabulary's first entries on the map, and the sentence's tokens among them.
+constexpr int kModelMapWords = 300;
+
+// --view embedding-space with --model: the token embedding matrix's rows (the vocabulary's
+// first kModelMapWords and those of --text) on their principal components.
+int exportModelEmbeddings(const CommandLine& commandLine, const core::Model& model)
+{
+    try {
+        const core::Matrix& table = model.weights.tokenEmbedding;
+        std::vector<int> ids(std::size_t(std::min<Eigen::Index>(kModelMapWords, table.rows())));
+        std::iota(ids.begin(), ids.end(), 0);
+        ui::EmbeddingMapOptions options;
+        if (commandLine.text)
+            for (const core::Token& token : core::modelTokens(model, *commandLine.text)) {
+                options.highlighted << token.text;
+                if (token.id >= 0 && std::find(ids.begin(), ids.end(), token.id) == ids.end())
+                    ids.push_back(token.id);
+            }
+        std::vector<QString> words;
+        core::Matrix vectors(Eigen::Index(ids.size()), table.cols());
+        for (std::size_t r = 0; r < ids.size(); ++r) {
+            words.push_back(model.tokenizer ? model.tokenizer->displayText(ids[r]) : QString::number(ids[r]));
+            vectors.row(Eigen::Index(r)) = table.row(ids[r]);
+        }
+        const core::EmbeddingSpace space(std::move(words), std::move(vectors), model.name);
+        ui::FigureSpec spec = commandLine.figure;
+        const QByteArray bytes = ui::drawnFigureBytes(
+            [&](QCustomPlot& plot) { ui::buildEmbeddingSpaceFigure(plot, space, options, spec); }, commandLine.figureSize,
+            spec.dpi, *ui::figureFormatForPath(commandLine.exportPath));
+        core::writeFilesAtomically({{commandLine.exportPath, bytes}});
+    } catch (const core::Error& e) {
+        say(stderr, QStringLiteral("error: ") + QString::fromUtf8(e.what()));
+        return kInvalidInput;
+    }
+    return kOk;
+}
+
+} // namespace
+
 int runModelHeadless(const CommandLine& commandLine)
 {
     const ModelOptions& options = commandLine.modelOptions;
@@ -235,6 +280,14 @@ int runModelHeadless(const CommandLine& commandLine)
     }
     if (options.info)
         say(stdout, describe(*model));
+    if (commandLine.conceptView && *commandLine.conceptView != ui::ConceptView::EmbeddingSpace) {
+        say(stderr, QStringLiteral("error: --view %1 is a view of a single-layer scene; a model shows grid, rollout, "
+                                   "predictions, importance, embedding-space or a layer's head:N")
+                        .arg(ui::conceptViewName(*commandLine.conceptView)));
+        return kUsage;
+    }
+    if (commandLine.conceptView && !commandLine.exportPath.isEmpty())
+        return exportModelEmbeddings(commandLine, *model);
     if (!commandLine.text) {
         if (options.info)
             return kOk;

@@ -13,6 +13,7 @@
 #include <cstring>
 
 #if defined(__x86_64__)
+#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
@@ -212,8 +213,11 @@ void decodeHalf(const char* data, std::int64_t count, float* out)
     std::int64_t k = 0;
 #if defined(__x86_64__)
     static const bool f16c = [] {
+        // F16C: CPUID leaf 1, ECX bit 29 (clang's __builtin_cpu_supports does not know it); its
+        // instructions need the AVX state the OS saves, which "avx" checks.
         __builtin_cpu_init();
-        return __builtin_cpu_supports("f16c") != 0;
+        unsigned a = 0, b = 0, c = 0, d = 0;
+        return __builtin_cpu_supports("avx") && __get_cpuid(1, &a, &b, &c, &d) && (c & bit_F16C) != 0;
     }();
     if (std::endian::native == std::endian::little && f16c)
         k = decodeHalfF16c(data, count, out);

@@ -3833,6 +3833,30 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
         <source>Press Run to train W_q, W_k, W_v and W_O on the %1 task from fresh weights: %2</source>
         <translation>Auf Start drücken, um W_q, W_k, W_v und W_O von frischen Gewichten aus für die Aufgabe %1 zu trainieren: %2</translation>
     </message>
+    <message>
+        <source>Gradient of hard attention</source>
+        <translation>Gradient der harten Attention</translation>
+    </message>
+    <message>
+        <source>zero (the true gradient)</source>
+        <translation>null (der wahre Gradient)</translation>
+    </message>
+    <message>
+        <source>straight-through</source>
+        <translation>Straight-Through</translation>
+    </message>
+    <message>
+        <source>softmax-relaxed</source>
+        <translation>mit Softmax gelockert</translation>
+    </message>
+    <message>
+        <source>Zero: argmax has no gradient, so the scores never learn. Straight-through: the forward pass stays hard, the backward pass is softmax&apos;s. Relaxed: softmax throughout training.</source>
+        <translation>Null: Argmax hat keinen Gradienten, also lernen die Scores nie. Straight-Through: vorwärts bleibt es hart, rückwärts wirkt Softmax. Gelockert: Softmax während des ganzen Trainings.</translation>
+    </message>
+    <message>
+        <source>&amp;Hard attention&apos;s gradient:</source>
+        <translation>Gradient der &amp;harten Attention:</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::WeightsPanel</name>

@@ -373,6 +373,44 @@ private slots:
         QVERIFY(!page.trainer());
     }
 
+    // Hard attention: with the true gradient (zero almost everywhere) W_q never moves; with the
+    // straight-through surrogate it does. The choice is offered only for hard attention.
+    void hardAttentionTrainsOnlyThroughASurrogate()
+    {
+        core::Scene scene = example("05-translation-hard-alignment.json");
+        ui::SceneDocument document;
+        document.reset(scene, QString());
+        ui::TrainPage page(document);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        page.setTask(QStringLiteral("translation"));
+        page.setSource({std::make_shared<const core::Scene>(scene), computeScene(scene), 0, 0});
+        QVERIFY(page.hardGradientCombo()->isVisible());
+        core::TrainingSetup setup;
+        setup.task = core::TrainingTask::Translation;
+        setup.seed = scene.seed;
+        const core::Trainer fresh(scene, setup); // the weights before any step
+        for (int mode : {0, 1}) {
+            page.resetButton()->click();
+            page.hardGradientCombo()->setCurrentIndex(mode); // zero, straight-through
+            page.stepsSpin()->setValue(20);
+            page.runButton()->click();
+            QTRY_VERIFY_WITH_TIMEOUT(!page.isRunning(), 20000);
+            const double moved =
+                (page.trainer()->parameters().heads[0].Wq - fresh.parameters().heads[0].Wq)
+                    .cwiseAbs()
+                    .maxCoeff();
+            if (mode == 0)
+                QCOMPARE(moved, 0.0);
+            else
+                QVERIFY2(moved > 1e-3, qPrintable(QString::number(moved)));
+        }
+        core::Scene soft = scene;
+        soft.normalization = core::Normalization::Softmax;
+        page.setSource({std::make_shared<const core::Scene>(soft), computeScene(soft), 0, 0});
+        QVERIFY(!page.hardGradientCombo()->isVisible());
+    }
+
     // Every concept tab is in the window, opens from its example, and exports from there as
     // PNG, SVG and PDF with what the tab shows.
     void windowTabsOpenFromExamplesAndExport()

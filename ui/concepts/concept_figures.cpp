@@ -32,17 +32,24 @@ void buildConceptFigure(QCustomPlot& plot, ConceptView view, const ConceptSource
     }
 }
 
-QByteArray conceptFigureBytes(ConceptView view, const ConceptSource& source, const FigureSpec& spec,
-                              QSize size, FigureFormat format)
+QByteArray drawnFigureBytes(const std::function<void(QCustomPlot&)>& draw, QSize size, double dpi,
+                            FigureFormat format)
 {
     QCustomPlot plot;
     plot.setAttribute(Qt::WA_DontShowOnScreen);
     plot.resize(size);
     plot.setViewport(QRect(QPoint(0, 0), size)); // what the builders wrap their text to
-    buildConceptFigure(plot, view, source, spec);
-    plot.setViewport(QRect(QPoint(0, 0), size));
+    draw(plot);
     plot.replot(QCustomPlot::rpImmediateRefresh);
-    return renderFigure(plot, size, spec.dpi, format);
+    return renderFigure(plot, size, dpi, format);
+}
+
+QByteArray conceptFigureBytes(ConceptView view, const ConceptSource& source, const FigureSpec& spec,
+                              QSize size, FigureFormat format)
+{
+    return drawnFigureBytes(
+        [&](QCustomPlot& plot) { buildConceptFigure(plot, view, source, spec); }, size, spec.dpi,
+        format);
 }
 
 } // namespace attn::ui

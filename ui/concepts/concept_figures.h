@@ -6,6 +6,7 @@
 
 #include <QByteArray>
 #include <QSize>
+#include <functional>
 
 class QCustomPlot;
 
@@ -16,6 +17,12 @@ namespace attn::ui {
 // words, with the same builders). Throws core::Error when the figure cannot be drawn.
 void buildConceptFigure(QCustomPlot& plot, ConceptView view, const ConceptSource& source,
                         const FigureSpec& spec);
+
+// The bytes of a figure file that `draw` fills, drawn off screen at `size` pixels
+// (renderFigure), for the figures that need more than a ConceptSource (a real model's
+// embedding space).
+QByteArray drawnFigureBytes(const std::function<void(QCustomPlot&)>& draw, QSize size, double dpi,
+                            FigureFormat format);
 
 // The figure file's bytes, drawn off screen at `size` pixels (renderFigure).
 QByteArray conceptFigureBytes(ConceptView view, const ConceptSource& source, const FigureSpec& spec,

@@ -486,6 +486,18 @@ TrainPage::TrainPage(SceneDocument& document, QWidget* parent)
         m_task->addItem(QString::fromLatin1(core::toString(task).data()), int(task));
         m_task->setItemData(m_task->count() - 1, core::describeTask(task), Qt::ToolTipRole);
     }
+    // Hard attention's true gradient is zero almost everywhere (an argmax is flat), so its
+    // W_q and W_k never move; the surrogates train through softmax instead.
+    m_hardGradient = new QComboBox(this);
+    m_hardGradient->setObjectName(QStringLiteral("trainHardGradient"));
+    m_hardGradient->setAccessibleName(tr("Gradient of hard attention"));
+    m_hardGradient->addItem(tr("zero (the true gradient)"), int(core::HardGradient::Zero));
+    m_hardGradient->addItem(tr("straight-through"), int(core::HardGradient::StraightThrough));
+    m_hardGradient->addItem(tr("softmax-relaxed"), int(core::HardGradient::SoftmaxRelaxed));
+    m_hardGradient->setToolTip(
+        tr("Zero: argmax has no gradient, so the scores never learn. Straight-through: "
+           "the forward pass stays hard, the backward pass is softmax's. Relaxed: softmax "
+           "throughout training."));
     m_learningRate = new DecimalField(tr("Learning rate"), 3, this);
     m_learningRate->setObjectName(QStringLiteral("trainLearningRate"));
     m_learningRate->setAccessibleName(tr("Learning rate"));
@@ -511,6 +523,9 @@ TrainPage::TrainPage(SceneDocument& document, QWidget* parent)
     m_notes->setWordWrap(true);
     controls()->addWidget(buddyLabel(tr("T&ask:"), m_task, this));
     controls()->addWidget(m_task);
+    m_hardLabel = buddyLabel(tr("&Hard attention's gradient:"), m_hardGradient, this);
+    controls()->addWidget(m_hardLabel);
+    controls()->addWidget(m_hardGradient);
     controls()->addWidget(buddyLabel(tr("&Learning rate:"), m_learningRate, this));
     controls()->addWidget(m_learningRate);
     controls()->addWidget(buddyLabel(tr("Ste&ps:"), m_steps, this));
@@ -543,6 +558,7 @@ TrainPage::TrainPage(SceneDocument& document, QWidget* parent)
     });
     connect(m_reset, &QPushButton::clicked, this, [this] { resetTrainer(); });
     connect(m_task, &QComboBox::currentIndexChanged, this, [this] { resetTrainer(); });
+    connect(m_hardGradient, &QComboBox::currentIndexChanged, this, [this] { resetTrainer(); });
     connect(m_learningRate, &QDoubleSpinBox::valueChanged, this, [this](double rate) {
         if (m_trainer && rate > 0.0)
             m_trainer->setLearningRate(rate);
@@ -600,6 +616,9 @@ void TrainPage::setSource(const ConceptSource& source)
         stop();
         m_trainer.reset();
     }
+    const bool hard = source.scene && source.scene->normalization == core::Normalization::Hard;
+    m_hardLabel->setVisible(hard);
+    m_hardGradient->setVisible(hard);
     ConceptPage::setSource(source);
     updateButtons();
 }
@@ -614,6 +633,7 @@ bool TrainPage::ensureTrainer()
     setup.task = core::TrainingTask(m_task->currentData().toInt());
     setup.seed = m_source.scene->seed;
     setup.adam.learningRate = m_learningRate->value();
+    setup.hard.mode = core::HardGradient(m_hardGradient->currentData().toInt());
     try {
         m_trainer = std::make_unique<core::Trainer>(*m_source.scene, setup);
     } catch (const core::Error& e) {

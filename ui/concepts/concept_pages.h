@@ -166,6 +166,7 @@ public:
     bool isRunning() const { return m_timer.isActive(); }
 
     QComboBox* taskCombo() const { return m_task; }
+    QComboBox* hardGradientCombo() const { return m_hardGradient; }
     QPushButton* runButton() const { return m_run; }
     QPushButton* stepButton() const { return m_step; }
     QPushButton* resetButton() const { return m_reset; }
@@ -189,6 +190,8 @@ private:
     QTimer m_timer;
     int m_remaining = 0;
     QComboBox* m_task = nullptr;
+    QComboBox* m_hardGradient = nullptr; // shown for hard attention only
+    QLabel* m_hardLabel = nullptr;
     DecimalField* m_learningRate = nullptr;
     QSpinBox* m_steps = nullptr;
     QPushButton* m_run = nullptr;

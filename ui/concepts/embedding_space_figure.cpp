@@ -64,11 +64,20 @@ void buildEmbeddingSpaceFigure(QCustomPlot& plot, const core::EmbeddingSpace& sp
     QVector<double> xs, ys, mx, my;
     const QFont label = figureFont(plot, spec, spec.fontPoints * 0.85);
     const QFont strong = figureFont(plot, spec, spec.fontPoints, true);
+    // Past a hundred or so words the labels would only cover each other: then the
+    // highlighted words (and the analogy's) are named, the rest are points.
+    constexpr std::size_t kLabelledWords = 120;
+    const bool labelAll = map.indices.size() <= kLabelledWords;
+    QStringList named = options.highlighted;
+    if (options.analogy)
+        named << (*options.analogy)[0] << (*options.analogy)[1] << (*options.analogy)[2];
     for (std::size_t r = 0; r < map.indices.size(); ++r) {
         const QString& word = space.words()[std::size_t(map.indices[r])];
         const bool highlight = options.highlighted.contains(word);
         (highlight ? mx : xs) << map.points(Eigen::Index(r), 0);
         (highlight ? my : ys) << map.points(Eigen::Index(r), 1);
+        if (!labelAll && !named.contains(word))
+            continue;
         auto* text = new QCPItemText(&plot);
         text->setClipAxisRect(rect);
         text->position->setAxes(x, y);
