@@ -13,6 +13,8 @@
 #include "core/scene.h"
 #include "core/scene_json.h"
 
+#include "support/plot_data.h"
+
 #include <qcustomplot.h>
 
 #include <QCheckBox>
@@ -22,6 +24,8 @@
 #include <cmath>
 
 using namespace attn;
+
+using test::colorMaps;
 
 namespace {
 
@@ -49,15 +53,6 @@ Built build(const core::AttentionResult& result, ui::FigureSpec spec, const core
     b.builder = std::make_unique<ui::FigureBuilder>(*b.plot, spec);
     b.builder->build(result, size, compare);
     return b;
-}
-
-std::vector<QCPColorMap*> colorMaps(QCustomPlot& plot)
-{
-    std::vector<QCPColorMap*> maps;
-    for (int i = 0; i < plot.plottableCount(); ++i)
-        if (auto* map = qobject_cast<QCPColorMap*>(plot.plottable(i)))
-            maps.push_back(map);
-    return maps;
 }
 
 QCPColorScale* colorScale(QCustomPlot& plot)

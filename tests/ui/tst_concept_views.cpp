@@ -15,6 +15,8 @@
 #include "core/scene_json.h"
 #include "core/training/trainer.h"
 
+#include "support/plot_data.h"
+
 #include <qcustomplot.h>
 
 #include <Eigen/Eigenvalues>
@@ -33,6 +35,8 @@
 
 using namespace attn;
 
+using test::colorMaps;
+
 namespace {
 
 std::shared_ptr<const core::AttentionResult> computeScene(const core::Scene& scene)
@@ -44,15 +48,6 @@ std::shared_ptr<const core::AttentionResult> computeScene(const core::Scene& sce
 core::Scene example(const char* name)
 {
     return core::loadScene(QStringLiteral(ATTN_RESOURCES_DIR "/examples/") + QLatin1String(name));
-}
-
-std::vector<QCPColorMap*> colorMaps(QCustomPlot& plot)
-{
-    std::vector<QCPColorMap*> maps;
-    for (int i = 0; i < plot.plottableCount(); ++i)
-        if (auto* map = qobject_cast<QCPColorMap*>(plot.plottable(i)))
-            maps.push_back(map);
-    return maps;
 }
 
 QCPGraph* graphNamed(QCustomPlot& plot, const QString& prefix)

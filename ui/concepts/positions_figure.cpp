@@ -73,24 +73,18 @@ void buildPositionsFigure(QCustomPlot& plot, const ConceptSource& source, const 
                        spec.style.signedColormap,
                        -alike,
                        alike});
-    addConceptHeatmap(plot, spec, body, 1, 0, e,
-                      {Words::tr("E: the words"),
-                       dimensions,
-                       QString(),
-                       tokens,
-                       {},
-                       spec.style.signedColormap,
-                       -signedTop,
-                       signedTop});
-    addConceptHeatmap(plot, spec, body, 1, 1, x,
-                      {Words::tr("X = E + P: what the projections see"),
-                       dimensions,
-                       QString(),
-                       tokens,
-                       {},
-                       spec.style.signedColormap,
-                       -signedTop,
-                       signedTop});
+    const std::pair<const core::MatrixD*, QString> inputs[] = {
+        {&e, Words::tr("E: the words")}, {&x, Words::tr("X = E + P: what the projections see")}};
+    for (int c = 0; c < 2; ++c)
+        addConceptHeatmap(plot, spec, body, 1, c, *inputs[c].first,
+                          {inputs[c].second,
+                           dimensions,
+                           QString(),
+                           tokens,
+                           {},
+                           spec.style.signedColormap,
+                           -signedTop,
+                           signedTop});
     addColorScale(plot, spec, body, 1, 2, spec.style.signedColormap, -signedTop, signedTop,
                   Words::tr("value"));
 
@@ -110,9 +104,12 @@ void buildPositionsFigure(QCustomPlot& plot, const ConceptSource& source, const 
             const int reach = std::max(8, int(std::max(q.rows(), k.rows())));
             const core::RotaryView turned = core::rotaryView(
                 q.row(query).cast<double>(), k.row(0).cast<double>(), rotary, 2 * reach + 1, reach);
-            QCPAxisRect* rect = addAxisRect(
-                plot, spec, body, 2, 0, Words::tr("distance m − n (query position − key position)"),
-                Words::tr("R(m) q · R(n) k"));
+            QCPAxisRect* rect =
+                addAxisRect(plot, spec, body, 2, 0,
+                            Words::tr("m − n: “%1” at m, “%2” at n")
+                                .arg(result.problem->queryTokens[std::size_t(query)].text,
+                                     result.problem->keyTokens.front().text),
+                            Words::tr("R(m) q · R(n) k"));
             auto* graph = new QCPGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
             QVector<double> d, s;
             for (std::size_t i = 0; i < turned.distances.size(); ++i) {
@@ -127,10 +124,7 @@ void buildPositionsFigure(QCustomPlot& plot, const ConceptSource& source, const 
             graph->rescaleValueAxis();
             setIntegerTicks(rect->axis(QCPAxis::atBottom));
             setPanelTitle(plot, spec, rect,
-                          Words::tr("Rotary, head %1: score of “%2” and “%3” by distance")
-                              .arg(head + 1)
-                              .arg(result.problem->queryTokens[std::size_t(query)].text,
-                                   result.problem->keyTokens.front().text));
+                          Words::tr("Rotary, head %1: score by distance").arg(head + 1));
             body->setRowStretchFactor(1, 1.3);
             body->setRowStretchFactor(2, 0.6);
         }
