@@ -13,8 +13,9 @@
 #include "gpu/backend_factory.h"
 #include "ui/concepts/concept_figures.h"
 #include "ui/concepts/embedding_space_figure.h"
-#include "ui/figures/figure_export.h"
+#include "ui/concepts/positions_figure.h"
 #include "ui/explorer/score_options.h"
+#include "ui/figures/figure_export.h"
 #include "ui/figures/stage_export.h"
 
 #include <QCommandLineParser>
@@ -51,26 +52,34 @@ QString describe(const core::Model& model)
     const core::ModelConfig& c = model.config();
     QStringList lines;
     lines << QStringLiteral("model:          %1 (%2)").arg(model.name, model.folder)
-          << QStringLiteral("family:         %1, %2").arg(QString::fromUtf8(core::toString(c.family)),
-                                                           c.architecture.isEmpty() ? c.modelType : c.architecture)
+          << QStringLiteral("family:         %1, %2")
+                 .arg(QString::fromUtf8(core::toString(c.family)),
+                      c.architecture.isEmpty() ? c.modelType : c.architecture)
           << QStringLiteral("layers:         %1").arg(c.layers)
-          << QStringLiteral("heads:          %1 (key/value heads %2), d_head %3").arg(c.heads).arg(c.kvHeads).arg(c.dHead)
+          << QStringLiteral("heads:          %1 (key/value heads %2), d_head %3")
+                 .arg(c.heads)
+                 .arg(c.kvHeads)
+                 .arg(c.dHead)
           << QStringLiteral("d_model:        %1, feed-forward %2").arg(c.dModel).arg(c.dFeedForward)
           << QStringLiteral("vocabulary:     %1").arg(c.vocab)
           << QStringLiteral("parameters:     %1").arg(c.parameterCount())
           << QStringLiteral("dtype:          %1").arg(c.dtype)
           << QStringLiteral("tokenizer:      %1").arg(model.tokenizer->kind())
           << QStringLiteral("context:        %1 tokens").arg(c.maxPositions)
-          << QStringLiteral("positions:      %1").arg(c.positions == core::PositionKind::Rotary
-                                                           ? QStringLiteral("rotary, theta %1").arg(c.ropeTheta)
-                                                           : QStringLiteral("learned"))
-          << QStringLiteral("normalisation:  %1, %2").arg(QString::fromUtf8(core::toString(c.norm)),
-                                                          c.placement == core::NormPlacement::Pre
-                                                              ? QStringLiteral("before each sub-layer")
-                                                              : QStringLiteral("after each residual sum"))
-          << QStringLiteral("predicts:       %1").arg(c.objective == core::Objective::CausalLm   ? QStringLiteral("the next token")
-                                                      : c.objective == core::Objective::MaskedLm ? QStringLiteral("[MASK] tokens")
-                                                                                                 : QStringLiteral("nothing (no language-model head)"));
+          << QStringLiteral("positions:      %1")
+                 .arg(c.positions == core::PositionKind::Rotary
+                          ? QStringLiteral("rotary, theta %1").arg(c.ropeTheta)
+                          : QStringLiteral("learned"))
+          << QStringLiteral("normalisation:  %1, %2")
+                 .arg(QString::fromUtf8(core::toString(c.norm)),
+                      c.placement == core::NormPlacement::Pre
+                          ? QStringLiteral("before each sub-layer")
+                          : QStringLiteral("after each residual sum"))
+          << QStringLiteral("predicts:       %1")
+                 .arg(c.objective == core::Objective::CausalLm ? QStringLiteral("the next token")
+                      : c.objective == core::Objective::MaskedLm
+                          ? QStringLiteral("[MASK] tokens")
+                          : QStringLiteral("nothing (no language-model head)"));
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -78,7 +87,8 @@ void printPredictions(const core::ModelResult& result)
 {
     const core::Model& model = *result.model;
     if (model.config().objective == core::Objective::None) {
-        say(stdout, QStringLiteral("%1 has no language-model head: no prediction.").arg(model.name));
+        say(stdout,
+            QStringLiteral("%1 has no language-model head: no prediction.").arg(model.name));
         return;
     }
     if (result.predictions.empty()) {
@@ -104,8 +114,8 @@ int shownLayer(const ModelOptions& options, int layers)
 {
     const int layer = options.layer.value_or(1);
     if (layer < 1 || layer > layers)
-        throw core::Error("--layer " + std::to_string(layer) + ": the model has " + std::to_string(layers) +
-                          " layers (1 to " + std::to_string(layers) + ")");
+        throw core::Error("--layer " + std::to_string(layer) + ": the model has " +
+                          std::to_string(layers) + " layers (1 to " + std::to_string(layers) + ")");
     return layer - 1;
 }
 
@@ -114,26 +124,33 @@ int shownLayer(const ModelOptions& options, int layers)
 void addModelOptions(QCommandLineParser& parser)
 {
     parser.addOptions({
-        {QStringLiteral("model"), QStringLiteral("A Hugging Face model folder, or a model id in the Hugging Face cache."),
+        {QStringLiteral("model"),
+         QStringLiteral("A Hugging Face model folder, or a model id in the Hugging Face cache."),
          QStringLiteral("DIR|ID")},
-        {QStringLiteral("layer"), QStringLiteral("With --model: the layer figures and matrices show (from 1)."),
+        {QStringLiteral("layer"),
+         QStringLiteral("With --model: the layer figures and matrices show (from 1)."),
          QStringLiteral("N")},
-        {QStringLiteral("heads-off"), QStringLiteral("With --model: switch heads off, LAYER.HEAD from 1 (3.1,5.7)."),
+        {QStringLiteral("heads-off"),
+         QStringLiteral("With --model: switch heads off, LAYER.HEAD from 1 (3.1,5.7)."),
          QStringLiteral("LIST")},
         {QStringLiteral("edit-layer"),
-         QStringLiteral("With --model: --mode, --normalize, --temperature, --fill, --causal and --window act on "
+         QStringLiteral("With --model: --mode, --normalize, --temperature, --fill, --causal and "
+                        "--window act on "
                         "this layer only (from 1)."),
          QStringLiteral("N")},
-        {QStringLiteral("top-k"), QStringLiteral("With --model: how many predictions to list (default 5)."),
+        {QStringLiteral("top-k"),
+         QStringLiteral("With --model: how many predictions to list (default 5)."),
          QStringLiteral("K")},
         {QStringLiteral("model-info"), QStringLiteral("Describe the model (--model) and exit.")},
     });
 }
 
-bool readModelOptions(const QCommandLineParser& parser, ModelOptions& options, CommandLineError& error)
+bool readModelOptions(const QCommandLineParser& parser, ModelOptions& options,
+                      CommandLineError& error)
 {
-    const QStringList modelOnly{QStringLiteral("layer"), QStringLiteral("heads-off"), QStringLiteral("edit-layer"),
-                                QStringLiteral("top-k"), QStringLiteral("model-info")};
+    const QStringList modelOnly{QStringLiteral("layer"), QStringLiteral("heads-off"),
+                                QStringLiteral("edit-layer"), QStringLiteral("top-k"),
+                                QStringLiteral("model-info")};
     if (!parser.isSet(QStringLiteral("model"))) {
         for (const QString& name : modelOnly) {
             if (parser.isSet(name)) {
@@ -151,11 +168,12 @@ bool readModelOptions(const QCommandLineParser& parser, ModelOptions& options, C
         bool ok = false;
         const int value = parser.value(name).toInt(&ok);
         if (!ok || value < low || value > high) {
-            error = {kUsage, QStringLiteral("--%1: expected a whole number from %2 to %3, got \"%4\"")
-                                 .arg(name)
-                                 .arg(low)
-                                 .arg(high)
-                                 .arg(parser.value(name))};
+            error = {kUsage,
+                     QStringLiteral("--%1: expected a whole number from %2 to %3, got \"%4\"")
+                         .arg(name)
+                         .arg(low)
+                         .arg(high)
+                         .arg(parser.value(name))};
             return false;
         }
         into = value;
@@ -170,13 +188,17 @@ bool readModelOptions(const QCommandLineParser& parser, ModelOptions& options, C
     options.topKGiven = topK.has_value();
     if (parser.isSet(QStringLiteral("heads-off"))) {
         static const QRegularExpression pair(QStringLiteral("^\\s*(\\d+)\\.(\\d+)\\s*$"));
-        for (const QString& item : parser.value(QStringLiteral("heads-off")).split(QLatin1Char(','))) {
+        for (const QString& item :
+             parser.value(QStringLiteral("heads-off")).split(QLatin1Char(','))) {
             const QRegularExpressionMatch match = pair.match(item);
             const int layer = match.captured(1).toInt();
             const int head = match.captured(2).toInt();
             if (!match.hasMatch() || layer < 1 || head < 1) {
-                error = {kUsage, QStringLiteral("--heads-off: expected LAYER.HEAD pairs from 1 such as 3.1,5.7, got \"%1\"")
-                                     .arg(item)};
+                error = {
+                    kUsage,
+                    QStringLiteral(
+                        "--heads-off: expected LAYER.HEAD pairs from 1 such as 3.1,5.7, got \"%1\"")
+                        .arg(item)};
                 return false;
             }
             options.interventions.headsOff.insert({layer - 1, head - 1});
@@ -191,21 +213,25 @@ core::Interventions modelInterventions(const CommandLine& commandLine, int layer
     core::Interventions interventions = options.interventions;
     for (const auto& [layer, head] : interventions.headsOff) {
         if (layer >= layers || head >= heads)
-            throw core::Error("--heads-off " + std::to_string(layer + 1) + "." + std::to_string(head + 1) +
-                              ": the model has " + std::to_string(layers) + " layers of " +
-                              std::to_string(heads) + " heads");
+            throw core::Error("--heads-off " + std::to_string(layer + 1) + "." +
+                              std::to_string(head + 1) + ": the model has " +
+                              std::to_string(layers) + " layers of " + std::to_string(heads) +
+                              " heads");
     }
-    const bool settings = commandLine.mode || commandLine.normalization || commandLine.temperature ||
-                          commandLine.fill || commandLine.causal || commandLine.window;
+    const bool settings = commandLine.mode || commandLine.normalization ||
+                          commandLine.temperature || commandLine.fill || commandLine.causal ||
+                          commandLine.window;
     if (settings && !options.editLayer)
-        throw CommandLineError{kUsage, QStringLiteral("with --model, --mode, --normalize, --temperature, --fill, --causal "
-                                                      "and --window act on one layer: name it with --edit-layer N")};
+        throw CommandLineError{
+            kUsage,
+            QStringLiteral("with --model, --mode, --normalize, --temperature, --fill, --causal "
+                           "and --window act on one layer: name it with --edit-layer N")};
     if (!options.editLayer)
         return interventions;
     const int layer = *options.editLayer - 1;
     if (layer >= layers)
-        throw core::Error("--edit-layer " + std::to_string(layer + 1) + ": the model has " + std::to_string(layers) +
-                          " layers");
+        throw core::Error("--edit-layer " + std::to_string(layer + 1) + ": the model has " +
+                          std::to_string(layers) + " layers");
     core::LayerEdit& edit = interventions.layers[layer];
     if (commandLine.mode) {
         core::Scene probe; // applyMode's "hard" also sets the normalisation
@@ -232,11 +258,27 @@ namespace {
 // The vocabulary's first entries on the map, and the sentence's tokens among them.
 constexpr int kModelMapWords = 300;
 
+// The positions of a model's figure: its learned table's first rows, or rotary distances.
+constexpr int kModelPositions = 64;
+
 // --view embedding-space with --model: the token embedding matrix's rows (the vocabulary's
-// first kModelMapWords and those of --text) on their principal components.
-int exportModelEmbeddings(const CommandLine& commandLine, const core::Model& model)
+// first kModelMapWords and those of --text) on their principal components. --view positions:
+// the model's learned or rotary positions.
+int exportModelConcept(const CommandLine& commandLine, const core::Model& model)
 {
     try {
+        if (*commandLine.conceptView == ui::ConceptView::Positions) {
+            const ui::FigureSpec spec = commandLine.figure;
+            core::writeFilesAtomically(
+                {{commandLine.exportPath, ui::drawnFigureBytes(
+                                              [&](QCustomPlot& plot) {
+                                                  ui::buildModelPositionsFigure(
+                                                      plot, model, kModelPositions, spec);
+                                              },
+                                              commandLine.figureSize, spec.dpi,
+                                              *ui::figureFormatForPath(commandLine.exportPath))}});
+            return kOk;
+        }
         const core::Matrix& table = model.weights.tokenEmbedding;
         std::vector<int> ids(std::size_t(std::min<Eigen::Index>(kModelMapWords, table.rows())));
         std::iota(ids.begin(), ids.end(), 0);
@@ -250,14 +292,15 @@ int exportModelEmbeddings(const CommandLine& commandLine, const core::Model& mod
         std::vector<QString> words;
         core::Matrix vectors(Eigen::Index(ids.size()), table.cols());
         for (std::size_t r = 0; r < ids.size(); ++r) {
-            words.push_back(model.tokenizer ? model.tokenizer->displayText(ids[r]) : QString::number(ids[r]));
+            words.push_back(model.tokenizer ? model.tokenizer->displayText(ids[r])
+                                            : QString::number(ids[r]));
             vectors.row(Eigen::Index(r)) = table.row(ids[r]);
         }
         const core::EmbeddingSpace space(std::move(words), std::move(vectors), model.name);
         ui::FigureSpec spec = commandLine.figure;
         const QByteArray bytes = ui::drawnFigureBytes(
-            [&](QCustomPlot& plot) { ui::buildEmbeddingSpaceFigure(plot, space, options, spec); }, commandLine.figureSize,
-            spec.dpi, *ui::figureFormatForPath(commandLine.exportPath));
+            [&](QCustomPlot& plot) { ui::buildEmbeddingSpaceFigure(plot, space, options, spec); },
+            commandLine.figureSize, spec.dpi, *ui::figureFormatForPath(commandLine.exportPath));
         core::writeFilesAtomically({{commandLine.exportPath, bytes}});
     } catch (const core::Error& e) {
         say(stderr, QStringLiteral("error: ") + QString::fromUtf8(e.what()));
@@ -280,14 +323,17 @@ int runModelHeadless(const CommandLine& commandLine)
     }
     if (options.info)
         say(stdout, describe(*model));
-    if (commandLine.conceptView && *commandLine.conceptView != ui::ConceptView::EmbeddingSpace) {
-        say(stderr, QStringLiteral("error: --view %1 is a view of a single-layer scene; a model shows grid, rollout, "
-                                   "predictions, importance, embedding-space or a layer's head:N")
-                        .arg(ui::conceptViewName(*commandLine.conceptView)));
+    if (commandLine.conceptView && *commandLine.conceptView != ui::ConceptView::EmbeddingSpace &&
+        *commandLine.conceptView != ui::ConceptView::Positions) {
+        say(stderr,
+            QStringLiteral(
+                "error: --view %1 is a view of a single-layer scene; a model shows grid, rollout, "
+                "predictions, importance, embedding-space, positions or a layer's head:N")
+                .arg(ui::conceptViewName(*commandLine.conceptView)));
         return kUsage;
     }
     if (commandLine.conceptView && !commandLine.exportPath.isEmpty())
-        return exportModelEmbeddings(commandLine, *model);
+        return exportModelConcept(commandLine, *model);
     if (!commandLine.text) {
         if (options.info)
             return kOk;
@@ -298,7 +344,8 @@ int runModelHeadless(const CommandLine& commandLine)
     std::unique_ptr<core::Backend> backend;
     try {
         std::string notice;
-        backend = gpu::createBackend(commandLine.backend, commandLine.vkDevice.toStdString(), &notice);
+        backend =
+            gpu::createBackend(commandLine.backend, commandLine.vkDevice.toStdString(), &notice);
         if (!notice.empty())
             say(stderr, QString::fromStdString(notice));
     } catch (const core::Error& e) {
@@ -309,11 +356,13 @@ int runModelHeadless(const CommandLine& commandLine)
     std::vector<std::pair<QString, QByteArray>> outputs; // written at the end, as runHeadless does
     try {
         const core::ModelConfig& config = model->config();
-        const core::Interventions interventions = modelInterventions(commandLine, config.layers, config.heads);
+        const core::Interventions interventions =
+            modelInterventions(commandLine, config.layers, config.heads);
         const std::vector<core::Token> tokens = core::modelTokens(*model, *commandLine.text);
         core::ForwardOptions forward;
         forward.topK = options.topK;
-        forward.keepIntermediates = !commandLine.dumpPath.isEmpty() || !commandLine.matrixPath.isEmpty() ||
+        forward.keepIntermediates = !commandLine.dumpPath.isEmpty() ||
+                                    !commandLine.matrixPath.isEmpty() ||
                                     commandLine.figure.view == ui::FigureView::Pipeline;
         const auto result = core::runModel(model, tokens, interventions, *backend, forward);
         for (const std::string& warning : result->warnings)
@@ -324,11 +373,13 @@ int runModelHeadless(const CommandLine& commandLine)
             const std::int64_t numbers = core::modelDumpNumbers(*result);
             if (numbers > core::kMaxDumpNumbers)
                 throw core::Error("--dump: " + std::to_string(tokens.size()) + " tokens through " +
-                                  std::to_string(config.layers) + " layers of " + std::to_string(config.heads) +
-                                  " heads make " + std::to_string(numbers) + " numbers (more than " +
+                                  std::to_string(config.layers) + " layers of " +
+                                  std::to_string(config.heads) + " heads make " +
+                                  std::to_string(numbers) + " numbers (more than " +
                                   std::to_string(core::kMaxDumpNumbers) + "); dump a shorter text");
-            outputs.emplace_back(commandLine.dumpPath,
-                                 QJsonDocument(core::modelResultToJson(*result)).toJson(QJsonDocument::Indented));
+            outputs.emplace_back(
+                commandLine.dumpPath,
+                QJsonDocument(core::modelResultToJson(*result)).toJson(QJsonDocument::Indented));
         }
         const int layer = shownLayer(options, config.layers);
         const core::AttentionResult& shown = *result->layers[std::size_t(layer)];
@@ -336,7 +387,10 @@ int runModelHeadless(const CommandLine& commandLine)
         if (!commandLine.viewGiven)
             spec.view = ui::FigureView::Heads;
         if (spec.title.isEmpty() && spec.view != ui::FigureView::Heads)
-            spec.title = QStringLiteral("%1 · layer %2 · head %3").arg(model->name).arg(layer + 1).arg(spec.head + 1);
+            spec.title = QStringLiteral("%1 · layer %2 · head %3")
+                             .arg(model->name)
+                             .arg(layer + 1)
+                             .arg(spec.head + 1);
         if (!commandLine.exportPath.isEmpty() && options.figure) {
             // A whole-model figure, through the window's own painters.
             ui::ModelFigureSource source;
@@ -350,28 +404,34 @@ int runModelHeadless(const CommandLine& commandLine)
                 source.baseline = core::runModel(model, tokens, {}, *backend, forward, result);
             if (*options.figure == ui::ModelFigure::Importance)
                 source.importance = core::headImportance(result, *backend);
-            outputs.emplace_back(commandLine.exportPath,
-                                 ui::modelFigureBytes(*options.figure, source, commandLine.figureSize, spec.dpi,
-                                                      *ui::figureFormatForPath(commandLine.exportPath), spec.fontPoints));
+            outputs.emplace_back(
+                commandLine.exportPath,
+                ui::modelFigureBytes(*options.figure, source, commandLine.figureSize, spec.dpi,
+                                     *ui::figureFormatForPath(commandLine.exportPath),
+                                     spec.fontPoints));
         } else if (!commandLine.exportPath.isEmpty()) {
             std::shared_ptr<const core::AttentionResult> compare;
             if (spec.view == ui::FigureView::Difference) {
                 // The same layer under the comparison score, as the window's Difference tab.
                 auto other = std::make_shared<core::Problem>(*shown.problem);
-                ui::applyScoreOption(ui::comparisonOption(QString(), other->score, other->normalization), other->score,
-                                     other->normalization);
+                ui::applyScoreOption(
+                    ui::comparisonOption(QString(), other->score, other->normalization),
+                    other->score, other->normalization);
                 compare = backend->compute(other, core::ComputeOptions{});
             }
             outputs.emplace_back(commandLine.exportPath,
                                  ui::figureBytes(shown, spec, commandLine.figureSize,
-                                                 *ui::figureFormatForPath(commandLine.exportPath), compare.get()));
+                                                 *ui::figureFormatForPath(commandLine.exportPath),
+                                                 compare.get()));
         }
         if (!commandLine.matrixPath.isEmpty()) {
             auto format = *ui::matrixFormatForPath(commandLine.matrixPath);
             if (format == ui::MatrixFormat::LatexTable && commandLine.pgfplots)
                 format = ui::MatrixFormat::LatexPgfplots;
-            const auto stage = ui::stageMatrix(shown, *ui::parseStage(commandLine.stage), std::max(0, spec.head));
-            outputs.emplace_back(commandLine.matrixPath, ui::stageBytes(stage, format, spec.precision));
+            const auto stage =
+                ui::stageMatrix(shown, *ui::parseStage(commandLine.stage), std::max(0, spec.head));
+            outputs.emplace_back(commandLine.matrixPath,
+                                 ui::stageBytes(stage, format, spec.precision));
         }
     } catch (const CommandLineError& e) {
         say(stderr, QStringLiteral("error: ") + e.message);
@@ -383,7 +443,8 @@ int runModelHeadless(const CommandLine& commandLine)
         say(stderr, QStringLiteral("error: ") + QString::fromUtf8(e.what()));
         return kInvalidInput;
     } catch (const std::bad_alloc&) {
-        say(stderr, QStringLiteral("error: out of memory while running the model; try a shorter text"));
+        say(stderr,
+            QStringLiteral("error: out of memory while running the model; try a shorter text"));
         return kInvalidInput;
     }
     try {

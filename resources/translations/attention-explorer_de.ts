@@ -476,16 +476,56 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>Wert</translation>
     </message>
     <message>
-        <source>distance m − n (query position − key position)</source>
-        <translation>Abstand m − n (Query-Position − Key-Position)</translation>
-    </message>
-    <message>
         <source>R(m) q · R(n) k</source>
         <translation>R(m) q · R(n) k</translation>
     </message>
     <message>
-        <source>Rotary, head %1: score of “%2” and “%3” by distance</source>
-        <translation>Rotary, Kopf %1: Score von „%2“ und „%3“ nach Abstand</translation>
+        <source>m − n: “%1” at m, “%2” at n</source>
+        <translation>m − n: „%1“ bei m, „%2“ bei n</translation>
+    </message>
+    <message>
+        <source>Rotary, head %1: score by distance</source>
+        <translation>Rotary, Kopf %1: Score nach Abstand</translation>
+    </message>
+    <message>
+        <source>%1: learned positions, the first %2</source>
+        <translation>%1: gelernte Positionen, die ersten %2</translation>
+    </message>
+    <message>
+        <source>P: the position table</source>
+        <translation>P: die Positionstabelle</translation>
+    </message>
+    <message>
+        <source>cosine of positions i and j</source>
+        <translation>Kosinus der Positionen i und j</translation>
+    </message>
+    <message>
+        <source>cosine</source>
+        <translation>Kosinus</translation>
+    </message>
+    <message>
+        <source>%1: rotary positions, %2 frequencies, θ = %3</source>
+        <translation>%1: Rotary-Positionen, %2 Frequenzen, θ = %3</translation>
+    </message>
+    <message>
+        <source>angle p · θ_i (radians)</source>
+        <translation>Winkel p · θ_i (Bogenmaß)</translation>
+    </message>
+    <message>
+        <source>frequency i</source>
+        <translation>Frequenz i</translation>
+    </message>
+    <message>
+        <source>position p</source>
+        <translation>Position p</translation>
+    </message>
+    <message>
+        <source>distance m − n</source>
+        <translation>Abstand m − n</translation>
+    </message>
+    <message>
+        <source>q = k = (1, …, 1) turned to m and n</source>
+        <translation>q = k = (1, …, 1), gedreht zu m und n</translation>
     </message>
 </context>
 <context>

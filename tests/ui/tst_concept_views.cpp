@@ -5,11 +5,13 @@
 
 #include "ui/concepts/concept_figures.h"
 #include "ui/concepts/concept_pages.h"
+#include "ui/concepts/positions_figure.h"
 #include "ui/document/scene_document.h"
 #include "ui/explorer/explorer_window.h"
 #include "ui/export/export_dialog.h"
 
 #include "core/cpu_backend.h"
+#include "core/model/model_loader.h"
 #include "core/problem.h"
 #include "core/scene.h"
 #include "core/scene_json.h"
@@ -404,6 +406,37 @@ private slots:
         soft.normalization = core::Normalization::Softmax;
         page.setSource({std::make_shared<const core::Scene>(soft), computeScene(soft), 0, 0});
         QVERIFY(!page.hardGradientCombo()->isVisible());
+    }
+
+    // A real model's positions: GPT-2's learned table as the cosine of two rows, the Llama
+    // family's rotary frequencies as the score of q = k = 1 by distance, sum_i 2 cos(d theta_i).
+    void modelPositionsFromItsOwnTables()
+    {
+        const auto gpt2 = core::loadModel(QStringLiteral(ATTN_TEST_DATA_DIR "/models/gpt2"));
+        QCustomPlot plot;
+        plot.resize(1200, 800);
+        ui::buildModelPositionsFigure(plot, *gpt2, 64, ui::FigureSpec{});
+        const auto maps = colorMaps(plot);
+        QCOMPARE(int(maps.size()), 2);
+        const core::Matrix& table = gpt2->weights.positionEmbedding;
+        for (auto [i, j] : {std::pair{0, 1}, std::pair{3, 17}, std::pair{9, 9}}) {
+            const double cosine = double(table.row(i).dot(table.row(j))) /
+                                  (double(table.row(i).norm()) * table.row(j).norm());
+            QVERIFY(std::abs(maps[1]->data()->cell(j, i) - cosine) < 1e-5);
+        }
+
+        const auto llama = core::loadModel(QStringLiteral(ATTN_TEST_DATA_DIR "/models/llama"));
+        ui::buildModelPositionsFigure(plot, *llama, 64, ui::FigureSpec{});
+        QCPGraph* score = graphNamed(plot, QStringLiteral("rotary score"));
+        QVERIFY(score);
+        const std::vector<float>& theta = llama->config().ropeInverseFrequencies;
+        QVERIFY(!theta.empty());
+        for (int d : {-7, 0, 5, 33}) {
+            double expected = 0.0;
+            for (float f : theta)
+                expected += 2.0 * std::cos(d * double(f));
+            QVERIFY2(std::abs(valueAt(score, d) - expected) < 1e-4, qPrintable(QString::number(d)));
+        }
     }
 
     // Every concept tab is in the window, opens from its example, and exports from there as

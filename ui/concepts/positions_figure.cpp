@@ -6,6 +6,7 @@
 #include "core/analysis/positional_analysis.h"
 #include "core/attention_result.h"
 #include "core/error.h"
+#include "core/model/model_loader.h"
 #include "core/problem.h"
 
 #include <qcustomplot.h>
@@ -129,6 +130,94 @@ void buildPositionsFigure(QCustomPlot& plot, const ConceptSource& source, const 
             body->setRowStretchFactor(2, 0.6);
         }
     }
+}
+
+void buildModelPositionsFigure(QCustomPlot& plot, const core::Model& model, int positions,
+                               const FigureSpec& spec)
+{
+    const core::ModelConfig& config = model.config();
+    clearPlot(plot, spec);
+    auto* body = new QCPLayoutGrid;
+    body->setColumnSpacing(int(std::lround(14 * spec.pixelsPerPoint())));
+    if (config.positions == core::PositionKind::Learned) {
+        const core::Matrix& table = model.weights.positionEmbedding;
+        const int rows = int(std::min<Eigen::Index>(positions, table.rows()));
+        if (rows < 1)
+            throw core::Error("positions view: the model has no position table");
+        addFigureText(
+            plot, spec, 0,
+            spec.title.isEmpty()
+                ? Words::tr("%1: learned positions, the first %2").arg(model.name).arg(rows)
+                : spec.title,
+            true);
+        plot.plotLayout()->addElement(1, 0, body);
+        const core::MatrixD p = table.topRows(rows).cast<double>();
+        const core::MatrixD cosine =
+            core::positionSimilarity(table.topRows(rows), true).cast<double>();
+        const double top = largestMagnitude(p);
+        addConceptHeatmap(plot, spec, body, 0, 0, p,
+                          {Words::tr("P: the position table"),
+                           Words::tr("dimension"),
+                           Words::tr("position"),
+                           {},
+                           {},
+                           spec.style.signedColormap,
+                           -top,
+                           top});
+        addConceptHeatmap(plot, spec, body, 0, 1, cosine,
+                          {Words::tr("cosine of positions i and j"),
+                           Words::tr("position"),
+                           Words::tr("position"),
+                           {},
+                           {},
+                           spec.style.signedColormap,
+                           -1.0,
+                           1.0});
+        addColorScale(plot, spec, body, 0, 2, spec.style.signedColormap, -1.0, 1.0,
+                      Words::tr("cosine"));
+        return;
+    }
+    const std::vector<float>& frequencies = config.ropeInverseFrequencies;
+    if (frequencies.empty())
+        throw core::Error("positions view: the model has no rotary frequencies");
+    core::RotarySpec rotary;
+    rotary.inverseFrequencies = frequencies;
+    const int dHead = int(2 * frequencies.size());
+    addFigureText(plot, spec, 0,
+                  spec.title.isEmpty() ? Words::tr("%1: rotary positions, %2 frequencies, θ = %3")
+                                             .arg(model.name)
+                                             .arg(frequencies.size())
+                                             .arg(QLocale().toString(config.ropeTheta, 'g', 6))
+                                       : spec.title,
+                  true);
+    plot.plotLayout()->addElement(1, 0, body);
+    const core::RowVectorD ones = core::RowVectorD::Ones(dHead);
+    const int reach = std::max(8, positions);
+    const core::RotaryView view = core::rotaryView(ones, ones, rotary, reach + 1, reach);
+    const core::MatrixD angles = view.angles.cast<double>();
+    ConceptHeatmap how{Words::tr("angle p · θ_i (radians)"),
+                       Words::tr("frequency i"),
+                       Words::tr("position p"),
+                       {},
+                       {},
+                       spec.colormap,
+                       0.0,
+                       std::max(1e-9, angles.maxCoeff())};
+    addConceptHeatmap(plot, spec, body, 0, 0, angles, how);
+    QCPAxisRect* rect = addAxisRect(plot, spec, body, 0, 1, Words::tr("distance m − n"),
+                                    Words::tr("R(m) q · R(n) k"));
+    auto* graph = new QCPGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    graph->setName(QStringLiteral("rotary score"));
+    QVector<double> d, s;
+    for (std::size_t i = 0; i < view.distances.size(); ++i) {
+        d << view.distances[i];
+        s << view.scores[i];
+    }
+    graph->setData(d, s);
+    graph->setPen(QPen(spec.style.accent, 2 * spec.style.lineScale));
+    rect->axis(QCPAxis::atBottom)->setRange(-reach, reach);
+    graph->rescaleValueAxis();
+    setPanelTitle(plot, spec, rect, Words::tr("q = k = (1, …, 1) turned to m and n"));
 }
 
 } // namespace attn::ui
