@@ -202,6 +202,18 @@
         <source>%1 · %2 minus the same with %3</source>
         <translation>%1 · %2 minus dasselbe mit %3</translation>
     </message>
+    <message>
+        <source>difference</source>
+        <translation>Differenz</translation>
+    </message>
+    <message>
+        <source>these weights</source>
+        <translation>diese Gewichte</translation>
+    </message>
+    <message>
+        <source>compared weights</source>
+        <translation>verglichene Gewichte</translation>
+    </message>
 </context>
 <context>
     <name>GradientFigure</name>

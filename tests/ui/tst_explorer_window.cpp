@@ -19,6 +19,7 @@
 #include "core/cpu_backend.h"
 #include "core/scene_json.h"
 #include "core/word_vectors.h"
+#include "support/plot_data.h"
 #include "support/results.h"
 
 #include <qcustomplot.h>
@@ -1062,6 +1063,14 @@ private slots:
         for (int j = 1; j <= last; ++j) {
             QCOMPARE(float(shown(m_window->differenceView(), 0, j)), w(0, j));
             QCOMPARE(shown(m_window->differenceView(), last, j), 0.0);
+        }
+        // Both figures beside the difference: these weights, and the causal ones (query 1 sees
+        // only key 1).
+        const auto maps = test::colorMaps(*m_window->differenceView()->plot());
+        QCOMPARE(int(maps.size()), 3);
+        for (int j = 0; j <= last; ++j) {
+            QCOMPARE(float(maps[1]->data()->cell(j, 0)), w(0, j));
+            QCOMPARE(maps[2]->data()->cell(j, 0), j == 0 ? 1.0 : 0.0);
         }
         // The title says what was subtracted (on screen it may be cut to the window's width).
         QCOMPARE(m_window->differenceView()->spec().compareLabel, QStringLiteral("causal mask on"));

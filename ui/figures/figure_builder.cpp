@@ -789,11 +789,39 @@ void FigureBuilder::buildDifference(const core::AttentionResult& result, const c
     const double top = fixed ? 1.0 : signedRangeTop(maxAbs(difference, nullptr));
     panel.low = -top;
     panel.high = top;
+    panel.title = Words::tr("difference");
+    const bool sameMask = panel.masked;
     orient(panel);
-    QCPLayoutGrid* cell = addPanel(m_content, 0, 0, std::move(panel));
-    addColorScale(cell, m_spec.style.signedColormap, -top, top,
+    // The difference, then both figures it is made of: three panels of one size (aligned
+    // margins, one colour bar each beside them all), so a cell reads across the three.
+    auto* margins = new QCPMarginGroup(&m_plot);
+    addPanel(m_content, 0, 0, std::move(panel));
+    m_panels.back().rect->setMarginGroup(QCP::msAll, margins);
+    const WeightColours colours = weightColours({&a, &b});
+    const std::pair<const Matrix*, QString> both[] = {{&a, Words::tr("these weights")},
+                                                      {&b, Words::tr("compared weights")}};
+    for (int k = 0; k < 2; ++k) {
+        Panel weights;
+        weights.matrix = both[k].first;
+        weights.rowLabels = tokenLabels(result.problem->queryTokens, result.pooling.rowBlock);
+        weights.columnLabels = tokenLabels(result.problem->keyTokens, result.pooling.colBlock);
+        weights.columnAxis = keyAxisName();
+        weights.title = both[k].second;
+        // Tooltips describe this result's weights; the compared panel's cells have none.
+        weights.name = k == 0 ? QStringLiteral("weights") : QStringLiteral("compared weights");
+        weights.head = m_spec.head;
+        setWeightColours(weights, colours);
+        weights.masked = k == 0 || sameMask; // the compared result's own mask may differ
+        orient(weights);
+        weights.rowLabels.clear(); // named once, on the difference
+        addPanel(m_content, 0, k + 1, std::move(weights));
+        m_panels.back().rect->setMarginGroup(QCP::msAll, margins);
+    }
+    QCPLayoutGrid* side = sideHost();
+    addColorScale(side, m_spec.style.signedColormap, -top, top,
                   fixed ? Words::tr("difference of weights · fixed scale −1 to 1")
                         : Words::tr("difference of weights · scaled to the data"));
+    addColorScale(side, colours);
 }
 
 QCPAxisRect* FigureBuilder::panelRect(const QString& matrix, int head) const
