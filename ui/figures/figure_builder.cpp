@@ -342,7 +342,7 @@ void FigureBuilder::compose(const core::AttentionResult& result, QSize size, con
     case FigureView::Difference:
         if (!compare)
             throw core::Error("the difference view needs a second result to compare with");
-        buildDifference(result, *compare);
+        buildDifference(result, *compare, size.width());
         if (title.isEmpty())
             title = m_spec.compareLabel.isEmpty()
                         ? Words::tr("%1 · %2 minus %3")
@@ -761,7 +761,7 @@ void FigureBuilder::buildPipeline(const core::AttentionResult& result, int width
     addColorScale(sideHost(), weightColours({&head.weights}));
 }
 
-void FigureBuilder::buildDifference(const core::AttentionResult& result, const core::AttentionResult& compare)
+void FigureBuilder::buildDifference(const core::AttentionResult& result, const core::AttentionResult& compare, int width)
 {
     const Matrix& a = headWeights(result, m_spec.head);
     const Matrix& b = headWeights(compare, m_spec.head);
@@ -793,10 +793,20 @@ void FigureBuilder::buildDifference(const core::AttentionResult& result, const c
     const bool sameMask = panel.masked;
     orient(panel);
     // The difference, then both figures it is made of: three panels of one size (aligned
-    // margins, one colour bar each beside them all), so a cell reads across the three.
+    // margins, one colour bar each beside them all), so a cell reads across the three. Where
+    // three would leave cells of a few pixels (a narrow window), the difference alone.
+    constexpr double kMinCellPixels = 10.0;
+    const double labels = 260 * m_spec.pixelsPerPoint() / (96.0 / 72.0);
+    const bool roomForThree = width >= 3 * kMinCellPixels * double(difference.cols()) + labels;
     auto* margins = new QCPMarginGroup(&m_plot);
-    addPanel(m_content, 0, 0, std::move(panel));
+    QCPLayoutGrid* alone = addPanel(m_content, 0, 0, std::move(panel));
     m_panels.back().rect->setMarginGroup(QCP::msAll, margins);
+    const QString scaleLabel = fixed ? Words::tr("difference of weights · fixed scale −1 to 1")
+                                     : Words::tr("difference of weights · scaled to the data");
+    if (!roomForThree) {
+        addColorScale(alone, m_spec.style.signedColormap, -top, top, scaleLabel);
+        return;
+    }
     const WeightColours colours = weightColours({&a, &b});
     const std::pair<const Matrix*, QString> both[] = {{&a, Words::tr("these weights")},
                                                       {&b, Words::tr("compared weights")}};
@@ -818,9 +828,7 @@ void FigureBuilder::buildDifference(const core::AttentionResult& result, const c
         m_panels.back().rect->setMarginGroup(QCP::msAll, margins);
     }
     QCPLayoutGrid* side = sideHost();
-    addColorScale(side, m_spec.style.signedColormap, -top, top,
-                  fixed ? Words::tr("difference of weights · fixed scale −1 to 1")
-                        : Words::tr("difference of weights · scaled to the data"));
+    addColorScale(side, m_spec.style.signedColormap, -top, top, scaleLabel);
     addColorScale(side, colours);
 }
 
