@@ -236,14 +236,19 @@ private slots:
         };
         feed();
         QVERIFY(page.positionsCheck()->isChecked());
-        QVERIFY2(page.orderLabel()->text().contains(QStringLiteral("give the layer the order")),
-                 qPrintable(page.orderLabel()->text()));
+        // The order check recomputes the whole scene: a hidden page does not run it.
+        QVERIFY(page.orderLabel()->text().isEmpty());
+        page.resize(900, 600);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QTRY_VERIFY2(page.orderLabel()->text().contains(QStringLiteral("give the layer the order")),
+                     qPrintable(page.orderLabel()->text()));
         page.positionsCheck()->setChecked(false);
         QVERIFY(document.scene().positional.kind == core::PositionalKind::None);
         QCOMPARE(document.undoStack()->count(), 1);
         feed();
-        QVERIFY2(page.orderLabel()->text().contains(QStringLiteral("cannot tell")),
-                 qPrintable(page.orderLabel()->text()));
+        QTRY_VERIFY2(page.orderLabel()->text().contains(QStringLiteral("cannot tell")),
+                     qPrintable(page.orderLabel()->text()));
         document.undoStack()->undo();
         QVERIFY(document.scene().positional.kind == core::PositionalKind::Sinusoidal);
     }

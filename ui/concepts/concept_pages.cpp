@@ -92,6 +92,7 @@ void ConceptPage::rebuildNow()
         m_stack->setCurrentWidget(m_message);
         return;
     }
+    refreshReadouts();
     try {
         m_plot->setViewport(m_plot->rect());
         draw(*m_plot, m_spec);
@@ -334,31 +335,34 @@ void PositionsPage::setSource(const ConceptSource& source)
     if (source.scene) {
         const QSignalBlocker blocker(m_positions);
         m_positions->setChecked(source.scene->positional.kind != core::PositionalKind::None);
-        // Order blindness, measured: the sentence reversed, computed again.
-        QString text;
-        try {
-            const int tokens = source.result ? source.result->problem->queryCount() : 0;
-            if (tokens >= 2 && tokens <= 512 && !source.scene->source) {
-                std::vector<int> reversed(static_cast<std::size_t>(tokens));
-                std::iota(reversed.rbegin(), reversed.rend(), 0);
-                const core::PermutationCheck check =
-                    core::checkPermutation(*source.scene, reversed);
-                text = check.equivariant
-                           ? tr("The sentence reversed only reverses the weights (largest change "
-                                "%1): the layer cannot "
-                                "tell the order of the words.")
-                                 .arg(QLocale().toString(check.weightDeviation, 'g', 2))
-                           : tr("The sentence reversed changes the weights by up to %1: positions "
-                                "(or the causal mask) "
-                                "give the layer the order of the words.")
-                                 .arg(QLocale().toString(check.weightDeviation, 'g', 2));
-            }
-        } catch (const core::Error&) {
-            text.clear(); // a scene the check cannot pose: nothing to say
-        }
-        m_order->setText(text);
     }
     ConceptPage::setSource(source);
+}
+
+// Order blindness, measured: the sentence reversed, computed again (only while shown).
+void PositionsPage::refreshReadouts()
+{
+    QString text;
+    try {
+        const int tokens = m_source.result ? m_source.result->problem->queryCount() : 0;
+        if (m_source.scene && tokens >= 2 && tokens <= 512 && !m_source.scene->source) {
+            std::vector<int> reversed(static_cast<std::size_t>(tokens));
+            std::iota(reversed.rbegin(), reversed.rend(), 0);
+            const core::PermutationCheck check = core::checkPermutation(*m_source.scene, reversed);
+            text = check.equivariant
+                       ? tr("The sentence reversed only reverses the weights (largest change "
+                            "%1): the layer cannot "
+                            "tell the order of the words.")
+                             .arg(QLocale().toString(check.weightDeviation, 'g', 2))
+                       : tr("The sentence reversed changes the weights by up to %1: positions "
+                            "(or the causal mask) "
+                            "give the layer the order of the words.")
+                             .arg(QLocale().toString(check.weightDeviation, 'g', 2));
+        }
+    } catch (const core::Error&) {
+        text.clear(); // a scene the check cannot pose: nothing to say
+    }
+    m_order->setText(text);
 }
 
 void PositionsPage::draw(QCustomPlot& plot, const FigureSpec& spec) const
@@ -389,14 +393,8 @@ EmbeddingSpacePage::EmbeddingSpacePage(QWidget* parent)
     controls()->addWidget(buddyLabel(tr("&Words:"), m_analogy, this));
     controls()->addWidget(m_analogy);
     controls()->addWidget(m_nearest);
-    connect(m_map, &QComboBox::currentIndexChanged, this, [this] { update(); });
-    connect(m_analogy, &QLineEdit::editingFinished, this, [this] { update(); });
-}
-
-void EmbeddingSpacePage::setSource(const ConceptSource& source)
-{
-    ConceptPage::setSource(source);
-    update();
+    connect(m_map, &QComboBox::currentIndexChanged, this, [this] { scheduleRebuild(); });
+    connect(m_analogy, &QLineEdit::editingFinished, this, [this] { scheduleRebuild(); });
 }
 
 namespace {
@@ -414,7 +412,8 @@ std::optional<std::array<QString, 3>> parseAnalogy(const QString& text)
 
 } // namespace
 
-void EmbeddingSpacePage::update()
+// The words nearest the typed word or analogy (only while shown).
+void EmbeddingSpacePage::refreshReadouts()
 {
     m_nearest->clear();
     const QString text = m_analogy->text().trimmed();
@@ -437,7 +436,6 @@ void EmbeddingSpacePage::update()
             m_nearest->setText(QString::fromUtf8(e.what()));
         }
     }
-    scheduleRebuild();
 }
 
 void EmbeddingSpacePage::draw(QCustomPlot& plot, const FigureSpec& spec) const

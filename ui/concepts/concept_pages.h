@@ -57,6 +57,9 @@ protected:
     FlowLayout* controls() const { return m_controls; }
     void scheduleRebuild();
     void rebuildNow();
+    // Brings the page's own read-outs (beside the controls) up to date with m_source; called
+    // before each rebuild, so that work costs nothing while the tab is hidden.
+    virtual void refreshReadouts() {}
     void showEvent(QShowEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
 
@@ -122,6 +125,9 @@ public:
     QCheckBox* positionsCheck() const { return m_positions; }
     QLabel* orderLabel() const { return m_order; }
 
+protected:
+    void refreshReadouts() override;
+
 private:
     SceneDocument& m_document;
     QCheckBox* m_positions = nullptr;
@@ -134,14 +140,14 @@ class EmbeddingSpacePage : public ConceptPage
     Q_OBJECT
 public:
     explicit EmbeddingSpacePage(QWidget* parent = nullptr);
-    void setSource(const ConceptSource& source) override;
     void draw(QCustomPlot& plot, const FigureSpec& spec) const override;
     QLineEdit* analogyEdit() const { return m_analogy; }
     QLabel* nearestLabel() const { return m_nearest; }
 
-private:
-    void update();
+protected:
+    void refreshReadouts() override;
 
+private:
     QComboBox* m_map = nullptr;
     QLineEdit* m_analogy = nullptr; // "king - man + woman"
     QLabel* m_nearest = nullptr;

@@ -60,9 +60,8 @@ QCPTextElement* addFigureText(QCustomPlot& plot, const FigureSpec& spec, int row
         figureFont(plot, spec, title ? spec.fontPoints * 1.2 : spec.fontPoints * 0.95, title);
     const double width = plot.viewport().width() - 16 * spec.pixelsPerPoint();
     auto* element = new QCPTextElement(&plot, wrapText(text, font, width), font);
-    element->setTextColor(
-        title ? spec.style.text
-              : spec.style.text.lighter(spec.style.text.lightness() < 128 ? 160 : 70));
+    // Notes too: they carry the figure's point (the seed quotes), so full contrast.
+    element->setTextColor(spec.style.text);
     element->setMargins(QMargins(0, 0, 0, int(std::lround(4 * spec.pixelsPerPoint()))));
     plot.plotLayout()->addElement(row, 0, element);
     return element;

@@ -22,6 +22,24 @@ struct Words
     Q_DECLARE_TR_FUNCTIONS(PositionsFigure)
 };
 
+// The rotary score R(m) q · R(n) k against m − n, from −reach to reach.
+void addRotaryScores(QCPAxisRect* rect, const core::RotaryView& view, int reach,
+                     const FigureSpec& spec)
+{
+    auto* graph = new QCPGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    graph->setName(QStringLiteral("rotary score"));
+    QVector<double> d, s;
+    for (std::size_t i = 0; i < view.distances.size(); ++i) {
+        d << view.distances[i];
+        s << view.scores[i];
+    }
+    graph->setData(d, s);
+    graph->setPen(QPen(spec.style.accent, 2 * spec.style.lineScale));
+    graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 4 * spec.pixelsPerPoint()));
+    rect->axis(QCPAxis::atBottom)->setRange(-reach - 0.5, reach + 0.5);
+    graph->rescaleValueAxis();
+}
+
 } // namespace
 
 void buildPositionsFigure(QCustomPlot& plot, const ConceptSource& source, const FigureSpec& spec)
@@ -111,18 +129,7 @@ void buildPositionsFigure(QCustomPlot& plot, const ConceptSource& source, const 
                                 .arg(result.problem->queryTokens[std::size_t(query)].text,
                                      result.problem->keyTokens.front().text),
                             Words::tr("R(m) q · R(n) k"));
-            auto* graph = new QCPGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-            QVector<double> d, s;
-            for (std::size_t i = 0; i < turned.distances.size(); ++i) {
-                d << turned.distances[i];
-                s << turned.scores[i];
-            }
-            graph->setData(d, s);
-            graph->setPen(QPen(spec.style.accent, 2 * spec.style.lineScale));
-            graph->setScatterStyle(
-                QCPScatterStyle(QCPScatterStyle::ssDisc, 4 * spec.pixelsPerPoint()));
-            rect->axis(QCPAxis::atBottom)->setRange(-reach - 0.5, reach + 0.5);
-            graph->rescaleValueAxis();
+            addRotaryScores(rect, turned, reach, spec);
             setIntegerTicks(rect->axis(QCPAxis::atBottom));
             setPanelTitle(plot, spec, rect,
                           Words::tr("Rotary, head %1: score by distance").arg(head + 1));
@@ -206,17 +213,7 @@ void buildModelPositionsFigure(QCustomPlot& plot, const core::Model& model, int 
     addConceptHeatmap(plot, spec, body, 0, 0, angles, how);
     QCPAxisRect* rect = addAxisRect(plot, spec, body, 0, 1, Words::tr("distance m − n"),
                                     Words::tr("R(m) q · R(n) k"));
-    auto* graph = new QCPGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-    graph->setName(QStringLiteral("rotary score"));
-    QVector<double> d, s;
-    for (std::size_t i = 0; i < view.distances.size(); ++i) {
-        d << view.distances[i];
-        s << view.scores[i];
-    }
-    graph->setData(d, s);
-    graph->setPen(QPen(spec.style.accent, 2 * spec.style.lineScale));
-    rect->axis(QCPAxis::atBottom)->setRange(-reach, reach);
-    graph->rescaleValueAxis();
+    addRotaryScores(rect, view, reach, spec);
     setPanelTitle(plot, spec, rect, Words::tr("q = k = (1, …, 1) turned to m and n"));
 }
 
