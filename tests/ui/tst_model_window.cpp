@@ -418,7 +418,9 @@ private slots:
         QVERIFY((shown - expected.drop).cwiseAbs().maxCoeff() < 1e-5f);
         QCOMPARE(shown(0, 3), 0.0f); // already off
         QCOMPARE(view->panels()->panels().front().matrix, expected.drop);
-        // A click on the heatmap selects that head.
+        // A click on the heatmap selects that head (once painted: the cells' places come from
+        // the paint).
+        QTRY_VERIFY(!view->panels()->geometry().cells.empty());
         const QRectF cells = view->panels()->geometry().cells.front();
         click(view->panels(), QPointF(cells.left() + cells.width() * 0.6, cells.top() + cells.height() * 0.75));
         QCOMPARE(m_window->document()->selectedLayer(), 1);
