@@ -1026,11 +1026,11 @@ QByteArray sceneToJson(const Scene& scene)
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
-Scene loadScene(const QString& path)
+Scene loadScene(const QString& path, const QString& baseDir)
 {
     const QByteArray bytes = readFileLimited(path, kMaxSceneFileBytes);
     try {
-        return sceneFromJson(bytes, QFileInfo(path).absolutePath());
+        return sceneFromJson(bytes, baseDir.isEmpty() ? QFileInfo(path).absolutePath() : baseDir);
     } catch (const Error& error) {
         throw Error(QFileInfo(path).fileName().toStdString() + ": " + error.what());
     }

@@ -13,8 +13,10 @@ namespace attn::core {
 Scene sceneFromJson(const QByteArray& json, const QString& baseDir = QString());
 QByteArray sceneToJson(const Scene& scene);
 
-// Throws Error on a missing, unreadable or invalid file.
-Scene loadScene(const QString& path);
+// Throws Error on a missing, unreadable or invalid file. Relative file references resolve
+// against `baseDir`, by default the file's own folder (a recovery copy passes the folder of
+// the file its work came from).
+Scene loadScene(const QString& path, const QString& baseDir = QString());
 // Atomic: writes to a temporary file and renames it over `path` only when every byte is
 // written, so a failed save (full disk, no permission) leaves the old file intact.
 void saveScene(const Scene& scene, const QString& path);

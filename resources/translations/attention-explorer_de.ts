@@ -1903,10 +1903,6 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>Wiederherstellen</translation>
     </message>
     <message>
-        <source>Could not restore: %1</source>
-        <translation>Konnte nicht wiederherstellen: %1</translation>
-    </message>
-    <message>
         <source>Discard</source>
         <translation>Verwerfen</translation>
     </message>
@@ -1993,6 +1989,18 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>These weights minus the weights of the same input with one setting changed, or of the scene as it was opened</source>
         <translation>Diese Gewichte minus die Gewichte derselben Eingabe mit einer geänderten Einstellung oder der Szene wie geöffnet</translation>
+    </message>
+    <message>
+        <source>Next Copy</source>
+        <translation>Nächste Kopie</translation>
+    </message>
+    <message>
+        <source>Could not restore: %1. The copy is kept at %2.</source>
+        <translation>Wiederherstellen nicht möglich: %1. Die Kopie bleibt in %2 erhalten.</translation>
+    </message>
+    <message>
+        <source>(copies waiting after this one: %1)</source>
+        <translation>(danach warten noch Kopien: %1)</translation>
     </message>
 </context>
 <context>

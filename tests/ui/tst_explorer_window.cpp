@@ -577,8 +577,7 @@ private slots:
     void autosaveWritesRecoveryFile()
     {
         m_window->document()->setTemperature(2.0f);
-        const QString path =
-            QDir(ui::ExplorerWindow::recoveryDirectory()).filePath(QStringLiteral("scene-%1.json").arg(QCoreApplication::applicationPid()));
+        const QString path = m_window->recoveryStore()->copyPath();
         QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(path), 5000);
         QCOMPARE(core::loadScene(path).temperature, 2.0f);
         m_window->document()->undoStack()->undo(); // clean again: the copy goes

@@ -45,7 +45,6 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLocale>
-#include <QLockFile>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -168,17 +167,14 @@ ExplorerWindow::ExplorerWindow(std::unique_ptr<core::Backend> backend, const QSt
     buildStatusBar();
     connectDocument();
 
-    // Crash recovery: this window's copy is locked while it runs, so another instance
-    // never offers it; a copy whose lock is stale was left by a crash.
-    QDir().mkpath(recoveryDirectory());
-    const QString base = QDir(recoveryDirectory()).filePath(QStringLiteral("scene-%1").arg(QCoreApplication::applicationPid()));
-    m_recoveryPath = base + QStringLiteral(".json");
-    m_recoveryLock = std::make_unique<QLockFile>(base + QStringLiteral(".lock"));
-    m_recoveryLock->setStaleLockTime(0);
-    m_recoveryLock->tryLock(0);
-    m_autosave.setSingleShot(true);
-    m_autosave.setInterval(2000);
-    connect(&m_autosave, &QTimer::timeout, this, &ExplorerWindow::autosave);
+    m_recovery = new RecoveryStore(recoveryDirectory(), [this]() -> std::optional<RecoveryStore::Snapshot> {
+        if (!m_document.isModified())
+            return std::nullopt;
+        return RecoveryStore::Snapshot{core::sceneToJson(m_document.scene()), m_document.filePath()};
+    }, this);
+    connect(m_recovery, &RecoveryStore::saveFailed, this, [this](const QString& message) {
+        statusBar()->showMessage(tr("Autosave failed: %1").arg(message), 6000);
+    });
 
     // A pooled heatmap follows the view's size: recompute once a resize settles.
     m_poolingCheck.setSingleShot(true);
@@ -625,7 +621,7 @@ void ExplorerWindow::connectDocument()
     connect(&m_document, &SceneDocument::modifiedChanged, this, [this](bool modified) {
         updateTitle();
         if (!modified)
-            removeRecoveryFile();
+            m_recovery->clear();
     });
     connect(&m_document, &SceneDocument::filePathChanged, this, &ExplorerWindow::updateTitle);
 }
@@ -670,8 +666,8 @@ void ExplorerWindow::onSceneChanged(SceneChanges what)
         requestCompute();
     }
     // Not gated on isModified(): during QUndoStack::push the stack's index has not moved yet.
-    // autosave() checks it when the timer fires.
-    m_autosave.start();
+    // The store asks when its clock runs out.
+    m_recovery->noteEdit();
     updateTitle();
 }
 
@@ -1322,71 +1318,73 @@ void ExplorerWindow::dropEvent(QDropEvent* event)
 
 // --- crash recovery ------------------------------------------------------------------------
 
-void ExplorerWindow::autosave()
-{
-    if (!m_document.isModified())
-        return;
-    try {
-        core::writeFileAtomically(m_recoveryPath, core::sceneToJson(m_document.scene()));
-        core::writeFileAtomically(m_recoveryPath + QStringLiteral(".path"), m_document.filePath().toUtf8());
-    } catch (const std::exception& error) {
-        statusBar()->showMessage(tr("Autosave failed: %1").arg(QString::fromUtf8(error.what())), 6000);
-    }
-}
-
-void ExplorerWindow::removeRecoveryFile()
-{
-    m_autosave.stop();
-    QFile::remove(m_recoveryPath);
-    QFile::remove(m_recoveryPath + QStringLiteral(".path"));
-}
-
 void ExplorerWindow::offerRecovery()
 {
-    const QDir dir(recoveryDirectory());
-    QFileInfoList left;
-    for (const QFileInfo& info : dir.entryInfoList({QStringLiteral("scene-*.json")}, QDir::Files, QDir::Time)) {
-        if (info.absoluteFilePath() == QFileInfo(m_recoveryPath).absoluteFilePath())
-            continue;
-        QLockFile lock(dir.filePath(info.completeBaseName() + QStringLiteral(".lock")));
-        if (!lock.tryLock(0))
-            continue; // its window is still open
-        lock.unlock();
-        left.append(info);
-    }
-    if (left.isEmpty())
+    for (RecoveryStore::LeftCopy& copy : m_recovery->claimLeftCopies())
+        m_leftCopies.push_back(std::move(copy));
+    offerNextLeftCopy();
+}
+
+// One copy at a time, newest first; each stays on disk until it is restored and saved again
+// here, or discarded.
+void ExplorerWindow::offerNextLeftCopy()
+{
+    if (m_leftCopies.empty())
         return;
-    auto discard = [left] {
-        for (const QFileInfo& info : left) {
-            QFile::remove(info.absoluteFilePath());
-            QFile::remove(info.absoluteFilePath() + QStringLiteral(".path"));
+    const RecoveryStore::LeftCopy copy = m_leftCopies.front();
+    m_leftCopies.pop_front();
+    const QString name = copy.originalPath.isEmpty() ? tr("an untitled scene") : QFileInfo(copy.originalPath).fileName();
+    QString text = tr("Attention Explorer did not close normally. Restore the unsaved changes to %1 from %2?")
+                       .arg(name, QLocale().toString(copy.written, QLocale::ShortFormat));
+    if (!m_leftCopies.empty())
+        text += QLatin1Char(' ') + tr("(copies waiting after this one: %1)").arg(m_leftCopies.size());
+    m_messages->showMessage(QStringLiteral("recovery"), MessageBar::Level::Warning, text,
+                            {{tr("Restore"), [this, copy] { restoreLeftCopy(copy); }},
+                             {tr("Discard"), [this, copy] {
+                                  m_recovery->remove(copy);
+                                  offerNextLeftCopy();
+                              }}});
+}
+
+void ExplorerWindow::restoreLeftCopy(const RecoveryStore::LeftCopy& copy)
+{
+    if (!maybeSave()) {
+        m_leftCopies.push_front(copy); // offered again
+        offerNextLeftCopy();
+        return;
+    }
+    try {
+        // Relative paths inside (word vectors, a model folder) are relative to the file the
+        // work was opened from, not to the recovery folder.
+        const QString baseDir = copy.originalPath.isEmpty() ? QDir::currentPath() : QFileInfo(copy.originalPath).absolutePath();
+        const core::Scene scene = core::loadScene(copy.path, baseDir);
+        m_compareResult.reset();
+        m_openedScene = scene; // "the scene as opened": the saved file where it still reads
+        if (!copy.originalPath.isEmpty()) {
+            try {
+                m_openedScene = core::loadScene(copy.originalPath);
+            } catch (const core::Error&) {
+            }
         }
-    };
-    const QFileInfo newest = left.first();
-    QString original;
-    QFile pathFile(newest.absoluteFilePath() + QStringLiteral(".path"));
-    if (pathFile.open(QIODevice::ReadOnly))
-        original = QString::fromUtf8(pathFile.readAll());
-    const QString name = original.isEmpty() ? tr("an untitled scene") : QFileInfo(original).fileName();
-    m_messages->showMessage(
-        QStringLiteral("recovery"), MessageBar::Level::Warning,
-        tr("Attention Explorer did not close normally. Restore the unsaved changes to %1 from %2?")
-            .arg(name, QLocale().toString(newest.lastModified(), QLocale::ShortFormat)),
-        {{tr("Restore"),
-          [this, path = newest.absoluteFilePath(), original, discard] {
-              try {
-                  const core::Scene scene = core::loadScene(path);
-                  m_compareResult.reset();
-                  m_document.reset(scene, original, true);
-                  applyViewSettings();
-                  updateTitle();
-                  m_autosave.start();
-              } catch (const std::exception& error) {
-                  showError(QStringLiteral("file"), tr("Could not restore: %1").arg(QString::fromUtf8(error.what())));
-              }
-              discard();
-          }},
-         {tr("Discard"), discard}});
+        m_document.reset(scene, copy.originalPath, true);
+        applyViewSettings();
+        updateTitle();
+    } catch (const std::exception& error) {
+        // The copy stays on disk (and is offered again at the next start); the others still
+        // wait behind this message.
+        std::vector<MessageBar::Action> next;
+        if (!m_leftCopies.empty())
+            next.push_back({tr("Next Copy"), [this] { offerNextLeftCopy(); }});
+        m_messages->showMessage(QStringLiteral("recovery"), MessageBar::Level::Error,
+                                tr("Could not restore: %1. The copy is kept at %2.")
+                                    .arg(QString::fromUtf8(error.what()), QDir::toNativeSeparators(copy.path)),
+                                std::move(next));
+        return;
+    }
+    // The old copy goes only once this session's own copy holds the work.
+    if (m_recovery->saveNow())
+        m_recovery->remove(copy);
+    offerNextLeftCopy();
 }
 
 // --- window state ----------------------------------------------------------------------------
@@ -1559,7 +1557,7 @@ void ExplorerWindow::closeEvent(QCloseEvent* event)
         return;
     }
     writeSettings();
-    removeRecoveryFile();
+    m_recovery->clear();
     event->accept();
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ui/document/compute_controller.h"
+#include "ui/document/recovery_store.h"
 #include "ui/figures/figure_spec.h"
 #include "ui/document/scene_document.h"
 
@@ -10,6 +11,7 @@
 
 #include <QMainWindow>
 #include <array>
+#include <deque>
 #include <QPointer>
 #include <QTimer>
 #include <memory>
@@ -20,7 +22,6 @@ class QComboBox;
 class QCheckBox;
 class QDockWidget;
 class QLabel;
-class QLockFile;
 class QMenu;
 class QScrollArea;
 class QTabWidget;
@@ -81,6 +82,7 @@ public:
     AttentionPanel* attentionPanel() const { return m_attention; }
     WeightsPanel* weightsPanel() const { return m_weights; }
     MessageBar* messageBar() const { return m_messages; }
+    RecoveryStore* recoveryStore() const { return m_recovery; }
     HeatmapView* headView() const { return m_headView; }
     HeatmapView* gridView() const { return m_gridView; }
     HeatmapView* pipelineView() const { return m_pipelineView; }
@@ -177,9 +179,9 @@ private:
     void fillRecentMenu();
     void fillExamplesMenu();
 
-    void autosave();
-    void removeRecoveryFile();
     void offerRecovery();
+    void offerNextLeftCopy();
+    void restoreLeftCopy(const RecoveryStore::LeftCopy& copy);
 
     void readSettings();
     void writeSettings();
@@ -252,10 +254,9 @@ private:
     int m_maskGesture = 0;
     bool m_maskPaintValue = true;
 
-    QTimer m_autosave;
     QTimer m_poolingCheck;
-    QString m_recoveryPath;
-    std::unique_ptr<QLockFile> m_recoveryLock;
+    RecoveryStore* m_recovery = nullptr;
+    std::deque<RecoveryStore::LeftCopy> m_leftCopies; // not yet offered
 };
 
 } // namespace attn::ui
