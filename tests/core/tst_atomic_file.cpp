@@ -4,6 +4,7 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "support/error_of.h"
+#include "support/file_size_limit.h"
 
 #include <QDir>
 #include <QFile>
@@ -23,6 +24,7 @@ namespace core = attn::core;
 namespace {
 
 using attn::test::errorOf;
+using attn::test::FileSizeLimit;
 
 QByteArray contents(const QString& path)
 {
@@ -54,30 +56,6 @@ QStringList entries(const QString& folder)
     return QDir(folder).entryList(
         QDir::AllEntries | QDir::System | QDir::Hidden | QDir::NoDotAndDotDot, QDir::Name);
 }
-
-// Limits the size of files this process may write (RLIMIT_FSIZE), as a full disk would stop a
-// write half-way: write() then fails with EFBIG ("File too large") instead of raising SIGXFSZ.
-class FileSizeLimit
-{
-public:
-    explicit FileSizeLimit(rlim_t bytes)
-    {
-        getrlimit(RLIMIT_FSIZE, &m_old);
-        m_oldHandler = std::signal(SIGXFSZ, SIG_IGN);
-        rlimit limit = m_old;
-        limit.rlim_cur = bytes;
-        setrlimit(RLIMIT_FSIZE, &limit);
-    }
-    ~FileSizeLimit()
-    {
-        setrlimit(RLIMIT_FSIZE, &m_old);
-        std::signal(SIGXFSZ, m_oldHandler);
-    }
-
-private:
-    rlimit m_old{};
-    void (*m_oldHandler)(int) = nullptr;
-};
 
 } // namespace
 

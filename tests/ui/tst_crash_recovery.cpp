@@ -8,6 +8,7 @@
 
 #include "core/cpu_backend.h"
 #include "core/scene_json.h"
+#include "support/file_size_limit.h"
 
 #include <QApplication>
 #include <QDir>
@@ -159,6 +160,30 @@ private slots:
         QVERIFY(!QFile::exists(quiet.copyPath()));
         store.clear();
         QVERIFY(!QFile::exists(store.copyPath()));
+    }
+
+    // An autosave that cannot be written (a full disk) says why and keeps the last copy.
+    void failedAutosaveKeepsTheLastCopy()
+    {
+        QByteArray content("first");
+        ui::RecoveryStore store(recoveryDir(), [&] {
+            return std::optional<ui::RecoveryStore::Snapshot>(
+                ui::RecoveryStore::Snapshot{content, QString()});
+        });
+        QVERIFY(store.saveNow());
+        QSignalSpy failed(&store, &ui::RecoveryStore::saveFailed);
+        content = QByteArray(1 << 16, 'x');
+        {
+            test::FileSizeLimit limit(1024);
+            QVERIFY(!store.saveNow());
+        }
+        QCOMPARE(failed.size(), 1);
+        QVERIFY2(failed[0][0].toString().contains(QStringLiteral("File too large")),
+                 qPrintable(failed[0][0].toString()));
+        QFile copy(store.copyPath());
+        QVERIFY(copy.open(QIODevice::ReadOnly));
+        QCOMPARE(copy.readAll(), QByteArray("first"));
+        store.clear();
     }
 
     // A restarted container gets the crashed process's id again. Its copy is still offered;

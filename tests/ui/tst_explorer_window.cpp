@@ -19,6 +19,7 @@
 #include "core/cpu_backend.h"
 #include "core/scene_json.h"
 #include "core/word_vectors.h"
+#include "support/file_size_limit.h"
 #include "support/plot_data.h"
 #include "support/results.h"
 
@@ -340,6 +341,37 @@ private slots:
             for (int j = 0; j < expected.cols(); ++j)
                 QCOMPARE(float(shown(m_window->differenceView(), i, j)), expected(i, j));
         QCOMPARE(m_window->document()->scene().view.compareScore, QStringLiteral("dot"));
+    }
+
+    // A save stopped half-way (as by a full disk): the file keeps last time's scene, the window
+    // keeps the changes, still unsaved, and the message names the cause.
+    void failedSaveKeepsFileAndChanges()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("lesson.json"));
+        QVERIFY(m_window->saveFile(path));
+        QFile saved(path);
+        QVERIFY(saved.open(QIODevice::ReadOnly));
+        const QByteArray before = saved.readAll();
+        saved.close();
+        m_window->document()->setTemperature(0.25f);
+        {
+            test::FileSizeLimit limit(64);
+            QVERIFY(!m_window->saveFile(path));
+        }
+        QCOMPARE(m_window->messageBar()->level(), ui::MessageBar::Level::Error);
+        QVERIFY2(m_window->messageBar()->text().contains(QStringLiteral("File too large")),
+                 qPrintable(m_window->messageBar()->text()));
+        QVERIFY(saved.open(QIODevice::ReadOnly));
+        QCOMPARE(saved.readAll(), before);
+        saved.close();
+        QVERIFY(m_window->document()->isModified());
+        QCOMPARE(m_window->document()->scene().temperature, 0.25f);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("lesson.json")});
+        QVERIFY(m_window->saveFile(path)); // room again: saved, and the message goes
+        QVERIFY(!m_window->document()->isModified());
+        QVERIFY(m_window->messageBar()->key() != QLatin1String("file"));
+        QCOMPARE(core::loadScene(path).temperature, 0.25f);
     }
 
     void saveThenOpenGivesSameScene()
