@@ -14,7 +14,7 @@
 #include "ui/model/model_window.h"
 #include "ui/model/open_model_dialog.h"
 #include "ui/model/predictions_view.h"
-#include "ui/model/recent_files.h"
+#include "ui/document/preferences.h"
 #include "ui/model/token_focus_bar.h"
 #include "ui/presentation/presentation_window.h"
 #include "ui/views/heatmap_view.h"
@@ -197,7 +197,7 @@ private slots:
         QVERIFY(m_window->modelLabel()->text().contains(QStringLiteral("gpt2")));
         QVERIFY(m_window->backendLabel()->text().startsWith(QStringLiteral("CPU · Eigen")));
         QVERIFY(m_window->timeLabel()->text().startsWith(QStringLiteral("Computed in")));
-        QVERIFY(ui::recent::files().contains(QFileInfo(fixture(QStringLiteral("gpt2"))).absoluteFilePath()));
+        QVERIFY(ui::preferences::recentFiles().contains(QFileInfo(fixture(QStringLiteral("gpt2"))).absoluteFilePath()));
         QVERIFY(m_window->predictionsView()->blocks().front().heading.contains(QStringLiteral("Next token")));
         // The predictions are core's own.
         const auto expected = core::runModel(m_gpt2, core::modelTokens(*m_gpt2, QStringLiteral("The cat sat on the")), {},

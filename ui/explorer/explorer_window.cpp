@@ -7,6 +7,7 @@
 #include "ui/figures/colormap.h"
 #include "ui/export/export_dialog.h"
 #include "ui/document/file_names.h"
+#include "ui/document/preferences.h"
 #include "ui/widgets/flow_layout.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/explorer/input_panel.h"
@@ -20,7 +21,6 @@
 #include "ui/explorer/window_words.h"
 #include "ui/model/model_window.h"
 #include "ui/model/open_model_dialog.h"
-#include "ui/model/recent_files.h"
 
 #include "core/atomic_file.h"
 #include "core/error.h"
@@ -55,7 +55,6 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSlider>
-#include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QStyle>
@@ -69,7 +68,6 @@ namespace attn::ui {
 
 namespace {
 
-constexpr int kMaxRecentFiles = 8;
 // The scene panel's minimum width, at most: about a third of what a projector at a 1.5 scale
 // factor leaves (1024 / 1.5 = 683 pixels), so that the three columns fit it.
 constexpr int kMaxScenePanelMinimum = 210;
@@ -490,7 +488,7 @@ void ExplorerWindow::buildMenus()
     m_exportAction = add(file, tr("&Export Figure…"), QKeySequence(Qt::CTRL | Qt::Key_E), [this] { openExportDialog(); });
     m_exportAction->setToolTip(tr("Export the figure as PNG, SVG or PDF, or a matrix as CSV, NPY, JSON or LaTeX (Ctrl+E)"));
     QAction* deck = add(file, tr("Export &Presentation as PDF…"), QKeySequence(), [this] {
-        const QString suggested = QDir(QSettings().value(QStringLiteral("lastDirectory"), QDir::homePath()).toString())
+        const QString suggested = QDir(preferences::sceneDirectory())
                                       .filePath(QFileInfo(suggestedSavePath()).completeBaseName().section(QLatin1Char('.'), 0, 0) +
                                                 QStringLiteral("-presentation.pdf"));
         const QString path = QFileDialog::getSaveFileName(this, tr("Export Presentation"), suggested, tr("PDF (*.pdf)"));
@@ -1119,12 +1117,11 @@ void ExplorerWindow::openDialog()
 {
     if (!maybeSave())
         return;
-    QSettings settings;
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Scene"), settings.value(QStringLiteral("lastDirectory")).toString(),
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Scene"), preferences::sceneDirectory(),
                                                       kSceneFilter + QStringLiteral(";;") + tr("All files (*)"));
     if (path.isEmpty())
         return;
-    settings.setValue(QStringLiteral("lastDirectory"), QFileInfo(path).absolutePath());
+    preferences::rememberSceneFile(path);
     openFile(path);
 }
 
@@ -1138,7 +1135,7 @@ bool ExplorerWindow::openFile(const QString& path)
             return window->openScene(QFileInfo(path).absoluteFilePath());
         }
         setScene(scene, QFileInfo(path).absoluteFilePath());
-        addRecentFile(QFileInfo(path).absoluteFilePath());
+        preferences::addRecentFile(QFileInfo(path).absoluteFilePath());
         m_messages->clearMessage(QStringLiteral("file"));
         statusBar()->showMessage(tr("Opened %1").arg(QFileInfo(path).fileName()), 4000);
         return true;
@@ -1180,7 +1177,7 @@ bool ExplorerWindow::saveFile(const QString& path)
         return false;
     }
     m_document.markSaved(QFileInfo(path).absoluteFilePath());
-    addRecentFile(QFileInfo(path).absoluteFilePath());
+    preferences::addRecentFile(QFileInfo(path).absoluteFilePath());
     m_messages->clearMessage(QStringLiteral("file"));
     statusBar()->showMessage(tr("Saved %1").arg(QFileInfo(path).fileName()), 4000);
     return true;
@@ -1193,13 +1190,12 @@ bool ExplorerWindow::save()
 
 bool ExplorerWindow::saveAs()
 {
-    QSettings settings;
     QString path = QFileDialog::getSaveFileName(this, tr("Save Scene As"), suggestedSavePath(), kSceneFilter);
     if (path.isEmpty())
         return false;
     if (QFileInfo(path).suffix().isEmpty())
         path += kSceneSuffix;
-    settings.setValue(QStringLiteral("lastDirectory"), QFileInfo(path).absolutePath());
+    preferences::rememberSceneFile(path);
     return saveFile(path);
 }
 
@@ -1208,28 +1204,17 @@ QString ExplorerWindow::suggestedSavePath() const
     if (!m_document.filePath().isEmpty())
         return m_document.filePath();
     const QString name = fileNameFromTitle(m_document.scene().title, QStringLiteral("scene")) + kSceneSuffix;
-    return QDir(QSettings().value(QStringLiteral("lastDirectory"), QDir::homePath()).toString()).filePath(name);
-}
-
-void ExplorerWindow::addRecentFile(const QString& path)
-{
-    QSettings settings;
-    QStringList recent = settings.value(QStringLiteral("recentFiles")).toStringList();
-    recent.removeAll(path);
-    recent.prepend(path);
-    while (recent.size() > kMaxRecentFiles)
-        recent.removeLast();
-    settings.setValue(QStringLiteral("recentFiles"), recent);
+    return QDir(preferences::sceneDirectory()).filePath(name);
 }
 
 void ExplorerWindow::fillRecentMenu()
 {
     m_recentMenu->clear();
-    const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+    const QStringList recent = preferences::recentFiles();
     int n = 0;
     for (const QString& path : recent) {
         ++n;
-        if (recent::isModelFolder(path)) { // a model opened in a model window
+        if (preferences::isModelFolder(path)) { // a model opened in a model window
             m_recentMenu->addAction(QStringLiteral("&%1 %2").arg(n).arg(QFileInfo(path).fileName()) + tr(" (model)"), this,
                                     [this, path] { openModel(path); })
                 ->setToolTip(path);
@@ -1247,7 +1232,7 @@ void ExplorerWindow::fillRecentMenu()
         m_recentMenu->addAction(tr("No recent scenes"))->setEnabled(false);
     else {
         m_recentMenu->addSeparator();
-        m_recentMenu->addAction(tr("&Clear List"), this, [] { QSettings().remove(QStringLiteral("recentFiles")); });
+        m_recentMenu->addAction(tr("&Clear List"), this, [] { preferences::clearRecentFiles(); });
     }
 }
 
@@ -1391,8 +1376,8 @@ void ExplorerWindow::restoreLeftCopy(const RecoveryStore::LeftCopy& copy)
 
 void ExplorerWindow::readSettings()
 {
-    QSettings settings;
-    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) {
+    const preferences::WindowLayout layout = preferences::windowLayout(QStringLiteral("explorer"));
+    if (!restoreGeometry(layout.geometry)) {
         // First start: the whole of a laptop or projector screen, a large window on a larger one.
         const QRect screen = this->screen() ? this->screen()->availableGeometry() : QRect(0, 0, 1280, 800);
         if (screen.width() <= 1920 && screen.height() <= 1200) {
@@ -1403,7 +1388,7 @@ void ExplorerWindow::readSettings()
             setGeometry(QRect(screen.center() - QPoint(size.width() / 2, size.height() / 2), size));
         }
     }
-    if (!restoreState(settings.value(QStringLiteral("window/state")).toByteArray())) {
+    if (!restoreState(layout.state)) {
         // First start: the figures take the middle; the panels about a quarter each side.
         const int width = geometry().width();
         const int controls = m_sceneScroll->widget()->minimumSizeHint().width() + m_sceneScroll->verticalScrollBar()->sizeHint().width();
@@ -1415,9 +1400,7 @@ void ExplorerWindow::readSettings()
 
 void ExplorerWindow::writeSettings()
 {
-    QSettings settings;
-    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("window/state"), saveState());
+    preferences::setWindowLayout(QStringLiteral("explorer"), {saveGeometry(), saveState()});
 }
 
 // --- figures and presenting ----------------------------------------------------------------

@@ -175,7 +175,6 @@ private:
     void openDialog();
     bool save();
     bool saveAs();
-    void addRecentFile(const QString& path);
     void fillRecentMenu();
     void fillExamplesMenu();
 

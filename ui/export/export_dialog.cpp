@@ -1,5 +1,7 @@
 #include "ui/export/export_dialog.h"
 
+#include "ui/document/preferences.h"
+
 #include "ui/figures/colormap.h"
 #include "ui/figures/figure_builder.h"
 #include "ui/figures/lines_figure.h"
@@ -29,7 +31,6 @@
 #include <QMimeData>
 #include <QPainter>
 #include <QPushButton>
-#include <QSettings>
 #include <QShortcut>
 #include <QSpinBox>
 #include <QStandardItemModel>
@@ -719,44 +720,43 @@ ExportSettings ExportDialog::settings() const
 
 void ExportDialog::loadSettings()
 {
-    QSettings store;
-    store.beginGroup(QStringLiteral("export"));
+    const preferences::ExportChoices stored = preferences::exportChoices();
     const FigureSpec& spec = m_source.spec;
     // Until something is stored, the window's own choices.
-    selectData(m_format, store.value(QStringLiteral("format"), formatKey(FigureFormat::Png)).toString());
-    m_unit = parseUnit(store.value(QStringLiteral("unit")).toString()).value_or(SizeUnit::Centimeters);
+    selectData(m_format, stored.format.value_or(formatKey(FigureFormat::Png)));
+    m_unit = parseUnit(stored.unit.value_or(QString())).value_or(SizeUnit::Centimeters);
     selectData(m_unitBox, unitKey(m_unit));
-    m_dpi->setValue(store.value(QStringLiteral("dpi"), 300).toInt());
+    m_dpi->setValue(stored.dpi.value_or(300));
     for (QDoubleSpinBox* box : {m_width, m_height})
         applyUnit(box, m_unit);
     const QSizeF fallback = convertFigureSize(QSizeF(16.0, 12.0), SizeUnit::Centimeters, m_unit, m_dpi->value());
-    m_width->setValue(store.value(QStringLiteral("width"), fallback.width()).toDouble());
-    m_height->setValue(store.value(QStringLiteral("height"), fallback.height()).toDouble());
+    m_width->setValue(stored.width.value_or(fallback.width()));
+    m_height->setValue(stored.height.value_or(fallback.height()));
     m_size = QSizeF(m_width->value(), m_height->value());
-    const QString map = store.value(QStringLiteral("colormap"), colormapName(spec.colormap)).toString();
+    const QString map = stored.colormap.value_or(colormapName(spec.colormap));
     selectData(m_colormap, m_colormap->findData(map) >= 0 ? map : colormapName(Colormap::Viridis));
-    m_font->setValue(store.value(QStringLiteral("fontPoints"), spec.fontPoints).toDouble());
-    m_colorBar->setChecked(store.value(QStringLiteral("colorBar"), spec.colorBar).toBool());
+    m_font->setValue(stored.fontPoints.value_or(spec.fontPoints));
+    m_colorBar->setChecked(stored.colorBar.value_or(spec.colorBar));
     // Not remembered: the window's scale, so an export compares with what the window shows.
     m_dataScale->setChecked(spec.weightScale == WeightScale::Data);
-    m_values->setChecked(store.value(QStringLiteral("showValues"), spec.showValues).toBool());
-    m_precision->setValue(store.value(QStringLiteral("precision"), spec.precision).toInt());
+    m_values->setChecked(stored.showValues.value_or(spec.showValues));
+    m_precision->setValue(stored.precision.value_or(spec.precision));
 }
 
 void ExportDialog::storeSettings() const
 {
-    QSettings store;
-    store.beginGroup(QStringLiteral("export"));
-    store.setValue(QStringLiteral("format"), m_format->currentData());
-    store.setValue(QStringLiteral("unit"), unitKey(m_unit));
-    store.setValue(QStringLiteral("width"), m_size.width());
-    store.setValue(QStringLiteral("height"), m_size.height());
-    store.setValue(QStringLiteral("dpi"), m_dpi->value());
-    store.setValue(QStringLiteral("colormap"), m_colormap->currentData());
-    store.setValue(QStringLiteral("fontPoints"), m_font->value());
-    store.setValue(QStringLiteral("colorBar"), m_colorBar->isChecked());
-    store.setValue(QStringLiteral("showValues"), m_values->isChecked());
-    store.setValue(QStringLiteral("precision"), m_precision->value());
+    preferences::ExportChoices choices;
+    choices.format = m_format->currentData().toString();
+    choices.unit = unitKey(m_unit);
+    choices.width = m_size.width();
+    choices.height = m_size.height();
+    choices.dpi = m_dpi->value();
+    choices.colormap = m_colormap->currentData().toString();
+    choices.fontPoints = m_font->value();
+    choices.colorBar = m_colorBar->isChecked();
+    choices.showValues = m_values->isChecked();
+    choices.precision = m_precision->value();
+    preferences::storeExportChoices(choices);
 }
 
 void ExportDialog::settingsChanged()
@@ -948,7 +948,7 @@ void ExportDialog::setFileChooser(FileChooser chooser)
 
 QString ExportDialog::suggestedPath(const QString& suffix) const
 {
-    QString directory = QSettings().value(QStringLiteral("export/directory")).toString();
+    QString directory = preferences::exportDirectory();
     if (directory.isEmpty() || !QFileInfo(directory).isDir())
         directory = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
     if (directory.isEmpty())
@@ -958,7 +958,7 @@ QString ExportDialog::suggestedPath(const QString& suffix) const
 
 void ExportDialog::rememberDirectory(const QString& path) const
 {
-    QSettings().setValue(QStringLiteral("export/directory"), QFileInfo(path).absolutePath());
+    preferences::rememberExportFile(path);
 }
 
 void ExportDialog::save()
@@ -1014,14 +1014,13 @@ void ExportDialog::exportMatrix()
     dialog->setObjectName(QStringLiteral("matrixExport"));
     dialog->setWindowTitle(tr("Export Matrix"));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    QSettings store;
-    store.beginGroup(QStringLiteral("export"));
+    const preferences::ExportChoices stored = preferences::exportChoices();
 
     auto* stage = new QComboBox;
     stage->setObjectName(QStringLiteral("stage"));
     for (const QString& name : stageNames())
         stage->addItem(QString(name).replace(QLatin1Char('-'), QLatin1Char(' ')), name);
-    selectData(stage, store.value(QStringLiteral("matrixStage"), stageName(Stage::Weights)).toString());
+    selectData(stage, stored.matrixStage.value_or(stageName(Stage::Weights)));
     auto* head = new QComboBox;
     head->setObjectName(QStringLiteral("matrixHead"));
     for (std::size_t h = 0; h < m_source.result->heads.size(); ++h)
@@ -1032,7 +1031,7 @@ void ExportDialog::exportMatrix()
     for (const MatrixChoice& choice : kMatrixFormats)
         format->addItem(tr(choice.label) + QStringLiteral(" (%1)").arg(QLatin1String(choice.suffix)),
                         QLatin1String(choice.key));
-    selectData(format, store.value(QStringLiteral("matrixFormat"), QStringLiteral("csv")).toString());
+    selectData(format, stored.matrixFormat.value_or(QStringLiteral("csv")));
     auto* precision = new QSpinBox;
     precision->setObjectName(QStringLiteral("matrixPrecision"));
     precision->setRange(0, 6);
@@ -1090,10 +1089,10 @@ void ExportDialog::exportMatrix()
                             tr("Any file already there is unchanged."));
             return;
         }
-        QSettings out;
-        out.beginGroup(QStringLiteral("export"));
-        out.setValue(QStringLiteral("matrixStage"), stageKey);
-        out.setValue(QStringLiteral("matrixFormat"), format->currentData());
+        preferences::ExportChoices choices;
+        choices.matrixStage = stageKey;
+        choices.matrixFormat = format->currentData().toString();
+        preferences::storeExportChoices(choices);
         rememberDirectory(path);
         m_status->setText(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
         dialog->accept();

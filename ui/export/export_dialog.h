@@ -106,7 +106,7 @@ void copyFigureToClipboard(const ExportSource& source, const ExportSettings& set
 
 // File > Export Figure (Ctrl+E): what to export, the page, the style, and a live preview
 // rendered by the same code that writes the file. Non-modal; the window keeps it up to date
-// with setSource(). Settings are remembered in QSettings, group "export".
+// with setSource(). Its choices are remembered (preferences::exportChoices).
 class ExportDialog : public QDialog
 {
     Q_OBJECT

@@ -11,7 +11,7 @@
 #include "ui/model/model_load_job.h"
 #include "ui/model/open_model_dialog.h"
 #include "ui/model/predictions_view.h"
-#include "ui/model/recent_files.h"
+#include "ui/document/preferences.h"
 #include "ui/model/token_focus_bar.h"
 #include "ui/presentation/presentation_window.h"
 #include "ui/views/heatmap_view.h"
@@ -44,7 +44,6 @@
 #include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
-#include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -357,7 +356,7 @@ void ModelWindow::buildMenus()
         if (!maybeSave())
             return;
         const QString path = QFileDialog::getOpenFileName(this, tr("Open Scene"),
-                                                          QSettings().value(QStringLiteral("lastDirectory")).toString(),
+                                                          preferences::sceneDirectory(),
                                                           kSceneFilter + QStringLiteral(";;") + tr("All files (*)"));
         if (!path.isEmpty())
             openScene(path);
@@ -553,15 +552,15 @@ void ModelWindow::setModel(std::shared_ptr<const core::Model> model, const QStri
 {
     QString sentence = text;
     if (sentence.isEmpty())
-        sentence = recent::modelText(model->folder);
+        sentence = preferences::recentModelText(model->folder);
     if (sentence.isEmpty())
         sentence = sampleText(*model);
     cancelImportance();
     m_document.reset(std::move(model), sentence, interventions, layer, head, scenePath);
     if (scenePath.isEmpty())
-        recent::addModel(m_document.model()->folder, sentence);
+        preferences::addRecentModel(m_document.model()->folder, sentence);
     else
-        recent::addFile(scenePath);
+        preferences::addRecentFile(scenePath);
     m_messages->clearMessage(QStringLiteral("compute"));
 }
 
@@ -610,8 +609,8 @@ bool ModelWindow::saveFile(const QString& path)
         return false;
     }
     m_document.markSaved(QFileInfo(path).absoluteFilePath());
-    recent::addFile(QFileInfo(path).absoluteFilePath());
-    recent::addModel(folder, m_document.text());
+    preferences::addRecentFile(QFileInfo(path).absoluteFilePath());
+    preferences::addRecentModel(folder, m_document.text());
     statusBar()->showMessage(tr("Saved %1").arg(QFileInfo(path).fileName()), 4000);
     return true;
 }
@@ -625,9 +624,8 @@ bool ModelWindow::saveAs()
 {
     if (!m_document.hasModel())
         return false;
-    QSettings settings;
     const QString suggested = m_document.filePath().isEmpty()
-                                  ? QDir(settings.value(QStringLiteral("lastDirectory"), QDir::homePath()).toString())
+                                  ? QDir(preferences::sceneDirectory())
                                         .filePath(QFileInfo(m_document.model()->name).fileName() + QStringLiteral(".json"))
                                   : m_document.filePath();
     QString path = QFileDialog::getSaveFileName(this, tr("Save Scene As"), suggested, kSceneFilter);
@@ -635,7 +633,7 @@ bool ModelWindow::saveAs()
         return false;
     if (QFileInfo(path).suffix().isEmpty())
         path += QStringLiteral(".json");
-    settings.setValue(QStringLiteral("lastDirectory"), QFileInfo(path).absolutePath());
+    preferences::rememberSceneFile(path);
     return saveFile(path);
 }
 
@@ -656,8 +654,8 @@ void ModelWindow::fillRecentMenu()
 {
     m_recentMenu->clear();
     int n = 0;
-    for (const QString& path : recent::files()) {
-        const bool model = recent::isModelFolder(path);
+    for (const QString& path : preferences::recentFiles()) {
+        const bool model = preferences::isModelFolder(path);
         QAction* action = m_recentMenu->addAction(
             QStringLiteral("&%1 %2%3").arg(++n).arg(QFileInfo(path).fileName(), model ? tr(" (model)") : QString()),
             this, [this, path, model] {
@@ -698,7 +696,7 @@ void ModelWindow::closeEvent(QCloseEvent* event)
         return;
     }
     if (m_document.hasModel())
-        recent::addModel(m_document.model()->folder, m_document.text());
+        preferences::addRecentModel(m_document.model()->folder, m_document.text());
     event->accept();
 }
 
@@ -1059,15 +1057,14 @@ void ModelWindow::exportModelFigureDialog(ModelFigure figure)
 {
     if (!m_document.result())
         return;
-    QSettings settings;
     const QString name = QFileInfo(m_document.model()->name).fileName() + QLatin1Char('-') + modelFigureName(figure) +
                          QStringLiteral(".pdf");
     const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export Figure"), QDir(settings.value(QStringLiteral("lastDirectory"), QDir::homePath()).toString()).filePath(name),
+        this, tr("Export Figure"), QDir(preferences::sceneDirectory()).filePath(name),
         tr("PDF (*.pdf);;SVG (*.svg);;PNG (*.png)"));
     if (path.isEmpty())
         return;
-    settings.setValue(QStringLiteral("lastDirectory"), QFileInfo(path).absolutePath());
+    preferences::rememberSceneFile(path);
     exportModelFigure(figure, path);
 }
 

@@ -1,5 +1,7 @@
 #include "ui/model/open_model_dialog.h"
 
+#include "ui/document/preferences.h"
+
 #include "core/model/model_config.h"
 #include "core/model/model_loader.h"
 
@@ -9,7 +11,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
-#include <QSettings>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -58,12 +59,11 @@ OpenModelDialog::OpenModelDialog(QWidget* parent) : QDialog(parent)
     connect(buttons, &QDialogButtonBox::accepted, this, &OpenModelDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(folder, &QPushButton::clicked, this, [this] {
-        QSettings settings;
-        const QString chosen = QFileDialog::getExistingDirectory(
-            this, tr("Open Model Folder"), settings.value(QStringLiteral("lastModelDirectory"), QDir::homePath()).toString());
+        const QString chosen =
+            QFileDialog::getExistingDirectory(this, tr("Open Model Folder"), preferences::modelDirectory());
         if (chosen.isEmpty())
             return;
-        settings.setValue(QStringLiteral("lastModelDirectory"), chosen);
+        preferences::setModelDirectory(chosen);
         chooseFolder(chosen);
     });
     connect(m_list, &QTreeWidget::itemDoubleClicked, this, [this] { accept(); });

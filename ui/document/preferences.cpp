@@ -1,0 +1,177 @@
+#include "ui/document/preferences.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QSettings>
+
+namespace attn::ui::preferences {
+
+namespace {
+
+// The keys, as earlier versions stored them (so nothing a user had is forgotten).
+const QString kSceneDirectory = QStringLiteral("lastDirectory");
+const QString kModelDirectory = QStringLiteral("lastModelDirectory");
+const QString kRecentFiles = QStringLiteral("recentFiles");
+const QString kRecentModelTexts = QStringLiteral("recentModelTexts");
+const QString kExportGroup = QStringLiteral("export");
+
+template <typename T> std::optional<T> optionalValue(const QSettings& settings, const QString& key)
+{
+    const QVariant value = settings.value(key);
+    if (!value.isValid() || !value.canConvert<T>())
+        return std::nullopt;
+    return value.value<T>();
+}
+
+template <typename T>
+void storeIfSet(QSettings& settings, const QString& key, const std::optional<T>& value)
+{
+    if (value)
+        settings.setValue(key, *value);
+}
+
+// Keys cannot hold slashes: a folder is stored as a value beside its text, under its hash.
+QString modelKey(const QString& absolutePath)
+{
+    return QString::number(qHash(absolutePath), 16);
+}
+
+} // namespace
+
+QString sceneDirectory()
+{
+    return QSettings().value(kSceneDirectory, QDir::homePath()).toString();
+}
+
+void rememberSceneFile(const QString& path)
+{
+    QSettings().setValue(kSceneDirectory, QFileInfo(path).absolutePath());
+}
+
+QString modelDirectory()
+{
+    return QSettings().value(kModelDirectory, QDir::homePath()).toString();
+}
+
+void setModelDirectory(const QString& folder)
+{
+    QSettings().setValue(kModelDirectory, folder);
+}
+
+QString exportDirectory()
+{
+    QSettings settings;
+    settings.beginGroup(kExportGroup);
+    return settings.value(QStringLiteral("directory")).toString();
+}
+
+void rememberExportFile(const QString& path)
+{
+    QSettings settings;
+    settings.beginGroup(kExportGroup);
+    settings.setValue(QStringLiteral("directory"), QFileInfo(path).absolutePath());
+}
+
+QStringList recentFiles()
+{
+    return QSettings().value(kRecentFiles).toStringList();
+}
+
+void addRecentFile(const QString& path)
+{
+    QSettings settings;
+    QStringList list = settings.value(kRecentFiles).toStringList();
+    list.removeAll(path);
+    list.prepend(path);
+    while (list.size() > kMaxRecentFiles)
+        list.removeLast();
+    settings.setValue(kRecentFiles, list);
+}
+
+void clearRecentFiles()
+{
+    QSettings().remove(kRecentFiles);
+}
+
+void addRecentModel(const QString& folder, const QString& text)
+{
+    const QString path = QFileInfo(folder).absoluteFilePath();
+    addRecentFile(path);
+    QSettings settings;
+    settings.beginGroup(kRecentModelTexts);
+    settings.setValue(modelKey(path), QStringList{path, text});
+}
+
+QString recentModelText(const QString& folder)
+{
+    const QString path = QFileInfo(folder).absoluteFilePath();
+    QSettings settings;
+    settings.beginGroup(kRecentModelTexts);
+    const QStringList entry = settings.value(modelKey(path)).toStringList();
+    return entry.size() == 2 && entry.front() == path ? entry.back() : QString();
+}
+
+bool isModelFolder(const QString& path)
+{
+    const QFileInfo info(path);
+    return info.isDir() && QFileInfo::exists(QDir(path).filePath(QStringLiteral("config.json")));
+}
+
+WindowLayout windowLayout(const QString& window)
+{
+    // The explorer's layout was kept under "window/" before there were two windows.
+    QSettings settings;
+    settings.beginGroup(window == QLatin1String("explorer") ? QStringLiteral("window")
+                                                            : window + QStringLiteral("Window"));
+    return {settings.value(QStringLiteral("geometry")).toByteArray(),
+            settings.value(QStringLiteral("state")).toByteArray()};
+}
+
+void setWindowLayout(const QString& window, const WindowLayout& layout)
+{
+    QSettings settings;
+    settings.beginGroup(window == QLatin1String("explorer") ? QStringLiteral("window")
+                                                            : window + QStringLiteral("Window"));
+    settings.setValue(QStringLiteral("geometry"), layout.geometry);
+    settings.setValue(QStringLiteral("state"), layout.state);
+}
+
+ExportChoices exportChoices()
+{
+    QSettings settings;
+    settings.beginGroup(kExportGroup);
+    ExportChoices c;
+    c.format = optionalValue<QString>(settings, QStringLiteral("format"));
+    c.unit = optionalValue<QString>(settings, QStringLiteral("unit"));
+    c.width = optionalValue<double>(settings, QStringLiteral("width"));
+    c.height = optionalValue<double>(settings, QStringLiteral("height"));
+    c.dpi = optionalValue<int>(settings, QStringLiteral("dpi"));
+    c.colormap = optionalValue<QString>(settings, QStringLiteral("colormap"));
+    c.fontPoints = optionalValue<double>(settings, QStringLiteral("fontPoints"));
+    c.colorBar = optionalValue<bool>(settings, QStringLiteral("colorBar"));
+    c.showValues = optionalValue<bool>(settings, QStringLiteral("showValues"));
+    c.precision = optionalValue<int>(settings, QStringLiteral("precision"));
+    c.matrixStage = optionalValue<QString>(settings, QStringLiteral("matrixStage"));
+    c.matrixFormat = optionalValue<QString>(settings, QStringLiteral("matrixFormat"));
+    return c;
+}
+
+void storeExportChoices(const ExportChoices& c)
+{
+    QSettings settings;
+    settings.beginGroup(kExportGroup);
+    storeIfSet(settings, QStringLiteral("format"), c.format);
+    storeIfSet(settings, QStringLiteral("unit"), c.unit);
+    storeIfSet(settings, QStringLiteral("width"), c.width);
+    storeIfSet(settings, QStringLiteral("height"), c.height);
+    storeIfSet(settings, QStringLiteral("dpi"), c.dpi);
+    storeIfSet(settings, QStringLiteral("colormap"), c.colormap);
+    storeIfSet(settings, QStringLiteral("fontPoints"), c.fontPoints);
+    storeIfSet(settings, QStringLiteral("colorBar"), c.colorBar);
+    storeIfSet(settings, QStringLiteral("showValues"), c.showValues);
+    storeIfSet(settings, QStringLiteral("precision"), c.precision);
+    storeIfSet(settings, QStringLiteral("matrixStage"), c.matrixStage);
+    storeIfSet(settings, QStringLiteral("matrixFormat"), c.matrixFormat);
+}
+
+} // namespace attn::ui::preferences
