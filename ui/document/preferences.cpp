@@ -4,6 +4,8 @@
 #include <QFileInfo>
 #include <QSettings>
 
+#include <type_traits>
+
 namespace attn::ui::preferences {
 
 namespace {
@@ -23,11 +25,21 @@ template <typename T> std::optional<T> optionalValue(const QSettings& settings, 
     return value.value<T>();
 }
 
-template <typename T>
-void storeIfSet(QSettings& settings, const QString& key, const std::optional<T>& value)
+// Each export choice with its key (ExportChoices or const ExportChoices).
+template <typename Choices, typename Visit> void forEachChoice(Choices& c, Visit visit)
 {
-    if (value)
-        settings.setValue(key, *value);
+    visit(QStringLiteral("format"), c.format);
+    visit(QStringLiteral("unit"), c.unit);
+    visit(QStringLiteral("width"), c.width);
+    visit(QStringLiteral("height"), c.height);
+    visit(QStringLiteral("dpi"), c.dpi);
+    visit(QStringLiteral("colormap"), c.colormap);
+    visit(QStringLiteral("fontPoints"), c.fontPoints);
+    visit(QStringLiteral("colorBar"), c.colorBar);
+    visit(QStringLiteral("showValues"), c.showValues);
+    visit(QStringLiteral("precision"), c.precision);
+    visit(QStringLiteral("matrixStage"), c.matrixStage);
+    visit(QStringLiteral("matrixFormat"), c.matrixFormat);
 }
 
 // Keys cannot hold slashes: a folder is stored as a value beside its text, under its hash.
@@ -140,38 +152,21 @@ ExportChoices exportChoices()
 {
     QSettings settings;
     settings.beginGroup(kExportGroup);
-    ExportChoices c;
-    c.format = optionalValue<QString>(settings, QStringLiteral("format"));
-    c.unit = optionalValue<QString>(settings, QStringLiteral("unit"));
-    c.width = optionalValue<double>(settings, QStringLiteral("width"));
-    c.height = optionalValue<double>(settings, QStringLiteral("height"));
-    c.dpi = optionalValue<int>(settings, QStringLiteral("dpi"));
-    c.colormap = optionalValue<QString>(settings, QStringLiteral("colormap"));
-    c.fontPoints = optionalValue<double>(settings, QStringLiteral("fontPoints"));
-    c.colorBar = optionalValue<bool>(settings, QStringLiteral("colorBar"));
-    c.showValues = optionalValue<bool>(settings, QStringLiteral("showValues"));
-    c.precision = optionalValue<int>(settings, QStringLiteral("precision"));
-    c.matrixStage = optionalValue<QString>(settings, QStringLiteral("matrixStage"));
-    c.matrixFormat = optionalValue<QString>(settings, QStringLiteral("matrixFormat"));
-    return c;
+    ExportChoices choices;
+    forEachChoice(choices, [&](const QString& key, auto& field) {
+        field = optionalValue<typename std::decay_t<decltype(field)>::value_type>(settings, key);
+    });
+    return choices;
 }
 
-void storeExportChoices(const ExportChoices& c)
+void storeExportChoices(const ExportChoices& choices)
 {
     QSettings settings;
     settings.beginGroup(kExportGroup);
-    storeIfSet(settings, QStringLiteral("format"), c.format);
-    storeIfSet(settings, QStringLiteral("unit"), c.unit);
-    storeIfSet(settings, QStringLiteral("width"), c.width);
-    storeIfSet(settings, QStringLiteral("height"), c.height);
-    storeIfSet(settings, QStringLiteral("dpi"), c.dpi);
-    storeIfSet(settings, QStringLiteral("colormap"), c.colormap);
-    storeIfSet(settings, QStringLiteral("fontPoints"), c.fontPoints);
-    storeIfSet(settings, QStringLiteral("colorBar"), c.colorBar);
-    storeIfSet(settings, QStringLiteral("showValues"), c.showValues);
-    storeIfSet(settings, QStringLiteral("precision"), c.precision);
-    storeIfSet(settings, QStringLiteral("matrixStage"), c.matrixStage);
-    storeIfSet(settings, QStringLiteral("matrixFormat"), c.matrixFormat);
+    forEachChoice(choices, [&](const QString& key, const auto& field) {
+        if (field)
+            settings.setValue(key, *field);
+    });
 }
 
 } // namespace attn::ui::preferences
