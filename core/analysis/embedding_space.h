@@ -98,5 +98,9 @@ private:
 
 // t-SNE of the rows of `points` to two dimensions, as EmbeddingSpace::tsneMap.
 MatrixD tsne(const MatrixD& points, const TsneSettings& settings);
+// t-SNE's joint affinities P of the rows of `points` (van der Maaten & Hinton 2008, eq. 1 with
+// p_ij = (p_j|i + p_i|j) / 2n): symmetric, zero diagonal, summing to 1; each p_j|i row has
+// the perplexity asked for, lowered to (n - 1) / 3 for few points.
+MatrixD tsneAffinities(const MatrixD& points, double perplexity);
 
 } // namespace attn::core

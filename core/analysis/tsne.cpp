@@ -51,11 +51,35 @@ void TsneSettings::validate() const
     if (iterations < 1 || iterations > 100000)
         throw Error("iterations: must be from 1 to 100000");
     if (!(learningRate >= 0.0) || !std::isfinite(learningRate))
-        throw Error("learning_rate: must be a finite number >= 0 (0: chosen from the number of points)");
+        throw Error(
+            "learning_rate: must be a finite number >= 0 (0: chosen from the number of points)");
     if (!(exaggeration >= 1.0) || !std::isfinite(exaggeration))
         throw Error("exaggeration: must be a finite number >= 1");
     if (exaggerationIterations < 0)
         throw Error("exaggeration_iterations: must be >= 0");
+}
+
+MatrixD tsneAffinities(const MatrixD& x, double perplexity)
+{
+    const Eigen::Index n = x.rows();
+    // Squared distances, then the symmetric P (eq. 1 and p_ij = (p_j|i + p_i|j) / 2n).
+    const Eigen::VectorXd squares = x.rowwise().squaredNorm();
+    MatrixD d = (-2.0 * x * x.transpose()).colwise() + squares;
+    d.rowwise() += squares.transpose();
+    d = d.cwiseMax(0.0);
+    const double target = std::max(std::min(perplexity, double(n - 1) / 3.0), 1.0);
+    MatrixD conditional(n, n);
+    RowVectorD row(n);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        calibrateRow(d, int(i), target, row);
+        conditional.row(i) = row;
+    }
+    // Into a new matrix: p + p^T assigned to p itself would read entries already overwritten
+    // (Eigen's aliasing rule).
+    MatrixD p = (conditional + conditional.transpose()) / (2.0 * double(n));
+    p = p.cwiseMax(1e-12);
+    p.diagonal().setZero();
+    return p;
 }
 
 MatrixD tsne(const MatrixD& x, const TsneSettings& settings)
@@ -72,21 +96,7 @@ MatrixD tsne(const MatrixD& x, const TsneSettings& settings)
     if (n < 4)
         return y; // too few points for a neighbourhood: the PCA map
 
-    // Squared distances, then the symmetric P (eq. 1 and p_ij = (p_j|i + p_i|j) / 2n).
-    const Eigen::VectorXd squares = x.rowwise().squaredNorm();
-    MatrixD d = (-2.0 * x * x.transpose()).colwise() + squares;
-    d.rowwise() += squares.transpose();
-    d = d.cwiseMax(0.0);
-    const double perplexity = std::min(settings.perplexity, double(n - 1) / 3.0);
-    MatrixD p(n, n);
-    RowVectorD row(n);
-    for (Eigen::Index i = 0; i < n; ++i) {
-        calibrateRow(d, int(i), std::max(perplexity, 1.0), row);
-        p.row(i) = row;
-    }
-    p = (p + p.transpose()) / (2.0 * double(n));
-    p = p.cwiseMax(1e-12);
-    p.diagonal().setZero();
+    const MatrixD p = tsneAffinities(x, settings.perplexity);
 
     // The PCA start scaled to a standard deviation of 1e-4 on the first axis (openTSNE's
     // "pca" initialisation): deterministic and global structure kept.
@@ -94,7 +104,8 @@ MatrixD tsne(const MatrixD& x, const TsneSettings& settings)
     if (spread > 0.0)
         y *= 1e-4 / spread;
 
-    const double rate = settings.learningRate > 0.0 ? settings.learningRate : std::max(double(n) / 12.0, 50.0);
+    const double rate =
+        settings.learningRate > 0.0 ? settings.learningRate : std::max(double(n) / 12.0, 50.0);
     MatrixD update = MatrixD::Zero(n, 2);
     MatrixD gains = MatrixD::Ones(n, 2);
     MatrixD num(n, n);
