@@ -1112,6 +1112,22 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <source>The scene as opened</source>
         <translation>Die Szene wie geöffnet</translation>
     </message>
+    <message>
+        <source>How each query and key give a score e_ij: q·k, q·k/√d_k, wᵀ tanh(q + k), qᵀMk or the cosine; Hard is the scaled score with one-hot weights</source>
+        <translation>Wie Query und Key einen Score e_ij ergeben: q·k, q·k/√d_k, wᵀ tanh(q + k), qᵀMk oder der Kosinus; Hart ist der skalierte Score mit One-Hot-Gewichten</translation>
+    </message>
+    <message>
+        <source>How each row of scores becomes weights: softmax, one-hot at the largest score, ReLU, sparsemax, or the scores themselves</source>
+        <translation>Wie jede Zeile der Scores zu Gewichten wird: Softmax, One-Hot beim größten Score, ReLU, Sparsemax oder die Scores selbst</translation>
+    </message>
+    <message>
+        <source>Scores are divided by the temperature before normalizing: below 1 sharpens the weights towards one-hot, above 1 flattens them. Logarithmic, 0.05 to 20.</source>
+        <translation>Die Scores werden vor dem Normieren durch die Temperatur geteilt: unter 1 schärft die Gewichte in Richtung One-Hot, über 1 glättet sie. Logarithmisch, 0,05 bis 20.</translation>
+    </message>
+    <message>
+        <source>The temperature typed exactly, also beyond the slider&apos;s range</source>
+        <translation>Die Temperatur genau eingetippt, auch jenseits des Schiebereglers</translation>
+    </message>
 </context>
 <context>
     <name>SlideBuilder</name>
@@ -1357,10 +1373,6 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>&amp;Normieren:</translation>
     </message>
     <message>
-        <source>Scores are divided by the temperature before normalizing: below 1 sharpens the weights towards one-hot, above 1 flattens them. Logarithmic, 0.05 to 20.</source>
-        <translation>Die Scores werden vor dem Normieren durch die Temperatur geteilt: unter 1 schärft die Gewichte in Richtung One-Hot, über 1 glättet sie. Logarithmisch, 0,05 bis 20.</translation>
-    </message>
-    <message>
         <source>Temperature</source>
         <translation>Temperatur</translation>
     </message>
@@ -1496,6 +1508,34 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <source>Seed: %1 is more than %2, the largest seed a scene can keep; it stays %3</source>
         <translation>Startwert: %1 ist größer als %2, der größte Startwert, den eine Szene speichern kann; er bleibt %3</translation>
     </message>
+    <message>
+        <source>Keys whose token is the padding token get no weight</source>
+        <translation>Keys, deren Token das Padding-Token ist, erhalten kein Gewicht</translation>
+    </message>
+    <message>
+        <source>Window width</source>
+        <translation>Fensterbreite</translation>
+    </message>
+    <message>
+        <source>N: how many tokens on each side a query may attend to</source>
+        <translation>N: wie viele Tokens auf jeder Seite eine Query beachten darf</translation>
+    </message>
+    <message>
+        <source>Unmask every cell masked by hand</source>
+        <translation>Jede von Hand maskierte Zelle wieder freigeben</translation>
+    </message>
+    <message>
+        <source>Number of heads h; each has its own W^q, W^k, W^v</source>
+        <translation>Anzahl der Heads h; jeder hat eigene W^q, W^k, W^v</translation>
+    </message>
+    <message>
+        <source>Width of each token&apos;s vector; a new width draws new weights from the seed</source>
+        <translation>Breite des Vektors jedes Tokens; eine neue Breite zieht neue Gewichte aus dem Seed</translation>
+    </message>
+    <message>
+        <source>The random weights&apos; seed: the same seed and shape give the same weights</source>
+        <translation>Der Seed der Zufallsgewichte: gleicher Seed und gleiche Form ergeben gleiche Gewichte</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::ConceptPage</name>
@@ -1552,6 +1592,10 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>t-SNE of %1 words would take minutes here; PCA draws them at once (t-SNE up to %2).</source>
         <translation>t-SNE von %1 Wörtern würde hier Minuten dauern; PCA zeichnet sie sofort (t-SNE bis %2).</translation>
+    </message>
+    <message>
+        <source>PCA keeps the directions of largest spread; t-SNE keeps each word&apos;s neighbours</source>
+        <translation>PCA behält die Richtungen der größten Streuung; t-SNE behält die Nachbarn jedes Worts</translation>
     </message>
 </context>
 <context>
@@ -2002,6 +2046,22 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <source>(copies waiting after this one: %1)</source>
         <translation>(danach warten noch Kopien: %1)</translation>
     </message>
+    <message>
+        <source>The head the figures show, or the mean of the heads that are on</source>
+        <translation>Der Head, den die Abbildungen zeigen, oder das Mittel der eingeschalteten Heads</translation>
+    </message>
+    <message>
+        <source>The heatmap&apos;s colours; viridis and cividis also read in grey and for colour-blind viewers</source>
+        <translation>Die Farben der Heatmap; viridis und cividis sind auch in Grau und bei Farbsehschwäche lesbar</translation>
+    </message>
+    <message>
+        <source>Each cell&apos;s value written in it, where the cell is large enough</source>
+        <translation>Der Wert jeder Zelle in die Zelle geschrieben, wo sie groß genug ist</translation>
+    </message>
+    <message>
+        <source>The one change the Difference tab makes: it shows these weights minus the weights with that change</source>
+        <translation>Die eine Änderung des Differenz-Tabs: er zeigt diese Gewichte minus die Gewichte mit dieser Änderung</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::ExportDialog</name>
@@ -2323,6 +2383,10 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>&amp;Query:</source>
         <translation>&amp;Query:</translation>
+    </message>
+    <message>
+        <source>The query whose weights&apos; Jacobian and scores are shown</source>
+        <translation>Die Query, deren Jacobi-Matrix der Gewichte und Scores gezeigt werden</translation>
     </message>
 </context>
 <context>
@@ -2688,6 +2752,18 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <source>“%1” is padding because it is the padding token; clear the padding token to unmark it.</source>
         <translation>„%1“ ist Padding, weil es das Padding-Token ist; leeren Sie das Padding-Token, um die Markierung aufzuheben.</translation>
     </message>
+    <message>
+        <source>The text split into tokens: each token is a query (and a key and value)</source>
+        <translation>Der Text, der in Tokens zerlegt wird: jedes Token ist eine Query (und ein Key und Value)</translation>
+    </message>
+    <message>
+        <source>Lowercase the text before it is split, so &quot;The&quot; and &quot;the&quot; are one token</source>
+        <translation>Den Text vor dem Zerlegen kleinschreiben, sodass „The“ und „the“ ein Token sind</translation>
+    </message>
+    <message>
+        <source>Tokens added around the sentence, as BERT adds [CLS] and [SEP]</source>
+        <translation>Tokens um den Satz herum, wie BERT [CLS] und [SEP] hinzufügt</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::IntegerField</name>
@@ -2733,6 +2809,18 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>Drag a point to move a key and its value.</source>
         <translation>Einen Punkt ziehen, um einen Key und seinen Value zu verschieben.</translation>
+    </message>
+    <message>
+        <source>The kernel&apos;s width h (logarithmic): softmax of −(q − k)² / 2h² is a Gaussian kernel of width h</source>
+        <translation>Die Breite h des Kerns (logarithmisch): Softmax von −(q − k)² / 2h² ist ein Gauß-Kern der Breite h</translation>
+    </message>
+    <message>
+        <source>How the query and each key are compared</source>
+        <translation>Wie die Query mit jedem Key verglichen wird</translation>
+    </message>
+    <message>
+        <source>The points back where the scene puts them</source>
+        <translation>Die Punkte zurück an ihre Stellen in der Szene</translation>
     </message>
 </context>
 <context>
@@ -3150,6 +3238,26 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <source>How many tokens on each side a query may attend to</source>
         <translation>Wie viele Token auf jeder Seite eine Query beachten darf</translation>
     </message>
+    <message>
+        <source>Off: the head&apos;s output is left out of W^O, and the prediction is computed again</source>
+        <translation>Aus: die Ausgabe des Heads fehlt in W^O, und die Vorhersage wird neu berechnet</translation>
+    </message>
+    <message>
+        <source>Each token attends only to itself and the tokens before it</source>
+        <translation>Jedes Token beachtet nur sich selbst und die Tokens davor</translation>
+    </message>
+    <message>
+        <source>Each query attends only to keys at most this many tokens away</source>
+        <translation>Jede Query beachtet nur Keys, die höchstens so viele Tokens entfernt sind</translation>
+    </message>
+    <message>
+        <source>What a masked score becomes: −∞ gives it weight 0 exactly; −9e15 spreads a fully masked row evenly</source>
+        <translation>Was aus einem maskierten Score wird: −∞ gibt ihm genau das Gewicht 0; −9e15 verteilt eine ganz maskierte Zeile gleichmäßig</translation>
+    </message>
+    <message>
+        <source>The selected head&apos;s projection matrix shown below</source>
+        <translation>Die Projektionsmatrix des gewählten Heads, unten gezeigt</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::ModelWindow</name>
@@ -3565,6 +3673,10 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
         <source>PDF (*.pdf);;SVG (*.svg);;PNG (*.png)</source>
         <translation>PDF-Dokument (*.pdf);;SVG-Grafik (*.svg);;PNG-Bild (*.png)</translation>
     </message>
+    <message>
+        <source>The score the Difference tab subtracts: these weights minus the weights scored this way</source>
+        <translation>Der Score, den der Differenz-Tab abzieht: diese Gewichte minus die so bewerteten Gewichte</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::OpenModelDialog</name>
@@ -3917,6 +4029,30 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
         <source>&amp;Hard attention&apos;s gradient:</source>
         <translation>Gradient der &amp;harten Attention:</translation>
     </message>
+    <message>
+        <source>What the layer is trained to do; each task&apos;s tooltip in the list says more</source>
+        <translation>Wozu die Schicht trainiert wird; der Tooltip jeder Aufgabe in der Liste sagt mehr</translation>
+    </message>
+    <message>
+        <source>Adam&apos;s step size</source>
+        <translation>Die Schrittweite von Adam</translation>
+    </message>
+    <message>
+        <source>How many steps Run takes</source>
+        <translation>Wie viele Schritte „Start“ macht</translation>
+    </message>
+    <message>
+        <source>Train for the steps set, shown as they go; press again to pause</source>
+        <translation>Die eingestellten Schritte trainieren, laufend angezeigt; erneut drücken pausiert</translation>
+    </message>
+    <message>
+        <source>One training step</source>
+        <translation>Ein Trainingsschritt</translation>
+    </message>
+    <message>
+        <source>Back to the scene&apos;s weights, before any training</source>
+        <translation>Zurück zu den Gewichten der Szene vor dem Training</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::WeightsPanel</name>
@@ -3943,6 +4079,14 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
     <message>
         <source>Import %1 into %2</source>
         <translation>%1 in %2 importieren</translation>
+    </message>
+    <message>
+        <source>The projection matrix shown and edited below</source>
+        <translation>Die unten gezeigte und bearbeitbare Projektionsmatrix</translation>
+    </message>
+    <message>
+        <source>The head whose matrix is shown and edited below</source>
+        <translation>Der Head, dessen Matrix unten gezeigt und bearbeitet wird</translation>
     </message>
 </context>
 </TS>

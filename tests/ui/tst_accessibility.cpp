@@ -1,6 +1,6 @@
-// Every control of the explorer window has a name a screen reader can say: its own text, its
-// label's (a QLabel buddy), or an accessible name set for it, and a description where the name
-// alone does not say what it changes.
+// Every control of both windows, on every tab, has a name a screen reader can say (its own
+// text, its label's (a QLabel buddy), or an accessible name set for it) and a description of
+// what it changes (its own, or its tooltip, which Qt reports as the description).
 
 #include "ui/explorer/explorer_window.h"
 #include "ui/model/model_document.h"
@@ -20,6 +20,8 @@
 #include <QComboBox>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTextEdit>
 
@@ -30,7 +32,8 @@ namespace test = attn::test;
 
 namespace {
 
-// The visible controls of `window` that a screen reader would announce without a name.
+// The visible controls of `window` that a screen reader would announce without a name or
+// without a description.
 QStringList unnamedControls(const QWidget& window)
 {
     QStringList unnamed;
@@ -43,6 +46,9 @@ QStringList unnamedControls(const QWidget& window)
             qobject_cast<QTextEdit*>(widget) || qobject_cast<QTableView*>(widget);
         if (!control || !widget->isVisibleTo(&window) || widget->focusPolicy() == Qt::NoFocus)
             continue;
+        // A tab bar's scroll arrows are Qt's own, named and described by Qt's translations.
+        if (qobject_cast<QTabBar*>(widget->parentWidget()))
+            continue;
         // A combo box's line edit and a spin box's are parts of their control.
         if (qobject_cast<QLineEdit*>(widget) &&
             (qobject_cast<QAbstractSpinBox*>(widget->parentWidget()) ||
@@ -54,15 +60,37 @@ QStringList unnamedControls(const QWidget& window)
             unnamed << QStringLiteral("%1 has no accessible interface").arg(widget->objectName());
             continue;
         }
-        if (accessible->text(QAccessible::Name).trimmed().isEmpty())
-            unnamed << QStringLiteral("%1 %2 in %3")
+        const QString name = accessible->text(QAccessible::Name).trimmed();
+        if (name.isEmpty() || accessible->text(QAccessible::Description).trimmed().isEmpty())
+            unnamed << QStringLiteral("%1 %2 in %3: %4")
                            .arg(QString::fromLatin1(widget->metaObject()->className()),
-                                widget->objectName(), widget->parentWidget()->objectName());
+                                widget->objectName(), widget->parentWidget()->objectName(),
+                                name.isEmpty()
+                                    ? QStringLiteral("no name")
+                                    : QStringLiteral("\"%1\", no description").arg(name));
     }
-    qInfo("%d controls", controls);
     if (controls < 10)
         unnamed
             << QStringLiteral("only %1 controls found: the walk missed the window").arg(controls);
+    return unnamed;
+}
+
+// unnamedControls() with each page of each tab widget shown in turn.
+QStringList unnamedControlsOnEveryTab(QWidget& window)
+{
+    QStringList unnamed = unnamedControls(window);
+    for (QTabWidget* tabs : window.findChildren<QTabWidget*>()) {
+        if (!tabs->isVisibleTo(&window))
+            continue;
+        const int shown = tabs->currentIndex();
+        for (int i = 0; i < tabs->count(); ++i) {
+            tabs->setCurrentIndex(i);
+            QCoreApplication::processEvents();
+            unnamed += unnamedControls(window);
+        }
+        tabs->setCurrentIndex(shown);
+    }
+    unnamed.removeDuplicates();
     return unnamed;
 }
 
@@ -92,7 +120,9 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QTRY_VERIFY(window.isUpToDate() && window.document()->result());
-        QStringList unnamed = unnamedControls(window);
+        QStringList unnamed = unnamedControlsOnEveryTab(window);
+        for (const QString& line : unnamed)
+            qInfo("%s", qPrintable(line));
         QVERIFY2(unnamed.isEmpty(),
                  qPrintable(QStringLiteral("%1 without a name:\n").arg(unnamed.size()) +
                             unnamed.join(u'\n')));
@@ -111,7 +141,9 @@ private slots:
                          QStringLiteral("The cat sat on the"));
         QVERIFY(ended.wait(20000));
         QTRY_VERIFY(window.isUpToDate() && window.document()->result());
-        const QStringList unnamed = unnamedControls(window);
+        const QStringList unnamed = unnamedControlsOnEveryTab(window);
+        for (const QString& line : unnamed)
+            qInfo("%s", qPrintable(line));
         QVERIFY2(unnamed.isEmpty(),
                  qPrintable(QStringLiteral("%1 without a name:\n").arg(unnamed.size()) +
                             unnamed.join(u'\n')));

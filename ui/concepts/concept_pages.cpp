@@ -136,6 +136,7 @@ GradientPage::GradientPage(QWidget* parent) : ConceptPage(ConceptView::Gradient,
     m_query->setObjectName(QStringLiteral("gradientQuery"));
     m_query->setProperty("dataItems", true); // the sentence's tokens
     m_query->setAccessibleName(tr("Query"));
+    m_query->setToolTip(tr("The query whose weights' Jacobian and scores are shown"));
     m_query->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     controls()->addWidget(buddyLabel(tr("&Query:"), m_query, this));
     controls()->addWidget(m_query);
@@ -206,6 +207,9 @@ KernelPage::KernelPage(QWidget* parent) : ConceptPage(ConceptView::Kernel, paren
     m_bandwidth = new QSlider(Qt::Horizontal, this);
     m_bandwidth->setObjectName(QStringLiteral("kernelBandwidth"));
     m_bandwidth->setAccessibleName(tr("Bandwidth"));
+    m_bandwidth->setToolTip(
+        tr("The kernel's width h (logarithmic): softmax of −(q − k)² / 2h² is a Gaussian "
+           "kernel of width h"));
     m_bandwidth->setRange(0, kBandwidthSteps);
     m_bandwidth->setMinimumWidth(120);
     m_bandwidth->setValue(sliderPosition(m_setup.bandwidth));
@@ -213,10 +217,12 @@ KernelPage::KernelPage(QWidget* parent) : ConceptPage(ConceptView::Kernel, paren
     m_score = new QComboBox(this);
     m_score->setObjectName(QStringLiteral("kernelScore"));
     m_score->setAccessibleName(tr("Score"));
+    m_score->setToolTip(tr("How the query and each key are compared"));
     m_score->addItem(tr("distance: −(q − k)²"), int(core::SmootherScore::Distance));
     m_score->addItem(tr("dot product: q k"), int(core::SmootherScore::Dot));
     auto* reset = new QPushButton(tr("Reset &points"), this);
     reset->setObjectName(QStringLiteral("kernelReset"));
+    reset->setToolTip(tr("The points back where the scene puts them"));
     controls()->addWidget(buddyLabel(tr("&Bandwidth h:"), m_bandwidth, this));
     controls()->addWidget(m_bandwidth);
     controls()->addWidget(m_bandwidthLabel);
@@ -378,6 +384,8 @@ EmbeddingSpacePage::EmbeddingSpacePage(QWidget* parent)
     m_map = new QComboBox(this);
     m_map->setObjectName(QStringLiteral("embeddingMap"));
     m_map->setAccessibleName(tr("Map"));
+    m_map->setToolTip(
+        tr("PCA keeps the directions of largest spread; t-SNE keeps each word's neighbours"));
     m_map->addItem(tr("PCA"));
     m_map->addItem(tr("t-SNE"));
     m_analogy = new QLineEdit(this);
@@ -478,6 +486,8 @@ TrainPage::TrainPage(SceneDocument& document, QWidget* parent)
     m_task->setObjectName(QStringLiteral("trainTask"));
     m_task->setProperty("dataItems", true); // the command line's --train words, each with a tooltip
     m_task->setAccessibleName(tr("Task"));
+    m_task->setToolTip(
+        tr("What the layer is trained to do; each task's tooltip in the list says more"));
     for (core::TrainingTask task :
          {core::TrainingTask::Copy, core::TrainingTask::PreviousToken, core::TrainingTask::Reverse,
           core::TrainingTask::Translation, core::TrainingTask::KeyValue}) {
@@ -499,19 +509,24 @@ TrainPage::TrainPage(SceneDocument& document, QWidget* parent)
     m_learningRate = new DecimalField(tr("Learning rate"), 3, this);
     m_learningRate->setObjectName(QStringLiteral("trainLearningRate"));
     m_learningRate->setAccessibleName(tr("Learning rate"));
+    m_learningRate->setToolTip(tr("Adam's step size"));
     m_learningRate->setRange(1e-5, 10.0);
     m_learningRate->setValue(core::AdamSettings{}.learningRate);
     m_steps = new QSpinBox(this);
     m_steps->setObjectName(QStringLiteral("trainSteps"));
     m_steps->setAccessibleName(tr("Steps"));
+    m_steps->setToolTip(tr("How many steps Run takes"));
     m_steps->setRange(1, 100000);
     m_steps->setValue(200);
     m_run = new QPushButton(tr("&Run"), this);
     m_run->setObjectName(QStringLiteral("trainRun"));
+    m_run->setToolTip(tr("Train for the steps set, shown as they go; press again to pause"));
     m_step = new QPushButton(tr("S&tep"), this);
     m_step->setObjectName(QStringLiteral("trainStep"));
+    m_step->setToolTip(tr("One training step"));
     m_reset = new QPushButton(tr("R&eset"), this);
     m_reset->setObjectName(QStringLiteral("trainReset"));
+    m_reset->setToolTip(tr("Back to the scene's weights, before any training"));
     m_apply = new QPushButton(tr("&Apply to scene"), this);
     m_apply->setObjectName(QStringLiteral("trainApply"));
     m_apply->setToolTip(

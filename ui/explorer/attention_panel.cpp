@@ -107,10 +107,12 @@ QWidget* AttentionPanel::buildAttention()
         m_score->addItem(scoreOptionLabel(option), int(option));
         m_score->setItemData(m_score->count() - 1, scoreOptionToolTip(option), Qt::ToolTipRole);
     }
+    m_score->setToolTip(scoreChoiceToolTip());
     form->addRow(tr("&Score:"), m_score);
 
     m_normalization = new QComboBox(box);
     m_normalization->setObjectName(QStringLiteral("normalizationCombo"));
+    m_normalization->setToolTip(normalizationChoiceToolTip());
     narrow(m_normalization);
     m_normalization->addItem(tr("Softmax"), int(core::Normalization::Softmax));
     m_normalization->addItem(tr("Hard (argmax)"), int(core::Normalization::Hard));
@@ -127,11 +129,11 @@ QWidget* AttentionPanel::buildAttention()
     m_temperature->setObjectName(QStringLiteral("temperatureSlider"));
     m_temperature->setRange(0, kSliderSteps);
     m_temperature->setPageStep(kSliderSteps / 20);
-    m_temperature->setToolTip(tr("Scores are divided by the temperature before normalizing: below 1 sharpens "
-                                 "the weights towards one-hot, above 1 flattens them. Logarithmic, 0.05 to 20."));
+    m_temperature->setToolTip(temperatureToolTip());
     // The box takes what the slider cannot reach (0.01, 100); the slider then rests at its end.
     m_temperatureSpin = new DecimalField(tr("Temperature"), 4, box);
     m_temperatureSpin->setObjectName(QStringLiteral("temperatureField"));
+    m_temperatureSpin->setToolTip(typedTemperatureToolTip());
     m_temperatureSpin->setRange(kMinTypedTemperature, kMaxTypedTemperature);
     m_temperatureSpin->setSingleStep(0.05);
     m_temperatureSpin->setKeyboardTracking(false);
@@ -189,6 +191,7 @@ QWidget* AttentionPanel::buildMask()
     m_causal->setObjectName(QStringLiteral("causalCheck"));
     m_padding = new QCheckBox(tr("Mask &padding keys"), box);
     m_padding->setObjectName(QStringLiteral("paddingCheck"));
+    m_padding->setToolTip(tr("Keys whose token is the padding token get no weight"));
     layout->addWidget(m_causal);
     layout->addWidget(m_padding);
 
@@ -197,6 +200,8 @@ QWidget* AttentionPanel::buildMask()
     m_windowOn->setToolTip(tr("Only keys with |i − j| ≤ N are seen (seed 001's window of N < T words)."));
     m_window = new QSlider(Qt::Horizontal, box);
     m_window->setObjectName(QStringLiteral("windowSlider"));
+    m_window->setAccessibleName(tr("Window width"));
+    m_window->setToolTip(tr("N: how many tokens on each side a query may attend to"));
     m_window->setRange(0, 1);
     m_windowLabel = new QLabel(box);
     m_windowLabel->setMinimumWidth(m_windowLabel->fontMetrics().horizontalAdvance(QStringLiteral("N = 0000")));
@@ -220,6 +225,7 @@ QWidget* AttentionPanel::buildMask()
     m_paint->setToolTip(tr("Click or drag on the heatmap's cells to mask or unmask them (Undo takes a whole "
                            "stroke back). Turn off to pan the heatmap instead."));
     m_clearCustom = new QPushButton(tr("Clear"), box);
+    m_clearCustom->setToolTip(tr("Unmask every cell masked by hand"));
     auto* customHost = new QWidget(box);
     auto* customRow = new FlowLayout(customHost, 6, 4); // wraps in a narrow panel
     customRow->addWidget(m_customLabel);
@@ -269,10 +275,13 @@ QWidget* AttentionPanel::buildHeads()
     m_dModel = spin(QStringLiteral("dModelSpin"), QStringLiteral("d_model"), core::kMaxModelWidth);
     m_dK = spin(QStringLiteral("dKSpin"), QStringLiteral("d_k"), core::kMaxModelWidth);
     m_dV = spin(QStringLiteral("dVSpin"), QStringLiteral("d_v"), core::kMaxModelWidth);
+    m_heads->setToolTip(tr("Number of heads h; each has its own W^q, W^k, W^v"));
+    m_dModel->setToolTip(tr("Width of each token's vector; a new width draws new weights from the seed"));
     m_dK->setToolTip(tr("Query and key width per head; d_model / h unless set apart (seed 002)"));
     m_dV->setToolTip(tr("Value width per head; d_model / h unless set apart"));
     m_seed = new QLineEdit(box);
     m_seed->setObjectName(QStringLiteral("seedEdit"));
+    m_seed->setToolTip(tr("The random weights' seed: the same seed and shape give the same weights"));
     // Digits only; a number too large to save is refused with a message in applyShape.
     m_seed->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("\\d{1,20}")), m_seed));
     // Label and field pairs of one width, two to a line where the panel is wide enough and

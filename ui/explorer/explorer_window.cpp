@@ -247,16 +247,20 @@ void ExplorerWindow::buildViews()
     };
     m_headCombo = new QComboBox(central);
     m_headCombo->setObjectName(QStringLiteral("headCombo"));
+    m_headCombo->setToolTip(tr("The head the figures show, or the mean of the heads that are on"));
     m_headCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     auto* headLabel = new QLabel(tr("&Show:"), central);
     headLabel->setBuddy(m_headCombo);
     m_colormapCombo = new QComboBox(central);
     m_colormapCombo->setObjectName(QStringLiteral("colormapCombo"));
+    m_colormapCombo->setToolTip(tr("The heatmap's colours; viridis and cividis also read in grey and for "
+                                   "colour-blind viewers"));
     for (const QString& name : sequentialColormapNames())
         m_colormapCombo->addItem(name == QLatin1String("gray") ? tr("grey (for print)") : name, name);
     auto* mapLabel = new QLabel(tr("&Colours:"), central);
     mapLabel->setBuddy(m_colormapCombo);
     m_valuesCheck = new QCheckBox(tr("&Numbers in cells"), central);
+    m_valuesCheck->setToolTip(tr("Each cell's value written in it, where the cell is large enough"));
     m_dataScaleCheck = new QCheckBox(tr("Colours to the &data"), central);
     m_dataScaleCheck->setObjectName(QStringLiteral("dataScaleCheck"));
     m_dataScaleCheck->setToolTip(tr("Off: weights are coloured on one fixed scale, 0 to 1, so figures and heads "
@@ -293,6 +297,8 @@ void ExplorerWindow::buildViews()
     auto* compareRow = new FlowLayout(compareHost, 6, 4); // wraps on a narrow window
     m_compareCombo = new QComboBox(differencePage);
     m_compareCombo->setObjectName(QStringLiteral("compareCombo"));
+    m_compareCombo->setToolTip(tr("The one change the Difference tab makes: it shows these weights minus "
+                                  "the weights with that change"));
     m_compareCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     auto* compareLabel = new QLabel(tr("These weights minus the &same with:"), differencePage);
     compareLabel->setBuddy(m_compareCombo);

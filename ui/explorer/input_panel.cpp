@@ -70,6 +70,7 @@ InputPanel::InputPanel(SceneDocument& document, QWidget* parent) : QWidget(paren
     layout->addWidget(m_textLabel);
     m_text = makeEditor(QStringLiteral("textEdit"), tr("Type a sentence…"), this);
     m_textLabel->setBuddy(m_text);
+    m_text->setToolTip(tr("The text split into tokens: each token is a query (and a key and value)"));
     layout->addWidget(m_text);
     m_queryChips = new TokenChips(this);
     m_queryChips->setObjectName(QStringLiteral("queryChips"));
@@ -97,6 +98,7 @@ InputPanel::InputPanel(SceneDocument& document, QWidget* parent) : QWidget(paren
     m_tokenizer->setToolTip(tr("Words: Unicode word boundaries, punctuation split off. Characters: one token per "
                                "character. White space: split on spaces only."));
     m_lowercase = new QCheckBox(tr("Lowercase"), this);
+    m_lowercase->setToolTip(tr("Lowercase the text before it is split, so \"The\" and \"the\" are one token"));
     auto* tokenizerRow = new QHBoxLayout;
     tokenizerRow->addWidget(m_tokenizer, 1);
     tokenizerRow->addWidget(m_lowercase);
@@ -109,6 +111,7 @@ InputPanel::InputPanel(SceneDocument& document, QWidget* parent) : QWidget(paren
     m_special->addItem(tr("None"), int(core::SpecialTokens::None));
     m_special->addItem(QStringLiteral("[CLS] … [SEP]"), int(core::SpecialTokens::Bert));
     m_special->addItem(QStringLiteral("<s> … </s>"), int(core::SpecialTokens::Sentence));
+    m_special->setToolTip(tr("Tokens added around the sentence, as BERT adds [CLS] and [SEP]"));
     form->addRow(tr("S&pecial:"), m_special);
     m_paddingToken = new QLineEdit(this);
     m_paddingToken->setPlaceholderText(tr("none, e.g. [PAD]"));

@@ -51,6 +51,29 @@ QString scoreOptionToolTip(ScoreOption option)
     return {};
 }
 
+QString scoreChoiceToolTip()
+{
+    return QObject::tr("How each query and key give a score e_ij: q·k, q·k/√d_k, wᵀ tanh(q + k), qᵀMk or the "
+                       "cosine; Hard is the scaled score with one-hot weights");
+}
+
+QString normalizationChoiceToolTip()
+{
+    return QObject::tr("How each row of scores becomes weights: softmax, one-hot at the largest score, ReLU, "
+                       "sparsemax, or the scores themselves");
+}
+
+QString temperatureToolTip()
+{
+    return QObject::tr("Scores are divided by the temperature before normalizing: below 1 sharpens "
+                       "the weights towards one-hot, above 1 flattens them. Logarithmic, 0.05 to 20.");
+}
+
+QString typedTemperatureToolTip()
+{
+    return QObject::tr("The temperature typed exactly, also beyond the slider's range");
+}
+
 ScoreOption scoreOptionOf(core::ScoreKind score, core::Normalization normalization)
 {
     switch (score) {

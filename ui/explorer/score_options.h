@@ -20,6 +20,11 @@ std::optional<ScoreOption> parseScoreOption(const QString& name);
 // "Scaled dot product", for menus.
 QString scoreOptionLabel(ScoreOption option);
 QString scoreOptionToolTip(ScoreOption option);
+// The score, normalization and temperature controls' own descriptions (both windows).
+QString scoreChoiceToolTip();
+QString normalizationChoiceToolTip();
+QString temperatureToolTip();
+QString typedTemperatureToolTip();
 
 ScoreOption scoreOptionOf(core::ScoreKind score, core::Normalization normalization);
 // Sets score and normalization as choosing `option` does: Hard keeps the 1/sqrt(d_k)

@@ -45,6 +45,7 @@ WeightsPanel::WeightsPanel(SceneDocument& document, QWidget* parent) : QWidget(p
     auto* row = new QHBoxLayout;
     m_kind = new QComboBox(this);
     m_kind->setObjectName(QStringLiteral("weightKindCombo"));
+    m_kind->setToolTip(tr("The projection matrix shown and edited below"));
     const std::pair<WeightKind, QString> kinds[] = {
         {WeightKind::Wq, QStringLiteral("W^q")},
         {WeightKind::Wk, QStringLiteral("W^k")},
@@ -59,6 +60,7 @@ WeightsPanel::WeightsPanel(SceneDocument& document, QWidget* parent) : QWidget(p
         m_kind->addItem(name, int(kind));
     m_head = new QComboBox(this);
     m_head->setObjectName(QStringLiteral("weightHeadCombo"));
+    m_head->setToolTip(tr("The head whose matrix is shown and edited below"));
     for (QComboBox* combo : {m_kind, m_head}) { // narrow docks (a projector): the lists show whole names
         combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         combo->setMinimumContentsLength(5);

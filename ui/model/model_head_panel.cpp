@@ -47,6 +47,7 @@ ModelHeadPanel::ModelHeadPanel(ModelDocument& document, QWidget* parent) : QWidg
     layout->addWidget(m_title);
     m_headOn = new QCheckBox(tr("Head &on (its output goes into W^O)"), this);
     m_headOn->setObjectName(QStringLiteral("headOnCheck"));
+    m_headOn->setToolTip(tr("Off: the head's output is left out of W^O, and the prediction is computed again"));
     layout->addWidget(m_headOn);
 
     auto* settings = new QGroupBox(this);
@@ -61,9 +62,11 @@ ModelHeadPanel::ModelHeadPanel(ModelDocument& document, QWidget* parent) : QWidg
         m_score->addItem(scoreOptionLabel(option), scoreOptionName(option));
         m_score->setItemData(m_score->count() - 1, scoreOptionToolTip(option), Qt::ToolTipRole);
     }
+    m_score->setToolTip(scoreChoiceToolTip());
     form->addRow(tr("&Score:"), m_score);
     m_normalization = new QComboBox(settings);
     m_normalization->setObjectName(QStringLiteral("modelNormalizationCombo"));
+    m_normalization->setToolTip(normalizationChoiceToolTip());
     for (core::Normalization n : kNormalizations)
         m_normalization->addItem(normalizationDisplayName(n), QString::fromUtf8(core::toString(n)));
     form->addRow(tr("&Normalize:"), m_normalization);
@@ -74,12 +77,15 @@ ModelHeadPanel::ModelHeadPanel(ModelDocument& document, QWidget* parent) : QWidg
     m_temperature->setObjectName(QStringLiteral("modelTemperatureSlider"));
     m_temperature->setRange(0, AttentionPanel::kSliderSteps);
     m_temperature->setAccessibleName(tr("Temperature")); // the row's label names the field beside it
+    m_temperature->setToolTip(temperatureToolTip());
     m_temperatureField = new DecimalField(tr("Temperature"), 4, temperatureRow);
     m_temperatureField->setRange(AttentionPanel::kMinTypedTemperature, AttentionPanel::kMaxTypedTemperature);
+    m_temperatureField->setToolTip(typedTemperatureToolTip());
     temperatureLayout->addWidget(m_temperature, 1);
     temperatureLayout->addWidget(m_temperatureField);
     form->addRow(tr("&Temperature:"), temperatureRow);
     m_causal = new QCheckBox(tr("&Causal mask (no looking ahead)"), settings);
+    m_causal->setToolTip(tr("Each token attends only to itself and the tokens before it"));
     form->addRow(m_causal);
     auto* windowRow = new QWidget(settings);
     auto* windowLayout = new QHBoxLayout(windowRow);
@@ -89,6 +95,7 @@ ModelHeadPanel::ModelHeadPanel(ModelDocument& document, QWidget* parent) : QWidg
     m_window->setRange(0, 100000);
     m_window->setValue(2);
     m_window->setAccessibleName(tr("Window width"));
+    m_windowOn->setToolTip(tr("Each query attends only to keys at most this many tokens away"));
     m_window->setAccessibleDescription(tr("How many tokens on each side a query may attend to"));
     windowLayout->addWidget(m_windowOn);
     windowLayout->addWidget(m_window);
@@ -97,6 +104,8 @@ ModelHeadPanel::ModelHeadPanel(ModelDocument& document, QWidget* parent) : QWidg
     m_fill = new QComboBox(settings);
     m_fill->addItem(tr("−∞ (excluded)"), QStringLiteral("-inf"));
     m_fill->addItem(tr("−9e15"), QStringLiteral("-9e15"));
+    m_fill->setToolTip(tr("What a masked score becomes: −∞ gives it weight 0 exactly; −9e15 spreads a fully "
+                          "masked row evenly"));
     form->addRow(tr("&Masked value:"), m_fill);
     m_resetLayer = new QPushButton(tr("Checkpoint's settings"), settings);
     m_resetLayer->setToolTip(tr("The scaled dot product, softmax, temperature 1 and the model's own mask"));
@@ -107,6 +116,7 @@ ModelHeadPanel::ModelHeadPanel(ModelDocument& document, QWidget* parent) : QWidg
     auto* weightsLabel = new QLabel(tr("&Projection:"), this);
     m_matrixChoice = new QComboBox(this);
     m_matrixChoice->setObjectName(QStringLiteral("modelMatrixCombo"));
+    m_matrixChoice->setToolTip(tr("The selected head's projection matrix shown below"));
     for (HeadMatrix m : {HeadMatrix::Wq, HeadMatrix::Wk, HeadMatrix::Wv})
         m_matrixChoice->addItem(headMatrixTitle(m).replace(QStringLiteral("^"), QString()), int(m));
     weightsLabel->setBuddy(m_matrixChoice);

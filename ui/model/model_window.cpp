@@ -218,6 +218,8 @@ void ModelWindow::buildViews()
     auto* compareRow = new FlowLayout(compareHost, 6, 4); // wraps on a narrow window
     compareRow->setContentsMargins(0, 0, 0, 0);
     m_compareCombo = new QComboBox(differencePage);
+    m_compareCombo->setToolTip(tr("The score the Difference tab subtracts: these weights minus the weights "
+                                  "scored this way"));
     for (ScoreOption option : {ScoreOption::Dot, ScoreOption::Scaled, ScoreOption::Hard, ScoreOption::Cosine})
         m_compareCombo->addItem(scoreOptionLabel(option), scoreOptionName(option));
     auto* compareLabel = new QLabel(tr("These weights minus those &scored by:"), differencePage);
