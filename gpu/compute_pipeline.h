@@ -18,6 +18,15 @@ struct Binding
     VkFormat format = VK_FORMAT_UNDEFINED;
 };
 
+// The descriptor kinds the shaders declare.
+inline constexpr Binding kUniformBinding{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER};
+inline constexpr Binding kStorageBinding{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
+inline constexpr Binding kTexelBinding{VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER,
+                                       VK_FORMAT_R32G32B32A32_SFLOAT};
+inline constexpr Binding kBitsBinding{VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, VK_FORMAT_R32_UINT};
+inline constexpr Binding kScalarBinding{VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER,
+                                        VK_FORMAT_R32_SFLOAT};
+
 // One compute shader made into a pipeline: its module, descriptor set layout (set 0, bindings
 // 0..n-1 as given), a push-constant range and the pipeline itself, specialised with
 // `constants` as constant_id 0..n-1 (sizes and variants come in this way, never as #defines).

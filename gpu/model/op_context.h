@@ -49,9 +49,4 @@ private:
     VkCommandBuffer m_commands;
 };
 
-inline constexpr Binding kUniformBinding{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER};
-inline constexpr Binding kStorageBinding{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
-inline constexpr Binding kTexelBinding{VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER,
-                                       VK_FORMAT_R32G32B32A32_SFLOAT};
-
 } // namespace attn::gpu
