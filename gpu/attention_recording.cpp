@@ -158,23 +158,13 @@ private:
                  ceilDiv(push.M, m_target.gemmTileRows), batch, when);
     }
 
-    static void barrier(VkCommandBuffer cb, VkPipelineStageFlags src, VkAccessFlags srcAccess,
-                        VkPipelineStageFlags dst, VkAccessFlags dstAccess)
-    {
-        VkMemoryBarrier memory{};
-        memory.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
-        memory.srcAccessMask = srcAccess;
-        memory.dstAccessMask = dstAccess;
-        vkCmdPipelineBarrier(cb, src, dst, 0, 1, &memory, 0, nullptr, 0, nullptr);
-    }
-
     // Each stage's writes are visible to the next stage's reads (and ordered before its writes).
     static void computeBarrier(VkCommandBuffer cb)
     {
-        barrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_SHADER_READ_BIT,
-                VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+        recordMemoryBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                            VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_SHADER_READ_BIT,
+                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                            VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     }
 
     static void copyWhole(VkCommandBuffer cb, const Buffer& from, const Buffer& to)
@@ -219,17 +209,19 @@ private:
     {
         const Device& device = m_target.device;
         if (device.unifiedMemory()) {
-            barrier(cb, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
-                    VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                    VK_ACCESS_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_SHADER_READ_BIT |
-                        VK_ACCESS_UNIFORM_READ_BIT);
+            recordMemoryBarrier(cb, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
+                                VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT |
+                                    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                VK_ACCESS_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_SHADER_READ_BIT |
+                                    VK_ACCESS_UNIFORM_READ_BIT);
         } else {
             // Host writes -> transfer reads of the staging buffers; the copies -> shader reads.
-            barrier(cb, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
-                    VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT |
-                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                    VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_INDIRECT_COMMAND_READ_BIT |
-                        VK_ACCESS_UNIFORM_READ_BIT);
+            recordMemoryBarrier(cb, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
+                                VK_PIPELINE_STAGE_TRANSFER_BIT |
+                                    VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT |
+                                    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_INDIRECT_COMMAND_READ_BIT |
+                                    VK_ACCESS_UNIFORM_READ_BIT);
             // The own weights go up with every compute; a cached layer's are on the device.
             for (const Mirror* m : {&p.inputs, &p.weights, &p.maskData, &p.rotaryTable})
                 if (m->staging && (m != &p.weights || m_ownWeights))
@@ -241,9 +233,9 @@ private:
             vkCmdFillBuffer(cb, p.grid.device.handle(), 0, VK_WHOLE_SIZE, fill);
         }
         if (!device.unifiedMemory() || (key.pooled() && !p.incremental()))
-            barrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+            recordMemoryBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                                VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     }
 
     // X = E + P, then every head's Q, K and V (rotated, multiplied by M, or made unit rows as
@@ -414,16 +406,18 @@ private:
         if (last && key.pooled())
             results.push_back(&p.grid);
         if (m_target.device.unifiedMemory()) {
-            barrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                    VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+            recordMemoryBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                                VK_ACCESS_HOST_READ_BIT);
         } else {
             // Shader writes -> transfer reads; the copies -> host reads.
-            barrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                    VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+            recordMemoryBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                VK_ACCESS_TRANSFER_READ_BIT);
             for (const Mirror* m : results)
                 copyWhole(cb, m->device, m->staging);
-            barrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                    VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+            recordMemoryBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                                VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
         }
     }
 

@@ -95,4 +95,14 @@ void CommandContext::destroy() noexcept
     m_pool = VK_NULL_HANDLE;
 }
 
+void recordMemoryBarrier(VkCommandBuffer cb, VkPipelineStageFlags src, VkAccessFlags srcAccess,
+                         VkPipelineStageFlags dst, VkAccessFlags dstAccess)
+{
+    VkMemoryBarrier memory{};
+    memory.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+    memory.srcAccessMask = srcAccess;
+    memory.dstAccessMask = dstAccess;
+    vkCmdPipelineBarrier(cb, src, dst, 0, 1, &memory, 0, nullptr, 0, nullptr);
+}
+
 } // namespace attn::gpu

@@ -40,4 +40,9 @@ private:
     VkFence m_fence = VK_NULL_HANDLE;
 };
 
+// A global memory barrier: `src` stages' writes (srcAccess) made visible to `dst` stages'
+// accesses (dstAccess).
+void recordMemoryBarrier(VkCommandBuffer cb, VkPipelineStageFlags src, VkAccessFlags srcAccess,
+                         VkPipelineStageFlags dst, VkAccessFlags dstAccess);
+
 } // namespace attn::gpu

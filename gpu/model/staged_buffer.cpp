@@ -1,25 +1,12 @@
 #include "staged_buffer.h"
 
+#include "gpu/command_context.h"
 #include "gpu/device.h"
 #include "gpu/vulkan_functions.h"
 
 #include <algorithm>
 
 namespace attn::gpu {
-namespace {
-
-void barrier(VkCommandBuffer cb, VkPipelineStageFlags src, VkAccessFlags srcAccess,
-             VkPipelineStageFlags dst, VkAccessFlags dstAccess)
-{
-    VkMemoryBarrier memory{};
-    memory.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
-    memory.srcAccessMask = srcAccess;
-    memory.dstAccessMask = dstAccess;
-    vkCmdPipelineBarrier(cb, src, dst, 0, 1, &memory, 0, nullptr, 0, nullptr);
-}
-
-} // namespace
-
 StagedBuffer StagedBuffer::create(const Device& device, VkDeviceSize bytes, Direction direction)
 {
     StagedBuffer b;
@@ -38,34 +25,34 @@ void StagedBuffer::recordUpload(VkCommandBuffer cb, VkDeviceSize bytes) const
 {
     if (!m_staging) {
         // The host's writes into mapped memory -> the shaders' reads.
-        barrier(cb, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
-                VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+        recordMemoryBarrier(cb, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
+                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
         return;
     }
     // Host writes -> the transfer's reads of the staging buffer; the copy -> shader reads.
-    barrier(cb, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
-            VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+    recordMemoryBarrier(cb, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
+                        VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
     const VkBufferCopy region{0, 0, std::min(bytes, m_staging.size())};
     vkCmdCopyBuffer(cb, m_staging.handle(), m_device.handle(), 1, &region);
-    barrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+    recordMemoryBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
 }
 
 void StagedBuffer::recordDownload(VkCommandBuffer cb, VkDeviceSize bytes) const
 {
     if (!m_staging) {
         // The shaders' writes -> the host's reads after the fence.
-        barrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+        recordMemoryBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                            VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
         return;
     }
     // Shader writes -> the transfer's reads; the copy -> host reads.
-    barrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-            VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+    recordMemoryBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                        VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
     const VkBufferCopy region{0, 0, std::min(bytes, m_device.size())};
     vkCmdCopyBuffer(cb, m_device.handle(), m_staging.handle(), 1, &region);
-    barrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-            VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    recordMemoryBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                        VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
 }
 
 } // namespace attn::gpu
