@@ -41,7 +41,7 @@ fi
 mutants=$(cat <<'EOF'
 core/problem.cpp|std::sqrt(double(weights->dK))|std::sqrt(double(weights->dV))|scales by 1/sqrt(d_v) instead of 1/sqrt(d_k)
 core/attention_settings.cpp|: -9e15f;|: -9e14f;|masks with -9e14 instead of -9e15
-core/mask.cpp|(j < first \|\| j >= last \|\||(j < first \|\| j > last \|\||leaves the first key past a row's range unmasked (masked-row fill off by one)
+core/mask.cpp|j >= last|j > last|leaves the first key past a row's range unmasked (masked-row fill off by one)
 core/pooling.cpp|block.sum() / float(nr * nc)|block.sum() / float(rowBlock * colBlock)|divides an edge block's mean by a whole block
 core/mask.cpp|last = std::min(last, query + 1);|last = std::min(last, query + 2);|lets causal attention see one key ahead
 core/mask.cpp|first = std::max(first, query - m_spec.window);|first = std::max(first, query - m_spec.window - 1);|widens the window by one key behind

@@ -1053,10 +1053,6 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>Satz bearbeiten</translation>
     </message>
     <message>
-        <source>Attention scenes (*.json)</source>
-        <translation>Attention-Szenen (*.json)</translation>
-    </message>
-    <message>
         <source>Softmax</source>
         <translation>Softmax</translation>
     </message>
@@ -1871,60 +1867,6 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>Attention Explorer</source>
         <translation>Attention Explorer</translation>
-    </message>
-    <message>
-        <source>Unsaved changes</source>
-        <translation>Ungespeicherte Änderungen</translation>
-    </message>
-    <message>
-        <source>“%1” has changes that are not saved. Save them first?</source>
-        <translation>„%1“ hat Änderungen, die nicht gespeichert sind. Zuerst speichern?</translation>
-    </message>
-    <message>
-        <source>Open Scene</source>
-        <translation>Szene öffnen</translation>
-    </message>
-    <message>
-        <source>All files (*)</source>
-        <translation>Alle Dateien (*)</translation>
-    </message>
-    <message>
-        <source>Opened %1</source>
-        <translation>%1 geöffnet</translation>
-    </message>
-    <message>
-        <source>Could not open %1. The scene you have open is unchanged.
-%2</source>
-        <translation>%1 konnte nicht geöffnet werden. Die geöffnete Szene ist unverändert.
-%2</translation>
-    </message>
-    <message>
-        <source>Could not save: %1</source>
-        <translation>Konnte nicht speichern: %1</translation>
-    </message>
-    <message>
-        <source>Saved %1</source>
-        <translation>%1 gespeichert</translation>
-    </message>
-    <message>
-        <source>Save Scene As</source>
-        <translation>Szene speichern unter</translation>
-    </message>
-    <message>
-        <source> (model)</source>
-        <translation> (Modell)</translation>
-    </message>
-    <message>
-        <source>No recent scenes</source>
-        <translation>Keine zuletzt geöffneten Szenen</translation>
-    </message>
-    <message>
-        <source>&amp;Clear List</source>
-        <translation>Liste &amp;leeren</translation>
-    </message>
-    <message>
-        <source>No examples in this build</source>
-        <translation>Keine Beispiele in diesem Build</translation>
     </message>
     <message>
         <source>%1 read into %2</source>
@@ -3895,6 +3837,63 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
     <message>
         <source>Change seed to %1</source>
         <translation>Startwert auf %1 ändern</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::SceneFiles</name>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>Ungespeicherte Änderungen</translation>
+    </message>
+    <message>
+        <source>“%1” has changes that are not saved. Save them first?</source>
+        <translation>„%1“ hat Änderungen, die nicht gespeichert sind. Zuerst speichern?</translation>
+    </message>
+    <message>
+        <source>Open Scene</source>
+        <translation>Szene öffnen</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>%1 geöffnet</translation>
+    </message>
+    <message>
+        <source>Could not open %1. The scene you have open is unchanged.
+%2</source>
+        <translation>%1 konnte nicht geöffnet werden. Die geöffnete Szene ist unverändert.
+%2</translation>
+    </message>
+    <message>
+        <source>Could not save: %1</source>
+        <translation>Konnte nicht speichern: %1</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>%1 gespeichert</translation>
+    </message>
+    <message>
+        <source>Save Scene As</source>
+        <translation>Szene speichern unter</translation>
+    </message>
+    <message>
+        <source> (model)</source>
+        <translation> (Modell)</translation>
+    </message>
+    <message>
+        <source>No recent scenes</source>
+        <translation>Keine zuletzt geöffneten Szenen</translation>
+    </message>
+    <message>
+        <source>&amp;Clear List</source>
+        <translation>Liste &amp;leeren</translation>
+    </message>
+    <message>
+        <source>No examples in this build</source>
+        <translation>Keine Beispiele in diesem Build</translation>
     </message>
 </context>
 <context>

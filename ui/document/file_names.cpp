@@ -1,5 +1,7 @@
 #include "ui/document/file_names.h"
 
+#include <QObject>
+
 namespace attn::ui {
 
 QString fileNameFromTitle(const QString& title, const QString& fallback)
@@ -18,6 +20,11 @@ QString fileNameFromTitle(const QString& title, const QString& fallback)
         }
     }
     return name.isEmpty() ? fallback : name;
+}
+
+QString sceneFileFilter()
+{
+    return QObject::tr("Attention scenes (*.attention.json *.json)");
 }
 
 } // namespace attn::ui

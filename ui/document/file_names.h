@@ -10,4 +10,10 @@ namespace attn::ui {
 // "黒い猫" stays. Empty (a title of punctuation only): `fallback`.
 QString fileNameFromTitle(const QString& title, const QString& fallback);
 
+// What Save As adds to a name typed without a suffix (the desktop's MIME type matches it).
+inline const QString kSceneSuffix = QStringLiteral(".attention.json");
+// The file dialogs' filter for scenes, translated when called (never at static
+// initialisation, before the translator is installed).
+QString sceneFileFilter();
+
 } // namespace attn::ui

@@ -13,6 +13,7 @@
 #include "ui/explorer/input_panel.h"
 #include "ui/views/lines_view.h"
 #include "ui/explorer/message_bar.h"
+#include "ui/explorer/scene_files.h"
 #include "ui/presentation/presentation_export.h"
 #include "ui/presentation/presentation_window.h"
 #include "ui/explorer/score_options.h"
@@ -93,8 +94,6 @@ std::optional<ConceptView> conceptOfTab(int tab)
 // Scenes are saved as NAME.attention.json, the extension the installed MIME type gives to
 // Attention Explorer (resources/desktop), so a file manager opens them here; plain .json
 // scenes open too.
-const QString kSceneSuffix = QStringLiteral(".attention.json");
-const QString kSceneFilter = QObject::tr("Attention scenes (*.attention.json *.json)");
 
 bool isSceneFile(const QString& path)
 {
@@ -159,6 +158,12 @@ ExplorerWindow::ExplorerWindow(std::unique_ptr<core::Backend> backend, const QSt
     m_compute = new ComputeController(std::move(backend), this);
 
     buildViews();
+    m_files = new SceneFiles(*this, m_document, *m_messages, *statusBar(),
+                             {[this](const core::Scene& scene, const QString& path) { setScene(scene, path); },
+                              [this](const QString& path) {
+                                  return ModelWindow::create(m_modelBackend, m_modelDevice)->openScene(path);
+                              },
+                              [this](const QString& folder) { openModel(folder); }});
     buildDocks();
     buildMenus();
     buildToolBar();
@@ -476,20 +481,20 @@ void ExplorerWindow::buildMenus()
         return action;
     };
     m_newAction = add(file, tr("&New"), QKeySequence::New, [this] {
-        if (maybeSave())
+        if (m_files->maybeSave())
             newScene();
     });
-    m_openAction = add(file, tr("&Open…"), QKeySequence::Open, [this] { openDialog(); });
+    m_openAction = add(file, tr("&Open…"), QKeySequence::Open, [this] { m_files->openDialog(); });
     QAction* openModelAction = add(file, tr("Open &Model…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), [this] { openModel(); });
     openModelAction->setObjectName(QStringLiteral("openModelAction"));
     openModelAction->setToolTip(tr("Every layer and head of a Hugging Face model, in a window of its own"));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
-    connect(m_recentMenu, &QMenu::aboutToShow, this, &ExplorerWindow::fillRecentMenu);
+    connect(m_recentMenu, &QMenu::aboutToShow, this, [this] { m_files->fillRecentMenu(*m_recentMenu); });
     m_examplesMenu = file->addMenu(tr("&Examples"));
-    connect(m_examplesMenu, &QMenu::aboutToShow, this, &ExplorerWindow::fillExamplesMenu);
+    connect(m_examplesMenu, &QMenu::aboutToShow, this, [this] { m_files->fillExamplesMenu(*m_examplesMenu); });
     file->addSeparator();
-    m_saveAction = add(file, tr("&Save"), QKeySequence::Save, [this] { save(); });
-    add(file, tr("Save &As…"), QKeySequence::SaveAs, [this] { saveAs(); });
+    m_saveAction = add(file, tr("&Save"), QKeySequence::Save, [this] { m_files->save(); });
+    add(file, tr("Save &As…"), QKeySequence::SaveAs, [this] { m_files->saveAs(); });
     file->addSeparator();
     m_exportAction = add(file, tr("&Export Figure…"), QKeySequence(Qt::CTRL | Qt::Key_E), [this] { openExportDialog(); });
     m_exportAction->setToolTip(tr("Export the figure as PNG, SVG or PDF, or a matrix as CSV, NPY, JSON or LaTeX (Ctrl+E)"));
@@ -1102,55 +1107,14 @@ void ExplorerWindow::updateTitle()
 
 // --- files ---------------------------------------------------------------------------------
 
-bool ExplorerWindow::maybeSave()
-{
-    if (!m_document.isModified())
-        return true;
-    const auto answer = QMessageBox::warning(
-        this, tr("Unsaved changes"), tr("“%1” has changes that are not saved. Save them first?").arg(m_document.displayName()),
-        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
-    if (answer == QMessageBox::Save)
-        return save();
-    return answer == QMessageBox::Discard;
-}
-
 void ExplorerWindow::newScene()
 {
     setScene(defaultScene(), QString());
 }
 
-void ExplorerWindow::openDialog()
-{
-    if (!maybeSave())
-        return;
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Scene"), preferences::sceneDirectory(),
-                                                      kSceneFilter + QStringLiteral(";;") + tr("All files (*)"));
-    if (path.isEmpty())
-        return;
-    preferences::rememberSceneFile(path);
-    openFile(path);
-}
-
 bool ExplorerWindow::openFile(const QString& path)
 {
-    try {
-        const core::Scene scene = core::loadScene(path);
-        if (scene.checkpoint) {
-            // A real model's scene: the model window opens it; this scene stays as it is.
-            ModelWindow* window = ModelWindow::create(m_modelBackend, m_modelDevice);
-            return window->openScene(QFileInfo(path).absoluteFilePath());
-        }
-        setScene(scene, QFileInfo(path).absoluteFilePath());
-        preferences::addRecentFile(QFileInfo(path).absoluteFilePath());
-        m_messages->clearMessage(QStringLiteral("file"));
-        statusBar()->showMessage(tr("Opened %1").arg(QFileInfo(path).fileName()), 4000);
-        return true;
-    } catch (const std::exception& error) {
-        m_messages->showMessage(QStringLiteral("file"), MessageBar::Level::Error,
-                                tr("Could not open %1. The scene you have open is unchanged.\n%2")
-                                    .arg(QFileInfo(path).fileName(), QString::fromUtf8(error.what())));
-    }
-    return false;
+    return m_files->openFile(path);
 }
 
 ModelWindow* ExplorerWindow::openModel(const QString& folderOrId)
@@ -1175,107 +1139,12 @@ void ExplorerWindow::setModelBackend(gpu::BackendChoice choice, const QString& d
 
 bool ExplorerWindow::saveFile(const QString& path)
 {
-    try {
-        core::saveScene(m_document.scene(), path);
-    } catch (const std::exception& error) {
-        m_messages->showMessage(QStringLiteral("file"), MessageBar::Level::Error,
-                                tr("Could not save: %1").arg(QString::fromUtf8(error.what())));
-        return false;
-    }
-    m_document.markSaved(QFileInfo(path).absoluteFilePath());
-    preferences::addRecentFile(QFileInfo(path).absoluteFilePath());
-    m_messages->clearMessage(QStringLiteral("file"));
-    statusBar()->showMessage(tr("Saved %1").arg(QFileInfo(path).fileName()), 4000);
-    return true;
-}
-
-bool ExplorerWindow::save()
-{
-    return m_document.filePath().isEmpty() ? saveAs() : saveFile(m_document.filePath());
-}
-
-bool ExplorerWindow::saveAs()
-{
-    QString path = QFileDialog::getSaveFileName(this, tr("Save Scene As"), suggestedSavePath(), kSceneFilter);
-    if (path.isEmpty())
-        return false;
-    if (QFileInfo(path).suffix().isEmpty())
-        path += kSceneSuffix;
-    preferences::rememberSceneFile(path);
-    return saveFile(path);
+    return m_files->saveFile(path);
 }
 
 QString ExplorerWindow::suggestedSavePath() const
 {
-    if (!m_document.filePath().isEmpty())
-        return m_document.filePath();
-    const QString name = fileNameFromTitle(m_document.scene().title, QStringLiteral("scene")) + kSceneSuffix;
-    return QDir(preferences::sceneDirectory()).filePath(name);
-}
-
-void ExplorerWindow::fillRecentMenu()
-{
-    m_recentMenu->clear();
-    const QStringList recent = preferences::recentFiles();
-    int n = 0;
-    for (const QString& path : recent) {
-        ++n;
-        if (preferences::isModelFolder(path)) { // a model opened in a model window
-            m_recentMenu->addAction(QStringLiteral("&%1 %2").arg(n).arg(QFileInfo(path).fileName()) + tr(" (model)"), this,
-                                    [this, path] { openModel(path); })
-                ->setToolTip(path);
-            continue;
-        }
-        QAction* action = m_recentMenu->addAction(
-            QStringLiteral("&%1 %2").arg(n).arg(QFileInfo(path).fileName()), this, [this, path] {
-                if (maybeSave())
-                    openFile(path);
-            });
-        action->setToolTip(path);
-        action->setEnabled(QFileInfo::exists(path));
-    }
-    if (recent.isEmpty())
-        m_recentMenu->addAction(tr("No recent scenes"))->setEnabled(false);
-    else {
-        m_recentMenu->addSeparator();
-        m_recentMenu->addAction(tr("&Clear List"), this, [] { preferences::clearRecentFiles(); });
-    }
-}
-
-void ExplorerWindow::fillExamplesMenu()
-{
-    if (!m_examplesMenu->isEmpty())
-        return;
-    const QFileInfoList examples =
-        QDir(QStringLiteral(":/examples")).entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
-    for (const QFileInfo& info : examples) {
-        // Titled by each scene's own title (the file name if it has none), described by its
-        // description when the pointer rests on it.
-        QString title = info.completeBaseName();
-        QString description;
-        QFile file(info.filePath());
-        if (file.open(QIODevice::ReadOnly)) {
-            const QJsonObject object = QJsonDocument::fromJson(file.readAll()).object();
-            if (!object.value(QStringLiteral("title")).toString().isEmpty())
-                title = object.value(QStringLiteral("title")).toString();
-            description = object.value(QStringLiteral("description")).toString();
-        }
-        const QString path = info.filePath();
-        QAction* action = m_examplesMenu->addAction(title, this, [this, path] {
-            if (!maybeSave())
-                return;
-            try {
-                setScene(core::loadScene(path), QString()); // Save asks where: examples are read-only
-            } catch (const std::exception& error) {
-                showError(QStringLiteral("file"), QString::fromUtf8(error.what()));
-            }
-        });
-        action->setToolTip(description);
-        action->setStatusTip(description);
-    }
-    m_examplesMenu->setToolTipsVisible(true);
-    if (examples.isEmpty())
-        m_examplesMenu->addAction(tr("No examples in this build"))->setEnabled(false);
+    return m_files->suggestedSavePath();
 }
 
 void ExplorerWindow::dragEnterEvent(QDragEnterEvent* event)
@@ -1293,7 +1162,7 @@ void ExplorerWindow::dropEvent(QDropEvent* event)
         const QString path = url.toLocalFile();
         if (isSceneFile(path)) {
             event->acceptProposedAction();
-            if (maybeSave())
+            if (m_files->maybeSave())
                 openFile(path);
             return;
         }
@@ -1339,7 +1208,7 @@ void ExplorerWindow::offerNextLeftCopy()
 
 void ExplorerWindow::restoreLeftCopy(const RecoveryStore::LeftCopy& copy)
 {
-    if (!maybeSave()) {
+    if (!m_files->maybeSave()) {
         m_leftCopies.push_front(copy); // offered again
         offerNextLeftCopy();
         return;
@@ -1541,7 +1410,7 @@ bool ExplorerWindow::exportPresentation(const QString& path)
 void ExplorerWindow::closeEvent(QCloseEvent* event)
 {
     commitOpenEditor(); // a value typed but not yet entered counts as an unsaved change
-    if (!maybeSave()) {
+    if (!m_files->maybeSave()) {
         event->ignore();
         return;
     }

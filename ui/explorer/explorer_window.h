@@ -37,6 +37,7 @@ class KernelPage;
 class PositionsPage;
 class TrainPage;
 class ExportDialog;
+class SceneFiles;
 class HeatmapView;
 class PresentationWindow;
 struct ExportSource;
@@ -170,13 +171,7 @@ private:
     void fitScenePanelWidth();
     void commitOpenEditor();
 
-    bool maybeSave();
     void newScene();
-    void openDialog();
-    bool save();
-    bool saveAs();
-    void fillRecentMenu();
-    void fillExamplesMenu();
 
     void offerRecovery();
     void offerNextLeftCopy();
@@ -255,6 +250,7 @@ private:
 
     QTimer m_poolingCheck;
     RecoveryStore* m_recovery = nullptr;
+    SceneFiles* m_files = nullptr;
     std::deque<RecoveryStore::LeftCopy> m_leftCopies; // not yet offered
 };
 

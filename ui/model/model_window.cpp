@@ -11,6 +11,7 @@
 #include "ui/model/model_load_job.h"
 #include "ui/model/open_model_dialog.h"
 #include "ui/model/predictions_view.h"
+#include "ui/document/file_names.h"
 #include "ui/document/preferences.h"
 #include "ui/model/token_focus_bar.h"
 #include "ui/presentation/presentation_window.h"
@@ -57,7 +58,6 @@ namespace {
 
 enum Tab { HeadTab, PipelineTab, LinesTab, DifferenceTab, RolloutTab, ImportanceTab };
 
-const QString kSceneFilter = QObject::tr("Attention scenes (*.json)");
 
 // A status-bar label that gives up width before the window does (the explorer's, again).
 class ElidingLabel : public QLabel
@@ -359,7 +359,7 @@ void ModelWindow::buildMenus()
             return;
         const QString path = QFileDialog::getOpenFileName(this, tr("Open Scene"),
                                                           preferences::sceneDirectory(),
-                                                          kSceneFilter + QStringLiteral(";;") + tr("All files (*)"));
+                                                          sceneFileFilter() + QStringLiteral(";;") + tr("All files (*)"));
         if (!path.isEmpty())
             openScene(path);
     });
@@ -630,7 +630,7 @@ bool ModelWindow::saveAs()
                                   ? QDir(preferences::sceneDirectory())
                                         .filePath(QFileInfo(m_document.model()->name).fileName() + QStringLiteral(".json"))
                                   : m_document.filePath();
-    QString path = QFileDialog::getSaveFileName(this, tr("Save Scene As"), suggested, kSceneFilter);
+    QString path = QFileDialog::getSaveFileName(this, tr("Save Scene As"), suggested, sceneFileFilter());
     if (path.isEmpty())
         return false;
     if (QFileInfo(path).suffix().isEmpty())
