@@ -98,10 +98,12 @@ bool JsonReader::boolean(const QJsonObject& object, const QString& key, const QS
 
 qint64 JsonReader::integer(const QJsonValue& value, const QString& path) const
 {
+    // The largest int is refused too, so that an id's "largest + 1" (a vocabulary's size)
+    // always fits in an int.
     const double number = value.toDouble(std::nan(""));
-    if (!value.isDouble() || number != std::floor(number) || number < 0 || number > 2147483647.0)
-        fail(path, QStringLiteral("expected a non-negative integer, found ")
-                       + (value.isDouble() ? QString::number(number) : typeName(value)));
+    if (!value.isDouble() || number != std::floor(number) || number < 0 || number > 2147483646.0)
+        fail(path, QStringLiteral("expected a non-negative integer below 2147483647, found ")
+                       + (value.isDouble() ? QString::number(number, 'g', 17) : typeName(value)));
     return qint64(number);
 }
 

@@ -4,11 +4,12 @@
 #include <QString>
 
 #include <optional>
-#include <vector>
 
 namespace attn::core::hf {
 
-// A model's vocabulary: pieces and ids both ways. Ids need not be contiguous.
+// A model's vocabulary: pieces and ids both ways. Ids need not be contiguous, and the pieces are
+// kept by id in a hash rather than an array indexed by id, so that a file naming one id of two
+// billion costs one entry, not 48 GB.
 class Vocabulary
 {
 public:
@@ -25,15 +26,16 @@ public:
     // Null when the id has no piece.
     QString pieceOf(int id) const
     {
-        return id >= 0 && std::size_t(id) < m_pieces.size() ? m_pieces[std::size_t(id)] : QString();
+        return m_pieces.value(id);
     }
-    int size() const { return int(m_pieces.size()); } // largest id + 1
+    int size() const { return m_size; } // largest id + 1
     qsizetype longestPiece() const { return m_longest; } // in UTF-16 units
     const QHash<QString, int>& ids() const { return m_ids; }
 
 private:
     QHash<QString, int> m_ids;
-    std::vector<QString> m_pieces;
+    QHash<int, QString> m_pieces;
+    int m_size = 0;
     qsizetype m_longest = 0;
 };
 

@@ -216,6 +216,29 @@
     </message>
 </context>
 <context>
+    <name>FilePrompts</name>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>Ungespeicherte Änderungen</translation>
+    </message>
+    <message>
+        <source>“%1” has changes that are not saved. Save them first?</source>
+        <translation>„%1“ hat Änderungen, die nicht gespeichert sind. Zuerst speichern?</translation>
+    </message>
+    <message>
+        <source> (model)</source>
+        <translation> (Modell)</translation>
+    </message>
+    <message>
+        <source>No recent files</source>
+        <translation>Keine zuletzt geöffneten Dateien</translation>
+    </message>
+    <message>
+        <source>&amp;Clear List</source>
+        <translation>Liste &amp;leeren</translation>
+    </message>
+</context>
+<context>
     <name>GradientFigure</name>
     <message>
         <source>Why 1/√d_k: head %1, query “%2”, d_k = %3</source>
@@ -3440,22 +3463,6 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>Szene speichern unter</translation>
     </message>
     <message>
-        <source>Unsaved changes</source>
-        <translation>Ungespeicherte Änderungen</translation>
-    </message>
-    <message>
-        <source>“%1” has interventions that are not saved. Save them first?</source>
-        <translation>„%1“ hat Eingriffe, die nicht gespeichert sind. Zuerst speichern?</translation>
-    </message>
-    <message>
-        <source> (model)</source>
-        <translation> (Modell)</translation>
-    </message>
-    <message>
-        <source>No recent files</source>
-        <translation>Keine zuletzt geöffneten Dateien</translation>
-    </message>
-    <message>
         <source>The model could not be computed.</source>
         <translation>Das Modell konnte nicht berechnet werden.</translation>
     </message>
@@ -3842,14 +3849,6 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
 <context>
     <name>attn::ui::SceneFiles</name>
     <message>
-        <source>Unsaved changes</source>
-        <translation>Ungespeicherte Änderungen</translation>
-    </message>
-    <message>
-        <source>“%1” has changes that are not saved. Save them first?</source>
-        <translation>„%1“ hat Änderungen, die nicht gespeichert sind. Zuerst speichern?</translation>
-    </message>
-    <message>
         <source>Open Scene</source>
         <translation>Szene öffnen</translation>
     </message>
@@ -3878,18 +3877,6 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
     <message>
         <source>Save Scene As</source>
         <translation>Szene speichern unter</translation>
-    </message>
-    <message>
-        <source> (model)</source>
-        <translation> (Modell)</translation>
-    </message>
-    <message>
-        <source>No recent scenes</source>
-        <translation>Keine zuletzt geöffneten Szenen</translation>
-    </message>
-    <message>
-        <source>&amp;Clear List</source>
-        <translation>Liste &amp;leeren</translation>
     </message>
     <message>
         <source>No examples in this build</source>

@@ -7,6 +7,7 @@
 
 #include <QTest>
 
+#include <cctype>
 #include <string>
 #include <vector>
 
@@ -46,7 +47,7 @@ private slots:
         QTest::addColumn<QString>("selector");
         QTest::addColumn<bool>("vulkan");
         QTest::addColumn<QString>("reasonNames"); // a part of the reason
-        QTest::newRow("no device") << std::vector<gpu::DeviceInfo>{} << QString() << false << "no Vulkan device";
+        QTest::newRow("no device") << std::vector<gpu::DeviceInfo>{} << QString() << false << "No Vulkan device";
         QTest::newRow("lavapipe only") << std::vector{kLavapipe} << QString() << false << "CPU implementation";
         QTest::newRow("lavapipe and a GPU") << std::vector{kLavapipe, kDiscrete} << QString() << true << "NVIDIA";
         QTest::newRow("integrated GPU") << std::vector{kIntegrated, kLavapipe} << QString() << true << "integrated GPU";
@@ -65,6 +66,8 @@ private slots:
         QCOMPARE(std::string(gpu::toString(decision.backend)), vulkan ? std::string("vulkan") : std::string("cpu"));
         QVERIFY2(decision.reason.find(reasonNames.toStdString()) != std::string::npos, decision.reason.c_str());
         QVERIFY(decision.reason.find('\n') == std::string::npos); // one line for the status bar
+        // A sentence in the window's message bar: it starts with a capital.
+        QVERIFY2(std::isupper(static_cast<unsigned char>(decision.reason.front())), decision.reason.c_str());
     }
 
     void unknownSelectorIsAnError()

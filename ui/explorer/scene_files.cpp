@@ -1,6 +1,7 @@
 #include "ui/explorer/scene_files.h"
 
 #include "ui/document/file_names.h"
+#include "ui/document/file_prompts.h"
 #include "ui/document/preferences.h"
 #include "ui/document/scene_document.h"
 #include "ui/explorer/message_bar.h"
@@ -15,7 +16,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMenu>
-#include <QMessageBox>
 #include <QStatusBar>
 
 namespace attn::ui {
@@ -29,15 +29,8 @@ SceneFiles::SceneFiles(QWidget& window, SceneDocument& document, MessageBar& mes
 
 bool SceneFiles::maybeSave()
 {
-    if (!m_document.isModified())
-        return true;
-    const auto answer = QMessageBox::warning(
-        &m_window, tr("Unsaved changes"),
-        tr("“%1” has changes that are not saved. Save them first?").arg(m_document.displayName()),
-        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
-    if (answer == QMessageBox::Save)
-        return save();
-    return answer == QMessageBox::Discard;
+    return askToSaveChanges(&m_window, m_document.isModified(), m_document.displayName(),
+                            [this] { return save(); });
 }
 
 void SceneFiles::openDialog()
@@ -117,30 +110,12 @@ QString SceneFiles::suggestedSavePath() const
 
 void SceneFiles::fillRecentMenu(QMenu& menu)
 {
-    menu.clear();
-    const QStringList recent = preferences::recentFiles();
-    int n = 0;
-    for (const QString& path : recent) {
-        ++n;
-        const QString label = QStringLiteral("&%1 %2").arg(n).arg(QFileInfo(path).fileName());
-        if (preferences::isModelFolder(path)) { // a model opened in a model window
-            menu.addAction(label + tr(" (model)"), this, [this, path] { m_hooks.openModel(path); })
-                ->setToolTip(path);
-            continue;
-        }
-        QAction* action = menu.addAction(label, this, [this, path] {
-            if (maybeSave())
-                openFile(path);
-        });
-        action->setToolTip(path);
-        action->setEnabled(QFileInfo::exists(path));
-    }
-    if (recent.isEmpty()) {
-        menu.addAction(tr("No recent scenes"))->setEnabled(false);
-    } else {
-        menu.addSeparator();
-        menu.addAction(tr("&Clear List"), this, [] { preferences::clearRecentFiles(); });
-    }
+    fillRecentFilesMenu(menu, [this](const QString& path, bool isModel) {
+        if (isModel) // opened in a model window: this scene stays
+            m_hooks.openModel(path);
+        else if (maybeSave())
+            openFile(path);
+    });
 }
 
 void SceneFiles::fillExamplesMenu(QMenu& menu)

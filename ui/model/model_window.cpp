@@ -12,6 +12,7 @@
 #include "ui/model/open_model_dialog.h"
 #include "ui/model/predictions_view.h"
 #include "ui/document/file_names.h"
+#include "ui/document/file_prompts.h"
 #include "ui/document/preferences.h"
 #include "ui/model/token_focus_bar.h"
 #include "ui/presentation/presentation_window.h"
@@ -39,7 +40,6 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
-#include <QMessageBox>
 #include <QPainter>
 #include <QProgressBar>
 #include <QPushButton>
@@ -641,38 +641,19 @@ bool ModelWindow::saveAs()
 
 bool ModelWindow::maybeSave()
 {
-    if (!m_document.isModified())
-        return true;
-    const auto answer = QMessageBox::warning(
-        this, tr("Unsaved changes"),
-        tr("“%1” has interventions that are not saved. Save them first?").arg(m_document.displayName()),
-        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
-    if (answer == QMessageBox::Save)
-        return save();
-    return answer == QMessageBox::Discard;
+    return askToSaveChanges(this, m_document.isModified(), m_document.displayName(), [this] { return save(); });
 }
 
 void ModelWindow::fillRecentMenu()
 {
-    m_recentMenu->clear();
-    int n = 0;
-    for (const QString& path : preferences::recentFiles()) {
-        const bool model = preferences::isModelFolder(path);
-        QAction* action = m_recentMenu->addAction(
-            QStringLiteral("&%1 %2%3").arg(++n).arg(QFileInfo(path).fileName(), model ? tr(" (model)") : QString()),
-            this, [this, path, model] {
-                if (!maybeSave())
-                    return;
-                if (model)
-                    openModel(path);
-                else
-                    openScene(path);
-            });
-        action->setToolTip(path);
-        action->setEnabled(QFileInfo::exists(path));
-    }
-    if (n == 0)
-        m_recentMenu->addAction(tr("No recent files"))->setEnabled(false);
+    fillRecentFilesMenu(*m_recentMenu, [this](const QString& path, bool isModel) {
+        if (!maybeSave())
+            return;
+        if (isModel)
+            openModel(path);
+        else
+            openScene(path);
+    });
 }
 
 void ModelWindow::showEvent(QShowEvent* event)
