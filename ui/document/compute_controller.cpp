@@ -19,16 +19,15 @@ public:
     }
 
     // Computes pending requests until there are none; requests that arrive meanwhile
-    // replace each other, so only the newest is computed next.
-    void drain()
+    // replace each other, so only the newest is computed next. Called by name (see
+    // ThreadMailbox for why).
+    Q_INVOKABLE void drain()
     {
-        while (auto job = m_controller.takePending())
-            emit done(compute(job->first, job->second));
+        while (auto job = m_controller.takePending()) {
+            ComputeReply reply = compute(job->first, job->second);
+            m_controller.m_mailbox.post([controller = &m_controller, reply] { controller->onWorkerFinished(reply); });
+        }
     }
-
-signals:
-    void done(const attn::ui::ComputeReply& reply);
-    void fellBack(const QString& backend, const QString& device, const QString& reason);
 
 private:
     std::shared_ptr<const core::AttentionResult> run(const core::Scene& scene, const core::ComputeOptions& options)
@@ -39,8 +38,13 @@ private:
         } catch (const core::BackendFault& fault) {
             // gpu::FallbackBackend does this itself; a bare backend is replaced here.
             m_backend = std::make_unique<core::CpuBackend>();
-            emit fellBack(QString::fromStdString(m_backend->name()), QString::fromStdString(m_backend->deviceName()),
-                          QString::fromUtf8(fault.what()));
+            m_controller.m_mailbox.post([controller = &m_controller, backend = QString::fromStdString(m_backend->name()),
+                                         device = QString::fromStdString(m_backend->deviceName()),
+                                         why = QString::fromUtf8(fault.what())] {
+                controller->m_backend = backend;
+                controller->m_device = device;
+                emit controller->backendChanged(backend, device, why);
+            });
             return m_backend->compute(problem, options);
         }
     }
@@ -78,12 +82,6 @@ ComputeController::ComputeController(std::unique_ptr<core::Backend> backend, QOb
     qRegisterMetaType<ComputeReply>();
     m_worker = new ComputeWorker(*this, std::move(backend));
     m_worker->moveToThread(&m_thread);
-    connect(m_worker, &ComputeWorker::done, this, &ComputeController::onWorkerFinished);
-    connect(m_worker, &ComputeWorker::fellBack, this, [this](const QString& b, const QString& d, const QString& why) {
-        m_backend = b;
-        m_device = d;
-        emit backendChanged(b, d, why);
-    });
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     m_thread.setObjectName(QStringLiteral("attention compute"));
     m_thread.start();
@@ -97,6 +95,9 @@ ComputeController::~ComputeController()
     }
     m_thread.quit();
     m_thread.wait();
+    // QThread::wait orders the worker's end before this inside QtCore, where ThreadSanitizer
+    // cannot see it; the worker's last use of the mutex is seen through taking it here.
+    const std::lock_guard lock(m_mutex);
 }
 
 QString ComputeController::backendName() const
@@ -121,7 +122,7 @@ quint64 ComputeController::request(ComputeRequest request)
         m_workerScheduled = true;
     }
     if (schedule)
-        QMetaObject::invokeMethod(m_worker, &ComputeWorker::drain, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(m_worker, "drain", Qt::QueuedConnection);
     if (m_answered + 1 == generation)
         emit busyChanged(true);
     return generation;

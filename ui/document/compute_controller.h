@@ -3,6 +3,7 @@
 #include "core/attention_result.h"
 #include "core/backend.h"
 #include "core/scene.h"
+#include "ui/document/thread_mailbox.h"
 
 #include <QMetaType>
 #include <QObject>
@@ -71,6 +72,7 @@ private:
     // Worker side: the newest pending request, or nothing (and the worker goes idle).
     std::optional<std::pair<quint64, ComputeRequest>> takePending();
 
+    ThreadMailbox m_mailbox; // replies to this (the UI) thread
     QThread m_thread;
     ComputeWorker* m_worker = nullptr;
     std::mutex m_mutex;

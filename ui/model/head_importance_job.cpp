@@ -2,7 +2,6 @@
 
 #include "core/model/model_loader.h"
 
-#include <QMetaObject>
 
 #include <optional>
 
@@ -31,7 +30,7 @@ void HeadImportanceJob::start()
         core::ImportanceOptions options;
         options.cancel = &m_cancel;
         options.progress = [this](int done, int total) {
-            QMetaObject::invokeMethod(this, [this, done, total] { emit progress(done, total); }, Qt::QueuedConnection);
+            m_mailbox.post([this, done, total] { emit progress(done, total); });
         };
         std::optional<core::HeadImportance> importance;
         QString error;
@@ -41,8 +40,7 @@ void HeadImportanceJob::start()
         } catch (const std::exception& e) {
             error = QString::fromUtf8(e.what());
         }
-        QMetaObject::invokeMethod(
-            this,
+        m_mailbox.post(
             [this, importance, error] {
                 m_running = false;
                 if (importance)
@@ -51,8 +49,7 @@ void HeadImportanceJob::start()
                     emit failed(error);
                 else
                     emit cancelled();
-            },
-            Qt::QueuedConnection);
+            });
     });
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/backend.h"
 #include "core/model/model_analysis.h"
+#include "ui/document/thread_mailbox.h"
 
 #include <QMetaType>
 #include <QObject>
@@ -37,6 +38,7 @@ signals:
 private:
     std::shared_ptr<const core::ModelResult> m_base;
     std::unique_ptr<core::Backend> m_backend;
+    ThreadMailbox m_mailbox; // progress and the result to the UI thread
     std::thread m_thread;
     std::atomic<bool> m_cancel{false};
     bool m_running = false;

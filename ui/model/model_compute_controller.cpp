@@ -3,8 +3,6 @@
 #include "core/error.h"
 #include "core/model/forward.h"
 
-#include <QMetaObject>
-
 #include <chrono>
 
 namespace attn::ui {
@@ -111,7 +109,7 @@ void ModelComputeController::run()
             m_backend = QString::fromStdString(m_backendInUse->name());
             m_device = QString::fromStdString(m_backendInUse->deviceName());
         }
-        QMetaObject::invokeMethod(this, [this, reply] { deliver(reply); }, Qt::QueuedConnection);
+        m_mailbox.post([this, reply] { deliver(reply); });
     }
     // Results refer to the model; the backend may cache device copies of its weights.
     m_baseline.reset();

@@ -3,6 +3,7 @@
 #include "core/backend.h"
 #include "core/model/model_loader.h"
 #include "core/model/model_result.h"
+#include "ui/document/thread_mailbox.h"
 
 #include <QMetaType>
 #include <QObject>
@@ -89,6 +90,7 @@ private:
     void deliver(const ModelComputeReply& reply);
     ModelComputeReply compute(quint64 generation, const ModelComputeRequest& request);
 
+    ThreadMailbox m_mailbox; // replies to the UI thread
     std::thread m_thread;
     mutable std::mutex m_mutex;
     std::condition_variable m_wake;

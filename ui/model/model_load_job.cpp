@@ -1,6 +1,5 @@
 #include "ui/model/model_load_job.h"
 
-#include <QMetaObject>
 
 namespace attn::ui {
 
@@ -24,7 +23,7 @@ void ModelLoadJob::start()
         core::LoadOptions options;
         options.cancel = &m_cancel;
         options.progress = [this](int done, int total) {
-            QMetaObject::invokeMethod(this, [this, done, total] { emit progress(done, total); }, Qt::QueuedConnection);
+            m_mailbox.post([this, done, total] { emit progress(done, total); });
         };
         std::shared_ptr<const core::Model> model;
         QString error;
@@ -39,8 +38,7 @@ void ModelLoadJob::start()
         // A cancel that came after the last tensor still counts: the user no longer wants it.
         if (m_cancel)
             wasCancelled = true;
-        QMetaObject::invokeMethod(
-            this,
+        m_mailbox.post(
             [this, model, error, wasCancelled] {
                 m_running = false;
                 if (wasCancelled)
@@ -49,8 +47,7 @@ void ModelLoadJob::start()
                     emit loaded(model);
                 else
                     emit failed(error);
-            },
-            Qt::QueuedConnection);
+            });
     });
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/model/model_loader.h"
+#include "ui/document/thread_mailbox.h"
 
 #include <QObject>
 #include <QString>
@@ -33,6 +34,7 @@ signals:
 
 private:
     QString m_source;
+    ThreadMailbox m_mailbox; // progress and the result to the UI thread
     std::thread m_thread;
     std::atomic<bool> m_cancel{false};
     bool m_running = false;
