@@ -4,6 +4,7 @@
 #include "model/block_ops.h"
 #include "problem.h"
 
+#include <atomic>
 #include <memory>
 #include <string>
 
@@ -19,6 +20,9 @@ struct ComputeOptions
     int viewRows = 0;
     int viewCols = 0;
     PoolMode pool = PoolMode::Mean;
+    // Checked between blocks of rows where a backend can stop (the CPU backend; one Vulkan
+    // submission runs to its end): when it becomes true, compute throws Cancelled (error.h).
+    const std::atomic<bool>* cancel = nullptr;
 };
 
 // A backend turns a resolved problem into an immutable result.

@@ -1,6 +1,7 @@
 #include "cpu_backend.h"
 
 #include "diagnostics.h"
+#include "error.h"
 #include "kernels/gemm.h"
 #include "normalization.h"
 #include "parallel.h"
@@ -120,6 +121,11 @@ private:
                     bool scaled, Eigen::Ref<Matrix> scores) const;
     void maskRow(int query, std::uint8_t* masked) const;
     void combineHeads();
+    void throwIfCancelled() const
+    {
+        if (m_options.cancel && m_options.cancel->load(std::memory_order_relaxed))
+            throw Cancelled();
+    }
 
     const Problem& m_problem;
     const ComputeOptions& m_options;
@@ -249,6 +255,7 @@ void Computation::project()
 
 void Computation::prepareScores(HeadWork& work) const
 {
+    throwIfCancelled();
     HeadResult& out = *work.result;
     // With rotary positions every score reads the rotated vectors.
     const Matrix& q = out.rotatedQ.size() ? out.rotatedQ : out.Q;
@@ -346,6 +353,7 @@ void Computation::maskRow(int query, std::uint8_t* masked) const
 
 void Computation::computeBlock(HeadWork& work, const Job& job, Busy& busy)
 {
+    throwIfCancelled();
     auto start = Clock::now();
     auto lap = [&start, &busy](Part part) {
         const auto now = Clock::now();

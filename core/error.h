@@ -13,4 +13,12 @@ public:
     explicit Error(const std::string& message) : std::runtime_error(message) {}
 };
 
+// Thrown where a caller's cancel flag was found set (between tensors of a load, layers of a
+// forward, blocks of rows of an attention compute): the work was dropped, nothing is wrong.
+class Cancelled : public std::runtime_error
+{
+public:
+    Cancelled() : std::runtime_error("cancelled") {}
+};
+
 } // namespace attn::core

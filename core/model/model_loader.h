@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/error.h"
 #include "core/model/transformer_weights.h"
 
 #include <QString>
@@ -50,12 +51,6 @@ struct LoadOptions
     std::function<void(int, int)> progress;
     // Checked between tensors; when it becomes true, loadModel throws Cancelled.
     const std::atomic<bool>* cancel = nullptr;
-};
-
-class Cancelled : public std::runtime_error
-{
-public:
-    Cancelled() : std::runtime_error("cancelled") {}
 };
 
 // Opens a model folder or id: config.json, the safetensors weights mapped into the common

@@ -2,6 +2,7 @@
 // score, weight and output equals the value derived on paper.
 
 #include "core/cpu_backend.h"
+#include "core/error.h"
 #include "support/problems.h"
 
 #include <QTest>
@@ -376,6 +377,18 @@ private Q_SLOTS:
                    rows4({{0, 0, 0, 1}, {0, 1, 0, 0}, {0, 0, 0, 1}, {0, 1, 0, 0}}), 0, "hard");
         expectNear(hard->output, rows4({{1, 2, -1, 4}, {0, 2, -2, 4}, {1, 2, -1, 4}, {0, 2, -2, 4}}),
                    0, "hard output");
+    }
+
+    void setCancelFlagStopsTheCompute()
+    {
+        std::atomic<bool> cancel{true};
+        core::ComputeOptions options;
+        options.cancel = &cancel;
+        QVERIFY_THROWS_EXCEPTION(core::Cancelled,
+                                 core::CpuBackend().compute(test::randomProblem(300, 300, 32, 4, 3, false), options));
+        cancel = false; // a flag that is clear changes nothing
+        const auto result = core::CpuBackend().compute(test::randomProblem(300, 300, 32, 4, 3, false), options);
+        QCOMPARE(result->heads.size(), std::size_t(4));
     }
 
     void disabledHeadContributesZeros()

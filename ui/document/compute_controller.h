@@ -8,10 +8,12 @@
 #include <QMetaType>
 #include <QObject>
 #include <QString>
-#include <QThread>
+#include <atomic>
+#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <thread>
 
 namespace attn::ui {
 
@@ -34,19 +36,20 @@ struct ComputeReply
     double milliseconds = 0; // resolving and computing, as the worker measured it
 };
 
-class ComputeWorker;
-
 // Computes scenes on one worker thread that owns the backend, so the UI never waits.
-// The latest request wins: requests that arrive while one is computing replace each other,
-// and only the newest is computed next. Every request gets a generation number; replies
-// come back in order, and `isCurrent` tells whether a reply is for the newest request.
+// The latest request wins: a request cancels the compute in progress (between blocks of rows,
+// where the backend can stop), requests that arrive meanwhile replace each other, and only the
+// newest is computed next; a cancelled compute is not answered. Every request gets a generation
+// number; replies come back in order, and `isCurrent` tells whether a reply is for the newest
+// request.
 class ComputeController : public QObject
 {
     Q_OBJECT
 
 public:
     explicit ComputeController(std::unique_ptr<core::Backend> backend, QObject* parent = nullptr);
-    // Waits for a compute in progress (a backend cannot be interrupted).
+    // Cancels a compute in progress and waits for the worker (a block of rows on the CPU; one
+    // Vulkan submission runs to its end).
     ~ComputeController() override;
 
     // "CPU", "Vulkan": the backend in use; after a fallback, the one that took over.
@@ -60,25 +63,29 @@ public:
     bool isBusy() const { return m_answered < m_generation; }
 
 signals:
-    // Queued to the controller's thread.
+    // On the controller's thread.
     void finished(const attn::ui::ComputeReply& reply);
     // The backend changed under us (a GPU fault made it fall back to the CPU): once.
     void backendChanged(const QString& backend, const QString& device, const QString& reason);
     void busyChanged(bool busy);
 
 private:
-    friend class ComputeWorker;
+    void run(); // the worker thread
+    std::shared_ptr<const core::AttentionResult> computeScene(const core::Scene& scene,
+                                                              const core::ComputeOptions& options);
+    ComputeReply compute(quint64 generation, const ComputeRequest& request);
     void onWorkerFinished(const ComputeReply& reply);
-    // Worker side: the newest pending request, or nothing (and the worker goes idle).
-    std::optional<std::pair<quint64, ComputeRequest>> takePending();
 
     ThreadMailbox m_mailbox; // replies to this (the UI) thread
-    QThread m_thread;
-    ComputeWorker* m_worker = nullptr;
+    std::thread m_thread;
     std::mutex m_mutex;
+    std::condition_variable m_wake;
     std::optional<ComputeRequest> m_pending; // guarded by m_mutex
     quint64 m_pendingGeneration = 0;         // guarded by m_mutex
-    bool m_workerScheduled = false;          // guarded by m_mutex
+    bool m_stop = false;                     // guarded by m_mutex
+    bool m_running = false;                  // guarded by m_mutex
+    std::atomic<bool> m_cancel{false};       // the compute in progress is no longer wanted
+    std::unique_ptr<core::Backend> m_worker; // the worker thread's
     quint64 m_generation = 0;                // UI thread only from here down
     quint64 m_answered = 0;
     QString m_backend;
