@@ -25,19 +25,25 @@ void ThreadMailbox::post(std::function<void()> task)
 
 void ThreadMailbox::runPosted()
 {
-    for (;;) {
-        std::function<void()> task;
-        {
-            std::lock_guard lock(m_mutex);
-            if (m_tasks.empty()) {
-                m_scheduled = false;
-                return;
-            }
-            task = std::move(m_tasks.front());
-            m_tasks.pop_front();
+    // One task per call, the next call queued before the task runs: a task may destroy this
+    // mailbox (a job's result handler deleting the job), so nothing of it is touched after the
+    // task, and Qt drops the queued call with the object.
+    std::function<void()> task;
+    bool more = false;
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_tasks.empty()) {
+            m_scheduled = false;
+            return;
         }
-        task();
+        task = std::move(m_tasks.front());
+        m_tasks.pop_front();
+        more = !m_tasks.empty();
+        m_scheduled = more;
     }
+    if (more)
+        QMetaObject::invokeMethod(this, "runPosted", Qt::QueuedConnection);
+    task();
 }
 
 } // namespace attn::ui
