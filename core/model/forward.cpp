@@ -246,6 +246,7 @@ std::shared_ptr<const ModelResult> runModel(std::shared_ptr<const Model> model,
 
     ComputeOptions compute;
     compute.keepIntermediates = options.keepIntermediates;
+    compute.cancel = options.cancel; // a long sentence's layer stops between blocks of rows too
     double attentionMs = 0.0;
     double blockMs = 0.0;
     for (int l = first; l < layerCount; ++l) {

@@ -23,8 +23,9 @@ struct ForwardOptions
     // the whole logits tensor computes (the benchmark's same-work comparison). The predictions
     // stay at the predicted positions.
     bool logitsAtEveryPosition = false;
-    // Checked before each layer: when it becomes true, runModel throws Cancelled
-    // (model_loader.h). The window sets it when a newer edit makes this run useless.
+    // Checked before each layer and by the backend inside a layer's attention: when it becomes
+    // true, runModel throws Cancelled (error.h). The window sets it when a newer edit makes this
+    // run useless.
     const std::atomic<bool>* cancel = nullptr;
 };
 

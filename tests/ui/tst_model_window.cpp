@@ -665,8 +665,8 @@ private slots:
         QCOMPARE(m_window->document()->model(), m_gpt2Shown);
     }
 
-    // A run overtaken by a newer edit is never shown: it is dropped when its reply comes.
-    void staleReplyDropped()
+    // A run overtaken by a newer edit is never shown: it is cancelled at its next layer.
+    void staleRunCancelled()
     {
         auto gate = std::make_unique<GateBackend>();
         GateBackend* gated = gate.get();
@@ -681,7 +681,8 @@ private slots:
         QTest::qWait(50);
         gated->release();
         waitUpToDate();
-        QTRY_COMPARE(m_window->computeController()->droppedReplies(), 1);
+        QTRY_COMPARE(m_window->computeController()->cancelledRuns(), 1);
+        QCOMPARE(m_window->computeController()->droppedReplies(), 0);
         core::Interventions both;
         both.headsOff = {{0, 0}, {1, 1}};
         QCOMPARE(m_window->document()->result()->interventions, both);

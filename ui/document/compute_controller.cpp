@@ -8,25 +8,17 @@
 namespace attn::ui {
 
 ComputeController::ComputeController(std::unique_ptr<core::Backend> backend, QObject* parent)
-    : QObject(parent),
-      m_worker(std::move(backend)),
-      m_backend(QString::fromStdString(m_worker->name())),
-      m_device(QString::fromStdString(m_worker->deviceName()))
+    : QObject(parent), m_backendInUse(std::move(backend)),
+      m_backend(QString::fromStdString(m_backendInUse->name())),
+      m_device(QString::fromStdString(m_backendInUse->deviceName())),
+      m_worker([this] { m_backendInUse.reset(); })
 {
     qRegisterMetaType<ComputeReply>();
-    m_thread = std::thread([this] { run(); });
 }
 
 ComputeController::~ComputeController()
 {
-    {
-        const std::lock_guard lock(m_mutex);
-        m_stop = true;
-        m_pending.reset();
-    }
-    m_cancel = true;
-    m_wake.notify_all();
-    m_thread.join();
+    m_worker.stop();
 }
 
 QString ComputeController::backendName() const
@@ -41,74 +33,47 @@ QString ComputeController::deviceName() const
 
 quint64 ComputeController::request(ComputeRequest request)
 {
-    const quint64 generation = ++m_generation;
-    {
-        const std::lock_guard lock(m_mutex);
-        m_pending = std::move(request); // an older pending request is dropped unanswered
-        m_pendingGeneration = generation;
-        if (m_running)
-            m_cancel = true; // the compute in progress is for an older request
-    }
-    m_wake.notify_one();
-    if (m_answered + 1 == generation)
+    const bool wasBusy = isBusy();
+    const quint64 generation = m_worker.submit(
+        [this, request = std::move(request)](quint64 generation, const std::atomic<bool>* cancel) {
+            ComputeReply reply = compute(generation, request, cancel);
+            m_mailbox.post([this, reply] { onWorkerFinished(reply); });
+        });
+    if (!wasBusy)
         emit busyChanged(true);
     return generation;
 }
 
-void ComputeController::run()
-{
-    for (;;) {
-        quint64 generation = 0;
-        std::optional<ComputeRequest> job;
-        {
-            std::unique_lock lock(m_mutex);
-            m_running = false;
-            m_wake.wait(lock, [this] { return m_stop || m_pending.has_value(); });
-            if (m_stop)
-                break;
-            job = std::move(m_pending);
-            m_pending.reset();
-            generation = m_pendingGeneration;
-            m_running = true;
-            m_cancel = false;
-        }
-        try {
-            ComputeReply reply = compute(generation, *job);
-            m_mailbox.post([this, reply] { onWorkerFinished(reply); });
-        } catch (const core::Cancelled&) {
-            // A newer request is pending (or the controller is closing): it is answered instead.
-        }
-    }
-    m_worker.reset(); // a Vulkan device is released on the thread that used it
-}
-
-std::shared_ptr<const core::AttentionResult> ComputeController::computeScene(const core::Scene& scene,
-                                                                            const core::ComputeOptions& options)
+std::shared_ptr<const core::AttentionResult>
+ComputeController::computeScene(const core::Scene& scene, const core::ComputeOptions& options)
 {
     const std::shared_ptr<const core::Problem> problem = core::resolveProblem(scene);
     try {
-        return m_worker->compute(problem, options);
+        return m_backendInUse->compute(problem, options);
     } catch (const core::BackendFault& fault) {
         // gpu::FallbackBackend does this itself; a bare backend is replaced here.
-        m_worker = std::make_unique<core::CpuBackend>();
-        m_mailbox.post([this, backend = QString::fromStdString(m_worker->name()),
-                        device = QString::fromStdString(m_worker->deviceName()), why = QString::fromUtf8(fault.what())] {
+        m_backendInUse = std::make_unique<core::CpuBackend>();
+        m_mailbox.post([this, backend = QString::fromStdString(m_backendInUse->name()),
+                        device = QString::fromStdString(m_backendInUse->deviceName()),
+                        why = QString::fromUtf8(fault.what())] {
             m_backend = backend;
             m_device = device;
             emit backendChanged(backend, device, why);
         });
-        return m_worker->compute(problem, options);
+        return m_backendInUse->compute(problem, options);
     }
 }
 
-ComputeReply ComputeController::compute(quint64 generation, const ComputeRequest& request)
+ComputeReply ComputeController::compute(quint64 generation, const ComputeRequest& request,
+                                        const std::atomic<bool>* cancel)
 {
     const auto start = std::chrono::steady_clock::now();
     ComputeReply reply;
     reply.generation = generation;
     core::ComputeOptions options = request.options;
-    options.cancel = &m_cancel;
-    auto attempt = [&](const core::Scene& scene, QString& error) -> std::shared_ptr<const core::AttentionResult> {
+    options.cancel = cancel;
+    auto attempt = [&](const core::Scene& scene,
+                       QString& error) -> std::shared_ptr<const core::AttentionResult> {
         try {
             return computeScene(scene, options);
         } catch (const core::Cancelled&) {
@@ -121,15 +86,15 @@ ComputeReply ComputeController::compute(quint64 generation, const ComputeRequest
     reply.result = attempt(request.scene, reply.error);
     if (reply.result && request.compare)
         reply.compare = attempt(*request.compare, reply.compareError);
-    reply.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    reply.milliseconds =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return reply;
 }
 
 void ComputeController::onWorkerFinished(const ComputeReply& reply)
 {
-    if (reply.generation <= m_answered)
+    if (!m_worker.answer(reply.generation))
         return; // older than one already shown
-    m_answered = reply.generation;
     // gpu::FallbackBackend switches quietly and says why in the result's warnings.
     if (reply.result) {
         const QString backend = QString::fromStdString(reply.result->backend);
@@ -139,7 +104,8 @@ void ComputeController::onWorkerFinished(const ComputeReply& reply)
             m_device = device;
             const auto& warnings = reply.result->diagnostics.warnings;
             emit backendChanged(backend, device,
-                                warnings.empty() ? QString() : QString::fromStdString(warnings.back()));
+                                warnings.empty() ? QString()
+                                                 : QString::fromStdString(warnings.back()));
         }
     }
     emit finished(reply);
@@ -148,4 +114,3 @@ void ComputeController::onWorkerFinished(const ComputeReply& reply)
 }
 
 } // namespace attn::ui
-

@@ -3,17 +3,15 @@
 #include "core/attention_result.h"
 #include "core/backend.h"
 #include "core/scene.h"
+#include "ui/document/latest_request_worker.h"
 #include "ui/document/thread_mailbox.h"
 
 #include <QMetaType>
 #include <QObject>
 #include <QString>
 #include <atomic>
-#include <condition_variable>
 #include <memory>
-#include <mutex>
 #include <optional>
-#include <thread>
 
 namespace attn::ui {
 
@@ -36,12 +34,11 @@ struct ComputeReply
     double milliseconds = 0; // resolving and computing, as the worker measured it
 };
 
-// Computes scenes on one worker thread that owns the backend, so the UI never waits.
-// The latest request wins: a request cancels the compute in progress (between blocks of rows,
-// where the backend can stop), requests that arrive meanwhile replace each other, and only the
-// newest is computed next; a cancelled compute is not answered. Every request gets a generation
-// number; replies come back in order, and `isCurrent` tells whether a reply is for the newest
-// request.
+// Computes scenes on one worker thread that owns the backend, so the UI never waits; the
+// latest request wins (LatestRequestWorker: a request cancels the compute in progress between
+// blocks of rows, and a cancelled compute is not answered). Replies come back in order: one that
+// is older than the newest request but newer than any shown is still delivered (a window can show
+// it while the newest computes), and `isCurrent` tells which is which.
 class ComputeController : public QObject
 {
     Q_OBJECT
@@ -57,10 +54,13 @@ public:
     QString deviceName() const;
 
     quint64 request(ComputeRequest request);
-    quint64 latestGeneration() const { return m_generation; }
-    bool isCurrent(const ComputeReply& reply) const { return reply.generation == m_generation; }
+    quint64 latestGeneration() const { return m_worker.latestGeneration(); }
+    bool isCurrent(const ComputeReply& reply) const
+    {
+        return reply.generation == latestGeneration();
+    }
     // True while a request has not been answered.
-    bool isBusy() const { return m_answered < m_generation; }
+    bool isBusy() const { return m_worker.isBusy(); }
 
 signals:
     // On the controller's thread.
@@ -70,26 +70,17 @@ signals:
     void busyChanged(bool busy);
 
 private:
-    void run(); // the worker thread
     std::shared_ptr<const core::AttentionResult> computeScene(const core::Scene& scene,
                                                               const core::ComputeOptions& options);
-    ComputeReply compute(quint64 generation, const ComputeRequest& request);
+    ComputeReply compute(quint64 generation, const ComputeRequest& request,
+                         const std::atomic<bool>* cancel);
     void onWorkerFinished(const ComputeReply& reply);
 
-    ThreadMailbox m_mailbox; // replies to this (the UI) thread
-    std::thread m_thread;
-    std::mutex m_mutex;
-    std::condition_variable m_wake;
-    std::optional<ComputeRequest> m_pending; // guarded by m_mutex
-    quint64 m_pendingGeneration = 0;         // guarded by m_mutex
-    bool m_stop = false;                     // guarded by m_mutex
-    bool m_running = false;                  // guarded by m_mutex
-    std::atomic<bool> m_cancel{false};       // the compute in progress is no longer wanted
-    std::unique_ptr<core::Backend> m_worker; // the worker thread's
-    quint64 m_generation = 0;                // UI thread only from here down
-    quint64 m_answered = 0;
-    QString m_backend;
-    QString m_device;
+    ThreadMailbox m_mailbox;                       // replies to this (the UI) thread
+    std::unique_ptr<core::Backend> m_backendInUse; // the worker thread's
+    QString m_backend;                             // UI thread
+    QString m_device;                              // UI thread
+    LatestRequestWorker m_worker;                  // last: its jobs use everything above
 };
 
 } // namespace attn::ui

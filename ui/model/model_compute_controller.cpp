@@ -14,8 +14,9 @@ namespace {
 constexpr qint64 kKeepIntermediatesCells = qint64(8) << 20;
 
 // How many layers a run of `interventions` can reuse from `candidate` (-1: none can).
-int sharedLayers(const std::shared_ptr<const core::ModelResult>& candidate, const core::Model* model,
-                 const std::vector<core::Token>& tokens, const core::Interventions& interventions)
+int sharedLayers(const std::shared_ptr<const core::ModelResult>& candidate,
+                 const core::Model* model, const std::vector<core::Token>& tokens,
+                 const core::Interventions& interventions)
 {
     if (!candidate || candidate->model.get() != model || candidate->tokens != tokens)
         return -1;
@@ -24,26 +25,28 @@ int sharedLayers(const std::shared_ptr<const core::ModelResult>& candidate, cons
 
 } // namespace
 
-ModelComputeController::ModelComputeController(std::unique_ptr<core::Backend> backend, QObject* parent)
-    : QObject(parent)
+ModelComputeController::ModelComputeController(std::unique_ptr<core::Backend> backend,
+                                               QObject* parent)
+    : QObject(parent), m_backend(QString::fromStdString(backend->name())),
+      m_device(QString::fromStdString(backend->deviceName())), m_backendInUse(std::move(backend)),
+      m_worker([this] { releaseOnWorker(); })
 {
     qRegisterMetaType<ModelComputeReply>();
-    m_backend = QString::fromStdString(backend->name());
-    m_device = QString::fromStdString(backend->deviceName());
-    m_backendInUse = std::move(backend);
-    m_thread = std::thread([this] { run(); });
 }
 
 ModelComputeController::~ModelComputeController()
 {
-    {
-        const std::lock_guard lock(m_mutex);
-        m_stop = true;
-        m_pending.reset();
-    }
-    m_cancel = true;
-    m_wake.notify_all();
-    m_thread.join();
+    m_worker.stop();
+}
+
+void ModelComputeController::releaseOnWorker()
+{
+    // Results refer to the model; the backend may cache device copies of its weights.
+    m_baseline.reset();
+    m_last.reset();
+    m_detail.reset();
+    m_detailOf.reset();
+    m_backendInUse.reset();
 }
 
 QString ModelComputeController::backendName() const
@@ -69,55 +72,33 @@ void ModelComputeController::setBackend(std::unique_ptr<core::Backend> backend)
 quint64 ModelComputeController::request(ModelComputeRequest request)
 {
     const bool wasBusy = isBusy();
-    const quint64 generation = ++m_generation;
-    {
-        const std::lock_guard lock(m_mutex);
-        m_pending.emplace(generation, std::move(request));
-        if (m_running)
-            m_cancel = true; // the run in progress is for an older request
-    }
-    m_wake.notify_one();
+    const quint64 generation = m_worker.submit(
+        [this, request = std::move(request)](quint64 generation, const std::atomic<bool>* cancel) {
+            {
+                const std::lock_guard lock(m_mutex);
+                if (m_nextBackend) {
+                    m_backendInUse = std::move(m_nextBackend);
+                    m_baseline.reset();
+                    m_last.reset();
+                }
+            }
+            ModelComputeReply reply = compute(generation, request, cancel);
+            {
+                const std::lock_guard lock(m_mutex);
+                // After a GPU fault the fallback computes on the CPU: say so.
+                m_backend = QString::fromStdString(m_backendInUse->name());
+                m_device = QString::fromStdString(m_backendInUse->deviceName());
+            }
+            m_mailbox.post([this, reply] { deliver(reply); });
+        });
     if (!wasBusy)
         emit busyChanged(true);
     return generation;
 }
 
-void ModelComputeController::run()
-{
-    for (;;) {
-        std::pair<quint64, ModelComputeRequest> job;
-        {
-            std::unique_lock lock(m_mutex);
-            m_running = false;
-            m_wake.wait(lock, [this] { return m_stop || m_pending.has_value(); });
-            if (m_stop)
-                break;
-            job = std::move(*m_pending);
-            m_pending.reset();
-            m_running = true;
-            m_cancel = false;
-            if (m_nextBackend) {
-                m_backendInUse = std::move(m_nextBackend);
-                m_baseline.reset();
-                m_last.reset();
-            }
-        }
-        ModelComputeReply reply = compute(job.first, job.second);
-        {
-            const std::lock_guard lock(m_mutex);
-            // After a GPU fault the fallback computes on the CPU: say so.
-            m_backend = QString::fromStdString(m_backendInUse->name());
-            m_device = QString::fromStdString(m_backendInUse->deviceName());
-        }
-        m_mailbox.post([this, reply] { deliver(reply); });
-    }
-    // Results refer to the model; the backend may cache device copies of its weights.
-    m_baseline.reset();
-    m_last.reset();
-    m_backendInUse.reset();
-}
-
-ModelComputeReply ModelComputeController::compute(quint64 generation, const ModelComputeRequest& request)
+ModelComputeReply ModelComputeController::compute(quint64 generation,
+                                                  const ModelComputeRequest& request,
+                                                  const std::atomic<bool>* cancel)
 {
     const auto start = std::chrono::steady_clock::now();
     ModelComputeReply reply;
@@ -128,7 +109,7 @@ ModelComputeReply ModelComputeController::compute(quint64 generation, const Mode
         const qint64 t = qint64(tokens.size());
         core::ForwardOptions options;
         options.topK = request.topK;
-        options.cancel = &m_cancel;
+        options.cancel = cancel;
         options.keepIntermediates = false; // the selected layer's come with the detail below
 
         if (sharedLayers(m_baseline, &model, tokens, {}) < 0) {
@@ -140,16 +121,18 @@ ModelComputeReply ModelComputeController::compute(quint64 generation, const Mode
         if (request.interventions.empty()) {
             reply.result = m_baseline;
         } else if (m_last && m_last->interventions == request.interventions &&
-                   sharedLayers(m_last, &model, tokens, request.interventions) == m_last->layerCount()) {
+                   sharedLayers(m_last, &model, tokens, request.interventions) ==
+                       m_last->layerCount()) {
             reply.result = m_last; // the same run (another layer's Difference view was asked for)
         } else {
             // Start from whichever earlier run shares more layers: the last one (a head
             // switched off above the last edit) or the baseline (an undo back down).
             const int fromLast = sharedLayers(m_last, &model, tokens, request.interventions);
-            const int fromBaseline = sharedLayers(m_baseline, &model, tokens, request.interventions);
+            const int fromBaseline =
+                sharedLayers(m_baseline, &model, tokens, request.interventions);
             const auto& previous = fromLast > fromBaseline ? m_last : m_baseline;
-            reply.result = core::runModel(request.model, tokens, request.interventions, *m_backendInUse, options,
-                                          previous);
+            reply.result = core::runModel(request.model, tokens, request.interventions,
+                                          *m_backendInUse, options, previous);
         }
         m_last = reply.result;
         const int detail = request.detailLayer;
@@ -164,7 +147,8 @@ ModelComputeReply ModelComputeController::compute(quint64 generation, const Mode
             reply.detailLayer = detail;
         }
         if (request.compareLayer >= 0 && request.compareLayer < reply.result->layerCount()) {
-            auto other = std::make_shared<core::Problem>(*reply.result->layers[std::size_t(request.compareLayer)]->problem);
+            auto other = std::make_shared<core::Problem>(
+                *reply.result->layers[std::size_t(request.compareLayer)]->problem);
             other->score = request.compareScore;
             other->normalization = request.compareNormalization;
             try {
@@ -175,18 +159,19 @@ ModelComputeReply ModelComputeController::compute(quint64 generation, const Mode
             }
         }
     } catch (const core::Cancelled&) {
-        reply.cancelled = true;
+        throw; // not answered: the newer request is
     } catch (const std::exception& error) {
         reply.error = QString::fromUtf8(error.what());
         reply.result.reset();
     }
-    reply.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    reply.milliseconds =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return reply;
 }
 
 void ModelComputeController::deliver(const ModelComputeReply& reply)
 {
-    m_answered = std::max(m_answered, reply.generation);
+    m_worker.answer(reply.generation);
     if (!isCurrent(reply)) {
         ++m_dropped; // a newer request is computing or waiting: this one is history
         return;

@@ -3,6 +3,7 @@
 #include "core/backend.h"
 #include "core/model/model_loader.h"
 #include "core/model/model_result.h"
+#include "ui/document/latest_request_worker.h"
 #include "ui/document/thread_mailbox.h"
 
 #include <QMetaType>
@@ -10,11 +11,8 @@
 #include <QString>
 
 #include <atomic>
-#include <condition_variable>
 #include <memory>
 #include <mutex>
-#include <optional>
-#include <thread>
 
 namespace attn::ui {
 
@@ -38,21 +36,21 @@ struct ModelComputeRequest
 struct ModelComputeReply
 {
     quint64 generation = 0;
-    std::shared_ptr<const core::ModelResult> result;   // null on error or when cancelled
-    std::shared_ptr<const core::ModelResult> baseline; // the same text with no interventions
+    std::shared_ptr<const core::ModelResult> result;      // null on error
+    std::shared_ptr<const core::ModelResult> baseline;    // the same text with no interventions
     std::shared_ptr<const core::AttentionResult> compare; // compareLayer under the other score
     std::shared_ptr<const core::AttentionResult> detail;  // detailLayer with every intermediate
     int detailLayer = -1;
     QString error;           // tokenizing or computing failed: why; empty on success
-    bool cancelled = false;  // a newer request stopped it between layers
     double milliseconds = 0; // on the worker, for this request (baseline included when it ran)
 };
 
-// Runs a model on one worker thread that owns the backend, so the window never waits (the
-// single-layer ComputeController's rules, for whole models):
-// - the latest request wins: a request that arrives while one is computing replaces any
-//   waiting one and cancels the running one at its next layer (ForwardOptions::cancel);
-// - replies of older requests that still arrive are dropped, never shown (droppedReplies);
+// Runs a model on one worker thread that owns the backend, so the window never waits:
+// - the latest request wins (LatestRequestWorker): a request that arrives while one is
+//   computing replaces any waiting one and cancels the running one at its next layer
+//   (ForwardOptions::cancel), which is not answered (cancelledRuns);
+// - replies of older requests that still arrive (a run that ended before it saw the cancel) are
+//   dropped, never shown (droppedReplies);
 // - the unedited run of the sentence (the baseline the predictions are compared with) is
 //   computed once per model and sentence, and every intervened run starts from whichever
 //   earlier run (the baseline or the last one) shares the most layers with it: only the
@@ -62,15 +60,20 @@ class ModelComputeController : public QObject
     Q_OBJECT
 
 public:
-    explicit ModelComputeController(std::unique_ptr<core::Backend> backend, QObject* parent = nullptr);
+    explicit ModelComputeController(std::unique_ptr<core::Backend> backend,
+                                    QObject* parent = nullptr);
     // Cancels a run in progress and waits for the worker.
     ~ModelComputeController() override;
 
     quint64 request(ModelComputeRequest request);
-    quint64 latestGeneration() const { return m_generation; }
-    bool isCurrent(const ModelComputeReply& reply) const { return reply.generation == m_generation; }
-    bool isBusy() const { return m_answered < m_generation; }
+    quint64 latestGeneration() const { return m_worker.latestGeneration(); }
+    bool isCurrent(const ModelComputeReply& reply) const
+    {
+        return reply.generation == latestGeneration();
+    }
+    bool isBusy() const { return m_worker.isBusy(); }
     int droppedReplies() const { return m_dropped; }
+    int cancelledRuns() const { return m_worker.cancelledJobs(); }
 
     // The backend in use ("CPU", "Vulkan") and its device; after a GPU fault the CPU's.
     QString backendName() const;
@@ -86,21 +89,16 @@ signals:
     void busyChanged(bool busy);
 
 private:
-    void run();
     void deliver(const ModelComputeReply& reply);
-    ModelComputeReply compute(quint64 generation, const ModelComputeRequest& request);
+    ModelComputeReply compute(quint64 generation, const ModelComputeRequest& request,
+                              const std::atomic<bool>* cancel);
+    void releaseOnWorker();
 
     ThreadMailbox m_mailbox; // replies to the UI thread
-    std::thread m_thread;
     mutable std::mutex m_mutex;
-    std::condition_variable m_wake;
-    std::optional<std::pair<quint64, ModelComputeRequest>> m_pending; // guarded by m_mutex
-    std::unique_ptr<core::Backend> m_nextBackend;                     // guarded by m_mutex
-    bool m_stop = false;                                              // guarded by m_mutex
-    bool m_running = false;                                           // guarded by m_mutex
-    QString m_backend;                                                // guarded by m_mutex
-    QString m_device;                                                 // guarded by m_mutex
-    std::atomic<bool> m_cancel{false};
+    std::unique_ptr<core::Backend> m_nextBackend; // guarded by m_mutex
+    QString m_backend;                            // guarded by m_mutex
+    QString m_device;                             // guarded by m_mutex
 
     // Worker thread only.
     std::unique_ptr<core::Backend> m_backendInUse;
@@ -111,10 +109,8 @@ private:
     std::shared_ptr<const core::AttentionResult> m_detail;
     std::shared_ptr<const core::AttentionResult> m_detailOf;
 
-    // Controller thread only.
-    quint64 m_generation = 0;
-    quint64 m_answered = 0;
-    int m_dropped = 0;
+    int m_dropped = 0;            // controller thread
+    LatestRequestWorker m_worker; // last: its jobs use everything above
 };
 
 } // namespace attn::ui
