@@ -1564,6 +1564,41 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     </message>
 </context>
 <context>
+    <name>attn::ui::CrashRecovery</name>
+    <message>
+        <source>Autosave failed: %1</source>
+        <translation>Automatisches Speichern fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>an untitled scene</source>
+        <translation>eine unbenannte Szene</translation>
+    </message>
+    <message>
+        <source>Attention Explorer did not close normally. Restore the unsaved changes to %1 from %2?</source>
+        <translation>Attention Explorer wurde nicht normal beendet. Die ungespeicherten Änderungen an %1 vom %2 wiederherstellen?</translation>
+    </message>
+    <message>
+        <source>(copies waiting after this one: %1)</source>
+        <translation>(danach warten noch Kopien: %1)</translation>
+    </message>
+    <message>
+        <source>Restore</source>
+        <translation>Wiederherstellen</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>Verwerfen</translation>
+    </message>
+    <message>
+        <source>Next Copy</source>
+        <translation>Nächste Kopie</translation>
+    </message>
+    <message>
+        <source>Could not restore: %1. The copy is kept at %2.</source>
+        <translation>Wiederherstellen nicht möglich: %1. Die Kopie bleibt in %2 erhalten.</translation>
+    </message>
+</context>
+<context>
     <name>attn::ui::DecimalField</name>
     <message>
         <source>%1: %2 is more than %3, the largest possible; it stays %4</source>
@@ -1896,26 +1931,6 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>%1 in %2 eingelesen</translation>
     </message>
     <message>
-        <source>Autosave failed: %1</source>
-        <translation>Automatisches Speichern fehlgeschlagen: %1</translation>
-    </message>
-    <message>
-        <source>an untitled scene</source>
-        <translation>eine unbenannte Szene</translation>
-    </message>
-    <message>
-        <source>Attention Explorer did not close normally. Restore the unsaved changes to %1 from %2?</source>
-        <translation>Attention Explorer wurde nicht normal beendet. Die ungespeicherten Änderungen an %1 vom %2 wiederherstellen?</translation>
-    </message>
-    <message>
-        <source>Restore</source>
-        <translation>Wiederherstellen</translation>
-    </message>
-    <message>
-        <source>Discard</source>
-        <translation>Verwerfen</translation>
-    </message>
-    <message>
         <source>There is no figure to export yet: the scene has not been computed.</source>
         <translation>Es gibt noch keine Abbildung zum Exportieren: Die Szene ist noch nicht berechnet.</translation>
     </message>
@@ -1998,18 +2013,6 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>These weights minus the weights of the same input with one setting changed, or of the scene as it was opened</source>
         <translation>Diese Gewichte minus die Gewichte derselben Eingabe mit einer geänderten Einstellung oder der Szene wie geöffnet</translation>
-    </message>
-    <message>
-        <source>Next Copy</source>
-        <translation>Nächste Kopie</translation>
-    </message>
-    <message>
-        <source>Could not restore: %1. The copy is kept at %2.</source>
-        <translation>Wiederherstellen nicht möglich: %1. Die Kopie bleibt in %2 erhalten.</translation>
-    </message>
-    <message>
-        <source>(copies waiting after this one: %1)</source>
-        <translation>(danach warten noch Kopien: %1)</translation>
     </message>
     <message>
         <source>The head the figures show, or the mean of the heads that are on</source>

@@ -4,6 +4,7 @@
 #include "ui/explorer/attention_panel.h"
 #include "ui/document/compute_controller.h"
 #include "ui/widgets/decimal_field.h"
+#include "ui/document/recovery_store.h"
 #include "ui/explorer/explorer_window.h"
 #include "ui/export/export_dialog.h"
 #include "ui/views/heatmap_view.h"

@@ -3,6 +3,7 @@
 #include "ui/explorer/about_dialog.h"
 #include "ui/explorer/attention_panel.h"
 #include "ui/explorer/comparison_choices.h"
+#include "ui/explorer/crash_recovery.h"
 #include "ui/concepts/concept_pages.h"
 #include "ui/figures/colormap.h"
 #include "ui/export/export_dialog.h"
@@ -170,14 +171,11 @@ ExplorerWindow::ExplorerWindow(std::unique_ptr<core::Backend> backend, const QSt
     buildStatusBar();
     connectDocument();
 
-    m_recovery = new RecoveryStore(recoveryDirectory(), [this]() -> std::optional<RecoveryStore::Snapshot> {
-        if (!m_document.isModified())
-            return std::nullopt;
-        return RecoveryStore::Snapshot{core::sceneToJson(m_document.scene()), m_document.filePath()};
-    }, this);
-    connect(m_recovery, &RecoveryStore::saveFailed, this, [this](const QString& message) {
-        statusBar()->showMessage(tr("Autosave failed: %1").arg(message), 6000);
-    });
+    m_recovery = new CrashRecovery(m_document, *m_files, *m_messages, *statusBar(),
+                                   [this](const core::Scene& scene, const QString& path, const core::Scene& asOpened) {
+                                       showRestored(scene, path, asOpened);
+                                   },
+                                   this);
 
     // A pooled heatmap follows the view's size: recompute once a resize settles.
     m_poolingCheck.setSingleShot(true);
@@ -193,7 +191,7 @@ ExplorerWindow::ExplorerWindow(std::unique_ptr<core::Backend> backend, const QSt
     setScene(defaultScene(), QString());
     if (!backendNotice.isEmpty())
         m_messages->showMessage(QStringLiteral("backend"), MessageBar::Level::Information, backendNotice);
-    offerRecovery();
+    m_recovery->offerLeftCopies();
 }
 
 ExplorerWindow::~ExplorerWindow()
@@ -216,7 +214,12 @@ void ExplorerWindow::commitOpenEditor()
 
 QString ExplorerWindow::recoveryDirectory()
 {
-    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/recovery");
+    return CrashRecovery::directory();
+}
+
+RecoveryStore* ExplorerWindow::recoveryStore() const
+{
+    return m_recovery->store();
 }
 
 // --- building ------------------------------------------------------------------------------
@@ -627,11 +630,7 @@ void ExplorerWindow::connectDocument()
 {
     connect(&m_document, &SceneDocument::sceneChanged, this, &ExplorerWindow::onSceneChanged);
     connect(&m_document, &SceneDocument::resultChanged, this, &ExplorerWindow::showResult);
-    connect(&m_document, &SceneDocument::modifiedChanged, this, [this](bool modified) {
-        updateTitle();
-        if (!modified)
-            m_recovery->clear();
-    });
+    connect(&m_document, &SceneDocument::modifiedChanged, this, &ExplorerWindow::updateTitle);
     connect(&m_document, &SceneDocument::filePathChanged, this, &ExplorerWindow::updateTitle);
 }
 
@@ -674,9 +673,6 @@ void ExplorerWindow::onSceneChanged(SceneChanges what)
         m_compareResult.reset();
         requestCompute();
     }
-    // Not gated on isModified(): during QUndoStack::push the stack's index has not moved yet.
-    // The store asks when its clock runs out.
-    m_recovery->noteEdit();
     updateTitle();
 }
 
@@ -1178,73 +1174,13 @@ void ExplorerWindow::dropEvent(QDropEvent* event)
 
 // --- crash recovery ------------------------------------------------------------------------
 
-void ExplorerWindow::offerRecovery()
+void ExplorerWindow::showRestored(const core::Scene& scene, const QString& path, const core::Scene& asOpened)
 {
-    for (RecoveryStore::LeftCopy& copy : m_recovery->claimLeftCopies())
-        m_leftCopies.push_back(std::move(copy));
-    offerNextLeftCopy();
-}
-
-// One copy at a time, newest first; each stays on disk until it is restored and saved again
-// here, or discarded.
-void ExplorerWindow::offerNextLeftCopy()
-{
-    if (m_leftCopies.empty())
-        return;
-    const RecoveryStore::LeftCopy copy = m_leftCopies.front();
-    m_leftCopies.pop_front();
-    const QString name = copy.originalPath.isEmpty() ? tr("an untitled scene") : QFileInfo(copy.originalPath).fileName();
-    QString text = tr("Attention Explorer did not close normally. Restore the unsaved changes to %1 from %2?")
-                       .arg(name, QLocale().toString(copy.written, QLocale::ShortFormat));
-    if (!m_leftCopies.empty())
-        text += QLatin1Char(' ') + tr("(copies waiting after this one: %1)").arg(m_leftCopies.size());
-    m_messages->showMessage(QStringLiteral("recovery"), MessageBar::Level::Warning, text,
-                            {{tr("Restore"), [this, copy] { restoreLeftCopy(copy); }},
-                             {tr("Discard"), [this, copy] {
-                                  m_recovery->remove(copy);
-                                  offerNextLeftCopy();
-                              }}});
-}
-
-void ExplorerWindow::restoreLeftCopy(const RecoveryStore::LeftCopy& copy)
-{
-    if (!m_files->maybeSave()) {
-        m_leftCopies.push_front(copy); // offered again
-        offerNextLeftCopy();
-        return;
-    }
-    try {
-        // Relative paths inside (word vectors, a model folder) are relative to the file the
-        // work was opened from, not to the recovery folder.
-        const QString baseDir = copy.originalPath.isEmpty() ? QDir::currentPath() : QFileInfo(copy.originalPath).absolutePath();
-        const core::Scene scene = core::loadScene(copy.path, baseDir);
-        m_compareResult.reset();
-        m_openedScene = scene; // "the scene as opened": the saved file where it still reads
-        if (!copy.originalPath.isEmpty()) {
-            try {
-                m_openedScene = core::loadScene(copy.originalPath);
-            } catch (const core::Error&) {
-            }
-        }
-        m_document.reset(scene, copy.originalPath, true);
-        applyViewSettings();
-        updateTitle();
-    } catch (const std::exception& error) {
-        // The copy stays on disk (and is offered again at the next start); the others still
-        // wait behind this message.
-        std::vector<MessageBar::Action> next;
-        if (!m_leftCopies.empty())
-            next.push_back({tr("Next Copy"), [this] { offerNextLeftCopy(); }});
-        m_messages->showMessage(QStringLiteral("recovery"), MessageBar::Level::Error,
-                                tr("Could not restore: %1. The copy is kept at %2.")
-                                    .arg(QString::fromUtf8(error.what()), QDir::toNativeSeparators(copy.path)),
-                                std::move(next));
-        return;
-    }
-    // The old copy goes only once this session's own copy holds the work.
-    if (m_recovery->saveNow())
-        m_recovery->remove(copy);
-    offerNextLeftCopy();
+    m_compareResult.reset();
+    m_openedScene = asOpened;
+    m_document.reset(scene, path, true);
+    applyViewSettings();
+    updateTitle();
 }
 
 // --- window state ----------------------------------------------------------------------------
@@ -1415,7 +1351,7 @@ void ExplorerWindow::closeEvent(QCloseEvent* event)
         return;
     }
     writeSettings();
-    m_recovery->clear();
+    m_recovery->closedCleanly();
     event->accept();
 }
 

@@ -1,7 +1,6 @@
 #pragma once
 
 #include "ui/document/compute_controller.h"
-#include "ui/document/recovery_store.h"
 #include "ui/figures/figure_spec.h"
 #include "ui/document/scene_document.h"
 
@@ -11,7 +10,6 @@
 
 #include <QMainWindow>
 #include <array>
-#include <deque>
 #include <QPointer>
 #include <QTimer>
 #include <memory>
@@ -30,6 +28,8 @@ class QToolButton;
 namespace attn::ui {
 
 class AttentionPanel;
+class CrashRecovery;
+class RecoveryStore;
 class ConceptPage;
 class EmbeddingSpacePage;
 class GradientPage;
@@ -83,7 +83,7 @@ public:
     AttentionPanel* attentionPanel() const { return m_attention; }
     WeightsPanel* weightsPanel() const { return m_weights; }
     MessageBar* messageBar() const { return m_messages; }
-    RecoveryStore* recoveryStore() const { return m_recovery; }
+    RecoveryStore* recoveryStore() const;
     HeatmapView* headView() const { return m_headView; }
     HeatmapView* gridView() const { return m_gridView; }
     HeatmapView* pipelineView() const { return m_pipelineView; }
@@ -173,9 +173,8 @@ private:
 
     void newScene();
 
-    void offerRecovery();
-    void offerNextLeftCopy();
-    void restoreLeftCopy(const RecoveryStore::LeftCopy& copy);
+    // A crash's copy restored: shown as modified work on `path`.
+    void showRestored(const core::Scene& scene, const QString& path, const core::Scene& asOpened);
 
     void readSettings();
     void writeSettings();
@@ -249,9 +248,8 @@ private:
     bool m_maskPaintValue = true;
 
     QTimer m_poolingCheck;
-    RecoveryStore* m_recovery = nullptr;
+    CrashRecovery* m_recovery = nullptr;
     SceneFiles* m_files = nullptr;
-    std::deque<RecoveryStore::LeftCopy> m_leftCopies; // not yet offered
 };
 
 } // namespace attn::ui
