@@ -8,6 +8,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLocale>
 
 #include <cmath>
 #include <numbers>
@@ -37,9 +38,13 @@ std::string jsonText(const QJsonValue& value)
     if (value.isBool())
         return value.toBool() ? "true" : "false";
     if (value.isDouble())
-        return QByteArray::number(value.toDouble(), 'g', 17).toStdString();
+        return QByteArray::number(value.toDouble(), 'g', QLocale::FloatingPointShortest).toStdString();
     return value.isArray() ? "an array" : "an object";
 }
+
+// Past any real model's size (Llama 3 405B: hidden 16384, intermediate 53248, vocabulary 128256),
+// and well inside an int.
+constexpr int kMaxSize = 1000000000;
 
 // Typed access to config.json's keys; every error names the file and the key.
 class ConfigReader
@@ -115,8 +120,10 @@ private:
     {
         const QJsonValue v = value(key);
         const double d = v.toDouble();
-        if (!v.isDouble() || d != std::floor(d) || d < 1 || d > 1e9)
+        if (!v.isDouble() || d != std::floor(d) || d < 1)
             fail(key, "expected a positive integer, got " + jsonText(v));
+        if (d > kMaxSize)
+            fail(key, "must be at most " + std::to_string(kMaxSize) + ", got " + jsonText(v));
         return int(d);
     }
 

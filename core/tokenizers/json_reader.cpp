@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 
+#include <QLocale>
 #include <cmath>
 
 namespace attn::core::hf {
@@ -103,7 +104,7 @@ qint64 JsonReader::integer(const QJsonValue& value, const QString& path) const
     const double number = value.toDouble(std::nan(""));
     if (!value.isDouble() || number != std::floor(number) || number < 0 || number > 2147483646.0)
         fail(path, QStringLiteral("expected a non-negative integer below 2147483647, found ")
-                       + (value.isDouble() ? QString::number(number, 'g', 17) : typeName(value)));
+                       + (value.isDouble() ? QString::number(number, 'g', QLocale::FloatingPointShortest) : typeName(value)));
     return qint64(number);
 }
 

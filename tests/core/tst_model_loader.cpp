@@ -728,6 +728,11 @@ private slots:
                                            << "config.json: num_attention_heads: expected a positive integer, got '4'";
         QTest::newRow("size fractional") << "gpt2" << QJsonObject{{"n_layer", 2.5}}
                                          << "config.json: n_layer: expected a positive integer, got 2.5";
+        QTest::newRow("size past any model") << "gpt2" << QJsonObject{{"n_positions", 2147483648.0}}
+                                             << "config.json: n_positions: must be at most 1000000000, got 2147483648";
+        QTest::newRow("architectures a number")
+            << "gpt2" << QJsonObject{{"architectures", 1e39}}
+            << "config.json: architectures: expected an array of class names, got 1e+39";
         QTest::newRow("heads do not divide") << "gpt2" << QJsonObject{{"n_head", 5}}
                                              << "config.json: n_head: 5 does not divide n_embd 16";
         QTest::newRow("heads do not divide (bert)") << "bert" << QJsonObject{{"hidden_size", 25}}
