@@ -17,6 +17,12 @@ namespace {
 
 constexpr qint64 kMaxFileBytes = qint64(2) << 30; // 2 GiB
 
+// "1 word", "3 words".
+std::string countOf(qint64 count, const char* one, const char* many)
+{
+    return std::to_string(count) + ' ' + (count == 1 ? one : many);
+}
+
 bool isSeparator(char c)
 {
     return c == ' ' || c == '\t' || c == '\r';
@@ -111,9 +117,9 @@ public:
         if (m_result.m_index.isEmpty())
             throw Error(m_name + ": no word vectors found (expected lines like 'cat 0.12 -0.5 ...')");
         if (m_headerCount && *m_headerCount != m_rows)
-            throw Error(m_name + ": the header on line 1 says " + std::to_string(*m_headerCount)
-                        + " words, the file has " + std::to_string(m_rows)
-                        + " (is it truncated?)");
+            throw Error(m_name + ": the header on line 1 says " + countOf(*m_headerCount, "word", "words")
+                        + ", the file has " + std::to_string(m_rows)
+                        + (m_rows < *m_headerCount ? " (is it truncated?)" : " (is the header for another file?)"));
         m_result.m_values.shrink_to_fit();
         return std::move(m_result);
     }

@@ -93,7 +93,10 @@ private slots:
             << QByteArray("2 3\ncat 1 2 3\ndog 1 2\n")
             << "mem line 3: 2 values after 'dog', expected 3 (the header on line 1)";
         QTest::newRow("truncated") << QByteArray("3 2\ncat 1 2\ndog 3 4\n")
-                                   << "mem: the header on line 1 says 3 words, the file has 2";
+                                   << "mem: the header on line 1 says 3 words, the file has 2 (is it truncated?)";
+        QTest::newRow("more rows than the header")
+            << QByteArray("1 2\ncat 1 2\ndog 3 4\n")
+            << "mem: the header on line 1 says 1 word, the file has 2 (is the header for another file?)";
         QTest::newRow("huge header count") << QByteArray("999999999999 2\ncat 1 2\n")
                                            << "says 999999999999 words, the file has 1";
         QTest::newRow("not finite") << QByteArray("cat 1 inf\n")
