@@ -24,8 +24,11 @@
 #include <QTimer>
 #include <QUuid>
 
+#include <atomic>
+#include <chrono>
 #include <csignal>
 #include <iostream>
+#include <thread>
 
 using namespace attn;
 
@@ -127,7 +130,7 @@ private slots:
     {
         int version = 0;
         ui::RecoveryStore store(recoveryDir(), [&]() -> std::optional<ui::RecoveryStore::Snapshot> {
-            return ui::RecoveryStore::Snapshot{QByteArray::number(version),
+            return ui::RecoveryStore::Snapshot{[version] { return QByteArray::number(version); },
                                                QStringLiteral("/lessons/a.json")};
         });
         store.setInterval(200);
@@ -162,13 +165,53 @@ private slots:
         QVERIFY(!QFile::exists(store.copyPath()));
     }
 
+    // The timed autosave writes the copy out on a worker thread (a scene of d_model 1024 and
+    // 16 heads takes a second as JSON): the UI thread only takes the snapshot. A clear() while
+    // a copy is being written out wins: the copy does not come back after it.
+    void autosaveWritesOffTheUiThread()
+    {
+        const std::thread::id uiThread = std::this_thread::get_id();
+        std::atomic<bool> started{false};
+        std::atomic<bool> release{false};
+        std::atomic<bool> onUiThread{false};
+        ui::RecoveryStore store(recoveryDir(), [&] {
+            return std::optional<ui::RecoveryStore::Snapshot>(ui::RecoveryStore::Snapshot{
+                [&] {
+                    onUiThread = std::this_thread::get_id() == uiThread;
+                    started = true;
+                    for (int i = 0; i < 500 && !release; ++i) // 5 s at most, so a bug fails, not hangs
+                        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+                    return QByteArray("slow");
+                },
+                QString()});
+        });
+        store.setInterval(10);
+        store.noteEdit();
+        QVERIFY(QTest::qWaitFor([&] { return started.load(); }, 5000));
+        QVERIFY(!onUiThread);
+        QElapsedTimer clock;
+        clock.start();
+        store.clear(); // the work was saved meanwhile
+        QVERIFY(clock.elapsed() < 1000); // it does not wait for the serialisation
+        release = true;
+        QTest::qWait(200);
+        QVERIFY(!QFile::exists(store.copyPath()));
+        // The next timed save writes again.
+        store.noteEdit();
+        QVERIFY(QTest::qWaitFor([&] { return QFile::exists(store.copyPath()); }, 5000));
+        QFile copy(store.copyPath());
+        QVERIFY(copy.open(QIODevice::ReadOnly));
+        QCOMPARE(copy.readAll(), QByteArray("slow"));
+        store.clear();
+    }
+
     // An autosave that cannot be written (a full disk) says why and keeps the last copy.
     void failedAutosaveKeepsTheLastCopy()
     {
         QByteArray content("first");
         ui::RecoveryStore store(recoveryDir(), [&] {
             return std::optional<ui::RecoveryStore::Snapshot>(
-                ui::RecoveryStore::Snapshot{content, QString()});
+                ui::RecoveryStore::Snapshot{[content] { return content; }, QString()});
         });
         QVERIFY(store.saveNow());
         QSignalSpy failed(&store, &ui::RecoveryStore::saveFailed);
@@ -194,7 +237,7 @@ private slots:
         QVERIFY(!left.isEmpty());
         ui::RecoveryStore live(recoveryDir(), [] {
             return std::optional<ui::RecoveryStore::Snapshot>(
-                ui::RecoveryStore::Snapshot{"live", QString()});
+                ui::RecoveryStore::Snapshot{[] { return QByteArray("live"); }, QString()});
         });
         QVERIFY(live.saveNow());
         QVERIFY(live.copyPath() != left);

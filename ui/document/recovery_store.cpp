@@ -59,10 +59,13 @@ RecoveryStore::RecoveryStore(const QString& directory, SnapshotSource source, QO
     m_lock->tryLock(0);
     m_timer.setSingleShot(true);
     m_timer.setInterval(kDefaultIntervalMs);
-    connect(&m_timer, &QTimer::timeout, this, &RecoveryStore::saveNow);
+    connect(&m_timer, &QTimer::timeout, this, &RecoveryStore::saveInBackground);
 }
 
-RecoveryStore::~RecoveryStore() = default;
+RecoveryStore::~RecoveryStore()
+{
+    m_worker.stop(); // a copy being written is finished; one waiting is dropped
+}
 
 void RecoveryStore::noteEdit()
 {
@@ -74,14 +77,11 @@ bool RecoveryStore::saveNow()
 {
     m_timer.stop();
     const std::optional<Snapshot> snapshot = m_source ? m_source() : std::nullopt;
-    if (!snapshot) {
-        clear();
-        return true;
-    }
     try {
-        core::writeFilesAtomically(
-            {{m_copyPath, snapshot->content},
-             {originalPathFile(m_copyPath), snapshot->originalPath.toUtf8()}});
+        if (snapshot)
+            apply(++m_sequence, snapshot->content(), snapshot->originalPath);
+        else
+            apply(++m_sequence, std::nullopt, QString());
         return true;
     } catch (const std::exception& error) {
         emit saveFailed(QString::fromUtf8(error.what()));
@@ -89,11 +89,44 @@ bool RecoveryStore::saveNow()
     }
 }
 
+void RecoveryStore::saveInBackground()
+{
+    std::optional<Snapshot> snapshot = m_source ? m_source() : std::nullopt;
+    const quint64 sequence = ++m_sequence;
+    m_worker.submit(
+        [this, sequence, snapshot = std::move(snapshot)](quint64, const std::atomic<bool>*) {
+            try {
+                apply(sequence,
+                      snapshot ? std::optional<QByteArray>(snapshot->content()) : std::nullopt,
+                      snapshot ? snapshot->originalPath : QString());
+            } catch (const std::exception& error) {
+                m_mailbox.post([this, message = QString::fromUtf8(error.what())] {
+                    emit saveFailed(message);
+                });
+            }
+        });
+}
+
+void RecoveryStore::apply(quint64 sequence, const std::optional<QByteArray>& content,
+                          const QString& originalPath)
+{
+    const std::lock_guard lock(m_fileMutex);
+    if (sequence <= m_newestApplied)
+        return; // a newer save or clear is already on disk
+    m_newestApplied = sequence;
+    if (!content) {
+        QFile::remove(m_copyPath);
+        QFile::remove(originalPathFile(m_copyPath));
+        return;
+    }
+    core::writeFilesAtomically(
+        {{m_copyPath, *content}, {originalPathFile(m_copyPath), originalPath.toUtf8()}});
+}
+
 void RecoveryStore::clear()
 {
     m_timer.stop();
-    QFile::remove(m_copyPath);
-    QFile::remove(originalPathFile(m_copyPath));
+    apply(++m_sequence, std::nullopt, QString());
 }
 
 std::vector<RecoveryStore::LeftCopy> RecoveryStore::claimLeftCopies()

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "ui/document/latest_request_worker.h"
+#include "ui/document/thread_mailbox.h"
+
 #include <QDateTime>
 #include <QObject>
 #include <QString>
@@ -7,6 +10,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -28,7 +32,10 @@ class RecoveryStore : public QObject
 public:
     struct Snapshot
     {
-        QByteArray content;   // what a restore reads back (a scene file's bytes)
+        // What a restore reads back (a scene file's bytes). The timed autosave calls it on a
+        // worker thread (a large scene takes a second to write out as JSON), so it must own
+        // what it reads: a copy of the scene, never a reference to the document.
+        std::function<QByteArray()> content;
         QString originalPath; // the file it was opened from; empty for untitled work
     };
     // A copy left by a session that ended without closing.
@@ -45,14 +52,16 @@ public:
     ~RecoveryStore() override;
 
     // An edit happened. The first edit after a save starts the clock and later ones do not
-    // restart it, so continuous editing is saved at least every interval.
+    // restart it, so continuous editing is saved at least every interval. When it runs out, the
+    // snapshot is taken here and written on a worker thread.
     void noteEdit();
     void setInterval(int milliseconds) { m_timer.setInterval(milliseconds); }
     bool isPending() const { return m_timer.isActive(); }
-    // Writes this session's copy now (or removes it when nothing is unsaved); false and
-    // saveFailed() when the copy could not be written.
+    // Writes this session's copy now, on this thread (or removes it when nothing is unsaved);
+    // false and saveFailed() when the copy could not be written.
     bool saveNow();
-    // The work is saved or given up: this session's copy goes.
+    // The work is saved or given up: this session's copy goes, and a timed save still being
+    // written out does not bring it back.
     void clear();
     QString copyPath() const { return m_copyPath; }
 
@@ -67,12 +76,23 @@ signals:
     void saveFailed(const QString& message);
 
 private:
+    void saveInBackground();
+    // Writes (or, with no snapshot, removes) the copy unless a newer save or clear came first;
+    // any thread. Throws what the write throws.
+    void apply(quint64 sequence, const std::optional<QByteArray>& content,
+               const QString& originalPath);
+
     QString m_directory;
     SnapshotSource m_source;
     QString m_copyPath;
     std::unique_ptr<QLockFile> m_lock;
     std::map<QString, std::unique_ptr<QLockFile>> m_claimed; // by copy path
     QTimer m_timer;
+    quint64 m_sequence = 0;       // UI thread: numbers every save and clear in the order asked
+    std::mutex m_fileMutex;       // the copy's files are written or removed under it
+    quint64 m_newestApplied = 0;  // guarded by m_fileMutex
+    ThreadMailbox m_mailbox;      // the worker's failures to the UI thread
+    LatestRequestWorker m_worker; // last: its jobs use everything above
 };
 
 } // namespace attn::ui

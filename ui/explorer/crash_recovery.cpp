@@ -24,8 +24,10 @@ CrashRecovery::CrashRecovery(SceneDocument& document, SceneFiles& files, Message
         [this]() -> std::optional<RecoveryStore::Snapshot> {
             if (!m_document.isModified())
                 return std::nullopt;
-            return RecoveryStore::Snapshot{core::sceneToJson(m_document.scene()),
-                                           m_document.filePath()};
+            // A copy of the scene (milliseconds), written out as JSON on the store's worker.
+            return RecoveryStore::Snapshot{
+                [scene = m_document.scene()] { return core::sceneToJson(scene); },
+                m_document.filePath()};
         },
         this);
     connect(m_store, &RecoveryStore::saveFailed, this, [&status](const QString& message) {
