@@ -236,9 +236,6 @@ void ModelHeadPanel::syncEditor()
     const int head = m_document.selectedHead();
     const HeadMatrix which = currentMatrix();
     const core::Matrix matrix = m_document.headMatrix(layer, head, which);
-    QStringList columns;
-    for (int c = 0; c < matrix.cols(); ++c)
-        columns << QString::number(c + 1);
     const QString title = tr("%1 · layer %2 head %3").arg(headMatrixTitle(which)).arg(layer + 1).arg(head + 1);
     const core::Matrix& shown = m_editor->matrix();
     // A head switched off elsewhere leaves this matrix as it is: no need to refill d_model x
@@ -248,7 +245,7 @@ void ModelHeadPanel::syncEditor()
         return;
     m_editor->setTitle(title);
     if (!m_editor->isScrubbing())
-        m_editor->setMatrix(matrix, {}, columns);
+        m_editor->setMatrix(matrix, {}, {}); // rows and columns numbered from 0, as in the explorer
 }
 
 void ModelHeadPanel::applySettings(const QString& what)
