@@ -1683,22 +1683,6 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>Die ganze Matrix zeigen (Strg+0). Mit dem Mausrad zoomen, zum Verschieben ziehen.</translation>
     </message>
     <message>
-        <source>&amp;Weights</source>
-        <translation>&amp;Gewichte</translation>
-    </message>
-    <message>
-        <source>&amp;Pipeline</source>
-        <translation>&amp;Rechenweg</translation>
-    </message>
-    <message>
-        <source>&amp;Lines</source>
-        <translation>&amp;Linien</translation>
-    </message>
-    <message>
-        <source>&amp;Difference</source>
-        <translation>&amp;Differenz</translation>
-    </message>
-    <message>
         <source>The attention weights of one head (or their mean): queries as rows, keys as columns</source>
         <translation>Die Attention-Gewichte eines Heads (oder ihr Mittel): Queries als Zeilen, Keys als Spalten</translation>
     </message>
@@ -2374,6 +2358,25 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>No model open: File &gt; Open Model…</source>
         <translation>Kein Modell geöffnet: Datei &gt; Modell öffnen…</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::HeadViewTabs</name>
+    <message>
+        <source>&amp;Weights</source>
+        <translation>&amp;Gewichte</translation>
+    </message>
+    <message>
+        <source>&amp;Pipeline</source>
+        <translation>&amp;Rechenweg</translation>
+    </message>
+    <message>
+        <source>&amp;Lines</source>
+        <translation>&amp;Linien</translation>
+    </message>
+    <message>
+        <source>&amp;Difference</source>
+        <translation>&amp;Differenz</translation>
     </message>
 </context>
 <context>
@@ -3236,22 +3239,6 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>These weights minus those &amp;scored by:</source>
         <translation>Diese Gewichte minus die Gewichte unter dem &amp;Score:</translation>
-    </message>
-    <message>
-        <source>&amp;Weights</source>
-        <translation>&amp;Gewichte</translation>
-    </message>
-    <message>
-        <source>&amp;Pipeline</source>
-        <translation>&amp;Rechenweg</translation>
-    </message>
-    <message>
-        <source>&amp;Lines</source>
-        <translation>&amp;Linien</translation>
-    </message>
-    <message>
-        <source>&amp;Difference</source>
-        <translation>&amp;Differenz</translation>
     </message>
     <message>
         <source>&amp;Rollout</source>

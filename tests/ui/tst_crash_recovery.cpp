@@ -179,7 +179,8 @@ private slots:
                 [&] {
                     onUiThread = std::this_thread::get_id() == uiThread;
                     started = true;
-                    for (int i = 0; i < 500 && !release; ++i) // 5 s at most, so a bug fails, not hangs
+                    // 5 s at most, so that a bug fails the test instead of hanging it.
+                    for (int i = 0; i < 500 && !release; ++i)
                         std::this_thread::sleep_for(std::chrono::milliseconds(10));
                     return QByteArray("slow");
                 },
@@ -191,8 +192,8 @@ private slots:
         QVERIFY(!onUiThread);
         QElapsedTimer clock;
         clock.start();
-        store.clear(); // the work was saved meanwhile
-        QVERIFY(clock.elapsed() < 1000); // it does not wait for the serialisation
+        store.clear(); // the work was saved meanwhile: no waiting for the serialisation
+        QVERIFY(clock.elapsed() < 1000);
         release = true;
         QTest::qWait(200);
         QVERIFY(!QFile::exists(store.copyPath()));

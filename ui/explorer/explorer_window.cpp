@@ -10,6 +10,7 @@
 #include "ui/document/file_names.h"
 #include "ui/document/preferences.h"
 #include "ui/widgets/flow_layout.h"
+#include "ui/views/head_view_tabs.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/explorer/input_panel.h"
 #include "ui/views/lines_view.h"
@@ -289,37 +290,16 @@ void ExplorerWindow::buildViews()
     bar->addWidget(m_resetZoom);
     layout->addWidget(barHost);
 
-    m_tabs = new QTabWidget(central);
+    m_tabs = new HeadViewTabs(central);
     m_tabs->setObjectName(QStringLiteral("viewTabs"));
-    m_tabs->setDocumentMode(true);
-    m_headView = new HeatmapView(m_tabs);
-    m_headView->setObjectName(QStringLiteral("headView"));
-    m_pipelineView = new HeatmapView(m_tabs);
-    m_pipelineView->setObjectName(QStringLiteral("pipelineView"));
-    m_linesView = new LinesView(m_tabs);
-    m_linesView->setObjectName(QStringLiteral("linesView"));
-    auto* differencePage = new QWidget(m_tabs);
-    auto* differenceLayout = new QVBoxLayout(differencePage);
-    differenceLayout->setContentsMargins(0, 6, 0, 0);
-    auto* compareHost = new QWidget(differencePage);
-    auto* compareRow = new FlowLayout(compareHost, 6, 4); // wraps on a narrow window
-    m_compareCombo = new QComboBox(differencePage);
-    m_compareCombo->setObjectName(QStringLiteral("compareCombo"));
+    m_headView = m_tabs->headView();
+    m_pipelineView = m_tabs->pipelineView();
+    m_linesView = m_tabs->linesView();
+    m_differenceView = m_tabs->differenceView();
+    m_compareCombo = m_tabs->compareCombo();
     m_compareCombo->setToolTip(tr("The one change the Difference tab makes: it shows these weights minus "
                                   "the weights with that change"));
-    m_compareCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    auto* compareLabel = new QLabel(tr("These weights minus the &same with:"), differencePage);
-    compareLabel->setBuddy(m_compareCombo);
-    compareRow->addWidget(compareLabel);
-    compareRow->addWidget(m_compareCombo);
-    differenceLayout->addWidget(compareHost);
-    m_differenceView = new HeatmapView(differencePage);
-    m_differenceView->setObjectName(QStringLiteral("differenceView"));
-    differenceLayout->addWidget(m_differenceView, 1);
-    m_tabs->addTab(m_headView, tr("&Weights"));
-    m_tabs->addTab(m_pipelineView, tr("&Pipeline"));
-    m_tabs->addTab(m_linesView, tr("&Lines"));
-    m_tabs->addTab(differencePage, tr("&Difference"));
+    m_tabs->compareLabel()->setText(tr("These weights minus the &same with:"));
     m_tabs->setTabToolTip(HeadTab, tr("The attention weights of one head (or their mean): queries as rows, keys as columns"));
     m_tabs->setTabToolTip(PipelineTab, tr("X, Q, K, V, scores, masked scores, weights and output of one head"));
     m_tabs->setTabToolTip(LinesTab, tr("Each query joined to every key by a line as strong as its weight"));

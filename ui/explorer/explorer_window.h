@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ui/views/head_view_tabs.h"
 #include "ui/document/compute_controller.h"
 #include "ui/figures/figure_spec.h"
 #include "ui/document/scene_document.h"
@@ -183,7 +184,7 @@ private:
     ComputeController* m_compute = nullptr;
 
     MessageBar* m_messages = nullptr;
-    QTabWidget* m_tabs = nullptr;
+    HeadViewTabs* m_tabs = nullptr;
     QComboBox* m_headCombo = nullptr;
     QComboBox* m_colormapCombo = nullptr;
     QCheckBox* m_valuesCheck = nullptr;

@@ -16,6 +16,7 @@
 #include "ui/document/preferences.h"
 #include "ui/model/token_focus_bar.h"
 #include "ui/presentation/presentation_window.h"
+#include "ui/views/head_view_tabs.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/views/lines_view.h"
 #include "ui/widgets/flow_layout.h"
@@ -202,42 +203,22 @@ void ModelWindow::buildViews()
     gridLayout->addWidget(m_grid, 1);
     splitter->addWidget(gridPane);
 
-    m_tabs = new QTabWidget(splitter);
+    m_tabs = new HeadViewTabs(splitter);
     m_tabs->setObjectName(QStringLiteral("modelViewTabs"));
-    m_tabs->setDocumentMode(true);
-    m_headView = new HeatmapView(m_tabs);
-    m_headView->setObjectName(QStringLiteral("modelHeadView"));
-    m_pipelineView = new HeatmapView(m_tabs);
-    m_pipelineView->setObjectName(QStringLiteral("modelPipelineView"));
-    m_linesView = new LinesView(m_tabs);
-    m_linesView->setObjectName(QStringLiteral("modelLinesView"));
-    auto* differencePage = new QWidget(m_tabs);
-    auto* differenceLayout = new QVBoxLayout(differencePage);
-    differenceLayout->setContentsMargins(0, 6, 0, 0);
-    auto* compareHost = new QWidget(differencePage);
-    auto* compareRow = new FlowLayout(compareHost, 6, 4); // wraps on a narrow window
-    compareRow->setContentsMargins(0, 0, 0, 0);
-    m_compareCombo = new QComboBox(differencePage);
+    m_headView = m_tabs->headView();
+    m_pipelineView = m_tabs->pipelineView();
+    m_linesView = m_tabs->linesView();
+    m_differenceView = m_tabs->differenceView();
+    m_compareCombo = m_tabs->compareCombo();
     m_compareCombo->setToolTip(tr("The score the Difference tab subtracts: these weights minus the weights "
                                   "scored this way"));
     for (ScoreOption option : {ScoreOption::Dot, ScoreOption::Scaled, ScoreOption::Hard, ScoreOption::Cosine})
         m_compareCombo->addItem(scoreOptionLabel(option), scoreOptionName(option));
-    auto* compareLabel = new QLabel(tr("These weights minus those &scored by:"), differencePage);
-    compareLabel->setBuddy(m_compareCombo);
-    compareRow->addWidget(compareLabel);
-    compareRow->addWidget(m_compareCombo);
-    differenceLayout->addWidget(compareHost);
-    m_differenceView = new HeatmapView(differencePage);
-    m_differenceView->setObjectName(QStringLiteral("modelDifferenceView"));
-    differenceLayout->addWidget(m_differenceView, 1);
+    m_tabs->compareLabel()->setText(tr("These weights minus those &scored by:"));
     m_rollout = new MatrixPanelsView(m_tabs);
     m_rollout->setObjectName(QStringLiteral("rolloutView"));
     m_importance = new ImportanceView(m_tabs);
     m_importance->setObjectName(QStringLiteral("importanceView"));
-    m_tabs->addTab(m_headView, tr("&Weights"));
-    m_tabs->addTab(m_pipelineView, tr("&Pipeline"));
-    m_tabs->addTab(m_linesView, tr("&Lines"));
-    m_tabs->addTab(differencePage, tr("&Difference"));
     m_tabs->addTab(m_rollout, tr("&Rollout"));
     m_tabs->addTab(m_importance, tr("&Importance"));
     m_tabs->setTabToolTip(HeadTab, tr("The selected head's attention weights: queries as rows, keys as columns"));

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ui/views/head_view_tabs.h"
 #include "ui/model/model_compute_controller.h"
 #include "ui/model/model_document.h"
 #include "ui/model/model_figures.h"
@@ -188,7 +189,7 @@ private:
     MessageBar* m_messages = nullptr;
     HeadGridView* m_grid = nullptr;
     QLabel* m_gridNote = nullptr;
-    QTabWidget* m_tabs = nullptr;
+    HeadViewTabs* m_tabs = nullptr;
     HeatmapView* m_headView = nullptr;
     HeatmapView* m_pipelineView = nullptr;
     LinesView* m_linesView = nullptr;
