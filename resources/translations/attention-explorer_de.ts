@@ -908,14 +908,6 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>Attention-Szenen (*.attention.json *.json)</translation>
     </message>
     <message>
-        <source>%1 ms</source>
-        <translation>%1 ms</translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation>%1 s</translation>
-    </message>
-    <message>
         <source>Dot product</source>
         <translation>Skalarprodukt</translation>
     </message>
@@ -1249,6 +1241,17 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>o = ∑ αv  (query %1, “%2”)</source>
         <translation>o = ∑ αv  (Query %1, „%2“)</translation>
+    </message>
+</context>
+<context>
+    <name>StatusLabels</name>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
     </message>
 </context>
 <context>

@@ -10,6 +10,7 @@
 #include "ui/document/file_names.h"
 #include "ui/document/preferences.h"
 #include "ui/widgets/flow_layout.h"
+#include "ui/widgets/status_labels.h"
 #include "ui/views/head_view_tabs.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/explorer/input_panel.h"
@@ -107,40 +108,6 @@ bool isMatrixFile(const QString& path)
     const QString suffix = QFileInfo(path).suffix().toLower();
     return suffix == QLatin1String("npy") || suffix == QLatin1String("csv") || suffix == QLatin1String("safetensors");
 }
-
-// "llvmpipe (LLVM 15.0.6, 256 bits)" -> "llvmpipe": the status bar names the device only.
-QString shortDevice(const QString& device)
-{
-    const qsizetype bracket = device.indexOf(QLatin1String(" ("));
-    return bracket > 0 ? device.left(bracket) : device;
-}
-
-QString formatMilliseconds(double ms)
-{
-    if (ms < 10)
-        return QObject::tr("%1 ms").arg(ms, 0, 'f', 2);
-    if (ms < 1000)
-        return QObject::tr("%1 ms").arg(ms, 0, 'f', 1);
-    return QObject::tr("%1 s").arg(ms / 1000, 0, 'f', 2);
-}
-
-// A status-bar label that gives up width before the window does: its text is cut with an
-// ellipsis (the whole of it in the tooltip) rather than widening the window past the screen.
-class ElidingLabel : public QLabel
-{
-public:
-    using QLabel::QLabel;
-    QSize minimumSizeHint() const override { return QSize(fontMetrics().averageCharWidth() * 6, QLabel::minimumSizeHint().height()); }
-
-protected:
-    void paintEvent(QPaintEvent*) override
-    {
-        QPainter painter(this);
-        const QRect area = contentsRect();
-        painter.setPen(palette().color(foregroundRole()));
-        painter.drawText(area, Qt::AlignVCenter | Qt::AlignLeft, fontMetrics().elidedText(text(), Qt::ElideRight, area.width()));
-    }
-};
 
 core::Scene defaultScene()
 {
@@ -577,23 +544,17 @@ void ExplorerWindow::buildToolBar()
 
 void ExplorerWindow::buildStatusBar()
 {
-    auto permanent = [this](const QString& name) {
-        QLabel* label = new ElidingLabel(this);
-        label->setObjectName(name);
-        label->setContentsMargins(6, 0, 6, 0);
-        statusBar()->addPermanentWidget(label);
-        return label;
-    };
+    auto permanent = [this](const QString& name) { return addStatusLabel(*statusBar(), name); };
     m_warningLabel = permanent(QStringLiteral("warningLabel"));
     m_shapeLabel = permanent(QStringLiteral("shapeLabel"));
     m_timeLabel = permanent(QStringLiteral("timeLabel"));
     m_backendLabel = permanent(QStringLiteral("backendLabel"));
-    m_backendLabel->setText(m_compute->backendName() + QStringLiteral(" · ") + shortDevice(m_compute->deviceName()));
+    m_backendLabel->setText(m_compute->backendName() + QStringLiteral(" · ") + shortDeviceName(m_compute->deviceName()));
     m_backendLabel->setToolTip(m_compute->deviceName());
     m_warningLabel->hide();
     connect(m_compute, &ComputeController::backendChanged, this,
             [this](const QString& backend, const QString& device, const QString& reason) {
-                m_backendLabel->setText(backend + QStringLiteral(" · ") + shortDevice(device));
+                m_backendLabel->setText(backend + QStringLiteral(" · ") + shortDeviceName(device));
                 m_backendLabel->setToolTip(device);
                 m_messages->showMessage(QStringLiteral("backend"), MessageBar::Level::Warning,
                                         reason.isEmpty() ? tr("Now computing with %1 · %2.").arg(backend, device)
@@ -785,7 +746,7 @@ void ExplorerWindow::showResult()
     if (result->pooling.pooled)
         shape += tr(" · shown pooled, %1 × %2 per cell").arg(result->pooling.rowBlock).arg(result->pooling.colBlock);
     m_shapeLabel->setText(shape);
-    m_timeLabel->setText(tr("Computed in %1").arg(formatMilliseconds(result->diagnostics.computeMilliseconds)));
+    m_timeLabel->setText(tr("Computed in %1").arg(formatComputeTime(result->diagnostics.computeMilliseconds)));
     const auto& warnings = result->diagnostics.warnings;
     m_warningLabel->setVisible(!warnings.empty());
     if (!warnings.empty()) {

@@ -18,6 +18,7 @@
 #include "ui/presentation/presentation_window.h"
 #include "ui/views/head_view_tabs.h"
 #include "ui/views/heatmap_view.h"
+#include "ui/widgets/status_labels.h"
 #include "ui/views/lines_view.h"
 #include "ui/widgets/flow_layout.h"
 
@@ -59,41 +60,6 @@ namespace {
 
 enum Tab { HeadTab, PipelineTab, LinesTab, DifferenceTab, RolloutTab, ImportanceTab };
 
-
-// A status-bar label that gives up width before the window does (the explorer's, again).
-class ElidingLabel : public QLabel
-{
-public:
-    using QLabel::QLabel;
-    QSize minimumSizeHint() const override
-    {
-        return QSize(fontMetrics().averageCharWidth() * 6, QLabel::minimumSizeHint().height());
-    }
-
-protected:
-    void paintEvent(QPaintEvent*) override
-    {
-        QPainter painter(this);
-        const QRect area = contentsRect();
-        painter.setPen(palette().color(foregroundRole()));
-        painter.drawText(area, Qt::AlignVCenter | Qt::AlignLeft, fontMetrics().elidedText(text(), Qt::ElideRight, area.width()));
-    }
-};
-
-QString shortDevice(const QString& device)
-{
-    const qsizetype bracket = device.indexOf(QLatin1String(" ("));
-    return bracket > 0 ? device.left(bracket) : device;
-}
-
-QString formatMilliseconds(double ms)
-{
-    if (ms < 10)
-        return QObject::tr("%1 ms").arg(ms, 0, 'f', 2);
-    if (ms < 1000)
-        return QObject::tr("%1 ms").arg(ms, 0, 'f', 1);
-    return QObject::tr("%1 s").arg(ms / 1000, 0, 'f', 2);
-}
 
 // What a newly opened model starts with: the sentence last used with it, else a sample that
 // shows its prediction (a [MASK] for a masked model).
@@ -395,13 +361,7 @@ void ModelWindow::buildMenus()
 
 void ModelWindow::buildStatusBar()
 {
-    auto permanent = [this](const QString& name) {
-        QLabel* label = new ElidingLabel(this);
-        label->setObjectName(name);
-        label->setContentsMargins(6, 0, 6, 0);
-        statusBar()->addPermanentWidget(label, 1);
-        return label;
-    };
+    auto permanent = [this](const QString& name) { return addStatusLabel(*statusBar(), name, 1); };
     m_loadProgress = new QProgressBar(this);
     m_loadProgress->setObjectName(QStringLiteral("loadProgress"));
     m_loadProgress->setMaximumWidth(220);
@@ -891,7 +851,7 @@ void ModelWindow::updateStatus()
     const auto result = m_document.result();
     const QString backend = result ? QString::fromStdString(result->backend) : m_compute->backendName();
     const QString device = result ? QString::fromStdString(result->device) : m_compute->deviceName();
-    QString text = tr("%1 · %2").arg(backend, shortDevice(device));
+    QString text = tr("%1 · %2").arg(backend, shortDeviceName(device));
     QString why;
     if (m_choice == gpu::BackendChoice::Auto)
         why = m_backendNotice.isEmpty() ? tr("auto: a GPU is faster than the CPU backend") : m_backendNotice;
@@ -906,7 +866,7 @@ void ModelWindow::updateStatus()
         const QString layers = first == 0 ? tr("every layer")
                                           : first >= result->layerCount() ? tr("the prediction only")
                                                                           : tr("layers %1–%2").arg(first + 1).arg(result->layerCount());
-        m_timeLabel->setText(tr("Computed in %1 (%2)").arg(formatMilliseconds(result->milliseconds), layers));
+        m_timeLabel->setText(tr("Computed in %1 (%2)").arg(formatComputeTime(result->milliseconds), layers));
     }
 }
 
