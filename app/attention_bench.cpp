@@ -18,6 +18,7 @@
 #include "app/bench_models.h"
 #include "app/bench_training.h"
 #include "app/bench_timing.h"
+#include "core/allocator.h"
 #include "core/cpu_backend.h"
 #include "core/error.h"
 #include "core/kernels/gemm.h"
@@ -397,6 +398,7 @@ void printTables(const std::vector<BackendSpec>& backends, const std::vector<QJs
 
 int main(int argc, char** argv)
 {
+    core::keepFreedMemoryForReuse(); // as the app does (app/main.cpp)
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("attention-bench"));
     QCommandLineParser parser;

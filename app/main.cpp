@@ -6,6 +6,7 @@
 #include "ui/i18n/translations.h"
 #include "ui/model/model_window.h"
 
+#include "core/allocator.h"
 #include "core/scene_json.h"
 
 #include <QApplication>
@@ -76,6 +77,7 @@ void saveScreenshotWhenShown(attn::ui::ModelWindow* window, const QString& path)
 int main(int argc, char** argv)
 {
     using namespace attn::app;
+    attn::core::keepFreedMemoryForReuse();
     QStringList arguments;
     for (int i = 0; i < argc; ++i)
         arguments.append(QString::fromLocal8Bit(argv[i]));
