@@ -79,6 +79,7 @@ struct HeadWork
     const Matrix* right = nullptr; // Tk x d_k: K, or K with unit rows (cosine)
     Matrix ownLeft;                // Q M or unit rows, when left is not Q itself
     Matrix ownRight;
+    Matrix rightTransposed; // d_k x Tk: the scores' GEMM reads keys as columns
     Matrix scaledLeft; // s * left
 };
 
@@ -271,8 +272,10 @@ void Computation::prepareScores(HeadWork& work) const
         work.left = &work.ownLeft;
         work.right = &work.ownRight;
     }
-    if (m_problem.score != ScoreKind::Additive)
+    if (m_problem.score != ScoreKind::Additive) {
         work.scaledLeft = *work.left * m_scale;
+        work.rightTransposed = work.right->transpose();
+    }
 
     const int poolRows = ceilDiv(m_tq, m_rowBlock);
     const int poolCols = ceilDiv(m_tk, m_colBlock);
@@ -334,8 +337,16 @@ void Computation::scoreBlock(const HeadWork& work, int firstRow, int rows, int f
             scores *= m_scale;
         return;
     }
+    // S = L R^T on the dispatched GEMM kernels (core/kernels), serially: this block of rows is
+    // one job of the runner already. Each score is one FMA chain over d_k whatever the block's
+    // shape, so a score computed for the weights equals the same score kept for display.
     const Matrix& left = scaled ? work.scaledLeft : *work.left;
-    scores.noalias() = left.middleRows(firstRow, rows) * right.transpose();
+    const Matrix& rightT = work.rightTransposed;
+    const GemmColumns columns{rightT.data() + firstKey, rightT.cols(), scores.data(), scores.outerStride(), 1,
+                              nullptr, keys};
+    GemmOptions options;
+    options.serial = true;
+    gemm(left.row(firstRow).data(), left.cols(), rows, int(left.cols()), {&columns, 1}, options);
 }
 
 // masked[j] = 1 for every masked key j of this query row.
@@ -429,11 +440,15 @@ void Computation::computeBlock(HeadWork& work, const Job& job, Busy& busy)
 
     // b_i = sum_j alpha_ij v_j (seed 001), for the block's rows at once.
     auto output = out.output.middleRows(job.firstRow, rows);
-    if (keys > 0)
-        output.noalias() =
-            weights.middleCols(firstKey - c0, keys) * out.V.middleRows(firstKey, keys);
-    else
+    if (keys > 0) {
+        const GemmColumns columns{out.V.row(firstKey).data(), out.V.cols(), output.data(), output.outerStride(), 1,
+                                  nullptr, int(out.V.cols())};
+        GemmOptions options;
+        options.serial = true; // this block of rows is one job of the runner already
+        gemm(weights.data() + (firstKey - c0), weights.outerStride(), rows, keys, {&columns, 1}, options);
+    } else {
         output.setZero();
+    }
     lap(WeightsVPart);
 
     if (pooled) {

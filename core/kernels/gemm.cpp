@@ -148,7 +148,7 @@ void gemm(const float* a, Eigen::Index aStride, int m, int k, std::span<const Ge
         width += group.width;
     const double flops = 2.0 * m * double(k) * width;
     const int threads = parallelThreads();
-    const bool parallel = threads > 1 && flops >= kParallelFlops;
+    const bool parallel = !options.serial && threads > 1 && flops >= kParallelFlops;
 
     // Tiles: rows in chunks of at most kMaxTileRows (A's block stays in L2 while the panels
     // pass), each group's columns in pieces, enough of them for the threads to finish together.

@@ -31,6 +31,9 @@ struct GemmOptions
     // (fused bias and activation); only for row-major C.
     void (*activation)(float* values, int count, const void* context) = nullptr;
     const void* activationContext = nullptr;
+    // On the calling thread alone: a product inside a job of the job runner (the attention
+    // heads' scores and weights x V, whose blocks of rows are the jobs already).
+    bool serial = false;
 };
 
 // C = A B + bias (then the activation) for every column group, A being M x K row-major with
