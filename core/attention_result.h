@@ -69,4 +69,10 @@ struct AttentionResult
     Diagnostics diagnostics;
 };
 
+// The mean of the enabled heads' weights, what "Mean of heads" shows: summed in double and
+// rounded once, so a figure's cell and its tooltip (the one-cell form) agree to the bit.
+// All zeros when every head is off (there is nothing to average).
+Matrix meanOfEnabledHeads(const AttentionResult& result);
+float meanOfEnabledHeads(const AttentionResult& result, int row, int column);
+
 } // namespace attn::core

@@ -47,6 +47,19 @@ struct MaskSpec
     bool operator==(const MaskSpec&) const = default;
 };
 
+// The settings of one attention computation, declared once: a scene saves them (Scene), a
+// problem computes with them (Problem).
+struct AttentionSettings
+{
+    ScoreKind score = ScoreKind::ScaledDot;
+    Normalization normalization = Normalization::Softmax;
+    float temperature = 1.0f;
+    MaskFill fill = MaskFill::NegativeInfinity;
+    MaskSpec mask;
+
+    bool operator==(const AttentionSettings&) const = default;
+};
+
 // Rotary position embedding (Su et al. 2021, RoFormer eq. 34) in the Hugging Face
 // rotate-half arrangement: dimension i of a head pairs with dimension i + d_k/2, and at
 // position p both turn by the angle p * inverseFrequencies[i]:

@@ -15,7 +15,7 @@ namespace attn::core {
 // Self-attention has the same tokens on both sides; cross-attention takes queries from the
 // target sentence and keys/values from the source (seed 001's translation; seed 004's
 // Q_in, K_in, V_in).
-struct Problem
+struct Problem : AttentionSettings // score, normalization, temperature, fill, mask
 {
     std::vector<Token> queryTokens;
     std::vector<Token> keyTokens;
@@ -37,11 +37,6 @@ struct Problem
     // their shapes only. Reading every value of GPT-2's layer weights twice per layer took
     // 10-20 ms of a 50 ms forward. editWeights() clears it.
     bool weightsValidated = false;
-    ScoreKind score = ScoreKind::ScaledDot;
-    Normalization normalization = Normalization::Softmax;
-    float temperature = 1.0f;
-    MaskFill fill = MaskFill::NegativeInfinity;
-    MaskSpec mask;
     RotarySpec rotary; // real models with rotary positions (Llama, Mistral, Qwen2)
 
     // The weights to change, copied first when another problem shares them.

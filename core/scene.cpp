@@ -103,11 +103,7 @@ std::shared_ptr<const Problem> resolveProblem(const Scene& scene)
     }
 
     p.weights = std::make_shared<const ModelWeights>(scene.weights);
-    p.score = scene.score;
-    p.normalization = scene.normalization;
-    p.temperature = scene.temperature;
-    p.fill = scene.fill;
-    p.mask = scene.mask;
+    static_cast<AttentionSettings&>(p) = static_cast<const AttentionSettings&>(scene);
     p.validate();
     return problem;
 }

@@ -46,7 +46,7 @@ struct CheckpointReference
 
 // Everything that reproduces a figure exactly. Saved as a versioned JSON file
 // (docs/SCENE_FORMAT.md).
-struct Scene
+struct Scene : AttentionSettings // score, normalization, temperature, fill, mask
 {
     // Version 2 adds "checkpoint" (a real model); a scene without one is written as version
     // 1, which older builds read.
@@ -64,12 +64,6 @@ struct Scene
     PositionalSettings positional;
     std::uint64_t seed = 1; // what the weights were drawn with; shown to the user
     ModelWeights weights;
-
-    ScoreKind score = ScoreKind::ScaledDot;
-    Normalization normalization = Normalization::Softmax;
-    float temperature = 1.0f;
-    MaskFill fill = MaskFill::NegativeInfinity;
-    MaskSpec mask;
 
     ViewSettings view;
     std::optional<CheckpointReference> checkpoint; // set: the text runs through this model

@@ -20,23 +20,6 @@ double logProbability(const RowVector& logits, int target)
 
 } // namespace
 
-Matrix meanEnabledAttention(const AttentionResult& layer)
-{
-    Matrix mean;
-    int enabled = 0;
-    for (const HeadResult& head : layer.heads) {
-        if (!head.enabled)
-            continue;
-        if (enabled++ == 0)
-            mean = head.weights;
-        else
-            mean += head.weights;
-    }
-    if (enabled == 0)
-        return Matrix::Zero(layer.problem->queryCount(), layer.problem->keyCount());
-    return mean / float(enabled);
-}
-
 std::vector<Matrix> attentionRollout(const std::vector<Matrix>& layerAttention)
 {
     std::vector<Matrix> rollout;
@@ -59,7 +42,7 @@ std::vector<Matrix> attentionRollout(const ModelResult& result)
 {
     std::vector<Matrix> layers;
     for (const auto& layer : result.layers)
-        layers.push_back(meanEnabledAttention(*layer));
+        layers.push_back(meanOfEnabledHeads(*layer)); // what a layer mixes, as the rollout reads it
     return attentionRollout(layers);
 }
 

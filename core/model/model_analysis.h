@@ -12,10 +12,6 @@
 
 namespace attn::core {
 
-// The mean of one layer's attention over its enabled heads (T x T): what a layer mixes, as
-// the rollout reads it. A layer with every head off gives zeros.
-Matrix meanEnabledAttention(const AttentionResult& layer);
-
 // Attention rollout (Abnar & Zuidema 2020, eq. 1 and sec. 3): per layer the residual
 // connection is added as an identity, A' = 0.5 A + 0.5 I, rows renormalised to sum to 1, and
 // the layers are multiplied from the bottom: R_1 = A'_1, R_l = A'_l R_{l-1}. Entry (i, j) of

@@ -84,8 +84,8 @@ void TestModelAnalysis::meanSkipsHeadsOff()
     const auto run = runModel(model, modelTokens(*model, QStringLiteral("the cat sat on the [MASK].")), off, backend);
     const AttentionResult& layer = *run->layers[0];
     const Matrix expected = (layer.heads[0].weights + layer.heads[2].weights) / 2.0f;
-    QVERIFY((meanEnabledAttention(layer) - expected).cwiseAbs().maxCoeff() < 1e-7f);
-    QVERIFY((meanEnabledAttention(*run->layers[1]) -
+    QVERIFY((meanOfEnabledHeads(layer) - expected).cwiseAbs().maxCoeff() < 1e-7f);
+    QVERIFY((meanOfEnabledHeads(*run->layers[1]) -
              (run->layers[1]->heads[0].weights + run->layers[1]->heads[1].weights + run->layers[1]->heads[2].weights) /
                  3.0f)
                 .cwiseAbs()

@@ -3,6 +3,7 @@
 // Problem::makeMask, not maskFillValue, not poolMatrix). Two heads with d_k = 2 and d_v = 3,
 // so that scaling by 1/sqrt(d_v) instead of 1/sqrt(d_k) shows; every mask rule, both fills
 // (the -9e15 stated as a literal), fully masked rows, mean and max pooling with edge blocks.
+#include "core/attention_result.h"
 #include "core/cpu_backend.h"
 #include "core/problem.h"
 #include "support/problems.h"
@@ -11,6 +12,7 @@
 #include <QtTest>
 
 #include <limits>
+#include <tuple>
 
 namespace core = attn::core;
 namespace reference = attn::test::reference;
@@ -187,6 +189,35 @@ private slots:
             QVERIFY(reference::difference(got->heads[h].output, want.heads[h].output) <
                     1e-5); // never pooled
         }
+    }
+
+    // "Mean of heads" by hand: three heads of 1 x 2 weights, the second off, so (head 1 +
+    // head 3) / 2 = (0.15, 0.85); the matrix (figures) and the one-cell form (tooltips) agree
+    // to the bit. Every head off: zeros, nothing to average.
+    void meanOfEnabledHeadsByHand()
+    {
+        core::AttentionResult result;
+        for (auto [a, b, on] : {std::tuple{0.1f, 0.9f, true}, std::tuple{0.7f, 0.3f, false},
+                                std::tuple{0.2f, 0.8f, true}}) {
+            core::HeadResult head;
+            head.weights = core::Matrix{{a, b}};
+            head.enabled = on;
+            result.heads.push_back(head);
+        }
+        const core::Matrix mean = core::meanOfEnabledHeads(result);
+        QCOMPARE(mean.rows(), Eigen::Index(1));
+        QCOMPARE(mean.cols(), Eigen::Index(2));
+        QCOMPARE(mean(0, 0), float((double(0.1f) + double(0.2f)) / 2.0));
+        QCOMPARE(mean(0, 1), float((double(0.9f) + double(0.8f)) / 2.0));
+        QVERIFY(std::abs(mean(0, 0) - 0.15f) < 1e-7f);
+        QVERIFY(std::abs(mean(0, 1) - 0.85f) < 1e-7f);
+        for (int j = 0; j < 2; ++j)
+            QCOMPARE(core::meanOfEnabledHeads(result, 0, j), mean(0, j));
+
+        for (core::HeadResult& head : result.heads)
+            head.enabled = false;
+        QCOMPARE(core::meanOfEnabledHeads(result), core::Matrix(core::Matrix::Zero(1, 2)));
+        QCOMPARE(core::meanOfEnabledHeads(result, 0, 1), 0.0f);
     }
 };
 

@@ -447,7 +447,7 @@ private slots:
         QCOMPARE(panels.size(), std::size_t(2));
         const std::vector<core::Matrix> rollout = core::attentionRollout(*result);
         QVERIFY(panels[0].matrix == rollout[1]);
-        QVERIFY(panels[1].matrix == core::meanEnabledAttention(*result->layers[1]));
+        QVERIFY(panels[1].matrix == core::meanOfEnabledHeads(*result->layers[1]));
         // Rows of the rollout sum to 1 (the residual included, renormalised).
         for (int i = 0; i < panels[0].matrix.rows(); ++i)
             QVERIFY(std::abs(panels[0].matrix.row(i).sum() - 1.0f) < 1e-5f);

@@ -253,14 +253,7 @@ const Matrix& FigureBuilder::headWeights(const core::AttentionResult& result, in
                                   .toStdString());
         return result.heads[std::size_t(head)].weights;
     }
-    Matrix sum = Matrix::Zero(result.heads.front().weights.rows(), result.heads.front().weights.cols());
-    int enabled = 0;
-    for (const core::HeadResult& h : result.heads)
-        if (h.enabled) {
-            sum += h.weights;
-            ++enabled;
-        }
-    return keep(enabled > 0 ? Matrix(sum / float(enabled)) : sum);
+    return keep(core::meanOfEnabledHeads(result));
 }
 
 void FigureBuilder::build(const core::AttentionResult& result, QSize size, const core::AttentionResult* compare)

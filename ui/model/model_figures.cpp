@@ -79,7 +79,7 @@ std::vector<MatrixPanel> rolloutPanels(const core::ModelResult& result, int laye
     rolled.matrix = rollout[std::size_t(layer)];
     MatrixPanel mean;
     mean.title = Words::tr("Layer %1: mean of its heads").arg(layer + 1);
-    mean.matrix = core::meanEnabledAttention(*result.layers[std::size_t(layer)]);
+    mean.matrix = core::meanOfEnabledHeads(*result.layers[std::size_t(layer)]);
     for (MatrixPanel* panel : {&rolled, &mean}) {
         panel->rowLabels = labels;
         panel->columnLabels = labels;

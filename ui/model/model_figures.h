@@ -48,7 +48,7 @@ struct ModelFigureSource
 };
 
 // The rollout (Abnar & Zuidema 2020) of `result` up to `layer`, beside the raw mean of that
-// layer's enabled heads (core::attentionRollout, core::meanEnabledAttention).
+// layer's enabled heads (core::attentionRollout, core::meanOfEnabledHeads).
 std::vector<MatrixPanel> rolloutPanels(const core::ModelResult& result, int layer, Colormap map);
 MatrixPanel importancePanel(const core::HeadImportance& importance, int selectedLayer, int selectedHead);
 QString defaultModelFigureTitle(ModelFigure figure, const ModelFigureSource& source);

@@ -72,18 +72,6 @@ QStringList maskReasons(const core::Problem& p, int i, int j)
     return reasons;
 }
 
-float meanOfEnabled(const core::AttentionResult& result, int i, int j)
-{
-    double sum = 0.0;
-    int enabled = 0;
-    for (const core::HeadResult& h : result.heads)
-        if (h.enabled) {
-            sum += double(h.weights(i, j));
-            ++enabled;
-        }
-    return enabled ? float(sum / enabled) : 0.0f;
-}
-
 } // namespace
 
 HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent)
@@ -476,7 +464,7 @@ QString HeatmapView::describeCell(const FigureBuilder::Cell& cell) const
         const int i1 = std::min(p.queryCount(), i0 + r.pooling.rowBlock);
         const int j1 = std::min(p.keyCount(), j0 + r.pooling.colBlock);
         lines << tr("<b>queries %1–%2 × keys %3–%4</b> (%5)").arg(i0 + 1).arg(i1).arg(j0 + 1).arg(j1).arg(headName);
-        const float value = cell.head < 0 ? meanOfEnabled(r, i, j) : r.heads[std::size_t(cell.head)].weights(i, j);
+        const float value = cell.head < 0 ? core::meanOfEnabledHeads(r, i, j) : r.heads[std::size_t(cell.head)].weights(i, j);
         lines << tr("%1 weight of the block: <b>%2</b>")
                      .arg(r.pooling.mode == core::PoolMode::Max ? tr("largest") : tr("mean"), exact(value));
         lines << tr("<i>%1 tokens are pooled to fit the screen; fewer tokens show single cells.</i>")
@@ -500,8 +488,8 @@ QString HeatmapView::describeCell(const FigureBuilder::Cell& cell) const
 
     lines << tr("<b>query %1 → key %2</b> · %3").arg(quoted(p.queryTokens, i), quoted(p.keyTokens, j), headName);
     if (cell.matrix == QLatin1String("difference") && m_compare) {
-        const float a = cell.head < 0 ? meanOfEnabled(r, i, j) : r.heads[std::size_t(cell.head)].weights(i, j);
-        const float b = cell.head < 0 ? meanOfEnabled(*m_compare, i, j)
+        const float a = cell.head < 0 ? core::meanOfEnabledHeads(r, i, j) : r.heads[std::size_t(cell.head)].weights(i, j);
+        const float b = cell.head < 0 ? core::meanOfEnabledHeads(*m_compare, i, j)
                                       : m_compare->heads[std::size_t(cell.head)].weights(i, j);
         lines << tr("this setting: %1").arg(exact(a));
         lines << tr("compared setting: %1").arg(exact(b));
@@ -509,7 +497,7 @@ QString HeatmapView::describeCell(const FigureBuilder::Cell& cell) const
         return lines.join(QStringLiteral("<br>"));
     }
     if (cell.head < 0) {
-        lines << tr("weight: <b>%1</b>").arg(exact(meanOfEnabled(r, i, j)));
+        lines << tr("weight: <b>%1</b>").arg(exact(core::meanOfEnabledHeads(r, i, j)));
         QStringList perHead;
         for (std::size_t h = 0; h < r.heads.size(); ++h)
             perHead << tr("head %1: %2%3")

@@ -240,15 +240,7 @@ Matrix LinesView::headWeights(const core::AttentionResult& result, int head)
 {
     if (head >= 0)
         return result.heads.at(std::size_t(head)).weights;
-    const Matrix& first = result.heads.front().weights;
-    Matrix sum = Matrix::Zero(first.rows(), first.cols());
-    int enabled = 0;
-    for (const core::HeadResult& h : result.heads)
-        if (h.enabled) {
-            sum += h.weights;
-            ++enabled;
-        }
-    return enabled > 0 ? Matrix(sum / float(enabled)) : sum;
+    return core::meanOfEnabledHeads(result);
 }
 
 LinesView::Geometry LinesView::layout(const QRectF& target, const core::AttentionResult& result, int head,
