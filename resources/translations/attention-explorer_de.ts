@@ -1560,6 +1560,17 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     </message>
 </context>
 <context>
+    <name>attn::ui::ComputeSchedule</name>
+    <message>
+        <source>Not current: the figures show an earlier input, “%1”; the input as it is now cannot be computed (the message above says why).</source>
+        <translation>Nicht aktuell: Die Abbildungen zeigen eine frühere Eingabe, „%1“; die jetzige Eingabe kann nicht berechnet werden (die Meldung oben sagt, warum).</translation>
+    </message>
+    <message>
+        <source>Not current: computing the input as it is now…</source>
+        <translation>Nicht aktuell: Die jetzige Eingabe wird berechnet…</translation>
+    </message>
+</context>
+<context>
     <name>attn::ui::ConceptPage</name>
     <message>
         <source>Nothing to show yet.</source>
@@ -1656,59 +1667,7 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     </message>
 </context>
 <context>
-    <name>attn::ui::ExplorerWindow</name>
-    <message>
-        <source>&amp;Show:</source>
-        <translation>&amp;Zeigen:</translation>
-    </message>
-    <message>
-        <source>&amp;Colours:</source>
-        <translation>&amp;Farben:</translation>
-    </message>
-    <message>
-        <source>&amp;Numbers in cells</source>
-        <translation>Z&amp;ahlen in Zellen</translation>
-    </message>
-    <message>
-        <source>Colours to the &amp;data</source>
-        <translation>Farben nach den Da&amp;ten</translation>
-    </message>
-    <message>
-        <source>Off: weights are coloured on one fixed scale, 0 to 1, so figures and heads compare. On: from 0 to the largest weight shown. The colour bar says which.</source>
-        <translation>Aus: Die Gewichte werden auf einer festen Skala von 0 bis 1 eingefärbt, sodass Abbildungen und Heads vergleichbar sind. An: von 0 bis zum größten gezeigten Gewicht. Die Farbskala sagt, welche gilt.</translation>
-    </message>
-    <message>
-        <source>Fit</source>
-        <translation>Einpassen</translation>
-    </message>
-    <message>
-        <source>Show the whole matrix (Ctrl+0). Zoom with the wheel, drag to pan.</source>
-        <translation>Die ganze Matrix zeigen (Strg+0). Mit dem Mausrad zoomen, zum Verschieben ziehen.</translation>
-    </message>
-    <message>
-        <source>The attention weights of one head (or their mean): queries as rows, keys as columns</source>
-        <translation>Die Attention-Gewichte eines Heads (oder ihr Mittel): Queries als Zeilen, Keys als Spalten</translation>
-    </message>
-    <message>
-        <source>X, Q, K, V, scores, masked scores, weights and output of one head</source>
-        <translation>X, Q, K, V, Scores, maskierte Scores, Gewichte und Ausgabe eines Heads</translation>
-    </message>
-    <message>
-        <source>Each query joined to every key by a line as strong as its weight</source>
-        <translation>Jede Query mit jedem Key durch eine Linie verbunden, so stark wie ihr Gewicht</translation>
-    </message>
-    <message>
-        <source>Scene</source>
-        <translation>Szene</translation>
-    </message>
-    <message>
-        <source>All heads</source>
-        <translation>Alle Heads</translation>
-    </message>
-    <message>
-        <source>Weights</source>
-        <translation>Gewichte</translation>
-    </message>
+    <name>attn::ui::ExplorerMenus</name>
     <message>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
@@ -1845,6 +1804,33 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <source>Main</source>
         <translation>Hauptleiste</translation>
     </message>
+</context>
+<context>
+    <name>attn::ui::ExplorerWindow</name>
+    <message>
+        <source>The attention weights of one head (or their mean): queries as rows, keys as columns</source>
+        <translation>Die Attention-Gewichte eines Heads (oder ihr Mittel): Queries als Zeilen, Keys als Spalten</translation>
+    </message>
+    <message>
+        <source>X, Q, K, V, scores, masked scores, weights and output of one head</source>
+        <translation>X, Q, K, V, Scores, maskierte Scores, Gewichte und Ausgabe eines Heads</translation>
+    </message>
+    <message>
+        <source>Each query joined to every key by a line as strong as its weight</source>
+        <translation>Jede Query mit jedem Key durch eine Linie verbunden, so stark wie ihr Gewicht</translation>
+    </message>
+    <message>
+        <source>Scene</source>
+        <translation>Szene</translation>
+    </message>
+    <message>
+        <source>All heads</source>
+        <translation>Alle Heads</translation>
+    </message>
+    <message>
+        <source>Weights</source>
+        <translation>Gewichte</translation>
+    </message>
     <message>
         <source>Now computing with %1 · %2.</source>
         <translation>Es wird jetzt mit %1 · %2 gerechnet.</translation>
@@ -1856,14 +1842,6 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>Computing…</source>
         <translation>Rechnet…</translation>
-    </message>
-    <message>
-        <source>Not current: the figures show an earlier input, “%1”; the input as it is now cannot be computed (the message above says why).</source>
-        <translation>Nicht aktuell: Die Abbildungen zeigen eine frühere Eingabe, „%1“; die jetzige Eingabe kann nicht berechnet werden (die Meldung oben sagt, warum).</translation>
-    </message>
-    <message>
-        <source>Not current: computing the input as it is now…</source>
-        <translation>Nicht aktuell: Die jetzige Eingabe wird berechnet…</translation>
     </message>
     <message>
         <source>Not computed: the figures show an earlier input</source>
@@ -1896,14 +1874,6 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>Computed in %1</source>
         <translation>Berechnet in %1</translation>
-    </message>
-    <message>
-        <source>Head %1</source>
-        <translation>Head %1</translation>
-    </message>
-    <message>
-        <source>Mean of heads</source>
-        <translation>Mittel der Heads</translation>
     </message>
     <message>
         <source>Every head is switched off: the output is all zeros and the mean of heads has nothing to average. Switch a head on under Heads.</source>
@@ -1940,18 +1910,6 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>The presentation was not exported: %1</source>
         <translation>Die Präsentation wurde nicht exportiert: %1</translation>
-    </message>
-    <message>
-        <source>grey (for print)</source>
-        <translation>grau (für den Druck)</translation>
-    </message>
-    <message>
-        <source>&amp;Queries in columns</source>
-        <translation>&amp;Queries in Spalten</translation>
-    </message>
-    <message>
-        <source>Draw the weights transposed, A = Kᵀ Q, as seed 001 writes them: each column is one query and sums to 1.</source>
-        <translation>Die Gewichte transponiert zeichnen, A = Kᵀ Q, wie Seed 001 sie schreibt: jede Spalte ist eine Query und summiert sich zu 1.</translation>
     </message>
     <message>
         <source>These weights minus the &amp;same with:</source>
@@ -2000,18 +1958,6 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>These weights minus the weights of the same input with one setting changed, or of the scene as it was opened</source>
         <translation>Diese Gewichte minus die Gewichte derselben Eingabe mit einer geänderten Einstellung oder der Szene wie geöffnet</translation>
-    </message>
-    <message>
-        <source>The head the figures show, or the mean of the heads that are on</source>
-        <translation>Der Head, den die Abbildungen zeigen, oder das Mittel der eingeschalteten Heads</translation>
-    </message>
-    <message>
-        <source>The heatmap&apos;s colours; viridis and cividis also read in grey and for colour-blind viewers</source>
-        <translation>Die Farben der Heatmap; viridis und cividis sind auch in Grau und bei Farbsehschwäche lesbar</translation>
-    </message>
-    <message>
-        <source>Each cell&apos;s value written in it, where the cell is large enough</source>
-        <translation>Der Wert jeder Zelle in die Zelle geschrieben, wo sie groß genug ist</translation>
     </message>
     <message>
         <source>The one change the Difference tab makes: it shows these weights minus the weights with that change</source>
@@ -3234,6 +3180,33 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     </message>
 </context>
 <context>
+    <name>attn::ui::ModelSceneFiles</name>
+    <message>
+        <source>Could not open %1. %2</source>
+        <translation>%1 konnte nicht geöffnet werden. %2</translation>
+    </message>
+    <message>
+        <source>Open Scene</source>
+        <translation>Szene öffnen</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Could not save: %1</source>
+        <translation>Konnte nicht speichern: %1</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>%1 gespeichert</translation>
+    </message>
+    <message>
+        <source>Save Scene As</source>
+        <translation>Szene speichern unter</translation>
+    </message>
+</context>
+<context>
     <name>attn::ui::ModelWindow</name>
     <message>
         <source>&lt;b&gt;Every layer and head&lt;/b&gt;</source>
@@ -3318,14 +3291,6 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>&amp;Open Scene…</source>
         <translation>Szene ö&amp;ffnen…</translation>
-    </message>
-    <message>
-        <source>Open Scene</source>
-        <translation>Szene öffnen</translation>
-    </message>
-    <message>
-        <source>All files (*)</source>
-        <translation>Alle Dateien (*)</translation>
     </message>
     <message>
         <source>Open &amp;Recent</source>
@@ -3438,22 +3403,6 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>Loading %1 was cancelled.</source>
         <translation>Das Laden von %1 wurde abgebrochen.</translation>
-    </message>
-    <message>
-        <source>Could not open %1. %2</source>
-        <translation>%1 konnte nicht geöffnet werden. %2</translation>
-    </message>
-    <message>
-        <source>Could not save: %1</source>
-        <translation>Konnte nicht speichern: %1</translation>
-    </message>
-    <message>
-        <source>Saved %1</source>
-        <translation>%1 gespeichert</translation>
-    </message>
-    <message>
-        <source>Save Scene As</source>
-        <translation>Szene speichern unter</translation>
     </message>
     <message>
         <source>The model could not be computed.</source>
@@ -4031,6 +3980,73 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
     <message>
         <source>Back to the scene&apos;s weights, before any training</source>
         <translation>Zurück zu den Gewichten der Szene vor dem Training</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::ViewBar</name>
+    <message>
+        <source>The head the figures show, or the mean of the heads that are on</source>
+        <translation>Der Head, den die Abbildungen zeigen, oder das Mittel der eingeschalteten Heads</translation>
+    </message>
+    <message>
+        <source>&amp;Show:</source>
+        <translation>&amp;Zeigen:</translation>
+    </message>
+    <message>
+        <source>The heatmap&apos;s colours; viridis and cividis also read in grey and for colour-blind viewers</source>
+        <translation>Die Farben der Heatmap; viridis und cividis sind auch in Grau und bei Farbsehschwäche lesbar</translation>
+    </message>
+    <message>
+        <source>grey (for print)</source>
+        <translation>grau (für den Druck)</translation>
+    </message>
+    <message>
+        <source>&amp;Colours:</source>
+        <translation>&amp;Farben:</translation>
+    </message>
+    <message>
+        <source>&amp;Numbers in cells</source>
+        <translation>Z&amp;ahlen in Zellen</translation>
+    </message>
+    <message>
+        <source>Each cell&apos;s value written in it, where the cell is large enough</source>
+        <translation>Der Wert jeder Zelle in die Zelle geschrieben, wo sie groß genug ist</translation>
+    </message>
+    <message>
+        <source>Colours to the &amp;data</source>
+        <translation>Farben nach den Da&amp;ten</translation>
+    </message>
+    <message>
+        <source>Off: weights are coloured on one fixed scale, 0 to 1, so figures and heads compare. On: from 0 to the largest weight shown. The colour bar says which.</source>
+        <translation>Aus: Die Gewichte werden auf einer festen Skala von 0 bis 1 eingefärbt, sodass Abbildungen und Heads vergleichbar sind. An: von 0 bis zum größten gezeigten Gewicht. Die Farbskala sagt, welche gilt.</translation>
+    </message>
+    <message>
+        <source>&amp;Queries in columns</source>
+        <translation>&amp;Queries in Spalten</translation>
+    </message>
+    <message>
+        <source>Draw the weights transposed, A = Kᵀ Q, as seed 001 writes them: each column is one query and sums to 1.</source>
+        <translation>Die Gewichte transponiert zeichnen, A = Kᵀ Q, wie Seed 001 sie schreibt: jede Spalte ist eine Query und summiert sich zu 1.</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>Einpassen</translation>
+    </message>
+    <message>
+        <source>Show the whole matrix (Ctrl+0). Zoom with the wheel, drag to pan.</source>
+        <translation>Die ganze Matrix zeigen (Strg+0). Mit dem Mausrad zoomen, zum Verschieben ziehen.</translation>
+    </message>
+    <message>
+        <source>Head %1</source>
+        <translation>Head %1</translation>
+    </message>
+    <message>
+        <source>Mean of heads</source>
+        <translation>Mittel der Heads</translation>
+    </message>
+    <message>
+        <source>All heads</source>
+        <translation>Alle Heads</translation>
     </message>
 </context>
 <context>

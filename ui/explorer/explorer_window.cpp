@@ -1,19 +1,20 @@
 #include "ui/explorer/explorer_window.h"
 
-#include "ui/explorer/about_dialog.h"
 #include "ui/explorer/attention_panel.h"
 #include "ui/explorer/comparison_choices.h"
+#include "ui/explorer/compute_schedule.h"
 #include "ui/explorer/crash_recovery.h"
+#include "ui/explorer/explorer_menus.h"
 #include "ui/concepts/concept_pages.h"
 #include "ui/figures/colormap.h"
 #include "ui/export/export_dialog.h"
 #include "ui/document/file_names.h"
 #include "ui/document/preferences.h"
-#include "ui/widgets/flow_layout.h"
 #include "ui/widgets/status_labels.h"
 #include "ui/views/head_view_tabs.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/explorer/input_panel.h"
+#include "ui/explorer/mask_brush.h"
 #include "ui/views/lines_view.h"
 #include "ui/explorer/message_bar.h"
 #include "ui/explorer/scene_files.h"
@@ -22,6 +23,7 @@
 #include "ui/explorer/score_options.h"
 #include "ui/explorer/stale_indicator.h"
 #include "ui/explorer/weights_panel.h"
+#include "ui/explorer/view_bar.h"
 #include "ui/explorer/window_words.h"
 #include "ui/model/model_window.h"
 #include "ui/model/open_model_dialog.h"
@@ -32,40 +34,25 @@
 
 #include <QAction>
 #include <QApplication>
-#include <QCheckBox>
 #include <QCloseEvent>
 #include <QComboBox>
-#include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QFile>
-#include <QFileDialog>
 #include <QFileInfo>
-#include <QHBoxLayout>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLocale>
-#include <QMenu>
-#include <QMenuBar>
-#include <QMessageBox>
 #include <QMimeData>
-#include <QPainter>
 #include <QScreen>
 #include <QAbstractSpinBox>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSlider>
-#include <QStandardPaths>
 #include <QStatusBar>
-#include <QStyle>
 #include <QTabWidget>
-#include <QToolBar>
 #include <QToolButton>
-#include <QUndoStack>
 #include <QVBoxLayout>
 
 namespace attn::ui {
@@ -134,8 +121,7 @@ ExplorerWindow::ExplorerWindow(std::unique_ptr<core::Backend> backend, const QSt
                               },
                               [this](const QString& folder) { openModel(folder); }});
     buildDocks();
-    buildMenus();
-    buildToolBar();
+    m_menus = new ExplorerMenus(*this, *m_files, *m_viewBar, {m_sceneDock, m_headsDock, m_weightsDock});
     buildStatusBar();
     connectDocument();
 
@@ -207,55 +193,8 @@ void ExplorerWindow::buildViews()
     m_staleNote->setStyleSheet(QStringLiteral("QLabel { background: palette(mid); color: palette(bright-text);"
                                               " padding: 4px 8px; border-radius: 3px; }"));
 
-    // What the large views show: one head or their mean, the colours, the numbers. The row
-    // wraps on a narrow window instead of widening it.
-    auto* barHost = new QWidget(central);
-    barHost->setObjectName(QStringLiteral("viewBar"));
-    auto* bar = new FlowLayout(barHost, 12, 4);
-    auto pair = [barHost](QWidget* label, QWidget* field) {
-        auto* both = new QWidget(barHost);
-        auto* row = new QHBoxLayout(both);
-        row->setContentsMargins(0, 0, 0, 0);
-        row->setSpacing(4);
-        row->addWidget(label);
-        row->addWidget(field);
-        return both;
-    };
-    m_headCombo = new QComboBox(central);
-    m_headCombo->setObjectName(QStringLiteral("headCombo"));
-    m_headCombo->setToolTip(tr("The head the figures show, or the mean of the heads that are on"));
-    m_headCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    auto* headLabel = new QLabel(tr("&Show:"), central);
-    headLabel->setBuddy(m_headCombo);
-    m_colormapCombo = new QComboBox(central);
-    m_colormapCombo->setObjectName(QStringLiteral("colormapCombo"));
-    m_colormapCombo->setToolTip(tr("The heatmap's colours; viridis and cividis also read in grey and for "
-                                   "colour-blind viewers"));
-    for (const QString& name : sequentialColormapNames())
-        m_colormapCombo->addItem(name == QLatin1String("gray") ? tr("grey (for print)") : name, name);
-    auto* mapLabel = new QLabel(tr("&Colours:"), central);
-    mapLabel->setBuddy(m_colormapCombo);
-    m_valuesCheck = new QCheckBox(tr("&Numbers in cells"), central);
-    m_valuesCheck->setToolTip(tr("Each cell's value written in it, where the cell is large enough"));
-    m_dataScaleCheck = new QCheckBox(tr("Colours to the &data"), central);
-    m_dataScaleCheck->setObjectName(QStringLiteral("dataScaleCheck"));
-    m_dataScaleCheck->setToolTip(tr("Off: weights are coloured on one fixed scale, 0 to 1, so figures and heads "
-                                    "compare. On: from 0 to the largest weight shown. The colour bar says which."));
-    m_transposeCheck = new QCheckBox(tr("&Queries in columns"), central);
-    m_transposeCheck->setObjectName(QStringLiteral("transposeCheck"));
-    m_transposeCheck->setToolTip(tr("Draw the weights transposed, A = Kᵀ Q, as seed 001 writes them: each column is "
-                                    "one query and sums to 1."));
-    m_resetZoom = new QToolButton(central);
-    m_resetZoom->setText(tr("Fit"));
-    m_resetZoom->setToolTip(tr("Show the whole matrix (Ctrl+0). Zoom with the wheel, drag to pan."));
-    bar->addWidget(pair(headLabel, m_headCombo));
-    bar->addWidget(pair(mapLabel, m_colormapCombo));
-    bar->addWidget(m_valuesCheck);
-    bar->addWidget(m_dataScaleCheck);
-    bar->addWidget(m_transposeCheck);
-    bar->addStretch();
-    bar->addWidget(m_resetZoom);
-    layout->addWidget(barHost);
+    m_viewBar = new ViewBar(central);
+    layout->addWidget(m_viewBar);
 
     m_tabs = new HeadViewTabs(central);
     m_tabs->setObjectName(QStringLiteral("viewTabs"));
@@ -298,23 +237,18 @@ void ExplorerWindow::buildViews()
     m_gridView = new HeatmapView(this);
     m_gridView->setObjectName(QStringLiteral("gridView"));
     m_gridView->setToolTip(QString());
-    // Figures that no longer match the input are dimmed under a note (updateStale).
+    // Figures that no longer match the input are dimmed under a note (ComputeSchedule).
     m_stale = new StaleIndicator(m_staleNote, {m_tabs, m_gridView}, this);
-    m_staleDelay.setSingleShot(true);
-    m_staleDelay.setInterval(400);
-    connect(&m_staleDelay, &QTimer::timeout, this, &ExplorerWindow::updateStale);
+    m_schedule = new ComputeSchedule(*m_compute, m_document, *m_stale,
+                                     {[this] { return computeRequest(); },
+                                      [this](const QString& error) {
+                                          return inWindowWords(error, m_document.scene().source.has_value());
+                                      }},
+                                     this);
+    connect(m_schedule, &ComputeSchedule::computed, this, &ExplorerWindow::onComputed);
+    connect(m_schedule, &ComputeSchedule::failed, this, &ExplorerWindow::onComputeFailed);
 
-    connect(m_headCombo, &QComboBox::activated, this, [this] { storeViewSettings(); });
-    connect(m_colormapCombo, &QComboBox::activated, this, [this] { storeViewSettings(); });
-    connect(m_valuesCheck, &QCheckBox::toggled, this, [this] {
-        if (!m_syncingView)
-            storeViewSettings();
-    });
-    for (QCheckBox* check : {m_dataScaleCheck, m_transposeCheck})
-        connect(check, &QCheckBox::toggled, this, [this] {
-            if (!m_syncingView)
-                storeViewSettings();
-        });
+    connect(m_viewBar, &ViewBar::edited, this, &ExplorerWindow::storeViewSettings);
     connect(m_compareCombo, &QComboBox::activated, this, [this] {
         storeViewSettings();
         requestCompute();
@@ -326,14 +260,9 @@ void ExplorerWindow::buildViews()
         if (tab == DifferenceTab && !m_compareResult)
             requestCompute();
     });
-    connect(m_resetZoom, &QToolButton::clicked, m_headView, &HeatmapView::resetZoom);
+    connect(m_viewBar, &ViewBar::fitRequested, m_headView, &HeatmapView::resetZoom);
     connect(m_gridView, &HeatmapView::headClicked, this, &ExplorerWindow::selectHead);
-    connect(m_headView, &HeatmapView::maskPaintStarted, this, [this](int r, int c) { onMaskPaint(r, c, true); });
-    connect(m_headView, &HeatmapView::maskPaintMoved, this, [this](int r, int c) { onMaskPaint(r, c, false); });
-    connect(m_headView, &HeatmapView::maskPaintFinished, this, [this] {
-        m_document.endGesture(m_maskGesture);
-        m_maskGesture = 0;
-    });
+    new MaskBrush(m_document, *m_headView, this);
     connect(m_headView, &HeatmapView::figureBuilt, this, [this] {
         const auto result = m_document.result();
         if (result && result->pooling.pooled) {
@@ -421,127 +350,6 @@ void ExplorerWindow::buildDocks()
     });
 }
 
-void ExplorerWindow::buildMenus()
-{
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    auto add = [this](QMenu* menu, const QString& text, QKeySequence shortcut, auto slot) {
-        QAction* action = menu->addAction(text);
-        action->setShortcut(shortcut);
-        connect(action, &QAction::triggered, this, slot);
-        return action;
-    };
-    m_newAction = add(file, tr("&New"), QKeySequence::New, [this] {
-        if (m_files->maybeSave())
-            newScene();
-    });
-    m_openAction = add(file, tr("&Open…"), QKeySequence::Open, [this] { m_files->openDialog(); });
-    QAction* openModelAction = add(file, tr("Open &Model…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), [this] { openModel(); });
-    openModelAction->setObjectName(QStringLiteral("openModelAction"));
-    openModelAction->setToolTip(tr("Every layer and head of a Hugging Face model, in a window of its own"));
-    m_recentMenu = file->addMenu(tr("Open &Recent"));
-    connect(m_recentMenu, &QMenu::aboutToShow, this, [this] { m_files->fillRecentMenu(*m_recentMenu); });
-    m_examplesMenu = file->addMenu(tr("&Examples"));
-    connect(m_examplesMenu, &QMenu::aboutToShow, this, [this] { m_files->fillExamplesMenu(*m_examplesMenu); });
-    file->addSeparator();
-    m_saveAction = add(file, tr("&Save"), QKeySequence::Save, [this] { m_files->save(); });
-    add(file, tr("Save &As…"), QKeySequence::SaveAs, [this] { m_files->saveAs(); });
-    file->addSeparator();
-    m_exportAction = add(file, tr("&Export Figure…"), QKeySequence(Qt::CTRL | Qt::Key_E), [this] { openExportDialog(); });
-    m_exportAction->setToolTip(tr("Export the figure as PNG, SVG or PDF, or a matrix as CSV, NPY, JSON or LaTeX (Ctrl+E)"));
-    QAction* deck = add(file, tr("Export &Presentation as PDF…"), QKeySequence(), [this] {
-        const QString suggested = QDir(preferences::sceneDirectory())
-                                      .filePath(QFileInfo(suggestedSavePath()).completeBaseName().section(QLatin1Char('.'), 0, 0) +
-                                                QStringLiteral("-presentation.pdf"));
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export Presentation"), suggested, tr("PDF (*.pdf)"));
-        if (!path.isEmpty())
-            exportPresentation(path.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive) ? path : path + QStringLiteral(".pdf"));
-    });
-    deck->setObjectName(QStringLiteral("exportPresentationAction"));
-    deck->setToolTip(tr("Every step of the presentation as one page of a PDF, for handouts and slides"));
-    file->addSeparator();
-    QAction* quit = add(file, tr("&Quit"), QKeySequence::Quit, [this] { close(); });
-    quit->setMenuRole(QAction::QuitRole);
-
-    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    QAction* undo = m_document.undoStack()->createUndoAction(this, tr("&Undo"));
-    undo->setShortcut(QKeySequence::Undo);
-    QAction* redo = m_document.undoStack()->createRedoAction(this, tr("&Redo"));
-    redo->setShortcuts({QKeySequence::Redo, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)});
-    edit->addAction(undo);
-    edit->addAction(redo);
-    m_undoAction = undo;
-    m_redoAction = redo;
-    edit->addSeparator();
-    m_copyFigureAction = add(edit, tr("&Copy Figure"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), [this] { copyFigure(); });
-    edit->addSeparator();
-    add(edit, tr("Clear Custom &Mask"), QKeySequence(), [this] {
-        core::MaskSpec mask = m_document.scene().mask;
-        mask.customCells.clear();
-        m_document.setMask(mask);
-    });
-
-    QMenu* view = menuBar()->addMenu(tr("&View"));
-    add(view, tr("Zoom &In"), QKeySequence::ZoomIn, [this] { m_headView->zoomBy(0.8); });
-    add(view, tr("Zoom &Out"), QKeySequence::ZoomOut, [this] { m_headView->zoomBy(1.25); });
-    add(view, tr("&Fit Matrix"), QKeySequence(Qt::CTRL | Qt::Key_0), [this] { m_headView->resetZoom(); });
-    view->addSeparator();
-    m_showValuesAction = view->addAction(tr("&Numbers in Cells"));
-    m_showValuesAction->setCheckable(true);
-    connect(m_showValuesAction, &QAction::toggled, m_valuesCheck, &QCheckBox::setChecked);
-    connect(m_valuesCheck, &QCheckBox::toggled, m_showValuesAction, &QAction::setChecked);
-    m_dataScaleAction = view->addAction(tr("Colours Scaled to the &Data"));
-    m_dataScaleAction->setCheckable(true);
-    connect(m_dataScaleAction, &QAction::toggled, m_dataScaleCheck, &QCheckBox::setChecked);
-    connect(m_dataScaleCheck, &QCheckBox::toggled, m_dataScaleAction, &QAction::setChecked);
-    view->addSeparator();
-    for (QDockWidget* dock : {m_sceneDock, m_headsDock, m_weightsDock})
-        view->addAction(dock->toggleViewAction());
-    view->addSeparator();
-    m_presentAction = add(view, tr("&Present"), QKeySequence(Qt::Key_F11), [this] { togglePresentation(); });
-    m_presentAction->setToolTip(tr("Step through the computation full screen: arrow keys, Space or a clicker (F11)"));
-    // F11 presents; the window itself goes full screen with Ctrl+Shift+F.
-    add(view, tr("&Full Screen Window"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F), [this] {
-        setWindowState(windowState() ^ Qt::WindowFullScreen);
-    });
-
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    QAction* about = add(help, tr("&About Attention Explorer"), QKeySequence(), [this] {
-        auto* dialog = new AboutDialog(m_compute->backendName(), m_compute->deviceName(), this);
-        dialog->setAttribute(Qt::WA_DeleteOnClose);
-        dialog->open();
-    });
-    about->setObjectName(QStringLiteral("aboutAction"));
-    about->setMenuRole(QAction::AboutRole);
-    add(help, tr("About &Qt"), QKeySequence(), [] { QApplication::aboutQt(); })->setMenuRole(QAction::AboutQtRole);
-}
-
-void ExplorerWindow::buildToolBar()
-{
-    QToolBar* bar = addToolBar(tr("Main"));
-    bar->setObjectName(QStringLiteral("mainToolBar"));
-    bar->setMovable(false);
-    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    // Theme icons where the desktop has them, Qt's own otherwise.
-    auto icon = [this](const char* theme, QStyle::StandardPixmap fallback) {
-        return QIcon::fromTheme(QString::fromLatin1(theme), style()->standardIcon(fallback));
-    };
-    m_newAction->setIcon(icon("document-new", QStyle::SP_FileIcon));
-    m_openAction->setIcon(icon("document-open", QStyle::SP_DialogOpenButton));
-    m_saveAction->setIcon(icon("document-save", QStyle::SP_DialogSaveButton));
-    m_undoAction->setIcon(icon("edit-undo", QStyle::SP_ArrowBack));
-    m_redoAction->setIcon(icon("edit-redo", QStyle::SP_ArrowForward));
-    m_exportAction->setIcon(icon("document-export", QStyle::SP_DriveFDIcon));
-    m_presentAction->setIcon(icon("view-presentation", QStyle::SP_MediaPlay));
-    for (QAction* action : {m_newAction, m_openAction, m_saveAction})
-        bar->addAction(action);
-    bar->addSeparator();
-    bar->addAction(m_undoAction);
-    bar->addAction(m_redoAction);
-    bar->addSeparator();
-    bar->addAction(m_exportAction);
-    bar->addAction(m_presentAction);
-}
-
 void ExplorerWindow::buildStatusBar()
 {
     auto permanent = [this](const QString& name) { return addStatusLabel(*statusBar(), name); };
@@ -564,7 +372,6 @@ void ExplorerWindow::buildStatusBar()
         if (busy)
             m_timeLabel->setText(tr("Computing…"));
     });
-    connect(m_compute, &ComputeController::finished, this, &ExplorerWindow::onComputeFinished);
 }
 
 void ExplorerWindow::connectDocument()
@@ -598,7 +405,7 @@ void ExplorerWindow::setScene(const core::Scene& scene, const QString& path)
 void ExplorerWindow::onSceneChanged(SceneChanges what)
 {
     if (what & SceneChange::Weights)
-        updateHeadCombo();
+        m_viewBar->setHeadCount(m_document.scene().weights.headCount());
     if (what & SceneChange::View) {
         applyViewSettings();
         if (what == SceneChange::View)
@@ -619,40 +426,36 @@ void ExplorerWindow::onSceneChanged(SceneChanges what)
 
 void ExplorerWindow::requestCompute()
 {
-    if (m_computeQueued)
-        return;
-    m_computeQueued = true;
-    // Coalesce the edits of one event (a macro, a drag step) into one request.
-    QTimer::singleShot(0, this, [this] {
-        m_computeQueued = false;
-        if (!m_staleDelay.isActive() && !m_stale->isStale())
-            m_staleDelay.start(); // stale if this takes a while
-        ComputeRequest request;
-        request.scene = m_document.scene();
-        const qint64 queries = qint64(m_input->queryTokens().size());
-        const qint64 keys = qint64(m_input->keyTokens().size());
-        const qint64 heads = std::max(1, request.scene.weights.headCount());
-        request.options.keepIntermediates = queries * keys * heads <= kKeepIntermediatesCells;
-        // Long inputs: pool in the backend to what the heatmap can show.
-        QSize pixels = m_headView->devicePixelSize();
-        if (pixels.width() < 64 || pixels.height() < 64)
-            pixels = QSize(1024, 1024);
-        if (queries > pixels.height() || keys > pixels.width()) {
-            request.options.viewRows = pixels.height();
-            request.options.viewCols = pixels.width();
-            // The largest weight of a block: a mean of 1/T-sized weights is one dark colour.
-            request.options.pool = core::PoolMode::Max;
+    m_schedule->request();
+}
+
+ComputeRequest ExplorerWindow::computeRequest() const
+{
+    ComputeRequest request;
+    request.scene = m_document.scene();
+    const qint64 queries = qint64(m_input->queryTokens().size());
+    const qint64 keys = qint64(m_input->keyTokens().size());
+    const qint64 heads = std::max(1, request.scene.weights.headCount());
+    request.options.keepIntermediates = queries * keys * heads <= kKeepIntermediatesCells;
+    // Long inputs: pool in the backend to what the heatmap can show.
+    QSize pixels = m_headView->devicePixelSize();
+    if (pixels.width() < 64 || pixels.height() < 64)
+        pixels = QSize(1024, 1024);
+    if (queries > pixels.height() || keys > pixels.width()) {
+        request.options.viewRows = pixels.height();
+        request.options.viewCols = pixels.width();
+        // The largest weight of a block: a mean of 1/T-sized weights is one dark colour.
+        request.options.pool = core::PoolMode::Max;
+    }
+    if (m_tabs->currentIndex() == DifferenceTab) {
+        try {
+            request.compare = comparisonScene(request.scene, m_compareCombo->currentData().toString(),
+                                              m_openedScene ? &*m_openedScene : nullptr);
+        } catch (const core::Error& e) {
+            m_differenceView->showMessage(QString::fromUtf8(e.what()));
         }
-        if (m_tabs->currentIndex() == DifferenceTab) {
-            try {
-                request.compare = comparisonScene(request.scene, m_compareCombo->currentData().toString(),
-                                                  m_openedScene ? &*m_openedScene : nullptr);
-            } catch (const core::Error& e) {
-                m_differenceView->showMessage(QString::fromUtf8(e.what()));
-            }
-        }
-        m_compute->request(std::move(request));
-    });
+    }
+    return request;
 }
 
 bool ExplorerWindow::isShowingStale() const
@@ -660,59 +463,26 @@ bool ExplorerWindow::isShowingStale() const
     return m_stale->isStale();
 }
 
-// The figures stay when the input cannot be computed (a half-typed sentence is still worth
-// seeing the last result of), and during a compute; either way they must not pass for the
-// input as it is now.
-void ExplorerWindow::updateStale()
-{
-    const auto result = m_document.result();
-    QString note;
-    if (result && !m_computeError.isEmpty()) {
-        QStringList words;
-        for (const core::Token& token : result->problem->queryTokens)
-            words.append(token.text);
-        QString shown = words.join(QLatin1Char(' '));
-        if (shown.size() > 48)
-            shown = shown.left(47) + QChar(0x2026);
-        note = tr("Not current: the figures show an earlier input, “%1”; the input as it is now cannot be "
-                  "computed (the message above says why).")
-                   .arg(shown);
-    } else if (result && (m_computeQueued || m_compute->isBusy()) && !m_staleDelay.isActive()) {
-        note = tr("Not current: computing the input as it is now…");
-    }
-    m_stale->setStale(note);
-}
-
 bool ExplorerWindow::isUpToDate() const
 {
-    return !m_computeQueued && !m_compute->isBusy() && m_shownGeneration == m_compute->latestGeneration() &&
-           !m_headView->isRebuildPending();
+    return m_schedule->isAnswered() && !m_headView->isRebuildPending();
 }
 
-void ExplorerWindow::onComputeFinished(const ComputeReply& reply)
+void ExplorerWindow::onComputeFailed(const QString& error)
 {
-    m_shownGeneration = reply.generation;
-    if (!reply.result) {
-        // The last good figure stays, dimmed under a note; the reason is shown until an edit
-        // fixes it.
-        m_computeError = inWindowWords(reply.error, m_document.scene().source.has_value());
-        showError(QStringLiteral("compute"), m_computeError);
-        if (m_document.result()) {
-            m_timeLabel->setText(tr("Not computed: the figures show an earlier input"));
-        } else {
-            m_timeLabel->setText(tr("Not computed"));
-            for (HeatmapView* view : {m_headView, m_gridView, m_pipelineView, m_differenceView})
-                view->showMessage(tr("Nothing to show yet: %1").arg(m_computeError));
-        }
-        m_staleDelay.stop();
-        updateStale();
-        emit resultShown();
-        return;
+    showError(QStringLiteral("compute"), error);
+    if (m_document.result()) {
+        m_timeLabel->setText(tr("Not computed: the figures show an earlier input"));
+    } else {
+        m_timeLabel->setText(tr("Not computed"));
+        for (HeatmapView* view : {m_headView, m_gridView, m_pipelineView, m_differenceView})
+            view->showMessage(tr("Nothing to show yet: %1").arg(error));
     }
-    m_computeError.clear();
-    m_staleDelay.stop();
-    if (m_compute->isBusy())
-        m_staleDelay.start(); // a newer input is computing: stale only if it takes a while
+    emit resultShown();
+}
+
+void ExplorerWindow::onComputed(const ComputeReply& reply)
+{
     m_messages->clearMessage(QStringLiteral("compute"));
     m_compareResult = reply.compare;
     m_compareError = reply.compareError;
@@ -759,7 +529,7 @@ void ExplorerWindow::showResult()
     }
     m_input->setFallback(p.queryFallback, p.keyFallback);
     updateAllHeadsOffWarning();
-    updateStale();
+    m_schedule->updateStale();
     if (m_exportDialog)
         m_exportDialog->setSource(exportSource());
     if (m_presentation)
@@ -767,41 +537,25 @@ void ExplorerWindow::showResult()
     emit resultShown();
 }
 
+QComboBox* ExplorerWindow::headCombo() const
+{
+    return m_viewBar->headCombo();
+}
+
 int ExplorerWindow::selectedHead() const
 {
-    const int heads = m_headCombo->count() - 2; // Head 1 … Head h, Mean of heads, All heads
-    const int index = m_headCombo->currentIndex();
-    if (index == heads + 1)
-        return 0; // All heads: the views of one head show head 1
-    return index < 0 || index >= heads ? -1 : index;
+    return m_viewBar->selectedHead();
 }
 
 bool ExplorerWindow::allHeadsShown() const
 {
-    return m_headCombo->count() >= 2 && m_headCombo->currentIndex() == m_headCombo->count() - 1;
+    return m_viewBar->allHeadsShown();
 }
 
 void ExplorerWindow::selectHead(int head)
 {
-    const int heads = m_document.scene().weights.headCount();
-    m_headCombo->setCurrentIndex(head < 0 || head >= heads ? heads : head);
+    m_viewBar->selectHead(head);
     storeViewSettings();
-}
-
-void ExplorerWindow::updateHeadCombo()
-{
-    const int heads = m_document.scene().weights.headCount();
-    if (m_headCombo->count() == heads + 2)
-        return;
-    const bool all = allHeadsShown();
-    const int selected = selectedHead();
-    const QSignalBlocker blocker(m_headCombo);
-    m_headCombo->clear();
-    for (int h = 0; h < heads; ++h)
-        m_headCombo->addItem(tr("Head %1").arg(h + 1));
-    m_headCombo->addItem(tr("Mean of heads"));
-    m_headCombo->addItem(tr("All heads"));
-    m_headCombo->setCurrentIndex(all ? heads + 1 : selected < heads ? (selected < 0 ? heads : selected) : 0);
 }
 
 // Every head off leaves nothing to average and an output of zeros: say so where the
@@ -877,8 +631,8 @@ bool ExplorerWindow::eventFilter(QObject* watched, QEvent* event)
         auto* widget = qobject_cast<QWidget*>(watched);
         if (widget && (widget == this || isAncestorOf(widget))) {
             const QKeySequence pressed(static_cast<QKeyEvent*>(event)->keyCombination());
-            for (QAction* action : {m_exportAction, m_copyFigureAction, m_presentAction})
-                if (action && action->isEnabled() && action->shortcuts().contains(pressed)) {
+            for (QAction* action : m_menus->windowShortcuts())
+                if (action->isEnabled() && action->shortcuts().contains(pressed)) {
                     event->ignore(); // not overridden: the shortcut fires
                     return true;
                 }
@@ -898,7 +652,7 @@ void ExplorerWindow::changeEvent(QEvent* event)
 void ExplorerWindow::applyViewSettings()
 {
     m_syncingView = true;
-    updateHeadCombo();
+    m_viewBar->setHeadCount(m_document.scene().weights.headCount());
     const core::ViewSettings& settings = m_document.scene().view;
     FigureView view = FigureView::Head;
     int head = 0;
@@ -915,15 +669,10 @@ void ExplorerWindow::applyViewSettings()
         if (view == FigureView::Heads)
             head = 0;
     }
-    const int heads = m_document.scene().weights.headCount();
     // The scene's own view, as an export of it shows: "heads" is All heads on the Weights tab.
     const bool all = tab == HeadTab && parseFigureView(settings.view, view, head) && view == FigureView::Heads;
-    m_headCombo->setCurrentIndex(all ? heads + 1 : head < 0 || head >= heads ? heads : head);
+    m_viewBar->showSettings(settings, head, all);
     m_tabs->setCurrentIndex(tab);
-    m_colormapCombo->setCurrentIndex(std::max(0, m_colormapCombo->findData(settings.colormap)));
-    m_valuesCheck->setChecked(settings.showValues);
-    m_dataScaleCheck->setChecked(settings.colorScale == QLatin1String("data"));
-    m_transposeCheck->setChecked(settings.transposed);
     // Never the scene as it is: that difference is all zeros.
     fillCompareCombo(settings.compareScore);
     m_syncingView = false;
@@ -997,31 +746,9 @@ void ExplorerWindow::storeViewSettings()
     case EmbeddingSpaceTab: settings.view = conceptViewName(*conceptOfTab(m_tabs->currentIndex())); break;
     default: settings.view = allHeadsShown() ? figureViewName(FigureView::Heads, 0) : figureViewName(FigureView::Head, head); break;
     }
-    settings.colormap = m_colormapCombo->currentData().toString();
-    settings.showValues = m_valuesCheck->isChecked();
-    settings.colorScale = weightScaleName(m_dataScaleCheck->isChecked() ? WeightScale::Data : WeightScale::Fixed);
+    m_viewBar->storeSettings(settings);
     settings.compareScore = m_compareCombo->currentData().toString();
-    settings.transposed = m_transposeCheck->isChecked();
     m_document.setView(settings); // -> applyViewSettings
-}
-
-void ExplorerWindow::onMaskPaint(int row, int column, bool first)
-{
-    core::MaskSpec mask = m_document.scene().mask;
-    auto& cells = mask.customCells;
-    const auto found = std::find(cells.begin(), cells.end(), std::pair{row, column});
-    if (first) {
-        // The first cell decides: a stroke that starts on a masked cell unmasks.
-        m_maskGesture = m_document.beginGesture();
-        m_maskPaintValue = found == cells.end();
-    }
-    if (m_maskPaintValue && found == cells.end())
-        cells.emplace_back(row, column);
-    else if (!m_maskPaintValue && found != cells.end())
-        cells.erase(found);
-    else
-        return;
-    m_document.setMask(mask);
 }
 
 void ExplorerWindow::showError(const QString& key, const QString& text)
@@ -1236,25 +963,13 @@ void ExplorerWindow::togglePresentation()
         showError(QStringLiteral("export"), tr("There is nothing to present yet: the scene has not been computed."));
         return;
     }
-    m_focusBeforePresenting = QApplication::focusWidget();
     m_presentation = new PresentationWindow(m_document.result(), this);
     m_presentation->setAttribute(Qt::WA_DeleteOnClose);
     m_presentation->setHead(std::max(0, selectedHead()));
     m_presentation->setWeightScale(figureSpec(FigureView::Head).weightScale);
     if (m_document.scene().view.theme == QLatin1String("dark"))
         m_presentation->setTheme(PresentationTheme::Dark);
-    connect(m_presentation, &PresentationWindow::closed, this, [this] {
-        // Back to the window, keys and all: F11, Ctrl+E and typing work at once.
-        activateWindow();
-        raise();
-        QWidget* focus = m_focusBeforePresenting && isAncestorOf(m_focusBeforePresenting) ? m_focusBeforePresenting.data()
-                                                                                         : m_tabs->currentWidget();
-        focus->setFocus(Qt::OtherFocusReason);
-    });
-    // On the window's screen (a projector beside a laptop is a second screen), and covering
-    // it even where no window manager applies the full-screen state.
-    m_presentation->setGeometry(screen()->geometry());
-    m_presentation->showFullScreen();
+    m_presentation->showOver(*this, m_tabs->currentWidget());
 }
 
 bool ExplorerWindow::exportPresentation(const QString& path)

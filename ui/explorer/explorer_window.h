@@ -31,12 +31,15 @@ namespace attn::ui {
 class AttentionPanel;
 class CrashRecovery;
 class RecoveryStore;
+class ComputeSchedule;
 class ConceptPage;
 class EmbeddingSpacePage;
 class GradientPage;
 class KernelPage;
 class PositionsPage;
 class TrainPage;
+class ViewBar;
+class ExplorerMenus;
 class ExportDialog;
 class SceneFiles;
 class HeatmapView;
@@ -75,6 +78,8 @@ public:
     // as it is. An empty path shows the Open Model dialog first; returns the window, or null
     // when the dialog was cancelled.
     ModelWindow* openModel(const QString& folderOrId = QString());
+    // File > New: the built-in example, a fresh untitled scene. Does not ask about unsaved changes.
+    void newScene();
     // How model windows compute (the command line's --backend and --vk-device).
     void setModelBackend(gpu::BackendChoice choice, const QString& deviceSelector);
 
@@ -96,7 +101,7 @@ public:
     PositionsPage* positionsPage() const { return m_positionsPage; }
     EmbeddingSpacePage* embeddingSpacePage() const { return m_embeddingPage; }
     QTabWidget* viewTabs() const { return m_tabs; }
-    QComboBox* headCombo() const { return m_headCombo; }
+    QComboBox* headCombo() const;
     QComboBox* compareCombo() const { return m_compareCombo; }
     // Shown above the figures while they do not match the input (a compute error, or a
     // compute that takes a while); the figures are dimmed meanwhile.
@@ -146,14 +151,14 @@ protected:
 private:
     void buildViews();
     void buildDocks();
-    void buildMenus();
     void buildStatusBar();
-    void buildToolBar();
     void connectDocument();
 
     void onSceneChanged(SceneChanges what);
     void requestCompute();
-    void onComputeFinished(const ComputeReply& reply);
+    ComputeRequest computeRequest() const;
+    void onComputed(const ComputeReply& reply);
+    void onComputeFailed(const QString& error);
     void showResult();
     void applyViewSettings();
     void storeViewSettings();
@@ -162,17 +167,12 @@ private:
     std::array<ConceptPage*, 5> conceptPages() const;
     FigureSpec figureSpec(FigureView view) const;
     void updateTitle();
-    void updateHeadCombo();
-    void onMaskPaint(int row, int column, bool first);
     void showError(const QString& key, const QString& text);
     // An error from editing or computing: JSON paths become the names of the controls.
     void showEditError(const QString& key, const QString& text);
-    void updateStale();
     void updateAllHeadsOffWarning();
     void fitScenePanelWidth();
     void commitOpenEditor();
-
-    void newScene();
 
     // A crash's copy restored: shown as modified work on `path`.
     void showRestored(const core::Scene& scene, const QString& path, const core::Scene& asOpened);
@@ -185,12 +185,7 @@ private:
 
     MessageBar* m_messages = nullptr;
     HeadViewTabs* m_tabs = nullptr;
-    QComboBox* m_headCombo = nullptr;
-    QComboBox* m_colormapCombo = nullptr;
-    QCheckBox* m_valuesCheck = nullptr;
-    QCheckBox* m_dataScaleCheck = nullptr; // weights' colours scaled to the data, not 0 to 1
-    QCheckBox* m_transposeCheck = nullptr; // weights with queries in columns (seed 001)
-    QToolButton* m_resetZoom = nullptr;
+    ViewBar* m_viewBar = nullptr;
     QComboBox* m_compareCombo = nullptr;
     HeatmapView* m_headView = nullptr;
     HeatmapView* m_gridView = nullptr;
@@ -212,8 +207,7 @@ private:
 
     QLabel* m_staleNote = nullptr;
     StaleIndicator* m_stale = nullptr;
-    QTimer m_staleDelay;   // a compute that takes longer than this makes the figures stale
-    QString m_computeError; // the input as it is cannot be computed
+    ComputeSchedule* m_schedule = nullptr;
     QScrollArea* m_sceneScroll = nullptr;
     QScrollArea* m_weightsScroll = nullptr;
     QLabel* m_shapeLabel = nullptr;
@@ -221,36 +215,20 @@ private:
     QLabel* m_timeLabel = nullptr;
     QLabel* m_backendLabel = nullptr;
 
-    QMenu* m_recentMenu = nullptr;
     gpu::BackendChoice m_modelBackend = gpu::BackendChoice::Auto;
     QString m_modelDevice;
-    QMenu* m_examplesMenu = nullptr;
-    QAction* m_showValuesAction = nullptr;
-    QAction* m_dataScaleAction = nullptr;
-    QAction* m_undoAction = nullptr;
-    QAction* m_redoAction = nullptr;
-    QAction* m_newAction = nullptr;
-    QAction* m_openAction = nullptr;
-    QAction* m_saveAction = nullptr;
-    QAction* m_exportAction = nullptr;
-    QAction* m_copyFigureAction = nullptr;
-    QAction* m_presentAction = nullptr;
     QPointer<ExportDialog> m_exportDialog;
     QPointer<PresentationWindow> m_presentation;
-    QPointer<QWidget> m_focusBeforePresenting; // has the keys again when the presentation ends
 
     std::shared_ptr<const core::AttentionResult> m_compareResult;
     std::optional<core::Scene> m_openedScene; // the Difference tab's "the scene as opened"
     QString m_compareError;
-    quint64 m_shownGeneration = 0;
-    bool m_computeQueued = false;
     bool m_syncingView = false;
-    int m_maskGesture = 0;
-    bool m_maskPaintValue = true;
 
     QTimer m_poolingCheck;
     CrashRecovery* m_recovery = nullptr;
     SceneFiles* m_files = nullptr;
+    ExplorerMenus* m_menus = nullptr;
 };
 
 } // namespace attn::ui

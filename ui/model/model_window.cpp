@@ -9,6 +9,7 @@
 #include "ui/model/matrix_panels_view.h"
 #include "ui/model/model_head_panel.h"
 #include "ui/model/model_load_job.h"
+#include "ui/model/model_scene_files.h"
 #include "ui/model/open_model_dialog.h"
 #include "ui/model/predictions_view.h"
 #include "ui/document/file_names.h"
@@ -80,6 +81,12 @@ ModelWindow::ModelWindow(std::unique_ptr<core::Backend> backend, gpu::BackendCho
 {
     setObjectName(QStringLiteral("ModelWindow"));
     m_compute = new ModelComputeController(std::move(backend), this);
+    m_files = new ModelSceneFiles(*this, m_document, *statusBar(),
+                                  {[this](const QString& folderOrId, const QString& text, const core::Interventions& interventions,
+                                          int layer, int head, const QString& scenePath) {
+                                       openModel(folderOrId, text, interventions, layer, head, scenePath);
+                                   },
+                                   [this](const QString& key, const QString& text) { showError(key, text); }});
     buildViews();
     buildDocks();
     buildMenus();
@@ -301,20 +308,12 @@ void ModelWindow::buildMenus()
     };
     QMenu* file = menuBar()->addMenu(tr("&File"));
     add(file, tr("Open &Model…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), [this] { openModelDialog(); });
-    add(file, tr("&Open Scene…"), QKeySequence::Open, [this] {
-        if (!maybeSave())
-            return;
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open Scene"),
-                                                          preferences::sceneDirectory(),
-                                                          sceneFileFilter() + QStringLiteral(";;") + tr("All files (*)"));
-        if (!path.isEmpty())
-            openScene(path);
-    });
-    m_recentMenu = file->addMenu(tr("Open &Recent"));
-    connect(m_recentMenu, &QMenu::aboutToShow, this, &ModelWindow::fillRecentMenu);
+    add(file, tr("&Open Scene…"), QKeySequence::Open, [this] { m_files->openDialog(); });
+    QMenu* recent = file->addMenu(tr("Open &Recent"));
+    connect(recent, &QMenu::aboutToShow, this, [this, recent] { m_files->fillRecentMenu(*recent); });
     file->addSeparator();
-    add(file, tr("&Save"), QKeySequence::Save, [this] { save(); });
-    add(file, tr("Save &As…"), QKeySequence::SaveAs, [this] { saveAs(); });
+    add(file, tr("&Save"), QKeySequence::Save, [this] { m_files->save(); });
+    add(file, tr("Save &As…"), QKeySequence::SaveAs, [this] { m_files->saveAs(); });
     file->addSeparator();
     m_exportAction = add(file, tr("&Export Head Figure…"), QKeySequence(Qt::CTRL | Qt::Key_E), [this] { openExportDialog(); });
     QMenu* exportMenu = file->addMenu(tr("Export &Model Figure"));
@@ -428,7 +427,7 @@ void ModelWindow::openModelDialog()
     OpenModelDialog dialog(this);
     if (dialog.exec() != QDialog::Accepted || dialog.selectedFolder().isEmpty())
         return;
-    if (!maybeSave())
+    if (!m_files->maybeSave())
         return;
     openModel(dialog.selectedFolder());
 }
@@ -509,92 +508,12 @@ void ModelWindow::setModel(std::shared_ptr<const core::Model> model, const QStri
 
 bool ModelWindow::openScene(const QString& path)
 {
-    try {
-        const core::Scene scene = core::loadScene(path);
-        if (!scene.checkpoint)
-            throw core::Error("this scene names no model (no \"checkpoint\"): open it in the explorer window");
-        const core::CheckpointReference& c = *scene.checkpoint;
-        openModel(c.resolved, scene.text, c.interventions, c.layer, c.head, QFileInfo(path).absoluteFilePath());
-        return true;
-    } catch (const std::exception& error) {
-        showError(QStringLiteral("file"), tr("Could not open %1. %2").arg(QFileInfo(path).fileName(), QString::fromUtf8(error.what())));
-        return false;
-    }
+    return m_files->openScene(path);
 }
 
 bool ModelWindow::saveFile(const QString& path)
 {
-    if (!m_document.hasModel())
-        return false;
-    // The single-layer keys a scene file needs are kept (small, unused while a checkpoint
-    // is named: SCENE_FORMAT.md); the text runs through the model.
-    core::Scene scene = core::makeScene(m_document.text(), 8, 1, 1);
-    scene.title = m_document.model()->name;
-    core::CheckpointReference checkpoint;
-    const QString folder = m_document.model()->folder;
-    const QString hub = QDir(core::huggingFaceHubFolder()).absolutePath();
-    // A cached model is named by its id (another machine's cache finds it); a folder of one's
-    // own by its path relative to the scene (the two move together).
-    if (QDir(folder).absolutePath().startsWith(hub + QLatin1Char('/')) && !m_document.model()->name.isEmpty())
-        checkpoint.path = m_document.model()->name;
-    else
-        checkpoint.path = QDir(QFileInfo(path).absolutePath()).relativeFilePath(folder);
-    checkpoint.resolved = folder;
-    checkpoint.layer = m_document.selectedLayer();
-    checkpoint.head = m_document.selectedHead();
-    checkpoint.interventions = m_document.interventions();
-    scene.checkpoint = checkpoint;
-    scene.view.view = figureViewName(FigureView::Head, m_document.selectedHead());
-    try {
-        core::saveScene(scene, path);
-    } catch (const std::exception& error) {
-        showError(QStringLiteral("file"), tr("Could not save: %1").arg(QString::fromUtf8(error.what())));
-        return false;
-    }
-    m_document.markSaved(QFileInfo(path).absoluteFilePath());
-    preferences::addRecentFile(QFileInfo(path).absoluteFilePath());
-    preferences::addRecentModel(folder, m_document.text());
-    statusBar()->showMessage(tr("Saved %1").arg(QFileInfo(path).fileName()), 4000);
-    return true;
-}
-
-bool ModelWindow::save()
-{
-    return m_document.filePath().isEmpty() ? saveAs() : saveFile(m_document.filePath());
-}
-
-bool ModelWindow::saveAs()
-{
-    if (!m_document.hasModel())
-        return false;
-    const QString suggested = m_document.filePath().isEmpty()
-                                  ? QDir(preferences::sceneDirectory())
-                                        .filePath(QFileInfo(m_document.model()->name).fileName() + QStringLiteral(".json"))
-                                  : m_document.filePath();
-    QString path = QFileDialog::getSaveFileName(this, tr("Save Scene As"), suggested, sceneFileFilter());
-    if (path.isEmpty())
-        return false;
-    if (QFileInfo(path).suffix().isEmpty())
-        path += QStringLiteral(".json");
-    preferences::rememberSceneFile(path);
-    return saveFile(path);
-}
-
-bool ModelWindow::maybeSave()
-{
-    return askToSaveChanges(this, m_document.isModified(), m_document.displayName(), [this] { return save(); });
-}
-
-void ModelWindow::fillRecentMenu()
-{
-    fillRecentFilesMenu(*m_recentMenu, [this](const QString& path, bool isModel) {
-        if (!maybeSave())
-            return;
-        if (isModel)
-            openModel(path);
-        else
-            openScene(path);
-    });
+    return m_files->saveFile(path);
 }
 
 void ModelWindow::showEvent(QShowEvent* event)
@@ -615,7 +534,7 @@ void ModelWindow::fitPanels()
 
 void ModelWindow::closeEvent(QCloseEvent* event)
 {
-    if (!maybeSave()) {
+    if (!m_files->maybeSave()) {
         event->ignore();
         return;
     }
@@ -1059,8 +978,7 @@ void ModelWindow::togglePresentation()
     m_presentation = new PresentationWindow(selectedLayerDetail(), this);
     m_presentation->setAttribute(Qt::WA_DeleteOnClose);
     m_presentation->setHead(m_document.selectedHead());
-    m_presentation->setGeometry(screen()->geometry());
-    m_presentation->showFullScreen();
+    m_presentation->showOver(*this, m_grid);
 }
 
 } // namespace attn::ui

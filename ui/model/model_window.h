@@ -40,6 +40,7 @@ class MatrixPanelsView;
 class MessageBar;
 class ModelHeadPanel;
 class ModelLoadJob;
+class ModelSceneFiles;
 class PredictionsView;
 class PresentationWindow;
 class TokenFocusBar;
@@ -161,10 +162,6 @@ private:
     void updateStatus();
     void showError(const QString& key, const QString& text);
     FigureSpec figureSpec(FigureView view) const;
-    bool maybeSave();
-    bool save();
-    bool saveAs();
-    void fillRecentMenu();
     void exportModelFigureDialog(ModelFigure figure);
     std::unique_ptr<core::Backend> makeBackend(std::string* notice) const;
 
@@ -187,6 +184,7 @@ private:
     std::shared_ptr<const core::ModelResult> m_importanceFor;
 
     MessageBar* m_messages = nullptr;
+    ModelSceneFiles* m_files = nullptr;
     HeadGridView* m_grid = nullptr;
     QLabel* m_gridNote = nullptr;
     HeadViewTabs* m_tabs = nullptr;
@@ -210,7 +208,6 @@ private:
     QProgressBar* m_loadProgress = nullptr;
     QToolButton* m_loadCancel = nullptr;
 
-    QMenu* m_recentMenu = nullptr;
     QAction* m_resetAction = nullptr;
     QAction* m_presentAction = nullptr;
     QAction* m_exportAction = nullptr;

@@ -4,12 +4,14 @@
 #include "ui/presentation/slide_builder.h"
 
 #include <QAbstractItemView>
+#include <QApplication>
 #include <QComboBox>
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QPainter>
+#include <QScreen>
 #include <QTimer>
 #include <QToolButton>
 #include <algorithm>
@@ -82,6 +84,23 @@ PresentationWindow::PresentationWindow(std::shared_ptr<const core::AttentionResu
 }
 
 PresentationWindow::~PresentationWindow() = default;
+
+void PresentationWindow::showOver(QWidget& window, QWidget* fallback)
+{
+    QPointer<QWidget> hadKeys = QApplication::focusWidget();
+    QPointer<QWidget> other = fallback;
+    QPointer<QWidget> owner = &window;
+    connect(this, &PresentationWindow::closed, &window, [owner, hadKeys, other] {
+        // Back to the window, keys and all: F11, Ctrl+E and typing work at once.
+        owner->activateWindow();
+        owner->raise();
+        QWidget* focus = hadKeys && owner->isAncestorOf(hadKeys) ? hadKeys.data() : other.data();
+        if (focus)
+            focus->setFocus(Qt::OtherFocusReason);
+    });
+    setGeometry(window.screen()->geometry());
+    showFullScreen();
+}
 
 int PresentationWindow::stepCount() const { return kPresentationSteps; }
 

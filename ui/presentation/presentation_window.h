@@ -7,6 +7,7 @@
 
 #include "core/attention_result.h"
 
+#include <QPointer>
 #include <QWidget>
 #include <memory>
 #include <optional>
@@ -63,6 +64,11 @@ public:
     QWidget* controls() const;
     // How long the pointer must rest before the controls go (2 s).
     void setControlsHideDelay(int milliseconds);
+    // Full screen on `window`'s screen (a projector beside a laptop is a second screen),
+    // covering it even where no window manager applies the full-screen state. When it closes,
+    // `window` is active again and the widget that had the keys has them back (`fallback`
+    // where that widget is gone or lay outside `window`).
+    void showOver(QWidget& window, QWidget* fallback = nullptr);
 
 public slots:
     void nextStep();
