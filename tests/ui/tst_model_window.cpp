@@ -560,14 +560,28 @@ private slots:
         QVERIFY(gridAction);
     }
 
+    // F11 presents the selected head; Escape ends it and the grid has the keys again (arrows
+    // choose the next head at once).
     void presentsSelectedHead()
     {
         openGpt2();
         m_window->document()->select(1, 3);
+        m_window->activateWindow();
+        m_window->gridView()->setFocus();
+        QTRY_VERIFY(m_window->gridView()->hasFocus());
+        QTest::keyClick(m_window->gridView(), Qt::Key_F11);
+        QPointer<ui::PresentationWindow> presentation = m_window->presentation();
+        QVERIFY(presentation);
+        QCOMPARE(presentation->result(), m_window->document()->result()->layers[1]);
+        QCOMPARE(presentation->head(), 3);
+        QTRY_VERIFY(presentation->slide());
+        presentation->activateWindow(); // as a window manager does (Escape is the window's own shortcut too)
+        QTRY_VERIFY(presentation->isActiveWindow());
+        QTest::keyClick(presentation, Qt::Key_Escape);
+        QTRY_VERIFY(!presentation);
+        QTRY_COMPARE(QApplication::focusWidget(), static_cast<QWidget*>(m_window->gridView()));
         m_window->togglePresentation();
         QTRY_VERIFY(m_window->presentation());
-        QCOMPARE(m_window->presentation()->result(), m_window->document()->result()->layers[1]);
-        QCOMPARE(m_window->presentation()->head(), 3);
         m_window->togglePresentation();
         QTRY_VERIFY(!m_window->presentation());
     }
