@@ -237,6 +237,14 @@
         <source>&amp;Clear List</source>
         <translation>Liste &amp;leeren</translation>
     </message>
+    <message>
+        <source>Open Scene</source>
+        <translation>Szene öffnen</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>Alle Dateien (*)</translation>
+    </message>
 </context>
 <context>
     <name>GradientFigure</name>
@@ -3186,14 +3194,6 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>%1 konnte nicht geöffnet werden. %2</translation>
     </message>
     <message>
-        <source>Open Scene</source>
-        <translation>Szene öffnen</translation>
-    </message>
-    <message>
-        <source>All files (*)</source>
-        <translation>Alle Dateien (*)</translation>
-    </message>
-    <message>
         <source>Could not save: %1</source>
         <translation>Konnte nicht speichern: %1</translation>
     </message>
@@ -3790,14 +3790,6 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
 </context>
 <context>
     <name>attn::ui::SceneFiles</name>
-    <message>
-        <source>Open Scene</source>
-        <translation>Szene öffnen</translation>
-    </message>
-    <message>
-        <source>All files (*)</source>
-        <translation>Alle Dateien (*)</translation>
-    </message>
     <message>
         <source>Opened %1</source>
         <translation>%1 geöffnet</translation>

@@ -1,8 +1,10 @@
 #include "ui/document/file_prompts.h"
 
+#include "ui/document/file_names.h"
 #include "ui/document/preferences.h"
 
 #include <QCoreApplication>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
@@ -23,6 +25,18 @@ bool askToSaveChanges(QWidget* parent, bool modified, const QString& documentNam
     if (answer == QMessageBox::Save)
         return save();
     return answer == QMessageBox::Discard;
+}
+
+QString askForSceneToOpen(QWidget* parent)
+{
+    const QString path = QFileDialog::getOpenFileName(
+        parent, QCoreApplication::translate("FilePrompts", "Open Scene"),
+        preferences::sceneDirectory(),
+        sceneFileFilter() + QStringLiteral(";;") +
+            QCoreApplication::translate("FilePrompts", "All files (*)"));
+    if (!path.isEmpty())
+        preferences::rememberSceneFile(path);
+    return path;
 }
 
 void fillRecentFilesMenu(QMenu& menu,

@@ -16,6 +16,10 @@ namespace attn::ui {
 bool askToSaveChanges(QWidget* parent, bool modified, const QString& documentName,
                       const std::function<bool()>& save);
 
+// File > Open Scene's dialog, in the last folder used; the chosen file's folder is remembered
+// for the next. Empty when cancelled.
+QString askForSceneToOpen(QWidget* parent);
+
 // Open Recent from the preferences: "&1 name" (" (model)" after a model folder), the whole path
 // as the tooltip, an entry whose file is gone disabled, and Clear List; `open` gets the path and
 // whether it is a model folder.

@@ -37,13 +37,9 @@ void SceneFiles::openDialog()
 {
     if (!maybeSave())
         return;
-    const QString path = QFileDialog::getOpenFileName(
-        &m_window, tr("Open Scene"), preferences::sceneDirectory(),
-        sceneFileFilter() + QStringLiteral(";;") + tr("All files (*)"));
-    if (path.isEmpty())
-        return;
-    preferences::rememberSceneFile(path);
-    openFile(path);
+    const QString path = askForSceneToOpen(&m_window);
+    if (!path.isEmpty())
+        openFile(path);
 }
 
 bool SceneFiles::openFile(const QString& path)

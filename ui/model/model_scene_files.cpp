@@ -71,9 +71,7 @@ void ModelSceneFiles::openDialog()
 {
     if (!maybeSave())
         return;
-    const QString path = QFileDialog::getOpenFileName(
-        &m_window, tr("Open Scene"), preferences::sceneDirectory(),
-        sceneFileFilter() + QStringLiteral(";;") + tr("All files (*)"));
+    const QString path = askForSceneToOpen(&m_window);
     if (!path.isEmpty())
         openScene(path);
 }

@@ -89,12 +89,12 @@ void PresentationWindow::showOver(QWidget& window, QWidget* fallback)
 {
     QPointer<QWidget> hadKeys = QApplication::focusWidget();
     QPointer<QWidget> other = fallback;
-    QPointer<QWidget> owner = &window;
-    connect(this, &PresentationWindow::closed, &window, [owner, hadKeys, other] {
+    // `window` is the connection's context: the call never outlives it.
+    connect(this, &PresentationWindow::closed, &window, [&window, hadKeys, other] {
         // Back to the window, keys and all: F11, Ctrl+E and typing work at once.
-        owner->activateWindow();
-        owner->raise();
-        QWidget* focus = hadKeys && owner->isAncestorOf(hadKeys) ? hadKeys.data() : other.data();
+        window.activateWindow();
+        window.raise();
+        QWidget* focus = hadKeys && window.isAncestorOf(hadKeys) ? hadKeys.data() : other.data();
         if (focus)
             focus->setFocus(Qt::OtherFocusReason);
     });
