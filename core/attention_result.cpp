@@ -2,6 +2,33 @@
 
 namespace attn::core {
 
+const Matrix& AttentionResult::queryInput() const
+{
+    if (storedQueryInput.size() != 0 || !problem || problem->hasPositions())
+        return storedQueryInput;
+    return problem->queryEmbedding;
+}
+
+Matrix AttentionResult::concat() const
+{
+    if (heads.empty())
+        return {};
+    const Eigen::Index rows = heads.front().output.rows();
+    const Eigen::Index dv = heads.front().output.cols();
+    Matrix cat = Matrix::Zero(rows, Eigen::Index(heads.size()) * dv);
+    for (std::size_t h = 0; h < heads.size(); ++h)
+        if (heads[h].enabled) // a disabled head's own output is still shown; it adds nothing here
+            cat.middleCols(Eigen::Index(h) * dv, dv) = heads[h].output;
+    return cat;
+}
+
+const Matrix& AttentionResult::keyInput() const
+{
+    if (storedKeyInput.size() != 0 || !problem || problem->cross)
+        return storedKeyInput;
+    return queryInput();
+}
+
 float meanOfEnabledHeads(const AttentionResult& result, int row, int column)
 {
     double sum = 0.0;

@@ -59,14 +59,23 @@ struct AttentionResult
     std::string backend; // "CPU", "Vulkan"
     std::string device;  // "Eigen", "llvmpipe (LLVM 15.0.6, 256 bits)"
 
-    Matrix queryInput; // X_q = embedding + position
-    Matrix keyInput;   // X_kv
+    // X_q = E + P and X_kv, read through queryInput() and keyInput(). A backend stores them only
+    // where the problem does not already hold them: without positions X_q is the problem's E,
+    // and in self-attention X_kv is X_q. A model's forward keeps every layer's result, and
+    // these copies were most of its memory beyond the weights at T = 512.
+    Matrix storedQueryInput;
+    Matrix storedKeyInput;
     std::vector<HeadResult> heads;
-    Matrix concat; // Tq x (h * d_v), zeros in disabled heads' columns
     Matrix output; // concat * W_O + b_O
     Pooling pooling;
     bool intermediatesKept = true;
     Diagnostics diagnostics;
+
+    const Matrix& queryInput() const;
+    const Matrix& keyInput() const;
+    // Tq x (h * d_v): the heads' outputs side by side, zeros in disabled heads' columns (seed
+    // 004's Cat[H_1 .. H_h]). Built when asked, not kept beside the heads' own outputs.
+    Matrix concat() const;
 };
 
 // The mean of the enabled heads' weights, what "Mean of heads" shows: summed in double and

@@ -200,8 +200,10 @@ void Computation::run()
 void Computation::project()
 {
     const Problem& p = m_problem;
-    m_result.queryInput = p.queryEmbedding + p.queryPosition;
-    m_result.keyInput = p.cross ? Matrix(p.keyEmbedding + p.keyPosition) : m_result.queryInput;
+    if (p.hasPositions())
+        m_result.storedQueryInput = p.queryInput();
+    if (p.cross)
+        m_result.storedKeyInput = p.keyInput();
 
     // Every head's Q, K and V from its own W_q, W_k and W_v in one product (gemm.h's column
     // groups), each written straight into the head's result with its bias: a head's weights
@@ -232,9 +234,9 @@ void Computation::project()
     }
     // Self-attention multiplies X once; cross-attention takes Q from the queries, K and V from
     // the keys.
-    gemm(m_result.queryInput.data(), d, m_tq, d, fromQueries);
+    gemm(m_result.queryInput().data(), d, m_tq, d, fromQueries);
     if (p.cross)
-        gemm(m_result.keyInput.data(), d, m_tk, d, fromKeys);
+        gemm(m_result.keyInput().data(), d, m_tk, d, fromKeys);
 
     auto prepare = [&](int i, int) {
         HeadResult& out = m_result.heads[std::size_t(i)];
@@ -466,16 +468,12 @@ void Computation::computeBlock(HeadWork& work, const Job& job, Busy& busy)
 void Computation::combineHeads()
 {
     const ModelWeights& w = *m_problem.weights;
-    // A disabled head contributes zeros to the concatenation (its own output is still shown).
-    m_result.concat = Matrix::Zero(m_tq, Eigen::Index(w.headCount()) * w.dV);
-    for (int h = 0; h < w.headCount(); ++h)
-        if (m_result.heads[std::size_t(h)].enabled)
-            m_result.concat.middleCols(h * w.dV, w.dV) = m_result.heads[std::size_t(h)].output;
+    const Matrix concat = m_result.concat();
     // Seed 004: Z = Cat[H_1 .. H_h] W^O + b_O.
     m_result.output.resize(m_tq, w.dModel);
     const GemmColumns columns{w.Wo.data(), w.Wo.cols(), m_result.output.data(), m_result.output.cols(),
                               1, w.bo.size() ? w.bo.data() : nullptr, w.dModel};
-    gemm(m_result.concat.data(), m_result.concat.cols(), m_tq, int(m_result.concat.cols()),
+    gemm(concat.data(), concat.cols(), m_tq, int(concat.cols()),
          {&columns, 1});
 }
 

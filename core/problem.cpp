@@ -23,6 +23,23 @@ ModelWeights& Problem::editWeights()
     return *own;
 }
 
+Matrix Problem::queryInput() const
+{
+    return hasPositions() ? Matrix(queryEmbedding + queryPosition) : queryEmbedding;
+}
+
+Matrix Problem::keyInput() const
+{
+    if (!cross)
+        return queryInput();
+    return hasPositions() ? Matrix(keyEmbedding + keyPosition) : keyEmbedding;
+}
+
+Matrix Problem::queryPositionOrZeros() const
+{
+    return hasPositions() ? queryPosition : Matrix::Zero(queryEmbedding.rows(), queryEmbedding.cols());
+}
+
 Mask Problem::makeMask() const
 {
     return Mask(mask, keyIsPadding, queryCount(), keyCount());
@@ -50,9 +67,18 @@ void Problem::validate() const
                         std::to_string(m.cols()));
     };
     checkInput("query embeddings", queryEmbedding, tq);
-    checkInput("query positions", queryPosition, tq);
-    checkInput("key embeddings", keyEmbedding, tk);
-    checkInput("key positions", keyPosition, tk);
+    if (hasPositions())
+        checkInput("query positions", queryPosition, tq);
+    if (cross) {
+        checkInput("key embeddings", keyEmbedding, tk);
+        if (hasPositions())
+            checkInput("key positions", keyPosition, tk);
+        else if (keyPosition.size() != 0)
+            throw Error("key positions: given while the queries have none");
+    } else if (tk != tq) {
+        throw Error("self-attention: " + std::to_string(tk) + " key tokens for " + std::to_string(tq) +
+                    " queries");
+    }
     if (!(temperature > 0.0f) || !std::isfinite(temperature))
         throw Error("attention.temperature: must be a positive finite number");
     if (mask.window < -1)

@@ -22,9 +22,13 @@ struct Problem : AttentionSettings // score, normalization, temperature, fill, m
     bool cross = false;
 
     Matrix queryEmbedding; // Tq x d_model
-    Matrix queryPosition;  // Tq x d_model
-    Matrix keyEmbedding;   // Tk x d_model
-    Matrix keyPosition;    // Tk x d_model
+    // Tq x d_model, or empty: no positions are added because the embeddings already hold them
+    // (a model layer's input X). Empty on both sides or on neither.
+    Matrix queryPosition;
+    // Tk x d_model each, cross-attention only: in self-attention the keys are the queries and
+    // these stay empty, so a model's forward, which keeps every layer, holds X once.
+    Matrix keyEmbedding;
+    Matrix keyPosition;
     std::vector<bool> keyIsPadding;
     std::vector<bool> queryFallback; // embedding lookup missed, hashed vector used
     std::vector<bool> keyFallback;
@@ -43,6 +47,13 @@ struct Problem : AttentionSettings // score, normalization, temperature, fill, m
     ModelWeights& editWeights();
 
     int queryCount() const { return int(queryTokens.size()); }
+    bool hasPositions() const { return queryPosition.size() != 0; }
+    // X_q = E + P (E alone without positions) and X_kv (the keys' E + P in cross-attention,
+    // X_q in self-attention).
+    Matrix queryInput() const;
+    Matrix keyInput() const;
+    // P_q, zeros when there are no positions: for showing it.
+    Matrix queryPositionOrZeros() const;
     int keyCount() const { return int(keyTokens.size()); }
     // The factor applied to raw scores: 1/sqrt(d_k) for ScaledDot, times 1/temperature.
     float scoreScale() const;

@@ -30,8 +30,10 @@ std::shared_ptr<Problem> randomProblem(int queries, int keys, int dModel, int he
     sinusoidal.kind = PositionalKind::Sinusoidal;
     p->queryEmbedding = embed(p->queryTokens);
     p->queryPosition = positionalEncoding(p->queryCount(), dModel, sinusoidal);
-    p->keyEmbedding = embed(p->keyTokens);
-    p->keyPosition = positionalEncoding(p->keyCount(), dModel, sinusoidal);
+    if (cross) {
+        p->keyEmbedding = embed(p->keyTokens);
+        p->keyPosition = positionalEncoding(p->keyCount(), dModel, sinusoidal);
+    }
     p->keyIsPadding.assign(std::size_t(p->keyCount()), false);
     const int dk = std::max(1, dModel / heads);
     p->weights = std::make_shared<const ModelWeights>(

@@ -84,9 +84,7 @@ std::shared_ptr<const Problem> resolveProblem(const Scene& scene)
         p.keyFallback = std::move(keys.fallback);
         p.keyPosition = position(p.keyCount());
     } else {
-        p.keyEmbedding = p.queryEmbedding;
         p.keyFallback = p.queryFallback;
-        p.keyPosition = p.queryPosition;
     }
 
     // Padding is a property of keys (the sentence that is attended to).

@@ -359,11 +359,13 @@ VulkanBackend::Impl::run(std::shared_ptr<const core::Problem> problem,
     // Full-size results, without the padding.
     using Strided = Eigen::Map<const Matrix, 0, Eigen::OuterStride<>>;
     const float* x = p.x.floats();
-    result->queryInput = Strided(x, tq, key.dModel, Eigen::OuterStride<>(d.dm4));
-    result->keyInput = key.cross ? Matrix(Strided(x + std::size_t(tq) * d.dm4, tk, key.dModel,
-                                                  Eigen::OuterStride<>(d.dm4)))
-                                 : result->queryInput;
-    result->concat = Matrix::Zero(tq, Eigen::Index(h) * dv);
+    // X as the device summed it, stored where the problem does not hold it already (see
+    // AttentionResult::queryInput).
+    if (problem->hasPositions())
+        result->storedQueryInput = Strided(x, tq, key.dModel, Eigen::OuterStride<>(d.dm4));
+    if (key.cross)
+        result->storedKeyInput =
+            Strided(x + std::size_t(tq) * d.dm4, tk, key.dModel, Eigen::OuterStride<>(d.dm4));
     for (int z = 0; z < h; ++z) {
         core::HeadResult& head = result->heads[std::size_t(z)];
         const float* proj = p.proj.floats();
@@ -377,8 +379,6 @@ VulkanBackend::Impl::run(std::shared_ptr<const core::Problem> problem,
             head.rotatedQ = Strided(rot + z * d.dk4, tq, dk, Eigen::OuterStride<>(2 * d.nq));
             head.rotatedK = Strided(rot + d.nq + z * d.dk4, tk, dk, Eigen::OuterStride<>(2 * d.nq));
         }
-        if (head.enabled)
-            result->concat.middleCols(z * dv, dv) = head.output;
         if (pooled) {
             head.weights = Eigen::Map<const Matrix>(
                 p.grid.floats() + std::size_t(z) * p.gridRows * p.gridCols, p.gridRows, p.gridCols);

@@ -230,9 +230,13 @@ void VulkanBackend::Impl::upload(const core::Problem& problem)
         float* e = putRows(in, problem.queryEmbedding);
         if (key.cross)
             putRows(e, problem.keyEmbedding);
-        float* pos = putRows(in + xFloats, problem.queryPosition);
-        if (key.cross)
-            putRows(pos, problem.keyPosition);
+        if (problem.hasPositions()) {
+            float* pos = putRows(in + xFloats, problem.queryPosition);
+            if (key.cross)
+                putRows(pos, problem.keyPosition);
+        } else { // none: the embeddings already hold them
+            std::fill(in + xFloats, in + 2 * xFloats, 0.0f);
+        }
     }
 
     // Rotary angles: cos and sin of p * theta_j per position and pair, in double as core's

@@ -26,8 +26,8 @@ PositionalView positionalView(const Scene& scene)
     for (const Token& t : problem->queryTokens)
         view.tokens.push_back(t.text);
     view.embeddings = problem->queryEmbedding;
-    view.positions = problem->queryPosition;
-    view.sum = problem->queryEmbedding + problem->queryPosition;
+    view.positions = problem->queryPositionOrZeros();
+    view.sum = problem->queryInput();
     view.similarity = positionSimilarity(view.positions);
     return view;
 }
@@ -68,7 +68,6 @@ PermutationCheck checkPermutation(const Scene& scene, const std::vector<int>& pe
         tokens[std::size_t(i)] = problem->queryTokens[std::size_t(from)];
         padding[std::size_t(i)] = problem->keyIsPadding[std::size_t(from)];
     }
-    permuted.keyEmbedding = permuted.queryEmbedding;
     permuted.queryTokens = tokens;
     permuted.keyTokens = tokens;
     permuted.keyIsPadding = padding;

@@ -172,11 +172,9 @@ std::shared_ptr<const Problem> layerProblem(const Model& model, int layer,
     p->queryTokens = tokens;
     p->keyTokens = tokens;
     // X is the layer's normalised input; positions are already in it (learned) or enter as
-    // the rotary step (RotarySpec), never as a second addition.
+    // the rotary step (RotarySpec), never as a second addition: the problem has no position
+    // matrices, and self-attention no key-side copy of X.
     p->queryEmbedding = x;
-    p->keyEmbedding = x;
-    p->queryPosition = Matrix::Zero(t, x.cols());
-    p->keyPosition = p->queryPosition;
     p->keyIsPadding.assign(std::size_t(t), false);
     p->queryFallback.assign(std::size_t(t), false);
     p->keyFallback.assign(std::size_t(t), false);

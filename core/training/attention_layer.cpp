@@ -44,8 +44,8 @@ std::optional<HardGradient> parseHardGradient(std::string_view name)
 LayerInputs LayerInputs::fromProblem(const Problem& problem)
 {
     LayerInputs in;
-    in.queryInput = (problem.queryEmbedding + problem.queryPosition).cast<double>();
-    in.keyInput = (problem.keyEmbedding + problem.keyPosition).cast<double>();
+    in.queryInput = problem.queryInput().cast<double>();
+    in.keyInput = problem.keyInput().cast<double>();
     const Mask mask = problem.makeMask();
     const int tq = problem.queryCount();
     const int tk = problem.keyCount();

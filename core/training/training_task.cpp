@@ -128,14 +128,19 @@ TrainingExample keyValueExample(const Problem& p, const std::vector<int>& queryO
     std::vector<bool> padding(std::size_t(tk), false);
     e.inputs.queryInput.resize(tq, d);
     e.inputs.keyInput.resize(tk, d);
+    const Matrix& keyEmbedding = p.cross ? p.keyEmbedding : p.queryEmbedding;
+    const Matrix queryPosition = p.queryPositionOrZeros();
+    const Matrix keyPosition = !p.cross          ? queryPosition
+                               : p.hasPositions() ? p.keyPosition
+                                                  : Matrix::Zero(keyEmbedding.rows(), keyEmbedding.cols());
     for (int i = 0; i < tq; ++i) {
         const int from = queryOrder[std::size_t(i)];
-        e.inputs.queryInput.row(i) = (p.queryEmbedding.row(from) + p.queryPosition.row(i)).cast<double>();
+        e.inputs.queryInput.row(i) = (p.queryEmbedding.row(from) + queryPosition.row(i)).cast<double>();
         e.queryTokens.push_back(p.queryTokens[std::size_t(from)].text);
     }
     for (int j = 0; j < tk; ++j) {
         const int from = keyOrder[std::size_t(j)];
-        e.inputs.keyInput.row(j) = (p.keyEmbedding.row(from) + p.keyPosition.row(j)).cast<double>();
+        e.inputs.keyInput.row(j) = (keyEmbedding.row(from) + keyPosition.row(j)).cast<double>();
         e.keyTokens.push_back(p.keyTokens[std::size_t(from)].text);
         padding[std::size_t(j)] = p.keyIsPadding[std::size_t(from)];
     }

@@ -29,8 +29,8 @@ double maxAbsDiff(const Matrix& a, const Matrix& b)
 // Vaswani et al. eq. 1 for one head, written out in double precision.
 Eigen::MatrixXd referenceHead(const core::Problem& p, const core::HeadWeights& w)
 {
-    const Eigen::MatrixXd xq = (p.queryEmbedding + p.queryPosition).cast<double>();
-    const Eigen::MatrixXd xk = (p.keyEmbedding + p.keyPosition).cast<double>();
+    const Eigen::MatrixXd xq = p.queryInput().cast<double>();
+    const Eigen::MatrixXd xk = p.keyInput().cast<double>();
     const Eigen::MatrixXd q = xq * w.Wq.cast<double>();
     const Eigen::MatrixXd k = xk * w.Wk.cast<double>();
     const Eigen::MatrixXd v = xk * w.Wv.cast<double>();
@@ -122,7 +122,7 @@ private Q_SLOTS:
         }
         const Eigen::MatrixXd expected = concat * p->weights->Wo.cast<double>();
         QVERIFY(maxAbsDiff(r->output, expected.cast<float>()) < 1e-5);
-        QCOMPARE(r->concat.middleCols(16, 16), Matrix(Matrix::Zero(24, 16)));
+        QCOMPARE(r->concat().middleCols(16, 16), Matrix(Matrix::Zero(24, 16)));
     }
 
     void lowTemperatureApproachesHard()

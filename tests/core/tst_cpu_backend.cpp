@@ -115,7 +115,7 @@ private Q_SLOTS:
         QCOMPARE_LE(std::abs(h.output(0, 0) - 1.0), 1e-6);
         QCOMPARE_LE(std::abs(h.output(0, 1) - (3 * e + 1) / (2 * e + 2)), 1e-6);
         expectNear(h.output, Matrix(w * kV), 1e-6, "output");
-        expectNear(r->concat, h.output, 0, "concat");
+        expectNear(r->concat(), h.output, 0, "concat");
         expectNear(r->output, Matrix(h.output * kWo), 1e-6, "output * W_o");
         QCOMPARE(r->output(0, 2), r->output(0, 0)); // W_o copies (o1, o2) twice
     }
@@ -341,7 +341,7 @@ private Q_SLOTS:
         // b_3 = (2 v1 + 3 v2 + v3 + 4 v4)/10 = (0 - 3 + 1 + 0, 6 + 6 + 1 + 8)/10 = (-1/5, 21/10)
         const Matrix heads = rows4({{-.125, 2.125}, {-.5, 2}, {-.2, 2.1}, {-.5, 2}});
         expectNear(h.output, heads, 1e-6, "head output");
-        expectNear(r->concat, heads, 1e-6, "concat");
+        expectNear(r->concat(), heads, 1e-6, "concat");
         // W_O copies (a, b) to (a, b, a, b); b_O = (1, 0, -1, 2) gives (a + 1, b, a - 1, b + 2).
         expectNear(r->output,
                    rows4({{.875, 2.125, -1.125, 4.125}, {.5, 2, -1.5, 4}, {.8, 2.1, -1.2, 4.1},
@@ -396,7 +396,7 @@ private Q_SLOTS:
         auto p = test::handProblem(ScoreKind::Dot, Normalization::Softmax);
         p->editWeights().heads[0].enabled = false;
         auto r = run(p);
-        QCOMPARE(r->concat, Matrix(Matrix::Zero(4, 2)));
+        QCOMPARE(r->concat(), Matrix(Matrix::Zero(4, 2)));
         QCOMPARE(r->output, Matrix(Matrix::Zero(4, 4)));
         QVERIFY(r->heads[0].output.norm() > 0); // its own output is still shown
     }

@@ -148,7 +148,7 @@ void TestExamples::everyExampleComputesCleanly()
         for (int i = 0; i < tq; ++i)
             QVERIFY2(std::abs(head.weights.row(i).sum() - 1.0f) < 1e-5f, qPrintable(QString::number(i)));
     }
-    QVERIFY(result->concat.allFinite() && result->output.allFinite());
+    QVERIFY(result->concat().allFinite() && result->output.allFinite());
 }
 
 // Seed 001's 4x4 example as tests/support/problems.h works it by hand: one-hot X = I, so
@@ -321,7 +321,7 @@ void TestExamples::oneHotAgainstHashed()
             if (i != j)
                 offDiagonal = std::max(offDiagonal, std::abs(double(s2(i, j))));
     QVERIFY2(offDiagonal > 0.5, qPrintable(QString::number(offDiagonal)));
-    QVERIFY((hashed->queryInput.array() != 0.0f).all());
+    QVERIFY((hashed->queryInput().array() != 0.0f).all());
 }
 
 // Seed 002: large dot products saturate softmax; 1/sqrt(d_k) keeps it sensitive. q and k
@@ -369,7 +369,7 @@ void TestExamples::disabledHeadContributesZeros()
     QVERIFY(result->heads[0].enabled);
     QVERIFY(!result->heads[1].enabled);
     const int dv = result->problem->weights->dV;
-    const Matrix& concat = result->concat;
+    const Matrix& concat = result->concat();
     QCOMPARE(concat.cols(), qsizetype(2 * dv));
     // The disabled head is still computed ...
     QVERIFY(result->heads[1].output.cwiseAbs().maxCoeff() > 0.5f);

@@ -169,7 +169,7 @@ void TestModelForward::headsOffMatchReference()
         QVERIFY(!layer.heads[std::size_t(h)].enabled);
         QCOMPARE(layer.heads[std::size_t(h)].weights.row(0).sum(), 1.0f);
         const int dv = layer.problem->weights->dV;
-        QVERIFY(layer.concat.middleCols(h * dv, dv).isZero(0.0f));
+        QVERIFY(layer.concat().middleCols(h * dv, dv).isZero(0.0f));
     }
 }
 
@@ -255,7 +255,15 @@ void TestModelForward::modelHeadIsAnExplorerHead()
     QVERIFY(layer.problem->rotary.enabled());
     QCOMPARE(int(layer.problem->rotary.inverseFrequencies.size()), model->config().dHead / 2);
     const Matrix x = backend.blockOps().norm(result->hidden[0], model->weights.layers[0].attentionNorm);
-    QVERIFY(attn::test::bitIdentical(layer.queryInput, x));
+    QVERIFY(attn::test::bitIdentical(layer.queryInput(), x));
+    // X is held once: by the problem, with no position matrices or key-side copy, and the
+    // result's X_q and X_kv are that same matrix (a forward keeps every layer's result).
+    QVERIFY(!layer.problem->hasPositions());
+    QCOMPARE(layer.problem->keyEmbedding.size(), 0);
+    QCOMPARE(layer.storedQueryInput.size(), 0);
+    QCOMPARE(layer.storedKeyInput.size(), 0);
+    QCOMPARE(&layer.queryInput(), &layer.problem->queryEmbedding);
+    QCOMPARE(&layer.keyInput(), &layer.problem->queryEmbedding);
     for (const HeadResult& head : layer.heads) {
         // The rotary step is its own stage: the first token is not turned, the others are,
         // and a rotation keeps every pair's length.
@@ -299,9 +307,6 @@ void TestModelForward::rotaryHandWorked()
     p->keyTokens = p->queryTokens;
     p->queryEmbedding = Matrix::Zero(t, 2);
     p->queryEmbedding.col(0).setOnes();
-    p->keyEmbedding = p->queryEmbedding;
-    p->queryPosition = Matrix::Zero(t, 2);
-    p->keyPosition = p->queryPosition;
     p->keyIsPadding.assign(t, false);
     ModelWeights& w = p->editWeights();
     w.dModel = w.dK = w.dV = 2;

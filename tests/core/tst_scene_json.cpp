@@ -301,8 +301,8 @@ void TestSceneJson::roundTripReproducesEveryField()
     const auto before = compute(original);
     const auto after = compute(loaded);
     QCOMPARE(after->heads.size(), before->heads.size());
-    QVERIFY(sameBits(after->queryInput, before->queryInput));
-    QVERIFY(sameBits(after->keyInput, before->keyInput));
+    QVERIFY(sameBits(after->queryInput(), before->queryInput()));
+    QVERIFY(sameBits(after->keyInput(), before->keyInput()));
     for (std::size_t h = 0; h < before->heads.size(); ++h) {
         QVERIFY(sameBits(after->heads[h].weights, before->heads[h].weights));
         QVERIFY(sameBits(after->heads[h].output, before->heads[h].output));

@@ -30,10 +30,7 @@ inline std::shared_ptr<core::Problem> handProblem(core::ScoreKind score, core::N
     auto p = std::make_shared<core::Problem>();
     p->queryTokens = tokensOf({"This", "is", "a", "cat"});
     p->keyTokens = p->queryTokens;
-    p->queryEmbedding = core::Matrix::Identity(4, 4);
-    p->keyEmbedding = p->queryEmbedding;
-    p->queryPosition = core::Matrix::Zero(4, 4);
-    p->keyPosition = p->queryPosition;
+    p->queryEmbedding = core::Matrix::Identity(4, 4); // no positions added
     p->keyIsPadding.assign(4, false);
 
     core::ModelWeights& w = p->editWeights();

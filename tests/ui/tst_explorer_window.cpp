@@ -205,8 +205,8 @@ private slots:
             QVERIFY(bitIdentical(before->heads[h].output, after->heads[h].output));
         }
         const int dv = after->problem->weights->dV;
-        QVERIFY(after->concat.middleCols(dv, dv).isZero(0));
-        QVERIFY(bitIdentical(after->concat.leftCols(dv), before->concat.leftCols(dv)));
+        QVERIFY(after->concat().middleCols(dv, dv).isZero(0));
+        QVERIFY(bitIdentical(after->concat().leftCols(dv), before->concat().leftCols(dv)));
         QVERIFY(sameResult(*after, *test::cpuResult(m_window->document()->scene())));
     }
 

@@ -173,8 +173,8 @@ private slots:
         view.matrix(1, 0) += 1.0f; // "cat"
         m_document->setWeightMatrix({ui::WeightKind::Embedding}, view.matrix);
         const auto after = test::cpuResult(m_document->scene());
-        QCOMPARE(after->queryInput(1, 0), before->queryInput(1, 0) + 1.0f);
-        QVERIFY(bitIdentical(after->queryInput.row(0), before->queryInput.row(0)));
+        QCOMPARE(after->queryInput()(1, 0), before->queryInput()(1, 0) + 1.0f);
+        QVERIFY(bitIdentical(after->queryInput().row(0), before->queryInput().row(0)));
 
         m_document->undoStack()->undo();
         m_document->undoStack()->undo();

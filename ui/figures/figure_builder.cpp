@@ -700,7 +700,7 @@ void FigureBuilder::buildPipeline(const core::AttentionResult& result, int width
     const std::vector<Stage> stages = {
         // Short titles: they set the columns' minimum widths, and the T x T panels below
         // share those columns.
-        {&result.queryInput, QStringLiteral("X = E + P"), QStringLiteral("X"), &queries, &none, false, false},
+        {&result.queryInput(), QStringLiteral("X = E + P"), QStringLiteral("X"), &queries, &none, false, false},
         {&head.Q, QStringLiteral("Q"), QStringLiteral("Q"), &queries, &none, false, false},
         {&head.K, QStringLiteral("K"), QStringLiteral("K"), &keys, &none, false, false},
         {&head.V, QStringLiteral("V"), QStringLiteral("V"), &keys, &none, false, false},

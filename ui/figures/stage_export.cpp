@@ -154,9 +154,11 @@ StageMatrix stageMatrix(const core::AttentionResult& result, Stage stage, int he
     const QStringList queries = texts(result.problem->queryTokens);
     const QStringList keys = texts(result.problem->keyTokens);
     if (stage == Stage::Input)
-        return {&result.queryInput, queries, {}, QStringLiteral("input X")};
-    if (stage == Stage::Concat)
-        return {&result.concat, queries, {}, QStringLiteral("concatenated heads")};
+        return {&result.queryInput(), queries, {}, QStringLiteral("input X")};
+    if (stage == Stage::Concat) {
+        auto concat = std::make_shared<const core::Matrix>(result.concat());
+        return {concat.get(), queries, {}, QStringLiteral("concatenated heads"), concat};
+    }
     if (stage == Stage::Output)
         return {&result.output, queries, {}, QStringLiteral("output")};
     if (head < 0 || head >= int(result.heads.size()))

@@ -5,6 +5,7 @@
 #include <QByteArray>
 #include <QString>
 #include <QStringList>
+#include <memory>
 #include <optional>
 
 namespace attn::ui {
@@ -18,6 +19,7 @@ struct StageMatrix
     QStringList rowLabels;
     QStringList columnLabels; // empty where columns are dimensions, not tokens
     QString name;             // "head 1 weights"
+    std::shared_ptr<const core::Matrix> built{}; // what `matrix` points to where the result keeps none
 };
 
 std::optional<Stage> parseStage(const QString& name); // "weights", "Q", "masked-scores", ...

@@ -171,7 +171,7 @@ QString caption(PresentationStep step, const core::Problem& p)
                            .arg(it(QStringLiteral("X")), it(QStringLiteral("E")), it(QStringLiteral("P")), kGap,
                                 vec(QStringLiteral("x"), QStringLiteral("i")), vec(QStringLiteral("e"), QStringLiteral("i")),
                                 vec(QStringLiteral("p"), QStringLiteral("i")));
-        if (p.queryPosition.isZero() && p.keyPosition.isZero())
+        if (!p.hasPositions() || (p.queryPosition.isZero() && (!p.cross || p.keyPosition.isZero())))
             text += kGap + Words::tr("(no positions: %1 = 0)").arg(it(QStringLiteral("P")));
         return text;
     }
@@ -431,7 +431,7 @@ QString numbers(PresentationStep step, const core::AttentionResult& r, int hInde
     case PresentationStep::Embeddings:
         return bold(QStringLiteral("x"), i) + eq + bold(QStringLiteral("e"), i) + QStringLiteral(" + ") +
                bold(QStringLiteral("p"), i) + eq + vectorText(p.queryEmbedding, i) + QStringLiteral(" + ") +
-               vectorText(p.queryPosition, i) + eq + vectorText(r.queryInput, i);
+               vectorText(p.queryPositionOrZeros(), i) + eq + vectorText(r.queryInput(), i);
     case PresentationStep::Projections:
         return bold(QStringLiteral("q"), i) + eq + bold(QStringLiteral("x"), i) + it(QStringLiteral("W")) +
                sup(it(QStringLiteral("Q"))) + eq + vectorText(h.Q, i) + QStringLiteral(",") + kGap +
@@ -549,7 +549,7 @@ QString numbers(PresentationStep step, const core::AttentionResult& r, int hInde
                parts.join(QStringLiteral(", "));
     }
     case PresentationStep::Concat:
-        return QStringLiteral("Concat") + sub(QString::number(i + 1)) + eq + vectorText(r.concat, i, 6) +
+        return QStringLiteral("Concat") + sub(QString::number(i + 1)) + eq + vectorText(r.concat(), i, 6) +
                Words::tr(" (%1 heads × %2 values)").arg(r.heads.size()).arg(p.weights->dV);
     case PresentationStep::Output:
         return bold(QStringLiteral("y"), i) + eq + QStringLiteral("Concat") + sub(QString::number(i + 1)) + QStringLiteral(" ") +

@@ -268,6 +268,8 @@ private:
     std::unique_ptr<core::Mask> mask;
     QStringList queries;
     QStringList keys;
+    Matrix m_positions; // P as a panel shows it: zeros where the problem adds none (a model's layer)
+    Matrix m_concat;    // built for the panels that show it (the result does not keep it)
     Slide m_slide;
     QStringList m_notes;
     mutable std::map<std::tuple<int, int, int, const void*>, double> m_labelWidths;
@@ -370,12 +372,13 @@ std::vector<MatrixPanel> SlideBuilder::panelsOfStep()
     std::vector<MatrixPanel> panels;
     switch (PresentationStep(o.step)) {
     case S::Embeddings:
+        m_positions = p.queryPositionOrZeros();
         panels.push_back(signedPanel(QStringLiteral("E"), Words::tr("E  (embeddings)"), p.queryEmbedding, false));
-        panels.push_back(signedPanel(QStringLiteral("P"), Words::tr("P  (positions)"), p.queryPosition, false));
+        panels.push_back(signedPanel(QStringLiteral("P"), Words::tr("P  (positions)"), m_positions, false));
         panels.push_back(signedPanel(QStringLiteral("X"), p.cross ? QStringLiteral("Xₜ = E + P") : QStringLiteral("X = E + P"),
-                                     r.queryInput, false));
+                                     r.queryInput(), false));
         if (p.cross) // the source's tokens, which the keys and values are made of
-            panels.push_back(signedPanel(QStringLiteral("X source"), Words::tr("Xₛ (source)"), r.keyInput, true));
+            panels.push_back(signedPanel(QStringLiteral("X source"), Words::tr("Xₛ (source)"), r.keyInput(), true));
         break;
     case S::Projections:
         panels.push_back(signedPanel(QStringLiteral("Q"), QStringLiteral("Q"), h.Q, false));
@@ -411,8 +414,9 @@ std::vector<MatrixPanel> SlideBuilder::panelsOfStep()
                                          r.heads[std::size_t(g)].weights, g, true, QStringLiteral("0"), true));
         break;
     case S::Concat: {
+        m_concat = r.concat();
         MatrixPanel concat = signedPanel(QStringLiteral("concat"), QStringLiteral("Concat(head 1, …, head %1)").arg(r.heads.size()),
-                                         r.concat, false);
+                                         m_concat, false);
         if (r.heads.size() == 1)
             concat.title = QStringLiteral("Concat(head 1)");
         for (int g = 1; g < int(r.heads.size()); ++g)
@@ -421,7 +425,8 @@ std::vector<MatrixPanel> SlideBuilder::panelsOfStep()
         break;
     }
     case S::Output:
-        panels.push_back(signedPanel(QStringLiteral("concat"), QStringLiteral("Concat"), r.concat, false));
+        m_concat = r.concat();
+        panels.push_back(signedPanel(QStringLiteral("concat"), QStringLiteral("Concat"), m_concat, false));
         for (int g = 1; g < int(r.heads.size()); ++g)
             panels.back().columnGroups.push_back(g * p.weights->dV);
         panels.push_back(signedPanel(QStringLiteral("multi-head output"), Words::tr("output = Concat · Wᴼ"), r.output, false));

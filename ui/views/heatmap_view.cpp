@@ -476,7 +476,7 @@ QString HeatmapView::describeCell(const FigureBuilder::Cell& cell) const
         // A pipeline panel: X, Q, K, V or the output.
         const core::HeadResult& h = r.heads[std::size_t(std::max(0, cell.head))];
         const std::pair<const char*, const core::Matrix*> panels[] = {
-            {"X", &r.queryInput}, {"Q", &h.Q}, {"K", &h.K}, {"V", &h.V}, {"output", &h.output}};
+            {"X", &r.queryInput()}, {"Q", &h.Q}, {"K", &h.K}, {"V", &h.V}, {"output", &h.output}};
         for (const auto& [name, matrix] : panels)
             if (cell.matrix == QLatin1String(name) && i < matrix->rows() && j < matrix->cols()) {
                 const bool keys = cell.matrix == QLatin1String("K") || cell.matrix == QLatin1String("V");
