@@ -16,6 +16,7 @@
 #include "ui/model/predictions_view.h"
 #include "ui/document/preferences.h"
 #include "ui/model/token_focus_bar.h"
+#include "ui/presentation/presentation_steps.h"
 #include "ui/presentation/presentation_window.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/views/lines_view.h"
@@ -575,6 +576,16 @@ private slots:
         QCOMPARE(presentation->result(), m_window->document()->result()->layers[1]);
         QCOMPARE(presentation->head(), 3);
         QTRY_VERIFY(presentation->slide());
+        // Every step builds a page on a model's layer, whose problem has no position matrices
+        // (X already holds them) and whose result builds the concatenation of heads on demand.
+        for (int step = 1; step <= presentation->stepCount(); ++step) {
+            presentation->setStep(step);
+            QVERIFY2(presentation->slide(), qPrintable(ui::PresentationWindow::stepName(step)));
+            QVERIFY(!presentation->numbers().isEmpty());
+        }
+        presentation->setStep(int(ui::PresentationStep::Embeddings));
+        QVERIFY(presentation->caption().contains(QStringLiteral("no positions")));
+        presentation->setStep(1);
         presentation->activateWindow(); // as a window manager does (Escape is the window's own shortcut too)
         QTRY_VERIFY(presentation->isActiveWindow());
         QTest::keyClick(presentation, Qt::Key_Escape);
