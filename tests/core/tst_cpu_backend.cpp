@@ -93,6 +93,48 @@ private Q_SLOTS:
         QCOMPARE(r->backend, std::string("CPU"));
     }
 
+    // X_q = E + P and X_kv as the backend uses them: with positions (X = I + 0.5, so each row of
+    // Q and K is W's row plus half of W's column sums, (2, 2) for both), without them (X is the
+    // problem's own E, not a copy), and with a source sentence of rows 1 and 4 of I.
+    void inputsWithAndWithoutPositions()
+    {
+        auto plain = test::handProblem(ScoreKind::Dot, Normalization::Softmax);
+        auto r = run(plain);
+        QCOMPARE(&r->queryInput(), &r->problem->queryEmbedding);
+        QCOMPARE(&r->keyInput(), &r->problem->queryEmbedding);
+        QCOMPARE(r->storedQueryInput.size(), 0);
+
+        auto positioned = test::handProblem(ScoreKind::Dot, Normalization::Softmax);
+        positioned->queryPosition = Matrix::Constant(4, 4, 0.5f);
+        r = run(positioned);
+        expectNear(r->queryInput(), Matrix(Matrix::Identity(4, 4).array() + 0.5f), 0, "X_q");
+        QCOMPARE(&r->keyInput(), &r->queryInput());
+        expectNear(r->heads[0].Q, rows4({{2, 1}, {1, 2}, {2, 2}, {1, 1}}), 0, "Q");
+        expectNear(r->heads[0].K, rows4({{2, 1}, {1, 2}, {1, 1}, {2, 2}}), 0, "K");
+
+        auto cross = test::handProblem(ScoreKind::Dot, Normalization::Softmax);
+        cross->cross = true;
+        cross->keyTokens = test::tokensOf({"This", "cat"});
+        cross->keyIsPadding.assign(2, false);
+        cross->keyEmbedding = rows4({{1, 0, 0, 0}, {0, 0, 0, 1}});
+        r = run(cross);
+        expectNear(r->keyInput(), cross->keyEmbedding, 0, "X_kv");
+        expectNear(r->heads[0].K, rows4({{1, 0}, {1, 1}}), 0, "K");
+        expectNear(r->heads[0].V, rows4({{1, 2}, {1, 1}}), 0, "V");
+
+        cross->keyPosition = Matrix::Zero(2, 4); // the keys' positions without the queries'
+        QVERIFY_THROWS_EXCEPTION(core::Error, run(cross));
+        auto uneven = test::handProblem(ScoreKind::Dot, Normalization::Softmax);
+        uneven->keyTokens.pop_back(); // self-attention: the keys are the queries
+        uneven->keyIsPadding.pop_back();
+        try {
+            run(uneven);
+            QFAIL("a self-attention problem with 3 keys for 4 queries computed");
+        } catch (const core::Error& e) {
+            QCOMPARE(QString::fromUtf8(e.what()), QStringLiteral("self-attention: 3 key tokens for 4 queries"));
+        }
+    }
+
     void dotSoftmax()
     {
         auto r = run(test::handProblem(ScoreKind::Dot, Normalization::Softmax));
