@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs every libFuzzer target of the fuzz preset for a bounded time (issue 16), two at a time
+# Runs every libFuzzer target of the fuzz preset for a bounded time, two at a time
 # (one per core), from the committed seeds (tests/fuzz/corpus) and past findings
 # (tests/fuzz/regressions); what a run adds to the corpus stays in build/fuzz/corpus.
 # A crash, a sanitizer report, a hang (-timeout) or an allocation past -malloc_limit_mb fails

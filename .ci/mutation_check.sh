@@ -1,5 +1,5 @@
 #!/bin/sh
-# Mutation check of the core suite (issue 16): applies small mutations to core, one at a time,
+# Mutation check of the core suite: applies small mutations to core, one at a time,
 # to a copy of the committed tree, and expects `ctest -L core` to fail on each. A mutant that
 # passes is a wrong number the core tests would not notice. Not part of .ci/run (about a
 # minute per mutant on 2 cores); run it before changing what the core tests check.

@@ -1,5 +1,5 @@
-// attention-bench: issue 3's benchmark, and issue 11's whole models (docs/PERFORMANCE.md holds
-// the tables).
+// attention-bench: one attention layer against NumPy, and whole models against eager PyTorch
+// (docs/PERFORMANCE.md holds the tables).
 //
 // For each size T and backend, in a child process of its own (so that no case inherits another's
 // memory or caches): the median full compute of one attention layer, with every head's T x T
@@ -14,7 +14,7 @@
 //   attention-bench [--sizes 32,128,1024,4096,16384] [--backends cpu,vulkan] [--quick]
 //                   [--numpy | --no-numpy] [--models gpt2,bert] [--model-sizes 32,128,512]
 //                   [--model-backends cpu] [--torch | --no-torch] [--json FILE]
-//   attention-bench --training [--quick] [--json FILE]     (issue 14: training steps per second)
+//   attention-bench --training [--quick] [--json FILE]     (training steps per second)
 #include "app/bench_models.h"
 #include "app/bench_training.h"
 #include "app/bench_timing.h"
@@ -402,7 +402,8 @@ int main(int argc, char** argv)
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("attention-bench"));
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Attention Explorer's benchmark (issues 3 and 11)."));
+    parser.setApplicationDescription(QStringLiteral(
+        "Attention Explorer's benchmark: one attention layer against NumPy, whole models against eager PyTorch."));
     parser.addHelpOption();
     const QCommandLineOption sizesOption("sizes", "Comma-separated T values.", "list",
                                          "32,128,1024,4096,16384");
@@ -415,7 +416,7 @@ int main(int argc, char** argv)
     const QCommandLineOption jsonOption("json", "Also write every measurement to this file.",
                                         "file");
     const QCommandLineOption modelsOption(
-        "models", "Whole models with random weights: gpt2, bert (issue 11). Alone, without "
+        "models", "Whole models with random weights: gpt2, bert. Alone, without "
                   "--sizes, only the model cases run.", "list");
     const QCommandLineOption modelSizesOption("model-sizes", "T values of the model cases.",
                                               "list", "32,128,512");
@@ -429,7 +430,7 @@ int main(int argc, char** argv)
                                          "Run the torch peer (default when it is available).");
     const QCommandLineOption noTorchOption("no-torch", "Do not run the torch peer.");
     const QCommandLineOption trainingOption(
-        "training", "Training steps per second at T <= 16, d_model <= 64 (issue 14); only these cases run.");
+        "training", "Training steps per second at T <= 16, d_model <= 64; only these cases run.");
     QCommandLineOption caseOption("case", "Internal: measure one case, BACKEND:T, and print JSON.",
                                   "case");
     caseOption.setFlags(QCommandLineOption::HiddenFromHelp);

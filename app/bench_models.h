@@ -1,6 +1,6 @@
 #pragma once
 
-// attention-bench's model cases (issue 11): whole transformers with random weights in the
+// attention-bench's model cases: whole transformers with random weights in the
 // shapes of public checkpoints, opened with core::loadModel and run by core::runModel, against
 // eager PyTorch (../shared/bench/torch_transformer.py).
 

@@ -46,7 +46,7 @@ QJsonArray runTrainingBenchmark(bool quick)
     cases.push_back({8, 16, 2, core::ScoreKind::ScaledDot, core::TrainingTask::Reverse});
 
     const int steps = quick ? 100 : 1000;
-    std::printf("\n## Training (issue 14): Adam steps per second, on the CPU\n\n"
+    std::printf("\n## Training: Adam steps per second, on the CPU\n\n"
                 "| task | T | d_model | heads | score | steps/s (wall) | steps per CPU-second |\n"
                 "|---|---|---|---|---|---|---|\n");
     QJsonArray out;

@@ -1,6 +1,6 @@
 #pragma once
 
-// attention-bench --training (issue 14): steps per second of core::Trainer at the sizes the
+// attention-bench --training: steps per second of core::Trainer at the sizes the
 // window trains (T <= 16, d_model <= 64), every score function, on this machine's CPU.
 
 #include <QJsonArray>

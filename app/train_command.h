@@ -14,7 +14,7 @@ namespace attn::app {
 
 struct CommandLineError;
 
-// What the command line asks of training (issue 14): --train TASK and what goes with it.
+// What the command line asks of training: --train TASK and what goes with it.
 struct TrainOptions
 {
     std::optional<core::TrainingTask> task; // --train copy|previous-token|reverse|translation|key-value

@@ -10,7 +10,7 @@ namespace attn::core {
 
 struct AttentionResult;
 
-// The gradient view (issue 14, seeds 000 and 002): how much one query's weights still move
+// The gradient view (seeds 000 and 002): how much one query's weights still move
 // when its scores move. Large scores saturate softmax to a one-hot row, where
 // dw_j/ds_k = w_j (delta_jk - w_k) is nearly 0 everywhere: "softmax can be sensitive to large
 // input values, killing the gradient" (seed 000).

@@ -10,7 +10,7 @@
 namespace attn::core {
 
 // Training and the analyses compute in double: central finite differences need it, and at
-// T <= 16, d_model <= 64 it costs nothing next to the 5 ms a step may take (issue 14).
+// T <= 16, d_model <= 64 it costs nothing next to the 5 ms a step may take.
 using MatrixD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using RowVectorD = Eigen::Matrix<double, 1, Eigen::Dynamic>;
 

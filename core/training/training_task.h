@@ -13,7 +13,7 @@ namespace attn::core {
 
 struct Scene;
 
-// The small tasks a single-layer scene can be trained on (issue 14). Each is defined on the
+// The small tasks a single-layer scene can be trained on. Each is defined on the
 // scene's own sentence(s), so the heatmaps of the scene sharpen as the loss falls:
 //
 //   copy            query i attends to key i (attend to self). Target output: X_kv row i.

@@ -104,7 +104,7 @@ double maxDifference(const QJsonValue& a, const QJsonValue& b)
     return worst;
 }
 
-// Issue 3: in CI the GPU checks run on lavapipe and are never skipped.
+// In CI the GPU checks run on lavapipe and are never skipped.
 #define REQUIRE_VULKAN(present)                                                                    \
     do {                                                                                           \
         if (!(present)) {                                                                          \
@@ -284,7 +284,7 @@ private slots:
         QCOMPARE(actual, expected);
     }
 
-    // Issue 3: --backend vulkan --dump equals --backend cpu --dump for every mode.
+    // --backend vulkan --dump equals --backend cpu --dump for every mode.
     void vulkanDumpEqualsCpuDumpForEveryMode_data()
     {
         QTest::addColumn<QStringList>("options");
@@ -326,7 +326,7 @@ private slots:
         QVERIFY(maxDifference(dumps[0][QStringLiteral("output")], dumps[1][QStringLiteral("output")]) <= 1e-4);
     }
 
-    // Issue 3: --list-devices prints each device with its type, driver and API version.
+    // --list-devices prints each device with its type, driver and API version.
     void listDevicesPrintsTypeDriverAndApiVersion()
     {
         const Run r = run({QStringLiteral("--list-devices")});
@@ -513,7 +513,7 @@ private slots:
         QCOMPARE(lines[0].split(',').first().toFloat(), result->heads[0].weights(0, 0));
     }
 
-    // --- Issue 13 --------------------------------------------------------------------
+    // --- The first ten minutes, from the command line -----------------------------
 
     // --help and --version print once, and the usage line names the program.
     void helpAndVersionPrintOnce()

@@ -1,4 +1,4 @@
-// The command line's outputs as an attacker of files would try them (issue 16): a dump read
+// The command line's outputs as an attacker of files would try them: a dump read
 // back by a plain JSON reader against a reference computed here, dumps to a FIFO and to
 // standard output, a dump too large refused up front, --export-all stopped half-way by a
 // folder in its way or a full disk (no partial set), an output path that is a folder.

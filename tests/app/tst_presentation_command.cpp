@@ -1,4 +1,4 @@
-// The command line of issue 13's figures and presentations, run as a user runs it:
+// The command line's figures and presentations, run as a user runs it:
 // --export-presentation (one PDF page a step, its text text), --theme, --color-scale, and
 // the 3,000-token figure that came out almost uniformly dark.
 #include "support/run_executable.h"

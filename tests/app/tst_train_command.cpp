@@ -1,4 +1,4 @@
-// attention-explorer --train (issue 14), run as a user runs it: the loss history in --dump
+// attention-explorer --train, run as a user runs it: the loss history in --dump
 // as training.loss (first step to last), the dump's weights being the trained ones,
 // --train-save, and the usage and input errors with their exit codes.
 #include "core/scene_json.h"

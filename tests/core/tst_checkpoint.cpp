@@ -1,6 +1,7 @@
 // Checkpoint: the model fixtures (tests/data/models, written by make_tiny_models.py) opened by
 // memory map, every value compared with a second reading of the raw bytes (raw_safetensors.h),
-// and every malformed file the issue names, built by patching a copy of a fixture.
+// and every kind of malformed file (a tensor missing, misshapen, of the wrong dtype or outside the
+// file), built by patching a copy of a fixture.
 #include "core/error.h"
 #include "core/model/checkpoint.h"
 #include "raw_safetensors.h"
@@ -215,7 +216,7 @@ private slots:
                                                  << "model.safetensors.index.json: lm_head.weight: missing";
         QTest::newRow("wrong shape asked") << "gpt2" << none << cAttn << 16 << 47
                                            << "model.safetensors: " + cAttn + ": expected 16x47, got 16x48";
-        // The issue's message form, with the stored shape one column short (and its data 16
+        // The message names file, tensor and both shapes, with the stored shape one column short (and its data 16
         // floats shorter, so that the header is consistent).
         QTest::newRow("wrong shape stored")
             << "gpt2"

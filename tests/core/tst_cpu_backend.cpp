@@ -361,7 +361,7 @@ private Q_SLOTS:
         QCOMPARE(r->heads[0].weights(0, 1), 0.0f);
     }
 
-    // Issue 2's optional biases: Q = X W_q + b_q, K = X W_k + b_k, V = X W_v + b_v and
+    // The optional biases: Q = X W_q + b_q, K = X W_k + b_k, V = X W_v + b_v and
     // Z = concat W_O + b_O, worked by hand on tests/support/problems.h's handProblemWithBiases.
     void biasesByHand()
     {

@@ -185,7 +185,7 @@ private slots:
         QVERIFY(e.vectors == expected);
     }
 
-    // Issue 13: any sentence embeds. Words past d_model get their hashed vectors, flagged,
+    // Any sentence embeds. Words past d_model get their hashed vectors, flagged,
     // where one-hot used to refuse the sentence ("needs d_model >= vocabulary size").
     void oneHotWordsPastTheWidthFallBack()
     {

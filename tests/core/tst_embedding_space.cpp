@@ -1,4 +1,4 @@
-// Issue 14, seed 003: the embedding space. PCA against a direct eigen-decomposition of the
+// Seed 003: the embedding space. PCA against a direct eigen-decomposition of the
 // covariance; nearest words and the analogy king - man + woman on the committed 8-dimensional
 // vectors (tests/data/wordvectors/make_analogy_8d.py says how they were made); t-SNE
 // deterministic and faithful to clusters; a scene's and a real model's vectors.

@@ -1,6 +1,6 @@
-// Issue 16's findings on input: files refused before they are read whole or anything is
-// allocated for them (peak memory measured), JSON keys given twice, word-vector values and
-// headers that say what is wrong, a scene from a much newer version.
+// Found by probing the readers as an attacker would: files refused before they are read whole or
+// anything is allocated for them (peak memory measured), JSON keys given twice, word-vector values
+// and headers that say what is wrong, a scene from a much newer version.
 #include "core/error.h"
 #include "core/json_duplicate_keys.h"
 #include "core/matrix_io.h"

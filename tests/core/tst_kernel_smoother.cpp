@@ -1,4 +1,4 @@
-// Issue 14, seed 004: attention as a kernel smoother, against closed forms. Two keys at -1
+// Seed 004: attention as a kernel smoother, against closed forms. Two keys at -1
 // and +1 with values 0 and 1 make every normalization a formula in the query x:
 //   softmax    f(x) = 1 / (1 + exp(-2x / h^2))            (the Gaussian kernel's ratio)
 //   sparsemax  f(x) = clamp((1 + 2x / h^2) / 2, 0, 1)      (Martins & Astudillo's two-point case)

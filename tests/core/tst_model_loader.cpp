@@ -1,7 +1,8 @@
 // The model loader: config.json of every family, the fixtures (tests/data/models, written by
 // make_tiny_models.py) mapped into TransformerWeights and spot-checked against the raw bytes of
-// the files (raw_safetensors.h decodes them independently), every bad folder the issue names
-// (built by patching a copy of a fixture), cancellation and progress, and the Hugging Face cache.
+// the files (raw_safetensors.h decodes them independently), every kind of bad folder (missing,
+// misshapen or out-of-file tensors, an unknown family, no tokenizer; built by patching a copy of
+// a fixture), cancellation and progress, and the Hugging Face cache.
 #include "core/error.h"
 #include "core/model/checkpoint.h"
 #include "core/model/model_config.h"
@@ -824,7 +825,7 @@ private slots:
                })
             << "model.safetensors.index.json: ln_f.bias: weight_map places it in model-00002-of-00002.safetensors, "
                "which has no such tensor";
-        QTest::newRow("wrong shape") // the issue's message form
+        QTest::newRow("wrong shape") // "file: tensor: expected AxB, got CxD"
             << "gpt2"
             << patchSafetensors("model.safetensors", [=](rawst::File& st) {
                    QJsonObject header = st.header();

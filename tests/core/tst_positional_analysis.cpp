@@ -1,4 +1,4 @@
-// Issue 14, seeds 001 and 003: positional encodings. P against the sinusoidal formula of
+// Seeds 001 and 003: positional encodings. P against the sinusoidal formula of
 // Vaswani et al. (3.5), P P^T against its closed form, X = E + P, order blindness without
 // positions (and its end with positions or a causal mask), rotary positions against the CPU
 // backend's rotation and the closed form of the score by distance.

@@ -1,4 +1,4 @@
-// Issue 14: any two settings of a scene side by side. The difference is the second minus the
+// Any two settings of a scene side by side. The difference is the second minus the
 // first, cell for cell, as the backend computes each; labels say what changed; shapes that
 // differ are refused; the transpose puts queries in columns as seed 001 writes them.
 

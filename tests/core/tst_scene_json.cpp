@@ -476,7 +476,7 @@ void TestSceneJson::crossAttentionExample()
     QCOMPARE(problem->keyCount(), 5);
 }
 
-// Issue 13: a one-hot scene narrower than its sentence, or a positional table shorter than
+// A one-hot scene narrower than its sentence, or a positional table shorter than
 // it, loads and computes (these were errors): the words past d_model get hashed vectors,
 // the positions past the table sinusoidal ones.
 void TestSceneJson::sentencesTheSceneWasNotMadeForLoad()

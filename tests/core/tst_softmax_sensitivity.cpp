@@ -1,4 +1,4 @@
-// Issue 14, seeds 000 and 002: the gradient view. The softmax Jacobian of a query against its
+// Seeds 000 and 002: the gradient view. The softmax Jacobian of a query against its
 // closed form diag(w) - w w^T; d output / d scores = V^T J; and on the built-in d_k
 // examples (10: d_k = 4, 11: d_k = 256) the unscaled scores spread sqrt(d_k) times wider,
 // saturate the rows and shrink the Jacobian, where the scaled ones do not.

@@ -1,4 +1,4 @@
-// Issue 14: training a single-layer scene. Every task is learned on the scene it is posed
+// Training a single-layer scene. Every task is learned on the scene it is posed
 // on; Adam's first steps match Kingma & Ba's Algorithm 1 worked by hand; the state resets,
 // changes its learning rate and stops on request; the trained scene saves and computes like
 // any other; hard attention learns only through a surrogate gradient.

@@ -1,4 +1,4 @@
-// Issue 14: every stage's hand-written gradient against central finite differences in double
+// Every stage's hand-written gradient against central finite differences in double
 // (projections, the five score functions, the five normalizations, both mask fills), the
 // trainer's losses likewise, and hard attention's gradient that is zero almost everywhere.
 

@@ -1,4 +1,4 @@
-// --backend auto (issue 12): the backend that is faster for the work. Decided from the device
+// --backend auto: the backend that is faster for the work. Decided from the device
 // type alone, so these cases need no Vulkan device: lists of devices as vkEnumeratePhysicalDevices
 // might report them.
 

@@ -274,7 +274,7 @@ using MatrixD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::Row
 // products whose terms are about that large, and the normalisation passes a score's error on
 // to the weights (sparsemax weights are differences of scores, s_j - tau); kappa = 1/S for ReLU
 // rows whose positive scores sum to S < 1 (the division amplifies every error by 1/S), else 1.
-// C is twice the largest error either backend shows over issue 3's product, in units of
+// C is twice the largest error either backend shows over the product below, in units of
 // u kappa sigma: softmax 17 -> 32, ReLU 36 -> 64, sparsemax 47 -> 96; none (the scores
 // themselves) 32.
 // Softmax, ReLU, sparsemax and none only (hard weights are exact); a row with every key masked is
@@ -407,7 +407,7 @@ MatrixD exactWeights(const core::Problem& p, std::size_t h, std::vector<double>*
     return out;
 }
 
-// Issue 3: GPU weights within 1e-5 of the CPU's in every cell. float32 cannot always meet
+// GPU weights within 1e-5 of the CPU's in every cell. float32 cannot always meet
 // that: on some rows of the full product the CPU reference itself is off the exact weights by
 // up to 2e-5 (sparsemax at scores near 50, whose float32 spacing is 4e-6; ReLU rows whose
 // positive scores sum to 0.02). On a row where the two differ by more than 1e-5, both must be
@@ -446,7 +446,7 @@ void expectWeightsMatch(const core::Matrix& gpu, const core::Matrix& cpu,
     }
 }
 
-// Outputs: 1e-4 relative per cell (issue 3). On the rows whose weights were judged by the
+// Outputs: 1e-4 relative per cell. On the rows whose weights were judged by the
 // rounding bound (expectWeightsMatch), the outputs also carry that accepted difference:
 // b_i = sum_j w_ij v_j moves by up to sum_j |dw_ij| |v_j|, and the final row by
 // |d concat_i| |W_O|; that much is allowed on those rows on top of 1e-4, nowhere else.
@@ -659,7 +659,7 @@ void TestVulkanBackend::runCase(gpu::VulkanBackend& backend, const Case& c,
 
 namespace {
 
-// Issue 3's product: every score x normalisation x mask, h in {1, 3, 8}, self and cross
+// The product of settings: every score x normalisation x mask, h in {1, 3, 8}, self and cross
 // attention, at each T of `lengths`; every mask with both fill values (-inf, -9e15), the
 // unmasked rows once (the fill changes nothing there). Cross-attention has Tk != Tq (T + 2
 // keys for short inputs, fewer keys than queries at 64 and 257). Seeded random weights, a new
@@ -964,7 +964,7 @@ void TestVulkanBackend::stageTimesAreReported_data()
     QTest::newRow("cross, bilinear") << c << 0;
 }
 
-// Issue 3: timestamp queries around each stage, the result carries GPU milliseconds per stage.
+// Timestamp queries around each stage, the result carries GPU milliseconds per stage.
 // lavapipe (and every GPU we target) has timestamps on its compute queue, so they must be there.
 void TestVulkanBackend::stageTimesAreReported()
 {

@@ -1,4 +1,4 @@
-// Figures people can compare (issue 13): heatmaps name their axes in the figure itself;
+// Figures people can compare: heatmaps name their axes in the figure itself;
 // attention weights are coloured on one fixed 0-1 scale unless the user scales them to the
 // data, and the colour bar says which; a long input pooled to a few tokens a pixel still
 // shows where attention goes.

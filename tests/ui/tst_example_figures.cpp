@@ -1,6 +1,6 @@
 // Every built-in example renders every figure a user can make of it (the five exported
 // views and each presentation step) without a single Qt warning, at the size asked, and
-// not blank (issue 5: "every example scene loads and renders without a warning").
+// not blank.
 
 #include "ui/export/export_dialog.h"
 #include "ui/figures/figure_export.h"

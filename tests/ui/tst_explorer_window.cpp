@@ -705,7 +705,7 @@ private slots:
         QVERIFY(scrubRate >= 5);
     }
 
-    // --- Issue 13: the first ten minutes -----------------------------------------------
+    // --- The first ten minutes ---------------------------------------------------------
 
     // 1. A user's own sentence computes at once on every built-in example; words the
     // example's embedding lacks get hashed vectors and a note says which.

@@ -1,6 +1,6 @@
 // Every script of seed 001's cat sentence (12 languages) renders: each token's every
 // character has a glyph in the font the figure draws it with, after Qt's font fallback, in
-// the window, in exported PNG, SVG and PDF, and in the presentation (issue 13: Hindi,
+// the window, in exported PNG, SVG and PDF, and in the presentation (once Hindi,
 // Marathi, Kannada, Malayalam, Gujarati, Tamil and Korean came out as boxes). The fonts come
 // from cmake/deps.sh (fonts-noto-ui-core, fonts-noto-cjk).
 #include "ui/explorer/explorer_window.h"

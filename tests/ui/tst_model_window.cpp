@@ -1,4 +1,4 @@
-// The model window (issue 12) driven as a user drives it, on the tiny checkpoints of
+// The model window driven as a user drives it, on the tiny checkpoints of
 // tests/data/models: open a folder (and the Hugging Face cache list), see every head, click
 // one, switch three off and read how the prediction moved, undo, redo, reset, rank heads,
 // read the rollout, move with the keyboard, focus a token, export the grid as a PDF, cancel a
@@ -597,8 +597,8 @@ private slots:
         QTRY_VERIFY(!m_window->presentation());
     }
 
-    // The window fits a 1024 x 768 projector: nothing forces it wider (issue 13's rule for
-    // the explorer, kept here).
+    // The window fits a 1024 x 768 projector: nothing forces it wider (the explorer's
+    // rule, kept here).
     void fitsA1024Projector()
     {
         openGpt2();
@@ -714,7 +714,7 @@ private slots:
         QCOMPARE(shown.count(), 1); // only the newest run was shown
     }
 
-    // Issue 12's figure: a head switched off in a GPT-2-shaped checkpoint (12 layers of 12
+    // The live update: a head switched off in a GPT-2-shaped checkpoint (12 layers of 12
     // heads, d_model 768, vocabulary 50257, random weights) at T = 64 on the CPU backend, from
     // the click to the grid and predictions repainted. docs/PERFORMANCE.md records it.
     void headOffUpdatesWithin150Milliseconds()
@@ -779,7 +779,7 @@ private slots:
               "1 layer); the forward alone (ms, in order): %s; grid painted in %.1f ms",
               QThread::idealThreadCount(), median(lowest), median(middle), median(top), qPrintable(runs.join(QStringLiteral(", "))),
               grid->lastPaintMilliseconds());
-        // The issue's bound, 150 ms, on a machine of its own (ATTN_STRICT_TIMING=1, as
+        // The bound, 150 ms, on a machine of its own (ATTN_STRICT_TIMING=1, as
         // docs/PERFORMANCE.md was measured); shared CI machines are noisy, and a loose
         // ceiling catches what is wrong there, as the explorer's live-update test does.
         const double bound = qEnvironmentVariableIntValue("ATTN_STRICT_TIMING") ? 150.0 : 5000.0;

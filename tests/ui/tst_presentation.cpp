@@ -1,4 +1,4 @@
-// Presentation mode as a lecturer uses it (issue 13): each step's matrices fill the screen
+// Presentation mode as a lecturer uses it: each step's matrices fill the screen
 // with labels and numbers a hall's back row reads; every token labelled up to 48 at 1080p;
 // a step on one query (its scores, their softmax as bars, the weighted sum of the values);
 // the equation with the chosen cell's numbers; themes chosen in the presentation; the

@@ -1,4 +1,4 @@
-// The shipped German translation (resources/translations/attention-explorer_de.ts, issue 15):
+// The shipped German translation (resources/translations/attention-explorer_de.ts):
 // every message is finished and keeps its source's placeholders, accelerators and HTML tags;
 // the compiled-in .qm answers every message under the context the program asks with; and the
 // explorer and model windows built after the translator is installed show no English: each

@@ -1,4 +1,4 @@
-// The explorer window on a small screen (issue 13): at 1024 x 768, and with QT_SCALE_FACTOR
+// The explorer window on a small screen: at 1024 x 768, and with QT_SCALE_FACTOR
 // 1.5 (ctest runs this suite a second time with it), every control fits or its panel
 // scrolls; nothing is squeezed below its own minimum, overlapped or cut off, after File > New
 // with four heads and after restoring a session.

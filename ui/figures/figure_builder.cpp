@@ -541,8 +541,8 @@ WeightColours weightColours(const core::AttentionResult& result, const std::vect
     const auto [smallest, largest] = positiveRange(weights);
     const int keys = std::max(1, problem.keyCount());
     if (result.pooling.pooled || keys > kLogScaleKeys) {
-        // Long inputs: weights near 1/T are one dark colour on a linear 0-1 scale (the 3,000
-        // token figure of issue 13). A log scale from a decade below uniform attention (1/T)
+        // Long inputs: weights near 1/T are one dark colour on a linear 0-1 scale (a 3,000-token
+        // sentence came out almost uniformly dark). A log scale from a decade below uniform attention (1/T)
         // up to 1 shows where attention goes; pooled cells show the largest weight of their
         // block, so one sharp weight is not averaged away.
         const double uniformFloor = std::pow(10.0, std::floor(std::log10(0.1 / keys)));

@@ -20,7 +20,7 @@ enum class FigureView {
 
 // How attention weights become colours. Fixed: 0 to 1 in every figure, so figures, heads
 // and presentation steps can be compared cell by cell; Data: 0 to the largest weight shown
-// (more contrast, no comparison). The colour bar always says which (issue 13).
+// (more contrast, no comparison). The colour bar always says which.
 enum class WeightScale { Fixed, Data };
 
 // "fixed", "data" (the command line's and the scene file's words).
@@ -57,7 +57,7 @@ struct FigureSpec
     bool colorBar = true;
     bool showValues = true; // numbers in cells, where a cell is large enough to hold them
     // False: thumbnails (the window's All heads dock) name no tokens and no axes; the large
-    // view beside them does. Their few thinned labels crowded the panels (issue 13).
+    // view beside them does. Their few thinned labels crowded the panels.
     bool showTokenLabels = true;
     // Head, Heads, Difference: weights drawn with queries in columns, as seed 001 writes
     // A = K^T Q ("the sum of each column must be 1"). Tooltips and clicks still name the

@@ -46,7 +46,7 @@ class PresentationWindow;
 class TokenFocusBar;
 struct ExportSource;
 
-// The model explorer (issue 12): every layer and head of a real checkpoint, interventions,
+// The model explorer: every layer and head of a real checkpoint, interventions,
 // and the prediction that reacts to them.
 //
 // A window of its own rather than a mode of ExplorerWindow: that window is built around one

@@ -9,7 +9,7 @@ struct Problem;
 
 namespace attn::ui {
 
-// The steps of a presentation, in the order a lecture builds attention up (issue 5). Each
+// The steps of a presentation, in the order a lecture builds attention up. Each
 // shows the matrices of the steps before it and frames those it creates.
 enum class PresentationStep {
     Tokens = 1,  // the sentence cut into tokens

@@ -750,7 +750,7 @@ void SlideBuilder::buildMatrices(QRectF body, std::vector<MatrixPanel> panels)
     // Row labels once per row of panels, and again where the rows' tokens change (K and V
     // of cross-attention): panels side by side share their rows.
     // Search: whole labels at every size from the largest down, then shorter labels, and
-    // only then every n-th label (issue 13: rotate, shrink, abbreviate before thinning).
+    // only then every n-th label: rotate, shrink, abbreviate before thinning.
     const int tokens = std::max(p.queryCount(), p.keyCount());
     const std::vector<std::vector<int>> shapes = arrangements(int(panels.size()));
     MatrixFit best;

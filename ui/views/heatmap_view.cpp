@@ -81,7 +81,7 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent)
     m_plot = new QCustomPlot(this);
     // QCustomPlot's minimum size hint is its layout's (every panel title side by side): it
     // would widen the window past a 1280-pixel screen. The figure fits whatever room it gets.
-    m_plot->setMinimumSize(160, 120); // down to a projector at a 1.5 scale factor (issue 13)
+    m_plot->setMinimumSize(160, 120); // down to a projector at a 1.5 scale factor
     m_plot->setMouseTracking(true);
     m_plot->setNoAntialiasingOnDrag(true);
     m_plot->installEventFilter(this);
