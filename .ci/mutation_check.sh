@@ -48,7 +48,7 @@ core/mask.cpp|first = std::max(first, query - m_spec.window);|first = std::max(f
 core/normalization.cpp|row *= 1.0f / row.sum();|row *= 1.0f / (row.sum() + 1e-3f);|softmax rows sum to slightly less than 1
 core/normalization.cpp|if (1.0 + double(k + 1) * sorted[k] > cumulative)|if (1.0 + double(k) * sorted[k] > cumulative)|sparsemax support size off by one
 core/cpu_backend.cpp|maskedRow(j) = fill;|maskedRow(j) = fill / 2;|writes half the fill into the masked scores
-core/cpu_backend.cpp|if (m_result.heads[std::size_t(h)].enabled)|if (true)|a head switched off still reaches W^O
+core/attention_result.cpp|if (heads[h].enabled)|if (true)|a head switched off still reaches W^O
 core/attention_result.cpp|sum / double(enabled)|sum / double(result.heads.size())|the mean of heads divides by every head, the ones off too
 EOF
 )
