@@ -6,7 +6,7 @@ namespace attn::core {
 
 // Upper bounds checked before anything is allocated, so that a hostile or mistaken input
 // gets a message instead of an out-of-memory crash.
-inline constexpr int kMaxTokens = 16384;    // per sentence (the heatmap pools past the screen)
+inline constexpr int kMaxTokens = 16384;    // per sentence, measured up to it (PERFORMANCE.md)
 inline constexpr int kMaxModelWidth = 8192; // d_model, d_k, d_v
 inline constexpr int kMaxHeads = 256;
 inline constexpr std::int64_t kMaxMatrixElements = std::int64_t(1) << 28; // 1 GiB of float32
