@@ -11,6 +11,7 @@
 #include <QLocale>
 
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 namespace attn::core {
@@ -46,6 +47,18 @@ std::string jsonText(const QJsonValue& value)
 // and well inside an int.
 constexpr int kMaxSize = 1000000000;
 
+// The largest value a size key may have, and how the message names that bound.
+struct SizeLimit
+{
+    int most;
+    const char* what; // after "more than the <most>"
+    bool operator==(const SizeLimit&) const = default;
+};
+constexpr SizeLimit kAnySize{kMaxSize, ""};
+// The explorer's own bounds (core/limits.h), for the keys that size a head or the residual stream.
+constexpr SizeLimit kWidth{kMaxModelWidth, " this explorer supports"};
+constexpr SizeLimit kHeadCount{kMaxHeads, " heads this explorer supports"};
+
 // Typed access to config.json's keys; every error names the file and the key.
 class ConfigReader
 {
@@ -65,15 +78,32 @@ public:
     QJsonValue value(const QString& key) const { return m_object.value(key); }
 
     // A positive integer that must be there (transformers' defaults are those of the original
-    // small models, so a missing size more likely means a config of another kind).
-    int size(const QString& key) const
+    // small models, so a missing size more likely means a config of another kind), at most
+    // `limit`: checked as it is read, so that nothing is sized by a value not yet checked.
+    int size(const QString& key, const SizeLimit& limit = kAnySize) const
     {
         if (!has(key))
             fail(key, "missing (a positive integer is needed)");
-        return checkedSize(key);
+        return checkedSize(key, limit);
     }
 
-    int sizeOr(const QString& key, int fallback) const { return has(key) ? checkedSize(key) : fallback; }
+    int sizeOr(const QString& key, int fallback, const SizeLimit& limit = kAnySize) const
+    {
+        return has(key) ? checkedSize(key, limit) : fallback;
+    }
+
+    // A size derived from others where the key is null or absent (GPT-2's n_inner = 4 n_embd),
+    // computed in 64 bits and checked as if it had been written.
+    int sizeOrDerived(const QString& key, std::int64_t derived, const std::string& how,
+                      const SizeLimit& limit = kAnySize) const
+    {
+        if (has(key))
+            return checkedSize(key, limit);
+        if (derived > limit.most)
+            fail(key, "null means " + how + " = " + std::to_string(derived) + ", more than the " +
+                          std::to_string(limit.most) + limit.what);
+        return int(derived);
+    }
 
     double number(const QString& key, double fallback) const
     {
@@ -116,14 +146,16 @@ public:
     const QString& file() const { return m_file; }
 
 private:
-    int checkedSize(const QString& key) const
+    int checkedSize(const QString& key, const SizeLimit& limit) const
     {
         const QJsonValue v = value(key);
         const double d = v.toDouble();
         if (!v.isDouble() || d != std::floor(d) || d < 1)
             fail(key, "expected a positive integer, got " + jsonText(v));
-        if (d > kMaxSize)
-            fail(key, "must be at most " + std::to_string(kMaxSize) + ", got " + jsonText(v));
+        if (d > limit.most)
+            fail(key, limit == kAnySize ? "must be at most " + std::to_string(kMaxSize) + ", got " + jsonText(v)
+                                        : QByteArray::number(d, 'f', 0).toStdString() + " is more than the " +
+                                              std::to_string(limit.most) + limit.what);
         return int(d);
     }
 
@@ -229,15 +261,15 @@ void applyRopeScaling(const ConfigReader& config, std::vector<double>& frequenci
 
 void readGpt2(const ConfigReader& c, ModelConfig& config)
 {
-    config.dModel = c.size("n_embd");
-    config.heads = c.size("n_head");
+    config.dModel = c.size("n_embd", kWidth);
+    config.heads = c.size("n_head", kHeadCount);
     config.kvHeads = config.heads;
     config.layers = c.size("n_layer");
     config.vocab = c.size("vocab_size");
     // n_ctx is the older name of n_positions (the hub's gpt2 config has both).
     config.maxPositions = c.has("n_positions") ? c.size("n_positions") : c.size("n_ctx");
-    config.dHead = config.heads > 0 ? config.dModel / config.heads : 0;
-    config.dFeedForward = c.sizeOr("n_inner", 4 * config.dModel); // null: 4 d (GPT2MLP)
+    config.dHead = config.dModel / config.heads;
+    config.dFeedForward = c.sizeOrDerived("n_inner", 4 * std::int64_t(config.dModel), "4 x n_embd"); // GPT2MLP
     config.normEps = float(c.positiveNumber("layer_norm_epsilon", 1e-5));
     config.activation = parseActivation(c, "activation_function", "gelu_new");
     config.norm = NormKind::LayerNorm;
@@ -254,8 +286,8 @@ void readGpt2(const ConfigReader& c, ModelConfig& config)
 
 void readBert(const ConfigReader& c, ModelConfig& config)
 {
-    config.dModel = c.size("hidden_size");
-    config.heads = c.size("num_attention_heads");
+    config.dModel = c.size("hidden_size", kWidth);
+    config.heads = c.size("num_attention_heads", kHeadCount);
     config.kvHeads = config.heads;
     config.layers = c.size("num_hidden_layers");
     config.vocab = c.size("vocab_size");
@@ -277,8 +309,8 @@ void readBert(const ConfigReader& c, ModelConfig& config)
 
 void readDistilBert(const ConfigReader& c, ModelConfig& config)
 {
-    config.dModel = c.size("dim");
-    config.heads = c.size("n_heads");
+    config.dModel = c.size("dim", kWidth);
+    config.heads = c.size("n_heads", kHeadCount);
     config.kvHeads = config.heads;
     config.layers = c.size("n_layers");
     config.vocab = c.size("vocab_size");
@@ -297,13 +329,14 @@ void readDistilBert(const ConfigReader& c, ModelConfig& config)
 // Llama, Mistral, Qwen2: the keys LlamaConfig, MistralConfig and Qwen2Config share.
 void readLlama(const ConfigReader& c, ModelConfig& config)
 {
-    config.dModel = c.size("hidden_size");
-    config.heads = c.size("num_attention_heads");
-    config.kvHeads = c.sizeOr("num_key_value_heads", config.heads);
+    config.dModel = c.size("hidden_size", kWidth);
+    config.heads = c.size("num_attention_heads", kHeadCount);
+    config.kvHeads = c.sizeOr("num_key_value_heads", config.heads, kHeadCount);
     config.layers = c.size("num_hidden_layers");
     config.vocab = c.size("vocab_size");
     config.maxPositions = c.size("max_position_embeddings");
-    config.dHead = c.sizeOr("head_dim", config.dModel / config.heads);
+    // Bounded before the rotary table below is sized by it.
+    config.dHead = c.sizeOr("head_dim", config.dModel / config.heads, kWidth);
     config.dFeedForward = c.size("intermediate_size");
     config.normEps = float(c.positiveNumber("rms_norm_eps", 1e-6));
     config.activation = parseActivation(c, "hidden_act", "silu");
@@ -412,6 +445,34 @@ std::optional<ModelFamily> parseModelFamily(std::string_view name)
     return std::nullopt;
 }
 
+namespace {
+
+// A norm's gain (and bias, for LayerNorm).
+long long normWeights(const ModelConfig& c)
+{
+    return c.norm == NormKind::LayerNorm ? 2LL * c.dModel : c.dModel;
+}
+
+// One block's weights: attention, feed-forward, two norms.
+long long weightsPerLayer(const ModelConfig& c)
+{
+    const long long d = c.dModel;
+    const long long qWidth = (long long)(c.heads) * c.dHead;
+    const long long kvWidth = (long long)(c.kvHeads) * c.dHead;
+    long long layer = d * qWidth + 2 * d * kvWidth + qWidth * d; // W_q, W_k, W_v, W_o
+    if (c.qkvBias)
+        layer += qWidth + 2 * kvWidth;
+    if (c.outputBias)
+        layer += d;
+    const long long ff = c.dFeedForward;
+    layer += (c.feedForward == FeedForwardKind::Gated ? 3 : 2) * d * ff;
+    if (c.feedForwardBias)
+        layer += (c.feedForward == FeedForwardKind::Gated ? 2 * ff : ff) + d;
+    return layer + 2 * normWeights(c);
+}
+
+} // namespace
+
 void ModelConfig::validate() const
 {
     // The family's own key names, so that the message points into config.json.
@@ -453,12 +514,20 @@ void ModelConfig::validate() const
     if (heads % kvHeads != 0)
         fail("num_key_value_heads", std::to_string(kvHeads) + " does not divide " + keys.heads + " " +
                                         std::to_string(heads));
-    if (dModel > kMaxModelWidth || dHead > kMaxModelWidth)
-        fail(keys.dModel, std::to_string(std::max(dModel, dHead)) + " is more than the " +
-                              std::to_string(kMaxModelWidth) + " this explorer supports");
-    if (heads > kMaxHeads)
-        fail(keys.heads, std::to_string(heads) + " is more than the " + std::to_string(kMaxHeads) +
-                             " heads this explorer supports");
+    auto atMost = [&](const char* key, int value, int most, const char* what) {
+        if (value > most)
+            fail(key, std::to_string(value) + " is more than the " + std::to_string(most) + what);
+    };
+    atMost(keys.dModel, dModel, kMaxModelWidth, " this explorer supports");
+    // d_head exceeds d_model only where head_dim gives it.
+    atMost("head_dim", dHead, kMaxModelWidth, " this explorer supports");
+    atMost(keys.heads, heads, kMaxHeads, " heads this explorer supports");
+    atMost("num_key_value_heads", kvHeads, kMaxHeads, " heads this explorer supports");
+    // Within those bounds one layer has at most about 5e13 weights; only the layer count can
+    // take the total past 64 bits.
+    if (weightsPerLayer(*this) > std::numeric_limits<long long>::max() / layers)
+        fail(keys.layers, std::to_string(layers) + " layers of " + std::to_string(weightsPerLayer(*this)) +
+                              " weights each are more than 2^63 weights");
     if (tokenTypes < 0)
         fail("type_vocab_size", "must not be negative");
     if (!(normEps > 0) || !std::isfinite(normEps))
@@ -480,9 +549,7 @@ void ModelConfig::validate() const
 long long ModelConfig::parameterCount() const
 {
     const long long d = dModel;
-    const long long qWidth = (long long)(heads)*dHead;
-    const long long kvWidth = (long long)(kvHeads)*dHead;
-    const long long normSize = norm == NormKind::LayerNorm ? 2 * d : d;
+    const long long normSize = normWeights(*this);
 
     long long count = (long long)(vocab)*d;
     if (positions == PositionKind::Learned)
@@ -491,17 +558,7 @@ long long ModelConfig::parameterCount() const
     if (placement == NormPlacement::Post)
         count += normSize; // the embedding LayerNorm of BERT and DistilBERT
 
-    long long layer = d * qWidth + 2 * d * kvWidth + qWidth * d; // W_q, W_k, W_v, W_o
-    if (qkvBias)
-        layer += qWidth + 2 * kvWidth;
-    if (outputBias)
-        layer += d;
-    const long long ff = dFeedForward;
-    layer += (feedForward == FeedForwardKind::Gated ? 3 : 2) * d * ff;
-    if (feedForwardBias)
-        layer += (feedForward == FeedForwardKind::Gated ? 2 * ff : ff) + d;
-    layer += 2 * normSize;
-    count += layer * layers;
+    count += weightsPerLayer(*this) * layers;
 
     if (placement == NormPlacement::Pre)
         count += normSize; // the final norm (ln_f, norm)

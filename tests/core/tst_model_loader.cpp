@@ -764,6 +764,28 @@ private slots:
                                                   << "architectures: expected an array of class names";
         QTest::newRow("eps not a number") << "gpt2" << QJsonObject{{"layer_norm_epsilon", "small"}}
                                           << "layer_norm_epsilon: expected a number";
+        // Every size against the explorer's bounds as it is read, by its own key, before anything
+        // is sized by it (a head_dim of 1e9 would size a 6 GB rotary table).
+        QTest::newRow("head_dim past the width") << "llama" << QJsonObject{{"head_dim", 16384}}
+                                                 << "config.json: head_dim: 16384 is more than the 8192 this explorer supports";
+        QTest::newRow("head_dim 1e9") << "llama" << QJsonObject{{"head_dim", 1e9}}
+                                      << "config.json: head_dim: 1000000000 is more than the 8192 this explorer supports";
+        QTest::newRow("n_embd 1e9, n_inner null")
+            << "gpt2" << QJsonObject{{"n_embd", 1e9}}
+            << "config.json: n_embd: 1000000000 is more than the 8192 this explorer supports";
+        QTest::newRow("hidden_size past the width") << "bert" << QJsonObject{{"hidden_size", 8193}}
+                                                    << "config.json: hidden_size: 8193 is more than the 8192";
+        QTest::newRow("n_head past the heads") << "gpt2" << QJsonObject{{"n_head", 512}}
+                                               << "config.json: n_head: 512 is more than the 256 heads this explorer supports";
+        QTest::newRow("num_key_value_heads past the heads")
+            << "llama" << QJsonObject{{"num_key_value_heads", 300}}
+            << "config.json: num_key_value_heads: 300 is more than the 256 heads this explorer supports";
+        // Per layer: W_q, W_k, W_v, W_o 4 x 8192^2 = 268435456, their biases 4 x 8192, the MLP
+        // 2 x 8192 x 1e9 + 1e9 + 8192, two LayerNorms 4 x 8192: 16385268509184; 1e9 of them
+        // are past 2^63.
+        QTest::newRow("weights past 64 bits")
+            << "gpt2" << QJsonObject{{"n_embd", 8192}, {"n_head", 256}, {"n_inner", 1e9}, {"n_layer", 1e9}}
+            << "config.json: n_layer: 1000000000 layers of 16385268509184 weights each are more than 2^63 weights";
     }
     void configRefuses()
     {
