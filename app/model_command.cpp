@@ -5,6 +5,7 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/limits.h"
+#include "core/model/available_memory.h"
 #include "core/model/forward.h"
 #include "core/model/model_analysis.h"
 #include "core/model/model_json.h"
@@ -23,6 +24,7 @@
 #include <QRegularExpression>
 #include <algorithm>
 #include <cstdio>
+#include <new>
 #include <numeric>
 
 namespace attn::app {
@@ -47,9 +49,10 @@ QString quoted(const QString& text)
     return QLatin1Char('"') + shown + QLatin1Char('"');
 }
 
-QString describe(const core::Model& model)
+QString describe(const core::ModelInfo& model)
 {
-    const core::ModelConfig& c = model.config();
+    const core::ModelConfig& c = model.config;
+    const core::AvailableMemory available = core::availableMemory();
     QStringList lines;
     lines << QStringLiteral("model:          %1 (%2)").arg(model.name, model.folder)
           << QStringLiteral("family:         %1, %2")
@@ -64,6 +67,14 @@ QString describe(const core::Model& model)
           << QStringLiteral("vocabulary:     %1").arg(c.vocab)
           << QStringLiteral("parameters:     %1").arg(c.parameterCount())
           << QStringLiteral("dtype:          %1").arg(c.dtype)
+          << QStringLiteral("memory:         %1 to load%2")
+                 .arg(QString::fromStdString(
+                          core::memoryText(core::memoryToLoad(model.float32Bytes))),
+                      available.bytes < 0
+                          ? QString()
+                          : QStringLiteral(", %1 available (%2)")
+                                .arg(QString::fromStdString(core::memoryText(available.bytes)),
+                                     QString::fromStdString(available.limitedBy)))
           << QStringLiteral("tokenizer:      %1").arg(model.tokenizer->kind())
           << QStringLiteral("context:        %1 tokens").arg(c.maxPositions)
           << QStringLiteral("positions:      %1")
@@ -316,13 +327,19 @@ int runModelHeadless(const CommandLine& commandLine)
     const ModelOptions& options = commandLine.modelOptions;
     std::shared_ptr<const core::Model> model;
     try {
+        if (options.info) { // config.json and the headers: no weight is read for it
+            say(stdout, describe(core::readModelInfo(options.model)));
+            if (!commandLine.text && !commandLine.conceptView)
+                return kOk;
+        }
         model = core::loadModel(options.model);
     } catch (const core::Error& e) {
         say(stderr, QStringLiteral("error: ") + QString::fromUtf8(e.what()));
         return kInvalidInput;
+    } catch (const std::bad_alloc&) { // loadModel reports its own; this is the last resort
+        say(stderr, QStringLiteral("error: not enough memory to load the model"));
+        return kInvalidInput;
     }
-    if (options.info)
-        say(stdout, describe(*model));
     if (commandLine.conceptView && *commandLine.conceptView != ui::ConceptView::EmbeddingSpace &&
         *commandLine.conceptView != ui::ConceptView::Positions) {
         say(stderr,

@@ -78,6 +78,8 @@ struct Checkpoint::Impl
         int shard = 0;
         std::int64_t begin = 0; // in the file, header included
         std::int64_t end = 0;
+
+        std::int64_t elements(ElementType type) const { return (end - begin) / itemSize(type); }
     };
 
     QString folder;
@@ -166,7 +168,7 @@ Matrix Checkpoint::Impl::read(const Entry& entry, std::int64_t rows, std::int64_
     const std::optional<ElementType> type = floatElementType(t.dtype);
     if (!type || *type == ElementType::F64)
         fail(t.file, t.name + ": dtype " + t.dtype + " cannot be read as weights (F32, F16 or BF16)");
-    const std::int64_t count = (entry.end - entry.begin) / itemSize(*type);
+    const std::int64_t count = entry.elements(*type);
     if (count > kMaxMatrixElements)
         fail(t.file, t.name + ": " + shapeText(t.shape) + " is more than the " +
                          std::to_string(kMaxMatrixElements) + " elements one tensor may have");
@@ -324,6 +326,15 @@ std::unique_ptr<Checkpoint> Checkpoint::open(const QString& folder)
                                         ", which is not the Hugging Face layout save_pretrained writes)"));
 }
 
+std::int64_t Checkpoint::float32Bytes() const
+{
+    std::int64_t bytes = 0;
+    for (const auto& [name, entry] : m->tensors)
+        if (const std::optional<ElementType> type = floatElementType(entry.tensor.dtype))
+            bytes += entry.elements(*type) * std::int64_t(sizeof(float));
+    return bytes;
+}
+
 bool Checkpoint::contains(const std::string& name) const
 {
     return m->tensors.count(name) > 0;
@@ -350,7 +361,7 @@ std::string Checkpoint::mainDtype() const
     for (const auto& [name, entry] : m->tensors) {
         const std::optional<ElementType> type = floatElementType(entry.tensor.dtype);
         if (type && *type != ElementType::F64)
-            bytes[entry.tensor.dtype] += (entry.end - entry.begin) / itemSize(*type);
+            bytes[entry.tensor.dtype] += entry.elements(*type);
     }
     std::string main = "F32";
     std::int64_t most = -1;

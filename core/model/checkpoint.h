@@ -41,6 +41,9 @@ public:
     std::vector<std::string> names() const;            // sorted
     // The dtype most weights have ("F32", "F16", "BF16"), for --model-info.
     std::string mainDtype() const;
+    // What the floating-point tensors take once read as float32, from the headers alone: the
+    // memory reading every weight allocates.
+    std::int64_t float32Bytes() const;
 
     // The tensor as float32, rows x cols (a rank-1 tensor of n values is 1 x n; rank 2 as
     // stored). Throws Error "model.safetensors: h.3.attn.c_attn.weight: expected 768x2304,

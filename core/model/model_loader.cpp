@@ -1,6 +1,7 @@
 #include "core/model/model_loader.h"
 
 #include "core/error.h"
+#include "core/model/available_memory.h"
 #include "core/model/checkpoint.h"
 #include "core/model/families/families.h"
 #include "core/tokenizers/hf_tokenizer.h"
@@ -287,23 +288,71 @@ TransformerWeights readTransformerWeights(const Checkpoint& checkpoint, const Mo
     return weights;
 }
 
-std::shared_ptr<const Model> loadModel(const QString& folderOrId, const LoadOptions& options)
+namespace {
+
+// What readModelInfo gives, and the checkpoint whose headers it read, for loadModel.
+struct OpenedModel
 {
-    auto model = std::make_shared<Model>();
-    model->folder = resolveModelFolder(folderOrId);
-    model->name = displayName(folderOrId, model->folder);
-    const QDir dir(model->folder);
+    ModelInfo info;
+    std::unique_ptr<Checkpoint> checkpoint;
+};
+
+OpenedModel openModel(const QString& folderOrId)
+{
+    OpenedModel opened;
+    ModelInfo& info = opened.info;
+    info.folder = resolveModelFolder(folderOrId);
+    info.name = displayName(folderOrId, info.folder);
+    const QDir dir(info.folder);
 
     // The cheap checks first, so that a folder that cannot work fails before gigabytes are read.
-    const ModelConfig config = readModelConfig(model->folder);
+    info.config = readModelConfig(info.folder);
     if (!hasTokenizerFiles(dir))
-        throw Error(model->folder.toStdString() + ": no tokenizer (tokenizer.json, vocab.json with "
-                                                  "merges.txt, or vocab.txt)" +
+        throw Error(info.folder.toStdString() + ": no tokenizer (tokenizer.json, vocab.json with "
+                                                "merges.txt, or vocab.txt)" +
                     (dir.exists("tokenizer.model") ? "; tokenizer.model alone (SentencePiece) is not read" : ""));
-    const std::unique_ptr<Checkpoint> checkpoint = Checkpoint::open(model->folder);
-    model->tokenizer = HfTokenizer::load(model->folder);
-    model->weights = readTransformerWeights(*checkpoint, config, options);
-    return model;
+    opened.checkpoint = Checkpoint::open(info.folder);
+    info.config.dtype = QString::fromStdString(opened.checkpoint->mainDtype());
+    info.float32Bytes = opened.checkpoint->float32Bytes();
+    info.tokenizer = HfTokenizer::load(info.folder);
+    return opened;
+}
+
+} // namespace
+
+ModelInfo readModelInfo(const QString& folderOrId)
+{
+    return openModel(folderOrId).info;
+}
+
+std::shared_ptr<const Model> loadModel(const QString& folderOrId, const LoadOptions& options)
+{
+    std::int64_t needed = -1;
+    AvailableMemory available;
+    try {
+        OpenedModel opened = openModel(folderOrId);
+        needed = memoryToLoad(opened.info.float32Bytes);
+        available = availableMemory();
+        if (available.bytes >= 0 && needed > available.bytes)
+            throw Error("not enough memory: the model needs " + memoryText(needed) + ", " +
+                        memoryText(available.bytes) + " are available (" + available.limitedBy + ")");
+        auto model = std::make_shared<Model>();
+        model->folder = opened.info.folder;
+        model->name = opened.info.name;
+        model->tokenizer = opened.info.tokenizer;
+        model->weights = readTransformerWeights(*opened.checkpoint, opened.info.config, options);
+        return model;
+    } catch (const std::bad_alloc&) {
+        // A limit the check above cannot see (overcommit settings, another process growing).
+        if (needed < 0)
+            throw Error("not enough memory: it ran out while the model's config, tokenizer and "
+                        "headers were read");
+        throw Error("not enough memory: the model needs " + memoryText(needed) +
+                    (available.bytes >= 0 ? "; " + memoryText(available.bytes) + " seemed available (" +
+                                                available.limitedBy + ")"
+                                          : std::string()) +
+                    ", but it ran out while the weights were read");
+    }
 }
 
 } // namespace attn::core

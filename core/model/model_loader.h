@@ -5,6 +5,7 @@
 
 #include <QString>
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -53,10 +54,29 @@ struct LoadOptions
     const std::atomic<bool>* cancel = nullptr;
 };
 
+// What can be said of a model without reading its weights (--model-info): config.json, the
+// tokenizer and the safetensors headers.
+struct ModelInfo
+{
+    QString folder;
+    QString name;
+    ModelConfig config; // its dtype the one most weights have in the checkpoint
+    std::shared_ptr<const HfTokenizer> tokenizer;
+    std::int64_t float32Bytes = 0; // every floating-point tensor as float32, as loading holds them
+};
+
+// Reads a model folder or id as loadModel does, short of the weights: the same checks of
+// config.json, the tokenizer and the headers, and the same errors.
+ModelInfo readModelInfo(const QString& folderOrId);
+
 // Opens a model folder or id: config.json, the safetensors weights mapped into the common
 // description (the family's tensor names), the tokenizer. Throws Error naming the file and
 // the tensor or key for anything missing, malformed or of the wrong shape; unknown extra
-// tensors (attention-mask buffers, pooler) are ignored.
+// tensors (attention-mask buffers, pooler) are ignored. Before any weight is read, the
+// memory the weights need (memoryToLoad) is compared with what is available
+// (availableMemory): "not enough memory: the model needs 3.9 GiB, 2.1 GiB are available
+// (MemAvailable in /proc/meminfo)"; running out of memory all the same is reported as an
+// Error of the same kind, never as std::bad_alloc.
 std::shared_ptr<const Model> loadModel(const QString& folderOrId, const LoadOptions& options = {});
 
 // The family mapping alone, for the loader and its tests: reads every tensor the family

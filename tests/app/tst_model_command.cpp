@@ -3,6 +3,7 @@
 // (tests/data/models/*/expected.json), on the CPU and on Vulkan; the predictions printed; a
 // figure of one layer; every bad input with its exit code and message.
 
+#include "core/raw_safetensors.h"
 #include "support/model_fixtures.h"
 #include "support/run_executable.h"
 
@@ -57,6 +58,8 @@ private slots:
     void dumpMatchesReference();
     void headsOffOnTheCommandLine();
     void modelInfo();
+    void modelInfoReadsNoWeights();
+    void modelTooBigForMemory();
     void figureOfOneLayer();
     void badInput_data();
     void badInput();
@@ -155,8 +158,52 @@ void TestModelCommand::modelInfo()
     for (const char* line : {"family:         llama, LlamaForCausalLM", "layers:         2",
                              "heads:          4 (key/value heads 2), d_head 8", "dtype:          BF16",
                              "tokenizer:      BPE (SentencePiece, byte fallback)", "context:        128 tokens",
-                             "positions:      rotary, theta 10000"})
+                             "positions:      rotary, theta 10000",
+                             // 50272 weights as float32, an eighth more and 64 MiB: 67335088 bytes
+                             "memory:         64.2 MiB to load"})
         QVERIFY2(result.out.contains(QLatin1String(line)), qPrintable(result.out));
+}
+
+// --model-info describes what config.json and the safetensors headers say: a weight that is
+// NaN (which running the model refuses) is not read for it.
+void TestModelCommand::modelInfoReadsNoWeights()
+{
+    QTemporaryDir dir;
+    const QString folder = rawst::copyFixture(QStringLiteral("llama"), dir.filePath(QStringLiteral("model")));
+    const QString weights = QDir(folder).filePath(QStringLiteral("model.safetensors"));
+    rawst::File st = rawst::File::read(weights);
+    st.poke16(QStringLiteral("model.layers.1.mlp.down_proj.weight"), 80 + 7, 0x7fc0);
+    st.write(weights);
+    auto result = run({QStringLiteral("--model"), folder, QStringLiteral("--model-info")});
+    QVERIFY2(result.code == 0, qPrintable(result.err));
+    QVERIFY2(result.out.contains(QLatin1String("layers:         2")), qPrintable(result.out));
+    result = run({QStringLiteral("--model"), folder, QStringLiteral("--text"), QStringLiteral("cat"),
+                  QStringLiteral("--backend"), QStringLiteral("cpu")});
+    QCOMPARE(result.code, 3);
+    QVERIFY2(result.err.contains(QLatin1String("model.layers.1.mlp.down_proj.weight[1][7]: NaN")), qPrintable(result.err));
+}
+
+// A model bigger than the memory there is (here a budget of 1 MiB) is refused with both sizes
+// before a weight is read, and is still described. The gpt2 fixture: 63048 bytes of float32, an
+// eighth more and 64 MiB make 64.1 MiB.
+void TestModelCommand::modelTooBigForMemory()
+{
+    const QStringList budget{QStringLiteral("ATTN_MEMORY_LIMIT_MIB=1")};
+    auto result = attn::test::runExecutable(
+        kExe, {QStringLiteral("--model"), fixture(QStringLiteral("gpt2")), QStringLiteral("--model-info")}, QString(),
+        budget);
+    QVERIFY2(result.code == 0, qPrintable(result.err));
+    QVERIFY2(result.out.contains(
+                 QLatin1String("memory:         64.1 MiB to load, 1.0 MiB available (ATTN_MEMORY_LIMIT_MIB)")),
+             qPrintable(result.out));
+    result = attn::test::runExecutable(kExe,
+                                       {QStringLiteral("--model"), fixture(QStringLiteral("gpt2")), QStringLiteral("--text"),
+                                        QStringLiteral("The cat"), QStringLiteral("--backend"), QStringLiteral("cpu")},
+                                       QString(), budget);
+    QCOMPARE(result.code, 3);
+    QVERIFY2(result.err.contains(QLatin1String("error: not enough memory: the model needs 64.1 MiB, 1.0 MiB are "
+                                               "available (ATTN_MEMORY_LIMIT_MIB)\n")),
+             qPrintable(result.err));
 }
 
 void TestModelCommand::figureOfOneLayer()

@@ -400,6 +400,26 @@ private slots:
                                                                "', safe_serialization=True)");
     }
 
+    // What loading allocates, from the headers alone: every F32/F16/BF16 element as 4 bytes,
+    // integer buffers (BERT's position_ids) left out. Sums of the fixtures' header shapes.
+    void float32BytesFromTheHeaders_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        QTest::addColumn<qint64>("bytes");
+        QTest::newRow("gpt2") << "gpt2" << qint64(63048);
+        QTest::newRow("gpt2-noprefix-f16 (two shards)") << "gpt2-noprefix-f16" << qint64(94368);
+        QTest::newRow("bert") << "bert" << qint64(68024);
+        QTest::newRow("distilbert") << "distilbert" << qint64(50288);
+        QTest::newRow("llama (BF16)") << "llama" << qint64(201088);
+        QTest::newRow("mistral (F16)") << "mistral" << qint64(76992);
+    }
+    void float32BytesFromTheHeaders()
+    {
+        QFETCH(QString, fixture);
+        QFETCH(qint64, bytes);
+        QCOMPARE(qint64(Checkpoint::open(rawst::fixture(fixture))->float32Bytes()), bytes);
+    }
+
     void refusesFoldersWithoutWeights()
     {
         QTemporaryDir dir;

@@ -125,19 +125,19 @@ class TestModelLoader : public QObject
     Q_OBJECT
 
 private:
-    QByteArray m_savedEnvironment[5];
-    static constexpr const char* kVariables[5] = {"HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE", "HF_HOME", "XDG_CACHE_HOME",
-                                                  "HOME"};
+    QByteArray m_savedEnvironment[6];
+    static constexpr const char* kVariables[6] = {"HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE", "HF_HOME", "XDG_CACHE_HOME",
+                                                  "HOME",         "ATTN_MEMORY_LIMIT_MIB"};
 
 private slots:
     void initTestCase()
     {
-        for (int k = 0; k < 5; ++k)
+        for (int k = 0; k < 6; ++k)
             m_savedEnvironment[k] = qgetenv(kVariables[k]);
     }
     void cleanup()
     {
-        for (int k = 0; k < 5; ++k) {
+        for (int k = 0; k < 6; ++k) {
             if (m_savedEnvironment[k].isNull())
                 qunsetenv(kVariables[k]);
             else
@@ -929,6 +929,54 @@ private slots:
         const QString folder = rawst::copyFixture(fixture, dir.filePath("model"));
         mutation(folder);
         expectError([&] { loadModel(folder); }, fragment);
+    }
+
+    // ---- Memory ------------------------------------------------------------------------------
+
+    // The gpt2 fixture's 15762 weights are 63048 bytes as float32; with an eighth more and
+    // 64 MiB: 67179793 bytes, 64.07 MiB. 64 MiB is refused before any weight is read; 65 MiB
+    // loads.
+    void refusesWhatDoesNotFitInMemory()
+    {
+        qputenv("ATTN_MEMORY_LIMIT_MIB", "64");
+        expectError([&] { loadModel(rawst::fixture("gpt2")); },
+                    "not enough memory: the model needs 64.1 MiB, 64.0 MiB are available (ATTN_MEMORY_LIMIT_MIB)");
+        qputenv("ATTN_MEMORY_LIMIT_MIB", "65");
+        QCOMPARE(loadModel(rawst::fixture("gpt2"))->config().layers, 2);
+        qputenv("ATTN_MEMORY_LIMIT_MIB", "lots");
+        expectError([&] { loadModel(rawst::fixture("gpt2")); },
+                    "ATTN_MEMORY_LIMIT_MIB: expected a whole number of MiB, got 'lots'");
+    }
+
+    // Memory that runs out all the same (a bad_alloc from inside the reading; here thrown by the
+    // progress callback after the first layer) is an Error of the same kind, never bad_alloc.
+    void runningOutWhileReadingIsAnError()
+    {
+        qputenv("ATTN_MEMORY_LIMIT_MIB", "100");
+        LoadOptions options;
+        options.progress = [](int, int) { throw std::bad_alloc(); };
+        expectError([&] { loadModel(rawst::fixture("gpt2"), options); },
+                    "not enough memory: the model needs 64.1 MiB; 100.0 MiB seemed available (ATTN_MEMORY_LIMIT_MIB), "
+                    "but it ran out while the weights were read");
+    }
+
+    // --model-info's reading: the same config, tokenizer and headers, no weight read (a NaN in
+    // one is not seen; memory is not asked for).
+    void infoReadsNoWeights()
+    {
+        QTemporaryDir dir;
+        const QString folder = rawst::copyFixture("llama", dir.filePath("model"));
+        patchSafetensors("model.safetensors", [](rawst::File& st) {
+            st.poke16("model.layers.1.mlp.down_proj.weight", 80 + 7, 0x7fc0);
+        })(folder);
+        qputenv("ATTN_MEMORY_LIMIT_MIB", "1");
+        const ModelInfo info = readModelInfo(folder);
+        QCOMPARE(info.name, QString("model"));
+        QCOMPARE(info.config.layers, 2);
+        QCOMPARE(info.config.dtype, QString("BF16"));
+        QCOMPARE(qint64(info.float32Bytes), qint64(201088));
+        QVERIFY(info.tokenizer);
+        expectError([&] { readModelInfo(dir.filePath("nothing")); }, "nothing: no such folder");
     }
 
     void missingTokenizerNamesTheFolder()

@@ -68,6 +68,20 @@ private slots:
         QVERIFY2(error.contains(QStringLiteral("no-such-model")), qPrintable(error));
     }
 
+    // A model bigger than the memory there is (a budget of 1 MiB here) fails with both sizes,
+    // before a weight is read: the fixture's 63048 bytes of float32, an eighth more and 64 MiB.
+    void notEnoughMemorySaysHowMuch()
+    {
+        qputenv("ATTN_MEMORY_LIMIT_MIB", "1");
+        QString error;
+        const auto model = load(kFolder, &error);
+        qunsetenv("ATTN_MEMORY_LIMIT_MIB");
+        QVERIFY(!model);
+        QCOMPARE(error, QStringLiteral(
+                            "not enough memory: the model needs 64.1 MiB, 1.0 MiB are available "
+                            "(ATTN_MEMORY_LIMIT_MIB)"));
+    }
+
     void computeGivesPyTorchsAttention()
     {
         const auto model = load(kFolder);

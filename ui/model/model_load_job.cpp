@@ -1,5 +1,6 @@
 #include "ui/model/model_load_job.h"
 
+#include <new>
 
 namespace attn::ui {
 
@@ -32,6 +33,8 @@ void ModelLoadJob::start()
             model = core::loadModel(m_source, options);
         } catch (const core::Cancelled&) {
             wasCancelled = true;
+        } catch (const std::bad_alloc&) { // loadModel reports its own; this is the last resort
+            error = tr("Not enough memory to load the model.");
         } catch (const std::exception& e) {
             error = QString::fromUtf8(e.what());
         }
