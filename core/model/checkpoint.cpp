@@ -60,6 +60,16 @@ std::string conversionAdvice(const QString& folder)
            "model's .safetensors files, which the hub has for most models)";
 }
 
+// A Hugging Face cache snapshot holds links into its blobs/ folder; a download cut short can
+// leave a link whose blob is missing, which QDir::exists reports as no file at all.
+void refuseDanglingLink(const QDir& dir, const QString& fileName)
+{
+    const QFileInfo link(dir.filePath(fileName));
+    if (link.isSymLink() && !link.exists())
+        fail(fileName, "the link points to " + link.symLinkTarget().toStdString() +
+                           ", which is missing (a download cut short?)");
+}
+
 } // namespace
 
 struct Checkpoint::Impl
@@ -258,12 +268,14 @@ std::unique_ptr<Checkpoint> Checkpoint::open(const QString& folder)
     impl->folder = folder;
 
     // transformers looks for the single file first, then the index (modeling_utils.py).
+    refuseDanglingLink(dir, kSingleFile);
     if (dir.exists(kSingleFile)) {
         impl->sourceName = kSingleFile;
         impl->addShard(kSingleFile);
         return std::unique_ptr<Checkpoint>(new Checkpoint(std::move(impl)));
     }
 
+    refuseDanglingLink(dir, kIndexFile);
     if (dir.exists(kIndexFile)) {
         impl->sourceName = kIndexFile;
         QFile indexFile(dir.filePath(kIndexFile));
@@ -296,6 +308,7 @@ std::unique_ptr<Checkpoint> Checkpoint::open(const QString& folder)
         if (shardNames.empty())
             fail(kIndexFile, "weight_map names no tensors");
         for (const QString& shard : shardNames) {
+            refuseDanglingLink(dir, shard);
             if (!dir.exists(shard))
                 fail(kIndexFile, "shard " + shard.toStdString() + " is missing from " +
                                      dir.absolutePath().toStdString() + " (a download cut short?)");

@@ -30,9 +30,11 @@ public:
         QString file; // the shard's file name, for messages
     };
 
-    // Throws Error naming the file: no safetensors in the folder (with how to convert a
-    // pytorch_model.bin when that is what is there), a malformed header, a shard the index
-    // names that is missing, a tensor outside its file, a tensor name given twice.
+    // Reads the headers only (the data stays mapped, unread). Throws Error naming the file: no
+    // safetensors in the folder (with how to convert a pytorch_model.bin when that is what is
+    // there), a link to a file that is missing (the blob of a download cut short), a malformed
+    // header, a shard the index names that is missing, a tensor outside its file, a tensor
+    // name given twice.
     static std::unique_ptr<Checkpoint> open(const QString& folder);
     ~Checkpoint();
 

@@ -420,6 +420,29 @@ private slots:
         QCOMPARE(qint64(Checkpoint::open(rawst::fixture(fixture))->float32Bytes()), bytes);
     }
 
+    // A Hugging Face cache snapshot links each file to a blob; a download cut short leaves a
+    // link to a missing blob, which is not the same as no file.
+    void refusesDanglingLinks_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        QTest::addColumn<QString>("file");
+        QTest::newRow("model.safetensors") << "gpt2" << "model.safetensors";
+        QTest::newRow("the index") << "gpt2-noprefix-f16" << "model.safetensors.index.json";
+        QTest::newRow("a shard") << "gpt2-noprefix-f16" << "model-00002-of-00002.safetensors";
+    }
+    void refusesDanglingLinks()
+    {
+        QFETCH(QString, fixture);
+        QFETCH(QString, file);
+        QTemporaryDir dir;
+        const QString folder = rawst::copyFixture(fixture, dir.filePath("snapshots/0123abc"));
+        QVERIFY(QFile::remove(QDir(folder).filePath(file)));
+        QVERIFY(QFile::link("../../blobs/9f86d0", QDir(folder).filePath(file)));
+        expectError([&] { Checkpoint::open(folder); },
+                    file + ": the link points to " + QDir(dir.path()).absoluteFilePath("blobs/9f86d0") +
+                        ", which is missing (a download cut short?)");
+    }
+
     void refusesFoldersWithoutWeights()
     {
         QTemporaryDir dir;
