@@ -607,8 +607,10 @@ int runHeadless(const CommandLine& commandLine)
         model.modelOptions.model = scene.checkpoint->resolved;
         model.modelOptions.layer = scene.checkpoint->layer + 1;
         model.modelOptions.interventions = scene.checkpoint->interventions;
+        model.modelOptions.sceneFile = QFileInfo(commandLine.scenePath).fileName();
+        model.modelOptions.sceneHead = scene.checkpoint->head;
         if (!commandLine.viewGiven && ui::parseFigureView(scene.view.view, model.figure.view, model.figure.head))
-            model.viewGiven = true;
+            model.viewGiven = model.modelOptions.viewFromScene = true;
         else if (!commandLine.viewGiven)
             model.figure.head = scene.checkpoint->head;
         return runModelHeadless(model);

@@ -36,6 +36,19 @@ void say(FILE* stream, const QString& text)
     std::fflush(stream);
 }
 
+// Every output at once, all or none (core::writeFilesAtomically): exit 4 when one cannot be
+// written, the old files left as they were.
+int writeOutputs(const std::vector<std::pair<QString, QByteArray>>& outputs)
+{
+    try {
+        core::writeFilesAtomically(outputs);
+    } catch (const core::Error& e) {
+        say(stderr, QStringLiteral("error: ") + QString::fromUtf8(e.what()));
+        return kCannotWrite;
+    }
+    return kOk;
+}
+
 QString percent(float probability)
 {
     return QString::number(double(probability) * 100.0, 'f', 2) + QStringLiteral(" %");
@@ -120,14 +133,41 @@ void printPredictions(const core::ModelResult& result)
     }
 }
 
+// What a message names for a value the user wrote: the option, or the scene file's key.
+std::string named(const ModelOptions& options, const char* option, const char* sceneKey)
+{
+    return options.sceneFile.isEmpty() ? std::string(option)
+                                       : options.sceneFile.toStdString() + ": " + sceneKey;
+}
+
 // The layer that figures and matrices show, from 0.
 int shownLayer(const ModelOptions& options, int layers)
 {
     const int layer = options.layer.value_or(1);
     if (layer < 1 || layer > layers)
-        throw core::Error("--layer " + std::to_string(layer) + ": the model has " +
-                          std::to_string(layers) + " layers (1 to " + std::to_string(layers) + ")");
+        throw core::Error(named(options, "--layer", "checkpoint.layer") + " " +
+                          std::to_string(layer) + ": the model has " + std::to_string(layers) +
+                          " layers (1 to " + std::to_string(layers) + ")");
     return layer - 1;
+}
+
+// The head a scene names, and the head of a figure or matrix of one head, against the model's
+// heads (a figure of head 99 of 4 would otherwise show another head or fail half-way).
+void checkShownHead(const CommandLine& commandLine, int heads)
+{
+    const ModelOptions& options = commandLine.modelOptions;
+    const std::string range = ": the model's layers have " + std::to_string(heads) +
+                              " heads (1 to " + std::to_string(heads) + ")";
+    if (!options.sceneFile.isEmpty() && options.sceneHead >= heads)
+        throw core::Error(options.sceneFile.toStdString() + ": checkpoint.head " +
+                          std::to_string(options.sceneHead + 1) + range);
+    const ui::FigureSpec& figure = commandLine.figure;
+    if (commandLine.viewGiven && !options.figure && figure.head >= heads) {
+        const std::string view = ui::figureViewName(figure.view, figure.head).toStdString();
+        throw core::Error((options.viewFromScene ? options.sceneFile.toStdString() + ": view.view "
+                                                 : std::string("--view ")) +
+                          view + range);
+    }
 }
 
 } // namespace
@@ -224,10 +264,10 @@ core::Interventions modelInterventions(const CommandLine& commandLine, int layer
     core::Interventions interventions = options.interventions;
     for (const auto& [layer, head] : interventions.headsOff) {
         if (layer >= layers || head >= heads)
-            throw core::Error("--heads-off " + std::to_string(layer + 1) + "." +
-                              std::to_string(head + 1) + ": the model has " +
-                              std::to_string(layers) + " layers of " + std::to_string(heads) +
-                              " heads");
+            throw core::Error(named(options, "--heads-off", "checkpoint.heads_off") + " " +
+                              std::to_string(layer + 1) + "." + std::to_string(head + 1) +
+                              ": the model has " + std::to_string(layers) + " layers of " +
+                              std::to_string(heads) + " heads");
     }
     const bool settings = commandLine.mode || commandLine.normalization ||
                           commandLine.temperature || commandLine.fill || commandLine.causal ||
@@ -274,50 +314,51 @@ constexpr int kModelPositions = 64;
 
 // --view embedding-space with --model: the token embedding matrix's rows (the vocabulary's
 // first kModelMapWords and those of --text) on their principal components. --view positions:
-// the model's learned or rotary positions.
+// the model's learned or rotary positions. Drawn first, then written, so that a failure to
+// write is exit 4 and input the figure cannot be made of exit 3 (README).
 int exportModelConcept(const CommandLine& commandLine, const core::Model& model)
 {
+    const ui::FigureSpec spec = commandLine.figure;
+    const ui::FigureFormat format = *ui::figureFormatForPath(commandLine.exportPath);
+    QByteArray bytes;
     try {
         if (*commandLine.conceptView == ui::ConceptView::Positions) {
-            const ui::FigureSpec spec = commandLine.figure;
-            core::writeFilesAtomically(
-                {{commandLine.exportPath, ui::drawnFigureBytes(
-                                              [&](QCustomPlot& plot) {
-                                                  ui::buildModelPositionsFigure(
-                                                      plot, model, kModelPositions, spec);
-                                              },
-                                              commandLine.figureSize, spec.dpi,
-                                              *ui::figureFormatForPath(commandLine.exportPath))}});
-            return kOk;
-        }
-        const core::Matrix& table = model.weights.tokenEmbedding;
-        std::vector<int> ids(std::size_t(std::min<Eigen::Index>(kModelMapWords, table.rows())));
-        std::iota(ids.begin(), ids.end(), 0);
-        ui::EmbeddingMapOptions options;
-        if (commandLine.text)
-            for (const core::Token& token : core::modelTokens(model, *commandLine.text)) {
-                options.highlighted << token.text;
-                if (token.id >= 0 && std::find(ids.begin(), ids.end(), token.id) == ids.end())
-                    ids.push_back(token.id);
+            bytes = ui::drawnFigureBytes(
+                [&](QCustomPlot& plot) {
+                    ui::buildModelPositionsFigure(plot, model, kModelPositions, spec);
+                },
+                commandLine.figureSize, spec.dpi, format);
+        } else {
+            const core::Matrix& table = model.weights.tokenEmbedding;
+            std::vector<int> ids(std::size_t(std::min<Eigen::Index>(kModelMapWords, table.rows())));
+            std::iota(ids.begin(), ids.end(), 0);
+            ui::EmbeddingMapOptions options;
+            if (commandLine.text)
+                // modelTokens refuses an id the table has no row for.
+                for (const core::Token& token : core::modelTokens(model, *commandLine.text)) {
+                    options.highlighted << token.text;
+                    if (std::find(ids.begin(), ids.end(), token.id) == ids.end())
+                        ids.push_back(token.id);
+                }
+            std::vector<QString> words;
+            core::Matrix vectors(Eigen::Index(ids.size()), table.cols());
+            for (std::size_t r = 0; r < ids.size(); ++r) {
+                words.push_back(model.tokenizer ? model.tokenizer->displayText(ids[r])
+                                                : QString::number(ids[r]));
+                vectors.row(Eigen::Index(r)) = table.row(ids[r]);
             }
-        std::vector<QString> words;
-        core::Matrix vectors(Eigen::Index(ids.size()), table.cols());
-        for (std::size_t r = 0; r < ids.size(); ++r) {
-            words.push_back(model.tokenizer ? model.tokenizer->displayText(ids[r])
-                                            : QString::number(ids[r]));
-            vectors.row(Eigen::Index(r)) = table.row(ids[r]);
+            const core::EmbeddingSpace space(std::move(words), std::move(vectors), model.name);
+            bytes = ui::drawnFigureBytes(
+                [&](QCustomPlot& plot) {
+                    ui::buildEmbeddingSpaceFigure(plot, space, options, spec);
+                },
+                commandLine.figureSize, spec.dpi, format);
         }
-        const core::EmbeddingSpace space(std::move(words), std::move(vectors), model.name);
-        ui::FigureSpec spec = commandLine.figure;
-        const QByteArray bytes = ui::drawnFigureBytes(
-            [&](QCustomPlot& plot) { ui::buildEmbeddingSpaceFigure(plot, space, options, spec); },
-            commandLine.figureSize, spec.dpi, *ui::figureFormatForPath(commandLine.exportPath));
-        core::writeFilesAtomically({{commandLine.exportPath, bytes}});
     } catch (const core::Error& e) {
         say(stderr, QStringLiteral("error: ") + QString::fromUtf8(e.what()));
         return kInvalidInput;
     }
-    return kOk;
+    return writeOutputs({{commandLine.exportPath, bytes}});
 }
 
 } // namespace
@@ -375,6 +416,9 @@ int runModelHeadless(const CommandLine& commandLine)
         const core::ModelConfig& config = model->config();
         const core::Interventions interventions =
             modelInterventions(commandLine, config.layers, config.heads);
+        // Checked before the run: a layer or head the model lacks costs no forward pass.
+        const int layer = shownLayer(options, config.layers);
+        checkShownHead(commandLine, config.heads);
         const std::vector<core::Token> tokens = core::modelTokens(*model, *commandLine.text);
         core::ForwardOptions forward;
         forward.topK = options.topK;
@@ -398,7 +442,6 @@ int runModelHeadless(const CommandLine& commandLine)
                 commandLine.dumpPath,
                 QJsonDocument(core::modelResultToJson(*result)).toJson(QJsonDocument::Indented));
         }
-        const int layer = shownLayer(options, config.layers);
         const core::AttentionResult& shown = *result->layers[std::size_t(layer)];
         ui::FigureSpec spec = commandLine.figure;
         if (!commandLine.viewGiven)
@@ -464,13 +507,7 @@ int runModelHeadless(const CommandLine& commandLine)
             QStringLiteral("error: out of memory while running the model; try a shorter text"));
         return kInvalidInput;
     }
-    try {
-        core::writeFilesAtomically(outputs); // all or none
-    } catch (const core::Error& e) {
-        say(stderr, QStringLiteral("error: ") + QString::fromUtf8(e.what()));
-        return kCannotWrite;
-    }
-    return kOk;
+    return writeOutputs(outputs);
 }
 
 } // namespace attn::app

@@ -27,6 +27,11 @@ struct ModelOptions
     // --view grid|rollout|predictions|importance: a whole-model figure for --export, drawn by
     // the window's painters (ui/model/model_figures.h)
     std::optional<ui::ModelFigure> figure;
+    // A scene whose "checkpoint" named the model: its file, so that a layer, head or heads off
+    // the model lacks is blamed on the scene's key rather than on an option never given.
+    QString sceneFile;         // empty: everything came from the command line
+    int sceneHead = 0;         // its checkpoint.head, from 0
+    bool viewFromScene = false; // the figure's view and head came from its view.view
 
     bool active() const { return !model.isEmpty(); }
     // Only printed output asked for (--model-info, --top-k): headless even where there is a

@@ -27,15 +27,9 @@ Matrix embed(const Model& model, const std::vector<Token>& tokens, BlockOps& ops
     const TransformerWeights& w = model.weights;
     const int t = int(tokens.size());
     Matrix x(t, w.config.dModel);
-    for (int i = 0; i < t; ++i) {
-        const int id = tokens[std::size_t(i)].id;
-        if (id < 0 || id >= w.tokenEmbedding.rows())
-            throw Error("token " + std::to_string(i + 1) + " ('" +
-                        tokens[std::size_t(i)].piece.toStdString() + "'): id " + std::to_string(id) +
-                        " is outside the model's " + std::to_string(w.tokenEmbedding.rows()) +
-                        "-row embedding");
-        x.row(i) = w.tokenEmbedding.row(id);
-    }
+    checkTokenIds(model, tokens);
+    for (int i = 0; i < t; ++i)
+        x.row(i) = w.tokenEmbedding.row(tokens[std::size_t(i)].id);
     if (w.config.positions == PositionKind::Learned)
         x += w.positionEmbedding.topRows(t);
     if (w.tokenTypeEmbedding.size())
@@ -156,7 +150,20 @@ std::vector<Token> modelTokens(const Model& model, const QString& text)
     std::vector<Token> tokens = model.tokenizer->encode(text, true, limit);
     if (tokens.empty())
         throw Error("text: the sentence has no tokens");
+    checkTokenIds(model, tokens);
     return tokens;
+}
+
+void checkTokenIds(const Model& model, const std::vector<Token>& tokens)
+{
+    const Eigen::Index rows = model.weights.tokenEmbedding.rows();
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        const int id = tokens[i].id;
+        if (id < 0 || id >= rows)
+            throw Error("token " + std::to_string(i + 1) + " ('" + tokens[i].piece.toStdString() +
+                        "'): id " + std::to_string(id) + " is outside the model's " +
+                        std::to_string(rows) + "-row embedding");
+    }
 }
 
 std::shared_ptr<const Problem> layerProblem(const Model& model, int layer,

@@ -30,8 +30,14 @@ struct ForwardOptions
 };
 
 // Tokens of `text` as the model's tokenizer makes them (special tokens included). Throws Error
-// for an empty text or one longer than the model's context.
+// for an empty text, one longer than the model's context, or a token the embedding table has
+// no row for (checkTokenIds).
 std::vector<Token> modelTokens(const Model& model, const QString& text);
+
+// Throws Error naming the first token whose id is outside the token embedding table: a
+// tokenizer whose vocabulary is larger than the checkpoint's table, where indexing the table
+// would read memory past its end.
+void checkTokenIds(const Model& model, const std::vector<Token>& tokens);
 
 // The whole model on `backend`: embeddings -> for each layer (norm -> the layer's Problem ->
 // backend -> residual -> norm -> feed-forward -> residual) -> final norm -> logits at the

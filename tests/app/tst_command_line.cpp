@@ -5,6 +5,7 @@
 #include "core/scene.h"
 #include "core/scene_json.h"
 #include "support/run_executable.h"
+#include "support/unwritable_path.h"
 
 #include <QDir>
 #include <QImage>
@@ -697,6 +698,53 @@ private slots:
                            dir.filePath(QStringLiteral("no.png"))});
         QCOMPARE(r.code, 3);
         QVERIFY2(r.err.contains(QStringLiteral("--query 4: the input has 3 queries")), qPrintable(r.err));
+    }
+
+    // Every output that cannot be written exits 4 (README: the exit codes), whatever view or
+    // kind of output, of a scene or of a model (whose embedding map and positions exited 3):
+    // the path's folder is a regular file, which no user (root included) can write into.
+    void everyWriteFailureExitsFour_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("option");
+        QTest::addColumn<QString>("file");
+        const QString text = QStringLiteral("one two three");
+        for (const char* view : {"head:1", "heads", "pipeline:1", "difference:1", "lines:1", "gradient", "kernel",
+                                 "positions", "embedding-space"})
+            QTest::newRow(view) << QStringList{QStringLiteral("--text"), text, QStringLiteral("--view"), QLatin1String(view)}
+                                << QStringLiteral("--export") << QStringLiteral("f.png");
+        QTest::newRow("train") << QStringList{QStringLiteral("--text"), text, QStringLiteral("--view"), QStringLiteral("train"),
+                                              QStringLiteral("--train"), QStringLiteral("copy"), QStringLiteral("--steps"),
+                                              QStringLiteral("2")}
+                               << QStringLiteral("--export") << QStringLiteral("f.png");
+        QTest::newRow("dump") << QStringList{} << QStringLiteral("--dump") << QStringLiteral("d.json");
+        QTest::newRow("export-matrix") << QStringList{} << QStringLiteral("--export-matrix") << QStringLiteral("m.csv");
+        QTest::newRow("export-presentation") << QStringList{} << QStringLiteral("--export-presentation")
+                                             << QStringLiteral("deck.pdf");
+        QTest::newRow("export-all") << QStringList{} << QStringLiteral("--export-all") << QStringLiteral("figs");
+        QTest::newRow("train-save") << QStringList{QStringLiteral("--train"), QStringLiteral("copy"), QStringLiteral("--steps"),
+                                                   QStringLiteral("2")}
+                                    << QStringLiteral("--train-save") << QStringLiteral("t.json");
+        const QStringList model{QStringLiteral("--model"), QStringLiteral(ATTN_TEST_DATA_DIR "/models/gpt2"),
+                                QStringLiteral("--text"), QStringLiteral("The cat sat")};
+        for (const char* view : {"head:1", "heads", "pipeline:1", "difference:1", "grid", "rollout", "predictions",
+                                 "importance", "positions", "embedding-space"})
+            QTest::addRow("model %s", view) << model + QStringList{QStringLiteral("--view"), QLatin1String(view)}
+                                            << QStringLiteral("--export") << QStringLiteral("f.png");
+        QTest::newRow("model dump") << model << QStringLiteral("--dump") << QStringLiteral("d.json");
+        QTest::newRow("model export-matrix") << model << QStringLiteral("--export-matrix") << QStringLiteral("m.csv");
+    }
+    void everyWriteFailureExitsFour()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, option);
+        QFETCH(QString, file);
+        QTemporaryDir dir;
+        const QString out = attn::test::unwritablePath(dir, file);
+        QVERIFY(!out.isEmpty());
+        const Run r = run(arguments + QStringList{option, out, QStringLiteral("--backend"), QStringLiteral("cpu")});
+        QCOMPARE(r.code, 4);
+        QVERIFY2(r.err.contains(out), qPrintable(r.err));
     }
 
     void withoutADisplayTheExampleBecomesAFigureFile()

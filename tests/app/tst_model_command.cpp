@@ -65,6 +65,11 @@ private slots:
     void badInput();
     void pickleIsRefused();
     void sceneNamingAModel();
+    void tokenIdPastTheEmbeddingTable_data();
+    void tokenIdPastTheEmbeddingTable();
+    void sceneValuesAreBlamedOnTheScene_data();
+    void sceneValuesAreBlamedOnTheScene();
+    void headPastTheModelsHeads();
 };
 
 void TestModelCommand::dumpMatchesReference_data()
@@ -311,6 +316,108 @@ void TestModelCommand::sceneNamingAModel()
     result = run({scene.fileName(), QStringLiteral("--export"), png, QStringLiteral("--backend"), QStringLiteral("cpu")});
     QVERIFY2(result.code == 0, qPrintable(result.err));
     QVERIFY(QFileInfo(png).size() > 1000);
+}
+
+// A tokenizer whose vocabulary is larger than the checkpoint's embedding table: "!" (id 0 of
+// the tiny GPT-2) is given an id the 413-row table has no row for. Every path that reads the
+// table refuses it with the forward pass's message; the embedding map read memory past the
+// table (a point from nowhere, or a segmentation fault for a huge id).
+void TestModelCommand::tokenIdPastTheEmbeddingTable_data()
+{
+    QTest::addColumn<int>("id");
+    QTest::addColumn<QStringList>("arguments");
+    for (const int id : {413, 5000, 2000000000})
+        for (const char* view : {"embedding-space", "head:1"})
+            QTest::addRow("id %d, %s", id, view) << id << QStringList{QStringLiteral("--view"), QLatin1String(view)};
+}
+
+void TestModelCommand::tokenIdPastTheEmbeddingTable()
+{
+    QFETCH(int, id);
+    QFETCH(QStringList, arguments);
+    QTemporaryDir dir;
+    for (const char* name : {"config.json", "model.safetensors", "merges.txt", "tokenizer_config.json"})
+        QVERIFY(QFile::copy(fixture(QStringLiteral("gpt2")) + QLatin1Char('/') + QLatin1String(name),
+                            dir.filePath(QLatin1String(name))));
+    QJsonObject vocab = readJson(fixture(QStringLiteral("gpt2")) + QStringLiteral("/vocab.json"));
+    QCOMPARE(vocab.value(QStringLiteral("!")).toInt(), 0);
+    vocab.insert(QStringLiteral("!"), id);
+    QFile file(dir.filePath(QStringLiteral("vocab.json")));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QJsonDocument(vocab).toJson());
+    file.close();
+    const QString out = dir.filePath(QStringLiteral("out.png"));
+    const auto result = run(arguments + QStringList{QStringLiteral("--model"), dir.path(), QStringLiteral("--text"),
+                                                    QStringLiteral("!"), QStringLiteral("--export"), out,
+                                                    QStringLiteral("--backend"), QStringLiteral("cpu")});
+    QCOMPARE(result.code, 3);
+    const QString message = QStringLiteral("token 1 ('!'): id %1 is outside the model's 413-row embedding").arg(id);
+    QVERIFY2(result.err.contains(message), qPrintable(result.err));
+    QVERIFY(!QFile::exists(out));
+}
+
+// A scene that names a checkpoint: a layer, head or heads off the model lacks is blamed on the
+// scene's key, not on an option that was never given.
+void TestModelCommand::sceneValuesAreBlamedOnTheScene_data()
+{
+    QTest::addColumn<QString>("checkpoint");
+    QTest::addColumn<QString>("view");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("layer 99") << QStringLiteral(R"("layer": 99)") << QString()
+                              << QStringLiteral("scene.json: checkpoint.layer 99: the model has 2 layers (1 to 2)");
+    QTest::newRow("head 99") << QStringLiteral(R"("layer": 1, "head": 99)") << QString()
+                             << QStringLiteral("scene.json: checkpoint.head 99: the model's layers have 4 heads (1 to 4)");
+    QTest::newRow("head 99 beside a view") << QStringLiteral(R"("head": 99)") << QStringLiteral("head:2")
+                                           << QStringLiteral("scene.json: checkpoint.head 99: the model's layers have 4 heads");
+    QTest::newRow("view of head 9") << QStringLiteral(R"("layer": 2)") << QStringLiteral("head:9")
+                                    << QStringLiteral("scene.json: view.view head:9: the model's layers have 4 heads (1 to 4)");
+    QTest::newRow("heads off") << QStringLiteral(R"("heads_off": [[1, 5]])") << QString()
+                               << QStringLiteral("scene.json: checkpoint.heads_off 1.5: the model has 2 layers of 4 heads");
+}
+
+void TestModelCommand::sceneValuesAreBlamedOnTheScene()
+{
+    QFETCH(QString, checkpoint);
+    QFETCH(QString, view);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    QFile scene(dir.filePath(QStringLiteral("scene.json")));
+    QVERIFY(scene.open(QIODevice::WriteOnly));
+    scene.write(QStringLiteral(R"({"format": "attention-explorer-scene", "version": 2, "text": "The cat sat",
+        %1 "checkpoint": {"path": "%2", %3}})")
+                    .arg(view.isEmpty() ? QString() : QStringLiteral(R"("view": {"view": "%1"},)").arg(view),
+                         fixture(QStringLiteral("gpt2")), checkpoint)
+                    .toUtf8());
+    scene.close();
+    for (const char* output : {"out.png", "out.csv"}) {
+        const QString out = dir.filePath(QLatin1String(output));
+        const auto result = run({scene.fileName(), QLatin1String(output).endsWith(QLatin1String(".png"))
+                                                       ? QStringLiteral("--export")
+                                                       : QStringLiteral("--export-matrix"),
+                                 out, QStringLiteral("--backend"), QStringLiteral("cpu")});
+        QCOMPARE(result.code, 3);
+        QVERIFY2(result.err.contains(message), qPrintable(result.err));
+        QVERIFY2(!result.err.contains(QLatin1String("--")), qPrintable(result.err));
+        QVERIFY(!QFile::exists(out));
+    }
+}
+
+// --view head:N past the model's heads, on the command line: refused before the run (a figure
+// or matrix of another head, or none, with exit 0 otherwise).
+void TestModelCommand::headPastTheModelsHeads()
+{
+    QTemporaryDir dir;
+    for (const char* output : {"--export", "--export-matrix"}) {
+        const QString out = dir.filePath(QLatin1String(output) == QLatin1String("--export") ? QStringLiteral("h.png")
+                                                                                          : QStringLiteral("h.csv"));
+        const auto result = run({QStringLiteral("--model"), fixture(QStringLiteral("gpt2")), QStringLiteral("--text"),
+                                 QStringLiteral("The cat"), QStringLiteral("--view"), QStringLiteral("head:5"),
+                                 QLatin1String(output), out, QStringLiteral("--backend"), QStringLiteral("cpu")});
+        QCOMPARE(result.code, 3);
+        QVERIFY2(result.err.contains(QLatin1String("--view head:5: the model's layers have 4 heads (1 to 4)")),
+                 qPrintable(result.err));
+        QVERIFY(!QFile::exists(out));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestModelCommand)
