@@ -80,6 +80,74 @@ void noteFallbacks(const core::Problem& problem, const core::Scene& scene)
                                words.join(QStringLiteral(", "))));
 }
 
+// A path as the file system resolves it, so that "./a.png" and "a.png", or a link and its
+// target, compare equal: the existing file resolved (core::writeFilesAtomically replaces a
+// link's target), else its resolved folder and its name, else the cleaned absolute path.
+QString resolvedPath(const QString& path)
+{
+    const QFileInfo info(path);
+    if (info.exists())
+        return info.canonicalFilePath();
+    const QString folder = QFileInfo(info.absolutePath()).canonicalFilePath();
+    return folder.isEmpty() ? QDir::cleanPath(info.absoluteFilePath()) : QDir(folder).filePath(info.fileName());
+}
+
+// Two outputs (option, path) that name one file: the second would replace the first without
+// a word. The message names both options; empty when every output has a file of its own.
+QString sharedOutput(const std::vector<std::pair<QString, QString>>& outputs)
+{
+    std::vector<QString> resolved;
+    for (const auto& [option, path] : outputs)
+        resolved.push_back(path.isEmpty() ? QString() : resolvedPath(path));
+    for (std::size_t i = 0; i < outputs.size(); ++i)
+        for (std::size_t j = 0; j < i && !resolved[i].isEmpty(); ++j)
+            if (resolved[j] == resolved[i] && outputs[j].first != outputs[i].first)
+                return QStringLiteral("--%1 and --%2 both write to %3; give each its own file")
+                    .arg(outputs[j].first, outputs[i].first, outputs[i].second);
+    return {};
+}
+
+// The single-file outputs the command line names, with their options.
+std::vector<std::pair<QString, QString>> fileOutputs(const CommandLine& commandLine)
+{
+    return {{QStringLiteral("export"), commandLine.exportPath},
+            {QStringLiteral("dump"), commandLine.dumpPath},
+            {QStringLiteral("export-matrix"), commandLine.matrixPath},
+            {QStringLiteral("export-presentation"), commandLine.presentationPath},
+            {QStringLiteral("train-save"), commandLine.trainOptions.savePath}};
+}
+
+struct ExportAllFile
+{
+    ui::FigureView view;
+    int head;
+    ui::FigureFormat format;
+    QString path;
+};
+
+// What --export-all writes into `dir`, each figure a lecture may need named after its view:
+// all heads, each head, its difference and (unless the input is pooled) its pipeline, and
+// the mean of the heads; a PDF and a PNG of each.
+std::vector<ExportAllFile> exportAllFiles(const QString& dir, int heads, bool pooled)
+{
+    std::vector<std::pair<ui::FigureView, int>> views{{ui::FigureView::Heads, 0}};
+    for (int h = 0; h < heads; ++h) {
+        views.insert(views.end(), {{ui::FigureView::Head, h}, {ui::FigureView::Difference, h}});
+        if (!pooled)
+            views.emplace_back(ui::FigureView::Pipeline, h);
+    }
+    if (heads > 1)
+        views.emplace_back(ui::FigureView::Head, -1);
+    std::vector<ExportAllFile> files;
+    for (const auto& [view, head] : views) {
+        const QString name = ui::figureViewName(view, head).replace(QLatin1Char(':'), QLatin1Char('-'));
+        for (const auto& [suffix, format] : {std::pair{QStringLiteral(".pdf"), ui::FigureFormat::Pdf},
+                                             std::pair{QStringLiteral(".png"), ui::FigureFormat::Png}})
+            files.push_back({view, head, format, QDir(dir).filePath(name + suffix)});
+    }
+    return files;
+}
+
 } // namespace
 
 bool applyModeName(const QString& mode, core::ScoreKind& score, core::Normalization& normalization)
@@ -232,6 +300,19 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
     if (positional.size() > 1 || (positional.size() == 1 && parser.isSet(sceneOption))) {
         error = usage(QStringLiteral("give one scene file, either as an argument or with --scene"));
         return std::nullopt;
+    }
+    // An empty path (often an unset shell variable) is a mistake, never "not given": ignored,
+    // --model "" would run the single-layer example and --export "" open a window instead.
+    if (positional.size() == 1 && positional.front().isEmpty()) {
+        error = usage(QStringLiteral("the scene file name is empty"));
+        return std::nullopt;
+    }
+    for (const char* name : {"scene", "word-vectors", "export", "dump", "export-all", "export-matrix",
+                             "export-presentation", "model", "train-save"}) {
+        if (parser.isSet(QLatin1String(name)) && parser.value(QLatin1String(name)).isEmpty()) {
+            error = usage(QStringLiteral("--%1: the path is empty").arg(QLatin1String(name)));
+            return std::nullopt;
+        }
     }
     out.scenePath = parser.isSet(sceneOption) ? parser.value(sceneOption) : positional.value(0);
 
@@ -454,6 +535,14 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
             return std::nullopt;
         }
     }
+    // The folder of --export-all among them: a file of that name cannot be both. The files
+    // written into it are compared once the scene says how many heads there are (runHeadless).
+    std::vector<std::pair<QString, QString>> outputs = fileOutputs(out);
+    outputs.emplace_back(QStringLiteral("export-all"), out.exportAllDir);
+    if (const QString shared = sharedOutput(outputs); !shared.isEmpty()) {
+        error = usage(shared);
+        return std::nullopt;
+    }
     return out;
 }
 
@@ -600,6 +689,16 @@ int runHeadless(const CommandLine& commandLine)
         printLine(stderr, QStringLiteral("error: ") + QString::fromStdString(e.what()));
         return kInvalidInput;
     }
+    if (!commandLine.exportAllDir.isEmpty()) {
+        // Pipelines counted as if unpooled: a name --export-all may write is never another output's.
+        std::vector<std::pair<QString, QString>> outputs = fileOutputs(commandLine);
+        for (const ExportAllFile& file : exportAllFiles(commandLine.exportAllDir, scene.weights.headCount(), false))
+            outputs.emplace_back(QStringLiteral("export-all"), file.path);
+        if (const QString shared = sharedOutput(outputs); !shared.isEmpty()) {
+            printLine(stderr, QStringLiteral("error: ") + shared);
+            return kUsage;
+        }
+    }
     if (scene.checkpoint) {
         // A scene of a real model: its text through the model, its layer and head shown.
         CommandLine model = commandLine;
@@ -742,27 +841,14 @@ int runHeadless(const CommandLine& commandLine)
             outputs.emplace_back(commandLine.matrixPath, ui::stageBytes(stage, format, spec.precision));
         }
         if (!commandLine.exportAllDir.isEmpty()) {
-            // Every figure a lecture may need, named after its view.
-            std::vector<std::pair<ui::FigureView, int>> views{{ui::FigureView::Heads, 0}};
-            const int heads = result->problem->weights->headCount();
-            for (int h = 0; h < heads; ++h) {
-                views.insert(views.end(), {{ui::FigureView::Head, h}, {ui::FigureView::Difference, h}});
-                if (!result->pooling.pooled)
-                    views.emplace_back(ui::FigureView::Pipeline, h);
-            }
-            if (heads > 1)
-                views.emplace_back(ui::FigureView::Head, -1);
-            const QDir dir(commandLine.exportAllDir);
-            for (const auto& [view, head] : views) {
+            for (const ExportAllFile& file : exportAllFiles(commandLine.exportAllDir, result->problem->weights->headCount(),
+                                                            result->pooling.pooled)) {
                 ui::FigureSpec each = spec;
-                each.view = view;
-                each.head = head;
-                const QString name = ui::figureViewName(view, head).replace(QLatin1Char(':'), QLatin1Char('-'));
-                for (const auto& [suffix, format] : {std::pair{QStringLiteral(".pdf"), ui::FigureFormat::Pdf},
-                                                     std::pair{QStringLiteral(".png"), ui::FigureFormat::Png}})
-                    outputs.emplace_back(dir.filePath(name + suffix),
-                                         ui::figureBytes(*result, each, commandLine.figureSize, format,
-                                                         view == ui::FigureView::Difference ? comparison() : nullptr));
+                each.view = file.view;
+                each.head = file.head;
+                outputs.emplace_back(file.path,
+                                     ui::figureBytes(*result, each, commandLine.figureSize, file.format,
+                                                     file.view == ui::FigureView::Difference ? comparison() : nullptr));
             }
         }
     } catch (const core::Error& e) {

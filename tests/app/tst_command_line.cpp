@@ -700,6 +700,97 @@ private slots:
         QVERIFY2(r.err.contains(QStringLiteral("--query 4: the input has 3 queries")), qPrintable(r.err));
     }
 
+    // Two outputs to one file: the second would replace the first without a word. Refused as
+    // a usage error naming both options, with the paths compared as the file system sees them
+    // (./a.json is a.json), before anything is written.
+    void twoOutputsToOneFileAreRefused_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("message");
+        QTest::addColumn<QString>("unwritten");
+        QTest::newRow("dump, export-matrix")
+            << QStringList{QStringLiteral("--dump"), QStringLiteral("x.json"), QStringLiteral("--export-matrix"),
+                           QStringLiteral("./x.json")}
+            << QStringLiteral("--dump and --export-matrix both write to ./x.json") << QStringLiteral("x.json");
+        QTest::newRow("export, export-presentation")
+            << QStringList{QStringLiteral("--export"), QStringLiteral("sub/../f.pdf"), QStringLiteral("--export-presentation"),
+                           QStringLiteral("f.pdf")}
+            << QStringLiteral("--export and --export-presentation both write to f.pdf") << QStringLiteral("f.pdf");
+        QTest::newRow("dump, train-save")
+            << QStringList{QStringLiteral("--train"), QStringLiteral("copy"), QStringLiteral("--steps"), QStringLiteral("2"),
+                           QStringLiteral("--dump"), QStringLiteral("t.json"), QStringLiteral("--train-save"), QStringLiteral("t.json")}
+            << QStringLiteral("--dump and --train-save both write to t.json") << QStringLiteral("t.json");
+        QTest::newRow("a file named as the export-all folder")
+            << QStringList{QStringLiteral("--dump"), QStringLiteral("figs"), QStringLiteral("--export-all"), QStringLiteral("figs")}
+            << QStringLiteral("--dump and --export-all both write to figs") << QStringLiteral("figs");
+        // The example has one head: --export-all writes head-1.png among others.
+        QTest::newRow("a file export-all writes")
+            << QStringList{QStringLiteral("--export-all"), QStringLiteral("figs"), QStringLiteral("--export"),
+                           QStringLiteral("figs/head-1.png")}
+            << QStringLiteral("--export and --export-all both write to figs/head-1.png") << QStringLiteral("figs");
+    }
+    void twoOutputsToOneFileAreRefused()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, message);
+        QFETCH(QString, unwritten);
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("sub")));
+        const Run r = run(arguments + QStringList{QStringLiteral("--backend"), QStringLiteral("cpu")}, dir.path());
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QVERIFY2(!QFileInfo::exists(dir.filePath(unwritten)), "a refused run wrote an output");
+    }
+
+    // A link and its target are one file; a file beside --export-all's that it does not write
+    // is a file of its own.
+    void outputsCompareAsTheFileSystemSeesThem()
+    {
+        QTemporaryDir dir;
+        QFile target(dir.filePath(QStringLiteral("b.json")));
+        QVERIFY(target.open(QIODevice::WriteOnly));
+        target.close();
+        QVERIFY(QFile::link(QStringLiteral("b.json"), dir.filePath(QStringLiteral("a.json"))));
+        Run r = run({QStringLiteral("--dump"), QStringLiteral("a.json"), QStringLiteral("--export-matrix"),
+                     dir.filePath(QStringLiteral("b.json")), QStringLiteral("--backend"), QStringLiteral("cpu")},
+                    dir.path());
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("--dump and --export-matrix both write to")), qPrintable(r.err));
+        // The example has one head, so head-2.png is no file of --export-all's.
+        r = run({QStringLiteral("--export-all"), QStringLiteral("figs"), QStringLiteral("--export"),
+                 QStringLiteral("figs/head-2.png"), QStringLiteral("--backend"), QStringLiteral("cpu")},
+                dir.path());
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY(!QImage(dir.filePath(QStringLiteral("figs/head-2.png"))).isNull());
+        QVERIFY(QFileInfo::exists(dir.filePath(QStringLiteral("figs/head-1.png"))));
+    }
+
+    // An empty path (an unset shell variable) is a usage error, never "not given": ignored,
+    // --model "" ran the single-layer example and --export "" wrote the example's figure
+    // into the current folder.
+    void emptyPathsAreUsageErrors_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("message");
+        for (const char* option : {"model", "scene", "word-vectors", "export", "dump", "export-all", "export-matrix",
+                                   "export-presentation", "train-save"})
+            QTest::newRow(option) << QStringList{QStringLiteral("--") + QLatin1String(option), QString()}
+                                  << QStringLiteral("--%1: the path is empty").arg(QLatin1String(option));
+        QTest::newRow("--model=") << QStringList{QStringLiteral("--model="), QStringLiteral("--text"), QStringLiteral("a b")}
+                                  << QStringLiteral("--model: the path is empty");
+        QTest::newRow("scene argument") << QStringList{QString()} << QStringLiteral("the scene file name is empty");
+    }
+    void emptyPathsAreUsageErrors()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const Run r = run(arguments + QStringList{QStringLiteral("--backend"), QStringLiteral("cpu")}, dir.path());
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden), QStringList());
+    }
+
     // Every output that cannot be written exits 4 (README: the exit codes), whatever view or
     // kind of output, of a scene or of a model (whose embedding map and positions exited 3):
     // the path's folder is a regular file, which no user (root included) can write into.
