@@ -240,8 +240,8 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
                                        QStringLiteral("Draw weights with queries in columns, A = K^T Q, as seed 001 "
                                                       "writes them."));
     const QCommandLineOption query(QStringLiteral("query"),
-                                   QStringLiteral("The query in focus of the gradient and kernel views, from 1 (default: "
-                                                  "the last)."),
+                                   QStringLiteral("The query in focus of the gradient and kernel views (default: the last) "
+                                                  "and of --export-presentation, from 1."),
                                    QStringLiteral("N"));
     const QCommandLineOption width(QStringLiteral("width"), QStringLiteral("Figure width in pixels (default 1200)."),
                                    QStringLiteral("PX"));
@@ -803,17 +803,17 @@ int runHeadless(const CommandLine& commandLine)
                                  QJsonDocument(withTraining(core::resultToJson(*full), training)).toJson(QJsonDocument::Indented));
         if (training && !commandLine.trainOptions.savePath.isEmpty())
             outputs.emplace_back(commandLine.trainOptions.savePath, core::sceneToJson(training->scene));
+        if (commandLine.query && *commandLine.query >= problem->queryCount())
+            throw core::Error(QStringLiteral("--query %1: the input has %2 queries")
+                                  .arg(*commandLine.query + 1)
+                                  .arg(problem->queryCount())
+                                  .toStdString());
         if (!commandLine.exportPath.isEmpty() && conceptView) {
             ui::ConceptSource source;
             source.scene = std::make_shared<const core::Scene>(scene);
             source.result = result;
             source.head = std::max(0, spec.head);
             source.query = commandLine.query.value_or(problem->queryCount() - 1);
-            if (source.query >= problem->queryCount())
-                throw core::Error(QStringLiteral("--query %1: the input has %2 queries")
-                                      .arg(source.query + 1)
-                                      .arg(problem->queryCount())
-                                      .toStdString());
             source.trainer = training ? training->trainer.get() : nullptr;
             outputs.emplace_back(commandLine.exportPath,
                                  ui::conceptFigureBytes(*conceptView, source, spec, commandLine.figureSize,
@@ -827,6 +827,7 @@ int runHeadless(const CommandLine& commandLine)
         if (!commandLine.presentationPath.isEmpty()) {
             ui::DeckOptions deck;
             deck.head = std::max(0, spec.head);
+            deck.query = commandLine.query.value_or(-1); // -1: ui::defaultQuery
             deck.theme = (commandLine.theme.isEmpty() ? scene.view.theme : commandLine.theme) == QLatin1String("dark")
                              ? ui::PresentationTheme::Dark
                              : ui::PresentationTheme::Light;

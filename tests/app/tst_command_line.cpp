@@ -838,6 +838,29 @@ private slots:
         QVERIFY2(r.err.contains(out), qPrintable(r.err));
     }
 
+    // --export-presentation shows the query of --query (step 8 follows one query); without
+    // it, a query the mask leaves a choice of keys: under a causal mask query 1 has one key.
+    void presentationFollowsTheQueryAsked()
+    {
+        QTemporaryDir dir;
+        const QString deck = dir.filePath(QStringLiteral("deck.pdf"));
+        auto stepEight = [&] {
+            return toolOutput("pdftotext", {QStringLiteral("-f"), QStringLiteral("8"), QStringLiteral("-l"),
+                                            QStringLiteral("8"), deck, QStringLiteral("-")});
+        };
+        const QStringList causal{QStringLiteral("--text"), QStringLiteral("the cat sat on the mat"), QStringLiteral("--causal"),
+                                 QStringLiteral("--export-presentation"), deck, QStringLiteral("--backend"), QStringLiteral("cpu")};
+        Run r = run(causal + QStringList{QStringLiteral("--query"), QStringLiteral("4")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(stepEight().contains(QStringLiteral("o4 =")), qPrintable(stepEight()));
+        r = run(causal);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(!stepEight().contains(QStringLiteral("o1 =")), qPrintable(stepEight()));
+        r = run(causal + QStringList{QStringLiteral("--query"), QStringLiteral("7")});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains(QStringLiteral("--query 7: the input has 6 queries")), qPrintable(r.err));
+    }
+
     void withoutADisplayTheExampleBecomesAFigureFile()
     {
         QTemporaryDir dir;

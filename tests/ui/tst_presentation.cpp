@@ -430,6 +430,18 @@ private slots:
         QCOMPARE(plain(slide.textsOf(Role::Numbers).front()->text), scores);
     }
 
+    // The query a presentation opens on chooses among keys. Seed 001's hand-worked example
+    // (dot product, Q K^T = [1 0 0 1; 0 1 0 1; 1 1 0 2; 0 0 0 0]): unmasked, row 3 weighs key 4
+    // most, e^2 / (2e + 1 + e^2) = 0.534 (rows 1, 2: 0.365; row 4: 0.25). Under a causal mask
+    // query 1 has a single key (weight 1, the mask's doing); of the rest, row 2 weighs
+    // e / (1 + e) = 0.731 of 2 keys (2 x 0.731 = 1.46), row 3 e / (2e + 1) = 0.422 of 3 (1.27),
+    // row 4 0.25 of 4 (1): query 2.
+    void theOpeningQueryHasAChoiceOfKeys()
+    {
+        QCOMPARE(ui::defaultQuery(*compute(ScoreKind::Dot, Normalization::Softmax), 0), 2);
+        QCOMPARE(ui::defaultQuery(*compute(ScoreKind::Dot, Normalization::Softmax, true), 0), 1);
+    }
+
     // One query: its row of scores, the softmax of the row as bars, the weighted values and
     // their sum; Up and Down (or the wheel) choose the query, the pointer the key.
     void theQueryStepFollowsOneQuery()

@@ -1269,17 +1269,34 @@ Slide buildSlide(const core::AttentionResult& result, const SlideOptions& option
 
 int defaultQuery(const core::AttentionResult& result, int head)
 {
-    if (result.heads.empty())
+    if (result.heads.empty() || result.heads.front().weights.cols() == 0)
         return 0;
     const Matrix& w = result.heads[std::size_t(std::clamp(head, 0, int(result.heads.size()) - 1))].weights;
+    // The keys each query may attend to: its largest weight is weighed against 1 / that many
+    // (a weight of 0.5 among two keys chooses less than 0.4 among six).
+    std::vector<int> allowed(std::size_t(w.rows()), int(w.cols()));
+    const core::Problem* problem = result.problem.get();
+    if (problem && problem->queryCount() == w.rows() && problem->keyCount() == w.cols()) {
+        const core::Mask mask = problem->makeMask();
+        std::vector<std::uint8_t> masked(std::size_t(w.cols()));
+        for (int i = 0; i < int(w.rows()); ++i) {
+            mask.fillRow(i, masked.data());
+            allowed[std::size_t(i)] = int(std::count(masked.begin(), masked.end(), std::uint8_t(0)));
+        }
+    }
+    // A query with one key has no choice: only where every query is so does it count.
+    const bool anyChoice = std::any_of(allowed.begin(), allowed.end(), [](int n) { return n > 1; });
     int best = 0;
-    float bestWeight = -1.0f;
-    for (int i = 0; i < int(w.rows()); ++i)
-        for (int j = 0; j < int(w.cols()); ++j)
-            if (w(i, j) > bestWeight + 1e-6f) {
-                bestWeight = w(i, j);
-                best = i;
-            }
+    float bestSharpness = -1.0f;
+    for (int i = 0; i < int(w.rows()); ++i) {
+        if (anyChoice && allowed[std::size_t(i)] < 2)
+            continue;
+        const float sharpness = w.row(i).maxCoeff() * float(std::max(1, allowed[std::size_t(i)]));
+        if (sharpness > bestSharpness + 1e-6f) {
+            bestSharpness = sharpness;
+            best = i;
+        }
+    }
     return best;
 }
 

@@ -34,8 +34,10 @@ inline constexpr int kMaxPresentationTokens = 512;
 // result cannot be presented (pooled, or without its intermediates).
 Slide buildSlide(const core::AttentionResult& result, const SlideOptions& options, QSizeF size);
 
-// The query a presentation opens on: the one that attends most sharply (the largest weight
-// of any row of the head), the clearest example of a query choosing its keys.
+// The query a presentation opens on: the one that attends most sharply, the clearest example
+// of a query choosing its keys: the largest weight of its row times the number of keys the mask
+// leaves it (so, unmasked, the largest weight of the head). A query left one key (the first
+// under a causal mask: its weight of 1 is the mask's doing) is chosen only if every query is.
 int defaultQuery(const core::AttentionResult& result, int head);
 // The key query i weighs most in `head`.
 int defaultKey(const core::AttentionResult& result, int head, int query);
