@@ -243,33 +243,4 @@ void createFolders(const QString& path)
     }
 }
 
-QByteArray readFileLimited(const QString& path, qint64 maxBytes)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        throw Error("cannot read " + path.toStdString() + ": " + file.errorString().toStdString());
-    auto tooLarge = [&](qint64 size) {
-        return Error(path.toStdString() + ": file is " + (file.isSequential() ? "more than " : "") +
-                     std::to_string(size) + " bytes, more than the " + std::to_string(maxBytes) +
-                     " allowed");
-    };
-    if (!file.isSequential() && file.size() > maxBytes)
-        throw tooLarge(file.size());
-    QByteArray bytes;
-    if (file.isSequential()) {
-        // A FIFO or a device has no size to check beforehand: read in pieces, stopping as
-        // soon as there is one byte too many.
-        constexpr qint64 kPiece = qint64(1) << 20;
-        for (QByteArray piece; !(piece = file.read(kPiece)).isEmpty() && bytes.size() <= maxBytes;)
-            bytes.append(piece);
-    } else {
-        bytes = file.readAll();
-    }
-    if (file.error() != QFileDevice::NoError)
-        throw Error("cannot read " + path.toStdString() + ": " + file.errorString().toStdString());
-    if (bytes.size() > maxBytes)
-        throw tooLarge(maxBytes);
-    return bytes;
-}
-
 } // namespace attn::core

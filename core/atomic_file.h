@@ -32,7 +32,4 @@ void writeFilesAtomically(const std::vector<std::pair<QString, QByteArray>>& fil
 // ("cannot create the folder /x/y: Read-only file system").
 void createFolders(const QString& path);
 
-// Reads a whole file, refusing files larger than maxBytes before reading. Throws Error.
-QByteArray readFileLimited(const QString& path, qint64 maxBytes);
-
 } // namespace attn::core

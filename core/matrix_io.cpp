@@ -3,6 +3,7 @@
 #include "atomic_file.h"
 #include "error.h"
 #include "limits.h"
+#include "regular_file.h"
 #include "safetensors_format.h"
 
 #include <QFile>
@@ -631,11 +632,9 @@ Matrix parseNpy(const QByteArray& bytes, const QString& nameForMessages)
 // the whole file (a 1 GB .npy of 16,385 x 16,384 floats is refused at once).
 Matrix readNpy(const QString& path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        throw Error("cannot read " + path.toStdString() + ": " + file.errorString().toStdString());
-    if (file.isSequential()) // a pipe: no size to check against, read it whole (bounded)
-        return parseNpy(readFileLimited(path, kMaxFileBytes), path);
+    // Any size: only what the header describes, checked against the file, is read.
+    const std::unique_ptr<QFile> opened = openRegularFile(path, kAnySize);
+    QFile& file = *opened;
     const std::int64_t fileSize = file.size();
     QByteArray head = file.read(12);
     std::int64_t headerLength = 0;
@@ -757,18 +756,19 @@ Matrix parseCsv(const QByteArray& text, const QString& nameForMessages)
 
 Matrix readCsv(const QString& path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        throw Error("cannot read " + path.toStdString() + ": " + file.errorString().toStdString());
-    if (!file.isSequential() && file.size() <= kMaxFileBytes) {
-        // The shape first, in pieces: a file too large is refused before it is read whole.
-        CsvShapeScan shape;
-        QByteArray piece(qsizetype(4) << 20, Qt::Uninitialized);
-        for (qint64 got; (got = file.read(piece.data(), piece.size())) > 0;)
-            shape.feed(std::string_view(piece.constData(), std::size_t(got)));
-        shape.check(path);
-    }
-    return parseCsv(readFileLimited(path, kMaxFileBytes), path);
+    const std::unique_ptr<QFile> file = openRegularFile(path, kMaxFileBytes);
+    // The shape first, in pieces: a matrix too large is refused before the file is read whole.
+    CsvShapeScan shape;
+    QByteArray piece(qsizetype(4) << 20, Qt::Uninitialized);
+    for (qint64 got; (got = file->read(piece.data(), piece.size())) > 0;)
+        shape.feed(std::string_view(piece.constData(), std::size_t(got)));
+    shape.check(path);
+    QByteArray bytes;
+    if (file->seek(0))
+        bytes = file->readAll();
+    if (file->error() != QFileDevice::NoError)
+        throw Error("cannot read " + path.toStdString() + ": " + file->errorString().toStdString());
+    return parseCsv(bytes, path);
 }
 
 QByteArray csvBytes(const Matrix& matrix)
@@ -810,14 +810,15 @@ namespace {
 // one tensor wanted, so the data is read tensor by tensor rather than whole.
 struct SafetensorsFile
 {
-    QFile file;
+    std::unique_ptr<QFile> opened;
+    QFile& file;
     std::int64_t dataStart = 0;
     std::vector<TensorEntry> tensors;
 
-    explicit SafetensorsFile(const QString& path) : file(path)
+    // Any size: the header is checked against the file, and only the tensor wanted is read.
+    explicit SafetensorsFile(const QString& path)
+        : opened(openRegularFile(path, kAnySize)), file(*opened)
     {
-        if (!file.open(QIODevice::ReadOnly))
-            throw Error("cannot read " + path.toStdString() + ": " + file.errorString().toStdString());
         const QByteArray first8 = file.read(8);
         if (first8.size() < 8)
             fail(path, "too short for a safetensors file (" + std::to_string(file.size()) + " bytes)");

@@ -1,6 +1,7 @@
 #include "scene_json.h"
 
 #include "atomic_file.h"
+#include "regular_file.h"
 #include "error.h"
 #include "json_duplicate_keys.h"
 #include "json_numbers.h"
@@ -1028,7 +1029,7 @@ QByteArray sceneToJson(const Scene& scene)
 
 Scene loadScene(const QString& path, const QString& baseDir)
 {
-    const QByteArray bytes = readFileLimited(path, kMaxSceneFileBytes);
+    const QByteArray bytes = readRegularFile(path, kMaxSceneFileBytes);
     try {
         return sceneFromJson(bytes, baseDir.isEmpty() ? QFileInfo(path).absolutePath() : baseDir);
     } catch (const Error& error) {

@@ -2,6 +2,7 @@
 
 #include "error.h"
 #include "limits.h"
+#include "regular_file.h"
 
 #include <QByteArrayView>
 #include <QFile>
@@ -212,12 +213,8 @@ private:
 
 WordVectors WordVectors::load(const QString& path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        throw Error("cannot read " + path.toStdString() + ": " + file.errorString().toStdString());
-    if (file.size() > kMaxFileBytes)
-        throw Error(path.toStdString() + ": file is " + std::to_string(file.size())
-                    + " bytes, more than the " + std::to_string(kMaxFileBytes) + " allowed");
+    const std::unique_ptr<QFile> opened = openRegularFile(path, kMaxFileBytes);
+    QFile& file = *opened;
     // Streamed line by line so that only the vectors, not the text, stay in memory.
     Parser parser(path, file.size());
     while (!file.atEnd()) {

@@ -1,6 +1,7 @@
 #include "pipeline_cache.h"
 
 #include "core/atomic_file.h"
+#include "core/regular_file.h"
 #include "device.h"
 #include "vulkan_error.h"
 #include "vulkan_functions.h"
@@ -56,7 +57,7 @@ PipelineCache PipelineCache::create(const Device& device)
         try {
             const QString path = QString::fromStdString(cache.m_path);
             if (QFileInfo::exists(path))
-                data = core::readFileLimited(path, kMaxCacheBytes);
+                data = core::readRegularFile(path, kMaxCacheBytes);
         } catch (const std::exception&) {
             data.clear(); // unreadable: start empty
         }

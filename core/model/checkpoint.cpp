@@ -3,6 +3,7 @@
 #include "core/diagnostics.h"
 #include "core/error.h"
 #include "core/limits.h"
+#include "core/regular_file.h"
 #include "core/safetensors_format.h"
 
 #include <QDir>
@@ -118,9 +119,8 @@ void Checkpoint::Impl::addShard(const QString& fileName)
 {
     Shard shard;
     shard.fileName = fileName;
-    shard.file = std::make_unique<QFile>(QDir(folder).filePath(fileName));
-    if (!shard.file->open(QIODevice::ReadOnly))
-        fail(fileName, "cannot read: " + shard.file->errorString().toStdString());
+    // Any size: the header below is checked against it before anything is read.
+    shard.file = openRegularFile(QDir(folder).filePath(fileName), kAnySize);
     shard.size = shard.file->size();
     if (shard.size < 8)
         fail(fileName, "too short for a safetensors file (" + std::to_string(shard.size) + " bytes)");
@@ -278,13 +278,9 @@ std::unique_ptr<Checkpoint> Checkpoint::open(const QString& folder)
     refuseDanglingLink(dir, kIndexFile);
     if (dir.exists(kIndexFile)) {
         impl->sourceName = kIndexFile;
-        QFile indexFile(dir.filePath(kIndexFile));
-        if (!indexFile.open(QIODevice::ReadOnly))
-            fail(kIndexFile, "cannot read: " + indexFile.errorString().toStdString());
-        if (indexFile.size() > kMaxIndexBytes)
-            fail(kIndexFile, std::to_string(indexFile.size()) + " bytes is far more than an index can be");
         QJsonParseError error{};
-        const QJsonDocument document = QJsonDocument::fromJson(indexFile.readAll(), &error);
+        const QJsonDocument document =
+            QJsonDocument::fromJson(readRegularFile(dir.filePath(kIndexFile), kMaxIndexBytes), &error);
         if (error.error != QJsonParseError::NoError)
             fail(kIndexFile, "not valid JSON: " + error.errorString().toStdString() + " at offset " +
                                  std::to_string(error.offset));

@@ -2,9 +2,10 @@
 
 #include "core/error.h"
 #include "core/limits.h"
+#include "core/regular_file.h"
 
 #include <QDir>
-#include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -631,16 +632,10 @@ ModelConfig parseModelConfig(const QByteArray& json, const QString& nameForMessa
 ModelConfig readModelConfig(const QString& folder)
 {
     const QString path = QDir(folder).filePath("config.json");
-    QFile file(path);
-    if (!file.exists())
+    if (!QFileInfo::exists(path))
         throw Error(path.toStdString() + ": missing; a Hugging Face model folder has config.json "
                                          "beside its weights");
-    if (!file.open(QIODevice::ReadOnly))
-        throw Error("cannot read " + path.toStdString() + ": " + file.errorString().toStdString());
-    if (file.size() > kMaxConfigBytes)
-        throw Error(path.toStdString() + ": " + std::to_string(file.size()) +
-                    " bytes is far more than a config.json can be");
-    return parseModelConfig(file.readAll(), "config.json");
+    return parseModelConfig(readRegularFile(path, kMaxConfigBytes), "config.json");
 }
 
 } // namespace attn::core

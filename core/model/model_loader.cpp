@@ -4,11 +4,11 @@
 #include "core/model/available_memory.h"
 #include "core/model/checkpoint.h"
 #include "core/model/families/families.h"
+#include "core/regular_file.h"
 #include "core/tokenizers/hf_tokenizer.h"
 
 #include <QDateTime>
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
 
@@ -133,6 +133,8 @@ std::shared_ptr<const ModelWeights> splitHeads(const ModelConfig& config, int la
 namespace {
 
 const QString kModelsPrefix = QStringLiteral("models--");
+// refs/main holds a commit hash: 40 hexadecimal digits.
+constexpr qint64 kMaxRefBytes = 4096;
 
 // "models--openai-community--gpt2" -> "openai-community/gpt2" (the hub forbids "--" in names).
 QString idOfCacheFolder(const QString& folderName)
@@ -143,9 +145,13 @@ QString idOfCacheFolder(const QString& folderName)
 // The snapshot refs/main names, else the newest snapshot; "" when there is none.
 QString snapshotOf(const QDir& repo)
 {
-    QFile ref(repo.filePath("refs/main"));
-    if (ref.open(QIODevice::ReadOnly)) {
-        const QString revision = QString::fromUtf8(ref.readAll()).trimmed();
+    QByteArray ref;
+    try {
+        ref = readRegularFile(repo.filePath("refs/main"), kMaxRefBytes);
+    } catch (const Error&) { // none, or not a file: the newest snapshot below
+    }
+    if (!ref.isEmpty()) {
+        const QString revision = QString::fromUtf8(ref).trimmed();
         const QString snapshot = repo.filePath("snapshots/" + revision);
         if (!revision.isEmpty() && !revision.contains('/') && QFileInfo(snapshot).isDir())
             return snapshot;

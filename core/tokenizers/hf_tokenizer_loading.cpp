@@ -3,13 +3,13 @@
 #include "core/tokenizers/hf_tokenizer.h"
 
 #include "core/error.h"
+#include "core/regular_file.h"
 #include "core/tokenizers/added_vocabulary.h"
 #include "core/tokenizers/bpe_model.h"
 #include "core/tokenizers/pipeline.h"
 #include "core/tokenizers/word_piece_model.h"
 
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 
@@ -21,19 +21,10 @@ using namespace hf;
 
 namespace {
 
-// Tokenizer files are a few MB; anything far larger is not one.
-constexpr qint64 kMaxFileBytes = qint64(512) << 20;
-
-QByteArray readFile(const QString& path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        throw Error("cannot read " + path.toStdString() + ": " + file.errorString().toStdString());
-    if (file.size() > kMaxFileBytes)
-        throw Error(path.toStdString() + ": file is " + std::to_string(file.size())
-                    + " bytes, more than a tokenizer file can be");
-    return file.readAll();
-}
+// A vocabulary (tokenizer.json, vocab.json, merges.txt, vocab.txt) is a few MB, the largest
+// public ones some tens; the settings (tokenizer_config.json, special_tokens_map.json) some KB.
+constexpr qint64 kMaxVocabularyBytes = qint64(256) << 20;
+constexpr qint64 kMaxSettingsBytes = qint64(16) << 20;
 
 QJsonObject parseJsonObject(const QByteArray& bytes, const QString& name)
 {
@@ -79,10 +70,10 @@ FolderConfig readConfig(const QDir& dir)
     FolderConfig config;
     const QString configPath = dir.filePath(QStringLiteral("tokenizer_config.json"));
     if (QFileInfo::exists(configPath))
-        config.tokenizerConfig = parseJsonObject(readFile(configPath), configPath);
+        config.tokenizerConfig = parseJsonObject(readRegularFile(configPath, kMaxSettingsBytes), configPath);
     const QString mapPath = dir.filePath(QStringLiteral("special_tokens_map.json"));
     if (QFileInfo::exists(mapPath))
-        config.specialTokensMap = parseJsonObject(readFile(mapPath), mapPath);
+        config.specialTokensMap = parseJsonObject(readRegularFile(mapPath, kMaxSettingsBytes), mapPath);
     return config;
 }
 
@@ -223,7 +214,8 @@ std::shared_ptr<const HfTokenizer> HfTokenizer::load(const QString& folder)
 
     const QString jsonPath = dir.filePath(QStringLiteral("tokenizer.json"));
     if (QFileInfo::exists(jsonPath)) {
-        std::shared_ptr<HfTokenizer> tokenizer = parseTokenizerJson(readFile(jsonPath), jsonPath);
+        std::shared_ptr<HfTokenizer> tokenizer =
+            parseTokenizerJson(readRegularFile(jsonPath, kMaxVocabularyBytes), jsonPath);
         tokenizer->m_maskToken = config.specialToken(QStringLiteral("mask_token"));
         return tokenizer;
     }
@@ -238,7 +230,8 @@ std::shared_ptr<const HfTokenizer> HfTokenizer::load(const QString& folder)
     if (QFileInfo::exists(vocabJsonPath) && QFileInfo::exists(mergesPath)) {
         // GPT2Converter: byte-level BPE without an unknown token, GPT-2's pre-tokenizer regex.
         tokenizer->m_name = vocabJsonPath;
-        const QJsonObject vocabObject = parseJsonObject(readFile(vocabJsonPath), vocabJsonPath);
+        const QJsonObject vocabObject =
+            parseJsonObject(readRegularFile(vocabJsonPath, kMaxVocabularyBytes), vocabJsonPath);
         const JsonReader vocabReader(vocabJsonPath);
         QHash<QString, int> ids;
         ids.reserve(vocabObject.size());
@@ -247,7 +240,7 @@ std::shared_ptr<const HfTokenizer> HfTokenizer::load(const QString& folder)
         if (ids.isEmpty())
             throw Error(vocabJsonPath.toStdString() + ": the vocabulary is empty");
 
-        const QList<QByteArray> lines = readFile(mergesPath).split('\n');
+        const QList<QByteArray> lines = readRegularFile(mergesPath, kMaxVocabularyBytes).split('\n');
         std::vector<std::pair<QString, QString>> merges;
         std::vector<qsizetype> lineNumbers;
         const JsonReader mergesReader(mergesPath);
@@ -301,7 +294,7 @@ std::shared_ptr<const HfTokenizer> HfTokenizer::load(const QString& folder)
     if (QFileInfo::exists(vocabTxtPath)) {
         // BertConverter: BertNormalizer, BertPreTokenizer, WordPiece, [CLS] $A [SEP].
         tokenizer->m_name = vocabTxtPath;
-        Vocabulary vocabulary = WordPieceModel::readVocabTxt(readFile(vocabTxtPath));
+        Vocabulary vocabulary = WordPieceModel::readVocabTxt(readRegularFile(vocabTxtPath, kMaxVocabularyBytes));
         if (vocabulary.size() == 0)
             throw Error(vocabTxtPath.toStdString() + ": the vocabulary is empty");
         const QString unk = config.specialToken(QStringLiteral("unk_token")).value_or(QStringLiteral("[UNK]"));

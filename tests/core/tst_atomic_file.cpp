@@ -11,7 +11,6 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <csignal>
 #include <fcntl.h>
 #include <functional>
 #include <sys/resource.h>
@@ -244,28 +243,6 @@ private slots:
         QCOMPARE(errorOf([&] { core::createFolders(under); }),
                  QStringLiteral("cannot create the folder %1: %2: Not a directory")
                      .arg(under, dir.filePath(QStringLiteral("file"))));
-    }
-
-    // A FIFO has no size to check: it is read in pieces and refused one byte past the limit.
-    void readingAFifoIsBounded()
-    {
-        QTemporaryDir dir;
-        const QString fifo = dir.filePath(QStringLiteral("pipe"));
-        QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
-        std::thread writer([&] {
-            const int fd = ::open(QFile::encodeName(fifo).constData(), O_WRONLY);
-            const QByteArray bytes(3 << 20, 'x');
-            std::signal(SIGPIPE, SIG_IGN);
-            if (fd >= 0) {
-                [[maybe_unused]] const ssize_t n =
-                    ::write(fd, bytes.constData(), std::size_t(bytes.size()));
-                ::close(fd);
-            }
-        });
-        const QString error = errorOf([&] { core::readFileLimited(fifo, 1 << 20); });
-        writer.join();
-        QVERIFY2(error.contains(QStringLiteral("more than the 1048576 allowed")),
-                 qPrintable(error));
     }
 };
 
