@@ -222,6 +222,8 @@ private slots:
         qputenv("HF_HOME", home.path().toUtf8());
         qunsetenv("HF_HUB_CACHE");
         ui::OpenModelDialog dialog(m_window.get());
+        QSignalSpy listed(&dialog, &ui::OpenModelDialog::listed); // read on a worker thread
+        QVERIFY(listed.wait(10000));
         QTreeWidget* list = dialog.modelList();
         QCOMPARE(list->topLevelItemCount(), 2);
         QTreeWidgetItem* gpt2 = list->findItems(QStringLiteral("test-org/tiny-gpt2"), Qt::MatchExactly).value(0);

@@ -1,5 +1,6 @@
 #include "ui/model/open_model_dialog.h"
 
+#include "ui/document/latest_request_worker.h"
 #include "ui/document/preferences.h"
 
 #include "core/model/model_config.h"
@@ -14,7 +15,15 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <optional>
+
 namespace attn::ui {
+
+struct OpenModelDialog::Reading
+{
+    std::optional<core::ModelConfig> config;
+    QString error; // when there is no config
+};
 
 namespace {
 
@@ -33,7 +42,8 @@ QString OpenModelDialog::formatParameters(long long parameters)
     return QString::number(parameters);
 }
 
-OpenModelDialog::OpenModelDialog(QWidget* parent) : QDialog(parent)
+OpenModelDialog::OpenModelDialog(QWidget* parent)
+    : QDialog(parent), m_worker(std::make_unique<LatestRequestWorker>())
 {
     setWindowTitle(tr("Open Model"));
     setObjectName(QStringLiteral("OpenModelDialog"));
@@ -67,51 +77,99 @@ OpenModelDialog::OpenModelDialog(QWidget* parent) : QDialog(parent)
         chooseFolder(chosen);
     });
     connect(m_list, &QTreeWidget::itemDoubleClicked, this, [this] { accept(); });
-    connect(m_list, &QTreeWidget::currentItemChanged, this, [this] {
-        m_open->setEnabled(m_list->currentItem() && !m_list->currentItem()->isDisabled());
-    });
+    connect(m_list, &QTreeWidget::currentItemChanged, this, &OpenModelDialog::updateOpenButton);
     resize(760, 420);
     refresh();
+}
+
+OpenModelDialog::~OpenModelDialog()
+{
+    m_worker->stop(); // its jobs post to this dialog; what they posted and was not run is dropped
+}
+
+bool OpenModelDialog::isReading() const
+{
+    return m_worker->isBusy();
 }
 
 void OpenModelDialog::refresh()
 {
     m_list->clear();
-    const QString hub = core::huggingFaceHubFolder();
-    std::vector<core::CachedModel> cached;
-    try {
-        cached = core::listCachedModels();
-    } catch (const std::exception&) {
-    }
-    m_where->setText(cached.empty()
+    m_hub = core::huggingFaceHubFolder();
+    m_where->setText(tr("Reading the Hugging Face cache (%1)…").arg(QDir::toNativeSeparators(m_hub)));
+    updateOpenButton();
+    m_worker->submit([this](quint64 generation, const std::atomic<bool>* cancel) {
+        // Worker thread: only core calls and the mailbox from here.
+        std::vector<core::CachedModel> cached;
+        try {
+            cached = core::listCachedModels();
+        } catch (const std::exception&) {
+        }
+        m_mailbox.post([this, generation, cached] { showModels(generation, cached); });
+        for (std::size_t row = 0; row < cached.size(); ++row) {
+            if (cancel->load())
+                return; // a newer refresh lists the cache again
+            Reading reading;
+            try {
+                reading.config = core::readModelConfig(cached[row].folder);
+            } catch (const std::exception& error) {
+                reading.error = QString::fromUtf8(error.what());
+            }
+            m_mailbox.post([this, generation, row, reading] { showReading(generation, int(row), reading); });
+        }
+        m_mailbox.post([this, generation] {
+            if (generation == m_worker->latestGeneration() && m_worker->answer(generation))
+                emit listed();
+        });
+    });
+}
+
+void OpenModelDialog::showModels(quint64 generation, const std::vector<core::CachedModel>& models)
+{
+    if (generation != m_worker->latestGeneration())
+        return; // an older refresh's
+    m_where->setText(models.empty()
                          ? tr("No models in the Hugging Face cache (%1). Choose a model folder, or download one with "
                               "huggingface-cli download (README, “Real models”).")
-                               .arg(QDir::toNativeSeparators(hub))
-                         : tr("Models in the Hugging Face cache (%1):").arg(QDir::toNativeSeparators(hub)));
-    for (const core::CachedModel& model : cached) {
+                               .arg(QDir::toNativeSeparators(m_hub))
+                         : tr("Models in the Hugging Face cache (%1):").arg(QDir::toNativeSeparators(m_hub)));
+    for (const core::CachedModel& model : models) {
         auto* item = new QTreeWidgetItem(m_list);
         item->setText(IdColumn, model.id);
+        item->setText(FamilyColumn, tr("reading…"));
         item->setText(FolderColumn, QDir::toNativeSeparators(model.folder));
         item->setData(IdColumn, Qt::UserRole, model.folder);
         item->setToolTip(FolderColumn, model.folder);
-        try {
-            const core::ModelConfig config = core::readModelConfig(model.folder);
-            item->setText(FamilyColumn, QString::fromUtf8(core::toString(config.family)));
-            item->setText(SizeColumn, formatParameters(config.parameterCount()));
-            item->setText(DtypeColumn, config.dtype);
-            item->setToolTip(SizeColumn, tr("%1 layers, %2 heads, d_model %3")
-                                             .arg(config.layers)
-                                             .arg(config.heads)
-                                             .arg(config.dModel));
-        } catch (const std::exception& error) {
-            item->setText(FamilyColumn, tr("cannot open"));
-            item->setToolTip(IdColumn, QString::fromUtf8(error.what()));
-            item->setToolTip(FamilyColumn, QString::fromUtf8(error.what()));
-            item->setDisabled(true);
-        }
+        item->setDisabled(true); // until its config has been read
     }
     if (m_list->topLevelItemCount() > 0)
         m_list->setCurrentItem(m_list->topLevelItem(0));
+    updateOpenButton();
+}
+
+void OpenModelDialog::showReading(quint64 generation, int row, const Reading& reading)
+{
+    QTreeWidgetItem* item = m_list->topLevelItem(row);
+    if (generation != m_worker->latestGeneration() || !item)
+        return;
+    if (reading.config) {
+        const core::ModelConfig& config = *reading.config;
+        item->setText(FamilyColumn, QString::fromUtf8(core::toString(config.family)));
+        item->setText(SizeColumn, formatParameters(config.parameterCount()));
+        item->setText(DtypeColumn, config.dtype);
+        item->setToolTip(SizeColumn,
+                         tr("%1 layers, %2 heads, d_model %3").arg(config.layers).arg(config.heads).arg(config.dModel));
+        item->setDisabled(false);
+    } else {
+        item->setText(FamilyColumn, tr("cannot open"));
+        item->setToolTip(IdColumn, reading.error);
+        item->setToolTip(FamilyColumn, reading.error);
+    }
+    updateOpenButton();
+}
+
+void OpenModelDialog::updateOpenButton()
+{
     m_open->setEnabled(m_list->currentItem() && !m_list->currentItem()->isDisabled());
 }
 
