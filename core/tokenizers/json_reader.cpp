@@ -9,8 +9,12 @@ namespace attn::core::hf {
 
 void JsonReader::fail(const QString& path, const QString& problem) const
 {
-    const QString where = path.isEmpty() ? m_fileName : m_fileName + QStringLiteral(": ") + path;
-    throw Error((where + QStringLiteral(": ") + problem).toStdString());
+    throw Error((where(path) + QStringLiteral(": ") + problem).toStdString());
+}
+
+QString JsonReader::where(const QString& path) const
+{
+    return path.isEmpty() ? m_fileName : m_fileName + QStringLiteral(": ") + path;
 }
 
 QString JsonReader::child(const QString& path, const QString& key)

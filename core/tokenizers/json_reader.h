@@ -18,6 +18,8 @@ public:
 
     const QString& fileName() const { return m_fileName; }
     [[noreturn]] void fail(const QString& path, const QString& problem) const;
+    // "tokenizer.json: normalizer.normalizers[2]": where a message says the problem is.
+    QString where(const QString& path) const;
 
     QJsonObject object(const QJsonValue& value, const QString& path) const;
     QJsonArray array(const QJsonValue& value, const QString& path) const;

@@ -3,6 +3,10 @@
 #include "core/tokenizers/pattern_regex.h"
 #include "core/tokenizers/pipeline.h"
 
+#include "core/error.h"
+
+#include <algorithm>
+
 namespace attn::core::hf {
 
 namespace {
@@ -132,33 +136,70 @@ private:
     bool m_lowercase;
 };
 
+// The most a normalizer may lengthen a text, against the text as given. Unicode's own
+// normalizers stay far below it (NFKD's longest decomposition, U+FDFA, is 18 characters; BERT's
+// spaces around CJK ideographs triple them); a Replace whose content contains its pattern does
+// not: three of them in a row, each putting ten a's for an "a", make "banana" 3003 characters
+// long, and a long text gigabytes.
+constexpr qsizetype kMaxGrowth = 64;
+
+// Refuses to make `text` `length` characters long when that is more than kMaxGrowth times its
+// input (a piece of the text given to the tokenizer); `where` names the normalizer.
+void checkGrowth(const NormalizedString& text, qsizetype length, const QString& where,
+                 const char* type)
+{
+    const qsizetype input = text.originalEnd() - text.originalBegin();
+    const qsizetype limit = kMaxGrowth * std::max<qsizetype>(input, 1);
+    if (length > limit)
+        throw Error((where + QStringLiteral(": this ") + QLatin1String(type) +
+                     QStringLiteral(" would make the text %1 characters long, from %2 in the input; "
+                                    "normalizers may lengthen a text at most %3 times (here to %4)")
+                         .arg(length)
+                         .arg(input)
+                         .arg(kMaxGrowth)
+                         .arg(limit))
+                        .toStdString());
+}
+
 class PrependNormalizer final : public Normalizer
 {
 public:
-    explicit PrependNormalizer(QString prefix) : m_prefix(std::move(prefix)) {}
+    PrependNormalizer(QString prefix, QString where)
+        : m_prefix(std::move(prefix)), m_where(std::move(where)) {}
     void normalize(NormalizedString& text) const override
     {
-        if (!text.isEmpty())
-            text.prepend(m_prefix);
+        if (text.isEmpty())
+            return;
+        checkGrowth(text, text.size() + m_prefix.size(), m_where, "Prepend");
+        text.prepend(m_prefix);
     }
 
 private:
     QString m_prefix;
+    QString m_where;
 };
 
 class ReplaceNormalizer final : public Normalizer
 {
 public:
-    ReplaceNormalizer(PatternRegex pattern, QString content)
-        : m_pattern(std::move(pattern)), m_content(std::move(content)) {}
+    ReplaceNormalizer(PatternRegex pattern, QString content, QString where)
+        : m_pattern(std::move(pattern)), m_content(std::move(content)), m_where(std::move(where)) {}
     void normalize(NormalizedString& text) const override
     {
-        text.replace(m_pattern.findMatches(text.get()), m_content);
+        const std::vector<MatchSpan> matches = m_pattern.findMatches(text.get());
+        // The length first: the text is built only when it stays within the bound.
+        qsizetype length = text.size();
+        for (const MatchSpan& match : matches)
+            if (match.isMatch)
+                length += m_content.size() - (match.end - match.begin);
+        checkGrowth(text, length, m_where, "Replace");
+        text.replace(matches, m_content);
     }
 
 private:
     PatternRegex m_pattern;
     QString m_content;
+    QString m_where;
 };
 
 // unicode.rs, do_nmt: drop ASCII control characters, turn other spacing characters into spaces.
@@ -281,12 +322,12 @@ std::unique_ptr<Normalizer> parseNormalizer(const JsonReader& reader, const QJso
     }
     if (type == u"Prepend")
         return std::make_unique<PrependNormalizer>(
-            reader.string(object, QStringLiteral("prepend"), path));
+            reader.string(object, QStringLiteral("prepend"), path), reader.where(path));
     if (type == u"Replace")
         return std::make_unique<ReplaceNormalizer>(
             parsePattern(reader, reader.member(object, QStringLiteral("pattern"), path),
                          JsonReader::child(path, QStringLiteral("pattern"))),
-            reader.string(object, QStringLiteral("content"), path));
+            reader.string(object, QStringLiteral("content"), path), reader.where(path));
     if (type == u"Nmt")
         return std::make_unique<NmtNormalizer>();
     if (type == u"ByteLevel")

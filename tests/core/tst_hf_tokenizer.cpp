@@ -468,6 +468,47 @@ private slots:
         QVERIFY(!errorOf([&] { tokenizer(QStringLiteral("gpt2"))->encode(huge + QStringLiteral(" a b"), true, 1000); }).isEmpty());
     }
 
+    // A Replace whose content contains its pattern lengthens the text each time it runs: three
+    // in a row, each putting ten a's for an "a", make "banana" (three a's) 3 + 30, 3 + 300 and
+    // 3 + 3000 characters long. Normalizers may lengthen a text 64 times, 384 characters for
+    // these six: the third Replace is refused, by name, before it builds its text.
+    void normalizerGrowthIsBounded()
+    {
+        const auto replace = [](const QString& pattern, const QString& content) {
+            return QJsonObject{{QStringLiteral("type"), QStringLiteral("Replace")},
+                               {QStringLiteral("pattern"), QJsonObject{{QStringLiteral("String"), pattern}}},
+                               {QStringLiteral("content"), content}};
+        };
+        const auto withNormalizer = [](const QJsonObject& normalizer) {
+            QJsonObject root = smallBpe();
+            root.insert(QStringLiteral("normalizer"), normalizer);
+            return HfTokenizer::fromTokenizerJson(QJsonDocument(root).toJson(), QStringLiteral("x.json"));
+        };
+        const QString a = QStringLiteral("a");
+        const QString tenAs(10, u'a');
+        const auto chained = withNormalizer(
+            {{QStringLiteral("type"), QStringLiteral("Sequence")},
+             {QStringLiteral("normalizers"), QJsonArray{replace(a, tenAs), replace(a, tenAs), replace(a, tenAs)}}});
+        QCOMPARE(errorOf([&] { chained->encode(QStringLiteral("banana")); }),
+                 QStringLiteral("x.json: normalizer.normalizers[2]: this Replace would make the text 3003 "
+                                "characters long, from 6 in the input; normalizers may lengthen a text at "
+                                "most 64 times (here to 384)"));
+        // Two of them stay within it: "abcabc" becomes 100 a's, "bc", 100 a's, "bc" (204 of
+        // 384), which BPE makes 99 "a" and one "abc", twice.
+        const auto two = withNormalizer({{QStringLiteral("type"), QStringLiteral("Sequence")},
+                                         {QStringLiteral("normalizers"), QJsonArray{replace(a, tenAs), replace(a, tenAs)}}});
+        QCOMPARE(two->encode(QStringLiteral("abcabc")).size(), std::size_t(200));
+
+        // At the bound and one past it.
+        const auto at = withNormalizer(replace(QStringLiteral("banana"), QString(384, u'a')));
+        QCOMPARE(at->encode(QStringLiteral("banana")).size(), std::size_t(384));
+        const auto past = withNormalizer(replace(QStringLiteral("banana"), QString(385, u'a')));
+        QCOMPARE(errorOf([&] { past->encode(QStringLiteral("banana")); }),
+                 QStringLiteral("x.json: normalizer: this Replace would make the text 385 characters long, "
+                                "from 6 in the input; normalizers may lengthen a text at most 64 times "
+                                "(here to 384)"));
+    }
+
     void longTextCompletes_data()
     {
         QTest::addColumn<QString>("name");
