@@ -223,6 +223,8 @@ struct NormCase
     bool bias = true;
     float offset = 0.0f; // added to every input: a row whose mean dwarfs its spread
     float eps = 1e-5f;
+    float spread = 1.0f; // inputs uniform in [-spread, spread] (+ offset)
+    float spike = 0.0f;  // when not 0: x(i, i % width) = spike, one huge value per row
 };
 
 struct FeedForwardCase
@@ -234,6 +236,50 @@ struct FeedForwardCase
     Activation activation = Activation::GeluTanh;
     bool bias = true;
 };
+
+// The checks of forwardMatchesCpu: every layer's and head's attention weights, the hidden
+// states, the logits and the top prediction, and the warnings word for word.
+void expectSameForward(const core::ModelResult& gpu, const core::ModelResult& cpu)
+{
+    QCOMPARE(gpu.backend, std::string("Vulkan"));
+    QCOMPARE(gpu.layerCount(), cpu.layerCount());
+    for (int l = 0; l < cpu.layerCount(); ++l) {
+        const core::AttentionResult& g = *gpu.layers[std::size_t(l)];
+        const core::AttentionResult& c = *cpu.layers[std::size_t(l)];
+        QCOMPARE(g.heads.size(), c.heads.size());
+        for (std::size_t h = 0; h < c.heads.size(); ++h) {
+            QCOMPARE(g.heads[h].enabled, c.heads[h].enabled);
+            const double d = test::maxDifference(g.heads[h].weights, c.heads[h].weights);
+            if (!(d <= 1e-5))
+                QFAIL(qPrintable(QStringLiteral("layer %1 head %2: attention differs by %3")
+                                     .arg(l + 1)
+                                     .arg(h + 1)
+                                     .arg(d)));
+            if (c.heads[h].rotatedQ.size()) {
+                QVERIFY(relativeDifference(g.heads[h].rotatedQ, c.heads[h].rotatedQ) < 2e-5);
+                QVERIFY(relativeDifference(g.heads[h].rotatedK, c.heads[h].rotatedK) < 2e-5);
+            }
+        }
+        const double hidden =
+            relativeDifference(gpu.hidden[std::size_t(l) + 1], cpu.hidden[std::size_t(l) + 1]);
+        QVERIFY2(hidden < 2e-5,
+                 qPrintable(QStringLiteral("layer %1 output: %2").arg(l + 1).arg(hidden)));
+    }
+    const double hidden = relativeDifference(gpu.finalHidden, cpu.finalHidden);
+    QVERIFY2(hidden < 2e-5, qPrintable(QStringLiteral("final hidden state: %1").arg(hidden)));
+    QCOMPARE(gpu.predictions.size(), cpu.predictions.size());
+    for (std::size_t n = 0; n < cpu.predictions.size(); ++n) {
+        const core::PositionPrediction& g = gpu.predictions[n];
+        const core::PositionPrediction& c = cpu.predictions[n];
+        QCOMPARE(g.position, c.position);
+        const double logits = relativeDifference(g.logits, c.logits);
+        QVERIFY2(logits < 2e-5,
+                 qPrintable(QStringLiteral("logits at %1: %2").arg(c.position).arg(logits)));
+        QCOMPARE(g.top.size(), c.top.size());
+        QCOMPARE(g.top.front().id, c.top.front().id);
+    }
+    QVERIFY(gpu.warnings == cpu.warnings);
+}
 
 } // namespace
 
@@ -251,6 +297,7 @@ private slots:
 
     void norms_data();
     void norms();
+    void normsOfHugeRowsHandWorked();
     void activationsAcrossTheirRange_data();
     void activationsAcrossTheirRange();
     void feedForward_data();
@@ -262,6 +309,8 @@ private slots:
     void otherShapesAndStaging();
     void forwardMatchesCpu_data();
     void forwardMatchesCpu();
+    void extremeWeightsMatchCpu_data();
+    void extremeWeightsMatchCpu();
     void secondForwardUploadsNoWeights();
     void weightCacheEvictsAndNoticesReusedAddresses();
     void faultsInBlockOperationsFallBackToCpu_data();
@@ -341,12 +390,37 @@ void TestVulkanModel::norms_data()
     offset.kind = core::NormKind::RmsNorm;
     offset.bias = false;
     QTest::addRow("rms w768 mean 300") << offset;
+    // Squares past float32's range (|x| above 1.8e19; a weight of 1e20 in the layer below): the
+    // reference sums in double, the shader must not end in inf or NaN. Up to float32's largest
+    // values, and a row whose plain float32 sum overflows (768 values of 1e36 to 3e36).
+    for (float spike : {1e20f, 1e30f, 3e38f, -3e38f}) {
+        NormCase huge;
+        huge.rows = 3;
+        huge.width = spike > 1e25f ? 768 : 16;
+        huge.spike = spike;
+        QTest::addRow("layer w%d spike %g", huge.width, double(spike)) << huge;
+        huge.kind = core::NormKind::RmsNorm;
+        huge.bias = false;
+        QTest::addRow("rms w%d spike %g", huge.width, double(spike)) << huge;
+    }
+    NormCase overflowingSum;
+    overflowingSum.rows = 2;
+    overflowingSum.width = 768;
+    overflowingSum.offset = 2e36f;
+    overflowingSum.spread = 1e36f;
+    QTest::addRow("layer w768 values 1e36 to 3e36") << overflowingSum;
+    overflowingSum.kind = core::NormKind::RmsNorm;
+    overflowingSum.bias = false;
+    QTest::addRow("rms w768 values 1e36 to 3e36") << overflowingSum;
 }
 
 void TestVulkanModel::norms()
 {
     QFETCH(NormCase, c);
-    const Matrix x = randomMatrix(c.rows, c.width, 11 + std::uint64_t(c.width), 1.0f, c.offset);
+    Matrix x = randomMatrix(c.rows, c.width, 11 + std::uint64_t(c.width), c.spread, c.offset);
+    if (c.spike != 0.0f)
+        for (int i = 0; i < c.rows; ++i)
+            x(i, i % c.width) = c.spike;
     core::NormWeights w;
     w.kind = c.kind;
     w.eps = c.eps;
@@ -370,6 +444,46 @@ void TestVulkanModel::norms()
         }
     }
     EXPECT_BOUNDED(gpu, cpu, bound, "norm");
+}
+
+// The row (v, 0, 0, 0), worked by hand: LayerNorm's mean is v/4 and its biased variance
+// (9/16 + 3 * 1/16) v^2 / 4 = 3 v^2 / 16, so y = (3v/4, -v/4, -v/4, -v/4) / (sqrt(3) v / 4)
+// = (sqrt 3, -1/sqrt 3, ...); RMSNorm's mean square is v^2 / 4, so y = (2, 0, 0, 0). eps is
+// nothing beside v^2. Each v's square is past float32's range (the GPU gave 0 and NaN here).
+void TestVulkanModel::normsOfHugeRowsHandWorked()
+{
+    const double r3 = std::sqrt(3.0);
+    for (float v : {1e20f, 1e30f, 3e38f}) {
+        const Matrix x{{v, 0.0f, 0.0f, 0.0f}};
+        core::NormWeights layer;
+        layer.gain = RowVector::Ones(4);
+        layer.bias = RowVector::Zero(4);
+        core::NormWeights rms;
+        rms.kind = core::NormKind::RmsNorm;
+        rms.gain = RowVector::Ones(4);
+        const double wantLayer[] = {r3, -1.0 / r3, -1.0 / r3, -1.0 / r3};
+        const double wantRms[] = {2.0, 0.0, 0.0, 0.0};
+        for (core::BlockOps* ops :
+             {&m_backend->blockOps(), static_cast<core::BlockOps*>(&m_cpuOps)}) {
+            const Matrix y = ops->norm(x, layer);
+            const Matrix z = ops->norm(x, rms);
+            const char* backend = ops == &m_cpuOps ? "cpu" : "gpu";
+            for (int j = 0; j < 4; ++j) {
+                QVERIFY2(std::abs(double(y(0, j)) - wantLayer[j]) < 1e-6,
+                         qPrintable(QStringLiteral("%1 LayerNorm, v = %2: y%3 = %4")
+                                        .arg(backend)
+                                        .arg(double(v))
+                                        .arg(j)
+                                        .arg(double(y(0, j)))));
+                QVERIFY2(std::abs(double(z(0, j)) - wantRms[j]) < 1e-6,
+                         qPrintable(QStringLiteral("%1 RMSNorm, v = %2: y%3 = %4")
+                                        .arg(backend)
+                                        .arg(double(v))
+                                        .arg(j)
+                                        .arg(double(z(0, j)))));
+            }
+        }
+    }
 }
 
 void TestVulkanModel::activationsAcrossTheirRange_data()
@@ -617,44 +731,49 @@ void TestVulkanModel::forwardMatchesCpu()
     }
     const auto cpu = core::runModel(model, tokens, interventions, m_cpu);
     const auto gpu = core::runModel(model, tokens, interventions, *m_backend);
-    QCOMPARE(gpu->backend, std::string("Vulkan"));
-    QCOMPARE(gpu->layerCount(), cpu->layerCount());
-    for (int l = 0; l < cpu->layerCount(); ++l) {
-        const core::AttentionResult& g = *gpu->layers[std::size_t(l)];
-        const core::AttentionResult& c = *cpu->layers[std::size_t(l)];
-        QCOMPARE(g.heads.size(), c.heads.size());
-        for (std::size_t h = 0; h < c.heads.size(); ++h) {
-            QCOMPARE(g.heads[h].enabled, c.heads[h].enabled);
-            const double d = test::maxDifference(g.heads[h].weights, c.heads[h].weights);
-            if (!(d <= 1e-5))
-                QFAIL(qPrintable(QStringLiteral("layer %1 head %2: attention differs by %3")
-                                     .arg(l + 1)
-                                     .arg(h + 1)
-                                     .arg(d)));
-            if (c.heads[h].rotatedQ.size()) {
-                QVERIFY(relativeDifference(g.heads[h].rotatedQ, c.heads[h].rotatedQ) < 2e-5);
-                QVERIFY(relativeDifference(g.heads[h].rotatedK, c.heads[h].rotatedK) < 2e-5);
-            }
-        }
-        const double hidden =
-            relativeDifference(gpu->hidden[std::size_t(l) + 1], cpu->hidden[std::size_t(l) + 1]);
-        QVERIFY2(hidden < 2e-5,
-                 qPrintable(QStringLiteral("layer %1 output: %2").arg(l + 1).arg(hidden)));
-    }
-    const double hidden = relativeDifference(gpu->finalHidden, cpu->finalHidden);
-    QVERIFY2(hidden < 2e-5, qPrintable(QStringLiteral("final hidden state: %1").arg(hidden)));
-    QCOMPARE(gpu->predictions.size(), cpu->predictions.size());
+    expectSameForward(*gpu, *cpu);
+    if (QTest::currentTestFailed())
+        return;
     QVERIFY(!cpu->predictions.empty() || model->config().objective == core::Objective::MaskedLm);
-    for (std::size_t n = 0; n < cpu->predictions.size(); ++n) {
-        const core::PositionPrediction& g = gpu->predictions[n];
-        const core::PositionPrediction& c = cpu->predictions[n];
-        QCOMPARE(g.position, c.position);
-        const double logits = relativeDifference(g.logits, c.logits);
-        QVERIFY2(logits < 2e-5,
-                 qPrintable(QStringLiteral("logits at %1: %2").arg(c.position).arg(logits)));
-        QCOMPARE(g.top.front().id, c.top.front().id);
+}
+
+void TestVulkanModel::extremeWeightsMatchCpu_data()
+{
+    QTest::addColumn<int>("place");
+    QTest::addColumn<float>("value");
+    using test::WeightPlace;
+    const std::pair<WeightPlace, const char*> places[] = {
+        {WeightPlace::FeedForwardIn, "W_in"},
+        {WeightPlace::FeedForwardOut, "W_out"},
+        {WeightPlace::Query, "W_q"},
+        {WeightPlace::Value, "W_v"},
+        {WeightPlace::FeedForwardNorm, "ln_2 gain"}};
+    for (const auto& [place, name] : places)
+        for (float value : {1e20f, 1e30f})
+            QTest::addRow("%g in layer 1's %s", double(value), name) << int(place) << value;
+    QTest::addRow("3e38 in layer 1's W_out") << int(WeightPlace::FeedForwardOut) << 3e38f;
+}
+
+// A finite weight however large, where no intermediate passes float32's range (the residual
+// stream reaches 1e30 and more, and the next norm brings it back): both backends compute the same
+// finite forward, no warning, a full top 10. (Before, the GPU's LayerNorm squared 1e20 into inf:
+// NaN logits and an empty top-k where the CPU, which sums in double, gave them.)
+void TestVulkanModel::extremeWeightsMatchCpu()
+{
+    QFETCH(int, place);
+    QFETCH(float, value);
+    const auto model =
+        test::withWeight(*fixture(QStringLiteral("gpt2")), test::WeightPlace(place), value);
+    const auto tokens = core::modelTokens(*model, QStringLiteral("The cat sat on the"));
+    const auto cpu = core::runModel(model, tokens, {}, m_cpu);
+    const auto gpu = core::runModel(model, tokens, {}, *m_backend);
+    for (const core::ModelResult* result : {cpu.get(), gpu.get()}) {
+        QVERIFY2(result->warnings.empty(), result->backend.c_str());
+        QCOMPARE(result->predictions.size(), std::size_t(1));
+        QVERIFY2(result->predictions.front().logits.allFinite(), result->backend.c_str());
+        QCOMPARE(result->predictions.front().top.size(), std::size_t(10));
     }
-    QVERIFY(gpu->warnings == cpu->warnings);
+    expectSameForward(*gpu, *cpu);
 }
 
 // The weights of a model stay on the device: a second forward (another text, so another

@@ -4,6 +4,7 @@
 // schema in that script's header).
 
 #include "core/matrix.h"
+#include "core/model/model_loader.h"
 
 #include <QDir>
 #include <QFile>
@@ -12,6 +13,7 @@
 #include <QJsonObject>
 #include <QStringList>
 
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -69,6 +71,55 @@ inline double maxDifference(const core::Matrix& a, const core::Matrix& b)
     if (a.rows() != b.rows() || a.cols() != b.cols())
         return INFINITY;
     return a.size() ? double((a - b).cwiseAbs().maxCoeff()) : 0.0;
+}
+
+// Where withWeight puts a value: the first weight of a matrix or gain of the first layer.
+enum class WeightPlace {
+    FeedForwardIn,  // W_in(0, 0): GPT-2's mlp.c_fc
+    FeedForwardOut, // W_out(0, 0): mlp.c_proj, straight into the residual stream
+    Query,          // head 1's W_q(0, 0)
+    Value,          // head 1's W_v(0, 0)
+    QueryAndKey,    // head 1's W_q(0, 0) and W_k(0, 0): their product meets in one score
+    AttentionNorm,  // the gain g(0) of the norm before attention (ln_1)
+    FeedForwardNorm // the gain g(0) of the norm before the feed-forward network (ln_2)
+};
+
+// `model` with one value of its first layer replaced: a checkpoint holding what no file in
+// tests/data holds (1e20 in a layer), without writing one. The loader refuses non-finite weights
+// (a NaN here is what a checkpoint cannot give).
+inline std::shared_ptr<const core::Model> withWeight(const core::Model& model, WeightPlace place,
+                                                     float value)
+{
+    auto edited = std::make_shared<core::Model>(model);
+    core::TransformerLayer& layer = edited->weights.layers.front();
+    auto attention = std::make_shared<core::ModelWeights>(*layer.attention);
+    core::HeadWeights& head = attention->heads.front();
+    switch (place) {
+    case WeightPlace::FeedForwardIn:
+        layer.feedForward.in.weight(0, 0) = value;
+        break;
+    case WeightPlace::FeedForwardOut:
+        layer.feedForward.out.weight(0, 0) = value;
+        break;
+    case WeightPlace::Query:
+        head.Wq(0, 0) = value;
+        break;
+    case WeightPlace::Value:
+        head.Wv(0, 0) = value;
+        break;
+    case WeightPlace::QueryAndKey:
+        head.Wq(0, 0) = value;
+        head.Wk(0, 0) = value;
+        break;
+    case WeightPlace::AttentionNorm:
+        layer.attentionNorm.gain(0) = value;
+        break;
+    case WeightPlace::FeedForwardNorm:
+        layer.feedForwardNorm.gain(0) = value;
+        break;
+    }
+    layer.attention = std::move(attention);
+    return edited;
 }
 
 } // namespace attn::test
