@@ -93,8 +93,13 @@ void summarizeDiagnostics(AttentionResult& result, std::span<const std::uint32_t
         d.warnings.push_back("every head is switched off: the output is all zeros and the mean of the "
                              "heads has no head to average");
     if (d.nonFinite)
-        d.warnings.push_back("non-finite values (NaN or infinity) in " + d.nonFiniteWhere +
-                             ": the weights are too large for float32");
+        d.warnings.push_back(nonFiniteWarning(d.nonFiniteWhere));
+}
+
+std::string nonFiniteWarning(const std::string& where)
+{
+    return "non-finite values (NaN or infinity) in " + where +
+           ": the weights are too large for float32";
 }
 
 } // namespace attn::core

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 
 namespace attn::core {
 
@@ -25,6 +26,9 @@ bool allFinite(const Eigen::Ref<const Matrix>& m);
 // memory, and drops the optional intermediates (with a warning) before that point.
 ComputeOptions checkMemory(const Problem& problem, ComputeOptions options,
                            Diagnostics& diagnostics);
+
+// The warning summarizeDiagnostics gives for non-finite values first met at `where`.
+std::string nonFiniteWarning(const std::string& where);
 
 // Fills result.diagnostics' row lists, the first non-finite place and the warnings from
 // rowFlags[head * Tq + row], once the heads' Q, K, V and the output are set.

@@ -1,5 +1,6 @@
 #include "forward.h"
 
+#include "core/diagnostics.h"
 #include "core/error.h"
 #include "core/limits.h"
 #include "core/model/model_loader.h"
@@ -9,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <numeric>
+#include <optional>
 
 namespace attn::core {
 namespace {
@@ -249,6 +251,15 @@ std::shared_ptr<const ModelResult> runModel(std::shared_ptr<const Model> model,
         result->stages.push_back({"embeddings", millisecondsSince(stage)});
     }
 
+    // The first layer whose attention met a NaN or infinity. Past it the numbers depend on how
+    // a backend orders its sums (score products past 3.4e38 of both signs: +inf + -inf is NaN,
+    // while a fused multiply-add chain that is already -inf stays -inf), so that layer alone
+    // is reported and no prediction is made: the same outcome on every backend.
+    std::optional<int> overflow;
+    for (int l = 0; l < first && !overflow; ++l)
+        if (result->layers[std::size_t(l)]->diagnostics.nonFinite)
+            overflow = l;
+
     ComputeOptions compute;
     compute.keepIntermediates = options.keepIntermediates;
     compute.cancel = options.cancel; // a long sentence's layer stops between blocks of rows too
@@ -279,12 +290,12 @@ std::shared_ptr<const ModelResult> runModel(std::shared_ptr<const Model> model,
             f = ops.norm(f, layer.feedForwardNorm);
         blockMs += millisecondsSince(stage);
 
-        for (const std::string& warning : attention->diagnostics.warnings)
-            result->warnings.push_back("layer " + std::to_string(l + 1) + ": " + warning);
-        if (attention->diagnostics.nonFinite)
-            result->warnings.push_back("layer " + std::to_string(l + 1) + ": " +
-                                       attention->diagnostics.nonFiniteWhere +
-                                       " is not a finite number");
+        const Diagnostics& d = attention->diagnostics;
+        for (const std::string& warning : d.warnings)
+            if (!(overflow && d.nonFinite && warning == nonFiniteWarning(d.nonFiniteWhere)))
+                result->warnings.push_back("layer " + std::to_string(l + 1) + ": " + warning);
+        if (d.nonFinite && !overflow)
+            overflow = l;
         result->layers.push_back(std::move(attention));
         result->hidden.push_back(std::move(f));
     }
@@ -314,10 +325,15 @@ std::shared_ptr<const ModelResult> runModel(std::shared_ptr<const Model> model,
             PositionPrediction prediction;
             prediction.position = positions[n];
             prediction.logits = logits.row(every ? positions[n] : Eigen::Index(n));
-            prediction.top = topPredictions(*model, prediction.logits, options.topK);
-            if (!prediction.logits.allFinite())
-                result->warnings.push_back("position " + std::to_string(positions[n] + 1) +
-                                           ": some logits are not finite numbers");
+            const std::string where = "position " + std::to_string(positions[n] + 1);
+            if (overflow)
+                result->warnings.push_back(where +
+                                           ": no prediction: the forward met non-finite values in layer " +
+                                           std::to_string(*overflow + 1));
+            else
+                prediction.top = topPredictions(*model, prediction.logits, options.topK);
+            if (!overflow && !prediction.logits.allFinite())
+                result->warnings.push_back(where + ": some logits are not finite numbers");
             result->predictions.push_back(std::move(prediction));
         }
         if (every)

@@ -311,6 +311,8 @@ private slots:
     void forwardMatchesCpu();
     void extremeWeightsMatchCpu_data();
     void extremeWeightsMatchCpu();
+    void nonFiniteValuesAreReportedAsOnCpu_data();
+    void nonFiniteValuesAreReportedAsOnCpu();
     void secondForwardUploadsNoWeights();
     void weightCacheEvictsAndNoticesReusedAddresses();
     void faultsInBlockOperationsFallBackToCpu_data();
@@ -774,6 +776,31 @@ void TestVulkanModel::extremeWeightsMatchCpu()
         QCOMPARE(result->predictions.front().top.size(), std::size_t(10));
     }
     expectSameForward(*gpu, *cpu);
+}
+
+void TestVulkanModel::nonFiniteValuesAreReportedAsOnCpu_data()
+{
+    QTest::addColumn<int>("index");
+    const auto cases = test::nonFiniteCases();
+    for (std::size_t i = 0; i < cases.size(); ++i)
+        QTest::newRow(cases[i].name) << int(i);
+}
+
+// Where a forward leaves float32's range (a score's products past 3.4e38, Q or V infinite), the
+// GPU reports what the CPU does (tst_model_forward): the first place met, once, and no
+// prediction. (Before, ln_1's gain of 1e20 gave NaN scores here and -inf on the CPU, from the
+// same infinite products summed in another order: NaN logits against a top 10.)
+void TestVulkanModel::nonFiniteValuesAreReportedAsOnCpu()
+{
+    QFETCH(int, index);
+    const test::NonFiniteCase c = test::nonFiniteCases()[std::size_t(index)];
+    const auto model = test::withWeight(*fixture(QStringLiteral("gpt2")), c.place, c.value);
+    const auto tokens = core::modelTokens(*model, QStringLiteral("The cat sat on the"));
+    const auto gpu = core::runModel(model, tokens, {}, *m_backend);
+    QCOMPARE(gpu->backend, std::string("Vulkan"));
+    QCOMPARE(test::warningList(gpu->warnings), c.warnings);
+    QCOMPARE(gpu->predictions.size(), std::size_t(1));
+    QVERIFY(gpu->predictions.front().top.empty());
 }
 
 // The weights of a model stay on the device: a second forward (another text, so another

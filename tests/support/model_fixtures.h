@@ -13,7 +13,10 @@
 #include <QJsonObject>
 #include <QStringList>
 
+#include <cmath>
+
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -120,6 +123,53 @@ inline std::shared_ptr<const core::Model> withWeight(const core::Model& model, W
     }
     layer.attention = std::move(attention);
     return edited;
+}
+
+// GPT-2 (the fixture) on "The cat sat on the" with a value whose forward leaves float32's
+// range, and what every backend must report: the first place met, and no prediction.
+struct NonFiniteCase
+{
+    const char* name;
+    WeightPlace place;
+    float value;
+    QStringList warnings;
+};
+
+// A result's warnings as QCOMPARE prints them.
+inline QStringList warningList(const std::vector<std::string>& warnings)
+{
+    QStringList list;
+    for (const std::string& warning : warnings)
+        list << QString::fromStdString(warning);
+    return list;
+}
+
+inline std::vector<NonFiniteCase> nonFiniteCases()
+{
+    const QString scores =
+        "layer 1: non-finite values (NaN or infinity) in head 0 scores, query row 0: "
+        "the weights are too large for float32";
+    const QString layer1 = "layer 1: non-finite values (NaN or infinity) in head 0 Q, K or V: "
+                           "the weights are too large for float32";
+    const QString layer2 = "layer 2: non-finite values (NaN or infinity) in head 0 Q, K or V: "
+                           "the weights are too large for float32";
+    const QString none1 = "position 5: no prediction: the forward met non-finite values in layer 1";
+    const QString none2 = "position 5: no prediction: the forward met non-finite values in layer 2";
+    // ln_1's gain of 1e20 makes column 0 of every head's Q and K about 1e19-1e20: token 1's score
+    // with itself sums products past 3.4e38 of both signs (-inf on the CPU's fused chain, NaN
+    // on the GPU's). 1e20 in both W_q(0, 0) and W_k(0, 0) puts one such product in each score.
+    // 3e38 in W_q or W_v overflows Q or V itself; in W_in, the feed-forward output, which
+    // layer 2 reads.
+    return {
+        {"1e20 in ln_1's gain", WeightPlace::AttentionNorm, 1e20f, {scores, none1}},
+        {"1e30 in ln_1's gain", WeightPlace::AttentionNorm, 1e30f, {scores, none1}},
+        {"1e20 in W_q and W_k", WeightPlace::QueryAndKey, 1e20f, {scores, none1}},
+        {"3e38 in W_q", WeightPlace::Query, 3e38f, {layer1, none1}},
+        {"3e38 in W_v", WeightPlace::Value, 3e38f, {layer1, none1}},
+        {"3e38 in W_in", WeightPlace::FeedForwardIn, 3e38f, {layer2, none2}},
+        // What no checkpoint gives (the loader refuses it), edited in: the same outcome.
+        {"NaN in ln_2's gain", WeightPlace::FeedForwardNorm, NAN, {layer2, none2}},
+    };
 }
 
 } // namespace attn::test
