@@ -256,9 +256,14 @@ std::shared_ptr<const ModelResult> runModel(std::shared_ptr<const Model> model,
     // while a fused multiply-add chain that is already -inf stays -inf), so that layer alone
     // is reported and no prediction is made: the same outcome on every backend.
     std::optional<int> overflow;
-    for (int l = 0; l < first && !overflow; ++l)
-        if (result->layers[std::size_t(l)]->diagnostics.nonFinite)
+    for (int l = 0; l < first && !overflow; ++l) {
+        const Diagnostics& d = result->layers[std::size_t(l)]->diagnostics;
+        if (d.nonFinite) { // said again: a reused layer's warnings are not repeated otherwise
             overflow = l;
+            result->warnings.push_back("layer " + std::to_string(l + 1) + ": " +
+                                       nonFiniteWarning(d.nonFiniteWhere));
+        }
+    }
 
     ComputeOptions compute;
     compute.keepIntermediates = options.keepIntermediates;

@@ -469,6 +469,13 @@ void TestModelForward::nonFiniteValuesAreReportedOnce()
     QCOMPARE(result->predictions.size(), std::size_t(1));
     QCOMPARE(result->predictions.front().position, 4);
     QVERIFY(result->predictions.front().top.empty());
+    // The same when an edit of layer 2 reuses layer 1 (as the model window's edits do).
+    Interventions off;
+    off.headsOff = {{1, 0}};
+    const auto reused = runModel(model, result->tokens, off, backend, {}, result);
+    QCOMPARE(reused->firstComputedLayer, 1);
+    QCOMPARE(attn::test::warningList(reused->warnings), c.warnings);
+    QVERIFY(reused->predictions.front().top.empty());
 }
 
 QTEST_GUILESS_MAIN(TestModelForward)
