@@ -49,9 +49,12 @@ std::vector<Matrix> attentionRollout(const ModelResult& result)
 HeadImportance headImportance(const std::shared_ptr<const ModelResult>& base, Backend& backend,
                               const ImportanceOptions& options)
 {
-    if (base->predictions.empty() || base->predictions.front().top.empty())
+    if (base->predictions.empty())
         throw Error("head importance needs a prediction: the model has no language-model head, or the text "
                     "has no [MASK]");
+    if (base->predictions.front().top.empty()) // the forward says why ("... non-finite values ...")
+        throw Error("head importance needs a prediction: " +
+                    (base->warnings.empty() ? std::string("the forward made none") : base->warnings.back()));
     HeadImportance importance;
     const PositionPrediction& prediction = base->predictions.front();
     importance.position = prediction.position;

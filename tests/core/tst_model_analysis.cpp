@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/model/model_analysis.h"
 #include "core/model/model_loader.h"
+#include "support/error_of.h"
 #include "support/model_fixtures.h"
 
 #include <QTest>
@@ -149,7 +150,15 @@ void TestModelAnalysis::importanceNeedsAPrediction()
     CpuBackend backend;
     const auto run = runModel(model, modelTokens(*model, QStringLiteral("the cat sat")), {}, backend);
     QVERIFY(run->predictions.empty()); // no [MASK]
-    QVERIFY_THROWS_EXCEPTION(Error, headImportance(run, backend));
+    QCOMPARE(attn::test::errorOf([&] { headImportance(run, backend); }),
+             QStringLiteral("head importance needs a prediction: the model has no language-model head, or "
+                            "the text has no [MASK]"));
+    // A forward that met non-finite values makes none, and says so (model_fixtures.h's case).
+    const auto huge = attn::test::withWeight(*fixture("gpt2"), attn::test::WeightPlace::AttentionNorm, 1e20f);
+    const auto overflowed = runModel(huge, modelTokens(*huge, QStringLiteral("The cat sat on the")), {}, backend);
+    QCOMPARE(attn::test::errorOf([&] { headImportance(overflowed, backend); }),
+             QStringLiteral("head importance needs a prediction: position 5: no prediction: the forward met "
+                            "non-finite values in layer 1"));
 }
 
 QTEST_GUILESS_MAIN(TestModelAnalysis)
