@@ -169,6 +169,50 @@ private slots:
         QCOMPARE(m_chips->chipAt(m_chips->chipRect(4999).center()), 4999);
     }
 
+    // A 16,384-token sentence (the longest the app takes): only the chips in view are measured,
+    // and a keystroke measures only its new text. Measuring every chip again on each keystroke
+    // froze the window for half a minute at 12,000 tokens.
+    void longSentenceMeasuresWhatIsInView()
+    {
+        QStringList words;
+        for (int i = 0; i < 16384; ++i)
+            words << QStringLiteral("w%1").arg(i);
+        std::vector<core::Token> tokens = tokensOf(words);
+        m_chips->resize(600, 120);
+        const int before = m_chips->measuredTextCount();
+        QElapsedTimer timer;
+        timer.start();
+        m_chips->setTokens(tokens, {});
+        m_chips->repaint();
+        const qint64 first = timer.restart();
+        QCOMPARE(m_chips->chipCount(), 16384);
+        // 120 pixels hold at most 5 rows of 600 / 30 = 20 chips (a chip is 16 pixels of padding
+        // and its text, and at least 30 wide with the spacing): at most 100 measured.
+        const int shown = m_chips->measuredTextCount() - before;
+        QVERIFY2(shown > 0 && shown <= 100, qPrintable(QString::number(shown)));
+        // The chips in view are measured exactly: a chip is its text and 8 pixels each side.
+        const QFontMetrics fm(m_chips->font());
+        QCOMPARE(m_chips->chipRect(3).width(), fm.horizontalAdvance(QStringLiteral("w3")) + 16);
+
+        // A keystroke: "w3" becomes "w3x". One new text is measured.
+        tokens[3].text = QStringLiteral("w3x");
+        const int typed = m_chips->measuredTextCount();
+        timer.restart();
+        m_chips->setTokens(tokens, {});
+        m_chips->repaint();
+        const qint64 keystroke = timer.restart();
+        QVERIFY2(m_chips->measuredTextCount() - typed <= 2, qPrintable(QString::number(m_chips->measuredTextCount() - typed)));
+        QCOMPARE(m_chips->chipRect(3).width(), fm.horizontalAdvance(QStringLiteral("w3x")) + 16);
+
+        // The end of the sentence, scrolled into view, is measured when it is seen.
+        m_chips->setCurrentChip(16383);
+        QVERIFY(m_chips->rect().contains(m_chips->chipRect(16383).center()));
+        QCOMPARE(m_chips->chipAt(m_chips->chipRect(16383).center()), 16383);
+        QCOMPARE(m_chips->chipRect(16383).width(), fm.horizontalAdvance(QStringLiteral("w16383")) + 16);
+        QVERIFY(m_chips->measuredTextCount() - before <= 250);
+        qInfo("16,384 tokens: %lld ms to set, lay out and paint; %lld ms for a keystroke", first, keystroke);
+    }
+
     void emptyIsFine()
     {
         m_chips->setTokens({}, {});

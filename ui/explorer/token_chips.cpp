@@ -10,6 +10,7 @@
 #include <QStyle>
 #include <QToolTip>
 #include <algorithm>
+#include <optional>
 
 namespace attn::ui {
 namespace {
@@ -43,7 +44,11 @@ TokenChips::TokenChips(QWidget* parent) : QWidget(parent)
     m_scroll = new QScrollBar(Qt::Vertical, this);
     m_scroll->setFocusPolicy(Qt::NoFocus);
     m_scroll->hide();
-    connect(m_scroll, &QScrollBar::valueChanged, this, [this] { update(); });
+    connect(m_scroll, &QScrollBar::valueChanged, this, [this] {
+        if (!m_inLayout && measureVisible())
+            relayout();
+        update();
+    });
 }
 
 TokenChips::~TokenChips() = default;
@@ -51,14 +56,14 @@ TokenChips::~TokenChips() = default;
 void TokenChips::setTokens(const std::vector<core::Token>& tokens, const std::vector<bool>& padding,
                            const std::vector<bool>& fallback)
 {
-    // Toggling padding keeps the texts: no need to measure 5,000 strings again.
+    // Toggling padding keeps the texts and the layout.
     const bool sameTexts = tokens.size() == m_tokens.size() &&
                            std::equal(tokens.begin(), tokens.end(), m_tokens.begin(),
                                       [](const core::Token& a, const core::Token& b) { return a.text == b.text; });
     m_tokens = tokens;
     m_chips.resize(m_tokens.size());
     if (!sameTexts)
-        measure();
+        prepareChips();
     for (std::size_t i = 0; i < m_chips.size(); ++i) {
         Chip& chip = m_chips[i];
         chip.padding = i < padding.size() && padding[i];
@@ -77,9 +82,12 @@ void TokenChips::setTokens(const std::vector<core::Token>& tokens, const std::ve
     update();
 }
 
-void TokenChips::measure()
+void TokenChips::prepareChips()
 {
+    // An estimate from the text's length; exact once measured. Only a chip's own width
+    // depends on it, and chips are measured before they are seen.
     const QFontMetrics fm(font());
+    const int perCharacter = fm.averageCharWidth();
     for (std::size_t i = 0; i < m_tokens.size(); ++i) {
         Chip& chip = m_chips[i];
         // Control characters (a tab in a whitespace token) would draw as boxes.
@@ -87,8 +95,36 @@ void TokenChips::measure()
         for (QChar& c : chip.text)
             if (c.category() == QChar::Other_Control)
                 c = QChar(0x2423);
-        chip.width = std::min(kMaxChipWidth, fm.horizontalAdvance(chip.text) + 2 * kPadX);
+        const auto known = m_widths.constFind(chip.text);
+        chip.measured = known != m_widths.constEnd();
+        chip.width = chip.measured ? *known
+                                   : std::min(kMaxChipWidth, int(chip.text.size()) * perCharacter + 2 * kPadX);
     }
+}
+
+bool TokenChips::measureVisible()
+{
+    const int top = m_scroll->value();
+    const int bottom = top + std::max(height(), rowHeight());
+    const auto first =
+        std::partition_point(m_chips.begin(), m_chips.end(), [&](const Chip& c) { return c.rect.bottom() < top; });
+    std::optional<QFontMetrics> fm;
+    bool measured = false;
+    for (auto it = first; it != m_chips.end() && it->rect.top() <= bottom; ++it) {
+        if (it->measured)
+            continue;
+        auto known = m_widths.constFind(it->text);
+        if (known == m_widths.constEnd()) {
+            if (!fm)
+                fm.emplace(font());
+            ++m_measuredTexts;
+            known = m_widths.insert(it->text, std::min(kMaxChipWidth, fm->horizontalAdvance(it->text) + 2 * kPadX));
+        }
+        it->width = *known;
+        it->measured = true;
+        measured = true;
+    }
+    return measured;
 }
 
 int TokenChips::rowHeight() const
@@ -96,7 +132,7 @@ int TokenChips::rowHeight() const
     return QFontMetrics(font()).height() + 2 * kPadY;
 }
 
-int TokenChips::layoutChips(int width, std::vector<Chip>* chips) const
+int TokenChips::layoutChips(int width, std::vector<Chip>* chips, int stopAfter) const
 {
     const int h = rowHeight();
     const int right = std::max(width - kMargin, kMargin + 1);
@@ -107,6 +143,8 @@ int TokenChips::layoutChips(int width, std::vector<Chip>* chips) const
         if (x > kMargin && x + w > right) {
             x = kMargin;
             y += h + kSpacing;
+            if (y > stopAfter)
+                return y + h + kMargin;
         }
         if (chips)
             (*chips)[i].rect = QRect(x, y, w, h);
@@ -122,17 +160,24 @@ int TokenChips::contentWidth() const
 
 void TokenChips::relayout()
 {
-    // Lay out for the full width; if that overflows, again beside the scroll bar.
-    const int full = width();
-    m_contentHeight = layoutChips(full, &m_chips);
-    const bool overflow = m_contentHeight > height();
-    const int barWidth = style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, this);
-    if (overflow)
-        m_contentHeight = layoutChips(full - barWidth, &m_chips);
-    m_scroll->setVisible(overflow);
-    m_scroll->setGeometry(full - barWidth, 0, barWidth, height());
-    m_laidOutWidth = full;
-    updateScrollBar();
+    m_inLayout = true;
+    // Measuring the chips in view can move them (an estimate was off): again, a few times.
+    for (int pass = 0;; ++pass) {
+        // Lay out for the full width; if that overflows, again beside the scroll bar.
+        const int full = width();
+        m_contentHeight = layoutChips(full, &m_chips);
+        const bool overflow = m_contentHeight > height();
+        const int barWidth = style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, this);
+        if (overflow)
+            m_contentHeight = layoutChips(full - barWidth, &m_chips);
+        m_scroll->setVisible(overflow);
+        m_scroll->setGeometry(full - barWidth, 0, barWidth, height());
+        m_laidOutWidth = full;
+        updateScrollBar();
+        if (pass == 3 || !measureVisible())
+            break;
+    }
+    m_inLayout = false;
 }
 
 void TokenChips::updateScrollBar()
@@ -144,10 +189,9 @@ void TokenChips::updateScrollBar()
 
 int TokenChips::heightForWidth(int width) const
 {
-    const int content = layoutChips(width, nullptr);
     const int rows = std::max(1, m_maxRows);
     const int cap = 2 * kMargin + rows * rowHeight() + (rows - 1) * kSpacing;
-    return std::min(content, cap);
+    return std::min(layoutChips(width, nullptr, cap), cap);
 }
 
 QSize TokenChips::sizeHint() const
@@ -224,14 +268,21 @@ QString TokenChips::chipToolTip(int index) const
 
 void TokenChips::ensureVisible(int index)
 {
-    if (index < 0 || index >= chipCount() || !m_scroll->isVisible())
-        return;
-    const QRect r = m_chips[std::size_t(index)].rect;
-    const int top = m_scroll->value();
-    if (r.top() - kMargin < top)
-        m_scroll->setValue(r.top() - kMargin);
-    else if (r.bottom() + kMargin > top + height())
-        m_scroll->setValue(r.bottom() + kMargin - height());
+    // Scrolling measures the chips that come into view, which can move this one: again.
+    for (int pass = 0; pass < 3; ++pass) {
+        if (index < 0 || index >= chipCount() || !m_scroll->isVisible())
+            return;
+        const QRect r = m_chips[std::size_t(index)].rect;
+        const int top = m_scroll->value();
+        int wanted = top;
+        if (r.top() - kMargin < top)
+            wanted = r.top() - kMargin;
+        else if (r.bottom() + kMargin > top + height())
+            wanted = r.bottom() + kMargin - height();
+        if (wanted == top)
+            return;
+        m_scroll->setValue(wanted);
+    }
 }
 
 void TokenChips::toggle(int index)
@@ -471,7 +522,8 @@ bool TokenChips::focusNextPrevChild(bool next)
 void TokenChips::changeEvent(QEvent* event)
 {
     if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange) {
-        measure();
+        m_widths.clear();
+        prepareChips();
         relayout();
         updateGeometry();
     }

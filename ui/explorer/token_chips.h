@@ -2,8 +2,10 @@
 
 #include "core/tokenizer.h"
 
+#include <QHash>
 #include <QRect>
 #include <QWidget>
+#include <climits>
 #include <vector>
 
 class QScrollBar;
@@ -13,8 +15,10 @@ namespace attn::ui {
 // The tokens of a sentence as rounded chips that wrap like text. Clicking a chip (or Space
 // on the focused one; Tab and the arrow keys move between chips) asks to toggle it as
 // padding; the owner changes its document and calls setTokens again. One widget paints
-// every chip from a cached layout, so 5,000 tokens cost no more than a paragraph; past
-// maximumVisibleRows it scrolls.
+// every chip from a cached layout; past maximumVisibleRows it scrolls. Text is measured
+// lazily: a chip's width is estimated from its length until it comes into view, and
+// measured widths are kept by text, so a keystroke in a 16,384-token sentence measures the
+// few chips on screen rather than every chip (shaping each text is what costs).
 class TokenChips : public QWidget
 {
     Q_OBJECT
@@ -38,6 +42,9 @@ public:
     void setCurrentChip(int index);
     bool isPadding(int index) const;
     QString chipToolTip(int index) const;
+    // How many chip texts were measured with the font since construction (each text once per
+    // font): what keeps a long sentence fast.
+    int measuredTextCount() const { return m_measuredTexts; }
 
     // Rows shown before a scroll bar appears (default 6).
     void setMaximumVisibleRows(int rows);
@@ -69,7 +76,8 @@ private:
     struct Chip
     {
         QString text;   // as drawn (elided when very long)
-        int width = 0;  // the chip's full width, padding included
+        int width = 0;  // the chip's full width, padding included: estimated until measured
+        bool measured = false;
         QRect rect;     // in content coordinates (before scrolling)
         bool padding = false;
         bool fallback = false;
@@ -77,10 +85,13 @@ private:
     };
 
     // Positions every chip for a content width (into `chips` when given, m_chips's
-    // size); returns the content height.
-    int layoutChips(int width, std::vector<Chip>* chips) const;
+    // size); returns the content height, or a height past `stopAfter` once it is reached.
+    int layoutChips(int width, std::vector<Chip>* chips, int stopAfter = INT_MAX) const;
     void relayout();
-    void measure();
+    // Every chip's text and a width (the cached measurement, else an estimate).
+    void prepareChips();
+    // Measures the chips in view that are estimated; true when any was.
+    bool measureVisible();
     int contentWidth() const;
     int rowHeight() const;
     void updateScrollBar();
@@ -90,6 +101,9 @@ private:
 
     std::vector<core::Token> m_tokens;
     std::vector<Chip> m_chips;
+    QHash<QString, int> m_widths; // measured chip widths by text, for the current font
+    int m_measuredTexts = 0;
+    bool m_inLayout = false;
     QScrollBar* m_scroll = nullptr;
     int m_contentHeight = 0;
     int m_laidOutWidth = -1;
