@@ -23,6 +23,7 @@
 #include "support/file_size_limit.h"
 #include "support/plot_data.h"
 #include "support/results.h"
+#include "support/window_keys.h"
 
 #include <qcustomplot.h>
 
@@ -1179,6 +1180,63 @@ private slots:
         QCOMPARE(cell->column, 2);
         QCOMPARE(cell->resultRow(), 2);    // query 3
         QCOMPARE(cell->resultColumn(), 0); // key 1
+    }
+
+    // Every key the menus and the README name fires its command, pressed on the window (Redo
+    // by Ctrl+Shift+Z did nothing: the key was registered twice; Save As had no key).
+    void advertisedKeysFire_data()
+    {
+        QTest::addColumn<QKeySequence>("key");
+        QTest::addColumn<QString>("command"); // the menu entry, without its accelerator
+        QTest::newRow("Ctrl+N") << QKeySequence(Qt::CTRL | Qt::Key_N) << QStringLiteral("New");
+        QTest::newRow("Ctrl+O") << QKeySequence(Qt::CTRL | Qt::Key_O) << QStringLiteral("Open…");
+        QTest::newRow("Ctrl+Shift+O") << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O) << QStringLiteral("Open Model…");
+        QTest::newRow("Ctrl+S") << QKeySequence(Qt::CTRL | Qt::Key_S) << QStringLiteral("Save");
+        QTest::newRow("Ctrl+Shift+S") << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S) << QStringLiteral("Save As…");
+        QTest::newRow("Ctrl+E") << QKeySequence(Qt::CTRL | Qt::Key_E) << QStringLiteral("Export Figure…");
+        QTest::newRow("Ctrl+Shift+C") << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C) << QStringLiteral("Copy Figure");
+        QTest::newRow("Ctrl+Z") << QKeySequence(Qt::CTRL | Qt::Key_Z) << QStringLiteral("Undo");
+        QTest::newRow("Ctrl+Shift+Z") << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z) << QStringLiteral("Redo");
+        QTest::newRow("Ctrl++") << QKeySequence(Qt::CTRL | Qt::Key_Plus) << QStringLiteral("Zoom In");
+        QTest::newRow("Ctrl+-") << QKeySequence(Qt::CTRL | Qt::Key_Minus) << QStringLiteral("Zoom Out");
+        QTest::newRow("Ctrl+0") << QKeySequence(Qt::CTRL | Qt::Key_0) << QStringLiteral("Fit Matrix");
+        QTest::newRow("F11") << QKeySequence(Qt::Key_F11) << QStringLiteral("Present");
+        QTest::newRow("Ctrl+Shift+F") << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F)
+                                      << QStringLiteral("Full Screen Window");
+        QTest::newRow("Ctrl+Q") << QKeySequence(Qt::CTRL | Qt::Key_Q) << QStringLiteral("Quit");
+    }
+
+    void advertisedKeysFire()
+    {
+        QFETCH(QKeySequence, key);
+        QFETCH(QString, command);
+        ui::SceneDocument* doc = m_window->document();
+        doc->setTemperature(0.5f); // something to undo
+        doc->setTemperature(0.25f);
+        doc->undoStack()->undo(); // and something to redo
+        waitUpToDate();
+        QVERIFY2(test::sharedKeys(*m_window).isEmpty(), qPrintable(test::sharedKeys(*m_window).join(QLatin1Char('\n'))));
+        const QList<QAction*> actions = test::actionsForKey(*m_window, key);
+        QCOMPARE(actions.size(), 1);
+        QVERIFY2(actions.front()->text().remove(QLatin1Char('&')).startsWith(command), qPrintable(actions.front()->text()));
+        QSignalSpy fired(actions.front(), &QAction::triggered);
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        m_window->headView()->setFocus();
+        {
+            const test::ModalCloser closer; // the file dialogs the keys open
+            QTest::keyClick(m_window.get(), key[0].key(), key[0].keyboardModifiers());
+            QTRY_COMPARE(fired.count(), 1);
+        }
+        if (command == QLatin1String("Undo"))
+            QCOMPARE(doc->scene().temperature, 1.0f);
+        else if (command == QLatin1String("Redo"))
+            QCOMPARE(doc->scene().temperature, 0.25f);
+        if (m_window->presentation())
+            m_window->presentation()->close();
+        if (m_window->exportDialog())
+            m_window->exportDialog()->close();
+        m_window->setWindowState(Qt::WindowNoState);
     }
 
 private:

@@ -7,6 +7,7 @@
 
 #include "ui/explorer/explorer_window.h"
 #include "ui/explorer/message_bar.h"
+#include "ui/export/export_dialog.h"
 #include "ui/model/head_grid_view.h"
 #include "ui/model/importance_view.h"
 #include "ui/model/matrix_panels_view.h"
@@ -30,6 +31,7 @@
 #include "core/model/random_checkpoint.h"
 #include "core/scene_json.h"
 #include "support/model_fixtures.h"
+#include "support/window_keys.h"
 
 #include <qcustomplot.h>
 
@@ -787,6 +789,66 @@ private slots:
         const double bound = qEnvironmentVariableIntValue("ATTN_STRICT_TIMING") ? 150.0 : 5000.0;
         for (double ms : {median(lowest), median(middle), median(top)})
             QVERIFY2(ms <= bound, qPrintable(QStringLiteral("%1 ms").arg(ms)));
+    }
+
+    // --- keys ------------------------------------------------------------------------------
+
+    // Every key the menus and the README name fires its command, pressed on the window (Redo
+    // by Ctrl+Shift+Z did nothing: the key was registered twice on the same action).
+    void advertisedKeysFire_data()
+    {
+        QTest::addColumn<QKeySequence>("key");
+        QTest::addColumn<QString>("command"); // the menu entry, without its accelerator
+        QTest::newRow("Ctrl+Shift+O") << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O) << QStringLiteral("Open Model…");
+        QTest::newRow("Ctrl+O") << QKeySequence(Qt::CTRL | Qt::Key_O) << QStringLiteral("Open Scene…");
+        QTest::newRow("Ctrl+S") << QKeySequence(Qt::CTRL | Qt::Key_S) << QStringLiteral("Save");
+        QTest::newRow("Ctrl+Shift+S") << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S) << QStringLiteral("Save As…");
+        QTest::newRow("Ctrl+E") << QKeySequence(Qt::CTRL | Qt::Key_E) << QStringLiteral("Export Head Figure…");
+        QTest::newRow("Ctrl+Shift+E") << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E) << QStringLiteral("Layers × Heads Grid…");
+        QTest::newRow("Ctrl+Z") << QKeySequence(Qt::CTRL | Qt::Key_Z) << QStringLiteral("Undo");
+        QTest::newRow("Ctrl+Shift+Z") << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z) << QStringLiteral("Redo");
+        QTest::newRow("Ctrl+R") << QKeySequence(Qt::CTRL | Qt::Key_R) << QStringLiteral("Reset Model");
+        QTest::newRow("Ctrl+G") << QKeySequence(Qt::CTRL | Qt::Key_G) << QStringLiteral("Grid");
+        QTest::newRow("Esc") << QKeySequence(Qt::Key_Escape) << QStringLiteral("Clear Token Focus");
+        QTest::newRow("F11") << QKeySequence(Qt::Key_F11) << QStringLiteral("Present Head");
+        QTest::newRow("Ctrl+W") << QKeySequence(Qt::CTRL | Qt::Key_W) << QStringLiteral("Close");
+    }
+
+    void advertisedKeysFire()
+    {
+        QFETCH(QKeySequence, key);
+        QFETCH(QString, command);
+        openGpt2();
+        ui::ModelDocument* doc = m_window->document();
+        doc->setHeadOff(0, 1, true); // something to undo and to reset
+        doc->setHeadOff(1, 2, true);
+        doc->undoStack()->undo(); // and something to redo
+        doc->setFocusToken(2);
+        waitUpToDate();
+        QVERIFY2(test::sharedKeys(*m_window).isEmpty(), qPrintable(test::sharedKeys(*m_window).join(QLatin1Char('\n'))));
+        const QList<QAction*> actions = test::actionsForKey(*m_window, key);
+        QCOMPARE(actions.size(), 1);
+        QVERIFY2(actions.front()->text().remove(QLatin1Char('&')).startsWith(command), qPrintable(actions.front()->text()));
+        QSignalSpy fired(actions.front(), &QAction::triggered);
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        m_window->gridView()->setFocus();
+        const test::ModalCloser closer; // the file dialogs the keys open
+        QTest::keyClick(m_window.get(), key[0].key(), key[0].keyboardModifiers());
+        QTRY_COMPARE(fired.count(), 1);
+        // What the edits did, undone and done again by key.
+        if (command == QLatin1String("Undo"))
+            QCOMPARE(doc->interventions().headsOff.size(), std::size_t(0));
+        else if (command == QLatin1String("Redo"))
+            QCOMPARE(doc->interventions().headsOff.size(), std::size_t(2));
+        else if (command == QLatin1String("Reset Model"))
+            QVERIFY(doc->interventions().empty());
+        else if (command == QLatin1String("Clear Token Focus"))
+            QCOMPARE(doc->focusToken(), -1);
+        if (m_window->presentation())
+            m_window->presentation()->close();
+        if (m_window->exportDialog())
+            m_window->exportDialog()->close();
     }
 
 private:

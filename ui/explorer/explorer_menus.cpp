@@ -7,6 +7,7 @@
 #include "ui/explorer/scene_files.h"
 #include "ui/explorer/view_bar.h"
 #include "ui/views/heatmap_view.h"
+#include "ui/widgets/standard_keys.h"
 
 #include <QAction>
 #include <QApplication>
@@ -42,13 +43,23 @@ void ExplorerMenus::buildMenus(SceneFiles& files, ViewBar& viewBar,
         connect(action, &QAction::triggered, this, slot);
         return action;
     };
+    // A standard command: the key the menu and the README name, and the platform's others.
+    auto addStandard = [add](QMenu* menu, const QString& text, QKeySequence::StandardKey standard,
+                             QKeySequence advertised, auto slot) {
+        QAction* action = add(menu, text, QKeySequence(), slot);
+        action->setShortcuts(standardKeys(standard, advertised));
+        return action;
+    };
 
     QMenu* file = window.menuBar()->addMenu(tr("&File"));
-    m_newAction = add(file, tr("&New"), QKeySequence::New, [&window, &files] {
-        if (files.maybeSave())
-            window.newScene();
-    });
-    m_openAction = add(file, tr("&Open…"), QKeySequence::Open, [&files] { files.openDialog(); });
+    m_newAction = addStandard(file, tr("&New"), QKeySequence::New,
+                              QKeySequence(Qt::CTRL | Qt::Key_N), [&window, &files] {
+                                  if (files.maybeSave())
+                                      window.newScene();
+                              });
+    m_openAction =
+        addStandard(file, tr("&Open…"), QKeySequence::Open, QKeySequence(Qt::CTRL | Qt::Key_O),
+                    [&files] { files.openDialog(); });
     QAction* openModel =
         add(file, tr("Open &Model…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O),
             [&window] { window.openModel(); });
@@ -61,8 +72,10 @@ void ExplorerMenus::buildMenus(SceneFiles& files, ViewBar& viewBar,
     connect(examples, &QMenu::aboutToShow, this,
             [examples, &files] { files.fillExamplesMenu(*examples); });
     file->addSeparator();
-    m_saveAction = add(file, tr("&Save"), QKeySequence::Save, [&files] { files.save(); });
-    add(file, tr("Save &As…"), QKeySequence::SaveAs, [&files] { files.saveAs(); });
+    m_saveAction = addStandard(file, tr("&Save"), QKeySequence::Save,
+                               QKeySequence(Qt::CTRL | Qt::Key_S), [&files] { files.save(); });
+    addStandard(file, tr("Save &As…"), QKeySequence::SaveAs,
+                QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), [&files] { files.saveAs(); });
     file->addSeparator();
     m_exportAction = add(file, tr("&Export Figure…"), QKeySequence(Qt::CTRL | Qt::Key_E),
                          [&window] { window.openExportDialog(); });
@@ -85,15 +98,17 @@ void ExplorerMenus::buildMenus(SceneFiles& files, ViewBar& viewBar,
     deck->setToolTip(
         tr("Every step of the presentation as one page of a PDF, for handouts and slides"));
     file->addSeparator();
-    QAction* quit = add(file, tr("&Quit"), QKeySequence::Quit, [&window] { window.close(); });
+    QAction* quit = addStandard(file, tr("&Quit"), QKeySequence::Quit,
+                                QKeySequence(Qt::CTRL | Qt::Key_Q), [&window] { window.close(); });
     quit->setMenuRole(QAction::QuitRole);
 
     QMenu* edit = window.menuBar()->addMenu(tr("&Edit"));
     m_undoAction = document.undoStack()->createUndoAction(&window, tr("&Undo"));
-    m_undoAction->setShortcut(QKeySequence::Undo);
+    m_undoAction->setShortcuts(
+        standardKeys(QKeySequence::Undo, QKeySequence(Qt::CTRL | Qt::Key_Z)));
     m_redoAction = document.undoStack()->createRedoAction(&window, tr("&Redo"));
     m_redoAction->setShortcuts(
-        {QKeySequence::Redo, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)});
+        standardKeys(QKeySequence::Redo, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)));
     edit->addAction(m_undoAction);
     edit->addAction(m_redoAction);
     edit->addSeparator();
@@ -109,8 +124,10 @@ void ExplorerMenus::buildMenus(SceneFiles& files, ViewBar& viewBar,
 
     QMenu* view = window.menuBar()->addMenu(tr("&View"));
     HeatmapView* heatmap = window.headView();
-    add(view, tr("Zoom &In"), QKeySequence::ZoomIn, [heatmap] { heatmap->zoomBy(0.8); });
-    add(view, tr("Zoom &Out"), QKeySequence::ZoomOut, [heatmap] { heatmap->zoomBy(1.25); });
+    addStandard(view, tr("Zoom &In"), QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Plus),
+                [heatmap] { heatmap->zoomBy(0.8); });
+    addStandard(view, tr("Zoom &Out"), QKeySequence::ZoomOut,
+                QKeySequence(Qt::CTRL | Qt::Key_Minus), [heatmap] { heatmap->zoomBy(1.25); });
     add(view, tr("&Fit Matrix"), QKeySequence(Qt::CTRL | Qt::Key_0),
         [heatmap] { heatmap->resetZoom(); });
     view->addSeparator();

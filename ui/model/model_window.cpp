@@ -22,6 +22,7 @@
 #include "ui/widgets/status_labels.h"
 #include "ui/views/lines_view.h"
 #include "ui/widgets/flow_layout.h"
+#include "ui/widgets/standard_keys.h"
 
 #include "core/atomic_file.h"
 #include "core/error.h"
@@ -306,14 +307,22 @@ void ModelWindow::buildMenus()
         connect(action, &QAction::triggered, this, slot);
         return action;
     };
+    // A standard command: the key the menu and the README name, and the platform's others.
+    auto addStandard = [add](QMenu* menu, const QString& text, QKeySequence::StandardKey standard, QKeySequence advertised,
+                             auto slot) {
+        QAction* action = add(menu, text, QKeySequence(), slot);
+        action->setShortcuts(standardKeys(standard, advertised));
+        return action;
+    };
     QMenu* file = menuBar()->addMenu(tr("&File"));
     add(file, tr("Open &Model…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), [this] { openModelDialog(); });
-    add(file, tr("&Open Scene…"), QKeySequence::Open, [this] { m_files->openDialog(); });
+    addStandard(file, tr("&Open Scene…"), QKeySequence::Open, QKeySequence(Qt::CTRL | Qt::Key_O), [this] { m_files->openDialog(); });
     QMenu* recent = file->addMenu(tr("Open &Recent"));
     connect(recent, &QMenu::aboutToShow, this, [this, recent] { m_files->fillRecentMenu(*recent); });
     file->addSeparator();
-    add(file, tr("&Save"), QKeySequence::Save, [this] { m_files->save(); });
-    add(file, tr("Save &As…"), QKeySequence::SaveAs, [this] { m_files->saveAs(); });
+    addStandard(file, tr("&Save"), QKeySequence::Save, QKeySequence(Qt::CTRL | Qt::Key_S), [this] { m_files->save(); });
+    addStandard(file, tr("Save &As…"), QKeySequence::SaveAs, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S),
+                [this] { m_files->saveAs(); });
     file->addSeparator();
     m_exportAction = add(file, tr("&Export Head Figure…"), QKeySequence(Qt::CTRL | Qt::Key_E), [this] { openExportDialog(); });
     QMenu* exportMenu = file->addMenu(tr("Export &Model Figure"));
@@ -323,13 +332,13 @@ void ModelWindow::buildMenus()
     add(exportMenu, tr("&Predictions…"), QKeySequence(), [this] { exportModelFigureDialog(ModelFigure::Predictions); });
     add(exportMenu, tr("Head &Importance…"), QKeySequence(), [this] { exportModelFigureDialog(ModelFigure::Importance); });
     file->addSeparator();
-    add(file, tr("&Close"), QKeySequence::Close, [this] { close(); });
+    addStandard(file, tr("&Close"), QKeySequence::Close, QKeySequence(Qt::CTRL | Qt::Key_W), [this] { close(); });
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     QAction* undo = m_document.undoStack()->createUndoAction(this, tr("&Undo"));
-    undo->setShortcut(QKeySequence::Undo);
+    undo->setShortcuts(standardKeys(QKeySequence::Undo, QKeySequence(Qt::CTRL | Qt::Key_Z)));
     QAction* redo = m_document.undoStack()->createRedoAction(this, tr("&Redo"));
-    redo->setShortcuts({QKeySequence::Redo, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)});
+    redo->setShortcuts(standardKeys(QKeySequence::Redo, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)));
     edit->addAction(undo);
     edit->addAction(redo);
     edit->addSeparator();
