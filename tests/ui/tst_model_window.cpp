@@ -8,6 +8,7 @@
 #include "ui/explorer/explorer_window.h"
 #include "ui/explorer/message_bar.h"
 #include "ui/export/export_dialog.h"
+#include "ui/explorer/stale_indicator.h"
 #include "ui/model/head_grid_view.h"
 #include "ui/model/importance_view.h"
 #include "ui/model/matrix_panels_view.h"
@@ -849,6 +850,73 @@ private slots:
             m_window->presentation()->close();
         if (m_window->exportDialog())
             m_window->exportDialog()->close();
+    }
+
+    // --- a sentence the model cannot take ------------------------------------------------
+
+    // A sentence past the context (32 positions here): the message says so, and the last
+    // good figures stay, dimmed under "Not current"; a sentence that fits brings them back.
+    void tooLongSentenceKeepsTheFiguresDimmed()
+    {
+        openGpt2();
+        const auto good = m_window->document()->result();
+        m_window->document()->setText(QStringLiteral("one two three four five six seven eight nine ten eleven twelve "
+                                                     "thirteen fourteen fifteen sixteen seventeen eighteen nineteen "
+                                                     "twenty twenty-one twenty-two twenty-three twenty-four"));
+        waitUpToDate();
+        QCOMPARE(m_window->document()->result(), good);
+        QCOMPARE(m_window->messageBar()->key(), QStringLiteral("compute"));
+        QVERIFY2(m_window->messageBar()->text().contains(QStringLiteral("32")), qPrintable(m_window->messageBar()->text()));
+        ui::StaleIndicator* stale = m_window->staleIndicator();
+        QVERIFY(stale->isStale());
+        QVERIFY2(stale->note().startsWith(QStringLiteral("Not current: the figures show an earlier input, “")) &&
+                     stale->note().contains(QStringLiteral("sat")),
+                 qPrintable(stale->note()));
+        QVERIFY(stale->veil(m_window->gridView())->isVisible());
+        QVERIFY(m_window->gridView()->message().isEmpty()); // the grid still shows the heads
+        m_window->document()->setText(QStringLiteral("The dog sat"));
+        waitUpToDate();
+        QVERIFY(m_window->document()->result() != good);
+        QVERIFY(!stale->isStale());
+        QVERIFY(!stale->veil(m_window->gridView())->isVisible());
+        QVERIFY(m_window->messageBar()->text().isEmpty());
+    }
+
+    // With no earlier figures the window says it could not compute, not "Computing…" for ever.
+    void tooLongSentenceFirstSaysSo()
+    {
+        QStringList words;
+        for (int i = 0; i < 40; ++i)
+            words << QStringLiteral("cat");
+        m_window->setModel(m_gpt2, words.join(QLatin1Char(' ')));
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->isUpToDate(), 20000);
+        QVERIFY(!m_window->document()->result());
+        QCOMPARE(m_window->messageBar()->key(), QStringLiteral("compute"));
+        QCOMPARE(m_window->gridView()->message(), QStringLiteral("Not computed: the message above says why."));
+        QCOMPARE(m_window->headView()->message(), QStringLiteral("Not computed: the message above says why."));
+        QCOMPARE(m_window->timeLabel()->text(), QStringLiteral("Not computed"));
+    }
+
+    // A remembered sentence that does not fit the model is not restored: the sample stands in.
+    void rememberedSentenceTooLongIsNotRestored()
+    {
+        QStringList words;
+        for (int i = 0; i < 40; ++i)
+            words << QStringLiteral("cat");
+        const QString folder = fixture(QStringLiteral("gpt2"));
+        ui::preferences::addRecentModel(QFileInfo(folder).absoluteFilePath(), words.join(QLatin1Char(' ')));
+        QSignalSpy ended(m_window.get(), &ui::ModelWindow::loadEnded);
+        m_window->openModel(folder);
+        QVERIFY(ended.wait(20000));
+        waitUpToDate();
+        QCOMPARE(m_window->textEdit()->text(), QStringLiteral("The cat sat on the"));
+        QVERIFY(m_window->document()->result());
+        // One that fits is restored.
+        ui::preferences::addRecentModel(QFileInfo(folder).absoluteFilePath(), QStringLiteral("A cat"));
+        m_window->openModel(folder);
+        QVERIFY(ended.wait(20000));
+        waitUpToDate();
+        QCOMPARE(m_window->textEdit()->text(), QStringLiteral("A cat"));
     }
 
 private:

@@ -3,8 +3,6 @@
 #include "ui/document/scene_document.h"
 #include "ui/explorer/stale_indicator.h"
 
-#include <QStringList>
-
 namespace attn::ui {
 
 ComputeSchedule::ComputeSchedule(ComputeController& compute, const SceneDocument& document,
@@ -44,16 +42,7 @@ void ComputeSchedule::updateStale()
     const auto result = m_document.result();
     QString note;
     if (result && !m_error.isEmpty()) {
-        QStringList words;
-        for (const core::Token& token : result->problem->queryTokens)
-            words.append(token.text);
-        QString shown = words.join(QLatin1Char(' '));
-        if (shown.size() > 48)
-            shown = shown.left(47) + QChar(0x2026);
-        note = tr("Not current: the figures show an earlier input, “%1”; the input as it is now "
-                  "cannot be "
-                  "computed (the message above says why).")
-                   .arg(shown);
+        note = StaleIndicator::earlierInputNote(result->problem->queryTokens);
     } else if (result && (m_queued || m_compute.isBusy()) && !m_staleDelay.isActive()) {
         note = tr("Not current: computing the input as it is now…");
     }

@@ -3,6 +3,7 @@
 #include <QEvent>
 #include <QLabel>
 #include <QPainter>
+#include <QStringList>
 #include <QWidget>
 
 namespace attn::ui {
@@ -60,6 +61,31 @@ void StaleIndicator::setStale(const QString& note)
         m_note->setText(note);
         m_note->setVisible(m_stale);
     }
+}
+
+QLabel* StaleIndicator::makeNote(QWidget* parent)
+{
+    auto* note = new QLabel(parent);
+    note->setObjectName(QStringLiteral("staleNote"));
+    note->setWordWrap(true);
+    note->setMinimumWidth(1); // wraps instead of widening the window
+    note->setStyleSheet(
+        QStringLiteral("QLabel { background: palette(mid); color: palette(bright-text);"
+                       " padding: 4px 8px; border-radius: 3px; }"));
+    return note;
+}
+
+QString StaleIndicator::earlierInputNote(const std::vector<core::Token>& shown)
+{
+    QStringList words;
+    for (const core::Token& token : shown)
+        words.append(token.text);
+    QString text = words.join(QLatin1Char(' '));
+    if (text.size() > 48)
+        text = text.left(47) + QChar(0x2026);
+    return tr("Not current: the figures show an earlier input, “%1”; the input as it is now "
+              "cannot be computed (the message above says why).")
+        .arg(text);
 }
 
 QString StaleIndicator::note() const

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/tokenizer.h"
+
 #include <QObject>
 #include <QPointer>
 #include <QString>
@@ -29,6 +31,12 @@ public:
     QString note() const;
     // The veil over `widget` (objectName "staleVeil"), visible while stale.
     QWidget* veil(const QWidget* widget) const;
+
+    // A label for the note, set off from the figures it stands above.
+    static QLabel* makeNote(QWidget* parent);
+    // The note for figures that stay while the input cannot be computed: they show `shown`,
+    // the tokens of the last input that could.
+    static QString earlierInputNote(const std::vector<core::Token>& shown);
 
     static constexpr int kVeilAlpha = 150; // of 255: the figure stays readable, plainly dimmed
 

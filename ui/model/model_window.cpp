@@ -2,6 +2,7 @@
 
 #include "ui/explorer/message_bar.h"
 #include "ui/explorer/score_options.h"
+#include "ui/explorer/stale_indicator.h"
 #include "ui/export/export_dialog.h"
 #include "ui/model/head_grid_view.h"
 #include "ui/model/head_importance_job.h"
@@ -90,6 +91,7 @@ ModelWindow::ModelWindow(std::unique_ptr<core::Backend> backend, gpu::BackendCho
                                    [this](const QString& key, const QString& text) { showError(key, text); }});
     buildViews();
     buildDocks();
+    m_stale = new StaleIndicator(m_staleNote, {m_grid, m_tabs, m_predictions}, this);
     buildMenus();
     buildStatusBar();
     connectDocument();
@@ -154,6 +156,8 @@ void ModelWindow::buildViews()
     layout->setContentsMargins(6, 6, 6, 0);
     m_messages = new MessageBar(central);
     layout->addWidget(m_messages);
+    m_staleNote = StaleIndicator::makeNote(central);
+    layout->addWidget(m_staleNote);
     auto* splitter = new QSplitter(Qt::Horizontal, central);
     splitter->setObjectName(QStringLiteral("modelSplitter"));
     splitter->setChildrenCollapsible(false);
@@ -504,6 +508,15 @@ void ModelWindow::setModel(std::shared_ptr<const core::Model> model, const QStri
     QString sentence = text;
     if (sentence.isEmpty())
         sentence = preferences::recentModelText(model->folder);
+    if (text.isEmpty() && !sentence.isEmpty()) {
+        // A remembered sentence the model cannot take (past its context) would fail at every
+        // start: the sample stands in.
+        try {
+            core::modelTokens(*model, sentence);
+        } catch (const core::Error&) {
+            sentence.clear();
+        }
+    }
     if (sentence.isEmpty())
         sentence = sampleText(*model);
     cancelImportance();
@@ -600,6 +613,15 @@ void ModelWindow::onComputeFinished(const ModelComputeReply& reply)
         m_computeError = reply.error;
         showError(QStringLiteral("compute"), reply.error.isEmpty() ? tr("The model could not be computed.") : reply.error);
         m_timeLabel->setText(m_document.result() ? tr("Not computed: the figures show an earlier input") : tr("Not computed"));
+        if (const auto shown = m_document.result()) {
+            m_stale->setStale(StaleIndicator::earlierInputNote(shown->tokens));
+        } else {
+            const QString why = tr("Not computed: the message above says why.");
+            m_grid->setMessage(why);
+            for (HeatmapView* view : {m_headView, m_pipelineView, m_differenceView})
+                view->showMessage(why);
+            m_rollout->setMessage(why);
+        }
         emit resultShown();
         return;
     }
@@ -616,6 +638,7 @@ void ModelWindow::onComputeFinished(const ModelComputeReply& reply)
 void ModelWindow::showResult()
 {
     const auto result = m_document.result();
+    m_stale->setStale(QString()); // a new result, or a new model still computing
     if (!result) {
         m_grid->setMessage(m_document.hasModel() ? tr("Computing…") : tr("No model open: File > Open Model… (Ctrl+Shift+O)"));
         m_predictions->setResults(nullptr, nullptr);

@@ -43,6 +43,7 @@ class ModelLoadJob;
 class ModelSceneFiles;
 class PredictionsView;
 class PresentationWindow;
+class StaleIndicator;
 class TokenFocusBar;
 struct ExportSource;
 
@@ -122,6 +123,8 @@ public:
     MatrixPanelsView* rolloutView() const { return m_rollout; }
     ImportanceView* importanceView() const { return m_importance; }
     MessageBar* messageBar() const { return m_messages; }
+    // Dims the figures while they show an earlier sentence than the one typed.
+    StaleIndicator* staleIndicator() const { return m_stale; }
     QLabel* modelLabel() const { return m_modelLabel; }
     QLabel* backendLabel() const { return m_backendLabel; }
     QLabel* timeLabel() const { return m_timeLabel; }
@@ -184,6 +187,8 @@ private:
     std::shared_ptr<const core::ModelResult> m_importanceFor;
 
     MessageBar* m_messages = nullptr;
+    QLabel* m_staleNote = nullptr;
+    StaleIndicator* m_stale = nullptr;
     ModelSceneFiles* m_files = nullptr;
     HeadGridView* m_grid = nullptr;
     QLabel* m_gridNote = nullptr;
