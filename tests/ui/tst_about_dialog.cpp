@@ -46,6 +46,24 @@ private slots:
         QVERIFY(dialog.details().contains(QStringLiteral("Vulkan device: unknown\n")));
     }
 
+    // Why this backend: the backend notice in full, which the window says in one short line.
+    void saysWhyThisBackend()
+    {
+        const QString notice = QStringLiteral("No Vulkan device: computing on the CPU backend");
+        ui::AboutDialog dialog(QStringLiteral("CPU"), QStringLiteral("CPU"), notice);
+        QVERIFY2(dialog.details().contains(QStringLiteral("Computing with: CPU\nWhy this backend: ") + notice + QLatin1Char('\n')),
+                 qPrintable(dialog.details()));
+        ui::AboutDialog plain(QStringLiteral("CPU"), QStringLiteral("CPU"));
+        QVERIFY(!plain.details().contains(QStringLiteral("Why this backend")));
+        // The window's Help > About has it.
+        ui::ExplorerWindow window(std::make_unique<core::CpuBackend>(), notice);
+        window.findChild<QAction*>(QStringLiteral("aboutAction"))->trigger();
+        auto* shown = window.findChild<ui::AboutDialog*>();
+        QVERIFY(shown);
+        QVERIFY2(shown->details().contains(QStringLiteral("Why this backend: ") + notice), qPrintable(shown->details()));
+        shown->close();
+    }
+
     void licenceIsTheWholeGpl()
     {
         const QString text = ui::AboutDialog::licenceText();

@@ -16,6 +16,7 @@
 #include "ui/explorer/score_options.h"
 #include "ui/explorer/token_chips.h"
 #include "ui/explorer/weights_panel.h"
+#include "ui/document/preferences.h"
 
 #include "core/cpu_backend.h"
 #include "core/scene_json.h"
@@ -51,6 +52,7 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTableView>
+#include <QToolButton>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
@@ -1237,6 +1239,40 @@ private slots:
         if (m_window->exportDialog())
             m_window->exportDialog()->close();
         m_window->setWindowState(Qt::WindowNoState);
+    }
+
+    // The notice that computing falls back to the CPU: one line a learner reads, said until it
+    // is dismissed and not again; the notice itself is the backend label's tooltip and in
+    // Help > About.
+    void backendNoticeIsSaidOnce()
+    {
+        const QString notice = QStringLiteral("The only Vulkan device, llvmpipe (LLVM 15.0.6, 256 bits), is a CPU "
+                                              "implementation, several times slower than the CPU backend: computing on "
+                                              "the CPU backend (Vulkan: --backend vulkan)");
+        ui::preferences::setBackendNoticeDismissed(false);
+        m_window = std::make_unique<ui::ExplorerWindow>(std::make_unique<core::CpuBackend>(), notice);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        ui::MessageBar* bar = m_window->messageBar();
+        QCOMPARE(bar->key(), QStringLiteral("backendNotice"));
+        QCOMPARE(bar->text(),
+                 QStringLiteral("Computing on the CPU: this computer has no graphics card the app can use."));
+        const auto* backend = m_window->findChild<QLabel*>(QStringLiteral("backendLabel"));
+        QVERIFY(backend && backend->toolTip().contains(notice));
+        QCOMPARE(m_window->backendNotice(), notice);
+        auto* dismiss = bar->findChild<QToolButton*>();
+        QVERIFY(dismiss);
+        dismiss->click();
+        QVERIFY(bar->text().isEmpty());
+        QVERIFY(ui::preferences::backendNoticeDismissed());
+        // The next start says nothing; the tooltip still has it.
+        m_window = std::make_unique<ui::ExplorerWindow>(std::make_unique<core::CpuBackend>(), notice);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        QVERIFY(m_window->messageBar()->text().isEmpty());
+        QVERIFY(m_window->findChild<QLabel*>(QStringLiteral("backendLabel"))->toolTip().contains(notice));
+        ui::preferences::setBackendNoticeDismissed(false);
+        waitUpToDate();
     }
 
 private:

@@ -16,6 +16,7 @@ const QString kModelDirectory = QStringLiteral("lastModelDirectory");
 const QString kRecentFiles = QStringLiteral("recentFiles");
 const QString kRecentModelTexts = QStringLiteral("recentModelTexts");
 const QString kExportGroup = QStringLiteral("export");
+const QString kBackendNoticeDismissed = QStringLiteral("backendNoticeDismissed");
 
 template <typename T> std::optional<T> optionalValue(const QSettings& settings, const QString& key)
 {
@@ -146,6 +147,16 @@ void setWindowLayout(const QString& window, const WindowLayout& layout)
                                                             : window + QStringLiteral("Window"));
     settings.setValue(QStringLiteral("geometry"), layout.geometry);
     settings.setValue(QStringLiteral("state"), layout.state);
+}
+
+bool backendNoticeDismissed()
+{
+    return QSettings().value(kBackendNoticeDismissed, false).toBool();
+}
+
+void setBackendNoticeDismissed(bool dismissed)
+{
+    QSettings().setValue(kBackendNoticeDismissed, dismissed);
 }
 
 ExportChoices exportChoices()

@@ -52,6 +52,13 @@ struct WindowLayout
 WindowLayout windowLayout(const QString& window);
 void setWindowLayout(const QString& window, const WindowLayout& layout);
 
+// --- notices -------------------------------------------------------------------------------------
+
+// Whether the notice that computing falls back to the CPU was dismissed: it is said once, not
+// at every start (the status bar's tooltip and Help > About keep the details).
+bool backendNoticeDismissed();
+void setBackendNoticeDismissed(bool dismissed);
+
 // --- the export dialog's last choices ------------------------------------------------------------
 
 // Each is empty until the first export; the dialog then starts from the window's own choices.

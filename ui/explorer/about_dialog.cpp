@@ -55,7 +55,8 @@ QString vulkanDevice(const QString& backend, const QString& device)
 
 } // namespace
 
-AboutDialog::AboutDialog(const QString& backend, const QString& device, QWidget* parent)
+AboutDialog::AboutDialog(const QString& backend, const QString& device, const QString& reason,
+                         QWidget* parent)
     : QDialog(parent)
 {
     setWindowTitle(tr("About Attention Explorer"));
@@ -63,7 +64,7 @@ AboutDialog::AboutDialog(const QString& backend, const QString& device, QWidget*
 
     const QString qtRuntime = QString::fromLatin1(qVersion());
     const QString qtBuilt = QStringLiteral(QT_VERSION_STR);
-    const QList<std::pair<QString, QString>> rows{
+    QList<std::pair<QString, QString>> rows{
         {tr("Version"), QStringLiteral(ATTN_VERSION)},
         {tr("Licence"), tr("GNU General Public License, version 3 or later (GPL-3.0-or-later)")},
         {tr("Computing with"),
@@ -75,6 +76,8 @@ AboutDialog::AboutDialog(const QString& backend, const QString& device, QWidget*
         {tr("Vulkan device"), vulkanDevice(backend, device)},
         {tr("System"), QStringLiteral("%1, %2").arg(QSysInfo::prettyProductName(), QSysInfo::currentCpuArchitecture())},
     };
+    if (!reason.isEmpty())
+        rows.insert(3, {tr("Why this backend"), reason});
 
     auto* about = new QWidget;
     auto* aboutLayout = new QVBoxLayout(about);

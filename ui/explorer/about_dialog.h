@@ -18,8 +18,10 @@ class AboutDialog : public QDialog
 public:
     // `backend` and `device`: what computes now (ComputeController::backendName() and
     // deviceName(), e.g. "Vulkan" and "llvmpipe (LLVM 15.0.6, 256 bits)"). For a Vulkan
-    // backend the device's Vulkan version and driver are looked up too.
-    AboutDialog(const QString& backend, const QString& device, QWidget* parent = nullptr);
+    // backend the device's Vulkan version and driver are looked up too. `reason`: why that
+    // backend (gpu::createBackend's notice, in full), shown when there is one.
+    AboutDialog(const QString& backend, const QString& device, const QString& reason = QString(),
+                QWidget* parent = nullptr);
 
     // The facts the dialog shows, one "name: value" a line.
     QString details() const { return m_details; }

@@ -143,8 +143,17 @@ ExplorerWindow::ExplorerWindow(std::unique_ptr<core::Backend> backend, const QSt
     qApp->installEventFilter(this); // window shortcuts before text fields (eventFilter)
     readSettings();
     setScene(defaultScene(), QString());
-    if (!backendNotice.isEmpty())
-        m_messages->showMessage(QStringLiteral("backend"), MessageBar::Level::Information, backendNotice);
+    m_backendNotice = backendNotice;
+    if (!backendNotice.isEmpty()) {
+        m_backendLabel->setToolTip(m_compute->deviceName() + QLatin1Char('\n') + backendNotice);
+        if (!preferences::backendNoticeDismissed())
+            m_messages->showMessage(QStringLiteral("backendNotice"), MessageBar::Level::Information,
+                                    backendNoticeSummary());
+    }
+    connect(m_messages, &MessageBar::dismissed, this, [](const QString& key) {
+        if (key == QLatin1String("backendNotice"))
+            preferences::setBackendNoticeDismissed(true);
+    });
     m_recovery->offerLeftCopies();
 }
 

@@ -61,7 +61,8 @@ class ExplorerWindow : public QMainWindow
     Q_OBJECT
 
 public:
-    // `backendNotice` (from gpu::createBackend: why Vulkan is not used) is shown once.
+    // `backendNotice` (from gpu::createBackend: why Vulkan is not used) is said once, in a
+    // learner's words, until dismissed; the notice itself is the backend label's tooltip.
     ExplorerWindow(std::unique_ptr<core::Backend> backend, const QString& backendNotice, QWidget* parent = nullptr);
     ~ExplorerWindow() override;
 
@@ -85,6 +86,8 @@ public:
 
     SceneDocument* document() { return &m_document; }
     ComputeController* computeController() const { return m_compute; }
+    // Why the backend computing is the one it is (for Help > About); empty when it is Vulkan.
+    QString backendNotice() const { return m_backendNotice; }
     InputPanel* inputPanel() const { return m_input; }
     AttentionPanel* attentionPanel() const { return m_attention; }
     WeightsPanel* weightsPanel() const { return m_weights; }
@@ -182,6 +185,7 @@ private:
 
     SceneDocument m_document;
     ComputeController* m_compute = nullptr;
+    QString m_backendNotice;
 
     MessageBar* m_messages = nullptr;
     HeadViewTabs* m_tabs = nullptr;

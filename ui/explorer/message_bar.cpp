@@ -40,7 +40,11 @@ MessageBar::MessageBar(QWidget* parent) : QFrame(parent)
     m_close->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
     m_close->setToolTip(tr("Dismiss"));
     m_close->setAccessibleName(tr("Dismiss")); // an icon only: the tooltip is no name
-    connect(m_close, &QToolButton::clicked, this, &MessageBar::dismiss);
+    connect(m_close, &QToolButton::clicked, this, [this] {
+        const QString key = m_key;
+        dismiss();
+        emit dismissed(key);
+    });
     layout->addWidget(m_icon, 0, Qt::AlignTop);
     layout->addWidget(m_text, 1);
     layout->addLayout(m_actions);

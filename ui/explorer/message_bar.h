@@ -37,6 +37,8 @@ public:
 
 signals:
     void messageShown(const QString& text);
+    // The user closed the message showing under `key` (not a clearMessage).
+    void dismissed(const QString& key);
 
 private:
     void dismiss();

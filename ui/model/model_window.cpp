@@ -803,15 +803,17 @@ void ModelWindow::updateStatus()
     const QString backend = result ? QString::fromStdString(result->backend) : m_compute->backendName();
     const QString device = result ? QString::fromStdString(result->device) : m_compute->deviceName();
     QString text = tr("%1 · %2").arg(backend, shortDeviceName(device));
+    // The label says it in a learner's words; the tooltip holds the notice, written for developers.
     QString why;
     if (m_choice == gpu::BackendChoice::Auto)
-        why = m_backendNotice.isEmpty() ? tr("auto: a GPU is faster than the CPU backend") : m_backendNotice;
+        why = m_backendNotice.isEmpty() ? tr("auto: a GPU is faster than the CPU backend") : tr("auto: no graphics card to use");
     else
-        why = m_choice == gpu::BackendChoice::Cpu ? tr("chosen: CPU") : tr("chosen: Vulkan");
-    if (!m_backendNotice.isEmpty() && m_choice != gpu::BackendChoice::Auto)
-        why += QStringLiteral(" — ") + m_backendNotice;
+        why = m_choice == gpu::BackendChoice::Cpu ? tr("chosen: CPU")
+              : m_backendNotice.isEmpty()          ? tr("chosen: Vulkan")
+                                                   : tr("chosen: Vulkan, not available here");
     m_backendLabel->setText(text + QStringLiteral(" (") + why + QLatin1Char(')'));
-    m_backendLabel->setToolTip(tr("Computed by %1 on %2.\n%3\nCompute > Vulkan or CPU to choose.").arg(backend, device, why));
+    m_backendLabel->setToolTip(tr("Computed by %1 on %2.\n%3\nCompute > Vulkan or CPU to choose.")
+                                   .arg(backend, device, m_backendNotice.isEmpty() ? why : m_backendNotice));
     if (result) {
         const int first = result->firstComputedLayer;
         const QString layers = first == 0 ? tr("every layer")

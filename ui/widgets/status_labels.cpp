@@ -35,6 +35,13 @@ QString shortDeviceName(const QString& device)
     return bracket > 0 ? device.left(bracket) : device;
 }
 
+QString backendNoticeSummary()
+{
+    return QCoreApplication::translate(
+        "StatusLabels",
+        "Computing on the CPU: this computer has no graphics card the app can use.");
+}
+
 QString formatComputeTime(double milliseconds)
 {
     if (milliseconds < 10)

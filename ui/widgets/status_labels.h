@@ -25,6 +25,10 @@ ElidingLabel* addStatusLabel(QStatusBar& bar, const QString& objectName, int str
 // "llvmpipe (LLVM 15.0.6, 256 bits)" -> "llvmpipe": the status bar names the device only.
 QString shortDeviceName(const QString& device);
 
+// What a backend notice (gpu::createBackend's reason for computing on the CPU, written for
+// developers) means to a learner, in one line; the notice itself goes in a tooltip.
+QString backendNoticeSummary();
+
 // A compute's time as the status bar shows it: "0.37 ms", "12.5 ms", "1.25 s".
 QString formatComputeTime(double milliseconds);
 
