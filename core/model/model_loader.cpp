@@ -294,6 +294,11 @@ TransformerWeights readTransformerWeights(const Checkpoint& checkpoint, const Mo
     return weights;
 }
 
+QString modelDisplayName(const QString& folderOrId)
+{
+    return displayName(folderOrId, QDir::cleanPath(folderOrId));
+}
+
 namespace {
 
 // What readModelInfo gives, and the checkpoint whose headers it read, for loadModel.

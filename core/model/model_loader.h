@@ -46,6 +46,10 @@ QString resolveModelFolder(const QString& folderOrId);
 // Every snapshot in the hub cache that has a config.json.
 std::vector<CachedModel> listCachedModels();
 
+// The name of a model from its folder or id alone, nothing read (what a window says while it
+// loads): a hub snapshot folder's id as loadModel names it, a folder's name, else the id given.
+QString modelDisplayName(const QString& folderOrId);
+
 struct LoadOptions
 {
     // Called after each layer is read: (done, total). From the loading thread.

@@ -1203,6 +1203,10 @@ private slots:
         QCOMPARE(model->folder, gpt2);
         QCOMPARE(model->config().layers, 2);
         QCOMPARE(loadModel(snapshot)->name, QString("openai-community/gpt2"));
+        QCOMPARE(modelDisplayName(snapshot), QString("openai-community/gpt2"));
+        QCOMPARE(modelDisplayName(snapshot + "/"), QString("openai-community/gpt2"));
+        QCOMPARE(modelDisplayName("gpt2"), QString("gpt2"));
+        QCOMPARE(modelDisplayName(rawst::fixture("gpt2")), QString("gpt2"));
 
         std::vector<std::pair<QString, QString>> listed;
         for (const CachedModel& cached : listCachedModels())

@@ -53,6 +53,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -433,6 +434,27 @@ private slots:
         QCOMPARE(m_window->document()->selectedHead(), 2);
     }
 
+    // Another model's heads are not ranked yet: the ranking of the model before goes with it,
+    // not shown as if it were this one's.
+    void importanceGoesWithTheModel()
+    {
+        openGpt2();
+        ui::ImportanceView* view = m_window->importanceView();
+        view->computeButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(view->importance().has_value(), 30000);
+        QCOMPARE(view->panels()->panels().size(), std::size_t(1));
+        QSignalSpy ended(m_window.get(), &ui::ModelWindow::loadEnded);
+        m_window->openModel(fixture(QStringLiteral("distilbert")));
+        QVERIFY(ended.wait(20000));
+        waitUpToDate();
+        QCOMPARE(m_window->document()->layerCount(), 3); // 3 x 2 heads, not GPT-2's 2 x 4
+        QVERIFY(!view->importance());
+        QVERIFY(view->panels()->panels().empty());
+        QVERIFY2(view->panels()->message().startsWith(QStringLiteral("Rank Heads measures")),
+                 qPrintable(view->panels()->message()));
+        QVERIFY(view->computeButton()->isEnabled());
+    }
+
     void importanceCancels()
     {
         openGpt2();
@@ -695,6 +717,61 @@ private slots:
         QCOMPARE(m_window->document()->model(), m_gpt2Shown);
     }
 
+    // While a model loads into an empty window, the window says which (not "No model open"),
+    // and the status bar's progress text fits its bar at 1024 x 768.
+    void loadingSaysWhichModel()
+    {
+        m_window->resize(1024, 768);
+        QTRY_COMPARE(m_window->width(), 1024);
+        QProgressBar* bar = m_window->loadProgress();
+        QLabel* label = m_window->modelLabel();
+        QStringList cut;
+        connect(bar, &QProgressBar::valueChanged, this, [&] {
+            m_window->statusBar()->layout()->activate(); // the geometry the next paint has
+            if (bar->fontMetrics().horizontalAdvance(bar->text()) + 8 > bar->width())
+                cut << QStringLiteral("%1 in %2 pixels").arg(bar->text()).arg(bar->width());
+            if (label->fontMetrics().horizontalAdvance(label->text()) > label->contentsRect().width())
+                cut << QStringLiteral("%1 in %2 pixels").arg(label->text()).arg(label->contentsRect().width());
+        });
+        QSignalSpy ended(m_window.get(), &ui::ModelWindow::loadEnded);
+        m_window->openModel(fixture(QStringLiteral("gpt2")));
+        QCOMPARE(m_window->gridView()->message(), QStringLiteral("Loading gpt2…"));
+        QCOMPARE(m_window->headView()->message(), QStringLiteral("Loading gpt2…"));
+        QCOMPARE(label->text(), QStringLiteral("Loading gpt2…"));
+        QCOMPARE(shownTexts(m_window->headPanel()), QStringList{QStringLiteral("Loading gpt2…")});
+        QVERIFY(ended.wait(20000));
+        QCOMPARE(bar->text(), QStringLiteral("Loading layer 2 of 2")); // the last shown
+        QVERIFY2(cut.isEmpty(), qPrintable(cut.join(QStringLiteral("; "))));
+        waitUpToDate();
+        QVERIFY(label->text().startsWith(QStringLiteral("gpt2 · 2 layers × 4 heads")));
+    }
+
+    // A failed open in an empty window says why and leaves the window empty, as it was: its
+    // controls disabled, no "all 0 of its heads" or temperature of nothing.
+    void failedOpenLeavesTheEmptyWindow()
+    {
+        QSignalSpy ended(m_window.get(), &ui::ModelWindow::loadEnded);
+        m_window->openModel(QStringLiteral("/nonexistent/model"));
+        QVERIFY(ended.wait(20000));
+        QVERIFY2(m_window->messageBar()->text().startsWith(QStringLiteral("Could not open the model /nonexistent/model. ")),
+                 qPrintable(m_window->messageBar()->text()));
+        QCOMPARE(m_window->gridView()->message(), QStringLiteral("No model open: File > Open Model… (Ctrl+Shift+O)"));
+        QCOMPARE(m_window->headView()->message(), QStringLiteral("No model open"));
+        QCOMPARE(m_window->modelLabel()->text(), QStringLiteral("No model"));
+        QVERIFY(!m_window->textEdit()->isEnabled());
+        QVERIFY(!m_window->tokenBar()->isEnabled());
+        QVERIFY(!m_window->importanceView()->computeButton()->isEnabled());
+        QVERIFY(!m_window->resetAction()->isEnabled());
+        ui::ModelHeadPanel* panel = m_window->headPanel();
+        QVERIFY(panel->isVisible());
+        QVERIFY(!panel->isEnabled());
+        QVERIFY(!panel->headOnCheck()->isVisible());
+        QVERIFY(!panel->temperatureField()->isVisible());
+        QVERIFY(!panel->editor()->isVisible());
+        QCOMPARE(shownTexts(panel), QStringList{QStringLiteral("No model open")});
+        QCOMPARE(m_window->document()->undoStack()->count(), 0);
+    }
+
     // A run overtaken by a newer edit is never shown: it is cancelled at its next layer.
     void staleRunCancelled()
     {
@@ -920,6 +997,16 @@ private slots:
     }
 
 private:
+    // The texts of the labels `widget` shows.
+    static QStringList shownTexts(QWidget* widget)
+    {
+        QStringList texts;
+        for (QLabel* label : widget->findChildren<QLabel*>())
+            if (label->isVisible() && !label->text().isEmpty())
+                texts << label->text();
+        return texts;
+    }
+
     void waitUpToDate(int timeout = 20000)
     {
         QTRY_VERIFY_WITH_TIMEOUT(m_window->isUpToDate() && m_window->document()->result(), timeout);

@@ -37,12 +37,20 @@ ImportanceView::ImportanceView(QWidget* parent) : QWidget(parent)
     layout->addWidget(m_note);
     m_panels = new MatrixPanelsView(this);
     m_panels->setObjectName(QStringLiteral("importancePanels"));
-    m_panels->setMessage(tr("Rank Heads measures, for the prediction shown, how much each head matters: the drop in the "
-                            "log-probability of the top token when that head alone is switched off."));
     layout->addWidget(m_panels, 1);
     connect(m_compute, &QPushButton::clicked, this, &ImportanceView::computeRequested);
     connect(m_cancel, &QPushButton::clicked, this, &ImportanceView::cancelRequested);
     connect(m_panels, &MatrixPanelsView::cellClicked, this, [this](int, int row, int column) { emit headClicked(row, column); });
+    clear();
+}
+
+void ImportanceView::clear()
+{
+    m_importance.reset();
+    setRunning(false);
+    m_note->clear();
+    m_panels->setMessage(tr("Rank Heads measures, for the prediction shown, how much each head matters: the drop in the "
+                            "log-probability of the top token when that head alone is switched off."));
 }
 
 void ImportanceView::setRunning(bool running)

@@ -27,6 +27,8 @@ public:
     void setProgress(int done, int total);
     void setImportance(const std::optional<core::HeadImportance>& importance, const QString& title, int layer, int head);
     void setMessage(const QString& text);
+    // Nothing ranked (another model is open): the heatmap's place says what Rank Heads does.
+    void clear();
     const std::optional<core::HeadImportance>& importance() const { return m_importance; }
 
     QPushButton* computeButton() const { return m_compute; }

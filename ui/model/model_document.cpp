@@ -204,7 +204,7 @@ QString ModelDocument::displayName() const
 
 void ModelDocument::setText(const QString& text)
 {
-    if (text == m_text)
+    if (!m_model || text == m_text)
         return;
     m_undo.push(new ModelTextCommand(*this, text));
 }

@@ -195,14 +195,26 @@ void ModelHeadPanel::setCurrentMatrix(HeadMatrix matrix)
     m_matrixChoice->setCurrentIndex(m_matrixChoice->findData(int(matrix)));
 }
 
+void ModelHeadPanel::setPlaceholder(const QString& text)
+{
+    m_placeholder = text;
+    sync();
+}
+
 void ModelHeadPanel::sync()
 {
     m_syncing = true;
     const bool model = m_document.hasModel();
     setEnabled(model);
+    // Without a model the controls would speak of a layer of 0 heads at the temperature
+    // field's minimum: only the title stays, and says so.
+    for (QWidget* child : findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
+        child->setVisible(model || child == m_title);
     const int layer = m_document.selectedLayer();
     const int head = m_document.selectedHead();
-    m_title->setText(model ? tr("Layer %1 · head %2").arg(layer + 1).arg(head + 1) : tr("No model open"));
+    m_title->setText(model ? tr("Layer %1 · head %2").arg(layer + 1).arg(head + 1)
+                           : m_placeholder.isEmpty() ? tr("No model open")
+                                                     : m_placeholder);
     m_headOn->setChecked(!m_document.isHeadOff(layer, head));
     m_layerNote->setText(tr("How layer %1 computes attention: these settings act on all %2 of its heads, as the model "
                             "computes a layer's heads with one setting.")

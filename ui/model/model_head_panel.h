@@ -41,6 +41,8 @@ public:
     MatrixEditor* editor() const { return m_editor; }
     HeadMatrix currentMatrix() const;
     void setCurrentMatrix(HeadMatrix matrix);
+    // What the title says while there is no model ("No model open", "Loading gpt2…").
+    void setPlaceholder(const QString& text);
 
 signals:
     void message(const QString& text);
@@ -54,6 +56,7 @@ private:
     ModelDocument& m_document;
     bool m_syncing = false;
     QLabel* m_title = nullptr;
+    QString m_placeholder;
     QCheckBox* m_headOn = nullptr;
     QLabel* m_layerNote = nullptr;
     QComboBox* m_score = nullptr;

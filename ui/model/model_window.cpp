@@ -95,6 +95,7 @@ ModelWindow::ModelWindow(std::unique_ptr<core::Backend> backend, gpu::BackendCho
     buildMenus();
     buildStatusBar();
     connectDocument();
+    enableModelControls();
     m_typingPause.setSingleShot(true);
     m_typingPause.setInterval(800);
     connect(&m_typingPause, &QTimer::timeout, this, [this] {
@@ -398,9 +399,12 @@ void ModelWindow::buildStatusBar()
 void ModelWindow::connectDocument()
 {
     connect(&m_document, &ModelDocument::modelChanged, this, [this] {
+        m_importanceJob.reset(); // ranks the heads of the model before
         m_importanceResult.reset();
         m_importanceFor.reset();
+        m_importance->clear();
         m_compare.reset();
+        enableModelControls();
         updateTitle();
         updateStatus();
     });
@@ -455,40 +459,49 @@ void ModelWindow::openModel(const QString& folderOrId, const QString& text, cons
     m_loadProgress->setFormat(tr("Loading %p%"));
     m_loadProgress->setVisible(true);
     m_loadCancel->setVisible(true);
-    statusBar()->showMessage(tr("Loading %1…").arg(folderOrId));
     m_messages->clearMessage(QStringLiteral("load"));
     connect(job, &ModelLoadJob::progress, this, [this](int done, int total) {
+        // As wide as its longest text, which the bar's own size hint (a few digits) cuts off.
+        const QString widest = tr("Loading layer %1 of %2").arg(total).arg(total);
+        m_loadProgress->setMinimumWidth(m_loadProgress->fontMetrics().horizontalAdvance(widest) + 24);
+        m_loadProgress->setMaximumWidth(std::max(220, m_loadProgress->minimumWidth()));
+        m_loadProgress->setFormat(tr("Loading layer %1 of %2").arg(done).arg(total));
         m_loadProgress->setRange(0, total);
         m_loadProgress->setValue(done);
-        m_loadProgress->setFormat(tr("Loading layer %1 of %2").arg(done).arg(total));
     });
+    // Loaded, failed or cancelled: the status bar names the model shown again, and an empty
+    // window says how to open one.
     auto finish = [this] {
         m_loadProgress->setVisible(false);
         m_loadCancel->setVisible(false);
-        statusBar()->clearMessage();
+        m_load.reset();
+        updateStatus();
+        if (!m_document.hasModel())
+            showResult();
     };
     connect(job, &ModelLoadJob::loaded, this,
             [this, finish, text, interventions, layer, head, scenePath](std::shared_ptr<const core::Model> model) {
                 finish();
                 setModel(std::move(model), text, interventions, layer, head, scenePath);
-                m_load.reset();
                 emit modelLoaded();
                 emit loadEnded();
             });
     connect(job, &ModelLoadJob::failed, this, [this, finish, folderOrId](const QString& message) {
         finish();
         showError(QStringLiteral("load"), tr("Could not open the model %1. %2").arg(folderOrId, message));
-        m_load.reset();
         emit loadEnded();
     });
     connect(job, &ModelLoadJob::cancelled, this, [this, finish, folderOrId] {
         finish();
         m_messages->showMessage(QStringLiteral("load"), MessageBar::Level::Information,
                                 tr("Loading %1 was cancelled.").arg(folderOrId));
-        m_load.reset();
         emit loadEnded();
     });
     job->start();
+    // Which model is loading, in the status bar and, in an empty window, where its heads will be.
+    updateStatus();
+    if (!m_document.hasModel())
+        showResult();
 }
 
 void ModelWindow::cancelLoad()
@@ -640,12 +653,16 @@ void ModelWindow::showResult()
     const auto result = m_document.result();
     m_stale->setStale(QString()); // a new result, or a new model still computing
     if (!result) {
-        m_grid->setMessage(m_document.hasModel() ? tr("Computing…") : tr("No model open: File > Open Model… (Ctrl+Shift+O)"));
+        const QString empty = m_load ? tr("Loading %1…").arg(core::modelDisplayName(m_load->source())) : tr("No model open");
+        m_grid->setMessage(m_document.hasModel() ? tr("Computing…")
+                           : m_load             ? empty
+                                                : tr("No model open: File > Open Model… (Ctrl+Shift+O)"));
         m_predictions->setResults(nullptr, nullptr);
         m_tokens->setTokens({});
         for (HeatmapView* view : {m_headView, m_pipelineView, m_differenceView})
-            view->showMessage(m_document.hasModel() ? tr("Computing…") : tr("No model open"));
-        m_rollout->setMessage(tr("No model open"));
+            view->showMessage(m_document.hasModel() ? tr("Computing…") : empty);
+        m_rollout->setMessage(m_document.hasModel() ? tr("Computing…") : empty);
+        m_headPanel->setPlaceholder(empty);
         updateStatus();
         return;
     }
@@ -792,12 +809,16 @@ void ModelWindow::updateTitle()
 void ModelWindow::updateStatus()
 {
     const auto model = m_document.model();
-    if (model) {
+    if (m_load) {
+        m_modelLabel->setText(tr("Loading %1…").arg(core::modelDisplayName(m_load->source())));
+        m_modelLabel->setToolTip(QDir::toNativeSeparators(m_load->source()));
+    } else if (model) {
         const core::ModelConfig& c = model->config();
         m_modelLabel->setText(tr("%1 · %2 layers × %3 heads · %4").arg(model->name).arg(c.layers).arg(c.heads).arg(c.dtype));
         m_modelLabel->setToolTip(model->folder);
     } else {
         m_modelLabel->setText(tr("No model"));
+        m_modelLabel->setToolTip(QString());
     }
     const auto result = m_document.result();
     const QString backend = result ? QString::fromStdString(result->backend) : m_compute->backendName();
@@ -821,6 +842,16 @@ void ModelWindow::updateStatus()
                                                                           : tr("layers %1–%2").arg(first + 1).arg(result->layerCount());
         m_timeLabel->setText(tr("Computed in %1 (%2)").arg(formatComputeTime(result->milliseconds), layers));
     }
+}
+
+// Without a model there is no sentence to type, token to pick, score to compare or head to
+// rank: those controls wait, disabled, for one (the head panel hides its own).
+void ModelWindow::enableModelControls()
+{
+    const bool model = m_document.hasModel();
+    for (QWidget* control : std::initializer_list<QWidget*>{m_text, m_tokens, m_compareCombo, m_importance})
+        control->setEnabled(model);
+    m_resetAction->setEnabled(model && !m_document.interventions().empty());
 }
 
 void ModelWindow::showError(const QString& key, const QString& text)

@@ -164,6 +164,7 @@ private:
     void updateTitle();
     void updateStatus();
     void showError(const QString& key, const QString& text);
+    void enableModelControls();
     FigureSpec figureSpec(FigureView view) const;
     void exportModelFigureDialog(ModelFigure figure);
     std::unique_ptr<core::Backend> makeBackend(std::string* notice) const;
