@@ -28,6 +28,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -442,6 +443,38 @@ private slots:
                 expected += 2.0 * std::cos(d * double(f));
             QVERIFY2(std::abs(valueAt(score, d) - expected) < 1e-4, qPrintable(QString::number(d)));
         }
+    }
+
+    // Another scene starts the concept pages afresh: the Train tab's task of the scene before
+    // (translation, which needs a source sentence) goes, so that Run trains instead of
+    // refusing, and so do the Embeddings tab's words. A scene saved on the Train tab still
+    // brings its own task.
+    void newSceneForgetsTheTaskAndTheWords()
+    {
+        ui::ExplorerWindow window(std::make_unique<core::CpuBackend>(), QString());
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.setScene(example("13-train-translation-alignment.json"), QString());
+        QTRY_VERIFY(window.isUpToDate() && window.document()->result());
+        QCOMPARE(window.trainPage()->taskName(), QStringLiteral("translation"));
+        window.embeddingSpacePage()->analogyEdit()->setText(QStringLiteral("chat - cat + dog"));
+
+        window.newScene();
+        QTRY_VERIFY(window.isUpToDate() && window.document()->result());
+        QCOMPARE(window.trainPage()->taskName(), QStringLiteral("copy"));
+        QVERIFY(window.embeddingSpacePage()->analogyEdit()->text().isEmpty());
+        QSignalSpy refused(window.trainPage(), &ui::TrainPage::refused);
+        window.viewTabs()->setCurrentWidget(window.trainPage());
+        window.trainPage()->stepButton()->click();
+        QVERIFY2(refused.isEmpty(),
+                 qPrintable(refused.isEmpty() ? QString() : refused.front().front().toString()));
+        QVERIFY(window.trainPage()->trainer());
+        QCOMPARE(window.trainPage()->trainer()->stepCount(), 1);
+
+        window.setScene(example("13-train-translation-alignment.json"), QString());
+        QCOMPARE(window.trainPage()->taskName(), QStringLiteral("translation"));
+        window.document()->undoStack()->setClean();
     }
 
     // Every concept tab is in the window, opens from its example, and exports from there as

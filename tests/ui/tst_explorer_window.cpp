@@ -1055,6 +1055,28 @@ private slots:
         QCOMPARE(m_window->document()->undoStack()->count(), 0);
     }
 
+    // Another scene (New, Open) starts at the top of the scene panel, not where the scene
+    // before was scrolled to.
+    void newSceneStartsAtThePanelsTop()
+    {
+        m_window->resize(1024, 600);
+        QTest::qWait(50);
+        auto* scroll = m_window->findChild<QScrollArea*>(QStringLiteral("sceneScroll"));
+        QVERIFY(scroll && scroll->verticalScrollBar()->maximum() > 0);
+        scroll->verticalScrollBar()->setValue(scroll->verticalScrollBar()->maximum());
+        QVERIFY(scroll->verticalScrollBar()->value() > 0);
+        m_window->newScene();
+        QCOMPARE(scroll->verticalScrollBar()->value(), 0);
+
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("scene.json"));
+        QVERIFY(m_window->saveFile(path));
+        scroll->verticalScrollBar()->setValue(scroll->verticalScrollBar()->maximum());
+        QVERIFY(scroll->verticalScrollBar()->value() > 0);
+        QVERIFY(m_window->openFile(path));
+        QCOMPARE(scroll->verticalScrollBar()->value(), 0);
+    }
+
     // The Difference tab never compares a score with itself (all zeros).
     void differenceNeverComparesAScoreWithItself()
     {

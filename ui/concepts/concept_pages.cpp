@@ -420,6 +420,12 @@ std::optional<std::array<QString, 3>> parseAnalogy(const QString& text)
 
 } // namespace
 
+void EmbeddingSpacePage::forgetScene()
+{
+    m_analogy->clear(); // the words of the scene before, which this one may not have
+    scheduleRebuild();
+}
+
 // The words nearest the typed word or analogy (only while shown).
 void EmbeddingSpacePage::refreshReadouts()
 {
@@ -601,6 +607,12 @@ void TrainPage::setTask(const QString& name)
 {
     if (const auto task = core::parseTrainingTask(name.toStdString()))
         m_task->setCurrentIndex(std::max(0, m_task->findData(int(*task))));
+}
+
+void TrainPage::forgetScene()
+{
+    m_task->setCurrentIndex(0);
+    resetTrainer();
 }
 
 QString TrainPage::taskName() const

@@ -49,6 +49,9 @@ public:
 
     // Draws what the page shows now (its controls' state included) into `plot`, for export.
     virtual void draw(QCustomPlot& plot, const FigureSpec& spec) const = 0;
+    // Another scene (New, Open, an example): what the page's controls held for the scene before
+    // (its words, its task) goes; how it is shown (a map, a learning rate) stays.
+    virtual void forgetScene() {}
 
     QCustomPlot* plot() const { return m_plot; }
     QString message() const;
@@ -141,6 +144,7 @@ class EmbeddingSpacePage : public ConceptPage
 public:
     explicit EmbeddingSpacePage(QWidget* parent = nullptr);
     void draw(QCustomPlot& plot, const FigureSpec& spec) const override;
+    void forgetScene() override;
     QLineEdit* analogyEdit() const { return m_analogy; }
     QLabel* nearestLabel() const { return m_nearest; }
 
@@ -164,6 +168,9 @@ public:
     ~TrainPage() override;
     void setSource(const ConceptSource& source) override;
     void draw(QCustomPlot& plot, const FigureSpec& spec) const override;
+    // Back to the task a fresh window starts with (copy); a scene saved on the Train tab sets
+    // its own after it (setTask).
+    void forgetScene() override;
 
     // "copy", "previous-token", ... (the scene's view "train:TASK").
     void setTask(const QString& name);

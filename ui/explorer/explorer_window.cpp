@@ -395,6 +395,7 @@ void ExplorerWindow::connectDocument()
 
 void ExplorerWindow::setScene(const core::Scene& scene, const QString& path)
 {
+    forgetPreviousScene();
     m_compareResult.reset();
     m_openedScene = scene;
     m_document.reset(scene, path);
@@ -725,6 +726,18 @@ void ExplorerWindow::updateConceptPages()
         page->setSource(source);
 }
 
+// Another scene starts as in a fresh window: the side panels at their top, the concept pages
+// without the task or words of the scene before (its view may set them again).
+void ExplorerWindow::forgetPreviousScene()
+{
+    for (QScrollArea* panel : {m_sceneScroll, m_weightsScroll}) {
+        panel->verticalScrollBar()->setValue(0);
+        panel->horizontalScrollBar()->setValue(0);
+    }
+    for (ConceptPage* page : conceptPages())
+        page->forgetScene();
+}
+
 // The Difference tab's choices for the scene as it is now, `wanted` selected where it is one.
 void ExplorerWindow::fillCompareCombo(const QString& wanted)
 {
@@ -853,6 +866,7 @@ void ExplorerWindow::dropEvent(QDropEvent* event)
 
 void ExplorerWindow::showRestored(const core::Scene& scene, const QString& path, const core::Scene& asOpened)
 {
+    forgetPreviousScene();
     m_compareResult.reset();
     m_openedScene = asOpened;
     m_document.reset(scene, path, true);

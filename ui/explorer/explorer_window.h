@@ -167,6 +167,7 @@ private:
     void storeViewSettings();
     void fillCompareCombo(const QString& wanted);
     void updateConceptPages();
+    void forgetPreviousScene();
     std::array<ConceptPage*, 5> conceptPages() const;
     FigureSpec figureSpec(FigureView view) const;
     void updateTitle();
