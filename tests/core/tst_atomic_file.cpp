@@ -8,11 +8,15 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <fcntl.h>
 #include <functional>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <thread>
@@ -231,6 +235,56 @@ private slots:
         QCOMPARE(contents(b), QByteArray("new b"));
     }
 
+    // A write killed half-way (here by SIGXFSZ, as `ulimit -f` kills a command line whose
+    // output outgrows it) leaves its temporary file: the next write to the same file removes
+    // it. Temporaries of other files stay, and so does one a live process is writing (it holds
+    // the temporary's lock).
+    void aKilledWriteIsCleanedUpByTheNext()
+    {
+        QTemporaryDir dir;
+        const QString target = dir.filePath(QStringLiteral("out.json"));
+        QProcess child;
+        child.start(QCoreApplication::applicationFilePath(),
+                    {QStringLiteral("--write-until-killed"), target});
+        QVERIFY(child.waitForFinished(20000));
+        QCOMPARE(child.exitStatus(), QProcess::CrashExit);
+        const QStringList left = entries(dir.path());
+        QCOMPARE(left.size(), 1);
+        QVERIFY2(QRegularExpression(QStringLiteral("^\\.out\\.json\\.[0-9a-z]{1,7}\\.part$"))
+                     .match(left.front())
+                     .hasMatch(),
+                 qPrintable(left.front()));
+        QCOMPARE(QFileInfo(dir.filePath(left.front())).size(), 4096);
+
+        put(dir.filePath(QStringLiteral(".other.json.abc.part")), "another file's");
+        const QString live = dir.filePath(QStringLiteral(".out.json.live1.part"));
+        put(live, "being written");
+        const int writer = ::open(QFile::encodeName(live).constData(), O_RDONLY | O_CLOEXEC);
+        QVERIFY(writer >= 0);
+        QCOMPARE(::flock(writer, LOCK_EX | LOCK_NB), 0);
+        core::writeFileAtomically(target, "{}");
+        ::close(writer);
+        QCOMPARE(entries(dir.path()),
+                 (QStringList{QStringLiteral(".other.json.abc.part"),
+                              QStringLiteral(".out.json.live1.part"), QStringLiteral("out.json")}));
+        QCOMPARE(contents(target), QByteArray("{}"));
+        // Its writer gone, the next write takes it away too.
+        core::writeFileAtomically(target, "[]");
+        QCOMPARE(entries(dir.path()),
+                 (QStringList{QStringLiteral(".other.json.abc.part"), QStringLiteral("out.json")}));
+    }
+
+    // A header and a body written as one file, the body not copied.
+    void partsMakeOneFile()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("copy.json"));
+        const QByteArray header("{\"kind\":\"scene\"}\n"), body("{\"version\": 1}");
+        core::writeFileAtomically(path, std::vector<QByteArrayView>{header, body});
+        QCOMPARE(contents(path), QByteArray("{\"kind\":\"scene\"}\n{\"version\": 1}"));
+        QCOMPARE(entries(dir.path()), QStringList{QStringLiteral("copy.json")});
+    }
+
     void createFoldersNamesTheCause()
     {
         QTemporaryDir dir;
@@ -246,5 +300,28 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestAtomicFile)
+// The child of aKilledWriteIsCleanedUpByTheNext(): writes 1 MiB under a 4 KiB file size
+// limit with SIGXFSZ at its default action, which kills it half-way.
+int writeUntilKilled(const QString& path)
+{
+    rlimit none{0, 0};
+    ::setrlimit(RLIMIT_CORE, &none);
+    rlimit limit{4096, 4096};
+    ::setrlimit(RLIMIT_FSIZE, &limit);
+    std::signal(SIGXFSZ, SIG_DFL);
+    try {
+        core::writeFileAtomically(path, QByteArray(1 << 20, 'x'));
+    } catch (const std::exception&) {
+    }
+    return 0; // not killed: the parent sees a normal exit and fails
+}
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    if (argc == 3 && QByteArray(argv[1]) == "--write-until-killed")
+        return writeUntilKilled(QString::fromLocal8Bit(argv[2]));
+    TestAtomicFile test;
+    return QTest::qExec(&test, argc, argv);
+}
 #include "tst_atomic_file.moc"
