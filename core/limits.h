@@ -20,5 +20,7 @@ inline constexpr std::int64_t kMaxResultCells = std::int64_t(1) << 29;
 // before the dump is built (resultDumpNumbers, modelDumpNumbers), so that anything bigger is
 // refused with a message instead of ending in std::bad_alloc.
 inline constexpr std::int64_t kMaxDumpNumbers = std::int64_t(1) << 26;
+// A scene file's bytes, read whole before parsing (also a crash-recovery copy's work).
+inline constexpr std::int64_t kMaxSceneFileBytes = std::int64_t(512) << 20;
 
 } // namespace attn::core

@@ -32,7 +32,6 @@ namespace attn::core {
 namespace {
 
 constexpr const char* kFormatName = "attention-explorer-scene";
-constexpr qint64 kMaxSceneFileBytes = qint64(512) << 20;
 // A generous 64 characters per token, checked before tokenizing so that a huge paste is
 // refused at once; the tokenizer then enforces kMaxTokens itself.
 constexpr qsizetype kMaxTextCharacters = qsizetype(kMaxTokens) * 64;

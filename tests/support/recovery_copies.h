@@ -1,11 +1,14 @@
 #pragma once
 
 // Crash-recovery copies as a session that ended without closing leaves them (RecoveryStore's
-// layout: scene-<id>.json, .json.path and .lock), for the recovery tests.
+// layout: scene-<id>.json, a header line before the work, and scene-<id>.lock), for the
+// recovery tests.
 
 #include <QByteArray>
 #include <QDir>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QString>
 #include <QStringList>
 #include <QSysInfo>
@@ -13,23 +16,29 @@
 
 namespace attn::test {
 
-// A copy and its lock in `directory`; the lock names process `pid`. Returns the copy's path,
-// empty when a file could not be written.
+// A copy and its lock in `directory`; the lock names process `pid`; `kind` is "scene" (the
+// explorer's) or "model". Returns the copy's path, empty when a file could not be written.
 inline QString leaveRecoveryCopy(const QString& directory, const QByteArray& content,
-                                 const QString& original, qint64 pid)
+                                 const QString& original, qint64 pid,
+                                 const QString& kind = QStringLiteral("scene"),
+                                 const QString& name = QString())
 {
     const QDir dir(directory);
     dir.mkpath(QStringLiteral("."));
     const QString base =
         dir.filePath(QStringLiteral("scene-") + QUuid::createUuid().toString(QUuid::WithoutBraces));
+    const QByteArray header =
+        QJsonDocument(QJsonObject{{QStringLiteral("attentionExplorerRecoveryCopy"), 1},
+                                  {QStringLiteral("kind"), kind},
+                                  {QStringLiteral("originalPath"), original},
+                                  {QStringLiteral("name"), name}})
+            .toJson(QJsonDocument::Compact) +
+        '\n';
     QFile copy(base + QStringLiteral(".json"));
-    if (!copy.open(QIODevice::WriteOnly) || copy.write(content) != content.size())
+    if (!copy.open(QIODevice::WriteOnly) ||
+        copy.write(header + content) != header.size() + content.size())
         return QString();
     copy.close();
-    QFile path(base + QStringLiteral(".json.path"));
-    if (!path.open(QIODevice::WriteOnly))
-        return QString();
-    path.write(original.toUtf8());
     QFile lock(base + QStringLiteral(".lock"));
     if (!lock.open(QIODevice::WriteOnly))
         return QString();

@@ -124,11 +124,38 @@ private slots:
         QVERIFY(!QFile::exists(older));
         // Written at once, not two seconds later: a crash now loses nothing.
         QVERIFY(QFile::exists(window.recoveryStore()->copyPath()));
-        QCOMPARE(core::loadScene(window.recoveryStore()->copyPath()).temperature, 0.25f);
+        QCOMPARE(
+            core::sceneFromJson(ui::RecoveryStore::readContent(window.recoveryStore()->copyPath()))
+                .temperature,
+            0.25f);
         QVERIFY(bar->key() != QLatin1String("recovery"));
         window.document()->undoStack()->setClean();
         QVERIFY(!QFile::exists(window.recoveryStore()->copyPath()));
         QCOMPARE(filesIn(recoveryDir()).filter(QStringLiteral(".json")).size(), 0);
+    }
+
+    // Untitled work is announced by the name its window's title bar shows (the scene's
+    // title), not as "an untitled scene".
+    void copiesAreAnnouncedByTheirName()
+    {
+        const QString title = QStringLiteral("The animal didn't cross the street");
+        {
+            ui::ExplorerWindow window(std::make_unique<core::CpuBackend>(), QString());
+            core::Scene scene = sceneWithTemperature(0.5f);
+            scene.title = title;
+            window.setScene(scene, QString());
+            window.document()->setTemperature(0.75f);
+            QVERIFY(window.recoveryStore()->saveNow());
+            QCOMPARE(ui::RecoveryStore::describe(window.recoveryStore()->copyPath()).name, title);
+            window.document()->undoStack()->setClean();
+        }
+        test::leaveRecoveryCopy(recoveryDir(), core::sceneToJson(sceneWithTemperature(0.5f)),
+                                QString(), 999999, QStringLiteral("scene"), title);
+        ui::ExplorerWindow window(std::make_unique<core::CpuBackend>(), QString());
+        QVERIFY2(window.messageBar()->text().contains(
+                     QStringLiteral("Restore the unsaved changes to %1 from").arg(title)),
+                 qPrintable(window.messageBar()->text()));
+        barButton(window.messageBar(), QStringLiteral("Discard"))->click();
     }
 
     // A copy that cannot be read is kept and says where; the next one is still offered. One
@@ -197,7 +224,7 @@ private slots:
 
         ui::ExplorerWindow window(std::make_unique<core::CpuBackend>(), QString());
         QCOMPARE(window.messageBar()->key(), QStringLiteral("recovery"));
-        ui::RecoveryStore second(recoveryDir(), {});
+        ui::RecoveryStore second(recoveryDir(), ui::RecoveryStore::Kind::Scene, {});
         QVERIFY(second.claimLeftCopies().empty()); // offered once, by the first window
         barButton(window.messageBar(), QStringLiteral("Restore"))->click();
         const float restored = window.document()->scene().temperature;

@@ -5,6 +5,8 @@
 // load, drop a stale reply; and the live-update time on a GPT-2-shaped random checkpoint.
 // Every number on screen is checked against core's own functions on the same run.
 
+#include "ui/document/recovery_store.h"
+#include "ui/explorer/crash_recovery.h"
 #include "ui/explorer/explorer_window.h"
 #include "ui/explorer/message_bar.h"
 #include "ui/export/export_dialog.h"
@@ -13,6 +15,7 @@
 #include "ui/model/importance_view.h"
 #include "ui/model/matrix_panels_view.h"
 #include "ui/model/model_head_panel.h"
+#include "ui/model/model_recovery.h"
 #include "ui/model/model_window.h"
 #include "ui/model/open_model_dialog.h"
 #include "ui/model/predictions_view.h"
@@ -33,6 +36,7 @@
 #include "core/scene_json.h"
 #include "support/model_fixtures.h"
 #include "support/window_keys.h"
+#include "support/recovery_copies.h"
 
 #include <qcustomplot.h>
 
@@ -132,6 +136,14 @@ private:
     int m_gateAt = 0;
 };
 
+QPushButton* barButton(ui::MessageBar* bar, const QString& text)
+{
+    for (QPushButton* button : bar->findChildren<QPushButton*>())
+        if (button->text() == text && button->isVisibleTo(bar))
+            return button;
+    return nullptr;
+}
+
 double topProbability(const core::ModelResult& result, int id)
 {
     for (const core::Prediction& p : result.predictions.front().top)
@@ -153,6 +165,7 @@ private slots:
         QCoreApplication::setOrganizationName(QStringLiteral("attention-explorer-tests"));
         QCoreApplication::setApplicationName(QStringLiteral("tst_model_window"));
         QSettings().clear();
+        QDir(ui::CrashRecovery::directory()).removeRecursively();
         m_gpt2 = core::loadModel(fixture(QStringLiteral("gpt2")));
     }
 
@@ -690,6 +703,114 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(fromMenu->document()->hasModel() && fromMenu->isUpToDate(), 20000);
         QVERIFY(fromMenu->predictionsView()->blocks().front().heading.contains(QStringLiteral("[MASK]")));
         fromMenu->close();
+    }
+
+    // --- crash recovery ------------------------------------------------------------------------
+
+    // The window's unsaved work (the sentence, heads off, the selected head) is copied aside as
+    // the scene Save writes, under the name the title bar shows; saving removes the copy.
+    void unsavedWorkIsCopiedAside()
+    {
+        openGpt2();
+        ui::RecoveryStore* store = m_window->recovery()->store();
+        m_window->document()->setHeadOff(0, 2, true);
+        QVERIFY(store->isPending()); // an edit starts the autosave's clock
+        m_window->document()->setText(QStringLiteral("The dog sat"));
+        m_window->document()->select(1, 3);
+        waitUpToDate();
+        QVERIFY(store->saveNow());
+        const ui::RecoveryStore::LeftCopy copy = ui::RecoveryStore::describe(store->copyPath());
+        QCOMPARE(copy.kind, ui::RecoveryStore::Kind::Model);
+        QCOMPARE(copy.name, QStringLiteral("gpt2"));
+        QCOMPARE(copy.originalPath, QString());
+        const core::Scene scene =
+            core::sceneFromJson(ui::RecoveryStore::readContent(copy.path), ui::CrashRecovery::directory());
+        QVERIFY(scene.checkpoint);
+        QCOMPARE(QFileInfo(scene.checkpoint->resolved).canonicalFilePath(),
+                 QFileInfo(fixture(QStringLiteral("gpt2"))).canonicalFilePath());
+        QCOMPARE(scene.text, QStringLiteral("The dog sat"));
+        QCOMPARE(scene.checkpoint->layer, 1);
+        QCOMPARE(scene.checkpoint->head, 3);
+        core::Interventions off;
+        off.headsOff.insert({0, 2});
+        QCOMPARE(scene.checkpoint->interventions, off);
+        QTemporaryDir dir;
+        QVERIFY(m_window->saveFile(dir.filePath(QStringLiteral("gpt2-dog.json"))));
+        QVERIFY(!QFile::exists(store->copyPath()));
+    }
+
+    // A model window's copy that a crash left: the next model window offers it by its name;
+    // Restore opens the model with the work, unsaved, and the copy left behind goes once the
+    // window's own copy holds the work. The explorer window, the usual first window, offers it
+    // too and restores it in a model window.
+    void leftWorkIsRestored()
+    {
+        openGpt2();
+        m_window->document()->setHeadOff(1, 2, true);
+        m_window->document()->setText(QStringLiteral("The dog sat"));
+        waitUpToDate();
+        QVERIFY(m_window->recovery()->store()->saveNow());
+        const QByteArray work = ui::RecoveryStore::readContent(m_window->recovery()->store()->copyPath());
+        const core::Interventions edited = m_window->document()->interventions();
+        m_window->document()->undoStack()->setClean();
+
+        const QString left = test::leaveRecoveryCopy(ui::CrashRecovery::directory(), work, QString(), 999999,
+                                                     QStringLiteral("model"), QStringLiteral("gpt2"));
+        auto next = std::make_unique<ui::ModelWindow>(std::make_unique<core::CpuBackend>(), gpu::BackendChoice::Cpu,
+                                                      QString(), QString());
+        ui::MessageBar* bar = next->messageBar();
+        QCOMPARE(bar->key(), QStringLiteral("recovery"));
+        QVERIFY2(bar->text().contains(QStringLiteral("unsaved changes to gpt2 from")), qPrintable(bar->text()));
+        QSignalSpy loaded(next.get(), &ui::ModelWindow::modelLoaded);
+        barButton(bar, QStringLiteral("Restore"))->click();
+        QVERIFY(loaded.count() == 1 || loaded.wait(20000));
+        QCOMPARE(next->document()->text(), QStringLiteral("The dog sat"));
+        QCOMPARE(next->document()->interventions(), edited);
+        QVERIFY(next->document()->isModified());
+        QVERIFY(next->windowTitle().startsWith(QStringLiteral("gpt2")));
+        QVERIFY(!QFile::exists(left));
+        QCOMPARE(ui::RecoveryStore::readContent(next->recovery()->store()->copyPath()), work);
+        next->document()->undoStack()->setClean();
+        next.reset();
+
+        const QString again = test::leaveRecoveryCopy(ui::CrashRecovery::directory(), work, QString(), 999999,
+                                                      QStringLiteral("model"), QStringLiteral("gpt2"));
+        ui::ExplorerWindow explorer(std::make_unique<core::CpuBackend>(), QString());
+        QCOMPARE(explorer.messageBar()->key(), QStringLiteral("recovery"));
+        barButton(explorer.messageBar(), QStringLiteral("Restore"))->click();
+        ui::ModelWindow* opened = nullptr;
+        for (QWidget* widget : QApplication::topLevelWidgets())
+            if (auto* window = qobject_cast<ui::ModelWindow*>(widget); window && window != m_window.get())
+                opened = window;
+        QVERIFY(opened);
+        QTRY_VERIFY_WITH_TIMEOUT(opened->document()->hasModel() && opened->document()->isModified(), 20000);
+        QCOMPARE(opened->document()->interventions(), edited);
+        QVERIFY(!QFile::exists(again));
+        QVERIFY(opened->messageBar()->key() != QLatin1String("recovery")); // offered once
+        opened->document()->undoStack()->setClean();
+        opened->close();
+        explorer.document()->undoStack()->setClean();
+    }
+
+    // A copy whose model no longer opens is kept, and the window says where.
+    void leftWorkWhoseModelIsGoneIsKept()
+    {
+        core::Scene scene = core::makeScene(QStringLiteral("The dog sat"), 8, 1, 1);
+        core::CheckpointReference checkpoint;
+        checkpoint.path = QStringLiteral("/nonexistent/model");
+        scene.checkpoint = checkpoint;
+        const QString left = test::leaveRecoveryCopy(ui::CrashRecovery::directory(), core::sceneToJson(scene), QString(),
+                                                     999999, QStringLiteral("model"), QStringLiteral("model"));
+        ui::ModelWindow next(std::make_unique<core::CpuBackend>(), gpu::BackendChoice::Cpu, QString(), QString());
+        QSignalSpy ended(&next, &ui::ModelWindow::loadEnded);
+        barButton(next.messageBar(), QStringLiteral("Restore"))->click();
+        QVERIFY(ended.count() == 1 || ended.wait(20000));
+        QCOMPARE(next.messageBar()->text(),
+                 QStringLiteral("Could not restore: its model /nonexistent/model was not opened. The copy is kept at %1.")
+                     .arg(left));
+        QVERIFY(QFile::exists(left));
+        QVERIFY(!next.document()->hasModel());
+        QVERIFY(QFile::remove(left));
     }
 
     // --- loads and replies ----------------------------------------------------------------------

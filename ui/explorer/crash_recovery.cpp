@@ -3,33 +3,36 @@
 #include "core/error.h"
 #include "core/scene_json.h"
 #include "ui/document/scene_document.h"
-#include "ui/explorer/message_bar.h"
+#include "ui/explorer/recovery_offers.h"
 #include "ui/explorer/scene_files.h"
+#include "ui/model/model_recovery.h"
 
 #include <QDir>
 #include <QFileInfo>
-#include <QLocale>
 #include <QStandardPaths>
 #include <QStatusBar>
 
 namespace attn::ui {
 
 CrashRecovery::CrashRecovery(SceneDocument& document, SceneFiles& files, MessageBar& messages,
-                             QStatusBar& status, ShowRestored showRestored, QObject* parent)
-    : QObject(parent), m_document(document), m_files(files), m_messages(messages),
-      m_showRestored(std::move(showRestored))
+                             QStatusBar& status, ShowRestored showRestored,
+                             NewModelWindow newModelWindow, QObject* parent)
+    : QObject(parent), m_document(document), m_files(files),
+      m_showRestored(std::move(showRestored)), m_newModelWindow(std::move(newModelWindow))
 {
     m_store = new RecoveryStore(
-        directory(),
+        directory(), RecoveryStore::Kind::Scene,
         [this]() -> std::optional<RecoveryStore::Snapshot> {
             if (!m_document.isModified())
                 return std::nullopt;
             // A copy of the scene (milliseconds), written out as JSON on the store's worker.
             return RecoveryStore::Snapshot{
                 [scene = m_document.scene()] { return core::sceneToJson(scene); },
-                m_document.filePath()};
+                m_document.filePath(), m_document.displayName()};
         },
         this);
+    m_offers = new RecoveryOffers(
+        *m_store, messages, [this](const RecoveryStore::LeftCopy& copy) { restore(copy); }, this);
     connect(m_store, &RecoveryStore::saveFailed, this, [&status](const QString& message) {
         status.showMessage(tr("Autosave failed: %1").arg(message), 6000);
     });
@@ -53,9 +56,7 @@ QString CrashRecovery::directory()
 
 void CrashRecovery::offerLeftCopies()
 {
-    for (RecoveryStore::LeftCopy& copy : m_store->claimLeftCopies())
-        m_leftCopies.push_back(std::move(copy));
-    offerNext();
+    m_offers->offer(m_store->claimLeftCopies());
 }
 
 void CrashRecovery::closedCleanly()
@@ -63,34 +64,19 @@ void CrashRecovery::closedCleanly()
     m_store->clear();
 }
 
-// One copy at a time, newest first.
-void CrashRecovery::offerNext()
-{
-    if (m_leftCopies.empty())
-        return;
-    const RecoveryStore::LeftCopy copy = m_leftCopies.front();
-    m_leftCopies.pop_front();
-    const QString name = copy.originalPath.isEmpty() ? tr("an untitled scene")
-                                                     : QFileInfo(copy.originalPath).fileName();
-    QString text =
-        tr("Attention Explorer did not close normally. Restore the unsaved changes to %1 from %2?")
-            .arg(name, QLocale().toString(copy.written, QLocale::ShortFormat));
-    if (!m_leftCopies.empty())
-        text +=
-            QLatin1Char(' ') + tr("(copies waiting after this one: %1)").arg(m_leftCopies.size());
-    m_messages.showMessage(
-        QStringLiteral("recovery"), MessageBar::Level::Warning, text,
-        {{tr("Restore"), [this, copy] { restore(copy); }}, {tr("Discard"), [this, copy] {
-                                                                m_store->remove(copy);
-                                                                offerNext();
-                                                            }}});
-}
-
 void CrashRecovery::restore(const RecoveryStore::LeftCopy& copy)
 {
+    if (copy.kind == RecoveryStore::Kind::Model) {
+        // A model window of its own restores it, and deletes it once its copy holds the work.
+        // Released only once that window exists, so that it does not offer it a second time.
+        ModelRecovery* window = m_newModelWindow();
+        m_store->release(copy);
+        window->restoreLeftCopy(copy.path);
+        m_offers->offerNext();
+        return;
+    }
     if (!m_files.maybeSave()) {
-        m_leftCopies.push_front(copy); // offered again
-        offerNext();
+        m_offers->offerAgain(copy);
         return;
     }
     try {
@@ -99,7 +85,8 @@ void CrashRecovery::restore(const RecoveryStore::LeftCopy& copy)
         const QString baseDir = copy.originalPath.isEmpty()
                                     ? QDir::currentPath()
                                     : QFileInfo(copy.originalPath).absolutePath();
-        const core::Scene scene = core::loadScene(copy.path, baseDir);
+        const core::Scene scene =
+            core::sceneFromJson(RecoveryStore::readContent(copy.path), baseDir);
         core::Scene asOpened = scene;
         if (!copy.originalPath.isEmpty()) {
             try {
@@ -110,22 +97,14 @@ void CrashRecovery::restore(const RecoveryStore::LeftCopy& copy)
         }
         m_showRestored(scene, copy.originalPath, asOpened);
     } catch (const std::exception& error) {
-        // The copy stays on disk (and is offered again at the next start); the others still
-        // wait behind this message.
-        std::vector<MessageBar::Action> next;
-        if (!m_leftCopies.empty())
-            next.push_back({tr("Next Copy"), [this] { offerNext(); }});
-        m_messages.showMessage(
-            QStringLiteral("recovery"), MessageBar::Level::Error,
-            tr("Could not restore: %1. The copy is kept at %2.")
-                .arg(QString::fromUtf8(error.what()), QDir::toNativeSeparators(copy.path)),
-            std::move(next));
+        // The copy stays on disk (and is offered again at the next start).
+        m_offers->restoreFailed(copy, QString::fromUtf8(error.what()));
         return;
     }
     // The old copy goes only once this session's own copy holds the work.
     if (m_store->saveNow())
         m_store->remove(copy);
-    offerNext();
+    m_offers->offerNext();
 }
 
 } // namespace attn::ui

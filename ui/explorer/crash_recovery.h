@@ -5,7 +5,6 @@
 
 #include <QObject>
 #include <QString>
-#include <deque>
 #include <functional>
 
 class QStatusBar;
@@ -13,13 +12,16 @@ class QStatusBar;
 namespace attn::ui {
 
 class MessageBar;
+class ModelRecovery;
+class RecoveryOffers;
 class SceneDocument;
 class SceneFiles;
 
 // The explorer window's crash recovery: keeps a copy of unsaved work (RecoveryStore), and at
 // start offers the copies that sessions which did not close normally left behind, one at a
-// time in the message bar. A copy stays on disk until it is restored and this session's own
-// copy holds the work, or until it is discarded.
+// time in the message bar (the model window's too: those open in a model window). A copy stays
+// on disk until it is restored and this session's own copy holds the work, or until it is
+// discarded.
 class CrashRecovery : public QObject
 {
     Q_OBJECT
@@ -29,9 +31,12 @@ public:
     // still reads (what "the scene as opened" compares with), else the scene itself.
     using ShowRestored = std::function<void(const core::Scene& scene, const QString& originalPath,
                                             const core::Scene& asOpened)>;
+    // Opens a model window for a model window's copy, and returns its recovery.
+    using NewModelWindow = std::function<ModelRecovery*()>;
 
     CrashRecovery(SceneDocument& document, SceneFiles& files, MessageBar& messages,
-                  QStatusBar& status, ShowRestored showRestored, QObject* parent = nullptr);
+                  QStatusBar& status, ShowRestored showRestored, NewModelWindow newModelWindow,
+                  QObject* parent = nullptr);
 
     // Where the copies are kept (QStandardPaths::AppDataLocation/recovery).
     static QString directory();
@@ -43,15 +48,14 @@ public:
     void closedCleanly();
 
 private:
-    void offerNext();
     void restore(const RecoveryStore::LeftCopy& copy);
 
     SceneDocument& m_document;
     SceneFiles& m_files;
-    MessageBar& m_messages;
     ShowRestored m_showRestored;
+    NewModelWindow m_newModelWindow;
     RecoveryStore* m_store = nullptr;
-    std::deque<RecoveryStore::LeftCopy> m_leftCopies; // not yet offered
+    RecoveryOffers* m_offers = nullptr;
 };
 
 } // namespace attn::ui

@@ -129,6 +129,7 @@ ExplorerWindow::ExplorerWindow(std::unique_ptr<core::Backend> backend, const QSt
                                    [this](const core::Scene& scene, const QString& path, const core::Scene& asOpened) {
                                        showRestored(scene, path, asOpened);
                                    },
+                                   [this] { return ModelWindow::create(m_modelBackend, m_modelDevice)->recovery(); },
                                    this);
 
     // A pooled heatmap follows the view's size: recompute once a resize settles.

@@ -195,6 +195,11 @@ void ModelDocument::markSaved(const QString& path)
     }
 }
 
+void ModelDocument::markModified()
+{
+    m_undo.resetClean(); // cleanChanged -> modifiedChanged(true)
+}
+
 QString ModelDocument::displayName() const
 {
     if (!m_path.isEmpty())

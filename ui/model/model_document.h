@@ -65,6 +65,8 @@ public:
 
     QString filePath() const { return m_path; }
     void markSaved(const QString& path);
+    // Restored work (crash recovery): unsaved, with no undo step back to the checkpoint.
+    void markModified();
     bool isModified() const { return !m_undo.isClean(); }
     QUndoStack* undoStack() { return &m_undo; }
     // "gpt2", else the scene's file name.

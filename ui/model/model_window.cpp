@@ -10,6 +10,7 @@
 #include "ui/model/matrix_panels_view.h"
 #include "ui/model/model_head_panel.h"
 #include "ui/model/model_load_job.h"
+#include "ui/model/model_recovery.h"
 #include "ui/model/model_scene_files.h"
 #include "ui/model/open_model_dialog.h"
 #include "ui/model/predictions_view.h"
@@ -105,6 +106,8 @@ ModelWindow::ModelWindow(std::unique_ptr<core::Backend> backend, gpu::BackendCho
     updateTitle();
     updateStatus();
     showResult();
+    m_recovery = new ModelRecovery(*this, *m_files);
+    m_recovery->offerLeftCopies();
 }
 
 ModelWindow::~ModelWindow()
@@ -575,6 +578,7 @@ void ModelWindow::closeEvent(QCloseEvent* event)
     }
     if (m_document.hasModel())
         preferences::addRecentModel(m_document.model()->folder, m_document.text());
+    m_recovery->closedCleanly();
     event->accept();
 }
 

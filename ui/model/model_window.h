@@ -40,6 +40,7 @@ class MatrixPanelsView;
 class MessageBar;
 class ModelHeadPanel;
 class ModelLoadJob;
+class ModelRecovery;
 class ModelSceneFiles;
 class PredictionsView;
 class PresentationWindow;
@@ -109,6 +110,7 @@ public:
     void setBackendChoice(gpu::BackendChoice choice);
 
     ModelDocument* document() { return &m_document; }
+    ModelRecovery* recovery() const { return m_recovery; }
     ModelComputeController* computeController() const { return m_compute; }
     HeadGridView* gridView() const { return m_grid; }
     PredictionsView* predictionsView() const { return m_predictions; }
@@ -191,6 +193,7 @@ private:
     QLabel* m_staleNote = nullptr;
     StaleIndicator* m_stale = nullptr;
     ModelSceneFiles* m_files = nullptr;
+    ModelRecovery* m_recovery = nullptr;
     HeadGridView* m_grid = nullptr;
     QLabel* m_gridNote = nullptr;
     HeadViewTabs* m_tabs = nullptr;
