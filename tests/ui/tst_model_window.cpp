@@ -35,8 +35,8 @@
 #include "core/model/random_checkpoint.h"
 #include "core/scene_json.h"
 #include "support/model_fixtures.h"
-#include "support/window_keys.h"
 #include "support/recovery_copies.h"
+#include "support/window_keys.h"
 
 #include <qcustomplot.h>
 
