@@ -424,6 +424,9 @@ private slots:
             Built built;
             built.window = std::make_unique<ui::ExplorerWindow>(
                 std::make_unique<core::CpuBackend>(), QString());
+            // Not maximized to the offscreen screen's 800 pixels: both windows at 1280, where the
+            // German panels, wider than the English, also stand beside the figures, not as tabs.
+            built.window->setWindowState(Qt::WindowNoState);
             built.window->resize(1280, 800);
             built.window->show();
             ui::ExplorerWindow* window = built.window.get();

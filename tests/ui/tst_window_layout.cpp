@@ -1,16 +1,23 @@
 // The explorer window on a small screen: at 1024 x 768, and with QT_SCALE_FACTOR
 // 1.5 (ctest runs this suite a second time with it), every control fits or its panel
 // scrolls; nothing is squeezed below its own minimum, overlapped or cut off, after File > New
-// with four heads and after restoring a session.
+// with four heads and after restoring a session. Both windows, the explorer and the model
+// window, on a projector, a laptop and a monitor keep their figures a usable size and their
+// panels narrow enough to need no sideways scrolling.
 
 #include "ui/explorer/attention_panel.h"
 #include "ui/explorer/explorer_window.h"
 #include "ui/explorer/input_panel.h"
+#include "ui/explorer/message_bar.h"
+#include "ui/model/head_grid_view.h"
+#include "ui/model/model_window.h"
 #include "ui/views/heatmap_view.h"
 
 #include "core/cpu_backend.h"
 #include "core/scene.h"
 #include "core/scene_json.h"
+
+#include "support/model_fixtures.h"
 
 #include <qcustomplot.h>
 
@@ -22,11 +29,14 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
+#include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSignalSpy>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTest>
@@ -49,6 +59,27 @@ QSize projector()
     const double scale = scaleFactor();
     return QSize(int(1024 / scale), int((768 - 64) / scale));
 }
+
+// A screen of `physical` pixels in the window's logical pixels, less a window manager's
+// title bar and a panel (64 physical pixels).
+QSize screenOf(QSize physical)
+{
+    const double scale = scaleFactor();
+    return QSize(int(physical.width() / scale), int((physical.height() - 64) / scale));
+}
+
+// The least room a figure (title, token labels and colour bar included) must keep, in logical
+// pixels: at 300 x 250 the 11 tokens of the explorer's example still get cells of about 15
+// pixels once the labels (about 70 across, 80 down) and the colour bar (60 across) have
+// theirs, enough to click a cell and tell its colour from a projector's back row. Below it
+// (the heatmap was 209 x 142 at 1024 x 768, scale 1.5) the cells are smaller than the numbers.
+constexpr QSize kUsableFigure(300, 250);
+
+// The notice a machine whose only Vulkan device is a CPU one shows at start (three lines at
+// 1280 x 800, six at a 1.5 scale factor before it took one line).
+const QString kBackendNotice = QStringLiteral(
+    "The only Vulkan device, llvmpipe (LLVM 15.0.6, 256 bits), is a CPU implementation, several times slower than the "
+    "CPU backend: computing on the CPU backend (Vulkan: --backend vulkan)");
 
 QString describe(const QWidget* widget)
 {
@@ -78,6 +109,16 @@ QRect visiblePart(const QWidget* widget, const QWidget* window)
     return visible;
 }
 
+// Is `widget` in a dock that is a tab behind another? Qt keeps such a dock shown, outside the
+// window.
+bool inTabBehind(const QWidget* widget, const QWidget* window)
+{
+    for (const QWidget* parent = widget; parent && parent != window; parent = parent->parentWidget())
+        if (qobject_cast<const QDockWidget*>(parent))
+            return !QRect(QPoint(0, 0), window->size()).intersects(QRect(parent->mapTo(window, QPoint(0, 0)), parent->size()));
+    return false;
+}
+
 // Is `widget` inside a scroll area whose bar in that direction shows (so a cut is scrolled to)?
 bool scrollable(const QWidget* widget, Qt::Orientation orientation)
 {
@@ -102,6 +143,7 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName(QStringLiteral("attention-explorer-tests"));
         QCoreApplication::setApplicationName(QStringLiteral("tst_window_layout"));
+        QGuiApplication::setApplicationDisplayName(QStringLiteral("Attention Explorer")); // as main() names it
         QSettings().clear();
         QDir(ui::ExplorerWindow::recoveryDirectory()).removeRecursively();
         qInfo("scale factor %.2f: a 1024 x 768 projector is %d x %d here", scaleFactor(), projector().width(),
@@ -191,7 +233,138 @@ private slots:
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
     }
 
+    // Figure first: on a projector at a 1.5 scale factor, a laptop and a monitor the explorer's
+    // heatmap keeps a usable size beside the panels and the backend notice, and no panel needs
+    // a sideways scroll bar (on the projector the panels become tabs of one column).
+    void explorerFigureKeepsItsRoom_data() { screens(); }
+    void explorerFigureKeepsItsRoom()
+    {
+        QFETCH(QSize, screen);
+        open(QStringLiteral(":/examples/01-this-is-a-cat.json"), kBackendNotice);
+        m_window->resize(screenOf(screen));
+        settle();
+        QTRY_VERIFY(!m_window->headView()->isRebuildPending());
+        QStringList problems = roomProblems(*m_window, screenOf(screen), {m_window->headView()});
+        // The notice takes one line of text (its bar as tall as its buttons), not three or six.
+        const MessageBarHeight bar{m_window->messageBar()};
+        if (bar.height >= bar.oneLine)
+            problems << QStringLiteral("the backend notice is %1 pixels tall, one line is %2").arg(bar.height).arg(bar.oneLine);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    }
+
+    // The same for the model window: the grid of every head and the selected head's heatmap,
+    // and the two side panels.
+    void modelWindowFiguresKeepTheirRoom_data() { screens(); }
+    void modelWindowFiguresKeepTheirRoom()
+    {
+        QFETCH(QSize, screen);
+        ui::ModelWindow window(std::make_unique<core::CpuBackend>(), gpu::BackendChoice::Cpu, QString(), QString());
+        window.resize(screenOf(screen));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy ended(&window, &ui::ModelWindow::loadEnded);
+        window.openModel(test::modelFixturesDir() + QStringLiteral("/gpt2"), QStringLiteral("The cat sat on the"));
+        QVERIFY(ended.wait(20000));
+        QTRY_VERIFY(window.isUpToDate() && window.document()->result());
+        settle();
+        QTRY_VERIFY(!window.headView()->isRebuildPending());
+        QStringList problems = roomProblems(window, screenOf(screen), {window.gridView(), window.headView()});
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+        window.document()->undoStack()->setClean();
+    }
+
+    // The model window's title names the application once, at its end, where the platform
+    // looks for it before appending it (QPlatformWindow::formatWindowTitle): it read
+    // "gpt2* — Attention Explorer · model — Attention Explorer".
+    void modelWindowTitleNamesTheApplicationOnce()
+    {
+        ui::ModelWindow window(std::make_unique<core::CpuBackend>(), gpu::BackendChoice::Cpu, QString(), QString());
+        QSignalSpy ended(&window, &ui::ModelWindow::loadEnded);
+        window.openModel(test::modelFixturesDir() + QStringLiteral("/gpt2"), QStringLiteral("The cat sat on the"));
+        QVERIFY(ended.wait(20000));
+        QCOMPARE(window.windowTitle(), QStringLiteral("gpt2[*] · model — Attention Explorer"));
+        QVERIFY(window.windowTitle().endsWith(QGuiApplication::applicationDisplayName()));
+    }
+
 private:
+    struct MessageBarHeight
+    {
+        explicit MessageBarHeight(const ui::MessageBar* bar)
+            : height(bar->isVisible() ? bar->height() : 0),
+              // A line of text or a push button, whichever is taller, and the bar's margins.
+              // Two lines of text and the bar's margins: one line is less.
+              oneLine(2 * bar->fontMetrics().lineSpacing() + 12)
+        {
+        }
+        int height;
+        int oneLine;
+    };
+
+    static void screens()
+    {
+        QTest::addColumn<QSize>("screen");
+        QTest::newRow("projector 1024 x 768") << QSize(1024, 768);
+        QTest::newRow("laptop 1280 x 800") << QSize(1280, 800);
+        QTest::newRow("monitor 1920 x 1080") << QSize(1920, 1080);
+    }
+
+    // Docks rearranged and figures rebuilt after a resize (queued, and queued again).
+    static void settle()
+    {
+        for (int pass = 0; pass < 4; ++pass) {
+            QTest::qWait(30);
+            QCoreApplication::processEvents();
+        }
+    }
+
+    // What keeps `window` from being usable on the screen it was resized to: a figure below
+    // kUsableFigure, a docked panel that scrolls sideways or is narrower than it needs, a
+    // window larger than asked (its minimum).
+    static QStringList roomProblems(QMainWindow& window, QSize asked, std::initializer_list<QWidget*> figures)
+    {
+        QStringList problems;
+        qInfo("window %dx%d (minimum %dx%d)", window.width(), window.height(), window.minimumSizeHint().width(),
+              window.minimumSizeHint().height());
+        if (window.width() > asked.width() || window.height() > asked.height())
+            problems << QStringLiteral("the window is %1 x %2, larger than the screen's %3 x %4")
+                            .arg(window.width())
+                            .arg(window.height())
+                            .arg(asked.width())
+                            .arg(asked.height());
+        for (const QWidget* figure : figures) {
+            // A figure in a tab behind another gets the tab's room when it is chosen.
+            const QWidget* room = figure;
+            while (!room->isVisible() && room->parentWidget() && !qobject_cast<const QStackedWidget*>(room))
+                room = room->parentWidget();
+            qInfo("  %s %dx%d%s", qPrintable(figure->objectName()), room->width(), room->height(),
+                  room == figure ? "" : " (a tab behind)");
+            if (room->width() < kUsableFigure.width() || room->height() < kUsableFigure.height())
+                problems << QStringLiteral("%1 is %2 x %3, less than %4 x %5")
+                                .arg(figure->objectName())
+                                .arg(room->width())
+                                .arg(room->height())
+                                .arg(kUsableFigure.width())
+                                .arg(kUsableFigure.height());
+        }
+        for (QDockWidget* dock : window.findChildren<QDockWidget*>()) {
+            if (!dock->isVisible() || dock->isFloating() || inTabBehind(dock, &window))
+                continue;
+            qInfo("  %s %dx%d", qPrintable(dock->objectName()), dock->width(), dock->height());
+            // A panel's contents (a scroll area's widget) as wide as they need, or it scrolls sideways.
+            auto* area = qobject_cast<QScrollArea*>(dock->widget());
+            const QWidget* contents = area ? area->widget() : dock->widget();
+            const int room = area ? area->viewport()->width() : dock->widget()->width();
+            if (area && area->horizontalScrollBar()->isVisible() && area->horizontalScrollBar()->maximum() > 0)
+                problems << dock->objectName() + QStringLiteral(" scrolls sideways");
+            if (room + 1 < contents->minimumSizeHint().width())
+                problems << QStringLiteral("%1 has %2 pixels across, its controls need %3")
+                                .arg(dock->objectName())
+                                .arg(room)
+                                .arg(contents->minimumSizeHint().width());
+        }
+        return problems;
+    }
+
     // Where an axis draws its tick labels (QCustomPlot's placement: beside the rect, past the
     // tick label padding, centred on the tick; turned labels as tall as their text is long).
     static std::vector<QRectF> labelRects(QCPAxis* axis)
@@ -228,9 +401,9 @@ private:
         QTest::newRow("8 heads, a warning") << QStringLiteral("8 heads");
     }
 
-    void open(const QString& scene)
+    void open(const QString& scene, const QString& backendNotice = QString())
     {
-        m_window = std::make_unique<ui::ExplorerWindow>(std::make_unique<core::CpuBackend>(), QString());
+        m_window = std::make_unique<ui::ExplorerWindow>(std::make_unique<core::CpuBackend>(), backendNotice);
         if (scene == QLatin1String("new")) {
             const auto actions = m_window->findChildren<QAction*>();
             for (QAction* action : actions)
@@ -291,7 +464,7 @@ private:
         }
         QStringList problems;
         for (QWidget* widget : window->findChildren<QWidget*>()) {
-            if (!widget->isVisible() || !isControl(widget) || widget->window() != window)
+            if (!widget->isVisible() || !isControl(widget) || widget->window() != window || inTabBehind(widget, window))
                 continue;
             if (qobject_cast<QToolBar*>(widget->parentWidget()) || qobject_cast<QMenuBar*>(widget->parentWidget()) ||
                 qobject_cast<QStatusBar*>(widget->parentWidget()) || qobject_cast<QTabBar*>(widget->parentWidget()))

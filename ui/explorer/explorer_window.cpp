@@ -10,6 +10,7 @@
 #include "ui/export/export_dialog.h"
 #include "ui/document/file_names.h"
 #include "ui/document/preferences.h"
+#include "ui/widgets/figure_first_docks.h"
 #include "ui/widgets/status_labels.h"
 #include "ui/views/head_view_tabs.h"
 #include "ui/views/heatmap_view.h"
@@ -52,6 +53,7 @@
 #include <QSlider>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -59,9 +61,9 @@ namespace attn::ui {
 
 namespace {
 
-// The scene panel's minimum width, at most: about a third of what a projector at a 1.5 scale
-// factor leaves (1024 / 1.5 = 683 pixels), so that the three columns fit it.
-constexpr int kMaxScenePanelMinimum = 210;
+// The scene panel's minimum width, at most: what a projector at a 1.5 scale factor (1024 / 1.5 =
+// 683 pixels) leaves beside a usable figure once the other panels are its tabs.
+constexpr int kMaxScenePanelMinimum = 683 - kUsableFigureWidth - 60;
 // Above this many score cells (all heads together) the raw, scaled and masked scores are
 // not kept: the pipeline view needs them, long inputs do not.
 constexpr qint64 kKeepIntermediatesCells = qint64(4) << 20;
@@ -193,7 +195,7 @@ void ExplorerWindow::buildViews()
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
     layout->setContentsMargins(6, 6, 6, 0);
-    layout->setSpacing(6);
+    layout->setSpacing(4);
     m_messages = new MessageBar(central);
     layout->addWidget(m_messages);
     m_staleNote = new QLabel(central);
@@ -317,7 +319,6 @@ void ExplorerWindow::buildDocks()
     m_headsDock->setObjectName(QStringLiteral("headsDock"));
     m_headsDock->setWidget(m_gridView);
     m_gridView->setMinimumSize(150, 100);
-    addDockWidget(Qt::RightDockWidgetArea, m_headsDock);
 
     m_weights = new WeightsPanel(m_document, this);
     m_weightsDock = new QDockWidget(tr("Weights"), this);
@@ -332,9 +333,10 @@ void ExplorerWindow::buildDocks()
     weightsScroll->setWidget(m_weights);
     weightsScroll->setMinimumWidth(m_weights->minimumSizeHint().width() + weightsScroll->verticalScrollBar()->sizeHint().width());
     m_weightsDock->setWidget(weightsScroll);
-    addDockWidget(Qt::RightDockWidgetArea, m_weightsDock);
-    splitDockWidget(m_headsDock, m_weightsDock, Qt::Vertical);
-    resizeDocks({m_headsDock, m_weightsDock}, {40, 60}, Qt::Vertical);
+    placeRightDocks();
+    // Figure first: on a small screen All heads and Weights become tabs beside Scene.
+    new FigureFirstDocks(*this, *m_sceneDock, {m_headsDock, m_weightsDock}, kUsableFigureWidth + 12,
+                         [this] { placeRightDocks(); });
 
     // Wheel focus would hand a passing control the focus and then the wheel (eventFilter).
     for (QScrollArea* panel : {m_sceneScroll, m_weightsScroll})
@@ -358,6 +360,15 @@ void ExplorerWindow::buildDocks()
         if (on)
             m_tabs->setCurrentIndex(HeadTab);
     });
+}
+
+// All heads above Weights, right of the figures.
+void ExplorerWindow::placeRightDocks()
+{
+    addDockWidget(Qt::RightDockWidgetArea, m_headsDock);
+    addDockWidget(Qt::RightDockWidgetArea, m_weightsDock);
+    splitDockWidget(m_headsDock, m_weightsDock, Qt::Vertical);
+    resizeDocks({m_headsDock, m_weightsDock}, {40, 60}, Qt::Vertical);
 }
 
 void ExplorerWindow::buildStatusBar()
@@ -876,6 +887,18 @@ void ExplorerWindow::showRestored(const core::Scene& scene, const QString& path,
 }
 
 // --- window state ----------------------------------------------------------------------------
+
+void ExplorerWindow::resizeEvent(QResizeEvent* event)
+{
+    QMainWindow::resizeEvent(event);
+    // Figure first on a short window (a projector at a 1.5 scale factor): the tool bar's buttons
+    // are small icons, their words in tooltips, and the figures get the height.
+    if (auto* bar = findChild<QToolBar*>(QStringLiteral("mainToolBar"))) {
+        const bool small = height() < 560;
+        bar->setToolButtonStyle(small ? Qt::ToolButtonIconOnly : Qt::ToolButtonTextBesideIcon);
+        bar->setIconSize(small ? QSize(16, 16) : QSize()); // an invalid size: the style's
+    }
+}
 
 void ExplorerWindow::readSettings()
 {

@@ -146,6 +146,7 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -154,6 +155,7 @@ protected:
 private:
     void buildViews();
     void buildDocks();
+    void placeRightDocks();
     void buildStatusBar();
     void connectDocument();
 

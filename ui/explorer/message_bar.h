@@ -14,6 +14,9 @@ namespace attn::ui {
 // A non-blocking message above the figures (KMessageWidget's idea): the reason for an
 // error, with optional actions and a close button. The work in the window is never
 // interrupted or lost. Messages have a key so that one source replaces or clears its own.
+// A notice (Level::Information) takes one line, elided, beside a More button that shows the
+// whole of it: on a small screen it must not take the figures' room. Warnings and errors show
+// in full.
 class MessageBar : public QFrame
 {
     Q_OBJECT
@@ -33,6 +36,8 @@ public:
     void clearMessage(const QString& key);
     QString key() const { return isVisibleTo(parentWidget()) ? m_key : QString(); }
     QString text() const;
+    // Is the text cut to one line (More shows the rest)?
+    bool isElided() const;
     Level level() const { return m_level; }
 
 signals:
@@ -40,14 +45,21 @@ signals:
     // The user closed the message showing under `key` (not a clearMessage).
     void dismissed(const QString& key);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void dismiss();
+    void fitText();
 
     QLabel* m_icon = nullptr;
     QLabel* m_text = nullptr;
     QHBoxLayout* m_actions = nullptr;
     QToolButton* m_close = nullptr;
+    QToolButton* m_more = nullptr;
     QString m_key;
+    QString m_fullText;
+    bool m_expanded = false;
     Level m_level = Level::Information;
 };
 

@@ -23,6 +23,7 @@
 #include "ui/views/heatmap_view.h"
 #include "ui/widgets/status_labels.h"
 #include "ui/views/lines_view.h"
+#include "ui/widgets/figure_first_docks.h"
 #include "ui/widgets/flow_layout.h"
 #include "ui/widgets/standard_keys.h"
 
@@ -51,6 +52,7 @@
 #include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -163,10 +165,13 @@ void ModelWindow::buildViews()
     m_staleNote = StaleIndicator::makeNote(central);
     layout->addWidget(m_staleNote);
     auto* splitter = new QSplitter(Qt::Horizontal, central);
+    m_splitter = splitter;
+    splitter->installEventFilter(this); // side by side or one above the other (eventFilter)
     splitter->setObjectName(QStringLiteral("modelSplitter"));
     splitter->setChildrenCollapsible(false);
 
     auto* gridPane = new QWidget(splitter);
+    m_gridPane = gridPane;
     auto* gridLayout = new QVBoxLayout(gridPane);
     gridLayout->setContentsMargins(0, 0, 0, 0);
     auto* gridBar = new QHBoxLayout;
@@ -277,7 +282,9 @@ void ModelWindow::buildDocks()
     inputScroll->setWidgetResizable(true);
     inputScroll->setFrameShape(QFrame::NoFrame);
     inputScroll->setWidget(input);
-    inputScroll->setMinimumWidth(200);
+    const int scrollBar = inputScroll->verticalScrollBar()->sizeHint().width();
+    // As wide as the controls need: the panel scrolls down, never sideways.
+    inputScroll->setMinimumWidth(std::max(200, input->minimumSizeHint().width() + scrollBar));
     m_inputDock = new QDockWidget(tr("Sentence and prediction"), this);
     m_inputDock->setObjectName(QStringLiteral("modelInputDock"));
     m_inputDock->setWidget(inputScroll);
@@ -289,13 +296,19 @@ void ModelWindow::buildDocks()
     headScroll->setWidgetResizable(true);
     headScroll->setFrameShape(QFrame::NoFrame);
     headScroll->setWidget(m_headPanel);
-    headScroll->setMinimumWidth(220);
+    headScroll->setMinimumWidth(std::max(220, m_headPanel->minimumSizeHint().width() + scrollBar));
     m_headDock = new QDockWidget(tr("Selected head"), this);
     m_headDock->setObjectName(QStringLiteral("modelHeadDock"));
     m_headDock->setWidget(headScroll);
     m_headDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::RightDockWidgetArea, m_headDock);
     resizeDocks({m_inputDock, m_headDock}, {300, 300}, Qt::Horizontal);
+    // Figure first: on a small screen the selected head's panel becomes a tab beside the
+    // sentence's, leaving the grid and the head's figures the middle.
+    new FigureFirstDocks(*this, *m_inputDock, {m_headDock}, 2 * kUsableFigureWidth + 20, [this] {
+        addDockWidget(Qt::RightDockWidgetArea, m_headDock);
+        fitPanels();
+    });
 
     connect(m_text, &QLineEdit::textEdited, this, [this](const QString& text) {
         if (m_typingGesture == 0)
@@ -570,6 +583,55 @@ void ModelWindow::fitPanels()
     resizeDocks({m_inputDock, m_headDock}, {panel, panel}, Qt::Horizontal);
 }
 
+bool ModelWindow::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_splitter && event->type() == QEvent::Resize)
+        QTimer::singleShot(0, this, &ModelWindow::arrangeFigures);
+    return QMainWindow::eventFilter(watched, event);
+}
+
+// The grid beside the selected head's figures where both get a usable width, else above
+// them where both get a usable height, else a tab of its own beside them.
+void ModelWindow::arrangeFigures()
+{
+    const QSize room = m_splitter->size();
+    const int handle = m_splitter->handleWidth();
+    const bool sideBySide = room.width() >= 2 * kUsableFigureWidth + handle;
+    // Stacked, the grid's title row and the figures' tab bar take about 30 pixels each.
+    const bool stacked = !sideBySide && room.height() >= 2 * kUsableFigureHeight + 60 + handle;
+    const int gridTab = m_tabs->indexOf(m_gridPane);
+    if (!sideBySide && !stacked) {
+        if (gridTab < 0) {
+            m_tabs->addTab(m_gridPane, tr("&All heads"));
+            m_tabs->setTabToolTip(m_tabs->indexOf(m_gridPane), tr("Every layer and head of the model: pick a head to see it"));
+            m_tabs->setCurrentWidget(m_gridPane);
+        }
+        return;
+    }
+    if (gridTab >= 0) {
+        const bool shown = m_tabs->currentIndex() == gridTab;
+        m_tabs->removeTab(gridTab);
+        m_splitter->insertWidget(0, m_gridPane);
+        m_gridPane->show();
+        if (shown)
+            m_tabs->setCurrentIndex(HeadTab);
+    }
+    const Qt::Orientation wanted = sideBySide ? Qt::Horizontal : Qt::Vertical;
+    const int length = sideBySide ? room.width() - handle : room.height() - handle;
+    // Side by side the grid takes the larger part; above, the head's figure does. Each keeps
+    // a usable figure (and its tab bar or title row).
+    const int usable = sideBySide ? kUsableFigureWidth + 10 : kUsableFigureHeight + 30;
+    QList<int> sizes = m_splitter->sizes();
+    if (wanted != m_splitter->orientation() || gridTab >= 0 || sizes.size() != 2)
+        sizes = sideBySide ? QList<int>{length * 3 / 5, length * 2 / 5} : QList<int>{length * 2 / 5, length * 3 / 5};
+    if (sizes[1] < usable || sizes[0] < usable) {
+        sizes[1] = std::max(usable, std::min(sizes[1], length - usable));
+        sizes[0] = length - sizes[1];
+    }
+    m_splitter->setOrientation(wanted);
+    m_splitter->setSizes(sizes);
+}
+
 void ModelWindow::closeEvent(QCloseEvent* event)
 {
     if (!m_files->maybeSave()) {
@@ -804,7 +866,8 @@ void ModelWindow::showSelection()
 
 void ModelWindow::updateTitle()
 {
-    setWindowTitle(m_document.displayName() + QStringLiteral("[*] — ") + tr("Attention Explorer · model"));
+    // Ends with the application's name, which the platform would otherwise append again.
+    setWindowTitle(tr("%1[*] · model — Attention Explorer").arg(m_document.displayName()));
     setWindowModified(m_document.isModified());
     setWindowFilePath(m_document.filePath());
 }

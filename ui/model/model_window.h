@@ -25,6 +25,7 @@ class QLineEdit;
 class QMenu;
 class QProgressBar;
 class QPushButton;
+class QSplitter;
 class QTabWidget;
 class QToolButton;
 
@@ -149,10 +150,12 @@ signals:
 protected:
     void closeEvent(QCloseEvent* event) override;
     void showEvent(QShowEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void buildViews();
     void buildDocks();
+    void arrangeFigures();
     void buildMenus();
     void buildStatusBar();
     void connectDocument();
@@ -210,6 +213,8 @@ private:
     ModelHeadPanel* m_headPanel = nullptr;
     QDockWidget* m_inputDock = nullptr;
     QDockWidget* m_headDock = nullptr;
+    QSplitter* m_splitter = nullptr;
+    QWidget* m_gridPane = nullptr;
 
     QLabel* m_modelLabel = nullptr;
     QLabel* m_backendLabel = nullptr;
