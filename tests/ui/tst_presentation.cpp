@@ -366,6 +366,47 @@ private slots:
         QVERIFY2(said, "a thinned slide says so");
     }
 
+    // One query's step: no two of its words or numbers overlap, on a 1080p screen, a 1024 x 768
+    // projector and that projector at a 1.5 scale factor (683 x 512 logical pixels). At 1024 x 768
+    // the sum row's name, "o = ∑ αv  (query 2, “student”)", ran over "∑ α = 1.00" under the bars.
+    void theFocusStepsTextsNeverOverlap_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QSize>("screen");
+        for (const QString& file : {QStringLiteral("01-this-is-a-cat.json"), QStringLiteral("02-student-scholarship.json")})
+            for (QSize screen : {QSize(1920, 1080), QSize(1024, 768), QSize(683, 512)})
+                QTest::newRow(qPrintable(QStringLiteral("%1 %2x%3").arg(file).arg(screen.width()).arg(screen.height())))
+                    << file << screen;
+    }
+
+    void theFocusStepsTextsNeverOverlap()
+    {
+        QFETCH(QString, file);
+        QFETCH(QSize, screen);
+        const ui::Slide slide = slideOf(*example(file), int(ui::PresentationStep::QueryFocus), QSizeF(screen));
+        // Where a plain, level text's letters are inside the box it is aligned in.
+        auto ink = [](const ui::SlideText& t) {
+            const QFontMetricsF metrics(t.font);
+            const QSizeF size(metrics.horizontalAdvance(t.text), metrics.ascent() + metrics.descent());
+            const QRectF& box = t.box;
+            const double x = t.align & Qt::AlignRight     ? box.right() - size.width()
+                             : t.align & Qt::AlignHCenter ? box.center().x() - size.width() / 2
+                                                          : box.left();
+            return QRectF(QPointF(x, box.center().y() - size.height() / 2), size);
+        };
+        std::vector<const ui::SlideText*> texts;
+        for (const ui::SlideText& t : slide.texts)
+            if (!t.rich && t.rotation == 0.0 && (t.role == Role::Title || t.role == Role::Value || t.role == Role::Label))
+                texts.push_back(&t);
+        QVERIFY(texts.size() > 10);
+        QStringList problems;
+        for (std::size_t a = 0; a < texts.size(); ++a)
+            for (std::size_t b = a + 1; b < texts.size(); ++b)
+                if (ink(*texts[a]).adjusted(1, 1, -1, -1).intersects(ink(*texts[b]).adjusted(1, 1, -1, -1)))
+                    problems << QStringLiteral("“%1” and “%2” overlap").arg(texts[a]->text, texts[b]->text);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    }
+
     // The subject fills the screen: at least 80% of its width or of its height (the other
     // as its shape allows: one line of five tokens is a band across the screen).
     void eachStepsSubjectFillsTheScreen_data()

@@ -1225,15 +1225,23 @@ void SlideBuilder::buildFocus(QRectF body)
     rule.rect = QRectF(xBar, sumTop - gap * 0.5 - 1.0 * s, xWeighted + shown * w - xBar, 2.0 * s);
     rule.brush = style.text;
     m_slide.shapes.push_back(rule);
-    const QString sumLabel = Words::tr("o = ∑ αv  (query %1, “%2”)").arg(query + 1).arg(queries.value(query));
-    addText(SlideText::Role::Title, sumLabel, titleFont, style.text,
-            QRectF(left, sumTop, xWeighted - left - gap * 0.5, rowH), Qt::AlignRight | Qt::AlignVCenter);
     double total = 0.0;
     for (int j = 0; j < keyCount; ++j)
         total += double(h.weights(query, j));
-    if (value > 0.0)
-        addText(SlideText::Role::Value, QStringLiteral("∑ α = %1").arg(cellNumber(total, 2)), valueFont, style.mutedText,
-                QRectF(xBar, sumTop, bar, rowH), Qt::AlignLeft | Qt::AlignVCenter);
+    // The row's name ends where o begins; the weights' total starts under the bars. On a small
+    // screen the name drops the query, then the total gives way, so the two never overlap.
+    const QString totalText = value > 0.0 ? QStringLiteral("∑ α = %1").arg(cellNumber(total, 2)) : QString();
+    const double totalWidth = totalText.isEmpty() ? 0.0 : QFontMetricsF(valueFont).horizontalAdvance(totalText) + gap;
+    const double labelRight = xWeighted - gap * 0.5;
+    QString sumLabel = Words::tr("o = ∑ αv  (query %1, “%2”)").arg(query + 1).arg(queries.value(query));
+    if (labelRight - titleMetrics.horizontalAdvance(sumLabel) < xBar + totalWidth)
+        sumLabel = Words::tr("o = ∑ αv");
+    const bool totalFits = labelRight - titleMetrics.horizontalAdvance(sumLabel) >= xBar + totalWidth;
+    addText(SlideText::Role::Title, sumLabel, titleFont, style.text, QRectF(left, sumTop, labelRight - left, rowH),
+            Qt::AlignRight | Qt::AlignVCenter);
+    if (!totalText.isEmpty() && totalFits)
+        addText(SlideText::Role::Value, totalText, valueFont, style.mutedText, QRectF(xBar, sumTop, bar, rowH),
+                Qt::AlignLeft | Qt::AlignVCenter);
     // The chosen key's row, across the table.
     highlight(QRectF(xScore, top + key * rowH, xWeighted + shown * w - xScore, rowH));
     for (SlidePanel& each : m_slide.panels)
