@@ -249,6 +249,12 @@ private slots:
         const MessageBarHeight bar{m_window->messageBar()};
         if (bar.height >= bar.oneLine)
             problems << QStringLiteral("the backend notice is %1 pixels tall, one line is %2").arg(bar.height).arg(bar.oneLine);
+        // The numbers in the cells never run into each other.
+        const std::vector<QRectF> numbers = cellNumberRects(m_window->headView()->plot());
+        for (std::size_t a = 0; a < numbers.size(); ++a)
+            for (std::size_t b = a + 1; b < numbers.size(); ++b)
+                if (numbers[a].intersects(numbers[b]))
+                    problems << QStringLiteral("the numbers of cells %1 and %2 overlap").arg(a).arg(b);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
     }
 
@@ -363,6 +369,19 @@ private:
                                 .arg(contents->minimumSizeHint().width());
         }
         return problems;
+    }
+
+    // Where the heatmap's numbers are (each centred on its cell).
+    static std::vector<QRectF> cellNumberRects(QCustomPlot* plot)
+    {
+        std::vector<QRectF> out;
+        for (int i = 0; i < plot->itemCount(); ++i)
+            if (auto* text = qobject_cast<QCPItemText*>(plot->item(i))) {
+                const QFontMetricsF metrics(text->font());
+                const QSizeF size(metrics.horizontalAdvance(text->text()), metrics.ascent() + metrics.descent());
+                out.emplace_back(text->position->pixelPosition() - QPointF(size.width() / 2, size.height() / 2), size);
+            }
+        return out;
     }
 
     // Where an axis draws its tick labels (QCustomPlot's placement: beside the rect, past the
