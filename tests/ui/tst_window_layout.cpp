@@ -41,6 +41,7 @@
 #include <QTabWidget>
 #include <QTest>
 #include <QToolBar>
+#include <QToolButton>
 #include <QUndoStack>
 
 using namespace attn;
@@ -256,6 +257,37 @@ private slots:
                 if (numbers[a].intersects(numbers[b]))
                     problems << QStringLiteral("the numbers of cells %1 and %2 overlap").arg(a).arg(b);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    }
+
+    // The notice cut to one line keeps all of it: in its tooltip, and in full after More (Less
+    // cuts it again); the message bar's text is always the whole notice.
+    void aNoticeCutToOneLineShowsAllOnMore()
+    {
+        open(QStringLiteral("new"), kBackendNotice);
+        m_window->resize(screenOf(QSize(1024, 768)));
+        settle();
+        ui::MessageBar* bar = m_window->messageBar();
+        QCOMPARE(bar->text(), kBackendNotice);
+        auto* more = bar->findChild<QToolButton*>(QStringLiteral("messageMoreButton"));
+        QLabel* label = nullptr;
+        for (QLabel* each : bar->findChildren<QLabel*>(QString(), Qt::FindDirectChildrenOnly))
+            if (!each->text().isEmpty()) // the other is the icon
+                label = each;
+        QVERIFY(more && label);
+        QVERIFY(bar->isElided());
+        QVERIFY(more->isVisible());
+        QVERIFY(label->text().endsWith(QChar(0x2026)));
+        QCOMPARE(label->toolTip(), kBackendNotice);
+        const int oneLine = bar->height();
+        more->click();
+        settle();
+        QVERIFY(!bar->isElided());
+        QCOMPARE(label->text(), kBackendNotice);
+        QVERIFY(bar->height() > oneLine);
+        more->click();
+        settle();
+        QVERIFY(bar->isElided());
+        QCOMPARE(bar->height(), oneLine);
     }
 
     // The same for the model window: the grid of every head and the selected head's heatmap,
