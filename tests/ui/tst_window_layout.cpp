@@ -11,6 +11,7 @@
 #include "ui/explorer/message_bar.h"
 #include "ui/model/head_grid_view.h"
 #include "ui/model/model_window.h"
+#include "ui/model/predictions_painter.h"
 #include "ui/views/heatmap_view.h"
 
 #include "core/cpu_backend.h"
@@ -29,6 +30,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
+#include <QPainter>
 #include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
@@ -309,6 +311,27 @@ private slots:
         QStringList problems = roomProblems(window, screenOf(screen), {window.gridView(), window.headView()});
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
         window.document()->undoStack()->setClean();
+    }
+
+    // In the sentence panel's width on a projector at 1.5 (290 pixels) the predictions of an
+    // edited model keep bars a third of the panel wide: the change from the unedited model
+    // drops its "(was 6.09 %)", which the tick on the bar shows. The full text left the bars
+    // about 40 pixels (and cut the percentages while the panel was narrower than its controls).
+    void editedPredictionsKeepTheirBarsInANarrowPanel()
+    {
+        ui::PredictionBlock block;
+        block.heading = QStringLiteral("Next token after “ the”");
+        block.rows = {{QStringLiteral("ir"), 1, 1.0, 0.0271}, {QStringLiteral("a"), 2, 0.0385, 0.0609}};
+        QImage image(290, 200, QImage::Format_ARGB32);
+        image.fill(Qt::white);
+        QPainter painter(&image);
+        const auto geometry = ui::PredictionsPainter::paint(painter, QRectF(image.rect()), {block}, QString(), QString(),
+                                                            QApplication::font(), ui::FigureStyle{});
+        QCOMPARE(geometry.bars.size(), std::size_t(2));
+        // Probability 1: the bar is the whole track.
+        QVERIFY2(geometry.bars[0].width() >= 290 / 3.0 - 12,
+                 qPrintable(QStringLiteral("the bars are %1 pixels long").arg(geometry.bars[0].width())));
+        QVERIFY(geometry.bars[0].right() < 290);
     }
 
     // The model window's title names the application once, at its end, where the platform

@@ -131,8 +131,12 @@ PredictionsPainter::Geometry PredictionsPainter::paint(QPainter& painter, const 
     const bool anyChange = std::any_of(blocks.begin(), blocks.end(), [](const PredictionBlock& b) {
         return std::any_of(b.rows.begin(), b.rows.end(), [](const PredictionRow& r) { return r.before.has_value(); });
     });
-    const double changeWidth = anyChange ? fm.horizontalAdvance(QStringLiteral("▲ 100.0 % (was 100.0 %)")) + 6 * u : 0.0;
     const double numberWidth = fm.horizontalAdvance(QStringLiteral("100.0 %")) + 6 * u;
+    // The change with the old probability where the bars keep a third of the width; in a narrow
+    // panel without it: the tick on the bar marks the old probability.
+    const double fullChangeWidth = fm.horizontalAdvance(QStringLiteral("▲ 100.0 % (was 100.0 %)")) + 6 * u;
+    const bool sayWas = area.width() - tokenWidth - numberWidth - fullChangeWidth >= area.width() / 3;
+    const double changeWidth = !anyChange ? 0.0 : sayWas ? fullChangeWidth : fm.horizontalAdvance(QStringLiteral("▲ +100.0")) + 6 * u;
     const double barMax = std::max(10 * u, area.width() - tokenWidth - numberWidth - changeWidth);
     const double rowHeight = fm.height() * 1.5;
     double y = area.top();
@@ -168,12 +172,12 @@ PredictionsPainter::Geometry PredictionsPainter::paint(QPainter& painter, const 
                 const bool same = std::abs(change) < 0.0005;
                 const QString arrow = same ? QStringLiteral("=") : change > 0 ? QStringLiteral("▲") : QStringLiteral("▼");
                 painter.setPen(same ? style.mutedText : change > 0 ? kUp : kDown);
+                const QString points = (change >= 0 ? QStringLiteral("+") : QStringLiteral("−")) +
+                                       QString::number(std::abs(change) * 100, 'f', 1);
                 painter.drawText(QRectF(track.right() + 4 * u + numberWidth, y, changeWidth, rowHeight),
                                  Qt::AlignLeft | Qt::AlignVCenter,
-                                 Words::tr("%1 %2 (was %3)")
-                                     .arg(arrow, (change >= 0 ? QStringLiteral("+") : QStringLiteral("−")) +
-                                                     QString::number(std::abs(change) * 100, 'f', 1),
-                                          percent(*row.before)));
+                                 sayWas ? Words::tr("%1 %2 (was %3)").arg(arrow, points, percent(*row.before))
+                                        : arrow + QLatin1Char(' ') + points);
             }
             y += rowHeight;
         }
