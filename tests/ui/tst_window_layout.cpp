@@ -12,6 +12,7 @@
 #include "ui/model/head_grid_view.h"
 #include "ui/model/model_window.h"
 #include "ui/model/predictions_painter.h"
+#include "ui/presentation/presentation_window.h"
 #include "ui/views/heatmap_view.h"
 
 #include "core/cpu_backend.h"
@@ -334,10 +335,10 @@ private slots:
         QVERIFY(geometry.bars[0].right() < 290);
     }
 
-    // The model window's title names the application once, at its end, where the platform
-    // looks for it before appending it (QPlatformWindow::formatWindowTitle): it read
-    // "gpt2* — Attention Explorer · model — Attention Explorer".
-    void modelWindowTitleNamesTheApplicationOnce()
+    // The model window's and the presentation's titles name the application once, at their end,
+    // where the platform looks for it before appending it (QPlatformWindow::formatWindowTitle):
+    // the model window's read "gpt2* — Attention Explorer · model — Attention Explorer".
+    void windowTitlesNameTheApplicationOnce()
     {
         ui::ModelWindow window(std::make_unique<core::CpuBackend>(), gpu::BackendChoice::Cpu, QString(), QString());
         QSignalSpy ended(&window, &ui::ModelWindow::loadEnded);
@@ -345,6 +346,9 @@ private slots:
         QVERIFY(ended.wait(20000));
         QCOMPARE(window.windowTitle(), QStringLiteral("gpt2[*] · model — Attention Explorer"));
         QVERIFY(window.windowTitle().endsWith(QGuiApplication::applicationDisplayName()));
+        // The presentation's read "Attention Explorer: presentation — Attention Explorer".
+        const ui::PresentationWindow presentation(nullptr);
+        QCOMPARE(presentation.windowTitle(), QStringLiteral("Presentation — Attention Explorer"));
     }
 
 private:

@@ -33,7 +33,8 @@ constexpr double kControlPixels = 20.0;
 PresentationWindow::PresentationWindow(std::shared_ptr<const core::AttentionResult> result, QWidget* parent)
     : QWidget(parent, Qt::Window), m_result(std::move(result))
 {
-    setWindowTitle(tr("Attention Explorer: presentation"));
+    // Ends with the application's name, which the platform would otherwise append again.
+    setWindowTitle(tr("Presentation — Attention Explorer"));
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
     setAttribute(Qt::WA_OpaquePaintEvent); // the slide paints every pixel
