@@ -3,6 +3,7 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/limits.h"
+#include "core/regular_file.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -17,6 +18,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <utility>
 
 namespace attn::ui {
@@ -200,10 +202,13 @@ RecoveryStore::LeftCopy RecoveryStore::describe(const QString& path)
 {
     const QFileInfo info(path);
     LeftCopy copy{info.absoluteFilePath(), Kind::Scene, QString(), QString(), info.lastModified()};
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
+    std::unique_ptr<QFile> file;
+    try {
+        file = core::openRegularFile(path, core::kMaxSceneFileBytes + kMaxHeaderBytes);
+    } catch (const core::Error&) {
         return copy; // offered all the same: restoring it says why it cannot be read
-    if (const std::optional<QJsonObject> header = headerOf(file.read(kMaxHeaderBytes))) {
+    }
+    if (const std::optional<QJsonObject> header = headerOf(file->read(kMaxHeaderBytes))) {
         copy.kind = header->value(QStringLiteral("kind")).toString() == kindName(Kind::Model)
                         ? Kind::Model
                         : Kind::Scene;
@@ -219,7 +224,7 @@ RecoveryStore::LeftCopy RecoveryStore::describe(const QString& path)
 
 QByteArray RecoveryStore::readContent(const QString& path)
 {
-    QByteArray bytes = core::readFileLimited(path, core::kMaxSceneFileBytes + kMaxHeaderBytes);
+    QByteArray bytes = core::readRegularFile(path, core::kMaxSceneFileBytes + kMaxHeaderBytes);
     if (qsizetype length = 0; headerOf(bytes, &length))
         bytes.remove(0, length); // moves no bytes: Qt 6 drops them from the front
     return bytes;
