@@ -14,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <map>
 
 using namespace attn::core;
@@ -98,6 +99,52 @@ QJsonObject smallBpe()
 }
 
 using attn::test::errorOf;
+
+// Ids written as runs of {id, count}, so that 16,384 of them fit on a line.
+std::vector<int> runs(std::initializer_list<std::pair<int, int>> list)
+{
+    std::vector<int> ids;
+    for (const auto& [id, count] : list)
+        ids.insert(ids.end(), std::size_t(count), id);
+    return ids;
+}
+
+// smallBpe with more added tokens: one whose content begins with another's, and a normalized
+// one that begins with a word the model knows whole.
+QByteArray smallBpeWithAddedTokens()
+{
+    QJsonObject root = smallBpe();
+    QJsonArray added = root.value(QStringLiteral("added_tokens")).toArray();
+    added.append(QJsonObject{{"id", 6},
+                             {"content", "<s><s>"},
+                             {"special", true},
+                             {"normalized", false},
+                             {"single_word", false},
+                             {"lstrip", false},
+                             {"rstrip", false}});
+    added.append(QJsonObject{{"id", 7},
+                             {"content", "abca"},
+                             {"special", false},
+                             {"normalized", true},
+                             {"single_word", false},
+                             {"lstrip", false},
+                             {"rstrip", false}});
+    root.insert(QStringLiteral("added_tokens"), added);
+    return QJsonDocument(root).toJson();
+}
+
+// WordPiece with letters outside the BMP (two UTF-16 units each, one character to the
+// library) and a word limit of 3 characters.
+QByteArray astralWordPiece()
+{
+    return R"({"added_tokens": [{"id": 0, "content": "[UNK]", "special": true, "normalized": false,
+                                  "single_word": false, "lstrip": false, "rstrip": false}],
+               "normalizer": null, "pre_tokenizer": {"type": "WhitespaceSplit"},
+               "post_processor": null, "decoder": null,
+               "model": {"type": "WordPiece", "unk_token": "[UNK]", "continuing_subword_prefix": "##",
+                         "max_input_chars_per_word": 3,
+                         "vocab": {"[UNK]": 0, "\ud835\udd18": 1, "##\ud835\udd18": 2, "a": 3, "##a": 4}}})";
+}
 
 } // namespace
 
@@ -507,6 +554,271 @@ private slots:
                  QStringLiteral("x.json: normalizer: this Replace would make the text 385 characters long, "
                                 "from 6 in the input; normalizers may lengthen a text at most 64 times "
                                 "(here to 384)"));
+    }
+
+    // ---- Limits, at and one past each ---------------------------------------------------
+    // The expected ids are the Rust library's (npm tokenizers 0.23.2) on the same files, built
+    // into the same pipelines as make_expectations.mjs builds them; the commit that added these
+    // tests gives the script.
+
+    // WordPiece gives [UNK] for a word of more than max_input_chars_per_word characters (100
+    // in BERT), counted after normalization, in Unicode scalar values. unkEnd is where the
+    // library's [UNK] ends (UTF-16 units), -1 where there is none.
+    void wordPieceWordLength_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<std::vector<int>>("ids");
+        QTest::addColumn<int>("unkEnd");
+        const QString bert = QStringLiteral("bert-base-uncased");
+        const QString a = QStringLiteral("a");
+        const std::vector<int> bertUnk{101, 100, 102};
+        // "aa", 48 "##aa", "##a"; one more letter makes the word [UNK] (100).
+        QTest::newRow("bert: 100 letters")
+            << bert << a.repeated(100)
+            << runs({{101, 1}, {13360, 1}, {11057, 48}, {2050, 1}, {102, 1}}) << -1;
+        QTest::newRow("bert: 101 letters") << bert << a.repeated(101) << bertUnk << 101;
+        // Accents are stripped before the word is measured: "e" + U+0301 is one character. The
+        // library's [UNK] ends before the last mark, as its last piece does at 100.
+        const QString eAcute = QStringLiteral("\u00e9");
+        const QString eCombining = QStringLiteral("e\u0301");
+        const std::vector<int> hundredEs = runs({{101, 1}, {25212, 1}, {4402, 49}, {102, 1}});
+        QTest::newRow("bert: 100 e-acute") << bert << eAcute.repeated(100) << hundredEs << -1;
+        QTest::newRow("bert: 101 e-acute") << bert << eAcute.repeated(101) << bertUnk << 101;
+        QTest::newRow("bert: 100 e + U+0301")
+            << bert << eCombining.repeated(100) << hundredEs << -1;
+        QTest::newRow("bert: 101 e + U+0301") << bert << eCombining.repeated(101) << bertUnk << 201;
+        // The longest piece (18 characters) is found whole, and one letter more after it.
+        QTest::newRow("bert: the longest piece") << bert << QStringLiteral("telecommunications")
+                                                 << std::vector<int>{101, 12108, 102} << -1;
+        QTest::newRow("bert: the longest piece + 1")
+            << bert << QStringLiteral("telecommunicationss")
+            << std::vector<int>{101, 12108, 2015, 102} << -1;
+        const QString variants = QStringLiteral("wordpiece-variants");
+        QTest::newRow("variants: 12 letters")
+            << variants << a.repeated(12) << runs({{167, 1}, {1093, 1}, {2106, 11}, {168, 1}})
+            << -1;
+        QTest::newRow("variants: 13 letters")
+            << variants << a.repeated(13) << std::vector<int>{167, 166, 168} << 13;
+        // U+1D518 is one character in two UTF-16 units.
+        const QString astral = QStringLiteral("astral");
+        const QString fraktur = QStringLiteral("\U0001D518");
+        QTest::newRow("astral: 3 characters, 6 units")
+            << astral << fraktur.repeated(3) << std::vector<int>{1, 2, 2} << -1;
+        QTest::newRow("astral: 4 characters")
+            << astral << fraktur.repeated(4) << std::vector<int>{0} << 8;
+        QTest::newRow("astral: a, U+1D518, a")
+            << astral << a + fraktur + a << std::vector<int>{3, 2, 4} << -1;
+        QTest::newRow("astral: 4 mixed")
+            << astral << a + fraktur + a + fraktur << std::vector<int>{0} << 6;
+        QTest::newRow("astral: 3 letters")
+            << astral << a.repeated(3) << std::vector<int>{3, 4, 4} << -1;
+        QTest::newRow("astral: 4 letters") << astral << a.repeated(4) << std::vector<int>{0} << 4;
+    }
+
+    void wordPieceWordLength()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, text);
+        QFETCH(std::vector<int>, ids);
+        QFETCH(int, unkEnd);
+        const auto hf = name == u"astral" ? HfTokenizer::fromTokenizerJson(astralWordPiece(),
+                                                                           QStringLiteral("x.json"))
+                                          : tokenizer(name);
+        const std::vector<Token> tokens = hf->encode(text);
+        QCOMPARE(idsOf(tokens), ids);
+        const int unk = *hf->idOf(QStringLiteral("[UNK]"));
+        const auto found = std::find_if(tokens.begin(), tokens.end(),
+                                        [unk](const Token& t) { return t.id == unk; });
+        QCOMPARE(found == tokens.end() ? -1 : int(found->begin + found->length), unkEnd);
+        if (found != tokens.end())
+            QCOMPARE(found->begin, qsizetype(0));
+    }
+
+    // Words shorter than 256 UTF-16 units are cached (the library: 256 bytes); a word seen
+    // again, either side of that length, gives what it gave the first time.
+    void bpeCacheBoundary_data()
+    {
+        QTest::addColumn<int>("length");
+        QTest::addColumn<std::vector<int>>("ids");
+        // "x", then "ab" (397) repeated, ending in "aba" (15498) when the length is even; the
+        // second copy of the word, after "." (13), gives the same.
+        QTest::newRow("255") << 255 << runs({{87, 1}, {397, 127}, {13, 1}, {87, 1}, {397, 127}});
+        QTest::newRow("256")
+            << 256
+            << runs({{87, 1}, {397, 126}, {15498, 1}, {13, 1}, {87, 1}, {397, 126}, {15498, 1}});
+        QTest::newRow("257") << 257 << runs({{87, 1}, {397, 128}, {13, 1}, {87, 1}, {397, 128}});
+    }
+
+    void bpeCacheBoundary()
+    {
+        QFETCH(int, length);
+        QFETCH(std::vector<int>, ids);
+        const QString word =
+            (QStringLiteral("x") + QStringLiteral("ab").repeated(length)).left(length);
+        QCOMPARE(idsOf(tokenizer(QStringLiteral("gpt2"))->encode(word + u'.' + word)), ids);
+    }
+
+    // An added token is matched whole or not at all, the longest one where two begin alike.
+    void addedTokenBoundaries_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<std::vector<int>>("ids");
+        const QString gpt2 = QStringLiteral("gpt2");
+        QTest::newRow("gpt2: one short") << gpt2 << QStringLiteral("<|endoftext|")
+                                         << std::vector<int>{27, 91, 437, 1659, 5239, 91};
+        QTest::newRow("gpt2: exactly")
+            << gpt2 << QStringLiteral("<|endoftext|>") << std::vector<int>{50256};
+        QTest::newRow("gpt2: one past")
+            << gpt2 << QStringLiteral("<|endoftext|>>") << std::vector<int>{50256, 29};
+        QTest::newRow("gpt2: twice") << gpt2 << QStringLiteral("a<|endoftext|><|endoftext|>")
+                                     << std::vector<int>{64, 50256, 50256};
+        // <s> is 5, <s><s> 6 and abca 7 (normalized); "<" and "s" are not in the vocabulary
+        // and there is no unknown token, so they are dropped.
+        const QString small = QStringLiteral("small");
+        QTest::newRow("<s one short") << small << QStringLiteral("<s") << std::vector<int>{};
+        QTest::newRow("<s>") << small << QStringLiteral("<s>") << std::vector<int>{5};
+        QTest::newRow("<s><s one short") << small << QStringLiteral("<s><s") << std::vector<int>{5};
+        QTest::newRow("<s><s> exactly") << small << QStringLiteral("<s><s>") << std::vector<int>{6};
+        QTest::newRow("<s><s><s> one past")
+            << small << QStringLiteral("<s><s><s>") << std::vector<int>{6, 5};
+        QTest::newRow("abc") << small << QStringLiteral("abc") << std::vector<int>{4};
+        QTest::newRow("abca exactly") << small << QStringLiteral("abca") << std::vector<int>{7};
+        QTest::newRow("abcab one past")
+            << small << QStringLiteral("abcab") << std::vector<int>{7, 1};
+        QTest::newRow("abcabca") << small << QStringLiteral("abcabca")
+                                 << std::vector<int>{7, 1, 3, 0};
+    }
+
+    void addedTokenBoundaries()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, text);
+        QFETCH(std::vector<int>, ids);
+        const auto hf = name == u"small" ? HfTokenizer::fromTokenizerJson(smallBpeWithAddedTokens(),
+                                                                          QStringLiteral("x.json"))
+                                         : tokenizer(name);
+        QCOMPARE(idsOf(hf->encode(text)), ids);
+    }
+
+    // The library takes any id up to 4294967295 (u32); ids here are ints, so the largest is
+    // 2147483646 (its size, largest + 1, must fit too): that one works as the library's does,
+    // the next is refused by name.
+    void vocabularyIdLimit()
+    {
+        const auto withC = [](int id) {
+            QJsonObject root = smallBpe();
+            QJsonObject model = root.value(QStringLiteral("model")).toObject();
+            QJsonObject vocab = model.value(QStringLiteral("vocab")).toObject();
+            vocab.insert(QStringLiteral("c"), id);
+            model.insert(QStringLiteral("vocab"), vocab);
+            root.insert(QStringLiteral("model"), model);
+            return QJsonDocument(root).toJson();
+        };
+        const auto hf = HfTokenizer::fromTokenizerJson(withC(2147483646), QStringLiteral("x.json"));
+        QCOMPARE(idsOf(hf->encode(QStringLiteral("abc c b <s>"))),
+                 (std::vector<int>{4, 2147483646, 1, 5}));
+        QCOMPARE(hf->decode({2147483646, 1}, false), QStringLiteral("c b"));
+        QCOMPARE(
+            errorOf([&] {
+                HfTokenizer::fromTokenizerJson(withC(2147483647), QStringLiteral("x.json"));
+            }),
+            QStringLiteral(
+                "x.json: model.vocab[\"c\"]: expected a non-negative integer below 2147483647, "
+                "found 2147483647"));
+    }
+
+    // The last id decodes to its piece; the first past the vocabulary is skipped, as the
+    // library's decode skips ids it has no token for.
+    void vocabularyEnd_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("size");
+        QTest::addColumn<QString>("last");
+        QTest::addColumn<QString>("around");
+        QTest::newRow("gpt2") << "gpt2" << 50257 << "<|endoftext|>"
+                              << " gazed<|endoftext|>";
+        QTest::newRow("bert") << "bert-base-uncased" << 30522 << "##\uff5e"
+                              << "##\uff1f\uff5e";
+        QTest::newRow("llama2") << "llama2" << 3618 << "\u0327"
+                                << "\u0c82\u0327";
+    }
+
+    void vocabularyEnd()
+    {
+        QFETCH(QString, name);
+        QFETCH(int, size);
+        QFETCH(QString, last);
+        QFETCH(QString, around);
+        const auto hf = tokenizer(name);
+        QCOMPARE(hf->vocabSize(), size);
+        QCOMPARE(hf->decode({size - 1}, false), last);
+        QCOMPARE(hf->decode({size}, false), QString());
+        QCOMPARE(hf->decode({size - 2, size, size - 1}, false), around);
+    }
+
+    // The token limit (16,384, ours: the library has none) counts the post-processor's tokens:
+    // a text of exactly that many tokens gives the library's ids, one token more is refused.
+    void tokenLimitBoundary_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("unit");
+        QTest::addColumn<int>("count");
+        QTest::addColumn<std::vector<int>>("ids");
+        const QString cat = QStringLiteral("cat ");
+        const QString x = QStringLiteral("x");
+        QTest::newRow("gpt2") << "gpt2" << cat << 16384 << runs({{9246, 1}, {3797, 16383}});
+        QTest::newRow("bert") << "bert-base-uncased" << cat << 16382
+                              << runs({{101, 1}, {4937, 16382}, {102, 1}});
+        QTest::newRow("llama2") << "llama2" << cat << 16383 << runs({{1, 1}, {3089, 16383}});
+        QTest::newRow("llama3") << "llama3" << cat << 16383
+                                << runs({{4211, 1}, {3176, 1}, {3380, 16382}});
+        QTest::newRow("qwen2") << "qwen2" << cat << 16383
+                               << runs({{66, 1}, {266, 1}, {3078, 16382}});
+        QTest::newRow("roberta-style")
+            << "roberta-style" << cat << 16382 << runs({{3198, 1}, {3017, 16382}, {3200, 1}});
+        QTest::newRow("wordpiece-variants")
+            << "wordpiece-variants" << cat << 16382 << runs({{167, 1}, {3002, 16382}, {168, 1}});
+        QTest::newRow("bpe-variants")
+            << "bpe-variants" << QStringLiteral("x ") << 16384 << runs({{176, 16384}});
+        QTest::newRow("mistral-metaspace")
+            << "mistral-metaspace" << cat << 16383 << runs({{1, 1}, {3089, 16383}});
+        QTest::newRow("metaspace-split")
+            << "metaspace-split" << cat << 16383 << runs({{1, 1}, {3089, 16383}});
+        // One word: the early refusal (a lower bound on a word's tokens) must not refuse it.
+        QTest::newRow("gpt2, one word") << "gpt2" << x << 131072 << runs({{24223, 16384}});
+        QTest::newRow("llama2, one word")
+            << "llama2" << x << 16383 << runs({{1, 1}, {1318, 1}, {3375, 16382}});
+        QTest::newRow("llama3, one word")
+            << "llama3" << x << 16383 << runs({{4211, 1}, {87, 16383}});
+        QTest::newRow("mistral-metaspace, one word")
+            << "mistral-metaspace" << x << 16383 << runs({{1, 1}, {1318, 1}, {3375, 16382}});
+        QTest::newRow("bpe-variants, one word")
+            << "bpe-variants" << x << 16384 << runs({{175, 16383}, {176, 1}});
+    }
+
+    void tokenLimitBoundary()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, unit);
+        QFETCH(int, count);
+        QFETCH(std::vector<int>, ids);
+        QCOMPARE(kMaxTokens, 16384);
+        const auto hf = tokenizer(name);
+        // "cat cat ... cat": no space at the end, where byte-level BPE would make it a token.
+        const auto text = [&](int n) {
+            QString s = unit.repeated(n);
+            if (s.endsWith(u' '))
+                s.chop(1);
+            return s;
+        };
+        std::vector<Token> tokens;
+        const QString error = errorOf([&] { tokens = hf->encode(text(count)); });
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(idsOf(tokens), ids);
+        QCOMPARE(errorOf([&] { hf->encode(text(count + 1)); }),
+                 QStringLiteral("the text has more than 16384 tokens; the limit is 16384"));
     }
 
     void longTextCompletes_data()

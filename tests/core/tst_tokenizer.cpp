@@ -7,6 +7,9 @@
 
 using namespace attn::core;
 
+Q_DECLARE_METATYPE(attn::core::TokenizerMode)
+Q_DECLARE_METATYPE(attn::core::SpecialTokens)
+
 namespace {
 
 constexpr int kLimit = 16384;
@@ -299,6 +302,69 @@ private slots:
                                                      false, SpecialTokens::None, 3));
         QVERIFY_THROWS_EXCEPTION(Error, tokenizeWith("abcd", TokenizerMode::Character,
                                                      false, SpecialTokens::None, 3));
+    }
+
+    // The limit (16,384 tokens, the added [CLS]/[SEP] or <s>/</s> included) in each mode:
+    // a text of exactly that many tokens is kept whole, one token more is refused.
+    void limitAtAndOnePast_data()
+    {
+        QTest::addColumn<QString>("unit");
+        QTest::addColumn<int>("count");
+        QTest::addColumn<TokenizerMode>("mode");
+        QTest::addColumn<SpecialTokens>("special");
+        QTest::addColumn<QString>("last");
+        QTest::newRow("word") << "a " << 16384 << TokenizerMode::Word << SpecialTokens::None << "a";
+        QTest::newRow("word, [CLS] [SEP]")
+            << "a " << 16382 << TokenizerMode::Word << SpecialTokens::Bert << "[SEP]";
+        QTest::newRow("literal [MASK]")
+            << "[MASK]" << 16384 << TokenizerMode::Word << SpecialTokens::None << "[MASK]";
+        QTest::newRow("character")
+            << "a" << 16384 << TokenizerMode::Character << SpecialTokens::None << "a";
+        QTest::newRow("white space, <s> </s>")
+            << "a\t" << 16382 << TokenizerMode::Whitespace << SpecialTokens::Sentence << "</s>";
+        QTest::newRow("unspaced Han")
+            << "\u732b" << 16384 << TokenizerMode::Word << SpecialTokens::None << "\u732b";
+    }
+
+    void limitAtAndOnePast()
+    {
+        QFETCH(QString, unit);
+        QFETCH(int, count);
+        QFETCH(TokenizerMode, mode);
+        QFETCH(SpecialTokens, special);
+        QFETCH(QString, last);
+        const std::vector<Token> tokens = tokenizeWith(unit.repeated(count), mode, false, special);
+        QCOMPARE(tokens.size(), std::size_t(kLimit));
+        QCOMPARE(tokens.back().text, last);
+        try {
+            tokenizeWith(unit.repeated(count + 1), mode, false, special);
+            QFAIL("expected an error");
+        } catch (const Error& error) {
+            QCOMPARE(QString::fromUtf8(error.what()),
+                     "the text has more than 16384 tokens; the limit is 16384");
+        }
+    }
+
+    // The text is scanned in chunks of 8192 UTF-16 units cut at white space: a word, a
+    // literal special token or a letter with its mark across unit 8192 stays whole.
+    void chunkBoundaryKeepsTokensWhole_data()
+    {
+        QTest::addColumn<QString>("word");
+        QTest::newRow("word") << "abcdefghij";
+        QTest::newRow("[MASK]") << "[MASK]";
+        QTest::newRow("letter and mark") << "e\u0301\u0301\u0301";
+    }
+
+    void chunkBoundaryKeepsTokensWhole()
+    {
+        QFETCH(QString, word);
+        // "a " 4095 times is 8190 units: the word begins 2 units before the chunk's end.
+        const QString text = QStringLiteral("a ").repeated(4095) + word + QStringLiteral(" b");
+        const std::vector<Token> tokens = tokenizeWith(text, TokenizerMode::Word);
+        QCOMPARE(tokens.size(), std::size_t(4097));
+        QCOMPARE(tokens[4095].text, word);
+        QCOMPARE(tokens[4095].begin, qsizetype(8190));
+        QCOMPARE(tokens[4096].text, QStringLiteral("b"));
     }
 
     // A pasted book must fail fast: scanning stops at the limit.
