@@ -1,6 +1,7 @@
 #include "core/tokenizers/hf_tokenizer.h"
 
 #include "core/error.h"
+#include "core/token_display.h"
 #include "core/tokenizers/added_vocabulary.h"
 #include "core/tokenizers/bpe_model.h"
 #include "core/tokenizers/byte_level.h"
@@ -151,6 +152,11 @@ QString bytesForReading(const std::string& bytes)
 
 QString HfTokenizer::displayText(int id) const
 {
+    return tokenDisplayText(readableText(id));
+}
+
+QString HfTokenizer::readableText(int id) const
+{
     if (const AddedToken* added = m_added->byId(id))
         return added->content;
     const QString piece = m_model->pieceOf(id);
@@ -165,7 +171,7 @@ QString HfTokenizer::displayText(int id) const
         return !prefix.isEmpty() && piece.startsWith(prefix) && piece.size() > prefix.size()
             ? piece.mid(prefix.size()) : piece;
     }
-    // SentencePiece-style pieces: "▁" stands for a space, <0x0A> for a byte.
+    // SentencePiece-style pieces: "▁" stands for a space, <0x41> for a byte.
     if (piece.size() == 6 && piece.startsWith(QStringLiteral("<0x")) && piece.endsWith(u'>')) {
         bool ok = false;
         const int byte = piece.mid(3, 2).toInt(&ok, 16);

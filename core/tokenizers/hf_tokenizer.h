@@ -61,9 +61,11 @@ public:
     QString pieceOf(int id) const; // the vocabulary entry as stored ("Ġcat"); empty if none
     // What a reader sees for the token on its own: byte-level pieces decoded from their bytes
     // ("Ġcat" -> " cat"), with bytes that are only part of a UTF-8 character shown as "<0xE3>";
-    // SentencePiece's "▁" as a space, its <0x0A>-style byte tokens as the ASCII character
+    // SentencePiece's "▁" as a space, its <0x41>-style byte tokens as the ASCII character
     // (others stay "<0xE3>"); WordPiece continuations without their prefix ("##s" -> "s", the
-    // piece keeps the "##"); added tokens as written ("[CLS]", "<|endoftext|>").
+    // piece keeps the "##"); added tokens as written ("[CLS]", "<|endoftext|>"). Then, as
+    // tokenDisplayText writes it: a newline, a tab or another character that draws as a box
+    // or as nothing shows as its bytes ("Ċ" -> "<0x0A>").
     QString displayText(int id) const;
     // As the library's decode: ids to pieces (special added tokens dropped when skipSpecial),
     // then the decoder (or the pieces joined with spaces when there is none).
@@ -77,6 +79,7 @@ public:
 private:
     HfTokenizer();
     static std::shared_ptr<HfTokenizer> parseTokenizerJson(const QByteArray& json, const QString& name);
+    QString readableText(int id) const; // displayText before tokenDisplayText
     void finish();
 
     QString m_name;

@@ -1,4 +1,5 @@
 #include "core/error.h"
+#include "core/token_display.h"
 #include "core/tokenizer.h"
 
 #include <QElapsedTimer>
@@ -227,6 +228,36 @@ private slots:
             QVERIFY2(isSpecialTokenText(QString::fromLatin1(text)), text);
         for (const char* text : {"", "CLS", "[cls]", "[CLS", "<S>", "<mask>", "[CLS] "})
             QVERIFY2(!isSpecialTokenText(QString::fromLatin1(text)), text);
+    }
+
+    // Every view shows a token through tokenDisplayText: what would draw as a box or as
+    // nothing is written as its UTF-8 bytes; what a font draws stays as it is.
+    void displayTextShowsInvisibleCharactersAsBytes_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("shown");
+        QTest::newRow("word") << QStringLiteral("cat") << QStringLiteral("cat");
+        QTest::newRow("space kept") << QStringLiteral(" cat") << QStringLiteral(" cat");
+        QTest::newRow("accented") << QStringLiteral("mangé") << QStringLiteral("mangé");
+        QTest::newRow("newline") << QStringLiteral("\n") << QStringLiteral("<0x0A>");
+        QTest::newRow("tab inside") << QStringLiteral("a\tb") << QStringLiteral("a<0x09>b");
+        QTest::newRow("NUL") << QString(QChar(0)) << QStringLiteral("<0x00>");
+        QTest::newRow("DEL") << QStringLiteral("\x7f") << QStringLiteral("<0x7F>");
+        QTest::newRow("C1 control U+0085") << QString(QChar(0x85)) << QStringLiteral("<0xC2><0x85>");
+        QTest::newRow("zero-width space") << QString(QChar(0x200B)) << QStringLiteral("<0xE2><0x80><0x8B>");
+        QTest::newRow("private use U+E000") << QString(QChar(0xE000)) << QStringLiteral("<0xEE><0x80><0x80>");
+        QTest::newRow("joiner alone") << QString(QChar(0x200D)) << QStringLiteral("<0xE2><0x80><0x8D>");
+        // 👩 ZWJ 💻 ("woman technologist"): the joiner between two emoji is part of the glyph.
+        const QString technologist = QString::fromUtf8("\xF0\x9F\x91\xA9\xE2\x80\x8D\xF0\x9F\x92\xBB");
+        QTest::newRow("joiner in an emoji") << technologist << technologist;
+        QTest::newRow("already shown") << QStringLiteral("<0x0A>") << QStringLiteral("<0x0A>");
+    }
+
+    void displayTextShowsInvisibleCharactersAsBytes()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, shown);
+        QCOMPARE(tokenDisplayText(text), shown);
     }
 
     void lowercase()

@@ -1,5 +1,7 @@
 #include "ui/explorer/token_chips.h"
 
+#include "core/token_display.h"
+
 #include <QApplication>
 #include <QFocusEvent>
 #include <QHelpEvent>
@@ -90,11 +92,7 @@ void TokenChips::prepareChips()
     const int perCharacter = fm.averageCharWidth();
     for (std::size_t i = 0; i < m_tokens.size(); ++i) {
         Chip& chip = m_chips[i];
-        // Control characters (a tab in a whitespace token) would draw as boxes.
-        chip.text = m_tokens[i].text;
-        for (QChar& c : chip.text)
-            if (c.category() == QChar::Other_Control)
-                c = QChar(0x2423);
+        chip.text = core::tokenDisplayText(m_tokens[i].text);
         const auto known = m_widths.constFind(chip.text);
         chip.measured = known != m_widths.constEnd();
         chip.width = chip.measured ? *known
@@ -252,7 +250,7 @@ QString TokenChips::chipToolTip(int index) const
     const core::Token& token = m_tokens[std::size_t(index)];
     const Chip& chip = m_chips[std::size_t(index)];
     QStringList lines;
-    lines << tr("Token %1: \u201c%2\u201d").arg(index).arg(token.text.toHtmlEscaped());
+    lines << tr("Token %1: \u201c%2\u201d").arg(index).arg(core::tokenDisplayText(token.text).toHtmlEscaped());
     if (token.begin >= 0)
         lines << tr("characters %1\u2013%2 of the text").arg(token.begin).arg(token.begin + token.length);
     else

@@ -2,6 +2,7 @@
 
 #include "core/analysis/scene_comparison.h"
 #include "core/error.h"
+#include "core/token_display.h"
 
 #include <qcustomplot.h>
 
@@ -83,7 +84,7 @@ QStringList tokenLabels(const std::vector<core::Token>& tokens, int block)
     constexpr int kMaxLabelCharacters = 18;
     QStringList labels;
     for (std::size_t i = 0; i < tokens.size(); i += std::size_t(std::max(1, block))) {
-        QString text = tokens[i].text;
+        QString text = core::tokenDisplayText(tokens[i].text);
         if (text.size() > kMaxLabelCharacters)
             text = text.left(kMaxLabelCharacters - 1) + QChar(0x2026);
         labels.append(text);

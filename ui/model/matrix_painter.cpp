@@ -1,5 +1,7 @@
 #include "ui/model/matrix_painter.h"
 
+#include "core/token_display.h"
+
 #include <QFontMetricsF>
 #include <QPaintDevice>
 #include <QPainter>
@@ -118,8 +120,7 @@ void drawColourBar(QPainter& painter, const QRectF& rect, const ColourTable& col
 
 QString tokenLabel(const QString& text, int maxCharacters)
 {
-    QString shown = text;
-    shown.replace(QLatin1Char('\n'), QStringLiteral("\\n"));
+    QString shown = core::tokenDisplayText(text);
     if (shown.size() > maxCharacters)
         shown = shown.left(maxCharacters - 1) + QChar(0x2026);
     if (shown.startsWith(QLatin1Char(' ')) || shown.endsWith(QLatin1Char(' ')) || shown.isEmpty())

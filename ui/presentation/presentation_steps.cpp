@@ -3,6 +3,7 @@
 #include "core/attention_result.h"
 #include "core/mask.h"
 #include "core/problem.h"
+#include "core/token_display.h"
 
 #include <cmath>
 #include <limits>
@@ -358,7 +359,7 @@ QString quotedToken(const std::vector<core::Token>& tokens, int i)
 {
     if (i < 0 || i >= int(tokens.size()))
         return {};
-    return QStringLiteral("“%1”").arg(tokens[std::size_t(i)].text.toHtmlEscaped());
+    return QStringLiteral("“%1”").arg(core::tokenDisplayText(tokens[std::size_t(i)].text).toHtmlEscaped());
 }
 
 // Sum of `terms` products a × b, written out when short, else the first three and "…".

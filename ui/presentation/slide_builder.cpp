@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "core/mask.h"
+#include "core/token_display.h"
 
 #include <QCoreApplication>
 #include <QFontMetricsF>
@@ -122,7 +123,7 @@ QStringList tokenTexts(const std::vector<core::Token>& tokens)
 {
     QStringList out;
     for (const core::Token& token : tokens)
-        out.append(token.text.isEmpty() ? QStringLiteral("␣") : token.text);
+        out.append(token.text.isEmpty() ? QStringLiteral("␣") : core::tokenDisplayText(token.text));
     return out;
 }
 

@@ -1,6 +1,7 @@
 #include "ui/views/heatmap_view.h"
 
 #include "core/mask.h"
+#include "core/token_display.h"
 
 #include <qcustomplot.h>
 
@@ -36,7 +37,7 @@ QString quoted(const std::vector<core::Token>& tokens, int index)
 {
     if (index < 0 || index >= int(tokens.size()))
         return QString::number(index);
-    return QStringLiteral("“%1” (%2)").arg(tokens[std::size_t(index)].text.toHtmlEscaped()).arg(index + 1);
+    return QStringLiteral("“%1” (%2)").arg(core::tokenDisplayText(tokens[std::size_t(index)].text).toHtmlEscaped()).arg(index + 1);
 }
 
 QString scoreFormula(core::ScoreKind kind)

@@ -1,5 +1,7 @@
 #include "ui/views/lines_view.h"
 
+#include "core/token_display.h"
+
 #include <QFontMetricsF>
 #include <QHelpEvent>
 #include <QMouseEvent>
@@ -117,7 +119,7 @@ void draw(QPainter& painter, const LinesView::Geometry& g, const core::Attention
     painter.setFont(g.font);
     const double boxPad = fm.height() * 0.25;
     auto label = [&](const core::Token& token, const QRectF& rect, bool right, double tint, bool dim) {
-        const QString text = fm.elidedText(token.text, Qt::ElideMiddle, rect.width());
+        const QString text = fm.elidedText(core::tokenDisplayText(token.text), Qt::ElideMiddle, rect.width());
         if (tint > 0.0) {
             const double w = fm.horizontalAdvance(text);
             const QRectF box(right ? rect.right() - w - boxPad : rect.left() - boxPad, rect.top() + 0.5,
@@ -275,7 +277,7 @@ LinesView::Geometry LinesView::layout(const QRectF& target, const core::Attentio
     auto widest = [&](const std::vector<core::Token>& tokens, Side side) {
         double w = fm.horizontalAdvance(headingText(side, cross));
         for (std::size_t i = 0; i < tokens.size(); i += std::size_t(g.labelStep))
-            w = std::max(w, small.horizontalAdvance(tokens[i].text));
+            w = std::max(w, small.horizontalAdvance(core::tokenDisplayText(tokens[i].text)));
         return std::min(w, std::max(line, target.width() * 0.3));
     };
     const double leftWidth = widest(problem.queryTokens, Side::Query);
