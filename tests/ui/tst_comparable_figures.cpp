@@ -55,12 +55,13 @@ Built build(const core::AttentionResult& result, ui::FigureSpec spec, const core
     return b;
 }
 
+// The first named colour bar: the Pipeline's slim bars beside X, Q, K, V, ... have no name.
 QCPColorScale* colorScale(QCustomPlot& plot)
 {
     for (int i = 0; i < plot.plotLayout()->elementCount(); ++i) {
         QList<QCPLayoutElement*> all = plot.plotLayout()->elements(true);
         for (QCPLayoutElement* e : all)
-            if (auto* scale = qobject_cast<QCPColorScale*>(e))
+            if (auto* scale = qobject_cast<QCPColorScale*>(e); scale && !scale->axis()->label().isEmpty())
                 return scale;
     }
     return nullptr;

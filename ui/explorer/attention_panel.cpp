@@ -22,6 +22,7 @@
 #include <QSpinBox>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -109,6 +110,14 @@ QWidget* AttentionPanel::buildAttention()
     }
     m_score->setToolTip(scoreChoiceToolTip());
     form->addRow(tr("&Score:"), m_score);
+    // Luong et al.'s q^T M k with M = I is q . k: without a word, a learner sees dot-product
+    // figures under the name "bilinear" and looks for a difference that is not there.
+    m_bilinearNote = note(tr("With M = I, the default, the score qᵀMk is q·k: the figures equal dot-product "
+                             "attention until M is edited (Weights, “M (bilinear)”)."),
+                          box);
+    m_bilinearNote->setObjectName(QStringLiteral("bilinearNote"));
+    m_bilinearNote->setVisible(false);
+    form->addRow(QString(), m_bilinearNote);
 
     m_normalization = new QComboBox(box);
     m_normalization->setObjectName(QStringLiteral("normalizationCombo"));
@@ -366,6 +375,11 @@ void AttentionPanel::syncFromScene(SceneChanges what)
     m_syncing = true;
     const ScoreOption option = scoreOptionOf(scene.score, scene.normalization);
     m_score->setCurrentIndex(m_score->findData(int(option)));
+    const auto identity = [](const core::HeadWeights& head) {
+        return head.bilinear.rows() == head.bilinear.cols() && head.bilinear.isIdentity(0.0f);
+    };
+    m_bilinearNote->setVisible(scene.score == core::ScoreKind::Bilinear &&
+                               std::all_of(scene.weights.heads.begin(), scene.weights.heads.end(), identity));
     m_normalization->setCurrentIndex(m_normalization->findData(int(scene.normalization)));
     m_fill->setCurrentIndex(m_fill->findData(int(scene.fill)));
     const bool dotLike = scene.score == core::ScoreKind::Dot || scene.score == core::ScoreKind::ScaledDot;

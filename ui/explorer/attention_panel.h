@@ -84,6 +84,7 @@ private:
     int m_keys = 0;
 
     QComboBox* m_score = nullptr;
+    QLabel* m_bilinearNote = nullptr; // while the score is bilinear and every head's M is I
     QComboBox* m_normalization = nullptr;
     QSlider* m_temperature = nullptr;
     DecimalField* m_temperatureSpin = nullptr;

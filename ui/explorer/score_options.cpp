@@ -45,7 +45,9 @@ QString scoreOptionToolTip(ScoreOption option)
     case ScoreOption::Scaled: return QObject::tr("e_ij = q_i · k_j / √d_k (Vaswani et al. 2017, eq. 1)");
     case ScoreOption::Additive: return QObject::tr("e_ij = wᵀ tanh(q_i + k_j) (Bahdanau et al. 2014)");
     case ScoreOption::Hard: return QObject::tr("Scaled dot product, then a one-hot row at the largest score");
-    case ScoreOption::Bilinear: return QObject::tr("e_ij = q_iᵀ M k_j (Luong et al. 2015, \"general\")");
+    case ScoreOption::Bilinear:
+        return QObject::tr("e_ij = q_iᵀ M k_j (Luong et al. 2015, \"general\"). With M = I, the default, this is "
+                           "q_i · k_j: the figures equal dot-product attention until M is edited.");
     case ScoreOption::Cosine: return QObject::tr("e_ij = q_i · k_j / (|q_i| |k_j|)");
     }
     return {};

@@ -31,6 +31,10 @@ namespace {
 // More cells than this and the numbers would be unreadable anyway; also keeps the item
 // count (one QCPItemText per number) bounded.
 constexpr int kMaxValueCells = 2500;
+// Numbers in cells are a quarter of the cell tall, from the figure's number size up to 2.5
+// times it: a large cell (a big window, a projector) shows large numbers.
+constexpr double kValueToCell = 0.25;
+constexpr double kMaxValueScale = 2.5;
 
 // Largest finite |value| over the cells not masked.
 double maxAbs(const Matrix& m, const core::Mask* mask)
@@ -332,7 +336,7 @@ void FigureBuilder::compose(const core::AttentionResult& result, QSize size, con
     switch (m_spec.view) {
     case FigureView::Head: buildHead(result); break;
     case FigureView::Heads: buildHeads(result); break;
-    case FigureView::Pipeline: buildPipeline(result, size.width()); break;
+    case FigureView::Pipeline: buildPipeline(result); break;
     case FigureView::Difference:
         if (!compare)
             throw core::Error("the difference view needs a second result to compare with");
@@ -470,10 +474,11 @@ QCPLayoutGrid* FigureBuilder::sideHost()
     return host;
 }
 
-void FigureBuilder::addColorScale(QCPLayoutGrid* host, Colormap map, double low, double high, const QString& label, bool log)
+QCPColorScale* FigureBuilder::addColorScale(QCPLayoutGrid* host, Colormap map, double low, double high,
+                                            const QString& label, bool log)
 {
     if (!m_spec.colorBar || !host)
-        return;
+        return nullptr;
     auto* scale = new QCPColorScale(&m_plot);
     host->addElement(std::max(0, host->rowCount() - 1), host->columnCount(), scale); // beside a panel's matrix
     scale->setType(QCPAxis::atRight);
@@ -507,6 +512,7 @@ void FigureBuilder::addColorScale(QCPLayoutGrid* host, Colormap map, double low,
     for (const Panel& panel : m_panels)
         if (panel.rect && panel.rect->layout() == host)
             panel.rect->setMarginGroup(QCP::msTop | QCP::msBottom, group);
+    return scale;
 }
 
 void FigureBuilder::addColorScale(QCPLayoutGrid* host, const WeightColours& colours)
@@ -682,7 +688,7 @@ const core::HeadResult& FigureBuilder::pipelineHead(const core::AttentionResult&
     return result.heads[std::size_t(m_spec.head)];
 }
 
-void FigureBuilder::buildPipeline(const core::AttentionResult& result, int width)
+void FigureBuilder::buildPipeline(const core::AttentionResult& result)
 {
     const core::HeadResult& head = pipelineHead(result);
     const QStringList queries = tokenLabels(result.problem->queryTokens, 1);
@@ -698,6 +704,12 @@ void FigureBuilder::buildPipeline(const core::AttentionResult& result, int width
         bool masked;
     };
     const QStringList none;
+    // The masked panel holds the scores the softmax gets: divided by √d_k only when scaling is
+    // on, and by the temperature (Problem::scoreScale).
+    const core::Problem& problem = *result.problem;
+    const QString masked = problem.score == core::ScoreKind::ScaledDot ? Words::tr("scaled, masked")
+                           : problem.temperature != 1.0f              ? Words::tr("÷ T, masked")
+                                                                      : Words::tr("masked");
     const std::vector<Stage> stages = {
         // Short titles: they set the columns' minimum widths, and the T x T panels below
         // share those columns.
@@ -706,18 +718,10 @@ void FigureBuilder::buildPipeline(const core::AttentionResult& result, int width
         {&head.K, QStringLiteral("K"), QStringLiteral("K"), &keys, &none, false, false},
         {&head.V, QStringLiteral("V"), QStringLiteral("V"), &keys, &none, false, false},
         {&head.rawScores, Words::tr("scores"), QStringLiteral("scores"), &queries, &keys, false, false},
-        {&head.maskedScores, Words::tr("scaled, masked"), QStringLiteral("masked scores"), &queries, &keys, false, true},
+        {&head.maskedScores, masked, QStringLiteral("masked scores"), &queries, &keys, false, true},
         {&head.weights, Words::tr("weights α"), QStringLiteral("weights"), &queries, &keys, true, true},
         {&head.output, Words::tr("output αV"), QStringLiteral("output"), &queries, &none, false, false},
     };
-    // Signed panels give their colour range in the title where the titles fit the figure's
-    // width (with room for the row labels and the colour bar); else the name alone.
-    // The four columns are about equally wide, so the widest title decides.
-    const QFontMetricsF titleMetrics(font(m_spec.fontPoints));
-    double widestTitle = 0.0;
-    for (const Stage& stage : stages)
-        widestTitle = std::max(widestTitle, titleMetrics.horizontalAdvance(stage.title + QStringLiteral("  ±0.00")));
-    const bool showRanges = 4 * widestTitle + 20 * titleMetrics.averageCharWidth() < width;
     // Each row of panels aligned (their matrices start and end at the same heights), and
     // its rows labelled once, at its start, or again where the row tokens change (K and V
     // of cross-attention): a narrow window keeps room for the matrices.
@@ -736,21 +740,34 @@ void FigureBuilder::buildPipeline(const core::AttentionResult& result, int width
         panel.name = stage.name;
         panel.head = m_spec.head;
         panel.masked = stage.masked;
+        panel.title = stage.title;
+        double top = 0.0;
         if (stage.weights) {
             setWeightColours(panel, weightColours({stage.matrix}));
-            panel.title = stage.title;
         } else {
-            // Signed matrices: a diverging map centred on 0, each panel to its own range,
-            // which the title states (one shared scale would flatten the small ones).
-            const double top = signedRangeTop(maxAbs(*stage.matrix, stage.masked ? m_mask.get() : nullptr));
+            // Signed matrices: a diverging map centred on 0, each panel to its own range (one
+            // shared scale would flatten the small ones), which its own bar gives.
+            top = signedRangeTop(maxAbs(*stage.matrix, stage.masked ? m_mask.get() : nullptr));
             panel.map = m_spec.style.signedColormap;
             panel.low = -top;
             panel.high = top;
-            panel.title = showRanges ? stage.title + QStringLiteral("  ±%1").arg(formatValue(top, top < 10 ? 2 : 0))
-                                     : stage.title;
         }
-        addPanel(m_content, int(s / 4), int(s % 4), std::move(panel));
-        m_panels.back().rect->setMarginGroup(QCP::msTop | QCP::msBottom, rowGroups[s / 4]);
+        QCPLayoutGrid* cell = addPanel(m_content, int(s / 4), int(s % 4), std::move(panel));
+        QCPAxisRect* rect = m_panels.back().rect;
+        QCPColorScale* scale =
+            stage.weights ? nullptr : addColorScale(cell, m_spec.style.signedColormap, -top, top, QString());
+        rect->setMarginGroup(QCP::msTop | QCP::msBottom, rowGroups[s / 4]);
+        if (scale) {
+            // A slim bar that names −max, 0 and max: four of them share a row.
+            scale->setBarWidth(int(std::lround(5 * m_spec.pixelsPerPoint())));
+            QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+            const int precision = top < 10 ? 2 : 0;
+            ticker->addTick(-top, formatValue(-top, precision));
+            ticker->addTick(0.0, QStringLiteral("0"));
+            ticker->addTick(top, formatValue(top, precision));
+            scale->axis()->setTicker(ticker);
+            scale->setMarginGroup(QCP::msTop | QCP::msBottom, rowGroups[s / 4]);
+        }
     }
     addColorScale(sideHost(), weightColours({&head.weights}));
 }
@@ -911,13 +928,18 @@ std::optional<QFont> FigureBuilder::valueFont(const Panel& panel) const
         return std::nullopt;
     const double cell = cellPixels(panel);
     QFont valueFont = font(m_spec.fontPoints * 0.85);
+    const int base = valueFont.pixelSize();
+    const int largest = int(std::lround(base * kMaxValueScale));
+    valueFont.setPixelSize(std::clamp(int(std::lround(cell * kValueToCell)), base, largest));
     const QString widest = formatValue(-maxAbs(m, nullptr), m_spec.precision);
-    // Shrink to fit down to 70% of the figure's size; below that numbers are noise.
     const double room = 1.15;
     auto fits = [&](const QFont& f) {
         const QFontMetricsF metrics(f);
         return metrics.horizontalAdvance(widest) * room <= cell && metrics.height() * 1.2 <= cell;
     };
+    // Shrink to fit: to the figure's size, then down to 70% of it; below that numbers are noise.
+    while (!fits(valueFont) && valueFont.pixelSize() > base)
+        valueFont.setPixelSize(std::max(base, int(valueFont.pixelSize() * 0.9)));
     for (int attempt = 0; attempt < 4 && !fits(valueFont); ++attempt)
         valueFont.setPixelSize(std::max(1, int(valueFont.pixelSize() * 0.9)));
     if (!fits(valueFont))

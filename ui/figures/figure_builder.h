@@ -120,7 +120,7 @@ private:
 
     void buildHead(const core::AttentionResult& result);
     void buildHeads(const core::AttentionResult& result);
-    void buildPipeline(const core::AttentionResult& result, int width);
+    void buildPipeline(const core::AttentionResult& result);
     void buildDifference(const core::AttentionResult& result, const core::AttentionResult& compare, int width);
     const core::HeadResult& pipelineHead(const core::AttentionResult& result) const;
     void compose(const core::AttentionResult& result, QSize size, const core::AttentionResult* compare);
@@ -131,7 +131,9 @@ private:
     void addTitle(const QString& text);
     // The grid beside the panels that holds a shared colour bar; null when there is none.
     QCPLayoutGrid* sideHost();
-    void addColorScale(QCPLayoutGrid* host, Colormap map, double low, double high, const QString& label, bool log = false);
+    // Null when the figure has no colour bars.
+    QCPColorScale* addColorScale(QCPLayoutGrid* host, Colormap map, double low, double high, const QString& label,
+                                 bool log = false);
     void addColorScale(QCPLayoutGrid* host, const WeightColours& colours);
     WeightColours weightColours(const std::vector<const core::Matrix*>& weights) const;
     void setWeightColours(Panel& panel, const WeightColours& colours) const;
