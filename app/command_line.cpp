@@ -8,6 +8,7 @@
 #include "core/scene_json.h"
 #include "ui/concepts/concept_figures.h"
 #include "ui/figures/figure_export.h"
+#include "ui/figures/legible_text.h"
 #include "ui/explorer/comparison_choices.h"
 #include "ui/figures/stage_export.h"
 #include "ui/presentation/presentation_export.h"
@@ -819,10 +820,14 @@ int runHeadless(const CommandLine& commandLine)
                                  ui::conceptFigureBytes(*conceptView, source, spec, commandLine.figureSize,
                                                         *ui::figureFormatForPath(commandLine.exportPath)));
         } else if (!commandLine.exportPath.isEmpty()) {
+            bool valuesLeftOut = false;
             outputs.emplace_back(commandLine.exportPath,
                                  ui::figureBytes(*result, spec, commandLine.figureSize,
                                                  *ui::figureFormatForPath(commandLine.exportPath),
-                                                 spec.view == ui::FigureView::Difference ? comparison() : nullptr));
+                                                 spec.view == ui::FigureView::Difference ? comparison() : nullptr,
+                                                 &valuesLeftOut));
+            if (valuesLeftOut)
+                printLine(stderr, QStringLiteral("warning: ") + ui::valuesLeftOutMessage());
         }
         if (!commandLine.presentationPath.isEmpty()) {
             ui::DeckOptions deck;

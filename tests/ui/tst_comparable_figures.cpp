@@ -18,6 +18,9 @@
 #include <qcustomplot.h>
 
 #include <QCheckBox>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
 #include <QStandardPaths>
 #include <QTest>
 #include <algorithm>
@@ -301,6 +304,89 @@ private slots:
         QCOMPARE(window.exportDialog()->settings().weightScale, ui::WeightScale::Data);
         window.exportDialog()->close();
         window.document()->undoStack()->setClean();
+    }
+
+    // A journal column, 8.5 x 7 cm at 300 DPI, at the export dialog's 10 pt. An 8-token head:
+    // every cell keeps its number (set smaller, never under 4.5 pt; the old code measured
+    // weights as if they had a minus sign and dropped them). Both heads of a 5-token
+    // sentence: the title is whole (smaller or on two lines), not "All heads · scaled dot
+    // product · so…".
+    void aSmallFigureKeepsItsNumbersAndTitle()
+    {
+        const auto result = compute(core::makeScene(longText(8), 16, 1, 1));
+        QCOMPARE(result->heads[0].weights.rows(), 8);
+        ui::FigureSpec spec;
+        spec.dpi = 300;
+        spec.fontPoints = 10;
+        Built b = build(*result, spec, nullptr, QSize(1004, 827)); // 8.5 x 7 cm at 300 DPI
+        int numbers = 0;
+        for (int i = 0; i < b.plot->itemCount(); ++i)
+            if (auto* text = qobject_cast<QCPItemText*>(b.plot->item(i))) {
+                ++numbers;
+                QVERIFY2(text->font().pixelSize() >= 19, // 4.5 pt at 300 DPI is 18.75 pixels
+                         qPrintable(QString::number(text->font().pixelSize())));
+            }
+        QCOMPARE(numbers, 8 * 8); // no mask: every cell
+        QVERIFY(!b.builder->valuesLeftOut());
+
+        const auto heads = compute(example(QStringLiteral("12-multi-head-one-off.json")));
+        spec.view = ui::FigureView::Heads;
+        Built both = build(*heads, spec, nullptr, QSize(1004, 827));
+        auto* title = qobject_cast<QCPTextElement*>(both.plot->plotLayout()->element(0, 0));
+        QVERIFY(title);
+        QCOMPARE(title->text().replace(QLatin1Char('\n'), QLatin1Char(' ')),
+                 QStringLiteral("All heads · scaled dot product · softmax"));
+    }
+
+    // Where even 4.5 pt numbers cannot fit (30 tokens in 8.5 cm), they are left out and the
+    // builder says so, for the export dialog and the command line to tell the user.
+    void numbersTooSmallToReadAreLeftOutAndSaid()
+    {
+        const auto result = compute(core::makeScene(longText(30), 16, 1, 1));
+        ui::FigureSpec spec;
+        spec.dpi = 300;
+        Built b = build(*result, spec, nullptr, QSize(1004, 827));
+        for (int i = 0; i < b.plot->itemCount(); ++i)
+            QVERIFY(!qobject_cast<QCPItemText*>(b.plot->item(i)));
+        QVERIFY(b.builder->valuesLeftOut());
+        spec.showValues = false; // not asked for: nothing to say
+        QVERIFY(!build(*result, spec, nullptr, QSize(1004, 827)).builder->valuesLeftOut());
+    }
+
+    // Every head of a 16-token sentence in the default figure (1200 x 900 at 150 DPI): each
+    // token is named on the outer axes (a smaller font, not under 4.5 pt, instead of every
+    // other token), and the colour bar shows its 0 (it fell off the page's bottom edge).
+    void allHeadsNameEveryTokenAndTheBarItsZero()
+    {
+        const auto result = compute(core::makeScene(longText(16), 16, 4, 1));
+        QCOMPARE(result->problem->queryCount(), 16);
+        ui::FigureSpec spec;
+        spec.view = ui::FigureView::Heads;
+        spec.dpi = 150;
+        Built b = build(*result, spec, nullptr, QSize(1200, 900));
+        int labelledAxes = 0;
+        for (QCPAxisRect* rect : b.plot->axisRects())
+            for (QCPAxis* axis : {rect->axis(QCPAxis::atLeft), rect->axis(QCPAxis::atBottom)}) {
+                auto ticker = axis->ticker().dynamicCast<QCPAxisTickerText>();
+                if (!ticker || ticker->ticks().isEmpty())
+                    continue;
+                ++labelledAxes;
+                QCOMPARE(ticker->ticks().size(), 16);
+                QVERIFY(axis->tickLabelFont().pixelSize() >= 9); // 4.5 pt at 150 DPI is 9.4 pixels
+            }
+        QCOMPARE(labelledAxes, 4); // 2 x 2 heads: two rows of queries, two columns of keys
+        QTemporaryDir dir;
+        const QString pdf = dir.filePath(QStringLiteral("heads.pdf"));
+        QFile file(pdf);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(ui::renderFigure(*b.plot, QSize(1200, 900), spec.dpi, ui::FigureFormat::Pdf));
+        file.close();
+        QProcess text;
+        text.start(QStringLiteral("pdftotext"), {pdf, QStringLiteral("-")});
+        QVERIFY(text.waitForFinished(30000));
+        const QStringList lines = QString::fromUtf8(text.readAllStandardOutput()).split(QLatin1Char('\n'));
+        for (const QString& tick : {QStringLiteral("0"), QStringLiteral("0.2"), QStringLiteral("0.8"), QStringLiteral("1")})
+            QVERIFY2(lines.contains(tick), qPrintable(tick + QStringLiteral(" not on the colour bar: ") + lines.join(QLatin1Char('|'))));
     }
 
     void aSceneFileRefusesAnUnknownScale()

@@ -247,6 +247,31 @@ private slots:
         QVERIFY(updates.count() >= 3);
     }
 
+    // A small figure of a 30-token head (8.5 x 7 cm at 300 DPI): its cells are too small for
+    // numbers at 4.5 pt, so the preview has none and the dialog says why; a 4-token head at the
+    // same size keeps its numbers and says nothing.
+    void numbersLeftOutAreSaid()
+    {
+        ui::ExportSource s = source();
+        s.result = core::CpuBackend().compute(test::randomProblem(30, 30, 16, 1, 7, false), {});
+        auto dialog = open(s);
+        setSize(*dialog, QStringLiteral("cm"), 8.5, 7.0, 300, QStringLiteral("pdf"));
+        QVERIFY(child<QCheckBox>(*dialog, "showValues")->isChecked());
+        const QString said = QStringLiteral("Numbers in cells left out: the cells are too small for legible numbers. "
+                                            "Make the figure larger or use fewer decimals.");
+        QTRY_COMPARE(child<QLabel>(*dialog, "status")->text(), said);
+        child<QCheckBox>(*dialog, "showValues")->setChecked(false); // not asked for: nothing to say
+        QTRY_VERIFY(!dialog->previewImage().isNull());
+        QTest::qWait(300);
+        QCOMPARE(child<QLabel>(*dialog, "status")->text(), QString());
+        auto small = open(source());
+        setSize(*small, QStringLiteral("cm"), 8.5, 7.0, 300, QStringLiteral("pdf"));
+        QSignalSpy updates(small.get(), &ui::ExportDialog::previewUpdated);
+        QTRY_VERIFY(updates.count() >= 1);
+        QTest::qWait(300);
+        QCOMPARE(child<QLabel>(*small, "status")->text(), QString());
+    }
+
     void settingsChangedInABurstRenderOnce()
     {
         auto dialog = open(source());

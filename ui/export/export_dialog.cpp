@@ -4,6 +4,7 @@
 
 #include "ui/figures/colormap.h"
 #include "ui/figures/figure_builder.h"
+#include "ui/figures/legible_text.h"
 #include "ui/figures/lines_figure.h"
 #include "ui/views/lines_view.h"
 
@@ -116,8 +117,10 @@ std::optional<QString> sizeProblem(QSize pixels, int dpi)
 
 // Builds the figure of `settings` for a target of `size` pixels at `dpi` and hands the plot
 // to `use` while the builder (which owns derived matrices) is alive.
+// `valuesLeftOut`, when given, is set as FigureBuilder::valuesLeftOut.
 template <class Use>
-auto withFigure(const ExportSource& source, const ExportSettings& settings, QSize size, double dpi, Use use)
+auto withFigure(const ExportSource& source, const ExportSettings& settings, QSize size, double dpi, Use use,
+                bool* valuesLeftOut = nullptr)
 {
     if (!source.result)
         throw core::Error("there is no result to export yet");
@@ -138,6 +141,8 @@ auto withFigure(const ExportSource& source, const ExportSettings& settings, QSiz
     }
     FigureBuilder builder(plot, spec);
     builder.build(*source.result, size, spec.view == FigureView::Difference ? source.compare.get() : nullptr);
+    if (valuesLeftOut)
+        *valuesLeftOut = builder.valuesLeftOut();
     return use(plot);
 }
 
@@ -882,7 +887,10 @@ void ExportDialog::renderPreview()
     const double dpi = s.dpi * double(drawn.width()) / pixels.width();
     try {
         QString title;
-        QImage image = withFigure(m_source, s, drawn, dpi, [&](QCustomPlot& plot) {
+        bool valuesLeftOut = false;
+        QImage image = withFigure(
+            m_source, s, drawn, dpi,
+            [&](QCustomPlot& plot) {
             title = figureTitle(plot);
             QImage out(drawn, QImage::Format_ARGB32_Premultiplied);
             out.fill(Qt::white);
@@ -892,7 +900,8 @@ void ExportDialog::renderPreview()
             QCPPainter painter(&out);
             plot.toPainter(&painter, drawn.width(), drawn.height());
             return out;
-        });
+            },
+            &valuesLeftOut);
         if (image.size() != target)
             image = image.scaled(target, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
         image.setDevicePixelRatio(ratio);
@@ -901,6 +910,8 @@ void ExportDialog::renderPreview()
         m_preview->setImage(image);
         if (s.title.isEmpty())
             m_title->setPlaceholderText(title);
+        if (valuesLeftOut)
+            m_status->setText(valuesLeftOutMessage()); // the file would lack what the checkbox asks for
         m_save->setEnabled(true);
         m_copy->setEnabled(true);
         emit previewUpdated();

@@ -1,5 +1,7 @@
 #include "ui/figures/figure_builder.h"
 
+#include "ui/figures/legible_text.h"
+
 #include "core/analysis/scene_comparison.h"
 #include "core/error.h"
 #include "core/token_display.h"
@@ -82,6 +84,12 @@ double signedRangeTop(double max)
 }
 
 } // namespace
+
+QString valuesLeftOutMessage()
+{
+    return Words::tr("Numbers in cells left out: the cells are too small for legible numbers. Make the figure "
+                     "larger or use fewer decimals.");
+}
 
 QStringList tokenLabels(const std::vector<core::Token>& tokens, int block)
 {
@@ -295,6 +303,7 @@ void FigureBuilder::compose(const core::AttentionResult& result, QSize size, con
     m_panels.clear();
     m_owned.clear();
     m_result = &result;
+    m_valuesLeftOut = false;
 
     const core::Problem& problem = *result.problem;
     m_mask.reset();
@@ -350,10 +359,7 @@ void FigureBuilder::compose(const core::AttentionResult& result, QSize size, con
         break;
     case FigureView::Lines: throw core::Error("the lines view is drawn by buildLinesFigure, not as a heatmap");
     }
-    // A title wider than the figure (a small window) is cut with an ellipsis, not at both
-    // ends by the plot's edges.
-    const QFontMetricsF metrics(font(m_spec.fontPoints * 1.2, true));
-    addTitle(metrics.elidedText(title, Qt::ElideRight, std::max(1.0, size.width() - 8 * m_spec.pixelsPerPoint())));
+    addTitle(title, std::max(1.0, size.width() - 8 * m_spec.pixelsPerPoint()));
 
     // Lay out at the target size; build() then decides which labels fit, makes cells square
     // and centred, and places the numbers. Exporting lays out again at the same size.
@@ -368,9 +374,33 @@ QCPColorGradient FigureBuilder::gradient(Colormap map) const
     return g;
 }
 
-void FigureBuilder::addTitle(const QString& text)
+void FigureBuilder::addTitle(const QString& text, double width)
 {
-    auto* title = new QCPTextElement(&m_plot, text, font(m_spec.fontPoints * 1.2, true));
+    // A title wider than the figure (a small figure, a small window) is set at the body's
+    // size, then on two lines; only what even two lines cannot hold is cut with an ellipsis.
+    QFont titleFont = font(m_spec.fontPoints * 1.2, true);
+    QString shown = text;
+    if (QFontMetricsF(titleFont).horizontalAdvance(text) > width) {
+        titleFont = font(m_spec.fontPoints, true);
+        const QFontMetricsF metrics(titleFont);
+        if (metrics.horizontalAdvance(text) > width) {
+            // The first line takes as many words as fit; the second the rest.
+            const QStringList words = text.split(QLatin1Char(' '));
+            QString first;
+            qsizetype used = 0;
+            for (; used < words.size(); ++used) {
+                const QString longer = first.isEmpty() ? words[used] : first + QLatin1Char(' ') + words[used];
+                if (!first.isEmpty() && metrics.horizontalAdvance(longer) > width)
+                    break;
+                first = longer;
+            }
+            const QString rest = words.mid(used).join(QLatin1Char(' '));
+            shown = metrics.elidedText(first, Qt::ElideRight, width);
+            if (!rest.isEmpty())
+                shown += QLatin1Char('\n') + metrics.elidedText(rest, Qt::ElideRight, width);
+        }
+    }
+    auto* title = new QCPTextElement(&m_plot, shown, titleFont);
     title->setTextColor(m_spec.style.text);
     title->setMargins(QMargins(0, 0, 0, int(std::lround(6 * m_spec.pixelsPerPoint()))));
     m_plot.plotLayout()->addElement(0, 0, title);
@@ -471,6 +501,11 @@ QCPLayoutGrid* FigureBuilder::sideHost()
     auto* host = new QCPLayoutGrid;
     m_body->addElement(0, 1, host);
     m_body->setColumnStretchFactor(1, 0.01);
+    // Half a line above and below the bar: its end labels (the 0 at the bottom) are centred
+    // on its ends, and at the body's edge the lower one fell off the page.
+    const int half = int(std::ceil(QFontMetricsF(font(m_spec.fontPoints * 0.9)).height() / 2)) + 2;
+    host->setAutoMargins(QCP::msNone);
+    host->setMargins(QMargins(0, half, 0, half));
     return host;
 }
 
@@ -872,7 +907,29 @@ bool FigureBuilder::fitLabels()
         const double cell = std::min(square, double(r.width()) / double(panel.matrix->cols())); // a column's width
         QCPAxis* x = panel.rect->axis(QCPAxis::atBottom);
         QCPAxis* y = panel.rect->axis(QCPAxis::atLeft);
-        const QFontMetricsF metrics(x->tickLabelFont());
+        // Rows or columns too narrow for a line of text: a smaller font, down to the legible
+        // minimum, where that names every token (a grid of heads was labelled every other
+        // token); else the labels are thinned at the size they have. Only ever smaller, so
+        // the passes settle.
+        const double pitch = std::min(panel.rowLabels.isEmpty() ? rowPixels * 2 : rowPixels,
+                                      panel.columnLabels.isEmpty() ? cell * 2 : cell);
+        QFont tickFont = x->tickLabelFont();
+        if (QFontMetricsF(tickFont).height() * 1.05 > pitch && tickFont.pixelSize() > 0) {
+            const double ppp = m_spec.pixelsPerPoint();
+            const int smallest = int(std::ceil(smallestLegiblePoints(tickFont.pixelSize() / ppp) * ppp));
+            QFont smaller = tickFont;
+            for (int pixels = tickFont.pixelSize() - 1; pixels >= smallest; --pixels) {
+                smaller.setPixelSize(pixels);
+                if (QFontMetricsF(smaller).height() * 1.05 <= pitch) {
+                    tickFont = smaller;
+                    x->setTickLabelFont(tickFont);
+                    y->setTickLabelFont(tickFont);
+                    changed = true;
+                    break;
+                }
+            }
+        }
+        const QFontMetricsF metrics(tickFont);
         const double line = metrics.height();
         // Rows: one line of text per shown label.
         const int rowStep = std::max(1, int(std::ceil(line * 1.05 / std::max(rowPixels, 1e-3))));
@@ -927,31 +984,34 @@ std::optional<QFont> FigureBuilder::valueFont(const Panel& panel) const
     if (m.size() > kMaxValueCells)
         return std::nullopt;
     const double cell = cellPixels(panel);
-    QFont valueFont = font(m_spec.fontPoints * 0.85);
-    const int base = valueFont.pixelSize();
-    const int largest = int(std::lround(base * kMaxValueScale));
-    valueFont.setPixelSize(std::clamp(int(std::lround(cell * kValueToCell)), base, largest));
-    const QString widest = formatValue(-maxAbs(m, nullptr), m_spec.precision);
-    const double room = 1.15;
-    auto fits = [&](const QFont& f) {
-        const QFontMetricsF metrics(f);
-        return metrics.horizontalAdvance(widest) * room <= cell && metrics.height() * 1.2 <= cell;
-    };
-    // Shrink to fit: to the figure's size, then down to 70% of it; below that numbers are noise.
-    while (!fits(valueFont) && valueFont.pixelSize() > base)
-        valueFont.setPixelSize(std::max(base, int(valueFont.pixelSize() * 0.9)));
-    for (int attempt = 0; attempt < 4 && !fits(valueFont); ++attempt)
-        valueFont.setPixelSize(std::max(1, int(valueFont.pixelSize() * 0.9)));
-    if (!fits(valueFont))
+    // The widest number shown: a minus sign only where the matrix has negative cells (it is
+    // as wide as two digits, and weights have none).
+    double lowest = 0.0;
+    for (Eigen::Index k = 0; k < m.size(); ++k)
+        if (std::isfinite(m.data()[k]))
+            lowest = std::min(lowest, double(m.data()[k]));
+    const double largest = maxAbs(m, nullptr);
+    const QString widest = formatValue(lowest < 0 ? -std::max(largest, -lowest) : largest, m_spec.precision);
+    // Numbers grow with the cell (a quarter of its height, up to kMaxValueScale times the
+    // figure's size), then shrink to fit, down to the smallest size a printed figure can be read at.
+    const double basePoints = m_spec.fontPoints * 0.85;
+    double points =
+        std::clamp(cell * kValueToCell / m_spec.pixelsPerPoint(), basePoints, basePoints * kMaxValueScale);
+    const double room = 1.1;
+    const QFontMetricsF metrics(font(points));
+    points *= std::min({1.0, cell / (metrics.horizontalAdvance(widest) * room), cell / (metrics.height() * 1.2)});
+    if (points < smallestLegiblePoints(basePoints))
         return std::nullopt;
-    return valueFont;
+    return font(points);
 }
 
 void FigureBuilder::addCellValues()
 {
     std::vector<std::optional<QFont>> fonts;
-    for (const Panel& panel : m_panels)
+    for (const Panel& panel : m_panels) {
         fonts.push_back(valueFont(panel));
+        m_valuesLeftOut = m_valuesLeftOut || (!fonts.back() && panel.matrix->size() <= kMaxValueCells);
+    }
     for (std::size_t p = 0; p < m_panels.size(); ++p) {
         const Panel& panel = m_panels[p];
         if (!fonts[p])

@@ -86,6 +86,11 @@ public:
     // A one-line description of the settings: "scaled dot product · softmax · causal".
     static QString settingsSummary(const core::Problem& problem);
 
+    // True when numbers in cells were asked for and some panel's cells are too small to hold
+    // them at kMinimumLegiblePoints (those panels have none; panels of thousands of cells
+    // never have numbers and do not count): the export dialog and the command line say so.
+    bool valuesLeftOut() const { return m_valuesLeftOut; }
+
 private:
     // One matrix drawn as cells, with its labels and colour range.
     struct Panel
@@ -128,7 +133,7 @@ private:
     std::optional<QFont> valueFont(const Panel& panel) const;
 
     QCPLayoutGrid* addPanel(QCPLayoutGrid* parent, int row, int column, Panel panel);
-    void addTitle(const QString& text);
+    void addTitle(const QString& text, double width);
     // The grid beside the panels that holds a shared colour bar; null when there is none.
     QCPLayoutGrid* sideHost();
     // Null when the figure has no colour bars.
@@ -159,6 +164,7 @@ private:
     std::vector<Panel> m_panels;
     std::deque<core::Matrix> m_owned; // derived matrices (head mean, difference) panels show
     bool m_squareCells = true;
+    bool m_valuesLeftOut = false;
 };
 
 } // namespace attn::ui

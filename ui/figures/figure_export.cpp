@@ -82,8 +82,11 @@ QByteArray renderFigure(QCustomPlot& plot, QSize size, double dpi, FigureFormat 
 }
 
 QByteArray figureBytes(const core::AttentionResult& result, const FigureSpec& spec, QSize size,
-                       FigureFormat format, const core::AttentionResult* compare)
+                       FigureFormat format, const core::AttentionResult* compare,
+                       bool* valuesLeftOut)
 {
+    if (valuesLeftOut)
+        *valuesLeftOut = false;
     QCustomPlot plot;
     plot.setAttribute(Qt::WA_DontShowOnScreen);
     plot.resize(size);
@@ -93,6 +96,8 @@ QByteArray figureBytes(const core::AttentionResult& result, const FigureSpec& sp
     }
     FigureBuilder builder(plot, spec);
     builder.build(result, size, compare);
+    if (valuesLeftOut)
+        *valuesLeftOut = builder.valuesLeftOut();
     return renderFigure(plot, size, spec.dpi, format);
 }
 

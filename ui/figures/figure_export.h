@@ -24,8 +24,10 @@ std::optional<FigureFormat> figureFormatForPath(const QString& path);
 QByteArray renderFigure(QCustomPlot& plot, QSize size, double dpi, FigureFormat format);
 
 // Builds the figure of `result` off screen and returns the file's bytes. Throws core::Error
-// when the figure cannot be drawn (a view the result cannot show).
+// when the figure cannot be drawn (a view the result cannot show). `valuesLeftOut`, when
+// given, is set as FigureBuilder::valuesLeftOut.
 QByteArray figureBytes(const core::AttentionResult& result, const FigureSpec& spec, QSize size,
-                       FigureFormat format, const core::AttentionResult* compare = nullptr);
+                       FigureFormat format, const core::AttentionResult* compare = nullptr,
+                       bool* valuesLeftOut = nullptr);
 
 } // namespace attn::ui
