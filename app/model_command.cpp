@@ -456,7 +456,6 @@ int runModelHeadless(const CommandLine& commandLine)
             ui::ModelFigureSource source;
             source.result = result;
             source.layer = commandLine.modelOptions.layer ? layer : -1;
-            source.head = commandLine.modelOptions.layer ? std::max(0, spec.head) : -1;
             source.colormap = spec.colormap;
             source.title = commandLine.figure.title;
             source.topK = options.topK;

@@ -10,6 +10,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -61,6 +62,7 @@ private slots:
     void modelInfoReadsNoWeights();
     void modelTooBigForMemory();
     void figureOfOneLayer();
+    void modelFiguresFillThePage();
     void badInput_data();
     void badInput();
     void pickleIsRefused();
@@ -223,6 +225,50 @@ void TestModelCommand::figureOfOneLayer()
     QFile file(pdf);
     QVERIFY(file.open(QIODevice::ReadOnly));
     QVERIFY(file.read(5) == "%PDF-");
+}
+
+// --view grid|rollout|predictions at the default 1200 x 900: the figure fills the page (it
+// was drawn in the top two thirds, the predictions in the top third), the grid names the
+// tokens of its rows and columns, and no export carries the window's selection frame
+// (Okabe-Ito blue #0072b2; --layer used to frame a head).
+void TestModelCommand::modelFiguresFillThePage()
+{
+    QTemporaryDir dir;
+    for (const QString& view : {QStringLiteral("grid"), QStringLiteral("rollout"), QStringLiteral("predictions")}) {
+        const QString png = dir.filePath(view + QStringLiteral(".png"));
+        const QString svg = dir.filePath(view + QStringLiteral(".svg"));
+        for (const QString& path : {png, svg}) {
+            const auto result = run({QStringLiteral("--model"), fixture(QStringLiteral("gpt2")), QStringLiteral("--text"),
+                                     QStringLiteral("The cat sat on the"), QStringLiteral("--layer"), QStringLiteral("1"),
+                                     QStringLiteral("--view"), view, QStringLiteral("--export"), path,
+                                     QStringLiteral("--backend"), QStringLiteral("cpu")});
+            QVERIFY2(result.code == 0, qPrintable(result.err));
+        }
+        const QImage image(png);
+        QCOMPARE(image.size(), QSize(1200, 900));
+        int top = image.height(), bottom = -1, left = image.width(), right = -1;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x)
+                if (image.pixel(x, y) != qRgb(255, 255, 255)) {
+                    top = std::min(top, y);
+                    bottom = std::max(bottom, y);
+                    left = std::min(left, x);
+                    right = std::max(right, x);
+                }
+        const QString box =
+            QStringLiteral("%1: drawn from (%2, %3) to (%4, %5)").arg(view).arg(left).arg(top).arg(right).arg(bottom);
+        // Most of the page, and centred on it (the old drawings ended two thirds down).
+        QVERIFY2(bottom - top >= 0.7 * 900 && right - left >= 0.85 * 1200, qPrintable(box));
+        QVERIFY2(std::abs((top + bottom) / 2.0 - 450) <= 90, qPrintable(box));
+        QFile file(svg);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(file.readAll());
+        QVERIFY2(!text.contains(QLatin1String("#0072b2"), Qt::CaseInsensitive), qPrintable(view));
+        if (view == QLatin1String("grid"))
+            for (const QString& token : {QStringLiteral(">The<"), QStringLiteral(">“ cat”<"), QStringLiteral(">“ sat”<"),
+                                         QStringLiteral(">“ on”<"), QStringLiteral(">“ the”<")})
+                QVERIFY2(text.count(token) == 2 + 4, qPrintable(token)); // each layer's queries, each head's keys
+    }
 }
 
 void TestModelCommand::badInput_data()

@@ -438,6 +438,33 @@ private slots:
         QVERIFY((shown - expected.drop).cwiseAbs().maxCoeff() < 1e-5f);
         QCOMPARE(shown(0, 3), 0.0f); // already off
         QCOMPARE(view->panels()->panels().front().matrix, expected.drop);
+        // The most important heads by name and number, most first (ranked here from core's
+        // drops), and each cell's number in the exported heatmap.
+        std::vector<std::pair<float, QString>> ranked;
+        for (int l = 0; l < 2; ++l)
+            for (int h = 0; h < 4; ++h)
+                ranked.emplace_back(expected.drop(l, h), QStringLiteral("Layer %1, head %2: ").arg(l + 1).arg(h + 1));
+        std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+        const QStringList lines = view->ranking()->text().split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), 6); // a heading and the top five
+        for (int k = 0; k < 5; ++k) {
+            const double drop = double(ranked[std::size_t(k)].first);
+            QCOMPARE(lines[k + 1], QStringLiteral("%1. ").arg(k + 1) + ranked[std::size_t(k)].second +
+                                       (drop < 0 ? QStringLiteral("−") : QString()) +
+                                       QString::number(std::abs(drop), 'f', 2) + QStringLiteral(" nats"));
+        }
+        QTemporaryDir dir;
+        const QString svg = dir.filePath(QStringLiteral("importance.svg"));
+        QVERIFY(m_window->exportModelFigure(ui::ModelFigure::Importance, svg));
+        QFile file(svg);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString figure = QString::fromUtf8(file.readAll());
+        for (int l = 0; l < 2; ++l)
+            for (int h = 0; h < 4; ++h) {
+                const double drop = double(expected.drop(l, h));
+                const QString number = (drop < 0 ? QStringLiteral("−") : QString()) + QString::number(std::abs(drop), 'f', 2);
+                QVERIFY2(figure.contains(QLatin1Char('>') + number + QLatin1Char('<')), qPrintable(number));
+            }
         // A click on the heatmap selects that head (once painted: the cells' places come from
         // the paint).
         QTRY_VERIFY(!view->panels()->geometry().cells.empty());
@@ -466,6 +493,37 @@ private slots:
         QVERIFY2(view->panels()->message().startsWith(QStringLiteral("Rank Heads measures")),
                  qPrintable(view->panels()->message()));
         QVERIFY(view->computeButton()->isEnabled());
+    }
+
+    // Every head shows its on/off switch (not only the selected one), so which heads are on
+    // reads at a glance; and the grid names the tokens of its rows and columns.
+    void everyHeadShowsItsSwitchAndTokens()
+    {
+        openGpt2();
+        ui::HeadGridView* grid = m_window->gridView();
+        const QImage shot = grid->grab().toImage();
+        const qreal ratio = shot.devicePixelRatio();
+        for (int l = 0; l < 2; ++l)
+            for (int h = 0; h < 4; ++h) {
+                const QRect box = grid->checkboxRect(l, h).toAlignedRect();
+                QVERIFY(!box.isEmpty());
+                // A checkbox is light inside (the style's base colour); viridis, the thumbnails'
+                // map, has no light grey or white.
+                int light = 0;
+                for (int y = box.top(); y <= box.bottom(); ++y)
+                    for (int x = box.left(); x <= box.right(); ++x) {
+                        const QColor c = shot.pixelColor(QPoint(int(x * ratio), int(y * ratio)));
+                        light += c.red() > 215 && c.green() > 215 && c.blue() > 215;
+                    }
+                QVERIFY2(light >= box.width() * box.height() / 5, qPrintable(QStringLiteral("no switch on layer %1, head %2")
+                                                                                  .arg(l + 1)
+                                                                                  .arg(h + 1)));
+            }
+        const auto& g = grid->geometry();
+        QCOMPARE(g.tokens, (QStringList{QStringLiteral("The"), QStringLiteral("“ cat”"), QStringLiteral("“ sat”"),
+                                        QStringLiteral("“ on”"), QStringLiteral("“ the”")}));
+        QCOMPARE(g.tokenStep, 1);
+        QVERIFY(g.queryLabelWidth > 0 && g.keyLabelHeight > 0);
     }
 
     void importanceCancels()

@@ -1,5 +1,7 @@
 #include "ui/model/head_grid_painter.h"
 
+#include "ui/figures/legible_text.h"
+
 #include <QCoreApplication>
 #include <QFontMetricsF>
 #include <QPaintDevice>
@@ -27,6 +29,34 @@ QColor mix(const QColor& a, const QColor& b, double t)
 
 constexpr qint64 kMaxVectorCells = 60000; // more cells than this go into a PDF as images
 
+// Queries beside each layer's first head, keys under each head of the last layer: each head
+// is read along its row and its column without a legend.
+void paintTokenLabels(QPainter& painter, const HeadGridPainter::Geometry& g, double u)
+{
+    const int t = int(g.tokens.size());
+    if (t == 0 || g.side <= 0)
+        return;
+    painter.setFont(g.tokenFont);
+    const double row = g.side / t;
+    for (int l = 0; l < g.layers; ++l) {
+        const QRectF cell = g.cellRect(l, 0);
+        for (int i = 0; i < t; i += g.tokenStep)
+            painter.drawText(QRectF(cell.left() - g.queryLabelWidth, cell.top() + i * row, g.queryLabelWidth - 3 * u, row),
+                             Qt::AlignRight | Qt::AlignVCenter | Qt::TextDontClip, g.tokens[i]);
+    }
+    for (int h = 0; h < g.heads; ++h) {
+        const QRectF cell = g.cellRect(g.layers - 1, h);
+        for (int j = 0; j < t; j += g.tokenStep) {
+            painter.save();
+            painter.translate(cell.left() + (j + 0.5) * row, cell.bottom() + 3 * u);
+            painter.rotate(-90);
+            painter.drawText(QRectF(-g.keyLabelHeight, -row / 2, g.keyLabelHeight - 3 * u, row),
+                             Qt::AlignRight | Qt::AlignVCenter | Qt::TextDontClip, g.tokens[j]);
+            painter.restore();
+        }
+    }
+}
+
 } // namespace
 
 QRectF HeadGridPainter::Geometry::cellRect(int layer, int head) const
@@ -50,7 +80,8 @@ std::optional<HeadGridPainter::Geometry::Hit> HeadGridPainter::Geometry::hitAt(Q
 }
 
 HeadGridPainter::Geometry HeadGridPainter::layout(const QRectF& target, int layers, int heads, const QFont& font,
-                                                  const HeadGridOptions& options, const QPaintDevice* device)
+                                                  const HeadGridOptions& options, const QPaintDevice* device,
+                                                  const QStringList& tokens)
 {
     Geometry g;
     g.layers = layers;
@@ -69,18 +100,54 @@ HeadGridPainter::Geometry HeadGridPainter::layout(const QRectF& target, int laye
     const double left = fm.horizontalAdvance(Words::tr("Layer %1").arg(layers)) + 8 * u;
     const double top = fm.height() * 1.4;
     const double bar = options.colorBar ? 16 * u + fm.horizontalAdvance(QStringLiteral("0.00")) + 16 * u : 0.0;
-    const double width = area.width() - left - bar;
-    const double height = area.height() - top;
-    g.pitch = std::max(0.0, std::min(width / heads, height / layers));
-    const double gap = std::clamp(g.pitch * 0.08, 1.0 * u, 6.0 * u);
-    g.side = std::max(0.0, g.pitch - gap);
+    const int t = int(tokens.size());
+    g.tokens = tokens;
+    g.tokenFont = paint::scaled(font, 0.85);
+    // Widths of the labels at the token font, then the thumbnails' pitch in what is left.
+    const auto measure = [&] {
+        const QFontMetricsF ft(g.tokenFont, device);
+        double widest = 0.0;
+        for (const QString& token : tokens)
+            widest = std::max(widest, ft.horizontalAdvance(token));
+        g.queryLabelWidth = t ? std::min(widest + 6 * u, area.width() * 0.2) : 0.0;
+        g.keyLabelHeight = t ? std::min(widest + 6 * u, area.height() * 0.2) : 0.0;
+        const double width = area.width() - left - g.queryLabelWidth - bar;
+        const double height = area.height() - top - g.keyLabelHeight;
+        g.pitch = std::max(0.0, std::min(width / heads, height / layers));
+        g.side = std::max(0.0, g.pitch - std::clamp(g.pitch * 0.08, 1.0 * u, 6.0 * u));
+        return ft.height();
+    };
+    double line = measure();
+    if (t > 0 && line * 0.95 > g.side / t) {
+        // Rows too short for the labels: a smaller font, down to the legible minimum, before
+        // any label is left out.
+        const double floor =
+            font.pointSizeF() > 0 ? smallestLegiblePoints(g.tokenFont.pointSizeF()) / g.tokenFont.pointSizeF() : 2.0 / 3.0;
+        g.tokenFont = paint::scaled(g.tokenFont, std::clamp(g.side / t / (line * 0.95), floor, 1.0));
+        line = measure();
+    }
+    if (t > 0)
+        g.tokenStep = std::max(1, int(std::ceil(line * 0.95 / std::max(g.side / t, 1e-6))));
     const double blockWidth = g.pitch * heads;
-    const double x0 = area.left() + left + std::max(0.0, (width - blockWidth) / 2);
-    g.cells = QRectF(x0, area.top() + top, blockWidth, g.pitch * layers);
+    const double blockHeight = g.pitch * layers;
+    const double width = area.width() - left - g.queryLabelWidth - bar;
+    const double height = area.height() - top - g.keyLabelHeight;
+    // Centred in the room left: a wide or tall canvas keeps its margins on both sides.
+    const double x0 = area.left() + left + g.queryLabelWidth + std::max(0.0, (width - blockWidth) / 2);
+    const double y0 = area.top() + top + std::max(0.0, (height - blockHeight) / 2);
+    g.cells = QRectF(x0, y0, blockWidth, blockHeight);
     g.longHeadLabels = fm.horizontalAdvance(Words::tr("Head %1").arg(heads)) + 2 * u <= g.pitch;
     if (options.colorBar)
         g.colorBar = QRectF(g.cells.right() + 12 * u, g.cells.top(), bar - 12 * u, std::min(g.cells.height(), 240 * u));
     return g;
+}
+
+QStringList HeadGridPainter::tokenLabels(const core::ModelResult& result)
+{
+    QStringList labels;
+    for (const core::Token& token : result.tokens)
+        labels << paint::tokenLabel(token.text);
+    return labels;
 }
 
 QImage HeadGridPainter::thumbnail(const core::Matrix& weights, const ColourTable& colours, int focusToken,
@@ -142,13 +209,16 @@ void HeadGridPainter::paint(QPainter& painter, const Geometry& g, const core::Mo
     painter.setFont(g.font);
     painter.setPen(style.text);
     // Labels: text, so that PDF and SVG readers can search them.
+    const double layerWidth = fm.horizontalAdvance(Words::tr("Layer %1").arg(g.layers));
+    const double layerRight = g.cells.left() - g.queryLabelWidth - 6 * u;
     for (int l = 0; l < g.layers; ++l) {
         const QRectF cell = g.cellRect(l, 0);
         if (g.pitch >= fm.height() * 0.9 || l % int(std::ceil(fm.height() / std::max(g.pitch, 1.0))) == 0)
-            painter.drawText(QRectF(g.cells.left() - fm.horizontalAdvance(Words::tr("Layer %1").arg(g.layers)) - 8 * u, cell.top(),
-                                    fm.horizontalAdvance(Words::tr("Layer %1").arg(g.layers)) + 2 * u, cell.height()),
+            painter.drawText(QRectF(layerRight - layerWidth - 2 * u, cell.top(), layerWidth + 2 * u, cell.height()),
                              Qt::AlignRight | Qt::AlignVCenter, Words::tr("Layer %1").arg(l + 1));
     }
+    paintTokenLabels(painter, g, u);
+    painter.setFont(g.font);
     const double labelTop = g.cells.top() - fm.height() * 1.3;
     for (int h = 0; h < g.heads; ++h) {
         const QRectF cell = g.cellRect(0, h);
@@ -156,8 +226,7 @@ void HeadGridPainter::paint(QPainter& painter, const Geometry& g, const core::Mo
                          Qt::AlignHCenter | Qt::AlignBottom, g.longHeadLabels ? Words::tr("Head %1").arg(h + 1) : QString::number(h + 1));
     }
     if (!g.longHeadLabels)
-        painter.drawText(QRectF(g.cells.left() - fm.horizontalAdvance(Words::tr("Layer %1").arg(g.layers)) - 8 * u, labelTop,
-                                fm.horizontalAdvance(Words::tr("Layer %1").arg(g.layers)) + 2 * u, fm.height() * 1.2),
+        painter.drawText(QRectF(layerRight - layerWidth - 2 * u, labelTop, layerWidth + 2 * u, fm.height() * 1.2),
                          Qt::AlignRight | Qt::AlignBottom, Words::tr("Head"));
 
     const ColourTable colours(options.colormap);

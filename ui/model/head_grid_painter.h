@@ -8,6 +8,7 @@
 #include <QFont>
 #include <QImage>
 #include <QRectF>
+#include <QStringList>
 #include <optional>
 #include <set>
 #include <utility>
@@ -25,6 +26,7 @@ struct HeadGridOptions
     FigureStyle style;
     QString title;         // empty: none (the window's dock names it)
     bool colorBar = false; // exported figures carry one; the window's grid has no room
+    // The window's selection, framed; exported figures leave it out (screen-only state).
     int selectedLayer = -1;
     int selectedHead = -1;
     int focusToken = -1;                     // the query row shown in every head; -1: all rows
@@ -50,6 +52,13 @@ public:
         double side = 0.0;   // a thumbnail's side
         bool longHeadLabels = true; // "Head 12", else "12" under a "head" caption
         QRectF colorBar;     // empty: none
+        // Token labels: queries left of each layer's first head, keys under the last layer's
+        // heads, every `tokenStep`-th (1 where the rows are tall enough for the font).
+        QStringList tokens;
+        QFont tokenFont;
+        int tokenStep = 1;
+        double queryLabelWidth = 0.0;
+        double keyLabelHeight = 0.0;
 
         QRectF cellRect(int layer, int head) const;
         // The head under a point, and within it the query row and key column (T tokens).
@@ -63,8 +72,12 @@ public:
         std::optional<Hit> hitAt(QPointF point, int tokens) const;
     };
 
+    // `tokens`: the labels of the rows and columns of every head (empty: none).
     static Geometry layout(const QRectF& target, int layers, int heads, const QFont& font,
-                           const HeadGridOptions& options, const QPaintDevice* device);
+                           const HeadGridOptions& options, const QPaintDevice* device,
+                           const QStringList& tokens = {});
+    // The labels layout() takes for `result`'s tokens.
+    static QStringList tokenLabels(const core::ModelResult& result);
     // `vector`: SVG and PDF (cells as rectangles where there are few enough).
     static void paint(QPainter& painter, const Geometry& geometry, const core::ModelResult& result,
                       const HeadGridOptions& options, bool vector);

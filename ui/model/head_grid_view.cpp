@@ -32,7 +32,8 @@ HeadGridView::HeadGridView(QWidget* parent) : QWidget(parent)
 void HeadGridView::setResult(std::shared_ptr<const core::ModelResult> result)
 {
     const bool shape = !m_result || !result || m_result->layerCount() != result->layerCount() ||
-                       (result->layerCount() && m_result->layers.front()->heads.size() != result->layers.front()->heads.size());
+                       (result->layerCount() && m_result->layers.front()->heads.size() != result->layers.front()->heads.size()) ||
+                       HeadGridPainter::tokenLabels(*m_result) != HeadGridPainter::tokenLabels(*result); // label widths
     m_result = std::move(result);
     m_message.clear();
     invalidate(true);
@@ -68,7 +69,8 @@ const HeadGridPainter::Geometry& HeadGridView::geometry() const
 {
     if (!m_geometry)
         m_geometry = std::make_unique<HeadGridPainter::Geometry>(
-            HeadGridPainter::layout(QRectF(rect()), layers(), heads(), font(), m_options, this));
+            HeadGridPainter::layout(QRectF(rect()), layers(), heads(), font(), m_options, this,
+                                    m_result ? HeadGridPainter::tokenLabels(*m_result) : QStringList()));
     return *m_geometry;
 }
 
@@ -147,16 +149,14 @@ void HeadGridView::paintEvent(QPaintEvent*)
     painter.setRenderHint(QPainter::Antialiasing, false);
     HeadGridOptions options = m_options;
     HeadGridPainter::paint(painter, geometry(), *m_result, options, m_thumbnails);
-    // The switches: a screen's affordance, not part of exported figures. Drawn on the head
-    // under the pointer, the selected head and the heads switched off, so that 144 boxes do
-    // not cover the thumbnails; every head's corner takes a click.
+    // The switches: a screen's affordance, not part of exported figures. On every head large
+    // enough to hold one (a small box in its corner), so which heads are on reads at a glance
+    // and any head switches with one click.
     const auto& g = geometry();
     for (int l = 0; l < g.layers; ++l)
         for (int h = 0; h < g.heads; ++h) {
             const QRectF box = checkboxRect(l, h);
-            const bool shown = m_options.headsOff.count({l, h}) || (l == m_hoverLayer && h == m_hoverHead) ||
-                               (l == m_options.selectedLayer && h == m_options.selectedHead);
-            if (box.isEmpty() || !shown)
+            if (box.isEmpty())
                 continue;
             QStyleOptionButton option;
             option.initFrom(this);
@@ -187,30 +187,6 @@ void HeadGridView::changeEvent(QEvent* event)
     if (event->type() == QEvent::FontChange || event->type() == QEvent::PaletteChange)
         m_geometry.reset();
     QWidget::changeEvent(event);
-}
-
-void HeadGridView::mouseMoveEvent(QMouseEvent* event)
-{
-    int layer = -1;
-    int head = -1;
-    if (m_result)
-        if (const auto hit = geometry().hitAt(event->position(), int(m_result->tokens.size()))) {
-            layer = hit->layer;
-            head = hit->head;
-        }
-    if (layer != m_hoverLayer || head != m_hoverHead) {
-        m_hoverLayer = layer;
-        m_hoverHead = head;
-        update();
-    }
-    QWidget::mouseMoveEvent(event);
-}
-
-void HeadGridView::leaveEvent(QEvent* event)
-{
-    m_hoverLayer = m_hoverHead = -1;
-    update();
-    QWidget::leaveEvent(event);
 }
 
 void HeadGridView::mousePressEvent(QMouseEvent* event)

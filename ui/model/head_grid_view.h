@@ -12,8 +12,8 @@
 namespace attn::ui {
 
 // The layers x heads grid in the window, painted by HeadGridPainter (the exporter's code)
-// with what a screen adds: a checkbox in each head's corner that switches it off (drawn on
-// the head under the pointer, the selected one and those off), hover that names
+// with what a screen adds: a checkbox in each head's corner that switches it off (on every
+// head whose thumbnail is large enough), hover that names
 // the head and the strongest key of the hovered query, click to select, and the keyboard
 // (arrows move between heads and layers, Home/End and Page Up/Down jump, Space switches the
 // selected head off or on, Enter opens it in the views).
@@ -54,8 +54,6 @@ protected:
     void paintEvent(QPaintEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
-    void mouseMoveEvent(QMouseEvent* event) override;
-    void leaveEvent(QEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void changeEvent(QEvent* event) override;
@@ -74,8 +72,6 @@ private:
     double m_paintMs = 0.0;
     int m_paints = 0;
     const core::ModelResult* m_painted = nullptr;
-    int m_hoverLayer = -1; // the head under the pointer shows its switch
-    int m_hoverHead = -1;
 };
 
 } // namespace attn::ui

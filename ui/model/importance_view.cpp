@@ -11,6 +11,12 @@
 
 namespace attn::ui {
 
+namespace {
+
+constexpr int kRankedHeads = 5;
+
+} // namespace
+
 ImportanceView::ImportanceView(QWidget* parent) : QWidget(parent)
 {
     auto* layout = new QVBoxLayout(this);
@@ -37,7 +43,14 @@ ImportanceView::ImportanceView(QWidget* parent) : QWidget(parent)
     layout->addWidget(m_note);
     m_panels = new MatrixPanelsView(this);
     m_panels->setObjectName(QStringLiteral("importancePanels"));
-    layout->addWidget(m_panels, 1);
+    // The colours rank the heads only roughly: the top ones by name and number beside them.
+    m_ranking = new QLabel(this);
+    m_ranking->setObjectName(QStringLiteral("importanceRanking"));
+    m_ranking->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* panelsRow = new QHBoxLayout;
+    panelsRow->addWidget(m_panels, 1);
+    panelsRow->addWidget(m_ranking, 0, Qt::AlignTop);
+    layout->addLayout(panelsRow, 1);
     connect(m_compute, &QPushButton::clicked, this, &ImportanceView::computeRequested);
     connect(m_cancel, &QPushButton::clicked, this, &ImportanceView::cancelRequested);
     connect(m_panels, &MatrixPanelsView::cellClicked, this, [this](int, int row, int column) { emit headClicked(row, column); });
@@ -49,6 +62,7 @@ void ImportanceView::clear()
     m_importance.reset();
     setRunning(false);
     m_note->clear();
+    m_ranking->clear();
     m_panels->setMessage(tr("Rank Heads measures, for the prediction shown, how much each head matters: the drop in the "
                             "log-probability of the top token when that head alone is switched off."));
 }
@@ -75,9 +89,12 @@ void ImportanceView::setImportance(const std::optional<core::HeadImportance>& im
                                    int head)
 {
     m_importance = importance;
-    if (!importance)
+    if (!importance) {
+        m_ranking->clear();
         return;
+    }
     m_panels->setPanels({importancePanel(*importance, layer, head)}, title);
+    m_ranking->setText(tr("Most important heads:") + QLatin1Char('\n') + rankedHeadsText(*importance, kRankedHeads));
 }
 
 void ImportanceView::setMessage(const QString& text)

@@ -35,6 +35,7 @@ public:
     QPushButton* cancelButton() const { return m_cancel; }
     QProgressBar* progressBar() const { return m_progress; }
     MatrixPanelsView* panels() const { return m_panels; }
+    QLabel* ranking() const { return m_ranking; } // the top heads, most important first
 
 signals:
     void computeRequested();
@@ -47,6 +48,7 @@ private:
     QProgressBar* m_progress = nullptr;
     QLabel* m_note = nullptr;
     MatrixPanelsView* m_panels = nullptr;
+    QLabel* m_ranking = nullptr;
     std::optional<core::HeadImportance> m_importance;
 };
 

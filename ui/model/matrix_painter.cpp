@@ -1,6 +1,7 @@
 #include "ui/model/matrix_painter.h"
 
 #include "core/token_display.h"
+#include "ui/figures/legible_text.h"
 
 #include <QFontMetricsF>
 #include <QPaintDevice>
@@ -145,6 +146,39 @@ std::optional<MatrixPanelsGeometry::Hit> MatrixPanelsGeometry::hitAt(QPointF poi
 
 namespace {
 
+// Each cell's number at `font`, or smaller down to smallestLegiblePoints; none where even
+// that does not fit a cell.
+void drawCellValues(QPainter& painter, const QRectF& cells, const MatrixPanel& panel, const ColourTable& colours,
+                    const QFont& font)
+{
+    const core::Matrix& m = panel.matrix;
+    const auto text = [&](float v) {
+        const QString number = QString::number(double(v), 'f', panel.valueDecimals);
+        return number.startsWith(QLatin1Char('-')) ? QChar(0x2212) + number.mid(1) : number; // a real minus
+    };
+    double widest = 0.0;
+    QFontMetricsF fm(font, painter.device());
+    for (Eigen::Index k = 0; k < m.size(); ++k)
+        widest = std::max(widest, fm.horizontalAdvance(text(m.data()[k])));
+    const double side = cells.width() / double(m.cols());
+    const double scale = std::min(1.0, std::min(side * 0.9 / std::max(widest, 1e-6), side * 0.85 / fm.height()));
+    QFont shrunk = paint::scaled(font, scale);
+    if (font.pointSizeF() > 0 && shrunk.pointSizeF() < smallestLegiblePoints(font.pointSizeF()))
+        return;
+    painter.save();
+    painter.setFont(shrunk);
+    const double span = panel.high > panel.low ? panel.high - panel.low : 1.0;
+    for (Eigen::Index i = 0; i < m.rows(); ++i)
+        for (Eigen::Index j = 0; j < m.cols(); ++j) {
+            const float v = m(i, j);
+            if (!std::isfinite(v))
+                continue;
+            painter.setPen(textColorOn(QColor(colours.at((double(v) - panel.low) / span))));
+            painter.drawText(QRectF(cells.left() + j * side, cells.top() + i * side, side, side), Qt::AlignCenter, text(v));
+        }
+    painter.restore();
+}
+
 // Every `step`-th label, so that labels never overlap at `pitch` device units per cell.
 int labelStep(double pitch, double labelHeight)
 {
@@ -192,10 +226,6 @@ MatrixPanelsGeometry paintMatrixPanels(QPainter& painter, const QRectF& target, 
         geometry.columns.push_back(cols);
 
         const QFontMetricsF fp(panelFont, painter.device());
-        painter.setFont(panelFont);
-        painter.setPen(style.text);
-        painter.drawText(QRectF(box.left(), box.top(), box.width(), fp.height() * 1.2), Qt::AlignCenter,
-                         fp.elidedText(panel.title, Qt::ElideRight, box.width()));
         QRectF inner = box.adjusted(0, fp.height() * 1.5, 0, 0);
 
         auto widest = [&](const QStringList& labels) {
@@ -212,16 +242,26 @@ MatrixPanelsGeometry paintMatrixPanels(QPainter& painter, const QRectF& target, 
                           inner.width() - rowLabelWidth - barWidth - 10 * u - (panel.rowAxis.isEmpty() ? 0 : axisBand),
                           inner.height() - columnLabelHeight - (panel.columnAxis.isEmpty() ? 0 : axisBand) -
                               fmSmall.height() * 2.2);
-        if (rows <= 0 || cols <= 0 || room.width() <= 4 || room.height() <= 4) {
-            geometry.cells.push_back(QRectF());
+        const bool fits = rows > 0 && cols > 0 && room.width() > 4 && room.height() > 4;
+        const double side = fits ? std::min(room.width() / cols, room.height() / rows) : 0.0;
+        // Square cells leave room on one side: centred, so that a wide export is not drawn
+        // in its top part only.
+        const double shift = fits ? (room.height() - side * rows) / 2 : 0.0;
+        const QRectF cells(room.left() + (room.width() - side * cols) / 2, room.top() + shift, side * cols, side * rows);
+        geometry.cells.push_back(cells);
+        painter.setFont(panelFont);
+        painter.setPen(style.text);
+        painter.drawText(QRectF(box.left(), box.top() + shift, box.width(), fp.height() * 1.2), Qt::AlignCenter,
+                         fp.elidedText(panel.title, Qt::ElideRight, box.width()));
+        if (!fits) {
+            geometry.cells.back() = QRectF();
             continue;
         }
-        const double side = std::min(room.width() / cols, room.height() / rows);
-        const QRectF cells(room.left() + (room.width() - side * cols) / 2, room.top(), side * cols, side * rows);
-        geometry.cells.push_back(cells);
 
         const ColourTable colours(panel.map);
         paint::drawCells(painter, cells, panel.matrix, colours, panel.low, panel.high, vector);
+        if (panel.valueDecimals >= 0)
+            drawCellValues(painter, cells, panel, colours, small);
         painter.setPen(QPen(style.text, 0.5 * u));
         painter.setBrush(Qt::NoBrush);
         painter.drawRect(cells);

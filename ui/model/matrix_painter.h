@@ -50,6 +50,7 @@ struct MatrixPanel
     QString scaleLabel; // under the colour bar
     int highlightRow = -1; // framed (the selected layer, the focus token)
     int highlightColumn = -1;
+    int valueDecimals = -1; // >= 0: each cell's number, where the cells hold it legibly
 };
 
 // Where paintMatrixPanels put each panel's cells (for hover and clicks).

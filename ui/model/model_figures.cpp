@@ -26,14 +26,6 @@ struct Words
     Q_DECLARE_TR_FUNCTIONS(ModelFigures)
 };
 
-QStringList labelsOf(const std::vector<core::Token>& tokens)
-{
-    QStringList labels;
-    for (const core::Token& token : tokens)
-        labels << paint::tokenLabel(token.text);
-    return labels;
-}
-
 QString quotedText(const core::ModelResult& result)
 {
     QString text;
@@ -73,7 +65,7 @@ std::vector<MatrixPanel> rolloutPanels(const core::ModelResult& result, int laye
         return {};
     layer = layer < 0 || layer >= result.layerCount() ? result.layerCount() - 1 : layer;
     const std::vector<core::Matrix> rollout = core::attentionRollout(result);
-    const QStringList labels = labelsOf(result.tokens);
+    const QStringList labels = HeadGridPainter::tokenLabels(result);
     MatrixPanel rolled;
     rolled.title = layer == 0 ? Words::tr("Rollout through layer 1") : Words::tr("Rollout through layers 1–%1").arg(layer + 1);
     rolled.matrix = rollout[std::size_t(layer)];
@@ -110,7 +102,30 @@ MatrixPanel importancePanel(const core::HeadImportance& importance, int selected
     panel.scaleLabel = Words::tr("nats");
     panel.highlightRow = selectedLayer;
     panel.highlightColumn = selectedHead;
+    panel.valueDecimals = 2;
     return panel;
+}
+
+QString rankedHeadsText(const core::HeadImportance& importance, int count)
+{
+    std::vector<std::pair<int, int>> heads;
+    for (int l = 0; l < importance.drop.rows(); ++l)
+        for (int h = 0; h < importance.drop.cols(); ++h)
+            heads.emplace_back(l, h);
+    std::stable_sort(heads.begin(), heads.end(), [&](const auto& a, const auto& b) {
+        return importance.drop(a.first, a.second) > importance.drop(b.first, b.second);
+    });
+    QStringList lines;
+    for (int k = 0; k < count && k < int(heads.size()); ++k) {
+        const auto [l, h] = heads[std::size_t(k)];
+        const double drop = double(importance.drop(l, h));
+        lines << Words::tr("%1. Layer %2, head %3: %4 nats")
+                     .arg(k + 1)
+                     .arg(l + 1)
+                     .arg(h + 1)
+                     .arg((drop < 0 ? QString(QChar(0x2212)) : QString()) + QString::number(std::abs(drop), 'f', 2));
+    }
+    return lines.join(QLatin1Char('\n'));
 }
 
 std::set<std::pair<int, int>> editedHeads(const core::ModelResult& result)
@@ -167,13 +182,13 @@ void paintModelFigure(QPainter& painter, const QRectF& target, ModelFigure figur
         options.style = style;
         options.title = title;
         options.colorBar = true;
-        options.selectedLayer = source.layer;
-        options.selectedHead = source.head;
+        // No selection frame: which head the window has selected is screen state, not data.
         options.focusToken = source.focusToken;
         options.headsOff = result.interventions.headsOff;
         options.edited = editedHeads(result);
         const int heads = result.layerCount() ? int(result.layers.front()->heads.size()) : 0;
-        const auto geometry = HeadGridPainter::layout(target, result.layerCount(), heads, font, options, painter.device());
+        const auto geometry = HeadGridPainter::layout(target, result.layerCount(), heads, font, options, painter.device(),
+                                                      HeadGridPainter::tokenLabels(result));
         HeadGridPainter::paint(painter, geometry, result, options, vector);
         break;
     }
@@ -182,11 +197,11 @@ void paintModelFigure(QPainter& painter, const QRectF& target, ModelFigure figur
         break;
     case ModelFigure::Predictions:
         PredictionsPainter::paint(painter, target, predictionBlocks(result, source.baseline.get(), source.topK),
-                                  predictionsMessage(result), title, font, style);
+                                  predictionsMessage(result), title, font, style, true);
         break;
     case ModelFigure::Importance:
         if (source.importance)
-            paintMatrixPanels(painter, target, {importancePanel(*source.importance, source.layer, source.head)}, title,
+            paintMatrixPanels(painter, target, {importancePanel(*source.importance, -1, -1)}, title,
                               font, style, vector);
         break;
     }

@@ -38,8 +38,9 @@ struct ModelFigureSource
 {
     std::shared_ptr<const core::ModelResult> result;
     std::shared_ptr<const core::ModelResult> baseline; // the unedited run; may be null
-    int layer = -1;      // the selected layer (rollout: up to it; -1: the last)
-    int head = -1;       // the selected head, framed in the grid
+    // Rollout: up to this layer (-1: the last). No figure frames a selected head or layer:
+    // what the window has selected is screen state, not part of the figure.
+    int layer = -1;
     int focusToken = -1; // the query token the grid highlights
     std::optional<core::HeadImportance> importance;
     Colormap colormap = Colormap::Viridis;
@@ -51,6 +52,9 @@ struct ModelFigureSource
 // layer's enabled heads (core::attentionRollout, core::meanOfEnabledHeads).
 std::vector<MatrixPanel> rolloutPanels(const core::ModelResult& result, int layer, Colormap map);
 MatrixPanel importancePanel(const core::HeadImportance& importance, int selectedLayer, int selectedHead);
+// The `count` heads whose removal lowers the prediction's log-probability most, most first:
+// "1. Layer 2, head 3: 0.42 nats", one a line (ties in layer, then head order).
+QString rankedHeadsText(const core::HeadImportance& importance, int count);
 QString defaultModelFigureTitle(ModelFigure figure, const ModelFigureSource& source);
 // The grid's marks: heads off, and heads whose weights or layer settings are edited.
 std::set<std::pair<int, int>> editedHeads(const core::ModelResult& result);

@@ -996,7 +996,6 @@ ModelFigureSource ModelWindow::figureSource() const
     source.result = m_document.result();
     source.baseline = m_document.baseline();
     source.layer = m_document.selectedLayer();
-    source.head = m_document.selectedHead();
     source.focusToken = m_document.focusToken();
     if (m_importanceResult && m_importanceFor == source.result)
         source.importance = m_importanceResult;

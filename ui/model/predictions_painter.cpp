@@ -98,7 +98,8 @@ double PredictionsPainter::heightFor(const std::vector<PredictionBlock>& blocks,
 
 PredictionsPainter::Geometry PredictionsPainter::paint(QPainter& painter, const QRectF& target,
                                                        const std::vector<PredictionBlock>& blocks, const QString& message,
-                                                       const QString& title, const QFont& font, const FigureStyle& style)
+                                                       const QString& title, const QFont& font, const FigureStyle& style,
+                                                       bool fill)
 {
     Geometry geometry;
     painter.save();
@@ -138,21 +139,34 @@ PredictionsPainter::Geometry PredictionsPainter::paint(QPainter& painter, const 
     const bool sayWas = area.width() - tokenWidth - numberWidth - fullChangeWidth >= area.width() / 3;
     const double changeWidth = !anyChange ? 0.0 : sayWas ? fullChangeWidth : fm.horizontalAdvance(QStringLiteral("▲ +100.0")) + 6 * u;
     const double barMax = std::max(10 * u, area.width() - tokenWidth - numberWidth - changeWidth);
-    const double rowHeight = fm.height() * 1.5;
+    double rowHeight = fm.height() * 1.5;
     double y = area.top();
+    if (fill) {
+        double rows = 0.0; // in row heights: each block's heading and gap take 1.6
+        for (const PredictionBlock& block : blocks)
+            rows += double(block.rows.size()) + 1.6;
+        const double natural = rows * rowHeight;
+        if (natural > 0 && natural < area.height()) {
+            const double grow = std::min(3.0, area.height() / natural);
+            rowHeight *= grow;
+            y += (area.height() - natural * grow) / 2;
+        }
+    }
     for (const PredictionBlock& block : blocks) {
         painter.setFont(bold);
         painter.setPen(style.text);
         painter.drawText(QRectF(area.left(), y, area.width(), fm.height() * 1.4), Qt::AlignLeft | Qt::AlignVCenter,
                          QFontMetricsF(bold, painter.device()).elidedText(block.heading, Qt::ElideRight, area.width()));
-        y += fm.height() * 1.8;
+        y += rowHeight * 1.2;
         painter.setFont(font);
         for (const PredictionRow& row : block.rows) {
             const QRectF line(area.left(), y, area.width(), rowHeight);
             painter.setPen(style.text);
             painter.drawText(QRectF(line.left(), y, tokenWidth - 6 * u, rowHeight), Qt::AlignRight | Qt::AlignVCenter,
                              fm.elidedText(paint::tokenLabel(row.text, 18), Qt::ElideRight, tokenWidth - 6 * u));
-            const QRectF track(line.left() + tokenWidth, y + rowHeight * 0.18, barMax, rowHeight * 0.64);
+            // Bars as thick as a line of text at most: spread rows keep bars, not slabs.
+            const double thickness = std::min(rowHeight * 0.64, fm.height() * 1.3);
+            const QRectF track(line.left() + tokenWidth, y + (rowHeight - thickness) / 2, barMax, thickness);
             QRectF bar = track;
             bar.setWidth(std::max(1.0 * u, barMax * std::clamp(row.probability, 0.0, 1.0)));
             painter.fillRect(track, style.placeholder);
@@ -181,7 +195,7 @@ PredictionsPainter::Geometry PredictionsPainter::paint(QPainter& painter, const 
             }
             y += rowHeight;
         }
-        y += fm.height() * 0.6;
+        y += rowHeight * 0.4;
     }
     painter.restore();
     return geometry;

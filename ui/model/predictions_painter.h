@@ -47,8 +47,11 @@ public:
     {
         std::vector<QRectF> bars; // one per row, blocks in order
     };
+    // `fill`: rows spread (up to three times their height) and centred to use the target's height,
+    // as an exported figure's page is; the window's panel keeps them at the top.
     static Geometry paint(QPainter& painter, const QRectF& target, const std::vector<PredictionBlock>& blocks,
-                          const QString& message, const QString& title, const QFont& font, const FigureStyle& style);
+                          const QString& message, const QString& title, const QFont& font, const FigureStyle& style,
+                          bool fill = false);
     // The height the blocks need at `width` (the panel's minimum).
     static double heightFor(const std::vector<PredictionBlock>& blocks, const QFont& font, const QString& title);
 };
