@@ -6,8 +6,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace attn::ui {
+namespace {
+
+constexpr const char* kPanelTitle = "panelTitle";
+
+} // namespace
 
 void clearPlot(QCustomPlot& plot, const FigureSpec& spec)
 {
@@ -122,37 +128,174 @@ void setPanelTitle(QCustomPlot& plot, const FigureSpec& spec, QCPAxisRect* rect,
     top->setTickLabels(false);
     top->setBasePen(Qt::NoPen);
     top->setLabel(text);
+    top->setProperty(kPanelTitle, text); // finishFigure wraps it to the panel's width
     top->setLabelFont(figureFont(plot, spec, spec.fontPoints, true));
     top->setLabelColor(spec.style.text);
 }
 
+namespace {
+
+// The length of the axis in pixels as laid out now, and what one tick label needs of it.
+double axisPixels(const QCPAxis* axis)
+{
+    return axis->orientation() == Qt::Horizontal ? axis->axisRect()->width()
+                                                 : axis->axisRect()->height();
+}
+
+double labelNeed(const QCPAxis* axis, const QStringList& labels)
+{
+    const QFontMetricsF metrics(axis->tickLabelFont());
+    // Upright labels side by side need their width; stacked or turned ones a line each.
+    if (axis->orientation() == Qt::Vertical || axis->tickLabelRotation() != 0.0)
+        return metrics.height() * 1.1;
+    double widest = 0.0;
+    for (const QString& label : labels)
+        widest = std::max(widest, metrics.horizontalAdvance(label));
+    return widest + metrics.height() * 0.5;
+}
+
+// A ticker of QCustomPlot's kind `Base`, fitted to its axis each time it makes ticks (each
+// replot): a rect's size is known only once the plot is laid out, and follows the window.
+template <class Base> class FittedTicker : public Base
+{
+public:
+    explicit FittedTicker(std::function<void(Base&, const QCPRange&)> fit) : m_fit(std::move(fit))
+    {
+    }
+
+    void generate(const QCPRange& range, const QLocale& locale, QChar formatChar, int precision,
+                  QVector<double>& ticks, QVector<double>* subTicks,
+                  QVector<QString>* tickLabels) override
+    {
+        m_fit(*this, range);
+        Base::generate(range, locale, formatChar, precision, ticks, subTicks, tickLabels);
+    }
+
+private:
+    std::function<void(Base&, const QCPRange&)> m_fit;
+};
+
+} // namespace
+
 void setIntegerTicks(QCPAxis* axis, int count)
 {
-    QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);
-    const double span = axis->range().size();
-    ticker->setTickStep(std::max(1.0, std::ceil(span / std::max(1, count))));
+    // The axis owns the ticker, so the ticker may keep the axis.
+    auto* ticker = new FittedTicker<QCPAxisTickerFixed>(
+        [axis, count = std::max(1, count)](QCPAxisTickerFixed& fixed, const QCPRange& range) {
+            double step = std::max(1.0, std::ceil(range.size() / count));
+            const double pixels = axisPixels(axis);
+            if (pixels > 0) {
+                const QStringList ends{QString::number(std::floor(range.lower)),
+                                       QString::number(std::ceil(range.upper))};
+                step = std::max(step, std::ceil(labelNeed(axis, ends) * range.size() / pixels));
+            }
+            fixed.setTickStep(step);
+        });
     ticker->setScaleStrategy(QCPAxisTickerFixed::ssNone);
-    axis->setTicker(ticker);
+    axis->setTicker(QSharedPointer<QCPAxisTicker>(ticker));
+}
+
+int tokenTickStep(const QCPAxis* axis, const QStringList& labels)
+{
+    const double pixels = axisPixels(axis);
+    if (labels.size() <= 1 || pixels <= 0)
+        return 1;
+    return std::max(1, int(std::ceil(labelNeed(axis, labels) * double(labels.size()) / pixels)));
 }
 
 void setTokenTicks(QCPAxis* axis, const QStringList& labels, double rotation)
 {
-    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    // Every label where they fit at about 7 px per character; else every n-th.
-    const double pixels = axis->orientation() == Qt::Horizontal ? axis->axisRect()->width()
-                                                                : axis->axisRect()->height();
-    const int step =
-        labels.size() <= 1 || pixels <= 0
-            ? 1
-            : std::max(
-                  1, int(std::ceil(
-                         double(labels.size()) *
-                         (axis->orientation() == Qt::Horizontal && rotation == 0.0 ? 40.0 : 14.0) /
-                         pixels)));
-    for (int i = 0; i < labels.size(); i += step)
-        ticker->addTick(i, labels[i]);
-    axis->setTicker(ticker);
+    axis->setTicker(QSharedPointer<QCPAxisTicker>(new FittedTicker<QCPAxisTickerText>(
+        [axis, labels](QCPAxisTickerText& text, const QCPRange&) {
+            text.clear();
+            const int step = tokenTickStep(axis, labels);
+            for (int i = 0; i < labels.size(); i += step)
+                text.addTick(i, labels[i]);
+        })));
     axis->setTickLabelRotation(rotation);
+}
+
+void layOutPlot(QCustomPlot& plot)
+{
+    QCPLayout* layout = plot.plotLayout();
+    layout->setOuterRect(plot.viewport());
+    layout->update(QCPLayoutElement::upPreparation);
+    layout->update(QCPLayoutElement::upMargins);
+    layout->update(QCPLayoutElement::upLayout);
+}
+
+QRectF labelRect(const QCPItemText& label, bool padded)
+{
+    const QPointF at = label.position->pixelPosition();
+    const QMargins pad = padded ? label.padding() : QMargins();
+    const QSizeF text =
+        QFontMetricsF(label.font())
+            .boundingRect(QRectF(), int(Qt::TextDontClip | label.textAlignment()), label.text())
+            .size();
+    const QSizeF size(text.width() + pad.left() + pad.right(),
+                      text.height() + pad.top() + pad.bottom());
+    const Qt::Alignment align = label.positionAlignment();
+    const double left = align & Qt::AlignLeft    ? at.x()
+                        : align & Qt::AlignRight ? at.x() - size.width()
+                                                 : at.x() - size.width() / 2;
+    const double top = align & Qt::AlignTop      ? at.y()
+                       : align & Qt::AlignBottom ? at.y() - size.height()
+                                                 : at.y() - size.height() / 2;
+    QRectF box(QPointF(left, top), size);
+    return padded ? box : box.translated(pad.left(), pad.top());
+}
+
+int placeLabels(QCustomPlot& plot, QCPAxisRect* rect, const std::vector<QCPItemText*>& labels)
+{
+    // Greedy point-feature labelling: right and above the point first (where a reader looks
+    // for it), then the other corners, then straight above and below.
+    const Qt::Alignment places[] = {
+        Qt::AlignLeft | Qt::AlignBottom,    Qt::AlignLeft | Qt::AlignTop,
+        Qt::AlignRight | Qt::AlignBottom,   Qt::AlignRight | Qt::AlignTop,
+        Qt::AlignHCenter | Qt::AlignBottom, Qt::AlignHCenter | Qt::AlignTop,
+    };
+    const QRectF inside = QRectF(rect->rect());
+    std::vector<QRectF> taken;
+    int dropped = 0;
+    for (QCPItemText* label : labels) {
+        bool placed = false;
+        for (Qt::Alignment place : places) {
+            label->setPositionAlignment(place);
+            const QRectF box = labelRect(*label, true);
+            if (!inside.contains(box))
+                continue;
+            if (std::any_of(taken.begin(), taken.end(),
+                            [&](const QRectF& other) { return other.intersects(box); }))
+                continue;
+            taken.push_back(box);
+            placed = true;
+            break;
+        }
+        if (!placed) {
+            plot.removeItem(label);
+            ++dropped;
+        }
+    }
+    return dropped;
+}
+
+void finishFigure(QCustomPlot& plot)
+{
+    layOutPlot(plot);
+    // Panel titles broken into lines no wider than their panel, so that none runs past the
+    // figure's edge or under its neighbour; then laid out again for the taller margins.
+    bool wrapped = false;
+    for (QCPAxisRect* rect : plot.axisRects()) {
+        QCPAxis* top = rect->axis(QCPAxis::atTop);
+        const QString text = top->property(kPanelTitle).toString();
+        if (text.isEmpty())
+            continue;
+        const QString fitted = wrapText(text, top->labelFont(), rect->width());
+        wrapped = wrapped || fitted != top->label();
+        top->setLabel(fitted);
+    }
+    if (wrapped)
+        layOutPlot(plot);
 }
 
 } // namespace attn::ui

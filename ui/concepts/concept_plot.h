@@ -3,10 +3,14 @@
 #include "ui/figures/figure_spec.h"
 
 #include <QFont>
+#include <QRectF>
 #include <QString>
+
+#include <vector>
 
 class QCustomPlot;
 class QCPAxis;
+class QCPItemText;
 class QCPAxisRect;
 class QCPColorScale;
 class QCPLayoutGrid;
@@ -43,10 +47,32 @@ QCPColorScale* addColorScale(QCustomPlot& plot, const FigureSpec& spec, QCPLayou
 void setPanelTitle(QCustomPlot& plot, const FigureSpec& spec, QCPAxisRect* rect,
                    const QString& text);
 
-// Whole-number ticks (positions, dimensions), about `count` of them.
+// Whole-number ticks (positions, dimensions), about `count` of them, fewer where their
+// labels would crowd the axis as drawn.
 void setIntegerTicks(QCPAxis* axis, int count = 8);
 
-// Token labels on an axis at integer positions (every `step`-th when they crowd).
+// Token labels on an axis at integer positions; where they crowd, every n-th, n chosen
+// by tokenTickStep each time the plot is drawn.
 void setTokenTicks(QCPAxis* axis, const QStringList& labels, double rotation = 0.0);
+
+// The n for which every n-th of `labels` fits the axis's length as laid out now: a line of
+// the tick font each on a vertical or turned axis, the widest label each on an upright one.
+int tokenTickStep(const QCPAxis* axis, const QStringList& labels);
+
+// Lays the plot out at its viewport, as a replot would, so that rects have their sizes.
+void layOutPlot(QCustomPlot& plot);
+
+// Where `label` draws: its text (with its padding where `padded`) at its position, in pixels.
+QRectF labelRect(const QCPItemText& label, bool padded = false);
+
+// Places point labels of `rect` in the order given (the most important first): each takes
+// the first place beside its point where it stays inside the rect and meets no label placed
+// before; one that fits nowhere is removed from the plot. The plot must be laid out
+// (layOutPlot). Returns how many were removed.
+int placeLabels(QCustomPlot& plot, QCPAxisRect* rect, const std::vector<QCPItemText*>& labels);
+
+// The last step of every concept figure: laid out at the viewport, panel titles wrapped to
+// their panel's width.
+void finishFigure(QCustomPlot& plot);
 
 } // namespace attn::ui

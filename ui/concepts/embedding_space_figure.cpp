@@ -68,6 +68,9 @@ void buildEmbeddingSpaceFigure(QCustomPlot& plot, const core::EmbeddingSpace& sp
     // highlighted words (and the analogy's) are named, the rest are points.
     constexpr std::size_t kLabelledWords = 120;
     const bool labelAll = map.indices.size() <= kLabelledWords;
+    // Labels in the order they claim room: highlighted words, the analogy's, the rest.
+    std::pair<QList<QCPItemText*>, QList<QCPItemText*>> labels;
+    QList<QCPItemText*> others;
     QStringList named = options.highlighted;
     if (options.analogy)
         named << (*options.analogy)[0] << (*options.analogy)[1] << (*options.analogy)[2];
@@ -82,12 +85,12 @@ void buildEmbeddingSpaceFigure(QCustomPlot& plot, const core::EmbeddingSpace& sp
         text->setClipAxisRect(rect);
         text->position->setAxes(x, y);
         text->position->setCoords(map.points(Eigen::Index(r), 0), map.points(Eigen::Index(r), 1));
-        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
-        text->setPadding(
-            QMargins(int(3 * spec.pixelsPerPoint()), 0, 0, int(2 * spec.pixelsPerPoint())));
+        const int gap = int(std::lround(2 * spec.pixelsPerPoint()));
+        text->setPadding(QMargins(gap, gap, gap, gap));
         text->setFont(highlight ? strong : label);
         text->setColor(highlight ? spec.style.accent : spec.style.text);
         text->setText(word);
+        (highlight ? labels.first : named.contains(word) ? labels.second : others) << text;
     }
     dots->setData(xs, ys);
     dots->setLineStyle(QCPGraph::lsNone);
@@ -134,6 +137,11 @@ void buildEmbeddingSpaceFigure(QCustomPlot& plot, const core::EmbeddingSpace& sp
                 false);
         }
     }
+    finishFigure(plot);
+    std::vector<QCPItemText*> order(labels.first.begin(), labels.first.end());
+    order.insert(order.end(), labels.second.begin(), labels.second.end());
+    order.insert(order.end(), others.begin(), others.end());
+    placeLabels(plot, rect, order);
 }
 
 void buildEmbeddingSpaceFigure(QCustomPlot& plot, const ConceptSource& source,

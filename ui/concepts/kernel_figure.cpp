@@ -126,6 +126,10 @@ QCPAxisRect* addKernelPanel(QCustomPlot& plot, const KernelSetup& setup, const F
     legend->setBorderPen(Qt::NoPen);
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     legend->setWrap(2);
+    // Icons as large as the points' circle: the default 32 x 18 pixels drew it over its text.
+    const double marker = 9 * spec.pixelsPerPoint();
+    legend->setIconSize(int(std::ceil(std::max(32.0, 2.5 * marker))),
+                        int(std::ceil(std::max(18.0, marker + 4 * spec.style.lineScale))));
     grid->setRowStretchFactor(1, 0.001); // the legend's own height, the rest to the panels
     for (int i = 0; i < plot.plottableCount(); ++i)
         if (plot.plottable(i)->keyAxis() == x)
@@ -215,6 +219,7 @@ void buildKernelFigure(QCustomPlot& plot, const KernelSetup& setup, const Concep
             "Seed 004: the output is “the weighted linear combination of target values on support "
             "vectors”; the temperature sets the kernel's width"),
         false);
+    finishFigure(plot);
 }
 
 void buildKernelFigure(QCustomPlot& plot, const ConceptSource& source, const FigureSpec& spec)

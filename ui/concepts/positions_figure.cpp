@@ -13,6 +13,7 @@
 
 #include <QCoreApplication>
 #include <algorithm>
+#include <cmath>
 
 namespace attn::ui {
 namespace {
@@ -133,10 +134,14 @@ void buildPositionsFigure(QCustomPlot& plot, const ConceptSource& source, const 
             setIntegerTicks(rect->axis(QCPAxis::atBottom));
             setPanelTitle(plot, spec, rect,
                           Words::tr("Rotary, head %1: score by distance").arg(head + 1));
+            // A curve needs height to be read: at least 80 points, whatever the heatmaps
+            // above ask (else a window's tab left it about 60 pixels).
+            rect->setMinimumSize(0, int(std::lround(80 * spec.pixelsPerPoint())));
             body->setRowStretchFactor(1, 1.3);
-            body->setRowStretchFactor(2, 0.6);
+            body->setRowStretchFactor(2, 0.8);
         }
     }
+    finishFigure(plot);
 }
 
 void buildModelPositionsFigure(QCustomPlot& plot, const core::Model& model, int positions,
@@ -182,6 +187,7 @@ void buildModelPositionsFigure(QCustomPlot& plot, const core::Model& model, int 
                            1.0});
         addColorScale(plot, spec, body, 0, 2, spec.style.signedColormap, -1.0, 1.0,
                       Words::tr("cosine"));
+        finishFigure(plot);
         return;
     }
     const std::vector<float>& frequencies = config.ropeInverseFrequencies;
@@ -215,6 +221,7 @@ void buildModelPositionsFigure(QCustomPlot& plot, const core::Model& model, int 
                                     Words::tr("R(m) q · R(n) k"));
     addRotaryScores(rect, view, reach, spec);
     setPanelTitle(plot, spec, rect, Words::tr("q = k = (1, …, 1) turned to m and n"));
+    finishFigure(plot);
 }
 
 } // namespace attn::ui

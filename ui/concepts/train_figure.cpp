@@ -106,10 +106,12 @@ void buildTrainingFigure(QCustomPlot& plot, const TrainingSnapshot& snapshot,
         addConceptHeatmap(plot, spec, maps, targetRow, 0, snapshot.now.targetWeights.cast<double>(),
                           {Words::tr("what the task asks"), QString(), QString(), rows, cols,
                            spec.colormap, 0.0, 1.0});
-    addColorScale(plot, spec, maps, targetRow, 1, spec.colormap, 0.0, 1.0,
-                  Words::tr("attention weight"));
+    // The scale beside all the maps, not in their grid: there it took the second head's
+    // column and left that head a sliver, its title cut at the figure's edge.
+    addColorScale(plot, spec, body, 0, 2, spec.colormap, 0.0, 1.0, Words::tr("attention weight"));
     body->setColumnStretchFactor(0, 1.0);
     body->setColumnStretchFactor(1, 1.2);
+    finishFigure(plot);
 }
 
 void buildTrainingFigure(QCustomPlot& plot, const ConceptSource& source, const FigureSpec& spec)
