@@ -3,6 +3,7 @@
 // not blank.
 
 #include "ui/export/export_dialog.h"
+#include "ui/figures/figure_builder.h"
 #include "ui/figures/figure_export.h"
 #include "ui/presentation/presentation_export.h"
 #include "ui/presentation/presentation_steps.h"
@@ -11,6 +12,8 @@
 
 #include "core/cpu_backend.h"
 #include "core/scene_json.h"
+
+#include <qcustomplot.h>
 
 #include <QBuffer>
 #include <QDir>
@@ -92,6 +95,26 @@ private slots:
         settings.size = kPixels;
         settings.dpi = 150;
         verifyFigure(ui::exportFigureBytes(source, settings, ui::FigureFormat::Png));
+    }
+
+    // The Difference tab of a 1600 x 1000 window is about 840 x 750 pixels: the three maps in
+    // one row had cells of 7.5 pixels and left most of the pane empty; in two rows they have
+    // 14 (17 x 17 tokens).
+    void differencePanelsFillATallPane()
+    {
+        const ui::ExportSource source = sourceFor(QStringLiteral("18-difference-causal-mask.json"));
+        QCustomPlot plot;
+        ui::FigureSpec spec;
+        spec.view = ui::FigureView::Difference;
+        spec.head = 0;
+        ui::FigureBuilder builder(plot, spec);
+        builder.build(*source.result, QSize(840, 750), source.compare.get());
+        QCPAxisRect* rect = builder.panelRect(QStringLiteral("difference"), 0);
+        QVERIFY(rect);
+        QCOMPARE(source.result->heads[0].weights.cols(), 17);
+        const double cell = std::min(rect->width() / 17.0, rect->height() / 17.0);
+        QVERIFY2(cell >= 12.0, qPrintable(QString::number(cell)));
+        QVERIFY(builder.panelRect(QStringLiteral("compared weights"), 0));
     }
 
     void everyPresentationStepOfEveryExample_data()

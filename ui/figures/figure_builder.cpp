@@ -349,7 +349,7 @@ void FigureBuilder::compose(const core::AttentionResult& result, QSize size, con
     case FigureView::Difference:
         if (!compare)
             throw core::Error("the difference view needs a second result to compare with");
-        buildDifference(result, *compare, size.width());
+        buildDifference(result, *compare, size);
         if (title.isEmpty())
             title = m_spec.compareLabel.isEmpty()
                         ? Words::tr("%1 · %2 minus %3")
@@ -807,7 +807,7 @@ void FigureBuilder::buildPipeline(const core::AttentionResult& result)
     addColorScale(sideHost(), weightColours({&head.weights}));
 }
 
-void FigureBuilder::buildDifference(const core::AttentionResult& result, const core::AttentionResult& compare, int width)
+void FigureBuilder::buildDifference(const core::AttentionResult& result, const core::AttentionResult& compare, QSize size)
 {
     const Matrix& a = headWeights(result, m_spec.head);
     const Matrix& b = headWeights(compare, m_spec.head);
@@ -843,7 +843,18 @@ void FigureBuilder::buildDifference(const core::AttentionResult& result, const c
     // three would leave cells of a few pixels (a narrow window), the difference alone.
     constexpr double kMinCellPixels = 10.0;
     const double labels = 260 * m_spec.pixelsPerPoint() / (96.0 / 72.0);
-    const bool roomForThree = width >= 3 * kMinCellPixels * double(difference.cols()) + labels;
+    // A row of panels' height beyond its cells: title, column labels, axis name.
+    const double labelsBelow = 150 * m_spec.pixelsPerPoint() / (96.0 / 72.0);
+    const double cols = double(difference.cols());
+    const double rows = double(difference.rows());
+    const double width = size.width() - labels;
+    const double height = size.height() - labelsBelow;
+    // Three in a row, or two rows of two where that gives larger cells (a tall pane, where a
+    // row of three left small maps and most of the pane empty).
+    const double inRow = std::min(width / (3 * cols), height / rows);
+    const double stackedCell = std::min(width / (2 * cols), (height - labelsBelow) / (2 * rows));
+    const bool stacked = stackedCell > inRow;
+    const bool roomForThree = width / (3 * cols) >= kMinCellPixels || stackedCell >= kMinCellPixels;
     auto* margins = new QCPMarginGroup(&m_plot);
     QCPLayoutGrid* alone = addPanel(m_content, 0, 0, std::move(panel));
     m_panels.back().rect->setMarginGroup(QCP::msAll, margins);
@@ -869,8 +880,10 @@ void FigureBuilder::buildDifference(const core::AttentionResult& result, const c
         setWeightColours(weights, colours);
         weights.masked = k == 0 || sameMask; // the compared result's own mask may differ
         orient(weights);
-        weights.rowLabels.clear(); // named once, on the difference
-        addPanel(m_content, 0, k + 1, std::move(weights));
+        if (!stacked)
+            weights.rowLabels.clear(); // named once, on the difference
+        // Stacked: the difference, these weights beside it, the compared ones below these.
+        addPanel(m_content, stacked ? k : 0, stacked ? 1 : k + 1, std::move(weights));
         m_panels.back().rect->setMarginGroup(QCP::msAll, margins);
     }
     QCPLayoutGrid* side = sideHost();

@@ -126,7 +126,7 @@ private:
     void buildHead(const core::AttentionResult& result);
     void buildHeads(const core::AttentionResult& result);
     void buildPipeline(const core::AttentionResult& result);
-    void buildDifference(const core::AttentionResult& result, const core::AttentionResult& compare, int width);
+    void buildDifference(const core::AttentionResult& result, const core::AttentionResult& compare, QSize size);
     const core::HeadResult& pipelineHead(const core::AttentionResult& result) const;
     void compose(const core::AttentionResult& result, QSize size, const core::AttentionResult* compare);
     QCPColorGradient gradient(Colormap map) const;
