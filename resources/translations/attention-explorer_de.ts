@@ -214,6 +214,18 @@
         <source>compared weights</source>
         <translation>verglichene Gewichte</translation>
     </message>
+    <message>
+        <source>Numbers in cells left out: the cells are too small for legible numbers. Make the figure larger or use fewer decimals.</source>
+        <translation>Zahlen in den Zellen weggelassen: Die Zellen sind für lesbare Zahlen zu klein. Vergrößern Sie die Abbildung oder verwenden Sie weniger Nachkommastellen.</translation>
+    </message>
+    <message>
+        <source>÷ T, masked</source>
+        <translation>÷ T, maskiert</translation>
+    </message>
+    <message>
+        <source>masked</source>
+        <translation>maskiert</translation>
+    </message>
 </context>
 <context>
     <name>FilePrompts</name>
@@ -478,6 +490,10 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>%1 · head importance</source>
         <translation>%1 · Wichtigkeit der Heads</translation>
+    </message>
+    <message>
+        <source>%1. Layer %2, head %3: %4 nats</source>
+        <translation>%1. Schicht %2, Head %3: %4 Nats</translation>
     </message>
 </context>
 <context>
@@ -956,10 +972,6 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>Skaliertes Skalarprodukt, dann eine One-Hot-Zeile beim größten Score</translation>
     </message>
     <message>
-        <source>e_ij = q_iᵀ M k_j (Luong et al. 2015, &quot;general&quot;)</source>
-        <translation>e_ij = q_iᵀ M k_j (Luong u. a. 2015, „general“)</translation>
-    </message>
-    <message>
         <source>e_ij = q_i · k_j / (|q_i| |k_j|)</source>
         <translation>e_ij = q_i · k_j / (|q_i| |k_j|)</translation>
     </message>
@@ -1147,6 +1159,10 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <source>The temperature typed exactly, also beyond the slider&apos;s range</source>
         <translation>Die Temperatur genau eingetippt, auch jenseits des Schiebereglers</translation>
     </message>
+    <message>
+        <source>e_ij = q_iᵀ M k_j (Luong et al. 2015, &quot;general&quot;). With M = I, the default, this is q_i · k_j: the figures equal dot-product attention until M is edited.</source>
+        <translation>e_ij = q_iᵀ M k_j (Luong u. a. 2015, „general“). Mit M = I, der Voreinstellung, ist das q_i · k_j: Die Abbildungen gleichen der Skalarprodukt-Attention, bis M bearbeitet wird.</translation>
+    </message>
 </context>
 <context>
     <name>SlideBuilder</name>
@@ -1250,6 +1266,10 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <source>o = ∑ αv  (query %1, “%2”)</source>
         <translation>o = ∑ αv  (Query %1, „%2“)</translation>
     </message>
+    <message>
+        <source>o = ∑ αv</source>
+        <translation>o = ∑ αv</translation>
+    </message>
 </context>
 <context>
     <name>StatusLabels</name>
@@ -1260,6 +1280,10 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>%1 s</source>
         <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>Computing on the CPU: this computer has no graphics card the app can use.</source>
+        <translation>Berechnung auf der CPU: Dieser Computer hat keine Grafikkarte, die das Programm nutzen kann.</translation>
     </message>
 </context>
 <context>
@@ -1362,6 +1386,10 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>GNU General Public License, version 3 or later: https://www.gnu.org/licenses/gpl-3.0.html</source>
         <translation>GNU General Public License, Version 3 oder neuer: https://www.gnu.org/licenses/gpl-3.0.html</translation>
+    </message>
+    <message>
+        <source>Why this backend</source>
+        <translation>Warum dieses Backend</translation>
     </message>
 </context>
 <context>
@@ -1566,13 +1594,13 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <source>The random weights&apos; seed: the same seed and shape give the same weights</source>
         <translation>Der Seed der Zufallsgewichte: gleicher Seed und gleiche Form ergeben gleiche Gewichte</translation>
     </message>
+    <message>
+        <source>With M = I, the default, the score qᵀMk is q·k: the figures equal dot-product attention until M is edited (Weights, “M (bilinear)”).</source>
+        <translation>Mit M = I, der Voreinstellung, ist der Score qᵀMk gleich q·k: Die Abbildungen gleichen der Skalarprodukt-Attention, bis M bearbeitet wird (Gewichte, „M (bilinear)“).</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::ComputeSchedule</name>
-    <message>
-        <source>Not current: the figures show an earlier input, “%1”; the input as it is now cannot be computed (the message above says why).</source>
-        <translation>Nicht aktuell: Die Abbildungen zeigen eine frühere Eingabe, „%1“; die jetzige Eingabe kann nicht berechnet werden (die Meldung oben sagt, warum).</translation>
-    </message>
     <message>
         <source>Not current: computing the input as it is now…</source>
         <translation>Nicht aktuell: Die jetzige Eingabe wird berechnet…</translation>
@@ -1590,34 +1618,6 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>Autosave failed: %1</source>
         <translation>Automatisches Speichern fehlgeschlagen: %1</translation>
-    </message>
-    <message>
-        <source>an untitled scene</source>
-        <translation>eine unbenannte Szene</translation>
-    </message>
-    <message>
-        <source>Attention Explorer did not close normally. Restore the unsaved changes to %1 from %2?</source>
-        <translation>Attention Explorer wurde nicht normal beendet. Die ungespeicherten Änderungen an %1 vom %2 wiederherstellen?</translation>
-    </message>
-    <message>
-        <source>(copies waiting after this one: %1)</source>
-        <translation>(danach warten noch Kopien: %1)</translation>
-    </message>
-    <message>
-        <source>Restore</source>
-        <translation>Wiederherstellen</translation>
-    </message>
-    <message>
-        <source>Discard</source>
-        <translation>Verwerfen</translation>
-    </message>
-    <message>
-        <source>Next Copy</source>
-        <translation>Nächste Kopie</translation>
-    </message>
-    <message>
-        <source>Could not restore: %1. The copy is kept at %2.</source>
-        <translation>Wiederherstellen nicht möglich: %1. Die Kopie bleibt in %2 erhalten.</translation>
     </message>
 </context>
 <context>
@@ -2477,6 +2477,10 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <source>%1 of %2 heads</source>
         <translation>%1 von %2 Heads</translation>
     </message>
+    <message>
+        <source>Most important heads:</source>
+        <translation>Wichtigste Heads:</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::InputPanel</name>
@@ -3028,6 +3032,18 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <source>Dismiss</source>
         <translation>Schließen</translation>
     </message>
+    <message>
+        <source>More</source>
+        <translation>Mehr</translation>
+    </message>
+    <message>
+        <source>Show the whole message</source>
+        <translation>Die ganze Meldung zeigen</translation>
+    </message>
+    <message>
+        <source>Less</source>
+        <translation>Weniger</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::ModelDocument</name>
@@ -3185,6 +3201,24 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>The selected head&apos;s projection matrix shown below</source>
         <translation>Die Projektionsmatrix des gewählten Heads, unten gezeigt</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::ModelLoadJob</name>
+    <message>
+        <source>Not enough memory to load the model.</source>
+        <translation>Nicht genug Arbeitsspeicher, um das Modell zu laden.</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::ModelRecovery</name>
+    <message>
+        <source>Autosave failed: %1</source>
+        <translation>Automatisches Speichern fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>its model %1 was not opened</source>
+        <translation>ihr Modell %1 wurde nicht geöffnet</translation>
     </message>
 </context>
 <context>
@@ -3477,10 +3511,6 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>Attention-Rollout (Abnar &amp; Zuidema 2020): Residualverbindung eingerechnet, Schichten von unten multipliziert</translation>
     </message>
     <message>
-        <source>Attention Explorer · model</source>
-        <translation>Attention Explorer · Modell</translation>
-    </message>
-    <message>
         <source>%1 · %2 layers × %3 heads · %4</source>
         <translation>%1 · %2 Schichten × %3 Heads · %4</translation>
     </message>
@@ -3568,6 +3598,30 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
         <source>The score the Difference tab subtracts: these weights minus the weights scored this way</source>
         <translation>Der Score, den der Differenz-Tab abzieht: diese Gewichte minus die so bewerteten Gewichte</translation>
     </message>
+    <message>
+        <source>&amp;All heads</source>
+        <translation>&amp;Alle Heads</translation>
+    </message>
+    <message>
+        <source>Every layer and head of the model: pick a head to see it</source>
+        <translation>Jede Schicht und jeder Head des Modells: einen Head wählen, um ihn zu sehen</translation>
+    </message>
+    <message>
+        <source>Not computed: the message above says why.</source>
+        <translation>Nicht berechnet: Die Meldung oben sagt, warum.</translation>
+    </message>
+    <message>
+        <source>%1[*] · model — Attention Explorer</source>
+        <translation>%1[*] · Modell — Attention Explorer</translation>
+    </message>
+    <message>
+        <source>auto: no graphics card to use</source>
+        <translation>automatisch: keine nutzbare Grafikkarte</translation>
+    </message>
+    <message>
+        <source>chosen: Vulkan, not available here</source>
+        <translation>gewählt: Vulkan, hier nicht verfügbar</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::OpenModelDialog</name>
@@ -3627,6 +3681,14 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
         <source>cannot open</source>
         <translation>kann nicht geöffnet werden</translation>
     </message>
+    <message>
+        <source>Reading the Hugging Face cache (%1)…</source>
+        <translation>Der Hugging-Face-Cache (%1) wird gelesen…</translation>
+    </message>
+    <message>
+        <source>reading…</source>
+        <translation>wird gelesen…</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::PositionsPage</name>
@@ -3673,10 +3735,6 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
 <context>
     <name>attn::ui::PresentationWindow</name>
     <message>
-        <source>Attention Explorer: presentation</source>
-        <translation>Attention Explorer: Präsentation</translation>
-    </message>
-    <message>
         <source>Previous step (Left, Page Up)</source>
         <translation>Vorheriger Schritt (Links, Bild auf)</translation>
     </message>
@@ -3703,6 +3761,41 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
     <message>
         <source>Head %1</source>
         <translation>Head %1</translation>
+    </message>
+    <message>
+        <source>Presentation — Attention Explorer</source>
+        <translation>Präsentation — Attention Explorer</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::RecoveryOffers</name>
+    <message>
+        <source>an untitled scene</source>
+        <translation>eine unbenannte Szene</translation>
+    </message>
+    <message>
+        <source>Attention Explorer did not close normally. Restore the unsaved changes to %1 from %2?</source>
+        <translation>Attention Explorer wurde nicht normal beendet. Die ungespeicherten Änderungen an %1 vom %2 wiederherstellen?</translation>
+    </message>
+    <message>
+        <source>(copies waiting after this one: %1)</source>
+        <translation>(danach warten noch Kopien: %1)</translation>
+    </message>
+    <message>
+        <source>Restore</source>
+        <translation>Wiederherstellen</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>Verwerfen</translation>
+    </message>
+    <message>
+        <source>Next Copy</source>
+        <translation>Nächste Kopie</translation>
+    </message>
+    <message>
+        <source>Could not restore: %1. The copy is kept at %2.</source>
+        <translation>Wiederherstellen nicht möglich: %1. Die Kopie bleibt in %2 erhalten.</translation>
     </message>
 </context>
 <context>
@@ -3815,6 +3908,13 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
     <message>
         <source>No examples in this build</source>
         <translation>Keine Beispiele in diesem Build</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::StaleIndicator</name>
+    <message>
+        <source>Not current: the figures show an earlier input, “%1”; the input as it is now cannot be computed (the message above says why).</source>
+        <translation>Nicht aktuell: Die Abbildungen zeigen eine frühere Eingabe, „%1“; die jetzige Eingabe kann nicht berechnet werden (die Meldung oben sagt, warum).</translation>
     </message>
 </context>
 <context>
