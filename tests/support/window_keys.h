@@ -6,7 +6,9 @@
 #include <QApplication>
 #include <QKeySequence>
 #include <QShortcut>
+#include <QSignalSpy>
 #include <QStringList>
+#include <QTest>
 #include <QTimer>
 #include <QWidget>
 
@@ -65,5 +67,26 @@ public:
 private:
     QTimer m_timer;
 };
+
+// Presses `key` on `window`, with `focus` focused, as a user does, and checks that no two
+// commands of the window share a key, that exactly one enabled action has `key`, that it is
+// `command`, and that it fires. Callers check QTest::currentTestFailed() after it.
+inline void pressKeyOfCommand(QWidget& window, QWidget& focus, const QKeySequence& key,
+                              const QString& command)
+{
+    const QStringList shared = sharedKeys(window);
+    QVERIFY2(shared.isEmpty(), qPrintable(shared.join(QLatin1Char('\n'))));
+    const QList<QAction*> actions = actionsForKey(window, key);
+    QCOMPARE(actions.size(), 1);
+    QVERIFY2(actions.front()->text().remove(QLatin1Char('&')).startsWith(command),
+             qPrintable(actions.front()->text()));
+    QSignalSpy fired(actions.front(), &QAction::triggered);
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    focus.setFocus();
+    const ModalCloser closer; // the file dialogs the keys open
+    QTest::keyClick(&window, key[0].key(), key[0].keyboardModifiers());
+    QTRY_COMPARE(fired.count(), 1);
+}
 
 } // namespace attn::test

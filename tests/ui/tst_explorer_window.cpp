@@ -1239,19 +1239,9 @@ private slots:
         doc->setTemperature(0.25f);
         doc->undoStack()->undo(); // and something to redo
         waitUpToDate();
-        QVERIFY2(test::sharedKeys(*m_window).isEmpty(), qPrintable(test::sharedKeys(*m_window).join(QLatin1Char('\n'))));
-        const QList<QAction*> actions = test::actionsForKey(*m_window, key);
-        QCOMPARE(actions.size(), 1);
-        QVERIFY2(actions.front()->text().remove(QLatin1Char('&')).startsWith(command), qPrintable(actions.front()->text()));
-        QSignalSpy fired(actions.front(), &QAction::triggered);
-        m_window->activateWindow();
-        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
-        m_window->headView()->setFocus();
-        {
-            const test::ModalCloser closer; // the file dialogs the keys open
-            QTest::keyClick(m_window.get(), key[0].key(), key[0].keyboardModifiers());
-            QTRY_COMPARE(fired.count(), 1);
-        }
+        test::pressKeyOfCommand(*m_window, *m_window->headView(), key, command);
+        if (QTest::currentTestFailed())
+            return;
         if (command == QLatin1String("Undo"))
             QCOMPARE(doc->scene().temperature, 1.0f);
         else if (command == QLatin1String("Redo"))
@@ -1282,7 +1272,7 @@ private slots:
         const auto* backend = m_window->findChild<QLabel*>(QStringLiteral("backendLabel"));
         QVERIFY(backend && backend->toolTip().contains(notice));
         QCOMPARE(m_window->backendNotice(), notice);
-        auto* dismiss = bar->findChild<QToolButton*>();
+        auto* dismiss = bar->findChild<QToolButton*>(QStringLiteral("messageDismissButton"));
         QVERIFY(dismiss);
         dismiss->click();
         QVERIFY(bar->text().isEmpty());

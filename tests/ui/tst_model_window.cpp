@@ -1084,17 +1084,9 @@ private slots:
         doc->undoStack()->undo(); // and something to redo
         doc->setFocusToken(2);
         waitUpToDate();
-        QVERIFY2(test::sharedKeys(*m_window).isEmpty(), qPrintable(test::sharedKeys(*m_window).join(QLatin1Char('\n'))));
-        const QList<QAction*> actions = test::actionsForKey(*m_window, key);
-        QCOMPARE(actions.size(), 1);
-        QVERIFY2(actions.front()->text().remove(QLatin1Char('&')).startsWith(command), qPrintable(actions.front()->text()));
-        QSignalSpy fired(actions.front(), &QAction::triggered);
-        m_window->activateWindow();
-        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
-        m_window->gridView()->setFocus();
-        const test::ModalCloser closer; // the file dialogs the keys open
-        QTest::keyClick(m_window.get(), key[0].key(), key[0].keyboardModifiers());
-        QTRY_COMPARE(fired.count(), 1);
+        test::pressKeyOfCommand(*m_window, *m_window->gridView(), key, command);
+        if (QTest::currentTestFailed())
+            return;
         // What the edits did, undone and done again by key.
         if (command == QLatin1String("Undo"))
             QCOMPARE(doc->interventions().headsOff.size(), std::size_t(0));
