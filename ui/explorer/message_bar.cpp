@@ -49,6 +49,7 @@ MessageBar::MessageBar(QWidget* parent) : QFrame(parent)
     m_actions = new QHBoxLayout;
     m_actions->setSpacing(6);
     m_close = new QToolButton(this);
+    m_close->setObjectName(QStringLiteral("messageDismissButton"));
     m_close->setAutoRaise(true);
     m_close->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
     m_close->setToolTip(tr("Dismiss"));

@@ -292,14 +292,14 @@ void ModelWindow::buildDocks()
     addDockWidget(Qt::LeftDockWidgetArea, m_inputDock);
 
     m_headPanel = new ModelHeadPanel(m_document, this);
-    auto* headScroll = new QScrollArea(this);
-    headScroll->setWidgetResizable(true);
-    headScroll->setFrameShape(QFrame::NoFrame);
-    headScroll->setWidget(m_headPanel);
-    headScroll->setMinimumWidth(std::max(220, m_headPanel->minimumSizeHint().width() + scrollBar));
+    m_headScroll = new QScrollArea(this);
+    m_headScroll->setWidgetResizable(true);
+    m_headScroll->setFrameShape(QFrame::NoFrame);
+    m_headScroll->setWidget(m_headPanel);
+    fitHeadPanelWidth();
     m_headDock = new QDockWidget(tr("Selected head"), this);
     m_headDock->setObjectName(QStringLiteral("modelHeadDock"));
-    m_headDock->setWidget(headScroll);
+    m_headDock->setWidget(m_headScroll);
     m_headDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::RightDockWidgetArea, m_headDock);
     resizeDocks({m_inputDock, m_headDock}, {300, 300}, Qt::Horizontal);
@@ -421,6 +421,7 @@ void ModelWindow::connectDocument()
         m_importance->clear();
         m_compare.reset();
         enableModelControls();
+        fitHeadPanelWidth();
         updateTitle();
         updateStatus();
     });
@@ -574,6 +575,15 @@ void ModelWindow::showEvent(QShowEvent* event)
         return;
     m_docksFitted = true;
     fitPanels();
+}
+
+// As wide as the head panel's controls need, so that it scrolls down, never sideways. Without a
+// model it shows its title alone: its controls widen it once a model is open, never narrow it.
+void ModelWindow::fitHeadPanelWidth()
+{
+    const int scrollBar = m_headScroll->verticalScrollBar()->sizeHint().width();
+    m_headScroll->setMinimumWidth(
+        std::max({220, m_headScroll->minimumWidth(), m_headPanel->minimumSizeHint().width() + scrollBar}));
 }
 
 void ModelWindow::fitPanels()

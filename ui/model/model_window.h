@@ -25,6 +25,7 @@ class QLineEdit;
 class QMenu;
 class QProgressBar;
 class QPushButton;
+class QScrollArea;
 class QSplitter;
 class QTabWidget;
 class QToolButton;
@@ -107,6 +108,7 @@ public:
     // The side panels a fifth of the window's width each (at most 300 pixels); done once when
     // the window is first shown, again on request (a window resized before it is used).
     void fitPanels();
+    void fitHeadPanelWidth();
     // Another backend (Compute menu): the next run computes there.
     void setBackendChoice(gpu::BackendChoice choice);
 
@@ -211,6 +213,7 @@ private:
     TokenFocusBar* m_tokens = nullptr;
     PredictionsView* m_predictions = nullptr;
     ModelHeadPanel* m_headPanel = nullptr;
+    QScrollArea* m_headScroll = nullptr;
     QDockWidget* m_inputDock = nullptr;
     QDockWidget* m_headDock = nullptr;
     QSplitter* m_splitter = nullptr;
