@@ -85,8 +85,12 @@ void FigureFirstDocks::fit()
         return;
     const int width = m_window.width();
     if (!isTabbed() && width < spreadWidth()) {
+        // Only the docks not yet in the first one's tabs (a restored layout may have some there):
+        // tabifying a dock into the group it is in moves it out and back under the tab bar.
+        const QList<QDockWidget*> tabs = m_window.tabifiedDockWidgets(&m_first);
         for (QDockWidget* dock : docked)
-            m_window.tabifyDockWidget(&m_first, dock);
+            if (!tabs.contains(dock))
+                m_window.tabifyDockWidget(&m_first, dock);
         m_first.raise();
         emit tabbedChanged(true);
     } else if (isTabbed() && width >= spreadWidth() + kHysteresis) {
