@@ -535,6 +535,18 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
             error = usage(QStringLiteral("give a scene file or --model, not both"));
             return std::nullopt;
         }
+        // The model's embedding map and positions are drawn from its weights alone: no forward
+        // pass runs, so a dump or a matrix of one would not be written.
+        const bool weightsView = out.conceptView && (*out.conceptView == ui::ConceptView::EmbeddingSpace ||
+                                                     *out.conceptView == ui::ConceptView::Positions);
+        if (weightsView && !out.exportPath.isEmpty())
+            for (const QString& name : {QStringLiteral("dump"), QStringLiteral("export-matrix")})
+                if (parser.isSet(name)) {
+                    error = usage(QStringLiteral("--%1 cannot be used with --view %2 and --model (the view runs "
+                                                 "no forward pass): give them as two commands")
+                                      .arg(name, ui::conceptViewName(*out.conceptView)));
+                    return std::nullopt;
+                }
     }
     // The folder of --export-all among them: a file of that name cannot be both. The files
     // written into it are compared once the scene says how many heads there are (runHeadless).

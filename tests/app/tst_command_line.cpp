@@ -791,6 +791,38 @@ private slots:
         QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden), QStringList());
     }
 
+    // A model's embedding map and positions are drawn from its weights, with no forward pass:
+    // a --dump or --export-matrix beside them would not be written, so it is a usage error
+    // (it was silently left out, exit 0).
+    void modelWeightViewsRefuseRunOutputs_data()
+    {
+        QTest::addColumn<QString>("view");
+        QTest::addColumn<QString>("option");
+        QTest::addColumn<QString>("file");
+        for (const char* view : {"embedding-space", "positions"}) {
+            QTest::newRow(qPrintable(QStringLiteral("%1 --dump").arg(QLatin1String(view))))
+                << QString::fromLatin1(view) << QStringLiteral("dump") << QStringLiteral("run.json");
+            QTest::newRow(qPrintable(QStringLiteral("%1 --export-matrix").arg(QLatin1String(view))))
+                << QString::fromLatin1(view) << QStringLiteral("export-matrix") << QStringLiteral("weights.csv");
+        }
+    }
+    void modelWeightViewsRefuseRunOutputs()
+    {
+        QFETCH(QString, view);
+        QFETCH(QString, option);
+        QFETCH(QString, file);
+        QTemporaryDir dir;
+        const Run r = run({QStringLiteral("--model"), QStringLiteral(ATTN_TEST_DATA_DIR "/models/gpt2"),
+                           QStringLiteral("--text"), QStringLiteral("The cat"), QStringLiteral("--view"), view,
+                           QStringLiteral("--export"), QStringLiteral("figure.png"), QStringLiteral("--") + option, file,
+                           QStringLiteral("--backend"), QStringLiteral("cpu")},
+                          dir.path());
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("--%1 cannot be used with --view %2 and --model").arg(option, view)),
+                 qPrintable(r.err));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden), QStringList());
+    }
+
     // Every output that cannot be written exits 4 (README: the exit codes), whatever view or
     // kind of output, of a scene or of a model (whose embedding map and positions exited 3):
     // the path's folder is a regular file, which no user (root included) can write into.
