@@ -34,12 +34,15 @@ QString tokenDisplayText(const QString& text)
             continue;
         }
         for (const char byte : character.toUtf8())
-            shown += QStringLiteral("<0x%1>").arg(
-                QString::number(uint(static_cast<unsigned char>(byte)), 16)
-                    .toUpper()
-                    .rightJustified(2, u'0'));
+            shown += byteTokenText(static_cast<unsigned char>(byte));
     }
     return shown;
+}
+
+QString byteTokenText(unsigned char byte)
+{
+    return QStringLiteral("<0x%1>").arg(
+        QString::number(uint(byte), 16).toUpper().rightJustified(2, u'0'));
 }
 
 } // namespace attn::core

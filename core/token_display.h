@@ -11,4 +11,7 @@ namespace attn::core {
 // an emoji sequence) stay. Idempotent.
 QString tokenDisplayText(const QString& text);
 
+// One byte as SentencePiece names a byte piece: 0x0A is "<0x0A>" (two upper-case hex digits).
+QString byteTokenText(unsigned char byte);
+
 } // namespace attn::core

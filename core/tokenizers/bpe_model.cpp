@@ -1,6 +1,7 @@
 #include "core/tokenizers/bpe_model.h"
 
 #include "core/error.h"
+#include "core/token_display.h"
 #include "core/tokenizers/byte_level.h"
 
 #include <queue>
@@ -75,8 +76,7 @@ BpeModel::BpeModel(Vocabulary vocabulary, const std::vector<std::pair<QString, Q
         m_unkId = m_vocabulary.idOf(*m_options.unkToken);
     m_allBytes = true;
     for (int b = 0; b < 256; ++b) {
-        const QString piece = QStringLiteral("<0x%1>").arg(b, 2, 16, QLatin1Char('0')).toUpper().replace(u'X', u'x');
-        m_byteIds[std::size_t(b)] = m_vocabulary.idOf(piece).value_or(-1);
+        m_byteIds[std::size_t(b)] = m_vocabulary.idOf(byteTokenText(static_cast<unsigned char>(b))).value_or(-1);
         m_allBytes = m_allBytes && m_byteIds[std::size_t(b)] >= 0;
     }
 }

@@ -142,7 +142,7 @@ QString bytesForReading(const std::string& bytes)
             i += length;
             continue;
         }
-        result += QStringLiteral("<0x%1>").arg(uint(lead), 2, 16, QLatin1Char('0')).toUpper().replace(u'X', u'x');
+        result += byteTokenText(lead);
         ++i;
     }
     return result;

@@ -198,12 +198,7 @@ void ExplorerWindow::buildViews()
     layout->setSpacing(4);
     m_messages = new MessageBar(central);
     layout->addWidget(m_messages);
-    m_staleNote = new QLabel(central);
-    m_staleNote->setObjectName(QStringLiteral("staleNote"));
-    m_staleNote->setWordWrap(true);
-    m_staleNote->setMinimumWidth(1); // wraps instead of widening the window
-    m_staleNote->setStyleSheet(QStringLiteral("QLabel { background: palette(mid); color: palette(bright-text);"
-                                              " padding: 4px 8px; border-radius: 3px; }"));
+    m_staleNote = StaleIndicator::makeNote(central);
 
     m_viewBar = new ViewBar(central);
     layout->addWidget(m_viewBar);
