@@ -16,8 +16,8 @@
 //                   [--model-backends cpu] [--torch | --no-torch] [--json FILE]
 //   attention-bench --training [--quick] [--json FILE]     (training steps per second)
 #include "app/bench_models.h"
-#include "app/bench_training.h"
 #include "app/bench_timing.h"
+#include "app/bench_training.h"
 #include "core/allocator.h"
 #include "core/cpu_backend.h"
 #include "core/error.h"
@@ -402,8 +402,9 @@ int main(int argc, char** argv)
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("attention-bench"));
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Attention Explorer's benchmark: one attention layer against NumPy, whole models against eager PyTorch."));
+    parser.setApplicationDescription(
+        QStringLiteral("Attention Explorer's benchmark: one attention layer against NumPy, whole "
+                       "models against eager PyTorch."));
     parser.addHelpOption();
     const QCommandLineOption sizesOption("sizes", "Comma-separated T values.", "list",
                                          "32,128,1024,4096,16384");
@@ -416,16 +417,19 @@ int main(int argc, char** argv)
     const QCommandLineOption jsonOption("json", "Also write every measurement to this file.",
                                         "file");
     const QCommandLineOption modelsOption(
-        "models", "Whole models with random weights: gpt2, bert. Alone, without "
-                  "--sizes, only the model cases run.", "list");
-    const QCommandLineOption modelSizesOption("model-sizes", "T values of the model cases.",
-                                              "list", "32,128,512");
-    const QCommandLineOption modelBackendsOption("model-backends",
-                                                 "Backends of the model cases: cpu, vulkan.",
-                                                 "list", "cpu");
+        "models",
+        "Whole models with random weights: gpt2, bert. Alone, without "
+        "--sizes, only the model cases run.",
+        "list");
+    const QCommandLineOption modelSizesOption("model-sizes", "T values of the model cases.", "list",
+                                              "32,128,512");
+    const QCommandLineOption modelBackendsOption(
+        "model-backends", "Backends of the model cases: cpu, vulkan.", "list", "cpu");
     const QCommandLineOption modelDirOption(
-        "model-dir", "Keep the random checkpoints in this folder (reused when already there) "
-                     "instead of a temporary one.", "folder");
+        "model-dir",
+        "Keep the random checkpoints in this folder (reused when already there) "
+        "instead of a temporary one.",
+        "folder");
     const QCommandLineOption torchOption("torch",
                                          "Run the torch peer (default when it is available).");
     const QCommandLineOption noTorchOption("no-torch", "Do not run the torch peer.");
@@ -434,14 +438,15 @@ int main(int argc, char** argv)
     QCommandLineOption caseOption("case", "Internal: measure one case, BACKEND:T, and print JSON.",
                                   "case");
     caseOption.setFlags(QCommandLineOption::HiddenFromHelp);
-    QCommandLineOption modelCaseOption(
-        "model-case",
-        "Internal: measure one phase of a model case, MODEL:BACKEND:T:PHASE:FOLDER, and print JSON.",
-        "case");
+    QCommandLineOption modelCaseOption("model-case",
+                                       "Internal: measure one phase of a model case, "
+                                       "MODEL:BACKEND:T:PHASE:FOLDER, and print JSON.",
+                                       "case");
     modelCaseOption.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOptions({sizesOption, backendsOption, quickOption, numpyOption, noNumpyOption,
-                       modelsOption, modelSizesOption, modelBackendsOption, modelDirOption, torchOption,
-                       noTorchOption, jsonOption, trainingOption, caseOption, modelCaseOption});
+                       modelsOption, modelSizesOption, modelBackendsOption, modelDirOption,
+                       torchOption, noTorchOption, jsonOption, trainingOption, caseOption,
+                       modelCaseOption});
     parser.process(app);
 
     const bool quick = parser.isSet(quickOption);
@@ -449,8 +454,7 @@ int main(int argc, char** argv)
         return bench::runTrainingMode(quick, parser.value(jsonOption));
     if (parser.isSet(caseOption) || parser.isSet(modelCaseOption)) {
         const bool model = parser.isSet(modelCaseOption);
-        const QStringList parts =
-            parser.value(model ? modelCaseOption : caseOption).split(':');
+        const QStringList parts = parser.value(model ? modelCaseOption : caseOption).split(':');
         QJsonObject out;
         try {
             if (model) {
@@ -491,9 +495,9 @@ int main(int argc, char** argv)
         }
     std::vector<int> sizes;
     std::vector<int> modelSizes;
-    if (!parseSizes("sizes", models.isEmpty() || parser.isSet(sizesOption)
-                                 ? parser.value(sizesOption)
-                                 : QString(),
+    if (!parseSizes("sizes",
+                    models.isEmpty() || parser.isSet(sizesOption) ? parser.value(sizesOption)
+                                                                  : QString(),
                     sizes) ||
         !parseSizes("model-sizes", models.isEmpty() ? QString() : parser.value(modelSizesOption),
                     modelSizes))
@@ -521,7 +525,8 @@ int main(int argc, char** argv)
         for (int t : sizes) {
             std::fprintf(stderr, "%s T=%d...\n", qPrintable(backend.label), t);
             QJsonObject c = runChild(
-                {QStringLiteral("--case"), QStringLiteral("%1:%2").arg(backend.spec).arg(t)}, quick);
+                {QStringLiteral("--case"), QStringLiteral("%1:%2").arg(backend.spec).arg(t)},
+                quick);
             c["label"] = backend.label;
             c["T"] = t;
             if (c.contains("skipped"))

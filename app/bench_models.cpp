@@ -153,7 +153,7 @@ QJsonObject runModelCase(const QString& folder, const QString& name, core::Backe
         ms = sample(budget, [&] { return forward(options, {}, nullptr); });
     }
     stages.erase(stages.begin()); // the warm-up
-    const QString key = phase == QLatin1String("full") ? QStringLiteral("full")
+    const QString key = phase == QLatin1String("full")        ? QStringLiteral("full")
                         : phase == QLatin1String("predicted") ? QStringLiteral("full_predicted")
                                                               : QStringLiteral("intervention");
     out[key + "_ms"] = median(ms);
@@ -182,8 +182,13 @@ PeerTimes runTorchPeer(const QStringList& models, const std::vector<int>& sizes)
         QStringLiteral(R"(torch\s+(\w+)\s+T=\s*(\d+).*median\s+([0-9.]+) ms)"));
     for (const QString& name : models) {
         const int positions = core::randomCheckpointPositions(name);
-        QStringList args{"-u", "OPENBLAS_CORETYPE", "-u", "OPENBLAS_L2_SIZE",
-                         QString::fromLatin1(kPython), QStringLiteral(ATTN_TORCH_PEER), name};
+        QStringList args{"-u",
+                         "OPENBLAS_CORETYPE",
+                         "-u",
+                         "OPENBLAS_L2_SIZE",
+                         QString::fromLatin1(kPython),
+                         QStringLiteral(ATTN_TORCH_PEER),
+                         name};
         bool any = false;
         for (int t : sizes)
             if (t <= positions) {
@@ -203,7 +208,8 @@ PeerTimes runTorchPeer(const QStringList& models, const std::vector<int>& sizes)
                 medians[{m.captured(1), m.captured(2).toInt()}] = m.captured(3).toDouble();
         }
         if (peer.exitCode() != 0)
-            std::printf("torch peer failed for %s (exit code %d)\n", qPrintable(name), peer.exitCode());
+            std::printf("torch peer failed for %s (exit code %d)\n", qPrintable(name),
+                        peer.exitCode());
     }
     return medians;
 }
@@ -242,9 +248,9 @@ void printModelTables(const std::vector<QJsonObject>& cases, const PeerTimes& to
                     qPrintable(model), t, qPrintable(c["label"].toString()), full,
                     hasPeer ? qPrintable(QString::number(peer->second, 'f', 1)) : "-",
                     hasPeer ? qPrintable(QString::number(peer->second / full, 'f', 2)) : "-",
-                    predicted, intervention, intervention / predicted,
-                    c["rss_full_mib"].toDouble(), c["rss_predicted_mib"].toDouble(),
-                    c["rss_intervention_mib"].toDouble(), c["rss_target_mib"].toDouble());
+                    predicted, intervention, intervention / predicted, c["rss_full_mib"].toDouble(),
+                    c["rss_predicted_mib"].toDouble(), c["rss_intervention_mib"].toDouble(),
+                    c["rss_target_mib"].toDouble());
     }
     std::printf("\nStages of the full forward (median ms):\n\n");
     for (const QJsonObject& c : cases) {
@@ -258,7 +264,8 @@ void printModelTables(const std::vector<QJsonObject>& cases, const PeerTimes& to
             std::printf(" %s %.1f;", qPrintable(s["stage"].toString()), s["ms"].toDouble());
         std::printf(" (load %.0f ms, %s kernels%s)\n", c["load_ms"].toDouble(),
                     qPrintable(c["kernels"].toString()),
-                    c["rss_reset"].toBool() ? "" : "; VmHWM could not be reset: peaks include loading");
+                    c["rss_reset"].toBool() ? ""
+                                            : "; VmHWM could not be reset: peaks include loading");
     }
 }
 

@@ -35,8 +35,8 @@ QString sentence(int tokens)
 QJsonArray runTrainingBenchmark(bool quick)
 {
     std::vector<TrainingCase> cases;
-    for (core::ScoreKind score : {core::ScoreKind::ScaledDot, core::ScoreKind::Additive, core::ScoreKind::Bilinear,
-                                  core::ScoreKind::Cosine})
+    for (core::ScoreKind score : {core::ScoreKind::ScaledDot, core::ScoreKind::Additive,
+                                  core::ScoreKind::Bilinear, core::ScoreKind::Cosine})
         cases.push_back({16, 64, 1, score, core::TrainingTask::Copy});
     for (int heads : {4, 8})
         cases.push_back({16, 64, heads, core::ScoreKind::ScaledDot, core::TrainingTask::Copy});
@@ -66,8 +66,8 @@ QJsonArray runTrainingBenchmark(bool quick)
         const double perCpuSecond = cpu > 0 ? steps / cpu : 0.0;
         const QString task = QString::fromLatin1(core::toString(c.task).data());
         const QString score = QString::fromLatin1(core::toString(c.score).data());
-        std::printf("| %s | %d | %d | %d | %s | %.0f | %.0f |\n", qPrintable(task), c.tokens, c.dModel, c.heads,
-                    qPrintable(score), perSecond, perCpuSecond);
+        std::printf("| %s | %d | %d | %d | %s | %.0f | %.0f |\n", qPrintable(task), c.tokens,
+                    c.dModel, c.heads, qPrintable(score), perSecond, perCpuSecond);
         out.append(QJsonObject{{"task", task},
                                {"tokens", c.tokens},
                                {"d_model", c.dModel},

@@ -28,19 +28,19 @@ struct CommandLineError
 // Everything the command line asks for, validated.
 struct CommandLine
 {
-    QString scenePath;            // empty: the built-in example
-    std::optional<QString> text;  // --text
+    QString scenePath;             // empty: the built-in example
+    std::optional<QString> text;   // --text
     std::optional<QString> source; // --source (cross-attention)
-    std::optional<QString> mode;  // --mode
+    std::optional<QString> mode;   // --mode
     std::optional<core::Normalization> normalization;
     std::optional<float> temperature;
     std::optional<int> heads;
     std::optional<int> dModel;
-    std::optional<int> dK;                           // --d-k: apart from d_model / h
-    std::optional<core::EmbeddingKind> embedding;    // --embedding
-    QString wordVectors;                             // --word-vectors FILE
-    std::optional<core::PositionalKind> positional;  // --positional
-    std::optional<core::MaskFill> fill;              // --fill
+    std::optional<int> dK;                          // --d-k: apart from d_model / h
+    std::optional<core::EmbeddingKind> embedding;   // --embedding
+    QString wordVectors;                            // --word-vectors FILE
+    std::optional<core::PositionalKind> positional; // --positional
+    std::optional<core::MaskFill> fill;             // --fill
     std::optional<std::uint64_t> seed;
     bool causal = false;
     std::optional<int> window;
@@ -49,28 +49,30 @@ struct CommandLine
     QString vkDevice;
     bool listDevices = false;
 
-    QString exportPath; // --export: headless figure
-    QString dumpPath;   // --dump: every intermediate as JSON
+    QString exportPath;   // --export: headless figure
+    QString dumpPath;     // --dump: every intermediate as JSON
     QString exportAllDir; // --export-all: every figure of the scene, PDF and PNG
     QString matrixPath;   // --export-matrix: one stage of one head as CSV, NPY, JSON or LaTeX
     QString stage = QStringLiteral("weights");
     bool pgfplots = false; // --latex pgfplots instead of a tabular
     ui::FigureSpec figure;
     QSize figureSize{1200, 900};
-    bool viewGiven = false; // --view given: otherwise the scene's own view
+    bool viewGiven = false;        // --view given: otherwise the scene's own view
     bool weightScaleGiven = false; // --color-scale given: otherwise the scene's own
     QString presentationPath;      // --export-presentation: every step, one PDF page each
     QString theme;                 // --theme light|dark (the presentation's); empty: the scene's
     bool transpose = false;        // --transpose: weights with queries in columns (seed 001)
-    QString compare;               // --compare: what the difference view subtracts (ui::comparisonChoices)
-    std::optional<ui::ConceptView> conceptView; // --view train|gradient|kernel|positions|embedding-space
-    std::optional<int> query;                   // --query N, from 0: the concept figures' query in focus
+    QString compare; // --compare: what the difference view subtracts (ui::comparisonChoices)
+    std::optional<ui::ConceptView>
+        conceptView;          // --view train|gradient|kernel|positions|embedding-space
+    std::optional<int> query; // --query N, from 0: the concept figures' query in focus
 
     // True when no option changes the scene file (or the example) as loaded.
     bool unchangedScene() const
     {
-        return !text && !source && !mode && !normalization && !temperature && !heads && !dModel && !dK && !seed &&
-               !embedding && wordVectors.isEmpty() && !positional && !fill && !causal && !window && !paddingToken;
+        return !text && !source && !mode && !normalization && !temperature && !heads && !dModel &&
+               !dK && !seed && !embedding && wordVectors.isEmpty() && !positional && !fill &&
+               !causal && !window && !paddingToken;
     }
 
     ModelOptions modelOptions; // --model and what goes with it
@@ -78,8 +80,9 @@ struct CommandLine
 
     bool headless() const
     {
-        return !exportPath.isEmpty() || !dumpPath.isEmpty() || !exportAllDir.isEmpty() || !matrixPath.isEmpty() ||
-               !presentationPath.isEmpty() || listDevices || modelOptions.printsOnly() || trainOptions.active();
+        return !exportPath.isEmpty() || !dumpPath.isEmpty() || !exportAllDir.isEmpty() ||
+               !matrixPath.isEmpty() || !presentationPath.isEmpty() || listDevices ||
+               modelOptions.printsOnly() || trainOptions.active();
     }
 };
 
@@ -87,7 +90,8 @@ struct CommandLine
 // the QApplication exists and choose the platform). Prints nothing: on --help/--version it
 // sets `exitNow` and puts the text in error.message (code kOk), for the caller to print once
 // (after the QApplication exists, so that the usage line names the program).
-std::optional<CommandLine> parseCommandLine(const QStringList& arguments, CommandLineError& error, bool& exitNow);
+std::optional<CommandLine> parseCommandLine(const QStringList& arguments, CommandLineError& error,
+                                            bool& exitNow);
 
 // The scene the command line describes: the file or the built-in example, with the
 // overrides applied. Throws core::Error (exit 3) or CommandLineError.

@@ -26,7 +26,8 @@ bool haveDisplay()
     const QByteArray platform = qgetenv("QT_QPA_PLATFORM");
     if (platform.startsWith("offscreen") || platform.startsWith("minimal"))
         return false;
-    return !platform.isEmpty() || qEnvironmentVariableIsSet("DISPLAY") || qEnvironmentVariableIsSet("WAYLAND_DISPLAY");
+    return !platform.isEmpty() || qEnvironmentVariableIsSet("DISPLAY") ||
+           qEnvironmentVariableIsSet("WAYLAND_DISPLAY");
 }
 
 // A scene file that names a checkpoint opens in the model window.
@@ -45,13 +46,16 @@ bool namesCheckpoint(const QString& scenePath)
 // from 0) chosen, is saved with QWidget::grab once its first figures are computed; then quits.
 void saveScreenshotWhenShown(attn::ui::ModelWindow* window, const QString& path)
 {
-    const QStringList size = qEnvironmentVariable("ATTN_SCREENSHOT_SIZE", QStringLiteral("1920x1080")).split(QLatin1Char('x'));
+    const QStringList size =
+        qEnvironmentVariable("ATTN_SCREENSHOT_SIZE", QStringLiteral("1920x1080"))
+            .split(QLatin1Char('x'));
     window->setWindowState(Qt::WindowNoState);
     window->resize(size.value(0).toInt(), size.value(1).toInt());
     window->fitPanels();
     QObject::connect(window, &attn::ui::ModelWindow::loadEnded, window, [window] {
         if (qEnvironmentVariableIsSet("ATTN_SCREENSHOT_TAB"))
-            window->viewTabs()->setCurrentIndex(qEnvironmentVariableIntValue("ATTN_SCREENSHOT_TAB"));
+            window->viewTabs()->setCurrentIndex(
+                qEnvironmentVariableIntValue("ATTN_SCREENSHOT_TAB"));
     });
     // Polled: the selected head's figures follow the grid a pass later, so the window is up
     // to date only after the last resultShown.
@@ -62,10 +66,12 @@ void saveScreenshotWhenShown(attn::ui::ModelWindow* window, const QString& path)
             return;
         poll->stop();
         if (qEnvironmentVariableIsSet("ATTN_SCREENSHOT_FOCUS"))
-            window->document()->setFocusToken(qEnvironmentVariableIntValue("ATTN_SCREENSHOT_FOCUS"));
+            window->document()->setFocusToken(
+                qEnvironmentVariableIntValue("ATTN_SCREENSHOT_FOCUS"));
         QTimer::singleShot(500, window, [window, path] {
             const bool saved = window->grab().save(path);
-            std::fprintf(saved ? stdout : stderr, saved ? "wrote %s\n" : "cannot write %s\n", qPrintable(path));
+            std::fprintf(saved ? stdout : stderr, saved ? "wrote %s\n" : "cannot write %s\n",
+                         qPrintable(path));
             QCoreApplication::exit(saved ? 0 : 4);
         });
     });
@@ -90,7 +96,8 @@ int main(int argc, char** argv)
     const QString screenshot = qEnvironmentVariable("ATTN_SCREENSHOT");
     const bool realDisplay = haveDisplay();
     const bool display = realDisplay || !screenshot.isEmpty(); // a screenshot renders offscreen
-    if ((exitNow || !commandLine || commandLine->headless() || !realDisplay) && !qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
+    if ((exitNow || !commandLine || commandLine->headless() || !realDisplay) &&
+        !qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
 
     QApplication app(argc, argv);
@@ -105,7 +112,8 @@ int main(int argc, char** argv)
         return kOk;
     }
     if (!commandLine) {
-        std::fprintf(stderr, "attention-explorer: %s\nTry 'attention-explorer --help'.\n", qPrintable(error.message));
+        std::fprintf(stderr, "attention-explorer: %s\nTry 'attention-explorer --help'.\n",
+                     qPrintable(error.message));
         return error.code;
     }
     if (commandLine->headless())
@@ -116,10 +124,12 @@ int main(int argc, char** argv)
     if (!display) {
         // No display: the example (or the scene asked for) as a figure file instead.
         CommandLine figure = *commandLine;
-        figure.exportPath = QDir::current().absoluteFilePath(QStringLiteral("attention-explorer-example.png"));
+        figure.exportPath =
+            QDir::current().absoluteFilePath(QStringLiteral("attention-explorer-example.png"));
         const int code = runHeadless(figure);
         if (code == kOk)
-            std::printf("No display found: wrote the figure to %s\n", qPrintable(figure.exportPath));
+            std::printf("No display found: wrote the figure to %s\n",
+                        qPrintable(figure.exportPath));
         return code;
     }
 
@@ -133,25 +143,29 @@ int main(int argc, char** argv)
     // its icon; the compiled-in copy where the icon theme lacks it (run from the build tree).
     QGuiApplication::setDesktopFileName(QStringLiteral(ATTN_APP_ID));
     QApplication::setWindowIcon(
-        QIcon::fromTheme(QStringLiteral("attention-explorer"), QIcon(QStringLiteral(":/icons/attention-explorer.svg"))));
+        QIcon::fromTheme(QStringLiteral("attention-explorer"),
+                         QIcon(QStringLiteral(":/icons/attention-explorer.svg"))));
 
     // A model (--model without an output option), or a scene that names one: the model window.
-    const bool sceneWithModel = commandLine->unchangedScene() && namesCheckpoint(commandLine->scenePath);
+    const bool sceneWithModel =
+        commandLine->unchangedScene() && namesCheckpoint(commandLine->scenePath);
     if (commandLine->modelOptions.active() || sceneWithModel) {
         auto* window = attn::ui::ModelWindow::create(commandLine->backend, commandLine->vkDevice);
         if (!screenshot.isEmpty())
             saveScreenshotWhenShown(window, screenshot);
         const ModelOptions& model = commandLine->modelOptions;
         if (model.active())
-            window->openModel(model.model, commandLine->text.value_or(QString()), model.interventions,
-                              model.layer.value_or(1) - 1, std::max(0, commandLine->figure.head));
+            window->openModel(model.model, commandLine->text.value_or(QString()),
+                              model.interventions, model.layer.value_or(1) - 1,
+                              std::max(0, commandLine->figure.head));
         else
             window->openScene(QFileInfo(commandLine->scenePath).absoluteFilePath());
         return app.exec();
     }
 
     std::string notice;
-    auto backend = attn::gpu::createBackend(commandLine->backend, commandLine->vkDevice.toStdString(), &notice);
+    auto backend = attn::gpu::createBackend(commandLine->backend,
+                                            commandLine->vkDevice.toStdString(), &notice);
     if (!notice.empty())
         std::fprintf(stderr, "%s\n", notice.c_str());
     attn::ui::ExplorerWindow window(std::move(backend), QString::fromStdString(notice));
@@ -167,7 +181,8 @@ int main(int argc, char** argv)
             window.setScene(sceneFor(*commandLine), QString());
         } catch (const std::exception& e) {
             std::fprintf(stderr, "error: %s\n", e.what());
-            window.messageBar()->showMessage(QStringLiteral("file"), attn::ui::MessageBar::Level::Error,
+            window.messageBar()->showMessage(QStringLiteral("file"),
+                                             attn::ui::MessageBar::Level::Error,
                                              QString::fromUtf8(e.what()));
         }
     }

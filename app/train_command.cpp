@@ -25,14 +25,18 @@ void addTrainOptions(QCommandLineParser& parser)
 {
     parser.addOptions({
         {QStringLiteral("train"),
-         QStringLiteral("Fit the scene's W_q, W_k, W_v and W_O on a task first (fresh seeded weights, Adam, on the "
+         QStringLiteral("Fit the scene's W_q, W_k, W_v and W_O on a task first (fresh seeded "
+                        "weights, Adam, on the "
                         "CPU): %1.")
              .arg(QString::fromStdString(core::allTrainingTaskNames())),
          QStringLiteral("TASK")},
-        {QStringLiteral("steps"), QStringLiteral("Training steps (default 200)."), QStringLiteral("N")},
-        {QStringLiteral("learning-rate"), QStringLiteral("Adam's learning rate (default 0.05)."), QStringLiteral("LR")},
+        {QStringLiteral("steps"), QStringLiteral("Training steps (default 200)."),
+         QStringLiteral("N")},
+        {QStringLiteral("learning-rate"), QStringLiteral("Adam's learning rate (default 0.05)."),
+         QStringLiteral("LR")},
         {QStringLiteral("hard-gradient"),
-         QStringLiteral("Hard attention's gradient: zero (the true one), straight-through or relaxed."),
+         QStringLiteral(
+             "Hard attention's gradient: zero (the true one), straight-through or relaxed."),
          QStringLiteral("MODE")},
         {QStringLiteral("train-save"), QStringLiteral("Save the trained scene to this file."),
          QStringLiteral("FILE.json")},
@@ -53,7 +57,8 @@ bool readTrainOptions(const QCommandLineParser& parser, TrainOptions& options, b
         return true;
     }
     if (modelActive)
-        return usage(QStringLiteral("--train fits a single-layer scene and cannot be used with --model"));
+        return usage(
+            QStringLiteral("--train fits a single-layer scene and cannot be used with --model"));
     const QString task = parser.value(QStringLiteral("train"));
     options.task = core::parseTrainingTask(task.toStdString());
     if (!options.task)
@@ -79,7 +84,9 @@ bool readTrainOptions(const QCommandLineParser& parser, TrainOptions& options, b
         const QString mode = parser.value(QStringLiteral("hard-gradient"));
         const auto parsed = core::parseHardGradient(mode.toStdString());
         if (!parsed)
-            return usage(QStringLiteral("--hard-gradient: expected zero|straight-through|relaxed, got \"%1\"").arg(mode));
+            return usage(QStringLiteral(
+                             "--hard-gradient: expected zero|straight-through|relaxed, got \"%1\"")
+                             .arg(mode));
         options.hardGradient = *parsed;
     }
     options.savePath = parser.value(QStringLiteral("train-save"));
@@ -103,14 +110,16 @@ std::optional<TrainingReport> trainIfAsked(const TrainOptions& options, const co
     trainer.run(options.steps);
     const core::TrainingEvaluation final = trainer.evaluate();
     const std::vector<double>& loss = trainer.lossHistory();
-    printLine(stdout, QStringLiteral("trained %1: %2 steps at learning rate %3, loss %4 -> %5, %6% of rows attend "
-                                     "where the task asks")
-                          .arg(QString::fromLatin1(core::toString(setup.task).data()))
-                          .arg(trainer.stepCount())
-                          .arg(trainer.learningRate())
-                          .arg(loss.front(), 0, 'g', 4)
-                          .arg(final.loss.total, 0, 'g', 4)
-                          .arg(100.0 * final.accuracy, 0, 'f', 0));
+    printLine(stdout,
+              QStringLiteral(
+                  "trained %1: %2 steps at learning rate %3, loss %4 -> %5, %6% of rows attend "
+                  "where the task asks")
+                  .arg(QString::fromLatin1(core::toString(setup.task).data()))
+                  .arg(trainer.stepCount())
+                  .arg(trainer.learningRate())
+                  .arg(loss.front(), 0, 'g', 4)
+                  .arg(final.loss.total, 0, 'g', 4)
+                  .arg(100.0 * final.accuracy, 0, 'f', 0));
     return TrainingReport{trainer.trainedScene(), core::trainingToJson(trainer), std::move(owned)};
 }
 

@@ -17,11 +17,12 @@ struct CommandLineError;
 // What the command line asks of training: --train TASK and what goes with it.
 struct TrainOptions
 {
-    std::optional<core::TrainingTask> task; // --train copy|previous-token|reverse|translation|key-value
-    int steps = 200;                        // --steps N
-    std::optional<double> learningRate;     // --learning-rate LR (default core::AdamSettings')
+    std::optional<core::TrainingTask>
+        task;                           // --train copy|previous-token|reverse|translation|key-value
+    int steps = 200;                    // --steps N
+    std::optional<double> learningRate; // --learning-rate LR (default core::AdamSettings')
     core::HardGradient hardGradient = core::HardGradient::Zero; // --hard-gradient
-    QString savePath;                       // --train-save FILE.json: the trained scene
+    QString savePath; // --train-save FILE.json: the trained scene
 
     bool active() const { return task.has_value(); }
 };
@@ -37,7 +38,7 @@ bool readTrainOptions(const QCommandLineParser& parser, TrainOptions& options, b
 struct TrainingReport
 {
     core::Scene scene;
-    QJsonObject json; // core::trainingToJson
+    QJsonObject json;                             // core::trainingToJson
     std::shared_ptr<const core::Trainer> trainer; // what --view train draws
 };
 

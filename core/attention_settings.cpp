@@ -41,8 +41,7 @@ std::optional<Enum> valueOf(const NameTable<Enum, N>& table, std::string_view na
     return std::nullopt;
 }
 
-template <typename Enum, std::size_t N>
-std::string joinedNames(const NameTable<Enum, N>& table)
+template <typename Enum, std::size_t N> std::string joinedNames(const NameTable<Enum, N>& table)
 {
     std::string joined;
     for (const auto& entry : table) {
@@ -55,16 +54,46 @@ std::string joinedNames(const NameTable<Enum, N>& table)
 
 } // namespace
 
-std::string_view toString(ScoreKind kind) { return nameOf(kScoreNames, kind); }
-std::string_view toString(Normalization normalization) { return nameOf(kNormalizationNames, normalization); }
-std::string_view toString(MaskFill fill) { return nameOf(kFillNames, fill); }
-std::string_view toString(PoolMode mode) { return nameOf(kPoolNames, mode); }
-std::optional<ScoreKind> parseScoreKind(std::string_view name) { return valueOf(kScoreNames, name); }
-std::optional<Normalization> parseNormalization(std::string_view name) { return valueOf(kNormalizationNames, name); }
-std::optional<MaskFill> parseMaskFill(std::string_view name) { return valueOf(kFillNames, name); }
-std::optional<PoolMode> parsePoolMode(std::string_view name) { return valueOf(kPoolNames, name); }
-std::string allScoreNames() { return joinedNames(kScoreNames); }
-std::string allNormalizationNames() { return joinedNames(kNormalizationNames); }
+std::string_view toString(ScoreKind kind)
+{
+    return nameOf(kScoreNames, kind);
+}
+std::string_view toString(Normalization normalization)
+{
+    return nameOf(kNormalizationNames, normalization);
+}
+std::string_view toString(MaskFill fill)
+{
+    return nameOf(kFillNames, fill);
+}
+std::string_view toString(PoolMode mode)
+{
+    return nameOf(kPoolNames, mode);
+}
+std::optional<ScoreKind> parseScoreKind(std::string_view name)
+{
+    return valueOf(kScoreNames, name);
+}
+std::optional<Normalization> parseNormalization(std::string_view name)
+{
+    return valueOf(kNormalizationNames, name);
+}
+std::optional<MaskFill> parseMaskFill(std::string_view name)
+{
+    return valueOf(kFillNames, name);
+}
+std::optional<PoolMode> parsePoolMode(std::string_view name)
+{
+    return valueOf(kPoolNames, name);
+}
+std::string allScoreNames()
+{
+    return joinedNames(kScoreNames);
+}
+std::string allNormalizationNames()
+{
+    return joinedNames(kNormalizationNames);
+}
 
 float maskFillValue(MaskFill fill)
 {

@@ -38,10 +38,10 @@ enum class PoolMode { Mean, Max };
 
 struct MaskSpec
 {
-    bool causal = false;            // key j > query i is masked
-    int window = -1;                // local window: |i - j| > window is masked; -1 = off
-    bool windowCausal = false;      // one-sided window: i - window <= j <= i
-    bool padding = true;            // keys flagged as padding are masked
+    bool causal = false;       // key j > query i is masked
+    int window = -1;           // local window: |i - j| > window is masked; -1 = off
+    bool windowCausal = false; // one-sided window: i - window <= j <= i
+    bool padding = true;       // keys flagged as padding are masked
     std::vector<std::pair<int, int>> customCells; // (query, key) cells masked by hand
 
     bool operator==(const MaskSpec&) const = default;

@@ -34,8 +34,8 @@ public:
     virtual std::string deviceName() const = 0;
     // Throws Error for invalid problems; a backend-level fault (device lost, out of memory)
     // throws BackendFault so the caller can fall back.
-    virtual std::shared_ptr<const AttentionResult>
-    compute(std::shared_ptr<const Problem> problem, const ComputeOptions& options) = 0;
+    virtual std::shared_ptr<const AttentionResult> compute(std::shared_ptr<const Problem> problem,
+                                                           const ComputeOptions& options) = 0;
     // What a real model computes between attention layers (norms, feed-forward, logits), on
     // the same device. Faults are thrown as BackendFault, like compute's.
     virtual BlockOps& blockOps() = 0;

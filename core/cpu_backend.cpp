@@ -80,7 +80,7 @@ struct HeadWork
     Matrix ownLeft;                // Q M or unit rows, when left is not Q itself
     Matrix ownRight;
     Matrix rightTransposed; // d_k x Tk: the scores' GEMM reads keys as columns
-    Matrix scaledLeft; // s * left
+    Matrix scaledLeft;      // s * left
 };
 
 // Rows [firstRow, lastRow) of one head, and the keys [firstKey, lastKey) that can weigh.
@@ -166,16 +166,18 @@ void Computation::run()
     stageStart = Clock::now();
     const int blockRows = m_rowBlock * std::max(1, 128 / m_rowBlock);
     const std::vector<Job> jobs = makeJobs(blockRows);
-    
+
     std::vector<Busy> busy(std::size_t(parallelThreads()), Busy{});
     auto block = [&](int j, int thread) {
         const Job& job = jobs[std::size_t(j)];
         computeBlock(m_work[std::size_t(job.head)], job, busy[std::size_t(thread)]);
     };
     // About the multiply-adds of the scores and of weights x V (all of them, masked or not).
-    const std::int64_t work = std::int64_t(m_tq) * m_tk * (m_problem.weights->dK + m_problem.weights->dV) *
+    const std::int64_t work = std::int64_t(m_tq) * m_tk *
+                              (m_problem.weights->dK + m_problem.weights->dV) *
                               m_problem.weights->headCount();
-    if (jobs.size() > 1 && (work >= kParallelCells * 16 || m_keep || m_rowBlock > 1 || m_colBlock > 1))
+    if (jobs.size() > 1 &&
+        (work >= kParallelCells * 16 || m_keep || m_rowBlock > 1 || m_colBlock > 1))
         parallelFor(int(jobs.size()), block);
     else
         serialFor(int(jobs.size()), block);
@@ -217,8 +219,13 @@ void Computation::project()
     std::vector<GemmColumns> fromQueries;
     std::vector<GemmColumns> fromKeys;
     auto group = [](const Matrix& weights, const RowVector& bias, Matrix& out) {
-        return GemmColumns{weights.data(), weights.cols(), out.data(), out.cols(), 1,
-                           bias.size() ? bias.data() : nullptr, int(weights.cols())};
+        return GemmColumns{weights.data(),
+                           weights.cols(),
+                           out.data(),
+                           out.cols(),
+                           1,
+                           bias.size() ? bias.data() : nullptr,
+                           int(weights.cols())};
     };
     for (int i = 0; i < h; ++i) {
         const HeadWeights& head = w.heads[std::size_t(i)];
@@ -344,8 +351,13 @@ void Computation::scoreBlock(const HeadWork& work, int firstRow, int rows, int f
     // shape, so a score computed for the weights equals the same score kept for display.
     const Matrix& left = scaled ? work.scaledLeft : *work.left;
     const Matrix& rightT = work.rightTransposed;
-    const GemmColumns columns{rightT.data() + firstKey, rightT.cols(), scores.data(), scores.outerStride(), 1,
-                              nullptr, keys};
+    const GemmColumns columns{rightT.data() + firstKey,
+                              rightT.cols(),
+                              scores.data(),
+                              scores.outerStride(),
+                              1,
+                              nullptr,
+                              keys};
     GemmOptions options;
     options.serial = true;
     gemm(left.row(firstRow).data(), left.cols(), rows, int(left.cols()), {&columns, 1}, options);
@@ -443,11 +455,17 @@ void Computation::computeBlock(HeadWork& work, const Job& job, Busy& busy)
     // b_i = sum_j alpha_ij v_j (seed 001), for the block's rows at once.
     auto output = out.output.middleRows(job.firstRow, rows);
     if (keys > 0) {
-        const GemmColumns columns{out.V.row(firstKey).data(), out.V.cols(), output.data(), output.outerStride(), 1,
-                                  nullptr, int(out.V.cols())};
+        const GemmColumns columns{out.V.row(firstKey).data(),
+                                  out.V.cols(),
+                                  output.data(),
+                                  output.outerStride(),
+                                  1,
+                                  nullptr,
+                                  int(out.V.cols())};
         GemmOptions options;
         options.serial = true; // this block of rows is one job of the runner already
-        gemm(weights.data() + (firstKey - c0), weights.outerStride(), rows, keys, {&columns, 1}, options);
+        gemm(weights.data() + (firstKey - c0), weights.outerStride(), rows, keys, {&columns, 1},
+             options);
     } else {
         output.setZero();
     }
@@ -471,10 +489,14 @@ void Computation::combineHeads()
     const Matrix concat = m_result.concat();
     // Seed 004: Z = Cat[H_1 .. H_h] W^O + b_O.
     m_result.output.resize(m_tq, w.dModel);
-    const GemmColumns columns{w.Wo.data(), w.Wo.cols(), m_result.output.data(), m_result.output.cols(),
-                              1, w.bo.size() ? w.bo.data() : nullptr, w.dModel};
-    gemm(concat.data(), concat.cols(), m_tq, int(concat.cols()),
-         {&columns, 1});
+    const GemmColumns columns{w.Wo.data(),
+                              w.Wo.cols(),
+                              m_result.output.data(),
+                              m_result.output.cols(),
+                              1,
+                              w.bo.size() ? w.bo.data() : nullptr,
+                              w.dModel};
+    gemm(concat.data(), concat.cols(), m_tq, int(concat.cols()), {&columns, 1});
 }
 
 } // namespace

@@ -85,13 +85,14 @@ void summarizeDiagnostics(AttentionResult& result, std::span<const std::uint32_t
                  ? "its weights are all 0"
                  : "with fill -9e15 softmax spreads it uniformly, as PyTorch does"));
     if (!d.zeroSumRows.empty())
+        d.warnings.push_back(std::to_string(d.zeroSumRows.size()) +
+                             (d.zeroSumRows.size() == 1 ? " query row has" : " query rows have") +
+                             " no positive score under ReLU: their weights are all 0");
+    if (std::none_of(result.heads.begin(), result.heads.end(),
+                     [](const HeadResult& h) { return h.enabled; }))
         d.warnings.push_back(
-            std::to_string(d.zeroSumRows.size()) +
-            (d.zeroSumRows.size() == 1 ? " query row has" : " query rows have") +
-            " no positive score under ReLU: their weights are all 0");
-    if (std::none_of(result.heads.begin(), result.heads.end(), [](const HeadResult& h) { return h.enabled; }))
-        d.warnings.push_back("every head is switched off: the output is all zeros and the mean of the "
-                             "heads has no head to average");
+            "every head is switched off: the output is all zeros and the mean of the "
+            "heads has no head to average");
     if (d.nonFinite)
         d.warnings.push_back(nonFiniteWarning(d.nonFiniteWhere));
 }

@@ -73,10 +73,14 @@ Embedded lookUp(const std::vector<Token>& tokens, std::uint64_t seed, int dModel
 std::string_view toString(EmbeddingKind kind)
 {
     switch (kind) {
-    case EmbeddingKind::Hashed: return "hashed";
-    case EmbeddingKind::OneHot: return "onehot";
-    case EmbeddingKind::Table: return "table";
-    case EmbeddingKind::WordVectors: return "wordvectors";
+    case EmbeddingKind::Hashed:
+        return "hashed";
+    case EmbeddingKind::OneHot:
+        return "onehot";
+    case EmbeddingKind::Table:
+        return "table";
+    case EmbeddingKind::WordVectors:
+        return "wordvectors";
     }
     return "hashed";
 }
@@ -94,9 +98,12 @@ std::optional<EmbeddingKind> parseEmbeddingKind(std::string_view name)
 std::string_view toString(PositionalKind kind)
 {
     switch (kind) {
-    case PositionalKind::None: return "none";
-    case PositionalKind::Sinusoidal: return "sinusoidal";
-    case PositionalKind::Table: return "table";
+    case PositionalKind::None:
+        return "none";
+    case PositionalKind::Sinusoidal:
+        return "sinusoidal";
+    case PositionalKind::Table:
+        return "table";
     }
     return "none";
 }
@@ -155,21 +162,21 @@ Embedded embedTokens(const std::vector<Token>& tokens, const EmbeddingSettings& 
             if (found == settings.table.end())
                 return nullptr;
             if (qsizetype(found->second.size()) != dModel)
-                throw Error("embedding table row " + quoted(text) + " has "
-                            + std::to_string(found->second.size()) + " values, d_model is "
-                            + std::to_string(dModel));
+                throw Error("embedding table row " + quoted(text) + " has " +
+                            std::to_string(found->second.size()) + " values, d_model is " +
+                            std::to_string(dModel));
             return found->second.data();
         });
     case EmbeddingKind::WordVectors: {
         const WordVectors* vectors = settings.wordVectors.get();
         if (!vectors)
-            throw Error("word vectors are not loaded"
-                        + (settings.wordVectorPath.isEmpty()
-                               ? std::string(": choose a GloVe or word2vec text file")
-                               : " from " + settings.wordVectorPath.toStdString()));
+            throw Error("word vectors are not loaded" +
+                        (settings.wordVectorPath.isEmpty()
+                             ? std::string(": choose a GloVe or word2vec text file")
+                             : " from " + settings.wordVectorPath.toStdString()));
         if (vectors->dimension() != dModel)
-            throw Error("word vectors have " + std::to_string(vectors->dimension())
-                        + " dimensions, d_model is " + std::to_string(dModel));
+            throw Error("word vectors have " + std::to_string(vectors->dimension()) +
+                        " dimensions, d_model is " + std::to_string(dModel));
         return lookUp(tokens, settings.seed, dModel,
                       [&](const QString& text) { return vectors->find(text); });
     }
@@ -211,8 +218,8 @@ Matrix positionalEncoding(int tokens, int dModel, const PositionalSettings& sett
     }
     case PositionalKind::Table: {
         if (settings.table.cols() != dModel)
-            throw Error("the positional table has " + std::to_string(settings.table.cols())
-                        + " columns, d_model is " + std::to_string(dModel));
+            throw Error("the positional table has " + std::to_string(settings.table.cols()) +
+                        " columns, d_model is " + std::to_string(dModel));
         // Positions past the table's rows (a longer sentence than it was made for) take the
         // sinusoidal rows, so that any sentence can be encoded.
         const int kept = std::min(tokens, int(settings.table.rows()));

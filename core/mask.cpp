@@ -43,7 +43,8 @@ void Mask::fillRow(int query, std::uint8_t* masked) const
 {
     const auto [first, last] = keyRange(query);
     for (int j = 0; j < m_keys; ++j)
-        masked[j] = (j < first || j >= last || (m_spec.padding && m_padding[std::size_t(j)])) ? 1 : 0;
+        masked[j] =
+            (j < first || j >= last || (m_spec.padding && m_padding[std::size_t(j)])) ? 1 : 0;
     auto cell = std::lower_bound(m_custom.begin(), m_custom.end(), std::pair{query, 0});
     for (; cell != m_custom.end() && cell->first == query; ++cell)
         if (cell->second >= 0 && cell->second < m_keys)

@@ -56,7 +56,8 @@ std::int64_t checkedElementCount(std::int64_t rows, std::int64_t cols, const QSt
                                  const std::string& what = {})
 {
     if (rows <= 0 || cols <= 0)
-        fail(name, what + "empty matrix (" + std::to_string(rows) + "x" + std::to_string(cols) + ")");
+        fail(name,
+             what + "empty matrix (" + std::to_string(rows) + "x" + std::to_string(cols) + ")");
     const std::optional<std::int64_t> count = checkedMultiply(rows, cols);
     if (!count || *count > kMaxMatrixElements)
         fail(name, what + std::to_string(rows) + "x" + std::to_string(cols) + " is more than the " +
@@ -67,14 +68,17 @@ std::int64_t checkedElementCount(std::int64_t rows, std::int64_t cols, const QSt
 // For binary formats: the declared shape against the bytes actually present. The mismatch is
 // reported first because a corrupt or truncated file is the likelier cause than a huge one.
 void checkDataSize(const std::vector<std::int64_t>& dims, std::int64_t rows, std::int64_t cols,
-                   int itemSize, std::int64_t bytesPresent, const QString& name, const std::string& what)
+                   int itemSize, std::int64_t bytesPresent, const QString& name,
+                   const std::string& what)
 {
     const std::optional<std::int64_t> count = checkedMultiply(rows, cols);
-    const std::optional<std::int64_t> bytes = count ? checkedMultiply(*count, itemSize) : std::nullopt;
+    const std::optional<std::int64_t> bytes =
+        count ? checkedMultiply(*count, itemSize) : std::nullopt;
     if (rows > 0 && cols > 0 && (!bytes || *bytes != bytesPresent)) // empty: reported below
         fail(name, what + "shape " + shapeText(dims) + " claims " +
                        (count ? std::to_string(*count) : std::string("more than 2^63")) +
-                       " elements, the file holds " + std::to_string(bytesPresent) + " bytes of data" +
+                       " elements, the file holds " + std::to_string(bytesPresent) +
+                       " bytes of data" +
                        (count && bytes ? " (expected " + std::to_string(*bytes) + ")" : ""));
     checkedElementCount(rows, cols, name, what);
 }
@@ -92,8 +96,7 @@ std::pair<std::int64_t, std::int64_t> matrixExtent(const std::vector<std::int64_
 
 // ---- Element decoding: .npy's byte orders and Fortran order; the rest in safetensors_format --
 
-template <typename Bits>
-Bits loadBits(const char* p, bool bigEndian)
+template <typename Bits> Bits loadBits(const char* p, bool bigEndian)
 {
     Bits bits;
     std::memcpy(&bits, p, sizeof bits);
@@ -108,8 +111,7 @@ Bits loadBits(const char* p, bool bigEndian)
     return bits;
 }
 
-template <ElementType Type>
-float loadElement(const char* p, bool bigEndian, bool& outOfRange)
+template <ElementType Type> float loadElement(const char* p, bool bigEndian, bool& outOfRange)
 {
     static_assert(Type == ElementType::F32 || Type == ElementType::F64);
     if constexpr (Type == ElementType::F32) {
@@ -117,7 +119,8 @@ float loadElement(const char* p, bool bigEndian, bool& outOfRange)
     } else {
         // NaN and inf pass through; finite values beyond float32 would silently become inf.
         const double value = std::bit_cast<double>(loadBits<std::uint64_t>(p, bigEndian));
-        outOfRange = std::isfinite(value) && std::abs(value) > double(std::numeric_limits<float>::max());
+        outOfRange =
+            std::isfinite(value) && std::abs(value) > double(std::numeric_limits<float>::max());
         return outOfRange ? 0.0f : float(value);
     }
 }
@@ -215,7 +218,8 @@ public:
             if (key == "descr" && !seenDescr) {
                 skipSpace();
                 if (peek() != '\'' && peek() != '"')
-                    malformed("'descr' is not a simple dtype string; structured arrays are not supported");
+                    malformed("'descr' is not a simple dtype string; structured arrays are not "
+                              "supported");
                 header.descr = parseString();
                 seenDescr = true;
             } else if (key == "fortran_order" && !seenOrder) {
@@ -368,7 +372,8 @@ double decimalOrder(std::string_view number)
     const std::size_t firstDigit = mantissa.find_first_not_of("0.");
     if (firstDigit == std::string_view::npos)
         return -1e300; // zero
-    const double order = firstDigit < point ? double(point - firstDigit) : -double(firstDigit - point - 1);
+    const double order =
+        firstDigit < point ? double(point - firstDigit) : -double(firstDigit - point - 1);
     return order + exponent;
 }
 
@@ -414,7 +419,8 @@ public:
                 m_content = true;
             if (m_content && !m_firstDone) {
                 m_firstCommas += std::count(line.begin(), line.end(), ',');
-                m_first.append(line.substr(0, std::min(line.size(), kKeptBytes - std::min(kKeptBytes, m_first.size()))));
+                m_first.append(line.substr(
+                    0, std::min(line.size(), kKeptBytes - std::min(kKeptBytes, m_first.size()))));
             }
             if (newline == std::string_view::npos)
                 return;
@@ -491,8 +497,8 @@ std::string nameList(const std::vector<TensorEntry>& tensors)
     return list;
 }
 
-const TensorEntry& pickTensor(const std::vector<TensorEntry>& tensors, const std::string& tensorName,
-                              const QString& name)
+const TensorEntry& pickTensor(const std::vector<TensorEntry>& tensors,
+                              const std::string& tensorName, const QString& name)
 {
     if (tensors.empty())
         fail(name, "the file holds no tensors");
@@ -516,7 +522,8 @@ std::tuple<ElementType, std::int64_t, std::int64_t> checkTensor(const TensorEntr
     const std::string what = "tensor '" + entry.name + "': ";
     const std::optional<ElementType> type = floatElementType(entry.dtype);
     if (!type)
-        fail(name, what + "unsupported dtype '" + entry.dtype + "' (expected F32, F64, F16 or BF16)");
+        fail(name,
+             what + "unsupported dtype '" + entry.dtype + "' (expected F32, F64, F16 or BF16)");
     const auto [rows, cols] = matrixExtent(entry.shape, name, what);
     checkDataSize(entry.shape, rows, cols, itemSize(*type), entry.end - entry.begin, name, what);
     return {*type, rows, cols};
@@ -587,14 +594,15 @@ std::int64_t npyPreamble(const char* head, std::int64_t headSize, std::int64_t f
         fail(name, "truncated .npy file: the header claims " + std::to_string(headerLength) +
                        " bytes, the file has " + std::to_string(fileSize) + " in all");
     if (headerLength > kMaxNpyHeaderBytes)
-        fail(name, "the .npy header claims " + std::to_string(headerLength) + " bytes, more than the " +
-                       std::to_string(kMaxNpyHeaderBytes) + " allowed");
+        fail(name, "the .npy header claims " + std::to_string(headerLength) +
+                       " bytes, more than the " + std::to_string(kMaxNpyHeaderBytes) + " allowed");
     return 8 + lengthBytes;
 }
 
 // Checks the header in `head` (preamble and header, at least) against the file's size and
 // the limits, so that nothing is allocated for a shape that will be refused.
-NpyLayout npyLayout(const char* head, std::int64_t headSize, std::int64_t fileSize, const QString& name)
+NpyLayout npyLayout(const char* head, std::int64_t headSize, std::int64_t fileSize,
+                    const QString& name)
 {
     std::int64_t headerLength = 0;
     const std::int64_t preamble = npyPreamble(head, headSize, fileSize, headerLength, name);
@@ -603,7 +611,8 @@ NpyLayout npyLayout(const char* head, std::int64_t headSize, std::int64_t fileSi
 
     // '<' little-endian, '>' big-endian; numpy always writes one of them for multi-byte types.
     const std::string& d = header.descr;
-    if (d.size() != 3 || (d[0] != '<' && d[0] != '>') || d[1] != 'f' || (d[2] != '4' && d[2] != '8'))
+    if (d.size() != 3 || (d[0] != '<' && d[0] != '>') || d[1] != 'f' ||
+        (d[2] != '4' && d[2] != '8'))
         fail(name, "unsupported dtype '" + d + "' (expected '<f4', '>f4', '<f8' or '>f8')");
     NpyLayout layout;
     layout.type = d[2] == '4' ? ElementType::F32 : ElementType::F64;
@@ -614,8 +623,8 @@ NpyLayout npyLayout(const char* head, std::int64_t headSize, std::int64_t fileSi
     if (header.shape.empty())
         fail(name, "shape () is a scalar, not a matrix");
     std::tie(layout.rows, layout.cols) = matrixExtent(header.shape, name, {});
-    checkDataSize(header.shape, layout.rows, layout.cols, itemSize(layout.type), fileSize - layout.dataStart,
-                  name, {});
+    checkDataSize(header.shape, layout.rows, layout.cols, itemSize(layout.type),
+                  fileSize - layout.dataStart, name, {});
     return layout;
 }
 
@@ -623,7 +632,8 @@ NpyLayout npyLayout(const char* head, std::int64_t headSize, std::int64_t fileSi
 
 Matrix parseNpy(const QByteArray& bytes, const QString& nameForMessages)
 {
-    const NpyLayout layout = npyLayout(bytes.constData(), bytes.size(), bytes.size(), nameForMessages);
+    const NpyLayout layout =
+        npyLayout(bytes.constData(), bytes.size(), bytes.size(), nameForMessages);
     return decodeElements(bytes.constData() + layout.dataStart, layout.type, layout.bigEndian,
                           layout.fortranOrder, layout.rows, layout.cols, nameForMessages);
 }
@@ -638,7 +648,8 @@ Matrix readNpy(const QString& path)
     const std::int64_t fileSize = file.size();
     QByteArray head = file.read(12);
     std::int64_t headerLength = 0;
-    const std::int64_t preamble = npyPreamble(head.constData(), head.size(), fileSize, headerLength, path);
+    const std::int64_t preamble =
+        npyPreamble(head.constData(), head.size(), fileSize, headerLength, path);
     head.resize(preamble);
     if (file.seek(preamble))
         head.append(file.read(headerLength));
@@ -649,8 +660,8 @@ Matrix readNpy(const QString& path)
     const QByteArray data = file.read(dataBytes);
     if (data.size() != dataBytes)
         fail(path, "cannot read the data: " + file.errorString().toStdString());
-    return decodeElements(data.constData(), layout.type, layout.bigEndian, layout.fortranOrder, layout.rows,
-                          layout.cols, path);
+    return decodeElements(data.constData(), layout.type, layout.bigEndian, layout.fortranOrder,
+                          layout.rows, layout.cols, path);
 }
 
 QByteArray npyBytes(const Matrix& matrix)
@@ -703,7 +714,8 @@ Matrix parseCsv(const QByteArray& text, const QString& nameForMessages)
             continue;
         }
         if (firstBlankLine)
-            fail(name, "line " + std::to_string(firstBlankLine) + " is blank but more data follows");
+            fail(name,
+                 "line " + std::to_string(firstBlankLine) + " is blank but more data follows");
         if (!firstLine)
             firstLine = lineNumber;
 
@@ -720,9 +732,9 @@ Matrix parseCsv(const QByteArray& text, const QString& nameForMessages)
             fieldsLeft.remove_prefix(comma + 1);
         }
         // The first line is a header when none of its fields is a number.
-        if (lineNumber == firstLine &&
-            std::all_of(fields.begin(), fields.end(),
-                        [](const auto& f) { return f.second == NumberStatus::NotANumber; })) {
+        if (lineNumber == firstLine && std::all_of(fields.begin(), fields.end(), [](const auto& f) {
+                return f.second == NumberStatus::NotANumber;
+            })) {
             header = line.substr(0, 40);
             continue;
         }
@@ -731,7 +743,8 @@ Matrix parseCsv(const QByteArray& text, const QString& nameForMessages)
                 continue;
             // Built with append: GCC 12 misreads `"'" + std::string(...)` here as an
             // overlapping memcpy (-Wrestrict, a known false positive).
-            std::string what = "line " + std::to_string(lineNumber) + ", column " + std::to_string(c + 1) + ": ";
+            std::string what =
+                "line " + std::to_string(lineNumber) + ", column " + std::to_string(c + 1) + ": ";
             if (fields[c].second == NumberStatus::OutOfRange)
                 what.append("value '").append(fields[c].first).append("' is out of float32 range");
             else
@@ -741,8 +754,9 @@ Matrix parseCsv(const QByteArray& text, const QString& nameForMessages)
         if (rows == 0)
             cols = std::int64_t(fields.size());
         else if (std::int64_t(fields.size()) != cols)
-            fail(name, "line " + std::to_string(lineNumber) + " has " + std::to_string(fields.size()) +
-                           " columns, the rows above have " + std::to_string(cols));
+            fail(name, "line " + std::to_string(lineNumber) + " has " +
+                           std::to_string(fields.size()) + " columns, the rows above have " +
+                           std::to_string(cols));
         ++rows;
         checkedElementCount(rows, cols, name); // stop early on a huge file
         values.insert(values.end(), rowValues.begin(), rowValues.end());
@@ -796,7 +810,8 @@ Matrix parseSafetensors(const QByteArray& bytes, const std::string& tensorName,
     const QString& name = nameForMessages;
     if (bytes.size() < 8)
         fail(name, "too short for a safetensors file (" + std::to_string(bytes.size()) + " bytes)");
-    const std::int64_t headerLength = safetensorsHeaderLength(bytes.constData(), bytes.size(), name);
+    const std::int64_t headerLength =
+        safetensorsHeaderLength(bytes.constData(), bytes.size(), name);
     const std::int64_t dataStart = 8 + headerLength;
     const std::vector<TensorEntry> tensors =
         parseSafetensorsHeader(bytes.mid(8, headerLength), bytes.size() - dataStart, name);
@@ -821,8 +836,10 @@ struct SafetensorsFile
     {
         const QByteArray first8 = file.read(8);
         if (first8.size() < 8)
-            fail(path, "too short for a safetensors file (" + std::to_string(file.size()) + " bytes)");
-        const std::int64_t headerLength = safetensorsHeaderLength(first8.constData(), file.size(), path);
+            fail(path,
+                 "too short for a safetensors file (" + std::to_string(file.size()) + " bytes)");
+        const std::int64_t headerLength =
+            safetensorsHeaderLength(first8.constData(), file.size(), path);
         const QByteArray json = file.read(headerLength);
         if (json.size() != headerLength)
             fail(path, "cannot read the safetensors header: " + file.errorString().toStdString());
@@ -850,7 +867,8 @@ Matrix readSafetensors(const QString& path, const std::string& tensorName)
     if (safetensors.file.seek(safetensors.dataStart + entry.begin))
         data = safetensors.file.read(entry.end - entry.begin);
     if (data.size() != entry.end - entry.begin)
-        fail(path, "cannot read tensor '" + entry.name + "': " + safetensors.file.errorString().toStdString());
+        fail(path, "cannot read tensor '" + entry.name +
+                       "': " + safetensors.file.errorString().toStdString());
     return decodeTensor(entry, data.constData(), path);
 }
 
@@ -860,10 +878,11 @@ QByteArray safetensorsBytes(const std::map<std::string, Matrix>& tensors)
     std::int64_t offset = 0;
     for (const auto& [tensorName, matrix] : tensors) {
         const std::int64_t size = std::int64_t(matrix.size()) * 4;
-        header.insert(QString::fromStdString(tensorName),
-                      QJsonObject{{"dtype", "F32"},
-                                  {"shape", QJsonArray{qint64(matrix.rows()), qint64(matrix.cols())}},
-                                  {"data_offsets", QJsonArray{qint64(offset), qint64(offset + size)}}});
+        header.insert(
+            QString::fromStdString(tensorName),
+            QJsonObject{{"dtype", "F32"},
+                        {"shape", QJsonArray{qint64(matrix.rows()), qint64(matrix.cols())}},
+                        {"data_offsets", QJsonArray{qint64(offset), qint64(offset + size)}}});
         offset += size;
     }
     QByteArray json = QJsonDocument(header).toJson(QJsonDocument::Compact);
@@ -911,7 +930,8 @@ void writeMatrixFile(const QString& path, const Matrix& matrix, const std::strin
         bytes = csvBytes(matrix);
         break;
     case Format::Safetensors:
-        bytes = safetensorsBytes({{tensorName.empty() ? std::string("matrix") : tensorName, matrix}});
+        bytes =
+            safetensorsBytes({{tensorName.empty() ? std::string("matrix") : tensorName, matrix}});
         break;
     }
     writeFileAtomically(path, bytes);

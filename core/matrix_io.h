@@ -39,6 +39,7 @@ QByteArray safetensorsBytes(const std::map<std::string, Matrix>& tensors); // F3
 // `tensorName` reads the only tensor and is an error (listing the names) if there are several.
 Matrix readMatrixFile(const QString& path, const std::string& tensorName = {});
 // Atomic like saveScene; the format follows the extension.
-void writeMatrixFile(const QString& path, const Matrix& matrix, const std::string& tensorName = "matrix");
+void writeMatrixFile(const QString& path, const Matrix& matrix,
+                     const std::string& tensorName = "matrix");
 
 } // namespace attn::core

@@ -44,9 +44,12 @@ void checkOptionalVector(const std::string& path, const RowVector& v, int size, 
 std::string_view toString(WeightInit init)
 {
     switch (init) {
-    case WeightInit::Xavier: return "xavier";
-    case WeightInit::Identity: return "identity";
-    case WeightInit::Zeros: return "zeros";
+    case WeightInit::Xavier:
+        return "xavier";
+    case WeightInit::Identity:
+        return "identity";
+    case WeightInit::Zeros:
+        return "zeros";
     }
     return "?";
 }
@@ -138,7 +141,8 @@ ModelWeights makeWeights(int dModel, int heads, int dK, int dV, WeightInit init,
                          prefix + "w_additive", h);
         head.wAdditive = w.row(0);
         // M = I makes the bilinear score start as the plain dot product.
-        head.bilinear = init == WeightInit::Zeros ? Matrix(Matrix::Zero(dK, dK)) : Matrix(Matrix::Identity(dK, dK));
+        head.bilinear = init == WeightInit::Zeros ? Matrix(Matrix::Zero(dK, dK))
+                                                  : Matrix(Matrix::Identity(dK, dK));
     }
     weights.Wo.resize(Eigen::Index(heads) * dV, dModel);
     initialiseMatrix(weights.Wo, init, seed, "W_o", 0);

@@ -4,8 +4,8 @@
 
 #include <cstdint>
 #include <optional>
-#include <string_view>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace attn::core {
@@ -16,12 +16,12 @@ namespace attn::core {
 struct HeadWeights
 {
     bool enabled = true;
-    Matrix Wq;           // d_model x d_k
-    Matrix Wk;           // d_model x d_k
-    Matrix Wv;           // d_model x d_v
+    Matrix Wq;            // d_model x d_k
+    Matrix Wk;            // d_model x d_k
+    Matrix Wv;            // d_model x d_v
     RowVector bq, bk, bv; // empty (no bias) or 1 x d_k, 1 x d_k, 1 x d_v
-    RowVector wAdditive; // 1 x d_k: the w of the additive score w^T tanh(q + k)
-    Matrix bilinear;     // d_k x d_k: the M of the bilinear score q^T M k
+    RowVector wAdditive;  // 1 x d_k: the w of the additive score w^T tanh(q + k)
+    Matrix bilinear;      // d_k x d_k: the M of the bilinear score q^T M k
 
     bool operator==(const HeadWeights&) const = default;
 };
@@ -63,7 +63,7 @@ ModelWeights makeWeights(int dModel, int heads, int dK, int dV, WeightInit init,
                          std::uint64_t seed);
 
 // Re-initialises one matrix in place; `name` keys the random stream ("heads[1].W_k").
-void initialiseMatrix(Matrix& matrix, WeightInit init, std::uint64_t seed,
-                      const std::string& name, int headIndex = 0);
+void initialiseMatrix(Matrix& matrix, WeightInit init, std::uint64_t seed, const std::string& name,
+                      int headIndex = 0);
 
 } // namespace attn::core

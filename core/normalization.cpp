@@ -134,7 +134,8 @@ RowStatus normalizeRow(float* scores, const std::uint8_t* masked, int count,
         }
         if (normalization == Normalization::Hard) {
             // ...except hard attention, which keeps the first of them.
-            const int first = int(std::find_if(scores, scores + count, [](float v) { return v > 0; }) - scores);
+            const int first =
+                int(std::find_if(scores, scores + count, [](float v) { return v > 0; }) - scores);
             row.setZero();
             scores[first] = 1.0f;
         }

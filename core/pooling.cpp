@@ -5,7 +5,10 @@
 
 namespace attn::core {
 namespace {
-int ceilDiv(int a, int b) { return (a + b - 1) / b; }
+int ceilDiv(int a, int b)
+{
+    return (a + b - 1) / b;
+}
 } // namespace
 
 std::pair<int, int> poolBlocks(int rows, int cols, int maxRows, int maxCols)
@@ -27,7 +30,8 @@ Matrix poolMatrix(const Matrix& matrix, int rowBlock, int colBlock, PoolMode mod
             const int c0 = bj * colBlock;
             const int nc = std::min(colBlock, cols - c0);
             const auto block = matrix.block(r0, c0, nr, nc);
-            pooled(bi, bj) = mode == PoolMode::Max ? block.maxCoeff() : block.sum() / float(nr * nc);
+            pooled(bi, bj) =
+                mode == PoolMode::Max ? block.maxCoeff() : block.sum() / float(nr * nc);
         }
     }
     return pooled;

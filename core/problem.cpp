@@ -37,7 +37,8 @@ Matrix Problem::keyInput() const
 
 Matrix Problem::queryPositionOrZeros() const
 {
-    return hasPositions() ? queryPosition : Matrix::Zero(queryEmbedding.rows(), queryEmbedding.cols());
+    return hasPositions() ? queryPosition
+                          : Matrix::Zero(queryEmbedding.rows(), queryEmbedding.cols());
 }
 
 Mask Problem::makeMask() const
@@ -50,7 +51,8 @@ void Problem::validate() const
     const int tq = queryCount();
     const int tk = keyCount();
     if (tq == 0)
-        throw Error(cross ? "text: the target sentence has no tokens" : "text: the sentence has no tokens");
+        throw Error(cross ? "text: the target sentence has no tokens"
+                          : "text: the sentence has no tokens");
     if (tk == 0)
         throw Error("source: the source sentence has no tokens");
     if (tq > kMaxTokens || tk > kMaxTokens)
@@ -76,8 +78,8 @@ void Problem::validate() const
         else if (keyPosition.size() != 0)
             throw Error("key positions: given while the queries have none");
     } else if (tk != tq) {
-        throw Error("self-attention: " + std::to_string(tk) + " key tokens for " + std::to_string(tq) +
-                    " queries");
+        throw Error("self-attention: " + std::to_string(tk) + " key tokens for " +
+                    std::to_string(tq) + " queries");
     }
     if (!(temperature > 0.0f) || !std::isfinite(temperature))
         throw Error("attention.temperature: must be a positive finite number");
@@ -94,8 +96,8 @@ void Problem::validate() const
     for (std::size_t c = 0; c < mask.customCells.size(); ++c) {
         const auto [i, j] = mask.customCells[c];
         if (i < 0 || i >= tq || j < 0 || j >= tk)
-            throw Error("mask.custom[" + std::to_string(c) + "]: cell (" + std::to_string(i) + ", " +
-                        std::to_string(j) + ") is outside the " + std::to_string(tq) + "x" +
+            throw Error("mask.custom[" + std::to_string(c) + "]: cell (" + std::to_string(i) +
+                        ", " + std::to_string(j) + ") is outside the " + std::to_string(tq) + "x" +
                         std::to_string(tk) + " attention matrix");
     }
 }

@@ -12,10 +12,10 @@ class Random
 public:
     explicit Random(std::uint64_t seed);
 
-    std::uint64_t nextU64();  // splitmix64
-    double uniform();         // [0, 1)
+    std::uint64_t nextU64(); // splitmix64
+    double uniform();        // [0, 1)
     double uniform(double lo, double hi);
-    double normal();          // N(0, 1), Box-Muller
+    double normal(); // N(0, 1), Box-Muller
 
 private:
     std::uint64_t m_state;

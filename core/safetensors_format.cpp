@@ -68,7 +68,8 @@ std::vector<SafetensorsEntry> parseSafetensorsHeader(const QByteArray& json, std
     // two tensors of the same name.
     if (const auto twice = findDuplicateJsonKey(json)) {
         if (twice->topLevel)
-            fail(name, "tensor '" + twice->key.toStdString() + "' is given twice in the safetensors header");
+            fail(name, "tensor '" + twice->key.toStdString() +
+                           "' is given twice in the safetensors header");
         fail(name, "tensor '" + twice->topLevelKey.toStdString() + "': '" + twice->path +
                        "' is given twice in the safetensors header");
     }
@@ -107,8 +108,9 @@ std::vector<SafetensorsEntry> parseSafetensorsHeader(const QByteArray& json, std
     std::vector<const SafetensorsEntry*> byOffset;
     for (const SafetensorsEntry& entry : tensors)
         byOffset.push_back(&entry);
-    std::sort(byOffset.begin(), byOffset.end(),
-              [](const SafetensorsEntry* a, const SafetensorsEntry* b) { return a->begin < b->begin; });
+    std::sort(
+        byOffset.begin(), byOffset.end(),
+        [](const SafetensorsEntry* a, const SafetensorsEntry* b) { return a->begin < b->begin; });
     for (std::size_t k = 1; k < byOffset.size(); ++k) {
         if (byOffset[k]->begin < byOffset[k - 1]->end)
             fail(name, "tensors '" + byOffset[k - 1]->name + "' and '" + byOffset[k]->name +
@@ -136,9 +138,9 @@ int safetensorsDtypeSize(std::string_view dtype)
 {
     // The dtypes of the format's Dtype enum (safetensors/src/tensor.rs).
     static constexpr std::pair<std::string_view, int> kSizes[] = {
-        {"BOOL", 1}, {"U8", 1},  {"I8", 1},  {"F8_E5M2", 1}, {"F8_E4M3", 1}, {"I16", 2},
-        {"U16", 2},  {"F16", 2}, {"BF16", 2}, {"I32", 4},    {"U32", 4},     {"F32", 4},
-        {"F64", 8},  {"I64", 8}, {"U64", 8},
+        {"BOOL", 1}, {"U8", 1},  {"I8", 1},  {"F8_E5M2", 1}, {"F8_E4M3", 1},
+        {"I16", 2},  {"U16", 2}, {"F16", 2}, {"BF16", 2},    {"I32", 4},
+        {"U32", 4},  {"F32", 4}, {"F64", 8}, {"I64", 8},     {"U64", 8},
     };
     for (const auto& [name, size] : kSizes)
         if (name == dtype)
@@ -156,7 +158,8 @@ float halfToFloat(std::uint16_t h)
         return sign ? -magnitude : magnitude;
     }
     if (exponent == 0x1f) // inf or NaN (made quiet, as the F16C instruction does)
-        return std::bit_cast<float>(sign | 0x7f800000u | (mantissa ? 0x00400000u : 0u) | (mantissa << 13));
+        return std::bit_cast<float>(sign | 0x7f800000u | (mantissa ? 0x00400000u : 0u) |
+                                    (mantissa << 13));
     return std::bit_cast<float>(sign | ((exponent - 15 + 127) << 23) | (mantissa << 13));
 }
 
@@ -167,8 +170,7 @@ float bfloat16ToFloat(std::uint16_t b)
 
 namespace {
 
-template <typename Bits>
-Bits loadLittleEndianBits(const char* p)
+template <typename Bits> Bits loadLittleEndianBits(const char* p)
 {
     Bits bits;
     std::memcpy(&bits, p, sizeof bits);
@@ -185,7 +187,8 @@ Bits loadLittleEndianBits(const char* p)
 // Eight values at a time where the CPU has the instructions: each routine is compiled for
 // its own instruction set (GCC's target attribute) and chosen at run time, so the library
 // runs on a baseline x86-64 CPU. Both return how many leading values they decoded.
-__attribute__((target("avx,f16c"))) std::int64_t decodeHalfF16c(const char* data, std::int64_t count, float* out)
+__attribute__((target("avx,f16c"))) std::int64_t decodeHalfF16c(const char* data,
+                                                                std::int64_t count, float* out)
 {
     std::int64_t k = 0;
     for (; k + 8 <= count; k += 8) {
@@ -195,7 +198,8 @@ __attribute__((target("avx,f16c"))) std::int64_t decodeHalfF16c(const char* data
     return k;
 }
 
-__attribute__((target("avx2"))) std::int64_t decodeBfloat16Avx2(const char* data, std::int64_t count, float* out)
+__attribute__((target("avx2"))) std::int64_t decodeBfloat16Avx2(const char* data,
+                                                                std::int64_t count, float* out)
 {
     std::int64_t k = 0;
     for (; k + 8 <= count; k += 8) {
@@ -217,7 +221,8 @@ void decodeHalf(const char* data, std::int64_t count, float* out)
         // instructions need the AVX state the OS saves, which "avx" checks.
         __builtin_cpu_init();
         unsigned a = 0, b = 0, c = 0, d = 0;
-        return __builtin_cpu_supports("avx") && __get_cpuid(1, &a, &b, &c, &d) && (c & bit_F16C) != 0;
+        return __builtin_cpu_supports("avx") && __get_cpuid(1, &a, &b, &c, &d) &&
+               (c & bit_F16C) != 0;
     }();
     if (std::endian::native == std::endian::little && f16c)
         k = decodeHalfF16c(data, count, out);

@@ -32,7 +32,8 @@ struct SafetensorsEntry
 
 // The 8-byte header length, checked against the cap and against the file size. Throws Error
 // naming `name`.
-std::int64_t safetensorsHeaderLength(const char* first8, std::int64_t fileSize, const QString& name);
+std::int64_t safetensorsHeaderLength(const char* first8, std::int64_t fileSize,
+                                     const QString& name);
 
 // Parses the JSON header and checks every tensor's offsets (within the `dataSize` bytes of
 // data, begin <= end, no two tensors overlapping) and that no tensor name is given twice;

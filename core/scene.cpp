@@ -27,10 +27,13 @@ std::vector<Token> tokenizeSentence(const QString& text, const TokenizerSettings
 const char* embeddingKey(EmbeddingKind kind)
 {
     switch (kind) {
-    case EmbeddingKind::Table: return "embedding.table";
-    case EmbeddingKind::WordVectors: return "embedding.file";
+    case EmbeddingKind::Table:
+        return "embedding.table";
+    case EmbeddingKind::WordVectors:
+        return "embedding.file";
     case EmbeddingKind::Hashed:
-    case EmbeddingKind::OneHot: break;
+    case EmbeddingKind::OneHot:
+        break;
     }
     return "embedding.kind";
 }
@@ -40,8 +43,7 @@ const char* positionalKey(PositionalKind kind)
     return kind == PositionalKind::Table ? "positional.table" : "positional.kind";
 }
 
-template <typename Fn>
-auto prefixed(const char* key, Fn&& fn)
+template <typename Fn> auto prefixed(const char* key, Fn&& fn)
 {
     try {
         return fn();
@@ -58,20 +60,24 @@ std::shared_ptr<const Problem> resolveProblem(const Scene& scene)
     Problem& p = *problem;
     p.cross = scene.source.has_value();
     p.queryTokens = tokenizeSentence(scene.text, scene.tokenizer, "text");
-    p.keyTokens = p.cross ? tokenizeSentence(*scene.source, scene.tokenizer, "source") : p.queryTokens;
+    p.keyTokens =
+        p.cross ? tokenizeSentence(*scene.source, scene.tokenizer, "source") : p.queryTokens;
 
     scene.weights.validate();
     const int d = scene.weights.dModel;
-    const std::vector<QString> vocabulary =
-        p.cross ? sentenceVocabulary({&p.keyTokens, &p.queryTokens}) : sentenceVocabulary({&p.queryTokens});
+    const std::vector<QString> vocabulary = p.cross
+                                                ? sentenceVocabulary({&p.keyTokens, &p.queryTokens})
+                                                : sentenceVocabulary({&p.queryTokens});
 
     const char* embeddingPath = embeddingKey(scene.embedding.kind);
     const char* positionalPath = positionalKey(scene.positional.kind);
     auto embed = [&](const std::vector<Token>& tokens) {
-        return prefixed(embeddingPath, [&] { return embedTokens(tokens, scene.embedding, d, vocabulary); });
+        return prefixed(embeddingPath,
+                        [&] { return embedTokens(tokens, scene.embedding, d, vocabulary); });
     };
     auto position = [&](int count) {
-        return prefixed(positionalPath, [&] { return positionalEncoding(count, d, scene.positional); });
+        return prefixed(positionalPath,
+                        [&] { return positionalEncoding(count, d, scene.positional); });
     };
 
     Embedded queries = embed(p.queryTokens);
@@ -164,7 +170,8 @@ void keepEmbeddingsAsTable(Scene& scene)
     tokens.reserve(words.size());
     for (const QString& word : words)
         tokens.push_back({word, -1, 0, false});
-    const Matrix vectors = embedTokens(tokens, scene.embedding, scene.weights.dModel, words).vectors;
+    const Matrix vectors =
+        embedTokens(tokens, scene.embedding, scene.weights.dModel, words).vectors;
     for (std::size_t v = 0; v < words.size(); ++v) {
         const auto row = vectors.row(Eigen::Index(v));
         scene.embedding.table[words[v]] = std::vector<float>(row.data(), row.data() + row.size());
@@ -178,7 +185,8 @@ void keepPositionsAsTable(Scene& scene)
 {
     int positions = int(tokenize(scene.text, scene.tokenizer, kMaxTokens).size());
     if (scene.source)
-        positions = std::max(positions, int(tokenize(*scene.source, scene.tokenizer, kMaxTokens).size()));
+        positions =
+            std::max(positions, int(tokenize(*scene.source, scene.tokenizer, kMaxTokens).size()));
     if (scene.positional.kind == PositionalKind::Table)
         positions = std::max(positions, int(scene.positional.table.rows()));
     scene.positional.table = positionalEncoding(positions, scene.weights.dModel, scene.positional);

@@ -17,11 +17,12 @@ namespace attn::core {
 // How a figure of the scene is shown; the core stores it and never interprets it.
 struct ViewSettings
 {
-    QString view = QStringLiteral("head:1"); // head:N (from 1) | head:mean | heads | pipeline:N | lines | difference:N
+    QString view = QStringLiteral(
+        "head:1"); // head:N (from 1) | head:mean | heads | pipeline:N | lines | difference:N
     QString colormap = QStringLiteral("viridis");
     bool showValues = true;
     int valuePrecision = 2;
-    QString compareScore;   // difference view: the other score ("" = none)
+    QString compareScore; // difference view: the other score ("" = none)
     QString theme = QStringLiteral("light");
     // Weights drawn with queries in columns, as seed 001 writes A = K^T Q ("the sum of each
     // column must be 1"); core::orientWeights gives the matrix to draw.

@@ -1,11 +1,11 @@
 #include "scene_json.h"
 
 #include "atomic_file.h"
-#include "regular_file.h"
 #include "error.h"
 #include "json_duplicate_keys.h"
 #include "json_numbers.h"
 #include "limits.h"
+#include "regular_file.h"
 #include "word_vectors.h"
 
 #include <QDir>
@@ -60,9 +60,12 @@ constexpr std::array kWeightInits{WeightInit::Xavier, WeightInit::Identity, Weig
 std::string_view modeName(TokenizerMode mode)
 {
     switch (mode) {
-    case TokenizerMode::Word: return "word";
-    case TokenizerMode::Character: return "character";
-    case TokenizerMode::Whitespace: return "whitespace";
+    case TokenizerMode::Word:
+        return "word";
+    case TokenizerMode::Character:
+        return "character";
+    case TokenizerMode::Whitespace:
+        return "whitespace";
     }
     return "word";
 }
@@ -70,9 +73,12 @@ std::string_view modeName(TokenizerMode mode)
 std::string_view specialName(SpecialTokens special)
 {
     switch (special) {
-    case SpecialTokens::None: return "none";
-    case SpecialTokens::Bert: return "bert";
-    case SpecialTokens::Sentence: return "sentence";
+    case SpecialTokens::None:
+        return "none";
+    case SpecialTokens::Bert:
+        return "bert";
+    case SpecialTokens::Sentence:
+        return "sentence";
     }
     return "none";
 }
@@ -111,13 +117,20 @@ std::string formatNumber(double x)
 std::string describe(const QJsonValue& value)
 {
     switch (value.type()) {
-    case QJsonValue::Null: return "null";
-    case QJsonValue::Bool: return "a boolean";
-    case QJsonValue::Double: return formatNumber(value.toDouble());
-    case QJsonValue::String: return "a string";
-    case QJsonValue::Array: return "an array";
-    case QJsonValue::Object: return "an object";
-    case QJsonValue::Undefined: break;
+    case QJsonValue::Null:
+        return "null";
+    case QJsonValue::Bool:
+        return "a boolean";
+    case QJsonValue::Double:
+        return formatNumber(value.toDouble());
+    case QJsonValue::String:
+        return "a string";
+    case QJsonValue::Array:
+        return "an array";
+    case QJsonValue::Object:
+        return "an object";
+    case QJsonValue::Undefined:
+        break;
     }
     return "nothing";
 }
@@ -126,7 +139,9 @@ std::string describe(const QJsonValue& value)
 std::string quoted(const QString& text)
 {
     constexpr qsizetype kShown = 60;
-    return "\"" + (text.size() > kShown ? text.left(kShown).toStdString() + "..." : text.toStdString()) + "\"";
+    return "\"" +
+           (text.size() > kShown ? text.left(kShown).toStdString() + "..." : text.toStdString()) +
+           "\"";
 }
 
 std::string counted(std::int64_t n, const char* noun)
@@ -196,15 +211,15 @@ std::int64_t toInteger(const QJsonValue& value, const std::string& path, std::in
         fail(path, "expected an integer, got " + formatNumber(x));
     const std::optional<std::int64_t> n = exactInteger(value);
     if (!n || *n < min || *n > max)
-        fail(path, "must be " + rangeText(min, max) + ", got " + (n ? std::to_string(*n) : formatNumber(x)));
+        fail(path, "must be " + rangeText(min, max) + ", got " +
+                       (n ? std::to_string(*n) : formatNumber(x)));
     return *n;
 }
 
 // A float32 from a JSON number. `path` is called only when there is an error to report, so
 // reading a large matrix builds no strings. Anything beyond the float32 range is refused
 // rather than silently becoming infinity.
-template <typename PathFn>
-float toFloat(const QJsonValue& value, const PathFn& path)
+template <typename PathFn> float toFloat(const QJsonValue& value, const PathFn& path)
 {
     if (!value.isDouble())
         fail(path(), "expected a number, got " + describe(value));
@@ -223,7 +238,8 @@ void readNumbers(const QJsonValue& value, const std::string& path, qsizetype cou
         fail(path, "expected an array of " + counted(count, "number") + ", got " + describe(value));
     const QJsonArray array = value.toArray();
     if (array.size() != count)
-        fail(path, "expected " + counted(count, "number") + ", got " + std::to_string(array.size()));
+        fail(path,
+             "expected " + counted(count, "number") + ", got " + std::to_string(array.size()));
     for (qsizetype i = 0; i < count; ++i)
         out[i] = toFloat(array.at(i), [&] { return element(path, i); });
 }
@@ -278,7 +294,8 @@ class ObjectReader
 public:
     ObjectReader(QJsonObject object, std::string path)
         : m_object(std::move(object)), m_path(std::move(path))
-    {}
+    {
+    }
 
     bool has(const char* key) const { return m_object.contains(QLatin1String(key)); }
     QJsonValue value(const char* key) const { return m_object.value(QLatin1String(key)); }
@@ -338,7 +355,8 @@ public:
             fail(pathOf(key), "expected one of " + nameList(all, nameOf) + ", got " + describe(v));
         if (const std::optional<Enum> parsed = parse(v.toString().toStdString()))
             return *parsed;
-        fail(pathOf(key), "unknown value " + quoted(v.toString()) + "; expected " + nameList(all, nameOf));
+        fail(pathOf(key),
+             "unknown value " + quoted(v.toString()) + "; expected " + nameList(all, nameOf));
     }
 
     // Overwrites `target` only when the key is present.
@@ -366,7 +384,8 @@ std::string parseErrorText(const QByteArray& json, const QJsonParseError& error)
 {
     if (error.error == QJsonParseError::IllegalNumber) {
         auto isNumberChar = [](char c) {
-            return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+            return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' ||
+                   c == 'E';
         };
         qsizetype begin = std::min<qsizetype>(error.offset, json.size());
         qsizetype end = begin;
@@ -408,24 +427,27 @@ void checkFormatAndVersion(const ObjectReader& top)
 {
     const QJsonValue format = top.value("format");
     if (format.isUndefined())
-        fail("format", std::string("missing; an Attention Explorer scene starts with \"format\": \"") +
-                           kFormatName + "\"");
+        fail("format",
+             std::string("missing; an Attention Explorer scene starts with \"format\": \"") +
+                 kFormatName + "\"");
     if (!format.isString())
         fail("format", "expected a string, got " + describe(format));
     if (format.toString() != QLatin1String(kFormatName))
-        fail("format", std::string("expected \"") + kFormatName + "\", got " + quoted(format.toString()));
+        fail("format",
+             std::string("expected \"") + kFormatName + "\", got " + quoted(format.toString()));
 
     const QJsonValue version = top.value("version");
     if (version.isUndefined())
-        fail("version", "missing; this build reads version " + std::to_string(Scene::kFormatVersion));
+        fail("version",
+             "missing; this build reads version " + std::to_string(Scene::kFormatVersion));
     // A whole number past what this build reads is a newer format, however large: 2^63 and
     // beyond are still whole numbers, if not int64 ones.
     const double x = version.toDouble();
     if (version.isDouble() && x > double(Scene::kFormatVersion) && x == std::trunc(x)) {
         const std::optional<std::int64_t> exact = exactInteger(version);
         throw Error("this scene was written by a newer Attention Explorer (format version " +
-                    (exact ? std::to_string(*exact) : formatNumber(x)) + "); this build reads version " +
-                    std::to_string(Scene::kFormatVersion));
+                    (exact ? std::to_string(*exact) : formatNumber(x)) +
+                    "); this build reads version " + std::to_string(Scene::kFormatVersion));
     }
     toInteger(version, "version", 1, INT64_MAX); // below 1, a fraction, not a number
 }
@@ -468,10 +490,12 @@ ModelShape readModelShape(const ObjectReader& model, Scene& scene)
     const std::int64_t total = h * (2 * d * dk + d * dv + dk * dk + dk) + woElements;
     if (woElements > kMaxMatrixElements)
         fail(model.pathOf("heads"), "W_o would be " + shape(h * dv, d) + ", more than the " +
-                                        std::to_string(kMaxMatrixElements) + " numbers a matrix may hold");
+                                        std::to_string(kMaxMatrixElements) +
+                                        " numbers a matrix may hold");
     if (total > kMaxWeightElements)
         fail(model.pathOf("d_model"), "these shapes need " + std::to_string(total) +
-                                          " weights; the limit is " + std::to_string(kMaxWeightElements));
+                                          " weights; the limit is " +
+                                          std::to_string(kMaxWeightElements));
     return m;
 }
 
@@ -523,7 +547,8 @@ void readTokenizer(const ObjectReader& tokenizer, TokenizerSettings& out)
 {
     out.mode = tokenizer.choice("mode", out.mode, parseMode, modeName, kTokenizerModes);
     out.lowercase = tokenizer.boolean("lowercase", out.lowercase);
-    out.special = tokenizer.choice("special", out.special, parseSpecial, specialName, kSpecialTokenSets);
+    out.special =
+        tokenizer.choice("special", out.special, parseSpecial, specialName, kSpecialTokenSets);
 }
 
 void readPadding(const ObjectReader& padding, Scene& scene)
@@ -572,7 +597,8 @@ void readEmbedding(const ObjectReader& embedding, int dModel, EmbeddingSettings&
     const QJsonObject table = value.toObject();
     if (std::int64_t(table.size()) * dModel > kMaxMatrixElements)
         fail(path, counted(table.size(), "row") + " of " + std::to_string(dModel) +
-                       " numbers is more than the " + std::to_string(kMaxMatrixElements) + " allowed");
+                       " numbers is more than the " + std::to_string(kMaxMatrixElements) +
+                       " allowed");
     for (auto it = table.begin(); it != table.end(); ++it) {
         std::vector<float> row(std::size_t(dModel), 0.0f);
         readNumbers(it.value(), path + "[" + quoted(it.key()) + "]", dModel, row.data());
@@ -591,8 +617,8 @@ void readPositional(const ObjectReader& positional, int dModel, PositionalSettin
 void readAttention(const ObjectReader& attention, Scene& scene)
 {
     scene.score = attention.choice("score", scene.score, parseScoreKind, toString, kScoreKinds);
-    scene.normalization =
-        attention.choice("normalize", scene.normalization, parseNormalization, toString, kNormalizations);
+    scene.normalization = attention.choice("normalize", scene.normalization, parseNormalization,
+                                           toString, kNormalizations);
     scene.fill = attention.choice("fill", scene.fill, parseMaskFill, toString, kMaskFills);
     if (!attention.has("temperature"))
         return;
@@ -616,7 +642,8 @@ void readMask(const ObjectReader& mask, MaskSpec& out)
     if (!window.isUndefined() && !window.isNull()) {
         const std::optional<std::int64_t> n = exactInteger(window);
         if (!window.isDouble() || !n || *n < 0 || *n > INT_MAX)
-            fail(mask.pathOf("window"), "must be null or a non-negative integer, got " + describe(window));
+            fail(mask.pathOf("window"),
+                 "must be null or a non-negative integer, got " + describe(window));
         out.window = int(*n);
     }
 
@@ -631,7 +658,8 @@ void readMask(const ObjectReader& mask, MaskSpec& out)
     for (qsizetype c = 0; c < cells.size(); ++c) {
         const QJsonArray cell = cells.at(c).toArray(); // empty unless an array
         std::optional<std::int64_t> i, j;
-        if (cells.at(c).isArray() && cell.size() == 2 && cell.at(0).isDouble() && cell.at(1).isDouble()) {
+        if (cells.at(c).isArray() && cell.size() == 2 && cell.at(0).isDouble() &&
+            cell.at(1).isDouble()) {
             i = exactInteger(cell.at(0));
             j = exactInteger(cell.at(1));
         }
@@ -655,12 +683,14 @@ Matrix readAnyMatrix(const QJsonValue& value, const std::string& path)
 void readLayerEdit(const ObjectReader& edit, LayerEdit& out)
 {
     if (edit.has("score"))
-        out.score = edit.choice("score", ScoreKind::ScaledDot, parseScoreKind, toString, kScoreKinds);
+        out.score =
+            edit.choice("score", ScoreKind::ScaledDot, parseScoreKind, toString, kScoreKinds);
     if (edit.has("normalize"))
-        out.normalization =
-            edit.choice("normalize", Normalization::Softmax, parseNormalization, toString, kNormalizations);
+        out.normalization = edit.choice("normalize", Normalization::Softmax, parseNormalization,
+                                        toString, kNormalizations);
     if (edit.has("fill"))
-        out.fill = edit.choice("fill", MaskFill::NegativeInfinity, parseMaskFill, toString, kMaskFills);
+        out.fill =
+            edit.choice("fill", MaskFill::NegativeInfinity, parseMaskFill, toString, kMaskFills);
     if (edit.has("temperature")) {
         const std::string path = edit.pathOf("temperature");
         const QJsonValue value = edit.value("temperature");
@@ -705,7 +735,9 @@ CheckpointReference readCheckpoint(const ObjectReader& checkpoint, const QString
         fail(checkpoint.pathOf("path"), "missing; the model folder or Hugging Face id");
     // A relative folder lives beside the scene; anything else is a folder or an id as given.
     const QFileInfo relative(QDir(baseDir.isEmpty() ? QDir::currentPath() : baseDir), out.path);
-    out.resolved = QFileInfo(out.path).isRelative() && relative.isDir() ? relative.absoluteFilePath() : out.path;
+    out.resolved = QFileInfo(out.path).isRelative() && relative.isDir()
+                       ? relative.absoluteFilePath()
+                       : out.path;
     out.layer = int(checkpoint.integer("layer", 1, INT_MAX, 1)) - 1;
     out.head = int(checkpoint.integer("head", 1, kMaxHeads, 1)) - 1;
 
@@ -736,7 +768,8 @@ CheckpointReference readCheckpoint(const ObjectReader& checkpoint, const QString
             const ObjectReader edit(item.toObject(), element(path, k));
             if (!edit.has("layer"))
                 fail(edit.pathOf("layer"), "missing; which layer (from 1) this edit changes");
-            readLayerEdit(edit, out.interventions.layers[int(edit.integer("layer", 1, INT_MAX, 1)) - 1]);
+            readLayerEdit(edit,
+                          out.interventions.layers[int(edit.integer("layer", 1, INT_MAX, 1)) - 1]);
         }
     }
     return out;
@@ -753,7 +786,8 @@ void readView(const ObjectReader& view, ViewSettings& out)
     out.transposed = view.boolean("transpose", out.transposed);
     out.colorScale = view.string("color_scale", out.colorScale);
     if (out.colorScale != QLatin1String("fixed") && out.colorScale != QLatin1String("data"))
-        fail(view.pathOf("color_scale"), "expected \"fixed\" or \"data\", got \"" + out.colorScale.toStdString() + "\"");
+        fail(view.pathOf("color_scale"),
+             "expected \"fixed\" or \"data\", got \"" + out.colorScale.toStdString() + "\"");
 }
 
 // Last of the reading: the file may be large, so every cheap check has passed first.
@@ -775,7 +809,8 @@ void loadWordVectors(const QString& baseDir, int dModel, EmbeddingSettings& embe
     if (vectors->dimension() != dModel)
         fail("embedding.file", embedding.wordVectorPath.toStdString() + " has " +
                                    std::to_string(vectors->dimension()) +
-                                   "-dimensional vectors; model.d_model is " + std::to_string(dModel));
+                                   "-dimensional vectors; model.d_model is " +
+                                   std::to_string(dModel));
     embedding.wordVectors = std::move(vectors);
 }
 
@@ -825,11 +860,12 @@ QJsonObject maskToJson(const MaskSpec& mask)
     QJsonArray custom;
     for (const auto& [query, key] : mask.customCells)
         custom.append(QJsonArray{query, key});
-    return QJsonObject{{"causal", mask.causal},
-                       {"window", mask.window < 0 ? QJsonValue(QJsonValue::Null) : QJsonValue(mask.window)},
-                       {"window_causal", mask.windowCausal},
-                       {"padding", mask.padding},
-                       {"custom", custom}};
+    return QJsonObject{
+        {"causal", mask.causal},
+        {"window", mask.window < 0 ? QJsonValue(QJsonValue::Null) : QJsonValue(mask.window)},
+        {"window_causal", mask.windowCausal},
+        {"padding", mask.padding},
+        {"custom", custom}};
 }
 
 QJsonValue nameToJson(std::string_view name)
@@ -914,7 +950,8 @@ QJsonObject checkpointToJson(const CheckpointReference& checkpoint)
         if (edit.fill)
             object["fill"] = nameToJson(toString(*edit.fill));
         if (edit.temperature) {
-            requireFinite(Eigen::Matrix<float, 1, 1>::Constant(*edit.temperature), path + ".temperature");
+            requireFinite(Eigen::Matrix<float, 1, 1>::Constant(*edit.temperature),
+                          path + ".temperature");
             object["temperature"] = jsonNumber(*edit.temperature);
         }
         if (edit.mask)
@@ -969,8 +1006,9 @@ QByteArray sceneToJson(const Scene& scene)
     if (!scene.embedding.table.empty()) {
         QJsonObject table;
         for (const auto& [token, row] : scene.embedding.table)
-            table[token] = vectorToJson(Eigen::Map<const RowVector>(row.data(), Eigen::Index(row.size())),
-                                        "embedding.table[" + quoted(token) + "]");
+            table[token] =
+                vectorToJson(Eigen::Map<const RowVector>(row.data(), Eigen::Index(row.size())),
+                             "embedding.table[" + quoted(token) + "]");
         embedding["table"] = table;
     }
     if (!scene.embedding.wordVectorPath.isEmpty())
@@ -1001,11 +1039,10 @@ QByteArray sceneToJson(const Scene& scene)
         root["b_o"] = vectorToJson(w.bo, "b_o");
 
     requireFinite(Eigen::Matrix<float, 1, 1>::Constant(scene.temperature), "attention.temperature");
-    root["attention"] = QJsonObject{
-        {"score", nameToJson(toString(scene.score))},
-        {"normalize", nameToJson(toString(scene.normalization))},
-        {"temperature", jsonNumber(scene.temperature)},
-        {"fill", nameToJson(toString(scene.fill))}};
+    root["attention"] = QJsonObject{{"score", nameToJson(toString(scene.score))},
+                                    {"normalize", nameToJson(toString(scene.normalization))},
+                                    {"temperature", jsonNumber(scene.temperature)},
+                                    {"fill", nameToJson(toString(scene.fill))}};
 
     root["mask"] = maskToJson(scene.mask);
     if (scene.checkpoint)

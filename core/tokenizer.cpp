@@ -148,8 +148,7 @@ private:
     {
         QTextBoundaryFinder finder(type, QStringView(m_text).sliced(begin, end - begin));
         qsizetype previous = 0;
-        for (qsizetype next = finder.toNextBoundary(); next != -1;
-             next = finder.toNextBoundary()) {
+        for (qsizetype next = finder.toNextBoundary(); next != -1; next = finder.toNextBoundary()) {
             if (type == QTextBoundaryFinder::Word)
                 word(begin + previous, begin + next);
             else
@@ -227,8 +226,7 @@ bool isSpecialTokenText(const QString& text)
     return false;
 }
 
-std::vector<Token> tokenize(const QString& text, const TokenizerSettings& settings,
-                            int maxTokens)
+std::vector<Token> tokenize(const QString& text, const TokenizerSettings& settings, int maxTokens)
 {
     TokenCollector collector(text, settings, maxTokens);
     collector.run();

@@ -116,11 +116,14 @@ public:
     WordVectors finish()
     {
         if (m_result.m_index.isEmpty())
-            throw Error(m_name + ": no word vectors found (expected lines like 'cat 0.12 -0.5 ...')");
+            throw Error(m_name +
+                        ": no word vectors found (expected lines like 'cat 0.12 -0.5 ...')");
         if (m_headerCount && *m_headerCount != m_rows)
-            throw Error(m_name + ": the header on line 1 says " + countOf(*m_headerCount, "word", "words")
-                        + ", the file has " + std::to_string(m_rows)
-                        + (m_rows < *m_headerCount ? " (is it truncated?)" : " (is the header for another file?)"));
+            throw Error(m_name + ": the header on line 1 says " +
+                        countOf(*m_headerCount, "word", "words") + ", the file has " +
+                        std::to_string(m_rows) +
+                        (m_rows < *m_headerCount ? " (is it truncated?)"
+                                                 : " (is the header for another file?)"));
         m_result.m_values.shrink_to_fit();
         return std::move(m_result);
     }
@@ -155,8 +158,8 @@ private:
         if (dimension < 1)
             fail("a word needs at least one value");
         if (dimension > kMaxModelWidth)
-            fail(std::to_string(dimension) + " dimensions, more than the "
-                 + std::to_string(kMaxModelWidth) + " that d_model allows");
+            fail(std::to_string(dimension) + " dimensions, more than the " +
+                 std::to_string(kMaxModelWidth) + " that d_model allows");
         m_result.m_dimension = int(dimension);
         m_dimensionLine = m_line;
         // Reserve from what the file can hold, never from the header's count alone: every
@@ -176,10 +179,10 @@ private:
         if (m_result.m_dimension == 0)
             setDimension(values, lineBytes);
         if (values != m_result.m_dimension)
-            fail(std::to_string(values) + " values after " + shown(parts[0]) + ", expected "
-                 + std::to_string(m_result.m_dimension)
-                 + (m_headerCount ? " (the header on line " : " (as on line ")
-                 + std::to_string(m_dimensionLine) + ")");
+            fail(std::to_string(values) + " values after " + shown(parts[0]) + ", expected " +
+                 std::to_string(m_result.m_dimension) +
+                 (m_headerCount ? " (the header on line " : " (as on line ") +
+                 std::to_string(m_dimensionLine) + ")");
         if (qint64(m_result.m_values.size()) + values > kMaxMatrixElements)
             fail("more than 2^28 values in total; use a file with fewer words");
 
@@ -189,8 +192,8 @@ private:
             std::string problem;
             const std::optional<float> value = parseValue(parts[i], problem);
             if (!value)
-                fail(shown(parts[i]) + " " + problem + " (value " + std::to_string(i)
-                     + " of " + shown(parts[0]) + ")");
+                fail(shown(parts[i]) + " " + problem + " (value " + std::to_string(i) + " of " +
+                     shown(parts[0]) + ")");
             m_result.m_values.push_back(*value);
         }
         ++m_rows;

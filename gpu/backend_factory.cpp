@@ -32,18 +32,21 @@ std::string_view toString(BackendChoice choice)
     return "auto";
 }
 
-AutoBackendDecision decideAutoBackend(const std::vector<DeviceInfo>& devices, const std::string& selector)
+AutoBackendDecision decideAutoBackend(const std::vector<DeviceInfo>& devices,
+                                      const std::string& selector)
 {
     if (devices.empty())
         return {BackendChoice::Cpu, "No Vulkan device: computing on the CPU backend"};
-    const DeviceInfo& device = selectDevice(devices, selector); // throws for a selector that names none
+    const DeviceInfo& device =
+        selectDevice(devices, selector); // throws for a selector that names none
     if (!selector.empty())
         return {BackendChoice::Vulkan, "Vulkan on " + device.name + ", the device asked for"};
     // selectDevice prefers every GPU type to a CPU device: a CPU device here is the only kind.
     if (device.vkType == VK_PHYSICAL_DEVICE_TYPE_CPU)
-        return {BackendChoice::Cpu, "The only Vulkan device, " + device.name +
-                                        ", is a CPU implementation, several times slower than the CPU "
-                                        "backend: computing on the CPU backend (Vulkan: --backend vulkan)"};
+        return {BackendChoice::Cpu,
+                "The only Vulkan device, " + device.name +
+                    ", is a CPU implementation, several times slower than the CPU "
+                    "backend: computing on the CPU backend (Vulkan: --backend vulkan)"};
     return {BackendChoice::Vulkan, "Vulkan on " + device.name + ", a " + device.type};
 }
 

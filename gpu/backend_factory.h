@@ -40,7 +40,8 @@ struct AutoBackendDecision
     BackendChoice backend = BackendChoice::Cpu;
     std::string reason;
 };
-AutoBackendDecision decideAutoBackend(const std::vector<DeviceInfo>& devices, const std::string& selector);
+AutoBackendDecision decideAutoBackend(const std::vector<DeviceInfo>& devices,
+                                      const std::string& selector);
 
 // The backend to compute with. Cpu: core::CpuBackend. Vulkan: a FallbackBackend around the
 // Vulkan backend on the selected device (deviceSelector, else ATTN_VK_DEVICE, else the

@@ -79,8 +79,7 @@ void FallbackBackend::fallBack(const std::string& failure)
     m_pendingWarning = device + " failed (" + failure + "); switched to the CPU backend";
 }
 
-template <typename Op>
-core::Matrix FallbackBackend::BlockOps::run(const Op& op)
+template <typename Op> core::Matrix FallbackBackend::BlockOps::run(const Op& op)
 {
     std::unique_lock lock(m_owner.m_mutex); // held while the primary computes, as in compute()
     if (m_owner.m_primary) {
@@ -113,7 +112,8 @@ core::Matrix FallbackBackend::BlockOps::dense(const core::Matrix& x, const core:
     return run([&](core::BlockOps& ops) { return ops.dense(x, w, activation); });
 }
 
-core::Matrix FallbackBackend::BlockOps::logits(const core::Matrix& x, const core::Matrix& outputEmbedding,
+core::Matrix FallbackBackend::BlockOps::logits(const core::Matrix& x,
+                                               const core::Matrix& outputEmbedding,
                                                const core::RowVector& bias)
 {
     return run([&](core::BlockOps& ops) { return ops.logits(x, outputEmbedding, bias); });

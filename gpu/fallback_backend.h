@@ -49,8 +49,7 @@ private:
                             const core::RowVector& bias) override;
 
     private:
-        template <typename Op>
-        core::Matrix run(const Op& op);
+        template <typename Op> core::Matrix run(const Op& op);
         FallbackBackend& m_owner;
     };
 

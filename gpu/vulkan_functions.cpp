@@ -125,7 +125,8 @@ void loadInstanceFunctions(VkInstance instance)
                           VK_ERROR_INCOMPATIBLE_DRIVER);
     if (differs)
         throw VulkanError(std::string("vkGetInstanceProcAddr(") + differs + ")",
-                          VK_ERROR_INCOMPATIBLE_DRIVER, "another pointer than for the first instance");
+                          VK_ERROR_INCOMPATIBLE_DRIVER,
+                          "another pointer than for the first instance");
 }
 
 } // namespace attn::gpu

@@ -52,11 +52,13 @@ EmbeddingSpace EmbeddingSpace::fromScene(const Scene& scene)
     std::vector<Token> tokens;
     for (const QString& word : words)
         tokens.push_back({word, -1, 0, false});
-    Matrix vectors = embedTokens(tokens, settings, scene.weights.dModel, sceneVocabulary(scene)).vectors;
+    Matrix vectors =
+        embedTokens(tokens, settings, scene.weights.dModel, sceneVocabulary(scene)).vectors;
     return EmbeddingSpace(std::move(words), std::move(vectors), QStringLiteral("scene"));
 }
 
-EmbeddingSpace EmbeddingSpace::fromWordVectors(const WordVectors& vectors, const QString& source, qsizetype limit)
+EmbeddingSpace EmbeddingSpace::fromWordVectors(const WordVectors& vectors, const QString& source,
+                                               qsizetype limit)
 {
     std::vector<QString> words = vectors.words();
     if (limit >= 0 && qsizetype(words.size()) > limit)
@@ -70,11 +72,13 @@ EmbeddingSpace EmbeddingSpace::fromWordVectors(const WordVectors& vectors, const
 EmbeddingSpace EmbeddingSpace::fromModel(const Model& model, int limit)
 {
     const Matrix& table = model.weights.tokenEmbedding;
-    const Eigen::Index rows = limit >= 0 ? std::min<Eigen::Index>(limit, table.rows()) : table.rows();
+    const Eigen::Index rows =
+        limit >= 0 ? std::min<Eigen::Index>(limit, table.rows()) : table.rows();
     std::vector<QString> words;
     words.reserve(std::size_t(rows));
     for (Eigen::Index id = 0; id < rows; ++id)
-        words.push_back(model.tokenizer ? model.tokenizer->displayText(int(id)) : QString::number(id));
+        words.push_back(model.tokenizer ? model.tokenizer->displayText(int(id))
+                                        : QString::number(id));
     return EmbeddingSpace(std::move(words), table.topRows(rows), model.name);
 }
 
@@ -86,12 +90,13 @@ std::optional<int> EmbeddingSpace::indexOf(const QString& word) const
     return *found;
 }
 
-std::vector<EmbeddingSpace::Neighbour> EmbeddingSpace::nearest(const RowVectorD& vector, int count,
-                                                                const std::vector<int>& exclude) const
+std::vector<EmbeddingSpace::Neighbour>
+EmbeddingSpace::nearest(const RowVectorD& vector, int count, const std::vector<int>& exclude) const
 {
     if (vector.size() != m_vectors.cols())
-        throw Error("embedding space: a " + std::to_string(vector.size()) + "-dimensional vector among " +
-                    std::to_string(m_vectors.cols()) + "-dimensional words");
+        throw Error("embedding space: a " + std::to_string(vector.size()) +
+                    "-dimensional vector among " + std::to_string(m_vectors.cols()) +
+                    "-dimensional words");
     const double norm = vector.norm();
     std::vector<Neighbour> out;
     if (norm == 0.0 || count <= 0)
@@ -105,8 +110,9 @@ std::vector<EmbeddingSpace::Neighbour> EmbeddingSpace::nearest(const RowVectorD&
             candidates.push_back(i);
     auto cosine = [&](int i) { return double(dots(i)) / (m_norms(i) * norm); };
     const std::size_t kept = std::min(candidates.size(), std::size_t(count));
-    std::partial_sort(candidates.begin(), candidates.begin() + std::ptrdiff_t(kept), candidates.end(),
-                      [&](int a, int b) { return cosine(a) > cosine(b) || (cosine(a) == cosine(b) && a < b); });
+    std::partial_sort(
+        candidates.begin(), candidates.begin() + std::ptrdiff_t(kept), candidates.end(),
+        [&](int a, int b) { return cosine(a) > cosine(b) || (cosine(a) == cosine(b) && a < b); });
     for (std::size_t n = 0; n < kept; ++n) {
         const int i = candidates[n];
         const RowVectorD row = m_vectors.row(i).cast<double>();
@@ -119,18 +125,20 @@ std::vector<EmbeddingSpace::Neighbour> EmbeddingSpace::nearest(const QString& wo
 {
     const std::optional<int> i = indexOf(word);
     if (!i)
-        throw Error("word: \"" + word.toStdString() + "\" is not among the " + std::to_string(size()) + " words");
+        throw Error("word: \"" + word.toStdString() + "\" is not among the " +
+                    std::to_string(size()) + " words");
     return nearest(RowVectorD(m_vectors.row(*i).cast<double>()), count, {*i});
 }
 
-EmbeddingSpace::Analogy EmbeddingSpace::analogy(const QString& a, const QString& b, const QString& c, int count) const
+EmbeddingSpace::Analogy EmbeddingSpace::analogy(const QString& a, const QString& b,
+                                                const QString& c, int count) const
 {
     std::vector<int> rows;
     for (const QString& word : {a, b, c}) {
         const std::optional<int> i = indexOf(word);
         if (!i)
-            throw Error("analogy: \"" + word.toStdString() + "\" is not among the " + std::to_string(size()) +
-                        " words");
+            throw Error("analogy: \"" + word.toStdString() + "\" is not among the " +
+                        std::to_string(size()) + " words");
         if (m_norms(*i) == 0.0)
             throw Error("analogy: \"" + word.toStdString() + "\" has a zero vector");
         rows.push_back(*i);
@@ -172,7 +180,8 @@ EmbeddingSpace::Map EmbeddingSpace::pcaMap(const std::vector<int>& indices) cons
     return map;
 }
 
-EmbeddingSpace::Map EmbeddingSpace::tsneMap(const std::vector<int>& indices, const TsneSettings& settings) const
+EmbeddingSpace::Map EmbeddingSpace::tsneMap(const std::vector<int>& indices,
+                                            const TsneSettings& settings) const
 {
     Map map;
     map.indices = indices;

@@ -18,10 +18,10 @@ class WordVectors;
 // no random numbers, so the same points always give the same map.
 struct TsneSettings
 {
-    double perplexity = 10.0;     // lowered to (n - 1) / 3 for few points
+    double perplexity = 10.0; // lowered to (n - 1) / 3 for few points
     int iterations = 500;
-    double learningRate = 0.0;    // 0: max(n / 12, 50) (Belkina et al. 2019)
-    double exaggeration = 12.0;   // early exaggeration of P
+    double learningRate = 0.0;  // 0: max(n / 12, 50) (Belkina et al. 2019)
+    double exaggeration = 12.0; // early exaggeration of P
     int exaggerationIterations = 100;
 
     void validate() const; // throws Error naming the field
@@ -41,7 +41,8 @@ public:
     static EmbeddingSpace fromScene(const Scene& scene);
     // A GloVe / word2vec file's first `limit` words (all when limit < 0); GloVe files list the
     // most frequent words first.
-    static EmbeddingSpace fromWordVectors(const WordVectors& vectors, const QString& source, qsizetype limit = -1);
+    static EmbeddingSpace fromWordVectors(const WordVectors& vectors, const QString& source,
+                                          qsizetype limit = -1);
     // A real model's token embedding matrix (weights.tokenEmbedding), rows 0 to limit - 1 (all
     // when limit < 0), named by the tokenizer's displayText (" cat", "##s").
     static EmbeddingSpace fromModel(const Model& model, int limit = -1);
@@ -61,7 +62,8 @@ public:
     };
     // The `count` rows most similar to `vector` by cosine, best first, leaving out `exclude`
     // and zero rows.
-    std::vector<Neighbour> nearest(const RowVectorD& vector, int count, const std::vector<int>& exclude = {}) const;
+    std::vector<Neighbour> nearest(const RowVectorD& vector, int count,
+                                   const std::vector<int>& exclude = {}) const;
     // The words nearest `word` (itself left out). Throws Error for a word not in the space.
     std::vector<Neighbour> nearest(const QString& word, int count) const;
 

@@ -7,7 +7,8 @@
 
 namespace attn::core {
 
-Histogram makeHistogram(const std::vector<double>& values, int bins, std::optional<std::pair<double, double>> range)
+Histogram makeHistogram(const std::vector<double>& values, int bins,
+                        std::optional<std::pair<double, double>> range)
 {
     if (bins < 1)
         throw Error("bins: must be at least 1, got " + std::to_string(bins));
@@ -33,7 +34,8 @@ Histogram makeHistogram(const std::vector<double>& values, int bins, std::option
         h.standardDeviation = std::sqrt(squares / double(finite.size()));
     }
     if (range) {
-        if (!(range->first < range->second) || !std::isfinite(range->first) || !std::isfinite(range->second))
+        if (!(range->first < range->second) || !std::isfinite(range->first) ||
+            !std::isfinite(range->second))
             throw Error("range: expected low < high, both finite");
         h.low = range->first;
         h.high = range->second;

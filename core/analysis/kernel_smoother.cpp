@@ -15,8 +15,8 @@ void checkKeys(const std::vector<double>& keys, const std::vector<double>* value
     if (keys.empty())
         throw Error("keys: the smoother needs at least one key");
     if (values && values->size() != keys.size())
-        throw Error("values: " + std::to_string(values->size()) + " values for " + std::to_string(keys.size()) +
-                    " keys");
+        throw Error("values: " + std::to_string(values->size()) + " values for " +
+                    std::to_string(keys.size()) + " keys");
 }
 
 } // namespace
@@ -27,7 +27,8 @@ void KernelSmootherSettings::validate() const
         throw Error("bandwidth: must be a positive finite number");
 }
 
-std::vector<double> smootherScores(const std::vector<double>& keys, double query, const KernelSmootherSettings& settings)
+std::vector<double> smootherScores(const std::vector<double>& keys, double query,
+                                   const KernelSmootherSettings& settings)
 {
     settings.validate();
     checkKeys(keys, nullptr);
@@ -35,22 +36,25 @@ std::vector<double> smootherScores(const std::vector<double>& keys, double query
     s.reserve(keys.size());
     const double h = settings.bandwidth;
     for (double k : keys)
-        s.push_back(settings.score == SmootherScore::Distance ? 1.0 - (query - k) * (query - k) / (2.0 * h * h)
-                                                              : query * k / h);
+        s.push_back(settings.score == SmootherScore::Distance
+                        ? 1.0 - (query - k) * (query - k) / (2.0 * h * h)
+                        : query * k / h);
     return s;
 }
 
-std::vector<double> smootherWeights(const std::vector<double>& keys, double query, const KernelSmootherSettings& settings)
+std::vector<double> smootherWeights(const std::vector<double>& keys, double query,
+                                    const KernelSmootherSettings& settings)
 {
     const std::vector<double> s = smootherScores(keys, query, settings);
     const std::vector<std::uint8_t> masked(s.size(), 0);
     std::vector<double> w(s.size());
-    normalizeRowD(s.data(), masked.data(), int(s.size()), settings.normalization, MaskFill::NegativeInfinity, w.data());
+    normalizeRowD(s.data(), masked.data(), int(s.size()), settings.normalization,
+                  MaskFill::NegativeInfinity, w.data());
     return w;
 }
 
-double smootherEstimate(const std::vector<double>& keys, const std::vector<double>& values, double query,
-                        const KernelSmootherSettings& settings)
+double smootherEstimate(const std::vector<double>& keys, const std::vector<double>& values,
+                        double query, const KernelSmootherSettings& settings)
 {
     checkKeys(keys, &values);
     const std::vector<double> w = smootherWeights(keys, query, settings);
@@ -60,8 +64,9 @@ double smootherEstimate(const std::vector<double>& keys, const std::vector<doubl
     return f;
 }
 
-SmootherCurve sweepSmoother(const std::vector<double>& keys, const std::vector<double>& values, double from,
-                            double to, int samples, const KernelSmootherSettings& settings)
+SmootherCurve sweepSmoother(const std::vector<double>& keys, const std::vector<double>& values,
+                            double from, double to, int samples,
+                            const KernelSmootherSettings& settings)
 {
     checkKeys(keys, &values);
     if (samples < 2)
@@ -90,7 +95,8 @@ QueryKeyMap projectQueriesAndKeys(const AttentionResult& result, int head)
         throw Error("head: " + std::to_string(head + 1) + " is not a head (1 to " +
                     std::to_string(result.heads.size()) + ")");
     if (result.pooling.pooled)
-        throw Error("kernel view: the weights were pooled for a long input; compute without pooling");
+        throw Error(
+            "kernel view: the weights were pooled for a long input; compute without pooling");
     const HeadResult& h = result.heads[std::size_t(head)];
     const Matrix& q = h.rotatedQ.size() ? h.rotatedQ : h.Q;
     const Matrix& k = h.rotatedK.size() ? h.rotatedK : h.K;

@@ -37,10 +37,12 @@ struct KernelSmootherSettings
 
 // s(q), w(q) and f(q) for one query. Keys and values must have the same, non-zero size.
 // A row whose weights are all 0 (ReLU with every key out of reach) estimates 0.
-std::vector<double> smootherScores(const std::vector<double>& keys, double query, const KernelSmootherSettings& settings);
-std::vector<double> smootherWeights(const std::vector<double>& keys, double query, const KernelSmootherSettings& settings);
-double smootherEstimate(const std::vector<double>& keys, const std::vector<double>& values, double query,
-                        const KernelSmootherSettings& settings);
+std::vector<double> smootherScores(const std::vector<double>& keys, double query,
+                                   const KernelSmootherSettings& settings);
+std::vector<double> smootherWeights(const std::vector<double>& keys, double query,
+                                    const KernelSmootherSettings& settings);
+double smootherEstimate(const std::vector<double>& keys, const std::vector<double>& values,
+                        double query, const KernelSmootherSettings& settings);
 
 // f swept over [from, to] at `samples` evenly spaced queries (from and to included): the
 // curve beside the draggable points.
@@ -50,17 +52,18 @@ struct SmootherCurve
     std::vector<double> estimates;
     Matrix weights; // samples x keys
 };
-SmootherCurve sweepSmoother(const std::vector<double>& keys, const std::vector<double>& values, double from,
-                            double to, int samples, const KernelSmootherSettings& settings);
+SmootherCurve sweepSmoother(const std::vector<double>& keys, const std::vector<double>& values,
+                            double from, double to, int samples,
+                            const KernelSmootherSettings& settings);
 
 // The 2-D variant: one head's queries and keys (rotated, where the problem has rotary
 // positions) on the first two principal components of their rows taken together, with the
 // head's weights to draw each query's pull towards the keys.
 struct QueryKeyMap
 {
-    Matrix queries;              // Tq x 2
-    Matrix keys;                 // Tk x 2
-    Matrix weights;              // Tq x Tk, the head's
+    Matrix queries;                // Tq x 2
+    Matrix keys;                   // Tk x 2
+    Matrix weights;                // Tq x Tk, the head's
     std::vector<double> explained; // the two components' share of the variance
     std::vector<QString> queryTokens;
     std::vector<QString> keyTokens;

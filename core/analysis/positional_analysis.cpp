@@ -13,8 +13,9 @@ namespace {
 void checkRotary(const RotarySpec& spec, Eigen::Index width)
 {
     if (width % 2 != 0 || std::size_t(width / 2) != spec.inverseFrequencies.size())
-        throw Error("rotary: " + std::to_string(spec.inverseFrequencies.size()) + " frequencies for a " +
-                    std::to_string(width) + "-dimensional vector (needs d_k / 2, d_k even)");
+        throw Error("rotary: " + std::to_string(spec.inverseFrequencies.size()) +
+                    " frequencies for a " + std::to_string(width) +
+                    "-dimensional vector (needs d_k / 2, d_k even)");
 }
 
 } // namespace
@@ -49,15 +50,16 @@ PermutationCheck checkPermutation(const Scene& scene, const std::vector<int>& pe
 {
     const auto problem = resolveProblem(scene);
     if (problem->cross)
-        throw Error("permutation: the order check permutes one sentence (self-attention); this scene has a "
-                    "source sentence");
+        throw Error(
+            "permutation: the order check permutes one sentence (self-attention); this scene has a "
+            "source sentence");
     const int t = problem->queryCount();
     std::vector<int> sorted = permutation;
     std::sort(sorted.begin(), sorted.end());
     for (int i = 0; i < int(sorted.size()); ++i)
         if (sorted[std::size_t(i)] != i || int(sorted.size()) != t)
-            throw Error("permutation: expected each of 0 to " + std::to_string(t - 1) + " once, for " +
-                        std::to_string(t) + " tokens");
+            throw Error("permutation: expected each of 0 to " + std::to_string(t - 1) +
+                        " once, for " + std::to_string(t) + " tokens");
 
     Problem permuted = *problem;
     std::vector<bool> padding(static_cast<std::size_t>(t));
@@ -79,13 +81,14 @@ PermutationCheck checkPermutation(const Scene& scene, const std::vector<int>& pe
     check.permutation = permutation;
     for (int i = 0; i < t; ++i) {
         const int pi = permutation[std::size_t(i)];
-        check.outputDeviation =
-            std::max(check.outputDeviation, (b.output.row(i) - a.output.row(pi)).cwiseAbs().maxCoeff());
+        check.outputDeviation = std::max(
+            check.outputDeviation, (b.output.row(i) - a.output.row(pi)).cwiseAbs().maxCoeff());
         for (std::size_t h = 0; h < a.heads.size(); ++h)
             for (int j = 0; j < t; ++j)
-                check.weightDeviation = std::max(
-                    check.weightDeviation,
-                    std::abs(b.heads[h].weights(i, j) - a.heads[h].weights(pi, permutation[std::size_t(j)])));
+                check.weightDeviation =
+                    std::max(check.weightDeviation,
+                             std::abs(b.heads[h].weights(i, j) -
+                                      a.heads[h].weights(pi, permutation[std::size_t(j)])));
     }
     const double size = std::max(1.0, a.output.cwiseAbs().maxCoeff());
     check.equivariant = check.outputDeviation <= 1e-9 * size && check.weightDeviation <= 1e-9;
@@ -120,11 +123,13 @@ RowVectorD rotateToPosition(const RowVectorD& v, const RotarySpec& spec, int pos
     return out;
 }
 
-RotaryView rotaryView(const RowVectorD& q, const RowVectorD& k, const RotarySpec& spec, int positions, int maxDistance)
+RotaryView rotaryView(const RowVectorD& q, const RowVectorD& k, const RotarySpec& spec,
+                      int positions, int maxDistance)
 {
     checkRotary(spec, q.size());
     if (k.size() != q.size())
-        throw Error("rotary: q has " + std::to_string(q.size()) + " entries and k " + std::to_string(k.size()));
+        throw Error("rotary: q has " + std::to_string(q.size()) + " entries and k " +
+                    std::to_string(k.size()));
     if (positions < 1 || maxDistance < 0)
         throw Error("rotary: positions must be >= 1 and the distance >= 0");
     const Eigen::Index half = q.size() / 2;
@@ -134,7 +139,8 @@ RotaryView rotaryView(const RowVectorD& q, const RowVectorD& k, const RotarySpec
     for (int p = 0; p < positions; ++p) {
         const int position = spec.firstPosition + p;
         for (Eigen::Index i = 0; i < half; ++i)
-            view.angles(p, i) = float(double(position) * double(spec.inverseFrequencies[std::size_t(i)]));
+            view.angles(p, i) =
+                float(double(position) * double(spec.inverseFrequencies[std::size_t(i)]));
         view.rotated.row(p) = rotateToPosition(q, spec, position).cast<float>();
     }
     // The query at position m = maxDistance, the key at n = m - distance (both >= 0): the

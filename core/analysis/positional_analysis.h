@@ -35,7 +35,8 @@ Matrix positionSimilarity(const Matrix& positions, bool cosine = false);
 struct PermutationCheck
 {
     std::vector<int> permutation; // token i of the permuted sentence is token permutation[i]
-    double outputDeviation = 0.0; // max |Y'_i - Y_perm(i)| (the permuted output against the original)
+    double outputDeviation =
+        0.0; // max |Y'_i - Y_perm(i)| (the permuted output against the original)
     double weightDeviation = 0.0; // max |A'_ij - A_perm(i) perm(j)| over every head
     // Both deviations within rounding (1e-9 of the output's size): the layer cannot tell the
     // orders apart.
@@ -53,15 +54,15 @@ RotarySpec defaultRotary(int dK, double theta = 10000.0);
 // model's heads (model config's ropeInverseFrequencies) or defaultRotary.
 struct RotaryView
 {
-    Matrix angles;       // positions x d_k/2: p * inverseFrequency_i, in radians
-    Matrix rotated;      // positions x d_k: the vector q turned to each position
+    Matrix angles;              // positions x d_k/2: p * inverseFrequency_i, in radians
+    Matrix rotated;             // positions x d_k: the vector q turned to each position
     std::vector<int> distances; // m - n from -maxDistance to maxDistance
     std::vector<double> scores; // R(m) q . R(n) k at each distance: depends on m - n only
 };
 // `q` and `k` have d_k entries (d_k even, d_k / 2 frequencies); positions from
 // spec.firstPosition. Throws Error for mismatched sizes.
-RotaryView rotaryView(const RowVectorD& q, const RowVectorD& k, const RotarySpec& spec, int positions,
-                      int maxDistance);
+RotaryView rotaryView(const RowVectorD& q, const RowVectorD& k, const RotarySpec& spec,
+                      int positions, int maxDistance);
 
 // One vector turned to `position` (angles position * inverseFrequency_i, pairs i, i + d/2),
 // in double.

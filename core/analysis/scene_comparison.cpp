@@ -27,9 +27,10 @@ QString SceneVariant::label() const
     if (fill)
         parts << QStringLiteral("masked = %1").arg(QLatin1String(toString(*fill).data()));
     if (positional)
-        parts << (*positional == PositionalKind::None ? QStringLiteral("no positions")
-                                                       : QStringLiteral("%1 positions")
-                                                             .arg(QLatin1String(toString(*positional).data())));
+        parts << (*positional == PositionalKind::None
+                      ? QStringLiteral("no positions")
+                      : QStringLiteral("%1 positions")
+                            .arg(QLatin1String(toString(*positional).data())));
     if (temperature)
         parts << QStringLiteral("temperature %1").arg(double(*temperature));
     return parts.isEmpty() ? QStringLiteral("as is") : parts.join(QStringLiteral(", "));
@@ -78,21 +79,25 @@ Scene applyVariant(const Scene& scene, const SceneVariant& variant)
     return out;
 }
 
-SceneComparison compareResults(std::shared_ptr<const AttentionResult> first, std::shared_ptr<const AttentionResult> second,
+SceneComparison compareResults(std::shared_ptr<const AttentionResult> first,
+                               std::shared_ptr<const AttentionResult> second,
                                const QString& firstLabel, const QString& secondLabel)
 {
     if (!first || !second)
         throw Error("difference: two results are needed");
     auto shape = [](const AttentionResult& r) {
-        return std::to_string(r.problem->queryCount()) + "x" + std::to_string(r.problem->keyCount()) + " tokens, " +
-               std::to_string(r.heads.size()) + " heads, d_model " + std::to_string(r.output.cols());
+        return std::to_string(r.problem->queryCount()) + "x" +
+               std::to_string(r.problem->keyCount()) + " tokens, " +
+               std::to_string(r.heads.size()) + " heads, d_model " +
+               std::to_string(r.output.cols());
     };
-    if (first->heads.size() != second->heads.size() || first->output.rows() != second->output.rows() ||
+    if (first->heads.size() != second->heads.size() ||
+        first->output.rows() != second->output.rows() ||
         first->output.cols() != second->output.cols() ||
         first->problem->keyCount() != second->problem->keyCount() ||
         first->pooling.pooled != second->pooling.pooled)
-        throw Error("difference: the two versions differ in shape (" + shape(*first) + " against " + shape(*second) +
-                    "); the difference needs the same cells");
+        throw Error("difference: the two versions differ in shape (" + shape(*first) + " against " +
+                    shape(*second) + "); the difference needs the same cells");
     SceneComparison out;
     out.firstLabel = firstLabel;
     out.secondLabel = secondLabel;
@@ -109,17 +114,20 @@ SceneComparison compareResults(std::shared_ptr<const AttentionResult> first, std
         out.heads.push_back(std::move(d));
     }
     out.outputDifference = second->output - first->output;
-    out.outputMaxAbs = out.outputDifference.size() ? double(out.outputDifference.cwiseAbs().maxCoeff()) : 0.0;
+    out.outputMaxAbs =
+        out.outputDifference.size() ? double(out.outputDifference.cwiseAbs().maxCoeff()) : 0.0;
     out.first = std::move(first);
     out.second = std::move(second);
     return out;
 }
 
-SceneComparison compareScenes(const Scene& first, const Scene& second, Backend& backend, const ComputeOptions& options,
-                              const QString& firstLabel, const QString& secondLabel)
+SceneComparison compareScenes(const Scene& first, const Scene& second, Backend& backend,
+                              const ComputeOptions& options, const QString& firstLabel,
+                              const QString& secondLabel)
 {
     return compareResults(backend.compute(resolveProblem(first), options),
-                          backend.compute(resolveProblem(second), options), firstLabel, secondLabel);
+                          backend.compute(resolveProblem(second), options), firstLabel,
+                          secondLabel);
 }
 
 Matrix orientWeights(const Matrix& weights, bool queriesInColumns)

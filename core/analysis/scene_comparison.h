@@ -24,7 +24,7 @@ struct SceneVariant
     std::optional<ScoreKind> score;             // scaled / unscaled (dot), additive, ...
     std::optional<Normalization> normalization; // softmax / sparsemax / ...
     std::optional<MaskFill> fill;
-    std::optional<PositionalKind> positional;   // with / without positions
+    std::optional<PositionalKind> positional; // with / without positions
     std::optional<float> temperature;
 
     // "causal mask off", "one-hot embeddings", "dot (unscaled)", "sparsemax", joined by ", ";
@@ -38,9 +38,10 @@ Scene applyVariant(const Scene& scene, const SceneVariant& variant);
 
 struct HeadDifference
 {
-    Matrix weights;                        // second - first, Tq x Tk (or the pooled grid)
-    double maxAbs = 0.0;                   // max |difference|
-    std::vector<double> rowTotalVariation; // per query: sum_j |difference| / 2, in [0, 1] for distributions
+    Matrix weights;      // second - first, Tq x Tk (or the pooled grid)
+    double maxAbs = 0.0; // max |difference|
+    std::vector<double>
+        rowTotalVariation; // per query: sum_j |difference| / 2, in [0, 1] for distributions
 };
 
 struct SceneComparison
@@ -57,7 +58,8 @@ struct SceneComparison
 // Both scenes computed on `backend` and their difference. Throws Error when the two differ in
 // shape (token counts, heads, d_model or pooling): the difference needs the same cells.
 SceneComparison compareScenes(const Scene& first, const Scene& second, Backend& backend,
-                              const ComputeOptions& options = {}, const QString& firstLabel = QStringLiteral("first"),
+                              const ComputeOptions& options = {},
+                              const QString& firstLabel = QStringLiteral("first"),
                               const QString& secondLabel = QStringLiteral("second"));
 // The same for two results already computed (a real model's layer before and after an
 // intervention, say).

@@ -12,7 +12,8 @@ namespace {
 void checkRequest(const AttentionResult& result, int head, int query)
 {
     if (result.pooling.pooled)
-        throw Error("gradient view: the weights were pooled for a long input; compute without pooling");
+        throw Error(
+            "gradient view: the weights were pooled for a long input; compute without pooling");
     if (!result.intermediatesKept)
         throw Error("gradient view: the result has no scores; compute with the intermediates kept");
     if (head < 0 || head >= int(result.heads.size()))
@@ -20,11 +21,13 @@ void checkRequest(const AttentionResult& result, int head, int query)
                     std::to_string(result.heads.size()) + ")");
     const int tq = result.problem->queryCount();
     if (query < 0 || query >= tq)
-        throw Error("query: " + std::to_string(query) + " is not a query row (0 to " + std::to_string(tq - 1) + ")");
+        throw Error("query: " + std::to_string(query) + " is not a query row (0 to " +
+                    std::to_string(tq - 1) + ")");
 }
 
 // One query of one head, from its raw scores times `scale`.
-SoftmaxSensitivity sensitivity(const AttentionResult& result, int head, int query, double scale, int bins)
+SoftmaxSensitivity sensitivity(const AttentionResult& result, int head, int query, double scale,
+                               int bins)
 {
     const Problem& problem = *result.problem;
     const HeadResult& h = result.heads[std::size_t(head)];
@@ -56,9 +59,11 @@ SoftmaxSensitivity sensitivity(const AttentionResult& result, int head, int quer
         out.masked[std::size_t(j)] = masked[std::size_t(j)] != 0;
     }
     out.weights.resize(std::size_t(tk));
-    normalizeRowD(out.scores.data(), masked.data(), tk, problem.normalization, problem.fill, out.weights.data());
-    const MatrixD J = normalizationJacobian(out.scores.data(), masked.data(), tk, problem.normalization,
-                                            problem.fill, out.weights.data());
+    normalizeRowD(out.scores.data(), masked.data(), tk, problem.normalization, problem.fill,
+                  out.weights.data());
+    const MatrixD J =
+        normalizationJacobian(out.scores.data(), masked.data(), tk, problem.normalization,
+                              problem.fill, out.weights.data());
     const MatrixD outputJ = h.V.cast<double>().transpose() * J; // d o / ds = V^T J
     out.jacobian = J.cast<float>();
     out.outputJacobian = outputJ.cast<float>();

@@ -28,14 +28,15 @@ struct SoftmaxSensitivity
     double jacobianNorm = 0.0;   // Frobenius norm of J
     double outputJacobianNorm = 0.0;
     double maxWeight = 0.0;
-    double entropy = 0.0;        // of the weights, in nats (0 for one-hot)
-    Histogram histogram;         // every unmasked scaled score of the head (all queries)
+    double entropy = 0.0; // of the weights, in nats (0 for one-hot)
+    Histogram histogram;  // every unmasked scaled score of the head (all queries)
 };
 
 // The sensitivity of `query` in `head` of a computed result (any backend, a scene's or a real
 // model's layer). Needs the intermediates (ComputeOptions::keepIntermediates) and an unpooled
 // result; throws Error naming what is missing or out of range.
-SoftmaxSensitivity softmaxSensitivity(const AttentionResult& result, int head, int query, int bins = 30);
+SoftmaxSensitivity softmaxSensitivity(const AttentionResult& result, int head, int query,
+                                      int bins = 30);
 
 // The same query with and without 1/sqrt(d_k): both rebuilt from the raw scores q.k (the
 // temperature kept), normalized as the result's normalization. At d_k = 256 the unscaled

@@ -162,9 +162,9 @@ void gemm(const float* a, Eigen::Index aStride, int m, int k, std::span<const Ge
                            kernels::kMaxTileRows * kernels::kMaxTileRows);
     const int rowChunks = (m + tileRows - 1) / tileRows;
     const double wantedPieces = parallel ? 4.0 * threads / rowChunks : 1.0;
-    const int pieceWidth = std::max(
-        kPieceAlign,
-        int(std::ceil(width / std::max(1.0, wantedPieces) / kPieceAlign)) * kPieceAlign);
+    const int pieceWidth =
+        std::max(kPieceAlign,
+                 int(std::ceil(width / std::max(1.0, wantedPieces) / kPieceAlign)) * kPieceAlign);
     struct Job
     {
         const GemmColumns* group;
@@ -221,8 +221,16 @@ void dotRows(const float* a, Eigen::Index aStride, int m, int k, const float* b,
     const int count = (m + chunkRows - 1) / chunkRows;
     auto run = [&](int index, int) {
         const int first = index * chunkRows;
-        kernels::DotTile t{a + first * aStride, aStride, std::min(chunkRows, m - first), k, b,
-                           bStride, n, c + first * cRowStride, cRowStride, cColStride,
+        kernels::DotTile t{a + first * aStride,
+                           aStride,
+                           std::min(chunkRows, m - first),
+                           k,
+                           b,
+                           bStride,
+                           n,
+                           c + first * cRowStride,
+                           cRowStride,
+                           cColStride,
                            rowBias ? rowBias + first : nullptr};
         switch (isa()) {
         case Isa::Avx512:
@@ -256,7 +264,8 @@ Matrix multiply(const Eigen::Ref<const Matrix>& a, const Eigen::Ref<const Matrix
     Matrix c(a.rows(), b.cols());
     if (c.size() == 0)
         return c;
-    const GemmColumns columns{b.data(), b.outerStride(), c.data(), c.cols(), 1, nullptr, int(b.cols())};
+    const GemmColumns columns{b.data(), b.outerStride(), c.data(),     c.cols(),
+                              1,        nullptr,         int(b.cols())};
     gemm(a.data(), a.outerStride(), int(a.rows()), int(a.cols()), {&columns, 1}, options);
     return c;
 }

@@ -6,8 +6,7 @@ namespace {
 
 // NV vectors of 16 columns by MR rows: NV x MR accumulators, NV panel vectors and a broadcast
 // within the 32 registers.
-template <int Vectors, int Rows>
-struct Avx512
+template <int Vectors, int Rows> struct Avx512
 {
     using V = __m512;
     static constexpr int W = 16;

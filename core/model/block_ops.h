@@ -26,7 +26,8 @@ public:
     virtual Matrix dense(const Matrix& x, const LinearWeights& weights, Activation activation) = 0;
 
     // Logits x E^T + b for the rows of x, with E the vocab x d output embedding.
-    virtual Matrix logits(const Matrix& x, const Matrix& outputEmbedding, const RowVector& bias) = 0;
+    virtual Matrix logits(const Matrix& x, const Matrix& outputEmbedding,
+                          const RowVector& bias) = 0;
 };
 
 // The activation applied to one value, as every backend must compute it.

@@ -55,9 +55,11 @@ std::string shapeText(const std::vector<std::int64_t>& shape)
 std::string conversionAdvice(const QString& folder)
 {
     const std::string dir = QDir(folder).absolutePath().toStdString();
-    return "convert it once to safetensors with transformers: python -c \"import transformers as t; "
-           "m = getattr(t, t.AutoConfig.from_pretrained('" + dir + "').architectures[0]).from_pretrained('" +
-           dir + "'); m.save_pretrained('" + dir + "', safe_serialization=True)\" (or download the "
+    return "convert it once to safetensors with transformers: python -c \"import transformers as "
+           "t; "
+           "m = getattr(t, t.AutoConfig.from_pretrained('" +
+           dir + "').architectures[0]).from_pretrained('" + dir + "'); m.save_pretrained('" + dir +
+           "', safe_serialization=True)\" (or download the "
            "model's .safetensors files, which the hub has for most models)";
 }
 
@@ -108,7 +110,8 @@ struct Checkpoint::Impl
     void addShard(const QString& fileName);
     const Entry& require(const std::string& name) const;
     // The tensor as rows x cols float32, or its transpose.
-    Matrix read(const Entry& entry, std::int64_t rows, std::int64_t cols, bool transpose = false) const;
+    Matrix read(const Entry& entry, std::int64_t rows, std::int64_t cols,
+                bool transpose = false) const;
 };
 
 // Maps one file and checks its header before anything is allocated for the tensors: the
@@ -123,10 +126,12 @@ void Checkpoint::Impl::addShard(const QString& fileName)
     shard.file = openRegularFile(QDir(folder).filePath(fileName), kAnySize);
     shard.size = shard.file->size();
     if (shard.size < 8)
-        fail(fileName, "too short for a safetensors file (" + std::to_string(shard.size) + " bytes)");
+        fail(fileName,
+             "too short for a safetensors file (" + std::to_string(shard.size) + " bytes)");
     shard.map = shard.file->map(0, shard.size);
     if (!shard.map)
-        fail(fileName, "cannot map the file into memory: " + shard.file->errorString().toStdString());
+        fail(fileName,
+             "cannot map the file into memory: " + shard.file->errorString().toStdString());
     const int index = int(shards.size());
     shards.push_back(std::move(shard));
     const Shard& mapped = shards.back();
@@ -134,8 +139,9 @@ void Checkpoint::Impl::addShard(const QString& fileName)
     const char* bytes = reinterpret_cast<const char*>(mapped.map);
     const std::int64_t headerLength = safetensorsHeaderLength(bytes, mapped.size, fileName);
     const std::int64_t dataStart = 8 + headerLength;
-    const std::vector<SafetensorsEntry> entries = parseSafetensorsHeader(
-        QByteArray::fromRawData(bytes + 8, qsizetype(headerLength)), mapped.size - dataStart, fileName);
+    const std::vector<SafetensorsEntry> entries =
+        parseSafetensorsHeader(QByteArray::fromRawData(bytes + 8, qsizetype(headerLength)),
+                               mapped.size - dataStart, fileName);
 
     for (const SafetensorsEntry& e : entries) {
         const std::string what = e.name + ": ";
@@ -147,9 +153,10 @@ void Checkpoint::Impl::addShard(const QString& fileName)
             for (std::int64_t dim : e.shape)
                 overflow = overflow || __builtin_mul_overflow(bytesNeeded, dim, &bytesNeeded);
             if (overflow || bytesNeeded != e.end - e.begin)
-                fail(fileName, what + "shape " + shapeText(e.shape) + " of " + e.dtype + " needs " +
-                                   (overflow ? std::string("more than 2^63") : std::to_string(bytesNeeded)) +
-                                   " bytes, its data_offsets give " + std::to_string(e.end - e.begin));
+                fail(fileName,
+                     what + "shape " + shapeText(e.shape) + " of " + e.dtype + " needs " +
+                         (overflow ? std::string("more than 2^63") : std::to_string(bytesNeeded)) +
+                         " bytes, its data_offsets give " + std::to_string(e.end - e.begin));
         }
         const auto existing = tensors.find(e.name);
         if (existing != tensors.end())
@@ -172,12 +179,14 @@ const Checkpoint::Impl::Entry& Checkpoint::Impl::require(const std::string& name
     return it->second;
 }
 
-Matrix Checkpoint::Impl::read(const Entry& entry, std::int64_t rows, std::int64_t cols, bool transpose) const
+Matrix Checkpoint::Impl::read(const Entry& entry, std::int64_t rows, std::int64_t cols,
+                              bool transpose) const
 {
     const Tensor& t = entry.tensor;
     const std::optional<ElementType> type = floatElementType(t.dtype);
     if (!type || *type == ElementType::F64)
-        fail(t.file, t.name + ": dtype " + t.dtype + " cannot be read as weights (F32, F16 or BF16)");
+        fail(t.file,
+             t.name + ": dtype " + t.dtype + " cannot be read as weights (F32, F16 or BF16)");
     const std::int64_t count = entry.elements(*type);
     if (count > kMaxMatrixElements)
         fail(t.file, t.name + ": " + shapeText(t.shape) + " is more than the " +
@@ -226,9 +235,10 @@ Matrix Checkpoint::Impl::read(const Entry& entry, std::int64_t rows, std::int64_
             for (std::int64_t j = 0; j < cols; j += kTile) {
                 const std::int64_t tileCols = std::min(kTile, cols - j);
                 for (std::int64_t r = 0; r < tileRows; ++r)
-                    decodeLittleEndian(source + ((i + r) * cols + j) * size, *type, tileCols, tile + r * kTile);
-                const Eigen::Map<const Matrix, 0, Eigen::OuterStride<>> block(tile, tileRows, tileCols,
-                                                                             Eigen::OuterStride<>(kTile));
+                    decodeLittleEndian(source + ((i + r) * cols + j) * size, *type, tileCols,
+                                       tile + r * kTile);
+                const Eigen::Map<const Matrix, 0, Eigen::OuterStride<>> block(
+                    tile, tileRows, tileCols, Eigen::OuterStride<>(kTile));
                 finite = finite && allFinite(block);
                 matrix.block(j, i, tileCols, tileRows) = block.transpose();
             }
@@ -249,7 +259,8 @@ Matrix Checkpoint::Impl::read(const Entry& entry, std::int64_t rows, std::int64_
                 if (t.shape.size() == 2)
                     where.append("[").append(std::to_string(i)).append("]");
                 where.append("[").append(std::to_string(j)).append("]: ");
-                fail(t.file, where + (std::isnan(value) ? "NaN" : "infinite") + "; weights must be finite numbers");
+                fail(t.file, where + (std::isnan(value) ? "NaN" : "infinite") +
+                                 "; weights must be finite numbers");
             }
         }
     }
@@ -279,11 +290,11 @@ std::unique_ptr<Checkpoint> Checkpoint::open(const QString& folder)
     if (dir.exists(kIndexFile)) {
         impl->sourceName = kIndexFile;
         QJsonParseError error{};
-        const QJsonDocument document =
-            QJsonDocument::fromJson(readRegularFile(dir.filePath(kIndexFile), kMaxIndexBytes), &error);
+        const QJsonDocument document = QJsonDocument::fromJson(
+            readRegularFile(dir.filePath(kIndexFile), kMaxIndexBytes), &error);
         if (error.error != QJsonParseError::NoError)
-            fail(kIndexFile, "not valid JSON: " + error.errorString().toStdString() + " at offset " +
-                                 std::to_string(error.offset));
+            fail(kIndexFile, "not valid JSON: " + error.errorString().toStdString() +
+                                 " at offset " + std::to_string(error.offset));
         const QJsonValue weightMap = document.object().value(QLatin1String("weight_map"));
         if (!weightMap.isObject())
             fail(kIndexFile, "weight_map: missing or not an object");
@@ -294,8 +305,8 @@ std::unique_ptr<Checkpoint> Checkpoint::open(const QString& folder)
         for (auto it = map.begin(); it != map.end(); ++it) {
             const QString shard = it.value().toString();
             // A shard is a file beside the index, never a path elsewhere.
-            if (!it.value().isString() || shard.isEmpty() || shard.contains('/') || shard.contains('\\') ||
-                shard == QLatin1String("..") || shard == QLatin1String("."))
+            if (!it.value().isString() || shard.isEmpty() || shard.contains('/') ||
+                shard.contains('\\') || shard == QLatin1String("..") || shard == QLatin1String("."))
                 fail(kIndexFile, "weight_map: " + it.key().toStdString() +
                                      ": expected the file name of a shard beside the index");
             shardOf.emplace(it.key().toStdString(), shard);
@@ -314,9 +325,11 @@ std::unique_ptr<Checkpoint> Checkpoint::open(const QString& folder)
         for (const auto& [name, shard] : shardOf) {
             const auto it = impl->tensors.find(name);
             if (it == impl->tensors.end() || it->second.tensor.file != shard)
-                fail(kIndexFile, name + ": weight_map places it in " + shard.toStdString() +
-                                     (it == impl->tensors.end() ? std::string(", which has no such tensor")
-                                                                : ", but it is in " + it->second.tensor.file.toStdString()));
+                fail(kIndexFile,
+                     name + ": weight_map places it in " + shard.toStdString() +
+                         (it == impl->tensors.end()
+                              ? std::string(", which has no such tensor")
+                              : ", but it is in " + it->second.tensor.file.toStdString()));
         }
         return std::unique_ptr<Checkpoint>(new Checkpoint(std::move(impl)));
     }
@@ -329,10 +342,11 @@ std::unique_ptr<Checkpoint> Checkpoint::open(const QString& folder)
                         conversionAdvice(folder));
     }
     const QStringList others = dir.entryList({"*.safetensors"}, QDir::Files, QDir::Name);
-    throw Error(dir.absolutePath().toStdString() + ": no model.safetensors or " + kIndexFile.toStdString() +
-                (others.isEmpty() ? std::string(" (nor any other weights this explorer reads)")
-                                  : " (found " + others.join(", ").toStdString() +
-                                        ", which is not the Hugging Face layout save_pretrained writes)"));
+    throw Error(
+        dir.absolutePath().toStdString() + ": no model.safetensors or " + kIndexFile.toStdString() +
+        (others.isEmpty() ? std::string(" (nor any other weights this explorer reads)")
+                          : " (found " + others.join(", ").toStdString() +
+                                ", which is not the Hugging Face layout save_pretrained writes)"));
 }
 
 std::int64_t Checkpoint::float32Bytes() const
@@ -383,15 +397,16 @@ std::string Checkpoint::mainDtype() const
 namespace {
 
 // The stored extent of a rank-1 or rank-2 tensor against the one asked for (-1: any).
-std::pair<std::int64_t, std::int64_t> checkedExtent(const Checkpoint::Tensor& tensor, std::int64_t rows,
-                                                    std::int64_t cols)
+std::pair<std::int64_t, std::int64_t> checkedExtent(const Checkpoint::Tensor& tensor,
+                                                    std::int64_t rows, std::int64_t cols)
 {
     const std::vector<std::int64_t>& shape = tensor.shape;
     const std::int64_t haveRows = shape.size() == 2 ? shape[0] : 1;
     const std::int64_t haveCols = shape.size() == 2 ? shape[1] : shape.size() == 1 ? shape[0] : -1;
-    if (shape.empty() || shape.size() > 2 || (rows >= 0 && haveRows != rows) || (cols >= 0 && haveCols != cols))
-        fail(tensor.file, tensor.name + ": expected " + dimText(rows) + "x" + dimText(cols) + ", got " +
-                              shapeText(shape));
+    if (shape.empty() || shape.size() > 2 || (rows >= 0 && haveRows != rows) ||
+        (cols >= 0 && haveCols != cols))
+        fail(tensor.file, tensor.name + ": expected " + dimText(rows) + "x" + dimText(cols) +
+                              ", got " + shapeText(shape));
     return {haveRows, haveCols};
 }
 
@@ -404,7 +419,8 @@ Matrix Checkpoint::matrix(const std::string& name, std::int64_t rows, std::int64
     return m->read(entry, haveRows, haveCols);
 }
 
-Matrix Checkpoint::transposedMatrix(const std::string& name, std::int64_t rows, std::int64_t cols) const
+Matrix Checkpoint::transposedMatrix(const std::string& name, std::int64_t rows,
+                                    std::int64_t cols) const
 {
     const Impl::Entry& entry = m->require(name);
     const auto [haveRows, haveCols] = checkedExtent(entry.tensor, rows, cols);

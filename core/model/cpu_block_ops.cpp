@@ -11,8 +11,7 @@
 namespace attn::core {
 namespace {
 
-template <class Values>
-void activateInPlace(Values a, Activation activation)
+template <class Values> void activateInPlace(Values a, Activation activation)
 {
     switch (activation) {
     case Activation::GeluTanh: {
@@ -36,15 +35,21 @@ void activateInPlace(Values a, Activation activation)
 // The GEMM's epilogue: each finished run of a row, while it is in L1 (fused bias and activation).
 void activateRun(float* values, int count, const void* activation)
 {
-    activateInPlace(Eigen::Map<Eigen::ArrayXf>(values, count), *static_cast<const Activation*>(activation));
+    activateInPlace(Eigen::Map<Eigen::ArrayXf>(values, count),
+                    *static_cast<const Activation*>(activation));
 }
 
 // y = act(x W + b): W is d_in x d_out as the forward multiplies, read in place (gemm.h).
 Matrix affine(const Matrix& x, const LinearWeights& w, const Activation* activation = nullptr)
 {
     Matrix y(x.rows(), w.weight.cols());
-    const GemmColumns columns{w.weight.data(), w.weight.cols(), y.data(), y.cols(), 1,
-                              w.bias.size() ? w.bias.data() : nullptr, int(w.weight.cols())};
+    const GemmColumns columns{w.weight.data(),
+                              w.weight.cols(),
+                              y.data(),
+                              y.cols(),
+                              1,
+                              w.bias.size() ? w.bias.data() : nullptr,
+                              int(w.weight.cols())};
     GemmOptions options;
     if (activation) {
         options.activation = activateRun;
@@ -60,7 +65,8 @@ float activate(float x, Activation activation)
 {
     switch (activation) {
     case Activation::GeluTanh:
-        return 0.5f * x * (1.0f + std::tanh(float(std::sqrt(2.0 / M_PI)) * (x + 0.044715f * x * x * x)));
+        return 0.5f * x *
+               (1.0f + std::tanh(float(std::sqrt(2.0 / M_PI)) * (x + 0.044715f * x * x * x)));
     case Activation::GeluErf:
         return 0.5f * x * (1.0f + std::erf(x * float(M_SQRT1_2)));
     case Activation::Silu:

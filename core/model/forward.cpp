@@ -77,8 +77,9 @@ std::vector<Prediction> topPredictions(const Model& model, const RowVector& logi
     for (int id : ids)
         sum += std::exp(double(logits(id)) - max);
     const std::size_t shown = std::min(ids.size(), std::size_t(std::max(0, k)));
-    std::partial_sort(ids.begin(), ids.begin() + std::ptrdiff_t(shown), ids.end(),
-                      [&](int a, int b) { return logits(a) > logits(b) || (logits(a) == logits(b) && a < b); });
+    std::partial_sort(
+        ids.begin(), ids.begin() + std::ptrdiff_t(shown), ids.end(),
+        [&](int a, int b) { return logits(a) > logits(b) || (logits(a) == logits(b) && a < b); });
     std::vector<Prediction> top;
     const HfTokenizer& tokenizer = *model.tokenizer;
     for (std::size_t n = 0; n < shown; ++n) {
@@ -96,8 +97,9 @@ std::vector<Prediction> topPredictions(const Model& model, const RowVector& logi
     return top;
 }
 
-std::shared_ptr<const ModelWeights> intervenedWeights(const std::shared_ptr<const ModelWeights>& weights,
-                                                      int layer, const Interventions& interventions)
+std::shared_ptr<const ModelWeights>
+intervenedWeights(const std::shared_ptr<const ModelWeights>& weights, int layer,
+                  const Interventions& interventions)
 {
     std::shared_ptr<ModelWeights> edited;
     auto edit = [&]() -> ModelWeights& {
@@ -188,8 +190,8 @@ std::shared_ptr<const Problem> layerProblem(const Model& model, int layer,
     p->queryFallback.assign(std::size_t(t), false);
     p->keyFallback.assign(std::size_t(t), false);
     // Validated when loaded, or when intervenedWeights edited them.
-    p->weights = intervenedWeights(model.weights.layers[std::size_t(layer)].attention, layer,
-                                   interventions);
+    p->weights =
+        intervenedWeights(model.weights.layers[std::size_t(layer)].attention, layer, interventions);
     p->weightsValidated = true;
     // Every family here scores by the scaled dot product and normalises with softmax; masked
     // cells get the most negative float in transformers, which weighs exactly 0 like -inf.
@@ -281,8 +283,8 @@ std::shared_ptr<const ModelResult> runModel(std::shared_ptr<const Model> model,
         const Matrix attentionInput = pre ? ops.norm(x, layer.attentionNorm) : x;
         blockMs += millisecondsSince(stage);
         stage = Clock::now();
-        auto attention = backend.compute(layerProblem(*model, l, tokens, attentionInput, interventions),
-                                         compute);
+        auto attention = backend.compute(
+            layerProblem(*model, l, tokens, attentionInput, interventions), compute);
         attentionMs += millisecondsSince(stage);
 
         stage = Clock::now();
@@ -308,8 +310,8 @@ std::shared_ptr<const ModelResult> runModel(std::shared_ptr<const Model> model,
     result->stages.push_back({"norms + feed-forward", blockMs});
 
     auto stage = Clock::now();
-    result->finalHidden =
-        w.finalNorm.present() ? ops.norm(result->hidden.back(), w.finalNorm) : result->hidden.back();
+    result->finalHidden = w.finalNorm.present() ? ops.norm(result->hidden.back(), w.finalNorm)
+                                                : result->hidden.back();
     const std::vector<int> positions = predictedPositions(*model, tokens);
     const bool every = options.logitsAtEveryPosition && w.hasLanguageModelHead();
     if (!positions.empty() || every) {
@@ -332,9 +334,9 @@ std::shared_ptr<const ModelResult> runModel(std::shared_ptr<const Model> model,
             prediction.logits = logits.row(every ? positions[n] : Eigen::Index(n));
             const std::string where = "position " + std::to_string(positions[n] + 1);
             if (overflow)
-                result->warnings.push_back(where +
-                                           ": no prediction: the forward met non-finite values in layer " +
-                                           std::to_string(*overflow + 1));
+                result->warnings.push_back(
+                    where + ": no prediction: the forward met non-finite values in layer " +
+                    std::to_string(*overflow + 1));
             else
                 prediction.top = topPredictions(*model, prediction.logits, options.topK);
             if (!overflow && !prediction.logits.allFinite())

@@ -50,11 +50,13 @@ HeadImportance headImportance(const std::shared_ptr<const ModelResult>& base, Ba
                               const ImportanceOptions& options)
 {
     if (base->predictions.empty())
-        throw Error("head importance needs a prediction: the model has no language-model head, or the text "
-                    "has no [MASK]");
+        throw Error(
+            "head importance needs a prediction: the model has no language-model head, or the text "
+            "has no [MASK]");
     if (base->predictions.front().top.empty()) // the forward says why ("... non-finite values ...")
         throw Error("head importance needs a prediction: " +
-                    (base->warnings.empty() ? std::string("the forward made none") : base->warnings.back()));
+                    (base->warnings.empty() ? std::string("the forward made none")
+                                            : base->warnings.back()));
     HeadImportance importance;
     const PositionPrediction& prediction = base->predictions.front();
     importance.position = prediction.position;
@@ -75,9 +77,11 @@ HeadImportance headImportance(const std::shared_ptr<const ModelResult>& base, Ba
                 throw Cancelled();
             Interventions ablated = base->interventions;
             if (ablated.headsOff.insert({l, h}).second) {
-                const auto run = runModel(base->model, base->tokens, ablated, backend, forward, base);
-                importance.drop(l, h) = float(importance.baseLogProbability -
-                                              logProbability(run->predictions.front().logits, importance.target));
+                const auto run =
+                    runModel(base->model, base->tokens, ablated, backend, forward, base);
+                importance.drop(l, h) =
+                    float(importance.baseLogProbability -
+                          logProbability(run->predictions.front().logits, importance.target));
             }
             if (options.progress)
                 options.progress(++done, total);

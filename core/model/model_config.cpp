@@ -40,7 +40,8 @@ std::string jsonText(const QJsonValue& value)
     if (value.isBool())
         return value.toBool() ? "true" : "false";
     if (value.isDouble())
-        return QByteArray::number(value.toDouble(), 'g', QLocale::FloatingPointShortest).toStdString();
+        return QByteArray::number(value.toDouble(), 'g', QLocale::FloatingPointShortest)
+            .toStdString();
     return value.isArray() ? "an array" : "an object";
 }
 
@@ -154,9 +155,10 @@ private:
         if (!v.isDouble() || d != std::floor(d) || d < 1)
             fail(key, "expected a positive integer, got " + jsonText(v));
         if (d > limit.most)
-            fail(key, limit == kAnySize ? "must be at most " + std::to_string(kMaxSize) + ", got " + jsonText(v)
-                                        : QByteArray::number(d, 'f', 0).toStdString() + " is more than the " +
-                                              std::to_string(limit.most) + limit.what);
+            fail(key, limit == kAnySize
+                          ? "must be at most " + std::to_string(kMaxSize) + ", got " + jsonText(v)
+                          : QByteArray::number(d, 'f', 0).toStdString() + " is more than the " +
+                                std::to_string(limit.most) + limit.what);
         return int(d);
     }
 
@@ -177,7 +179,8 @@ Activation parseActivation(const ConfigReader& config, const QString& key, const
         return Activation::Silu;
     if (name == "relu")
         return Activation::Relu;
-    config.fail(key, quoted(name) + " is not supported (gelu, gelu_new, gelu_pytorch_tanh, relu, silu)");
+    config.fail(key,
+                quoted(name) + " is not supported (gelu, gelu_new, gelu_pytorch_tanh, relu, silu)");
 }
 
 // What the checkpoint predicts, from architectures[0] (transformers' class names).
@@ -191,7 +194,8 @@ Objective objectiveOf(const QString& architecture, ModelFamily family, bool bert
         return Objective::MaskedLm;
     if (architecture.endsWith("LMHeadModel") || architecture.endsWith("ForCausalLM") ||
         architecture == "GPT2DoubleHeadsModel")
-        return family == ModelFamily::Bert && !bertIsDecoder ? Objective::MaskedLm : Objective::CausalLm;
+        return family == ModelFamily::Bert && !bertIsDecoder ? Objective::MaskedLm
+                                                             : Objective::CausalLm;
     // GPT2Model, BertModel, LlamaModel and the task heads (*ForSequenceClassification, ...)
     // whose weights we do not use: the transformer alone, no prediction.
     return Objective::None;
@@ -229,8 +233,8 @@ void applyRopeScaling(const ConfigReader& config, std::vector<double>& frequenci
         return;
     }
     if (type == "llama3") {
-        if (!scaling.has("factor") || !scaling.has("low_freq_factor") || !scaling.has("high_freq_factor") ||
-            !scaling.has("original_max_position_embeddings"))
+        if (!scaling.has("factor") || !scaling.has("low_freq_factor") ||
+            !scaling.has("high_freq_factor") || !scaling.has("original_max_position_embeddings"))
             config.fail(key, "llama3 needs factor, low_freq_factor, high_freq_factor and "
                              "original_max_position_embeddings");
         const double factor = scaling.positiveNumber("factor", 1.0);
@@ -248,7 +252,8 @@ void applyRopeScaling(const ConfigReader& config, std::vector<double>& frequenci
             if (wavelength > lowFreqWavelength) {
                 scaled = inverse / factor;
             } else if (wavelength >= highFreqWavelength) { // medium: blend
-                const double smooth = (oldContext / wavelength - lowFreqFactor) / (highFreqFactor - lowFreqFactor);
+                const double smooth =
+                    (oldContext / wavelength - lowFreqFactor) / (highFreqFactor - lowFreqFactor);
                 scaled = (1 - smooth) * inverse / factor + smooth * inverse;
             }
             f = scaled;
@@ -270,7 +275,8 @@ void readGpt2(const ConfigReader& c, ModelConfig& config)
     // n_ctx is the older name of n_positions (the hub's gpt2 config has both).
     config.maxPositions = c.has("n_positions") ? c.size("n_positions") : c.size("n_ctx");
     config.dHead = config.dModel / config.heads;
-    config.dFeedForward = c.sizeOrDerived("n_inner", 4 * std::int64_t(config.dModel), "4 x n_embd"); // GPT2MLP
+    config.dFeedForward =
+        c.sizeOrDerived("n_inner", 4 * std::int64_t(config.dModel), "4 x n_embd"); // GPT2MLP
     config.normEps = float(c.positiveNumber("layer_norm_epsilon", 1e-5));
     config.activation = parseActivation(c, "activation_function", "gelu_new");
     config.norm = NormKind::LayerNorm;
@@ -371,13 +377,15 @@ void readLlama(const ConfigReader& c, ModelConfig& config)
             const QJsonValue first = c.value("max_window_layers");
             const int firstWindowed = first.isUndefined() || first.isNull() ? 28 : first.toInt(-1);
             if (firstWindowed < 0)
-                c.fail("max_window_layers", "expected a non-negative integer, got " + jsonText(first));
+                c.fail("max_window_layers",
+                       "expected a non-negative integer, got " + jsonText(first));
             if (firstWindowed == 0)
                 config.slidingWindow = c.size("sliding_window");
             else if (firstWindowed < config.layers)
-                c.fail("use_sliding_window", "a window on only some layers (from max_window_layers " +
-                                                 std::to_string(firstWindowed) + " of " +
-                                                 std::to_string(config.layers) + ") is not supported");
+                c.fail("use_sliding_window",
+                       "a window on only some layers (from max_window_layers " +
+                           std::to_string(firstWindowed) + " of " + std::to_string(config.layers) +
+                           ") is not supported");
         }
         break;
     default:
@@ -407,12 +415,18 @@ QString dtypeOfTorchName(const QString& torchDtype)
 std::string_view toString(ModelFamily family)
 {
     switch (family) {
-    case ModelFamily::Gpt2: return "gpt2";
-    case ModelFamily::Bert: return "bert";
-    case ModelFamily::DistilBert: return "distilbert";
-    case ModelFamily::Llama: return "llama";
-    case ModelFamily::Mistral: return "mistral";
-    case ModelFamily::Qwen2: return "qwen2";
+    case ModelFamily::Gpt2:
+        return "gpt2";
+    case ModelFamily::Bert:
+        return "bert";
+    case ModelFamily::DistilBert:
+        return "distilbert";
+    case ModelFamily::Llama:
+        return "llama";
+    case ModelFamily::Mistral:
+        return "mistral";
+    case ModelFamily::Qwen2:
+        return "qwen2";
     }
     return "?";
 }
@@ -420,8 +434,10 @@ std::string_view toString(ModelFamily family)
 std::string_view toString(NormKind kind)
 {
     switch (kind) {
-    case NormKind::LayerNorm: return "LayerNorm";
-    case NormKind::RmsNorm: return "RMSNorm";
+    case NormKind::LayerNorm:
+        return "LayerNorm";
+    case NormKind::RmsNorm:
+        return "RMSNorm";
     }
     return "?";
 }
@@ -429,10 +445,14 @@ std::string_view toString(NormKind kind)
 std::string_view toString(Activation activation)
 {
     switch (activation) {
-    case Activation::GeluTanh: return "gelu (tanh)";
-    case Activation::GeluErf: return "gelu (erf)";
-    case Activation::Silu: return "silu";
-    case Activation::Relu: return "relu";
+    case Activation::GeluTanh:
+        return "gelu (tanh)";
+    case Activation::GeluErf:
+        return "gelu (erf)";
+    case Activation::Silu:
+        return "silu";
+    case Activation::Relu:
+        return "relu";
     }
     return "?";
 }
@@ -485,12 +505,15 @@ void ModelConfig::validate() const
         const char* feedForward;
         const char* positions;
     };
-    const Keys keys = family == ModelFamily::Gpt2         ? Keys{"n_embd", "n_head", "n_layer", "n_inner", "n_positions"}
-                      : family == ModelFamily::DistilBert ? Keys{"dim", "n_heads", "n_layers", "hidden_dim",
-                                                                 "max_position_embeddings"}
-                                                          : Keys{"hidden_size", "num_attention_heads", "num_hidden_layers",
-                                                                 "intermediate_size", "max_position_embeddings"};
-    auto fail = [](const std::string& key, const std::string& what) { throw Error(key + ": " + what); };
+    const Keys keys =
+        family == ModelFamily::Gpt2 ? Keys{"n_embd", "n_head", "n_layer", "n_inner", "n_positions"}
+        : family == ModelFamily::DistilBert
+            ? Keys{"dim", "n_heads", "n_layers", "hidden_dim", "max_position_embeddings"}
+            : Keys{"hidden_size", "num_attention_heads", "num_hidden_layers", "intermediate_size",
+                   "max_position_embeddings"};
+    auto fail = [](const std::string& key, const std::string& what) {
+        throw Error(key + ": " + what);
+    };
     auto positive = [&](const char* key, long long value) {
         if (value < 1)
             fail(key, "must be a positive integer, got " + std::to_string(value));
@@ -513,8 +536,8 @@ void ModelConfig::validate() const
                                  " heads is not " + keys.dModel + " " + std::to_string(dModel));
     }
     if (heads % kvHeads != 0)
-        fail("num_key_value_heads", std::to_string(kvHeads) + " does not divide " + keys.heads + " " +
-                                        std::to_string(heads));
+        fail("num_key_value_heads", std::to_string(kvHeads) + " does not divide " + keys.heads +
+                                        " " + std::to_string(heads));
     auto atMost = [&](const char* key, int value, int most, const char* what) {
         if (value > most)
             fail(key, std::to_string(value) + " is more than the " + std::to_string(most) + what);
@@ -527,7 +550,8 @@ void ModelConfig::validate() const
     // Within those bounds one layer has at most about 5e13 weights; only the layer count can
     // take the total past 64 bits.
     if (weightsPerLayer(*this) > std::numeric_limits<long long>::max() / layers)
-        fail(keys.layers, std::to_string(layers) + " layers of " + std::to_string(weightsPerLayer(*this)) +
+        fail(keys.layers, std::to_string(layers) + " layers of " +
+                              std::to_string(weightsPerLayer(*this)) +
                               " weights each are more than 2^63 weights");
     if (tokenTypes < 0)
         fail("type_vocab_size", "must not be negative");
@@ -535,9 +559,11 @@ void ModelConfig::validate() const
         fail("layer_norm_eps", "must be a positive number");
     if (positions == PositionKind::Rotary) {
         if (dHead % 2 != 0)
-            fail("head_dim", "rotary positions need an even head dimension, got " + std::to_string(dHead));
+            fail("head_dim",
+                 "rotary positions need an even head dimension, got " + std::to_string(dHead));
         if (int(ropeInverseFrequencies.size()) != dHead / 2)
-            fail("rope_theta", "expected " + std::to_string(dHead / 2) + " inverse frequencies, got " +
+            fail("rope_theta", "expected " + std::to_string(dHead / 2) +
+                                   " inverse frequencies, got " +
                                    std::to_string(ropeInverseFrequencies.size()));
         for (float f : ropeInverseFrequencies)
             if (!(f > 0) || !std::isfinite(f))
@@ -575,8 +601,9 @@ ModelConfig parseModelConfig(const QByteArray& json, const QString& nameForMessa
     QJsonParseError error{};
     const QJsonDocument document = QJsonDocument::fromJson(json, &error);
     if (error.error != QJsonParseError::NoError)
-        throw Error(nameForMessages.toStdString() + ": not valid JSON: " + error.errorString().toStdString() +
-                    " at offset " + std::to_string(error.offset));
+        throw Error(nameForMessages.toStdString() +
+                    ": not valid JSON: " + error.errorString().toStdString() + " at offset " +
+                    std::to_string(error.offset));
     if (!document.isObject())
         throw Error(nameForMessages.toStdString() + ": not a JSON object");
     const ConfigReader c(document.object(), nameForMessages);
@@ -589,10 +616,12 @@ ModelConfig parseModelConfig(const QByteArray& json, const QString& nameForMessa
     if (c.has("architectures")) {
         const QJsonValue architectures = c.value("architectures");
         if (!architectures.isArray())
-            c.fail("architectures", "expected an array of class names, got " + jsonText(architectures));
+            c.fail("architectures",
+                   "expected an array of class names, got " + jsonText(architectures));
         const QJsonArray names = architectures.toArray();
         if (!names.isEmpty() && !names.at(0).isString())
-            c.fail("architectures", "expected an array of class names, got " + jsonText(names.at(0)) + " first");
+            c.fail("architectures",
+                   "expected an array of class names, got " + jsonText(names.at(0)) + " first");
         config.architecture = names.isEmpty() ? QString() : names.at(0).toString();
     }
 
@@ -613,7 +642,8 @@ ModelConfig parseModelConfig(const QByteArray& json, const QString& nameForMessa
         break;
     }
 
-    const bool encoder = config.family == ModelFamily::Bert || config.family == ModelFamily::DistilBert;
+    const bool encoder =
+        config.family == ModelFamily::Bert || config.family == ModelFamily::DistilBert;
     // A BERT with is_decoder (BertLMHeadModel) masks the future like GPT-2.
     const bool bertIsDecoder = config.family == ModelFamily::Bert && c.boolean("is_decoder", false);
     config.causal = !encoder || bertIsDecoder;

@@ -29,8 +29,9 @@ std::int64_t modelDumpNumbers(const ModelResult& result)
     auto add = [&numbers](const Matrix& m) { numbers += std::int64_t(m.size()); };
     for (const auto& layer : result.layers) {
         for (const HeadResult& head : layer->heads) {
-            for (const Matrix* m : {&head.Q, &head.K, &head.V, &head.rotatedQ, &head.rotatedK, &head.weights,
-                                    &head.output, &head.rawScores, &head.scaledScores, &head.maskedScores})
+            for (const Matrix* m :
+                 {&head.Q, &head.K, &head.V, &head.rotatedQ, &head.rotatedK, &head.weights,
+                  &head.output, &head.rawScores, &head.scaledScores, &head.maskedScores})
                 add(*m);
         }
     }

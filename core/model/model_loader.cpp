@@ -44,8 +44,8 @@ Matrix TensorReader::linear(const std::string& name, std::int64_t dOut, std::int
     return m_checkpoint.transposedMatrix(name, dOut, dIn);
 }
 
-LinearWeights TensorReader::linear(const std::string& weight, const std::string& bias, std::int64_t dOut,
-                                   std::int64_t dIn) const
+LinearWeights TensorReader::linear(const std::string& weight, const std::string& bias,
+                                   std::int64_t dOut, std::int64_t dIn) const
 {
     LinearWeights layer;
     layer.weight = linear(weight, dOut, dIn);
@@ -54,8 +54,8 @@ LinearWeights TensorReader::linear(const std::string& weight, const std::string&
     return layer;
 }
 
-NormWeights TensorReader::layerNorm(const std::string& weight, const std::string& bias, std::int64_t size,
-                                    float eps) const
+NormWeights TensorReader::layerNorm(const std::string& weight, const std::string& bias,
+                                    std::int64_t size, float eps) const
 {
     NormWeights norm;
     norm.kind = NormKind::LayerNorm;
@@ -112,7 +112,8 @@ std::shared_ptr<const ModelWeights> splitHeads(const ModelConfig& config, int la
         if (p.bv.size())
             head.bv = p.bv.segment(kv, dHead);
         Matrix additive(1, dHead);
-        initialiseMatrix(additive, WeightInit::Xavier, 1, prefix + std::to_string(h) + "].w_additive", h);
+        initialiseMatrix(additive, WeightInit::Xavier, 1,
+                         prefix + std::to_string(h) + "].w_additive", h);
         head.wAdditive = additive.row(0);
         head.bilinear = Matrix::Identity(dHead, dHead);
     }
@@ -157,15 +158,18 @@ QString snapshotOf(const QDir& repo)
             return snapshot;
     }
     const QFileInfoList snapshots =
-        QDir(repo.filePath("snapshots")).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time);
+        QDir(repo.filePath("snapshots"))
+            .entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time);
     return snapshots.isEmpty() ? QString() : snapshots.front().absoluteFilePath();
 }
 
 // A hub id: NAME or ORG/NAME, letters, digits, '-', '_', '.' (the hub's own rule).
 bool looksLikeModelId(const QString& text)
 {
-    static const QRegularExpression id(QStringLiteral("^([A-Za-z0-9][A-Za-z0-9._-]*/)?[A-Za-z0-9][A-Za-z0-9._-]*$"));
-    return id.match(text).hasMatch() && !text.contains(QLatin1String("--")) && !text.contains(QLatin1String(".."));
+    static const QRegularExpression id(
+        QStringLiteral("^([A-Za-z0-9][A-Za-z0-9._-]*/)?[A-Za-z0-9][A-Za-z0-9._-]*$"));
+    return id.match(text).hasMatch() && !text.contains(QLatin1String("--")) &&
+           !text.contains(QLatin1String(".."));
 }
 
 // The name a model is shown by: the id for a hub snapshot folder, else the folder's name.
@@ -212,7 +216,8 @@ QString resolveModelFolder(const QString& folderOrId)
         throw Error("no model given: name a model folder or a model id such as gpt2");
     const QFileInfo given(folderOrId);
     if (given.isDir())
-        return QDir::cleanPath(given.absoluteFilePath()); // no trailing "/": the name is its last part
+        return QDir::cleanPath(
+            given.absoluteFilePath()); // no trailing "/": the name is its last part
     if (!looksLikeModelId(folderOrId))
         throw Error(folderOrId.toStdString() + ": no such folder");
 
@@ -222,7 +227,8 @@ QString resolveModelFolder(const QString& folderOrId)
     // hub's own old ids moved there ("gpt2" is now "openai-community/gpt2").
     QStringList candidates;
     const QString exact = kModelsPrefix + QString(folderOrId).replace('/', QLatin1String("--"));
-    const QStringList repos = hubDir.entryList({kModelsPrefix + "*"}, QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+    const QStringList repos =
+        hubDir.entryList({kModelsPrefix + "*"}, QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
     for (const QString& repo : repos)
         if (repo.compare(exact, Qt::CaseInsensitive) == 0)
             candidates << repo;
@@ -240,11 +246,13 @@ QString resolveModelFolder(const QString& folderOrId)
                     ids.join(", ").toStdString() + "); give the full id");
     }
     if (candidates.isEmpty())
-        throw Error(folderOrId.toStdString() + ": neither a folder nor a model in the Hugging Face cache (" +
+        throw Error(folderOrId.toStdString() +
+                    ": neither a folder nor a model in the Hugging Face cache (" +
                     hub.toStdString() + " has no " + exact.toStdString() +
                     (folderOrId.contains('/') ? "" : " or models--*--" + folderOrId.toStdString()) +
                     "). Nothing is downloaded here; fetch it first, for example with "
-                    "huggingface-cli download " + folderOrId.toStdString());
+                    "huggingface-cli download " +
+                    folderOrId.toStdString());
     const QString snapshot = snapshotOf(QDir(hubDir.filePath(candidates.front())));
     if (snapshot.isEmpty())
         throw Error(hubDir.filePath(candidates.front()).toStdString() +
@@ -256,7 +264,8 @@ std::vector<CachedModel> listCachedModels()
 {
     std::vector<CachedModel> models;
     const QDir hub(huggingFaceHubFolder());
-    for (const QString& repo : hub.entryList({kModelsPrefix + "*"}, QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+    for (const QString& repo :
+         hub.entryList({kModelsPrefix + "*"}, QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
         const QDir snapshots(hub.filePath(repo + "/snapshots"));
         for (const QFileInfo& snapshot :
              snapshots.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
@@ -319,9 +328,12 @@ OpenedModel openModel(const QString& folderOrId)
     // The cheap checks first, so that a folder that cannot work fails before gigabytes are read.
     info.config = readModelConfig(info.folder);
     if (!hasTokenizerFiles(dir))
-        throw Error(info.folder.toStdString() + ": no tokenizer (tokenizer.json, vocab.json with "
-                                                "merges.txt, or vocab.txt)" +
-                    (dir.exists("tokenizer.model") ? "; tokenizer.model alone (SentencePiece) is not read" : ""));
+        throw Error(info.folder.toStdString() +
+                    ": no tokenizer (tokenizer.json, vocab.json with "
+                    "merges.txt, or vocab.txt)" +
+                    (dir.exists("tokenizer.model")
+                         ? "; tokenizer.model alone (SentencePiece) is not read"
+                         : ""));
     opened.checkpoint = Checkpoint::open(info.folder);
     info.config.dtype = QString::fromStdString(opened.checkpoint->mainDtype());
     info.float32Bytes = opened.checkpoint->float32Bytes();
@@ -346,7 +358,8 @@ std::shared_ptr<const Model> loadModel(const QString& folderOrId, const LoadOpti
         available = availableMemory();
         if (available.bytes >= 0 && needed > available.bytes)
             throw Error("not enough memory: the model needs " + memoryText(needed) + ", " +
-                        memoryText(available.bytes) + " are available (" + available.limitedBy + ")");
+                        memoryText(available.bytes) + " are available (" + available.limitedBy +
+                        ")");
         auto model = std::make_shared<Model>();
         model->folder = opened.info.folder;
         model->name = opened.info.name;
@@ -359,8 +372,8 @@ std::shared_ptr<const Model> loadModel(const QString& folderOrId, const LoadOpti
             throw Error("not enough memory: it ran out while the model's config, tokenizer and "
                         "headers were read");
         throw Error("not enough memory: the model needs " + memoryText(needed) +
-                    (available.bytes >= 0 ? "; " + memoryText(available.bytes) + " seemed available (" +
-                                                available.limitedBy + ")"
+                    (available.bytes >= 0 ? "; " + memoryText(available.bytes) +
+                                                " seemed available (" + available.limitedBy + ")"
                                           : std::string()) +
                     ", but it ran out while the weights were read");
     }

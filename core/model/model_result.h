@@ -26,8 +26,8 @@ struct Prediction
 // The logits at one position and its most likely tokens.
 struct PositionPrediction
 {
-    int position = 0;         // token index in the sentence, from 0
-    RowVector logits;         // 1 x vocab
+    int position = 0;            // token index in the sentence, from 0
+    RowVector logits;            // 1 x vocab
     std::vector<Prediction> top; // most likely first
 };
 

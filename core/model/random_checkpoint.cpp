@@ -132,8 +132,10 @@ void writeSafetensors(const QString& path, const std::vector<Tensor>& tensors)
         for (std::int64_t s : t.shape)
             shape.append(qint64(s));
         const std::int64_t bytes = t.size() * 4;
-        header[QString::fromStdString(t.name)] = QJsonObject{
-            {"dtype", "F32"}, {"shape", shape}, {"data_offsets", QJsonArray{qint64(offset), qint64(offset + bytes)}}};
+        header[QString::fromStdString(t.name)] =
+            QJsonObject{{"dtype", "F32"},
+                        {"shape", shape},
+                        {"data_offsets", QJsonArray{qint64(offset), qint64(offset + bytes)}}};
         offset += bytes;
     }
     QByteArray json = QJsonDocument(header).toJson(QJsonDocument::Compact);
@@ -148,7 +150,8 @@ void writeSafetensors(const QString& path, const std::vector<Tensor>& tensors)
         prefix[i] = char((size >> (8 * i)) & 0xff);
     bool ok = file.write(prefix, 8) == 8 && file.write(json) == json.size();
     std::uint64_t state = 0x9e3779b97f4a7c15ull;
-    const float scale = 0.02f * std::sqrt(3.0f) / float(1u << 23); // uniform(-a, a), a = 0.02 sqrt 3
+    const float scale =
+        0.02f * std::sqrt(3.0f) / float(1u << 23); // uniform(-a, a), a = 0.02 sqrt 3
     std::vector<float> values;
     for (const Tensor& t : tensors) {
         values.resize(std::size_t(t.size()));
@@ -173,7 +176,8 @@ void writeSafetensors(const QString& path, const std::vector<Tensor>& tensors)
 // themselves, the others for the characters from U+0100 on.
 QString byteCharacter(int byte)
 {
-    const bool printable = (byte >= 33 && byte <= 126) || (byte >= 161 && byte <= 172) || byte >= 174;
+    const bool printable =
+        (byte >= 33 && byte <= 126) || (byte >= 161 && byte <= 172) || byte >= 174;
     if (printable)
         return QString(QChar(byte));
     int n = 0;
@@ -204,12 +208,24 @@ void writeTokenizer(const Shape& s, const QString& folder)
     QByteArray vocab;
     for (int id = 0; id < s.vocab; ++id) {
         switch (id) {
-        case 0: vocab += "[PAD]\n"; break;
-        case 100: vocab += "[UNK]\n"; break;
-        case 101: vocab += "[CLS]\n"; break;
-        case 102: vocab += "[SEP]\n"; break;
-        case 103: vocab += "[MASK]\n"; break;
-        default: vocab += "w" + QByteArray::number(id) + "\n"; break;
+        case 0:
+            vocab += "[PAD]\n";
+            break;
+        case 100:
+            vocab += "[UNK]\n";
+            break;
+        case 101:
+            vocab += "[CLS]\n";
+            break;
+        case 102:
+            vocab += "[SEP]\n";
+            break;
+        case 103:
+            vocab += "[MASK]\n";
+            break;
+        default:
+            vocab += "w" + QByteArray::number(id) + "\n";
+            break;
         }
     }
     writeFile(folder + "/vocab.txt", vocab);

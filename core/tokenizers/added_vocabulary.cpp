@@ -42,9 +42,9 @@ void AddedVocabulary::finish(const Normalizer* normalizer)
     }
     for (Matcher* matcher : {&m_raw, &m_normalized})
         for (auto& candidates : matcher->byFirstUnit)
-            std::stable_sort(candidates.begin(), candidates.end(), [](const auto& a, const auto& b) {
-                return a.first.size() > b.first.size();
-            });
+            std::stable_sort(
+                candidates.begin(), candidates.end(),
+                [](const auto& a, const auto& b) { return a.first.size() > b.first.size(); });
 }
 
 const AddedToken* AddedVocabulary::byId(int id) const
@@ -132,7 +132,8 @@ std::vector<Split> AddedVocabulary::splitWith(NormalizedString&& text, const Mat
     return result;
 }
 
-void AddedVocabulary::extractAndNormalize(PreTokenizedString& text, const Normalizer* normalizer) const
+void AddedVocabulary::extractAndNormalize(PreTokenizedString& text,
+                                          const Normalizer* normalizer) const
 {
     text.split([this](NormalizedString&& piece) { return splitWith(std::move(piece), m_raw); });
     text.split([this, normalizer](NormalizedString&& piece) {

@@ -37,7 +37,10 @@ public:
     std::optional<int> idOf(const QString& content) const;
     // The text decode() uses for the token (the normalized content for normalized tokens).
     QString decodedText(int id) const;
-    bool isSpecialContent(const QString& content) const { return m_specialContents.contains(content); }
+    bool isSpecialContent(const QString& content) const
+    {
+        return m_specialContents.contains(content);
+    }
     int largestId() const;
     const std::vector<AddedToken>& tokens() const { return m_tokens; }
 

@@ -59,16 +59,18 @@ BpeModel::BpeModel(Vocabulary vocabulary, const std::vector<std::pair<QString, Q
         const auto& [a, b] = merges[i];
         const auto idA = m_vocabulary.idOf(a);
         if (!idA)
-            reader.fail(mergePath(qsizetype(i)), u'\'' + a + QStringLiteral("' is not in the vocabulary"));
+            reader.fail(mergePath(qsizetype(i)),
+                        u'\'' + a + QStringLiteral("' is not in the vocabulary"));
         const auto idB = m_vocabulary.idOf(b);
         if (!idB)
-            reader.fail(mergePath(qsizetype(i)), u'\'' + b + QStringLiteral("' is not in the vocabulary"));
+            reader.fail(mergePath(qsizetype(i)),
+                        u'\'' + b + QStringLiteral("' is not in the vocabulary"));
         // model.rs: the merged piece drops the continuing-subword prefix of its right part.
         const QString merged = a + b.mid(prefixLength);
         const auto idMerged = m_vocabulary.idOf(merged);
         if (!idMerged)
-            reader.fail(mergePath(qsizetype(i)),
-                        QStringLiteral("the merged piece '") + merged + QStringLiteral("' is not in the vocabulary"));
+            reader.fail(mergePath(qsizetype(i)), QStringLiteral("the merged piece '") + merged +
+                                                     QStringLiteral("' is not in the vocabulary"));
         // Collected into a map there too: a repeated pair keeps its last rank.
         m_merges[pairKey(*idA, *idB)] = {int(i), *idMerged};
     }
@@ -76,7 +78,8 @@ BpeModel::BpeModel(Vocabulary vocabulary, const std::vector<std::pair<QString, Q
         m_unkId = m_vocabulary.idOf(*m_options.unkToken);
     m_allBytes = true;
     for (int b = 0; b < 256; ++b) {
-        m_byteIds[std::size_t(b)] = m_vocabulary.idOf(byteTokenText(static_cast<unsigned char>(b))).value_or(-1);
+        m_byteIds[std::size_t(b)] =
+            m_vocabulary.idOf(byteTokenText(static_cast<unsigned char>(b))).value_or(-1);
         m_allBytes = m_allBytes && m_byteIds[std::size_t(b)] >= 0;
     }
 }
@@ -100,7 +103,8 @@ QString BpeModel::kind() const
 
 qsizetype BpeModel::minimumTokens(qsizetype units) const
 {
-    const bool everyCharacterCovered = m_everyCharacterKnown || (m_options.byteFallback && m_allBytes);
+    const bool everyCharacterCovered =
+        m_everyCharacterKnown || (m_options.byteFallback && m_allBytes);
     if (!everyCharacterCovered || m_vocabulary.longestPiece() == 0)
         return 0;
     return (units + m_vocabulary.longestPiece() - 1) / m_vocabulary.longestPiece();
@@ -144,8 +148,8 @@ void BpeModel::mergeWord(const QString& word, std::vector<ModelToken>& out) cons
     ModelToken unk;
     const auto unkId = [this] {
         if (!m_unkId)
-            throw Error("tokenizer: the unknown token '" + m_options.unkToken->toStdString()
-                        + "' is not in the vocabulary");
+            throw Error("tokenizer: the unknown token '" + m_options.unkToken->toStdString() +
+                        "' is not in the vocabulary");
         return *m_unkId;
     };
     QString piece;
@@ -220,12 +224,14 @@ void BpeModel::mergeWord(const QString& word, std::vector<ModelToken>& out) cons
         if (right.next >= 0)
             symbols[std::size_t(right.next)].prev = top.pos;
         if (current.prev >= 0) {
-            const auto prevIt = m_merges.find(pairKey(symbols[std::size_t(current.prev)].id, current.id));
+            const auto prevIt =
+                m_merges.find(pairKey(symbols[std::size_t(current.prev)].id, current.id));
             if (prevIt != m_merges.end())
                 queue.push({current.prev, prevIt->second.first, prevIt->second.second});
         }
         if (current.next >= 0) {
-            const auto nextIt = m_merges.find(pairKey(current.id, symbols[std::size_t(current.next)].id));
+            const auto nextIt =
+                m_merges.find(pairKey(current.id, symbols[std::size_t(current.next)].id));
             if (nextIt != m_merges.end())
                 queue.push({top.pos, nextIt->second.first, nextIt->second.second});
         }

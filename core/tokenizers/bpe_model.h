@@ -32,14 +32,21 @@ public:
              BpeOptions options, const JsonReader& reader,
              const std::function<QString(qsizetype)>& mergePath);
 
-    void tokenize(const QString& word, std::vector<ModelToken>& out, WordCache& cache) const override;
+    void tokenize(const QString& word, std::vector<ModelToken>& out,
+                  WordCache& cache) const override;
     qsizetype minimumTokens(qsizetype units) const override;
-    std::optional<int> idOf(const QString& piece) const override { return m_vocabulary.idOf(piece); }
+    std::optional<int> idOf(const QString& piece) const override
+    {
+        return m_vocabulary.idOf(piece);
+    }
     QString pieceOf(int id) const override { return m_vocabulary.pieceOf(id); }
     int vocabSize() const override { return m_vocabulary.size(); }
     int pieceCount() const override { return int(m_vocabulary.ids().size()); }
     QString kind() const override;
-    QString continuingSubwordPrefix() const override { return m_options.continuingSubwordPrefix.value_or(QString()); }
+    QString continuingSubwordPrefix() const override
+    {
+        return m_options.continuingSubwordPrefix.value_or(QString());
+    }
     bool byteFallback() const override { return m_options.byteFallback; }
 
     // Set when every character a word can hold is in the vocabulary (byte-level words), so

@@ -9,7 +9,10 @@ namespace {
 class SequenceDecoder final : public Decoder
 {
 public:
-    explicit SequenceDecoder(std::vector<std::unique_ptr<Decoder>> parts) : m_parts(std::move(parts)) {}
+    explicit SequenceDecoder(std::vector<std::unique_ptr<Decoder>> parts)
+        : m_parts(std::move(parts))
+    {
+    }
     std::vector<QString> decodeChain(std::vector<QString> tokens) const override
     {
         for (const auto& part : m_parts)
@@ -65,7 +68,8 @@ public:
         };
         for (QString& token : tokens) {
             bool ok = false;
-            if (token.size() == 6 && token.startsWith(QStringLiteral("<0x")) && token.endsWith(u'>')) {
+            if (token.size() == 6 && token.startsWith(QStringLiteral("<0x")) &&
+                token.endsWith(u'>')) {
                 const int byte = token.mid(3, 2).toInt(&ok, 16);
                 if (ok)
                     pending.push_back(char(byte));
@@ -95,7 +99,10 @@ public:
 class StripDecoder final : public Decoder
 {
 public:
-    StripDecoder(char32_t content, int start, int stop) : m_content(content), m_start(start), m_stop(stop) {}
+    StripDecoder(char32_t content, int start, int stop)
+        : m_content(content), m_start(start), m_stop(stop)
+    {
+    }
     std::vector<QString> decodeChain(std::vector<QString> tokens) const override
     {
         for (QString& token : tokens) {
@@ -131,7 +138,9 @@ class ReplaceDecoder final : public Decoder
 {
 public:
     ReplaceDecoder(PatternRegex pattern, QString content)
-        : m_pattern(std::move(pattern)), m_content(std::move(content)) {}
+        : m_pattern(std::move(pattern)), m_content(std::move(content))
+    {
+    }
     std::vector<QString> decodeChain(std::vector<QString> tokens) const override
     {
         for (QString& token : tokens) {
@@ -153,7 +162,10 @@ private:
 class MetaspaceDecoder final : public Decoder
 {
 public:
-    MetaspaceDecoder(char32_t replacement, bool stripFirst) : m_replacement(replacement), m_stripFirst(stripFirst) {}
+    MetaspaceDecoder(char32_t replacement, bool stripFirst)
+        : m_replacement(replacement), m_stripFirst(stripFirst)
+    {
+    }
     std::vector<QString> decodeChain(std::vector<QString> tokens) const override
     {
         for (std::size_t i = 0; i < tokens.size(); ++i) {
@@ -179,7 +191,9 @@ private:
 class WordPieceDecoder final : public Decoder
 {
 public:
-    WordPieceDecoder(QString prefix, bool cleanup) : m_prefix(std::move(prefix)), m_cleanup(cleanup) {}
+    WordPieceDecoder(QString prefix, bool cleanup) : m_prefix(std::move(prefix)), m_cleanup(cleanup)
+    {
+    }
     std::vector<QString> decodeChain(std::vector<QString> tokens) const override
     {
         for (std::size_t i = 0; i < tokens.size(); ++i) {
@@ -233,13 +247,15 @@ char32_t singleChar(const JsonReader& reader, const QJsonObject& object, const Q
     const QString text = reader.string(object, key, path);
     const std::u32string chars = toCodePoints(text);
     if (chars.size() != 1)
-        reader.fail(JsonReader::child(path, key), QStringLiteral("expected a single character, found '") + text + u'\'');
+        reader.fail(JsonReader::child(path, key),
+                    QStringLiteral("expected a single character, found '") + text + u'\'');
     return chars.front();
 }
 
 } // namespace
 
-std::unique_ptr<Decoder> parseDecoder(const JsonReader& reader, const QJsonValue& value, const QString& path)
+std::unique_ptr<Decoder> parseDecoder(const JsonReader& reader, const QJsonValue& value,
+                                      const QString& path)
 {
     if (value.isNull() || value.isUndefined())
         return nullptr;
@@ -247,7 +263,8 @@ std::unique_ptr<Decoder> parseDecoder(const JsonReader& reader, const QJsonValue
     const QString type = reader.string(object, QStringLiteral("type"), path);
     if (type == u"Sequence") {
         const QString listPath = JsonReader::child(path, QStringLiteral("decoders"));
-        const QJsonArray list = reader.array(reader.member(object, QStringLiteral("decoders"), path), listPath);
+        const QJsonArray list =
+            reader.array(reader.member(object, QStringLiteral("decoders"), path), listPath);
         std::vector<std::unique_ptr<Decoder>> parts;
         for (qsizetype i = 0; i < list.size(); ++i)
             if (auto part = parseDecoder(reader, list.at(i), JsonReader::index(listPath, i)))
@@ -261,9 +278,10 @@ std::unique_ptr<Decoder> parseDecoder(const JsonReader& reader, const QJsonValue
     if (type == u"Fuse")
         return std::make_unique<FuseDecoder>();
     if (type == u"Strip")
-        return std::make_unique<StripDecoder>(singleChar(reader, object, QStringLiteral("content"), path),
-                                              int(reader.integer(object, QStringLiteral("start"), path, 0)),
-                                              int(reader.integer(object, QStringLiteral("stop"), path, 0)));
+        return std::make_unique<StripDecoder>(
+            singleChar(reader, object, QStringLiteral("content"), path),
+            int(reader.integer(object, QStringLiteral("start"), path, 0)),
+            int(reader.integer(object, QStringLiteral("stop"), path, 0)));
     if (type == u"Replace")
         return std::make_unique<ReplaceDecoder>(
             parsePattern(reader, reader.member(object, QStringLiteral("pattern"), path),
@@ -271,22 +289,26 @@ std::unique_ptr<Decoder> parseDecoder(const JsonReader& reader, const QJsonValue
             reader.string(object, QStringLiteral("content"), path));
     if (type == u"Metaspace") {
         bool stripFirst = true;
-        if (const auto scheme = reader.optionalString(object, QStringLiteral("prepend_scheme"), path))
+        if (const auto scheme =
+                reader.optionalString(object, QStringLiteral("prepend_scheme"), path))
             stripFirst = *scheme != u"never";
         const QJsonValue legacy = object.value(QStringLiteral("add_prefix_space"));
         if (legacy.isBool() && !legacy.toBool())
             stripFirst = false;
-        return std::make_unique<MetaspaceDecoder>(singleChar(reader, object, QStringLiteral("replacement"), path),
-                                                  stripFirst);
+        return std::make_unique<MetaspaceDecoder>(
+            singleChar(reader, object, QStringLiteral("replacement"), path), stripFirst);
     }
     if (type == u"WordPiece")
         return std::make_unique<WordPieceDecoder>(
-            reader.optionalString(object, QStringLiteral("prefix"), path).value_or(QStringLiteral("##")),
+            reader.optionalString(object, QStringLiteral("prefix"), path)
+                .value_or(QStringLiteral("##")),
             reader.boolean(object, QStringLiteral("cleanup"), path, true));
     if (type == u"BPEDecoder")
         return std::make_unique<BpeDecoder>(
-            reader.optionalString(object, QStringLiteral("suffix"), path).value_or(QStringLiteral("</w>")));
-    reader.fail(JsonReader::child(path, QStringLiteral("type")), QStringLiteral("unsupported decoder '") + type + u'\'');
+            reader.optionalString(object, QStringLiteral("suffix"), path)
+                .value_or(QStringLiteral("</w>")));
+    reader.fail(JsonReader::child(path, QStringLiteral("type")),
+                QStringLiteral("unsupported decoder '") + type + u'\'');
 }
 
 } // namespace attn::core::hf

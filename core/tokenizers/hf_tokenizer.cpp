@@ -18,11 +18,11 @@ HfTokenizer::~HfTokenizer() = default;
 void HfTokenizer::finish()
 {
     m_added->finish(m_normalizer.get());
-    m_byteLevel = (m_preTokenizer && m_preTokenizer->isByteLevel())
-        || (m_decoder && m_decoder->isByteLevel());
+    m_byteLevel = (m_preTokenizer && m_preTokenizer->isByteLevel()) ||
+                  (m_decoder && m_decoder->isByteLevel());
     if (auto* bpe = dynamic_cast<BpeModel*>(m_model.get()))
-        bpe->setEveryCharacterKnown(m_preTokenizer && m_preTokenizer->isByteLevel()
-                                    && bpe->hasByteLevelAlphabet());
+        bpe->setEveryCharacterKnown(m_preTokenizer && m_preTokenizer->isByteLevel() &&
+                                    bpe->hasByteLevelAlphabet());
 }
 
 namespace {
@@ -35,7 +35,8 @@ namespace {
 
 } // namespace
 
-std::vector<Token> HfTokenizer::encode(const QString& text, bool addSpecialTokens, int maxTokens) const
+std::vector<Token> HfTokenizer::encode(const QString& text, bool addSpecialTokens,
+                                       int maxTokens) const
 {
     // tokenizer/mod.rs, encode_single_sequence: added tokens and normalization, then
     // pre-tokenization, then the model on each word, then the post-processor.
@@ -44,7 +45,8 @@ std::vector<Token> HfTokenizer::encode(const QString& text, bool addSpecialToken
     if (m_preTokenizer)
         m_preTokenizer->preTokenize(pieces);
 
-    const qsizetype reserved = (addSpecialTokens && m_postProcessor) ? m_postProcessor->addedTokens() : 0;
+    const qsizetype reserved =
+        (addSpecialTokens && m_postProcessor) ? m_postProcessor->addedTokens() : 0;
     const qsizetype budget = qsizetype(maxTokens) - reserved;
     std::vector<EncodedToken> encoded;
     std::vector<ModelToken> wordTokens;
@@ -169,7 +171,8 @@ QString HfTokenizer::readableText(int id) const
     if (m_model->kind() == u"WordPiece") {
         const QString prefix = m_model->continuingSubwordPrefix();
         return !prefix.isEmpty() && piece.startsWith(prefix) && piece.size() > prefix.size()
-            ? piece.mid(prefix.size()) : piece;
+                   ? piece.mid(prefix.size())
+                   : piece;
     }
     // SentencePiece-style pieces: "▁" stands for a space, <0x41> for a byte.
     if (piece.size() == 6 && piece.startsWith(QStringLiteral("<0x")) && piece.endsWith(u'>')) {

@@ -72,13 +72,14 @@ public:
     QString decode(const std::vector<int>& ids, bool skipSpecial = true) const;
     // "BPE (byte-level)", "BPE (SentencePiece, byte fallback)", "BPE" or "WordPiece".
     QString kind() const;
-    std::optional<int> maskTokenId() const; // [MASK] / <mask> when the vocabulary has one
-    bool isSpecial(int id) const;           // an added token marked special
+    std::optional<int> maskTokenId() const;        // [MASK] / <mask> when the vocabulary has one
+    bool isSpecial(int id) const;                  // an added token marked special
     const QString& name() const { return m_name; } // the file it came from
 
 private:
     HfTokenizer();
-    static std::shared_ptr<HfTokenizer> parseTokenizerJson(const QByteArray& json, const QString& name);
+    static std::shared_ptr<HfTokenizer> parseTokenizerJson(const QByteArray& json,
+                                                           const QString& name);
     QString readableText(int id) const; // displayText before tokenDisplayText
     void finish();
 

@@ -31,8 +31,8 @@ QJsonObject parseJsonObject(const QByteArray& bytes, const QString& name)
     QJsonParseError error;
     const QJsonDocument document = QJsonDocument::fromJson(bytes, &error);
     if (error.error != QJsonParseError::NoError)
-        throw Error(name.toStdString() + ": not valid JSON (" + error.errorString().toStdString()
-                    + " at byte " + std::to_string(error.offset) + ")");
+        throw Error(name.toStdString() + ": not valid JSON (" + error.errorString().toStdString() +
+                    " at byte " + std::to_string(error.offset) + ")");
     if (!document.isObject())
         throw Error(name.toStdString() + ": expected a JSON object at the top level");
     return document.object();
@@ -70,14 +70,17 @@ FolderConfig readConfig(const QDir& dir)
     FolderConfig config;
     const QString configPath = dir.filePath(QStringLiteral("tokenizer_config.json"));
     if (QFileInfo::exists(configPath))
-        config.tokenizerConfig = parseJsonObject(readRegularFile(configPath, kMaxSettingsBytes), configPath);
+        config.tokenizerConfig =
+            parseJsonObject(readRegularFile(configPath, kMaxSettingsBytes), configPath);
     const QString mapPath = dir.filePath(QStringLiteral("special_tokens_map.json"));
     if (QFileInfo::exists(mapPath))
-        config.specialTokensMap = parseJsonObject(readRegularFile(mapPath, kMaxSettingsBytes), mapPath);
+        config.specialTokensMap =
+            parseJsonObject(readRegularFile(mapPath, kMaxSettingsBytes), mapPath);
     return config;
 }
 
-AddedToken parseAddedToken(const JsonReader& reader, const QJsonObject& object, const QString& path, int id)
+AddedToken parseAddedToken(const JsonReader& reader, const QJsonObject& object, const QString& path,
+                           int id)
 {
     AddedToken token;
     token.id = id;
@@ -97,7 +100,8 @@ void addTokens(AddedVocabulary& added, const Model& model, const std::vector<Add
 {
     const int largest = added.largestId();
     const int modelSize = model.pieceCount();
-    int next = largest < 0 ? modelSize : (largest >= modelSize || modelSize == 0 ? largest + 1 : modelSize);
+    int next = largest < 0 ? modelSize
+                           : (largest >= modelSize || modelSize == 0 ? largest + 1 : modelSize);
     for (AddedToken token : tokens) {
         if (token.content.isEmpty())
             continue;
@@ -134,13 +138,14 @@ std::shared_ptr<HfTokenizer> HfTokenizer::parseTokenizerJson(const QByteArray& j
     tokenizer->m_name = nameForMessages;
     tokenizer->m_normalizer = parseNormalizer(reader, root.value(QStringLiteral("normalizer")),
                                               QStringLiteral("normalizer"));
-    tokenizer->m_preTokenizer = parsePreTokenizer(reader, root.value(QStringLiteral("pre_tokenizer")),
-                                                  QStringLiteral("pre_tokenizer"));
+    tokenizer->m_preTokenizer = parsePreTokenizer(
+        reader, root.value(QStringLiteral("pre_tokenizer")), QStringLiteral("pre_tokenizer"));
     tokenizer->m_model = parseModel(reader, reader.member(root, QStringLiteral("model"), QString()),
                                     QStringLiteral("model"));
-    tokenizer->m_postProcessor = parsePostProcessor(reader, root.value(QStringLiteral("post_processor")),
-                                                    QStringLiteral("post_processor"));
-    tokenizer->m_decoder = parseDecoder(reader, root.value(QStringLiteral("decoder")), QStringLiteral("decoder"));
+    tokenizer->m_postProcessor = parsePostProcessor(
+        reader, root.value(QStringLiteral("post_processor")), QStringLiteral("post_processor"));
+    tokenizer->m_decoder =
+        parseDecoder(reader, root.value(QStringLiteral("decoder")), QStringLiteral("decoder"));
     const QJsonValue added = root.value(QStringLiteral("added_tokens"));
     std::vector<AddedToken> tokens;
     if (!added.isNull() && !added.isUndefined()) {
@@ -161,20 +166,24 @@ std::shared_ptr<HfTokenizer> HfTokenizer::parseTokenizerJson(const QByteArray& j
 namespace {
 
 void addSpecialTokens(AddedVocabulary& added, const Model& model, const FolderConfig& config,
-                      const QString& configName, const std::vector<std::pair<QString, QString>>& defaults)
+                      const QString& configName,
+                      const std::vector<std::pair<QString, QString>>& defaults)
 {
     // added_tokens_decoder of tokenizer_config.json lists tokens with their flags and ids.
     const JsonReader reader(configName);
-    const QJsonValue decoderValue = config.tokenizerConfig.value(QStringLiteral("added_tokens_decoder"));
+    const QJsonValue decoderValue =
+        config.tokenizerConfig.value(QStringLiteral("added_tokens_decoder"));
     if (decoderValue.isObject()) {
         const QJsonObject decoder = decoderValue.toObject();
         for (auto it = decoder.constBegin(); it != decoder.constEnd(); ++it) {
-            const QString path = QStringLiteral("added_tokens_decoder[\"") + it.key() + QStringLiteral("\"]");
+            const QString path =
+                QStringLiteral("added_tokens_decoder[\"") + it.key() + QStringLiteral("\"]");
             bool ok = false;
             const int id = it.key().toInt(&ok);
             if (!ok || id < 0)
                 reader.fail(path, QStringLiteral("expected a token id as the key"));
-            addTokens(added, model, {parseAddedToken(reader, reader.object(it.value(), path), path, id)});
+            addTokens(added, model,
+                      {parseAddedToken(reader, reader.object(it.value(), path), path, id)});
         }
     }
     // Special tokens given by name only are special, never normalized.
@@ -183,7 +192,8 @@ void addSpecialTokens(AddedVocabulary& added, const Model& model, const FolderCo
         if (const auto name = config.specialToken(key).value_or(fallback); !name.isEmpty())
             names.push_back(name);
     for (const QJsonObject* object : {&config.tokenizerConfig, &config.specialTokensMap})
-        for (const QJsonValue& value : object->value(QStringLiteral("additional_special_tokens")).toArray()) {
+        for (const QJsonValue& value :
+             object->value(QStringLiteral("additional_special_tokens")).toArray()) {
             if (value.isString())
                 names.push_back(value.toString());
             else if (value.isObject())
@@ -240,11 +250,13 @@ std::shared_ptr<const HfTokenizer> HfTokenizer::load(const QString& folder)
         if (ids.isEmpty())
             throw Error(vocabJsonPath.toStdString() + ": the vocabulary is empty");
 
-        const QList<QByteArray> lines = readRegularFile(mergesPath, kMaxVocabularyBytes).split('\n');
+        const QList<QByteArray> lines =
+            readRegularFile(mergesPath, kMaxVocabularyBytes).split('\n');
         std::vector<std::pair<QString, QString>> merges;
         std::vector<qsizetype> lineNumbers;
         const JsonReader mergesReader(mergesPath);
-        const qsizetype count = (!lines.isEmpty() && lines.back().isEmpty()) ? lines.size() - 1 : lines.size();
+        const qsizetype count =
+            (!lines.isEmpty() && lines.back().isEmpty()) ? lines.size() - 1 : lines.size();
         for (qsizetype i = 0; i < count; ++i) {
             QByteArray line = lines[i];
             if (line.endsWith('\r'))
@@ -254,8 +266,10 @@ std::shared_ptr<const HfTokenizer> HfTokenizer::load(const QString& folder)
             const QString text = QString::fromUtf8(line);
             const QStringList parts = text.split(u' ');
             if (parts.size() != 2)
-                mergesReader.fail(QStringLiteral("line ") + QString::number(i + 1),
-                                  QStringLiteral("expected two pieces separated by one space, found '") + text + u'\'');
+                mergesReader.fail(
+                    QStringLiteral("line ") + QString::number(i + 1),
+                    QStringLiteral("expected two pieces separated by one space, found '") + text +
+                        u'\'');
             merges.emplace_back(parts[0], parts[1]);
             lineNumbers.push_back(i + 1);
         }
@@ -263,25 +277,32 @@ std::shared_ptr<const HfTokenizer> HfTokenizer::load(const QString& folder)
         options.continuingSubwordPrefix = QString();
         options.endOfWordSuffix = QString();
         tokenizer->m_model = std::make_unique<BpeModel>(
-            Vocabulary(std::move(ids)), merges, options, mergesReader,
-            [&](qsizetype i) { return QStringLiteral("line ") + QString::number(lineNumbers[std::size_t(i)]); });
+            Vocabulary(std::move(ids)), merges, options, mergesReader, [&](qsizetype i) {
+                return QStringLiteral("line ") + QString::number(lineNumbers[std::size_t(i)]);
+            });
         const bool addPrefixSpace = config.flag(QStringLiteral("add_prefix_space")).value_or(false);
         tokenizer->m_preTokenizer = parsePreTokenizer(
-            builtIn, typed("ByteLevel", {{QStringLiteral("add_prefix_space"), addPrefixSpace},
-                                         {QStringLiteral("use_regex"), true}}), QString());
+            builtIn,
+            typed("ByteLevel", {{QStringLiteral("add_prefix_space"), addPrefixSpace},
+                                {QStringLiteral("use_regex"), true}}),
+            QString());
         tokenizer->m_decoder = parseDecoder(builtIn, typed("ByteLevel"), QString());
         const QString endOfText = QStringLiteral("<|endoftext|>");
         addSpecialTokens(*tokenizer->m_added, *tokenizer->m_model, config, configName,
-                         {{QStringLiteral("bos_token"), endOfText}, {QStringLiteral("eos_token"), endOfText},
-                          {QStringLiteral("unk_token"), endOfText}, {QStringLiteral("pad_token"), QString()}});
+                         {{QStringLiteral("bos_token"), endOfText},
+                          {QStringLiteral("eos_token"), endOfText},
+                          {QStringLiteral("unk_token"), endOfText},
+                          {QStringLiteral("pad_token"), QString()}});
         const QString bos = config.specialToken(QStringLiteral("bos_token")).value_or(endOfText);
         if (config.flag(QStringLiteral("add_bos_token")).value_or(false) && tokenizer->idOf(bos)) {
             const QJsonObject special{{QStringLiteral("id"), bos},
                                       {QStringLiteral("ids"), QJsonArray{*tokenizer->idOf(bos)}},
                                       {QStringLiteral("tokens"), QJsonArray{bos}}};
             tokenizer->m_postProcessor = parsePostProcessor(
-                builtIn, typed("TemplateProcessing", {{QStringLiteral("single"), bos + QStringLiteral(":0 $A:0")},
-                                                      {QStringLiteral("special_tokens"), QJsonObject{{bos, special}}}}),
+                builtIn,
+                typed("TemplateProcessing",
+                      {{QStringLiteral("single"), bos + QStringLiteral(":0 $A:0")},
+                       {QStringLiteral("special_tokens"), QJsonObject{{bos, special}}}}),
                 QString());
         } else {
             tokenizer->m_postProcessor = parsePostProcessor(
@@ -294,42 +315,55 @@ std::shared_ptr<const HfTokenizer> HfTokenizer::load(const QString& folder)
     if (QFileInfo::exists(vocabTxtPath)) {
         // BertConverter: BertNormalizer, BertPreTokenizer, WordPiece, [CLS] $A [SEP].
         tokenizer->m_name = vocabTxtPath;
-        Vocabulary vocabulary = WordPieceModel::readVocabTxt(readRegularFile(vocabTxtPath, kMaxVocabularyBytes));
+        Vocabulary vocabulary =
+            WordPieceModel::readVocabTxt(readRegularFile(vocabTxtPath, kMaxVocabularyBytes));
         if (vocabulary.size() == 0)
             throw Error(vocabTxtPath.toStdString() + ": the vocabulary is empty");
-        const QString unk = config.specialToken(QStringLiteral("unk_token")).value_or(QStringLiteral("[UNK]"));
+        const QString unk =
+            config.specialToken(QStringLiteral("unk_token")).value_or(QStringLiteral("[UNK]"));
         if (!vocabulary.idOf(unk))
-            throw Error(vocabTxtPath.toStdString() + ": the unknown token '" + unk.toStdString()
-                        + "' is not in the vocabulary");
-        tokenizer->m_model = std::make_unique<WordPieceModel>(std::move(vocabulary), unk, QStringLiteral("##"), 100);
+            throw Error(vocabTxtPath.toStdString() + ": the unknown token '" + unk.toStdString() +
+                        "' is not in the vocabulary");
+        tokenizer->m_model =
+            std::make_unique<WordPieceModel>(std::move(vocabulary), unk, QStringLiteral("##"), 100);
         const bool lowercase = config.flag(QStringLiteral("do_lower_case")).value_or(true);
-        QJsonObject normalizer{{QStringLiteral("clean_text"), true},
-                               {QStringLiteral("handle_chinese_chars"),
-                                config.flag(QStringLiteral("tokenize_chinese_chars")).value_or(true)},
-                               {QStringLiteral("lowercase"), lowercase}};
+        QJsonObject normalizer{
+            {QStringLiteral("clean_text"), true},
+            {QStringLiteral("handle_chinese_chars"),
+             config.flag(QStringLiteral("tokenize_chinese_chars")).value_or(true)},
+            {QStringLiteral("lowercase"), lowercase}};
         if (const auto strip = config.flag(QStringLiteral("strip_accents")))
             normalizer.insert(QStringLiteral("strip_accents"), *strip);
-        tokenizer->m_normalizer = parseNormalizer(builtIn, typed("BertNormalizer", normalizer), QString());
-        tokenizer->m_preTokenizer = parsePreTokenizer(builtIn, typed("BertPreTokenizer"), QString());
-        tokenizer->m_decoder = parseDecoder(builtIn, typed("WordPiece", {{QStringLiteral("prefix"), QStringLiteral("##")},
-                                                                          {QStringLiteral("cleanup"), true}}), QString());
+        tokenizer->m_normalizer =
+            parseNormalizer(builtIn, typed("BertNormalizer", normalizer), QString());
+        tokenizer->m_preTokenizer =
+            parsePreTokenizer(builtIn, typed("BertPreTokenizer"), QString());
+        tokenizer->m_decoder =
+            parseDecoder(builtIn,
+                         typed("WordPiece", {{QStringLiteral("prefix"), QStringLiteral("##")},
+                                             {QStringLiteral("cleanup"), true}}),
+                         QString());
         addSpecialTokens(*tokenizer->m_added, *tokenizer->m_model, config, configName,
                          {{QStringLiteral("unk_token"), QStringLiteral("[UNK]")},
                           {QStringLiteral("sep_token"), QStringLiteral("[SEP]")},
                           {QStringLiteral("pad_token"), QStringLiteral("[PAD]")},
                           {QStringLiteral("cls_token"), QStringLiteral("[CLS]")},
                           {QStringLiteral("mask_token"), QStringLiteral("[MASK]")}});
-        const QString cls = config.specialToken(QStringLiteral("cls_token")).value_or(QStringLiteral("[CLS]"));
-        const QString sep = config.specialToken(QStringLiteral("sep_token")).value_or(QStringLiteral("[SEP]"));
+        const QString cls =
+            config.specialToken(QStringLiteral("cls_token")).value_or(QStringLiteral("[CLS]"));
+        const QString sep =
+            config.specialToken(QStringLiteral("sep_token")).value_or(QStringLiteral("[SEP]"));
         const QJsonObject post{{QStringLiteral("cls"), QJsonArray{cls, *tokenizer->idOf(cls)}},
                                {QStringLiteral("sep"), QJsonArray{sep, *tokenizer->idOf(sep)}}};
-        tokenizer->m_postProcessor = parsePostProcessor(builtIn, typed("BertProcessing", post), QString());
+        tokenizer->m_postProcessor =
+            parsePostProcessor(builtIn, typed("BertProcessing", post), QString());
         tokenizer->finish();
         return tokenizer;
     }
 
-    throw Error(folder.toStdString()
-                + ": no tokenizer files (expected tokenizer.json, vocab.json with merges.txt, or vocab.txt)");
+    throw Error(
+        folder.toStdString() +
+        ": no tokenizer files (expected tokenizer.json, vocab.json with merges.txt, or vocab.txt)");
 }
 
 } // namespace attn::core

@@ -32,13 +32,20 @@ namespace {
 QString typeName(const QJsonValue& value)
 {
     switch (value.type()) {
-    case QJsonValue::Null: return QStringLiteral("null");
-    case QJsonValue::Bool: return QStringLiteral("a boolean");
-    case QJsonValue::Double: return QStringLiteral("a number");
-    case QJsonValue::String: return QStringLiteral("a string");
-    case QJsonValue::Array: return QStringLiteral("an array");
-    case QJsonValue::Object: return QStringLiteral("an object");
-    case QJsonValue::Undefined: break;
+    case QJsonValue::Null:
+        return QStringLiteral("null");
+    case QJsonValue::Bool:
+        return QStringLiteral("a boolean");
+    case QJsonValue::Double:
+        return QStringLiteral("a number");
+    case QJsonValue::String:
+        return QStringLiteral("a string");
+    case QJsonValue::Array:
+        return QStringLiteral("an array");
+    case QJsonValue::Object:
+        return QStringLiteral("an object");
+    case QJsonValue::Undefined:
+        break;
     }
     return QStringLiteral("missing");
 }
@@ -75,8 +82,7 @@ QJsonValue JsonReader::member(const QJsonObject& object, const QString& key,
     return *it;
 }
 
-QString JsonReader::string(const QJsonObject& object, const QString& key,
-                           const QString& path) const
+QString JsonReader::string(const QJsonObject& object, const QString& key, const QString& path) const
 {
     return string(member(object, key, path), child(path, key));
 }
@@ -107,8 +113,10 @@ qint64 JsonReader::integer(const QJsonValue& value, const QString& path) const
     // always fits in an int.
     const double number = value.toDouble(std::nan(""));
     if (!value.isDouble() || number != std::floor(number) || number < 0 || number > 2147483646.0)
-        fail(path, QStringLiteral("expected a non-negative integer below 2147483647, found ")
-                       + (value.isDouble() ? QString::number(number, 'g', QLocale::FloatingPointShortest) : typeName(value)));
+        fail(path,
+             QStringLiteral("expected a non-negative integer below 2147483647, found ") +
+                 (value.isDouble() ? QString::number(number, 'g', QLocale::FloatingPointShortest)
+                                   : typeName(value)));
     return qint64(number);
 }
 

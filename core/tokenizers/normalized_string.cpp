@@ -53,7 +53,8 @@ NormalizedString NormalizedString::slice(qsizetype begin, qsizetype end) const
         result.m_originalBegin = span.begin;
         result.m_originalEnd = span.end;
     } else {
-        const qsizetype at = begin < size() ? m_alignments[std::size_t(begin)].begin : m_originalEnd;
+        const qsizetype at =
+            begin < size() ? m_alignments[std::size_t(begin)].begin : m_originalEnd;
         result.m_originalBegin = result.m_originalEnd = at;
     }
     return result;
@@ -231,7 +232,12 @@ void NormalizedString::strip(bool left, bool right)
 std::vector<NormalizedString> NormalizedString::split(const std::vector<MatchSpan>& matches,
                                                       SplitBehavior behavior) const
 {
-    struct Piece { qsizetype begin; qsizetype end; bool remove; };
+    struct Piece
+    {
+        qsizetype begin;
+        qsizetype end;
+        bool remove;
+    };
     std::vector<Piece> pieces;
     pieces.reserve(matches.size());
     bool previousMatch = false;

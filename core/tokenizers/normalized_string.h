@@ -75,7 +75,8 @@ private:
 
 // Pattern searches over a normalized string, each covering the whole string with matches and
 // the gaps between them (tokenizers/src/tokenizer/pattern.rs).
-std::vector<MatchSpan> matchEachChar(const QString& text, const std::function<bool(char32_t)>& test);
+std::vector<MatchSpan> matchEachChar(const QString& text,
+                                     const std::function<bool(char32_t)>& test);
 void invertMatches(std::vector<MatchSpan>& matches);
 
 } // namespace attn::core::hf

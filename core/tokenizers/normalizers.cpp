@@ -15,7 +15,9 @@ class SequenceNormalizer final : public Normalizer
 {
 public:
     explicit SequenceNormalizer(std::vector<std::unique_ptr<Normalizer>> parts)
-        : m_parts(std::move(parts)) {}
+        : m_parts(std::move(parts))
+    {
+    }
     void normalize(NormalizedString& text) const override
     {
         for (const auto& part : m_parts)
@@ -77,10 +79,10 @@ private:
 bool isChineseChar(char32_t c)
 {
     // The CJK Unified Ideographs blocks and their extensions, as BERT's original code lists.
-    return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF)
-        || (c >= 0x20000 && c <= 0x2A6DF) || (c >= 0x2A700 && c <= 0x2B73F)
-        || (c >= 0x2B740 && c <= 0x2B81F) || (c >= 0x2B920 && c <= 0x2CEAF)
-        || (c >= 0xF900 && c <= 0xFAFF) || (c >= 0x2F800 && c <= 0x2FA1F);
+    return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) ||
+           (c >= 0x20000 && c <= 0x2A6DF) || (c >= 0x2A700 && c <= 0x2B73F) ||
+           (c >= 0x2B740 && c <= 0x2B81F) || (c >= 0x2B920 && c <= 0x2CEAF) ||
+           (c >= 0xF900 && c <= 0xFAFF) || (c >= 0x2F800 && c <= 0x2FA1F);
 }
 
 // bert.rs: clean the text (drop NUL, U+FFFD and control characters, turn white space into
@@ -91,7 +93,9 @@ public:
     BertNormalizer(bool cleanText, bool chineseChars, std::optional<bool> stripAccents,
                    bool lowercase)
         : m_cleanText(cleanText), m_chineseChars(chineseChars),
-          m_stripAccents(stripAccents.value_or(lowercase)), m_lowercase(lowercase) {}
+          m_stripAccents(stripAccents.value_or(lowercase)), m_lowercase(lowercase)
+    {
+    }
 
     void normalize(NormalizedString& text) const override
     {
@@ -151,21 +155,24 @@ void checkGrowth(const NormalizedString& text, qsizetype length, const QString& 
     const qsizetype input = text.originalEnd() - text.originalBegin();
     const qsizetype limit = kMaxGrowth * std::max<qsizetype>(input, 1);
     if (length > limit)
-        throw Error((where + QStringLiteral(": this ") + QLatin1String(type) +
-                     QStringLiteral(" would make the text %1 characters long, from %2 in the input; "
-                                    "normalizers may lengthen a text at most %3 times (here to %4)")
-                         .arg(length)
-                         .arg(input)
-                         .arg(kMaxGrowth)
-                         .arg(limit))
-                        .toStdString());
+        throw Error(
+            (where + QStringLiteral(": this ") + QLatin1String(type) +
+             QStringLiteral(" would make the text %1 characters long, from %2 in the input; "
+                            "normalizers may lengthen a text at most %3 times (here to %4)")
+                 .arg(length)
+                 .arg(input)
+                 .arg(kMaxGrowth)
+                 .arg(limit))
+                .toStdString());
 }
 
 class PrependNormalizer final : public Normalizer
 {
 public:
     PrependNormalizer(QString prefix, QString where)
-        : m_prefix(std::move(prefix)), m_where(std::move(where)) {}
+        : m_prefix(std::move(prefix)), m_where(std::move(where))
+    {
+    }
     void normalize(NormalizedString& text) const override
     {
         if (text.isEmpty())
@@ -183,7 +190,9 @@ class ReplaceNormalizer final : public Normalizer
 {
 public:
     ReplaceNormalizer(PatternRegex pattern, QString content, QString where)
-        : m_pattern(std::move(pattern)), m_content(std::move(content)), m_where(std::move(where)) {}
+        : m_pattern(std::move(pattern)), m_content(std::move(content)), m_where(std::move(where))
+    {
+    }
     void normalize(NormalizedString& text) const override
     {
         const std::vector<MatchSpan> matches = m_pattern.findMatches(text.get());
@@ -209,13 +218,21 @@ public:
     void normalize(NormalizedString& text) const override
     {
         text.filter([](char32_t c) {
-            return !((c >= 0x01 && c <= 0x08) || c == 0x0B || (c >= 0x0E && c <= 0x1F) || c == 0x7F
-                     || c == 0x8F || c == 0x9F);
+            return !((c >= 0x01 && c <= 0x08) || c == 0x0B || (c >= 0x0E && c <= 0x1F) ||
+                     c == 0x7F || c == 0x8F || c == 0x9F);
         });
         text.map([](char32_t c) {
             switch (c) {
-            case 0x09: case 0x0A: case 0x0C: case 0x0D: case 0x1680: case 0x2028: case 0x2029:
-            case 0x2581: case 0xFEFF: case 0xFFFD:
+            case 0x09:
+            case 0x0A:
+            case 0x0C:
+            case 0x0D:
+            case 0x1680:
+            case 0x2028:
+            case 0x2029:
+            case 0x2581:
+            case 0xFEFF:
+            case 0xFFFD:
                 return U' ';
             default:
                 return (c >= 0x200B && c <= 0x200F) ? U' ' : c;
@@ -287,7 +304,8 @@ std::unique_ptr<Normalizer> parseNormalizer(const JsonReader& reader, const QJso
     const QString type = reader.string(object, QStringLiteral("type"), path);
     if (type == u"Sequence") {
         const QString listPath = JsonReader::child(path, QStringLiteral("normalizers"));
-        const QJsonArray list = reader.array(reader.member(object, QStringLiteral("normalizers"), path), listPath);
+        const QJsonArray list =
+            reader.array(reader.member(object, QStringLiteral("normalizers"), path), listPath);
         std::vector<std::unique_ptr<Normalizer>> parts;
         for (qsizetype i = 0; i < list.size(); ++i)
             if (auto part = parseNormalizer(reader, list.at(i), JsonReader::index(listPath, i)))

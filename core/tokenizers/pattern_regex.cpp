@@ -27,13 +27,29 @@ QString onigurumaToPcre(const QString& pattern)
             const QString* cls = nullptr;
             bool negated = false;
             switch (e.unicode()) {
-            case u's': cls = &kSpaceClass; break;
-            case u'S': cls = &kSpaceClass; negated = true; break;
-            case u'w': cls = &kWordClass; break;
-            case u'W': cls = &kWordClass; negated = true; break;
-            case u'h': cls = &kHexClass; break;
-            case u'H': cls = &kHexClass; negated = true; break;
-            default: break;
+            case u's':
+                cls = &kSpaceClass;
+                break;
+            case u'S':
+                cls = &kSpaceClass;
+                negated = true;
+                break;
+            case u'w':
+                cls = &kWordClass;
+                break;
+            case u'W':
+                cls = &kWordClass;
+                negated = true;
+                break;
+            case u'h':
+                cls = &kHexClass;
+                break;
+            case u'H':
+                cls = &kHexClass;
+                negated = true;
+                break;
+            default:
+                break;
             }
             if (!cls) {
                 out += c;
@@ -80,8 +96,8 @@ PatternRegex PatternRegex::fromOniguruma(const QString& pattern)
 PatternRegex PatternRegex::fromPcre(const QString& pattern)
 {
     PatternRegex result;
-    result.m_regex = QRegularExpression(pattern, QRegularExpression::UseUnicodePropertiesOption
-                                                     | QRegularExpression::MultilineOption);
+    result.m_regex = QRegularExpression(pattern, QRegularExpression::UseUnicodePropertiesOption |
+                                                     QRegularExpression::MultilineOption);
     result.m_regex.optimize();
     return result;
 }

@@ -47,12 +47,16 @@ struct Split
 class PreTokenizedString
 {
 public:
-    explicit PreTokenizedString(const QString& input) { m_splits.push_back({NormalizedString(input), {}}); }
+    explicit PreTokenizedString(const QString& input)
+    {
+        m_splits.push_back({NormalizedString(input), {}});
+    }
 
     // Replaces every split that is not an added token by the pieces `cut` makes of it; empty
     // pieces are dropped.
     void split(const std::function<std::vector<Split>(NormalizedString&&)>& cut);
-    void splitNormalized(const std::function<std::vector<NormalizedString>(NormalizedString&&)>& cut);
+    void
+    splitNormalized(const std::function<std::vector<NormalizedString>(NormalizedString&&)>& cut);
     void normalizeEach(const std::function<void(NormalizedString&)>& normalize);
 
     std::vector<Split>& splits() { return m_splits; }
@@ -85,7 +89,8 @@ class Model
 {
 public:
     virtual ~Model() = default;
-    virtual void tokenize(const QString& word, std::vector<ModelToken>& out, WordCache& cache) const = 0;
+    virtual void tokenize(const QString& word, std::vector<ModelToken>& out,
+                          WordCache& cache) const = 0;
     // The fewest tokens `units` UTF-16 units of a word can become: a bound that lets encode
     // stop before the work when the token limit is certain to be passed.
     virtual qsizetype minimumTokens(qsizetype units) const = 0;

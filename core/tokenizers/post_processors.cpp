@@ -38,7 +38,8 @@ void trimOffsets(std::vector<EncodedToken>& tokens, bool addPrefixSpace, const Q
         while (leading < qsizetype(chars.size()) && isSpace(chars[std::size_t(leading)]))
             ++leading;
         qsizetype trailing = 0;
-        while (trailing < qsizetype(chars.size()) && isSpace(chars[chars.size() - 1 - std::size_t(trailing)]))
+        while (trailing < qsizetype(chars.size()) &&
+               isSpace(chars[chars.size() - 1 - std::size_t(trailing)]))
             ++trailing;
         if (leading == 0 && trailing == 0)
             continue;
@@ -67,7 +68,10 @@ void trimOffsets(std::vector<EncodedToken>& tokens, bool addPrefixSpace, const Q
 class ByteLevelProcessor final : public PostProcessor
 {
 public:
-    ByteLevelProcessor(bool trim, bool addPrefixSpace) : m_trim(trim), m_addPrefixSpace(addPrefixSpace) {}
+    ByteLevelProcessor(bool trim, bool addPrefixSpace)
+        : m_trim(trim), m_addPrefixSpace(addPrefixSpace)
+    {
+    }
     void process(std::vector<EncodedToken>& tokens, bool, const QString& input) const override
     {
         if (m_trim)
@@ -90,9 +94,13 @@ public:
         bool isSequence = false;
         std::vector<SpecialPiece> specials;
     };
-    TemplateProcessor(std::vector<Item> items, std::optional<bool> trimWithPrefixSpace = std::nullopt)
-        : m_items(std::move(items)), m_trimWithPrefixSpace(trimWithPrefixSpace) {}
-    void process(std::vector<EncodedToken>& tokens, bool addSpecialTokens, const QString& input) const override
+    TemplateProcessor(std::vector<Item> items,
+                      std::optional<bool> trimWithPrefixSpace = std::nullopt)
+        : m_items(std::move(items)), m_trimWithPrefixSpace(trimWithPrefixSpace)
+    {
+    }
+    void process(std::vector<EncodedToken>& tokens, bool addSpecialTokens,
+                 const QString& input) const override
     {
         if (m_trimWithPrefixSpace)
             trimOffsets(tokens, *m_trimWithPrefixSpace, input);
@@ -127,8 +135,12 @@ private:
 class SequenceProcessor final : public PostProcessor
 {
 public:
-    explicit SequenceProcessor(std::vector<std::unique_ptr<PostProcessor>> parts) : m_parts(std::move(parts)) {}
-    void process(std::vector<EncodedToken>& tokens, bool addSpecialTokens, const QString& input) const override
+    explicit SequenceProcessor(std::vector<std::unique_ptr<PostProcessor>> parts)
+        : m_parts(std::move(parts))
+    {
+    }
+    void process(std::vector<EncodedToken>& tokens, bool addSpecialTokens,
+                 const QString& input) const override
     {
         for (const auto& part : m_parts)
             part->process(tokens, addSpecialTokens, input);
@@ -162,20 +174,26 @@ std::vector<SpecialPiece> lookUpSpecial(const JsonReader& reader, const QJsonObj
                                         const QString& specialsPath)
 {
     if (!specials.contains(name))
-        reader.fail(where, QStringLiteral("the special token '") + name
-                               + QStringLiteral("' is not in ") + specialsPath);
+        reader.fail(where, QStringLiteral("the special token '") + name +
+                               QStringLiteral("' is not in ") + specialsPath);
     const QString entryPath = specialsPath + QStringLiteral("[\"") + name + QStringLiteral("\"]");
     const QJsonObject entry = reader.object(specials.value(name), entryPath);
     const QJsonArray ids = reader.array(reader.member(entry, QStringLiteral("ids"), entryPath),
                                         JsonReader::child(entryPath, QStringLiteral("ids")));
-    const QJsonArray pieces = reader.array(reader.member(entry, QStringLiteral("tokens"), entryPath),
-                                           JsonReader::child(entryPath, QStringLiteral("tokens")));
+    const QJsonArray pieces =
+        reader.array(reader.member(entry, QStringLiteral("tokens"), entryPath),
+                     JsonReader::child(entryPath, QStringLiteral("tokens")));
     if (ids.size() != pieces.size())
         reader.fail(entryPath, QStringLiteral("ids and tokens differ in length"));
     std::vector<SpecialPiece> result;
     for (qsizetype i = 0; i < ids.size(); ++i)
-        result.push_back({int(reader.integer(ids.at(i), JsonReader::index(JsonReader::child(entryPath, QStringLiteral("ids")), i))),
-                          reader.string(pieces.at(i), JsonReader::index(JsonReader::child(entryPath, QStringLiteral("tokens")), i))});
+        result.push_back(
+            {int(reader.integer(
+                 ids.at(i),
+                 JsonReader::index(JsonReader::child(entryPath, QStringLiteral("ids")), i))),
+             reader.string(
+                 pieces.at(i),
+                 JsonReader::index(JsonReader::child(entryPath, QStringLiteral("tokens")), i))});
     return result;
 }
 
@@ -183,9 +201,10 @@ std::unique_ptr<PostProcessor> parseTemplate(const JsonReader& reader, const QJs
                                              const QString& path)
 {
     const QString specialsPath = JsonReader::child(path, QStringLiteral("special_tokens"));
-    const QJsonObject specials = object.contains(QStringLiteral("special_tokens"))
-        ? reader.object(object.value(QStringLiteral("special_tokens")), specialsPath)
-        : QJsonObject();
+    const QJsonObject specials =
+        object.contains(QStringLiteral("special_tokens"))
+            ? reader.object(object.value(QStringLiteral("special_tokens")), specialsPath)
+            : QJsonObject();
     const QString singlePath = JsonReader::child(path, QStringLiteral("single"));
     const QJsonValue single = reader.member(object, QStringLiteral("single"), path);
     std::vector<TemplateProcessor::Item> items;
@@ -211,11 +230,14 @@ std::unique_ptr<PostProcessor> parseTemplate(const JsonReader& reader, const QJs
             item.isSequence = true;
         } else if (piece.contains(QStringLiteral("SpecialToken"))) {
             const QString specialPath = JsonReader::child(where, QStringLiteral("SpecialToken"));
-            const QJsonObject special = reader.object(piece.value(QStringLiteral("SpecialToken")), specialPath);
-            item.specials = lookUpSpecial(reader, specials, reader.string(special, QStringLiteral("id"), specialPath),
+            const QJsonObject special =
+                reader.object(piece.value(QStringLiteral("SpecialToken")), specialPath);
+            item.specials = lookUpSpecial(reader, specials,
+                                          reader.string(special, QStringLiteral("id"), specialPath),
                                           specialPath, specialsPath);
         } else {
-            reader.fail(where, QStringLiteral("expected {\"Sequence\": ...} or {\"SpecialToken\": ...}"));
+            reader.fail(where,
+                        QStringLiteral("expected {\"Sequence\": ...} or {\"SpecialToken\": ...}"));
         }
         items.push_back(std::move(item));
     }
@@ -245,13 +267,15 @@ std::unique_ptr<PostProcessor> parsePostProcessor(const JsonReader& reader, cons
         items[1].isSequence = true;
         items[2].specials = {sep};
         std::optional<bool> trim;
-        if (type == u"RobertaProcessing" && reader.boolean(object, QStringLiteral("trim_offsets"), path, true))
+        if (type == u"RobertaProcessing" &&
+            reader.boolean(object, QStringLiteral("trim_offsets"), path, true))
             trim = reader.boolean(object, QStringLiteral("add_prefix_space"), path, true);
         return std::make_unique<TemplateProcessor>(std::move(items), trim);
     }
     if (type == u"Sequence") {
         const QString listPath = JsonReader::child(path, QStringLiteral("processors"));
-        const QJsonArray list = reader.array(reader.member(object, QStringLiteral("processors"), path), listPath);
+        const QJsonArray list =
+            reader.array(reader.member(object, QStringLiteral("processors"), path), listPath);
         std::vector<std::unique_ptr<PostProcessor>> parts;
         for (qsizetype i = 0; i < list.size(); ++i)
             if (auto part = parsePostProcessor(reader, list.at(i), JsonReader::index(listPath, i)))

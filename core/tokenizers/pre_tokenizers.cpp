@@ -52,9 +52,9 @@ SplitBehavior parseSplitBehavior(const JsonReader& reader, const QJsonValue& val
         return SplitBehavior::MergedWithNext;
     if (name == u"Contiguous")
         return SplitBehavior::Contiguous;
-    reader.fail(path, QStringLiteral("unknown split behavior '") + name
-                          + QStringLiteral("' (expected Removed, Isolated, MergedWithPrevious, "
-                                           "MergedWithNext or Contiguous)"));
+    reader.fail(path, QStringLiteral("unknown split behavior '") + name +
+                          QStringLiteral("' (expected Removed, Isolated, MergedWithPrevious, "
+                                         "MergedWithNext or Contiguous)"));
 }
 
 namespace {
@@ -63,7 +63,9 @@ class SequencePreTokenizer final : public PreTokenizer
 {
 public:
     explicit SequencePreTokenizer(std::vector<std::unique_ptr<PreTokenizer>> parts)
-        : m_parts(std::move(parts)) {}
+        : m_parts(std::move(parts))
+    {
+    }
     void preTokenize(PreTokenizedString& text) const override
     {
         for (const auto& part : m_parts)
@@ -94,7 +96,9 @@ class ByteLevelPreTokenizer final : public PreTokenizer
 {
 public:
     ByteLevelPreTokenizer(bool addPrefixSpace, bool useRegex)
-        : m_addPrefixSpace(addPrefixSpace), m_useRegex(useRegex) {}
+        : m_addPrefixSpace(addPrefixSpace), m_useRegex(useRegex)
+    {
+    }
     void preTokenize(PreTokenizedString& text) const override
     {
         text.splitNormalized([this](NormalizedString&& piece) {
@@ -131,16 +135,16 @@ public:
             piece.replace(matchEachChar(piece.get(), [](char32_t c) { return c == U' '; }), m_text);
             const bool startsWithReplacement =
                 !piece.isEmpty() && codePointAt(piece.get(), 0) == m_replacement;
-            if (!startsWithReplacement
-                && (m_scheme == PrependScheme::Always
-                    || (m_scheme == PrependScheme::First && piece.originalBegin() == 0)))
+            if (!startsWithReplacement &&
+                (m_scheme == PrependScheme::Always ||
+                 (m_scheme == PrependScheme::First && piece.originalBegin() == 0)))
                 piece.prepend(m_text);
             if (!m_split)
                 return std::vector<NormalizedString>{std::move(piece)};
             const char32_t replacement = m_replacement;
-            return piece.split(matchEachChar(piece.get(),
-                                             [replacement](char32_t c) { return c == replacement; }),
-                               SplitBehavior::MergedWithNext);
+            return piece.split(
+                matchEachChar(piece.get(), [replacement](char32_t c) { return c == replacement; }),
+                SplitBehavior::MergedWithNext);
         });
     }
 
@@ -178,7 +182,9 @@ class RegexPreTokenizer final : public PreTokenizer
 {
 public:
     RegexPreTokenizer(PatternRegex pattern, SplitBehavior behavior, bool invert)
-        : m_pattern(std::move(pattern)), m_behavior(behavior), m_invert(invert) {}
+        : m_pattern(std::move(pattern)), m_behavior(behavior), m_invert(invert)
+    {
+    }
     void preTokenize(PreTokenizedString& text) const override
     {
         text.splitNormalized([this](NormalizedString&& piece) {
@@ -202,9 +208,18 @@ const QString kRustWord = QStringLiteral(
     "\\x{1F150}-\\x{1F169}\\x{1F170}-\\x{1F189}");
 const QString kRustSpace = QStringLiteral("\\t\\n\\x0B\\f\\r\\x{85}\\p{Z}");
 
-bool isBertPunctuationTest(char32_t c) { return isBertPunctuation(c); }
-bool isWhitespaceTest(char32_t c) { return isWhitespace(c); }
-bool isNumericTest(char32_t c) { return isNumeric(c); }
+bool isBertPunctuationTest(char32_t c)
+{
+    return isBertPunctuation(c);
+}
+bool isWhitespaceTest(char32_t c)
+{
+    return isWhitespace(c);
+}
+bool isNumericTest(char32_t c)
+{
+    return isNumeric(c);
+}
 
 } // namespace
 
@@ -235,9 +250,11 @@ std::unique_ptr<PreTokenizer> parsePreTokenizer(const JsonReader& reader, const 
         const std::u32string chars = toCodePoints(replacement);
         if (chars.size() != 1)
             reader.fail(JsonReader::child(path, QStringLiteral("replacement")),
-                        QStringLiteral("expected a single character, found '") + replacement + u'\'');
+                        QStringLiteral("expected a single character, found '") + replacement +
+                            u'\'');
         PrependScheme scheme = PrependScheme::Always;
-        if (const auto name = reader.optionalString(object, QStringLiteral("prepend_scheme"), path)) {
+        if (const auto name =
+                reader.optionalString(object, QStringLiteral("prepend_scheme"), path)) {
             if (*name == u"first")
                 scheme = PrependScheme::First;
             else if (*name == u"never")
@@ -246,7 +263,8 @@ std::unique_ptr<PreTokenizer> parsePreTokenizer(const JsonReader& reader, const 
                 scheme = PrependScheme::Always;
             else
                 reader.fail(JsonReader::child(path, QStringLiteral("prepend_scheme")),
-                            QStringLiteral("expected first, always or never, found '") + *name + u'\'');
+                            QStringLiteral("expected first, always or never, found '") + *name +
+                                u'\'');
         }
         // Files from before prepend_scheme say add_prefix_space instead (metaspace.rs).
         const QJsonValue legacy = object.value(QStringLiteral("add_prefix_space"));
@@ -260,19 +278,21 @@ std::unique_ptr<PreTokenizer> parsePreTokenizer(const JsonReader& reader, const 
             chars.front(), scheme, reader.boolean(object, QStringLiteral("split"), path, true));
     }
     if (type == u"BertPreTokenizer")
-        return std::make_unique<CharTestPreTokenizer>(std::vector<Step>{
-            {isWhitespaceTest, SplitBehavior::Removed},
-            {isBertPunctuationTest, SplitBehavior::Isolated}});
+        return std::make_unique<CharTestPreTokenizer>(
+            std::vector<Step>{{isWhitespaceTest, SplitBehavior::Removed},
+                              {isBertPunctuationTest, SplitBehavior::Isolated}});
     if (type == u"WhitespaceSplit")
         return std::make_unique<CharTestPreTokenizer>(
             std::vector<Step>{{isWhitespaceTest, SplitBehavior::Removed}});
     if (type == u"Whitespace") {
-        PatternRegex pattern = PatternRegex::fromPcre(QStringLiteral("[%1]+|[^%1%2]+")
-                                                          .arg(kRustWord, kRustSpace));
-        return std::make_unique<RegexPreTokenizer>(std::move(pattern), SplitBehavior::Removed, true);
+        PatternRegex pattern =
+            PatternRegex::fromPcre(QStringLiteral("[%1]+|[^%1%2]+").arg(kRustWord, kRustSpace));
+        return std::make_unique<RegexPreTokenizer>(std::move(pattern), SplitBehavior::Removed,
+                                                   true);
     }
     if (type == u"Digits") {
-        const bool individual = reader.boolean(object, QStringLiteral("individual_digits"), path, false);
+        const bool individual =
+            reader.boolean(object, QStringLiteral("individual_digits"), path, false);
         return std::make_unique<CharTestPreTokenizer>(std::vector<Step>{
             {isNumericTest, individual ? SplitBehavior::Isolated : SplitBehavior::Contiguous}});
     }
@@ -291,17 +311,19 @@ std::unique_ptr<PreTokenizer> parsePreTokenizer(const JsonReader& reader, const 
             reader.fail(JsonReader::child(path, QStringLiteral("delimiter")),
                         QStringLiteral("expected a single character"));
         const char32_t d = chars.front();
-        return std::make_unique<CharTestPreTokenizer>(std::vector<Step>{
-            {[d](char32_t c) { return c == d; }, SplitBehavior::Removed}});
+        return std::make_unique<CharTestPreTokenizer>(
+            std::vector<Step>{{[d](char32_t c) { return c == d; }, SplitBehavior::Removed}});
     }
     if (type == u"Split") {
-        PatternRegex pattern = parsePattern(reader, reader.member(object, QStringLiteral("pattern"), path),
-                                            JsonReader::child(path, QStringLiteral("pattern")));
+        PatternRegex pattern =
+            parsePattern(reader, reader.member(object, QStringLiteral("pattern"), path),
+                         JsonReader::child(path, QStringLiteral("pattern")));
         const SplitBehavior behavior =
             parseSplitBehavior(reader, reader.member(object, QStringLiteral("behavior"), path),
                                JsonReader::child(path, QStringLiteral("behavior")));
         return std::make_unique<RegexPreTokenizer>(
-            std::move(pattern), behavior, reader.boolean(object, QStringLiteral("invert"), path, false));
+            std::move(pattern), behavior,
+            reader.boolean(object, QStringLiteral("invert"), path, false));
     }
     reader.fail(JsonReader::child(path, QStringLiteral("type")),
                 QStringLiteral("unsupported pre-tokenizer '") + type + u'\'');

@@ -57,9 +57,9 @@ char32_t codePointBefore(const QString& text, qsizetype index)
 bool isWhitespace(char32_t c)
 {
     // The White_Space property (PropList.txt), which Rust's char::is_whitespace implements.
-    return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680
-        || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F
-        || c == 0x205F || c == 0x3000;
+    return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680 ||
+           (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F ||
+           c == 0x205F || c == 0x3000;
 }
 
 bool isNumeric(char32_t c)
@@ -107,8 +107,8 @@ bool isCombiningMark(char32_t c)
 
 bool isBertPunctuation(char32_t c)
 {
-    if ((c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96)
-        || (c >= 123 && c <= 126))
+    if ((c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) ||
+        (c >= 123 && c <= 126))
         return true;
     switch (QChar::category(c)) {
     case QChar::Punctuation_Connector:
@@ -129,8 +129,8 @@ bool isRustWordChar(char32_t c)
     if (c == 0x200C || c == 0x200D) // Join_Control
         return true;
     // Other_Alphabetic symbols outside L and M: the circled and squared Latin letters.
-    if ((c >= 0x24B6 && c <= 0x24E9) || (c >= 0x1F130 && c <= 0x1F149)
-        || (c >= 0x1F150 && c <= 0x1F169) || (c >= 0x1F170 && c <= 0x1F189))
+    if ((c >= 0x24B6 && c <= 0x24E9) || (c >= 0x1F130 && c <= 0x1F149) ||
+        (c >= 0x1F150 && c <= 0x1F169) || (c >= 0x1F170 && c <= 0x1F189))
         return true;
     switch (QChar::category(c)) {
     case QChar::Letter_Uppercase:
@@ -226,8 +226,8 @@ std::optional<char32_t> compose(char32_t a, char32_t b)
 {
     if (a >= kLBase && a < kLBase + kLCount && b >= kVBase && b < kVBase + kVCount)
         return kSBase + ((a - kLBase) * kVCount + (b - kVBase)) * kTCount;
-    if (a >= kSBase && a < kSBase + kSCount && (a - kSBase) % kTCount == 0 && b > kTBase
-        && b < kTBase + kTCount)
+    if (a >= kSBase && a < kSBase + kSCount && (a - kSBase) % kTCount == 0 && b > kTBase &&
+        b < kTBase + kTCount)
         return a + (b - kTBase);
     const auto& table = compositionTable();
     const auto it = table.find(pairKey(a, b));
@@ -246,7 +246,11 @@ int combiningClass(char32_t c)
 // by a stable sort on the combining class.
 std::vector<CharChange> decompose(const std::u32string& input, bool compatibility)
 {
-    struct Item { int ccc; CharChange change; };
+    struct Item
+    {
+        int ccc;
+        CharChange change;
+    };
     std::vector<Item> items;
     items.reserve(input.size());
     std::u32string parts;
@@ -258,7 +262,8 @@ std::vector<CharChange> decompose(const std::u32string& input, bool compatibilit
     }
     std::size_t segment = 0;
     const auto sortSegment = [&](std::size_t end) {
-        std::stable_sort(items.begin() + std::ptrdiff_t(segment), items.begin() + std::ptrdiff_t(end),
+        std::stable_sort(items.begin() + std::ptrdiff_t(segment),
+                         items.begin() + std::ptrdiff_t(end),
                          [](const Item& a, const Item& b) { return a.ccc < b.ccc; });
         segment = end;
     };
@@ -343,8 +348,8 @@ bool isTriviallyNormalized(const QString& text, NormalizationForm form)
 {
     // Below U+00C0 nothing decomposes canonically, and below U+00A0 nothing decomposes at all;
     // none of those characters composes with its neighbour either.
-    const char16_t limit = (form == NormalizationForm::NFD || form == NormalizationForm::NFC)
-        ? 0xC0 : 0xA0;
+    const char16_t limit =
+        (form == NormalizationForm::NFD || form == NormalizationForm::NFC) ? 0xC0 : 0xA0;
     return std::all_of(text.begin(), text.end(), [limit](QChar c) { return c.unicode() < limit; });
 }
 

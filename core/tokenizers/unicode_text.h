@@ -20,7 +20,10 @@ struct CharChange
 // The code points of a QString (unpaired surrogates are kept as they are).
 std::u32string toCodePoints(const QString& text);
 void appendCodePoint(QString& text, char32_t c);
-inline qsizetype utf16Length(char32_t c) { return c > 0xFFFF ? 2 : 1; }
+inline qsizetype utf16Length(char32_t c)
+{
+    return c > 0xFFFF ? 2 : 1;
+}
 // The code point starting at `index` (a surrogate pair read as one).
 char32_t codePointAt(const QString& text, qsizetype index);
 // The code point ending just before `index`.

@@ -24,11 +24,8 @@ public:
         return *it;
     }
     // Null when the id has no piece.
-    QString pieceOf(int id) const
-    {
-        return m_pieces.value(id);
-    }
-    int size() const { return m_size; } // largest id + 1
+    QString pieceOf(int id) const { return m_pieces.value(id); }
+    int size() const { return m_size; }                  // largest id + 1
     qsizetype longestPiece() const { return m_longest; } // in UTF-16 units
     const QHash<QString, int>& ids() const { return m_ids; }
 

@@ -17,8 +17,8 @@ int WordPieceModel::unkId() const
 {
     const auto id = m_vocabulary.idOf(m_unkToken);
     if (!id)
-        throw Error("tokenizer: the unknown token '" + m_unkToken.toStdString()
-                    + "' is not in the vocabulary");
+        throw Error("tokenizer: the unknown token '" + m_unkToken.toStdString() +
+                    "' is not in the vocabulary");
     return *id;
 }
 
@@ -65,7 +65,8 @@ Vocabulary WordPieceModel::readVocabTxt(const QByteArray& contents)
     QHash<QString, int> ids;
     const QList<QByteArray> lines = contents.split('\n');
     // A final newline ends the last line rather than starting an empty one.
-    const qsizetype count = (!lines.isEmpty() && lines.back().isEmpty()) ? lines.size() - 1 : lines.size();
+    const qsizetype count =
+        (!lines.isEmpty() && lines.back().isEmpty()) ? lines.size() - 1 : lines.size();
     for (qsizetype i = 0; i < count; ++i) {
         QString line = QString::fromUtf8(lines[i]);
         qsizetype end = line.size();

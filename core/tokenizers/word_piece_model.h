@@ -15,9 +15,13 @@ public:
     WordPieceModel(Vocabulary vocabulary, QString unkToken, QString continuingSubwordPrefix,
                    int maxInputCharsPerWord);
 
-    void tokenize(const QString& word, std::vector<ModelToken>& out, WordCache& cache) const override;
+    void tokenize(const QString& word, std::vector<ModelToken>& out,
+                  WordCache& cache) const override;
     qsizetype minimumTokens(qsizetype units) const override { return units > 0 ? 1 : 0; }
-    std::optional<int> idOf(const QString& piece) const override { return m_vocabulary.idOf(piece); }
+    std::optional<int> idOf(const QString& piece) const override
+    {
+        return m_vocabulary.idOf(piece);
+    }
     QString pieceOf(int id) const override { return m_vocabulary.pieceOf(id); }
     int vocabSize() const override { return m_vocabulary.size(); }
     int pieceCount() const override { return int(m_vocabulary.ids().size()); }

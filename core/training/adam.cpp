@@ -39,7 +39,8 @@ void Adam::setLearningRate(double learningRate)
     m_settings = next;
 }
 
-void Adam::step(LayerParameters& parameters, LayerParameters& gradient, const std::vector<bool>& trainable)
+void Adam::step(LayerParameters& parameters, LayerParameters& gradient,
+                const std::vector<bool>& trainable)
 {
     ++m_t;
     const double b1 = m_settings.beta1;

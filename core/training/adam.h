@@ -29,7 +29,8 @@ public:
     Adam(const LayerParameters& shape, const AdamSettings& settings);
 
     // One update of the blocks whose entry in `trainable` is true (parameterBlocks order).
-    void step(LayerParameters& parameters, LayerParameters& gradient, const std::vector<bool>& trainable);
+    void step(LayerParameters& parameters, LayerParameters& gradient,
+              const std::vector<bool>& trainable);
     // Moments to zero, t to 0.
     void reset();
 

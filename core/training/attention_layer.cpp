@@ -26,16 +26,20 @@ void addBiasRows(MatrixD& m, const RowVectorD& bias)
 std::string_view toString(HardGradient mode)
 {
     switch (mode) {
-    case HardGradient::Zero: return "zero";
-    case HardGradient::StraightThrough: return "straight-through";
-    case HardGradient::SoftmaxRelaxed: return "relaxed";
+    case HardGradient::Zero:
+        return "zero";
+    case HardGradient::StraightThrough:
+        return "straight-through";
+    case HardGradient::SoftmaxRelaxed:
+        return "relaxed";
     }
     return "?";
 }
 
 std::optional<HardGradient> parseHardGradient(std::string_view name)
 {
-    for (HardGradient mode : {HardGradient::Zero, HardGradient::StraightThrough, HardGradient::SoftmaxRelaxed})
+    for (HardGradient mode :
+         {HardGradient::Zero, HardGradient::StraightThrough, HardGradient::SoftmaxRelaxed})
         if (toString(mode) == name)
             return mode;
     return std::nullopt;
@@ -65,7 +69,8 @@ double LayerInputs::scoreScale(int dK) const
     return scale / temperature;
 }
 
-LayerForward forwardLayer(const LayerParameters& p, const LayerInputs& in, const HardSurrogate& hard)
+LayerForward forwardLayer(const LayerParameters& p, const LayerInputs& in,
+                          const HardSurrogate& hard)
 {
     const int tq = in.queries();
     const int tk = in.keys();
@@ -110,8 +115,9 @@ LayerForward forwardLayer(const LayerParameters& p, const LayerInputs& in, const
     return f;
 }
 
-LayerParameters backwardLayer(const LayerParameters& p, const LayerInputs& in, const LayerForward& f,
-                              const LayerUpstream& up, const HardSurrogate& hard)
+LayerParameters backwardLayer(const LayerParameters& p, const LayerInputs& in,
+                              const LayerForward& f, const LayerUpstream& up,
+                              const HardSurrogate& hard)
 {
     const int tq = in.queries();
     const int tk = in.keys();
@@ -154,11 +160,13 @@ LayerParameters backwardLayer(const LayerParameters& p, const LayerInputs& in, c
                 // d softmax(s / tau) / ds: the softmax backward, then the 1/tau of the argument.
                 const RowVectorD soft = out.scaled.row(i) / hard.temperature;
                 normalizeRowBackward(soft.data(), masked, tk, Normalization::Softmax, in.fill,
-                                     out.surrogate.row(i).data(), dA.row(i).data(), dScaled.row(i).data());
+                                     out.surrogate.row(i).data(), dA.row(i).data(),
+                                     dScaled.row(i).data());
                 dScaled.row(i) /= hard.temperature;
             } else {
-                normalizeRowBackward(out.scaled.row(i).data(), masked, tk, in.normalization, in.fill,
-                                     out.weights.row(i).data(), dA.row(i).data(), dScaled.row(i).data());
+                normalizeRowBackward(out.scaled.row(i).data(), masked, tk, in.normalization,
+                                     in.fill, out.weights.row(i).data(), dA.row(i).data(),
+                                     dScaled.row(i).data());
             }
             if (h < up.dScores.size() && up.dScores[h].size() > 0)
                 for (int j = 0; j < tk; ++j)

@@ -18,7 +18,8 @@ struct LayerInputs
 {
     MatrixD queryInput; // Tq x d_model: X_q = E + P
     MatrixD keyInput;   // Tk x d_model: X_kv (the same rows in self-attention)
-    std::vector<std::uint8_t> masked; // Tq x Tk, row-major; 1 = masked (causal, window, padding, custom)
+    std::vector<std::uint8_t>
+        masked; // Tq x Tk, row-major; 1 = masked (causal, window, padding, custom)
     ScoreKind score = ScoreKind::ScaledDot;
     Normalization normalization = Normalization::Softmax;
     MaskFill fill = MaskFill::NegativeInfinity;
@@ -29,7 +30,10 @@ struct LayerInputs
 
     int queries() const { return int(queryInput.rows()); }
     int keys() const { return int(keyInput.rows()); }
-    bool isMasked(int query, int key) const { return masked[std::size_t(query) * std::size_t(keys()) + std::size_t(key)] != 0; }
+    bool isMasked(int query, int key) const
+    {
+        return masked[std::size_t(query) * std::size_t(keys()) + std::size_t(key)] != 0;
+    }
     // The factor of the raw scores: 1/sqrt(d_k) for the scaled dot product (Vaswani et al.
     // 2017, eq. 1), times 1/temperature for every score, as Problem::scoreScale.
     double scoreScale(int dK) const;
@@ -40,7 +44,8 @@ struct LayerInputs
 // scores s:
 enum class HardGradient {
     Zero,            // the true gradient: nothing reaches W_q, W_k (or w, M)
-    StraightThrough, // forward one-hot, backward as if it were softmax(s / tau) (Bengio et al. 2013)
+    StraightThrough, // forward one-hot, backward as if it were softmax(s / tau) (Bengio et al.
+                     // 2013)
     SoftmaxRelaxed,  // forward and backward softmax(s / tau): train soft, show the argmax
 };
 
@@ -55,12 +60,12 @@ struct HardSurrogate
 
 struct HeadForward
 {
-    MatrixD Q, K, V;   // Tq x d_k, Tk x d_k, Tk x d_v
-    MatrixD raw;       // Tq x Tk: the score function alone
-    MatrixD scaled;    // raw * scoreScale (masked cells not yet filled)
-    MatrixD weights;   // Tq x Tk: what multiplies V (softmax(s / tau) under SoftmaxRelaxed)
-    MatrixD surrogate; // softmax(s / tau) under StraightThrough or SoftmaxRelaxed; else empty
-    MatrixD output;    // Tq x d_v = weights V
+    MatrixD Q, K, V;      // Tq x d_k, Tk x d_k, Tk x d_v
+    MatrixD raw;          // Tq x Tk: the score function alone
+    MatrixD scaled;       // raw * scoreScale (masked cells not yet filled)
+    MatrixD weights;      // Tq x Tk: what multiplies V (softmax(s / tau) under SoftmaxRelaxed)
+    MatrixD surrogate;    // softmax(s / tau) under StraightThrough or SoftmaxRelaxed; else empty
+    MatrixD output;       // Tq x d_v = weights V
     MatrixD additiveTanh; // additive score: tanh(q_i + k_j) in row i * Tk + j; else empty
 };
 
@@ -78,7 +83,7 @@ LayerForward forwardLayer(const LayerParameters& parameters, const LayerInputs& 
 // What a loss hands back to the layer: any of these may be empty.
 struct LayerUpstream
 {
-    MatrixD dOutput;              // dL/d output, Tq x d_model
+    MatrixD dOutput;               // dL/d output, Tq x d_model
     std::vector<MatrixD> dWeights; // per head dL/d weights, Tq x Tk (beside the path through V)
     // Per head, a gradient already taken through the normalization, with respect to the
     // scaled scores: cross-entropy against softmax weights is w - t there (the log-softmax

@@ -19,10 +19,10 @@ using RowVectorD = Eigen::Matrix<double, 1, Eigen::Dynamic>;
 struct HeadParameters
 {
     bool enabled = true;
-    MatrixD Wq, Wk, Wv;          // d_model x d_k, d_model x d_k, d_model x d_v
-    RowVectorD bq, bk, bv;       // empty or 1 x d_k, 1 x d_k, 1 x d_v
-    RowVectorD wAdditive;        // 1 x d_k: w of the additive score w^T tanh(q + k)
-    MatrixD bilinear;            // d_k x d_k: M of the bilinear score q^T M k
+    MatrixD Wq, Wk, Wv;    // d_model x d_k, d_model x d_k, d_model x d_v
+    RowVectorD bq, bk, bv; // empty or 1 x d_k, 1 x d_k, 1 x d_v
+    RowVectorD wAdditive;  // 1 x d_k: w of the additive score w^T tanh(q + k)
+    MatrixD bilinear;      // d_k x d_k: M of the bilinear score q^T M k
 };
 
 // A single attention layer's parameters (seed 004: Z = Cat[H_1 .. H_h] W^O + b_O). The same
@@ -46,11 +46,11 @@ struct LayerParameters
 
 // What a parameter block is, so that training can freeze some and tests can name them.
 enum class ParameterRole {
-    Query,    // W_q, b_q
-    Key,      // W_k, b_k
-    Value,    // W_v, b_v
-    Output,   // W_O, b_O
-    Score,    // w of the additive score, M of the bilinear score
+    Query,  // W_q, b_q
+    Key,    // W_k, b_k
+    Value,  // W_v, b_v
+    Output, // W_O, b_O
+    Score,  // w of the additive score, M of the bilinear score
 };
 
 // One contiguous block of a LayerParameters: "heads[0].W_q" and its values.
@@ -58,7 +58,7 @@ struct ParameterBlock
 {
     std::string name;
     ParameterRole role;
-    int head = -1;   // -1 for W_O and b_O
+    int head = -1; // -1 for W_O and b_O
     bool bias = false;
     double* data = nullptr;
     Eigen::Index size = 0;

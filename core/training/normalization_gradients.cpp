@@ -16,7 +16,8 @@ double seen(const double* scores, const std::uint8_t* masked, MaskFill fill, int
 {
     if (!masked[j])
         return scores[j];
-    return fill == MaskFill::NegativeInfinity ? -kInf : double(maskFillValue(MaskFill::MinusNineE15));
+    return fill == MaskFill::NegativeInfinity ? -kInf
+                                              : double(maskFillValue(MaskFill::MinusNineE15));
 }
 
 void softmaxForward(const std::vector<double>& v, double* w)

@@ -110,7 +110,8 @@ ScoreGradients scoreBackward(ScoreKind kind, const MatrixD& G, const MatrixD& Q,
         const Eigen::Map<const Eigen::VectorXd> gFlat(G.data(), tq * tk);
         g.dwAdditive = gFlat.transpose() * t; // dw_d = sum_ij G_ij t_ijd
         const MatrixD inner =
-            ((1.0 - t.array().square()).rowwise() * head.wAdditive.array()).colwise() * gFlat.array();
+            ((1.0 - t.array().square()).rowwise() * head.wAdditive.array()).colwise() *
+            gFlat.array();
         g.dQ.resize(tq, Q.cols());
         g.dK = MatrixD::Zero(tk, K.cols());
         for (Eigen::Index i = 0; i < tq; ++i) {

@@ -10,7 +10,8 @@ namespace {
 // Xavier weights from `seed` in the scene's shapes; biases the scene has start at 0.
 ModelWeights freshWeights(const ModelWeights& scene, std::uint64_t seed)
 {
-    ModelWeights w = makeWeights(scene.dModel, scene.headCount(), scene.dK, scene.dV, WeightInit::Xavier, seed);
+    ModelWeights w =
+        makeWeights(scene.dModel, scene.headCount(), scene.dK, scene.dV, WeightInit::Xavier, seed);
     for (std::size_t h = 0; h < w.heads.size(); ++h) {
         const HeadWeights& old = scene.heads[h];
         HeadWeights& head = w.heads[h];
@@ -33,11 +34,21 @@ std::vector<bool> trainableBlocks(LayerParameters parameters, const TrainablePar
     for (const ParameterBlock& block : parameterBlocks(parameters)) {
         bool on = false;
         switch (block.role) {
-        case ParameterRole::Query: on = parts.query; break;
-        case ParameterRole::Key: on = parts.key; break;
-        case ParameterRole::Value: on = parts.value; break;
-        case ParameterRole::Output: on = parts.output; break;
-        case ParameterRole::Score: on = parts.score; break;
+        case ParameterRole::Query:
+            on = parts.query;
+            break;
+        case ParameterRole::Key:
+            on = parts.key;
+            break;
+        case ParameterRole::Value:
+            on = parts.value;
+            break;
+        case ParameterRole::Output:
+            on = parts.output;
+            break;
+        case ParameterRole::Score:
+            on = parts.score;
+            break;
         }
         if (block.bias && !parts.biases)
             on = false;
@@ -75,22 +86,25 @@ Trainer::Trainer(const Scene& scene, const TrainingSetup& setup)
 
     m_loss.attentionWeight = setup.attentionWeight.value_or(m_data.attentionWeight);
     m_loss.outputWeight = setup.outputWeight.value_or(m_data.outputWeight);
-    m_loss.attention = setup.attentionLoss.value_or(defaultAttentionLoss(m_scene.normalization, setup.hard));
+    m_loss.attention =
+        setup.attentionLoss.value_or(defaultAttentionLoss(m_scene.normalization, setup.hard));
     if (m_loss.attention == AttentionLoss::CrossEntropy &&
         defaultAttentionLoss(m_scene.normalization, setup.hard) != AttentionLoss::CrossEntropy)
-        throw Error("attention_loss: cross-entropy needs softmax weights, and this scene normalizes with " +
-                    std::string(toString(m_scene.normalization)) +
-                    " (a weight of 0 where the target is not has log -inf): use squared-error");
+        throw Error(
+            "attention_loss: cross-entropy needs softmax weights, and this scene normalizes with " +
+            std::string(toString(m_scene.normalization)) +
+            " (a weight of 0 where the target is not has log -inf): use squared-error");
     if (m_loss.attentionWeight == 0.0 && m_loss.outputWeight == 0.0)
         throw Error("attention_weight, output_weight: both are 0, so there is nothing to learn");
 
-    m_initial = LayerParameters::fromWeights(setup.freshWeights ? freshWeights(scene.weights, setup.seed)
-                                                                : scene.weights);
+    m_initial = LayerParameters::fromWeights(
+        setup.freshWeights ? freshWeights(scene.weights, setup.seed) : scene.weights);
     m_parameters = m_initial;
     m_trainable = trainableBlocks(m_initial, setup.trainable);
 }
 
-LossValue Trainer::lossAndGradient(const LayerParameters& parameters, LayerParameters* gradient) const
+LossValue Trainer::lossAndGradient(const LayerParameters& parameters,
+                                   LayerParameters* gradient) const
 {
     LossValue total;
     if (gradient)
@@ -99,13 +113,14 @@ LossValue Trainer::lossAndGradient(const LayerParameters& parameters, LayerParam
     for (const TrainingExample& example : m_data.examples) {
         const LayerForward forward = forwardLayer(parameters, example.inputs, m_setup.hard);
         LayerUpstream upstream;
-        const LossValue loss =
-            exampleLoss(parameters, forward, example, m_loss, m_setup.hard, gradient ? &upstream : nullptr);
+        const LossValue loss = exampleLoss(parameters, forward, example, m_loss, m_setup.hard,
+                                           gradient ? &upstream : nullptr);
         total.total += share * loss.total;
         total.attention += share * loss.attention;
         total.output += share * loss.output;
         if (gradient) {
-            LayerParameters g = backwardLayer(parameters, example.inputs, forward, upstream, m_setup.hard);
+            LayerParameters g =
+                backwardLayer(parameters, example.inputs, forward, upstream, m_setup.hard);
             std::vector<ParameterBlock> into = parameterBlocks(*gradient);
             std::vector<ParameterBlock> from = parameterBlocks(g);
             for (std::size_t b = 0; b < into.size(); ++b)
@@ -157,7 +172,8 @@ TrainingEvaluation Trainer::evaluate() const
     for (std::size_t e = 0; e < m_data.examples.size(); ++e) {
         const TrainingExample& example = m_data.examples[e];
         const LayerForward forward = forwardLayer(m_parameters, example.inputs, m_setup.hard);
-        out.accuracy += attentionAccuracy(m_parameters, forward, example) / double(m_data.examples.size());
+        out.accuracy +=
+            attentionAccuracy(m_parameters, forward, example) / double(m_data.examples.size());
         if (e == 0) {
             for (const HeadForward& head : forward.heads)
                 out.weights.push_back(head.weights.cast<float>());
@@ -178,10 +194,11 @@ std::vector<QString> Trainer::notes() const
 {
     std::vector<QString> notes = m_data.notes;
     if (m_scene.normalization == Normalization::Hard && m_setup.hard.mode == HardGradient::Zero)
-        notes.push_back(QStringLiteral("hard attention: the gradient reaching W_q and W_k is 0 almost everywhere "
-                                       "(the argmax does not move when the scores move a little, seed 000), so "
-                                       "only W_v and W_O can learn; use the straight-through or the "
-                                       "softmax-relaxed gradient"));
+        notes.push_back(QStringLiteral(
+            "hard attention: the gradient reaching W_q and W_k is 0 almost everywhere "
+            "(the argmax does not move when the scores move a little, seed 000), so "
+            "only W_v and W_O can learn; use the straight-through or the "
+            "softmax-relaxed gradient"));
     return notes;
 }
 

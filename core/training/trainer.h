@@ -33,8 +33,8 @@ struct TrainingSetup
     // hand-set weights), or from the scene's own weights.
     bool freshWeights = true;
     std::uint64_t seed = 1;
-    std::optional<double> attentionWeight; // lambda_a; unset: the task's default
-    std::optional<double> outputWeight;    // lambda_o; unset: the task's default
+    std::optional<double> attentionWeight;      // lambda_a; unset: the task's default
+    std::optional<double> outputWeight;         // lambda_o; unset: the task's default
     std::optional<AttentionLoss> attentionLoss; // unset: defaultAttentionLoss
     HardSurrogate hard;                         // only used when the scene's normalization is hard
     TrainableParts trainable;
@@ -50,9 +50,9 @@ struct TrainingEvaluation
 {
     int step = 0;
     LossValue loss;
-    double accuracy = 0.0;        // attentionAccuracy, averaged over the examples
-    std::vector<Matrix> weights;  // per head, Tq x Tk, of the first example
-    Matrix targetWeights;         // Tq x Tk, of the first example (counted rows)
+    double accuracy = 0.0;       // attentionAccuracy, averaged over the examples
+    std::vector<Matrix> weights; // per head, Tq x Tk, of the first example
+    Matrix targetWeights;        // Tq x Tk, of the first example (counted rows)
 };
 
 // Training a single-layer scene's W_q, W_k, W_v and W_O on a task with Adam, on the CPU, in

@@ -11,7 +11,8 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 int enabledHeads(const LayerParameters& p)
 {
-    return int(std::count_if(p.heads.begin(), p.heads.end(), [](const HeadParameters& h) { return h.enabled; }));
+    return int(std::count_if(p.heads.begin(), p.heads.end(),
+                             [](const HeadParameters& h) { return h.enabled; }));
 }
 
 int countedRows(const TrainingExample& e)
@@ -37,8 +38,9 @@ std::optional<AttentionLoss> parseAttentionLoss(std::string_view name)
 
 AttentionLoss defaultAttentionLoss(Normalization normalization, const HardSurrogate& hard)
 {
-    const bool softmax = normalization == Normalization::Softmax ||
-                         (normalization == Normalization::Hard && hard.mode == HardGradient::SoftmaxRelaxed);
+    const bool softmax =
+        normalization == Normalization::Softmax ||
+        (normalization == Normalization::Hard && hard.mode == HardGradient::SoftmaxRelaxed);
     return softmax ? AttentionLoss::CrossEntropy : AttentionLoss::SquaredError;
 }
 
@@ -61,7 +63,8 @@ LossValue exampleLoss(const LayerParameters& p, const LayerForward& f, const Tra
 
     if (settings.attentionWeight != 0.0 && heads > 0) {
         const double factor = settings.attentionWeight / double(heads * rows);
-        const bool relaxed = in.normalization == Normalization::Hard && hard.mode == HardGradient::SoftmaxRelaxed;
+        const bool relaxed =
+            in.normalization == Normalization::Hard && hard.mode == HardGradient::SoftmaxRelaxed;
         const double tau = relaxed ? hard.temperature : 1.0;
         double sum = 0.0;
         for (std::size_t h = 0; h < p.heads.size(); ++h) {
@@ -78,10 +81,11 @@ LossValue exampleLoss(const LayerParameters& p, const LayerForward& f, const Tra
                     double max = -kInf;
                     std::vector<double> v(static_cast<std::size_t>(tk));
                     for (int j = 0; j < tk; ++j) {
-                        v[std::size_t(j)] = in.isMasked(i, j) ? (in.fill == MaskFill::NegativeInfinity
-                                                                    ? -kInf
-                                                                    : double(maskFillValue(in.fill)) / tau)
-                                                              : out.scaled(i, j) / tau;
+                        v[std::size_t(j)] = in.isMasked(i, j)
+                                                ? (in.fill == MaskFill::NegativeInfinity
+                                                       ? -kInf
+                                                       : double(maskFillValue(in.fill)) / tau)
+                                                : out.scaled(i, j) / tau;
                         max = std::max(max, v[std::size_t(j)]);
                     }
                     double z = 0.0;

@@ -46,10 +46,17 @@ std::vector<int> positionalTargets(TrainingTask task, int tq, int tk)
     for (int i = 0; i < tq; ++i) {
         int j = -1;
         switch (task) {
-        case TrainingTask::Copy: j = i; break;
-        case TrainingTask::PreviousToken: j = i - 1; break;
-        case TrainingTask::Reverse: j = tk - 1 - i; break;
-        default: break;
+        case TrainingTask::Copy:
+            j = i;
+            break;
+        case TrainingTask::PreviousToken:
+            j = i - 1;
+            break;
+        case TrainingTask::Reverse:
+            j = tk - 1 - i;
+            break;
+        default:
+            break;
         }
         target[std::size_t(i)] = j >= 0 && j < tk ? j : -1;
     }
@@ -72,7 +79,8 @@ std::vector<int> sceneAlignment(const Scene& scene, const LayerInputs& inputs)
     std::vector<int> target(std::size_t(inputs.queries()), -1);
     for (int i = 0; i < inputs.queries(); ++i) {
         for (int j = 0; j < inputs.keys(); ++j)
-            if (!inputs.isMasked(i, j) && (target[std::size_t(i)] < 0 || scores(i, j) > scores(i, target[std::size_t(i)])))
+            if (!inputs.isMasked(i, j) &&
+                (target[std::size_t(i)] < 0 || scores(i, j) > scores(i, target[std::size_t(i)])))
                 target[std::size_t(i)] = j; // ties keep the lowest index, as hard attention
     }
     return target;
@@ -88,24 +96,26 @@ void noteIndistinguishable(const TrainingExample& e, std::vector<QString>& notes
             if (e.countedRows[std::size_t(a)] && e.countedRows[std::size_t(b)] &&
                 in.queryInput.row(a) == in.queryInput.row(b) &&
                 e.targetWeights.row(a) != e.targetWeights.row(b)) {
-                notes.push_back(QStringLiteral("queries %1 and %2 (\"%3\") have the same input vector, so they "
-                                               "get the same attention row and the task cannot be learned "
-                                               "exactly: add positions (sinusoidal) to tell them apart")
-                                    .arg(a)
-                                    .arg(b)
-                                    .arg(e.queryTokens[std::size_t(a)]));
+                notes.push_back(
+                    QStringLiteral("queries %1 and %2 (\"%3\") have the same input vector, so they "
+                                   "get the same attention row and the task cannot be learned "
+                                   "exactly: add positions (sinusoidal) to tell them apart")
+                        .arg(a)
+                        .arg(b)
+                        .arg(e.queryTokens[std::size_t(a)]));
                 return;
             }
     for (int a = 0; a < in.keys(); ++a)
         for (int b = a + 1; b < in.keys(); ++b)
             if (in.keyInput.row(a) == in.keyInput.row(b) &&
                 (e.targetWeights.col(a) != e.targetWeights.col(b))) {
-                notes.push_back(QStringLiteral("keys %1 and %2 (\"%3\") have the same input vector, so every "
-                                               "query scores them alike and the task cannot be learned "
-                                               "exactly: add positions (sinusoidal) to tell them apart")
-                                    .arg(a)
-                                    .arg(b)
-                                    .arg(e.keyTokens[std::size_t(a)]));
+                notes.push_back(
+                    QStringLiteral("keys %1 and %2 (\"%3\") have the same input vector, so every "
+                                   "query scores them alike and the task cannot be learned "
+                                   "exactly: add positions (sinusoidal) to tell them apart")
+                        .arg(a)
+                        .arg(b)
+                        .arg(e.keyTokens[std::size_t(a)]));
                 return;
             }
 }
@@ -130,12 +140,14 @@ TrainingExample keyValueExample(const Problem& p, const std::vector<int>& queryO
     e.inputs.keyInput.resize(tk, d);
     const Matrix& keyEmbedding = p.cross ? p.keyEmbedding : p.queryEmbedding;
     const Matrix queryPosition = p.queryPositionOrZeros();
-    const Matrix keyPosition = !p.cross          ? queryPosition
-                               : p.hasPositions() ? p.keyPosition
-                                                  : Matrix::Zero(keyEmbedding.rows(), keyEmbedding.cols());
+    const Matrix keyPosition = !p.cross ? queryPosition
+                               : p.hasPositions()
+                                   ? p.keyPosition
+                                   : Matrix::Zero(keyEmbedding.rows(), keyEmbedding.cols());
     for (int i = 0; i < tq; ++i) {
         const int from = queryOrder[std::size_t(i)];
-        e.inputs.queryInput.row(i) = (p.queryEmbedding.row(from) + queryPosition.row(i)).cast<double>();
+        e.inputs.queryInput.row(i) =
+            (p.queryEmbedding.row(from) + queryPosition.row(i)).cast<double>();
         e.queryTokens.push_back(p.queryTokens[std::size_t(from)].text);
     }
     for (int j = 0; j < tk; ++j) {
@@ -159,7 +171,8 @@ TrainingExample keyValueExample(const Problem& p, const std::vector<int>& queryO
     for (int i = 0; i < tq; ++i) {
         std::vector<int> matches;
         for (int j = 0; j < tk; ++j)
-            if (e.keyTokens[std::size_t(j)] == e.queryTokens[std::size_t(i)] && !e.inputs.isMasked(i, j))
+            if (e.keyTokens[std::size_t(j)] == e.queryTokens[std::size_t(i)] &&
+                !e.inputs.isMasked(i, j))
                 matches.push_back(j);
         if (matches.empty())
             continue;
@@ -167,7 +180,8 @@ TrainingExample keyValueExample(const Problem& p, const std::vector<int>& queryO
         for (int j : matches)
             e.targetWeights(i, j) = 1.0 / double(matches.size());
         e.targetOutput.row(i) =
-            hashedEmbedding(e.queryTokens[std::size_t(i)], valueSeed ^ kValueStream, d).cast<double>();
+            hashedEmbedding(e.queryTokens[std::size_t(i)], valueSeed ^ kValueStream, d)
+                .cast<double>();
     }
     return e;
 }
@@ -205,20 +219,24 @@ QString describeTask(TrainingTask task)
 {
     switch (task) {
     case TrainingTask::Copy:
-        return QStringLiteral("Copy: every token attends to itself (cross-entropy of each attention row "
-                              "against the diagonal).");
+        return QStringLiteral(
+            "Copy: every token attends to itself (cross-entropy of each attention row "
+            "against the diagonal).");
     case TrainingTask::PreviousToken:
-        return QStringLiteral("Previous token: every token attends to the one before it, under the causal "
-                              "mask (cross-entropy against the shifted diagonal).");
+        return QStringLiteral(
+            "Previous token: every token attends to the one before it, under the causal "
+            "mask (cross-entropy against the shifted diagonal).");
     case TrainingTask::Reverse:
         return QStringLiteral("Reverse: token i attends to token T-1-i (cross-entropy against the "
                               "anti-diagonal).");
     case TrainingTask::Translation:
-        return QStringLiteral("Translation: each target word attends to the source word the scene's weights "
-                              "align it with, learned from fresh weights (seed 001).");
+        return QStringLiteral(
+            "Translation: each target word attends to the source word the scene's weights "
+            "align it with, learned from fresh weights (seed 001).");
     case TrainingTask::KeyValue:
-        return QStringLiteral("Key-value lookup: each query finds the key of its word (cross-entropy) and "
-                              "outputs the value stored under it (mean squared error), seed 004.");
+        return QStringLiteral(
+            "Key-value lookup: each query finds the key of its word (cross-entropy) and "
+            "outputs the value stored under it (mean squared error), seed 004.");
     }
     return {};
 }
@@ -255,7 +273,8 @@ TrainingData makeTrainingData(const Scene& original, TrainingTask task, const Ta
     const std::string name(toString(task));
 
     if (task == TrainingTask::KeyValue) {
-        std::vector<int> queryOrder(static_cast<std::size_t>(tq)), keyOrder(static_cast<std::size_t>(tk));
+        std::vector<int> queryOrder(static_cast<std::size_t>(tq)),
+            keyOrder(static_cast<std::size_t>(tk));
         std::iota(queryOrder.begin(), queryOrder.end(), 0);
         std::iota(keyOrder.begin(), keyOrder.end(), 0);
         Random random(options.valueSeed ^ kValueStream);
@@ -267,13 +286,17 @@ TrainingData makeTrainingData(const Scene& original, TrainingTask task, const Ta
                 else
                     queryOrder = keyOrder; // one sentence: queries and keys move together
             }
-            TrainingExample shuffled = keyValueExample(*problem, queryOrder, keyOrder, options.valueSeed, d);
+            TrainingExample shuffled =
+                keyValueExample(*problem, queryOrder, keyOrder, options.valueSeed, d);
             if (k == 0) {
                 e = std::move(shuffled);
-                if (std::find(e.countedRows.begin(), e.countedRows.end(), true) == e.countedRows.end())
-                    throw Error("key-value: no query word is among the keys; the queries look up the keys by "
-                                "their word (give a source sentence that holds the query words, or use "
-                                "self-attention)");
+                if (std::find(e.countedRows.begin(), e.countedRows.end(), true) ==
+                    e.countedRows.end())
+                    throw Error(
+                        "key-value: no query word is among the keys; the queries look up the keys "
+                        "by "
+                        "their word (give a source sentence that holds the query words, or use "
+                        "self-attention)");
             } else {
                 data.examples.push_back(std::move(shuffled));
             }
@@ -282,17 +305,19 @@ TrainingData makeTrainingData(const Scene& original, TrainingTask task, const Ta
         std::vector<int> target;
         if (task == TrainingTask::Translation) {
             if (!problem->cross)
-                throw Error("translation: the task needs a source sentence (cross-attention), as seed 001's "
+                throw Error("translation: the task needs a source sentence (cross-attention), as "
+                            "seed 001's "
                             "French/English pair: open the translation example or give a source");
             if (!options.alignment.empty()) {
                 if (int(options.alignment.size()) != tq)
-                    throw Error("alignment: " + std::to_string(options.alignment.size()) + " entries for " +
-                                std::to_string(tq) + " target tokens");
+                    throw Error("alignment: " + std::to_string(options.alignment.size()) +
+                                " entries for " + std::to_string(tq) + " target tokens");
                 target = options.alignment;
                 for (std::size_t i = 0; i < target.size(); ++i)
                     if (target[i] < -1 || target[i] >= tk)
-                        throw Error("alignment[" + std::to_string(i) + "]: " + std::to_string(target[i]) +
-                                    " is not a source position (0 to " + std::to_string(tk - 1) + ", or -1)");
+                        throw Error("alignment[" + std::to_string(i) + "]: " +
+                                    std::to_string(target[i]) + " is not a source position (0 to " +
+                                    std::to_string(tk - 1) + ", or -1)");
             } else {
                 target = sceneAlignment(scene, e.inputs);
             }
@@ -304,9 +329,9 @@ TrainingData makeTrainingData(const Scene& original, TrainingTask task, const Ta
             if (j < 0)
                 continue;
             if (e.inputs.isMasked(i, j))
-                throw Error(name + ": query " + std::to_string(i) + " (" + quoted(e.queryTokens[std::size_t(i)]) +
-                            ") would attend to key " + std::to_string(j) + " (" +
-                            quoted(e.keyTokens[std::size_t(j)]) +
+                throw Error(name + ": query " + std::to_string(i) + " (" +
+                            quoted(e.queryTokens[std::size_t(i)]) + ") would attend to key " +
+                            std::to_string(j) + " (" + quoted(e.keyTokens[std::size_t(j)]) +
                             "), which the mask hides; switch that mask off to train this task");
             e.countedRows[std::size_t(i)] = true;
             e.targetWeights(i, j) = 1.0;

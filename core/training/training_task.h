@@ -39,10 +39,10 @@ struct Scene;
 //   key-value:                                  lambda_a = 1, lambda_o = 1
 enum class TrainingTask { Copy, PreviousToken, Reverse, Translation, KeyValue };
 
-std::string_view toString(TrainingTask task);           // "copy", "previous-token", ...
+std::string_view toString(TrainingTask task); // "copy", "previous-token", ...
 std::optional<TrainingTask> parseTrainingTask(std::string_view name);
-std::string allTrainingTaskNames();                     // "copy|previous-token|..."
-QString describeTask(TrainingTask task);                // one sentence, for a tooltip
+std::string allTrainingTaskNames();      // "copy|previous-token|..."
+QString describeTask(TrainingTask task); // one sentence, for a tooltip
 
 // One training sequence: the layer's inputs and what it should produce.
 struct TrainingExample
@@ -82,6 +82,7 @@ Scene sceneForTask(const Scene& scene, TrainingTask task);
 // The task's data on sceneForTask(scene, task). Throws Error when the task cannot be posed
 // there: translation without a source sentence, a target on a masked key ("reverse: query 0
 // would attend to key 6, which the mask hides"), no counted row at all.
-TrainingData makeTrainingData(const Scene& scene, TrainingTask task, const TaskOptions& options = {});
+TrainingData makeTrainingData(const Scene& scene, TrainingTask task,
+                              const TaskOptions& options = {});
 
 } // namespace attn::core

@@ -36,7 +36,8 @@ int main(int argc, char** argv)
         renderer.render(&painter, QRectF(0, 0, size, size));
         painter.end();
         const QString folder = QStringLiteral("%1x%1/apps").arg(size);
-        const QString path = out.filePath(folder + QLatin1Char('/') + name + QStringLiteral(".png"));
+        const QString path =
+            out.filePath(folder + QLatin1Char('/') + name + QStringLiteral(".png"));
         if (!out.mkpath(folder) || !image.save(path, "PNG")) {
             std::fprintf(stderr, "render_icon: cannot write %s\n", qPrintable(path));
             return 1;

@@ -157,10 +157,12 @@ private slots:
             words << QStringLiteral("w%1").arg(i % 700);
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("long.png"));
-        const Run r = run({QStringLiteral("--backend"), QStringLiteral("cpu"), QStringLiteral("--text"), words.join(u' '),
-                           QStringLiteral("--heads"), QStringLiteral("8"), QStringLiteral("--d-model"), QStringLiteral("16"),
-                           QStringLiteral("--causal"), QStringLiteral("--export"), out, QStringLiteral("--width"),
-                           QStringLiteral("640"), QStringLiteral("--height"), QStringLiteral("480")});
+        const Run r =
+            run({QStringLiteral("--backend"), QStringLiteral("cpu"), QStringLiteral("--text"),
+                 words.join(u' '), QStringLiteral("--heads"), QStringLiteral("8"),
+                 QStringLiteral("--d-model"), QStringLiteral("16"), QStringLiteral("--causal"),
+                 QStringLiteral("--export"), out, QStringLiteral("--width"), QStringLiteral("640"),
+                 QStringLiteral("--height"), QStringLiteral("480")});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QCOMPARE(QImage(out).size(), QSize(640, 480));
     }
@@ -169,9 +171,10 @@ private slots:
     {
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("figure.png"));
-        const Run r = run({QStringLiteral("--backend"), QStringLiteral("cpu"), QStringLiteral("--export"), out,
-                           QStringLiteral("--width"), QStringLiteral("800"), QStringLiteral("--height"),
-                           QStringLiteral("600"), QStringLiteral("--dpi"), QStringLiteral("300")});
+        const Run r =
+            run({QStringLiteral("--backend"), QStringLiteral("cpu"), QStringLiteral("--export"),
+                 out, QStringLiteral("--width"), QStringLiteral("800"), QStringLiteral("--height"),
+                 QStringLiteral("600"), QStringLiteral("--dpi"), QStringLiteral("300")});
         QCOMPARE(r.code, 0);
         const QImage image(out);
         QCOMPARE(image.size(), QSize(800, 600));
@@ -188,15 +191,16 @@ private slots:
     {
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("figure.svg"));
-        const Run r = run({QStringLiteral("--scene"), kCatScene, QStringLiteral("--backend"), QStringLiteral("cpu"),
-                           QStringLiteral("--export"), out});
+        const Run r = run({QStringLiteral("--scene"), kCatScene, QStringLiteral("--backend"),
+                           QStringLiteral("cpu"), QStringLiteral("--export"), out});
         QCOMPARE(r.code, 0);
         QFile file(out);
         QVERIFY(file.open(QIODevice::ReadOnly));
         QXmlStreamReader xml(&file);
         QStringList texts;
         while (!xml.atEnd()) {
-            if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == QLatin1String("text"))
+            if (xml.readNext() == QXmlStreamReader::StartElement &&
+                xml.name() == QLatin1String("text"))
                 texts.append(xml.readElementText(QXmlStreamReader::IncludeChildElements).trimmed());
         }
         QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
@@ -229,19 +233,27 @@ private slots:
                 return texts;
             QXmlStreamReader xml(&svg);
             while (!xml.atEnd())
-                if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == QLatin1String("text"))
-                    texts.append(xml.readElementText(QXmlStreamReader::IncludeChildElements).trimmed());
+                if (xml.readNext() == QXmlStreamReader::StartElement &&
+                    xml.name() == QLatin1String("text"))
+                    texts.append(
+                        xml.readElementText(QXmlStreamReader::IncludeChildElements).trimmed());
             return texts;
         };
         for (const QStringList& arguments :
-             {QStringList{scenePath}, QStringList{QStringLiteral("--scene"), kCatScene, QStringLiteral("--view"), QStringLiteral("lines:1")}}) {
+             {QStringList{scenePath},
+              QStringList{QStringLiteral("--scene"), kCatScene, QStringLiteral("--view"),
+                          QStringLiteral("lines:1")}}) {
             const QString figure = dir.filePath(QStringLiteral("figure.svg"));
             QFile::remove(figure);
-            const Run r = run(arguments + QStringList{QStringLiteral("--backend"), QStringLiteral("cpu"), QStringLiteral("--export"), figure});
+            const Run r =
+                run(arguments + QStringList{QStringLiteral("--backend"), QStringLiteral("cpu"),
+                                            QStringLiteral("--export"), figure});
             QVERIFY2(r.code == 0, qPrintable(r.err));
             const QStringList texts = svgTexts(figure);
             // The lines figure heads its two columns; the heatmap names its axes instead.
-            QVERIFY2(texts.contains(QStringLiteral("Queries")) && texts.contains(QStringLiteral("Keys")), qPrintable(texts.join(u'|')));
+            QVERIFY2(texts.contains(QStringLiteral("Queries")) &&
+                         texts.contains(QStringLiteral("Keys")),
+                     qPrintable(texts.join(u'|')));
             QVERIFY2(!texts.contains(QStringLiteral("queries")), qPrintable(texts.join(u'|')));
         }
     }
@@ -250,15 +262,18 @@ private slots:
     {
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("figure.pdf"));
-        const Run r = run({QStringLiteral("--scene"), kCatScene, QStringLiteral("--backend"), QStringLiteral("cpu"),
-                           QStringLiteral("--export"), out, QStringLiteral("--width"), QStringLiteral("1500"),
-                           QStringLiteral("--height"), QStringLiteral("1200"), QStringLiteral("--dpi"),
-                           QStringLiteral("300")});
+        const Run r =
+            run({QStringLiteral("--scene"), kCatScene, QStringLiteral("--backend"),
+                 QStringLiteral("cpu"), QStringLiteral("--export"), out, QStringLiteral("--width"),
+                 QStringLiteral("1500"), QStringLiteral("--height"), QStringLiteral("1200"),
+                 QStringLiteral("--dpi"), QStringLiteral("300")});
         QCOMPARE(r.code, 0);
         const QString info = toolOutput("pdfinfo", {out});
-        QVERIFY2(info.contains(QRegularExpression(QStringLiteral("Pages:\\s+1\\n"))), qPrintable(info));
+        QVERIFY2(info.contains(QRegularExpression(QStringLiteral("Pages:\\s+1\\n"))),
+                 qPrintable(info));
         // 1500 x 1200 px at 300 DPI = 5 x 4 inches = 360 x 288 points.
-        QVERIFY2(info.contains(QRegularExpression(QStringLiteral("Page size:\\s+360(\\.0+)? x 288(\\.0+)? pts"))),
+        QVERIFY2(info.contains(QRegularExpression(
+                     QStringLiteral("Page size:\\s+360(\\.0+)? x 288(\\.0+)? pts"))),
                  qPrintable(info));
         const QString text = toolOutput("pdftotext", {out, QStringLiteral("-")});
         const auto problem = core::resolveProblem(core::loadScene(kCatScene));
@@ -271,8 +286,9 @@ private slots:
     {
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("dump.json"));
-        const Run r = run({QStringLiteral("--scene"), kCatScene, QStringLiteral("--backend"), QStringLiteral("cpu"),
-                           QStringLiteral("--causal"), QStringLiteral("--dump"), out});
+        const Run r =
+            run({QStringLiteral("--scene"), kCatScene, QStringLiteral("--backend"),
+                 QStringLiteral("cpu"), QStringLiteral("--causal"), QStringLiteral("--dump"), out});
         QCOMPARE(r.code, 0);
         core::Scene scene = core::loadScene(kCatScene);
         scene.mask.causal = true;
@@ -291,13 +307,15 @@ private slots:
         QTest::addColumn<QStringList>("options");
         for (const char* mode : {"dot", "scaled", "additive", "hard", "bilinear", "cosine"})
             QTest::newRow(mode) << QStringList{QStringLiteral("--mode"), QString::fromLatin1(mode)};
-        QTest::newRow("relu causal") << QStringList{QStringLiteral("--normalize"), QStringLiteral("relu"),
-                                                    QStringLiteral("--causal")};
-        QTest::newRow("sparsemax window") << QStringList{QStringLiteral("--normalize"), QStringLiteral("sparsemax"),
-                                                         QStringLiteral("--window"), QStringLiteral("1")};
-        QTest::newRow("cross") << QStringList{QStringLiteral("--text"), QStringLiteral("Le chat noir a mangé la souris"),
-                                              QStringLiteral("--source"), QStringLiteral("Black cat ate the mouse"),
-                                              QStringLiteral("--heads"), QStringLiteral("4")};
+        QTest::newRow("relu causal") << QStringList{
+            QStringLiteral("--normalize"), QStringLiteral("relu"), QStringLiteral("--causal")};
+        QTest::newRow("sparsemax window")
+            << QStringList{QStringLiteral("--normalize"), QStringLiteral("sparsemax"),
+                           QStringLiteral("--window"), QStringLiteral("1")};
+        QTest::newRow("cross") << QStringList{
+            QStringLiteral("--text"),   QStringLiteral("Le chat noir a mangé la souris"),
+            QStringLiteral("--source"), QStringLiteral("Black cat ate the mouse"),
+            QStringLiteral("--heads"),  QStringLiteral("4")};
     }
     void vulkanDumpEqualsCpuDumpForEveryMode()
     {
@@ -306,13 +324,16 @@ private slots:
         QJsonObject dumps[2];
         const char* backends[2] = {"cpu", "vulkan"};
         for (int b = 0; b < 2; ++b) {
-            const QString out = dir.filePath(QStringLiteral("%1.json").arg(QLatin1String(backends[b])));
-            const Run r = run(options + QStringList{QStringLiteral("--backend"), QString::fromLatin1(backends[b]),
+            const QString out =
+                dir.filePath(QStringLiteral("%1.json").arg(QLatin1String(backends[b])));
+            const Run r = run(options + QStringList{QStringLiteral("--backend"),
+                                                    QString::fromLatin1(backends[b]),
                                                     QStringLiteral("--dump"), out});
             QVERIFY2(r.code == 0, qPrintable(r.err));
             dumps[b] = readJson(out);
         }
-        REQUIRE_VULKAN(dumps[1].value(QStringLiteral("backend")).toString() == QLatin1String("Vulkan"));
+        REQUIRE_VULKAN(dumps[1].value(QStringLiteral("backend")).toString() ==
+                       QLatin1String("Vulkan"));
         QVERIFY(!dumps[1].value(QStringLiteral("device")).toString().isEmpty());
         const QJsonArray cpuHeads = dumps[0].value(QStringLiteral("heads")).toArray();
         const QJsonArray gpuHeads = dumps[1].value(QStringLiteral("heads")).toArray();
@@ -320,11 +341,17 @@ private slots:
         for (qsizetype h = 0; h < cpuHeads.size(); ++h) {
             const QJsonObject c = cpuHeads[h].toObject(), g = gpuHeads[h].toObject();
             for (const char* name : {"Q", "K", "V", "rawScores", "scaledScores", "maskedScores"})
-                QVERIFY2(maxDifference(c[QLatin1String(name)], g[QLatin1String(name)]) <= 1e-4, name);
-            QVERIFY2(maxDifference(c[QStringLiteral("weights")], g[QStringLiteral("weights")]) <= 1e-5, "weights");
-            QVERIFY2(maxDifference(c[QStringLiteral("output")], g[QStringLiteral("output")]) <= 1e-4, "output");
+                QVERIFY2(maxDifference(c[QLatin1String(name)], g[QLatin1String(name)]) <= 1e-4,
+                         name);
+            QVERIFY2(maxDifference(c[QStringLiteral("weights")], g[QStringLiteral("weights")]) <=
+                         1e-5,
+                     "weights");
+            QVERIFY2(maxDifference(c[QStringLiteral("output")], g[QStringLiteral("output")]) <=
+                         1e-4,
+                     "output");
         }
-        QVERIFY(maxDifference(dumps[0][QStringLiteral("output")], dumps[1][QStringLiteral("output")]) <= 1e-4);
+        QVERIFY(maxDifference(dumps[0][QStringLiteral("output")],
+                              dumps[1][QStringLiteral("output")]) <= 1e-4);
     }
 
     // --list-devices prints each device with its type, driver and API version.
@@ -338,14 +365,18 @@ private slots:
         QSet<QString> indices;
         for (const QString& line : lines) {
             const QRegularExpressionMatch m = kDeviceLine.match(line);
-            QVERIFY2(m.hasMatch(), qPrintable(QStringLiteral("not 'INDEX: NAME [TYPE] driver DRIVER, "
-                                                             "Vulkan X.Y.Z': ") + line));
+            QVERIFY2(m.hasMatch(),
+                     qPrintable(QStringLiteral("not 'INDEX: NAME [TYPE] driver DRIVER, "
+                                               "Vulkan X.Y.Z': ") +
+                                line));
             indices.insert(m.captured(1));
         }
         QCOMPARE(indices.size(), lines.size()); // one line per device
         // CI installs mesa-vulkan-drivers: lavapipe is there, a CPU device named llvmpipe.
         if (qgetenv("CI") == "true")
-            QVERIFY2(lines.filter(QRegularExpression(QStringLiteral("^\\d+: llvmpipe.* \\[CPU\\] driver llvmpipe"))).size() == 1,
+            QVERIFY2(lines.filter(QRegularExpression(QStringLiteral(
+                                      "^\\d+: llvmpipe.* \\[CPU\\] driver llvmpipe")))
+                             .size() == 1,
                      qPrintable(r.out));
     }
 
@@ -354,8 +385,8 @@ private slots:
     void vkDeviceIsRecordedInTheDump_data()
     {
         QTest::addColumn<QString>("how");
-        for (const char* how : {"option index", "option name", "environment index", "environment name",
-                                "option over environment"})
+        for (const char* how : {"option index", "option name", "environment index",
+                                "environment name", "option over environment"})
             QTest::newRow(how) << QString::fromLatin1(how);
     }
     void vkDeviceIsRecordedInTheDump()
@@ -366,10 +397,12 @@ private slots:
         // The last device, so that the preferred one (the default) is not picked by accident
         // on a machine with several; by name, a case-insensitive part of it.
         const ListedDevice& device = devices.back();
-        const QString selector = how.endsWith(QLatin1String("name")) ? device.name.left(4).toUpper() : device.index;
+        const QString selector =
+            how.endsWith(QLatin1String("name")) ? device.name.left(4).toUpper() : device.index;
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("dump.json"));
-        QStringList arguments{QStringLiteral("--backend"), QStringLiteral("vulkan"), QStringLiteral("--dump"), out};
+        QStringList arguments{QStringLiteral("--backend"), QStringLiteral("vulkan"),
+                              QStringLiteral("--dump"), out};
         QStringList environment;
         if (how.startsWith(QLatin1String("option")))
             arguments << QStringLiteral("--vk-device") << selector;
@@ -393,12 +426,15 @@ private slots:
         QTest::addColumn<QString>("selector");
         const QString name = QStringLiteral("nonexistent");
         const QStringList vulkan{QStringLiteral("--backend"), QStringLiteral("vulkan")};
-        QTest::newRow("--vk-device name") << QStringList{QStringLiteral("--vk-device"), name} << QStringList() << name;
+        QTest::newRow("--vk-device name")
+            << QStringList{QStringLiteral("--vk-device"), name} << QStringList() << name;
         QTest::newRow("--vk-device name, --backend vulkan")
             << (vulkan + QStringList{QStringLiteral("--vk-device"), name}) << QStringList() << name;
         QTest::newRow("--vk-device index out of range")
-            << QStringList{QStringLiteral("--vk-device"), QStringLiteral("99")} << QStringList() << QStringLiteral("99");
-        QTest::newRow("ATTN_VK_DEVICE name") << QStringList() << QStringList{QStringLiteral("ATTN_VK_DEVICE=") + name} << name;
+            << QStringList{QStringLiteral("--vk-device"), QStringLiteral("99")} << QStringList()
+            << QStringLiteral("99");
+        QTest::newRow("ATTN_VK_DEVICE name")
+            << QStringList() << QStringList{QStringLiteral("ATTN_VK_DEVICE=") + name} << name;
         QTest::newRow("ATTN_VK_DEVICE name, --backend vulkan")
             << vulkan << QStringList{QStringLiteral("ATTN_VK_DEVICE=") + name} << name;
     }
@@ -411,10 +447,12 @@ private slots:
         REQUIRE_VULKAN(!devices.empty());
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("dump.json"));
-        const Run r = run(arguments + QStringList{QStringLiteral("--dump"), out}, QString(), environment);
+        const Run r =
+            run(arguments + QStringList{QStringLiteral("--dump"), out}, QString(), environment);
         QCOMPARE(r.code, 2);
-        const QString message = QStringLiteral("error: Vulkan device '%1' not found; available: %2: %3")
-                                    .arg(selector, devices.front().index, devices.front().name);
+        const QString message =
+            QStringLiteral("error: Vulkan device '%1' not found; available: %2: %3")
+                .arg(selector, devices.front().index, devices.front().name);
         QVERIFY2(r.err.count(message) == 1, qPrintable(r.err));
         QCOMPARE(r.err.count(QStringLiteral("not found")), 1); // said once
         QVERIFY2(!r.err.contains(QStringLiteral("CPU backend")), qPrintable(r.err));
@@ -427,28 +465,44 @@ private slots:
         QTest::addColumn<int>("code");
         QTest::addColumn<QString>("message");
         const QString malformed = QStringLiteral(ATTN_TEST_DATA_DIR "/scenes/malformed/");
-        QTest::newRow("unknown option") << QStringList{QStringLiteral("--frobnicate")} << 2 << QStringLiteral("frobnicate");
-        QTest::newRow("bad mode") << QStringList{QStringLiteral("--mode"), QStringLiteral("quadratic"), QStringLiteral("--dump"), QStringLiteral("x.json")}
+        QTest::newRow("unknown option")
+            << QStringList{QStringLiteral("--frobnicate")} << 2 << QStringLiteral("frobnicate");
+        QTest::newRow("bad mode") << QStringList{QStringLiteral("--mode"),
+                                                 QStringLiteral("quadratic"),
+                                                 QStringLiteral("--dump"), QStringLiteral("x.json")}
                                   << 2 << QStringLiteral("--mode");
-        QTest::newRow("bad export suffix") << QStringList{QStringLiteral("--export"), QStringLiteral("figure.txt")} << 2
-                                           << QStringLiteral(".png, .svg or .pdf");
-        QTest::newRow("head out of range") << QStringList{QStringLiteral("--view"), QStringLiteral("head:0"), QStringLiteral("--export"), QStringLiteral("f.png")}
-                                           << 2 << QStringLiteral("--view");
-        QTest::newRow("missing scene") << QStringList{QStringLiteral("--scene"), QStringLiteral("/nonexistent/scene.json"),
-                                                      QStringLiteral("--dump"), QStringLiteral("x.json")}
-                                       << 3 << QStringLiteral("/nonexistent/scene.json");
-        QTest::newRow("wrong shape") << QStringList{QStringLiteral("--scene"), malformed + QStringLiteral("heads_not_dividing.json"),
-                                                    QStringLiteral("--export"), QStringLiteral("f.png")}
-                                     << 3 << QStringLiteral("heads");
-        QTest::newRow("newer version") << QStringList{QStringLiteral("--scene"), malformed + QStringLiteral("newer_version.json"),
-                                                      QStringLiteral("--export"), QStringLiteral("f.png")}
-                                       << 3 << QStringLiteral("version");
-        QTest::newRow("no head 9") << QStringList{QStringLiteral("--view"), QStringLiteral("head:9"), QStringLiteral("--export"), QStringLiteral("f.png")}
-                                   << 3 << QStringLiteral("no head 9");
-        QTest::newRow("unwritable") << QStringList{QStringLiteral("--export"), QStringLiteral("/nonexistent-dir/f.png")} << 4
-                                    << QStringLiteral("/nonexistent-dir/f.png");
-        QTest::newRow("empty sentence") << QStringList{QStringLiteral("--text"), QStringLiteral("   "), QStringLiteral("--dump"), QStringLiteral("x.json")}
-                                        << 3 << QStringLiteral("token");
+        QTest::newRow("bad export suffix")
+            << QStringList{QStringLiteral("--export"), QStringLiteral("figure.txt")} << 2
+            << QStringLiteral(".png, .svg or .pdf");
+        QTest::newRow("head out of range")
+            << QStringList{QStringLiteral("--view"), QStringLiteral("head:0"),
+                           QStringLiteral("--export"), QStringLiteral("f.png")}
+            << 2 << QStringLiteral("--view");
+        QTest::newRow("missing scene")
+            << QStringList{QStringLiteral("--scene"), QStringLiteral("/nonexistent/scene.json"),
+                           QStringLiteral("--dump"), QStringLiteral("x.json")}
+            << 3 << QStringLiteral("/nonexistent/scene.json");
+        QTest::newRow("wrong shape")
+            << QStringList{QStringLiteral("--scene"),
+                           malformed + QStringLiteral("heads_not_dividing.json"),
+                           QStringLiteral("--export"), QStringLiteral("f.png")}
+            << 3 << QStringLiteral("heads");
+        QTest::newRow("newer version")
+            << QStringList{QStringLiteral("--scene"),
+                           malformed + QStringLiteral("newer_version.json"),
+                           QStringLiteral("--export"), QStringLiteral("f.png")}
+            << 3 << QStringLiteral("version");
+        QTest::newRow("no head 9")
+            << QStringList{QStringLiteral("--view"), QStringLiteral("head:9"),
+                           QStringLiteral("--export"), QStringLiteral("f.png")}
+            << 3 << QStringLiteral("no head 9");
+        QTest::newRow("unwritable")
+            << QStringList{QStringLiteral("--export"), QStringLiteral("/nonexistent-dir/f.png")}
+            << 4 << QStringLiteral("/nonexistent-dir/f.png");
+        QTest::newRow("empty sentence")
+            << QStringList{QStringLiteral("--text"), QStringLiteral("   "),
+                           QStringLiteral("--dump"), QStringLiteral("x.json")}
+            << 3 << QStringLiteral("token");
     }
     void exitCodes()
     {
@@ -456,10 +510,13 @@ private slots:
         QFETCH(int, code);
         QFETCH(QString, message);
         QTemporaryDir dir;
-        const Run r = run(arguments + QStringList{QStringLiteral("--backend"), QStringLiteral("cpu")}, dir.path());
+        const Run r =
+            run(arguments + QStringList{QStringLiteral("--backend"), QStringLiteral("cpu")},
+                dir.path());
         QCOMPARE(r.code, code);
         QVERIFY2(r.err.contains(message, Qt::CaseInsensitive), qPrintable(r.err));
-        QVERIFY2(!QFile::exists(dir.filePath(QStringLiteral("f.png"))), "a failed run wrote a figure");
+        QVERIFY2(!QFile::exists(dir.filePath(QStringLiteral("f.png"))),
+                 "a failed run wrote a figure");
     }
 
     void aFailedExportLeavesTheOldFileIntact()
@@ -470,7 +527,8 @@ private slots:
         QVERIFY(old.open(QIODevice::WriteOnly));
         old.write("the figure from last week");
         old.close();
-        const Run r = run({QStringLiteral("--scene"), QStringLiteral(ATTN_TEST_DATA_DIR "/scenes/malformed/heads_zero.json"),
+        const Run r = run({QStringLiteral("--scene"),
+                           QStringLiteral(ATTN_TEST_DATA_DIR "/scenes/malformed/heads_zero.json"),
                            QStringLiteral("--export"), out});
         QCOMPARE(r.code, 3);
         QVERIFY(old.open(QIODevice::ReadOnly));
@@ -481,20 +539,22 @@ private slots:
     {
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("lecture"));
-        const QString scene = QStringLiteral(ATTN_RESOURCES_DIR "/examples/12-multi-head-one-off.json");
-        const Run r = run({QStringLiteral("--scene"), scene, QStringLiteral("--backend"), QStringLiteral("cpu"),
-                           QStringLiteral("--export-all"), out});
+        const QString scene =
+            QStringLiteral(ATTN_RESOURCES_DIR "/examples/12-multi-head-one-off.json");
+        const Run r = run({QStringLiteral("--scene"), scene, QStringLiteral("--backend"),
+                           QStringLiteral("cpu"), QStringLiteral("--export-all"), out});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QStringList expected;
-        for (const char* name : {"heads", "head-1", "head-2", "head-mean", "pipeline-1", "pipeline-2", "difference-1",
-                                 "difference-2"})
+        for (const char* name : {"heads", "head-1", "head-2", "head-mean", "pipeline-1",
+                                 "pipeline-2", "difference-1", "difference-2"})
             for (const char* suffix : {".pdf", ".png"})
                 expected.append(QLatin1String(name) + QLatin1String(suffix));
         expected.sort();
         QStringList written = QDir(out).entryList(QDir::Files);
         written.sort();
         QCOMPARE(written, expected);
-        QVERIFY(toolOutput("pdftotext", {QDir(out).filePath(QStringLiteral("heads.pdf")), QStringLiteral("-")})
+        QVERIFY(toolOutput("pdftotext",
+                           {QDir(out).filePath(QStringLiteral("heads.pdf")), QStringLiteral("-")})
                     .contains(QStringLiteral("Head 2 (off)")));
     }
 
@@ -502,8 +562,9 @@ private slots:
     {
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("weights.csv"));
-        const Run r = run({QStringLiteral("--scene"), kCatScene, QStringLiteral("--backend"), QStringLiteral("cpu"),
-                           QStringLiteral("--stage"), QStringLiteral("weights"), QStringLiteral("--export-matrix"), out});
+        const Run r = run({QStringLiteral("--scene"), kCatScene, QStringLiteral("--backend"),
+                           QStringLiteral("cpu"), QStringLiteral("--stage"),
+                           QStringLiteral("weights"), QStringLiteral("--export-matrix"), out});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         core::CpuBackend backend;
         const auto result = backend.compute(core::resolveProblem(core::loadScene(kCatScene)), {});
@@ -537,25 +598,33 @@ private slots:
     void ownSentenceOnEveryExample_data()
     {
         QTest::addColumn<QStringList>("arguments");
-        QTest::newRow("--source alone on the example") << QStringList{QStringLiteral("--source"), QStringLiteral("Black cat")};
-        QTest::newRow("--text on the example") << QStringList{QStringLiteral("--text"), QStringLiteral("The student did not get it")};
+        QTest::newRow("--source alone on the example")
+            << QStringList{QStringLiteral("--source"), QStringLiteral("Black cat")};
+        QTest::newRow("--text on the example")
+            << QStringList{QStringLiteral("--text"), QStringLiteral("The student did not get it")};
         const QDir examples(QStringLiteral(ATTN_RESOURCES_DIR "/examples"));
-        for (const QString& file : examples.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
-            QTest::newRow(qPrintable(file)) << QStringList{QStringLiteral("--scene"), examples.filePath(file), QStringLiteral("--text"),
-                                                           QStringLiteral("The student did not get the scholarship because she was lazy")};
+        for (const QString& file :
+             examples.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
+            QTest::newRow(qPrintable(file)) << QStringList{
+                QStringLiteral("--scene"), examples.filePath(file), QStringLiteral("--text"),
+                QStringLiteral("The student did not get the scholarship because she was lazy")};
     }
     void ownSentenceOnEveryExample()
     {
         QFETCH(QStringList, arguments);
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("dump.json"));
-        const Run r = run(arguments + QStringList{QStringLiteral("--backend"), QStringLiteral("cpu"), QStringLiteral("--dump"), out});
+        const Run r =
+            run(arguments + QStringList{QStringLiteral("--backend"), QStringLiteral("cpu"),
+                                        QStringLiteral("--dump"), out});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         const QJsonObject dump = readJson(out);
         QVERIFY(!dump.value(QStringLiteral("heads")).toArray().isEmpty());
         if (arguments.first() == QLatin1String("--source")) {
             QVERIFY(dump.value(QStringLiteral("cross")).toBool());
-            QVERIFY2(r.err.contains(QStringLiteral("note: ")) && r.err.contains(QStringLiteral("Black")), qPrintable(r.err));
+            QVERIFY2(r.err.contains(QStringLiteral("note: ")) &&
+                         r.err.contains(QStringLiteral("Black")),
+                     qPrintable(r.err));
             QVERIFY(r.err.contains(QStringLiteral("hashed vectors")));
         }
     }
@@ -565,12 +634,15 @@ private slots:
     {
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("dump.json"));
-        const QStringList common{QStringLiteral("--backend"), QStringLiteral("cpu"), QStringLiteral("--dump"), out,
-                                 QStringLiteral("--text"), QStringLiteral("a b a c")};
-        Run r = run(common + QStringList{QStringLiteral("--embedding"), QStringLiteral("onehot"), QStringLiteral("--positional"),
-                                         QStringLiteral("none"), QStringLiteral("--fill"), QStringLiteral("-9e15"),
-                                         QStringLiteral("--d-k"), QStringLiteral("3"), QStringLiteral("--normalize"),
-                                         QStringLiteral("none"), QStringLiteral("--causal")});
+        const QStringList common{QStringLiteral("--backend"), QStringLiteral("cpu"),
+                                 QStringLiteral("--dump"),    out,
+                                 QStringLiteral("--text"),    QStringLiteral("a b a c")};
+        Run r = run(common + QStringList{QStringLiteral("--embedding"), QStringLiteral("onehot"),
+                                         QStringLiteral("--positional"), QStringLiteral("none"),
+                                         QStringLiteral("--fill"), QStringLiteral("-9e15"),
+                                         QStringLiteral("--d-k"), QStringLiteral("3"),
+                                         QStringLiteral("--normalize"), QStringLiteral("none"),
+                                         QStringLiteral("--causal")});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QJsonObject dump = readJson(out);
         const QJsonObject settings = dump.value(QStringLiteral("settings")).toObject();
@@ -591,29 +663,40 @@ private slots:
         const QJsonArray scaled = head.value(QStringLiteral("scaledScores")).toArray();
         for (int i = 0; i < 4; ++i)
             for (int j = 0; j < 4; ++j)
-                QCOMPARE(weights[i].toArray()[j].toDouble(), j > i ? 0.0 : scaled[i].toArray()[j].toDouble());
+                QCOMPARE(weights[i].toArray()[j].toDouble(),
+                         j > i ? 0.0 : scaled[i].toArray()[j].toDouble());
 
         // --fill=-inf, sinusoidal positions, a table from the vectors in use.
-        r = run(common + QStringList{QStringLiteral("--fill=-inf"), QStringLiteral("--positional"), QStringLiteral("sinusoidal"),
-                                     QStringLiteral("--embedding"), QStringLiteral("table")});
+        r = run(common + QStringList{QStringLiteral("--fill=-inf"), QStringLiteral("--positional"),
+                                     QStringLiteral("sinusoidal"), QStringLiteral("--embedding"),
+                                     QStringLiteral("table")});
         QVERIFY2(r.code == 0, qPrintable(r.err));
-        QCOMPARE(readJson(out).value(QStringLiteral("settings")).toObject().value(QStringLiteral("fill")).toString(), QStringLiteral("-inf"));
+        QCOMPARE(readJson(out)
+                     .value(QStringLiteral("settings"))
+                     .toObject()
+                     .value(QStringLiteral("fill"))
+                     .toString(),
+                 QStringLiteral("-inf"));
 
         // Word vectors: the file's width must be d_model.
         const QString vectors = QStringLiteral(ATTN_TEST_DATA_DIR "/scenes/valid/vectors.txt");
         r = run(common + QStringList{QStringLiteral("--word-vectors"), vectors});
         QCOMPARE(r.code, 3);
-        QVERIFY2(r.err.contains(QStringLiteral("--word-vectors")) && r.err.contains(QStringLiteral("--d-model")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("--word-vectors")) &&
+                     r.err.contains(QStringLiteral("--d-model")),
+                 qPrintable(r.err));
 
         // Names the options do not know are usage errors that list the choices.
-        for (const auto& [option, value] : {std::pair{"--embedding", "glove"}, std::pair{"--positional", "rotary"},
-                                           std::pair{"--fill", "0"}, std::pair{"--normalize", "tanh"}}) {
+        for (const auto& [option, value] :
+             {std::pair{"--embedding", "glove"}, std::pair{"--positional", "rotary"},
+              std::pair{"--fill", "0"}, std::pair{"--normalize", "tanh"}}) {
             r = run(common + QStringList{QLatin1String(option), QLatin1String(value)});
             QCOMPARE(r.code, 2);
             QVERIFY2(r.err.contains(QLatin1String(option)), qPrintable(r.err));
         }
         r = run(common + QStringList{QStringLiteral("--normalize"), QStringLiteral("tanh")});
-        QVERIFY2(r.err.contains(QStringLiteral("softmax|hard|relu|sparsemax|none")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("softmax|hard|relu|sparsemax|none")),
+                 qPrintable(r.err));
     }
 
     // The Difference figure never compares a score with itself, as in the window.
@@ -625,13 +708,15 @@ private slots:
         const QString path = dir.filePath(QStringLiteral("scene.json"));
         core::saveScene(scene, path);
         const QString out = dir.filePath(QStringLiteral("diff.svg"));
-        const Run r = run({QStringLiteral("--scene"), path, QStringLiteral("--view"), QStringLiteral("difference:1"),
-                           QStringLiteral("--export"), out, QStringLiteral("--backend"), QStringLiteral("cpu")});
+        const Run r = run({QStringLiteral("--scene"), path, QStringLiteral("--view"),
+                           QStringLiteral("difference:1"), QStringLiteral("--export"), out,
+                           QStringLiteral("--backend"), QStringLiteral("cpu")});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QFile file(out);
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QByteArray svg = file.readAll();
-        QVERIFY2(svg.contains("minus dot product"), "the difference is against the dot product, not itself");
+        QVERIFY2(svg.contains("minus dot product"),
+                 "the difference is against the dot product, not itself");
     }
 
     // --compare takes any one change of the scene; one that changes nothing, or a word it
@@ -640,19 +725,23 @@ private slots:
     {
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("diff.svg"));
-        const QStringList common{QStringLiteral("--text"), QStringLiteral("one two three four"), QStringLiteral("--view"),
-                                 QStringLiteral("difference:1"), QStringLiteral("--export"), out,
+        const QStringList common{QStringLiteral("--text"),    QStringLiteral("one two three four"),
+                                 QStringLiteral("--view"),    QStringLiteral("difference:1"),
+                                 QStringLiteral("--export"),  out,
                                  QStringLiteral("--backend"), QStringLiteral("cpu")};
-        Run r = run(common + QStringList{QStringLiteral("--compare"), QStringLiteral("mask:causal")});
+        Run r =
+            run(common + QStringList{QStringLiteral("--compare"), QStringLiteral("mask:causal")});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QFile file(out);
         QVERIFY(file.open(QIODevice::ReadOnly));
         QVERIFY(file.readAll().contains("minus the same with causal mask on"));
         file.close();
-        for (const char* refused : {"mask:no-causal", "normalization:softmax", "positions:sinusoidal", "sideways"}) {
+        for (const char* refused :
+             {"mask:no-causal", "normalization:softmax", "positions:sinusoidal", "sideways"}) {
             r = run(common + QStringList{QStringLiteral("--compare"), QLatin1String(refused)});
             QCOMPARE(r.code, 3);
-            QVERIFY2(r.err.contains(QStringLiteral("--compare")) && r.err.contains(QStringLiteral("mask:causal")) &&
+            QVERIFY2(r.err.contains(QStringLiteral("--compare")) &&
+                         r.err.contains(QStringLiteral("mask:causal")) &&
                          r.err.contains(QStringLiteral("normalization:sparsemax")),
                      qPrintable(r.err));
         }
@@ -671,33 +760,49 @@ private slots:
             QByteArray magic;
         };
         const Case cases[] = {
-            {{QStringLiteral("--scene"), examples + QStringLiteral("14-gradient-saturation.json")}, QStringLiteral("g.pdf"), "%PDF-"},
-            {{QStringLiteral("--text"), QStringLiteral("one two three four"), QStringLiteral("--view"), QStringLiteral("kernel")},
-             QStringLiteral("k.svg"), "<?xml"},
-            {{QStringLiteral("--text"), QStringLiteral("one two three four"), QStringLiteral("--view"), QStringLiteral("positions")},
-             QStringLiteral("p.png"), "\x89PNG"},
-            {{QStringLiteral("--scene"), examples + QStringLiteral("17-embedding-space-king-queen.json")}, QStringLiteral("e.png"), "\x89PNG"},
-            {{QStringLiteral("--text"), QStringLiteral("one two three four"), QStringLiteral("--view"), QStringLiteral("train"),
-              QStringLiteral("--train"), QStringLiteral("reverse"), QStringLiteral("--steps"), QStringLiteral("30")},
-             QStringLiteral("t.png"), "\x89PNG"},
-            {{QStringLiteral("--text"), QStringLiteral("one two three"), QStringLiteral("--view"), QStringLiteral("gradient"),
-              QStringLiteral("--query"), QStringLiteral("2")},
-             QStringLiteral("q.png"), "\x89PNG"},
+            {{QStringLiteral("--scene"), examples + QStringLiteral("14-gradient-saturation.json")},
+             QStringLiteral("g.pdf"),
+             "%PDF-"},
+            {{QStringLiteral("--text"), QStringLiteral("one two three four"),
+              QStringLiteral("--view"), QStringLiteral("kernel")},
+             QStringLiteral("k.svg"),
+             "<?xml"},
+            {{QStringLiteral("--text"), QStringLiteral("one two three four"),
+              QStringLiteral("--view"), QStringLiteral("positions")},
+             QStringLiteral("p.png"),
+             "\x89PNG"},
+            {{QStringLiteral("--scene"),
+              examples + QStringLiteral("17-embedding-space-king-queen.json")},
+             QStringLiteral("e.png"),
+             "\x89PNG"},
+            {{QStringLiteral("--text"), QStringLiteral("one two three four"),
+              QStringLiteral("--view"), QStringLiteral("train"), QStringLiteral("--train"),
+              QStringLiteral("reverse"), QStringLiteral("--steps"), QStringLiteral("30")},
+             QStringLiteral("t.png"),
+             "\x89PNG"},
+            {{QStringLiteral("--text"), QStringLiteral("one two three"), QStringLiteral("--view"),
+              QStringLiteral("gradient"), QStringLiteral("--query"), QStringLiteral("2")},
+             QStringLiteral("q.png"),
+             "\x89PNG"},
         };
         for (const Case& c : cases) {
             const QString out = dir.filePath(c.file);
-            const Run r = run(c.arguments + QStringList{QStringLiteral("--export"), out, QStringLiteral("--backend"),
-                                                        QStringLiteral("cpu")});
-            QVERIFY2(r.code == 0, qPrintable(c.arguments.join(QLatin1Char(' ')) + QStringLiteral(": ") + r.err));
+            const Run r =
+                run(c.arguments + QStringList{QStringLiteral("--export"), out,
+                                              QStringLiteral("--backend"), QStringLiteral("cpu")});
+            QVERIFY2(r.code == 0,
+                     qPrintable(c.arguments.join(QLatin1Char(' ')) + QStringLiteral(": ") + r.err));
             QFile file(out);
             QVERIFY(file.open(QIODevice::ReadOnly));
             QCOMPARE(file.read(c.magic.size()), c.magic);
         }
-        const Run r = run({QStringLiteral("--text"), QStringLiteral("one two three"), QStringLiteral("--view"),
-                           QStringLiteral("gradient"), QStringLiteral("--query"), QStringLiteral("4"), QStringLiteral("--export"),
-                           dir.filePath(QStringLiteral("no.png"))});
+        const Run r = run({QStringLiteral("--text"), QStringLiteral("one two three"),
+                           QStringLiteral("--view"), QStringLiteral("gradient"),
+                           QStringLiteral("--query"), QStringLiteral("4"),
+                           QStringLiteral("--export"), dir.filePath(QStringLiteral("no.png"))});
         QCOMPARE(r.code, 3);
-        QVERIFY2(r.err.contains(QStringLiteral("--query 4: the input has 3 queries")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("--query 4: the input has 3 queries")),
+                 qPrintable(r.err));
     }
 
     // Two outputs to one file: the second would replace the first without a word. Refused as
@@ -709,25 +814,33 @@ private slots:
         QTest::addColumn<QString>("message");
         QTest::addColumn<QString>("unwritten");
         QTest::newRow("dump, export-matrix")
-            << QStringList{QStringLiteral("--dump"), QStringLiteral("x.json"), QStringLiteral("--export-matrix"),
-                           QStringLiteral("./x.json")}
-            << QStringLiteral("--dump and --export-matrix both write to ./x.json") << QStringLiteral("x.json");
+            << QStringList{QStringLiteral("--dump"), QStringLiteral("x.json"),
+                           QStringLiteral("--export-matrix"), QStringLiteral("./x.json")}
+            << QStringLiteral("--dump and --export-matrix both write to ./x.json")
+            << QStringLiteral("x.json");
         QTest::newRow("export, export-presentation")
-            << QStringList{QStringLiteral("--export"), QStringLiteral("sub/../f.pdf"), QStringLiteral("--export-presentation"),
-                           QStringLiteral("f.pdf")}
-            << QStringLiteral("--export and --export-presentation both write to f.pdf") << QStringLiteral("f.pdf");
+            << QStringList{QStringLiteral("--export"), QStringLiteral("sub/../f.pdf"),
+                           QStringLiteral("--export-presentation"), QStringLiteral("f.pdf")}
+            << QStringLiteral("--export and --export-presentation both write to f.pdf")
+            << QStringLiteral("f.pdf");
         QTest::newRow("dump, train-save")
-            << QStringList{QStringLiteral("--train"), QStringLiteral("copy"), QStringLiteral("--steps"), QStringLiteral("2"),
-                           QStringLiteral("--dump"), QStringLiteral("t.json"), QStringLiteral("--train-save"), QStringLiteral("t.json")}
-            << QStringLiteral("--dump and --train-save both write to t.json") << QStringLiteral("t.json");
+            << QStringList{QStringLiteral("--train"),      QStringLiteral("copy"),
+                           QStringLiteral("--steps"),      QStringLiteral("2"),
+                           QStringLiteral("--dump"),       QStringLiteral("t.json"),
+                           QStringLiteral("--train-save"), QStringLiteral("t.json")}
+            << QStringLiteral("--dump and --train-save both write to t.json")
+            << QStringLiteral("t.json");
         QTest::newRow("a file named as the export-all folder")
-            << QStringList{QStringLiteral("--dump"), QStringLiteral("figs"), QStringLiteral("--export-all"), QStringLiteral("figs")}
-            << QStringLiteral("--dump and --export-all both write to figs") << QStringLiteral("figs");
+            << QStringList{QStringLiteral("--dump"), QStringLiteral("figs"),
+                           QStringLiteral("--export-all"), QStringLiteral("figs")}
+            << QStringLiteral("--dump and --export-all both write to figs")
+            << QStringLiteral("figs");
         // The example has one head: --export-all writes head-1.png among others.
         QTest::newRow("a file export-all writes")
-            << QStringList{QStringLiteral("--export-all"), QStringLiteral("figs"), QStringLiteral("--export"),
-                           QStringLiteral("figs/head-1.png")}
-            << QStringLiteral("--export and --export-all both write to figs/head-1.png") << QStringLiteral("figs");
+            << QStringList{QStringLiteral("--export-all"), QStringLiteral("figs"),
+                           QStringLiteral("--export"), QStringLiteral("figs/head-1.png")}
+            << QStringLiteral("--export and --export-all both write to figs/head-1.png")
+            << QStringLiteral("figs");
     }
     void twoOutputsToOneFileAreRefused()
     {
@@ -736,7 +849,9 @@ private slots:
         QFETCH(QString, unwritten);
         QTemporaryDir dir;
         QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("sub")));
-        const Run r = run(arguments + QStringList{QStringLiteral("--backend"), QStringLiteral("cpu")}, dir.path());
+        const Run r =
+            run(arguments + QStringList{QStringLiteral("--backend"), QStringLiteral("cpu")},
+                dir.path());
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains(message), qPrintable(r.err));
         QVERIFY2(!QFileInfo::exists(dir.filePath(unwritten)), "a refused run wrote an output");
@@ -751,14 +866,17 @@ private slots:
         QVERIFY(target.open(QIODevice::WriteOnly));
         target.close();
         QVERIFY(QFile::link(QStringLiteral("b.json"), dir.filePath(QStringLiteral("a.json"))));
-        Run r = run({QStringLiteral("--dump"), QStringLiteral("a.json"), QStringLiteral("--export-matrix"),
-                     dir.filePath(QStringLiteral("b.json")), QStringLiteral("--backend"), QStringLiteral("cpu")},
+        Run r = run({QStringLiteral("--dump"), QStringLiteral("a.json"),
+                     QStringLiteral("--export-matrix"), dir.filePath(QStringLiteral("b.json")),
+                     QStringLiteral("--backend"), QStringLiteral("cpu")},
                     dir.path());
         QCOMPARE(r.code, 2);
-        QVERIFY2(r.err.contains(QStringLiteral("--dump and --export-matrix both write to")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("--dump and --export-matrix both write to")),
+                 qPrintable(r.err));
         // The example has one head, so head-2.png is no file of --export-all's.
         r = run({QStringLiteral("--export-all"), QStringLiteral("figs"), QStringLiteral("--export"),
-                 QStringLiteral("figs/head-2.png"), QStringLiteral("--backend"), QStringLiteral("cpu")},
+                 QStringLiteral("figs/head-2.png"), QStringLiteral("--backend"),
+                 QStringLiteral("cpu")},
                 dir.path());
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY(!QImage(dir.filePath(QStringLiteral("figs/head-2.png"))).isNull());
@@ -772,23 +890,29 @@ private slots:
     {
         QTest::addColumn<QStringList>("arguments");
         QTest::addColumn<QString>("message");
-        for (const char* option : {"model", "scene", "word-vectors", "export", "dump", "export-all", "export-matrix",
-                                   "export-presentation", "train-save"})
-            QTest::newRow(option) << QStringList{QStringLiteral("--") + QLatin1String(option), QString()}
-                                  << QStringLiteral("--%1: the path is empty").arg(QLatin1String(option));
-        QTest::newRow("--model=") << QStringList{QStringLiteral("--model="), QStringLiteral("--text"), QStringLiteral("a b")}
+        for (const char* option : {"model", "scene", "word-vectors", "export", "dump", "export-all",
+                                   "export-matrix", "export-presentation", "train-save"})
+            QTest::newRow(option)
+                << QStringList{QStringLiteral("--") + QLatin1String(option), QString()}
+                << QStringLiteral("--%1: the path is empty").arg(QLatin1String(option));
+        QTest::newRow("--model=") << QStringList{QStringLiteral("--model="),
+                                                 QStringLiteral("--text"), QStringLiteral("a b")}
                                   << QStringLiteral("--model: the path is empty");
-        QTest::newRow("scene argument") << QStringList{QString()} << QStringLiteral("the scene file name is empty");
+        QTest::newRow("scene argument")
+            << QStringList{QString()} << QStringLiteral("the scene file name is empty");
     }
     void emptyPathsAreUsageErrors()
     {
         QFETCH(QStringList, arguments);
         QFETCH(QString, message);
         QTemporaryDir dir;
-        const Run r = run(arguments + QStringList{QStringLiteral("--backend"), QStringLiteral("cpu")}, dir.path());
+        const Run r =
+            run(arguments + QStringList{QStringLiteral("--backend"), QStringLiteral("cpu")},
+                dir.path());
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains(message), qPrintable(r.err));
-        QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden), QStringList());
+        QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
+                 QStringList());
     }
 
     // A model's embedding map and positions are drawn from its weights, with no forward pass:
@@ -801,9 +925,11 @@ private slots:
         QTest::addColumn<QString>("file");
         for (const char* view : {"embedding-space", "positions"}) {
             QTest::newRow(qPrintable(QStringLiteral("%1 --dump").arg(QLatin1String(view))))
-                << QString::fromLatin1(view) << QStringLiteral("dump") << QStringLiteral("run.json");
+                << QString::fromLatin1(view) << QStringLiteral("dump")
+                << QStringLiteral("run.json");
             QTest::newRow(qPrintable(QStringLiteral("%1 --export-matrix").arg(QLatin1String(view))))
-                << QString::fromLatin1(view) << QStringLiteral("export-matrix") << QStringLiteral("weights.csv");
+                << QString::fromLatin1(view) << QStringLiteral("export-matrix")
+                << QStringLiteral("weights.csv");
         }
     }
     void modelWeightViewsRefuseRunOutputs()
@@ -812,15 +938,20 @@ private slots:
         QFETCH(QString, option);
         QFETCH(QString, file);
         QTemporaryDir dir;
-        const Run r = run({QStringLiteral("--model"), QStringLiteral(ATTN_TEST_DATA_DIR "/models/gpt2"),
-                           QStringLiteral("--text"), QStringLiteral("The cat"), QStringLiteral("--view"), view,
-                           QStringLiteral("--export"), QStringLiteral("figure.png"), QStringLiteral("--") + option, file,
-                           QStringLiteral("--backend"), QStringLiteral("cpu")},
-                          dir.path());
+        const Run r =
+            run({QStringLiteral("--model"), QStringLiteral(ATTN_TEST_DATA_DIR "/models/gpt2"),
+                 QStringLiteral("--text"), QStringLiteral("The cat"), QStringLiteral("--view"),
+                 view, QStringLiteral("--export"), QStringLiteral("figure.png"),
+                 QStringLiteral("--") + option, file, QStringLiteral("--backend"),
+                 QStringLiteral("cpu")},
+                dir.path());
         QCOMPARE(r.code, 2);
-        QVERIFY2(r.err.contains(QStringLiteral("--%1 cannot be used with --view %2 and --model").arg(option, view)),
-                 qPrintable(r.err));
-        QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden), QStringList());
+        QVERIFY2(
+            r.err.contains(
+                QStringLiteral("--%1 cannot be used with --view %2 and --model").arg(option, view)),
+            qPrintable(r.err));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
+                 QStringList());
     }
 
     // Every output that cannot be written exits 4 (README: the exit codes), whatever view or
@@ -832,30 +963,41 @@ private slots:
         QTest::addColumn<QString>("option");
         QTest::addColumn<QString>("file");
         const QString text = QStringLiteral("one two three");
-        for (const char* view : {"head:1", "heads", "pipeline:1", "difference:1", "lines:1", "gradient", "kernel",
-                                 "positions", "embedding-space"})
-            QTest::newRow(view) << QStringList{QStringLiteral("--text"), text, QStringLiteral("--view"), QLatin1String(view)}
+        for (const char* view : {"head:1", "heads", "pipeline:1", "difference:1", "lines:1",
+                                 "gradient", "kernel", "positions", "embedding-space"})
+            QTest::newRow(view) << QStringList{QStringLiteral("--text"), text,
+                                               QStringLiteral("--view"), QLatin1String(view)}
                                 << QStringLiteral("--export") << QStringLiteral("f.png");
-        QTest::newRow("train") << QStringList{QStringLiteral("--text"), text, QStringLiteral("--view"), QStringLiteral("train"),
-                                              QStringLiteral("--train"), QStringLiteral("copy"), QStringLiteral("--steps"),
-                                              QStringLiteral("2")}
+        QTest::newRow("train") << QStringList{QStringLiteral("--text"),  text,
+                                              QStringLiteral("--view"),  QStringLiteral("train"),
+                                              QStringLiteral("--train"), QStringLiteral("copy"),
+                                              QStringLiteral("--steps"), QStringLiteral("2")}
                                << QStringLiteral("--export") << QStringLiteral("f.png");
-        QTest::newRow("dump") << QStringList{} << QStringLiteral("--dump") << QStringLiteral("d.json");
-        QTest::newRow("export-matrix") << QStringList{} << QStringLiteral("--export-matrix") << QStringLiteral("m.csv");
-        QTest::newRow("export-presentation") << QStringList{} << QStringLiteral("--export-presentation")
-                                             << QStringLiteral("deck.pdf");
-        QTest::newRow("export-all") << QStringList{} << QStringLiteral("--export-all") << QStringLiteral("figs");
-        QTest::newRow("train-save") << QStringList{QStringLiteral("--train"), QStringLiteral("copy"), QStringLiteral("--steps"),
-                                                   QStringLiteral("2")}
-                                    << QStringLiteral("--train-save") << QStringLiteral("t.json");
-        const QStringList model{QStringLiteral("--model"), QStringLiteral(ATTN_TEST_DATA_DIR "/models/gpt2"),
+        QTest::newRow("dump") << QStringList{} << QStringLiteral("--dump")
+                              << QStringLiteral("d.json");
+        QTest::newRow("export-matrix")
+            << QStringList{} << QStringLiteral("--export-matrix") << QStringLiteral("m.csv");
+        QTest::newRow("export-presentation")
+            << QStringList{} << QStringLiteral("--export-presentation")
+            << QStringLiteral("deck.pdf");
+        QTest::newRow("export-all")
+            << QStringList{} << QStringLiteral("--export-all") << QStringLiteral("figs");
+        QTest::newRow("train-save")
+            << QStringList{QStringLiteral("--train"), QStringLiteral("copy"),
+                           QStringLiteral("--steps"), QStringLiteral("2")}
+            << QStringLiteral("--train-save") << QStringLiteral("t.json");
+        const QStringList model{QStringLiteral("--model"),
+                                QStringLiteral(ATTN_TEST_DATA_DIR "/models/gpt2"),
                                 QStringLiteral("--text"), QStringLiteral("The cat sat")};
-        for (const char* view : {"head:1", "heads", "pipeline:1", "difference:1", "grid", "rollout", "predictions",
-                                 "importance", "positions", "embedding-space"})
-            QTest::addRow("model %s", view) << model + QStringList{QStringLiteral("--view"), QLatin1String(view)}
-                                            << QStringLiteral("--export") << QStringLiteral("f.png");
-        QTest::newRow("model dump") << model << QStringLiteral("--dump") << QStringLiteral("d.json");
-        QTest::newRow("model export-matrix") << model << QStringLiteral("--export-matrix") << QStringLiteral("m.csv");
+        for (const char* view : {"head:1", "heads", "pipeline:1", "difference:1", "grid", "rollout",
+                                 "predictions", "importance", "positions", "embedding-space"})
+            QTest::addRow("model %s", view)
+                << model + QStringList{QStringLiteral("--view"), QLatin1String(view)}
+                << QStringLiteral("--export") << QStringLiteral("f.png");
+        QTest::newRow("model dump")
+            << model << QStringLiteral("--dump") << QStringLiteral("d.json");
+        QTest::newRow("model export-matrix")
+            << model << QStringLiteral("--export-matrix") << QStringLiteral("m.csv");
     }
     void everyWriteFailureExitsFour()
     {
@@ -865,7 +1007,8 @@ private slots:
         QTemporaryDir dir;
         const QString out = attn::test::unwritablePath(dir, file);
         QVERIFY(!out.isEmpty());
-        const Run r = run(arguments + QStringList{option, out, QStringLiteral("--backend"), QStringLiteral("cpu")});
+        const Run r = run(arguments + QStringList{option, out, QStringLiteral("--backend"),
+                                                  QStringLiteral("cpu")});
         QCOMPARE(r.code, 4);
         QVERIFY2(r.err.contains(out), qPrintable(r.err));
     }
@@ -877,11 +1020,17 @@ private slots:
         QTemporaryDir dir;
         const QString deck = dir.filePath(QStringLiteral("deck.pdf"));
         auto stepEight = [&] {
-            return toolOutput("pdftotext", {QStringLiteral("-f"), QStringLiteral("8"), QStringLiteral("-l"),
-                                            QStringLiteral("8"), deck, QStringLiteral("-")});
+            return toolOutput("pdftotext",
+                              {QStringLiteral("-f"), QStringLiteral("8"), QStringLiteral("-l"),
+                               QStringLiteral("8"), deck, QStringLiteral("-")});
         };
-        const QStringList causal{QStringLiteral("--text"), QStringLiteral("the cat sat on the mat"), QStringLiteral("--causal"),
-                                 QStringLiteral("--export-presentation"), deck, QStringLiteral("--backend"), QStringLiteral("cpu")};
+        const QStringList causal{QStringLiteral("--text"),
+                                 QStringLiteral("the cat sat on the mat"),
+                                 QStringLiteral("--causal"),
+                                 QStringLiteral("--export-presentation"),
+                                 deck,
+                                 QStringLiteral("--backend"),
+                                 QStringLiteral("cpu")};
         Run r = run(causal + QStringList{QStringLiteral("--query"), QStringLiteral("4")});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY2(stepEight().contains(QStringLiteral("o4 =")), qPrintable(stepEight()));
@@ -890,13 +1039,15 @@ private slots:
         QVERIFY2(!stepEight().contains(QStringLiteral("o1 =")), qPrintable(stepEight()));
         r = run(causal + QStringList{QStringLiteral("--query"), QStringLiteral("7")});
         QCOMPARE(r.code, 3);
-        QVERIFY2(r.err.contains(QStringLiteral("--query 7: the input has 6 queries")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("--query 7: the input has 6 queries")),
+                 qPrintable(r.err));
     }
 
     void withoutADisplayTheExampleBecomesAFigureFile()
     {
         QTemporaryDir dir;
-        const Run r = run({QStringLiteral("--backend"), QStringLiteral("cpu")}, dir.path()); // offscreen: no display
+        const Run r = run({QStringLiteral("--backend"), QStringLiteral("cpu")},
+                          dir.path()); // offscreen: no display
         QCOMPARE(r.code, 0);
         const QString expected = dir.filePath(QStringLiteral("attention-explorer-example.png"));
         QVERIFY2(r.out.contains(expected), qPrintable(r.out));

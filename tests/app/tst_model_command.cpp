@@ -80,7 +80,8 @@ void TestModelCommand::dumpMatchesReference_data()
     QTest::addColumn<QString>("backend");
     for (const QString& name : attn::test::modelFixtures())
         for (const char* backend : {"cpu", "vulkan"})
-            QTest::addRow("%s %s", qPrintable(name), backend) << name << QString::fromLatin1(backend);
+            QTest::addRow("%s %s", qPrintable(name), backend)
+                << name << QString::fromLatin1(backend);
 }
 
 void TestModelCommand::dumpMatchesReference()
@@ -91,17 +92,19 @@ void TestModelCommand::dumpMatchesReference()
     const QJsonObject c = expected[QLatin1String("cases")].toArray()[0].toObject();
     QTemporaryDir dir;
     const QString dump = dir.filePath(QStringLiteral("out.json"));
-    const auto result = run({QStringLiteral("--model"), fixture(folder), QStringLiteral("--text"),
-                             c[QLatin1String("text")].toString(), QStringLiteral("--top-k"), QStringLiteral("3"),
-                             QStringLiteral("--dump"), dump, QStringLiteral("--backend"), backend});
+    const auto result =
+        run({QStringLiteral("--model"), fixture(folder), QStringLiteral("--text"),
+             c[QLatin1String("text")].toString(), QStringLiteral("--top-k"), QStringLiteral("3"),
+             QStringLiteral("--dump"), dump, QStringLiteral("--backend"), backend});
     QVERIFY2(result.code == 0, qPrintable(result.err));
     const QJsonObject out = readJson(dump);
     if (backend == QLatin1String("vulkan") && qEnvironmentVariable("CI") != QLatin1String("true") &&
         out[QLatin1String("backend")].toString() != QLatin1String("Vulkan"))
         QSKIP("no Vulkan device (CI=true makes this a failure)");
-    QCOMPARE(out[QLatin1String("backend")].toString(), backend == QLatin1String("cpu") ? QStringLiteral("CPU")
-                                                                                       : QStringLiteral("Vulkan"));
-    QCOMPARE(out[QLatin1String("model")][QLatin1String("family")].toString(), expected[QLatin1String("family")].toString());
+    QCOMPARE(out[QLatin1String("backend")].toString(),
+             backend == QLatin1String("cpu") ? QStringLiteral("CPU") : QStringLiteral("Vulkan"));
+    QCOMPARE(out[QLatin1String("model")][QLatin1String("family")].toString(),
+             expected[QLatin1String("family")].toString());
     QCOMPARE(out[QLatin1String("tokenIds")].toArray(), c[QLatin1String("ids")].toArray());
 
     // Every layer, every head: the full T x T weights as the reference computed them.
@@ -112,13 +115,15 @@ void TestModelCommand::dumpMatchesReference()
         const QJsonArray heads = layers[l][QLatin1String("heads")].toArray();
         QCOMPARE(heads.size(), attention[l].toArray().size());
         for (int h = 0; h < heads.size(); ++h)
-            QVERIFY2(maxDifference(matrixOf(heads[h][QLatin1String("weights")]), matrixOf(attention[l][h])) < 2e-5,
+            QVERIFY2(maxDifference(matrixOf(heads[h][QLatin1String("weights")]),
+                                   matrixOf(attention[l][h])) < 2e-5,
                      qPrintable(QStringLiteral("layer %1 head %2").arg(l + 1).arg(h + 1)));
     }
     // The logits: one array after the last token (causal), one object per [MASK] (masked).
     const QJsonArray want = c[QLatin1String("logits")].toArray();
     if (expected[QLatin1String("causal")].toBool()) {
-        QVERIFY(relative(rowOf(out[QLatin1String("logits")]), rowOf(want[0][QLatin1String("values")])) < 5e-5);
+        QVERIFY(relative(rowOf(out[QLatin1String("logits")]),
+                         rowOf(want[0][QLatin1String("values")])) < 5e-5);
         // The first of the top predictions printed is the reference's argmax.
         Eigen::Index best = 0;
         rowOf(want[0][QLatin1String("values")]).maxCoeff(&best);
@@ -128,46 +133,58 @@ void TestModelCommand::dumpMatchesReference()
         const QJsonArray logits = out[QLatin1String("logits")].toArray();
         QCOMPARE(logits.size(), want.size());
         for (int n = 0; n < want.size(); ++n) {
-            QCOMPARE(logits[n][QLatin1String("position")].toInt(), want[n][QLatin1String("position")].toInt());
-            QVERIFY(relative(rowOf(logits[n][QLatin1String("logits")]), rowOf(want[n][QLatin1String("values")])) < 5e-5);
+            QCOMPARE(logits[n][QLatin1String("position")].toInt(),
+                     want[n][QLatin1String("position")].toInt());
+            QVERIFY(relative(rowOf(logits[n][QLatin1String("logits")]),
+                             rowOf(want[n][QLatin1String("values")])) < 5e-5);
         }
         QVERIFY(result.out.contains(QLatin1String("([MASK]):")));
     }
-    QCOMPARE(out[QLatin1String("topK")].toArray().size(), expected[QLatin1String("causal")].toBool() ? 3 : want.size());
+    QCOMPARE(out[QLatin1String("topK")].toArray().size(),
+             expected[QLatin1String("causal")].toBool() ? 3 : want.size());
 }
 
 void TestModelCommand::headsOffOnTheCommandLine()
 {
-    const QJsonObject c = attn::test::expectedFor(QStringLiteral("qwen2"))[QLatin1String("cases")].toArray()[1].toObject();
+    const QJsonObject c = attn::test::expectedFor(QStringLiteral("qwen2"))[QLatin1String("cases")]
+                              .toArray()[1]
+                              .toObject();
     QStringList pairs;
     for (const QJsonValue pair : c[QLatin1String("heads_off")].toArray())
         pairs << QStringLiteral("%1.%2").arg(pair[0].toInt()).arg(pair[1].toInt());
     QTemporaryDir dir;
     const QString dump = dir.filePath(QStringLiteral("off.json"));
-    const auto result = run({QStringLiteral("--model"), fixture(QStringLiteral("qwen2")), QStringLiteral("--text"),
-                             c[QLatin1String("text")].toString(), QStringLiteral("--heads-off"), pairs.join(QLatin1Char(',')),
-                             QStringLiteral("--dump"), dump, QStringLiteral("--backend"), QStringLiteral("cpu")});
+    const auto result =
+        run({QStringLiteral("--model"), fixture(QStringLiteral("qwen2")), QStringLiteral("--text"),
+             c[QLatin1String("text")].toString(), QStringLiteral("--heads-off"),
+             pairs.join(QLatin1Char(',')), QStringLiteral("--dump"), dump,
+             QStringLiteral("--backend"), QStringLiteral("cpu")});
     QVERIFY2(result.code == 0, qPrintable(result.err));
     const QJsonObject out = readJson(dump);
     QCOMPARE(out[QLatin1String("headsOff")].toArray(), c[QLatin1String("heads_off")].toArray());
     QVERIFY(relative(rowOf(out[QLatin1String("logits")]),
-                     rowOf(c[QLatin1String("heads_off_logits")][0][QLatin1String("values")])) < 5e-5);
-    const QJsonArray top = out[QLatin1String("layers")].toArray().last()[QLatin1String("heads")].toArray();
+                     rowOf(c[QLatin1String("heads_off_logits")][0][QLatin1String("values")])) <
+            5e-5);
+    const QJsonArray top =
+        out[QLatin1String("layers")].toArray().last()[QLatin1String("heads")].toArray();
     const QJsonArray want = c[QLatin1String("heads_off_attention_last_layer")].toArray();
     for (int h = 0; h < top.size(); ++h)
-        QVERIFY(maxDifference(matrixOf(top[h][QLatin1String("weights")]), matrixOf(want[h])) < 2e-5);
+        QVERIFY(maxDifference(matrixOf(top[h][QLatin1String("weights")]), matrixOf(want[h])) <
+                2e-5);
 }
 
 void TestModelCommand::modelInfo()
 {
-    const auto result = run({QStringLiteral("--model"), fixture(QStringLiteral("llama")), QStringLiteral("--model-info")});
+    const auto result = run({QStringLiteral("--model"), fixture(QStringLiteral("llama")),
+                             QStringLiteral("--model-info")});
     QCOMPARE(result.code, 0);
-    for (const char* line : {"family:         llama, LlamaForCausalLM", "layers:         2",
-                             "heads:          4 (key/value heads 2), d_head 8", "dtype:          BF16",
-                             "tokenizer:      BPE (SentencePiece, byte fallback)", "context:        128 tokens",
-                             "positions:      rotary, theta 10000",
-                             // 50272 weights as float32, an eighth more and 64 MiB: 67335088 bytes
-                             "memory:         64.2 MiB to load"})
+    for (const char* line :
+         {"family:         llama, LlamaForCausalLM", "layers:         2",
+          "heads:          4 (key/value heads 2), d_head 8", "dtype:          BF16",
+          "tokenizer:      BPE (SentencePiece, byte fallback)", "context:        128 tokens",
+          "positions:      rotary, theta 10000",
+          // 50272 weights as float32, an eighth more and 64 MiB: 67335088 bytes
+          "memory:         64.2 MiB to load"})
         QVERIFY2(result.out.contains(QLatin1String(line)), qPrintable(result.out));
 }
 
@@ -176,7 +193,8 @@ void TestModelCommand::modelInfo()
 void TestModelCommand::modelInfoReadsNoWeights()
 {
     QTemporaryDir dir;
-    const QString folder = rawst::copyFixture(QStringLiteral("llama"), dir.filePath(QStringLiteral("model")));
+    const QString folder =
+        rawst::copyFixture(QStringLiteral("llama"), dir.filePath(QStringLiteral("model")));
     const QString weights = QDir(folder).filePath(QStringLiteral("model.safetensors"));
     rawst::File st = rawst::File::read(weights);
     st.poke16(QStringLiteral("model.layers.1.mlp.down_proj.weight"), 80 + 7, 0x7fc0);
@@ -184,10 +202,11 @@ void TestModelCommand::modelInfoReadsNoWeights()
     auto result = run({QStringLiteral("--model"), folder, QStringLiteral("--model-info")});
     QVERIFY2(result.code == 0, qPrintable(result.err));
     QVERIFY2(result.out.contains(QLatin1String("layers:         2")), qPrintable(result.out));
-    result = run({QStringLiteral("--model"), folder, QStringLiteral("--text"), QStringLiteral("cat"),
-                  QStringLiteral("--backend"), QStringLiteral("cpu")});
+    result = run({QStringLiteral("--model"), folder, QStringLiteral("--text"),
+                  QStringLiteral("cat"), QStringLiteral("--backend"), QStringLiteral("cpu")});
     QCOMPARE(result.code, 3);
-    QVERIFY2(result.err.contains(QLatin1String("model.layers.1.mlp.down_proj.weight[1][7]: NaN")), qPrintable(result.err));
+    QVERIFY2(result.err.contains(QLatin1String("model.layers.1.mlp.down_proj.weight[1][7]: NaN")),
+             qPrintable(result.err));
 }
 
 // A model bigger than the memory there is (here a budget of 1 MiB) is refused with both sizes
@@ -196,20 +215,24 @@ void TestModelCommand::modelInfoReadsNoWeights()
 void TestModelCommand::modelTooBigForMemory()
 {
     const QStringList budget{QStringLiteral("ATTN_MEMORY_LIMIT_MIB=1")};
-    auto result = attn::test::runExecutable(
-        kExe, {QStringLiteral("--model"), fixture(QStringLiteral("gpt2")), QStringLiteral("--model-info")}, QString(),
-        budget);
+    auto result =
+        attn::test::runExecutable(kExe,
+                                  {QStringLiteral("--model"), fixture(QStringLiteral("gpt2")),
+                                   QStringLiteral("--model-info")},
+                                  QString(), budget);
     QVERIFY2(result.code == 0, qPrintable(result.err));
-    QVERIFY2(result.out.contains(
-                 QLatin1String("memory:         64.1 MiB to load, 1.0 MiB available (ATTN_MEMORY_LIMIT_MIB)")),
+    QVERIFY2(result.out.contains(QLatin1String(
+                 "memory:         64.1 MiB to load, 1.0 MiB available (ATTN_MEMORY_LIMIT_MIB)")),
              qPrintable(result.out));
     result = attn::test::runExecutable(kExe,
-                                       {QStringLiteral("--model"), fixture(QStringLiteral("gpt2")), QStringLiteral("--text"),
-                                        QStringLiteral("The cat"), QStringLiteral("--backend"), QStringLiteral("cpu")},
+                                       {QStringLiteral("--model"), fixture(QStringLiteral("gpt2")),
+                                        QStringLiteral("--text"), QStringLiteral("The cat"),
+                                        QStringLiteral("--backend"), QStringLiteral("cpu")},
                                        QString(), budget);
     QCOMPARE(result.code, 3);
-    QVERIFY2(result.err.contains(QLatin1String("error: not enough memory: the model needs 64.1 MiB, 1.0 MiB are "
-                                               "available (ATTN_MEMORY_LIMIT_MIB)\n")),
+    QVERIFY2(result.err.contains(
+                 QLatin1String("error: not enough memory: the model needs 64.1 MiB, 1.0 MiB are "
+                               "available (ATTN_MEMORY_LIMIT_MIB)\n")),
              qPrintable(result.err));
 }
 
@@ -217,10 +240,11 @@ void TestModelCommand::figureOfOneLayer()
 {
     QTemporaryDir dir;
     const QString pdf = dir.filePath(QStringLiteral("layer2.pdf"));
-    const auto result = run({QStringLiteral("--model"), fixture(QStringLiteral("gpt2")), QStringLiteral("--text"),
-                             QStringLiteral("The cat sat on the"), QStringLiteral("--layer"), QStringLiteral("2"),
-                             QStringLiteral("--view"), QStringLiteral("head:3"), QStringLiteral("--export"), pdf,
-                             QStringLiteral("--backend"), QStringLiteral("cpu")});
+    const auto result =
+        run({QStringLiteral("--model"), fixture(QStringLiteral("gpt2")), QStringLiteral("--text"),
+             QStringLiteral("The cat sat on the"), QStringLiteral("--layer"), QStringLiteral("2"),
+             QStringLiteral("--view"), QStringLiteral("head:3"), QStringLiteral("--export"), pdf,
+             QStringLiteral("--backend"), QStringLiteral("cpu")});
     QVERIFY2(result.code == 0, qPrintable(result.err));
     QFile file(pdf);
     QVERIFY(file.open(QIODevice::ReadOnly));
@@ -234,14 +258,16 @@ void TestModelCommand::figureOfOneLayer()
 void TestModelCommand::modelFiguresFillThePage()
 {
     QTemporaryDir dir;
-    for (const QString& view : {QStringLiteral("grid"), QStringLiteral("rollout"), QStringLiteral("predictions")}) {
+    for (const QString& view :
+         {QStringLiteral("grid"), QStringLiteral("rollout"), QStringLiteral("predictions")}) {
         const QString png = dir.filePath(view + QStringLiteral(".png"));
         const QString svg = dir.filePath(view + QStringLiteral(".svg"));
         for (const QString& path : {png, svg}) {
-            const auto result = run({QStringLiteral("--model"), fixture(QStringLiteral("gpt2")), QStringLiteral("--text"),
-                                     QStringLiteral("The cat sat on the"), QStringLiteral("--layer"), QStringLiteral("1"),
-                                     QStringLiteral("--view"), view, QStringLiteral("--export"), path,
-                                     QStringLiteral("--backend"), QStringLiteral("cpu")});
+            const auto result = run({QStringLiteral("--model"), fixture(QStringLiteral("gpt2")),
+                                     QStringLiteral("--text"), QStringLiteral("The cat sat on the"),
+                                     QStringLiteral("--layer"), QStringLiteral("1"),
+                                     QStringLiteral("--view"), view, QStringLiteral("--export"),
+                                     path, QStringLiteral("--backend"), QStringLiteral("cpu")});
             QVERIFY2(result.code == 0, qPrintable(result.err));
         }
         const QImage image(png);
@@ -255,8 +281,12 @@ void TestModelCommand::modelFiguresFillThePage()
                     left = std::min(left, x);
                     right = std::max(right, x);
                 }
-        const QString box =
-            QStringLiteral("%1: drawn from (%2, %3) to (%4, %5)").arg(view).arg(left).arg(top).arg(right).arg(bottom);
+        const QString box = QStringLiteral("%1: drawn from (%2, %3) to (%4, %5)")
+                                .arg(view)
+                                .arg(left)
+                                .arg(top)
+                                .arg(right)
+                                .arg(bottom);
         // Most of the page, and centred on it (the old drawings ended two thirds down).
         QVERIFY2(bottom - top >= 0.7 * 900 && right - left >= 0.85 * 1200, qPrintable(box));
         QVERIFY2(std::abs((top + bottom) / 2.0 - 450) <= 90, qPrintable(box));
@@ -265,9 +295,11 @@ void TestModelCommand::modelFiguresFillThePage()
         const QString text = QString::fromUtf8(file.readAll());
         QVERIFY2(!text.contains(QLatin1String("#0072b2"), Qt::CaseInsensitive), qPrintable(view));
         if (view == QLatin1String("grid"))
-            for (const QString& token : {QStringLiteral(">The<"), QStringLiteral(">“ cat”<"), QStringLiteral(">“ sat”<"),
-                                         QStringLiteral(">“ on”<"), QStringLiteral(">“ the”<")})
-                QVERIFY2(text.count(token) == 2 + 4, qPrintable(token)); // each layer's queries, each head's keys
+            for (const QString& token :
+                 {QStringLiteral(">The<"), QStringLiteral(">“ cat”<"), QStringLiteral(">“ sat”<"),
+                  QStringLiteral(">“ on”<"), QStringLiteral(">“ the”<")})
+                QVERIFY2(text.count(token) == 2 + 4,
+                         qPrintable(token)); // each layer's queries, each head's keys
     }
 }
 
@@ -278,31 +310,46 @@ void TestModelCommand::badInput_data()
     QTest::addColumn<QString>("message");
     const QString gpt2 = fixture(QStringLiteral("gpt2"));
     const QString text = QStringLiteral("The cat");
-    QTest::newRow("no such folder") << QStringList{QStringLiteral("--model"), QStringLiteral("/nonexistent/model"),
-                                                   QStringLiteral("--text"), text}
-                                    << 3 << QStringLiteral("/nonexistent/model");
-    QTest::newRow("no text") << QStringList{QStringLiteral("--model"), gpt2} << 2 << QStringLiteral("--model needs --text");
-    QTest::newRow("empty text") << QStringList{QStringLiteral("--model"), gpt2, QStringLiteral("--text"), QStringLiteral(" ")}
+    QTest::newRow("no such folder")
+        << QStringList{QStringLiteral("--model"), QStringLiteral("/nonexistent/model"),
+                       QStringLiteral("--text"), text}
+        << 3 << QStringLiteral("/nonexistent/model");
+    QTest::newRow("no text") << QStringList{QStringLiteral("--model"), gpt2} << 2
+                             << QStringLiteral("--model needs --text");
+    QTest::newRow("empty text") << QStringList{QStringLiteral("--model"), gpt2,
+                                               QStringLiteral("--text"), QStringLiteral(" ")}
                                 << 3 << QStringLiteral("text: the sentence is empty");
-    QTest::newRow("layer past the top") << QStringList{QStringLiteral("--model"), gpt2, QStringLiteral("--text"), text,
-                                                       QStringLiteral("--layer"), QStringLiteral("3")}
-                                        << 3 << QStringLiteral("--layer 3: the model has 2 layers");
-    QTest::newRow("head past the last") << QStringList{QStringLiteral("--model"), gpt2, QStringLiteral("--text"), text,
-                                                       QStringLiteral("--heads-off"), QStringLiteral("1.5")}
-                                        << 3 << QStringLiteral("--heads-off 1.5: the model has 2 layers of 4 heads");
-    QTest::newRow("malformed heads") << QStringList{QStringLiteral("--model"), gpt2, QStringLiteral("--text"), text,
-                                                    QStringLiteral("--heads-off"), QStringLiteral("1-2")}
-                                     << 2 << QStringLiteral("expected LAYER.HEAD pairs");
-    QTest::newRow("mode without a layer") << QStringList{QStringLiteral("--model"), gpt2, QStringLiteral("--text"), text,
-                                                         QStringLiteral("--mode"), QStringLiteral("dot")}
-                                          << 2 << QStringLiteral("--edit-layer N");
-    QTest::newRow("source with a model") << QStringList{QStringLiteral("--model"), gpt2, QStringLiteral("--text"), text,
-                                                        QStringLiteral("--source"), QStringLiteral("Le chat")}
-                                         << 2 << QStringLiteral("--source cannot be used with --model");
-    QTest::newRow("layer without a model") << QStringList{QStringLiteral("--layer"), QStringLiteral("2")} << 2
-                                           << QStringLiteral("--layer needs --model");
+    QTest::newRow("layer past the top")
+        << QStringList{QStringLiteral("--model"), gpt2,
+                       QStringLiteral("--text"),  text,
+                       QStringLiteral("--layer"), QStringLiteral("3")}
+        << 3 << QStringLiteral("--layer 3: the model has 2 layers");
+    QTest::newRow("head past the last")
+        << QStringList{QStringLiteral("--model"),     gpt2,
+                       QStringLiteral("--text"),      text,
+                       QStringLiteral("--heads-off"), QStringLiteral("1.5")}
+        << 3 << QStringLiteral("--heads-off 1.5: the model has 2 layers of 4 heads");
+    QTest::newRow("malformed heads")
+        << QStringList{QStringLiteral("--model"),     gpt2,
+                       QStringLiteral("--text"),      text,
+                       QStringLiteral("--heads-off"), QStringLiteral("1-2")}
+        << 2 << QStringLiteral("expected LAYER.HEAD pairs");
+    QTest::newRow("mode without a layer")
+        << QStringList{QStringLiteral("--model"), gpt2,
+                       QStringLiteral("--text"),  text,
+                       QStringLiteral("--mode"),  QStringLiteral("dot")}
+        << 2 << QStringLiteral("--edit-layer N");
+    QTest::newRow("source with a model")
+        << QStringList{QStringLiteral("--model"),  gpt2,
+                       QStringLiteral("--text"),   text,
+                       QStringLiteral("--source"), QStringLiteral("Le chat")}
+        << 2 << QStringLiteral("--source cannot be used with --model");
+    QTest::newRow("layer without a model")
+        << QStringList{QStringLiteral("--layer"), QStringLiteral("2")} << 2
+        << QStringLiteral("--layer needs --model");
     QTest::newRow("too long for its positions")
-        << QStringList{QStringLiteral("--model"), gpt2, QStringLiteral("--text"), QStringLiteral("cat ").repeated(40)}
+        << QStringList{QStringLiteral("--model"), gpt2, QStringLiteral("--text"),
+                       QStringLiteral("cat ").repeated(40)}
         << 3 << QStringLiteral("32");
 }
 
@@ -321,15 +368,18 @@ void TestModelCommand::pickleIsRefused()
 {
     QTemporaryDir dir;
     for (const char* name : {"config.json", "vocab.json", "merges.txt"})
-        QVERIFY(QFile::copy(fixture(QStringLiteral("gpt2")) + QLatin1Char('/') + QLatin1String(name),
-                            dir.filePath(QLatin1String(name))));
+        QVERIFY(
+            QFile::copy(fixture(QStringLiteral("gpt2")) + QLatin1Char('/') + QLatin1String(name),
+                        dir.filePath(QLatin1String(name))));
     QFile pickle(dir.filePath(QStringLiteral("pytorch_model.bin")));
     QVERIFY(pickle.open(QIODevice::WriteOnly));
     pickle.write("PK\x03\x04 not really a zip");
     pickle.close();
-    const auto result = run({QStringLiteral("--model"), dir.path(), QStringLiteral("--text"), QStringLiteral("cat")});
+    const auto result = run(
+        {QStringLiteral("--model"), dir.path(), QStringLiteral("--text"), QStringLiteral("cat")});
     QCOMPARE(result.code, 3);
-    QVERIFY2(result.err.contains(QLatin1String("pytorch_model.bin")) && result.err.contains(QLatin1String("safe")),
+    QVERIFY2(result.err.contains(QLatin1String("pytorch_model.bin")) &&
+                 result.err.contains(QLatin1String("safe")),
              qPrintable(result.err));
 }
 
@@ -341,25 +391,33 @@ void TestModelCommand::sceneNamingAModel()
     const QString relative = QDir(dir.path()).relativeFilePath(fixture(QStringLiteral("gpt2")));
     QFile scene(dir.filePath(QStringLiteral("gpt2-layer2.json")));
     QVERIFY(scene.open(QIODevice::WriteOnly));
-    scene.write(QStringLiteral(R"({"format": "attention-explorer-scene", "version": 2, "text": "The cat sat on the",
+    scene.write(
+        QStringLiteral(
+            R"({"format": "attention-explorer-scene", "version": 2, "text": "The cat sat on the",
         "view": {"view": "head:3"},
-        "checkpoint": {"path": "%1", "layer": 2, "heads_off": [[1, 2]]}})").arg(relative).toUtf8());
+        "checkpoint": {"path": "%1", "layer": 2, "heads_off": [[1, 2]]}})")
+            .arg(relative)
+            .toUtf8());
     scene.close();
     const QString dump = dir.filePath(QStringLiteral("out.json"));
-    auto result = run({scene.fileName(), QStringLiteral("--dump"), dump, QStringLiteral("--backend"), QStringLiteral("cpu")});
+    auto result = run({scene.fileName(), QStringLiteral("--dump"), dump,
+                       QStringLiteral("--backend"), QStringLiteral("cpu")});
     QVERIFY2(result.code == 0, qPrintable(result.err));
     const QJsonObject out = readJson(dump);
     QCOMPARE(out[QLatin1String("headsOff")].toArray(), (QJsonArray{QJsonArray{1, 2}}));
     QCOMPARE(out[QLatin1String("tokens")].toArray().size(), 5);
-    QVERIFY(!out[QLatin1String("layers")][0][QLatin1String("heads")][1][QLatin1String("enabled")].toBool());
+    QVERIFY(!out[QLatin1String("layers")][0][QLatin1String("heads")][1][QLatin1String("enabled")]
+                 .toBool());
     // The same run as the command line's own options give.
     const QString again = dir.filePath(QStringLiteral("again.json"));
-    result = run({QStringLiteral("--model"), fixture(QStringLiteral("gpt2")), QStringLiteral("--text"),
-                  QStringLiteral("The cat sat on the"), QStringLiteral("--heads-off"), QStringLiteral("1.2"),
-                  QStringLiteral("--dump"), again, QStringLiteral("--backend"), QStringLiteral("cpu")});
+    result = run({QStringLiteral("--model"), fixture(QStringLiteral("gpt2")),
+                  QStringLiteral("--text"), QStringLiteral("The cat sat on the"),
+                  QStringLiteral("--heads-off"), QStringLiteral("1.2"), QStringLiteral("--dump"),
+                  again, QStringLiteral("--backend"), QStringLiteral("cpu")});
     QCOMPARE(readJson(again)[QLatin1String("logits")], out[QLatin1String("logits")]);
     const QString png = dir.filePath(QStringLiteral("head3.png"));
-    result = run({scene.fileName(), QStringLiteral("--export"), png, QStringLiteral("--backend"), QStringLiteral("cpu")});
+    result = run({scene.fileName(), QStringLiteral("--export"), png, QStringLiteral("--backend"),
+                  QStringLiteral("cpu")});
     QVERIFY2(result.code == 0, qPrintable(result.err));
     QVERIFY(QFileInfo(png).size() > 1000);
 }
@@ -374,7 +432,8 @@ void TestModelCommand::tokenIdPastTheEmbeddingTable_data()
     QTest::addColumn<QStringList>("arguments");
     for (const int id : {413, 5000, 2000000000})
         for (const char* view : {"embedding-space", "head:1"})
-            QTest::addRow("id %d, %s", id, view) << id << QStringList{QStringLiteral("--view"), QLatin1String(view)};
+            QTest::addRow("id %d, %s", id, view)
+                << id << QStringList{QStringLiteral("--view"), QLatin1String(view)};
 }
 
 void TestModelCommand::tokenIdPastTheEmbeddingTable()
@@ -382,9 +441,11 @@ void TestModelCommand::tokenIdPastTheEmbeddingTable()
     QFETCH(int, id);
     QFETCH(QStringList, arguments);
     QTemporaryDir dir;
-    for (const char* name : {"config.json", "model.safetensors", "merges.txt", "tokenizer_config.json"})
-        QVERIFY(QFile::copy(fixture(QStringLiteral("gpt2")) + QLatin1Char('/') + QLatin1String(name),
-                            dir.filePath(QLatin1String(name))));
+    for (const char* name :
+         {"config.json", "model.safetensors", "merges.txt", "tokenizer_config.json"})
+        QVERIFY(
+            QFile::copy(fixture(QStringLiteral("gpt2")) + QLatin1Char('/') + QLatin1String(name),
+                        dir.filePath(QLatin1String(name))));
     QJsonObject vocab = readJson(fixture(QStringLiteral("gpt2")) + QStringLiteral("/vocab.json"));
     QCOMPARE(vocab.value(QStringLiteral("!")).toInt(), 0);
     vocab.insert(QStringLiteral("!"), id);
@@ -393,11 +454,13 @@ void TestModelCommand::tokenIdPastTheEmbeddingTable()
     file.write(QJsonDocument(vocab).toJson());
     file.close();
     const QString out = dir.filePath(QStringLiteral("out.png"));
-    const auto result = run(arguments + QStringList{QStringLiteral("--model"), dir.path(), QStringLiteral("--text"),
-                                                    QStringLiteral("!"), QStringLiteral("--export"), out,
-                                                    QStringLiteral("--backend"), QStringLiteral("cpu")});
+    const auto result =
+        run(arguments + QStringList{QStringLiteral("--model"), dir.path(), QStringLiteral("--text"),
+                                    QStringLiteral("!"), QStringLiteral("--export"), out,
+                                    QStringLiteral("--backend"), QStringLiteral("cpu")});
     QCOMPARE(result.code, 3);
-    const QString message = QStringLiteral("token 1 ('!'): id %1 is outside the model's 413-row embedding").arg(id);
+    const QString message =
+        QStringLiteral("token 1 ('!'): id %1 is outside the model's 413-row embedding").arg(id);
     QVERIFY2(result.err.contains(message), qPrintable(result.err));
     QVERIFY(!QFile::exists(out));
 }
@@ -409,16 +472,23 @@ void TestModelCommand::sceneValuesAreBlamedOnTheScene_data()
     QTest::addColumn<QString>("checkpoint");
     QTest::addColumn<QString>("view");
     QTest::addColumn<QString>("message");
-    QTest::newRow("layer 99") << QStringLiteral(R"("layer": 99)") << QString()
-                              << QStringLiteral("scene.json: checkpoint.layer 99: the model has 2 layers (1 to 2)");
-    QTest::newRow("head 99") << QStringLiteral(R"("layer": 1, "head": 99)") << QString()
-                             << QStringLiteral("scene.json: checkpoint.head 99: the model's layers have 4 heads (1 to 4)");
-    QTest::newRow("head 99 beside a view") << QStringLiteral(R"("head": 99)") << QStringLiteral("head:2")
-                                           << QStringLiteral("scene.json: checkpoint.head 99: the model's layers have 4 heads");
-    QTest::newRow("view of head 9") << QStringLiteral(R"("layer": 2)") << QStringLiteral("head:9")
-                                    << QStringLiteral("scene.json: view.view head:9: the model's layers have 4 heads (1 to 4)");
-    QTest::newRow("heads off") << QStringLiteral(R"("heads_off": [[1, 5]])") << QString()
-                               << QStringLiteral("scene.json: checkpoint.heads_off 1.5: the model has 2 layers of 4 heads");
+    QTest::newRow("layer 99")
+        << QStringLiteral(R"("layer": 99)") << QString()
+        << QStringLiteral("scene.json: checkpoint.layer 99: the model has 2 layers (1 to 2)");
+    QTest::newRow("head 99")
+        << QStringLiteral(R"("layer": 1, "head": 99)") << QString()
+        << QStringLiteral(
+               "scene.json: checkpoint.head 99: the model's layers have 4 heads (1 to 4)");
+    QTest::newRow("head 99 beside a view")
+        << QStringLiteral(R"("head": 99)") << QStringLiteral("head:2")
+        << QStringLiteral("scene.json: checkpoint.head 99: the model's layers have 4 heads");
+    QTest::newRow("view of head 9")
+        << QStringLiteral(R"("layer": 2)") << QStringLiteral("head:9")
+        << QStringLiteral("scene.json: view.view head:9: the model's layers have 4 heads (1 to 4)");
+    QTest::newRow("heads off")
+        << QStringLiteral(R"("heads_off": [[1, 5]])") << QString()
+        << QStringLiteral(
+               "scene.json: checkpoint.heads_off 1.5: the model has 2 layers of 4 heads");
 }
 
 void TestModelCommand::sceneValuesAreBlamedOnTheScene()
@@ -429,17 +499,20 @@ void TestModelCommand::sceneValuesAreBlamedOnTheScene()
     QTemporaryDir dir;
     QFile scene(dir.filePath(QStringLiteral("scene.json")));
     QVERIFY(scene.open(QIODevice::WriteOnly));
-    scene.write(QStringLiteral(R"({"format": "attention-explorer-scene", "version": 2, "text": "The cat sat",
+    scene.write(QStringLiteral(
+                    R"({"format": "attention-explorer-scene", "version": 2, "text": "The cat sat",
         %1 "checkpoint": {"path": "%2", %3}})")
-                    .arg(view.isEmpty() ? QString() : QStringLiteral(R"("view": {"view": "%1"},)").arg(view),
+                    .arg(view.isEmpty() ? QString()
+                                        : QStringLiteral(R"("view": {"view": "%1"},)").arg(view),
                          fixture(QStringLiteral("gpt2")), checkpoint)
                     .toUtf8());
     scene.close();
     for (const char* output : {"out.png", "out.csv"}) {
         const QString out = dir.filePath(QLatin1String(output));
-        const auto result = run({scene.fileName(), QLatin1String(output).endsWith(QLatin1String(".png"))
-                                                       ? QStringLiteral("--export")
-                                                       : QStringLiteral("--export-matrix"),
+        const auto result = run({scene.fileName(),
+                                 QLatin1String(output).endsWith(QLatin1String(".png"))
+                                     ? QStringLiteral("--export")
+                                     : QStringLiteral("--export-matrix"),
                                  out, QStringLiteral("--backend"), QStringLiteral("cpu")});
         QCOMPARE(result.code, 3);
         QVERIFY2(result.err.contains(message), qPrintable(result.err));
@@ -454,13 +527,16 @@ void TestModelCommand::headPastTheModelsHeads()
 {
     QTemporaryDir dir;
     for (const char* output : {"--export", "--export-matrix"}) {
-        const QString out = dir.filePath(QLatin1String(output) == QLatin1String("--export") ? QStringLiteral("h.png")
-                                                                                          : QStringLiteral("h.csv"));
-        const auto result = run({QStringLiteral("--model"), fixture(QStringLiteral("gpt2")), QStringLiteral("--text"),
-                                 QStringLiteral("The cat"), QStringLiteral("--view"), QStringLiteral("head:5"),
-                                 QLatin1String(output), out, QStringLiteral("--backend"), QStringLiteral("cpu")});
+        const QString out = dir.filePath(QLatin1String(output) == QLatin1String("--export")
+                                             ? QStringLiteral("h.png")
+                                             : QStringLiteral("h.csv"));
+        const auto result = run(
+            {QStringLiteral("--model"), fixture(QStringLiteral("gpt2")), QStringLiteral("--text"),
+             QStringLiteral("The cat"), QStringLiteral("--view"), QStringLiteral("head:5"),
+             QLatin1String(output), out, QStringLiteral("--backend"), QStringLiteral("cpu")});
         QCOMPARE(result.code, 3);
-        QVERIFY2(result.err.contains(QLatin1String("--view head:5: the model's layers have 4 heads (1 to 4)")),
+        QVERIFY2(result.err.contains(
+                     QLatin1String("--view head:5: the model's layers have 4 heads (1 to 4)")),
                  qPrintable(result.err));
         QVERIFY(!QFile::exists(out));
     }

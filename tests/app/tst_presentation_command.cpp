@@ -33,10 +33,11 @@ QString tool(const QString& program, const QStringList& arguments)
 
 QString words(int count)
 {
-    static const QStringList vocabulary{QStringLiteral("the"),   QStringLiteral("cat"),  QStringLiteral("sat"),
-                                        QStringLiteral("on"),    QStringLiteral("a"),    QStringLiteral("mat"),
-                                        QStringLiteral("while"), QStringLiteral("dogs"), QStringLiteral("ran"),
-                                        QStringLiteral("far"),   QStringLiteral("away"), QStringLiteral("quickly")};
+    static const QStringList vocabulary{
+        QStringLiteral("the"),   QStringLiteral("cat"),  QStringLiteral("sat"),
+        QStringLiteral("on"),    QStringLiteral("a"),    QStringLiteral("mat"),
+        QStringLiteral("while"), QStringLiteral("dogs"), QStringLiteral("ran"),
+        QStringLiteral("far"),   QStringLiteral("away"), QStringLiteral("quickly")};
     QStringList out;
     for (int k = 0; k < count; ++k)
         out.append(vocabulary[(k * 7 + k / 5) % vocabulary.size()]);
@@ -62,44 +63,57 @@ private slots:
         QFETCH(QString, theme);
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("deck.pdf"));
-        const test::Run run = explorer({QStringLiteral(ATTN_RESOURCES_DIR "/examples/02-student-scholarship.json"),
-                                        QStringLiteral("--export-presentation"), path, QStringLiteral("--theme"), theme});
+        const test::Run run = explorer(
+            {QStringLiteral(ATTN_RESOURCES_DIR "/examples/02-student-scholarship.json"),
+             QStringLiteral("--export-presentation"), path, QStringLiteral("--theme"), theme});
         QVERIFY2(run.code == 0, qPrintable(run.err));
         const QString info = tool(QStringLiteral("pdfinfo"), {path});
-        QVERIFY2(info.contains(QRegularExpression(QStringLiteral("Pages:\\s+12\\b"))), qPrintable(info));
+        QVERIFY2(info.contains(QRegularExpression(QStringLiteral("Pages:\\s+12\\b"))),
+                 qPrintable(info));
         // Every token label is text on every page.
         for (int page = 1; page <= 12; ++page) {
             const QString p = QString::number(page);
-            const QString text = tool(QStringLiteral("pdftotext"), {QStringLiteral("-f"), p, QStringLiteral("-l"), p, path, QStringLiteral("-")})
-                                     .replace(QLatin1Char('\n'), QLatin1Char(' '));
-            for (const char* token : {"The", "student", "who", "highest", "grade", "awarded", "scholarship", "principal"})
-                QVERIFY2(text.contains(QLatin1String(token)), qPrintable(QStringLiteral("page %1 lacks %2").arg(page).arg(token)));
+            const QString text =
+                tool(QStringLiteral("pdftotext"),
+                     {QStringLiteral("-f"), p, QStringLiteral("-l"), p, path, QStringLiteral("-")})
+                    .replace(QLatin1Char('\n'), QLatin1Char(' '));
+            for (const char* token : {"The", "student", "who", "highest", "grade", "awarded",
+                                      "scholarship", "principal"})
+                QVERIFY2(text.contains(QLatin1String(token)),
+                         qPrintable(QStringLiteral("page %1 lacks %2").arg(page).arg(token)));
         }
         const QString png = dir.filePath(QStringLiteral("first"));
-        tool(QStringLiteral("pdftoppm"), {QStringLiteral("-f"), QStringLiteral("1"), QStringLiteral("-l"), QStringLiteral("1"),
-                                          QStringLiteral("-r"), QStringLiteral("24"), QStringLiteral("-png"),
-                                          QStringLiteral("-singlefile"), path, png});
+        tool(QStringLiteral("pdftoppm"),
+             {QStringLiteral("-f"), QStringLiteral("1"), QStringLiteral("-l"), QStringLiteral("1"),
+              QStringLiteral("-r"), QStringLiteral("24"), QStringLiteral("-png"),
+              QStringLiteral("-singlefile"), path, png});
         const QImage image(png + QStringLiteral(".png"));
         QVERIFY(!image.isNull());
         const int lightness = QColor(image.pixel(1, 1)).lightness();
-        QVERIFY2(theme == QLatin1String("dark") ? lightness < 60 : lightness > 200, qPrintable(QString::number(lightness)));
+        QVERIFY2(theme == QLatin1String("dark") ? lightness < 60 : lightness > 200,
+                 qPrintable(QString::number(lightness)));
     }
 
     void badPresentationArgumentsAreRefused()
     {
         QTemporaryDir dir;
-        QCOMPARE(explorer({QStringLiteral("--export-presentation"), dir.filePath(QStringLiteral("deck.png"))}).code, 2);
-        QCOMPARE(explorer({QStringLiteral("--export-presentation"), dir.filePath(QStringLiteral("deck.pdf")),
-                           QStringLiteral("--theme"), QStringLiteral("sepia")})
+        QCOMPARE(explorer({QStringLiteral("--export-presentation"),
+                           dir.filePath(QStringLiteral("deck.png"))})
                      .code,
                  2);
-        QCOMPARE(explorer({QStringLiteral("--export"), dir.filePath(QStringLiteral("f.svg")), QStringLiteral("--color-scale"),
-                           QStringLiteral("auto")})
+        QCOMPARE(explorer({QStringLiteral("--export-presentation"),
+                           dir.filePath(QStringLiteral("deck.pdf")), QStringLiteral("--theme"),
+                           QStringLiteral("sepia")})
+                     .code,
+                 2);
+        QCOMPARE(explorer({QStringLiteral("--export"), dir.filePath(QStringLiteral("f.svg")),
+                           QStringLiteral("--color-scale"), QStringLiteral("auto")})
                      .code,
                  2);
         // A presentation shows every token: too long an input is invalid input, nothing written.
         const QString path = dir.filePath(QStringLiteral("long.pdf"));
-        const test::Run run = explorer({QStringLiteral("--text"), words(600), QStringLiteral("--export-presentation"), path});
+        const test::Run run = explorer(
+            {QStringLiteral("--text"), words(600), QStringLiteral("--export-presentation"), path});
         QCOMPARE(run.code, 3);
         QVERIFY(run.err.contains(QLatin1String("at most 512")));
         QVERIFY(!QFile::exists(path));
@@ -111,7 +125,10 @@ private slots:
         const QString fixed = dir.filePath(QStringLiteral("fixed.svg"));
         const QString data = dir.filePath(QStringLiteral("data.svg"));
         QCOMPARE(explorer({QStringLiteral("--export"), fixed}).code, 0);
-        QCOMPARE(explorer({QStringLiteral("--export"), data, QStringLiteral("--color-scale"), QStringLiteral("data")}).code, 0);
+        QCOMPARE(explorer({QStringLiteral("--export"), data, QStringLiteral("--color-scale"),
+                           QStringLiteral("data")})
+                     .code,
+                 0);
         QFile a(fixed), b(data);
         QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
         const QByteArray fixedSvg = a.readAll();
@@ -129,9 +146,10 @@ private slots:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("long.png"));
-        const test::Run run = explorer({QStringLiteral("--text"), words(3000), QStringLiteral("--export"), path,
-                                        QStringLiteral("--width"), QStringLiteral("900"), QStringLiteral("--height"),
-                                        QStringLiteral("900")});
+        const test::Run run =
+            explorer({QStringLiteral("--text"), words(3000), QStringLiteral("--export"), path,
+                      QStringLiteral("--width"), QStringLiteral("900"), QStringLiteral("--height"),
+                      QStringLiteral("900")});
         QVERIFY2(run.code == 0, qPrintable(run.err));
         const QImage image(path);
         QVERIFY(!image.isNull());
@@ -145,7 +163,8 @@ private slots:
         const int high = lightness[lightness.size() * 9 / 10];
         // On the old linear scale these cells (weights near 1/3000) were one colour, a grey
         // level or two apart; the log scale spreads them over the map's lower half.
-        QVERIFY2(high - low > 12, qPrintable(QStringLiteral("grey levels %1 to %2").arg(low).arg(high)));
+        QVERIFY2(high - low > 12,
+                 qPrintable(QStringLiteral("grey levels %1 to %2").arg(low).arg(high)));
     }
 };
 

@@ -86,13 +86,22 @@ struct File
     }
 
     QJsonObject header() const { return QJsonDocument::fromJson(headerText).object(); }
-    void setHeader(const QJsonObject& header) { headerText = QJsonDocument(header).toJson(QJsonDocument::Compact); }
+    void setHeader(const QJsonObject& header)
+    {
+        headerText = QJsonDocument(header).toJson(QJsonDocument::Compact);
+    }
 
-    QByteArray bytes() const { return u64Bytes(std::uint64_t(headerText.size())) + headerText + data; }
+    QByteArray bytes() const
+    {
+        return u64Bytes(std::uint64_t(headerText.size())) + headerText + data;
+    }
     void write(const QString& path) const { writeAll(path, bytes()); }
 
     QJsonObject tensor(const QString& name) const { return header().value(name).toObject(); }
-    qint64 begin(const QString& name) const { return tensor(name)["data_offsets"].toArray()[0].toInteger(); }
+    qint64 begin(const QString& name) const
+    {
+        return tensor(name)["data_offsets"].toArray()[0].toInteger();
+    }
     QString dtype(const QString& name) const { return tensor(name)["dtype"].toString(); }
     std::vector<qint64> shape(const QString& name) const
     {
@@ -109,7 +118,8 @@ struct File
     }
 
     // The whole tensor as rows x cols (rank 1: one row), as stored.
-    Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> matrix(const QString& name) const
+    Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>
+    matrix(const QString& name) const
     {
         const std::vector<qint64> dims = shape(name);
         const qint64 rows = dims.size() == 2 ? dims[0] : 1;

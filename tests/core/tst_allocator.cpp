@@ -9,11 +9,13 @@
 #include <vector>
 
 #if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) ||                         \
+    __has_feature(memory_sanitizer)
 #define ATTN_SANITIZER_ALLOCATOR 1 // clang
 #endif
 #endif
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || defined(ATTN_SANITIZER_ALLOCATOR)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) ||                               \
+    defined(ATTN_SANITIZER_ALLOCATOR)
 #define ATTN_OWN_ALLOCATOR 1 // the sanitizer's allocator replaces glibc's: mallopt has no effect
 #else
 #define ATTN_OWN_ALLOCATOR 0

@@ -64,7 +64,8 @@ private Q_SLOTS:
                             ScoreKind::Bilinear, ScoreKind::Cosine})
             for (bool causal : {false, true})
                 for (int window : {-1, 3})
-                    QTest::addRow("%s causal=%d window=%d", core::toString(s).data(), causal, window)
+                    QTest::addRow("%s causal=%d window=%d", core::toString(s).data(), causal,
+                                  window)
                         << int(s) << causal << window;
     }
     void softmaxRowsSumToOneAndMaskedCellsAreZero()
@@ -199,7 +200,8 @@ private Q_SLOTS:
         QVERIFY(small->pooling.pooled);
         QCOMPARE(small->pooling.rowBlock, 4);
         QCOMPARE(small->heads[1].weights.rows(), 250);
-        const Matrix expected = core::poolMatrix(full->heads[1].weights, 4, 4, core::PoolMode(mode));
+        const Matrix expected =
+            core::poolMatrix(full->heads[1].weights, 4, 4, core::PoolMode(mode));
         QVERIFY(maxAbsDiff(small->heads[1].weights, expected) < 1e-7);
         QCOMPARE(small->output, full->output);
     }

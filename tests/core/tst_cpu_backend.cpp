@@ -36,7 +36,9 @@ void expectNear(const Matrix& actual, const Matrix& expected, double tolerance, 
             if (actual(i, j) != expected(i, j) && // equal infinities pass
                 !(std::abs(double(actual(i, j)) - double(expected(i, j))) <= tolerance))
                 QFAIL(qPrintable(QStringLiteral("%1(%2,%3): got %4, expected %5")
-                                     .arg(what).arg(i).arg(j)
+                                     .arg(what)
+                                     .arg(i)
+                                     .arg(j)
                                      .arg(double(actual(i, j)), 0, 'g', 9)
                                      .arg(double(expected(i, j)), 0, 'g', 9)));
 }
@@ -131,7 +133,8 @@ private Q_SLOTS:
             run(uneven);
             QFAIL("a self-attention problem with 3 keys for 4 queries computed");
         } catch (const core::Error& e) {
-            QCOMPARE(QString::fromUtf8(e.what()), QStringLiteral("self-attention: 3 key tokens for 4 queries"));
+            QCOMPARE(QString::fromUtf8(e.what()),
+                     QStringLiteral("self-attention: 3 key tokens for 4 queries"));
         }
     }
 
@@ -167,8 +170,11 @@ private Q_SLOTS:
         auto r = run(test::handProblem(ScoreKind::ScaledDot, Normalization::Softmax));
         const auto& h = r->heads[0];
         const double s = 1 / std::sqrt(2.0); // d_k = 2
-        expectNear(h.rawScores, rows4({{1, 0, 0, 1}, {0, 1, 0, 1}, {1, 1, 0, 2}, {0, 0, 0, 0}}), 0, "raw");
-        expectNear(h.scaledScores, rows4({{s, 0, 0, s}, {0, s, 0, s}, {s, s, 0, 2 * s}, {0, 0, 0, 0}}), 1e-7, "scaled");
+        expectNear(h.rawScores, rows4({{1, 0, 0, 1}, {0, 1, 0, 1}, {1, 1, 0, 2}, {0, 0, 0, 0}}), 0,
+                   "raw");
+        expectNear(h.scaledScores,
+                   rows4({{s, 0, 0, s}, {0, s, 0, s}, {s, s, 0, 2 * s}, {0, 0, 0, 0}}), 1e-7,
+                   "scaled");
         const Matrix w = weightsFromRows({softmax({s, 0, 0, s}), softmax({0, s, 0, s}),
                                           softmax({s, s, 0, 2 * s}), softmax({0, 0, 0, 0})});
         expectNear(h.weights, w, 1e-7, "weights");
@@ -182,13 +188,14 @@ private Q_SLOTS:
         const auto& h = r->heads[0];
         const double t1 = std::tanh(1.0), t2 = std::tanh(2.0);
         const std::vector<std::vector<double>> e = {
-            {t2, 0, t1, t2 - t1},       // q = (1,0)
-            {0, -t2, -t1, t1 - t2},       // q = (0,1): tanh(0 + k1) - tanh(1 + k2)
+            {t2, 0, t1, t2 - t1},                 // q = (1,0)
+            {0, -t2, -t1, t1 - t2},               // q = (0,1): tanh(0 + k1) - tanh(1 + k2)
             {t2 - t1, t1 - t2, t1 - t1, t2 - t2}, // q = (1,1)
-            {t1, -t1, 0, t1 - t1},      // q = (0,0)
+            {t1, -t1, 0, t1 - t1},                // q = (0,0)
         };
         expectNear(h.rawScores, weightsFromRows(e), 1e-6, "additive scores");
-        const Matrix w = weightsFromRows({softmax(e[0]), softmax(e[1]), softmax(e[2]), softmax(e[3])});
+        const Matrix w =
+            weightsFromRows({softmax(e[0]), softmax(e[1]), softmax(e[2]), softmax(e[3])});
         expectNear(h.weights, w, 1e-6, "weights");
         expectNear(h.output, Matrix(w * kV), 1e-5, "output");
     }
@@ -198,7 +205,8 @@ private Q_SLOTS:
         // Seed 000: one-hot at the argmax; ties go to the lowest index.
         auto r = run(test::handProblem(ScoreKind::Dot, Normalization::Hard));
         const auto& h = r->heads[0];
-        expectNear(h.weights, rows4({{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 0, 1}, {1, 0, 0, 0}}), 0, "hard");
+        expectNear(h.weights, rows4({{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 0, 1}, {1, 0, 0, 0}}), 0,
+                   "hard");
         expectNear(h.output, rows4({{1, 2}, {0, 1}, {1, 1}, {1, 2}}), 0, "output picks v");
     }
 
@@ -207,17 +215,21 @@ private Q_SLOTS:
         // Seed 001's ReLU: max(s, 0) / sum; row 4 has no positive score and stays all 0.
         auto r = run(test::handProblem(ScoreKind::Dot, Normalization::Relu));
         const auto& h = r->heads[0];
-        expectNear(h.weights, rows4({{.5, 0, 0, .5}, {0, .5, 0, .5}, {.25, .25, 0, .5}, {0, 0, 0, 0}}), 0, "relu");
+        expectNear(h.weights,
+                   rows4({{.5, 0, 0, .5}, {0, .5, 0, .5}, {.25, .25, 0, .5}, {0, 0, 0, 0}}), 0,
+                   "relu");
         QCOMPARE(r->diagnostics.zeroSumRows, std::vector<int>{3});
         expectNear(h.output, rows4({{1, 1.5}, {.5, 1}, {.75, 1.25}, {0, 0}}), 1e-7, "output");
     }
 
     void sparsemax()
     {
-        // [1 0 0 1]: support {0,3}, tau = 0.5. [1 1 0 2]: support {3}, tau = 1. [0 0 0 0]: tau = -1/4.
+        // [1 0 0 1]: support {0,3}, tau = 0.5. [1 1 0 2]: support {3}, tau = 1. [0 0 0 0]: tau =
+        // -1/4.
         auto r = run(test::handProblem(ScoreKind::Dot, Normalization::Sparsemax));
         expectNear(r->heads[0].weights,
-                   rows4({{.5, 0, 0, .5}, {0, .5, 0, .5}, {0, 0, 0, 1}, {.25, .25, .25, .25}}), 1e-7, "sparsemax");
+                   rows4({{.5, 0, 0, .5}, {0, .5, 0, .5}, {0, 0, 0, 1}, {.25, .25, .25, .25}}),
+                   1e-7, "sparsemax");
     }
 
     // No normalization (seed 004's (X X^T) V), worked by hand: the weights are the scaled
@@ -236,26 +248,30 @@ private Q_SLOTS:
         const double s = 1 / std::sqrt(2.0);
         // Q K^T = [1 0 0 1; 0 1 0 1; 1 1 0 2; 0 0 0 0]; (Q K^T) V with V = (1,2) (0,1) (2,0) (1,1).
         auto r = run(p);
-        expectNear(r->heads[0].weights, rows4({{s, 0, 0, s}, {0, s, 0, s}, {s, s, 0, 2 * s}, {0, 0, 0, 0}}), 1e-7,
+        expectNear(r->heads[0].weights,
+                   rows4({{s, 0, 0, s}, {0, s, 0, s}, {s, s, 0, 2 * s}, {0, 0, 0, 0}}), 1e-7,
                    "weights = scaled scores");
-        expectNear(r->heads[0].output, rows4({{2 * s, 3 * s}, {s, 2 * s}, {3 * s, 5 * s}, {0, 0}}), 1e-6, "output");
+        expectNear(r->heads[0].output, rows4({{2 * s, 3 * s}, {s, 2 * s}, {3 * s, 5 * s}, {0, 0}}),
+                   1e-6, "output");
         QVERIFY(r->diagnostics.warnings.empty());
 
         p->mask.causal = true;
         auto causal = run(p);
-        expectNear(causal->heads[0].weights, rows4({{s, 0, 0, 0}, {0, s, 0, 0}, {s, s, 0, 0}, {0, 0, 0, 0}}), 1e-7,
-                   "causal");
+        expectNear(causal->heads[0].weights,
+                   rows4({{s, 0, 0, 0}, {0, s, 0, 0}, {s, s, 0, 0}, {0, 0, 0, 0}}), 1e-7, "causal");
         for (int i = 0; i < 4; ++i)
             for (int j = i + 1; j < 4; ++j)
                 QCOMPARE(causal->heads[0].weights(i, j), 0.0f); // exactly 0, not -9e15
-        expectNear(causal->heads[0].output, rows4({{s, 2 * s}, {0, s}, {s, 3 * s}, {0, 0}}), 1e-6, "causal output");
+        expectNear(causal->heads[0].output, rows4({{s, 2 * s}, {0, s}, {s, 3 * s}, {0, 0}}), 1e-6,
+                   "causal output");
 
         // A row with every key masked is all zeros under either fill, and reported.
         p->mask.causal = false;
         p->mask.customCells = {{2, 0}, {2, 1}, {2, 2}, {2, 3}};
         auto masked = run(p);
         QCOMPARE(masked->diagnostics.fullyMaskedRows, std::vector<int>{2});
-        QVERIFY(QString::fromStdString(masked->diagnostics.warnings.front()).contains(QStringLiteral("all 0")));
+        QVERIFY(QString::fromStdString(masked->diagnostics.warnings.front())
+                    .contains(QStringLiteral("all 0")));
         for (int j = 0; j < 4; ++j)
             QCOMPARE(masked->heads[0].weights(2, j), 0.0f);
     }
@@ -290,8 +306,13 @@ private Q_SLOTS:
         const double inf = std::numeric_limits<double>::infinity();
         expectNear(h.maskedScores.topRows(1), rows4({{1, -inf, -inf, -inf}}), 0, "masked row 1");
         const std::vector<double> row3 = softmax({1, 1, 0});
-        expectNear(h.weights, weightsFromRows({{1, 0, 0, 0}, {1 / (1 + std::exp(1.0)), std::exp(1.0) / (1 + std::exp(1.0)), 0, 0},
-                                               {row3[0], row3[1], row3[2], 0}, {.25, .25, .25, .25}}), 1e-7, "causal");
+        expectNear(
+            h.weights,
+            weightsFromRows({{1, 0, 0, 0},
+                             {1 / (1 + std::exp(1.0)), std::exp(1.0) / (1 + std::exp(1.0)), 0, 0},
+                             {row3[0], row3[1], row3[2], 0},
+                             {.25, .25, .25, .25}}),
+            1e-7, "causal");
         for (int i = 0; i < 4; ++i)
             for (int j = i + 1; j < 4; ++j)
                 QCOMPARE(h.weights(i, j), 0.0f); // exactly zero
@@ -375,9 +396,10 @@ private Q_SLOTS:
         expectNear(h.scaledScores, kBiasedScores, 0, "scaled (dot: no scaling)");
         expectNear(h.maskedScores, kBiasedScores, 0, "masked (no mask)");
         // Every score is >= 0, so ReLU divides each row by its sum: 8, 4, 10, 2.
-        expectNear(h.weights,
-                   rows4({{.25, .25, .125, .375}, {0, .5, 0, .5}, {.2, .3, .1, .4}, {0, .5, 0, .5}}),
-                   1e-7, "weights");
+        expectNear(
+            h.weights,
+            rows4({{.25, .25, .125, .375}, {0, .5, 0, .5}, {.2, .3, .1, .4}, {0, .5, 0, .5}}), 1e-7,
+            "weights");
         // b_1 = v1/4 + v2/4 + v3/8 + 3 v4/8 = (0 - 2 + 1 + 0, 6 + 4 + 1 + 6) / 8 = (-1/8, 17/8)
         // b_2 = b_4 = (v2 + v4)/2 = (-1/2, 2)
         // b_3 = (2 v1 + 3 v2 + v3 + 4 v4)/10 = (0 - 3 + 1 + 0, 6 + 6 + 1 + 8)/10 = (-1/5, 21/10)
@@ -386,7 +408,9 @@ private Q_SLOTS:
         expectNear(r->concat(), heads, 1e-6, "concat");
         // W_O copies (a, b) to (a, b, a, b); b_O = (1, 0, -1, 2) gives (a + 1, b, a - 1, b + 2).
         expectNear(r->output,
-                   rows4({{.875, 2.125, -1.125, 4.125}, {.5, 2, -1.5, 4}, {.8, 2.1, -1.2, 4.1},
+                   rows4({{.875, 2.125, -1.125, 4.125},
+                          {.5, 2, -1.5, 4},
+                          {.8, 2.1, -1.2, 4.1},
                           {.5, 2, -1.5, 4}}),
                    1e-6, "output = concat W_O + b_O");
     }
@@ -406,19 +430,22 @@ private Q_SLOTS:
         QCOMPARE_LE(std::abs(h.output(1, 0) - (1 - c) / (2 + 2 * c)), 1e-6);
         QCOMPARE_LE(std::abs(h.output(1, 1) - 2.0), 1e-6);
         // The other rows: the softmax of the hand-computed scaled scores, times the hand V.
-        const Matrix w = weightsFromRows({softmax({2 * s, 2 * s, s, 3 * s}), softmax({0, 2 * s, 0, 2 * s}),
-                                          softmax({2 * s, 3 * s, s, 4 * s}), softmax({0, s, 0, s})});
+        const Matrix w =
+            weightsFromRows({softmax({2 * s, 2 * s, s, 3 * s}), softmax({0, 2 * s, 0, 2 * s}),
+                             softmax({2 * s, 3 * s, s, 4 * s}), softmax({0, s, 0, s})});
         expectNear(h.weights, w, 1e-7, "weights");
         expectNear(h.output, Matrix(w * kVBiased), 1e-6, "head output");
-        expectNear(r->output, Matrix((w * kVBiased) * kWo + kBoBiased.replicate(4, 1)), 1e-6, "output");
+        expectNear(r->output, Matrix((w * kVBiased) * kWo + kBoBiased.replicate(4, 1)), 1e-6,
+                   "output");
 
         // Hard: the argmax of (2 2 1 3), (0 2 0 2), (2 3 1 4), (0 1 0 1) is key 3, 1 (tie: the
         // lowest), 3, 1, so the head outputs are v4 = (0, 2), v2 = (-1, 2), v4, v2.
         auto hard = run(test::handProblemWithBiases(ScoreKind::Dot, Normalization::Hard));
         expectNear(hard->heads[0].weights,
                    rows4({{0, 0, 0, 1}, {0, 1, 0, 0}, {0, 0, 0, 1}, {0, 1, 0, 0}}), 0, "hard");
-        expectNear(hard->output, rows4({{1, 2, -1, 4}, {0, 2, -2, 4}, {1, 2, -1, 4}, {0, 2, -2, 4}}),
-                   0, "hard output");
+        expectNear(hard->output,
+                   rows4({{1, 2, -1, 4}, {0, 2, -2, 4}, {1, 2, -1, 4}, {0, 2, -2, 4}}), 0,
+                   "hard output");
     }
 
     void setCancelFlagStopsTheCompute()
@@ -426,10 +453,12 @@ private Q_SLOTS:
         std::atomic<bool> cancel{true};
         core::ComputeOptions options;
         options.cancel = &cancel;
-        QVERIFY_THROWS_EXCEPTION(core::Cancelled,
-                                 core::CpuBackend().compute(test::randomProblem(300, 300, 32, 4, 3, false), options));
+        QVERIFY_THROWS_EXCEPTION(
+            core::Cancelled,
+            core::CpuBackend().compute(test::randomProblem(300, 300, 32, 4, 3, false), options));
         cancel = false; // a flag that is clear changes nothing
-        const auto result = core::CpuBackend().compute(test::randomProblem(300, 300, 32, 4, 3, false), options);
+        const auto result =
+            core::CpuBackend().compute(test::randomProblem(300, 300, 32, 4, 3, false), options);
         QCOMPARE(result->heads.size(), std::size_t(4));
     }
 

@@ -1,8 +1,8 @@
-#include "support/error_of.h"
 #include "core/embedding.h"
 #include "core/error.h"
 #include "core/random.h"
 #include "core/tokenizer.h"
+#include "support/error_of.h"
 
 #include <QTest>
 #include <cmath>
@@ -159,8 +159,8 @@ private slots:
         const std::vector<Token> target = words("the cat saw the dog");
         const std::vector<Token> source = words("le chat a vu le chien");
         const std::vector<QString> vocabulary = sentenceVocabulary({&target, &source});
-        const std::vector<QString> expected = {"the", "cat", "saw", "dog", "le",
-                                               "chat", "a", "vu", "chien"};
+        const std::vector<QString> expected = {"the",  "cat", "saw", "dog",  "le",
+                                               "chat", "a",   "vu",  "chien"};
         QCOMPARE(vocabulary, expected);
         QVERIFY(sentenceVocabulary({}).empty());
     }
@@ -205,7 +205,8 @@ private slots:
         EmbeddingSettings settings;
         settings.kind = EmbeddingKind::OneHot;
         settings.seed = 2;
-        settings.vocabulary = {QStringLiteral("This"), QStringLiteral("is"), QStringLiteral("a"), QStringLiteral("cat")};
+        settings.vocabulary = {QStringLiteral("This"), QStringLiteral("is"), QStringLiteral("a"),
+                               QStringLiteral("cat")};
         const Embedded e = embed(words("a dog is here"), settings, 4);
         RowVector a = RowVector::Zero(4), is = RowVector::Zero(4);
         a[2] = 1;

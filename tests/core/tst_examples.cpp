@@ -107,7 +107,8 @@ void TestExamples::examplesAreListedInOrder()
     for (const QString& file : files) {
         const QRegularExpressionMatch match = pattern.match(file);
         QVERIFY2(match.hasMatch(), qPrintable(file));
-        QVERIFY2(!prefixes.contains(match.captured(1)), qPrintable(file + QStringLiteral(": prefix used twice")));
+        QVERIFY2(!prefixes.contains(match.captured(1)),
+                 qPrintable(file + QStringLiteral(": prefix used twice")));
         prefixes << match.captured(1);
     }
 }
@@ -146,7 +147,8 @@ void TestExamples::everyExampleComputesCleanly()
         QVERIFY(head.weights.allFinite() && head.output.allFinite());
         QVERIFY(head.weights.minCoeff() >= 0.0f);
         for (int i = 0; i < tq; ++i)
-            QVERIFY2(std::abs(head.weights.row(i).sum() - 1.0f) < 1e-5f, qPrintable(QString::number(i)));
+            QVERIFY2(std::abs(head.weights.row(i).sum() - 1.0f) < 1e-5f,
+                     qPrintable(QString::number(i)));
     }
     QVERIFY(result->concat().allFinite() && result->output.allFinite());
 }
@@ -157,7 +159,8 @@ void TestExamples::thisIsACatByHand()
 {
     const auto result = computeExample("01-this-is-a-cat.json");
     QCOMPARE(tokenTexts(result->problem->queryTokens),
-             QStringList({QStringLiteral("This"), QStringLiteral("is"), QStringLiteral("a"), QStringLiteral("cat.")}));
+             QStringList({QStringLiteral("This"), QStringLiteral("is"), QStringLiteral("a"),
+                          QStringLiteral("cat.")}));
     QCOMPARE(result->heads.size(), std::size_t(1));
     const HeadResult& head = result->heads[0];
     QCOMPARE(head.weights.rows(), qsizetype(4));
@@ -171,16 +174,20 @@ void TestExamples::thisIsACatByHand()
     const double expected[4][4] = {
         {e / (2 * e + 2), 1 / (2 * e + 2), 1 / (2 * e + 2), e / (2 * e + 2)},
         {1 / (2 * e + 2), e / (2 * e + 2), 1 / (2 * e + 2), e / (2 * e + 2)},
-        {e / (2 * e + 1 + e * e), e / (2 * e + 1 + e * e), 1 / (2 * e + 1 + e * e), e * e / (2 * e + 1 + e * e)},
+        {e / (2 * e + 1 + e * e), e / (2 * e + 1 + e * e), 1 / (2 * e + 1 + e * e),
+         e * e / (2 * e + 1 + e * e)},
         {0.25, 0.25, 0.25, 0.25},
     };
     for (int i = 0; i < 4; ++i) {
         QVERIFY(std::abs(head.weights.row(i).sum() - 1.0f) < 1e-6f);
         for (int j = 0; j < 4; ++j)
-            QVERIFY2(std::abs(double(head.weights(i, j)) - expected[i][j]) < 1e-6,
-                     qPrintable(QStringLiteral("weight (%1,%2) = %3").arg(i).arg(j).arg(head.weights(i, j))));
+            QVERIFY2(
+                std::abs(double(head.weights(i, j)) - expected[i][j]) < 1e-6,
+                qPrintable(
+                    QStringLiteral("weight (%1,%2) = %3").arg(i).arg(j).arg(head.weights(i, j))));
     }
-    // b^1 = sum_j alpha'_1j v^j with v = (1,2) (0,1) (2,0) (1,1): ((e + 2 + e), (2e + 1 + e)) / (2e + 2).
+    // b^1 = sum_j alpha'_1j v^j with v = (1,2) (0,1) (2,0) (1,1): ((e + 2 + e), (2e + 1 + e)) / (2e
+    // + 2).
     QVERIFY(std::abs(double(head.output(0, 0)) - (2 * e + 2) / (2 * e + 2)) < 1e-6);
     QVERIFY(std::abs(double(head.output(0, 1)) - (3 * e + 1) / (2 * e + 2)) < 1e-6);
 }
@@ -344,7 +351,8 @@ void TestExamples::largerKeyWidthSaturatesUnscaledSoftmax()
     const double spreadSmall = spread(smallDot->heads[0].rawScores);
     const double spreadLarge = spread(largeDot->heads[0].rawScores);
     // sqrt(256 / 4) = 8 in expectation; a 17-token sentence is a small sample.
-    QVERIFY2(spreadLarge > 4 * spreadSmall, qPrintable(QStringLiteral("%1 vs %2").arg(spreadLarge).arg(spreadSmall)));
+    QVERIFY2(spreadLarge > 4 * spreadSmall,
+             qPrintable(QStringLiteral("%1 vs %2").arg(spreadLarge).arg(spreadSmall)));
 
     const double maxSmall = meanRowMax(smallDot->heads[0].weights);
     const double maxLarge = meanRowMax(largeDot->heads[0].weights);

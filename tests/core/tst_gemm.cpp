@@ -36,9 +36,14 @@ bool closeToProduct(const Matrix& c, const Matrix& a, const Matrix& b, const Row
     for (Eigen::Index i = 0; i < c.rows(); ++i)
         for (Eigen::Index j = 0; j < c.cols(); ++j) {
             const double expected = exact(i, j) + (bias.size() ? double(bias(j)) : 0.0);
-            const double bound = double(a.cols() + 2) * u * (scale(i, j) + std::abs(expected)) + 1e-30;
+            const double bound =
+                double(a.cols() + 2) * u * (scale(i, j) + std::abs(expected)) + 1e-30;
             if (!(std::abs(double(c(i, j)) - expected) <= bound)) {
-                *where = QStringLiteral("(%1, %2): %3, expected %4").arg(i).arg(j).arg(c(i, j)).arg(expected);
+                *where = QStringLiteral("(%1, %2): %3, expected %4")
+                             .arg(i)
+                             .arg(j)
+                             .arg(c(i, j))
+                             .arg(expected);
                 return false;
             }
         }
@@ -63,10 +68,17 @@ private slots:
         QTest::addColumn<int>("k");
         QTest::addColumn<int>("n");
         for (const char* kernels : kKernels)
-            for (const auto& [m, k, n] : std::vector<std::tuple<int, int, int>>{
-                     {1, 1, 1},    {1, 768, 1},  {5, 17, 16},  {6, 64, 64},   {7, 3, 65},
-                     {8, 100, 48}, {13, 513, 47}, {32, 768, 200}, {193, 64, 96}, {200, 1100, 130},
-                     {37, 1537, 64}})
+            for (const auto& [m, k, n] : std::vector<std::tuple<int, int, int>>{{1, 1, 1},
+                                                                                {1, 768, 1},
+                                                                                {5, 17, 16},
+                                                                                {6, 64, 64},
+                                                                                {7, 3, 65},
+                                                                                {8, 100, 48},
+                                                                                {13, 513, 47},
+                                                                                {32, 768, 200},
+                                                                                {193, 64, 96},
+                                                                                {200, 1100, 130},
+                                                                                {37, 1537, 64}})
                 QTest::addRow("%s %dx%dx%d", kernels, m, k, n) << QString(kernels) << m << k << n;
     }
     void product()
@@ -114,12 +126,14 @@ private slots:
             biases.push_back(g % 2 ? RowVector() : RowVector(randomMatrix(1, width, 20 + g)));
         }
         for (std::size_t g = 0; g < weights.size(); ++g)
-            groups.push_back({weights[g].data(), weights[g].cols(), outputs[g].data(), outputs[g].cols(),
-                              1, biases[g].size() ? biases[g].data() : nullptr, int(weights[g].cols())});
+            groups.push_back({weights[g].data(), weights[g].cols(), outputs[g].data(),
+                              outputs[g].cols(), 1, biases[g].size() ? biases[g].data() : nullptr,
+                              int(weights[g].cols())});
         attn::core::gemm(a.data(), a.cols(), m, k, groups);
         for (std::size_t g = 0; g < weights.size(); ++g) {
             QString where;
-            QVERIFY2(closeToProduct(outputs[g], a, weights[g], biases[g], &where), qPrintable(where));
+            QVERIFY2(closeToProduct(outputs[g], a, weights[g], biases[g], &where),
+                     qPrintable(where));
             // One group alone: the same bits (the order of each sum depends on K alone).
             Matrix alone(m, weights[g].cols());
             GemmColumns single = groups[g];
@@ -166,7 +180,8 @@ private slots:
             Matrix z = Matrix::Constant(rows, m, NAN);
             attn::core::dotRows(e.data(), e.cols(), m, k, x.data(), x.cols(), rows, z.data(), 1, m,
                                 bias.data());
-            QVERIFY2(closeToProduct(z, x.topRows(rows), e.transpose(), bias, &where), qPrintable(where));
+            QVERIFY2(closeToProduct(z, x.topRows(rows), e.transpose(), bias, &where),
+                     qPrintable(where));
         }
     }
 
@@ -185,7 +200,8 @@ private slots:
         };
         attn::core::gemm(a.data(), a.cols(), 20, 50, {&columns, 1}, options);
         Matrix plain(20, 100);
-        const GemmColumns without{b.data(), b.cols(), plain.data(), plain.cols(), 1, bias.data(), 100};
+        const GemmColumns without{b.data(), b.cols(),    plain.data(), plain.cols(),
+                                  1,        bias.data(), 100};
         attn::core::gemm(a.data(), a.cols(), 20, 50, {&without, 1});
         QVERIFY(c == plain.cwiseMax(0.0f));
     }

@@ -1,10 +1,10 @@
 // HfTokenizer against the Rust `tokenizers` library: tests/data/tokenizers/expected.json holds
 // the library's ids, tokens, offsets and decoded text for every corpus text with every tokenizer
 // folder there (tests/data/tokenizers/make_expectations.mjs says how they were made).
-#include "support/error_of.h"
 #include "core/error.h"
 #include "core/tokenizers/hf_tokenizer.h"
 #include "core/tokenizers/pattern_regex.h"
+#include "support/error_of.h"
 
 #include <QDir>
 #include <QFile>
@@ -24,8 +24,9 @@ namespace {
 QString dataDir()
 {
     const QByteArray fromEnv = qgetenv("ATTN_TEST_DATA");
-    return (fromEnv.isEmpty() ? QStringLiteral(ATTN_TEST_DATA_DIR) : QString::fromLocal8Bit(fromEnv))
-        + QStringLiteral("/tokenizers");
+    return (fromEnv.isEmpty() ? QStringLiteral(ATTN_TEST_DATA_DIR)
+                              : QString::fromLocal8Bit(fromEnv)) +
+           QStringLiteral("/tokenizers");
 }
 
 const QJsonObject& expected()
@@ -95,7 +96,8 @@ QJsonObject smallBpe()
         "normalizer": null, "pre_tokenizer": {"type": "WhitespaceSplit"},
         "post_processor": null, "decoder": null,
         "model": {"type": "BPE", "vocab": {"a": 0, "b": 1, "ab": 2, "c": 3, "abc": 4},
-                  "merges": ["a b", "ab c"]}})").object();
+                  "merges": ["a b", "ab c"]}})")
+        .object();
 }
 
 using attn::test::errorOf;
@@ -169,9 +171,15 @@ private slots:
     {
         QFETCH(QString, name);
         QFETCH(int, index);
-        const QString text = expected().value(QStringLiteral("texts")).toArray().at(index).toString();
-        const QJsonObject want =
-            expected().value(QStringLiteral("tokenizers")).toObject().value(name).toArray().at(index).toObject();
+        const QString text =
+            expected().value(QStringLiteral("texts")).toArray().at(index).toString();
+        const QJsonObject want = expected()
+                                     .value(QStringLiteral("tokenizers"))
+                                     .toObject()
+                                     .value(name)
+                                     .toArray()
+                                     .at(index)
+                                     .toObject();
         const auto hf = tokenizer(name);
 
         const std::vector<Token> tokens = hf->encode(text);
@@ -197,10 +205,12 @@ private slots:
             }
             QCOMPARE(token.text, hf->displayText(token.id));
         }
-        QCOMPARE(idsOf(hf->encode(text, false)), toIds(want.value(QStringLiteral("idsWithoutSpecial")).toArray()));
+        QCOMPARE(idsOf(hf->encode(text, false)),
+                 toIds(want.value(QStringLiteral("idsWithoutSpecial")).toArray()));
         const std::vector<int> ids = toIds(want.value(QStringLiteral("ids")).toArray());
         QCOMPARE(hf->decode(ids), want.value(QStringLiteral("decoded")).toString());
-        QCOMPARE(hf->decode(ids, false), want.value(QStringLiteral("decodedWithSpecial")).toString());
+        QCOMPARE(hf->decode(ids, false),
+                 want.value(QStringLiteral("decodedWithSpecial")).toString());
     }
 
     void byteLevelRoundTrips()
@@ -211,7 +221,8 @@ private slots:
             const auto hf = tokenizer(name);
             for (const QJsonValue& value : expected().value(QStringLiteral("texts")).toArray()) {
                 const QString text = value.toString();
-                const QString want = name == u"qwen2" ? text.normalized(QString::NormalizationForm_C) : text;
+                const QString want =
+                    name == u"qwen2" ? text.normalized(QString::NormalizationForm_C) : text;
                 QCOMPARE(hf->decode(idsOf(hf->encode(text)), false), want);
             }
         }
@@ -223,14 +234,22 @@ private slots:
         QTest::addColumn<QString>("kind");
         QTest::addColumn<int>("vocabSize");
         QTest::addColumn<QString>("mask");
-        QTest::newRow("gpt2 (vocab.json + merges.txt)") << "gpt2" << "BPE (byte-level)" << 50257 << "";
-        QTest::newRow("bert (vocab.txt)") << "bert-base-uncased" << "WordPiece" << 30522 << "[MASK]";
-        QTest::newRow("llama2") << "llama2" << "BPE (SentencePiece, byte fallback)" << -1 << "";
-        QTest::newRow("llama3") << "llama3" << "BPE (byte-level)" << -1 << "";
-        QTest::newRow("qwen2") << "qwen2" << "BPE (byte-level)" << -1 << "";
-        QTest::newRow("roberta-style") << "roberta-style" << "BPE (byte-level)" << -1 << "<mask>";
-        QTest::newRow("wordpiece-variants") << "wordpiece-variants" << "WordPiece" << -1 << "[MASK]";
-        QTest::newRow("bpe-variants") << "bpe-variants" << "BPE" << -1 << "";
+        QTest::newRow("gpt2 (vocab.json + merges.txt)") << "gpt2"
+                                                        << "BPE (byte-level)" << 50257 << "";
+        QTest::newRow("bert (vocab.txt)") << "bert-base-uncased"
+                                          << "WordPiece" << 30522 << "[MASK]";
+        QTest::newRow("llama2") << "llama2"
+                                << "BPE (SentencePiece, byte fallback)" << -1 << "";
+        QTest::newRow("llama3") << "llama3"
+                                << "BPE (byte-level)" << -1 << "";
+        QTest::newRow("qwen2") << "qwen2"
+                               << "BPE (byte-level)" << -1 << "";
+        QTest::newRow("roberta-style") << "roberta-style"
+                                       << "BPE (byte-level)" << -1 << "<mask>";
+        QTest::newRow("wordpiece-variants") << "wordpiece-variants"
+                                            << "WordPiece" << -1 << "[MASK]";
+        QTest::newRow("bpe-variants") << "bpe-variants"
+                                      << "BPE" << -1 << "";
     }
 
     void kindsAndSizes()
@@ -273,7 +292,8 @@ private slots:
         QCOMPARE(gpt2->displayText(*gpt2->idOf(QStringLiteral("Ā"))), QStringLiteral("<0x00>"));
         QCOMPARE(gpt2->displayText(*gpt2->idOf(QStringLiteral("þ"))), QStringLiteral("<0xFE>"));
         // "ãģ" is the first two bytes of a three-byte character (U+3041-U+307F).
-        QCOMPARE(gpt2->displayText(*gpt2->idOf(QStringLiteral("ãģ"))), QStringLiteral("<0xE3><0x81>"));
+        QCOMPARE(gpt2->displayText(*gpt2->idOf(QStringLiteral("ãģ"))),
+                 QStringLiteral("<0xE3><0x81>"));
         QCOMPARE(gpt2->displayText(*gpt2->idOf(QStringLiteral("Ã©"))), QStringLiteral("é"));
         QCOMPARE(gpt2->displayText(50256), QStringLiteral("<|endoftext|>"));
         const std::vector<Token> cat = gpt2->encode(QStringLiteral("This is a cat."));
@@ -298,9 +318,11 @@ private slots:
 
         const auto llama = tokenizer(QStringLiteral("llama2"));
         QCOMPARE(llama->displayText(*llama->idOf(QStringLiteral("▁cat"))), QStringLiteral(" cat"));
-        QCOMPARE(llama->displayText(*llama->idOf(QStringLiteral("<0x0A>"))), QStringLiteral("<0x0A>"));
+        QCOMPARE(llama->displayText(*llama->idOf(QStringLiteral("<0x0A>"))),
+                 QStringLiteral("<0x0A>"));
         QCOMPARE(llama->displayText(*llama->idOf(QStringLiteral("<0x41>"))), QStringLiteral("A"));
-        QCOMPARE(llama->displayText(*llama->idOf(QStringLiteral("<0xE3>"))), QStringLiteral("<0xE3>"));
+        QCOMPARE(llama->displayText(*llama->idOf(QStringLiteral("<0xE3>"))),
+                 QStringLiteral("<0xE3>"));
         QCOMPARE(llama->displayText(*llama->idOf(QStringLiteral("<s>"))), QStringLiteral("<s>"));
         const std::vector<Token> llamaCat = llama->encode(QStringLiteral("This is a cat."));
         QCOMPARE(llamaCat.front().piece, QStringLiteral("<s>"));
@@ -327,14 +349,16 @@ private slots:
     {
         // U+1F431 is two UTF-16 units; the library counts it as one character.
         const QString text = QStringLiteral("a 🐱 b");
-        for (const QString& name : {QStringLiteral("gpt2"), QStringLiteral("llama3"), QStringLiteral("llama2")}) {
+        for (const QString& name :
+             {QStringLiteral("gpt2"), QStringLiteral("llama3"), QStringLiteral("llama2")}) {
             const std::vector<Token> tokens = tokenizer(name)->encode(text, false);
             QCOMPARE(tokens.back().begin + tokens.back().length, text.size());
             QString joined;
             for (const Token& token : tokens)
                 if (token.begin >= 0 && !joined.endsWith(text.mid(token.begin, token.length)))
                     joined += text.mid(token.begin, token.length);
-            QVERIFY2(joined.remove(u' ') == QStringLiteral("a🐱b"), qPrintable(name + u':' + joined));
+            QVERIFY2(joined.remove(u' ') == QStringLiteral("a🐱b"),
+                     qPrintable(name + u':' + joined));
         }
     }
 
@@ -342,17 +366,20 @@ private slots:
     {
         using attn::core::hf::PatternRegex;
         // Oniguruma's \s includes U+0085, PCRE2's does not.
-        const auto spaces = PatternRegex::fromOniguruma(QStringLiteral("\\s+")).findMatches(QStringLiteral("a\u0085b"));
+        const auto spaces = PatternRegex::fromOniguruma(QStringLiteral("\\s+"))
+                                .findMatches(QStringLiteral("a\u0085b"));
         QCOMPARE(spaces.size(), std::size_t(3));
         QVERIFY(spaces[1].isMatch);
         // Case-insensitive contractions, as Llama 3's pattern has them.
-        const auto contractions = PatternRegex::fromOniguruma(QStringLiteral("(?i:'s|'ll)")).findMatches(QStringLiteral("IT'S WE'LL"));
+        const auto contractions = PatternRegex::fromOniguruma(QStringLiteral("(?i:'s|'ll)"))
+                                      .findMatches(QStringLiteral("IT'S WE'LL"));
         int matches = 0;
         for (const auto& span : contractions)
             matches += span.isMatch;
         QCOMPARE(matches, 2);
         // \p{L}+ over an astral letter gives UTF-16 offsets.
-        const auto letters = PatternRegex::fromOniguruma(QStringLiteral("\\p{L}+")).findMatches(QStringLiteral("𝔘x 1"));
+        const auto letters = PatternRegex::fromOniguruma(QStringLiteral("\\p{L}+"))
+                                 .findMatches(QStringLiteral("𝔘x 1"));
         QCOMPARE(letters.front().end, qsizetype(3));
         QVERIFY(!PatternRegex::fromOniguruma(QStringLiteral("(")).error().isEmpty());
     }
@@ -368,11 +395,13 @@ private slots:
         };
         QTest::newRow("not JSON") << QByteArray("{\"model\": ") << "x.json: not valid JSON";
         QTest::newRow("not an object") << QByteArray("[1, 2]") << "x.json: expected a JSON object";
-        QTest::newRow("no model") << variant([](QJsonObject& r) { r.remove(QStringLiteral("model")); })
-                                  << "x.json: model: missing";
+        QTest::newRow("no model") << variant([](QJsonObject& r) {
+            r.remove(QStringLiteral("model"));
+        }) << "x.json: model: missing";
         QTest::newRow("merge of a missing piece") << variant([](QJsonObject& r) {
             QJsonObject model = r.value(QStringLiteral("model")).toObject();
-            model.insert(QStringLiteral("merges"), QJsonArray{QStringLiteral("a b"), QStringLiteral("ab zz")});
+            model.insert(QStringLiteral("merges"),
+                         QJsonArray{QStringLiteral("a b"), QStringLiteral("ab zz")});
             r.insert(QStringLiteral("model"), model);
         }) << "x.json: model.merges[1]: 'zz' is not in the vocabulary";
         QTest::newRow("merge without a space") << variant([](QJsonObject& r) {
@@ -392,39 +421,56 @@ private slots:
             model.insert(QStringLiteral("vocab"), vocab);
             r.insert(QStringLiteral("model"), model);
         }) << "x.json: model.vocab[\"d\"]: expected a non-negative integer";
-        QTest::newRow("vocab id too large") << variant([](QJsonObject& r) {
-            QJsonObject model = r.value(QStringLiteral("model")).toObject();
-            QJsonObject vocab = model.value(QStringLiteral("vocab")).toObject();
-            vocab.insert(QStringLiteral("d"), 2147483647);
-            model.insert(QStringLiteral("vocab"), vocab);
-            r.insert(QStringLiteral("model"), model);
-        }) << "x.json: model.vocab[\"d\"]: expected a non-negative integer below 2147483647, found 2147483647";
+        QTest::newRow("vocab id too large")
+            << variant([](QJsonObject& r) {
+                   QJsonObject model = r.value(QStringLiteral("model")).toObject();
+                   QJsonObject vocab = model.value(QStringLiteral("vocab")).toObject();
+                   vocab.insert(QStringLiteral("d"), 2147483647);
+                   model.insert(QStringLiteral("vocab"), vocab);
+                   r.insert(QStringLiteral("model"), model);
+               })
+            << "x.json: model.vocab[\"d\"]: expected a non-negative integer below 2147483647, "
+               "found 2147483647";
         QTest::newRow("unknown model") << variant([](QJsonObject& r) {
             r.insert(QStringLiteral("model"), QJsonObject{{"type", "Unigram"}});
         }) << "x.json: model.type: unsupported model 'Unigram'";
         QTest::newRow("unknown normalizer") << variant([](QJsonObject& r) {
-            r.insert(QStringLiteral("normalizer"), QJsonObject{{"type", "Sequence"}, {"normalizers", QJsonArray{QJsonObject{{"type", "Precompiled"}}}}});
+            r.insert(
+                QStringLiteral("normalizer"),
+                QJsonObject{{"type", "Sequence"},
+                            {"normalizers", QJsonArray{QJsonObject{{"type", "Precompiled"}}}}});
         }) << "x.json: normalizer.normalizers[0].type: unsupported normalizer 'Precompiled'";
         QTest::newRow("bad regex") << variant([](QJsonObject& r) {
-            r.insert(QStringLiteral("pre_tokenizer"), QJsonObject{{"type", "Split"}, {"pattern", QJsonObject{{"Regex", "(a"}}},
-                                                                  {"behavior", "Isolated"}, {"invert", false}});
+            r.insert(QStringLiteral("pre_tokenizer"),
+                     QJsonObject{{"type", "Split"},
+                                 {"pattern", QJsonObject{{"Regex", "(a"}}},
+                                 {"behavior", "Isolated"},
+                                 {"invert", false}});
         }) << "x.json: pre_tokenizer.pattern: invalid regular expression";
         QTest::newRow("bad behavior") << variant([](QJsonObject& r) {
-            r.insert(QStringLiteral("pre_tokenizer"), QJsonObject{{"type", "Split"}, {"pattern", QJsonObject{{"String", "-"}}},
-                                                                  {"behavior", "Sideways"}, {"invert", false}});
+            r.insert(QStringLiteral("pre_tokenizer"),
+                     QJsonObject{{"type", "Split"},
+                                 {"pattern", QJsonObject{{"String", "-"}}},
+                                 {"behavior", "Sideways"},
+                                 {"invert", false}});
         }) << "x.json: pre_tokenizer.behavior: unknown split behavior 'Sideways'";
         QTest::newRow("added token without content") << variant([](QJsonObject& r) {
             r.insert(QStringLiteral("added_tokens"), QJsonArray{QJsonObject{{"id", 9}}});
         }) << "x.json: added_tokens[0].content: missing";
         QTest::newRow("template without its token") << variant([](QJsonObject& r) {
-            r.insert(QStringLiteral("post_processor"), QJsonObject{
-                {"type", "TemplateProcessing"},
-                {"single", QJsonArray{QJsonObject{{"SpecialToken", QJsonObject{{"id", "<s>"}, {"type_id", 0}}}},
-                                      QJsonObject{{"Sequence", QJsonObject{{"id", "A"}, {"type_id", 0}}}}}},
-                {"special_tokens", QJsonObject{}}});
+            r.insert(
+                QStringLiteral("post_processor"),
+                QJsonObject{
+                    {"type", "TemplateProcessing"},
+                    {"single",
+                     QJsonArray{
+                         QJsonObject{{"SpecialToken", QJsonObject{{"id", "<s>"}, {"type_id", 0}}}},
+                         QJsonObject{{"Sequence", QJsonObject{{"id", "A"}, {"type_id", 0}}}}}},
+                    {"special_tokens", QJsonObject{}}});
         }) << "x.json: post_processor.single[0].SpecialToken: the special token '<s>' is not in";
         QTest::newRow("Metaspace replacement") << variant([](QJsonObject& r) {
-            r.insert(QStringLiteral("pre_tokenizer"), QJsonObject{{"type", "Metaspace"}, {"replacement", "ab"}});
+            r.insert(QStringLiteral("pre_tokenizer"),
+                     QJsonObject{{"type", "Metaspace"}, {"replacement", "ab"}});
         }) << "x.json: pre_tokenizer.replacement: expected a single character";
     }
 
@@ -432,14 +478,16 @@ private slots:
     {
         QFETCH(QByteArray, json);
         QFETCH(QString, message);
-        const QString error = errorOf([&] { HfTokenizer::fromTokenizerJson(json, QStringLiteral("x.json")); });
+        const QString error =
+            errorOf([&] { HfTokenizer::fromTokenizerJson(json, QStringLiteral("x.json")); });
         QVERIFY2(error.startsWith(message), qPrintable(error));
     }
 
     void smallBpeWorks()
     {
         // The base of the malformed-file tests is itself valid.
-        const auto hf = HfTokenizer::fromTokenizerJson(QJsonDocument(smallBpe()).toJson(), QStringLiteral("x.json"));
+        const auto hf = HfTokenizer::fromTokenizerJson(QJsonDocument(smallBpe()).toJson(),
+                                                       QStringLiteral("x.json"));
         QCOMPARE(idsOf(hf->encode(QStringLiteral("abc <s> ba"))), (std::vector<int>{4, 5, 1, 0}));
         QCOMPARE(hf->decode({4, 5, 1}, false), QStringLiteral("abc <s> b"));
         QCOMPARE(hf->kind(), QStringLiteral("BPE"));
@@ -455,8 +503,10 @@ private slots:
         vocab.insert(QStringLiteral("c"), 2147483646);
         model.insert(QStringLiteral("vocab"), vocab);
         root.insert(QStringLiteral("model"), model);
-        const auto hf = HfTokenizer::fromTokenizerJson(QJsonDocument(root).toJson(), QStringLiteral("x.json"));
-        QCOMPARE(idsOf(hf->encode(QStringLiteral("abc c b"))), (std::vector<int>{4, 2147483646, 1}));
+        const auto hf =
+            HfTokenizer::fromTokenizerJson(QJsonDocument(root).toJson(), QStringLiteral("x.json"));
+        QCOMPARE(idsOf(hf->encode(QStringLiteral("abc c b"))),
+                 (std::vector<int>{4, 2147483646, 1}));
         QCOMPARE(hf->vocabSize(), 2147483647);
         QCOMPARE(hf->pieceOf(2147483646), QStringLiteral("c"));
         QCOMPARE(hf->pieceOf(7), QString());
@@ -468,56 +518,84 @@ private slots:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString empty = writeFolder(dir, QStringLiteral("empty"), {});
-        QVERIFY(errorOf([&] { HfTokenizer::load(empty); }).contains(QStringLiteral("no tokenizer files")));
-        QVERIFY(errorOf([&] { HfTokenizer::load(dir.filePath(QStringLiteral("missing"))); }).contains(QStringLiteral("no such folder")));
+        QVERIFY(errorOf([&] {
+                    HfTokenizer::load(empty);
+                }).contains(QStringLiteral("no tokenizer files")));
+        QVERIFY(errorOf([&] {
+                    HfTokenizer::load(dir.filePath(QStringLiteral("missing")));
+                }).contains(QStringLiteral("no such folder")));
 
         const QByteArray vocab = readData(QStringLiteral("gpt2/vocab.json"));
-        const QString badMerges = writeFolder(dir, QStringLiteral("merges"),
-                                              {{QStringLiteral("vocab.json"), vocab},
-                                               {QStringLiteral("merges.txt"), "#version: 0.2\nĠ t\nĠ a b\n"}});
+        const QString badMerges =
+            writeFolder(dir, QStringLiteral("merges"),
+                        {{QStringLiteral("vocab.json"), vocab},
+                         {QStringLiteral("merges.txt"), "#version: 0.2\nĠ t\nĠ a b\n"}});
         const QString error = errorOf([&] { HfTokenizer::load(badMerges); });
-        QVERIFY2(error.contains(QStringLiteral("merges.txt: line 3: expected two pieces")), qPrintable(error));
+        QVERIFY2(error.contains(QStringLiteral("merges.txt: line 3: expected two pieces")),
+                 qPrintable(error));
 
-        const QString missingPiece = writeFolder(dir, QStringLiteral("piece"),
-                                                 {{QStringLiteral("vocab.json"), vocab},
-                                                  {QStringLiteral("merges.txt"), "#version: 0.2\nĠ t\nĠ qqqq\n"}});
-        QVERIFY(errorOf([&] { HfTokenizer::load(missingPiece); }).contains(QStringLiteral("merges.txt: line 3: 'qqqq' is not in the vocabulary")));
+        const QString missingPiece =
+            writeFolder(dir, QStringLiteral("piece"),
+                        {{QStringLiteral("vocab.json"), vocab},
+                         {QStringLiteral("merges.txt"), "#version: 0.2\nĠ t\nĠ qqqq\n"}});
+        QVERIFY(errorOf([&] {
+                    HfTokenizer::load(missingPiece);
+                }).contains(QStringLiteral("merges.txt: line 3: 'qqqq' is not in the vocabulary")));
 
-        const QString badVocab = writeFolder(dir, QStringLiteral("vocab"),
-                                             {{QStringLiteral("vocab.json"), "[1]"}, {QStringLiteral("merges.txt"), ""}});
-        QVERIFY(errorOf([&] { HfTokenizer::load(badVocab); }).contains(QStringLiteral("vocab.json: expected a JSON object")));
+        const QString badVocab = writeFolder(
+            dir, QStringLiteral("vocab"),
+            {{QStringLiteral("vocab.json"), "[1]"}, {QStringLiteral("merges.txt"), ""}});
+        QVERIFY(errorOf([&] {
+                    HfTokenizer::load(badVocab);
+                }).contains(QStringLiteral("vocab.json: expected a JSON object")));
 
         const QString badConfig = writeFolder(dir, QStringLiteral("config"),
                                               {{QStringLiteral("vocab.txt"), "[UNK]\na\n"},
                                                {QStringLiteral("tokenizer_config.json"), "{"}});
-        QVERIFY(errorOf([&] { HfTokenizer::load(badConfig); }).contains(QStringLiteral("tokenizer_config.json: not valid JSON")));
+        QVERIFY(errorOf([&] {
+                    HfTokenizer::load(badConfig);
+                }).contains(QStringLiteral("tokenizer_config.json: not valid JSON")));
 
-        const QString noUnk = writeFolder(dir, QStringLiteral("nounk"), {{QStringLiteral("vocab.txt"), "a\nb\n"}});
-        QVERIFY(errorOf([&] { HfTokenizer::load(noUnk); }).contains(QStringLiteral("the unknown token '[UNK]' is not in the vocabulary")));
+        const QString noUnk =
+            writeFolder(dir, QStringLiteral("nounk"), {{QStringLiteral("vocab.txt"), "a\nb\n"}});
+        QVERIFY(errorOf([&] {
+                    HfTokenizer::load(noUnk);
+                }).contains(QStringLiteral("the unknown token '[UNK]' is not in the vocabulary")));
 
         // vocab.txt with do_lower_case false keeps the case; added tokens come from the config.
-        const QString cased = writeFolder(dir, QStringLiteral("cased"),
-                                          {{QStringLiteral("vocab.txt"), "[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\nHello\nhello\n##o\nH\n"},
-                                           {QStringLiteral("tokenizer_config.json"), R"({"do_lower_case": false})"}});
+        const QString cased =
+            writeFolder(dir, QStringLiteral("cased"),
+                        {{QStringLiteral("vocab.txt"),
+                          "[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\nHello\nhello\n##o\nH\n"},
+                         {QStringLiteral("tokenizer_config.json"), R"({"do_lower_case": false})"}});
         const auto hf = HfTokenizer::load(cased);
-        QCOMPARE(idsOf(hf->encode(QStringLiteral("Hello hello [MASK] Ho"))), (std::vector<int>{2, 5, 6, 4, 8, 7, 3}));
+        QCOMPARE(idsOf(hf->encode(QStringLiteral("Hello hello [MASK] Ho"))),
+                 (std::vector<int>{2, 5, 6, 4, 8, 7, 3}));
         QCOMPARE(hf->decode({2, 5, 6, 4, 8, 7, 3}), QStringLiteral("Hello hello Ho"));
         QCOMPARE(hf->maskTokenId(), std::optional<int>(4));
     }
 
     void tokenLimit()
     {
-        const QString text = QStringLiteral("one two three four five six seven eight nine ten eleven");
-        for (const QString& name : {QStringLiteral("gpt2"), QStringLiteral("bert-base-uncased"), QStringLiteral("llama2")}) {
+        const QString text =
+            QStringLiteral("one two three four five six seven eight nine ten eleven");
+        for (const QString& name : {QStringLiteral("gpt2"), QStringLiteral("bert-base-uncased"),
+                                    QStringLiteral("llama2")}) {
             const auto hf = tokenizer(name);
             const QString error = errorOf([&] { hf->encode(text, true, 5); });
-            QVERIFY2(error.contains(QStringLiteral("more than 5 tokens")), qPrintable(name + u':' + error));
+            QVERIFY2(error.contains(QStringLiteral("more than 5 tokens")),
+                     qPrintable(name + u':' + error));
             QVERIFY(!hf->encode(text, true, 64).empty());
         }
         // A huge paste stops at the limit: Llama 2 has no pre-tokenizer, so this is one word.
         const QString huge(2'000'000, u'x');
-        QVERIFY(!errorOf([&] { tokenizer(QStringLiteral("llama2"))->encode(huge, true, 1000); }).isEmpty());
-        QVERIFY(!errorOf([&] { tokenizer(QStringLiteral("gpt2"))->encode(huge + QStringLiteral(" a b"), true, 1000); }).isEmpty());
+        QVERIFY(!errorOf([&] {
+                     tokenizer(QStringLiteral("llama2"))->encode(huge, true, 1000);
+                 }).isEmpty());
+        QVERIFY(!errorOf([&] {
+                     tokenizer(QStringLiteral("gpt2"))
+                         ->encode(huge + QStringLiteral(" a b"), true, 1000);
+                 }).isEmpty());
     }
 
     // A Replace whose content contains its pattern lengthens the text each time it runs: three
@@ -527,29 +605,35 @@ private slots:
     void normalizerGrowthIsBounded()
     {
         const auto replace = [](const QString& pattern, const QString& content) {
-            return QJsonObject{{QStringLiteral("type"), QStringLiteral("Replace")},
-                               {QStringLiteral("pattern"), QJsonObject{{QStringLiteral("String"), pattern}}},
-                               {QStringLiteral("content"), content}};
+            return QJsonObject{
+                {QStringLiteral("type"), QStringLiteral("Replace")},
+                {QStringLiteral("pattern"), QJsonObject{{QStringLiteral("String"), pattern}}},
+                {QStringLiteral("content"), content}};
         };
         const auto withNormalizer = [](const QJsonObject& normalizer) {
             QJsonObject root = smallBpe();
             root.insert(QStringLiteral("normalizer"), normalizer);
-            return HfTokenizer::fromTokenizerJson(QJsonDocument(root).toJson(), QStringLiteral("x.json"));
+            return HfTokenizer::fromTokenizerJson(QJsonDocument(root).toJson(),
+                                                  QStringLiteral("x.json"));
         };
         const QString a = QStringLiteral("a");
         const QString tenAs(10, u'a');
-        const auto chained = withNormalizer(
-            {{QStringLiteral("type"), QStringLiteral("Sequence")},
-             {QStringLiteral("normalizers"), QJsonArray{replace(a, tenAs), replace(a, tenAs), replace(a, tenAs)}}});
+        const auto chained =
+            withNormalizer({{QStringLiteral("type"), QStringLiteral("Sequence")},
+                            {QStringLiteral("normalizers"),
+                             QJsonArray{replace(a, tenAs), replace(a, tenAs), replace(a, tenAs)}}});
         QCOMPARE(errorOf([&] { chained->encode(QStringLiteral("banana")); }),
-                 QStringLiteral("x.json: normalizer.normalizers[2]: this Replace would make the text 3003 "
-                                "characters long, from 6 in the input; normalizers may lengthen a text at "
-                                "most 64 times (here to 384)"));
+                 QStringLiteral(
+                     "x.json: normalizer.normalizers[2]: this Replace would make the text 3003 "
+                     "characters long, from 6 in the input; normalizers may lengthen a text at "
+                     "most 64 times (here to 384)"));
         // Two of them stay within it: "abcabc" becomes 100 a's, "bc", 100 a's, "bc" (204 of
         // 384), which BPE makes 99 "a" and one "abc", twice.
-        const auto two = withNormalizer({{QStringLiteral("type"), QStringLiteral("Sequence")},
-                                         {QStringLiteral("normalizers"), QJsonArray{replace(a, tenAs), replace(a, tenAs)}}});
-        QCOMPARE(idsOf(two->encode(QStringLiteral("abcabc"))), runs({{0, 99}, {4, 1}, {0, 99}, {4, 1}}));
+        const auto two = withNormalizer(
+            {{QStringLiteral("type"), QStringLiteral("Sequence")},
+             {QStringLiteral("normalizers"), QJsonArray{replace(a, tenAs), replace(a, tenAs)}}});
+        QCOMPARE(idsOf(two->encode(QStringLiteral("abcabc"))),
+                 runs({{0, 99}, {4, 1}, {0, 99}, {4, 1}}));
 
         // At the bound and one past it (ours: the library, npm tokenizers 0.23.2, gives the ids
         // above, and 385 a's past it).
@@ -557,9 +641,10 @@ private slots:
         QCOMPARE(idsOf(at->encode(QStringLiteral("banana"))), runs({{0, 384}}));
         const auto past = withNormalizer(replace(QStringLiteral("banana"), QString(385, u'a')));
         QCOMPARE(errorOf([&] { past->encode(QStringLiteral("banana")); }),
-                 QStringLiteral("x.json: normalizer: this Replace would make the text 385 characters long, "
-                                "from 6 in the input; normalizers may lengthen a text at most 64 times "
-                                "(here to 384)"));
+                 QStringLiteral(
+                     "x.json: normalizer: this Replace would make the text 385 characters long, "
+                     "from 6 in the input; normalizers may lengthen a text at most 64 times "
+                     "(here to 384)"));
     }
 
     // ---- Limits, at and one past each ---------------------------------------------------
@@ -830,7 +915,8 @@ private slots:
     void longTextCompletes_data()
     {
         QTest::addColumn<QString>("name");
-        for (const char* name : {"gpt2", "bert-base-uncased", "llama2", "llama3", "qwen2", "mistral-metaspace"})
+        for (const char* name :
+             {"gpt2", "bert-base-uncased", "llama2", "llama3", "qwen2", "mistral-metaspace"})
             QTest::newRow(name) << QString::fromLatin1(name);
     }
 

@@ -49,18 +49,22 @@ private Q_SLOTS:
     {
         QFETCH(double, x);
         QFETCH(double, h);
-        const double softmax = core::smootherEstimate(kKeys, kValues, x, settings(Normalization::Softmax, h));
+        const double softmax =
+            core::smootherEstimate(kKeys, kValues, x, settings(Normalization::Softmax, h));
         QVERIFY(std::abs(softmax - 1.0 / (1.0 + std::exp(-2.0 * x / (h * h)))) < 1e-12);
 
-        const double sparse = core::smootherEstimate(kKeys, kValues, x, settings(Normalization::Sparsemax, h));
+        const double sparse =
+            core::smootherEstimate(kKeys, kValues, x, settings(Normalization::Sparsemax, h));
         QVERIFY(std::abs(sparse - std::clamp((1.0 + 2.0 * x / (h * h)) / 2.0, 0.0, 1.0)) < 1e-12);
 
         const double r0 = std::max(0.0, 1.0 - (x + 1) * (x + 1) / (2 * h * h));
         const double r1 = std::max(0.0, 1.0 - (x - 1) * (x - 1) / (2 * h * h));
-        const double relu = core::smootherEstimate(kKeys, kValues, x, settings(Normalization::Relu, h));
+        const double relu =
+            core::smootherEstimate(kKeys, kValues, x, settings(Normalization::Relu, h));
         QVERIFY(std::abs(relu - (r0 + r1 > 0 ? r1 / (r0 + r1) : 0.0)) < 1e-12);
 
-        const double hard = core::smootherEstimate(kKeys, kValues, x, settings(Normalization::Hard, h));
+        const double hard =
+            core::smootherEstimate(kKeys, kValues, x, settings(Normalization::Hard, h));
         QCOMPARE(hard, x > 0.0 ? 1.0 : 0.0); // at x = 0 the tie goes to the first key
     }
 
@@ -77,14 +81,19 @@ private Q_SLOTS:
                 num += k * values[j];
                 den += k;
             }
-            QVERIFY(std::abs(core::smootherEstimate(keys, values, q, settings(Normalization::Softmax, h)) - num / den) <
-                    1e-12);
+            QVERIFY(std::abs(core::smootherEstimate(keys, values, q,
+                                                    settings(Normalization::Softmax, h)) -
+                             num / den) < 1e-12);
         }
         // A wide bandwidth averages every value; a narrow one is the nearest neighbour.
-        QVERIFY(std::abs(core::smootherEstimate(keys, values, 0.0, settings(Normalization::Softmax, 1e4)) - 1.3) < 1e-6);
-        QVERIFY(std::abs(core::smootherEstimate(keys, values, 0.25, settings(Normalization::Softmax, 0.05)) - 2.0) <
-                1e-9);
-        QCOMPARE(core::smootherEstimate(keys, values, 0.25, settings(Normalization::Hard, 0.05)), 2.0);
+        QVERIFY(std::abs(core::smootherEstimate(keys, values, 0.0,
+                                                settings(Normalization::Softmax, 1e4)) -
+                         1.3) < 1e-6);
+        QVERIFY(std::abs(core::smootherEstimate(keys, values, 0.25,
+                                                settings(Normalization::Softmax, 0.05)) -
+                         2.0) < 1e-9);
+        QCOMPARE(core::smootherEstimate(keys, values, 0.25, settings(Normalization::Hard, 0.05)),
+                 2.0);
         QCOMPARE(core::smootherEstimate(keys, values, 2.2, settings(Normalization::Hard, 7)), 4.0);
     }
 
@@ -102,8 +111,8 @@ private Q_SLOTS:
 
     void sweep()
     {
-        const core::SmootherCurve curve =
-            core::sweepSmoother(kKeys, kValues, -2.0, 2.0, 41, settings(Normalization::Softmax, 1.0));
+        const core::SmootherCurve curve = core::sweepSmoother(
+            kKeys, kValues, -2.0, 2.0, 41, settings(Normalization::Softmax, 1.0));
         QCOMPARE(int(curve.queries.size()), 41);
         QCOMPARE(curve.queries.front(), -2.0);
         QCOMPARE(curve.queries.back(), 2.0);
@@ -113,7 +122,9 @@ private Q_SLOTS:
         for (std::size_t n = 1; n < curve.estimates.size(); ++n)
             QVERIFY(curve.estimates[n] > curve.estimates[n - 1]);
         QVERIFY_THROWS_EXCEPTION(core::Error, core::sweepSmoother(kKeys, {1.0}, 0, 1, 5, {}));
-        QVERIFY_THROWS_EXCEPTION(core::Error, core::smootherEstimate(kKeys, kValues, 0, settings(Normalization::Softmax, 0)));
+        QVERIFY_THROWS_EXCEPTION(
+            core::Error,
+            core::smootherEstimate(kKeys, kValues, 0, settings(Normalization::Softmax, 0)));
     }
 
     // The 2-D variant: with d_k = 2 the principal axes only rotate, reflect and shift the
@@ -129,7 +140,8 @@ private Q_SLOTS:
         const core::Matrix& K = result->heads[0].K;
         for (int i = 0; i < 4; ++i)
             for (int j = 0; j < 4; ++j)
-                QVERIFY(std::abs((map.queries.row(i) - map.keys.row(j)).norm() - (Q.row(i) - K.row(j)).norm()) < 1e-5f);
+                QVERIFY(std::abs((map.queries.row(i) - map.keys.row(j)).norm() -
+                                 (Q.row(i) - K.row(j)).norm()) < 1e-5f);
         QVERIFY(std::abs(map.explained[0] + map.explained[1] - 1.0) < 1e-9);
         QVERIFY(map.weights == result->heads[0].weights);
         QCOMPARE(map.queryTokens[3], QStringLiteral("cat"));

@@ -70,7 +70,8 @@ bool bitExact(const Matrix& a, const Matrix& b)
 
 QByteArray describe(const Matrix& m)
 {
-    QByteArray text = QByteArray::number(qint64(m.rows())) + "x" + QByteArray::number(qint64(m.cols())) + ":";
+    QByteArray text =
+        QByteArray::number(qint64(m.rows())) + "x" + QByteArray::number(qint64(m.cols())) + ":";
     for (Eigen::Index k = 0; k < m.size() && k < 16; ++k)
         text += " " + QByteArray::number(double(m.data()[k]), 'g', 9);
     return text;
@@ -92,7 +93,8 @@ void expectError(const std::function<void()>& call, const QString& name, const Q
         call();
     } catch (const attn::core::Error& error) {
         const QString message = QString::fromStdString(error.what());
-        QVERIFY2(position == NamePosition::First ? message.startsWith(name + ": ") : message.contains(name),
+        QVERIFY2(position == NamePosition::First ? message.startsWith(name + ": ")
+                                                 : message.contains(name),
                  qPrintable("message does not name " + name + ": " + message));
         QVERIFY2(message.contains(fragment), qPrintable("'" + fragment + "' not in: " + message));
         return;
@@ -225,8 +227,8 @@ private slots:
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<Matrix>("expected");
-        QTest::newRow("float64 Fortran order") << "f8_fortran.npy"
-                                               << rows({{1.5f, -2.25f, 3}, {4, 5.125f, -6}});
+        QTest::newRow("float64 Fortran order")
+            << "f8_fortran.npy" << rows({{1.5f, -2.25f, 3}, {4, 5.125f, -6}});
         QTest::newRow("float32 big-endian")
             << "f4_big_endian.npy"
             << rows({{0.1f, -1e-3f}, {std::numeric_limits<float>::max(), 7}});
@@ -256,22 +258,28 @@ private slots:
         QTest::newRow("wrong magic") << QByteArray("\x93NUMPZ\x01\x00", 8) + good.mid(8) << "magic";
         QTest::newRow("cut in the length") << good.left(9) << "truncated";
         QTest::newRow("cut in the header") << good.left(40) << "truncated";
-        QTest::newRow("version 4.0") << QByteArray("\x93NUMPY\x04\x00", 8) + good.mid(8) << "version 4.0";
-        QTest::newRow("data cut short") << good.chopped(4)
-                                        << "shape (2, 3) claims 6 elements, the file holds 20 bytes";
-        QTest::newRow("data too long") << good + "abcd" << "the file holds 28 bytes";
-        QTest::newRow("int32 from numpy") << fileBytes(dataFile("i4.npy")) << "unsupported dtype '<i4'";
-        QTest::newRow("bool from numpy") << fileBytes(dataFile("b1.npy")) << "unsupported dtype '|b1'";
-        QTest::newRow("float16") << npyWith("{'descr': '<f2', 'fortran_order': False, 'shape': (2,), }",
-                                            "abcd")
+        QTest::newRow("version 4.0")
+            << QByteArray("\x93NUMPY\x04\x00", 8) + good.mid(8) << "version 4.0";
+        QTest::newRow("data cut short")
+            << good.chopped(4) << "shape (2, 3) claims 6 elements, the file holds 20 bytes";
+        QTest::newRow("data too long") << good + "abcd"
+                                       << "the file holds 28 bytes";
+        QTest::newRow("int32 from numpy")
+            << fileBytes(dataFile("i4.npy")) << "unsupported dtype '<i4'";
+        QTest::newRow("bool from numpy")
+            << fileBytes(dataFile("b1.npy")) << "unsupported dtype '|b1'";
+        QTest::newRow("float16") << npyWith(
+                                        "{'descr': '<f2', 'fortran_order': False, 'shape': (2,), }",
+                                        "abcd")
                                  << "unsupported dtype '<f2'";
         QTest::newRow("rank 3 from numpy") << fileBytes(dataFile("rank3.npy")) << "shape (2, 2, 2)";
         QTest::newRow("scalar from numpy") << fileBytes(dataFile("scalar.npy")) << "shape ()";
         QTest::newRow("0x3 from numpy") << fileBytes(dataFile("empty.npy")) << "empty matrix";
         QTest::newRow("float64 beyond float32")
             << fileBytes(dataFile("f8_out_of_range.npy")) << "value out of float32 range at (0, 1)";
-        QTest::newRow("missing comma") << npyWith("{'descr': '<f4' 'fortran_order': False}", eightBytes)
-                                       << "malformed .npy header";
+        QTest::newRow("missing comma")
+            << npyWith("{'descr': '<f4' 'fortran_order': False}", eightBytes)
+            << "malformed .npy header";
         QTest::newRow("missing key") << npyWith("{'descr': '<f4', 'shape': (2,), }", eightBytes)
                                      << "needs 'descr', 'fortran_order' and 'shape'";
         QTest::newRow("extra key") << npyWith(f4 + "(2,), 'extra': 1, }", eightBytes)
@@ -279,17 +287,21 @@ private slots:
         QTest::newRow("repeated key") << npyWith(f4 + "(2,), 'shape': (2,), }", eightBytes)
                                       << "unexpected or repeated key 'shape'";
         QTest::newRow("structured dtype")
-            << npyWith("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,), }", eightBytes)
+            << npyWith("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,), }",
+                       eightBytes)
             << "structured";
         QTest::newRow("fortran_order not a bool")
             << npyWith("{'descr': '<f4', 'fortran_order': 0, 'shape': (2,), }", eightBytes)
             << "True or False";
-        QTest::newRow("negative dimension") << npyWith(f4 + "(-1, 2), }", eightBytes) << "non-negative";
+        QTest::newRow("negative dimension")
+            << npyWith(f4 + "(-1, 2), }", eightBytes) << "non-negative";
         QTest::newRow("dimension beyond int64")
             << npyWith(f4 + "(99999999999999999999, 1), }", eightBytes) << "larger than 2^63";
         QTest::newRow("element count overflows")
-            << npyWith(f4 + "(9223372036854775807, 2), }", eightBytes) << "claims more than 2^63 elements";
-        QTest::newRow("text after the dict") << npyWith(f4 + "(2,), } x", eightBytes) << "after the closing";
+            << npyWith(f4 + "(9223372036854775807, 2), }", eightBytes)
+            << "claims more than 2^63 elements";
+        QTest::newRow("text after the dict")
+            << npyWith(f4 + "(2,), } x", eightBytes) << "after the closing";
     }
     void npyRejects()
     {
@@ -305,8 +317,9 @@ private slots:
 
     void npyHugeClaimFailsFast()
     {
-        const QByteArray bytes = npyWith(
-            "{'descr': '<f4', 'fortran_order': False, 'shape': (1000000, 1000000), }", QByteArray(48, '\0'));
+        const QByteArray bytes =
+            npyWith("{'descr': '<f4', 'fortran_order': False, 'shape': (1000000, 1000000), }",
+                    QByteArray(48, '\0'));
         QElapsedTimer timer;
         timer.start();
         expectError([&] { attn::core::parseNpy(bytes, "weights.npy"); }, "weights.npy",
@@ -324,7 +337,8 @@ private slots:
 
     void csvText()
     {
-        QCOMPARE(attn::core::csvBytes(rows({{1.5f, -2}, {0.1f, 3e-5f}})), QByteArray("1.5,-2\n0.1,3e-05\n"));
+        QCOMPARE(attn::core::csvBytes(rows({{1.5f, -2}, {0.1f, 3e-5f}})),
+                 QByteArray("1.5,-2\n0.1,3e-05\n"));
     }
 
     void csvParse_data()
@@ -338,7 +352,9 @@ private slots:
         QTest::newRow("header skipped") << QByteArray("key a,key b\n1,2\n") << rows({{1, 2}});
         QTest::newRow("spaces and tabs around fields")
             << QByteArray(" 1 ,\t2\n3,  4 \n") << rows({{1, 2}, {3, 4}});
-        QTest::newRow("byte order mark") << QByteArray("\xEF\xBB\xBF" "1,2\n") << rows({{1, 2}});
+        QTest::newRow("byte order mark") << QByteArray("\xEF\xBB\xBF"
+                                                       "1,2\n")
+                                         << rows({{1, 2}});
         QTest::newRow("leading blank line") << QByteArray("\n1,2\n") << rows({{1, 2}});
         QTest::newRow("one column") << QByteArray("1\n2\n3\n") << rows({{1}, {2}, {3}});
         QTest::newRow("signs and exponents")
@@ -346,8 +362,8 @@ private slots:
         QTest::newRow("underflow is a signed zero")
             << QByteArray("1e-50,-1e-50,-1e-400\n") << rows({{0.0f, -0.0f, -0.0f}});
         QTest::newRow("subnormal") << QByteArray("1e-40\n") << rows({{1e-40f}});
-        QTest::newRow("float32 max") << QByteArray("3.4028235e38\n")
-                                     << rows({{std::numeric_limits<float>::max()}});
+        QTest::newRow("float32 max")
+            << QByteArray("3.4028235e38\n") << rows({{std::numeric_limits<float>::max()}});
     }
     void csvParse()
     {
@@ -374,22 +390,30 @@ private slots:
     {
         QTest::addColumn<QByteArray>("text");
         QTest::addColumn<QString>("fragment");
-        QTest::newRow("ragged") << QByteArray("1,2,3\n4,5\n") << "line 2 has 2 columns, the rows above have 3";
-        QTest::newRow("ragged after a header") << QByteArray("a,b\n1,2\n3\n") << "line 3 has 1 columns";
-        QTest::newRow("ragged with CRLF") << QByteArray("1,2\r\n3,4\r\n5,6,7\r\n") << "line 3 has 3 columns";
-        QTest::newRow("bad number") << QByteArray("1,2\n3,x4\n") << "line 2, column 2: 'x4' is not a number";
+        QTest::newRow("ragged") << QByteArray("1,2,3\n4,5\n")
+                                << "line 2 has 2 columns, the rows above have 3";
+        QTest::newRow("ragged after a header")
+            << QByteArray("a,b\n1,2\n3\n") << "line 3 has 1 columns";
+        QTest::newRow("ragged with CRLF")
+            << QByteArray("1,2\r\n3,4\r\n5,6,7\r\n") << "line 3 has 3 columns";
+        QTest::newRow("bad number")
+            << QByteArray("1,2\n3,x4\n") << "line 2, column 2: 'x4' is not a number";
         QTest::newRow("number with junk") << QByteArray("1,2.5.1\n") << "line 1, column 2: '2.5.1'";
         QTest::newRow("empty field") << QByteArray("1,,3\n") << "line 1, column 2";
         QTest::newRow("trailing comma") << QByteArray("1,2,\n") << "line 1, column 3";
-        QTest::newRow("hexadecimal") << QByteArray("1\n0x10\n") << "line 2, column 1: '0x10' is not a number";
-        QTest::newRow("semicolons") << QByteArray("1,2\n3;4\n") << "line 2, column 1: '3;4' is not a number";
+        QTest::newRow("hexadecimal")
+            << QByteArray("1\n0x10\n") << "line 2, column 1: '0x10' is not a number";
+        QTest::newRow("semicolons")
+            << QByteArray("1,2\n3;4\n") << "line 2, column 1: '3;4' is not a number";
         QTest::newRow("semicolons on the only line")
             << QByteArray("1;2\n") << "empty matrix: its only line, '1;2', was taken for a header";
-        QTest::newRow("beyond float32") << QByteArray("1,1e39\n")
-                                        << "line 1, column 2: value '1e39' is out of float32 range";
+        QTest::newRow("beyond float32")
+            << QByteArray("1,1e39\n") << "line 1, column 2: value '1e39' is out of float32 range";
         QTest::newRow("beyond float64") << QByteArray("-1e400\n") << "out of float32 range";
-        QTest::newRow("second non-numeric line") << QByteArray("a,b\nc,d\n") << "line 2, column 1: 'c'";
-        QTest::newRow("blank line inside") << QByteArray("1,2\n\n3,4\n") << "line 2 is blank but more data follows";
+        QTest::newRow("second non-numeric line")
+            << QByteArray("a,b\nc,d\n") << "line 2, column 1: 'c'";
+        QTest::newRow("blank line inside")
+            << QByteArray("1,2\n\n3,4\n") << "line 2 is blank but more data follows";
         QTest::newRow("empty file") << QByteArray() << "empty matrix";
         QTest::newRow("header only") << QByteArray("a,b,c\n") << "empty matrix";
     }
@@ -405,15 +429,17 @@ private slots:
     void safetensorsRoundTrip()
     {
         QFETCH(Matrix, matrix);
-        const std::map<std::string, Matrix> tensors{
-            {"wq", matrix}, {"bias", rows({{1, 2, 3, 4}})}, {"a.weight", randomBitsMatrix(5, 7, 2)}};
+        const std::map<std::string, Matrix> tensors{{"wq", matrix},
+                                                    {"bias", rows({{1, 2, 3, 4}})},
+                                                    {"a.weight", randomBitsMatrix(5, 7, 2)}};
         const QByteArray bytes = attn::core::safetensorsBytes(tensors);
 
         quint64 headerLength = 0;
         for (int k = 7; k >= 0; --k)
             headerLength = (headerLength << 8) | quint8(bytes[k]);
         QCOMPARE((8 + headerLength) % 8, 0u); // data 8-byte aligned
-        const QJsonObject header = QJsonDocument::fromJson(bytes.mid(8, qsizetype(headerLength))).object();
+        const QJsonObject header =
+            QJsonDocument::fromJson(bytes.mid(8, qsizetype(headerLength))).object();
         QCOMPARE(header.keys(), QStringList({"a.weight", "bias", "wq"}));
         QCOMPARE(header["a.weight"].toObject()["data_offsets"].toArray(), QJsonArray({0, 140}));
         QCOMPARE(header["bias"].toObject()["data_offsets"].toArray(), QJsonArray({140, 156}));
@@ -427,7 +453,8 @@ private slots:
         QTemporaryDir dir;
         const QString path = dir.filePath("m.safetensors");
         writeBytes(path, bytes);
-        QCOMPARE(attn::core::safetensorsNames(path), (std::vector<std::string>{"a.weight", "bias", "wq"}));
+        QCOMPARE(attn::core::safetensorsNames(path),
+                 (std::vector<std::string>{"a.weight", "bias", "wq"}));
         for (const auto& [name, expected] : tensors)
             VERIFY_BIT_EXACT(attn::core::readSafetensors(path, name), expected);
     }
@@ -440,7 +467,8 @@ private slots:
         QTest::newRow("F16 1.5") << "F16" << quint16(0x3E00) << 0x3FC00000u;
         QTest::newRow("F16 -2") << "F16" << quint16(0xC000) << 0xC0000000u;
         QTest::newRow("F16 65504 (max)") << "F16" << quint16(0x7BFF) << 0x477FE000u;
-        QTest::newRow("F16 1/3 rounded") << "F16" << quint16(0x3555) << 0x3EAAA000u; // 0.333251953125
+        QTest::newRow("F16 1/3 rounded")
+            << "F16" << quint16(0x3555) << 0x3EAAA000u; // 0.333251953125
         QTest::newRow("F16 2^-24 (smallest subnormal)") << "F16" << quint16(0x0001) << 0x33800000u;
         QTest::newRow("F16 largest subnormal") << "F16" << quint16(0x03FF) << 0x387FC000u;
         QTest::newRow("F16 2^-14 (smallest normal)") << "F16" << quint16(0x0400) << 0x38800000u;
@@ -464,19 +492,22 @@ private slots:
         const quint16 one = dtype == "F16" ? 0x3C00 : 0x3F80;
         const char raw[] = {char(one & 0xff), char(one >> 8), char(bits & 0xff), char(bits >> 8)};
         const QByteArray data(raw, sizeof raw);
-        const QByteArray json = "{\"t\":{\"dtype\":\"" + dtype.toLatin1() +
-                                "\",\"shape\":[2],\"data_offsets\":[0,4]}}";
-        const Matrix m = attn::core::parseSafetensors(safetensorsWith(json, data), "t", "m.safetensors");
+        const QByteArray json =
+            "{\"t\":{\"dtype\":\"" + dtype.toLatin1() + "\",\"shape\":[2],\"data_offsets\":[0,4]}}";
+        const Matrix m =
+            attn::core::parseSafetensors(safetensorsWith(json, data), "t", "m.safetensors");
         VERIFY_BIT_EXACT(m, rows({{1.0f, fromBits(expectedBits)}}));
     }
 
     void safetensorsFromPythonFile()
     {
         const QString path = dataFile("mixed.safetensors");
-        QCOMPARE(attn::core::safetensorsNames(path), (std::vector<std::string>{"bias", "brain", "half", "wide"}));
+        QCOMPARE(attn::core::safetensorsNames(path),
+                 (std::vector<std::string>{"bias", "brain", "half", "wide"}));
         VERIFY_BIT_EXACT(attn::core::readSafetensors(path, "half"),
                          rows({{1.5f, -2, 65504}, {0x1p-24f, 0x1p-14f, -0.0f}}));
-        VERIFY_BIT_EXACT(attn::core::readSafetensors(path, "brain"), rows({{1.5f, -2, 3.140625f, 0x1p-130f}}));
+        VERIFY_BIT_EXACT(attn::core::readSafetensors(path, "brain"),
+                         rows({{1.5f, -2, 3.140625f, 0x1p-130f}}));
         VERIFY_BIT_EXACT(attn::core::readMatrixFile(path, "wide"),
                          rows({{0.5f, static_cast<float>(-1e-3)}, {2, static_cast<float>(1e30)}}));
         VERIFY_BIT_EXACT(attn::core::parseSafetensors(fileBytes(path), "bias", "mixed.safetensors"),
@@ -501,9 +532,10 @@ private slots:
             jsonText("{'a':{'dtype':'F32','shape':[2],'data_offsets':[0,8]},"
                      "'ids':{'dtype':'I64','shape':[2,2,1],'data_offsets':[8,40]}}"),
             littleEndianFloats({1.5f, -3}) + QByteArray(32, '\0'));
-        VERIFY_BIT_EXACT(attn::core::parseSafetensors(bytes, "a", "m.safetensors"), rows({{1.5f, -3}}));
-        expectError([&] { attn::core::parseSafetensors(bytes, "ids", "m.safetensors"); }, "m.safetensors",
-                    "tensor 'ids': unsupported dtype 'I64'");
+        VERIFY_BIT_EXACT(attn::core::parseSafetensors(bytes, "a", "m.safetensors"),
+                         rows({{1.5f, -3}}));
+        expectError([&] { attn::core::parseSafetensors(bytes, "ids", "m.safetensors"); },
+                    "m.safetensors", "tensor 'ids': unsupported dtype 'I64'");
     }
 
     void safetensorsRejects_data()
@@ -513,7 +545,8 @@ private slots:
         QTest::addColumn<QString>("fragment");
         const QByteArray two = littleEndianFloats({1, 2});
         auto one = [](const QByteArray& dtype, const QByteArray& shape, const QByteArray& offsets) {
-            return jsonText("{'t':{'dtype':'" + dtype + "','shape':" + shape + ",'data_offsets':" + offsets + "}}");
+            return jsonText("{'t':{'dtype':'" + dtype + "','shape':" + shape +
+                            ",'data_offsets':" + offsets + "}}");
         };
         QByteArray lengthOnly(8, '\0');
         lengthOnly[0] = char(0xe8);
@@ -521,70 +554,91 @@ private slots:
         QByteArray hugeLength(8, '\0');
         hugeLength[5] = 1; // 2^40
 
-        QTest::newRow("shorter than 8 bytes") << QByteArray("abc") << "t" << "too short";
+        QTest::newRow("shorter than 8 bytes") << QByteArray("abc") << "t"
+                                              << "too short";
         QTest::newRow("header longer than the file")
-            << lengthOnly + "{}" << "t" << "header length 1000 is larger than the 2 bytes after it";
-        QTest::newRow("header over 100 MB") << hugeLength + "{}" << "t" << "more than the 100000000 bytes allowed";
-        QTest::newRow("bad JSON") << safetensorsWith(jsonText("{'t': "), two) << "t" << "not valid JSON";
-        QTest::newRow("JSON array") << safetensorsWith("[1, 2]", two) << "t" << "not a JSON object";
-        QTest::newRow("fields missing") << safetensorsWith(jsonText("{'t':{'dtype':'F32'}}"), two) << "t"
-                                        << "tensor 't': needs 'dtype', 'shape' and two 'data_offsets'";
+            << lengthOnly + "{}"
+            << "t"
+            << "header length 1000 is larger than the 2 bytes after it";
+        QTest::newRow("header over 100 MB") << hugeLength + "{}"
+                                            << "t"
+                                            << "more than the 100000000 bytes allowed";
+        QTest::newRow("bad JSON") << safetensorsWith(jsonText("{'t': "), two) << "t"
+                                  << "not valid JSON";
+        QTest::newRow("JSON array") << safetensorsWith("[1, 2]", two) << "t"
+                                    << "not a JSON object";
+        QTest::newRow("fields missing")
+            << safetensorsWith(jsonText("{'t':{'dtype':'F32'}}"), two) << "t"
+            << "tensor 't': needs 'dtype', 'shape' and two 'data_offsets'";
         QTest::newRow("end beyond the data")
             << safetensorsWith(one("F32", "[4]", "[0,16]"), two) << "t"
             << "data_offsets [0, 16] are not a range within the 8 bytes of data";
-        QTest::newRow("begin after end") << safetensorsWith(one("F32", "[0]", "[8,0]"), two) << "t" << "[8, 0]";
+        QTest::newRow("begin after end") << safetensorsWith(one("F32", "[0]", "[8,0]"), two) << "t"
+                                         << "[8, 0]";
         QTest::newRow("negative offset") << safetensorsWith(one("F32", "[2]", "[-4,4]"), two) << "t"
                                          << "two non-negative integers";
-        QTest::newRow("fractional offset") << safetensorsWith(one("F32", "[2]", "[0.5,8]"), two) << "t"
-                                           << "two non-negative integers";
+        QTest::newRow("fractional offset")
+            << safetensorsWith(one("F32", "[2]", "[0.5,8]"), two) << "t"
+            << "two non-negative integers";
         QTest::newRow("overlapping tensors")
             << safetensorsWith(jsonText("{'a':{'dtype':'F32','shape':[2],'data_offsets':[0,8]},"
                                         "'b':{'dtype':'F32','shape':[2],'data_offsets':[4,12]}}"),
                                two + two.left(4))
-            << "a" << "tensors 'a' and 'b' overlap";
+            << "a"
+            << "tensors 'a' and 'b' overlap";
         QTest::newRow("size differs from shape")
             << safetensorsWith(one("F32", "[3]", "[0,8]"), two) << "t"
-            << "tensor 't': shape (3,) claims 3 elements, the file holds 8 bytes of data (expected 12)";
+            << "tensor 't': shape (3,) claims 3 elements, the file holds 8 bytes of data (expected "
+               "12)";
         QTest::newRow("huge shape claim")
             << safetensorsWith(one("F32", "[1000000,1000000]", "[0,8]"), two) << "t"
             << "claims 1000000000000 elements";
-        QTest::newRow("unsupported dtype") << safetensorsWith(one("I32", "[2]", "[0,8]"), two) << "t"
-                                           << "unsupported dtype 'I32'";
+        QTest::newRow("unsupported dtype")
+            << safetensorsWith(one("I32", "[2]", "[0,8]"), two) << "t"
+            << "unsupported dtype 'I32'";
         QTest::newRow("rank 3") << safetensorsWith(one("F32", "[1,1,2]", "[0,8]"), two) << "t"
                                 << "shape (1, 1, 2) is not a matrix";
         QTest::newRow("rank 0") << safetensorsWith(one("F32", "[]", "[0,4]"), two.left(4)) << "t"
                                 << "shape () is not a matrix";
-        QTest::newRow("empty") << safetensorsWith(one("F32", "[0,4]", "[0,0]"), {}) << "t" << "empty matrix";
-        QTest::newRow("negative dimension") << safetensorsWith(one("F32", "[-2]", "[0,8]"), two) << "t"
-                                            << "non-negative integers";
+        QTest::newRow("empty") << safetensorsWith(one("F32", "[0,4]", "[0,0]"), {}) << "t"
+                               << "empty matrix";
+        QTest::newRow("negative dimension")
+            << safetensorsWith(one("F32", "[-2]", "[0,8]"), two) << "t"
+            << "non-negative integers";
         QTest::newRow("F64 beyond float32")
-            << safetensorsWith(one("F64", "[1,2]", "[0,16]"), littleEndianDoubles({1.0, -1e300})) << "t"
+            << safetensorsWith(one("F64", "[1,2]", "[0,16]"), littleEndianDoubles({1.0, -1e300}))
+            << "t"
             << "value out of float32 range at (0, 1)";
-        QTest::newRow("no such tensor") << safetensorsWith(one("F32", "[2]", "[0,8]"), two) << "nope"
-                                        << "no tensor 'nope'; the file holds: t";
-        QTest::newRow("no tensors at all") << safetensorsWith(jsonText("{'__metadata__':{'a':'b'}}"), {}) << ""
-                                           << "holds no tensors";
+        QTest::newRow("no such tensor")
+            << safetensorsWith(one("F32", "[2]", "[0,8]"), two) << "nope"
+            << "no tensor 'nope'; the file holds: t";
+        QTest::newRow("no tensors at all")
+            << safetensorsWith(jsonText("{'__metadata__':{'a':'b'}}"), {}) << ""
+            << "holds no tensors";
     }
     void safetensorsRejects()
     {
         QFETCH(QByteArray, bytes);
         QFETCH(QString, tensor);
         QFETCH(QString, fragment);
-        expectError([&] { attn::core::parseSafetensors(bytes, tensor.toStdString(), "model.safetensors"); },
-                    "model.safetensors", fragment);
+        expectError(
+            [&] { attn::core::parseSafetensors(bytes, tensor.toStdString(), "model.safetensors"); },
+            "model.safetensors", fragment);
 
         // The file reader reads header and tensor separately; it must agree.
         QTemporaryDir dir;
         const QString path = dir.filePath("model.safetensors");
         writeBytes(path, bytes);
-        expectError([&] { attn::core::readSafetensors(path, tensor.toStdString()); }, path, fragment);
+        expectError([&] { attn::core::readSafetensors(path, tensor.toStdString()); }, path,
+                    fragment);
     }
 
     // ---- By extension, atomic writes
     void matrixFileRoundTrip_data()
     {
         QTest::addColumn<QString>("fileName");
-        for (const char* name : {"m.npy", "M.NPY", "m.csv", "m.Csv", "m.safetensors", "m.SafeTensors"})
+        for (const char* name :
+             {"m.npy", "M.NPY", "m.csv", "m.Csv", "m.safetensors", "m.SafeTensors"})
             QTest::newRow(name) << QString(name);
     }
     void matrixFileRoundTrip()
@@ -595,22 +649,26 @@ private slots:
         const Matrix m = randomBitsMatrix(9, 11, 3);
         attn::core::writeMatrixFile(path, m);
         VERIFY_BIT_EXACT(attn::core::readMatrixFile(path), m);
-        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{fileName}); // no temp left
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden),
+                 QStringList{fileName}); // no temp left
     }
 
     void matrixFileUnknownExtension()
     {
         QTemporaryDir dir;
         const QString path = dir.filePath("m.txt");
-        expectError([&] { attn::core::writeMatrixFile(path, rows({{1}})); }, path, "unknown matrix format '.txt'");
+        expectError([&] { attn::core::writeMatrixFile(path, rows({{1}})); }, path,
+                    "unknown matrix format '.txt'");
         writeBytes(path, "1,2\n");
-        expectError([&] { attn::core::readMatrixFile(path); }, path, "(expected .npy, .csv or .safetensors)");
+        expectError([&] { attn::core::readMatrixFile(path); }, path,
+                    "(expected .npy, .csv or .safetensors)");
     }
 
     void matrixFileMissing()
     {
         const QString path = QDir::tempPath() + "/attn-no-such-dir/none.npy";
-        expectError([&] { attn::core::readMatrixFile(path); }, path, "cannot read", NamePosition::Anywhere);
+        expectError([&] { attn::core::readMatrixFile(path); }, path, "cannot read",
+                    NamePosition::Anywhere);
     }
 
     void writeToMissingDirectoryThrows()
@@ -638,7 +696,8 @@ private slots:
         attn::core::writeMatrixFile(path, randomBitsMatrix(20, 20, 4));
         const Matrix small = rows({{1, 2}, {3, 4}});
         attn::core::writeMatrixFile(path, small);
-        QCOMPARE(fileBytes(path), attn::core::npyBytes(small)); // nothing of the bigger file remains
+        QCOMPARE(fileBytes(path),
+                 attn::core::npyBytes(small)); // nothing of the bigger file remains
         VERIFY_BIT_EXACT(attn::core::readMatrixFile(path), small);
     }
 
@@ -648,7 +707,8 @@ private slots:
         const QString path = dir.filePath("w.csv");
         attn::core::writeMatrixFile(path, rows({{1, 2}}));
         const QByteArray before = fileBytes(path);
-        expectError([&] { attn::core::writeMatrixFile(path, Matrix(0, 3)); }, path, "empty matrix (0x3)");
+        expectError([&] { attn::core::writeMatrixFile(path, Matrix(0, 3)); }, path,
+                    "empty matrix (0x3)");
         QCOMPARE(fileBytes(path), before);
     }
 };

@@ -62,7 +62,8 @@ void TestModelAnalysis::rolloutOfARun()
 {
     const auto model = fixture("gpt2");
     CpuBackend backend;
-    const auto run = runModel(model, modelTokens(*model, QStringLiteral("The cat sat on the")), {}, backend);
+    const auto run =
+        runModel(model, modelTokens(*model, QStringLiteral("The cat sat on the")), {}, backend);
     const std::vector<Matrix> rollout = attentionRollout(*run);
     QCOMPARE(int(rollout.size()), run->layerCount());
     for (const Matrix& r : rollout) {
@@ -82,12 +83,14 @@ void TestModelAnalysis::meanSkipsHeadsOff()
     CpuBackend backend;
     Interventions off;
     off.headsOff = {{0, 1}};
-    const auto run = runModel(model, modelTokens(*model, QStringLiteral("the cat sat on the [MASK].")), off, backend);
+    const auto run = runModel(
+        model, modelTokens(*model, QStringLiteral("the cat sat on the [MASK].")), off, backend);
     const AttentionResult& layer = *run->layers[0];
     const Matrix expected = (layer.heads[0].weights + layer.heads[2].weights) / 2.0f;
     QVERIFY((meanOfEnabledHeads(layer) - expected).cwiseAbs().maxCoeff() < 1e-7f);
     QVERIFY((meanOfEnabledHeads(*run->layers[1]) -
-             (run->layers[1]->heads[0].weights + run->layers[1]->heads[1].weights + run->layers[1]->heads[2].weights) /
+             (run->layers[1]->heads[0].weights + run->layers[1]->heads[1].weights +
+              run->layers[1]->heads[2].weights) /
                  3.0f)
                 .cwiseAbs()
                 .maxCoeff() < 1e-7f);
@@ -114,10 +117,15 @@ void TestModelAnalysis::importanceIsTheDropInLogProbability()
             Interventions ablated = base;
             ablated.headsOff.insert({l, h});
             const auto fresh = runModel(model, tokens, ablated, backend);
-            const double want = logProbability(run->predictions.front().logits, importance.target) -
-                                logProbability(fresh->predictions.front().logits, importance.target);
+            const double want =
+                logProbability(run->predictions.front().logits, importance.target) -
+                logProbability(fresh->predictions.front().logits, importance.target);
             QVERIFY2(std::abs(importance.drop(l, h) - want) < 1e-5,
-                     qPrintable(QStringLiteral("layer %1 head %2: %3 vs %4").arg(l).arg(h).arg(importance.drop(l, h)).arg(want)));
+                     qPrintable(QStringLiteral("layer %1 head %2: %3 vs %4")
+                                    .arg(l)
+                                    .arg(h)
+                                    .arg(importance.drop(l, h))
+                                    .arg(want)));
         }
     }
     QVERIFY(importance.drop.cwiseAbs().maxCoeff() > 1e-3f); // the heads matter at all
@@ -127,7 +135,8 @@ void TestModelAnalysis::importanceProgressAndCancel()
 {
     const auto model = fixture("gpt2");
     CpuBackend backend;
-    const auto run = runModel(model, modelTokens(*model, QStringLiteral("The cat sat")), {}, backend);
+    const auto run =
+        runModel(model, modelTokens(*model, QStringLiteral("The cat sat")), {}, backend);
     int calls = 0;
     int last = 0;
     ImportanceOptions options;
@@ -148,17 +157,22 @@ void TestModelAnalysis::importanceNeedsAPrediction()
 {
     const auto model = fixture("bert");
     CpuBackend backend;
-    const auto run = runModel(model, modelTokens(*model, QStringLiteral("the cat sat")), {}, backend);
+    const auto run =
+        runModel(model, modelTokens(*model, QStringLiteral("the cat sat")), {}, backend);
     QVERIFY(run->predictions.empty()); // no [MASK]
     QCOMPARE(attn::test::errorOf([&] { headImportance(run, backend); }),
-             QStringLiteral("head importance needs a prediction: the model has no language-model head, or "
-                            "the text has no [MASK]"));
+             QStringLiteral(
+                 "head importance needs a prediction: the model has no language-model head, or "
+                 "the text has no [MASK]"));
     // A forward that met non-finite values makes none, and says so (model_fixtures.h's case).
-    const auto huge = attn::test::withWeight(*fixture("gpt2"), attn::test::WeightPlace::AttentionNorm, 1e20f);
-    const auto overflowed = runModel(huge, modelTokens(*huge, QStringLiteral("The cat sat on the")), {}, backend);
+    const auto huge =
+        attn::test::withWeight(*fixture("gpt2"), attn::test::WeightPlace::AttentionNorm, 1e20f);
+    const auto overflowed =
+        runModel(huge, modelTokens(*huge, QStringLiteral("The cat sat on the")), {}, backend);
     QCOMPARE(attn::test::errorOf([&] { headImportance(overflowed, backend); }),
-             QStringLiteral("head importance needs a prediction: position 5: no prediction: the forward met "
-                            "non-finite values in layer 1"));
+             QStringLiteral(
+                 "head importance needs a prediction: position 5: no prediction: the forward met "
+                 "non-finite values in layer 1"));
 }
 
 QTEST_GUILESS_MAIN(TestModelAnalysis)

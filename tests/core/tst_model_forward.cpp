@@ -63,7 +63,9 @@ void compareLogits(const ModelResult& result, const QJsonArray& expected)
         const RowVector want = rowOf(expected[n][QLatin1String("values")]);
         const double difference = relativeDifference(p.logits, want);
         if (!(difference < kRelativeTolerance))
-            QFAIL(qPrintable(QStringLiteral("logits at %1 differ by %2 (relative)").arg(p.position).arg(difference)));
+            QFAIL(qPrintable(QStringLiteral("logits at %1 differ by %2 (relative)")
+                                 .arg(p.position)
+                                 .arg(difference)));
         // The top prediction is the reference's argmax, its probability the softmax of it.
         Eigen::Index best = 0;
         want.maxCoeff(&best);
@@ -138,10 +140,13 @@ void TestModelForward::matchesReference()
                 maxDifference(layer.heads[h].weights, matrixOf(attention[l][int(h)]));
             if (!(difference < kAttentionTolerance))
                 QFAIL(qPrintable(QStringLiteral("layer %1 head %2 attention differs by %3")
-                                     .arg(l + 1).arg(h + 1).arg(difference)));
+                                     .arg(l + 1)
+                                     .arg(h + 1)
+                                     .arg(difference)));
         }
     }
-    const double hidden = relativeDifference(result->finalHidden, matrixOf(c[QLatin1String("hidden_last")]));
+    const double hidden =
+        relativeDifference(result->finalHidden, matrixOf(c[QLatin1String("hidden_last")]));
     QVERIFY2(hidden < kRelativeTolerance, qPrintable(QString::number(hidden)));
     compareLogits(*result, c[QLatin1String("logits")].toArray());
     QVERIFY(result->warnings.empty());
@@ -164,7 +169,8 @@ void TestModelForward::headsOffMatchReference()
     const AttentionResult& top = *result->layers.back();
     const QJsonArray expected = c[QLatin1String("heads_off_attention_last_layer")].toArray();
     for (std::size_t h = 0; h < top.heads.size(); ++h)
-        QVERIFY(maxDifference(top.heads[h].weights, matrixOf(expected[int(h)])) < kAttentionTolerance);
+        QVERIFY(maxDifference(top.heads[h].weights, matrixOf(expected[int(h)])) <
+                kAttentionTolerance);
     // A head switched off still shows its attention; its columns of the concatenation are 0.
     for (const auto& [l, h] : off.headsOff) {
         const AttentionResult& layer = *result->layers[std::size_t(l)];
@@ -178,7 +184,8 @@ void TestModelForward::headsOffMatchReference()
 void TestModelForward::interventionRecomputesFromTheFirstChangedLayer()
 {
     const auto model = fixture(QStringLiteral("distilbert")); // three layers
-    const std::vector<Token> tokens = modelTokens(*model, QStringLiteral("The cat sat on the [MASK]."));
+    const std::vector<Token> tokens =
+        modelTokens(*model, QStringLiteral("The cat sat on the [MASK]."));
     CpuBackend backend;
     const auto plain = runModel(model, tokens, {}, backend);
     QCOMPARE(plain->firstComputedLayer, 0);
@@ -194,14 +201,16 @@ void TestModelForward::interventionRecomputesFromTheFirstChangedLayer()
     const auto fresh = runModel(model, tokens, off, backend);
     QCOMPARE(fresh->firstComputedLayer, 0);
     for (int l = 0; l < 3; ++l)
-        QVERIFY(attn::test::sameResult(*reused->layers[std::size_t(l)], *fresh->layers[std::size_t(l)]));
+        QVERIFY(attn::test::sameResult(*reused->layers[std::size_t(l)],
+                                       *fresh->layers[std::size_t(l)]));
     QVERIFY(attn::test::bitIdentical(reused->finalHidden, fresh->finalHidden));
     QVERIFY(!attn::test::bitIdentical(reused->finalHidden, plain->finalHidden));
 
     // Undoing it goes back to the checkpoint's numbers, again from layer 2.
     const auto undone = runModel(model, tokens, {}, backend, {}, reused);
     QCOMPARE(undone->firstComputedLayer, 1);
-    QVERIFY(attn::test::bitIdentical(undone->predictions.front().logits, plain->predictions.front().logits));
+    QVERIFY(attn::test::bitIdentical(undone->predictions.front().logits,
+                                     plain->predictions.front().logits));
     // Nothing changed: nothing is recomputed.
     QCOMPARE(runModel(model, tokens, {}, backend, {}, undone)->firstComputedLayer, 3);
 }
@@ -239,7 +248,8 @@ void TestModelForward::layerEditActsOnThatLayerOnly()
         runModel(model, tokens, wrong, backend);
         QFAIL("accepted a 3x3 W_q");
     } catch (const Error& e) {
-        QVERIFY2(QString::fromUtf8(e.what()).contains(QLatin1String("layer 1: heads[2].W_q: expected 16x4, got 3x3")),
+        QVERIFY2(QString::fromUtf8(e.what()).contains(
+                     QLatin1String("layer 1: heads[2].W_q: expected 16x4, got 3x3")),
                  e.what());
     }
 }
@@ -256,7 +266,8 @@ void TestModelForward::modelHeadIsAnExplorerHead()
     QVERIFY(layer.problem->mask.causal);
     QVERIFY(layer.problem->rotary.enabled());
     QCOMPARE(int(layer.problem->rotary.inverseFrequencies.size()), model->config().dHead / 2);
-    const Matrix x = backend.blockOps().norm(result->hidden[0], model->weights.layers[0].attentionNorm);
+    const Matrix x =
+        backend.blockOps().norm(result->hidden[0], model->weights.layers[0].attentionNorm);
     QVERIFY(attn::test::bitIdentical(layer.queryInput(), x));
     // X is held once: by the problem, with no position matrices or key-side copy, and the
     // result's X_q and X_kv are that same matrix (a forward keeps every layer's result).
@@ -350,7 +361,8 @@ void TestModelForward::rotaryHandWorked()
 void TestModelForward::rotaryScoresDependOnDistanceOnly()
 {
     const auto model = fixture(QStringLiteral("qwen2"));
-    const std::vector<Token> tokens = modelTokens(*model, QStringLiteral("cat cat cat cat cat cat cat"));
+    const std::vector<Token> tokens =
+        modelTokens(*model, QStringLiteral("cat cat cat cat cat cat cat"));
     CpuBackend backend;
     const auto result = runModel(model, tokens, {}, backend);
     const HeadResult& head = result->layers[0]->heads[0];
@@ -367,7 +379,8 @@ void TestModelForward::rotaryScoresDependOnDistanceOnly()
     // the scores of equal tokens are all equal: order is invisible.
     const Eigen::MatrixXf plain = head.Q * head.K.transpose();
     QVERIFY(std::abs(plain(first + 3, first) - plain(first + 3, first + 2)) < 1e-5f);
-    QVERIFY(std::abs(head.rawScores(first + 3, first) - head.rawScores(first + 3, first + 2)) > 1e-4f);
+    QVERIFY(std::abs(head.rawScores(first + 3, first) - head.rawScores(first + 3, first + 2)) >
+            1e-4f);
 }
 
 // LayerNorm of (1, 2, 3, 4): mean 2.5, biased variance 1.25, so (x - 2.5) / sqrt(1.25 + eps);
@@ -409,7 +422,8 @@ void TestModelForward::activationsAtKnownPoints()
     LinearWeights identity;
     identity.weight = Matrix::Identity(3, 3);
     const Matrix x{{-2.0f, 1.0f, 0.5f}};
-    for (Activation a : {Activation::GeluErf, Activation::GeluTanh, Activation::Silu, Activation::Relu}) {
+    for (Activation a :
+         {Activation::GeluErf, Activation::GeluTanh, Activation::Silu, Activation::Relu}) {
         const Matrix y = ops.dense(x, identity, a);
         for (int j = 0; j < 3; ++j)
             QVERIFY(std::abs(y(0, j) - activate(x(0, j), a)) < 1e-6f);

@@ -31,7 +31,8 @@ void expectError(const std::function<void()>& action, const QString& fragment)
         action();
     } catch (const Error& e) {
         const QString message = QString::fromStdString(e.what());
-        QVERIFY2(message.contains(fragment), qPrintable("message: " + message + "\nexpected: " + fragment));
+        QVERIFY2(message.contains(fragment),
+                 qPrintable("message: " + message + "\nexpected: " + fragment));
         return;
     }
     QFAIL(qPrintable("no error; expected: " + fragment));
@@ -112,11 +113,13 @@ using RowMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::Ro
 // position_ids buffer); every other one in the fixture is a parameter.
 bool ignoredTensor(const QString& name)
 {
-    return name == "__metadata__" || name.endsWith(".attn.bias") || name.endsWith(".attn.masked_bias") ||
-           name.contains("pooler.") || name.contains("seq_relationship") || name.endsWith("position_ids");
+    return name == "__metadata__" || name.endsWith(".attn.bias") ||
+           name.endsWith(".attn.masked_bias") || name.contains("pooler.") ||
+           name.contains("seq_relationship") || name.endsWith("position_ids");
 }
 
-const char* const kFixtures[] = {"gpt2", "gpt2-noprefix-f16", "bert", "distilbert", "llama", "smollm", "qwen2", "mistral"};
+const char* const kFixtures[] = {
+    "gpt2", "gpt2-noprefix-f16", "bert", "distilbert", "llama", "smollm", "qwen2", "mistral"};
 
 } // namespace
 
@@ -126,7 +129,8 @@ class TestModelLoader : public QObject
 
 private:
     QByteArray m_savedEnvironment[6];
-    static constexpr const char* kVariables[6] = {"HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE", "HF_HOME", "XDG_CACHE_HOME",
+    static constexpr const char* kVariables[6] = {"HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE",
+                                                  "HF_HOME",      "XDG_CACHE_HOME",
                                                   "HOME",         "ATTN_MEMORY_LIMIT_MIB"};
 
 private slots:
@@ -158,15 +162,20 @@ private slots:
         QTest::addColumn<bool>("tied");
         QTest::addColumn<int>("biases"); // qkv 4 | output 2 | feed-forward 1
         const int causal = int(Objective::CausalLm), masked = int(Objective::MaskedLm);
-        const int tanh = int(Activation::GeluTanh), erf = int(Activation::GeluErf), silu = int(Activation::Silu);
-        QTest::newRow("gpt2") << "gpt2" << 64 << causal << tanh << false << 1e-5f << true << 7; // n_inner null: 4d
-        QTest::newRow("gpt2-noprefix-f16") << "gpt2-noprefix-f16" << 72 << causal << tanh << false << 1e-5f << true << 7;
+        const int tanh = int(Activation::GeluTanh), erf = int(Activation::GeluErf),
+                  silu = int(Activation::Silu);
+        QTest::newRow("gpt2") << "gpt2" << 64 << causal << tanh << false << 1e-5f << true
+                              << 7; // n_inner null: 4d
+        QTest::newRow("gpt2-noprefix-f16")
+            << "gpt2-noprefix-f16" << 72 << causal << tanh << false << 1e-5f << true << 7;
         QTest::newRow("bert") << "bert" << 48 << masked << erf << false << 1e-12f << true << 7;
-        QTest::newRow("distilbert") << "distilbert" << 48 << masked << erf << false << 1e-12f << true << 7;
+        QTest::newRow("distilbert")
+            << "distilbert" << 48 << masked << erf << false << 1e-12f << true << 7;
         QTest::newRow("llama") << "llama" << 80 << causal << silu << true << 1e-5f << false << 0;
         QTest::newRow("smollm") << "smollm" << 64 << causal << silu << true << 1e-5f << true << 0;
         QTest::newRow("qwen2") << "qwen2" << 64 << causal << silu << true << 1e-6f << true << 4;
-        QTest::newRow("mistral") << "mistral" << 48 << causal << silu << true << 1e-5f << false << 0;
+        QTest::newRow("mistral") << "mistral" << 48 << causal << silu << true << 1e-5f << false
+                                 << 0;
     }
     void fixtureConfigs()
     {
@@ -182,7 +191,8 @@ private slots:
         const QJsonObject expected = readJson(rawst::fixture(fixture + "/expected.json"));
         const auto model = load(fixture);
         const ModelConfig& c = model->config();
-        QCOMPARE(QString::fromStdString(std::string(toString(c.family))), expected["family"].toString());
+        QCOMPARE(QString::fromStdString(std::string(toString(c.family))),
+                 expected["family"].toString());
         QCOMPARE(c.modelType, expected["family"].toString());
         QCOMPARE(c.architecture, expected["architecture"].toString());
         QCOMPARE(c.dtype, expected["dtype"].toString());
@@ -312,10 +322,15 @@ private slots:
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("prefix");
         QTest::addColumn<int>("layer");
-        QTest::newRow("gpt2 layer 0") << "gpt2" << "model.safetensors" << "transformer." << 0;
-        QTest::newRow("gpt2 layer 1") << "gpt2" << "model.safetensors" << "transformer." << 1;
-        QTest::newRow("gpt2-noprefix-f16 layer 1 (shard 2)") << "gpt2-noprefix-f16" << "model-00002-of-00002.safetensors" << ""
-                                                             << 1;
+        QTest::newRow("gpt2 layer 0") << "gpt2"
+                                      << "model.safetensors"
+                                      << "transformer." << 0;
+        QTest::newRow("gpt2 layer 1") << "gpt2"
+                                      << "model.safetensors"
+                                      << "transformer." << 1;
+        QTest::newRow("gpt2-noprefix-f16 layer 1 (shard 2)") << "gpt2-noprefix-f16"
+                                                             << "model-00002-of-00002.safetensors"
+                                                             << "" << 1;
     }
     void gpt2HeadsAreColumnSlices()
     {
@@ -340,7 +355,8 @@ private slots:
             QVERIFY(w.bv == cAttnBias.middleCols(2 * d + head * dHead, dHead));
         }
         // One element by hand: head 1's W_k[2][3] is c_attn[2][d + 1 * d_head + 3].
-        QCOMPARE(a.heads[1].Wk(2, 3), raw.value(h + "attn.c_attn.weight", 2 * 3 * d + d + dHead + 3));
+        QCOMPARE(a.heads[1].Wk(2, 3),
+                 raw.value(h + "attn.c_attn.weight", 2 * 3 * d + d + dHead + 3));
         QVERIFY(a.Wo == raw.matrix(h + "attn.c_proj.weight"));
         QVERIFY(a.bo == raw.matrix(h + "attn.c_proj.bias"));
         const TransformerLayer& l = model->weights.layers[std::size_t(layer)];
@@ -369,24 +385,29 @@ private slots:
                 QVERIFY(w.Wq == query.transpose().middleCols(head * dHead, dHead));
                 QVERIFY(w.Wk == key.transpose().middleCols(head * dHead, dHead));
                 QVERIFY(w.Wv == value.transpose().middleCols(head * dHead, dHead));
-                QVERIFY(w.bk == raw.matrix(b + "attention.self.key.bias").middleCols(head * dHead, dHead));
+                QVERIFY(w.bk ==
+                        raw.matrix(b + "attention.self.key.bias").middleCols(head * dHead, dHead));
             }
             // W_q[i][j] = query.weight[j][i], one element by hand.
-            QCOMPARE(l.attention->heads[2].Wq(5, 1), raw.value(b + "attention.self.query.weight", (2 * dHead + 1) * 24 + 5));
+            QCOMPARE(l.attention->heads[2].Wq(5, 1),
+                     raw.value(b + "attention.self.query.weight", (2 * dHead + 1) * 24 + 5));
             QVERIFY(l.attention->Wo == raw.matrix(b + "attention.output.dense.weight").transpose());
             QVERIFY(l.attentionNorm.gain == raw.matrix(b + "attention.output.LayerNorm.gamma"));
             QVERIFY(l.attentionNorm.bias == raw.matrix(b + "attention.output.LayerNorm.beta"));
-            QVERIFY(l.feedForward.in.weight == raw.matrix(b + "intermediate.dense.weight").transpose());
+            QVERIFY(l.feedForward.in.weight ==
+                    raw.matrix(b + "intermediate.dense.weight").transpose());
             QVERIFY(l.feedForward.out.weight == raw.matrix(b + "output.dense.weight").transpose());
             QVERIFY(l.feedForwardNorm.gain == raw.matrix(b + "output.LayerNorm.gamma"));
         }
         const TransformerWeights& w = model->weights;
         QVERIFY(w.tokenTypeEmbedding == raw.matrix("bert.embeddings.token_type_embeddings.weight"));
         QVERIFY(w.embeddingNorm.gain == raw.matrix("bert.embeddings.LayerNorm.gamma"));
-        QVERIFY(w.headTransform.dense.weight == raw.matrix("cls.predictions.transform.dense.weight").transpose());
+        QVERIFY(w.headTransform.dense.weight ==
+                raw.matrix("cls.predictions.transform.dense.weight").transpose());
         QVERIFY(w.headTransform.dense.bias == raw.matrix("cls.predictions.transform.dense.bias"));
         QCOMPARE(int(w.headTransform.activation), int(Activation::GeluErf));
-        QVERIFY(w.headTransform.norm.gain == raw.matrix("cls.predictions.transform.LayerNorm.gamma"));
+        QVERIFY(w.headTransform.norm.gain ==
+                raw.matrix("cls.predictions.transform.LayerNorm.gamma"));
         QCOMPARE(w.headTransform.norm.eps, 1e-12f);
         QVERIFY(w.lmBias == raw.matrix("cls.predictions.bias"));
         QCOMPARE(w.lmHead.size(), 0); // the decoder is tied to the word embeddings
@@ -402,9 +423,14 @@ private slots:
             const TransformerLayer& l = model->weights.layers[std::size_t(layer)];
             for (int head = 0; head < 2; ++head) {
                 const HeadWeights& w = l.attention->heads[std::size_t(head)];
-                QVERIFY(w.Wq == raw.matrix(b + "attention.q_lin.weight").transpose().middleCols(head * dHead, dHead));
-                QVERIFY(w.Wv == raw.matrix(b + "attention.v_lin.weight").transpose().middleCols(head * dHead, dHead));
-                QVERIFY(w.bq == raw.matrix(b + "attention.q_lin.bias").middleCols(head * dHead, dHead));
+                QVERIFY(w.Wq == raw.matrix(b + "attention.q_lin.weight")
+                                    .transpose()
+                                    .middleCols(head * dHead, dHead));
+                QVERIFY(w.Wv == raw.matrix(b + "attention.v_lin.weight")
+                                    .transpose()
+                                    .middleCols(head * dHead, dHead));
+                QVERIFY(w.bq ==
+                        raw.matrix(b + "attention.q_lin.bias").middleCols(head * dHead, dHead));
             }
             QVERIFY(l.attention->Wo == raw.matrix(b + "attention.out_lin.weight").transpose());
             QVERIFY(l.attentionNorm.gain == raw.matrix(b + "sa_layer_norm.weight"));
@@ -415,7 +441,8 @@ private slots:
         QVERIFY(w.headTransform.dense.weight == raw.matrix("vocab_transform.weight").transpose());
         QVERIFY(w.headTransform.norm.gain == raw.matrix("vocab_layer_norm.weight"));
         QVERIFY(w.lmBias == raw.matrix("vocab_projector.bias"));
-        QVERIFY(w.positionEmbedding == raw.matrix("distilbert.embeddings.position_embeddings.weight"));
+        QVERIFY(w.positionEmbedding ==
+                raw.matrix("distilbert.embeddings.position_embeddings.weight"));
     }
 
     // Grouped-query attention: query head h reads kv head h / (heads / kvHeads); the heads of
@@ -456,7 +483,8 @@ private slots:
             }
             // The last head's W_k[3][1] by hand: k_proj.weight[last kv * d_head + 1][3].
             const int lastKv = c.kvHeads - 1;
-            QCOMPARE(w.heads.back().Wk(3, 1), raw.value(a + "k_proj.weight", (lastKv * dHead + 1) * c.dModel + 3));
+            QCOMPARE(w.heads.back().Wk(3, 1),
+                     raw.value(a + "k_proj.weight", (lastKv * dHead + 1) * c.dModel + 3));
             QVERIFY(w.Wo == raw.matrix(a + "o_proj.weight").transpose());
             QCOMPARE(w.bo.size(), 0);
             const TransformerLayer& l = model->weights.layers[std::size_t(layer)];
@@ -464,14 +492,16 @@ private slots:
             QVERIFY(l.feedForward.gate.weight == raw.matrix(m + "gate_proj.weight").transpose());
             QVERIFY(l.feedForward.in.weight == raw.matrix(m + "up_proj.weight").transpose());
             QVERIFY(l.feedForward.out.weight == raw.matrix(m + "down_proj.weight").transpose());
-            QVERIFY(l.attentionNorm.gain == raw.matrix("model.layers." + QString::number(layer) + ".input_layernorm.weight"));
+            QVERIFY(l.attentionNorm.gain == raw.matrix("model.layers." + QString::number(layer) +
+                                                       ".input_layernorm.weight"));
         }
         QVERIFY(model->weights.finalNorm.gain == raw.matrix("model.norm.weight"));
         if (c.tiedEmbeddings)
             QCOMPARE(model->weights.lmHead.size(), 0);
         else
             QVERIFY(model->weights.lmHead == raw.matrix("lm_head.weight"));
-        QVERIFY(model->weights.outputEmbedding() == raw.matrix(c.tiedEmbeddings ? "model.embed_tokens.weight" : "lm_head.weight"));
+        QVERIFY(model->weights.outputEmbedding() ==
+                raw.matrix(c.tiedEmbeddings ? "model.embed_tokens.weight" : "lm_head.weight"));
     }
 
     // theta^(-2i/d_head) per pair of dimensions (no rope_scaling in the fixtures).
@@ -492,7 +522,8 @@ private slots:
         QCOMPARE(config.ropeTheta, theta);
         QCOMPARE(int(config.ropeInverseFrequencies.size()), config.dHead / 2);
         for (int i = 0; i < config.dHead / 2; ++i)
-            QCOMPARE(config.ropeInverseFrequencies[std::size_t(i)], float(std::pow(theta, -2.0 * i / config.dHead)));
+            QCOMPARE(config.ropeInverseFrequencies[std::size_t(i)],
+                     float(std::pow(theta, -2.0 * i / config.dHead)));
     }
 
     // A model head is a full explorer head: bilinear M = I (the bilinear score starts as the
@@ -502,11 +533,13 @@ private slots:
         const auto model = load("qwen2");
         for (int layer = 0; layer < 2; ++layer) {
             for (int head = 0; head < 4; ++head) {
-                const HeadWeights& w = model->weights.layers[std::size_t(layer)].attention->heads[std::size_t(head)];
+                const HeadWeights& w =
+                    model->weights.layers[std::size_t(layer)].attention->heads[std::size_t(head)];
                 QVERIFY(w.bilinear == Matrix::Identity(6, 6));
                 Matrix expected(1, 6);
                 initialiseMatrix(expected, WeightInit::Xavier, 1,
-                                 "layers[" + std::to_string(layer) + "].heads[" + std::to_string(head) + "].w_additive");
+                                 "layers[" + std::to_string(layer) + "].heads[" +
+                                     std::to_string(head) + "].w_additive");
                 QVERIFY(w.wAdditive == expected.row(0));
                 QVERIFY(w.wAdditive.norm() > 0);
             }
@@ -522,105 +555,121 @@ private slots:
         QTest::addColumn<QString>("fixture");
         QTest::addColumn<QJsonObject>("changes"); // null removes a key
         QTest::addColumn<ConfigCheck>("check");
-        QTest::newRow("gpt2 n_inner given") << "gpt2" << QJsonObject{{"n_inner", 40}}
-                                           << ConfigCheck([](const ModelConfig& c) { QCOMPARE(c.dFeedForward, 40); });
+        QTest::newRow("gpt2 n_inner given")
+            << "gpt2" << QJsonObject{{"n_inner", 40}}
+            << ConfigCheck([](const ModelConfig& c) { QCOMPARE(c.dFeedForward, 40); });
         QTest::newRow("gpt2 n_ctx for n_positions")
             << "gpt2" << QJsonObject{{"n_positions", QJsonValue::Null}}
             << ConfigCheck([](const ModelConfig& c) { QCOMPARE(c.maxPositions, 32); });
         for (const auto& [name, activation] :
-             {std::pair{"gelu_new", Activation::GeluTanh}, std::pair{"gelu_pytorch_tanh", Activation::GeluTanh},
+             {std::pair{"gelu_new", Activation::GeluTanh},
+              std::pair{"gelu_pytorch_tanh", Activation::GeluTanh},
               std::pair{"gelu", Activation::GeluErf}, std::pair{"relu", Activation::Relu},
               std::pair{"silu", Activation::Silu}}) {
             const Activation expected = activation;
             QTest::newRow(qPrintable(QString("gpt2 activation ") + name))
                 << "gpt2" << QJsonObject{{"activation_function", name}}
-                << ConfigCheck([expected](const ModelConfig& c) { QCOMPARE(int(c.activation), int(expected)); });
+                << ConfigCheck([expected](const ModelConfig& c) {
+                       QCOMPARE(int(c.activation), int(expected));
+                   });
         }
-        QTest::newRow("bert hidden_act gelu_new") << "bert" << QJsonObject{{"hidden_act", "gelu_new"}}
-                                                  << ConfigCheck([](const ModelConfig& c) {
-                                                         QCOMPARE(int(c.activation), int(Activation::GeluTanh));
-                                                     });
-        QTest::newRow("distilbert activation relu") << "distilbert" << QJsonObject{{"activation", "relu"}}
-                                                    << ConfigCheck([](const ModelConfig& c) {
-                                                           QCOMPARE(int(c.activation), int(Activation::Relu));
-                                                           QCOMPARE(c.normEps, 1e-12f);
-                                                       });
-        QTest::newRow("GPT2Model: no prediction") << "gpt2" << QJsonObject{{"architectures", QJsonArray{"GPT2Model"}}}
-                                                  << ConfigCheck([](const ModelConfig& c) {
-                                                         QCOMPARE(c.objective, Objective::None);
-                                                     });
+        QTest::newRow("bert hidden_act gelu_new")
+            << "bert" << QJsonObject{{"hidden_act", "gelu_new"}}
+            << ConfigCheck([](const ModelConfig& c) {
+                   QCOMPARE(int(c.activation), int(Activation::GeluTanh));
+               });
+        QTest::newRow("distilbert activation relu")
+            << "distilbert" << QJsonObject{{"activation", "relu"}}
+            << ConfigCheck([](const ModelConfig& c) {
+                   QCOMPARE(int(c.activation), int(Activation::Relu));
+                   QCOMPARE(c.normEps, 1e-12f);
+               });
+        QTest::newRow("GPT2Model: no prediction")
+            << "gpt2" << QJsonObject{{"architectures", QJsonArray{"GPT2Model"}}}
+            << ConfigCheck([](const ModelConfig& c) { QCOMPARE(c.objective, Objective::None); });
         QTest::newRow("gpt2 without architectures: causal LM")
-            << "gpt2" << QJsonObject{{"architectures", QJsonValue::Null}} << ConfigCheck([](const ModelConfig& c) {
+            << "gpt2" << QJsonObject{{"architectures", QJsonValue::Null}}
+            << ConfigCheck([](const ModelConfig& c) {
                    QCOMPARE(c.objective, Objective::CausalLm);
                    QCOMPARE(c.architecture, QString());
                });
-        QTest::newRow("BertModel: no prediction") << "bert" << QJsonObject{{"architectures", QJsonArray{"BertModel"}}}
-                                                  << ConfigCheck([](const ModelConfig& c) {
-                                                         QCOMPARE(c.objective, Objective::None);
-                                                         QVERIFY(!c.causal);
-                                                     });
+        QTest::newRow("BertModel: no prediction")
+            << "bert" << QJsonObject{{"architectures", QJsonArray{"BertModel"}}}
+            << ConfigCheck([](const ModelConfig& c) {
+                   QCOMPARE(c.objective, Objective::None);
+                   QVERIFY(!c.causal);
+               });
         QTest::newRow("BertForSequenceClassification: the encoder only")
             << "bert" << QJsonObject{{"architectures", QJsonArray{"BertForSequenceClassification"}}}
             << ConfigCheck([](const ModelConfig& c) { QCOMPARE(c.objective, Objective::None); });
         QTest::newRow("BertForPreTraining: masked LM")
             << "bert" << QJsonObject{{"architectures", QJsonArray{"BertForPreTraining"}}}
-            << ConfigCheck([](const ModelConfig& c) { QCOMPARE(c.objective, Objective::MaskedLm); });
+            << ConfigCheck(
+                   [](const ModelConfig& c) { QCOMPARE(c.objective, Objective::MaskedLm); });
         QTest::newRow("BertLMHeadModel as a decoder")
-            << "bert" << QJsonObject{{"architectures", QJsonArray{"BertLMHeadModel"}}, {"is_decoder", true}}
+            << "bert"
+            << QJsonObject{{"architectures", QJsonArray{"BertLMHeadModel"}}, {"is_decoder", true}}
             << ConfigCheck([](const ModelConfig& c) {
                    QCOMPARE(c.objective, Objective::CausalLm);
                    QVERIFY(c.causal);
                });
-        QTest::newRow("DistilBertModel") << "distilbert" << QJsonObject{{"architectures", QJsonArray{"DistilBertModel"}}}
-                                         << ConfigCheck([](const ModelConfig& c) {
-                                                QCOMPARE(c.objective, Objective::None);
-                                            });
-        QTest::newRow("LlamaModel") << "llama" << QJsonObject{{"architectures", QJsonArray{"LlamaModel"}}}
-                                    << ConfigCheck([](const ModelConfig& c) { QCOMPARE(c.objective, Objective::None); });
+        QTest::newRow("DistilBertModel")
+            << "distilbert" << QJsonObject{{"architectures", QJsonArray{"DistilBertModel"}}}
+            << ConfigCheck([](const ModelConfig& c) { QCOMPARE(c.objective, Objective::None); });
+        QTest::newRow("LlamaModel")
+            << "llama" << QJsonObject{{"architectures", QJsonArray{"LlamaModel"}}}
+            << ConfigCheck([](const ModelConfig& c) { QCOMPARE(c.objective, Objective::None); });
         QTest::newRow("llama without num_key_value_heads: MHA")
             << "llama" << QJsonObject{{"num_key_value_heads", QJsonValue::Null}}
             << ConfigCheck([](const ModelConfig& c) { QCOMPARE(c.kvHeads, 4); });
-        QTest::newRow("llama head_dim given") << "llama" << QJsonObject{{"head_dim", 16}}
-                                              << ConfigCheck([](const ModelConfig& c) {
-                                                     QCOMPARE(c.dHead, 16);
-                                                     QCOMPARE(int(c.ropeInverseFrequencies.size()), 8);
-                                                 });
-        QTest::newRow("llama attention_bias, mlp_bias") << "llama"
-                                                        << QJsonObject{{"attention_bias", true}, {"mlp_bias", true}}
-                                                        << ConfigCheck([](const ModelConfig& c) {
-                                                               QVERIFY(c.qkvBias && c.outputBias && c.feedForwardBias);
-                                                           });
+        QTest::newRow("llama head_dim given")
+            << "llama" << QJsonObject{{"head_dim", 16}} << ConfigCheck([](const ModelConfig& c) {
+                   QCOMPARE(c.dHead, 16);
+                   QCOMPARE(int(c.ropeInverseFrequencies.size()), 8);
+               });
+        QTest::newRow("llama attention_bias, mlp_bias")
+            << "llama" << QJsonObject{{"attention_bias", true}, {"mlp_bias", true}}
+            << ConfigCheck([](const ModelConfig& c) {
+                   QVERIFY(c.qkvBias && c.outputBias && c.feedForwardBias);
+               });
         QTest::newRow("llama tie default false")
             << "smollm" << QJsonObject{{"tie_word_embeddings", QJsonValue::Null}}
             << ConfigCheck([](const ModelConfig& c) { QVERIFY(!c.tiedEmbeddings); });
         QTest::newRow("qwen2 tie default false")
             << "qwen2" << QJsonObject{{"tie_word_embeddings", QJsonValue::Null}}
             << ConfigCheck([](const ModelConfig& c) { QVERIFY(!c.tiedEmbeddings); });
-        QTest::newRow("qwen2 sliding window off") << "qwen2" << QJsonObject{}
-                                                  << ConfigCheck([](const ModelConfig& c) {
-                                                         QVERIFY(!c.slidingWindow);
-                                                         QVERIFY(c.qkvBias && !c.outputBias && !c.feedForwardBias);
-                                                     });
+        QTest::newRow("qwen2 sliding window off")
+            << "qwen2" << QJsonObject{} << ConfigCheck([](const ModelConfig& c) {
+                   QVERIFY(!c.slidingWindow);
+                   QVERIFY(c.qkvBias && !c.outputBias && !c.feedForwardBias);
+               });
         QTest::newRow("qwen2 sliding window on every layer")
             << "qwen2" << QJsonObject{{"use_sliding_window", true}, {"max_window_layers", 0}}
-            << ConfigCheck([](const ModelConfig& c) { QCOMPARE(c.slidingWindow, std::optional<int>(256)); });
+            << ConfigCheck([](const ModelConfig& c) {
+                   QCOMPARE(c.slidingWindow, std::optional<int>(256));
+               });
         QTest::newRow("qwen2 sliding window on no layer")
             << "qwen2" << QJsonObject{{"use_sliding_window", true}, {"max_window_layers", 2}}
             << ConfigCheck([](const ModelConfig& c) { QVERIFY(!c.slidingWindow); });
-        QTest::newRow("mistral sliding_window null") << "mistral" << QJsonObject{{"sliding_window", QJsonValue::Null}}
-                                                     << ConfigCheck([](const ModelConfig& c) { QVERIFY(!c.slidingWindow); });
+        QTest::newRow("mistral sliding_window null")
+            << "mistral" << QJsonObject{{"sliding_window", QJsonValue::Null}}
+            << ConfigCheck([](const ModelConfig& c) { QVERIFY(!c.slidingWindow); });
         QTest::newRow("rope_scaling linear")
-            << "llama" << QJsonObject{{"rope_scaling", QJsonObject{{"type", "linear"}, {"factor", 4.0}}}}
+            << "llama"
+            << QJsonObject{{"rope_scaling", QJsonObject{{"type", "linear"}, {"factor", 4.0}}}}
             << ConfigCheck([](const ModelConfig& c) {
                    for (int i = 0; i < 4; ++i)
-                       QCOMPARE(c.ropeInverseFrequencies[std::size_t(i)], float(std::pow(1e4, -2.0 * i / 8) / 4));
+                       QCOMPARE(c.ropeInverseFrequencies[std::size_t(i)],
+                                float(std::pow(1e4, -2.0 * i / 8) / 4));
                });
-        QTest::newRow("rope_scaling default") << "llama" << QJsonObject{{"rope_scaling", QJsonObject{{"rope_type", "default"}}}}
-                                              << ConfigCheck([](const ModelConfig& c) {
-                                                     QCOMPARE(c.ropeInverseFrequencies[1], float(std::pow(1e4, -0.25)));
-                                                 });
+        QTest::newRow("rope_scaling default")
+            << "llama" << QJsonObject{{"rope_scaling", QJsonObject{{"rope_type", "default"}}}}
+            << ConfigCheck([](const ModelConfig& c) {
+                   QCOMPARE(c.ropeInverseFrequencies[1], float(std::pow(1e4, -0.25)));
+               });
         QTest::newRow("torch_dtype before the weights are read")
-            << "llama" << QJsonObject{} << ConfigCheck([](const ModelConfig& c) { QCOMPARE(c.dtype, QString("BF16")); });
+            << "llama" << QJsonObject{}
+            << ConfigCheck([](const ModelConfig& c) { QCOMPARE(c.dtype, QString("BF16")); });
     }
     void configKeys()
     {
@@ -656,19 +705,22 @@ private slots:
         const ModelConfig c = parseModelConfig(jsonBytes(config), "config.json");
         QCOMPARE(int(c.ropeInverseFrequencies.size()), 64);
         const std::pair<int, double> expected[] = {
-            {0, 1.0},                                 // high frequency: kept
-            {1, 0.8146172338565447},                  //
-            {28, 0.0032114459947525913},              // wavelength just under 2048: kept
-            {29, 0.002166570763503359},               // medium: blended
-            {30, 0.0013718935677611381},              //
-            {32, 0.0005248461609929547},              //
-            {34, 0.00017850781276799638},             //
-            {35, 9.556212353964683e-05},              // past 8192: divided by 8
-            {63, 3.068925988914511e-07},              //
+            {0, 1.0},                     // high frequency: kept
+            {1, 0.8146172338565447},      //
+            {28, 0.0032114459947525913},  // wavelength just under 2048: kept
+            {29, 0.002166570763503359},   // medium: blended
+            {30, 0.0013718935677611381},  //
+            {32, 0.0005248461609929547},  //
+            {34, 0.00017850781276799638}, //
+            {35, 9.556212353964683e-05},  // past 8192: divided by 8
+            {63, 3.068925988914511e-07},  //
         };
         for (const auto& [i, value] : expected)
             QVERIFY2(std::abs(c.ropeInverseFrequencies[std::size_t(i)] / value - 1) < 1e-6,
-                     qPrintable(QString("i = %1: %2 vs %3").arg(i).arg(c.ropeInverseFrequencies[std::size_t(i)]).arg(value)));
+                     qPrintable(QString("i = %1: %2 vs %3")
+                                    .arg(i)
+                                    .arg(c.ropeInverseFrequencies[std::size_t(i)])
+                                    .arg(value)));
         QCOMPARE(c.parameterCount(), 8030261248LL); // Llama 3 8B, as published
         QCOMPARE(c.kvHeads, 8);
         QVERIFY(!c.tiedEmbeddings);
@@ -681,29 +733,51 @@ private slots:
     {
         QTest::addColumn<QJsonObject>("config");
         QTest::addColumn<qlonglong>("count");
-        QTest::newRow("gpt2") << QJsonObject{{"model_type", "gpt2"}, {"architectures", QJsonArray{"GPT2LMHeadModel"}},
-                                             {"n_embd", 768}, {"n_head", 12}, {"n_layer", 12}, {"n_positions", 1024},
-                                             {"n_inner", QJsonValue::Null}, {"vocab_size", 50257}}
+        QTest::newRow("gpt2") << QJsonObject{{"model_type", "gpt2"},
+                                             {"architectures", QJsonArray{"GPT2LMHeadModel"}},
+                                             {"n_embd", 768},
+                                             {"n_head", 12},
+                                             {"n_layer", 12},
+                                             {"n_positions", 1024},
+                                             {"n_inner", QJsonValue::Null},
+                                             {"vocab_size", 50257}}
                               << 124439808LL;
-        const QJsonObject bert{{"model_type", "bert"}, {"architectures", QJsonArray{"BertForMaskedLM"}},
-                               {"hidden_size", 768}, {"num_attention_heads", 12}, {"num_hidden_layers", 12},
-                               {"intermediate_size", 3072}, {"max_position_embeddings", 512}, {"type_vocab_size", 2},
+        const QJsonObject bert{{"model_type", "bert"},
+                               {"architectures", QJsonArray{"BertForMaskedLM"}},
+                               {"hidden_size", 768},
+                               {"num_attention_heads", 12},
+                               {"num_hidden_layers", 12},
+                               {"intermediate_size", 3072},
+                               {"max_position_embeddings", 512},
+                               {"type_vocab_size", 2},
                                {"vocab_size", 30522}};
         QTest::newRow("bert-base-uncased") << bert << 109514298LL;
         QJsonObject bertModel = bert;
         bertModel["architectures"] = QJsonArray{"BertModel"};
         QTest::newRow("bert-base-uncased encoder") << bertModel << 108891648LL;
         QTest::newRow("TinyLlama-1.1B")
-            << QJsonObject{{"model_type", "llama"}, {"architectures", QJsonArray{"LlamaForCausalLM"}},
-                           {"hidden_size", 2048}, {"num_attention_heads", 32}, {"num_key_value_heads", 4},
-                           {"num_hidden_layers", 22}, {"intermediate_size", 5632}, {"max_position_embeddings", 2048},
-                           {"vocab_size", 32000}, {"tie_word_embeddings", false}}
+            << QJsonObject{{"model_type", "llama"},
+                           {"architectures", QJsonArray{"LlamaForCausalLM"}},
+                           {"hidden_size", 2048},
+                           {"num_attention_heads", 32},
+                           {"num_key_value_heads", 4},
+                           {"num_hidden_layers", 22},
+                           {"intermediate_size", 5632},
+                           {"max_position_embeddings", 2048},
+                           {"vocab_size", 32000},
+                           {"tie_word_embeddings", false}}
             << 1100048384LL;
         QTest::newRow("Qwen2-0.5B")
-            << QJsonObject{{"model_type", "qwen2"}, {"architectures", QJsonArray{"Qwen2ForCausalLM"}},
-                           {"hidden_size", 896}, {"num_attention_heads", 14}, {"num_key_value_heads", 2},
-                           {"num_hidden_layers", 24}, {"intermediate_size", 4864}, {"max_position_embeddings", 32768},
-                           {"vocab_size", 151936}, {"tie_word_embeddings", true}}
+            << QJsonObject{{"model_type", "qwen2"},
+                           {"architectures", QJsonArray{"Qwen2ForCausalLM"}},
+                           {"hidden_size", 896},
+                           {"num_attention_heads", 14},
+                           {"num_key_value_heads", 2},
+                           {"num_hidden_layers", 24},
+                           {"intermediate_size", 4864},
+                           {"max_position_embeddings", 32768},
+                           {"vocab_size", 151936},
+                           {"tie_word_embeddings", true}}
             << 494032768LL;
     }
     void parameterCounts()
@@ -718,74 +792,97 @@ private slots:
         QTest::addColumn<QString>("fixture");
         QTest::addColumn<QJsonObject>("changes");
         QTest::addColumn<QString>("fragment");
-        QTest::newRow("unknown model_type") << "gpt2" << QJsonObject{{"model_type", "t5"}}
-                                            << "config.json: model_type: 't5' is not supported (gpt2, bert, distilbert, "
-                                               "llama, mistral, qwen2)";
+        QTest::newRow("unknown model_type")
+            << "gpt2" << QJsonObject{{"model_type", "t5"}}
+            << "config.json: model_type: 't5' is not supported (gpt2, bert, distilbert, "
+               "llama, mistral, qwen2)";
         QTest::newRow("no model_type") << "gpt2" << QJsonObject{{"model_type", QJsonValue::Null}}
                                        << "config.json: model_type: missing";
         QTest::newRow("size missing") << "bert" << QJsonObject{{"hidden_size", QJsonValue::Null}}
                                       << "config.json: hidden_size: missing";
-        QTest::newRow("size not a number") << "llama" << QJsonObject{{"num_attention_heads", "4"}}
-                                           << "config.json: num_attention_heads: expected a positive integer, got '4'";
-        QTest::newRow("size fractional") << "gpt2" << QJsonObject{{"n_layer", 2.5}}
-                                         << "config.json: n_layer: expected a positive integer, got 2.5";
-        QTest::newRow("size past any model") << "gpt2" << QJsonObject{{"n_positions", 2147483648.0}}
-                                             << "config.json: n_positions: must be at most 1000000000, got 2147483648";
+        QTest::newRow("size not a number")
+            << "llama" << QJsonObject{{"num_attention_heads", "4"}}
+            << "config.json: num_attention_heads: expected a positive integer, got '4'";
+        QTest::newRow("size fractional")
+            << "gpt2" << QJsonObject{{"n_layer", 2.5}}
+            << "config.json: n_layer: expected a positive integer, got 2.5";
+        QTest::newRow("size past any model")
+            << "gpt2" << QJsonObject{{"n_positions", 2147483648.0}}
+            << "config.json: n_positions: must be at most 1000000000, got 2147483648";
         QTest::newRow("architectures a number")
             << "gpt2" << QJsonObject{{"architectures", 1e39}}
             << "config.json: architectures: expected an array of class names, got 1e+39";
         QTest::newRow("heads do not divide") << "gpt2" << QJsonObject{{"n_head", 5}}
                                              << "config.json: n_head: 5 does not divide n_embd 16";
-        QTest::newRow("heads do not divide (bert)") << "bert" << QJsonObject{{"hidden_size", 25}}
-                                                    << "num_attention_heads: 3 does not divide hidden_size 25";
-        QTest::newRow("kv heads do not divide") << "llama" << QJsonObject{{"num_key_value_heads", 3}}
-                                                << "num_key_value_heads: 3 does not divide num_attention_heads 4";
-        QTest::newRow("odd head_dim") << "llama" << QJsonObject{{"head_dim", 7}} << "even head dimension, got 7";
-        QTest::newRow("rope dynamic") << "llama" << QJsonObject{{"rope_scaling", QJsonObject{{"type", "dynamic"}, {"factor", 2.0}}}}
-                                      << "config.json: rope_scaling: type 'dynamic' is not supported (null, linear, llama3)";
-        QTest::newRow("rope yarn") << "llama" << QJsonObject{{"rope_scaling", QJsonObject{{"rope_type", "yarn"}, {"factor", 2.0}}}}
-                                   << "type 'yarn' is not supported";
+        QTest::newRow("heads do not divide (bert)")
+            << "bert" << QJsonObject{{"hidden_size", 25}}
+            << "num_attention_heads: 3 does not divide hidden_size 25";
+        QTest::newRow("kv heads do not divide")
+            << "llama" << QJsonObject{{"num_key_value_heads", 3}}
+            << "num_key_value_heads: 3 does not divide num_attention_heads 4";
+        QTest::newRow("odd head_dim")
+            << "llama" << QJsonObject{{"head_dim", 7}} << "even head dimension, got 7";
+        QTest::newRow("rope dynamic")
+            << "llama"
+            << QJsonObject{{"rope_scaling", QJsonObject{{"type", "dynamic"}, {"factor", 2.0}}}}
+            << "config.json: rope_scaling: type 'dynamic' is not supported (null, linear, llama3)";
+        QTest::newRow("rope yarn")
+            << "llama"
+            << QJsonObject{{"rope_scaling", QJsonObject{{"rope_type", "yarn"}, {"factor", 2.0}}}}
+            << "type 'yarn' is not supported";
         QTest::newRow("rope llama3 incomplete")
-            << "llama" << QJsonObject{{"rope_scaling", QJsonObject{{"rope_type", "llama3"}, {"factor", 8.0}}}}
+            << "llama"
+            << QJsonObject{{"rope_scaling", QJsonObject{{"rope_type", "llama3"}, {"factor", 8.0}}}}
             << "rope_scaling: llama3 needs factor, low_freq_factor, high_freq_factor";
         QTest::newRow("rope linear without factor")
             << "llama" << QJsonObject{{"rope_scaling", QJsonObject{{"type", "linear"}}}}
             << "rope_scaling: factor: expected a positive number";
-        QTest::newRow("unknown activation") << "gpt2" << QJsonObject{{"activation_function", "quick_gelu"}}
-                                            << "config.json: activation_function: 'quick_gelu' is not supported";
-        QTest::newRow("bert relative positions") << "bert" << QJsonObject{{"position_embedding_type", "relative_key"}}
-                                                 << "position_embedding_type: 'relative_key' is not supported";
-        QTest::newRow("gpt2 inverse layer scaling") << "gpt2" << QJsonObject{{"scale_attn_by_inverse_layer_idx", true}}
-                                                    << "scale_attn_by_inverse_layer_idx: true is not supported";
+        QTest::newRow("unknown activation")
+            << "gpt2" << QJsonObject{{"activation_function", "quick_gelu"}}
+            << "config.json: activation_function: 'quick_gelu' is not supported";
+        QTest::newRow("bert relative positions")
+            << "bert" << QJsonObject{{"position_embedding_type", "relative_key"}}
+            << "position_embedding_type: 'relative_key' is not supported";
+        QTest::newRow("gpt2 inverse layer scaling")
+            << "gpt2" << QJsonObject{{"scale_attn_by_inverse_layer_idx", true}}
+            << "scale_attn_by_inverse_layer_idx: true is not supported";
         QTest::newRow("qwen2 window on some layers")
             << "qwen2" << QJsonObject{{"use_sliding_window", true}, {"max_window_layers", 1}}
             << "use_sliding_window: a window on only some layers";
-        QTest::newRow("architectures not a list") << "gpt2" << QJsonObject{{"architectures", "GPT2LMHeadModel"}}
-                                                  << "architectures: expected an array of class names";
+        QTest::newRow("architectures not a list")
+            << "gpt2" << QJsonObject{{"architectures", "GPT2LMHeadModel"}}
+            << "architectures: expected an array of class names";
         QTest::newRow("eps not a number") << "gpt2" << QJsonObject{{"layer_norm_epsilon", "small"}}
                                           << "layer_norm_epsilon: expected a number";
         // Every size against the explorer's bounds as it is read, by its own key, before anything
         // is sized by it (a head_dim of 1e9 would size a 6 GB rotary table).
-        QTest::newRow("head_dim past the width") << "llama" << QJsonObject{{"head_dim", 16384}}
-                                                 << "config.json: head_dim: 16384 is more than the 8192 this explorer supports";
-        QTest::newRow("head_dim 1e9") << "llama" << QJsonObject{{"head_dim", 1e9}}
-                                      << "config.json: head_dim: 1000000000 is more than the 8192 this explorer supports";
+        QTest::newRow("head_dim past the width")
+            << "llama" << QJsonObject{{"head_dim", 16384}}
+            << "config.json: head_dim: 16384 is more than the 8192 this explorer supports";
+        QTest::newRow("head_dim 1e9")
+            << "llama" << QJsonObject{{"head_dim", 1e9}}
+            << "config.json: head_dim: 1000000000 is more than the 8192 this explorer supports";
         QTest::newRow("n_embd 1e9, n_inner null")
             << "gpt2" << QJsonObject{{"n_embd", 1e9}}
             << "config.json: n_embd: 1000000000 is more than the 8192 this explorer supports";
-        QTest::newRow("hidden_size past the width") << "bert" << QJsonObject{{"hidden_size", 8193}}
-                                                    << "config.json: hidden_size: 8193 is more than the 8192";
-        QTest::newRow("n_head past the heads") << "gpt2" << QJsonObject{{"n_head", 512}}
-                                               << "config.json: n_head: 512 is more than the 256 heads this explorer supports";
+        QTest::newRow("hidden_size past the width")
+            << "bert" << QJsonObject{{"hidden_size", 8193}}
+            << "config.json: hidden_size: 8193 is more than the 8192";
+        QTest::newRow("n_head past the heads")
+            << "gpt2" << QJsonObject{{"n_head", 512}}
+            << "config.json: n_head: 512 is more than the 256 heads this explorer supports";
         QTest::newRow("num_key_value_heads past the heads")
             << "llama" << QJsonObject{{"num_key_value_heads", 300}}
-            << "config.json: num_key_value_heads: 300 is more than the 256 heads this explorer supports";
+            << "config.json: num_key_value_heads: 300 is more than the 256 heads this explorer "
+               "supports";
         // Per layer: W_q, W_k, W_v, W_o 4 x 8192^2 = 268435456, their biases 4 x 8192, the MLP
         // 2 x 8192 x 1e9 + 1e9 + 8192, two LayerNorms 4 x 8192: 16385268509184; 1e9 of them
         // are past 2^63.
         QTest::newRow("weights past 64 bits")
-            << "gpt2" << QJsonObject{{"n_embd", 8192}, {"n_head", 256}, {"n_inner", 1e9}, {"n_layer", 1e9}}
-            << "config.json: n_layer: 1000000000 layers of 16385268509184 weights each are more than 2^63 weights";
+            << "gpt2"
+            << QJsonObject{{"n_embd", 8192}, {"n_head", 256}, {"n_inner", 1e9}, {"n_layer", 1e9}}
+            << "config.json: n_layer: 1000000000 layers of 16385268509184 weights each are more "
+               "than 2^63 weights";
     }
     void configRefuses()
     {
@@ -816,108 +913,137 @@ private slots:
         QTest::addColumn<Mutation>("mutation");
         QTest::addColumn<QString>("fragment");
         const QString cAttn1 = "transformer.h.1.attn.c_attn.weight";
-        QTest::newRow("missing config.json") << "gpt2" << removeFiles({"config.json"}) << "config.json: missing";
-        QTest::newRow("unknown model_type") << "gpt2" << patchConfig({{"model_type", "t5"}})
-                                            << "config.json: model_type: 't5' is not supported (gpt2, bert, distilbert, "
-                                               "llama, mistral, qwen2)";
+        QTest::newRow("missing config.json")
+            << "gpt2" << removeFiles({"config.json"}) << "config.json: missing";
+        QTest::newRow("unknown model_type")
+            << "gpt2" << patchConfig({{"model_type", "t5"}})
+            << "config.json: model_type: 't5' is not supported (gpt2, bert, distilbert, "
+               "llama, mistral, qwen2)";
         QTest::newRow("missing tokenizer (vocab.json + merges.txt)")
-            << "gpt2" << removeFiles({"vocab.json", "merges.txt"}) << "model: no tokenizer (tokenizer.json";
-        QTest::newRow("missing tokenizer (tokenizer.json)") << "llama" << removeFiles({"tokenizer.json"})
-                                                            << "model: no tokenizer";
-        QTest::newRow("missing tokenizer, merges.txt alone") << "gpt2" << removeFiles({"vocab.json"})
-                                                             << "model: no tokenizer";
-        QTest::newRow("missing tensor") << "gpt2" << removeTensors({"transformer.h.1.ln_2.weight"})
-                                        << "model.safetensors: transformer.h.1.ln_2.weight: missing";
+            << "gpt2" << removeFiles({"vocab.json", "merges.txt"})
+            << "model: no tokenizer (tokenizer.json";
+        QTest::newRow("missing tokenizer (tokenizer.json)")
+            << "llama" << removeFiles({"tokenizer.json"}) << "model: no tokenizer";
+        QTest::newRow("missing tokenizer, merges.txt alone")
+            << "gpt2" << removeFiles({"vocab.json"}) << "model: no tokenizer";
+        QTest::newRow("missing tensor")
+            << "gpt2" << removeTensors({"transformer.h.1.ln_2.weight"})
+            << "model.safetensors: transformer.h.1.ln_2.weight: missing";
         QTest::newRow("missing untied lm_head") << "llama" << removeTensors({"lm_head.weight"})
-                                               << "model.safetensors: lm_head.weight: missing";
+                                                << "model.safetensors: lm_head.weight: missing";
         QTest::newRow("missing MLM head") << "bert" << removeTensors({"cls.predictions.bias"})
                                           << "model.safetensors: cls.predictions.bias: missing";
-        QTest::newRow("missing qwen2 bias") << "qwen2" << removeTensors({"model.layers.1.self_attn.v_proj.bias"})
-                                            << "model.safetensors: model.layers.1.self_attn.v_proj.bias: missing";
-        QTest::newRow("llama attention_bias without biases") << "llama" << patchConfig({{"attention_bias", true}})
-                                                             << "model.safetensors: model.layers.0.self_attn.q_proj.bias: missing";
-        QTest::newRow("llama mlp_bias without biases") << "llama" << patchConfig({{"mlp_bias", true}})
-                                                       << "model.safetensors: model.layers.0.mlp.gate_proj.bias: missing";
+        QTest::newRow("missing qwen2 bias")
+            << "qwen2" << removeTensors({"model.layers.1.self_attn.v_proj.bias"})
+            << "model.safetensors: model.layers.1.self_attn.v_proj.bias: missing";
+        QTest::newRow("llama attention_bias without biases")
+            << "llama" << patchConfig({{"attention_bias", true}})
+            << "model.safetensors: model.layers.0.self_attn.q_proj.bias: missing";
+        QTest::newRow("llama mlp_bias without biases")
+            << "llama" << patchConfig({{"mlp_bias", true}})
+            << "model.safetensors: model.layers.0.mlp.gate_proj.bias: missing";
         QTest::newRow("missing shard tensor")
             << "gpt2-noprefix-f16"
-            << patchSafetensors("model-00002-of-00002.safetensors", [](rawst::File& st) {
-                   QJsonObject header = st.header();
-                   header.remove("ln_f.bias");
-                   st.setHeader(header);
-               })
-            << "model.safetensors.index.json: ln_f.bias: weight_map places it in model-00002-of-00002.safetensors, "
+            << patchSafetensors("model-00002-of-00002.safetensors",
+                                [](rawst::File& st) {
+                                    QJsonObject header = st.header();
+                                    header.remove("ln_f.bias");
+                                    st.setHeader(header);
+                                })
+            << "model.safetensors.index.json: ln_f.bias: weight_map places it in "
+               "model-00002-of-00002.safetensors, "
                "which has no such tensor";
         QTest::newRow("wrong shape") // "file: tensor: expected AxB, got CxD"
             << "gpt2"
-            << patchSafetensors("model.safetensors", [=](rawst::File& st) {
-                   QJsonObject header = st.header();
-                   QJsonObject entry = header[cAttn1].toObject();
-                   entry["shape"] = QJsonArray{16, 47};
-                   const QJsonArray offsets = entry["data_offsets"].toArray();
-                   entry["data_offsets"] = QJsonArray{offsets[0], offsets[1].toInteger() - 16 * 4};
-                   header[cAttn1] = entry;
-                   st.setHeader(header);
-               })
+            << patchSafetensors("model.safetensors",
+                                [=](rawst::File& st) {
+                                    QJsonObject header = st.header();
+                                    QJsonObject entry = header[cAttn1].toObject();
+                                    entry["shape"] = QJsonArray{16, 47};
+                                    const QJsonArray offsets = entry["data_offsets"].toArray();
+                                    entry["data_offsets"] =
+                                        QJsonArray{offsets[0], offsets[1].toInteger() - 16 * 4};
+                                    header[cAttn1] = entry;
+                                    st.setHeader(header);
+                                })
             << "model.safetensors: " + cAttn1 + ": expected 16x48, got 16x47";
-        QTest::newRow("config and checkpoint disagree") << "gpt2" << patchConfig({{"vocab_size", 400}})
-                                                        << "model.safetensors: transformer.wte.weight: expected 400x16, got 413x16";
+        QTest::newRow("config and checkpoint disagree")
+            << "gpt2" << patchConfig({{"vocab_size", 400}})
+            << "model.safetensors: transformer.wte.weight: expected 400x16, got 413x16";
         QTest::newRow("wrong dtype")
             << "llama"
-            << patchSafetensors("model.safetensors", [](rawst::File& st) {
-                   QJsonObject header = st.header();
-                   QJsonObject entry = header["model.layers.0.self_attn.q_proj.weight"].toObject();
-                   entry["dtype"] = "I16";
-                   header["model.layers.0.self_attn.q_proj.weight"] = entry;
-                   st.setHeader(header);
-               })
-            << "model.safetensors: model.layers.0.self_attn.q_proj.weight: dtype I16 cannot be read as weights";
+            << patchSafetensors("model.safetensors",
+                                [](rawst::File& st) {
+                                    QJsonObject header = st.header();
+                                    QJsonObject entry =
+                                        header["model.layers.0.self_attn.q_proj.weight"].toObject();
+                                    entry["dtype"] = "I16";
+                                    header["model.layers.0.self_attn.q_proj.weight"] = entry;
+                                    st.setHeader(header);
+                                })
+            << "model.safetensors: model.layers.0.self_attn.q_proj.weight: dtype I16 cannot be "
+               "read as weights";
         QTest::newRow("tensor outside the file")
             << "mistral"
-            << patchSafetensors("model.safetensors", [](rawst::File& st) {
-                   QJsonObject header = st.header();
-                   QJsonObject entry = header["lm_head.weight"].toObject();
-                   const qint64 begin = entry["data_offsets"].toArray()[0].toInteger();
-                   entry["data_offsets"] = QJsonArray{begin + st.data.size(), begin + st.data.size() + 407 * 16 * 2};
-                   header["lm_head.weight"] = entry;
-                   st.setHeader(header);
-               })
+            << patchSafetensors("model.safetensors",
+                                [](rawst::File& st) {
+                                    QJsonObject header = st.header();
+                                    QJsonObject entry = header["lm_head.weight"].toObject();
+                                    const qint64 begin =
+                                        entry["data_offsets"].toArray()[0].toInteger();
+                                    entry["data_offsets"] =
+                                        QJsonArray{begin + st.data.size(),
+                                                   begin + st.data.size() + 407 * 16 * 2};
+                                    header["lm_head.weight"] = entry;
+                                    st.setHeader(header);
+                                })
             << "model.safetensors: tensor 'lm_head.weight': data_offsets [";
         QTest::newRow("header length past the file")
-            << "bert"
-            << Mutation([](const QString& folder) {
+            << "bert" << Mutation([](const QString& folder) {
                    const QString path = QDir(folder).filePath("model.safetensors");
                    QByteArray bytes = rawst::readAll(path);
                    bytes.replace(0, 8, rawst::u64Bytes(std::uint64_t(bytes.size())));
                    rawst::writeAll(path, bytes);
                })
-            << "model.safetensors: safetensors header length 73176 is larger than the 73168 bytes after it";
+            << "model.safetensors: safetensors header length 73176 is larger than the 73168 bytes "
+               "after it";
         QTest::newRow("duplicate tensor name")
             << "distilbert"
-            << patchSafetensors("model.safetensors", [](rawst::File& st) {
-                   const QByteArray entry = QJsonDocument(st.tensor("vocab_projector.bias")).toJson(QJsonDocument::Compact);
-                   st.headerText = st.headerText.trimmed();
-                   st.headerText.insert(st.headerText.size() - 1, ",\"vocab_projector.bias\":" + entry);
-               })
+            << patchSafetensors("model.safetensors",
+                                [](rawst::File& st) {
+                                    const QByteArray entry =
+                                        QJsonDocument(st.tensor("vocab_projector.bias"))
+                                            .toJson(QJsonDocument::Compact);
+                                    st.headerText = st.headerText.trimmed();
+                                    st.headerText.insert(st.headerText.size() - 1,
+                                                         ",\"vocab_projector.bias\":" + entry);
+                                })
             << "model.safetensors: tensor 'vocab_projector.bias' is given twice";
         QTest::newRow("pytorch_model.bin only")
-            << "gpt2"
-            << Mutation([](const QString& folder) {
+            << "gpt2" << Mutation([](const QString& folder) {
                    QFile::remove(QDir(folder).filePath("model.safetensors"));
                    rawst::writeAll(QDir(folder).filePath("pytorch_model.bin"), "PK\x03\x04");
                })
-            << "pytorch_model.bin: PyTorch pickle weights are not read: a pickle can run arbitrary code when it is "
+            << "pytorch_model.bin: PyTorch pickle weights are not read: a pickle can run arbitrary "
+               "code when it is "
                "loaded, and it cannot be read safely without Python";
-        QTest::newRow("shard missing") << "gpt2-noprefix-f16" << removeFiles({"model-00001-of-00002.safetensors"})
-                                       << "model.safetensors.index.json: shard model-00001-of-00002.safetensors is missing";
+        QTest::newRow("shard missing")
+            << "gpt2-noprefix-f16" << removeFiles({"model-00001-of-00002.safetensors"})
+            << "model.safetensors.index.json: shard model-00001-of-00002.safetensors is missing";
         QTest::newRow("NaN weight (BF16)")
             << "llama"
-            << patchSafetensors("model.safetensors", [](rawst::File& st) {
-                   st.poke16("model.layers.1.mlp.down_proj.weight", 80 + 7, 0x7fc0);
-               })
-            << "model.safetensors: model.layers.1.mlp.down_proj.weight[1][7]: NaN; weights must be finite numbers";
+            << patchSafetensors("model.safetensors",
+                                [](rawst::File& st) {
+                                    st.poke16("model.layers.1.mlp.down_proj.weight", 80 + 7,
+                                              0x7fc0);
+                                })
+            << "model.safetensors: model.layers.1.mlp.down_proj.weight[1][7]: NaN; weights must be "
+               "finite numbers";
         QTest::newRow("infinite weight (F32)")
             << "smollm"
-            << patchSafetensors("model.safetensors", [](rawst::File& st) { st.poke32("model.norm.weight", 4, 0xff800000u); })
+            << patchSafetensors(
+                   "model.safetensors",
+                   [](rawst::File& st) { st.poke32("model.norm.weight", 4, 0xff800000u); })
             << "model.safetensors: model.norm.weight[4]: infinite";
     }
     void loadRefuses()
@@ -940,7 +1066,8 @@ private slots:
     {
         qputenv("ATTN_MEMORY_LIMIT_MIB", "64");
         expectError([&] { loadModel(rawst::fixture("gpt2")); },
-                    "not enough memory: the model needs 64.1 MiB, 64.0 MiB are available (ATTN_MEMORY_LIMIT_MIB)");
+                    "not enough memory: the model needs 64.1 MiB, 64.0 MiB are available "
+                    "(ATTN_MEMORY_LIMIT_MIB)");
         qputenv("ATTN_MEMORY_LIMIT_MIB", "65");
         QCOMPARE(loadModel(rawst::fixture("gpt2"))->config().layers, 2);
         qputenv("ATTN_MEMORY_LIMIT_MIB", "lots");
@@ -956,7 +1083,8 @@ private slots:
         LoadOptions options;
         options.progress = [](int, int) { throw std::bad_alloc(); };
         expectError([&] { loadModel(rawst::fixture("gpt2"), options); },
-                    "not enough memory: the model needs 64.1 MiB; 100.0 MiB seemed available (ATTN_MEMORY_LIMIT_MIB), "
+                    "not enough memory: the model needs 64.1 MiB; 100.0 MiB seemed available "
+                    "(ATTN_MEMORY_LIMIT_MIB), "
                     "but it ran out while the weights were read");
     }
 
@@ -984,7 +1112,8 @@ private slots:
         QTemporaryDir dir;
         const QString folder = rawst::copyFixture("bert", dir.filePath("my-bert"));
         QFile::remove(QDir(folder).filePath("vocab.txt"));
-        expectError([&] { loadModel(folder); }, QFileInfo(folder).absoluteFilePath() + ": no tokenizer");
+        expectError([&] { loadModel(folder); },
+                    QFileInfo(folder).absoluteFilePath() + ": no tokenizer");
     }
 
     // Older BERT checkpoints keep the MLM bias only as cls.predictions.decoder.bias; a stored
@@ -997,7 +1126,8 @@ private slots:
         patchSafetensors("model.safetensors", [](rawst::File& st) {
             QJsonObject header = st.header();
             header["cls.predictions.decoder.bias"] = header.take("cls.predictions.bias");
-            header["cls.predictions.decoder.weight"] = header.take("bert.embeddings.position_ids"); // a spare slot
+            header["cls.predictions.decoder.weight"] =
+                header.take("bert.embeddings.position_ids"); // a spare slot
             QJsonObject entry = header["cls.predictions.decoder.weight"].toObject();
             entry["dtype"] = "F32";
             entry["shape"] = QJsonArray{204, 24};
@@ -1024,10 +1154,12 @@ private slots:
         QTemporaryDir dir;
         const QString folder = rawst::copyFixture("gpt2", dir.filePath("model"));
         patchSafetensors("model.safetensors", [](rawst::File& st) {
-            st.poke32("transformer.h.0.attn.c_attn.weight", 16 + 4, std::bit_cast<std::uint32_t>(1e30f));
+            st.poke32("transformer.h.0.attn.c_attn.weight", 16 + 4,
+                      std::bit_cast<std::uint32_t>(1e30f));
         })(folder);
         const auto model = loadModel(folder);
-        QCOMPARE(model->weights.layers[0].attention->heads[1].Wk(0, 0), 1e30f); // column 16 + 4 = W_k head 1
+        QCOMPARE(model->weights.layers[0].attention->heads[1].Wk(0, 0),
+                 1e30f); // column 16 + 4 = W_k head 1
     }
 
     // A checkpoint whose config names no class gets the head its tensors have.
@@ -1071,12 +1203,14 @@ private slots:
                 QJsonObject header = st.header(), renamed;
                 for (auto it = header.begin(); it != header.end(); ++it)
                     if (!it.key().startsWith("cls."))
-                        renamed[it.key().startsWith("bert.") ? it.key().mid(5) : it.key()] = it.value();
+                        renamed[it.key().startsWith("bert.") ? it.key().mid(5) : it.key()] =
+                            it.value();
                 st.setHeader(renamed);
             })(folder);
             const auto model = loadModel(folder);
             QCOMPARE(model->config().objective, Objective::None);
-            QVERIFY(model->weights.tokenEmbedding == rawFile("bert").matrix("bert.embeddings.word_embeddings.weight"));
+            QVERIFY(model->weights.tokenEmbedding ==
+                    rawFile("bert").matrix("bert.embeddings.word_embeddings.weight"));
         }
     }
 
@@ -1118,8 +1252,9 @@ private slots:
         // readTransformerWeights alone honours the flag the same way.
         cancel = true;
         const auto checkpoint = Checkpoint::open(rawst::fixture("llama"));
-        QVERIFY_THROWS_EXCEPTION(Cancelled,
-                                 readTransformerWeights(*checkpoint, readModelConfig(rawst::fixture("llama")), options));
+        QVERIFY_THROWS_EXCEPTION(
+            Cancelled,
+            readTransformerWeights(*checkpoint, readModelConfig(rawst::fixture("llama")), options));
     }
 
     // ---- The Hugging Face cache -------------------------------------------------------------
@@ -1154,12 +1289,14 @@ private slots:
         for (const QString& file : QDir(rawst::fixture("gpt2")).entryList(QDir::Files)) {
             const QString blob = repo + "/blobs/" + QString::number(qHash(file), 16);
             QVERIFY(QFile::copy(rawst::fixture("gpt2/" + file), blob));
-            QVERIFY(QFile::link("../../blobs/" + QFileInfo(blob).fileName(), snapshot + "/" + file));
+            QVERIFY(
+                QFile::link("../../blobs/" + QFileInfo(blob).fileName(), snapshot + "/" + file));
         }
         rawst::writeAll(repo + "/refs/main", "abc123\n");
         rawst::copyFixture("smollm", repo + "/snapshots/older"); // not what refs/main names
         // No refs: the newest snapshot.
-        rawst::copyFixture("smollm", hub.filePath("models--HuggingFaceTB--SmolLM-135M/snapshots/r1"));
+        rawst::copyFixture("smollm",
+                           hub.filePath("models--HuggingFaceTB--SmolLM-135M/snapshots/r1"));
         // An id without organisation, as the hub's oldest repositories were cached.
         rawst::copyFixture("distilbert", hub.filePath("models--distilgpt2/snapshots/d1"));
         // The same name under two organisations.
@@ -1180,22 +1317,27 @@ private slots:
         QCOMPARE(resolveModelFolder("openai-community/gpt2"), gpt2);
         QCOMPARE(resolveModelFolder("gpt2"), gpt2); // a bare id finds the organisation's copy
         QCOMPARE(resolveModelFolder("OpenAI-Community/GPT2"), gpt2);
-        QCOMPARE(QFileInfo(resolveModelFolder("HuggingFaceTB/SmolLM-135M")).fileName(), QString("r1"));
+        QCOMPARE(QFileInfo(resolveModelFolder("HuggingFaceTB/SmolLM-135M")).fileName(),
+                 QString("r1"));
         QCOMPARE(QFileInfo(resolveModelFolder("SmolLM-135M")).fileName(), QString("r1"));
         QCOMPARE(QFileInfo(resolveModelFolder("distilgpt2")).fileName(), QString("d1"));
         QCOMPARE(QFileInfo(resolveModelFolder("Qwen/tiny")).fileName(), QString("q1"));
         expectError([] { resolveModelFolder("tiny-bert"); },
-                    "tiny-bert: several cached models have this name (org-a/tiny-bert, org-b/tiny-bert); give the full id");
+                    "tiny-bert: several cached models have this name (org-a/tiny-bert, "
+                    "org-b/tiny-bert); give the full id");
         QCOMPARE(QFileInfo(resolveModelFolder("org-b/tiny-bert")).fileName(), QString("b1"));
         expectError([] { resolveModelFolder("gpt3"); },
                     "gpt3: neither a folder nor a model in the Hugging Face cache (" + home.path() +
                         "/hub has no models--gpt3 or models--*--gpt3)");
-        expectError([] { resolveModelFolder("someone/gpt3"); }, "huggingface-cli download someone/gpt3");
+        expectError([] { resolveModelFolder("someone/gpt3"); },
+                    "huggingface-cli download someone/gpt3");
         expectError([] { resolveModelFolder("broken/model"); }, "no snapshot in the cache");
-        expectError([] { resolveModelFolder("/no/such/folder"); }, "/no/such/folder: no such folder");
+        expectError([] { resolveModelFolder("/no/such/folder"); },
+                    "/no/such/folder: no such folder");
         expectError([] { resolveModelFolder(""); }, "no model given");
         // A folder is taken as it is, even with a cache copy of the same name.
-        QCOMPARE(resolveModelFolder(rawst::fixture("gpt2")), QFileInfo(rawst::fixture("gpt2")).absoluteFilePath());
+        QCOMPARE(resolveModelFolder(rawst::fixture("gpt2")),
+                 QFileInfo(rawst::fixture("gpt2")).absoluteFilePath());
 
         // Loading by id reads the snapshot's links and names the model by its id.
         const auto model = loadModel("gpt2");
@@ -1212,9 +1354,13 @@ private slots:
         for (const CachedModel& cached : listCachedModels())
             listed.emplace_back(cached.id, QFileInfo(cached.folder).fileName());
         const std::vector<std::pair<QString, QString>> expected = {
-            {"HuggingFaceTB/SmolLM-135M", "r1"}, {"Qwen/tiny", "q1"},   {"distilgpt2", "d1"},
-            {"openai-community/gpt2", "abc123"}, {"openai-community/gpt2", "older"},
-            {"org-a/tiny-bert", "a1"},           {"org-b/tiny-bert", "b1"},
+            {"HuggingFaceTB/SmolLM-135M", "r1"},
+            {"Qwen/tiny", "q1"},
+            {"distilgpt2", "d1"},
+            {"openai-community/gpt2", "abc123"},
+            {"openai-community/gpt2", "older"},
+            {"org-a/tiny-bert", "a1"},
+            {"org-b/tiny-bert", "b1"},
         };
         QCOMPARE(listed, expected);
 

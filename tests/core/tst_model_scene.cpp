@@ -18,7 +18,8 @@ namespace {
 QByteArray sceneWith(const QByteArray& checkpoint)
 {
     return R"({"format": "attention-explorer-scene", "version": 2, "text": "The cat sat on the",
-               "checkpoint": )" + checkpoint + "}";
+               "checkpoint": )" +
+           checkpoint + "}";
 }
 
 QString errorOf(const QByteArray& json)
@@ -106,7 +107,8 @@ void TestModelScene::relativeFolderBesideTheScene()
 
 void TestModelScene::versionWritten()
 {
-    Scene scene = sceneFromJson(R"({"format": "attention-explorer-scene", "version": 1, "text": "This is a cat."})");
+    Scene scene = sceneFromJson(
+        R"({"format": "attention-explorer-scene", "version": 1, "text": "This is a cat."})");
     QVERIFY(!scene.checkpoint);
     QCOMPARE(QJsonDocument::fromJson(sceneToJson(scene))["version"].toInt(), 1);
     scene.checkpoint = CheckpointReference{};
@@ -121,22 +123,28 @@ void TestModelScene::malformed_data()
 {
     QTest::addColumn<QByteArray>("checkpoint");
     QTest::addColumn<QString>("message");
-    QTest::newRow("not an object") << QByteArray("12") << QStringLiteral("checkpoint: expected an object, got 12");
+    QTest::newRow("not an object")
+        << QByteArray("12") << QStringLiteral("checkpoint: expected an object, got 12");
     QTest::newRow("no path") << QByteArray("{}") << QStringLiteral("checkpoint.path: missing");
     QTest::newRow("layer 0") << QByteArray(R"({"path": "m", "layer": 0})")
                              << QStringLiteral("checkpoint.layer: must be an integer >= 1, got 0");
-    QTest::newRow("pair of three") << QByteArray(R"({"path": "m", "heads_off": [[1, 2, 3]]})")
-                                   << QStringLiteral("checkpoint.heads_off[0]: expected [layer, head], both from 1");
+    QTest::newRow("pair of three")
+        << QByteArray(R"({"path": "m", "heads_off": [[1, 2, 3]]})")
+        << QStringLiteral("checkpoint.heads_off[0]: expected [layer, head], both from 1");
     QTest::newRow("head 0") << QByteArray(R"({"path": "m", "heads_off": [[1, 0]]})")
                             << QStringLiteral("checkpoint.heads_off[0][1]: must be between 1 and");
-    QTest::newRow("edit without layer") << QByteArray(R"({"path": "m", "edits": [{"score": "dot"}]})")
-                                        << QStringLiteral("checkpoint.edits[0].layer: missing");
-    QTest::newRow("unknown score") << QByteArray(R"({"path": "m", "edits": [{"layer": 1, "score": "magic"}]})")
-                                   << QStringLiteral("checkpoint.edits[0].score: unknown value \"magic\"");
-    QTest::newRow("zero temperature") << QByteArray(R"({"path": "m", "edits": [{"layer": 1, "temperature": 0}]})")
-                                      << QStringLiteral("checkpoint.edits[0].temperature: must be a positive finite number");
+    QTest::newRow("edit without layer")
+        << QByteArray(R"({"path": "m", "edits": [{"score": "dot"}]})")
+        << QStringLiteral("checkpoint.edits[0].layer: missing");
+    QTest::newRow("unknown score")
+        << QByteArray(R"({"path": "m", "edits": [{"layer": 1, "score": "magic"}]})")
+        << QStringLiteral("checkpoint.edits[0].score: unknown value \"magic\"");
+    QTest::newRow("zero temperature")
+        << QByteArray(R"({"path": "m", "edits": [{"layer": 1, "temperature": 0}]})")
+        << QStringLiteral("checkpoint.edits[0].temperature: must be a positive finite number");
     QTest::newRow("ragged W_q")
-        << QByteArray(R"({"path": "m", "edits": [{"layer": 1, "heads": [{"head": 1, "W_q": [[1, 2], [3]]}]}]})")
+        << QByteArray(
+               R"({"path": "m", "edits": [{"layer": 1, "heads": [{"head": 1, "W_q": [[1, 2], [3]]}]}]})")
         << QStringLiteral("checkpoint.edits[0].heads[0].W_q[1]: expected 2 numbers, got 1");
     QTest::newRow("W_q not a matrix")
         << QByteArray(R"({"path": "m", "edits": [{"layer": 1, "heads": [{"head": 1, "W_q": 3}]}]})")

@@ -19,7 +19,8 @@ namespace {
 
 core::Scene sentence(core::PositionalKind positions, bool causal)
 {
-    core::Scene scene = core::makeScene(QStringLiteral("the student who got the highest grade was awarded"), 16, 2, 4);
+    core::Scene scene = core::makeScene(
+        QStringLiteral("the student who got the highest grade was awarded"), 16, 2, 4);
     scene.positional.kind = positions;
     scene.mask.causal = causal;
     return scene;
@@ -33,7 +34,8 @@ class TestPositionalAnalysis : public QObject
 private Q_SLOTS:
     void sinusoidalMatrixAndItsSimilarity()
     {
-        const core::PositionalView view = core::positionalView(sentence(core::PositionalKind::Sinusoidal, false));
+        const core::PositionalView view =
+            core::positionalView(sentence(core::PositionalKind::Sinusoidal, false));
         const int t = int(view.tokens.size());
         const int d = int(view.positions.cols());
         QCOMPARE(t, 9);
@@ -58,7 +60,8 @@ private Q_SLOTS:
         const core::Matrix cosine = core::positionSimilarity(view.positions, true);
         QVERIFY(std::abs(cosine(3, 3) - 1.0f) < 1e-6f);
 
-        const core::PositionalView none = core::positionalView(sentence(core::PositionalKind::None, false));
+        const core::PositionalView none =
+            core::positionalView(sentence(core::PositionalKind::None, false));
         QVERIFY(none.positions.isZero());
         QVERIFY(none.sum == none.embeddings);
     }
@@ -80,7 +83,8 @@ private Q_SLOTS:
         QFETCH(bool, causal);
         QFETCH(bool, equivariant);
         const std::vector<int> permutation{3, 0, 8, 5, 1, 7, 2, 6, 4};
-        for (core::ScoreKind score : {core::ScoreKind::ScaledDot, core::ScoreKind::Additive, core::ScoreKind::Cosine}) {
+        for (core::ScoreKind score :
+             {core::ScoreKind::ScaledDot, core::ScoreKind::Additive, core::ScoreKind::Cosine}) {
             core::Scene scene = sentence(core::PositionalKind(positions), causal);
             scene.score = score;
             const core::PermutationCheck check = core::checkPermutation(scene, permutation);
@@ -89,10 +93,13 @@ private Q_SLOTS:
                 QVERIFY(check.outputDeviation < 1e-12);
                 QVERIFY(check.weightDeviation < 1e-12);
             } else {
-                QVERIFY2(check.outputDeviation > 1e-3, qPrintable(QString::number(check.outputDeviation)));
+                QVERIFY2(check.outputDeviation > 1e-3,
+                         qPrintable(QString::number(check.outputDeviation)));
             }
         }
-        QVERIFY_THROWS_EXCEPTION(core::Error, core::checkPermutation(sentence(core::PositionalKind::None, false), {0, 1}));
+        QVERIFY_THROWS_EXCEPTION(
+            core::Error,
+            core::checkPermutation(sentence(core::PositionalKind::None, false), {0, 1}));
         core::Scene cross = sentence(core::PositionalKind::None, false);
         cross.source = QStringLiteral("a source");
         QVERIFY_THROWS_EXCEPTION(core::Error, core::checkPermutation(cross, permutation));
@@ -105,12 +112,15 @@ private Q_SLOTS:
         problem->rotary = core::defaultRotary(8);
         problem->rotary.firstPosition = 2;
         QCOMPARE(int(problem->rotary.inverseFrequencies.size()), 4);
-        QVERIFY(std::abs(problem->rotary.inverseFrequencies[1] - std::pow(10000.0, -2.0 / 8)) < 1e-7);
+        QVERIFY(std::abs(problem->rotary.inverseFrequencies[1] - std::pow(10000.0, -2.0 / 8)) <
+                1e-7);
         const auto result = core::CpuBackend().compute(problem, {});
         for (int p = 0; p < 6; ++p) {
             const core::RowVectorD q = result->heads[1].Q.row(p).cast<double>();
             const core::RowVectorD turned = core::rotateToPosition(q, problem->rotary, 2 + p);
-            QVERIFY((turned.cast<float>() - result->heads[1].rotatedQ.row(p)).cwiseAbs().maxCoeff() < 1e-5f);
+            QVERIFY(
+                (turned.cast<float>() - result->heads[1].rotatedQ.row(p)).cwiseAbs().maxCoeff() <
+                1e-5f);
             QVERIFY(std::abs(turned.norm() - q.norm()) < 1e-12); // a rotation keeps lengths
         }
     }
@@ -136,8 +146,10 @@ private Q_SLOTS:
         k << -0.8, 0.6, 1.5, -0.2, 0.9, 0.3, -1.0, 0.4;
         for (int m : {0, 3, 11})
             for (int n : {0, 5, 9}) {
-                const double here = core::rotateToPosition(q, wide, m).dot(core::rotateToPosition(k, wide, n));
-                const double shifted = core::rotateToPosition(q, wide, m + 40).dot(core::rotateToPosition(k, wide, n + 40));
+                const double here =
+                    core::rotateToPosition(q, wide, m).dot(core::rotateToPosition(k, wide, n));
+                const double shifted = core::rotateToPosition(q, wide, m + 40)
+                                           .dot(core::rotateToPosition(k, wide, n + 40));
                 QVERIFY(std::abs(here - shifted) < 1e-9);
             }
         const core::RotaryView curve = core::rotaryView(q, k, wide, 4, 5);

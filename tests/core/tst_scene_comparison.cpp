@@ -18,7 +18,8 @@ namespace {
 
 core::Scene example()
 {
-    return core::loadScene(QStringLiteral(ATTN_RESOURCES_DIR "/examples/02-student-scholarship.json"));
+    return core::loadScene(
+        QStringLiteral(ATTN_RESOURCES_DIR "/examples/02-student-scholarship.json"));
 }
 
 } // namespace
@@ -43,22 +44,33 @@ private Q_SLOTS:
         const core::Scene scene = core::makeScene(example().text, 16, 2, 1);
         SceneVariant variant;
         switch (which) {
-        case 0: variant.causal = true; break;
-        case 1: variant.embedding = core::EmbeddingKind::OneHot; break;
-        case 2: variant.score = core::ScoreKind::Dot; break;
-        case 3: variant.normalization = core::Normalization::Sparsemax; break;
-        case 4: variant.positional = core::PositionalKind::None; break;
+        case 0:
+            variant.causal = true;
+            break;
+        case 1:
+            variant.embedding = core::EmbeddingKind::OneHot;
+            break;
+        case 2:
+            variant.score = core::ScoreKind::Dot;
+            break;
+        case 3:
+            variant.normalization = core::Normalization::Sparsemax;
+            break;
+        case 4:
+            variant.positional = core::PositionalKind::None;
+            break;
         }
         const core::Scene second = core::applyVariant(scene, variant);
         core::CpuBackend backend;
-        const core::SceneComparison c = core::compareScenes(scene, second, backend, {}, QStringLiteral("as is"),
-                                                            variant.label());
+        const core::SceneComparison c = core::compareScenes(
+            scene, second, backend, {}, QStringLiteral("as is"), variant.label());
         const auto a = backend.compute(core::resolveProblem(scene), {});
         const auto b = backend.compute(core::resolveProblem(second), {});
         QCOMPARE(c.heads.size(), a->heads.size());
         for (std::size_t h = 0; h < c.heads.size(); ++h) {
             QVERIFY(c.heads[h].weights == b->heads[h].weights - a->heads[h].weights);
-            QCOMPARE(c.heads[h].maxAbs, double((b->heads[h].weights - a->heads[h].weights).cwiseAbs().maxCoeff()));
+            QCOMPARE(c.heads[h].maxAbs,
+                     double((b->heads[h].weights - a->heads[h].weights).cwiseAbs().maxCoeff()));
             QVERIFY(c.heads[h].maxAbs > 0.0); // each of these changes the weights
             for (double tv : c.heads[h].rowTotalVariation)
                 QVERIFY(tv >= 0.0 && tv <= 1.0 + 1e-6);

@@ -45,8 +45,7 @@ struct Outcome
     std::string message;
 };
 
-template <typename F>
-Outcome outcomeOf(F&& f)
+template <typename F> Outcome outcomeOf(F&& f)
 {
     try {
         f();
@@ -65,8 +64,8 @@ template <typename Derived>
 bool sameBits(const Eigen::DenseBase<Derived>& a, const Eigen::DenseBase<Derived>& b)
 {
     return a.rows() == b.rows() && a.cols() == b.cols() &&
-           (a.size() == 0 ||
-            std::memcmp(a.derived().data(), b.derived().data(), sizeof(float) * std::size_t(a.size())) == 0);
+           (a.size() == 0 || std::memcmp(a.derived().data(), b.derived().data(),
+                                         sizeof(float) * std::size_t(a.size())) == 0);
 }
 
 bool sameWeightBits(const ModelWeights& a, const ModelWeights& b)
@@ -86,8 +85,7 @@ bool sameWeightBits(const ModelWeights& a, const ModelWeights& b)
 }
 
 // QCOMPARE-able names for the settings enums (their toString gives std::string_view).
-template <typename Enum>
-QString name(Enum value)
+template <typename Enum> QString name(Enum value)
 {
     const std::string_view text = toString(value);
     return QString::fromLatin1(text.data(), qsizetype(text.size()));
@@ -107,7 +105,8 @@ Scene richScene()
 
     scene.embedding.kind = EmbeddingKind::Table;
     scene.embedding.seed = 9;
-    scene.embedding.table[QStringLiteral("the")] = {0.1f, 0.2f, 0.3f, -0.4f, 0.5f, 1e-3f, 7.0f, -8.25f};
+    scene.embedding.table[QStringLiteral("the")] = {0.1f, 0.2f,  0.3f, -0.4f,
+                                                    0.5f, 1e-3f, 7.0f, -8.25f};
     scene.embedding.table[QStringLiteral("chat")] = {1.0f / 3.0f, 0, 0, 1, 0, 0, 0, -1e-7f};
 
     scene.positional.kind = PositionalKind::Table;
@@ -159,23 +158,28 @@ const std::vector<std::pair<const char*, const char*>>& malformedCases()
         {"missing_text.json", "text: missing"},
         {"text_not_string.json", "text: expected a string, got 42"},
         {"missing_format.json", "format: missing"},
-        {"wrong_format.json", "format: expected \"attention-explorer-scene\", got \"attention-explorer-result\""},
-        {"newer_version.json", "this scene was written by a newer Attention Explorer (format version 3); "
-                               "this build reads version 2"},
+        {"wrong_format.json",
+         "format: expected \"attention-explorer-scene\", got \"attention-explorer-result\""},
+        {"newer_version.json",
+         "this scene was written by a newer Attention Explorer (format version 3); "
+         "this build reads version 2"},
         {"version_zero.json", "version: must be an integer >= 1, got 0"},
         {"version_string.json", "version: expected an integer, got a string"},
         {"heads_string.json", "model.heads: expected an integer, got a string"},
         {"heads_negative.json", "model.heads: must be between 1 and 256, got -2"},
         {"heads_zero.json", "model.heads: must be between 1 and 256, got 0"},
         {"heads_fraction.json", "model.heads: expected an integer, got 1.5"},
-        {"heads_not_dividing.json", "model.heads: 3 does not divide d_model 64; give d_k and d_v explicitly"},
+        {"heads_not_dividing.json",
+         "model.heads: 3 does not divide d_model 64; give d_k and d_v explicitly"},
         {"d_model_huge.json", "model.d_model: must be between 1 and 8192, got 1000000000"},
         {"model_not_object.json", "model: expected an object, got an array"},
         {"seed_negative.json", "model.seed: must be a non-negative integer, got -1"},
-        {"init_unknown.json", "model.init: unknown value \"he\"; expected xavier, identity or zeros"},
+        {"init_unknown.json",
+         "model.init: unknown value \"he\"; expected xavier, identity or zeros"},
         {"temperature_string.json", "attention.temperature: expected a number, got a string"},
         {"temperature_zero.json", "attention.temperature: must be a positive finite number, got 0"},
-        {"temperature_negative.json", "attention.temperature: must be a positive finite number, got -1"},
+        {"temperature_negative.json",
+         "attention.temperature: must be a positive finite number, got -1"},
         {"score_unknown.json", "attention.score: unknown value \"dotproduct\"; "
                                "expected dot, scaled, additive, bilinear or cosine"},
         {"normalize_unknown.json", "attention.normalize: unknown value \"softermax\"; "
@@ -187,14 +191,17 @@ const std::vector<std::pair<const char*, const char*>>& malformedCases()
                                            "expected none, bert or sentence"},
         {"mask_causal_string.json", "mask.causal: expected true or false, got a string"},
         {"window_negative.json", "mask.window: must be null or a non-negative integer, got -5"},
-        {"custom_negative.json", "mask.custom[1]: expected [query, key] with non-negative integers"},
-        {"custom_not_pair.json", "mask.custom[0]: expected [query, key] with non-negative integers"},
+        {"custom_negative.json",
+         "mask.custom[1]: expected [query, key] with non-negative integers"},
+        {"custom_not_pair.json",
+         "mask.custom[0]: expected [query, key] with non-negative integers"},
         {"custom_out_of_range.json", "mask.custom[0]: "},
         {"padding_position_out_of_range.json", "padding.positions[0]: "},
         {"wq_wrong_shape.json", "heads[0].W_q: expected 4x4, got 4x3"},
         {"wk_ragged.json", "heads[0].W_k[3]: expected 4 numbers, got 3"},
         {"wv_too_many_rows.json", "heads[0].W_v: expected 4x4, got 5x4"},
-        {"wq_not_matrix.json", "heads[0].W_q: expected a 4x4 matrix (an array of rows), got a string"},
+        {"wq_not_matrix.json",
+         "heads[0].W_q: expected a 4x4 matrix (an array of rows), got a string"},
         {"wq_nan_string.json", "heads[0].W_q[1][2]: expected a number, got a string"},
         {"wq_infinity_string.json", "heads[0].W_q[1][2]: expected a number, got a string"},
         {"wq_float_overflow.json", "heads[0].W_q[1][2]: 1e+39 is outside the float32 range"},
@@ -208,12 +215,15 @@ const std::vector<std::pair<const char*, const char*>>& malformedCases()
         {"embedding_table_width.json", "embedding.table[\"cat\"]: expected 4 numbers, got 3"},
         {"embedding_kind_unknown.json", "embedding.kind: unknown value \"glove\"; "
                                         "expected hashed, onehot, table or wordvectors"},
-        {"wordvectors_without_file.json", "embedding.file: required when embedding.kind is \"wordvectors\""},
+        {"wordvectors_without_file.json",
+         "embedding.file: required when embedding.kind is \"wordvectors\""},
         {"wordvectors_missing_file.json", "embedding.file: "},
         {"positional_table_width.json", "positional.table: expected Nx4, got 5x3"},
-        {"positional_table_missing.json", "positional.table: required when positional.kind is \"table\""},
+        {"positional_table_missing.json",
+         "positional.table: required when positional.kind is \"table\""},
         {"precision_too_large.json", "view.precision: must be between 0 and 9, got 40"},
-        {"onehot_vocabulary_too_long.json", "embedding.vocabulary: 3 words for d_model 2; one-hot has one dimension per word"},
+        {"onehot_vocabulary_too_long.json",
+         "embedding.vocabulary: 3 words for d_model 2; one-hot has one dimension per word"},
         // Checked by resolveProblem, which needs the tokens.
         {"source_empty.json", "source: the sentence has no tokens"},
     };
@@ -338,7 +348,8 @@ void TestSceneJson::floatsRoundTripBitExact_data()
     QTest::newRow("max") << FLT_MAX << QByteArray("3.4028235e+38");
     QTest::newRow("lowest") << -FLT_MAX << QByteArray("-3.4028235e+38");
     QTest::newRow("smallest normal") << FLT_MIN << QByteArray("1.1754944e-38");
-    QTest::newRow("smallest subnormal") << std::numeric_limits<float>::denorm_min() << QByteArray("1e-45");
+    QTest::newRow("smallest subnormal")
+        << std::numeric_limits<float>::denorm_min() << QByteArray("1e-45");
     QTest::newRow("2^24 + 2") << 16777218.0f << QByteArray("16777218");
     QTest::newRow("next after 1") << std::nextafter(1.0f, 2.0f) << QByteArray("1.0000001");
     QTest::newRow("xavier-like") << 0.61237246f << QByteArray("0.61237246");
@@ -447,8 +458,8 @@ void TestSceneJson::handWorkedExample()
 
     const auto result = compute(scene);
     const double e = std::exp(1.0);
-    const double diagonal = e / (e + 3.0);  // 0.475367...
-    const double other = 1.0 / (e + 3.0);   // 0.174877...
+    const double diagonal = e / (e + 3.0); // 0.475367...
+    const double other = 1.0 / (e + 3.0);  // 0.174877...
     QCOMPARE(result->output.rows(), Eigen::Index(4));
     for (int i = 0; i < 4; ++i)
         for (int j = 0; j < 4; ++j) {
@@ -482,13 +493,14 @@ void TestSceneJson::crossAttentionExample()
 void TestSceneJson::sentencesTheSceneWasNotMadeForLoad()
 {
     const Scene oneHot = loadScene(validScene(QStringLiteral("onehot_longer_sentence.json")));
-    const std::vector<QString> four{QStringLiteral("one"), QStringLiteral("two"), QStringLiteral("three"),
-                                    QStringLiteral("four")};
+    const std::vector<QString> four{QStringLiteral("one"), QStringLiteral("two"),
+                                    QStringLiteral("three"), QStringLiteral("four")};
     QCOMPARE(oneHot.embedding.vocabulary, four); // kept: the first d_model words
     const auto problem = resolveProblem(oneHot);
     QCOMPARE(problem->queryFallback, (std::vector<bool>{false, false, false, false, true}));
     QVERIFY(problem->queryEmbedding.topRows(4) == Matrix::Identity(4, 4));
-    QVERIFY(problem->queryEmbedding.row(4) == hashedEmbedding(QStringLiteral("five"), oneHot.embedding.seed, 4));
+    QVERIFY(problem->queryEmbedding.row(4) ==
+            hashedEmbedding(QStringLiteral("five"), oneHot.embedding.seed, 4));
 
     const Scene positions = loadScene(validScene(QStringLiteral("positional_table_shorter.json")));
     const auto p = resolveProblem(positions);
@@ -533,9 +545,11 @@ void TestSceneJson::wordVectorsResolveRelativeToTheScene()
     saveScene(scene, copy);
     const Outcome moved = outcomeOf([&] { loadScene(copy); });
     QCOMPARE(moved.kind, Outcome::AttnError);
-    QVERIFY2(QString::fromStdString(moved.message).startsWith(QStringLiteral("moved.json: embedding.file: ")),
+    QVERIFY2(QString::fromStdString(moved.message)
+                 .startsWith(QStringLiteral("moved.json: embedding.file: ")),
              moved.message.c_str());
-    QVERIFY(QFile::copy(validScene(QStringLiteral("vectors.txt")), dir.filePath(QStringLiteral("vectors.txt"))));
+    QVERIFY(QFile::copy(validScene(QStringLiteral("vectors.txt")),
+                        dir.filePath(QStringLiteral("vectors.txt"))));
     QCOMPARE(loadScene(copy).embedding.wordVectors->size(), qsizetype(5));
 }
 
@@ -629,8 +643,9 @@ void TestSceneJson::malformedCorpus()
     QVERIFY2(QFileInfo::exists(path), qPrintable(path));
 
     const Outcome outcome = outcomeOf([&] { loadScene(path); });
-    QVERIFY2(outcome.kind == Outcome::AttnError,
-             outcome.kind == Outcome::Nothing ? "loaded without an error" : outcome.message.c_str());
+    QVERIFY2(outcome.kind == Outcome::AttnError, outcome.kind == Outcome::Nothing
+                                                     ? "loaded without an error"
+                                                     : outcome.message.c_str());
     const QString message = QString::fromStdString(outcome.message);
     QVERIFY2(message.startsWith(file + QStringLiteral(": ")), qPrintable(message));
     QVERIFY2(message.contains(expected), qPrintable(message));
@@ -656,7 +671,8 @@ void TestSceneJson::millionTokenTextFailsFast_data()
     QTest::newRow("words") << QStringLiteral("word") << QStringLiteral("a ").repeated(1'000'000)
                            << QStringLiteral("text: 2000000 characters; the limit is 1048576");
     // Under the character limit, so the tokenizer's own cap must stop it.
-    QTest::newRow("characters") << QStringLiteral("character") << QStringLiteral("a").repeated(1'000'000)
+    QTest::newRow("characters") << QStringLiteral("character")
+                                << QStringLiteral("a").repeated(1'000'000)
                                 << QStringLiteral("text: ");
 }
 
@@ -691,7 +707,8 @@ void TestSceneJson::nonFiniteWeightIsNotSaved()
     scene.weights.heads[1].Wv(2, 1) = std::numeric_limits<float>::quiet_NaN();
     const Outcome outcome = outcomeOf([&] { saveScene(scene, path); });
     QCOMPARE(outcome.kind, Outcome::AttnError);
-    QVERIFY2(outcome.message.rfind("heads[1].W_v[2][1]: cannot save nan", 0) == 0, outcome.message.c_str());
+    QVERIFY2(outcome.message.rfind("heads[1].W_v[2][1]: cannot save nan", 0) == 0,
+             outcome.message.c_str());
 
     QFile file(path);
     QVERIFY(file.open(QIODevice::ReadOnly));
@@ -716,7 +733,8 @@ void TestSceneJson::saveReplacesExistingFile()
     QCOMPARE(loaded.text, QStringLiteral("the second scene"));
     QVERIFY(sameWeightBits(loaded.weights, second.weights));
     // No temporary file is left beside it.
-    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("scene.json")});
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden),
+             QStringList{QStringLiteral("scene.json")});
 }
 
 void TestSceneJson::saveIntoMissingDirectoryLeavesNothing()
@@ -725,18 +743,23 @@ void TestSceneJson::saveIntoMissingDirectoryLeavesNothing()
     QVERIFY(dir.isValid());
     const QString missing = dir.filePath(QStringLiteral("no/such/folder"));
     const QString path = missing + QStringLiteral("/scene.json");
-    const Outcome outcome = outcomeOf([&] { saveScene(makeScene(QStringLiteral("x"), 4, 1, 1), path); });
+    const Outcome outcome =
+        outcomeOf([&] { saveScene(makeScene(QStringLiteral("x"), 4, 1, 1), path); });
     QCOMPARE(outcome.kind, Outcome::AttnError);
     QVERIFY2(outcome.message.find("scene.json") != std::string::npos, outcome.message.c_str());
     QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("no"))));
-    QVERIFY(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden).isEmpty());
+    QVERIFY(QDir(dir.path())
+                .entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden)
+                .isEmpty());
 }
 
 void TestSceneJson::missingFileIsAnError()
 {
-    const Outcome outcome = outcomeOf([] { loadScene(scenesDir() + QStringLiteral("/no-such-scene.json")); });
+    const Outcome outcome =
+        outcomeOf([] { loadScene(scenesDir() + QStringLiteral("/no-such-scene.json")); });
     QCOMPARE(outcome.kind, Outcome::AttnError);
-    QVERIFY2(outcome.message.find("no-such-scene.json") != std::string::npos, outcome.message.c_str());
+    QVERIFY2(outcome.message.find("no-such-scene.json") != std::string::npos,
+             outcome.message.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestSceneJson)

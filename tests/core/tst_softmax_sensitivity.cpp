@@ -19,7 +19,8 @@ namespace {
 
 std::shared_ptr<const core::AttentionResult> computeExample(const char* name)
 {
-    const core::Scene scene = core::loadScene(QStringLiteral(ATTN_RESOURCES_DIR "/examples/") + QLatin1String(name));
+    const core::Scene scene =
+        core::loadScene(QStringLiteral(ATTN_RESOURCES_DIR "/examples/") + QLatin1String(name));
     return core::CpuBackend().compute(core::resolveProblem(scene), {});
 }
 
@@ -42,15 +43,19 @@ private Q_SLOTS:
             const Eigen::MatrixXd expected = Eigen::MatrixXd(w.asDiagonal()) - w * w.transpose();
             QVERIFY((s.jacobian.cast<double>() - expected).cwiseAbs().maxCoeff() < 1e-6);
             // The weights are the backend's.
-            QVERIFY((w.transpose().cast<float>() - result->heads[0].weights.row(query)).cwiseAbs().maxCoeff() < 1e-6f);
+            QVERIFY((w.transpose().cast<float>() - result->heads[0].weights.row(query))
+                        .cwiseAbs()
+                        .maxCoeff() < 1e-6f);
             // A shift of every score changes nothing: the columns of J sum to 0.
             QVERIFY(s.jacobian.cast<double>().colwise().sum().cwiseAbs().maxCoeff() < 1e-7);
             // d output / d scores = V^T J (d_v x T_k).
-            const Eigen::MatrixXd outputJ = result->heads[0].V.cast<double>().transpose() * expected;
+            const Eigen::MatrixXd outputJ =
+                result->heads[0].V.cast<double>().transpose() * expected;
             QVERIFY((s.outputJacobian.cast<double>() - outputJ).cwiseAbs().maxCoeff() < 1e-6);
             QVERIFY(std::abs(s.jacobianNorm - expected.norm()) < 1e-6);
             // Scores of the row: Q K^T / sqrt(2) (d_k = 2).
-            QVERIFY(std::abs(s.scores[0] - double(result->heads[0].rawScores(query, 0)) / std::sqrt(2.0)) < 1e-6);
+            QVERIFY(std::abs(s.scores[0] -
+                             double(result->heads[0].rawScores(query, 0)) / std::sqrt(2.0)) < 1e-6);
         }
         // The histogram holds every unmasked score: 16 of them.
         QCOMPARE(core::softmaxSensitivity(*result, 0, 0, 10).histogram.total, 16);
@@ -73,8 +78,9 @@ private Q_SLOTS:
         for (int q = 0; q < tq; ++q) {
             const core::ScalingComparison c = core::compareScaling(*result, 0, q);
             // The same raw scores, the scaled ones divided by sqrt(d_k): their spread too.
-            QVERIFY(std::abs(c.unscaled.histogram.standardDeviation / c.scaled.histogram.standardDeviation - sqrtDk) <
-                    1e-9 * sqrtDk);
+            QVERIFY(std::abs(c.unscaled.histogram.standardDeviation /
+                                 c.scaled.histogram.standardDeviation -
+                             sqrtDk) < 1e-9 * sqrtDk);
             QCOMPARE(c.scaled.scale, 1.0 / sqrtDk);
             maxUnscaled += c.unscaled.maxWeight / tq;
             maxScaled += c.scaled.maxWeight / tq;

@@ -87,8 +87,8 @@ private slots:
                                  << split("काळी मांजराने माउस खाला .");
         QTest::newRow("Kannada") << QString::fromUtf8(kSeedSentences[8])
                                  << split("ಕಪ್ಪು ಬೆಕ್ಕು ಎಲೆಹಿರುಳು ತಿಂದಿತು .");
-        QTest::newRow("Malayalam") << QString::fromUtf8(kSeedSentences[9])
-                                   << split("കരിമനുഷ്യൻ ചൂണ്ടു കളിച്ചു .");
+        QTest::newRow("Malayalam")
+            << QString::fromUtf8(kSeedSentences[9]) << split("കരിമനുഷ്യൻ ചൂണ്ടു കളിച്ചു .");
         QTest::newRow("Gujarati") << QString::fromUtf8(kSeedSentences[10])
                                   << split("કાળી બિલાડી માઉસ ખાયું .");
         QTest::newRow("Tamil") << QString::fromUtf8(kSeedSentences[11])
@@ -96,15 +96,15 @@ private slots:
         QTest::newRow("Chinese") << QString::fromUtf8("我爱你。") << split("我 爱 你 。");
         // Thai vowel signs stay on their consonant (grapheme clusters).
         QTest::newRow("Thai") << QString::fromUtf8("ฉันกินข้าว") << split("ฉั น กิ น ข้ า ว");
-        QTest::newRow("mixed scripts") << QString::fromUtf8("I like 寿司!")
-                                       << split("I like 寿 司 !");
+        QTest::newRow("mixed scripts")
+            << QString::fromUtf8("I like 寿司!") << split("I like 寿 司 !");
         QTest::newRow("apostrophe") << "Don't stop." << split("Don't stop .");
         QTest::newRow("number") << "pi is 3.14" << split("pi is 3.14");
         QTest::newRow("punctuation run") << "Wait... what?!" << split("Wait . . . what ? !");
         QTest::newRow("white space") << " \t a \n\n b  " << split("a b");
-        QTest::newRow("decomposed accent") << QString::fromUtf8("cafe\u0301 au lait")
-                                           << QStringList{QString::fromUtf8("cafe\u0301"),
-                                                          "au", "lait"};
+        QTest::newRow("decomposed accent")
+            << QString::fromUtf8("cafe\u0301 au lait")
+            << QStringList{QString::fromUtf8("cafe\u0301"), "au", "lait"};
     }
 
     void wordMode()
@@ -167,8 +167,8 @@ private slots:
     {
         QFETCH(int, special);
         QFETCH(QStringList, expected);
-        const std::vector<Token> tokens = tokenizeWith("This is a cat.", TokenizerMode::Word,
-                                                       false, SpecialTokens(special));
+        const std::vector<Token> tokens =
+            tokenizeWith("This is a cat.", TokenizerMode::Word, false, SpecialTokens(special));
         QCOMPARE(texts(tokens), expected);
         if (SpecialTokens(special) != SpecialTokens::None) {
             for (const Token& added : {tokens.front(), tokens.back()}) {
@@ -190,19 +190,19 @@ private slots:
         const int word = int(TokenizerMode::Word);
         QTest::newRow("padding") << word << "the cat [PAD] [PAD]" << split("the cat [PAD] [PAD]")
                                  << QList<bool>{false, false, true, true};
-        QTest::newRow("mask inside text") << word << "a [MASK]ed word."
-                                          << split("a [MASK] ed word .")
-                                          << QList<bool>{false, true, false, false, false};
+        QTest::newRow("mask inside text")
+            << word << "a [MASK]ed word." << split("a [MASK] ed word .")
+            << QList<bool>{false, true, false, false, false};
         QTest::newRow("sentence markers") << word << "<s>hi</s><pad>" << split("<s> hi </s> <pad>")
                                           << QList<bool>{true, false, true, true};
-        QTest::newRow("not special") << word << "[cls] <S>" << split("[ cls ] < s >")
-                                     << QList<bool>(6, false);
-        QTest::newRow("character mode") << int(TokenizerMode::Character) << "[CLS]ab<unk>"
-                                        << split("[CLS] a b <unk>")
-                                        << QList<bool>{true, false, false, true};
-        QTest::newRow("whitespace mode") << int(TokenizerMode::Whitespace) << "[UNK] x [SEP]"
-                                         << split("[UNK] x [SEP]")
-                                         << QList<bool>{true, false, true};
+        QTest::newRow("not special")
+            << word << "[cls] <S>" << split("[ cls ] < s >") << QList<bool>(6, false);
+        QTest::newRow("character mode")
+            << int(TokenizerMode::Character) << "[CLS]ab<unk>" << split("[CLS] a b <unk>")
+            << QList<bool>{true, false, false, true};
+        QTest::newRow("whitespace mode")
+            << int(TokenizerMode::Whitespace) << "[UNK] x [SEP]" << split("[UNK] x [SEP]")
+            << QList<bool>{true, false, true};
     }
 
     void literalSpecialTokens()
@@ -223,8 +223,8 @@ private slots:
 
     void isSpecialTokenTextKnowsTheSpellings()
     {
-        for (const char* text : {"[CLS]", "[SEP]", "[PAD]", "[MASK]", "[UNK]", "<s>", "</s>",
-                                 "<pad>", "<unk>"})
+        for (const char* text :
+             {"[CLS]", "[SEP]", "[PAD]", "[MASK]", "[UNK]", "<s>", "</s>", "<pad>", "<unk>"})
             QVERIFY2(isSpecialTokenText(QString::fromLatin1(text)), text);
         for (const char* text : {"", "CLS", "[cls]", "[CLS", "<S>", "<mask>", "[CLS] "})
             QVERIFY2(!isSpecialTokenText(QString::fromLatin1(text)), text);
@@ -243,12 +243,17 @@ private slots:
         QTest::newRow("tab inside") << QStringLiteral("a\tb") << QStringLiteral("a<0x09>b");
         QTest::newRow("NUL") << QString(QChar(0)) << QStringLiteral("<0x00>");
         QTest::newRow("DEL") << QStringLiteral("\x7f") << QStringLiteral("<0x7F>");
-        QTest::newRow("C1 control U+0085") << QString(QChar(0x85)) << QStringLiteral("<0xC2><0x85>");
-        QTest::newRow("zero-width space") << QString(QChar(0x200B)) << QStringLiteral("<0xE2><0x80><0x8B>");
-        QTest::newRow("private use U+E000") << QString(QChar(0xE000)) << QStringLiteral("<0xEE><0x80><0x80>");
-        QTest::newRow("joiner alone") << QString(QChar(0x200D)) << QStringLiteral("<0xE2><0x80><0x8D>");
+        QTest::newRow("C1 control U+0085")
+            << QString(QChar(0x85)) << QStringLiteral("<0xC2><0x85>");
+        QTest::newRow("zero-width space")
+            << QString(QChar(0x200B)) << QStringLiteral("<0xE2><0x80><0x8B>");
+        QTest::newRow("private use U+E000")
+            << QString(QChar(0xE000)) << QStringLiteral("<0xEE><0x80><0x80>");
+        QTest::newRow("joiner alone")
+            << QString(QChar(0x200D)) << QStringLiteral("<0xE2><0x80><0x8D>");
         // 👩 ZWJ 💻 ("woman technologist"): the joiner between two emoji is part of the glyph.
-        const QString technologist = QString::fromUtf8("\xF0\x9F\x91\xA9\xE2\x80\x8D\xF0\x9F\x92\xBB");
+        const QString technologist =
+            QString::fromUtf8("\xF0\x9F\x91\xA9\xE2\x80\x8D\xF0\x9F\x92\xBB");
         QTest::newRow("joiner in an emoji") << technologist << technologist;
         QTest::newRow("already shown") << QStringLiteral("<0x0A>") << QStringLiteral("<0x0A>");
     }
@@ -262,8 +267,8 @@ private slots:
 
     void lowercase()
     {
-        const std::vector<Token> tokens = tokenizeWith(QString::fromUtf8("[CLS] The ÉCOLE Cat"),
-                                                       TokenizerMode::Word, true);
+        const std::vector<Token> tokens =
+            tokenizeWith(QString::fromUtf8("[CLS] The ÉCOLE Cat"), TokenizerMode::Word, true);
         QCOMPARE(texts(tokens), split("[CLS] the école cat"));
         QCOMPARE(tokens[2].length, qsizetype(5)); // span of the original "ÉCOLE"
         QCOMPARE(texts(tokenizeWith("The CAT", TokenizerMode::Word, false)), split("The CAT"));
@@ -274,13 +279,12 @@ private slots:
         QTest::addColumn<QString>("text");
         QTest::addColumn<QStringList>("expected");
         QTest::newRow("ascii") << "a cat." << split("a c a t .");
-        QTest::newRow("decomposed accent") << QString::fromUtf8("e\u0301 x")
-                                           << QStringList{QString::fromUtf8("e\u0301"), "x"};
+        QTest::newRow("decomposed accent")
+            << QString::fromUtf8("e\u0301 x") << QStringList{QString::fromUtf8("e\u0301"), "x"};
         QTest::newRow("Japanese") << QString::fromUtf8("猫が") << split("猫 が");
         QTest::newRow("emoji") << QString::fromUtf8("👍🏽 👨‍👩‍👧")
                                << split("👍🏽 👨‍👩‍👧");
-        QTest::newRow("Hindi vowel signs") << QString::fromUtf8("काली")
-                                           << split("का ली");
+        QTest::newRow("Hindi vowel signs") << QString::fromUtf8("काली") << split("का ली");
     }
 
     void characterMode()
@@ -329,10 +333,10 @@ private slots:
             QCOMPARE(QString::fromUtf8(error.what()),
                      "the text has more than 4 tokens; the limit is 4");
         }
-        QVERIFY_THROWS_EXCEPTION(Error, tokenizeWith("a b c d", TokenizerMode::Whitespace,
-                                                     false, SpecialTokens::None, 3));
-        QVERIFY_THROWS_EXCEPTION(Error, tokenizeWith("abcd", TokenizerMode::Character,
-                                                     false, SpecialTokens::None, 3));
+        QVERIFY_THROWS_EXCEPTION(Error, tokenizeWith("a b c d", TokenizerMode::Whitespace, false,
+                                                     SpecialTokens::None, 3));
+        QVERIFY_THROWS_EXCEPTION(
+            Error, tokenizeWith("abcd", TokenizerMode::Character, false, SpecialTokens::None, 3));
     }
 
     // The limit (16,384 tokens, the added [CLS]/[SEP] or <s>/</s> included) in each mode:

@@ -78,7 +78,8 @@ private Q_SLOTS:
         QFETCH(int, heads);
         TrainingSetup setup;
         setup.task = TrainingTask(task);
-        Trainer trainer(sentence("the student who got the highest grade was awarded", 16, heads), setup);
+        Trainer trainer(sentence("the student who got the highest grade was awarded", 16, heads),
+                        setup);
         const double first = trainer.evaluate().loss.total;
         QCOMPARE(trainer.run(300), 300);
         const core::TrainingEvaluation after = trainer.evaluate();
@@ -104,11 +105,12 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<int>("hard");
-        QTest::addRow("04 softmax") << "04-translation-cross-attention.json" << int(core::HardGradient::Zero);
+        QTest::addRow("04 softmax")
+            << "04-translation-cross-attention.json" << int(core::HardGradient::Zero);
         QTest::addRow("05 hard, straight-through")
             << "05-translation-hard-alignment.json" << int(core::HardGradient::StraightThrough);
-        QTest::addRow("05 hard, relaxed") << "05-translation-hard-alignment.json"
-                                          << int(core::HardGradient::SoftmaxRelaxed);
+        QTest::addRow("05 hard, relaxed")
+            << "05-translation-hard-alignment.json" << int(core::HardGradient::SoftmaxRelaxed);
     }
     void translationAlignmentIsLearned()
     {
@@ -155,7 +157,9 @@ private Q_SLOTS:
         Trainer outputOnly(scene, setup);
         const double start = outputOnly.evaluate().loss.total;
         outputOnly.run(300);
-        QVERIFY2(outputOnly.evaluate().loss.total < 0.5 * start, qPrintable(QStringLiteral("%1 -> %2").arg(start).arg(outputOnly.evaluate().loss.total)));
+        QVERIFY2(outputOnly.evaluate().loss.total < 0.5 * start,
+                 qPrintable(
+                     QStringLiteral("%1 -> %2").arg(start).arg(outputOnly.evaluate().loss.total)));
         QCOMPARE(outputOnly.evaluate().loss.attention, 0.0);
     }
 
@@ -177,7 +181,8 @@ private Q_SLOTS:
             const double grad = 2.0 * x;
             m = 0.9 * m + 0.1 * grad;
             v = 0.999 * v + 0.001 * grad * grad;
-            x -= 0.1 * (m / (1 - std::pow(0.9, t))) / (std::sqrt(v / (1 - std::pow(0.999, t))) + 1e-8);
+            x -= 0.1 * (m / (1 - std::pow(0.9, t))) /
+                 (std::sqrt(v / (1 - std::pow(0.999, t))) + 1e-8);
             QVERIFY(std::abs(p.Wo(0, 0) - x) < 1e-15);
             if (t == 1)
                 QVERIFY(std::abs(x - 0.9) < 1e-9);
@@ -215,7 +220,8 @@ private Q_SLOTS:
         trainer.setLearningRate(0.002);
         QCOMPARE(trainer.learningRate(), 0.002);
         trainer.step();
-        const double moved = (trainer.parameters().heads[0].Wq - initial.heads[0].Wq).cwiseAbs().maxCoeff();
+        const double moved =
+            (trainer.parameters().heads[0].Wq - initial.heads[0].Wq).cwiseAbs().maxCoeff();
         QVERIFY2(std::abs(moved - 0.002) < 1e-6, qPrintable(QString::number(moved)));
         expectError([&] { trainer.setLearningRate(0.0); }, "learning_rate");
         QCOMPARE(trainer.learningRate(), 0.002);

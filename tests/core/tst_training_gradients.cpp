@@ -4,10 +4,10 @@
 
 #include "core/cpu_backend.h"
 #include "core/random.h"
+#include "core/scene.h"
 #include "core/training/attention_layer.h"
 #include "core/training/normalization_gradients.h"
 #include "core/training/trainer.h"
-#include "core/scene.h"
 #include "support/problems.h"
 
 #include <QTest>
@@ -75,7 +75,8 @@ struct Probe
     MatrixD dOutput;
     std::vector<MatrixD> dWeights;
 
-    double loss(const LayerParameters& p, const core::LayerInputs& in, const core::HardSurrogate& hard) const
+    double loss(const LayerParameters& p, const core::LayerInputs& in,
+                const core::HardSurrogate& hard) const
     {
         const core::LayerForward f = core::forwardLayer(p, in, hard);
         double value = (f.output.array() * dOutput.array()).sum();
@@ -87,7 +88,8 @@ struct Probe
 
 // The largest |analytic - numeric| over every parameter, relative to max(1, |numeric|).
 template <typename LossFn>
-double worstFiniteDifference(LayerParameters p, LayerParameters analytic, LossFn loss, QString* where)
+double worstFiniteDifference(LayerParameters p, LayerParameters analytic, LossFn loss,
+                             QString* where)
 {
     const double h = 1e-6;
     double worst = 0.0;
@@ -103,7 +105,8 @@ double worstFiniteDifference(LayerParameters p, LayerParameters analytic, LossFn
             const double down = loss(p);
             x = saved;
             const double numeric = (up - down) / (2 * h);
-            const double error = std::abs(grads[b].data[k] - numeric) / std::max(1.0, std::abs(numeric));
+            const double error =
+                std::abs(grads[b].data[k] - numeric) / std::max(1.0, std::abs(numeric));
             if (error > worst) {
                 worst = error;
                 *where = QStringLiteral("%1[%2]: analytic %3, numeric %4")
@@ -123,7 +126,8 @@ double maxAbs(const LayerParameters& g, core::ParameterRole role)
     double worst = 0.0;
     for (const core::ParameterBlock& b : core::parameterBlocks(copy))
         if (b.role == role)
-            worst = std::max(worst, Eigen::Map<const Eigen::ArrayXd>(b.data, b.size).abs().maxCoeff());
+            worst =
+                std::max(worst, Eigen::Map<const Eigen::ArrayXd>(b.data, b.size).abs().maxCoeff());
     return worst;
 }
 
@@ -139,14 +143,14 @@ private Q_SLOTS:
         QTest::addColumn<int>("normalization");
         QTest::addColumn<int>("fill");
         QTest::addColumn<bool>("causal");
-        for (ScoreKind s : {ScoreKind::Dot, ScoreKind::ScaledDot, ScoreKind::Additive, ScoreKind::Bilinear,
-                            ScoreKind::Cosine})
-            for (Normalization n : {Normalization::Softmax, Normalization::Sparsemax, Normalization::Relu,
-                                    Normalization::Hard, Normalization::None})
+        for (ScoreKind s : {ScoreKind::Dot, ScoreKind::ScaledDot, ScoreKind::Additive,
+                            ScoreKind::Bilinear, ScoreKind::Cosine})
+            for (Normalization n : {Normalization::Softmax, Normalization::Sparsemax,
+                                    Normalization::Relu, Normalization::Hard, Normalization::None})
                 for (MaskFill f : {MaskFill::NegativeInfinity, MaskFill::MinusNineE15})
                     for (bool causal : {false, true})
-                        QTest::addRow("%s %s %s causal=%d", core::toString(s).data(), core::toString(n).data(),
-                                      core::toString(f).data(), causal)
+                        QTest::addRow("%s %s %s causal=%d", core::toString(s).data(),
+                                      core::toString(n).data(), core::toString(f).data(), causal)
                             << int(s) << int(n) << int(f) << causal;
     }
     void layerGradientsMatchFiniteDifferences()
@@ -155,7 +159,8 @@ private Q_SLOTS:
         QFETCH(int, normalization);
         QFETCH(int, fill);
         QFETCH(bool, causal);
-        core::Random random(1000 + std::uint64_t(score * 100 + normalization * 10 + fill * 2 + causal));
+        core::Random random(1000 +
+                            std::uint64_t(score * 100 + normalization * 10 + fill * 2 + causal));
         const LayerParameters p = randomParameters(random);
         core::LayerInputs in = randomInputs(random, 4, 5, 5, causal);
         in.score = ScoreKind(score);
@@ -173,12 +178,13 @@ private Q_SLOTS:
         up.dWeights = probe.dWeights;
         const LayerParameters g = core::backwardLayer(p, in, f, up);
         QString where;
-        const double worst = worstFiniteDifference(p, g, [&](const LayerParameters& q) { return probe.loss(q, in, {}); },
-                                                   &where);
+        const double worst = worstFiniteDifference(
+            p, g, [&](const LayerParameters& q) { return probe.loss(q, in, {}); }, &where);
         QVERIFY2(worst < 1e-6, qPrintable(where));
         // The score functions' own parameters get a gradient where they are used (sparsemax
         // and ReLU rows with one winner pass none back, so softmax and none only).
-        const bool passes = in.normalization == Normalization::Softmax || in.normalization == Normalization::None;
+        const bool passes =
+            in.normalization == Normalization::Softmax || in.normalization == Normalization::None;
         if (in.score == ScoreKind::Additive && passes)
             QVERIFY(g.heads[0].wAdditive.cwiseAbs().maxCoeff() > 0);
         if (in.score == ScoreKind::Bilinear && passes)
@@ -191,10 +197,10 @@ private Q_SLOTS:
         QTest::addColumn<int>("score");
         QTest::addColumn<int>("normalization");
         QTest::addColumn<int>("fill");
-        for (ScoreKind s : {ScoreKind::Dot, ScoreKind::ScaledDot, ScoreKind::Additive, ScoreKind::Bilinear,
-                            ScoreKind::Cosine})
-            for (Normalization n : {Normalization::Softmax, Normalization::Sparsemax, Normalization::Relu,
-                                    Normalization::Hard, Normalization::None})
+        for (ScoreKind s : {ScoreKind::Dot, ScoreKind::ScaledDot, ScoreKind::Additive,
+                            ScoreKind::Bilinear, ScoreKind::Cosine})
+            for (Normalization n : {Normalization::Softmax, Normalization::Sparsemax,
+                                    Normalization::Relu, Normalization::Hard, Normalization::None})
                 for (MaskFill f : {MaskFill::NegativeInfinity, MaskFill::MinusNineE15})
                     QTest::addRow("%s %s %s", core::toString(s).data(), core::toString(n).data(),
                                   core::toString(f).data())
@@ -216,15 +222,17 @@ private Q_SLOTS:
         w.heads[1].bq = core::RowVector::Constant(w.dK, 0.25f);
         w.bo = core::RowVector::Constant(w.dModel, -0.5f);
         const auto result = core::CpuBackend().compute(problem, {});
-        const core::LayerForward f = core::forwardLayer(LayerParameters::fromWeights(*problem->weights),
-                                                        core::LayerInputs::fromProblem(*problem));
+        const core::LayerForward f =
+            core::forwardLayer(LayerParameters::fromWeights(*problem->weights),
+                               core::LayerInputs::fromProblem(*problem));
         for (std::size_t h = 0; h < f.heads.size(); ++h) {
             const MatrixD backend = result->heads[h].weights.cast<double>();
             QVERIFY2((backend - f.heads[h].weights).cwiseAbs().maxCoeff() < 1e-4,
                      qPrintable(QStringLiteral("head %1 weights").arg(h)));
         }
         const MatrixD output = result->output.cast<double>();
-        QVERIFY((output - f.output).cwiseAbs().maxCoeff() < 1e-3 * std::max(1.0, output.cwiseAbs().maxCoeff()));
+        QVERIFY((output - f.output).cwiseAbs().maxCoeff() <
+                1e-3 * std::max(1.0, output.cwiseAbs().maxCoeff()));
     }
 
     // J(j, k) = dw_j / ds_k of one row, against central differences of the forward.
@@ -232,10 +240,11 @@ private Q_SLOTS:
     {
         QTest::addColumn<int>("normalization");
         QTest::addColumn<int>("fill");
-        for (Normalization n : {Normalization::Softmax, Normalization::Sparsemax, Normalization::Relu,
-                                Normalization::None, Normalization::Hard})
+        for (Normalization n : {Normalization::Softmax, Normalization::Sparsemax,
+                                Normalization::Relu, Normalization::None, Normalization::Hard})
             for (MaskFill f : {MaskFill::NegativeInfinity, MaskFill::MinusNineE15})
-                QTest::addRow("%s %s", core::toString(n).data(), core::toString(f).data()) << int(n) << int(f);
+                QTest::addRow("%s %s", core::toString(n).data(), core::toString(f).data())
+                    << int(n) << int(f);
     }
     void normalizationJacobianMatchesFiniteDifferences()
     {
@@ -249,7 +258,8 @@ private Q_SLOTS:
         const int count = int(s.size());
         std::vector<double> w(s.size());
         core::normalizeRowD(s.data(), masked.data(), count, n, f, w.data());
-        const MatrixD J = core::normalizationJacobian(s.data(), masked.data(), count, n, f, w.data());
+        const MatrixD J =
+            core::normalizationJacobian(s.data(), masked.data(), count, n, f, w.data());
         const double h = 1e-6;
         for (int k = 0; k < count; ++k) {
             std::vector<double> up = s, down = s, wu(s.size()), wd(s.size());
@@ -258,7 +268,8 @@ private Q_SLOTS:
             core::normalizeRowD(up.data(), masked.data(), count, n, f, wu.data());
             core::normalizeRowD(down.data(), masked.data(), count, n, f, wd.data());
             for (int j = 0; j < count; ++j)
-                QVERIFY2(std::abs(J(j, k) - (wu[std::size_t(j)] - wd[std::size_t(j)]) / (2 * h)) < 1e-7,
+                QVERIFY2(std::abs(J(j, k) - (wu[std::size_t(j)] - wd[std::size_t(j)]) / (2 * h)) <
+                             1e-7,
                          qPrintable(QStringLiteral("J(%1, %2)").arg(j).arg(k)));
         }
         if (n == Normalization::Sparsemax) // the support: 0.9, 0.7, 0.6 (weights 0.5, 0.3, 0.2)
@@ -319,7 +330,8 @@ private Q_SLOTS:
             } else {
                 QString where;
                 const double worst = worstFiniteDifference(
-                    p, gs, [&](const LayerParameters& q) { return probe.loss(q, in, hard); }, &where);
+                    p, gs, [&](const LayerParameters& q) { return probe.loss(q, in, hard); },
+                    &where);
                 QVERIFY2(worst < 1e-6, qPrintable(where));
             }
         }
@@ -334,12 +346,15 @@ private Q_SLOTS:
         QTest::addColumn<int>("hard");
         QTest::addColumn<double>("outputWeight");
         QTest::addRow("copy softmax") << "copy" << int(Normalization::Softmax) << 0 << 0.5;
-        QTest::addRow("previous-token softmax") << "previous-token" << int(Normalization::Softmax) << 0 << 0.0;
-        QTest::addRow("reverse sparsemax") << "reverse" << int(Normalization::Sparsemax) << 0 << 0.3;
+        QTest::addRow("previous-token softmax")
+            << "previous-token" << int(Normalization::Softmax) << 0 << 0.0;
+        QTest::addRow("reverse sparsemax")
+            << "reverse" << int(Normalization::Sparsemax) << 0 << 0.3;
         QTest::addRow("copy relu") << "copy" << int(Normalization::Relu) << 0 << 0.0;
-        QTest::addRow("key-value softmax") << "key-value" << int(Normalization::Softmax) << 0 << 1.0;
-        QTest::addRow("copy hard relaxed") << "copy" << int(Normalization::Hard) << int(HardGradient::SoftmaxRelaxed)
-                                           << 0.2;
+        QTest::addRow("key-value softmax")
+            << "key-value" << int(Normalization::Softmax) << 0 << 1.0;
+        QTest::addRow("copy hard relaxed")
+            << "copy" << int(Normalization::Hard) << int(HardGradient::SoftmaxRelaxed) << 0.2;
         QTest::addRow("reverse none") << "reverse" << int(Normalization::None) << 0 << 0.1;
     }
     void trainerLossGradientMatchesFiniteDifferences()
@@ -361,7 +376,8 @@ private Q_SLOTS:
         QString where;
         const double worst = worstFiniteDifference(
             trainer.parameters(), gradient,
-            [&](const LayerParameters& q) { return trainer.lossAndGradient(q, nullptr).total; }, &where);
+            [&](const LayerParameters& q) { return trainer.lossAndGradient(q, nullptr).total; },
+            &where);
         QVERIFY2(worst < 1e-6, qPrintable(where));
     }
 };

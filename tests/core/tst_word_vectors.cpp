@@ -1,8 +1,8 @@
-#include "support/error_of.h"
 #include "core/embedding.h"
 #include "core/error.h"
 #include "core/tokenizer.h"
 #include "core/word_vectors.h"
+#include "support/error_of.h"
 
 #include <QTest>
 #include <functional>
@@ -69,7 +69,8 @@ private slots:
         QTest::newRow("wrong width")
             << "wrong_width.txt"
             << "wrong_width.txt line 4: 2 values after 'sat', expected 3 (as on line 1)";
-        QTest::newRow("missing file") << "no_such_file.txt" << "cannot read";
+        QTest::newRow("missing file") << "no_such_file.txt"
+                                      << "cannot read";
     }
 
     void fileErrors()
@@ -87,24 +88,27 @@ private slots:
         QTest::addColumn<QString>("expected");
         QTest::newRow("empty") << QByteArray() << "mem: no word vectors found";
         QTest::newRow("blank lines") << QByteArray("\n \n\t\n") << "mem: no word vectors found";
-        QTest::newRow("word without values") << QByteArray("cat\n")
-                                             << "mem line 1: a word needs at least one value";
+        QTest::newRow("word without values")
+            << QByteArray("cat\n") << "mem line 1: a word needs at least one value";
         QTest::newRow("header width")
             << QByteArray("2 3\ncat 1 2 3\ndog 1 2\n")
             << "mem line 3: 2 values after 'dog', expected 3 (the header on line 1)";
-        QTest::newRow("truncated") << QByteArray("3 2\ncat 1 2\ndog 3 4\n")
-                                   << "mem: the header on line 1 says 3 words, the file has 2 (is it truncated?)";
+        QTest::newRow("truncated")
+            << QByteArray("3 2\ncat 1 2\ndog 3 4\n")
+            << "mem: the header on line 1 says 3 words, the file has 2 (is it truncated?)";
         QTest::newRow("more rows than the header")
             << QByteArray("1 2\ncat 1 2\ndog 3 4\n")
-            << "mem: the header on line 1 says 1 word, the file has 2 (is the header for another file?)";
-        QTest::newRow("huge header count") << QByteArray("999999999999 2\ncat 1 2\n")
-                                           << "says 999999999999 words, the file has 1";
-        QTest::newRow("not finite") << QByteArray("cat 1 inf\n")
-                                    << "mem line 1: 'inf' is infinite; word vectors must be finite numbers";
-        QTest::newRow("out of range") << QByteArray("cat 1 1e99\n")
-                                      << "mem line 1: '1e99' is out of float32 range";
-        QTest::newRow("trailing junk") << QByteArray("cat 1 2\ndog 3 4x\n")
-                                       << "mem line 2: '4x' is not a number";
+            << "mem: the header on line 1 says 1 word, the file has 2 (is the header for another "
+               "file?)";
+        QTest::newRow("huge header count")
+            << QByteArray("999999999999 2\ncat 1 2\n") << "says 999999999999 words, the file has 1";
+        QTest::newRow("not finite")
+            << QByteArray("cat 1 inf\n")
+            << "mem line 1: 'inf' is infinite; word vectors must be finite numbers";
+        QTest::newRow("out of range")
+            << QByteArray("cat 1 1e99\n") << "mem line 1: '1e99' is out of float32 range";
+        QTest::newRow("trailing junk")
+            << QByteArray("cat 1 2\ndog 3 4x\n") << "mem line 2: '4x' is not a number";
         QTest::newRow("too wide") << QByteArray("1 9000\n")
                                   << "mem line 1: 9000 dimensions, more than the 8192";
         QTest::newRow("binary word2vec") << QByteArray("1 2\ncat \x01\x02\x03\x04\x05 x\n")
@@ -123,7 +127,8 @@ private slots:
     {
         QTest::addColumn<QByteArray>("text");
         QTest::newRow("CRLF") << QByteArray("cat 1 2\r\ndog 3 4\r\n");
-        QTest::newRow("byte order mark") << QByteArray("\xEF\xBB\xBF" "cat 1 2\ndog 3 4");
+        QTest::newRow("byte order mark") << QByteArray("\xEF\xBB\xBF"
+                                                       "cat 1 2\ndog 3 4");
         QTest::newRow("tabs and trailing spaces") << QByteArray("cat\t1 2 \n\ndog 3\t4  \n");
         QTest::newRow("header") << QByteArray("2 2\ncat 1 2\ndog 3 4\n");
     }

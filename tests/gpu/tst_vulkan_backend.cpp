@@ -55,8 +55,9 @@ const char* maskName(MaskCase m)
 
 constexpr ScoreKind kScores[] = {ScoreKind::Dot, ScoreKind::ScaledDot, ScoreKind::Additive,
                                  ScoreKind::Bilinear, ScoreKind::Cosine};
-constexpr Normalization kNorms[] = {Normalization::Softmax, Normalization::Hard, Normalization::Relu,
-                                    Normalization::Sparsemax, Normalization::None};
+constexpr Normalization kNorms[] = {Normalization::Softmax, Normalization::Hard,
+                                    Normalization::Relu, Normalization::Sparsemax,
+                                    Normalization::None};
 constexpr MaskCase kMasks[] = {MaskCase::None,         MaskCase::Causal,       MaskCase::Padding,
                                MaskCase::Window,       MaskCase::WindowCausal, MaskCase::Custom,
                                MaskCase::CausalPadding};
@@ -342,10 +343,18 @@ MatrixD exactWeights(const core::Problem& p, std::size_t h, std::vector<double>*
                 double terms = 1.0;
                 switch (p.score) {
                 case ScoreKind::Dot:
-                case ScoreKind::ScaledDot: terms = q.row(i).norm() * k.row(j).norm(); break;
-                case ScoreKind::Bilinear: terms = q.row(i).norm() * w.bilinear.cast<double>().norm() * k.row(j).norm(); break;
-                case ScoreKind::Additive: terms = w.wAdditive.cast<double>().cwiseAbs().sum(); break;
-                case ScoreKind::Cosine: terms = 1.0; break;
+                case ScoreKind::ScaledDot:
+                    terms = q.row(i).norm() * k.row(j).norm();
+                    break;
+                case ScoreKind::Bilinear:
+                    terms = q.row(i).norm() * w.bilinear.cast<double>().norm() * k.row(j).norm();
+                    break;
+                case ScoreKind::Additive:
+                    terms = w.wAdditive.cast<double>().cwiseAbs().sum();
+                    break;
+                case ScoreKind::Cosine:
+                    terms = 1.0;
+                    break;
                 }
                 sigma = std::max(sigma, terms * std::abs(double(p.scoreScale())));
             }
@@ -496,7 +505,8 @@ void compareResults(const core::AttentionResult& gpu, const core::AttentionResul
             // ...and the product's own rounding, sqrt(T) u sum_j |w_ij| |v_j|: with weights that
             // sum to 1 the floor of 1 in the relative bound covers it, with scores it does not.
             const float u = std::ldexp(1.0f, -24);
-            carried += (2.0f * std::sqrt(float(c.weights.cols())) * u) * (c.weights.cwiseAbs() * c.V.cwiseAbs());
+            carried += (2.0f * std::sqrt(float(c.weights.cols())) * u) *
+                       (c.weights.cwiseAbs() * c.V.cwiseAbs());
         }
         EXPECT_WITHIN(g.output, c.output, 1e-4f, true, &carried, head + "output");
         anyHeadRows.insert(anyHeadRows.end(), rows.begin(), rows.end());
@@ -514,16 +524,16 @@ void compareResults(const core::AttentionResult& gpu, const core::AttentionResul
     // concat holds the head outputs checked above (zeros for disabled heads), exactly.
     for (std::size_t h = 0; h < cpu.heads.size(); ++h) {
         const Eigen::Index dv = cpu.heads[h].output.cols();
-        const core::Matrix expected = gpu.heads[h].enabled
-                                          ? gpu.heads[h].output
-                                          : core::Matrix(core::Matrix::Zero(gpu.concat().rows(), dv));
+        const core::Matrix expected =
+            gpu.heads[h].enabled ? gpu.heads[h].output
+                                 : core::Matrix(core::Matrix::Zero(gpu.concat().rows(), dv));
         EXPECT_ABS(core::Matrix(gpu.concat().middleCols(Eigen::Index(h) * dv, dv)), expected, 0.0f,
                    QStringLiteral("concat of head %1").arg(h));
     }
     core::Matrix carried = core::Matrix::Zero(cpu.output.rows(), cpu.output.cols());
     for (Eigen::Index i : anyHeadRows)
-        carried.row(i) =
-            (gpu.concat().row(i) - cpu.concat().row(i)).cwiseAbs() * cpu.problem->weights->Wo.cwiseAbs();
+        carried.row(i) = (gpu.concat().row(i) - cpu.concat().row(i)).cwiseAbs() *
+                         cpu.problem->weights->Wo.cwiseAbs();
     EXPECT_WITHIN(gpu.output, cpu.output, 1e-4f, true, &carried, "output");
     QCOMPARE(gpu.diagnostics.fullyMaskedRows, cpu.diagnostics.fullyMaskedRows);
     QCOMPARE(gpu.diagnostics.zeroSumRows, cpu.diagnostics.zeroSumRows);
@@ -1360,8 +1370,10 @@ void TestVulkanBackend::deviceSelection()
         QVERIFY2(notice.find("CPU implementation") != std::string::npos, notice.c_str());
     // By name, any device; and auto follows a selector that names one.
     notice.clear();
-    QCOMPARE(gpu::createBackend(gpu::BackendChoice::Vulkan, "", &notice)->name(), std::string("Vulkan"));
-    QCOMPARE(gpu::createBackend(gpu::BackendChoice::Auto, name, &notice)->name(), std::string("Vulkan"));
+    QCOMPARE(gpu::createBackend(gpu::BackendChoice::Vulkan, "", &notice)->name(),
+             std::string("Vulkan"));
+    QCOMPARE(gpu::createBackend(gpu::BackendChoice::Auto, name, &notice)->name(),
+             std::string("Vulkan"));
     QVERIFY(notice.empty());
 }
 

@@ -124,8 +124,8 @@ void TestVulkanLoader::missingLoaderFallsBackToCpu_data()
     QTest::addColumn<bool>("loadFirst");    // open the real loader before
     const QByteArray missing = "/nonexistent/attention-explorer/libvulkan.so.1";
     QTest::newRow("missing file") << missing << QByteArray() << missing << false;
-    QTest::newRow("not a library") << QByteArray("notalib") << QByteArray() << QByteArray("notalib")
-                                   << false;
+    QTest::newRow("not a library")
+        << QByteArray("notalib") << QByteArray() << QByteArray("notalib") << false;
     QTest::newRow("injected no-loader")
         << QByteArray() << QByteArray("no-loader")
         << QByteArray("libvulkan.so.1: injected by ATTN_VK_FAULT=no-loader") << false;

@@ -25,7 +25,8 @@ inline std::vector<core::Token> tokensOf(const QStringList& words)
 // V = W_v), d_model = 4, one head with d_k = d_v = 2, small integer weights.
 //   q = (1,0) (0,1) (1,1) (0,0)    k = (1,0) (0,1) (0,0) (1,1)    v = (1,2) (0,1) (2,0) (1,1)
 // so Q K^T = [1 0 0 1; 0 1 0 1; 1 1 0 2; 0 0 0 0].
-inline std::shared_ptr<core::Problem> handProblem(core::ScoreKind score, core::Normalization normalization)
+inline std::shared_ptr<core::Problem> handProblem(core::ScoreKind score,
+                                                  core::Normalization normalization)
 {
     auto p = std::make_shared<core::Problem>();
     p->queryTokens = tokensOf({"This", "is", "a", "cat"});

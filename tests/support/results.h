@@ -20,14 +20,15 @@ inline bool bitIdentical(const core::Matrix& a, const core::Matrix& b)
 // Every matrix of two results, intermediates included, equal bit for bit.
 inline bool sameResult(const core::AttentionResult& a, const core::AttentionResult& b)
 {
-    if (a.heads.size() != b.heads.size() || !bitIdentical(a.output, b.output) || !bitIdentical(a.concat(), b.concat()) ||
-        !bitIdentical(a.queryInput(), b.queryInput()))
+    if (a.heads.size() != b.heads.size() || !bitIdentical(a.output, b.output) ||
+        !bitIdentical(a.concat(), b.concat()) || !bitIdentical(a.queryInput(), b.queryInput()))
         return false;
     for (std::size_t h = 0; h < a.heads.size(); ++h) {
         const core::HeadResult& x = a.heads[h];
         const core::HeadResult& y = b.heads[h];
         if (!bitIdentical(x.Q, y.Q) || !bitIdentical(x.K, y.K) || !bitIdentical(x.V, y.V) ||
-            !bitIdentical(x.rawScores, y.rawScores) || !bitIdentical(x.scaledScores, y.scaledScores) ||
+            !bitIdentical(x.rawScores, y.rawScores) ||
+            !bitIdentical(x.scaledScores, y.scaledScores) ||
             !bitIdentical(x.maskedScores, y.maskedScores) || !bitIdentical(x.weights, y.weights) ||
             !bitIdentical(x.output, y.output))
             return false;

@@ -17,7 +17,8 @@ struct Run
 
 // `environment`: variables to set ("NAME=value") or, without '=', to remove.
 inline Run runExecutable(const QString& executable, const QStringList& arguments,
-                         const QString& workingDirectory = QString(), const QStringList& environment = {})
+                         const QString& workingDirectory = QString(),
+                         const QStringList& environment = {})
 {
     QProcess process;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -38,7 +39,8 @@ inline Run runExecutable(const QString& executable, const QStringList& arguments
         return {};
     }
     return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+            QString::fromUtf8(process.readAllStandardOutput()),
+            QString::fromUtf8(process.readAllStandardError())};
 }
 
 } // namespace attn::test

@@ -45,10 +45,11 @@ inline const QStringList& seedTransliterations()
 
 inline const QStringList& seedLanguages()
 {
-    static const QStringList languages{QStringLiteral("Italian"),  QStringLiteral("German"),   QStringLiteral("French"),
-                                       QStringLiteral("Spanish"),  QStringLiteral("Japanese"), QStringLiteral("Korean"),
-                                       QStringLiteral("Hindi"),    QStringLiteral("Marathi"),  QStringLiteral("Kannada"),
-                                       QStringLiteral("Malayalam"), QStringLiteral("Gujarati"), QStringLiteral("Tamil")};
+    static const QStringList languages{
+        QStringLiteral("Italian"),   QStringLiteral("German"),   QStringLiteral("French"),
+        QStringLiteral("Spanish"),   QStringLiteral("Japanese"), QStringLiteral("Korean"),
+        QStringLiteral("Hindi"),     QStringLiteral("Marathi"),  QStringLiteral("Kannada"),
+        QStringLiteral("Malayalam"), QStringLiteral("Gujarati"), QStringLiteral("Tamil")};
     return languages;
 }
 

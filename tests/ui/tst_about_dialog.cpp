@@ -1,7 +1,7 @@
 // Help > About: the version, the licence and every library's version, and the backend in use.
+#include "core/cpu_backend.h"
 #include "ui/explorer/about_dialog.h"
 #include "ui/explorer/explorer_window.h"
-#include "core/cpu_backend.h"
 
 #include <Eigen/Core>
 #include <QAction>
@@ -24,14 +24,19 @@ private slots:
     {
         ui::AboutDialog dialog(QStringLiteral("CPU"), QStringLiteral("CPU"));
         const QString details = dialog.details();
-        const QString eigen =
-            QStringLiteral("%1.%2.%3").arg(EIGEN_WORLD_VERSION).arg(EIGEN_MAJOR_VERSION).arg(EIGEN_MINOR_VERSION);
+        const QString eigen = QStringLiteral("%1.%2.%3")
+                                  .arg(EIGEN_WORLD_VERSION)
+                                  .arg(EIGEN_MAJOR_VERSION)
+                                  .arg(EIGEN_MINOR_VERSION);
         for (const QString& expected :
-             {QStringLiteral("Version: " ATTN_PROJECT_VERSION "\n"), QStringLiteral("GPL-3.0-or-later"),
-              QStringLiteral("Computing with: CPU\n"), QStringLiteral("Qt: ") + QString::fromLatin1(qVersion()),
-              QStringLiteral("Eigen: ") + eigen, QStringLiteral("QCustomPlot: " QCUSTOMPLOT_VERSION_STR),
+             {QStringLiteral("Version: " ATTN_PROJECT_VERSION "\n"),
+              QStringLiteral("GPL-3.0-or-later"), QStringLiteral("Computing with: CPU\n"),
+              QStringLiteral("Qt: ") + QString::fromLatin1(qVersion()),
+              QStringLiteral("Eigen: ") + eigen,
+              QStringLiteral("QCustomPlot: " QCUSTOMPLOT_VERSION_STR),
               QStringLiteral("Vulkan headers: 1."), QStringLiteral("Vulkan device: not in use\n")})
-            QVERIFY2(details.contains(expected), qPrintable(expected + QStringLiteral(" not in:\n") + details));
+            QVERIFY2(details.contains(expected),
+                     qPrintable(expected + QStringLiteral(" not in:\n") + details));
         // What is shown is what is copied.
         const auto* qt = dialog.findChild<QLabel*>(QStringLiteral("about:Qt"));
         QVERIFY(qt);
@@ -41,7 +46,8 @@ private slots:
     void showsTheDeviceComputing()
     {
         ui::AboutDialog dialog(QStringLiteral("Vulkan"), QStringLiteral("No Such Device"));
-        QVERIFY(dialog.details().contains(QStringLiteral("Computing with: Vulkan · No Such Device\n")));
+        QVERIFY(
+            dialog.details().contains(QStringLiteral("Computing with: Vulkan · No Such Device\n")));
         // Not among the devices: said, not guessed.
         QVERIFY(dialog.details().contains(QStringLiteral("Vulkan device: unknown\n")));
     }
@@ -51,8 +57,10 @@ private slots:
     {
         const QString notice = QStringLiteral("No Vulkan device: computing on the CPU backend");
         ui::AboutDialog dialog(QStringLiteral("CPU"), QStringLiteral("CPU"), notice);
-        QVERIFY2(dialog.details().contains(QStringLiteral("Computing with: CPU\nWhy this backend: ") + notice + QLatin1Char('\n')),
-                 qPrintable(dialog.details()));
+        QVERIFY2(
+            dialog.details().contains(QStringLiteral("Computing with: CPU\nWhy this backend: ") +
+                                      notice + QLatin1Char('\n')),
+            qPrintable(dialog.details()));
         ui::AboutDialog plain(QStringLiteral("CPU"), QStringLiteral("CPU"));
         QVERIFY(!plain.details().contains(QStringLiteral("Why this backend")));
         // The window's Help > About has it.
@@ -60,7 +68,8 @@ private slots:
         window.findChild<QAction*>(QStringLiteral("aboutAction"))->trigger();
         auto* shown = window.findChild<ui::AboutDialog*>();
         QVERIFY(shown);
-        QVERIFY2(shown->details().contains(QStringLiteral("Why this backend: ") + notice), qPrintable(shown->details()));
+        QVERIFY2(shown->details().contains(QStringLiteral("Why this backend: ") + notice),
+                 qPrintable(shown->details()));
         shown->close();
     }
 
@@ -97,7 +106,8 @@ private slots:
         auto* dialog = window.findChild<ui::AboutDialog*>();
         QVERIFY(dialog);
         QVERIFY(dialog->isVisible());
-        QVERIFY2(dialog->details().contains(QStringLiteral("Computing with: CPU")), qPrintable(dialog->details()));
+        QVERIFY2(dialog->details().contains(QStringLiteral("Computing with: CPU")),
+                 qPrintable(dialog->details()));
         dialog->close();
     }
 };

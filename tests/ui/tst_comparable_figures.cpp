@@ -20,8 +20,8 @@
 #include <QCheckBox>
 #include <QFile>
 #include <QProcess>
-#include <QTemporaryDir>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 #include <algorithm>
 #include <cmath>
@@ -32,13 +32,17 @@ using test::colorMaps;
 
 namespace {
 
-std::shared_ptr<const core::AttentionResult> compute(const core::Scene& scene, const core::ComputeOptions& options = {})
+std::shared_ptr<const core::AttentionResult> compute(const core::Scene& scene,
+                                                     const core::ComputeOptions& options = {})
 {
     core::CpuBackend backend;
     return backend.compute(core::resolveProblem(scene), options);
 }
 
-core::Scene example(const QString& name) { return core::loadScene(QStringLiteral(":/examples/") + name); }
+core::Scene example(const QString& name)
+{
+    return core::loadScene(QStringLiteral(":/examples/") + name);
+}
 
 struct Built
 {
@@ -46,8 +50,8 @@ struct Built
     std::unique_ptr<ui::FigureBuilder> builder;
 };
 
-Built build(const core::AttentionResult& result, ui::FigureSpec spec, const core::AttentionResult* compare = nullptr,
-            QSize size = QSize(1000, 800))
+Built build(const core::AttentionResult& result, ui::FigureSpec spec,
+            const core::AttentionResult* compare = nullptr, QSize size = QSize(1000, 800))
 {
     Built b;
     b.plot = std::make_unique<QCustomPlot>();
@@ -64,7 +68,8 @@ QCPColorScale* colorScale(QCustomPlot& plot)
     for (int i = 0; i < plot.plotLayout()->elementCount(); ++i) {
         QList<QCPLayoutElement*> all = plot.plotLayout()->elements(true);
         for (QCPLayoutElement* e : all)
-            if (auto* scale = qobject_cast<QCPColorScale*>(e); scale && !scale->axis()->label().isEmpty())
+            if (auto* scale = qobject_cast<QCPColorScale*>(e);
+                scale && !scale->axis()->label().isEmpty())
                 return scale;
     }
     return nullptr;
@@ -73,10 +78,11 @@ QCPColorScale* colorScale(QCustomPlot& plot)
 // A sentence of `words` words from a small vocabulary, as a long document would be.
 QString longText(int words)
 {
-    static const QStringList vocabulary{QStringLiteral("the"),   QStringLiteral("cat"),  QStringLiteral("sat"),
-                                        QStringLiteral("on"),    QStringLiteral("a"),    QStringLiteral("mat"),
-                                        QStringLiteral("while"), QStringLiteral("dogs"), QStringLiteral("ran"),
-                                        QStringLiteral("far"),   QStringLiteral("away"), QStringLiteral("quickly")};
+    static const QStringList vocabulary{
+        QStringLiteral("the"),   QStringLiteral("cat"),  QStringLiteral("sat"),
+        QStringLiteral("on"),    QStringLiteral("a"),    QStringLiteral("mat"),
+        QStringLiteral("while"), QStringLiteral("dogs"), QStringLiteral("ran"),
+        QStringLiteral("far"),   QStringLiteral("away"), QStringLiteral("quickly")};
     QStringList out;
     for (int k = 0; k < words; ++k)
         out.append(vocabulary[(k * 7 + k / 5) % vocabulary.size()]);
@@ -128,11 +134,15 @@ private slots:
         QTest::addColumn<int>("view");
         QTest::addColumn<QString>("rows");
         QTest::addColumn<QString>("columns");
-        for (auto [view, name] : {std::pair{ui::FigureView::Head, "head"}, {ui::FigureView::Heads, "heads"},
-                                  {ui::FigureView::Difference, "difference"}, {ui::FigureView::Pipeline, "pipeline"}}) {
-            QTest::addRow("self %s", name) << "01-this-is-a-cat.json" << int(view) << "queries" << "keys";
-            QTest::addRow("cross %s", name) << "04-translation-cross-attention.json" << int(view) << "queries (target)"
-                                           << "keys (source)";
+        for (auto [view, name] : {std::pair{ui::FigureView::Head, "head"},
+                                  {ui::FigureView::Heads, "heads"},
+                                  {ui::FigureView::Difference, "difference"},
+                                  {ui::FigureView::Pipeline, "pipeline"}}) {
+            QTest::addRow("self %s", name) << "01-this-is-a-cat.json" << int(view) << "queries"
+                                           << "keys";
+            QTest::addRow("cross %s", name)
+                << "04-translation-cross-attention.json" << int(view) << "queries (target)"
+                << "keys (source)";
         }
     }
 
@@ -157,7 +167,8 @@ private slots:
         }
         QVERIFY2(left.contains(rows), qPrintable(left.join(QLatin1String(" | "))));
         QVERIFY2(bottom.contains(columns), qPrintable(bottom.join(QLatin1String(" | "))));
-        const QByteArray svg = ui::renderFigure(*b.plot, QSize(1000, 800), spec.dpi, ui::FigureFormat::Svg);
+        const QByteArray svg =
+            ui::renderFigure(*b.plot, QSize(1000, 800), spec.dpi, ui::FigureFormat::Svg);
         QVERIFY(svg.contains(rows.toUtf8()) && svg.contains(columns.toUtf8()));
     }
 
@@ -173,13 +184,15 @@ private slots:
     void weightsAreColouredZeroToOneByDefault()
     {
         QFETCH(QString, text);
-        core::Scene scene = text.isEmpty() ? example(QStringLiteral("01-this-is-a-cat.json")) : core::makeScene(text, 16, 2, 1);
+        core::Scene scene = text.isEmpty() ? example(QStringLiteral("01-this-is-a-cat.json"))
+                                           : core::makeScene(text, 16, 2, 1);
         const auto result = compute(scene);
         float largest = 0.0f;
         for (const core::HeadResult& h : result->heads)
             largest = std::max(largest, h.weights.maxCoeff());
         QVERIFY(text.isEmpty() || largest < 0.5f);
-        for (ui::FigureView view : {ui::FigureView::Head, ui::FigureView::Heads, ui::FigureView::Pipeline}) {
+        for (ui::FigureView view :
+             {ui::FigureView::Head, ui::FigureView::Heads, ui::FigureView::Pipeline}) {
             ui::FigureSpec spec;
             spec.view = view;
             Built b = build(*result, spec);
@@ -193,7 +206,8 @@ private slots:
             QCPColorScale* bar = colorScale(*b.plot);
             QVERIFY(bar);
             QCOMPARE(bar->dataRange(), QCPRange(0.0, 1.0));
-            QVERIFY2(bar->axis()->label().contains(QLatin1String("fixed scale 0 to 1")), qPrintable(bar->axis()->label()));
+            QVERIFY2(bar->axis()->label().contains(QLatin1String("fixed scale 0 to 1")),
+                     qPrintable(bar->axis()->label()));
         }
     }
 
@@ -206,11 +220,14 @@ private slots:
         Built b = build(*result, spec);
         const QCPRange range = colorMaps(*b.plot).front()->dataRange();
         QCOMPARE(range.lower, 0.0);
-        QVERIFY2(range.upper >= largest && range.upper < 2 * largest, qPrintable(QString::number(range.upper)));
+        QVERIFY2(range.upper >= largest && range.upper < 2 * largest,
+                 qPrintable(QString::number(range.upper)));
         QVERIFY(colorScale(*b.plot)->axis()->label().contains(QLatin1String("scaled to the data")));
         // The names the command line and the scene file use.
-        QCOMPARE(ui::parseWeightScale(QStringLiteral("data")), std::optional(ui::WeightScale::Data));
-        QCOMPARE(ui::parseWeightScale(QStringLiteral("fixed")), std::optional(ui::WeightScale::Fixed));
+        QCOMPARE(ui::parseWeightScale(QStringLiteral("data")),
+                 std::optional(ui::WeightScale::Data));
+        QCOMPARE(ui::parseWeightScale(QStringLiteral("fixed")),
+                 std::optional(ui::WeightScale::Fixed));
         QVERIFY(!ui::parseWeightScale(QStringLiteral("auto")));
     }
 
@@ -260,12 +277,18 @@ private slots:
         QCOMPARE(map->dataScaleType(), QCPAxis::stLogarithmic);
         const std::vector<double> t = positions(map);
         const double spread = percentile(t, 0.9) - percentile(t, 0.1);
-        QVERIFY2(spread > 0.15, qPrintable(QStringLiteral("10th to 90th percentile span %1 of the scale").arg(spread)));
+        QVERIFY2(
+            spread > 0.15,
+            qPrintable(QStringLiteral("10th to 90th percentile span %1 of the scale").arg(spread)));
         QVERIFY2(percentile(t, 0.5) > 0.15, "the median cell is not the darkest colour");
         const QString label = colorScale(*b.plot)->axis()->label();
-        QVERIFY2(label.contains(QStringLiteral("largest weight of each 3 × 3 block")) && label.contains(QLatin1String("log scale")),
+        QVERIFY2(label.contains(QStringLiteral("largest weight of each 3 × 3 block")) &&
+                     label.contains(QLatin1String("log scale")),
                  qPrintable(label));
-        QVERIFY(b.plot->axisRect(0)->axis(QCPAxis::atLeft)->label().contains(QLatin1String("3 per row")));
+        QVERIFY(b.plot->axisRect(0)
+                    ->axis(QCPAxis::atLeft)
+                    ->label()
+                    .contains(QLatin1String("3 per row")));
 
         // What it replaced, for the record: the mean of each block on 0-1 is one colour.
         options.pool = core::PoolMode::Mean;
@@ -292,13 +315,15 @@ private slots:
         QVERIFY(check);
         QVERIFY(!check->isChecked());
         check->click();
-        QTRY_VERIFY(window.headView()->colorMap() && window.headView()->colorMap()->dataRange().upper < 1.0);
+        QTRY_VERIFY(window.headView()->colorMap() &&
+                    window.headView()->colorMap()->dataRange().upper < 1.0);
         QCOMPARE(window.document()->scene().view.colorScale, QStringLiteral("data"));
         // Saved and read back.
         const core::Scene back = core::sceneFromJson(core::sceneToJson(window.document()->scene()));
         QCOMPARE(back.view.colorScale, QStringLiteral("data"));
         // The export dialog starts from the window's scale.
-        QCOMPARE(ui::windowExportSettings(window.exportSource()).weightScale, ui::WeightScale::Data);
+        QCOMPARE(ui::windowExportSettings(window.exportSource()).weightScale,
+                 ui::WeightScale::Data);
         window.openExportDialog();
         QVERIFY(window.exportDialog());
         QCOMPARE(window.exportDialog()->settings().weightScale, ui::WeightScale::Data);
@@ -384,9 +409,13 @@ private slots:
         QProcess text;
         text.start(QStringLiteral("pdftotext"), {pdf, QStringLiteral("-")});
         QVERIFY(text.waitForFinished(30000));
-        const QStringList lines = QString::fromUtf8(text.readAllStandardOutput()).split(QLatin1Char('\n'));
-        for (const QString& tick : {QStringLiteral("0"), QStringLiteral("0.2"), QStringLiteral("0.8"), QStringLiteral("1")})
-            QVERIFY2(lines.contains(tick), qPrintable(tick + QStringLiteral(" not on the colour bar: ") + lines.join(QLatin1Char('|'))));
+        const QStringList lines =
+            QString::fromUtf8(text.readAllStandardOutput()).split(QLatin1Char('\n'));
+        for (const QString& tick : {QStringLiteral("0"), QStringLiteral("0.2"),
+                                    QStringLiteral("0.8"), QStringLiteral("1")})
+            QVERIFY2(lines.contains(tick),
+                     qPrintable(tick + QStringLiteral(" not on the colour bar: ") +
+                                lines.join(QLatin1Char('|'))));
     }
 
     void aSceneFileRefusesAnUnknownScale()
@@ -399,7 +428,8 @@ private slots:
             core::sceneFromJson(json);
             QFAIL("read");
         } catch (const core::Error& e) {
-            QVERIFY2(QString::fromUtf8(e.what()).contains(QLatin1String("view.color_scale")), e.what());
+            QVERIFY2(QString::fromUtf8(e.what()).contains(QLatin1String("view.color_scale")),
+                     e.what());
         }
     }
 };

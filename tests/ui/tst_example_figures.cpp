@@ -17,8 +17,8 @@
 
 #include <QBuffer>
 #include <QDir>
-#include <QPainter>
 #include <QImage>
+#include <QPainter>
 #include <QRegularExpression>
 #include <QSet>
 #include <QTest>
@@ -31,7 +31,8 @@ const QSize kPixels(800, 600);
 
 QStringList exampleFiles()
 {
-    return QDir(QStringLiteral(":/examples")).entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
+    return QDir(QStringLiteral(":/examples"))
+        .entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
 }
 
 // The example and the same scene under the other dot score, for the difference view.
@@ -39,7 +40,8 @@ ui::ExportSource sourceFor(const QString& file)
 {
     const core::Scene scene = core::loadScene(QStringLiteral(":/examples/") + file);
     core::Scene other = scene;
-    other.score = scene.score == core::ScoreKind::ScaledDot ? core::ScoreKind::Dot : core::ScoreKind::ScaledDot;
+    other.score = scene.score == core::ScoreKind::ScaledDot ? core::ScoreKind::Dot
+                                                            : core::ScoreKind::ScaledDot;
     core::CpuBackend backend;
     ui::ExportSource source;
     source.result = backend.compute(core::resolveProblem(scene), {});
@@ -73,8 +75,10 @@ private slots:
         QTest::addColumn<QString>("file");
         QTest::addColumn<int>("view");
         const std::pair<ui::FigureView, const char*> views[] = {
-            {ui::FigureView::Head, "head"},         {ui::FigureView::Heads, "heads"},
-            {ui::FigureView::Pipeline, "pipeline"}, {ui::FigureView::Lines, "lines"},
+            {ui::FigureView::Head, "head"},
+            {ui::FigureView::Heads, "heads"},
+            {ui::FigureView::Pipeline, "pipeline"},
+            {ui::FigureView::Lines, "lines"},
             {ui::FigureView::Difference, "difference"},
         };
         const QStringList files = exampleFiles();

@@ -1,22 +1,22 @@
 // The explorer window driven as a user drives it (typing, ticking, dragging), with the
 // figures on screen checked against the CPU reference backend.
 
-#include "ui/explorer/attention_panel.h"
 #include "ui/document/compute_controller.h"
-#include "ui/widgets/decimal_field.h"
+#include "ui/document/preferences.h"
 #include "ui/document/recovery_store.h"
-#include "ui/explorer/explorer_window.h"
-#include "ui/export/export_dialog.h"
-#include "ui/views/heatmap_view.h"
-#include "ui/explorer/input_panel.h"
-#include "ui/widgets/matrix_editor.h"
-#include "ui/explorer/message_bar.h"
-#include "ui/presentation/presentation_window.h"
 #include "ui/document/scene_document.h"
+#include "ui/explorer/attention_panel.h"
+#include "ui/explorer/explorer_window.h"
+#include "ui/explorer/input_panel.h"
+#include "ui/explorer/message_bar.h"
 #include "ui/explorer/score_options.h"
 #include "ui/explorer/token_chips.h"
 #include "ui/explorer/weights_panel.h"
-#include "ui/document/preferences.h"
+#include "ui/export/export_dialog.h"
+#include "ui/presentation/presentation_window.h"
+#include "ui/views/heatmap_view.h"
+#include "ui/widgets/decimal_field.h"
+#include "ui/widgets/matrix_editor.h"
 
 #include "core/cpu_backend.h"
 #include "core/scene_json.h"
@@ -35,28 +35,28 @@
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMessageBox>
-#include <QPushButton>
-#include <QScrollArea>
-#include <QScrollBar>
-#include <QWheelEvent>
-#include <QTimer>
 #include <QLockFile>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QPointer>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTableView>
-#include <QToolButton>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
+#include <QToolButton>
 #include <QUndoStack>
+#include <QWheelEvent>
 #include <cmath>
 #include <cstring>
 
@@ -81,7 +81,8 @@ void choose(QComboBox* combo, int index)
 
 void sendMouse(QWidget* target, QEvent::Type type, QPoint at, Qt::MouseButtons buttons)
 {
-    QMouseEvent event(type, QPointF(at), target->mapToGlobal(QPointF(at)), Qt::LeftButton, buttons, Qt::NoModifier);
+    QMouseEvent event(type, QPointF(at), target->mapToGlobal(QPointF(at)), Qt::LeftButton, buttons,
+                      Qt::NoModifier);
     QApplication::sendEvent(target, &event);
 }
 
@@ -103,7 +104,8 @@ private slots:
 
     void init()
     {
-        m_window = std::make_unique<ui::ExplorerWindow>(std::make_unique<core::CpuBackend>(), QString());
+        m_window =
+            std::make_unique<ui::ExplorerWindow>(std::make_unique<core::CpuBackend>(), QString());
         m_window->resize(1280, 800);
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
@@ -121,7 +123,9 @@ private slots:
         auto* label = m_window->findChild<QLabel*>(QStringLiteral("backendLabel"));
         QVERIFY(label);
         QCOMPARE(label->text(), QStringLiteral("CPU · Eigen"));
-        QVERIFY(m_window->findChild<QLabel*>(QStringLiteral("timeLabel"))->text().startsWith(QStringLiteral("Computed in")));
+        QVERIFY(m_window->findChild<QLabel*>(QStringLiteral("timeLabel"))
+                    ->text()
+                    .startsWith(QStringLiteral("Computed in")));
     }
 
     void typingGivesChipsAndHeatmapSize()
@@ -279,7 +283,8 @@ private slots:
         sendMouse(viewport, QEvent::MouseButtonPress, cell.center(), Qt::LeftButton);
         for (int dy = 4; dy <= 40; dy += 4)
             sendMouse(viewport, QEvent::MouseMove, cell.center() - QPoint(0, dy), Qt::LeftButton);
-        sendMouse(viewport, QEvent::MouseButtonRelease, cell.center() - QPoint(0, 40), Qt::NoButton);
+        sendMouse(viewport, QEvent::MouseButtonRelease, cell.center() - QPoint(0, 40),
+                  Qt::NoButton);
         QCOMPARE(m_window->document()->undoStack()->count(), 2);
         waitUpToDate();
         QVERIFY(!sameResult(*afterTemperature, *m_window->document()->result()));
@@ -316,7 +321,8 @@ private slots:
         QVERIFY(std::isnan(shown(view, 2, 3)));
         QCOMPARE(m_window->document()->result()->heads[0].weights(1, 2), 0.0f);
         // The tooltip says why.
-        QVERIFY(view->describeCell({0, QStringLiteral("weights"), 1, 2}).contains(QStringLiteral("custom cell")));
+        QVERIFY(view->describeCell({0, QStringLiteral("weights"), 1, 2})
+                    .contains(QStringLiteral("custom cell")));
         m_window->document()->undoStack()->undo();
         QVERIFY(m_window->document()->scene().mask.customCells.empty());
     }
@@ -324,9 +330,11 @@ private slots:
     void tooltipExplainsWeight()
     {
         const auto result = m_window->document()->result();
-        const QString text = m_window->headView()->describeCell({0, QStringLiteral("weights"), 2, 1});
+        const QString text =
+            m_window->headView()->describeCell({0, QStringLiteral("weights"), 2, 1});
         // "didn't" is one word (UAX #29 keeps an apostrophe between letters).
-        QVERIFY2(text.contains(QStringLiteral("query “didn't” (3) → key “animal” (2)")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("query “didn't” (3) → key “animal” (2)")),
+                 qPrintable(text));
         QVERIFY(text.contains(QStringLiteral("1/√d<sub>k</sub> = 1/√4")));
         QVERIFY(text.contains(QStringLiteral("not masked")));
         QVERIFY(text.contains(QStringLiteral("softmax")));
@@ -341,8 +349,9 @@ private slots:
         QTRY_VERIFY(m_window->differenceView()->colorMap());
         core::Scene other = m_window->document()->scene();
         other.score = core::ScoreKind::Dot;
-        const core::Matrix expected = test::cpuResult(m_window->document()->scene())->heads[0].weights -
-                                      test::cpuResult(other)->heads[0].weights;
+        const core::Matrix expected =
+            test::cpuResult(m_window->document()->scene())->heads[0].weights -
+            test::cpuResult(other)->heads[0].weights;
         for (int i = 0; i < expected.rows(); ++i)
             for (int j = 0; j < expected.cols(); ++j)
                 QCOMPARE(float(shown(m_window->differenceView(), i, j)), expected(i, j));
@@ -373,7 +382,8 @@ private slots:
         saved.close();
         QVERIFY(m_window->document()->isModified());
         QCOMPARE(m_window->document()->scene().temperature, 0.25f);
-        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("lesson.json")});
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden),
+                 QStringList{QStringLiteral("lesson.json")});
         QVERIFY(m_window->saveFile(path)); // room again: saved, and the message goes
         QVERIFY(!m_window->document()->isModified());
         QVERIFY(m_window->messageBar()->key() != QLatin1String("file"));
@@ -396,7 +406,8 @@ private slots:
         QCOMPARE(m_window->document()->filePath(), QFileInfo(path).absoluteFilePath());
         QVERIFY(!m_window->document()->isModified());
         waitUpToDate();
-        QVERIFY(sameResult(*m_window->document()->result(), *test::cpuResult(m_window->document()->scene())));
+        QVERIFY(sameResult(*m_window->document()->result(),
+                           *test::cpuResult(m_window->document()->scene())));
     }
 
     void malformedFileShowsErrorAndKeepsScene()
@@ -412,7 +423,8 @@ private slots:
         QCOMPARE(bar->level(), ui::MessageBar::Level::Error);
         QCOMPARE(core::sceneToJson(m_window->document()->scene()), before);
         QCOMPARE(m_window->document()->result(), result);
-        QVERIFY(m_window->openFile(QStringLiteral(ATTN_TEST_DATA_DIR "/scenes/valid/this_is_a_cat.json")));
+        QVERIFY(m_window->openFile(
+            QStringLiteral(ATTN_TEST_DATA_DIR "/scenes/valid/this_is_a_cat.json")));
         QVERIFY(!bar->isVisible()); // the next success clears it
     }
 
@@ -420,7 +432,8 @@ private slots:
     {
         m_window->weightsPanel()->setCurrent({ui::WeightKind::Wq, 0});
         const core::Matrix before = m_window->document()->scene().weights.heads[0].Wq;
-        QVERIFY(!m_window->weightsPanel()->importFile(QStringLiteral(ATTN_TEST_DATA_DIR "/matrices/f4_v2.npy")));
+        QVERIFY(!m_window->weightsPanel()->importFile(
+            QStringLiteral(ATTN_TEST_DATA_DIR "/matrices/f4_v2.npy")));
         QVERIFY(m_window->messageBar()->isVisible());
         QVERIFY(m_window->messageBar()->text().contains(QStringLiteral("expected 16x4")));
         QVERIFY(bitIdentical(m_window->document()->scene().weights.heads[0].Wq, before));
@@ -574,10 +587,12 @@ private slots:
         QVERIFY(examples);
         emit examples->aboutToShow();
         const QList<QAction*> actions = examples->actions();
-        QCOMPARE(actions.size(), QDir(QStringLiteral(":/examples")).entryList({QStringLiteral("*.json")}).size());
+        QCOMPARE(actions.size(),
+                 QDir(QStringLiteral(":/examples")).entryList({QStringLiteral("*.json")}).size());
         QVERIFY(actions.size() >= 12);
         for (QAction* action : actions) {
-            QVERIFY2(action->toolTip() != action->text() && action->toolTip().size() > 20, qPrintable(action->text()));
+            QVERIFY2(action->toolTip() != action->text() && action->toolTip().size() > 20,
+                     qPrintable(action->text()));
             QCOMPARE(action->statusTip(), action->toolTip());
         }
         QAction* scholarship = actions[1];
@@ -595,7 +610,9 @@ private slots:
     // stays light.
     void darkPaletteDarkensTheFigures()
     {
-        auto corner = [this] { return m_window->headView()->plot()->grab().toImage().pixelColor(3, 3); };
+        auto corner = [this] {
+            return m_window->headView()->plot()->grab().toImage().pixelColor(3, 3);
+        };
         QVERIFY(corner().lightness() > 200);
         QPalette dark;
         dark.setColor(QPalette::Window, QColor(0x20, 0x20, 0x20));
@@ -608,7 +625,8 @@ private slots:
 
         const ui::ExportSource source = m_window->exportSource();
         ui::ExportSettings settings = ui::windowExportSettings(source);
-        const QImage exported = QImage::fromData(ui::exportFigureBytes(source, settings, ui::FigureFormat::Png), "PNG");
+        const QImage exported =
+            QImage::fromData(ui::exportFigureBytes(source, settings, ui::FigureFormat::Png), "PNG");
         QVERIFY(QColor(exported.pixel(3, 3)).lightness() > 200);
     }
 
@@ -651,7 +669,9 @@ private slots:
         QVERIFY(!result->intermediatesKept);
         const QSize pixels = m_window->headView()->devicePixelSize();
         QVERIFY(m_window->headView()->colorMap()->data()->keySize() <= pixels.width());
-        QVERIFY(m_window->headView()->describeCell({0, QStringLiteral("weights"), 0, 0}).contains(QStringLiteral("pooled")));
+        QVERIFY(m_window->headView()
+                    ->describeCell({0, QStringLiteral("weights"), 0, 0})
+                    .contains(QStringLiteral("pooled")));
     }
 
     // Updates per second while dragging the temperature slider and scrubbing a W^q cell
@@ -698,16 +718,19 @@ private slots:
         timer.restart();
         step = 0;
         while (timer.elapsed() < 2000) {
-            sendMouse(viewport, QEvent::MouseMove, cell - QPoint(0, 10 + (step++ % 80)), Qt::LeftButton);
+            sendMouse(viewport, QEvent::MouseMove, cell - QPoint(0, 10 + (step++ % 80)),
+                      Qt::LeftButton);
             QTest::qWait(5);
         }
         sendMouse(viewport, QEvent::MouseButtonRelease, cell, Qt::NoButton);
         const int scrubUpdates = int(shownSpy.count());
         const double scrubRate = scrubUpdates * 1000.0 / double(timer.elapsed());
-        qInfo("T = %d, h = %d: %.1f updates/s dragging the temperature, %.1f updates/s scrubbing W^q "
-              "(head figure %.1f ms to build, %s)",
-              tokens, heads, temperatureRate, scrubRate, m_window->headView()->lastBuildMilliseconds(),
-              qPrintable(m_window->computeController()->backendName()));
+        qInfo(
+            "T = %d, h = %d: %.1f updates/s dragging the temperature, %.1f updates/s scrubbing W^q "
+            "(head figure %.1f ms to build, %s)",
+            tokens, heads, temperatureRate, scrubRate,
+            m_window->headView()->lastBuildMilliseconds(),
+            qPrintable(m_window->computeController()->backendName()));
         QCOMPARE(m_window->document()->undoStack()->count(), 2); // one drag, one scrub
         // The figure follows the drag instead of waiting for the release; how often is the
         // benchmark's to measure (the rates above), not a bound a loaded machine could miss.
@@ -723,7 +746,8 @@ private slots:
     {
         QTest::addColumn<QString>("path");
         const QDir dir(QStringLiteral(":/examples"));
-        for (const QString& file : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
+        for (const QString& file :
+             dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
             QTest::newRow(qPrintable(file)) << dir.filePath(file);
     }
 
@@ -733,9 +757,11 @@ private slots:
         m_window->setScene(core::loadScene(path), QString());
         waitUpToDate();
         const core::Scene example = m_window->document()->scene();
-        const QString sentence = QStringLiteral("The student did not get the scholarship because she was lazy");
+        const QString sentence =
+            QStringLiteral("The student did not get the scholarship because she was lazy");
         // Typed, keystroke by keystroke, into the sentence (and the source, in cross-attention).
-        for (QPlainTextEdit* edit : {m_window->inputPanel()->textEdit(), m_window->inputPanel()->sourceEdit()}) {
+        for (QPlainTextEdit* edit :
+             {m_window->inputPanel()->textEdit(), m_window->inputPanel()->sourceEdit()}) {
             if (!edit->isVisible())
                 continue;
             edit->clear();
@@ -743,12 +769,15 @@ private slots:
             QTest::keyClicks(edit, sentence);
         }
         waitUpToDate(30000);
-        QVERIFY2(m_window->messageBar()->level() != ui::MessageBar::Level::Error || !m_window->messageBar()->isVisible(),
+        QVERIFY2(m_window->messageBar()->level() != ui::MessageBar::Level::Error ||
+                     !m_window->messageBar()->isVisible(),
                  qPrintable(m_window->messageBar()->text()));
         QVERIFY(!m_window->isShowingStale());
         const auto result = m_window->document()->result();
         QVERIFY(result->problem->queryCount() >= 11);
-        QVERIFY(m_window->findChild<QLabel*>(QStringLiteral("timeLabel"))->text().startsWith(QStringLiteral("Computed in")));
+        QVERIFY(m_window->findChild<QLabel*>(QStringLiteral("timeLabel"))
+                    ->text()
+                    .startsWith(QStringLiteral("Computed in")));
         QVERIFY(sameResult(*result, *test::cpuResult(m_window->document()->scene())));
         // Words the example did not know are named, and said to be hashed.
         const bool knowsEveryWord = example.embedding.kind == core::EmbeddingKind::Hashed;
@@ -763,7 +792,8 @@ private slots:
     // The example's own words keep their vectors when other words are typed (one-hot).
     void exampleWordsKeepTheirOneHotVectors()
     {
-        m_window->setScene(core::loadScene(QStringLiteral(":/examples/01-this-is-a-cat.json")), QString());
+        m_window->setScene(core::loadScene(QStringLiteral(":/examples/01-this-is-a-cat.json")),
+                           QString());
         waitUpToDate();
         const core::Matrix before = m_window->document()->result()->problem->queryEmbedding;
         m_window->inputPanel()->textEdit()->setPlainText(QStringLiteral("a dog is cat."));
@@ -800,15 +830,20 @@ private slots:
         QVERIFY(m_window->staleNote()->text().startsWith(QStringLiteral("Not current")));
         QVERIFY(m_window->staleNote()->text().contains(QStringLiteral("The animal didn't cross")));
         auto veil = [](QWidget* dimmed) {
-            return dimmed->findChild<QWidget*>(QStringLiteral("staleVeil"), Qt::FindDirectChildrenOnly);
+            return dimmed->findChild<QWidget*>(QStringLiteral("staleVeil"),
+                                               Qt::FindDirectChildrenOnly);
         };
         QVERIFY(veil(m_window->viewTabs()) && veil(m_window->viewTabs())->isVisible());
         QCOMPARE(veil(m_window->viewTabs())->size(), m_window->viewTabs()->size());
         QVERIFY(veil(m_window->gridView())->isVisible());
-        QVERIFY2(darkest() > current + 60, qPrintable(QStringLiteral("%1 -> %2").arg(current).arg(darkest())));
-        QVERIFY2(m_window->messageBar()->text().startsWith(QStringLiteral("Sentence: ")), qPrintable(m_window->messageBar()->text()));
+        QVERIFY2(darkest() > current + 60,
+                 qPrintable(QStringLiteral("%1 -> %2").arg(current).arg(darkest())));
+        QVERIFY2(m_window->messageBar()->text().startsWith(QStringLiteral("Sentence: ")),
+                 qPrintable(m_window->messageBar()->text()));
         QVERIFY(!m_window->messageBar()->text().contains(QStringLiteral("text:")));
-        QVERIFY(m_window->findChild<QLabel*>(QStringLiteral("timeLabel"))->text().contains(QStringLiteral("earlier input")));
+        QVERIFY(m_window->findChild<QLabel*>(QStringLiteral("timeLabel"))
+                    ->text()
+                    .contains(QStringLiteral("earlier input")));
         m_window->document()->undoStack()->undo();
         waitUpToDate();
         QVERIFY(!m_window->isShowingStale());
@@ -825,33 +860,42 @@ private slots:
         ui::AttentionPanel* attention = m_window->attentionPanel();
         const auto before = m_window->document()->result();
 
-        choose(input->positionalCombo(), input->positionalCombo()->findData(int(core::PositionalKind::Table)));
+        choose(input->positionalCombo(),
+               input->positionalCombo()->findData(int(core::PositionalKind::Table)));
         QVERIFY(m_window->document()->scene().positional.kind == core::PositionalKind::Table);
         waitUpToDate();
         QVERIFY(sameResult(*before, *m_window->document()->result())); // the same rows, kept
-        QCOMPARE(m_window->document()->undoStack()->undoText(), QStringLiteral("Change positions to table"));
+        QCOMPARE(m_window->document()->undoStack()->undoText(),
+                 QStringLiteral("Change positions to table"));
 
-        choose(input->embeddingCombo(), input->embeddingCombo()->findData(int(core::EmbeddingKind::OneHot)));
+        choose(input->embeddingCombo(),
+               input->embeddingCombo()->findData(int(core::EmbeddingKind::OneHot)));
         QVERIFY(m_window->document()->scene().embedding.kind == core::EmbeddingKind::OneHot);
         waitUpToDate();
         const core::Problem& oneHot = *m_window->document()->result()->problem;
         QCOMPARE(oneHot.queryEmbedding(0, 0), 1.0f); // "The": the first dimension
-        QVERIFY(sameResult(*m_window->document()->result(), *test::cpuResult(m_window->document()->scene())));
+        QVERIFY(sameResult(*m_window->document()->result(),
+                           *test::cpuResult(m_window->document()->scene())));
 
-        choose(input->embeddingCombo(), input->embeddingCombo()->findData(int(core::EmbeddingKind::Table)));
+        choose(input->embeddingCombo(),
+               input->embeddingCombo()->findData(int(core::EmbeddingKind::Table)));
         QVERIFY(m_window->document()->scene().embedding.kind == core::EmbeddingKind::Table);
 
-        choose(attention->fillCombo(), attention->fillCombo()->findData(int(core::MaskFill::MinusNineE15)));
+        choose(attention->fillCombo(),
+               attention->fillCombo()->findData(int(core::MaskFill::MinusNineE15)));
         QVERIFY(m_window->document()->scene().fill == core::MaskFill::MinusNineE15);
-        QCOMPARE(m_window->document()->undoStack()->undoText(), QStringLiteral("Change masked value to −9e15"));
+        QCOMPARE(m_window->document()->undoStack()->undoText(),
+                 QStringLiteral("Change masked value to −9e15"));
 
         QComboBox* normalization = attention->normalizationCombo();
         choose(normalization, normalization->findData(int(core::Normalization::None)));
         QVERIFY(m_window->document()->scene().normalization == core::Normalization::None);
-        QCOMPARE(m_window->document()->undoStack()->undoText(), QStringLiteral("Change normalization to no normalization"));
+        QCOMPARE(m_window->document()->undoStack()->undoText(),
+                 QStringLiteral("Change normalization to no normalization"));
         waitUpToDate();
         const auto none = m_window->document()->result();
-        QVERIFY(bitIdentical(none->heads[0].weights, none->heads[0].scaledScores)); // nothing masked
+        QVERIFY(
+            bitIdentical(none->heads[0].weights, none->heads[0].scaledScores)); // nothing masked
         QVERIFY(sameResult(*none, *test::cpuResult(m_window->document()->scene())));
 
         QSpinBox* dK = attention->dKSpin();
@@ -869,16 +913,19 @@ private slots:
         QVERIFY(dimension != 16);
         // Another width than d_model: refused in the window's words, the embedding kept.
         QVERIFY(!m_window->inputPanel()->useWordVectorFile(vectors));
-        QVERIFY2(m_window->messageBar()->text().startsWith(QStringLiteral("Embedding: vectors.txt has")),
-                 qPrintable(m_window->messageBar()->text()));
+        QVERIFY2(
+            m_window->messageBar()->text().startsWith(QStringLiteral("Embedding: vectors.txt has")),
+            qPrintable(m_window->messageBar()->text()));
         QVERIFY(m_window->document()->scene().embedding.kind == core::EmbeddingKind::Hashed);
         m_window->attentionPanel()->headsSpin()->setValue(1);
         m_window->attentionPanel()->dModelSpin()->setValue(dimension);
         QVERIFY(m_window->inputPanel()->useWordVectorFile(vectors));
         QVERIFY(m_window->document()->scene().embedding.kind == core::EmbeddingKind::WordVectors);
-        QVERIFY(m_window->inputPanel()->embeddingCombo()->currentText().contains(QStringLiteral("vectors.txt")));
+        QVERIFY(m_window->inputPanel()->embeddingCombo()->currentText().contains(
+            QStringLiteral("vectors.txt")));
         waitUpToDate();
-        QVERIFY(sameResult(*m_window->document()->result(), *test::cpuResult(m_window->document()->scene())));
+        QVERIFY(sameResult(*m_window->document()->result(),
+                           *test::cpuResult(m_window->document()->scene())));
     }
 
     // 4. The small wrongs.
@@ -886,7 +933,8 @@ private slots:
     // "heads" view opens showing all heads, as its export does.
     void allHeadsPanelFramesTheShownHead()
     {
-        m_window->setScene(core::loadScene(QStringLiteral(":/examples/12-multi-head-one-off.json")), QString());
+        m_window->setScene(core::loadScene(QStringLiteral(":/examples/12-multi-head-one-off.json")),
+                           QString());
         waitUpToDate();
         QVERIFY(m_window->allHeadsShown());
         QCOMPARE(m_window->headView()->spec().view, ui::FigureView::Heads);
@@ -900,7 +948,8 @@ private slots:
         // Head 1 is the first panel of the grid: left of and not below every other.
         for (QCPAxisRect* rect : m_window->gridView()->plot()->axisRects())
             if (rect != framed && !qobject_cast<QCPColorScale*>(rect->parentLayerable()))
-                QVERIFY(framed->rect().left() < rect->rect().left() || framed->rect().top() < rect->rect().top());
+                QVERIFY(framed->rect().left() < rect->rect().left() ||
+                        framed->rect().top() < rect->rect().top());
         QCOMPARE(m_window->document()->scene().view.view, QStringLiteral("head:1"));
         // File > New: four heads, head 1 framed.
         m_window->setScene(core::makeScene(QStringLiteral("one two three"), 16, 4, 1), QString());
@@ -910,7 +959,8 @@ private slots:
         QCPAxisRect* first = m_window->gridView()->highlightedRect();
         QVERIFY(first);
         for (QCPAxisRect* rect : m_window->gridView()->plot()->axisRects())
-            QVERIFY(first->rect().left() <= rect->rect().left() && first->rect().top() <= rect->rect().top());
+            QVERIFY(first->rect().left() <= rect->rect().left() &&
+                    first->rect().top() <= rect->rect().top());
     }
 
     void everyHeadOffIsWarned()
@@ -921,10 +971,13 @@ private slots:
         waitUpToDate();
         QCOMPARE(m_window->messageBar()->key(), QStringLiteral("heads"));
         QCOMPARE(m_window->messageBar()->level(), ui::MessageBar::Level::Warning);
-        QVERIFY(m_window->messageBar()->text().contains(QStringLiteral("Every head is switched off")));
-        auto* title = qobject_cast<QCPTextElement*>(m_window->headView()->plot()->plotLayout()->element(0, 0));
+        QVERIFY(
+            m_window->messageBar()->text().contains(QStringLiteral("Every head is switched off")));
+        auto* title = qobject_cast<QCPTextElement*>(
+            m_window->headView()->plot()->plotLayout()->element(0, 0));
         QVERIFY(title);
-        QVERIFY2(title->text().contains(QStringLiteral("every head is off")), qPrintable(title->text()));
+        QVERIFY2(title->text().contains(QStringLiteral("every head is off")),
+                 qPrintable(title->text()));
         QVERIFY(m_window->findChild<QLabel*>(QStringLiteral("warningLabel"))->isVisible());
         QTest::mouseClick(m_window->attentionPanel()->headCheck(2), Qt::LeftButton);
         waitUpToDate();
@@ -944,13 +997,15 @@ private slots:
             field->setFocus();
             QTRY_VERIFY(field->hasFocus() || field->isAncestorOf(QApplication::focusWidget()));
             QTest::keyClick(QApplication::focusWidget(), Qt::Key_E, Qt::ControlModifier);
-            QVERIFY2(m_window->exportDialog() && m_window->exportDialog()->isVisible(), field->metaObject()->className());
+            QVERIFY2(m_window->exportDialog() && m_window->exportDialog()->isVisible(),
+                     field->metaObject()->className());
             m_window->exportDialog()->close();
             QTRY_VERIFY(!m_window->exportDialog());
             m_window->activateWindow();
             QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
         }
-        QCOMPARE(m_window->document()->scene().text, QStringLiteral("The animal didn't cross the street because it was too tired"));
+        QCOMPARE(m_window->document()->scene().text,
+                 QStringLiteral("The animal didn't cross the street because it was too tired"));
     }
 
     // Number fields keep what is typed, or say why not: never 8192 -> 819, 0.01 snapping
@@ -970,8 +1025,10 @@ private slots:
         QCOMPARE(m_window->document()->scene().weights.dModel, 3000);
         type(attention->dModelSpin(), QStringLiteral("9000"));
         QCOMPARE(m_window->document()->scene().weights.dModel, 3000);
-        QVERIFY2(m_window->messageBar()->text().contains(QStringLiteral("d_model: 9000 is more than 8,192")) ||
-                     m_window->messageBar()->text().contains(QStringLiteral("d_model: 9000 is more than 8192")),
+        QVERIFY2(m_window->messageBar()->text().contains(
+                     QStringLiteral("d_model: 9000 is more than 8,192")) ||
+                     m_window->messageBar()->text().contains(
+                         QStringLiteral("d_model: 9000 is more than 8192")),
                  qPrintable(m_window->messageBar()->text()));
         m_window->document()->undoStack()->undo();
         QCOMPARE(m_window->document()->scene().weights.dModel, 16);
@@ -984,7 +1041,8 @@ private slots:
         QCOMPARE(m_window->document()->scene().temperature, 1e6f);
         type(temperature, QStringLiteral("5000000"));
         QCOMPARE(m_window->document()->scene().temperature, 1e6f);
-        QVERIFY2(m_window->messageBar()->text().startsWith(QStringLiteral("Temperature: 5000000 is more than")),
+        QVERIFY2(m_window->messageBar()->text().startsWith(
+                     QStringLiteral("Temperature: 5000000 is more than")),
                  qPrintable(m_window->messageBar()->text()));
         // The slider's own values show as the title writes them.
         attention->setFocus();
@@ -995,19 +1053,24 @@ private slots:
 
     void savedNameComesFromTheTitle()
     {
-        m_window->setScene(core::loadScene(QStringLiteral(":/examples/01-this-is-a-cat.json")), QString());
-        QCOMPARE(QFileInfo(m_window->suggestedSavePath()).fileName(), QStringLiteral("this-is-a-cat.attention.json"));
+        m_window->setScene(core::loadScene(QStringLiteral(":/examples/01-this-is-a-cat.json")),
+                           QString());
+        QCOMPARE(QFileInfo(m_window->suggestedSavePath()).fileName(),
+                 QStringLiteral("this-is-a-cat.attention.json"));
         QCOMPARE(m_window->exportSource().suggestedName, QStringLiteral("this-is-a-cat"));
-        core::Scene japanese = core::loadScene(QStringLiteral(":/examples/06-japanese-per-character.json"));
+        core::Scene japanese =
+            core::loadScene(QStringLiteral(":/examples/06-japanese-per-character.json"));
         japanese.title = QStringLiteral("黒い猫 — per character!");
         m_window->setScene(japanese, QString());
-        QCOMPARE(QFileInfo(m_window->suggestedSavePath()).fileName(), QStringLiteral("黒い猫-per-character.attention.json"));
+        QCOMPARE(QFileInfo(m_window->suggestedSavePath()).fileName(),
+                 QStringLiteral("黒い猫-per-character.attention.json"));
     }
 
     // The unsaved-changes question names the scene as the title bar does.
     void unsavedChangesQuestionNamesTheScene()
     {
-        m_window->setScene(core::loadScene(QStringLiteral(":/examples/01-this-is-a-cat.json")), QString());
+        m_window->setScene(core::loadScene(QStringLiteral(":/examples/01-this-is-a-cat.json")),
+                           QString());
         m_window->document()->setTemperature(0.5f);
         QVERIFY(m_window->windowTitle().startsWith(QStringLiteral("This is a cat.")));
         QString asked;
@@ -1027,14 +1090,17 @@ private slots:
     {
         QComboBox* normalization = m_window->attentionPanel()->normalizationCombo();
         choose(normalization, normalization->findData(int(core::Normalization::Relu)));
-        QCOMPARE(m_window->document()->undoStack()->undoText(), QStringLiteral("Change normalization to ReLU"));
+        QCOMPARE(m_window->document()->undoStack()->undoText(),
+                 QStringLiteral("Change normalization to ReLU"));
         QComboBox* score = m_window->attentionPanel()->scoreCombo();
         choose(score, score->findData(int(ui::ScoreOption::Cosine)));
-        QCOMPARE(m_window->document()->undoStack()->undoText(), QStringLiteral("Change score to cosine"));
+        QCOMPARE(m_window->document()->undoStack()->undoText(),
+                 QStringLiteral("Change score to cosine"));
         QTest::mouseClick(m_window->attentionPanel()->causalCheck(), Qt::LeftButton);
         QCOMPARE(m_window->document()->undoStack()->undoText(), QStringLiteral("Causal mask on"));
         m_window->attentionPanel()->headsSpin()->setValue(8);
-        QCOMPARE(m_window->document()->undoStack()->undoText(), QStringLiteral("Change heads to 8"));
+        QCOMPARE(m_window->document()->undoStack()->undoText(),
+                 QStringLiteral("Change heads to 8"));
     }
 
     // The wheel over the scene panel scrolls it; it does not change the combo or the spin
@@ -1046,15 +1112,16 @@ private slots:
         auto* scroll = m_window->findChild<QScrollArea*>(QStringLiteral("sceneScroll"));
         QVERIFY(scroll && scroll->verticalScrollBar()->maximum() > 0);
         const QByteArray before = core::sceneToJson(m_window->document()->scene());
-        for (QWidget* control : std::vector<QWidget*>{m_window->attentionPanel()->fillCombo(),
-                                                      m_window->attentionPanel()->dModelSpin(),
-                                                      m_window->attentionPanel()->temperatureSlider()}) {
+        for (QWidget* control : std::vector<QWidget*>{
+                 m_window->attentionPanel()->fillCombo(), m_window->attentionPanel()->dModelSpin(),
+                 m_window->attentionPanel()->temperatureSlider()}) {
             const int position = scroll->verticalScrollBar()->value();
             const QPoint centre = control->rect().center();
-            QWheelEvent wheel(centre, control->mapToGlobal(centre), QPoint(), QPoint(0, -120), Qt::NoButton,
-                              Qt::NoModifier, Qt::NoScrollPhase, false);
+            QWheelEvent wheel(centre, control->mapToGlobal(centre), QPoint(), QPoint(0, -120),
+                              Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
             QApplication::sendEvent(control, &wheel);
-            QVERIFY2(scroll->verticalScrollBar()->value() > position || position == scroll->verticalScrollBar()->maximum(),
+            QVERIFY2(scroll->verticalScrollBar()->value() > position ||
+                         position == scroll->verticalScrollBar()->maximum(),
                      control->metaObject()->className());
             QVERIFY(!control->hasFocus());
         }
@@ -1161,13 +1228,16 @@ private slots:
             QCOMPARE(shown(m_window->differenceView(), 1, j), 0.0);
         const auto before = m_window->document()->result();
         const ui::WeightRef wq{ui::WeightKind::Wq, 0};
-        m_window->document()->setWeightMatrix(wq, m_window->document()->scene().weights.heads[0].Wq * 3.0f);
+        m_window->document()->setWeightMatrix(
+            wq, m_window->document()->scene().weights.heads[0].Wq * 3.0f);
         waitUpToDate();
         QTRY_VERIFY(m_window->document()->result() != before);
         const auto after = m_window->document()->result();
         QTRY_COMPARE(float(shown(m_window->differenceView(), 1, 0)),
                      after->heads[0].weights(1, 0) - before->heads[0].weights(1, 0));
-        QVERIFY(std::abs(shown(m_window->differenceView(), 1, 0)) + std::abs(shown(m_window->differenceView(), 1, 1)) > 1e-4);
+        QVERIFY(std::abs(shown(m_window->differenceView(), 1, 0)) +
+                    std::abs(shown(m_window->differenceView(), 1, 1)) >
+                1e-4);
     }
 
     // Seed 001 writes A = K^T Q: with "queries in columns" the heatmap's cell (row r, column c)
@@ -1205,7 +1275,8 @@ private slots:
         QCPAxis* x = m_window->headView()->colorMap()->keyAxis();
         QCPAxis* y = m_window->headView()->colorMap()->valueAxis();
         QVERIFY(plotArea.isValid());
-        const auto cell = m_window->headView()->cellAt(QPointF(x->coordToPixel(2), y->coordToPixel(0)));
+        const auto cell =
+            m_window->headView()->cellAt(QPointF(x->coordToPixel(2), y->coordToPixel(0)));
         QVERIFY(cell);
         QCOMPARE(cell->row, 0);
         QCOMPARE(cell->column, 2);
@@ -1221,16 +1292,24 @@ private slots:
         QTest::addColumn<QString>("command"); // the menu entry, without its accelerator
         QTest::newRow("Ctrl+N") << QKeySequence(Qt::CTRL | Qt::Key_N) << QStringLiteral("New");
         QTest::newRow("Ctrl+O") << QKeySequence(Qt::CTRL | Qt::Key_O) << QStringLiteral("Open…");
-        QTest::newRow("Ctrl+Shift+O") << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O) << QStringLiteral("Open Model…");
+        QTest::newRow("Ctrl+Shift+O")
+            << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O) << QStringLiteral("Open Model…");
         QTest::newRow("Ctrl+S") << QKeySequence(Qt::CTRL | Qt::Key_S) << QStringLiteral("Save");
-        QTest::newRow("Ctrl+Shift+S") << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S) << QStringLiteral("Save As…");
-        QTest::newRow("Ctrl+E") << QKeySequence(Qt::CTRL | Qt::Key_E) << QStringLiteral("Export Figure…");
-        QTest::newRow("Ctrl+Shift+C") << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C) << QStringLiteral("Copy Figure");
+        QTest::newRow("Ctrl+Shift+S")
+            << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S) << QStringLiteral("Save As…");
+        QTest::newRow("Ctrl+E") << QKeySequence(Qt::CTRL | Qt::Key_E)
+                                << QStringLiteral("Export Figure…");
+        QTest::newRow("Ctrl+Shift+C")
+            << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C) << QStringLiteral("Copy Figure");
         QTest::newRow("Ctrl+Z") << QKeySequence(Qt::CTRL | Qt::Key_Z) << QStringLiteral("Undo");
-        QTest::newRow("Ctrl+Shift+Z") << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z) << QStringLiteral("Redo");
-        QTest::newRow("Ctrl++") << QKeySequence(Qt::CTRL | Qt::Key_Plus) << QStringLiteral("Zoom In");
-        QTest::newRow("Ctrl+-") << QKeySequence(Qt::CTRL | Qt::Key_Minus) << QStringLiteral("Zoom Out");
-        QTest::newRow("Ctrl+0") << QKeySequence(Qt::CTRL | Qt::Key_0) << QStringLiteral("Fit Matrix");
+        QTest::newRow("Ctrl+Shift+Z")
+            << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z) << QStringLiteral("Redo");
+        QTest::newRow("Ctrl++") << QKeySequence(Qt::CTRL | Qt::Key_Plus)
+                                << QStringLiteral("Zoom In");
+        QTest::newRow("Ctrl+-") << QKeySequence(Qt::CTRL | Qt::Key_Minus)
+                                << QStringLiteral("Zoom Out");
+        QTest::newRow("Ctrl+0") << QKeySequence(Qt::CTRL | Qt::Key_0)
+                                << QStringLiteral("Fit Matrix");
         QTest::newRow("F11") << QKeySequence(Qt::Key_F11) << QStringLiteral("Present");
         QTest::newRow("Ctrl+Shift+F") << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F)
                                       << QStringLiteral("Full Screen Window");
@@ -1265,17 +1344,20 @@ private slots:
     // Help > About.
     void backendNoticeIsSaidOnce()
     {
-        const QString notice = QStringLiteral("The only Vulkan device, llvmpipe (LLVM 15.0.6, 256 bits), is a CPU "
-                                              "implementation, several times slower than the CPU backend: computing on "
-                                              "the CPU backend (Vulkan: --backend vulkan)");
+        const QString notice = QStringLiteral(
+            "The only Vulkan device, llvmpipe (LLVM 15.0.6, 256 bits), is a CPU "
+            "implementation, several times slower than the CPU backend: computing on "
+            "the CPU backend (Vulkan: --backend vulkan)");
         ui::preferences::setBackendNoticeDismissed(false);
-        m_window = std::make_unique<ui::ExplorerWindow>(std::make_unique<core::CpuBackend>(), notice);
+        m_window =
+            std::make_unique<ui::ExplorerWindow>(std::make_unique<core::CpuBackend>(), notice);
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
         ui::MessageBar* bar = m_window->messageBar();
         QCOMPARE(bar->key(), QStringLiteral("backendNotice"));
         QCOMPARE(bar->text(),
-                 QStringLiteral("Computing on the CPU: this computer has no graphics card the app can use."));
+                 QStringLiteral(
+                     "Computing on the CPU: this computer has no graphics card the app can use."));
         const auto* backend = m_window->findChild<QLabel*>(QStringLiteral("backendLabel"));
         QVERIFY(backend && backend->toolTip().contains(notice));
         QCOMPARE(m_window->backendNotice(), notice);
@@ -1285,11 +1367,14 @@ private slots:
         QVERIFY(bar->text().isEmpty());
         QVERIFY(ui::preferences::backendNoticeDismissed());
         // The next start says nothing; the tooltip still has it.
-        m_window = std::make_unique<ui::ExplorerWindow>(std::make_unique<core::CpuBackend>(), notice);
+        m_window =
+            std::make_unique<ui::ExplorerWindow>(std::make_unique<core::CpuBackend>(), notice);
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
         QVERIFY(m_window->messageBar()->text().isEmpty());
-        QVERIFY(m_window->findChild<QLabel*>(QStringLiteral("backendLabel"))->toolTip().contains(notice));
+        QVERIFY(m_window->findChild<QLabel*>(QStringLiteral("backendLabel"))
+                    ->toolTip()
+                    .contains(notice));
         ui::preferences::setBackendNoticeDismissed(false);
         waitUpToDate();
     }

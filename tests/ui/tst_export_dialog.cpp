@@ -29,8 +29,7 @@ using namespace attn;
 
 namespace {
 
-template <class T>
-T* child(QObject& parent, const char* name)
+template <class T> T* child(QObject& parent, const char* name)
 {
     return parent.findChild<T*>(QLatin1String(name));
 }
@@ -69,9 +68,9 @@ class TestExportDialog : public QObject
 {
     Q_OBJECT
 
-    std::shared_ptr<const core::AttentionResult> m_result;  // "This is a cat", one head
-    std::shared_ptr<const core::AttentionResult> m_other;   // the same under hard attention
-    std::shared_ptr<const core::AttentionResult> m_pooled;  // 40 tokens pooled to 8 x 8
+    std::shared_ptr<const core::AttentionResult> m_result; // "This is a cat", one head
+    std::shared_ptr<const core::AttentionResult> m_other;  // the same under hard attention
+    std::shared_ptr<const core::AttentionResult> m_pooled; // 40 tokens pooled to 8 x 8
     QTemporaryDir m_dir;
 
     ui::ExportSource source() const
@@ -88,13 +87,14 @@ class TestExportDialog : public QObject
     std::unique_ptr<ui::ExportDialog> open(ui::ExportSource s, const QString& path = {})
     {
         auto dialog = std::make_unique<ui::ExportDialog>(std::move(s));
-        dialog->setFileChooser([path](const QString&, const QString&, const QString&) { return path; });
+        dialog->setFileChooser(
+            [path](const QString&, const QString&, const QString&) { return path; });
         dialog->show();
         return dialog;
     }
 
-    void setSize(ui::ExportDialog& dialog, const QString& unit, double width, double height, int dpi,
-                 const QString& format)
+    void setSize(ui::ExportDialog& dialog, const QString& unit, double width, double height,
+                 int dpi, const QString& format)
     {
         choose(dialog, "format", format);
         choose(dialog, "unit", unit);
@@ -111,8 +111,10 @@ private slots:
         QCoreApplication::setApplicationName(QStringLiteral("tst_export_dialog"));
         QVERIFY(m_dir.isValid());
         core::CpuBackend backend;
-        m_result = backend.compute(test::handProblem(core::ScoreKind::ScaledDot, core::Normalization::Softmax), {});
-        m_other = backend.compute(test::handProblem(core::ScoreKind::ScaledDot, core::Normalization::Hard), {});
+        m_result = backend.compute(
+            test::handProblem(core::ScoreKind::ScaledDot, core::Normalization::Softmax), {});
+        m_other = backend.compute(
+            test::handProblem(core::ScoreKind::ScaledDot, core::Normalization::Hard), {});
         core::ComputeOptions pooled;
         pooled.viewRows = pooled.viewCols = 8;
         m_pooled = backend.compute(test::randomProblem(40, 40, 16, 2, 7, false), pooled);
@@ -130,16 +132,17 @@ private slots:
         QTest::addColumn<QSize>("pixels");
         QTest::addColumn<QSizeF>("points");
         // 10 / 2.54 * 300 = 1181.1 and 7.5 / 2.54 * 300 = 885.8: rounded to the nearest pixel.
-        QTest::newRow("10 x 7.5 cm at 300") << 10.0 << 7.5 << int(ui::SizeUnit::Centimeters) << 300.0
-                                            << QSize(1181, 886) << QSizeF(1181 * 0.24, 886 * 0.24);
-        QTest::newRow("4 x 3 in at 300") << 4.0 << 3.0 << int(ui::SizeUnit::Inches) << 300.0 << QSize(1200, 900)
-                                         << QSizeF(288, 216);
-        QTest::newRow("4 x 3 in at 72") << 4.0 << 3.0 << int(ui::SizeUnit::Inches) << 72.0 << QSize(288, 216)
-                                        << QSizeF(288, 216);
-        QTest::newRow("800 x 600 px at 150") << 800.0 << 600.0 << int(ui::SizeUnit::Pixels) << 150.0 << QSize(800, 600)
-                                             << QSizeF(384, 288);
-        QTest::newRow("2.54 cm at 600") << 2.54 << 2.54 << int(ui::SizeUnit::Centimeters) << 600.0 << QSize(600, 600)
-                                        << QSizeF(72, 72);
+        QTest::newRow("10 x 7.5 cm at 300")
+            << 10.0 << 7.5 << int(ui::SizeUnit::Centimeters) << 300.0 << QSize(1181, 886)
+            << QSizeF(1181 * 0.24, 886 * 0.24);
+        QTest::newRow("4 x 3 in at 300") << 4.0 << 3.0 << int(ui::SizeUnit::Inches) << 300.0
+                                         << QSize(1200, 900) << QSizeF(288, 216);
+        QTest::newRow("4 x 3 in at 72") << 4.0 << 3.0 << int(ui::SizeUnit::Inches) << 72.0
+                                        << QSize(288, 216) << QSizeF(288, 216);
+        QTest::newRow("800 x 600 px at 150") << 800.0 << 600.0 << int(ui::SizeUnit::Pixels) << 150.0
+                                             << QSize(800, 600) << QSizeF(384, 288);
+        QTest::newRow("2.54 cm at 600") << 2.54 << 2.54 << int(ui::SizeUnit::Centimeters) << 600.0
+                                        << QSize(600, 600) << QSizeF(72, 72);
     }
 
     void sizing()
@@ -153,9 +156,11 @@ private slots:
         const QSize got = ui::figurePixels(QSizeF(width, height), ui::SizeUnit(unit), dpi);
         QCOMPARE(got, pixels);
         const QSizeF page = ui::figurePoints(got, dpi);
-        QVERIFY(std::abs(page.width() - points.width()) < 1e-9 && std::abs(page.height() - points.height()) < 1e-9);
+        QVERIFY(std::abs(page.width() - points.width()) < 1e-9 &&
+                std::abs(page.height() - points.height()) < 1e-9);
         // Converting keeps the length: back to pixels gives the same count.
-        const QSizeF inches = ui::convertFigureSize(QSizeF(width, height), ui::SizeUnit(unit), ui::SizeUnit::Inches, dpi);
+        const QSizeF inches = ui::convertFigureSize(QSizeF(width, height), ui::SizeUnit(unit),
+                                                    ui::SizeUnit::Inches, dpi);
         QCOMPARE(ui::figurePixels(inches, ui::SizeUnit::Inches, dpi), pixels);
     }
 
@@ -165,7 +170,9 @@ private slots:
         auto dialog = open(source(), path);
         setSize(*dialog, QStringLiteral("cm"), 10.0, 7.5, 300, QStringLiteral("png"));
         QTRY_VERIFY(child<QPushButton>(*dialog, "save")->isEnabled());
-        QVERIFY(child<QLabel>(*dialog, "sizeInfo")->text().contains(QStringLiteral("1181 \u00d7 886 pixels")));
+        QVERIFY(child<QLabel>(*dialog, "sizeInfo")
+                    ->text()
+                    .contains(QStringLiteral("1181 \u00d7 886 pixels")));
         QTest::mouseClick(child<QPushButton>(*dialog, "save"), Qt::LeftButton);
         const QImage image(path);
         QCOMPARE(image.size(), QSize(1181, 886));
@@ -189,7 +196,8 @@ private slots:
         const qsizetype box = pdf.indexOf("/MediaBox [");
         QVERIFY(box >= 0);
         const qsizetype open = box + qsizetype(sizeof("/MediaBox [")) - 1;
-        const QList<QByteArray> numbers = pdf.mid(open, pdf.indexOf(']', open) - open).simplified().split(' ');
+        const QList<QByteArray> numbers =
+            pdf.mid(open, pdf.indexOf(']', open) - open).simplified().split(' ');
         QCOMPARE(numbers.size(), 4);
         const double expected[] = {0, 0, 288, 216};
         for (int i = 0; i < 4; ++i)
@@ -231,7 +239,9 @@ private slots:
         QTRY_VERIFY(!dialog->previewImage().isNull());
         const QImage first = dialog->previewImage();
         // The automatic title is offered greyed in the title box.
-        QVERIFY(child<QLineEdit>(*dialog, "title")->placeholderText().startsWith(QStringLiteral("Head 1")));
+        QVERIFY(child<QLineEdit>(*dialog, "title")
+                    ->placeholderText()
+                    .startsWith(QStringLiteral("Head 1")));
 
         choose(*dialog, "colormap", QStringLiteral("gray"));
         QTRY_VERIFY(dialog->previewImage() != first);
@@ -257,8 +267,9 @@ private slots:
         auto dialog = open(s);
         setSize(*dialog, QStringLiteral("cm"), 8.5, 7.0, 300, QStringLiteral("pdf"));
         QVERIFY(child<QCheckBox>(*dialog, "showValues")->isChecked());
-        const QString said = QStringLiteral("Numbers in cells left out: the cells are too small for legible numbers. "
-                                            "Make the figure larger or use fewer decimals.");
+        const QString said = QStringLiteral(
+            "Numbers in cells left out: the cells are too small for legible numbers. "
+            "Make the figure larger or use fewer decimals.");
         QTRY_COMPARE(child<QLabel>(*dialog, "status")->text(), said);
         child<QCheckBox>(*dialog, "showValues")->setChecked(false); // not asked for: nothing to say
         QTRY_VERIFY(!dialog->previewImage().isNull());
@@ -293,7 +304,8 @@ private slots:
         QTRY_VERIFY(!dialog->previewImage().isNull()); // a pooled heatmap is fine
         choose(*dialog, "view", QStringLiteral("pipeline"));
         QTRY_VERIFY(!dialog->errorText().isEmpty());
-        QVERIFY2(dialog->errorText().contains(QStringLiteral("pooled")), qPrintable(dialog->errorText()));
+        QVERIFY2(dialog->errorText().contains(QStringLiteral("pooled")),
+                 qPrintable(dialog->errorText()));
         QVERIFY(child<QLabel>(*dialog, "error")->isVisible());
         QVERIFY(!child<QPushButton>(*dialog, "save")->isEnabled());
         QVERIFY(!child<QPushButton>(*dialog, "copy")->isEnabled());
@@ -328,7 +340,8 @@ private slots:
         s.spec.view = ui::FigureView::Difference;
         dialog->setSource(s);
         QVERIFY(model->item(difference)->isEnabled());
-        QCOMPARE(view->currentData().toString(), QStringLiteral("difference")); // followed the window
+        QCOMPARE(view->currentData().toString(),
+                 QStringLiteral("difference")); // followed the window
         QTRY_VERIFY(!dialog->previewImage().isNull());
         QVERIFY(dialog->errorText().isEmpty());
         QVERIFY(!child<QComboBox>(*dialog, "colormap")->isEnabled()); // signed: diverging map
@@ -348,10 +361,11 @@ private slots:
         s.spec.head = 2;
         dialog->setSource(s);
         auto* head = child<QComboBox>(*dialog, "head");
-        QCOMPARE(head->count(), 4); // three heads and their mean
+        QCOMPARE(head->count(), 4);               // three heads and their mean
         QCOMPARE(head->currentData().toInt(), 2); // the head had not been changed: it follows
         QVERIFY(head->currentText().contains(QStringLiteral("selected")));
-        QCOMPARE(child<QComboBox>(*dialog, "view")->currentData().toString(), QStringLiteral("heads"));
+        QCOMPARE(child<QComboBox>(*dialog, "view")->currentData().toString(),
+                 QStringLiteral("heads"));
         // The pipeline has no mean.
         choose(*dialog, "view", QStringLiteral("pipeline"));
         auto* model = qobject_cast<QStandardItemModel*>(head->model());
@@ -378,7 +392,8 @@ private slots:
     {
         // A name at the file system's 255-byte limit: the file exists, but the temporary
         // file beside it cannot (its name is longer), even for root.
-        const QString path = m_dir.filePath(QString(251, QLatin1Char('f')) + QStringLiteral(".png"));
+        const QString path =
+            m_dir.filePath(QString(251, QLatin1Char('f')) + QStringLiteral(".png"));
         {
             QFile old(path);
             QVERIFY(old.open(QIODevice::WriteOnly));
@@ -390,7 +405,8 @@ private slots:
         QMessageBox* box = nullptr;
         QTRY_VERIFY((box = child<QMessageBox>(*dialog, "failure")));
         QVERIFY(box->text().contains(QStringLiteral("not saved")));
-        QVERIFY2(box->informativeText().contains(QStringLiteral("unchanged")), qPrintable(box->informativeText()));
+        QVERIFY2(box->informativeText().contains(QStringLiteral("unchanged")),
+                 qPrintable(box->informativeText()));
         QCOMPARE(readAll(path), QByteArray("old figure"));
         box->close();
 
@@ -409,8 +425,10 @@ private slots:
         const QMimeData* mime = QGuiApplication::clipboard()->mimeData();
         QVERIFY(mime);
         QVERIFY(mime->hasFormat(QStringLiteral("image/png")));
-        QCOMPARE(QImage::fromData(mime->data(QStringLiteral("image/png")), "PNG").size(), QSize(640, 480));
-        QVERIFY(svgTexts(mime->data(QStringLiteral("image/svg+xml"))).contains(QStringLiteral("cat")));
+        QCOMPARE(QImage::fromData(mime->data(QStringLiteral("image/png")), "PNG").size(),
+                 QSize(640, 480));
+        QVERIFY(
+            svgTexts(mime->data(QStringLiteral("image/svg+xml"))).contains(QStringLiteral("cat")));
     }
 
     void settingsAreRemembered()
@@ -433,7 +451,8 @@ private slots:
         QVERIFY(!s.colorBar);
         QCOMPARE(s.precision, 3);
         QCOMPARE(s.fontPoints, 8.5);
-        QCOMPARE(QSettings().value(QStringLiteral("export/format")).toString(), QStringLiteral("pdf"));
+        QCOMPARE(QSettings().value(QStringLiteral("export/format")).toString(),
+                 QStringLiteral("pdf"));
     }
 
     void matrixExportWritesTheChosenStage()

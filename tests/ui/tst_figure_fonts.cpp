@@ -54,9 +54,13 @@ QString missingGlyphs(const QString& text, const QFont& font, QSet<QString>* fam
     for (char32_t c : text.toUcs4()) {
         if (QChar::isSpace(c) || QChar::category(c) == QChar::Other_Format)
             continue;
-        const bool covered = std::any_of(used.begin(), used.end(), [c](const QRawFont& raw) { return raw.supportsCharacter(c); });
+        const bool covered = std::any_of(used.begin(), used.end(), [c](const QRawFont& raw) {
+            return raw.supportsCharacter(c);
+        });
         if (!covered)
-            problems.append(QStringLiteral("U+%1 in no font used").arg(quint32(c), 4, 16, QLatin1Char('0')).toUpper());
+            problems.append(QStringLiteral("U+%1 in no font used")
+                                .arg(quint32(c), 4, 16, QLatin1Char('0'))
+                                .toUpper());
     }
     problems.removeDuplicates();
     return problems.join(QStringLiteral("; "));
@@ -89,11 +93,13 @@ void verifyAxes(QCustomPlot& plot, const QStringList& tokens, bool everyLabelSho
             for (const QString& label : tickLabels(axis)) {
                 seen.append(label);
                 const QString missing = missingGlyphs(label, axis->tickLabelFont());
-                QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("“%1”: %2").arg(label, missing)));
+                QVERIFY2(missing.isEmpty(),
+                         qPrintable(QStringLiteral("“%1”: %2").arg(label, missing)));
             }
     const QFont font = plot.axisRect(0)->axis(QCPAxis::atLeft)->tickLabelFont();
     for (const QString& token : tokens) {
-        QVERIFY2(!everyLabelShown || seen.contains(token), qPrintable(QStringLiteral("no label “%1”").arg(token)));
+        QVERIFY2(!everyLabelShown || seen.contains(token),
+                 qPrintable(QStringLiteral("no label “%1”").arg(token)));
         const QString missing = missingGlyphs(token, font);
         QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("“%1”: %2").arg(token, missing)));
     }
@@ -164,13 +170,17 @@ private slots:
         pdf.close();
         QProcess pdffonts;
         pdffonts.start(QStringLiteral("pdffonts"), {pdfPath});
-        QVERIFY2(pdffonts.waitForFinished(30000) && pdffonts.exitCode() == 0, "pdffonts (poppler-utils, cmake/deps.sh)");
-        const QString embedded = QString::fromUtf8(pdffonts.readAllStandardOutput()).remove(QLatin1Char(' '));
+        QVERIFY2(pdffonts.waitForFinished(30000) && pdffonts.exitCode() == 0,
+                 "pdffonts (poppler-utils, cmake/deps.sh)");
+        const QString embedded =
+            QString::fromUtf8(pdffonts.readAllStandardOutput()).remove(QLatin1Char(' '));
         for (const QString& family : families)
-            QVERIFY2(embedded.contains(QString(family).remove(QLatin1Char(' ')), Qt::CaseInsensitive),
-                     qPrintable(QStringLiteral("%1 not embedded:\n%2").arg(family, embedded)));
+            QVERIFY2(
+                embedded.contains(QString(family).remove(QLatin1Char(' ')), Qt::CaseInsensitive),
+                qPrintable(QStringLiteral("%1 not embedded:\n%2").arg(family, embedded)));
         // A PNG of the figure draws the same layout with the same fonts.
-        const QImage png = QImage::fromData(ui::renderFigure(plot, size, spec.dpi, ui::FigureFormat::Png), "PNG");
+        const QImage png =
+            QImage::fromData(ui::renderFigure(plot, size, spec.dpi, ui::FigureFormat::Png), "PNG");
         QCOMPARE(png.size(), size);
     }
 
@@ -185,7 +195,8 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         window.setScene(core::makeScene(sentence, 16, 2, 1), QString());
         QTRY_VERIFY_WITH_TIMEOUT(window.isUpToDate() && window.document()->result(), 10000);
-        QTRY_VERIFY(window.headView()->plot()->axisRectCount() >= 1 && !window.headView()->isRebuildPending());
+        QTRY_VERIFY(window.headView()->plot()->axisRectCount() >= 1 &&
+                    !window.headView()->isRebuildPending());
         verifyAxes(*window.headView()->plot(), tokensOf(*window.document()->result()), false);
         window.document()->undoStack()->setClean();
     }
@@ -206,10 +217,14 @@ private slots:
             for (const ui::SlideText* label : slide.textsOf(ui::SlideText::Role::Label)) {
                 seen.append(label->text);
                 const QString missing = missingGlyphs(label->text, label->font);
-                QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("step %1, “%2”: %3").arg(step).arg(label->text, missing)));
+                QVERIFY2(
+                    missing.isEmpty(),
+                    qPrintable(
+                        QStringLiteral("step %1, “%2”: %3").arg(step).arg(label->text, missing)));
             }
             for (const QString& token : tokens)
-                QVERIFY2(seen.contains(token), qPrintable(QStringLiteral("step %1: no label “%2”").arg(step).arg(token)));
+                QVERIFY2(seen.contains(token),
+                         qPrintable(QStringLiteral("step %1: no label “%2”").arg(step).arg(token)));
         }
     }
 };

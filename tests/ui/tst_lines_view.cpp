@@ -71,7 +71,8 @@ private slots:
         QVERIFY(to.x() - from.x() > 100.0);
         for (double t = 0.1; t < 0.95; t += 0.1) {
             const QPointF p = from + (to - from) * t;
-            QVERIFY2(!isBackground(image.pixel(p.toPoint())), qPrintable(QStringLiteral("t = %1").arg(t)));
+            QVERIFY2(!isBackground(image.pixel(p.toPoint())),
+                     qPrintable(QStringLiteral("t = %1").arg(t)));
         }
         // Above the first row, beside the anchors, nothing is drawn.
         const QPointF empty(from.x() + 4.0, g.queryAnchors[0].y() - g.rowHeight * 1.2);
@@ -98,15 +99,15 @@ private slots:
         svg.setViewBox(QRect(0, 0, 480, 300));
         {
             QPainter painter(&svg);
-            ui::LinesView::render(painter, QRectF(0, 0, 480, 300), *result, 0, QFont(QStringLiteral("DejaVu Sans"), 10),
-                                  Qt::darkRed);
+            ui::LinesView::render(painter, QRectF(0, 0, 480, 300), *result, 0,
+                                  QFont(QStringLiteral("DejaVu Sans"), 10), Qt::darkRed);
         }
         const QString text = QString::fromUtf8(buffer.data());
         for (const char* word : {">The<", ">cat<", ">sat<", ">down<", ">Queries<", ">Keys<"})
             QVERIFY2(text.contains(QLatin1String(word)), word);
         QVERIFY(text.contains(QLatin1String("<text")));
-        QVERIFY(text.contains(QLatin1String("<polyline")) || text.contains(QLatin1String("<line")) ||
-                text.contains(QLatin1String("<path")));
+        QVERIFY(text.contains(QLatin1String("<polyline")) ||
+                text.contains(QLatin1String("<line")) || text.contains(QLatin1String("<path")));
     }
 
     void meanOfEnabledHeads()
@@ -152,9 +153,11 @@ private slots:
         view.setResult(handResult(), 0);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
-        const auto g = ui::LinesView::layout(QRectF(view.rect()), *view.result(), 0, view.font(), &view);
+        const auto g =
+            ui::LinesView::layout(QRectF(view.rect()), *view.result(), 0, view.font(), &view);
         const QPointF onCat = g.queryLabels[1].center();
-        QMouseEvent move(QEvent::MouseMove, onCat, view.mapToGlobal(onCat), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+        QMouseEvent move(QEvent::MouseMove, onCat, view.mapToGlobal(onCat), Qt::NoButton,
+                         Qt::NoButton, Qt::NoModifier);
         QApplication::sendEvent(&view, &move);
         QCOMPARE(view.highlight().side, ui::LinesView::Side::Query);
         QCOMPARE(view.highlight().index, 1);
@@ -187,7 +190,8 @@ private slots:
         result->problem = problem;
         result->heads[0].weights = Matrix::Identity(300, 300);
         QImage image(600, 400, QImage::Format_ARGB32);
-        const auto g = ui::LinesView::layout(QRectF(image.rect()), *result, 0, QFont(QStringLiteral("DejaVu Sans"), 10), &image);
+        const auto g = ui::LinesView::layout(QRectF(image.rect()), *result, 0,
+                                             QFont(QStringLiteral("DejaVu Sans"), 10), &image);
         QVERIFY(g.message.isEmpty());
         QVERIFY(g.labelStep > 1);
         QVERIFY(g.queryLabels.back().bottom() <= 400.0);

@@ -49,7 +49,8 @@ void sendMouse(QWidget* widget, QEvent::Type type, QPoint pos, Qt::MouseButtons 
                Qt::KeyboardModifiers modifiers)
 {
     QMouseEvent event(type, pos, widget->mapToGlobal(pos),
-                      type == QEvent::MouseMove ? Qt::NoButton : Qt::LeftButton, buttons, modifiers);
+                      type == QEvent::MouseMove ? Qt::NoButton : Qt::LeftButton, buttons,
+                      modifiers);
     QApplication::sendEvent(widget, &event);
 }
 
@@ -167,13 +168,20 @@ private slots:
     {
         QTest::addColumn<QString>("typed");
         QTest::addColumn<QString>("reason"); // a word the message must contain
-        QTest::newRow("nan") << "nan" << "finite";
-        QTest::newRow("inf") << "-inf" << "finite";
-        QTest::newRow("1e30") << "1e30" << "1e6";
-        QTest::newRow("past float") << "1e39" << "1e6";
-        QTest::newRow("garbage") << "abc" << "not a number";
-        QTest::newRow("trailing junk") << "0.5x" << "not a number";
-        QTest::newRow("empty") << "" << "number";
+        QTest::newRow("nan") << "nan"
+                             << "finite";
+        QTest::newRow("inf") << "-inf"
+                             << "finite";
+        QTest::newRow("1e30") << "1e30"
+                              << "1e6";
+        QTest::newRow("past float") << "1e39"
+                                    << "1e6";
+        QTest::newRow("garbage") << "abc"
+                                 << "not a number";
+        QTest::newRow("trailing junk") << "0.5x"
+                                       << "not a number";
+        QTest::newRow("empty") << ""
+                               << "number";
     }
 
     void refusesBadText()
@@ -247,15 +255,19 @@ private slots:
             m_editor->setMatrix(sample());
             changing.clear();
             sendMouse(viewport, QEvent::MouseButtonPress, start, Qt::LeftButton, modifiers);
-            sendMouse(viewport, QEvent::MouseMove, start - QPoint(0, 10), Qt::LeftButton, modifiers);
-            sendMouse(viewport, QEvent::MouseMove, start - QPoint(0, 30), Qt::LeftButton, modifiers);
-            sendMouse(viewport, QEvent::MouseButtonRelease, start - QPoint(0, 30), Qt::NoButton, modifiers);
+            sendMouse(viewport, QEvent::MouseMove, start - QPoint(0, 10), Qt::LeftButton,
+                      modifiers);
+            sendMouse(viewport, QEvent::MouseMove, start - QPoint(0, 30), Qt::LeftButton,
+                      modifiers);
+            sendMouse(viewport, QEvent::MouseButtonRelease, start - QPoint(0, 30), Qt::NoButton,
+                      modifiers);
             return m_editor->matrix()(0, 0) - sample()(0, 0);
         };
         const float coarse = drag(Qt::NoModifier);
         const float fine = drag(Qt::ShiftModifier);
         QVERIFY(coarse > 0.0f && fine > 0.0f);
-        QVERIFY2(std::abs(coarse / fine - 10.0f) < 1.0f, qPrintable(QStringLiteral("%1 vs %2").arg(coarse).arg(fine)));
+        QVERIFY2(std::abs(coarse / fine - 10.0f) < 1.0f,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(coarse).arg(fine)));
     }
 
     void escapeCancelsAScrub()
@@ -408,7 +420,8 @@ private slots:
         QVERIFY(!m_editor->importFile(path));
         QCOMPARE(errors.count(), 1);
         const QString message = errors[0][0].toString();
-        QVERIFY2(message.contains(QStringLiteral("wide.npy")) && message.contains(QStringLiteral("3 \u00d7 5")) &&
+        QVERIFY2(message.contains(QStringLiteral("wide.npy")) &&
+                     message.contains(QStringLiteral("3 \u00d7 5")) &&
                      message.contains(QStringLiteral("3 \u00d7 3")),
                  qPrintable(message));
         QCOMPARE(replaced.count(), 0);
@@ -431,7 +444,8 @@ private slots:
         QVERIFY(!m_editor->importFile(hugePath));
         QVERIFY(!m_editor->importFile(dir.filePath(QStringLiteral("missing.npy"))));
         QCOMPARE(errors.count(), 3);
-        QVERIFY2(errors[0][0].toString().contains(QStringLiteral("NaN")), qPrintable(errors[0][0].toString()));
+        QVERIFY2(errors[0][0].toString().contains(QStringLiteral("NaN")),
+                 qPrintable(errors[0][0].toString()));
         QCOMPARE(replaced.count(), 0);
         QCOMPARE(m_editor->matrix(), sample());
     }
@@ -442,13 +456,15 @@ private slots:
         Matrix other(3, 3);
         other << 9, 8, 7, 6, 5, 4, 3, 2, 1;
         const QString tensors = dir.filePath(QStringLiteral("model.safetensors"));
-        core::writeFileAtomically(tensors, core::safetensorsBytes({{"a", Matrix::Zero(2, 2)}, {"b", other}}));
+        core::writeFileAtomically(
+            tensors, core::safetensorsBytes({{"a", Matrix::Zero(2, 2)}, {"b", other}}));
         QSignalSpy replaced(m_editor.get(), &ui::MatrixEditor::matrixReplaced);
         QSignalSpy errors(m_editor.get(), &ui::MatrixEditor::errorOccurred);
         // Two tensors and no name: the message lists them, and nothing changes.
         QVERIFY(!m_editor->importFile(tensors));
         QCOMPARE(errors.count(), 1);
-        QVERIFY2(errors[0][0].toString().contains(QStringLiteral("b")), qPrintable(errors[0][0].toString()));
+        QVERIFY2(errors[0][0].toString().contains(QStringLiteral("b")),
+                 qPrintable(errors[0][0].toString()));
         QVERIFY(m_editor->importFile(tensors, QStringLiteral("b")));
         QCOMPARE(m_editor->matrix(), other);
         QCOMPARE(replaced.count(), 1);

@@ -5,12 +5,13 @@
 // load, drop a stale reply; and the live-update time on a GPT-2-shaped random checkpoint.
 // Every number on screen is checked against core's own functions on the same run.
 
+#include "ui/document/preferences.h"
 #include "ui/document/recovery_store.h"
 #include "ui/explorer/crash_recovery.h"
 #include "ui/explorer/explorer_window.h"
 #include "ui/explorer/message_bar.h"
-#include "ui/export/export_dialog.h"
 #include "ui/explorer/stale_indicator.h"
+#include "ui/export/export_dialog.h"
 #include "ui/model/head_grid_view.h"
 #include "ui/model/importance_view.h"
 #include "ui/model/matrix_panels_view.h"
@@ -19,7 +20,6 @@
 #include "ui/model/model_window.h"
 #include "ui/model/open_model_dialog.h"
 #include "ui/model/predictions_view.h"
-#include "ui/document/preferences.h"
 #include "ui/model/token_focus_bar.h"
 #include "ui/presentation/presentation_steps.h"
 #include "ui/presentation/presentation_window.h"
@@ -57,8 +57,8 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
-#include <QStatusBar>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -93,8 +93,9 @@ public:
     std::string name() const override { return m_cpu.name(); }
     std::string deviceName() const override { return m_cpu.deviceName(); }
     core::BlockOps& blockOps() override { return m_cpu.blockOps(); }
-    std::shared_ptr<const core::AttentionResult> compute(std::shared_ptr<const core::Problem> problem,
-                                                         const core::ComputeOptions& options) override
+    std::shared_ptr<const core::AttentionResult>
+    compute(std::shared_ptr<const core::Problem> problem,
+            const core::ComputeOptions& options) override
     {
         {
             std::unique_lock lock(m_mutex);
@@ -171,8 +172,8 @@ private slots:
 
     void init()
     {
-        m_window = std::make_unique<ui::ModelWindow>(std::make_unique<core::CpuBackend>(), gpu::BackendChoice::Cpu,
-                                                     QString(), QString());
+        m_window = std::make_unique<ui::ModelWindow>(std::make_unique<core::CpuBackend>(),
+                                                     gpu::BackendChoice::Cpu, QString(), QString());
         m_window->resize(1600, 1000);
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
@@ -215,12 +216,15 @@ private slots:
         QVERIFY(m_window->modelLabel()->text().contains(QStringLiteral("gpt2")));
         QVERIFY(m_window->backendLabel()->text().startsWith(QStringLiteral("CPU · Eigen")));
         QVERIFY(m_window->timeLabel()->text().startsWith(QStringLiteral("Computed in")));
-        QVERIFY(ui::preferences::recentFiles().contains(QFileInfo(fixture(QStringLiteral("gpt2"))).absoluteFilePath()));
-        QVERIFY(m_window->predictionsView()->blocks().front().heading.contains(QStringLiteral("Next token")));
+        QVERIFY(ui::preferences::recentFiles().contains(
+            QFileInfo(fixture(QStringLiteral("gpt2"))).absoluteFilePath()));
+        QVERIFY(m_window->predictionsView()->blocks().front().heading.contains(
+            QStringLiteral("Next token")));
         // The predictions are core's own.
-        const auto expected = core::runModel(m_gpt2, core::modelTokens(*m_gpt2, QStringLiteral("The cat sat on the")), {},
-                                             m_cpu);
-        QCOMPARE(m_window->predictionsView()->blocks().front().rows.front().id, expected->predictions.front().top.front().id);
+        const auto expected = core::runModel(
+            m_gpt2, core::modelTokens(*m_gpt2, QStringLiteral("The cat sat on the")), {}, m_cpu);
+        QCOMPARE(m_window->predictionsView()->blocks().front().rows.front().id,
+                 expected->predictions.front().top.front().id);
     }
 
     // The cache list: models under a fake HF_HOME, each with family, size and dtype.
@@ -228,9 +232,11 @@ private slots:
     {
         QTemporaryDir home;
         QVERIFY(home.isValid());
-        for (const auto& [org, name, from] : {std::tuple{"test-org", "tiny-gpt2", "gpt2"}, std::tuple{"test-org", "tiny-bert", "bert"}}) {
+        for (const auto& [org, name, from] : {std::tuple{"test-org", "tiny-gpt2", "gpt2"},
+                                              std::tuple{"test-org", "tiny-bert", "bert"}}) {
             const QString snapshot =
-                home.filePath(QStringLiteral("hub/models--%1--%2/snapshots/0123abcd").arg(QLatin1String(org), QLatin1String(name)));
+                home.filePath(QStringLiteral("hub/models--%1--%2/snapshots/0123abcd")
+                                  .arg(QLatin1String(org), QLatin1String(name)));
             QVERIFY(QDir().mkpath(snapshot));
             const QDir source(fixture(QLatin1String(from)));
             for (const QString& file : source.entryList(QDir::Files))
@@ -243,12 +249,14 @@ private slots:
         QVERIFY(listed.wait(10000));
         QTreeWidget* list = dialog.modelList();
         QCOMPARE(list->topLevelItemCount(), 2);
-        QTreeWidgetItem* gpt2 = list->findItems(QStringLiteral("test-org/tiny-gpt2"), Qt::MatchExactly).value(0);
+        QTreeWidgetItem* gpt2 =
+            list->findItems(QStringLiteral("test-org/tiny-gpt2"), Qt::MatchExactly).value(0);
         QVERIFY(gpt2);
         QCOMPARE(gpt2->text(1), QStringLiteral("gpt2"));
         QCOMPARE(gpt2->text(3), QStringLiteral("F32"));
         QVERIFY(!gpt2->text(2).isEmpty());
-        QTreeWidgetItem* bert = list->findItems(QStringLiteral("test-org/tiny-bert"), Qt::MatchExactly).value(0);
+        QTreeWidgetItem* bert =
+            list->findItems(QStringLiteral("test-org/tiny-bert"), Qt::MatchExactly).value(0);
         QVERIFY(bert);
         QCOMPARE(bert->text(1), QStringLiteral("bert"));
         list->setCurrentItem(gpt2);
@@ -297,11 +305,14 @@ private slots:
         m_window->viewTabs()->setCurrentIndex(3);
         waitUpToDate();
         QTRY_VERIFY(m_window->differenceView()->result() == layer ||
-                    m_window->differenceView()->result() == m_window->document()->result()->layers[1]);
-        QCOMPARE(m_window->headPanel()->findChild<QLabel*>()->text(), QStringLiteral("Layer 2 · head 3"));
+                    m_window->differenceView()->result() ==
+                        m_window->document()->result()->layers[1]);
+        QCOMPARE(m_window->headPanel()->findChild<QLabel*>()->text(),
+                 QStringLiteral("Layer 2 · head 3"));
         // Hover names the head and the strongest key of the hovered query.
         const QString hover = m_window->gridView()->describeAt(cell.center());
-        QVERIFY2(hover.startsWith(QStringLiteral("Layer 2, head 3")) && hover.contains(QStringLiteral("attends most to")),
+        QVERIFY2(hover.startsWith(QStringLiteral("Layer 2, head 3")) &&
+                     hover.contains(QStringLiteral("attends most to")),
                  qPrintable(hover));
     }
 
@@ -340,7 +351,8 @@ private slots:
             moved = moved || std::abs(row.probability - *row.before) > 1e-4;
         }
         QVERIFY2(moved, "switching three heads off changed no probability");
-        QVERIFY(m_window->gridView()->describeAt(m_window->gridView()->geometry().cellRect(1, 0).center())
+        QVERIFY(m_window->gridView()
+                    ->describeAt(m_window->gridView()->geometry().cellRect(1, 0).center())
                     .contains(QStringLiteral("switched off")));
     }
 
@@ -363,7 +375,8 @@ private slots:
         waitUpToDate();
         QVERIFY(doc->interventions().empty());
         QVERIFY(m_window->document()->result()->interventions.empty());
-        QCOMPARE(m_window->document()->result(), m_window->document()->baseline()); // the checkpoint's own run
+        QCOMPARE(m_window->document()->result(),
+                 m_window->document()->baseline()); // the checkpoint's own run
         QVERIFY(!m_window->resetAction()->isEnabled());
         QCOMPARE(doc->undoStack()->count(), 4); // reset is one step
         doc->undoStack()->undo();
@@ -394,7 +407,8 @@ private slots:
         QCOMPARE(result->firstComputedLayer, 1);
         // W^q of that head, one cell typed.
         panel->setCurrentMatrix(ui::HeadMatrix::Wq);
-        const core::Matrix before = m_window->document()->checkpointMatrix(1, 2, ui::HeadMatrix::Wq);
+        const core::Matrix before =
+            m_window->document()->checkpointMatrix(1, 2, ui::HeadMatrix::Wq);
         emit panel->editor()->cellEdited(0, 1, 0.75f);
         waitUpToDate();
         result = m_window->document()->result();
@@ -405,8 +419,11 @@ private slots:
         QCOMPARE(result->layers[1]->problem->weights->heads[2].Wq(1, 1), before(1, 1));
         QVERIFY(m_window->gridView()->options().edited.count({1, 2}));
         // The same run as core's with the same interventions.
-        const auto reference = core::runModel(m_gpt2, result->tokens, m_window->document()->interventions(), m_cpu);
-        QVERIFY((reference->predictions.front().logits - result->predictions.front().logits).cwiseAbs().maxCoeff() < 1e-5f);
+        const auto reference =
+            core::runModel(m_gpt2, result->tokens, m_window->document()->interventions(), m_cpu);
+        QVERIFY((reference->predictions.front().logits - result->predictions.front().logits)
+                    .cwiseAbs()
+                    .maxCoeff() < 1e-5f);
         // Temperature: typed, undone in one step.
         panel->temperatureField()->setValue(2.0);
         emit panel->temperatureField()->editingFinished();
@@ -443,15 +460,18 @@ private slots:
         std::vector<std::pair<float, QString>> ranked;
         for (int l = 0; l < 2; ++l)
             for (int h = 0; h < 4; ++h)
-                ranked.emplace_back(expected.drop(l, h), QStringLiteral("Layer %1, head %2: ").arg(l + 1).arg(h + 1));
-        std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+                ranked.emplace_back(expected.drop(l, h),
+                                    QStringLiteral("Layer %1, head %2: ").arg(l + 1).arg(h + 1));
+        std::stable_sort(ranked.begin(), ranked.end(),
+                         [](const auto& a, const auto& b) { return a.first > b.first; });
         const QStringList lines = view->ranking()->text().split(QLatin1Char('\n'));
         QCOMPARE(lines.size(), 6); // a heading and the top five
         for (int k = 0; k < 5; ++k) {
             const double drop = double(ranked[std::size_t(k)].first);
-            QCOMPARE(lines[k + 1], QStringLiteral("%1. ").arg(k + 1) + ranked[std::size_t(k)].second +
-                                       (drop < 0 ? QStringLiteral("−") : QString()) +
-                                       QString::number(std::abs(drop), 'f', 2) + QStringLiteral(" nats"));
+            QCOMPARE(lines[k + 1],
+                     QStringLiteral("%1. ").arg(k + 1) + ranked[std::size_t(k)].second +
+                         (drop < 0 ? QStringLiteral("−") : QString()) +
+                         QString::number(std::abs(drop), 'f', 2) + QStringLiteral(" nats"));
         }
         QTemporaryDir dir;
         const QString svg = dir.filePath(QStringLiteral("importance.svg"));
@@ -462,14 +482,17 @@ private slots:
         for (int l = 0; l < 2; ++l)
             for (int h = 0; h < 4; ++h) {
                 const double drop = double(expected.drop(l, h));
-                const QString number = (drop < 0 ? QStringLiteral("−") : QString()) + QString::number(std::abs(drop), 'f', 2);
-                QVERIFY2(figure.contains(QLatin1Char('>') + number + QLatin1Char('<')), qPrintable(number));
+                const QString number = (drop < 0 ? QStringLiteral("−") : QString()) +
+                                       QString::number(std::abs(drop), 'f', 2);
+                QVERIFY2(figure.contains(QLatin1Char('>') + number + QLatin1Char('<')),
+                         qPrintable(number));
             }
         // A click on the heatmap selects that head (once painted: the cells' places come from
         // the paint).
         QTRY_VERIFY(!view->panels()->geometry().cells.empty());
         const QRectF cells = view->panels()->geometry().cells.front();
-        click(view->panels(), QPointF(cells.left() + cells.width() * 0.6, cells.top() + cells.height() * 0.75));
+        click(view->panels(),
+              QPointF(cells.left() + cells.width() * 0.6, cells.top() + cells.height() * 0.75));
         QCOMPARE(m_window->document()->selectedLayer(), 1);
         QCOMPARE(m_window->document()->selectedHead(), 2);
     }
@@ -515,13 +538,15 @@ private slots:
                         const QColor c = shot.pixelColor(QPoint(int(x * ratio), int(y * ratio)));
                         light += c.red() > 215 && c.green() > 215 && c.blue() > 215;
                     }
-                QVERIFY2(light >= box.width() * box.height() / 5, qPrintable(QStringLiteral("no switch on layer %1, head %2")
-                                                                                  .arg(l + 1)
-                                                                                  .arg(h + 1)));
+                QVERIFY2(
+                    light >= box.width() * box.height() / 5,
+                    qPrintable(
+                        QStringLiteral("no switch on layer %1, head %2").arg(l + 1).arg(h + 1)));
             }
         const auto& g = grid->geometry();
-        QCOMPARE(g.tokens, (QStringList{QStringLiteral("The"), QStringLiteral("“ cat”"), QStringLiteral("“ sat”"),
-                                        QStringLiteral("“ on”"), QStringLiteral("“ the”")}));
+        QCOMPARE(g.tokens, (QStringList{QStringLiteral("The"), QStringLiteral("“ cat”"),
+                                        QStringLiteral("“ sat”"), QStringLiteral("“ on”"),
+                                        QStringLiteral("“ the”")}));
         QCOMPARE(g.tokenStep, 1);
         QVERIFY(g.queryLabelWidth > 0 && g.keyLabelHeight > 0);
     }
@@ -600,12 +625,13 @@ private slots:
         // In every thumbnail only the focus row keeps its colours.
         const auto result = m_window->document()->result();
         const ui::ColourTable colours;
-        const QImage thumbnail = ui::HeadGridPainter::thumbnail(result->layers[1]->heads[0].weights, colours, 1, Qt::white);
+        const QImage thumbnail = ui::HeadGridPainter::thumbnail(result->layers[1]->heads[0].weights,
+                                                                colours, 1, Qt::white);
         QCOMPARE(thumbnail.pixel(0, 1), colours.at(result->layers[1]->heads[0].weights(1, 0)));
         QVERIFY(thumbnail.pixel(0, 3) != colours.at(result->layers[1]->heads[0].weights(3, 0)));
         // Hover reads the focus token's strongest key wherever the pointer is in a head.
-        const QString hover = m_window->gridView()->describeAt(m_window->gridView()->geometry().cellRect(0, 2).bottomRight() -
-                                                                QPointF(3, 3));
+        const QString hover = m_window->gridView()->describeAt(
+            m_window->gridView()->geometry().cellRect(0, 2).bottomRight() - QPointF(3, 3));
         QVERIFY2(hover.contains(QStringLiteral("“ cat” attends most to")), qPrintable(hover));
         QCOMPARE(m_window->rolloutView()->panels().front().highlightRow, 1);
         cat->click(); // again: every row
@@ -628,12 +654,15 @@ private slots:
         text.start(QStringLiteral("pdftotext"), {pdf, QStringLiteral("-")});
         QVERIFY(text.waitForFinished(30000));
         const QString words = QString::fromUtf8(text.readAllStandardOutput());
-        for (const QString& label : {QStringLiteral("Layer 1"), QStringLiteral("Layer 2"), QStringLiteral("Head 1"),
-                                     QStringLiteral("Head 4"), QStringLiteral("gpt2")})
-            QVERIFY2(words.contains(label), qPrintable(label + QStringLiteral(" not in: ") + words));
+        for (const QString& label :
+             {QStringLiteral("Layer 1"), QStringLiteral("Layer 2"), QStringLiteral("Head 1"),
+              QStringLiteral("Head 4"), QStringLiteral("gpt2")})
+            QVERIFY2(words.contains(label),
+                     qPrintable(label + QStringLiteral(" not in: ") + words));
         QProcess render;
-        render.start(QStringLiteral("pdftoppm"), {QStringLiteral("-png"), QStringLiteral("-r"), QStringLiteral("50"),
-                                                  QStringLiteral("-singlefile"), pdf, dir.filePath(QStringLiteral("page"))});
+        render.start(QStringLiteral("pdftoppm"),
+                     {QStringLiteral("-png"), QStringLiteral("-r"), QStringLiteral("50"),
+                      QStringLiteral("-singlefile"), pdf, dir.filePath(QStringLiteral("page"))});
         QVERIFY(render.waitForFinished(30000));
         const QImage page(dir.filePath(QStringLiteral("page.png")));
         QVERIFY(!page.isNull());
@@ -643,8 +672,10 @@ private slots:
                 coloured += QColor(page.pixel(x, y)).hsvSaturation() > 80;
         QVERIFY2(coloured > 200, "no heatmap cells in the rendered page");
         // PNG and SVG through the same painter; rollout and predictions too.
-        for (const auto& [figure, name] : {std::pair{ui::ModelFigure::Grid, "grid.svg"}, std::pair{ui::ModelFigure::Rollout, "rollout.png"},
-                                           std::pair{ui::ModelFigure::Predictions, "predictions.pdf"}}) {
+        for (const auto& [figure, name] :
+             {std::pair{ui::ModelFigure::Grid, "grid.svg"},
+              std::pair{ui::ModelFigure::Rollout, "rollout.png"},
+              std::pair{ui::ModelFigure::Predictions, "predictions.pdf"}}) {
             QVERIFY(m_window->exportModelFigure(figure, dir.filePath(QLatin1String(name))));
             QVERIFY(QFileInfo(dir.filePath(QLatin1String(name))).size() > 500);
         }
@@ -684,7 +715,8 @@ private slots:
         presentation->setStep(int(ui::PresentationStep::Embeddings));
         QVERIFY(presentation->caption().contains(QStringLiteral("no positions")));
         presentation->setStep(1);
-        presentation->activateWindow(); // as a window manager does (Escape is the window's own shortcut too)
+        presentation->activateWindow(); // as a window manager does (Escape is the window's own
+                                        // shortcut too)
         QTRY_VERIFY(presentation->isActiveWindow());
         QTest::keyClick(presentation, Qt::Key_Escape);
         QTRY_VERIFY(!presentation);
@@ -702,13 +734,20 @@ private slots:
         openGpt2();
         QStringList parts;
         for (QWidget* w : m_window->findChildren<QWidget*>())
-            if (w->isVisible() && w->minimumSizeHint().width() > 300 && qobject_cast<QWidget*>(w->parent()))
-                parts << QStringLiteral("%1 (%2) %3").arg(QString::fromLatin1(w->metaObject()->className()), w->objectName()).arg(w->minimumSizeHint().width());
+            if (w->isVisible() && w->minimumSizeHint().width() > 300 &&
+                qobject_cast<QWidget*>(w->parent()))
+                parts << QStringLiteral("%1 (%2) %3")
+                             .arg(QString::fromLatin1(w->metaObject()->className()),
+                                  w->objectName())
+                             .arg(w->minimumSizeHint().width());
         // What Qt holds the window to: its layout's minimum, or its own where it sets one (below
         // the docks' width side by side they become tabs).
         const QSize minimum = m_window->minimumSize();
         QVERIFY2(minimum.width() <= 1024 && minimum.height() <= 768,
-                 qPrintable(QStringLiteral("%1 x %2: %3").arg(minimum.width()).arg(minimum.height()).arg(parts.join(QStringLiteral("; ")))));
+                 qPrintable(QStringLiteral("%1 x %2: %3")
+                                .arg(minimum.width())
+                                .arg(minimum.height())
+                                .arg(parts.join(QStringLiteral("; ")))));
         m_window->resize(1024, 768);
         QCoreApplication::processEvents();
         QVERIFY(m_window->width() <= 1024);
@@ -730,13 +769,15 @@ private slots:
         const core::Scene scene = core::loadScene(path);
         QVERIFY(scene.checkpoint);
         QCOMPARE(scene.text, QStringLiteral("The cat sat on the"));
-        QCOMPARE(QFileInfo(scene.checkpoint->resolved).canonicalFilePath(), QFileInfo(fixture(QStringLiteral("gpt2"))).canonicalFilePath());
+        QCOMPARE(QFileInfo(scene.checkpoint->resolved).canonicalFilePath(),
+                 QFileInfo(fixture(QStringLiteral("gpt2"))).canonicalFilePath());
         QCOMPARE(scene.checkpoint->layer, 1);
         QCOMPARE(scene.checkpoint->head, 1);
         QCOMPARE(scene.checkpoint->interventions, m_window->document()->interventions());
 
         // Opened again: the same model, sentence, head and interventions.
-        ui::ModelWindow other(std::make_unique<core::CpuBackend>(), gpu::BackendChoice::Cpu, QString(), QString());
+        ui::ModelWindow other(std::make_unique<core::CpuBackend>(), gpu::BackendChoice::Cpu,
+                              QString(), QString());
         QSignalSpy ended(&other, &ui::ModelWindow::loadEnded);
         QVERIFY(other.openScene(path));
         QVERIFY(ended.wait(20000));
@@ -751,7 +792,8 @@ private slots:
         QVERIFY(explorer.openFile(path));
         ui::ModelWindow* opened = nullptr;
         for (QWidget* widget : QApplication::topLevelWidgets())
-            if (auto* window = qobject_cast<ui::ModelWindow*>(widget); window && window != m_window.get() && window != &other)
+            if (auto* window = qobject_cast<ui::ModelWindow*>(widget);
+                window && window != m_window.get() && window != &other)
                 opened = window;
         QVERIFY(opened);
         QTRY_VERIFY_WITH_TIMEOUT(opened->document()->hasModel() && opened->isUpToDate(), 20000);
@@ -761,7 +803,8 @@ private slots:
         ui::ModelWindow* fromMenu = explorer.openModel(fixture(QStringLiteral("distilbert")));
         QVERIFY(fromMenu);
         QTRY_VERIFY_WITH_TIMEOUT(fromMenu->document()->hasModel() && fromMenu->isUpToDate(), 20000);
-        QVERIFY(fromMenu->predictionsView()->blocks().front().heading.contains(QStringLiteral("[MASK]")));
+        QVERIFY(fromMenu->predictionsView()->blocks().front().heading.contains(
+            QStringLiteral("[MASK]")));
         fromMenu->close();
     }
 
@@ -783,8 +826,8 @@ private slots:
         QCOMPARE(copy.kind, ui::RecoveryStore::Kind::Model);
         QCOMPARE(copy.name, QStringLiteral("gpt2"));
         QCOMPARE(copy.originalPath, QString());
-        const core::Scene scene =
-            core::sceneFromJson(ui::RecoveryStore::readContent(copy.path), ui::CrashRecovery::directory());
+        const core::Scene scene = core::sceneFromJson(ui::RecoveryStore::readContent(copy.path),
+                                                      ui::CrashRecovery::directory());
         QVERIFY(scene.checkpoint);
         QCOMPARE(QFileInfo(scene.checkpoint->resolved).canonicalFilePath(),
                  QFileInfo(fixture(QStringLiteral("gpt2"))).canonicalFilePath());
@@ -810,17 +853,20 @@ private slots:
         m_window->document()->setText(QStringLiteral("The dog sat"));
         waitUpToDate();
         QVERIFY(m_window->recovery()->store()->saveNow());
-        const QByteArray work = ui::RecoveryStore::readContent(m_window->recovery()->store()->copyPath());
+        const QByteArray work =
+            ui::RecoveryStore::readContent(m_window->recovery()->store()->copyPath());
         const core::Interventions edited = m_window->document()->interventions();
         m_window->document()->undoStack()->setClean();
 
-        const QString left = test::leaveRecoveryCopy(ui::CrashRecovery::directory(), work, QString(), 999999,
-                                                     QStringLiteral("model"), QStringLiteral("gpt2"));
-        auto next = std::make_unique<ui::ModelWindow>(std::make_unique<core::CpuBackend>(), gpu::BackendChoice::Cpu,
-                                                      QString(), QString());
+        const QString left =
+            test::leaveRecoveryCopy(ui::CrashRecovery::directory(), work, QString(), 999999,
+                                    QStringLiteral("model"), QStringLiteral("gpt2"));
+        auto next = std::make_unique<ui::ModelWindow>(
+            std::make_unique<core::CpuBackend>(), gpu::BackendChoice::Cpu, QString(), QString());
         ui::MessageBar* bar = next->messageBar();
         QCOMPARE(bar->key(), QStringLiteral("recovery"));
-        QVERIFY2(bar->text().contains(QStringLiteral("unsaved changes to gpt2 from")), qPrintable(bar->text()));
+        QVERIFY2(bar->text().contains(QStringLiteral("unsaved changes to gpt2 from")),
+                 qPrintable(bar->text()));
         QSignalSpy loaded(next.get(), &ui::ModelWindow::modelLoaded);
         barButton(bar, QStringLiteral("Restore"))->click();
         QVERIFY(loaded.count() == 1 || loaded.wait(20000));
@@ -833,17 +879,20 @@ private slots:
         next->document()->undoStack()->setClean();
         next.reset();
 
-        const QString again = test::leaveRecoveryCopy(ui::CrashRecovery::directory(), work, QString(), 999999,
-                                                      QStringLiteral("model"), QStringLiteral("gpt2"));
+        const QString again =
+            test::leaveRecoveryCopy(ui::CrashRecovery::directory(), work, QString(), 999999,
+                                    QStringLiteral("model"), QStringLiteral("gpt2"));
         ui::ExplorerWindow explorer(std::make_unique<core::CpuBackend>(), QString());
         QCOMPARE(explorer.messageBar()->key(), QStringLiteral("recovery"));
         barButton(explorer.messageBar(), QStringLiteral("Restore"))->click();
         ui::ModelWindow* opened = nullptr;
         for (QWidget* widget : QApplication::topLevelWidgets())
-            if (auto* window = qobject_cast<ui::ModelWindow*>(widget); window && window != m_window.get())
+            if (auto* window = qobject_cast<ui::ModelWindow*>(widget);
+                window && window != m_window.get())
                 opened = window;
         QVERIFY(opened);
-        QTRY_VERIFY_WITH_TIMEOUT(opened->document()->hasModel() && opened->document()->isModified(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(opened->document()->hasModel() && opened->document()->isModified(),
+                                 20000);
         QCOMPARE(opened->document()->interventions(), edited);
         QVERIFY(!QFile::exists(again));
         QVERIFY(opened->messageBar()->key() != QLatin1String("recovery")); // offered once
@@ -859,14 +908,17 @@ private slots:
         core::CheckpointReference checkpoint;
         checkpoint.path = QStringLiteral("/nonexistent/model");
         scene.checkpoint = checkpoint;
-        const QString left = test::leaveRecoveryCopy(ui::CrashRecovery::directory(), core::sceneToJson(scene), QString(),
-                                                     999999, QStringLiteral("model"), QStringLiteral("model"));
-        ui::ModelWindow next(std::make_unique<core::CpuBackend>(), gpu::BackendChoice::Cpu, QString(), QString());
+        const QString left = test::leaveRecoveryCopy(
+            ui::CrashRecovery::directory(), core::sceneToJson(scene), QString(), 999999,
+            QStringLiteral("model"), QStringLiteral("model"));
+        ui::ModelWindow next(std::make_unique<core::CpuBackend>(), gpu::BackendChoice::Cpu,
+                             QString(), QString());
         QSignalSpy ended(&next, &ui::ModelWindow::loadEnded);
         barButton(next.messageBar(), QStringLiteral("Restore"))->click();
         QVERIFY(ended.count() == 1 || ended.wait(20000));
         QCOMPARE(next.messageBar()->text(),
-                 QStringLiteral("Could not restore: its model /nonexistent/model was not opened. The copy is kept at %1.")
+                 QStringLiteral("Could not restore: its model /nonexistent/model was not opened. "
+                                "The copy is kept at %1.")
                      .arg(left));
         QVERIFY(QFile::exists(left));
         QVERIFY(!next.document()->hasModel());
@@ -889,7 +941,8 @@ private slots:
         QVERIFY(ended.count() == 1 || ended.wait(20000));
         QVERIFY(!m_window->isLoading());
         QVERIFY(!m_window->loadProgress()->isVisible());
-        QVERIFY2(m_window->messageBar()->text().contains(QStringLiteral("cancelled")), qPrintable(m_window->messageBar()->text()));
+        QVERIFY2(m_window->messageBar()->text().contains(QStringLiteral("cancelled")),
+                 qPrintable(m_window->messageBar()->text()));
         QCOMPARE(m_window->document()->model(), m_gpt2Shown); // the model on screen stays
         // A folder that is no model: the reason, and the model on screen stays too.
         m_window->openModel(QStringLiteral("/nonexistent/model"));
@@ -911,8 +964,11 @@ private slots:
             m_window->statusBar()->layout()->activate(); // the geometry the next paint has
             if (bar->fontMetrics().horizontalAdvance(bar->text()) + 8 > bar->width())
                 cut << QStringLiteral("%1 in %2 pixels").arg(bar->text()).arg(bar->width());
-            if (label->fontMetrics().horizontalAdvance(label->text()) > label->contentsRect().width())
-                cut << QStringLiteral("%1 in %2 pixels").arg(label->text()).arg(label->contentsRect().width());
+            if (label->fontMetrics().horizontalAdvance(label->text()) >
+                label->contentsRect().width())
+                cut << QStringLiteral("%1 in %2 pixels")
+                           .arg(label->text())
+                           .arg(label->contentsRect().width());
         });
         QSignalSpy ended(m_window.get(), &ui::ModelWindow::loadEnded);
         m_window->openModel(fixture(QStringLiteral("gpt2")));
@@ -934,9 +990,11 @@ private slots:
         QSignalSpy ended(m_window.get(), &ui::ModelWindow::loadEnded);
         m_window->openModel(QStringLiteral("/nonexistent/model"));
         QVERIFY(ended.wait(20000));
-        QVERIFY2(m_window->messageBar()->text().startsWith(QStringLiteral("Could not open the model /nonexistent/model. ")),
+        QVERIFY2(m_window->messageBar()->text().startsWith(
+                     QStringLiteral("Could not open the model /nonexistent/model. ")),
                  qPrintable(m_window->messageBar()->text()));
-        QCOMPARE(m_window->gridView()->message(), QStringLiteral("No model open: File > Open Model… (Ctrl+Shift+O)"));
+        QCOMPARE(m_window->gridView()->message(),
+                 QStringLiteral("No model open: File > Open Model… (Ctrl+Shift+O)"));
         QCOMPARE(m_window->headView()->message(), QStringLiteral("No model open"));
         QCOMPARE(m_window->modelLabel()->text(), QStringLiteral("No model"));
         QVERIFY(!m_window->textEdit()->isEnabled());
@@ -958,7 +1016,8 @@ private slots:
     {
         auto gate = std::make_unique<GateBackend>();
         GateBackend* gated = gate.get();
-        m_window = std::make_unique<ui::ModelWindow>(std::move(gate), gpu::BackendChoice::Cpu, QString(), QString());
+        m_window = std::make_unique<ui::ModelWindow>(std::move(gate), gpu::BackendChoice::Cpu,
+                                                     QString(), QString());
         m_window->show();
         openGpt2();
         QSignalSpy shown(m_window.get(), &ui::ModelWindow::resultShown);
@@ -985,7 +1044,8 @@ private slots:
         const QString big = largeCheckpoint();
         QSignalSpy ended(m_window.get(), &ui::ModelWindow::loadEnded);
         // 64 characters: the benchmark's tokenizer has no merges, one token per byte.
-        const QString text = QStringLiteral("The animal did not cross the street because it was too tired; it");
+        const QString text =
+            QStringLiteral("The animal did not cross the street because it was too tired; it");
         QCOMPARE(text.size(), 64);
         m_window->resize(1920, 1080);
         m_window->openModel(big, text);
@@ -1011,7 +1071,8 @@ private slots:
             poll.setInterval(1);
             QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
                 const auto result = m_window->document()->result();
-                if ((m_window->isUpToDate() && result && result->interventions.headsOff.count({layer, head}) &&
+                if ((m_window->isUpToDate() && result &&
+                     result->interventions.headsOff.count({layer, head}) &&
                      grid->paintedResult() == result.get() &&
                      m_window->predictionsView()->blocks().front().rows.front().before) ||
                     timer.elapsed() > 60000)
@@ -1037,11 +1098,13 @@ private slots:
         QStringList runs;
         for (double ms : worker)
             runs << QString::number(ms, 'f', 0);
-        qInfo("GPT-2-shaped checkpoint, T = 64, CPU backend, %d threads: a head switched off -> grid and predictions "
-              "shown in %.0f ms (layer 1: all 12 layers recomputed), %.0f ms (layer 6: 7 layers), %.0f ms (layer 12: "
+        qInfo("GPT-2-shaped checkpoint, T = 64, CPU backend, %d threads: a head switched off -> "
+              "grid and predictions "
+              "shown in %.0f ms (layer 1: all 12 layers recomputed), %.0f ms (layer 6: 7 layers), "
+              "%.0f ms (layer 12: "
               "1 layer); the forward alone (ms, in order): %s; grid painted in %.1f ms",
-              QThread::idealThreadCount(), median(lowest), median(middle), median(top), qPrintable(runs.join(QStringLiteral(", "))),
-              grid->lastPaintMilliseconds());
+              QThread::idealThreadCount(), median(lowest), median(middle), median(top),
+              qPrintable(runs.join(QStringLiteral(", "))), grid->lastPaintMilliseconds());
         // The bound, 150 ms, on a machine of its own (ATTN_STRICT_TIMING=1, as
         // docs/PERFORMANCE.md was measured); shared CI machines are noisy, and a loose
         // ceiling catches what is wrong there, as the explorer's live-update test does.
@@ -1058,15 +1121,22 @@ private slots:
     {
         QTest::addColumn<QKeySequence>("key");
         QTest::addColumn<QString>("command"); // the menu entry, without its accelerator
-        QTest::newRow("Ctrl+Shift+O") << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O) << QStringLiteral("Open Model…");
-        QTest::newRow("Ctrl+O") << QKeySequence(Qt::CTRL | Qt::Key_O) << QStringLiteral("Open Scene…");
+        QTest::newRow("Ctrl+Shift+O")
+            << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O) << QStringLiteral("Open Model…");
+        QTest::newRow("Ctrl+O") << QKeySequence(Qt::CTRL | Qt::Key_O)
+                                << QStringLiteral("Open Scene…");
         QTest::newRow("Ctrl+S") << QKeySequence(Qt::CTRL | Qt::Key_S) << QStringLiteral("Save");
-        QTest::newRow("Ctrl+Shift+S") << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S) << QStringLiteral("Save As…");
-        QTest::newRow("Ctrl+E") << QKeySequence(Qt::CTRL | Qt::Key_E) << QStringLiteral("Export Head Figure…");
-        QTest::newRow("Ctrl+Shift+E") << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E) << QStringLiteral("Layers × Heads Grid…");
+        QTest::newRow("Ctrl+Shift+S")
+            << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S) << QStringLiteral("Save As…");
+        QTest::newRow("Ctrl+E") << QKeySequence(Qt::CTRL | Qt::Key_E)
+                                << QStringLiteral("Export Head Figure…");
+        QTest::newRow("Ctrl+Shift+E") << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E)
+                                      << QStringLiteral("Layers × Heads Grid…");
         QTest::newRow("Ctrl+Z") << QKeySequence(Qt::CTRL | Qt::Key_Z) << QStringLiteral("Undo");
-        QTest::newRow("Ctrl+Shift+Z") << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z) << QStringLiteral("Redo");
-        QTest::newRow("Ctrl+R") << QKeySequence(Qt::CTRL | Qt::Key_R) << QStringLiteral("Reset Model");
+        QTest::newRow("Ctrl+Shift+Z")
+            << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z) << QStringLiteral("Redo");
+        QTest::newRow("Ctrl+R") << QKeySequence(Qt::CTRL | Qt::Key_R)
+                                << QStringLiteral("Reset Model");
         QTest::newRow("Ctrl+G") << QKeySequence(Qt::CTRL | Qt::Key_G) << QStringLiteral("Grid");
         QTest::newRow("Esc") << QKeySequence(Qt::Key_Escape) << QStringLiteral("Clear Token Focus");
         QTest::newRow("F11") << QKeySequence(Qt::Key_F11) << QStringLiteral("Present Head");
@@ -1110,16 +1180,19 @@ private slots:
     {
         openGpt2();
         const auto good = m_window->document()->result();
-        m_window->document()->setText(QStringLiteral("one two three four five six seven eight nine ten eleven twelve "
-                                                     "thirteen fourteen fifteen sixteen seventeen eighteen nineteen "
-                                                     "twenty twenty-one twenty-two twenty-three twenty-four"));
+        m_window->document()->setText(
+            QStringLiteral("one two three four five six seven eight nine ten eleven twelve "
+                           "thirteen fourteen fifteen sixteen seventeen eighteen nineteen "
+                           "twenty twenty-one twenty-two twenty-three twenty-four"));
         waitUpToDate();
         QCOMPARE(m_window->document()->result(), good);
         QCOMPARE(m_window->messageBar()->key(), QStringLiteral("compute"));
-        QVERIFY2(m_window->messageBar()->text().contains(QStringLiteral("32")), qPrintable(m_window->messageBar()->text()));
+        QVERIFY2(m_window->messageBar()->text().contains(QStringLiteral("32")),
+                 qPrintable(m_window->messageBar()->text()));
         ui::StaleIndicator* stale = m_window->staleIndicator();
         QVERIFY(stale->isStale());
-        QVERIFY2(stale->note().startsWith(QStringLiteral("Not current: the figures show an earlier input, “")) &&
+        QVERIFY2(stale->note().startsWith(
+                     QStringLiteral("Not current: the figures show an earlier input, “")) &&
                      stale->note().contains(QStringLiteral("sat")),
                  qPrintable(stale->note()));
         QVERIFY(stale->veil(m_window->gridView())->isVisible());
@@ -1142,8 +1215,10 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(m_window->isUpToDate(), 20000);
         QVERIFY(!m_window->document()->result());
         QCOMPARE(m_window->messageBar()->key(), QStringLiteral("compute"));
-        QCOMPARE(m_window->gridView()->message(), QStringLiteral("Not computed: the message above says why."));
-        QCOMPARE(m_window->headView()->message(), QStringLiteral("Not computed: the message above says why."));
+        QCOMPARE(m_window->gridView()->message(),
+                 QStringLiteral("Not computed: the message above says why."));
+        QCOMPARE(m_window->headView()->message(),
+                 QStringLiteral("Not computed: the message above says why."));
         QCOMPARE(m_window->timeLabel()->text(), QStringLiteral("Not computed"));
     }
 
@@ -1154,7 +1229,8 @@ private slots:
         for (int i = 0; i < 40; ++i)
             words << QStringLiteral("cat");
         const QString folder = fixture(QStringLiteral("gpt2"));
-        ui::preferences::addRecentModel(QFileInfo(folder).absoluteFilePath(), words.join(QLatin1Char(' ')));
+        ui::preferences::addRecentModel(QFileInfo(folder).absoluteFilePath(),
+                                        words.join(QLatin1Char(' ')));
         QSignalSpy ended(m_window.get(), &ui::ModelWindow::loadEnded);
         m_window->openModel(folder);
         QVERIFY(ended.wait(20000));
@@ -1162,7 +1238,8 @@ private slots:
         QCOMPARE(m_window->textEdit()->text(), QStringLiteral("The cat sat on the"));
         QVERIFY(m_window->document()->result());
         // One that fits is restored.
-        ui::preferences::addRecentModel(QFileInfo(folder).absoluteFilePath(), QStringLiteral("A cat"));
+        ui::preferences::addRecentModel(QFileInfo(folder).absoluteFilePath(),
+                                        QStringLiteral("A cat"));
         m_window->openModel(folder);
         QVERIFY(ended.wait(20000));
         waitUpToDate();
@@ -1199,7 +1276,8 @@ private:
     {
         if (!m_large) {
             m_large = std::make_unique<QTemporaryDir>();
-            core::writeRandomCheckpoint(QStringLiteral("gpt2"), m_large->filePath(QStringLiteral("gpt2")));
+            core::writeRandomCheckpoint(QStringLiteral("gpt2"),
+                                        m_large->filePath(QStringLiteral("gpt2")));
         }
         return m_large->filePath(QStringLiteral("gpt2"));
     }

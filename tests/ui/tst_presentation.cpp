@@ -45,8 +45,8 @@ Q_DECLARE_METATYPE(core::Normalization)
 
 namespace {
 
-std::shared_ptr<const core::AttentionResult> compute(ScoreKind score, Normalization normalization, bool causal = false,
-                                                     float temperature = 1.0f)
+std::shared_ptr<const core::AttentionResult> compute(ScoreKind score, Normalization normalization,
+                                                     bool causal = false, float temperature = 1.0f)
 {
     auto problem = test::handProblem(score, normalization);
     problem->mask.causal = causal;
@@ -70,20 +70,26 @@ std::shared_ptr<const core::AttentionResult> example(const QString& file)
 QString sentence(int words)
 {
     static const QStringList vocabulary{
-        QStringLiteral("the"),     QStringLiteral("student"),   QStringLiteral("who"),     QStringLiteral("got"),
-        QStringLiteral("highest"), QStringLiteral("grade"),     QStringLiteral("in"),      QStringLiteral("class"),
-        QStringLiteral("was"),     QStringLiteral("awarded"),   QStringLiteral("a"),       QStringLiteral("scholarship"),
-        QStringLiteral("by"),      QStringLiteral("principal"), QStringLiteral("because"), QStringLiteral("she")};
+        QStringLiteral("the"),     QStringLiteral("student"),   QStringLiteral("who"),
+        QStringLiteral("got"),     QStringLiteral("highest"),   QStringLiteral("grade"),
+        QStringLiteral("in"),      QStringLiteral("class"),     QStringLiteral("was"),
+        QStringLiteral("awarded"), QStringLiteral("a"),         QStringLiteral("scholarship"),
+        QStringLiteral("by"),      QStringLiteral("principal"), QStringLiteral("because"),
+        QStringLiteral("she")};
     QStringList out;
     for (int k = 0; k < words; ++k)
-        out.append(vocabulary[k % vocabulary.size()] + (k >= vocabulary.size() ? QString::number(k / vocabulary.size()) : QString()));
+        out.append(vocabulary[k % vocabulary.size()] +
+                   (k >= vocabulary.size() ? QString::number(k / vocabulary.size()) : QString()));
     return out.join(QLatin1Char(' '));
 }
 
-QString plain(const QString& html) { return QTextDocumentFragment::fromHtml(html).toPlainText(); }
+QString plain(const QString& html)
+{
+    return QTextDocumentFragment::fromHtml(html).toPlainText();
+}
 
-ui::Slide slideOf(const core::AttentionResult& result, int step, QSizeF size = QSizeF(1920, 1080), int query = -1,
-                  int key = -1)
+ui::Slide slideOf(const core::AttentionResult& result, int step, QSizeF size = QSizeF(1920, 1080),
+                  int query = -1, int key = -1)
 {
     ui::SlideOptions options;
     options.step = step;
@@ -118,9 +124,15 @@ void verifyEveryLabel(const ui::Slide& slide, const core::AttentionResult& resul
     const QStringList keys = tokenTexts(result.problem->keyTokens);
     QCOMPARE(slide.labelStep, 1);
     QCOMPARE(slide.labelCharacters, 0);
-    auto check = [&](const std::map<int, const ui::SlideText*>& shown, const QStringList& tokens, const QString& where) {
+    auto check = [&](const std::map<int, const ui::SlideText*>& shown, const QStringList& tokens,
+                     const QString& where) {
         for (int i = 0; i < int(tokens.size()); ++i) {
-            QVERIFY2(shown.count(i), qPrintable(QStringLiteral("step %1 %2: token %3 “%4” not labelled").arg(step).arg(where).arg(i + 1).arg(tokens[i])));
+            QVERIFY2(shown.count(i),
+                     qPrintable(QStringLiteral("step %1 %2: token %3 “%4” not labelled")
+                                    .arg(step)
+                                    .arg(where)
+                                    .arg(i + 1)
+                                    .arg(tokens[i])));
             QCOMPARE(shown.at(i)->text, tokens[i]);
         }
         QRectF previous;
@@ -136,7 +148,10 @@ void verifyEveryLabel(const ui::Slide& slide, const core::AttentionResult& resul
                 ink = QRectF(box.left(), box.center().y() - extent / 2, box.width(), extent);
             if (!previous.isNull())
                 QVERIFY2(!previous.intersects(ink.adjusted(1, 1, -1, -1)),
-                         qPrintable(QStringLiteral("step %1 %2: label %3 overlaps the one before").arg(step).arg(where).arg(i + 1)));
+                         qPrintable(QStringLiteral("step %1 %2: label %3 overlaps the one before")
+                                        .arg(step)
+                                        .arg(where)
+                                        .arg(i + 1)));
             previous = ink;
         }
     };
@@ -165,7 +180,8 @@ class TestPresentation : public QObject
 {
     Q_OBJECT
 
-    std::unique_ptr<ui::PresentationWindow> open(std::shared_ptr<const core::AttentionResult> result, QSize size = QSize(1600, 900))
+    std::unique_ptr<ui::PresentationWindow>
+    open(std::shared_ptr<const core::AttentionResult> result, QSize size = QSize(1600, 900))
     {
         auto window = std::make_unique<ui::PresentationWindow>(std::move(result));
         window->resize(size);
@@ -180,7 +196,8 @@ class TestPresentation : public QObject
     {
         for (const ui::SlidePanel& panel : slide.panels)
             if (panel.name == name)
-                return QPointF(panel.cells.left() + (column + 0.5) * panel.cells.width() / panel.columns,
+                return QPointF(panel.cells.left() +
+                                   (column + 0.5) * panel.cells.width() / panel.columns,
                                panel.cells.top() + (row + 0.5) * panel.cells.height() / panel.rows)
                     .toPoint();
         return {};
@@ -233,26 +250,41 @@ private slots:
         QTest::addColumn<QString>("expected"); // each part between | somewhere in the caption
         const auto scaled = ScoreKind::ScaledDot;
         const auto softmax = Normalization::Softmax;
-        QTest::newRow("1 tokens") << scaled << softmax << false << 1.0f << 1 << "T = 4 tokens t1, …, t4";
+        QTest::newRow("1 tokens") << scaled << softmax << false << 1.0f << 1
+                                  << "T = 4 tokens t1, …, t4";
         QTest::newRow("2 X = E + P") << scaled << softmax << false << 1.0f << 2 << "X = E + P";
-        QTest::newRow("3 Q K V") << scaled << softmax << false << 1.0f << 3 << "Q = XWQ|K = XWK|V = XWV";
+        QTest::newRow("3 Q K V") << scaled << softmax << false << 1.0f << 3
+                                 << "Q = XWQ|K = XWK|V = XWV";
         QTest::newRow("4 dot") << scaled << softmax << false << 1.0f << 4 << "eij = qi · kj";
-        QTest::newRow("4 additive") << ScoreKind::Additive << softmax << false << 1.0f << 4 << "eij = wT tanh(qi + kj)";
-        QTest::newRow("4 bilinear") << ScoreKind::Bilinear << softmax << false << 1.0f << 4 << "qiT M kj";
-        QTest::newRow("4 cosine") << ScoreKind::Cosine << softmax << false << 1.0f << 4 << "‖qi‖ ‖kj‖";
-        QTest::newRow("5 sqrt d_k") << scaled << softmax << false << 1.0f << 5 << "sij = eij / √dk|dk = 2";
+        QTest::newRow("4 additive")
+            << ScoreKind::Additive << softmax << false << 1.0f << 4 << "eij = wT tanh(qi + kj)";
+        QTest::newRow("4 bilinear")
+            << ScoreKind::Bilinear << softmax << false << 1.0f << 4 << "qiT M kj";
+        QTest::newRow("4 cosine") << ScoreKind::Cosine << softmax << false << 1.0f << 4
+                                  << "‖qi‖ ‖kj‖";
+        QTest::newRow("5 sqrt d_k")
+            << scaled << softmax << false << 1.0f << 5 << "sij = eij / √dk|dk = 2";
         QTest::newRow("5 temperature") << scaled << softmax << false << 0.5f << 5 << "τ = 0.5";
-        QTest::newRow("5 unscaled") << ScoreKind::Dot << softmax << false << 1.0f << 5 << "not scaled";
+        QTest::newRow("5 unscaled")
+            << ScoreKind::Dot << softmax << false << 1.0f << 5 << "not scaled";
         QTest::newRow("6 no mask") << scaled << softmax << false << 1.0f << 6 << "no mask";
-        QTest::newRow("6 causal") << scaled << softmax << true << 1.0f << 6 << "Mij = −∞ where j > i (causal)";
-        QTest::newRow("7 softmax") << scaled << softmax << false << 1.0f << 7 << "αij = softmaxj(qi · kj / √dk)";
-        QTest::newRow("7 softmax causal") << scaled << softmax << true << 1.0f << 7 << "softmaxj(qi · kj / √dk + Mij)";
+        QTest::newRow("6 causal") << scaled << softmax << true << 1.0f << 6
+                                  << "Mij = −∞ where j > i (causal)";
+        QTest::newRow("7 softmax")
+            << scaled << softmax << false << 1.0f << 7 << "αij = softmaxj(qi · kj / √dk)";
+        QTest::newRow("7 softmax causal")
+            << scaled << softmax << true << 1.0f << 7 << "softmaxj(qi · kj / √dk + Mij)";
         QTest::newRow("7 hard") << scaled << Normalization::Hard << false << 1.0f << 7 << "argmax";
-        QTest::newRow("7 relu") << scaled << Normalization::Relu << false << 1.0f << 7 << "ReLU(sij)";
-        QTest::newRow("7 sparsemax") << scaled << Normalization::Sparsemax << false << 1.0f << 7 << "sparsemax(si)";
-        QTest::newRow("8 one query") << scaled << softmax << false << 1.0f << 8 << "oi = ∑j αij vj|αi = softmax(si)";
-        QTest::newRow("9 weighted sum") << scaled << softmax << false << 1.0f << 9 << "oi = ∑j αij vj|O = αV";
-        QTest::newRow("10 heads") << scaled << softmax << false << 1.0f << 10 << "Attention(XWhQ, XWhK, XWhV)";
+        QTest::newRow("7 relu") << scaled << Normalization::Relu << false << 1.0f << 7
+                                << "ReLU(sij)";
+        QTest::newRow("7 sparsemax")
+            << scaled << Normalization::Sparsemax << false << 1.0f << 7 << "sparsemax(si)";
+        QTest::newRow("8 one query")
+            << scaled << softmax << false << 1.0f << 8 << "oi = ∑j αij vj|αi = softmax(si)";
+        QTest::newRow("9 weighted sum")
+            << scaled << softmax << false << 1.0f << 9 << "oi = ∑j αij vj|O = αV";
+        QTest::newRow("10 heads") << scaled << softmax << false << 1.0f << 10
+                                  << "Attention(XWhQ, XWhK, XWhV)";
         QTest::newRow("11 concat") << scaled << softmax << false << 1.0f << 11 << "Concat(head1)";
         QTest::newRow("12 W^O") << scaled << softmax << false << 1.0f << 12 << "Concat(head1) WO";
     }
@@ -270,22 +302,26 @@ private slots:
         const QString text = plain(window.caption());
         for (const QString& part : expected.split(QLatin1Char('|')))
             QVERIFY2(text.contains(part), qPrintable(text));
-        QVERIFY2(window.caption().contains(QLatin1String("<sub>")) || window.caption().contains(QLatin1String("<sup>")),
+        QVERIFY2(window.caption().contains(QLatin1String("<sub>")) ||
+                     window.caption().contains(QLatin1String("<sup>")),
                  "indices are typeset, not written with _ or ^");
         QVERIFY(!text.contains(QLatin1Char('_')) && !text.contains(QLatin1Char('^')));
     }
 
     void crossAttentionCaptionsNameTheSource()
     {
-        const core::Scene scene = core::loadScene(QStringLiteral(":/examples/04-translation-cross-attention.json"));
+        const core::Scene scene =
+            core::loadScene(QStringLiteral(":/examples/04-translation-cross-attention.json"));
         ui::PresentationWindow window(compute(scene));
         window.setStep(1);
         QVERIFY(plain(window.caption()).contains(QStringLiteral("source: S = 5 tokens")));
         window.setStep(3);
-        for (const QString& part : {QStringLiteral("Q = XtWQ"), QStringLiteral("K = XsWK"), QStringLiteral("V = XsWV")})
+        for (const QString& part :
+             {QStringLiteral("Q = XtWQ"), QStringLiteral("K = XsWK"), QStringLiteral("V = XsWV")})
             QVERIFY2(plain(window.caption()).contains(part), qPrintable(plain(window.caption())));
         window.setStep(10);
-        QVERIFY2(plain(window.caption()).contains(QStringLiteral("Attention(XtWhQ, XsWhK, XsWhV)")), qPrintable(plain(window.caption())));
+        QVERIFY2(plain(window.caption()).contains(QStringLiteral("Attention(XtWhQ, XsWhK, XsWhV)")),
+                 qPrintable(plain(window.caption())));
     }
 
     // The finding: F11 showed every matrix small in half the screen; 6 of 17 labels, no numbers.
@@ -311,18 +347,26 @@ private slots:
             const ui::Slide slide = slideOf(*result, step, QSizeF(screen));
             verifyEveryLabel(slide, *result, step);
             QVERIFY2(slide.labelPixels >= labelPixels,
-                     qPrintable(QStringLiteral("step %1: labels %2 px").arg(step).arg(slide.labelPixels)));
+                     qPrintable(
+                         QStringLiteral("step %1: labels %2 px").arg(step).arg(slide.labelPixels)));
             if (step == int(ui::PresentationStep::Tokens))
                 continue;
             // Numbers in every cell of every panel, as large as the labels need to be.
-            QVERIFY2(slide.valuePixels >= numberPixels, qPrintable(QStringLiteral("step %1: numbers %2 px").arg(step).arg(slide.valuePixels)));
+            QVERIFY2(
+                slide.valuePixels >= numberPixels,
+                qPrintable(
+                    QStringLiteral("step %1: numbers %2 px").arg(step).arg(slide.valuePixels)));
             int numbers = 0;
             for (const ui::SlideText* t : slide.textsOf(Role::Value))
                 numbers += t->panel >= 0 ? 1 : 0;
             int cells = 0;
             for (const ui::SlidePanel& panel : slide.panels)
-                cells += panel.name == QLatin1String("focus weights") ? panel.rows : panel.rows * panel.columns;
-            QVERIFY2(numbers >= cells, qPrintable(QStringLiteral("step %1: %2 numbers for %3 cells").arg(step).arg(numbers).arg(cells)));
+                cells += panel.name == QLatin1String("focus weights") ? panel.rows
+                                                                      : panel.rows * panel.columns;
+            QVERIFY2(numbers >= cells, qPrintable(QStringLiteral("step %1: %2 numbers for %3 cells")
+                                                      .arg(step)
+                                                      .arg(numbers)
+                                                      .arg(cells)));
             for (const ui::SlideText* t : slide.textsOf(Role::Value))
                 QVERIFY(t->font.pixelSize() >= int(numberPixels) || t->panel < 0);
         }
@@ -339,14 +383,23 @@ private slots:
         for (int step = 1; step <= ui::kPresentationSteps; ++step) {
             const ui::Slide slide = slideOf(*result, step);
             verifyEveryLabel(slide, *result, step);
-            QVERIFY2(slide.labelPixels >= 24.0, qPrintable(QStringLiteral("step %1: labels %2 px").arg(step).arg(slide.labelPixels)));
+            QVERIFY2(slide.labelPixels >= 24.0,
+                     qPrintable(
+                         QStringLiteral("step %1: labels %2 px").arg(step).arg(slide.labelPixels)));
             using S = ui::PresentationStep;
             if (step == int(S::Normalized) || step == int(S::QueryFocus))
-                QVERIFY2(slide.valuePixels >= 24.0, qPrintable(QStringLiteral("step %1: numbers %2 px").arg(step).arg(slide.valuePixels)));
+                QVERIFY2(
+                    slide.valuePixels >= 24.0,
+                    qPrintable(
+                        QStringLiteral("step %1: numbers %2 px").arg(step).arg(slide.valuePixels)));
             if (step >= int(S::Scores) && step <= int(S::QueryFocus))
-                QVERIFY2(slide.valuePixels >= 16.0, qPrintable(QStringLiteral("step %1: numbers %2 px").arg(step).arg(slide.valuePixels)));
+                QVERIFY2(
+                    slide.valuePixels >= 16.0,
+                    qPrintable(
+                        QStringLiteral("step %1: numbers %2 px").arg(step).arg(slide.valuePixels)));
             if (slide.valuePixels == 0.0)
-                QVERIFY2(!plain(slide.textsOf(Role::Numbers).front()->text).isEmpty(), "the chosen cell's numbers, at least");
+                QVERIFY2(!plain(slide.textsOf(Role::Numbers).front()->text).isEmpty(),
+                         "the chosen cell's numbers, at least");
         }
     }
 
@@ -373,9 +426,11 @@ private slots:
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QSize>("screen");
-        for (const QString& file : {QStringLiteral("01-this-is-a-cat.json"), QStringLiteral("02-student-scholarship.json")})
+        for (const QString& file : {QStringLiteral("01-this-is-a-cat.json"),
+                                    QStringLiteral("02-student-scholarship.json")})
             for (QSize screen : {QSize(1920, 1080), QSize(1024, 768), QSize(683, 512)})
-                QTest::newRow(qPrintable(QStringLiteral("%1 %2x%3").arg(file).arg(screen.width()).arg(screen.height())))
+                QTest::newRow(qPrintable(
+                    QStringLiteral("%1 %2x%3").arg(file).arg(screen.width()).arg(screen.height())))
                     << file << screen;
     }
 
@@ -383,11 +438,13 @@ private slots:
     {
         QFETCH(QString, file);
         QFETCH(QSize, screen);
-        const ui::Slide slide = slideOf(*example(file), int(ui::PresentationStep::QueryFocus), QSizeF(screen));
+        const ui::Slide slide =
+            slideOf(*example(file), int(ui::PresentationStep::QueryFocus), QSizeF(screen));
         // Where a plain, level text's letters are inside the box it is aligned in.
         auto ink = [](const ui::SlideText& t) {
             const QFontMetricsF metrics(t.font);
-            const QSizeF size(metrics.horizontalAdvance(t.text), metrics.ascent() + metrics.descent());
+            const QSizeF size(metrics.horizontalAdvance(t.text),
+                              metrics.ascent() + metrics.descent());
             const QRectF& box = t.box;
             const double x = t.align & Qt::AlignRight     ? box.right() - size.width()
                              : t.align & Qt::AlignHCenter ? box.center().x() - size.width() / 2
@@ -396,14 +453,18 @@ private slots:
         };
         std::vector<const ui::SlideText*> texts;
         for (const ui::SlideText& t : slide.texts)
-            if (!t.rich && t.rotation == 0.0 && (t.role == Role::Title || t.role == Role::Value || t.role == Role::Label))
+            if (!t.rich && t.rotation == 0.0 &&
+                (t.role == Role::Title || t.role == Role::Value || t.role == Role::Label))
                 texts.push_back(&t);
         QVERIFY(texts.size() > 10);
         QStringList problems;
         for (std::size_t a = 0; a < texts.size(); ++a)
             for (std::size_t b = a + 1; b < texts.size(); ++b)
-                if (ink(*texts[a]).adjusted(1, 1, -1, -1).intersects(ink(*texts[b]).adjusted(1, 1, -1, -1)))
-                    problems << QStringLiteral("“%1” and “%2” overlap").arg(texts[a]->text, texts[b]->text);
+                if (ink(*texts[a])
+                        .adjusted(1, 1, -1, -1)
+                        .intersects(ink(*texts[b]).adjusted(1, 1, -1, -1)))
+                    problems << QStringLiteral("“%1” and “%2” overlap")
+                                    .arg(texts[a]->text, texts[b]->text);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
     }
 
@@ -413,10 +474,12 @@ private slots:
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QSize>("screen");
-        for (const char* file : {"01-this-is-a-cat.json", "02-student-scholarship.json", "04-translation-cross-attention.json",
-                                 "12-multi-head-one-off.json"})
+        for (const char* file :
+             {"01-this-is-a-cat.json", "02-student-scholarship.json",
+              "04-translation-cross-attention.json", "12-multi-head-one-off.json"})
             for (QSize screen : {QSize(1920, 1080), QSize(1024, 768)})
-                QTest::addRow("%s %dx%d", file, screen.width(), screen.height()) << QString::fromLatin1(file) << screen;
+                QTest::addRow("%s %dx%d", file, screen.width(), screen.height())
+                    << QString::fromLatin1(file) << screen;
     }
 
     void eachStepsSubjectFillsTheScreen()
@@ -430,7 +493,10 @@ private slots:
             const double w = s.width() / screen.width();
             const double h = s.height() / screen.height();
             QVERIFY2(std::max(w, h) >= 0.8 && std::min(w, h) >= 0.25,
-                     qPrintable(QStringLiteral("step %1: the subject is %2% wide, %3% high").arg(step).arg(int(w * 100)).arg(int(h * 100))));
+                     qPrintable(QStringLiteral("step %1: the subject is %2% wide, %3% high")
+                                    .arg(step)
+                                    .arg(int(w * 100))
+                                    .arg(int(h * 100))));
             QVERIFY(QRectF(QPointF(0, 0), QSizeF(screen)).contains(s));
         }
     }
@@ -446,27 +512,40 @@ private slots:
         auto numbers = [&](ui::PresentationStep step) {
             return plain(ui::presentationNumbers(int(step), *result, 0, i, j));
         };
-        auto n = [](double v) { return QString::number(v, 'f', 2).remove(QRegularExpression(QStringLiteral("\\.?0+$"))); };
-        QVERIFY2(numbers(ui::PresentationStep::Tokens).contains(QStringLiteral("“student”")), qPrintable(numbers(ui::PresentationStep::Tokens)));
+        auto n = [](double v) {
+            return QString::number(v, 'f', 2).remove(QRegularExpression(QStringLiteral("\\.?0+$")));
+        };
+        QVERIFY2(numbers(ui::PresentationStep::Tokens).contains(QStringLiteral("“student”")),
+                 qPrintable(numbers(ui::PresentationStep::Tokens)));
         const QString scores = numbers(ui::PresentationStep::Scores);
-        QVERIFY2(scores.contains(QStringLiteral("e2,12 = q2 · k12 = ")) && scores.endsWith(QStringLiteral("= ") + n(h.rawScores(i, j))),
+        QVERIFY2(scores.contains(QStringLiteral("e2,12 = q2 · k12 = ")) &&
+                     scores.endsWith(QStringLiteral("= ") + n(h.rawScores(i, j))),
                  qPrintable(scores));
         const QString scaled = numbers(ui::PresentationStep::Scaled);
-        QVERIFY2(scaled.contains(QStringLiteral("/ 2 = ")) && scaled.endsWith(n(h.scaledScores(i, j))), qPrintable(scaled));
-        QVERIFY2(numbers(ui::PresentationStep::Masked).contains(QStringLiteral("not masked")), qPrintable(numbers(ui::PresentationStep::Masked)));
+        QVERIFY2(scaled.contains(QStringLiteral("/ 2 = ")) &&
+                     scaled.endsWith(n(h.scaledScores(i, j))),
+                 qPrintable(scaled));
+        QVERIFY2(numbers(ui::PresentationStep::Masked).contains(QStringLiteral("not masked")),
+                 qPrintable(numbers(ui::PresentationStep::Masked)));
         const QString softmax = numbers(ui::PresentationStep::Normalized);
-        QVERIFY2(softmax.startsWith(QStringLiteral("α2,12 = exp(")) && softmax.endsWith(QStringLiteral("= ") + n(h.weights(i, j))),
+        QVERIFY2(softmax.startsWith(QStringLiteral("α2,12 = exp(")) &&
+                     softmax.endsWith(QStringLiteral("= ") + n(h.weights(i, j))),
                  qPrintable(softmax));
         const QString focus = numbers(ui::PresentationStep::QueryFocus);
-        QVERIFY2(focus.startsWith(QStringLiteral("o2 = ")) && focus.contains(n(h.output(i, 0))), qPrintable(focus));
+        QVERIFY2(focus.startsWith(QStringLiteral("o2 = ")) && focus.contains(n(h.output(i, 0))),
+                 qPrintable(focus));
         // A masked cell says why.
-        core::Scene causal = core::loadScene(QStringLiteral(":/examples/02-student-scholarship.json"));
+        core::Scene causal =
+            core::loadScene(QStringLiteral(":/examples/02-student-scholarship.json"));
         causal.mask.causal = true;
         const auto masked = compute(causal);
-        const QString m = plain(ui::presentationNumbers(int(ui::PresentationStep::Masked), *masked, 0, i, j));
-        QVERIFY2(m.contains(QStringLiteral("−∞")) && m.contains(QStringLiteral("causal: 12 > 2")), qPrintable(m));
+        const QString m =
+            plain(ui::presentationNumbers(int(ui::PresentationStep::Masked), *masked, 0, i, j));
+        QVERIFY2(m.contains(QStringLiteral("−∞")) && m.contains(QStringLiteral("causal: 12 > 2")),
+                 qPrintable(m));
         // And the numbers are on the slide.
-        const ui::Slide slide = slideOf(*result, int(ui::PresentationStep::Scores), QSizeF(1920, 1080), i, j);
+        const ui::Slide slide =
+            slideOf(*result, int(ui::PresentationStep::Scores), QSizeF(1920, 1080), i, j);
         QCOMPARE(slide.textsOf(Role::Numbers).size(), std::size_t(1));
         QCOMPARE(plain(slide.textsOf(Role::Numbers).front()->text), scores);
     }
@@ -499,13 +578,15 @@ private slots:
             QStringList names;
             for (const ui::SlidePanel& panel : slide->panels)
                 names.append(panel.name);
-            QCOMPARE(names, (QStringList{"focus scores", "focus weights", "focus values", "focus weighted", "focus output"}));
+            QCOMPARE(names, (QStringList{"focus scores", "focus weights", "focus values",
+                                         "focus weighted", "focus output"}));
             const ui::SlidePanel& bars = slide->panels[1];
             // Each bar as long as its weight, on the 0-1 scale; its number beside it.
             int j = 0;
             for (const ui::SlideShape& shape : slide->shapes)
                 if (shape.kind == ui::SlideShape::Kind::Bar) {
-                    QVERIFY(std::abs(shape.rect.width() - double(h.weights(i, j)) * bars.cells.width()) < 1.0);
+                    QVERIFY(std::abs(shape.rect.width() -
+                                     double(h.weights(i, j)) * bars.cells.width()) < 1.0);
                     ++j;
                 }
             QCOMPARE(j, result->problem->keyCount());
@@ -534,12 +615,13 @@ private slots:
         QTest::keyClick(window.get(), Qt::Key_Up);
         QCOMPARE(window->query(), first - 1);
         // The wheel: one notch down, the next query.
-        QWheelEvent wheel(QPointF(400, 400), window->mapToGlobal(QPointF(400, 400)), QPoint(), QPoint(0, -120), Qt::NoButton,
-                          Qt::NoModifier, Qt::NoScrollPhase, false);
+        QWheelEvent wheel(QPointF(400, 400), window->mapToGlobal(QPointF(400, 400)), QPoint(),
+                          QPoint(0, -120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
         QCoreApplication::sendEvent(window.get(), &wheel);
         QCOMPARE(window->query(), first);
         // The pointer on a key's row chooses that key.
-        QTest::mouseMove(window.get(), cellCentre(*window->slide(), QStringLiteral("focus values"), 3, 0));
+        QTest::mouseMove(window.get(),
+                         cellCentre(*window->slide(), QStringLiteral("focus values"), 3, 0));
         QCOMPARE(window->key(), 3);
         QCOMPARE(window->query(), first);
     }
@@ -559,14 +641,18 @@ private slots:
         QCOMPARE(window->key(), j);
         QCOMPARE(chosen.size(), 1);
         const ui::SlidePanel& weights = window->slide()->panels.front();
-        const QRectF cell(weights.cells.left() + j * weights.cells.width() / 4, weights.cells.top() + i * weights.cells.height() / 4,
+        const QRectF cell(weights.cells.left() + j * weights.cells.width() / 4,
+                          weights.cells.top() + i * weights.cells.height() / 4,
                           weights.cells.width() / 4, weights.cells.height() / 4);
         bool framed = false;
         for (const ui::SlideShape& shape : window->slide()->shapes)
-            framed = framed || (shape.highlight && std::abs(shape.rect.left() - cell.left()) < 0.5 &&
-                                std::abs(shape.rect.top() - cell.top()) < 0.5 && std::abs(shape.rect.width() - cell.width()) < 0.5);
+            framed =
+                framed || (shape.highlight && std::abs(shape.rect.left() - cell.left()) < 0.5 &&
+                           std::abs(shape.rect.top() - cell.top()) < 0.5 &&
+                           std::abs(shape.rect.width() - cell.width()) < 0.5);
         QVERIFY2(framed, "the cell under the pointer is framed");
-        QVERIFY(plain(window->numbers()).startsWith(QStringLiteral("α%1,%2 = ").arg(i + 1).arg(j + 1)));
+        QVERIFY(
+            plain(window->numbers()).startsWith(QStringLiteral("α%1,%2 = ").arg(i + 1).arg(j + 1)));
         // Off the matrices the choice stays, and with it the numbers.
         QTest::mouseMove(window.get(), QPoint(2, 2));
         QCOMPARE(window->query(), i);
@@ -602,7 +688,8 @@ private slots:
             QVERIFY(style.background.lightness() < 60 && style.text.lightness() > 200);
         if (theme == ui::PresentationTheme::Print)
             for (const ui::SlideCell& cell : window->slide()->cells)
-                QVERIFY(cell.fill.red() == cell.fill.green() && cell.fill.green() == cell.fill.blue());
+                QVERIFY(cell.fill.red() == cell.fill.green() &&
+                        cell.fill.green() == cell.fill.blue());
         // T cycles the themes: from the last back to light, then dark.
         window->setTheme(ui::PresentationTheme::Print);
         QTest::keyClick(window.get(), Qt::Key_T);
@@ -646,7 +733,8 @@ private slots:
         QCOMPARE(window->step(), 7);
         QCOMPARE(steps.size(), 0);
         QVERIFY(plain(window->caption()).contains(QLatin1String("argmax")));
-        QTRY_VERIFY(window->slide() && plain(window->numbers()).contains(QLatin1String("largest score")));
+        QTRY_VERIFY(window->slide() &&
+                    plain(window->numbers()).contains(QLatin1String("largest score")));
         QCOMPARE(window->query(), 3);
         QCOMPARE(window->key(), 1);
     }
@@ -656,7 +744,8 @@ private slots:
         const auto result = example(QStringLiteral("02-student-scholarship.json"));
         const double small = slideOf(*result, 7, QSizeF(960, 540)).labelPixels;
         const double large = slideOf(*result, 7, QSizeF(1920, 1080)).labelPixels;
-        QVERIFY2(large >= 2 * small - 2, qPrintable(QStringLiteral("%1 then %2").arg(small).arg(large)));
+        QVERIFY2(large >= 2 * small - 2,
+                 qPrintable(QStringLiteral("%1 then %2").arg(small).arg(large)));
     }
 
     void aPooledResultSaysWhyItCannotBePresented()
@@ -700,31 +789,42 @@ private slots:
             return QString::fromUtf8(process.readAllStandardOutput());
         };
         const QString info = run(QStringLiteral("pdfinfo"), {path});
-        QVERIFY2(info.contains(QRegularExpression(QStringLiteral("Pages:\\s+12\\b"))), qPrintable(info));
-        QVERIFY2(info.contains(QRegularExpression(QStringLiteral("Page size:\\s+960 x 540 pts"))), qPrintable(info));
+        QVERIFY2(info.contains(QRegularExpression(QStringLiteral("Pages:\\s+12\\b"))),
+                 qPrintable(info));
+        QVERIFY2(info.contains(QRegularExpression(QStringLiteral("Page size:\\s+960 x 540 pts"))),
+                 qPrintable(info));
         const QStringList tokens = tokenTexts(result->problem->queryTokens);
         const ui::FigureStyle style = ui::presentationStyle(theme);
         for (int page = 1; page <= 12; ++page) {
             const QString p = QString::number(page);
-            const QString text = run(QStringLiteral("pdftotext"), {QStringLiteral("-f"), p, QStringLiteral("-l"), p, path, QStringLiteral("-")});
-            QVERIFY2(text.contains(QStringLiteral("Step %1 of 12").arg(page)), qPrintable(text.left(200)));
+            const QString text =
+                run(QStringLiteral("pdftotext"),
+                    {QStringLiteral("-f"), p, QStringLiteral("-l"), p, path, QStringLiteral("-")});
+            QVERIFY2(text.contains(QStringLiteral("Step %1 of 12").arg(page)),
+                     qPrintable(text.left(200)));
             // Every token label as text (the one-query page names its query's keys).
             const QString words = QString(text).replace(QLatin1Char('\n'), QLatin1Char(' '));
             for (const QString& token : tokens)
-                QVERIFY2(words.contains(token), qPrintable(QStringLiteral("page %1 lacks “%2”").arg(page).arg(token)));
+                QVERIFY2(words.contains(token),
+                         qPrintable(QStringLiteral("page %1 lacks “%2”").arg(page).arg(token)));
             // Rendered: the theme's background, and a figure's many colours.
             const QString png = dir.filePath(QStringLiteral("page-%1").arg(page));
-            run(QStringLiteral("pdftoppm"), {QStringLiteral("-f"), p, QStringLiteral("-l"), p, QStringLiteral("-r"), QStringLiteral("48"),
-                                              QStringLiteral("-png"), QStringLiteral("-singlefile"), path, png});
+            run(QStringLiteral("pdftoppm"),
+                {QStringLiteral("-f"), p, QStringLiteral("-l"), p, QStringLiteral("-r"),
+                 QStringLiteral("48"), QStringLiteral("-png"), QStringLiteral("-singlefile"), path,
+                 png});
             const QImage image(png + QStringLiteral(".png"));
             QVERIFY2(!image.isNull(), "pdftoppm (poppler-utils, cmake/deps.sh)");
             QCOMPARE(image.size(), QSize(640, 360));
-            QVERIFY(std::abs(QColor(image.pixel(1, 1)).lightness() - style.background.lightness()) < 8);
+            QVERIFY(std::abs(QColor(image.pixel(1, 1)).lightness() - style.background.lightness()) <
+                    8);
             QSet<QRgb> colours;
             for (int y = 0; y < image.height(); y += 3)
                 for (int x = 0; x < image.width(); x += 3)
                     colours.insert(image.pixel(x, y));
-            QVERIFY2(colours.size() >= 12, qPrintable(QStringLiteral("page %1: %2 colours").arg(page).arg(colours.size())));
+            QVERIFY2(
+                colours.size() >= 12,
+                qPrintable(QStringLiteral("page %1: %2 colours").arg(page).arg(colours.size())));
         }
     }
 
@@ -736,7 +836,8 @@ private slots:
         window.resize(1280, 800);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.setScene(core::loadScene(QStringLiteral(":/examples/02-student-scholarship.json")), QString());
+        window.setScene(core::loadScene(QStringLiteral(":/examples/02-student-scholarship.json")),
+                        QString());
         QTRY_VERIFY_WITH_TIMEOUT(window.isUpToDate() && window.document()->result(), 10000);
         window.activateWindow();
         window.headCombo()->setFocus();
@@ -747,7 +848,8 @@ private slots:
         QTRY_VERIFY(presentation->slide());
         QTest::keyClick(presentation, Qt::Key_Escape);
         QTRY_VERIFY(!presentation);
-        QTRY_VERIFY(QApplication::focusWidget() && window.isAncestorOf(QApplication::focusWidget()));
+        QTRY_VERIFY(QApplication::focusWidget() &&
+                    window.isAncestorOf(QApplication::focusWidget()));
         QCOMPARE(QApplication::focusWidget(), window.headCombo());
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_E, Qt::ControlModifier);
         QTRY_VERIFY(window.exportDialog());

@@ -29,7 +29,8 @@ private slots:
     void init()
     {
         m_document = std::make_unique<ui::SceneDocument>();
-        m_document->reset(core::makeScene(QStringLiteral("the cat sat on the mat"), 8, 2, 7), QString());
+        m_document->reset(core::makeScene(QStringLiteral("the cat sat on the mat"), 8, 2, 7),
+                          QString());
     }
 
     void startsCleanAndUntitled()
@@ -133,8 +134,9 @@ private slots:
 
     void wrongShapeIsRefused()
     {
-        QVERIFY_THROWS_EXCEPTION(core::Error,
-                                 m_document->setWeightMatrix({ui::WeightKind::Wq, 0}, core::Matrix::Zero(3, 3)));
+        QVERIFY_THROWS_EXCEPTION(
+            core::Error,
+            m_document->setWeightMatrix({ui::WeightKind::Wq, 0}, core::Matrix::Zero(3, 3)));
         QVERIFY_THROWS_EXCEPTION(core::Error, m_document->setHeadEnabled(5, false));
         QCOMPARE(m_document->undoStack()->count(), 0);
     }
@@ -148,7 +150,8 @@ private slots:
         m_document->setWeightMatrix({ui::WeightKind::Wq, 1}, q);
         const auto edited = test::cpuResult(m_document->scene());
         QVERIFY(!sameResult(*before, *edited));
-        QVERIFY(bitIdentical(edited->heads[0].weights, before->heads[0].weights)); // head 0 untouched
+        QVERIFY(
+            bitIdentical(edited->heads[0].weights, before->heads[0].weights)); // head 0 untouched
         m_document->undoStack()->undo();
         QVERIFY(sameResult(*before, *test::cpuResult(m_document->scene())));
         m_document->undoStack()->redo();
@@ -210,7 +213,9 @@ private slots:
         QCOMPARE(w.heads[0].Wq.rows(), 16);
         QVERIFY(!w.heads[1].enabled); // kept
         QVERIFY(w.heads[2].enabled);
-        QVERIFY(bitIdentical(w.heads[3].Wk, core::makeWeights(16, 4, 4, 4, core::WeightInit::Xavier, 7).heads[3].Wk));
+        QVERIFY(
+            bitIdentical(w.heads[3].Wk,
+                         core::makeWeights(16, 4, 4, 4, core::WeightInit::Xavier, 7).heads[3].Wk));
         m_document->undoStack()->undo();
         QCOMPARE(m_document->scene().weights.headCount(), 2);
         QCOMPARE(m_document->scene().weights.dModel, 8);
@@ -234,7 +239,8 @@ private slots:
         mask.causal = true;
         mask.customCells = {{2, 1}};
         m_document->setMask(mask);
-        m_document->setAttention(core::ScoreKind::Additive, core::Normalization::Sparsemax, core::MaskFill::MinusNineE15);
+        m_document->setAttention(core::ScoreKind::Additive, core::Normalization::Sparsemax,
+                                 core::MaskFill::MinusNineE15);
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("scene.json"));
         core::saveScene(m_document->scene(), path);

@@ -1,9 +1,9 @@
 // The scene file type (resources/desktop): the window saves NAME.attention.json, the
 // extension the installed MIME type opens in the app, and takes .attention.json and .json
 // scenes alike when they are dropped on it.
-#include "ui/explorer/explorer_window.h"
 #include "core/cpu_backend.h"
 #include "core/scene_json.h"
+#include "ui/explorer/explorer_window.h"
 
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -24,7 +24,8 @@ private:
     {
         QMimeData data;
         data.setUrls({QUrl::fromLocalFile(path)});
-        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &data, Qt::LeftButton,
+                              Qt::NoModifier);
         QCoreApplication::sendEvent(&window, &enter);
         if (!enter.isAccepted())
             return false;
@@ -44,8 +45,10 @@ private slots:
     {
         QTemporaryDir dir;
         ui::ExplorerWindow window(std::make_unique<core::CpuBackend>(), QString());
-        window.setScene(core::loadScene(QStringLiteral(":/examples/01-this-is-a-cat.json")), QString());
-        QVERIFY(window.suggestedSavePath().endsWith(QStringLiteral("/this-is-a-cat.attention.json")));
+        window.setScene(core::loadScene(QStringLiteral(":/examples/01-this-is-a-cat.json")),
+                        QString());
+        QVERIFY(
+            window.suggestedSavePath().endsWith(QStringLiteral("/this-is-a-cat.attention.json")));
         const QString path = dir.filePath(QStringLiteral("this-is-a-cat.attention.json"));
         QVERIFY(window.saveFile(path));
         QCOMPARE(core::loadScene(path).text, window.document()->scene().text);
@@ -67,7 +70,8 @@ private slots:
         core::Scene scene = core::loadScene(QStringLiteral(":/examples/07-local-window.json"));
         core::saveScene(scene, path);
         ui::ExplorerWindow window(std::make_unique<core::CpuBackend>(), QString());
-        window.setScene(core::loadScene(QStringLiteral(":/examples/01-this-is-a-cat.json")), QString());
+        window.setScene(core::loadScene(QStringLiteral(":/examples/01-this-is-a-cat.json")),
+                        QString());
         QVERIFY(drop(window, path));
         QCOMPARE(window.document()->filePath(), QFileInfo(path).absoluteFilePath());
         QCOMPARE(window.document()->scene().text, scene.text);

@@ -25,7 +25,8 @@ std::vector<core::Token> tokensOf(const QStringList& words)
     return tokens;
 }
 
-const QStringList kSentence{"[CLS]", "The", "student", "was", "awarded", "a", "scholarship", "[SEP]"};
+const QStringList kSentence{"[CLS]",   "The", "student",     "was",
+                            "awarded", "a",   "scholarship", "[SEP]"};
 
 } // namespace
 
@@ -38,7 +39,8 @@ private slots:
     {
         m_chips = std::make_unique<ui::TokenChips>();
         m_chips->resize(600, 120);
-        m_chips->setTokens(tokensOf(kSentence), {false, false, false, false, false, false, false, true},
+        m_chips->setTokens(tokensOf(kSentence),
+                           {false, false, false, false, false, false, false, true},
                            {false, false, false, false, false, false, true, false});
         m_chips->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_chips.get()));
@@ -58,7 +60,8 @@ private slots:
             if (i > 0) {
                 QVERIFY(!r.intersects(previous));
                 // Next to the previous chip on its row, or lower down on a new row.
-                QVERIFY((r.top() == previous.top() && r.left() > previous.right()) || r.top() > previous.bottom());
+                QVERIFY((r.top() == previous.top() && r.left() > previous.right()) ||
+                        r.top() > previous.bottom());
             }
             previous = r;
         }
@@ -133,7 +136,8 @@ private slots:
             double sum = 0.0;
             for (int y = r.top(); y <= r.bottom(); ++y)
                 for (int x = r.left(); x <= r.right(); ++x)
-                    sum += qGray(image.pixel(x * image.width() / m_chips->width(), y * image.height() / m_chips->height()));
+                    sum += qGray(image.pixel(x * image.width() / m_chips->width(),
+                                             y * image.height() / m_chips->height()));
             return sum / double(r.width() * r.height());
         };
         QVERIFY(std::abs(ink(m_chips->chipRect(0)) - ink(m_chips->chipRect(1))) > 1.0);
@@ -157,7 +161,8 @@ private slots:
         m_chips->setTokens(tokens, padding);
         m_chips->repaint();
         const qint64 toggle = timer.elapsed();
-        qInfo("5,000 tokens: %lld ms to set, lay out and paint; %lld ms for a padding toggle", first, toggle);
+        qInfo("5,000 tokens: %lld ms to set, lay out and paint; %lld ms for a padding toggle",
+              first, toggle);
         QVERIFY2(first < 500, qPrintable(QStringLiteral("5,000 tokens took %1 ms").arg(first)));
         QVERIFY2(toggle < 200, qPrintable(QStringLiteral("a toggle took %1 ms").arg(toggle)));
         QCOMPARE(m_chips->chipCount(), 5000);
@@ -201,16 +206,19 @@ private slots:
         m_chips->setTokens(tokens, {});
         m_chips->repaint();
         const qint64 keystroke = timer.restart();
-        QVERIFY2(m_chips->measuredTextCount() - typed <= 2, qPrintable(QString::number(m_chips->measuredTextCount() - typed)));
+        QVERIFY2(m_chips->measuredTextCount() - typed <= 2,
+                 qPrintable(QString::number(m_chips->measuredTextCount() - typed)));
         QCOMPARE(m_chips->chipRect(3).width(), fm.horizontalAdvance(QStringLiteral("w3x")) + 16);
 
         // The end of the sentence, scrolled into view, is measured when it is seen.
         m_chips->setCurrentChip(16383);
         QVERIFY(m_chips->rect().contains(m_chips->chipRect(16383).center()));
         QCOMPARE(m_chips->chipAt(m_chips->chipRect(16383).center()), 16383);
-        QCOMPARE(m_chips->chipRect(16383).width(), fm.horizontalAdvance(QStringLiteral("w16383")) + 16);
+        QCOMPARE(m_chips->chipRect(16383).width(),
+                 fm.horizontalAdvance(QStringLiteral("w16383")) + 16);
         QVERIFY(m_chips->measuredTextCount() - before <= 250);
-        qInfo("16,384 tokens: %lld ms to set, lay out and paint; %lld ms for a keystroke", first, keystroke);
+        qInfo("16,384 tokens: %lld ms to set, lay out and paint; %lld ms for a keystroke", first,
+              keystroke);
     }
 
     void emptyIsFine()

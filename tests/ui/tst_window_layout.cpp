@@ -36,10 +36,10 @@
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
-#include <QSignalSpy>
 #include <QSettings>
-#include <QStandardPaths>
+#include <QSignalSpy>
 #include <QStackedWidget>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTest>
@@ -53,7 +53,9 @@ namespace {
 
 double scaleFactor()
 {
-    return qEnvironmentVariableIsSet("QT_SCALE_FACTOR") ? qEnvironmentVariable("QT_SCALE_FACTOR").toDouble() : 1.0;
+    return qEnvironmentVariableIsSet("QT_SCALE_FACTOR")
+               ? qEnvironmentVariable("QT_SCALE_FACTOR").toDouble()
+               : 1.0;
 }
 
 // A 1024 x 768 projector in the window's (logical) pixels, less a window manager's title bar
@@ -82,9 +84,10 @@ constexpr QSize kUsableFigure(300, 250);
 // An information notice longer than a line: the notice a machine whose only Vulkan device is a
 // CPU one showed at start before it was said in a learner's words (three lines at 1280 x 800,
 // six at a 1.5 scale factor before notices took one line).
-const QString kLongNotice = QStringLiteral(
-    "The only Vulkan device, llvmpipe (LLVM 15.0.6, 256 bits), is a CPU implementation, several times slower than the "
-    "CPU backend: computing on the CPU backend (Vulkan: --backend vulkan)");
+const QString kLongNotice =
+    QStringLiteral("The only Vulkan device, llvmpipe (LLVM 15.0.6, 256 bits), is a CPU "
+                   "implementation, several times slower than the "
+                   "CPU backend: computing on the CPU backend (Vulkan: --backend vulkan)");
 
 QString describe(const QWidget* widget)
 {
@@ -93,14 +96,17 @@ QString describe(const QWidget* widget)
         text = button->text();
     else if (const auto* label = qobject_cast<const QLabel*>(widget))
         text = label->text().left(40);
-    return QStringLiteral("%1 %2 \"%3\"").arg(QString::fromLatin1(widget->metaObject()->className()), widget->objectName(), text);
+    return QStringLiteral("%1 %2 \"%3\"")
+        .arg(QString::fromLatin1(widget->metaObject()->className()), widget->objectName(), text);
 }
 
 bool isControl(const QWidget* widget)
 {
     return qobject_cast<const QAbstractButton*>(widget) || qobject_cast<const QComboBox*>(widget) ||
-           qobject_cast<const QAbstractSpinBox*>(widget) || qobject_cast<const QLineEdit*>(widget) ||
-           (qobject_cast<const QLabel*>(widget) && !static_cast<const QLabel*>(widget)->wordWrap() &&
+           qobject_cast<const QAbstractSpinBox*>(widget) ||
+           qobject_cast<const QLineEdit*>(widget) ||
+           (qobject_cast<const QLabel*>(widget) &&
+            !static_cast<const QLabel*>(widget)->wordWrap() &&
             !static_cast<const QLabel*>(widget)->text().isEmpty());
 }
 
@@ -108,7 +114,8 @@ bool isControl(const QWidget* widget)
 QRect visiblePart(const QWidget* widget, const QWidget* window)
 {
     QRect visible(widget->mapTo(window, QPoint(0, 0)), widget->size());
-    for (const QWidget* parent = widget->parentWidget(); parent && parent != window; parent = parent->parentWidget())
+    for (const QWidget* parent = widget->parentWidget(); parent && parent != window;
+         parent = parent->parentWidget())
         visible &= QRect(parent->mapTo(window, QPoint(0, 0)), parent->size());
     visible &= QRect(QPoint(0, 0), window->size());
     return visible;
@@ -118,9 +125,11 @@ QRect visiblePart(const QWidget* widget, const QWidget* window)
 // window.
 bool inTabBehind(const QWidget* widget, const QWidget* window)
 {
-    for (const QWidget* parent = widget; parent && parent != window; parent = parent->parentWidget())
+    for (const QWidget* parent = widget; parent && parent != window;
+         parent = parent->parentWidget())
         if (qobject_cast<const QDockWidget*>(parent))
-            return !QRect(QPoint(0, 0), window->size()).intersects(QRect(parent->mapTo(window, QPoint(0, 0)), parent->size()));
+            return !QRect(QPoint(0, 0), window->size())
+                        .intersects(QRect(parent->mapTo(window, QPoint(0, 0)), parent->size()));
     return false;
 }
 
@@ -129,7 +138,8 @@ bool scrollable(const QWidget* widget, Qt::Orientation orientation)
 {
     for (const QWidget* parent = widget->parentWidget(); parent; parent = parent->parentWidget())
         if (const auto* area = qobject_cast<const QAbstractScrollArea*>(parent)) {
-            const QScrollBar* bar = orientation == Qt::Horizontal ? area->horizontalScrollBar() : area->verticalScrollBar();
+            const QScrollBar* bar = orientation == Qt::Horizontal ? area->horizontalScrollBar()
+                                                                  : area->verticalScrollBar();
             if (bar->isVisible() && bar->maximum() > 0)
                 return true;
         }
@@ -148,11 +158,12 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName(QStringLiteral("attention-explorer-tests"));
         QCoreApplication::setApplicationName(QStringLiteral("tst_window_layout"));
-        QGuiApplication::setApplicationDisplayName(QStringLiteral("Attention Explorer")); // as main() names it
+        QGuiApplication::setApplicationDisplayName(
+            QStringLiteral("Attention Explorer")); // as main() names it
         QSettings().clear();
         QDir(ui::ExplorerWindow::recoveryDirectory()).removeRecursively();
-        qInfo("scale factor %.2f: a 1024 x 768 projector is %d x %d here", scaleFactor(), projector().width(),
-              projector().height());
+        qInfo("scale factor %.2f: a 1024 x 768 projector is %d x %d here", scaleFactor(),
+              projector().width(), projector().height());
     }
 
     void cleanup()
@@ -229,8 +240,12 @@ private slots:
                     const std::vector<QRectF> labels = labelRects(axis);
                     for (std::size_t k = 1; k < labels.size(); ++k)
                         if (labels[k].intersects(labels[k - 1].adjusted(0.5, 0.5, -0.5, -0.5)))
-                            problems << QStringLiteral("%1: labels %2 and %3 of an axis overlap").arg(view->objectName()).arg(k - 1).arg(k);
-                    if (view == m_window->gridView() && (!labels.empty() || !axis->label().isEmpty()))
+                            problems << QStringLiteral("%1: labels %2 and %3 of an axis overlap")
+                                            .arg(view->objectName())
+                                            .arg(k - 1)
+                                            .arg(k);
+                    if (view == m_window->gridView() &&
+                        (!labels.empty() || !axis->label().isEmpty()))
                         problems << QStringLiteral("the All heads thumbnails name tokens or axes");
                 }
             }
@@ -253,13 +268,16 @@ private slots:
         // The notice takes one line of text (its bar as tall as its buttons), not three or six.
         const MessageBarHeight bar{m_window->messageBar()};
         if (bar.height >= bar.oneLine)
-            problems << QStringLiteral("the backend notice is %1 pixels tall, one line is %2").arg(bar.height).arg(bar.oneLine);
+            problems << QStringLiteral("the backend notice is %1 pixels tall, one line is %2")
+                            .arg(bar.height)
+                            .arg(bar.oneLine);
         // The numbers in the cells never run into each other.
         const std::vector<QRectF> numbers = cellNumberRects(m_window->headView()->plot());
         for (std::size_t a = 0; a < numbers.size(); ++a)
             for (std::size_t b = a + 1; b < numbers.size(); ++b)
                 if (numbers[a].intersects(numbers[b]))
-                    problems << QStringLiteral("the numbers of cells %1 and %2 overlap").arg(a).arg(b);
+                    problems
+                        << QStringLiteral("the numbers of cells %1 and %2 overlap").arg(a).arg(b);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
     }
 
@@ -270,7 +288,8 @@ private slots:
         open(QStringLiteral("new"), kLongNotice);
         m_window->resize(screenOf(QSize(1024, 768)));
         ui::MessageBar* bar = m_window->messageBar();
-        bar->showMessage(QStringLiteral("longNotice"), ui::MessageBar::Level::Information, kLongNotice);
+        bar->showMessage(QStringLiteral("longNotice"), ui::MessageBar::Level::Information,
+                         kLongNotice);
         settle();
         QCOMPARE(bar->text(), kLongNotice);
         auto* more = bar->findChild<QToolButton*>(QStringLiteral("messageMoreButton"));
@@ -301,17 +320,20 @@ private slots:
     void modelWindowFiguresKeepTheirRoom()
     {
         QFETCH(QSize, screen);
-        ui::ModelWindow window(std::make_unique<core::CpuBackend>(), gpu::BackendChoice::Cpu, QString(), QString());
+        ui::ModelWindow window(std::make_unique<core::CpuBackend>(), gpu::BackendChoice::Cpu,
+                               QString(), QString());
         window.resize(screenOf(screen));
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QSignalSpy ended(&window, &ui::ModelWindow::loadEnded);
-        window.openModel(test::modelFixturesDir() + QStringLiteral("/gpt2"), QStringLiteral("The cat sat on the"));
+        window.openModel(test::modelFixturesDir() + QStringLiteral("/gpt2"),
+                         QStringLiteral("The cat sat on the"));
         QVERIFY(ended.wait(20000));
         QTRY_VERIFY(window.isUpToDate() && window.document()->result());
         settle();
         QTRY_VERIFY(!window.headView()->isRebuildPending());
-        QStringList problems = roomProblems(window, screenOf(screen), {window.gridView(), window.headView()});
+        QStringList problems =
+            roomProblems(window, screenOf(screen), {window.gridView(), window.headView()});
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
         window.document()->undoStack()->setClean();
     }
@@ -324,16 +346,19 @@ private slots:
     {
         ui::PredictionBlock block;
         block.heading = QStringLiteral("Next token after “ the”");
-        block.rows = {{QStringLiteral("ir"), 1, 1.0, 0.0271}, {QStringLiteral("a"), 2, 0.0385, 0.0609}};
+        block.rows = {{QStringLiteral("ir"), 1, 1.0, 0.0271},
+                      {QStringLiteral("a"), 2, 0.0385, 0.0609}};
         QImage image(290, 200, QImage::Format_ARGB32);
         image.fill(Qt::white);
         QPainter painter(&image);
-        const auto geometry = ui::PredictionsPainter::paint(painter, QRectF(image.rect()), {block}, QString(), QString(),
-                                                            QApplication::font(), ui::FigureStyle{});
+        const auto geometry =
+            ui::PredictionsPainter::paint(painter, QRectF(image.rect()), {block}, QString(),
+                                          QString(), QApplication::font(), ui::FigureStyle{});
         QCOMPARE(geometry.bars.size(), std::size_t(2));
         // Probability 1: the bar is the whole track.
         QVERIFY2(geometry.bars[0].width() >= 290 / 3.0 - 12,
-                 qPrintable(QStringLiteral("the bars are %1 pixels long").arg(geometry.bars[0].width())));
+                 qPrintable(
+                     QStringLiteral("the bars are %1 pixels long").arg(geometry.bars[0].width())));
         QVERIFY(geometry.bars[0].right() < 290);
     }
 
@@ -342,9 +367,11 @@ private slots:
     // the model window's read "gpt2* — Attention Explorer · model — Attention Explorer".
     void windowTitlesNameTheApplicationOnce()
     {
-        ui::ModelWindow window(std::make_unique<core::CpuBackend>(), gpu::BackendChoice::Cpu, QString(), QString());
+        ui::ModelWindow window(std::make_unique<core::CpuBackend>(), gpu::BackendChoice::Cpu,
+                               QString(), QString());
         QSignalSpy ended(&window, &ui::ModelWindow::loadEnded);
-        window.openModel(test::modelFixturesDir() + QStringLiteral("/gpt2"), QStringLiteral("The cat sat on the"));
+        window.openModel(test::modelFixturesDir() + QStringLiteral("/gpt2"),
+                         QStringLiteral("The cat sat on the"));
         QVERIFY(ended.wait(20000));
         QCOMPARE(window.windowTitle(), QStringLiteral("gpt2[*] · model — Attention Explorer"));
         QVERIFY(window.windowTitle().endsWith(QGuiApplication::applicationDisplayName()));
@@ -387,11 +414,12 @@ private:
     // What keeps `window` from being usable on the screen it was resized to: a figure below
     // kUsableFigure, a docked panel that scrolls sideways or is narrower than it needs, a
     // window larger than asked (its minimum).
-    static QStringList roomProblems(QMainWindow& window, QSize asked, std::initializer_list<QWidget*> figures)
+    static QStringList roomProblems(QMainWindow& window, QSize asked,
+                                    std::initializer_list<QWidget*> figures)
     {
         QStringList problems;
-        qInfo("window %dx%d (minimum %dx%d)", window.width(), window.height(), window.minimumSizeHint().width(),
-              window.minimumSizeHint().height());
+        qInfo("window %dx%d (minimum %dx%d)", window.width(), window.height(),
+              window.minimumSizeHint().width(), window.minimumSizeHint().height());
         if (window.width() > asked.width() || window.height() > asked.height())
             problems << QStringLiteral("the window is %1 x %2, larger than the screen's %3 x %4")
                             .arg(window.width())
@@ -401,7 +429,8 @@ private:
         for (const QWidget* figure : figures) {
             // A figure in a tab behind another gets the tab's room when it is chosen.
             const QWidget* room = figure;
-            while (!room->isVisible() && room->parentWidget() && !qobject_cast<const QStackedWidget*>(room))
+            while (!room->isVisible() && room->parentWidget() &&
+                   !qobject_cast<const QStackedWidget*>(room))
                 room = room->parentWidget();
             qInfo("  %s %dx%d%s", qPrintable(figure->objectName()), room->width(), room->height(),
                   room == figure ? "" : " (a tab behind)");
@@ -417,11 +446,13 @@ private:
             if (!dock->isVisible() || dock->isFloating() || inTabBehind(dock, &window))
                 continue;
             qInfo("  %s %dx%d", qPrintable(dock->objectName()), dock->width(), dock->height());
-            // A panel's contents (a scroll area's widget) as wide as they need, or it scrolls sideways.
+            // A panel's contents (a scroll area's widget) as wide as they need, or it scrolls
+            // sideways.
             auto* area = qobject_cast<QScrollArea*>(dock->widget());
             const QWidget* contents = area ? area->widget() : dock->widget();
             const int room = area ? area->viewport()->width() : dock->widget()->width();
-            if (area && area->horizontalScrollBar()->isVisible() && area->horizontalScrollBar()->maximum() > 0)
+            if (area && area->horizontalScrollBar()->isVisible() &&
+                area->horizontalScrollBar()->maximum() > 0)
                 problems << dock->objectName() + QStringLiteral(" scrolls sideways");
             if (room + 1 < contents->minimumSizeHint().width())
                 problems << QStringLiteral("%1 has %2 pixels across, its controls need %3")
@@ -439,8 +470,11 @@ private:
         for (int i = 0; i < plot->itemCount(); ++i)
             if (auto* text = qobject_cast<QCPItemText*>(plot->item(i))) {
                 const QFontMetricsF metrics(text->font());
-                const QSizeF size(metrics.horizontalAdvance(text->text()), metrics.ascent() + metrics.descent());
-                out.emplace_back(text->position->pixelPosition() - QPointF(size.width() / 2, size.height() / 2), size);
+                const QSizeF size(metrics.horizontalAdvance(text->text()),
+                                  metrics.ascent() + metrics.descent());
+                out.emplace_back(text->position->pixelPosition() -
+                                     QPointF(size.width() / 2, size.height() / 2),
+                                 size);
             }
         return out;
     }
@@ -464,8 +498,11 @@ private:
             const double line = metrics.height();
             if (axis->axisType() == QCPAxis::atLeft)
                 out.emplace_back(rect.left() - pad - length, at - line / 2, length, line);
-            else if (std::abs(axis->tickLabelRotation()) >= 45) // across the axis, a line wide (1.41 lines at 45°)
-                out.emplace_back(at - line * 0.71, rect.bottom() + pad, std::abs(axis->tickLabelRotation()) > 60 ? line : line * 1.41, length);
+            else if (std::abs(axis->tickLabelRotation()) >=
+                     45) // across the axis, a line wide (1.41 lines at 45°)
+                out.emplace_back(at - line * 0.71, rect.bottom() + pad,
+                                 std::abs(axis->tickLabelRotation()) > 60 ? line : line * 1.41,
+                                 length);
             else
                 out.emplace_back(at - length / 2, rect.bottom() + pad, length, line);
         }
@@ -477,21 +514,25 @@ private:
         QTest::addColumn<QString>("scene");
         QTest::newRow("File > New (4 heads)") << QStringLiteral("new");
         QTest::newRow("this is a cat") << QStringLiteral(":/examples/01-this-is-a-cat.json");
-        QTest::newRow("translation") << QStringLiteral(":/examples/04-translation-cross-attention.json");
+        QTest::newRow("translation")
+            << QStringLiteral(":/examples/04-translation-cross-attention.json");
         QTest::newRow("8 heads, a warning") << QStringLiteral("8 heads");
     }
 
     void open(const QString& scene, const QString& backendNotice = QString())
     {
-        m_window = std::make_unique<ui::ExplorerWindow>(std::make_unique<core::CpuBackend>(), backendNotice);
+        m_window = std::make_unique<ui::ExplorerWindow>(std::make_unique<core::CpuBackend>(),
+                                                        backendNotice);
         if (scene == QLatin1String("new")) {
             const auto actions = m_window->findChildren<QAction*>();
             for (QAction* action : actions)
                 if (action->text().remove(u'&') == QStringLiteral("New"))
                     action->trigger();
         } else if (scene == QLatin1String("8 heads")) {
-            core::Scene many = core::makeScene(QStringLiteral("every key of the first row is masked here"), 16, 8, 2);
-            many.mask.customCells = {{0, 0}, {0, 1}, {0, 2}, {0, 3}, {0, 4}, {0, 5}, {0, 6}, {0, 7}, {0, 8}};
+            core::Scene many = core::makeScene(
+                QStringLiteral("every key of the first row is masked here"), 16, 8, 2);
+            many.mask.customCells = {{0, 0}, {0, 1}, {0, 2}, {0, 3}, {0, 4},
+                                     {0, 5}, {0, 6}, {0, 7}, {0, 8}};
             m_window->setScene(many, QString());
         } else {
             m_window->setScene(core::loadScene(scene), QString());
@@ -503,7 +544,11 @@ private:
 
     void report() const
     {
-        auto size = [](const QWidget* w) { return QStringLiteral("%1x%2").arg(w->minimumSizeHint().width()).arg(w->minimumSizeHint().height()); };
+        auto size = [](const QWidget* w) {
+            return QStringLiteral("%1x%2")
+                .arg(w->minimumSizeHint().width())
+                .arg(w->minimumSizeHint().height());
+        };
         QStringList parts;
         for (QDockWidget* dock : m_window->findChildren<QDockWidget*>())
             parts << dock->objectName() + QLatin1Char(' ') + size(dock);
@@ -525,29 +570,41 @@ private:
                  "the window is larger than the projector");
         if (qEnvironmentVariableIsSet("ATTN_LAYOUT_DEBUG")) {
             auto* scroll = window->findChild<QScrollArea*>(QStringLiteral("sceneScroll"));
-            qInfo("scene scroll %dx%d, viewport %d, controls %dx%d (min %dx%d), bars h %d/%d v %d/%d", scroll->width(),
-                  scroll->height(), scroll->viewport()->width(), scroll->widget()->width(), scroll->widget()->height(),
-                  scroll->widget()->minimumSizeHint().width(), scroll->widget()->minimumSizeHint().height(),
-                  scroll->horizontalScrollBar()->isVisible(), scroll->horizontalScrollBar()->maximum(),
-                  scroll->verticalScrollBar()->isVisible(), scroll->verticalScrollBar()->maximum());
+            qInfo(
+                "scene scroll %dx%d, viewport %d, controls %dx%d (min %dx%d), bars h %d/%d v %d/%d",
+                scroll->width(), scroll->height(), scroll->viewport()->width(),
+                scroll->widget()->width(), scroll->widget()->height(),
+                scroll->widget()->minimumSizeHint().width(),
+                scroll->widget()->minimumSizeHint().height(),
+                scroll->horizontalScrollBar()->isVisible(),
+                scroll->horizontalScrollBar()->maximum(), scroll->verticalScrollBar()->isVisible(),
+                scroll->verticalScrollBar()->maximum());
         }
-        const QRect central(m_window->centralWidget()->mapTo(window, QPoint(0, 0)), m_window->centralWidget()->size());
-        const QRect status(m_window->statusBar()->mapTo(window, QPoint(0, 0)), m_window->statusBar()->size());
-        QVERIFY2(QRect(QPoint(0, 0), window->size()).contains(status), "the status bar is outside the window");
+        const QRect central(m_window->centralWidget()->mapTo(window, QPoint(0, 0)),
+                            m_window->centralWidget()->size());
+        const QRect status(m_window->statusBar()->mapTo(window, QPoint(0, 0)),
+                           m_window->statusBar()->size());
+        QVERIFY2(QRect(QPoint(0, 0), window->size()).contains(status),
+                 "the status bar is outside the window");
         QVERIFY2(!central.intersects(status), "the status bar covers the figures");
         for (QDockWidget* dock : m_window->findChildren<QDockWidget*>()) {
             if (!dock->isVisible())
                 continue;
             const QRect rect(dock->mapTo(window, QPoint(0, 0)), dock->size());
-            QVERIFY2(!rect.intersects(status), qPrintable(dock->objectName() + QStringLiteral(" under the status bar")));
-            QVERIFY2(!rect.intersects(central), qPrintable(dock->objectName() + QStringLiteral(" over the figures")));
+            QVERIFY2(!rect.intersects(status),
+                     qPrintable(dock->objectName() + QStringLiteral(" under the status bar")));
+            QVERIFY2(!rect.intersects(central),
+                     qPrintable(dock->objectName() + QStringLiteral(" over the figures")));
         }
         QStringList problems;
         for (QWidget* widget : window->findChildren<QWidget*>()) {
-            if (!widget->isVisible() || !isControl(widget) || widget->window() != window || inTabBehind(widget, window))
+            if (!widget->isVisible() || !isControl(widget) || widget->window() != window ||
+                inTabBehind(widget, window))
                 continue;
-            if (qobject_cast<QToolBar*>(widget->parentWidget()) || qobject_cast<QMenuBar*>(widget->parentWidget()) ||
-                qobject_cast<QStatusBar*>(widget->parentWidget()) || qobject_cast<QTabBar*>(widget->parentWidget()))
+            if (qobject_cast<QToolBar*>(widget->parentWidget()) ||
+                qobject_cast<QMenuBar*>(widget->parentWidget()) ||
+                qobject_cast<QStatusBar*>(widget->parentWidget()) ||
+                qobject_cast<QTabBar*>(widget->parentWidget()))
                 continue; // bars collapse into an extension menu or elide by design
             if (widget->inherits("QDockWidgetTitleButton") ||
                 (widget->parentWidget() && (widget->parentWidget()->inherits("QAbstractSpinBox") ||
@@ -564,12 +621,15 @@ private:
             const QRect own(widget->mapTo(window, QPoint(0, 0)), widget->size());
             const QRect seen = visiblePart(widget, window);
             // Each direction on its own: a control scrolled out of view below is still whole.
-            const bool cutAcross = std::max(seen.left(), own.left()) > own.left() || seen.right() < own.right();
+            const bool cutAcross =
+                std::max(seen.left(), own.left()) > own.left() || seen.right() < own.right();
             const bool cutDown = seen.top() > own.top() || seen.bottom() < own.bottom();
             if (!seen.isEmpty() && cutAcross && !scrollable(widget, Qt::Horizontal))
-                problems << describe(widget) + QStringLiteral(" cut off at the side, no scroll bar");
-            if (seen.isEmpty() ? !scrollable(widget, Qt::Horizontal) && !scrollable(widget, Qt::Vertical)
-                               : cutDown && !scrollable(widget, Qt::Vertical))
+                problems << describe(widget) +
+                                QStringLiteral(" cut off at the side, no scroll bar");
+            if (seen.isEmpty()
+                    ? !scrollable(widget, Qt::Horizontal) && !scrollable(widget, Qt::Vertical)
+                    : cutDown && !scrollable(widget, Qt::Vertical))
                 problems << describe(widget) + QStringLiteral(" cut off, no scroll bar");
         }
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));

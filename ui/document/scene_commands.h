@@ -15,19 +15,15 @@ namespace attn::ui {
 // A Slice provides: Key (what within the kind, e.g. which matrix), Value, the CommandId,
 // the SceneChanges it causes, get, set, same (is a change a no-op) and a text for the Edit
 // menu.
-template <typename Slice>
-class SliceCommand final : public QUndoCommand
+template <typename Slice> class SliceCommand final : public QUndoCommand
 {
 public:
     using Key = typename Slice::Key;
     using Value = typename Slice::Value;
 
     SliceCommand(SceneDocument& document, Key key, Value after)
-        : QUndoCommand(Slice::text(key)),
-          m_document(document),
-          m_key(key),
-          m_before(Slice::get(document.scene(), key)),
-          m_after(std::move(after)),
+        : QUndoCommand(Slice::text(key)), m_document(document), m_key(key),
+          m_before(Slice::get(document.scene(), key)), m_after(std::move(after)),
           m_gesture(document.gesture())
     {
     }
@@ -53,8 +49,9 @@ public:
 private:
     void apply(const Value& value)
     {
-        m_document.applyScene([this, &value](core::Scene& scene) { Slice::set(scene, m_key, value); },
-                              Slice::changes());
+        m_document.applyScene(
+            [this, &value](core::Scene& scene) { Slice::set(scene, m_key, value); },
+            Slice::changes());
     }
 
     SceneDocument& m_document;
@@ -66,11 +63,11 @@ private:
 
 // Exact comparisons that, unlike Eigen's operator==, accept different shapes (the model's
 // shape changes) and tell -0 from 0 (undo is bit for bit).
-template <typename M>
-bool sameMatrix(const M& a, const M& b)
+template <typename M> bool sameMatrix(const M& a, const M& b)
 {
     return a.rows() == b.rows() && a.cols() == b.cols() &&
-           (a.size() == 0 || std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(float)) == 0);
+           (a.size() == 0 ||
+            std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(float)) == 0);
 }
 bool sameWeights(const core::ModelWeights& a, const core::ModelWeights& b);
 bool sameEmbedding(const core::EmbeddingSettings& a, const core::EmbeddingSettings& b);
@@ -100,8 +97,7 @@ inline void setMarkedPositions(core::Scene& s, const MarkedPositions& m)
     s.mask.customCells = m.customCells;
 }
 
-template <typename Field, CommandId Id>
-struct Sentence
+template <typename Field, CommandId Id> struct Sentence
 {
     struct Value
     {
@@ -122,9 +118,12 @@ struct Sentence
     static QString text(Key)
     {
         switch (Id) {
-        case CommandId::Text: return QObject::tr("Edit text");
-        case CommandId::Source: return QObject::tr("Edit source sentence");
-        default: return QObject::tr("Change tokenizer");
+        case CommandId::Text:
+            return QObject::tr("Edit text");
+        case CommandId::Source:
+            return QObject::tr("Edit source sentence");
+        default:
+            return QObject::tr("Change tokenizer");
         }
     }
     static Field& field(core::Scene& s)
@@ -212,8 +211,14 @@ struct HeadEnabled
     using Value = bool;
     static constexpr CommandId id = CommandId::HeadEnabled;
     static SceneChanges changes() { return SceneChange::Weights; }
-    static Value get(const core::Scene& s, Key head) { return s.weights.heads[std::size_t(head)].enabled; }
-    static void set(core::Scene& s, Key head, const Value& v) { s.weights.heads[std::size_t(head)].enabled = v; }
+    static Value get(const core::Scene& s, Key head)
+    {
+        return s.weights.heads[std::size_t(head)].enabled;
+    }
+    static void set(core::Scene& s, Key head, const Value& v)
+    {
+        s.weights.heads[std::size_t(head)].enabled = v;
+    }
     static bool same(const Value& a, const Value& b) { return a == b; }
     static QString text(Key head) { return QObject::tr("Switch head %1").arg(head + 1); }
 };
@@ -268,7 +273,10 @@ struct Model
     using Key = NoKey;
     static constexpr CommandId id = CommandId::Model;
     static SceneChanges changes() { return SceneChange::Weights; }
-    static Value get(const core::Scene& s, Key) { return {s.seed, s.weights, s.embedding, s.positional}; }
+    static Value get(const core::Scene& s, Key)
+    {
+        return {s.seed, s.weights, s.embedding, s.positional};
+    }
     static void set(core::Scene& s, Key, const Value& v)
     {
         s.seed = v.seed;
@@ -278,7 +286,8 @@ struct Model
     }
     static bool same(const Value& a, const Value& b)
     {
-        return a.seed == b.seed && sameWeights(a.weights, b.weights) && sameEmbedding(a.embedding, b.embedding) &&
+        return a.seed == b.seed && sameWeights(a.weights, b.weights) &&
+               sameEmbedding(a.embedding, b.embedding) &&
                samePositional(a.positional, b.positional);
     }
     static QString text(Key) { return QObject::tr("Change model shape"); }

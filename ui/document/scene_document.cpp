@@ -1,8 +1,8 @@
 #include "ui/document/scene_document.h"
 
+#include "ui/document/scene_commands.h"
 #include "ui/explorer/embedding_options.h"
 #include "ui/figures/figure_spec.h"
-#include "ui/document/scene_commands.h"
 
 #include "core/error.h"
 #include "core/limits.h"
@@ -45,11 +45,13 @@ struct Vocabulary
 
 Vocabulary vocabularyOf(const core::Scene& scene)
 {
-    const std::vector<core::Token> queries = core::tokenize(scene.text, scene.tokenizer, core::kMaxTokens);
+    const std::vector<core::Token> queries =
+        core::tokenize(scene.text, scene.tokenizer, core::kMaxTokens);
     Vocabulary v;
     v.positions = int(queries.size());
     if (scene.source) {
-        const std::vector<core::Token> keys = core::tokenize(*scene.source, scene.tokenizer, core::kMaxTokens);
+        const std::vector<core::Token> keys =
+            core::tokenize(*scene.source, scene.tokenizer, core::kMaxTokens);
         v.positions = std::max(v.positions, int(keys.size()));
         v.words = core::sentenceVocabulary({&keys, &queries});
     } else {
@@ -61,9 +63,9 @@ Vocabulary vocabularyOf(const core::Scene& scene)
 void checkShape(const core::Matrix& matrix, Eigen::Index rows, Eigen::Index cols, WeightRef ref)
 {
     if (matrix.rows() != rows || matrix.cols() != cols)
-        throw core::Error(weightTitle(ref).toStdString() + ": expected " + std::to_string(rows) + "x" +
-                          std::to_string(cols) + ", got " + std::to_string(matrix.rows()) + "x" +
-                          std::to_string(matrix.cols()));
+        throw core::Error(weightTitle(ref).toStdString() + ": expected " + std::to_string(rows) +
+                          "x" + std::to_string(cols) + ", got " + std::to_string(matrix.rows()) +
+                          "x" + std::to_string(matrix.cols()));
     if (!matrix.allFinite())
         throw core::Error(weightTitle(ref).toStdString() + ": every value must be a finite number");
 }
@@ -91,8 +93,9 @@ bool sameWeights(const core::ModelWeights& a, const core::ModelWeights& b)
 
 bool sameEmbedding(const core::EmbeddingSettings& a, const core::EmbeddingSettings& b)
 {
-    return a.kind == b.kind && a.seed == b.seed && a.table == b.table && a.vocabulary == b.vocabulary &&
-           a.wordVectorPath == b.wordVectorPath && a.wordVectors == b.wordVectors;
+    return a.kind == b.kind && a.seed == b.seed && a.table == b.table &&
+           a.vocabulary == b.vocabulary && a.wordVectorPath == b.wordVectorPath &&
+           a.wordVectors == b.wordVectors;
 }
 
 bool samePositional(const core::PositionalSettings& a, const core::PositionalSettings& b)
@@ -106,14 +109,22 @@ QString weightTitle(WeightRef ref)
 {
     const QString head = QObject::tr(" · head %1").arg(ref.head + 1);
     switch (ref.kind) {
-    case WeightKind::Wq: return QStringLiteral("W^q") + head;
-    case WeightKind::Wk: return QStringLiteral("W^k") + head;
-    case WeightKind::Wv: return QStringLiteral("W^v") + head;
-    case WeightKind::Additive: return QObject::tr("additive w") + head;
-    case WeightKind::Bilinear: return QObject::tr("bilinear M") + head;
-    case WeightKind::Wo: return QStringLiteral("W^O");
-    case WeightKind::Embedding: return QObject::tr("Embeddings");
-    case WeightKind::Positional: return QObject::tr("Positional encodings");
+    case WeightKind::Wq:
+        return QStringLiteral("W^q") + head;
+    case WeightKind::Wk:
+        return QStringLiteral("W^k") + head;
+    case WeightKind::Wv:
+        return QStringLiteral("W^v") + head;
+    case WeightKind::Additive:
+        return QObject::tr("additive w") + head;
+    case WeightKind::Bilinear:
+        return QObject::tr("bilinear M") + head;
+    case WeightKind::Wo:
+        return QStringLiteral("W^O");
+    case WeightKind::Embedding:
+        return QObject::tr("Embeddings");
+    case WeightKind::Positional:
+        return QObject::tr("Positional encodings");
     }
     return {};
 }
@@ -144,7 +155,8 @@ WeightView weightView(const core::Scene& scene, WeightRef ref)
         std::vector<core::Token> tokens;
         for (const QString& word : vocabulary.words)
             tokens.push_back({word, -1, 0, false});
-        view.matrix = core::embedTokens(tokens, scene.embedding, w.dModel, vocabulary.words).vectors;
+        view.matrix =
+            core::embedTokens(tokens, scene.embedding, w.dModel, vocabulary.words).vectors;
         for (const QString& word : vocabulary.words)
             view.rowLabels.append(word);
         view.columnLabels = numbered(w.dModel);
@@ -169,14 +181,21 @@ WeightView weightView(const core::Scene& scene, WeightRef ref)
 core::Matrix slices::Weight::get(const core::Scene& s, Key ref)
 {
     switch (ref.kind) {
-    case WeightKind::Wq: return headOf(s, ref.head).Wq;
-    case WeightKind::Wk: return headOf(s, ref.head).Wk;
-    case WeightKind::Wv: return headOf(s, ref.head).Wv;
-    case WeightKind::Additive: return headOf(s, ref.head).wAdditive;
-    case WeightKind::Bilinear: return headOf(s, ref.head).bilinear;
-    case WeightKind::Wo: return s.weights.Wo;
+    case WeightKind::Wq:
+        return headOf(s, ref.head).Wq;
+    case WeightKind::Wk:
+        return headOf(s, ref.head).Wk;
+    case WeightKind::Wv:
+        return headOf(s, ref.head).Wv;
+    case WeightKind::Additive:
+        return headOf(s, ref.head).wAdditive;
+    case WeightKind::Bilinear:
+        return headOf(s, ref.head).bilinear;
+    case WeightKind::Wo:
+        return s.weights.Wo;
     case WeightKind::Embedding:
-    case WeightKind::Positional: break; // tables: see setWeight
+    case WeightKind::Positional:
+        break; // tables: see setWeight
     }
     throw core::Error("not a weight matrix: " + weightTitle(ref).toStdString());
 }
@@ -184,14 +203,27 @@ core::Matrix slices::Weight::get(const core::Scene& s, Key ref)
 void slices::Weight::set(core::Scene& s, Key ref, const Value& v)
 {
     switch (ref.kind) {
-    case WeightKind::Wq: headOf(s, ref.head).Wq = v; return;
-    case WeightKind::Wk: headOf(s, ref.head).Wk = v; return;
-    case WeightKind::Wv: headOf(s, ref.head).Wv = v; return;
-    case WeightKind::Additive: headOf(s, ref.head).wAdditive = v.row(0); return;
-    case WeightKind::Bilinear: headOf(s, ref.head).bilinear = v; return;
-    case WeightKind::Wo: s.weights.Wo = v; return;
+    case WeightKind::Wq:
+        headOf(s, ref.head).Wq = v;
+        return;
+    case WeightKind::Wk:
+        headOf(s, ref.head).Wk = v;
+        return;
+    case WeightKind::Wv:
+        headOf(s, ref.head).Wv = v;
+        return;
+    case WeightKind::Additive:
+        headOf(s, ref.head).wAdditive = v.row(0);
+        return;
+    case WeightKind::Bilinear:
+        headOf(s, ref.head).bilinear = v;
+        return;
+    case WeightKind::Wo:
+        s.weights.Wo = v;
+        return;
     case WeightKind::Embedding:
-    case WeightKind::Positional: break;
+    case WeightKind::Positional:
+        break;
     }
     throw core::Error("not a weight matrix: " + weightTitle(ref).toStdString());
 }
@@ -208,7 +240,8 @@ void setWeight(core::Scene& scene, WeightRef ref, const core::Matrix& matrix)
         scene.embedding.wordVectorPath.clear();
         for (std::size_t v = 0; v < vocabulary.words.size(); ++v) {
             const auto row = matrix.row(Eigen::Index(v));
-            scene.embedding.table[vocabulary.words[v]] = std::vector<float>(row.data(), row.data() + row.size());
+            scene.embedding.table[vocabulary.words[v]] =
+                std::vector<float>(row.data(), row.data() + row.size());
         }
     } else if (ref.kind == WeightKind::Positional) {
         scene.positional.kind = core::PositionalKind::Table;
@@ -220,7 +253,8 @@ void setWeight(core::Scene& scene, WeightRef ref, const core::Matrix& matrix)
 
 ModelShape modelShape(const core::Scene& scene)
 {
-    return {scene.weights.dModel, scene.weights.headCount(), scene.weights.dK, scene.weights.dV, scene.seed};
+    return {scene.weights.dModel, scene.weights.headCount(), scene.weights.dK, scene.weights.dV,
+            scene.seed};
 }
 
 // --- the document ------------------------------------------------------------------------
@@ -228,7 +262,8 @@ ModelShape modelShape(const core::Scene& scene)
 SceneDocument::SceneDocument(QObject* parent) : QObject(parent)
 {
     m_scene = core::makeScene(QStringLiteral("The cat sat on the mat"), 8, 2, 1);
-    connect(&m_undo, &QUndoStack::cleanChanged, this, [this](bool clean) { emit modifiedChanged(!clean); });
+    connect(&m_undo, &QUndoStack::cleanChanged, this,
+            [this](bool clean) { emit modifiedChanged(!clean); });
 }
 
 SceneDocument::~SceneDocument()
@@ -288,7 +323,8 @@ void SceneDocument::push(const Key& key, Value value, const QString& text)
 }
 
 // The hand-marked positions that remain valid once `change` is applied.
-slices::MarkedPositions SceneDocument::markedAfter(const std::function<void(core::Scene&)>& change) const
+slices::MarkedPositions
+SceneDocument::markedAfter(const std::function<void(core::Scene&)>& change) const
 {
     slices::MarkedPositions marked = slices::markedPositions(m_scene);
     if (marked.padding.empty() && marked.customCells.empty())
@@ -302,31 +338,39 @@ slices::MarkedPositions SceneDocument::markedAfter(const std::function<void(core
     int keys = 0;
     try {
         queries = int(core::tokenize(after.text, after.tokenizer, core::kMaxTokens).size());
-        keys = after.source ? int(core::tokenize(*after.source, after.tokenizer, core::kMaxTokens).size()) : queries;
+        keys = after.source
+                   ? int(core::tokenize(*after.source, after.tokenizer, core::kMaxTokens).size())
+                   : queries;
     } catch (const core::Error&) {
         return marked; // too many tokens: the compute reports it; keep the marks
     }
     std::erase_if(marked.padding, [keys](int j) { return j >= keys; });
-    std::erase_if(marked.customCells, [&](const std::pair<int, int>& c) { return c.first >= queries || c.second >= keys; });
+    std::erase_if(marked.customCells, [&](const std::pair<int, int>& c) {
+        return c.first >= queries || c.second >= keys;
+    });
     return marked;
 }
 
 void SceneDocument::setText(const QString& text)
 {
-    push<slices::Text>(slices::NoKey{}, slices::Text::Value{text, markedAfter([&](core::Scene& s) { s.text = text; })});
+    push<slices::Text>(slices::NoKey{}, slices::Text::Value{text, markedAfter([&](core::Scene& s) {
+                                                                s.text = text;
+                                                            })});
 }
 
 void SceneDocument::setSource(const std::optional<QString>& source)
 {
-    push<slices::Source>(slices::NoKey{},
-                         slices::Source::Value{source, markedAfter([&](core::Scene& s) { s.source = source; })});
+    push<slices::Source>(
+        slices::NoKey{},
+        slices::Source::Value{source, markedAfter([&](core::Scene& s) { s.source = source; })});
 }
 
 void SceneDocument::setTokenizer(const core::TokenizerSettings& tokenizer)
 {
-    push<slices::Tokenizer>(slices::NoKey{}, slices::Tokenizer::Value{tokenizer, markedAfter([&](core::Scene& s) {
-                                                                          s.tokenizer = tokenizer;
-                                                                      })});
+    push<slices::Tokenizer>(slices::NoKey{},
+                            slices::Tokenizer::Value{tokenizer, markedAfter([&](core::Scene& s) {
+                                                         s.tokenizer = tokenizer;
+                                                     })});
 }
 
 void SceneDocument::setPadding(const QString& token, const std::vector<int>& positions)
@@ -334,7 +378,8 @@ void SceneDocument::setPadding(const QString& token, const std::vector<int>& pos
     push<slices::Padding>(slices::NoKey{}, slices::Padding::Value{token, positions});
 }
 
-void SceneDocument::setAttention(core::ScoreKind score, core::Normalization normalization, core::MaskFill fill)
+void SceneDocument::setAttention(core::ScoreKind score, core::Normalization normalization,
+                                 core::MaskFill fill)
 {
     // The Edit menu names what changed: "Undo Change normalization to ReLU".
     QString text;
@@ -343,9 +388,11 @@ void SceneDocument::setAttention(core::ScoreKind score, core::Normalization norm
     else if (normalization != m_scene.normalization)
         text = tr("Change normalization to %1").arg(normalizationDisplayName(normalization));
     else if (fill != m_scene.fill)
-        text = tr("Change masked value to %1").arg(fill == core::MaskFill::NegativeInfinity ? QStringLiteral("−∞")
-                                                                                             : QStringLiteral("−9e15"));
-    push<slices::Attention>(slices::NoKey{}, slices::Attention::Value{score, normalization, fill}, text);
+        text = tr("Change masked value to %1")
+                   .arg(fill == core::MaskFill::NegativeInfinity ? QStringLiteral("−∞")
+                                                                 : QStringLiteral("−9e15"));
+    push<slices::Attention>(slices::NoKey{}, slices::Attention::Value{score, normalization, fill},
+                            text);
 }
 
 void SceneDocument::setTemperature(float temperature)
@@ -363,7 +410,8 @@ void SceneDocument::setMask(const core::MaskSpec& mask)
     if (mask.causal != old.causal)
         text = tr("Causal mask %1").arg(onOff(mask.causal));
     else if (mask.window != old.window)
-        text = mask.window < 0 ? tr("Local window off") : tr("Local window N = %1").arg(mask.window);
+        text =
+            mask.window < 0 ? tr("Local window off") : tr("Local window N = %1").arg(mask.window);
     else if (mask.windowCausal != old.windowCausal)
         text = tr("One-sided window %1").arg(onOff(mask.windowCausal));
     else if (mask.padding != old.padding)
@@ -405,34 +453,40 @@ void SceneDocument::setWeightMatrix(WeightRef ref, const core::Matrix& matrix, c
 
 void SceneDocument::setEmbedding(const core::EmbeddingSettings& embedding, const QString& text)
 {
-    push<slices::Embedding>(slices::NoKey{}, embedding,
-                            !text.isEmpty() || embedding.kind == m_scene.embedding.kind
-                                ? text
-                                : tr("Change embedding to %1").arg(embeddingKindLabel(embedding.kind)));
+    push<slices::Embedding>(
+        slices::NoKey{}, embedding,
+        !text.isEmpty() || embedding.kind == m_scene.embedding.kind
+            ? text
+            : tr("Change embedding to %1").arg(embeddingKindLabel(embedding.kind)));
 }
 
 void SceneDocument::setPositional(const core::PositionalSettings& positional, const QString& text)
 {
-    push<slices::Positional>(slices::NoKey{}, positional,
-                             !text.isEmpty() || positional.kind == m_scene.positional.kind
-                                 ? text
-                                 : tr("Change positions to %1").arg(positionalKindLabel(positional.kind)));
+    push<slices::Positional>(
+        slices::NoKey{}, positional,
+        !text.isEmpty() || positional.kind == m_scene.positional.kind
+            ? text
+            : tr("Change positions to %1").arg(positionalKindLabel(positional.kind)));
 }
 
 void SceneDocument::setModelShape(const ModelShape& shape)
 {
     auto inRange = [](int value, int high, const char* name) {
         if (value < 1 || value > high)
-            throw core::Error(std::string(name) + ": must be between 1 and " + std::to_string(high));
+            throw core::Error(std::string(name) + ": must be between 1 and " +
+                              std::to_string(high));
     };
     inRange(shape.heads, core::kMaxHeads, "heads");
     inRange(shape.dModel, core::kMaxModelWidth, "d_model");
     inRange(shape.dK, core::kMaxModelWidth, "d_k");
     inRange(shape.dV, core::kMaxModelWidth, "d_v");
     // The limit a scene file has (core/limits.h), so that what loads can also be made here.
-    const std::int64_t perHead = std::int64_t(shape.dModel) * (2 * shape.dK + shape.dV) + std::int64_t(shape.dK) * shape.dK;
-    if (perHead * shape.heads + std::int64_t(shape.heads) * shape.dV * shape.dModel > core::kMaxWeightElements)
-        throw core::Error("the weights of this shape would not fit in memory; use fewer heads or smaller widths");
+    const std::int64_t perHead =
+        std::int64_t(shape.dModel) * (2 * shape.dK + shape.dV) + std::int64_t(shape.dK) * shape.dK;
+    if (perHead * shape.heads + std::int64_t(shape.heads) * shape.dV * shape.dModel >
+        core::kMaxWeightElements)
+        throw core::Error(
+            "the weights of this shape would not fit in memory; use fewer heads or smaller widths");
 
     // Only what a new shape touches is copied: the sentences (for a one-hot vocabulary), the
     // embedding and positions, and each head's on/off switch.
@@ -465,11 +519,13 @@ void SceneDocument::setModelShape(const ModelShape& shape)
 
 void SceneDocument::setWeights(const core::ModelWeights& weights, const QString& text)
 {
-    if (weights.headCount() != m_scene.weights.headCount() || weights.dModel != m_scene.weights.dModel ||
-        weights.dK != m_scene.weights.dK || weights.dV != m_scene.weights.dV)
+    if (weights.headCount() != m_scene.weights.headCount() ||
+        weights.dModel != m_scene.weights.dModel || weights.dK != m_scene.weights.dK ||
+        weights.dV != m_scene.weights.dV)
         throw core::Error("the weights do not have the scene's shape");
-    push<slices::Model>(slices::NoKey{}, slices::Model::Value{m_scene.seed, weights, m_scene.embedding, m_scene.positional},
-                        text);
+    push<slices::Model>(
+        slices::NoKey{},
+        slices::Model::Value{m_scene.seed, weights, m_scene.embedding, m_scene.positional}, text);
 }
 
 void SceneDocument::setTitle(const QString& title, const QString& description)

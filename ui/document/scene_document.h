@@ -4,10 +4,10 @@
 #include "core/scene.h"
 
 #include <QFlags>
-#include <functional>
 #include <QObject>
 #include <QString>
 #include <QUndoStack>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -55,8 +55,11 @@ struct WeightRef
     WeightKind kind = WeightKind::Wq;
     int head = 0; // per-head kinds only
 
-    bool perHead() const { return kind != WeightKind::Wo && kind != WeightKind::Embedding &&
-                                  kind != WeightKind::Positional; }
+    bool perHead() const
+    {
+        return kind != WeightKind::Wo && kind != WeightKind::Embedding &&
+               kind != WeightKind::Positional;
+    }
     bool operator==(const WeightRef&) const = default;
 };
 
@@ -121,13 +124,15 @@ public:
     void setSource(const std::optional<QString>& source);
     void setTokenizer(const core::TokenizerSettings& tokenizer);
     void setPadding(const QString& token, const std::vector<int>& positions);
-    void setAttention(core::ScoreKind score, core::Normalization normalization, core::MaskFill fill);
+    void setAttention(core::ScoreKind score, core::Normalization normalization,
+                      core::MaskFill fill);
     void setTemperature(float temperature);
     void setMask(const core::MaskSpec& mask);
     void setHeadEnabled(int head, bool enabled);
     // Throws core::Error when the shape differs from the shown one. `text` names the step
     // in the Edit menu ("Randomize W^q · head 1"); empty: "Edit W^q · head 1".
-    void setWeightMatrix(WeightRef ref, const core::Matrix& matrix, const QString& text = QString());
+    void setWeightMatrix(WeightRef ref, const core::Matrix& matrix,
+                         const QString& text = QString());
     // `text` names the step in the Edit menu; empty: what changed ("Change embedding to one-hot").
     void setEmbedding(const core::EmbeddingSettings& embedding, const QString& text = QString());
     void setPositional(const core::PositionalSettings& positional, const QString& text = QString());

@@ -67,14 +67,20 @@ AboutDialog::AboutDialog(const QString& backend, const QString& device, const QS
     QList<std::pair<QString, QString>> rows{
         {tr("Version"), QStringLiteral(ATTN_VERSION)},
         {tr("Licence"), tr("GNU General Public License, version 3 or later (GPL-3.0-or-later)")},
-        {tr("Computing with"),
-         device.isEmpty() || device == backend ? backend : QStringLiteral("%1 · %2").arg(backend, device)},
-        {tr("Qt"), qtRuntime == qtBuilt ? qtRuntime : tr("%1 (built with %2)").arg(qtRuntime, qtBuilt)},
-        {tr("Eigen"), QStringLiteral("%1.%2.%3").arg(EIGEN_WORLD_VERSION).arg(EIGEN_MAJOR_VERSION).arg(EIGEN_MINOR_VERSION)},
+        {tr("Computing with"), device.isEmpty() || device == backend
+                                   ? backend
+                                   : QStringLiteral("%1 · %2").arg(backend, device)},
+        {tr("Qt"),
+         qtRuntime == qtBuilt ? qtRuntime : tr("%1 (built with %2)").arg(qtRuntime, qtBuilt)},
+        {tr("Eigen"), QStringLiteral("%1.%2.%3")
+                          .arg(EIGEN_WORLD_VERSION)
+                          .arg(EIGEN_MAJOR_VERSION)
+                          .arg(EIGEN_MINOR_VERSION)},
         {tr("QCustomPlot"), QStringLiteral(QCUSTOMPLOT_VERSION_STR)},
         {tr("Vulkan headers"), vulkanVersion(VK_HEADER_VERSION_COMPLETE)},
         {tr("Vulkan device"), vulkanDevice(backend, device)},
-        {tr("System"), QStringLiteral("%1, %2").arg(QSysInfo::prettyProductName(), QSysInfo::currentCpuArchitecture())},
+        {tr("System"), QStringLiteral("%1, %2").arg(QSysInfo::prettyProductName(),
+                                                    QSysInfo::currentCpuArchitecture())},
     };
     if (!reason.isEmpty())
         rows.insert(3, {tr("Why this backend"), reason});
@@ -83,9 +89,11 @@ AboutDialog::AboutDialog(const QString& backend, const QString& device, const QS
     auto* aboutLayout = new QVBoxLayout(about);
     auto* heading = new QLabel(
         tr("<h3>Attention Explorer %1</h3>"
-           "<p>See how attention in neural networks is computed: a sentence becomes queries, keys and "
+           "<p>See how attention in neural networks is computed: a sentence becomes queries, keys "
+           "and "
            "values, scores, masks and weights, every matrix a heatmap.</p>"
-           "<p>Attention Explorer is free software: you can redistribute it and modify it under the terms "
+           "<p>Attention Explorer is free software: you can redistribute it and modify it under "
+           "the terms "
            "of the GNU General Public License, version 3 or any later version. It comes with no "
            "warranty.</p>")
             .arg(QStringLiteral(ATTN_VERSION)));
@@ -117,7 +125,8 @@ AboutDialog::AboutDialog(const QString& backend, const QString& device, const QS
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
     QPushButton* copy = buttons->addButton(tr("&Copy Details"), QDialogButtonBox::ActionRole);
     copy->setObjectName(QStringLiteral("copyDetails"));
-    connect(copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(m_details); });
+    connect(copy, &QPushButton::clicked, this,
+            [this] { QApplication::clipboard()->setText(m_details); });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
     auto* layout = new QVBoxLayout(this);
@@ -131,7 +140,8 @@ QString AboutDialog::licenceText()
 {
     QFile file(QStringLiteral(":/about/LICENSE"));
     if (!file.open(QIODevice::ReadOnly))
-        return tr("GNU General Public License, version 3 or later: https://www.gnu.org/licenses/gpl-3.0.html");
+        return tr("GNU General Public License, version 3 or later: "
+                  "https://www.gnu.org/licenses/gpl-3.0.html");
     return QString::fromUtf8(file.readAll());
 }
 

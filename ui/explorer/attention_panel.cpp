@@ -1,9 +1,9 @@
 #include "ui/explorer/attention_panel.h"
 
+#include "ui/explorer/score_options.h"
 #include "ui/widgets/decimal_field.h"
 #include "ui/widgets/flow_layout.h"
 #include "ui/widgets/integer_field.h"
-#include "ui/explorer/score_options.h"
 
 #include "core/error.h"
 #include "core/limits.h"
@@ -55,7 +55,8 @@ QLabel* note(const QString& text, QWidget* parent)
 
 } // namespace
 
-AttentionPanel::AttentionPanel(SceneDocument& document, QWidget* parent) : QWidget(parent), m_document(document)
+AttentionPanel::AttentionPanel(SceneDocument& document, QWidget* parent)
+    : QWidget(parent), m_document(document)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -69,16 +70,18 @@ AttentionPanel::AttentionPanel(SceneDocument& document, QWidget* parent) : QWidg
 QColor AttentionPanel::headColor(int head)
 {
     // Tableau 10: distinct, and readable on light and dark backgrounds.
-    static const QColor colors[] = {QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b), QColor(0xe1, 0x57, 0x59),
-                                    QColor(0x76, 0xb7, 0xb2), QColor(0x59, 0xa1, 0x4f), QColor(0xed, 0xc9, 0x48),
-                                    QColor(0xb0, 0x7a, 0xa1), QColor(0xff, 0x9d, 0xa7), QColor(0x9c, 0x75, 0x5f),
-                                    QColor(0xba, 0xb0, 0xac)};
+    static const QColor colors[] = {QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b),
+                                    QColor(0xe1, 0x57, 0x59), QColor(0x76, 0xb7, 0xb2),
+                                    QColor(0x59, 0xa1, 0x4f), QColor(0xed, 0xc9, 0x48),
+                                    QColor(0xb0, 0x7a, 0xa1), QColor(0xff, 0x9d, 0xa7),
+                                    QColor(0x9c, 0x75, 0x5f), QColor(0xba, 0xb0, 0xac)};
     return colors[std::size_t(std::max(0, head)) % std::size(colors)];
 }
 
 double AttentionPanel::sliderToTemperature(int value)
 {
-    const double t = kMinTemperature * std::pow(kMaxTemperature / kMinTemperature, double(value) / kSliderSteps);
+    const double t =
+        kMinTemperature * std::pow(kMaxTemperature / kMinTemperature, double(value) / kSliderSteps);
     const double magnitude = std::pow(10.0, std::floor(std::log10(t)) - 2);
     return std::clamp(std::round(t / magnitude) * magnitude, kMinTemperature, kMaxTemperature);
 }
@@ -86,7 +89,8 @@ double AttentionPanel::sliderToTemperature(int value)
 int AttentionPanel::temperatureToSlider(double temperature)
 {
     const double t = std::clamp(temperature, kMinTemperature, kMaxTemperature);
-    return int(std::lround(kSliderSteps * std::log(t / kMinTemperature) / std::log(kMaxTemperature / kMinTemperature)));
+    return int(std::lround(kSliderSteps * std::log(t / kMinTemperature) /
+                           std::log(kMaxTemperature / kMinTemperature)));
 }
 
 QWidget* AttentionPanel::buildAttention()
@@ -94,9 +98,11 @@ QWidget* AttentionPanel::buildAttention()
     auto* box = new QGroupBox(tr("Attention"), this);
     auto* form = new QFormLayout(box);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    form->setRowWrapPolicy(QFormLayout::WrapLongRows); // a field goes under its label in a narrow panel
+    form->setRowWrapPolicy(
+        QFormLayout::WrapLongRows); // a field goes under its label in a narrow panel
 
-    // Combos as narrow as ten characters: the panel must fit a projector (the list shows whole names).
+    // Combos as narrow as ten characters: the panel must fit a projector (the list shows whole
+    // names).
     auto narrow = [](QComboBox* combo) {
         combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         combo->setMinimumContentsLength(10);
@@ -112,9 +118,10 @@ QWidget* AttentionPanel::buildAttention()
     form->addRow(tr("&Score:"), m_score);
     // Luong et al.'s q^T M k with M = I is q . k: without a word, a learner sees dot-product
     // figures under the name "bilinear" and looks for a difference that is not there.
-    m_bilinearNote = note(tr("With M = I, the default, the score qᵀMk is q·k: the figures equal dot-product "
-                             "attention until M is edited (Weights, “M (bilinear)”)."),
-                          box);
+    m_bilinearNote =
+        note(tr("With M = I, the default, the score qᵀMk is q·k: the figures equal dot-product "
+                "attention until M is edited (Weights, “M (bilinear)”)."),
+             box);
     m_bilinearNote->setObjectName(QStringLiteral("bilinearNote"));
     m_bilinearNote->setVisible(false);
     form->addRow(QString(), m_bilinearNote);
@@ -128,10 +135,11 @@ QWidget* AttentionPanel::buildAttention()
     m_normalization->addItem(tr("ReLU"), int(core::Normalization::Relu));
     m_normalization->addItem(tr("Sparsemax"), int(core::Normalization::Sparsemax));
     m_normalization->addItem(tr("None (scores as weights)"), int(core::Normalization::None));
-    m_normalization->setItemData(m_normalization->count() - 1,
-                                 tr("No normalization: the scaled, masked scores are the weights (masked cells 0), "
-                                    "seed 004's (X Xᵀ) V. Rows need not sum to 1."),
-                                 Qt::ToolTipRole);
+    m_normalization->setItemData(
+        m_normalization->count() - 1,
+        tr("No normalization: the scaled, masked scores are the weights (masked cells 0), "
+           "seed 004's (X Xᵀ) V. Rows need not sum to 1."),
+        Qt::ToolTipRole);
     form->addRow(tr("&Normalize:"), m_normalization);
 
     m_temperature = new QSlider(Qt::Horizontal, box);
@@ -146,7 +154,8 @@ QWidget* AttentionPanel::buildAttention()
     m_temperatureSpin->setRange(kMinTypedTemperature, kMaxTypedTemperature);
     m_temperatureSpin->setSingleStep(0.05);
     m_temperatureSpin->setKeyboardTracking(false);
-    m_temperatureSpin->setMinimumWidth(m_temperatureSpin->fontMetrics().horizontalAdvance(QStringLiteral("0.00000")) + 24);
+    m_temperatureSpin->setMinimumWidth(
+        m_temperatureSpin->fontMetrics().horizontalAdvance(QStringLiteral("0.00000")) + 24);
     connect(m_temperatureSpin, &DecimalField::refused, this, &AttentionPanel::message);
     auto* temperatureRow = new QHBoxLayout;
     temperatureRow->addWidget(m_temperature, 1);
@@ -157,8 +166,9 @@ QWidget* AttentionPanel::buildAttention()
 
     m_scaling = new QCheckBox(tr("Scale by 1/√d_k"), box);
     m_scaling->setObjectName(QStringLiteral("scalingCheck"));
-    m_scaling->setToolTip(tr("Vaswani et al. 2017: the variance of q·k grows with d_k, so large dot products "
-                             "saturate the softmax; dividing by √d_k keeps it in its sensitive range (seed 002)."));
+    m_scaling->setToolTip(
+        tr("Vaswani et al. 2017: the variance of q·k grows with d_k, so large dot products "
+           "saturate the softmax; dividing by √d_k keeps it in its sensitive range (seed 002)."));
     form->addRow(QString(), m_scaling);
 
     m_fill = new QComboBox(box);
@@ -166,8 +176,9 @@ QWidget* AttentionPanel::buildAttention()
     narrow(m_fill);
     m_fill->addItem(tr("−∞ (cell excluded)"), int(core::MaskFill::NegativeInfinity));
     m_fill->addItem(tr("−9e15 (PyTorch masked_fill)"), int(core::MaskFill::MinusNineE15));
-    m_fill->setToolTip(tr("What a masked score becomes. With −9e15 a row whose keys are all masked is spread "
-                          "uniformly, as PyTorch does; with −∞ its weights are all 0."));
+    m_fill->setToolTip(
+        tr("What a masked score becomes. With −9e15 a row whose keys are all masked is spread "
+           "uniformly, as PyTorch does; with −∞ its weights are all 0."));
     form->addRow(tr("Masked &value:"), m_fill);
 
     connect(m_score, &QComboBox::activated, this, &AttentionPanel::applyAttention);
@@ -178,7 +189,8 @@ QWidget* AttentionPanel::buildAttention()
             applyAttention();
     });
     // A drag is one undo step; clicks and keys on the slider are one step each.
-    connect(m_temperature, &QSlider::sliderPressed, this, [this] { m_temperatureGesture = m_document.beginGesture(); });
+    connect(m_temperature, &QSlider::sliderPressed, this,
+            [this] { m_temperatureGesture = m_document.beginGesture(); });
     connect(m_temperature, &QSlider::sliderReleased, this, [this] {
         m_document.endGesture(m_temperatureGesture);
         m_temperatureGesture = 0;
@@ -196,7 +208,8 @@ QWidget* AttentionPanel::buildMask()
     auto* box = new QGroupBox(tr("Masks"), this);
     auto* layout = new QVBoxLayout(box);
     m_causal = new QCheckBox(tr("&Causal (no later keys)"), box);
-    m_causal->setToolTip(tr("A query sees no key after it: key j > query i is masked, as in a language model"));
+    m_causal->setToolTip(
+        tr("A query sees no key after it: key j > query i is masked, as in a language model"));
     m_causal->setObjectName(QStringLiteral("causalCheck"));
     m_padding = new QCheckBox(tr("Mask &padding keys"), box);
     m_padding->setObjectName(QStringLiteral("paddingCheck"));
@@ -206,21 +219,24 @@ QWidget* AttentionPanel::buildMask()
 
     m_windowOn = new QCheckBox(tr("Local &window"), box);
     m_windowOn->setObjectName(QStringLiteral("windowCheck"));
-    m_windowOn->setToolTip(tr("Only keys with |i − j| ≤ N are seen (seed 001's window of N < T words)."));
+    m_windowOn->setToolTip(
+        tr("Only keys with |i − j| ≤ N are seen (seed 001's window of N < T words)."));
     m_window = new QSlider(Qt::Horizontal, box);
     m_window->setObjectName(QStringLiteral("windowSlider"));
     m_window->setAccessibleName(tr("Window width"));
     m_window->setToolTip(tr("N: how many tokens on each side a query may attend to"));
     m_window->setRange(0, 1);
     m_windowLabel = new QLabel(box);
-    m_windowLabel->setMinimumWidth(m_windowLabel->fontMetrics().horizontalAdvance(QStringLiteral("N = 0000")));
+    m_windowLabel->setMinimumWidth(
+        m_windowLabel->fontMetrics().horizontalAdvance(QStringLiteral("N = 0000")));
     auto* windowRow = new QHBoxLayout;
     windowRow->addWidget(m_windowOn);
     windowRow->addWidget(m_window, 1);
     windowRow->addWidget(m_windowLabel);
     layout->addLayout(windowRow);
     m_windowCausal = new QCheckBox(tr("One-sided (N keys before)"), box);
-    m_windowCausal->setToolTip(tr("Only the N keys before a query and the query itself: i − N ≤ j ≤ i"));
+    m_windowCausal->setToolTip(
+        tr("Only the N keys before a query and the query itself: i − N ≤ j ≤ i"));
     auto* indent = new QHBoxLayout;
     indent->addSpacing(24);
     indent->addWidget(m_windowCausal);
@@ -231,8 +247,9 @@ QWidget* AttentionPanel::buildMask()
     m_paint->setObjectName(QStringLiteral("paintMaskButton"));
     m_paint->setText(tr("Paint on heatmap"));
     m_paint->setCheckable(true);
-    m_paint->setToolTip(tr("Click or drag on the heatmap's cells to mask or unmask them (Undo takes a whole "
-                           "stroke back). Turn off to pan the heatmap instead."));
+    m_paint->setToolTip(
+        tr("Click or drag on the heatmap's cells to mask or unmask them (Undo takes a whole "
+           "stroke back). Turn off to pan the heatmap instead."));
     m_clearCustom = new QPushButton(tr("Clear"), box);
     m_clearCustom->setToolTip(tr("Unmask every cell masked by hand"));
     auto* customHost = new QWidget(box);
@@ -248,7 +265,8 @@ QWidget* AttentionPanel::buildMask()
             if (!m_syncing)
                 applyMask();
         });
-    connect(m_window, &QSlider::sliderPressed, this, [this] { m_windowGesture = m_document.beginGesture(); });
+    connect(m_window, &QSlider::sliderPressed, this,
+            [this] { m_windowGesture = m_document.beginGesture(); });
     connect(m_window, &QSlider::sliderReleased, this, [this] {
         m_document.endGesture(m_windowGesture);
         m_windowGesture = 0;
@@ -285,14 +303,17 @@ QWidget* AttentionPanel::buildHeads()
     m_dK = spin(QStringLiteral("dKSpin"), QStringLiteral("d_k"), core::kMaxModelWidth);
     m_dV = spin(QStringLiteral("dVSpin"), QStringLiteral("d_v"), core::kMaxModelWidth);
     m_heads->setToolTip(tr("Number of heads h; each has its own W^q, W^k, W^v"));
-    m_dModel->setToolTip(tr("Width of each token's vector; a new width draws new weights from the seed"));
+    m_dModel->setToolTip(
+        tr("Width of each token's vector; a new width draws new weights from the seed"));
     m_dK->setToolTip(tr("Query and key width per head; d_model / h unless set apart (seed 002)"));
     m_dV->setToolTip(tr("Value width per head; d_model / h unless set apart"));
     m_seed = new QLineEdit(box);
     m_seed->setObjectName(QStringLiteral("seedEdit"));
-    m_seed->setToolTip(tr("The random weights' seed: the same seed and shape give the same weights"));
+    m_seed->setToolTip(
+        tr("The random weights' seed: the same seed and shape give the same weights"));
     // Digits only; a number too large to save is refused with a message in applyShape.
-    m_seed->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("\\d{1,20}")), m_seed));
+    m_seed->setValidator(
+        new QRegularExpressionValidator(QRegularExpression(QStringLiteral("\\d{1,20}")), m_seed));
     // Label and field pairs of one width, two to a line where the panel is wide enough and
     // one below the other where it is not (a projector).
     auto* pairs = new QWidget(box);
@@ -378,11 +399,13 @@ void AttentionPanel::syncFromScene(SceneChanges what)
     const auto identity = [](const core::HeadWeights& head) {
         return head.bilinear.rows() == head.bilinear.cols() && head.bilinear.isIdentity(0.0f);
     };
-    m_bilinearNote->setVisible(scene.score == core::ScoreKind::Bilinear &&
-                               std::all_of(scene.weights.heads.begin(), scene.weights.heads.end(), identity));
+    m_bilinearNote->setVisible(
+        scene.score == core::ScoreKind::Bilinear &&
+        std::all_of(scene.weights.heads.begin(), scene.weights.heads.end(), identity));
     m_normalization->setCurrentIndex(m_normalization->findData(int(scene.normalization)));
     m_fill->setCurrentIndex(m_fill->findData(int(scene.fill)));
-    const bool dotLike = scene.score == core::ScoreKind::Dot || scene.score == core::ScoreKind::ScaledDot;
+    const bool dotLike =
+        scene.score == core::ScoreKind::Dot || scene.score == core::ScoreKind::ScaledDot;
     m_scaling->setEnabled(dotLike);
     m_scaling->setChecked(scene.score == core::ScoreKind::ScaledDot);
     if (!m_temperature->isSliderDown())
@@ -402,7 +425,8 @@ void AttentionPanel::syncFromScene(SceneChanges what)
         if (!m_window->isSliderDown())
             m_window->setValue(mask.window);
     }
-    m_windowLabel->setText(mask.window >= 0 ? QStringLiteral("N = %1").arg(m_window->value()) : tr("off"));
+    m_windowLabel->setText(mask.window >= 0 ? QStringLiteral("N = %1").arg(m_window->value())
+                                            : tr("off"));
     m_customLabel->setText(tr("Custom cells: %1").arg(mask.customCells.size()));
     m_clearCustom->setEnabled(!mask.customCells.empty());
 
@@ -413,9 +437,10 @@ void AttentionPanel::syncFromScene(SceneChanges what)
     m_dV->setValue(w.dV);
     if (!m_seed->hasFocus())
         m_seed->setText(QString::number(scene.seed));
-    m_shapeNote->setText(tr("Changing h, d_model, d_k, d_v or the seed draws every weight again from seed %1 "
-                            "(Undo brings the old weights back).")
-                             .arg(scene.seed));
+    m_shapeNote->setText(
+        tr("Changing h, d_model, d_k, d_v or the seed draws every weight again from seed %1 "
+           "(Undo brings the old weights back).")
+            .arg(scene.seed));
     syncHeadChecks();
     m_syncing = false;
 }
@@ -433,7 +458,9 @@ void AttentionPanel::syncHeadChecks()
         auto* check = new QCheckBox(tr("Head %1").arg(head + 1), this);
         check->setObjectName(QStringLiteral("headCheck%1").arg(head));
         check->setIcon(swatch(headColor(head)));
-        check->setToolTip(tr("Switch head %1 off: its output becomes zeros in the concatenation before W^O").arg(head + 1));
+        check->setToolTip(
+            tr("Switch head %1 off: its output becomes zeros in the concatenation before W^O")
+                .arg(head + 1));
         connect(check, &QCheckBox::toggled, this, [this, head](bool on) {
             if (!m_syncing)
                 m_document.setHeadEnabled(head, on);

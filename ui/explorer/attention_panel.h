@@ -22,9 +22,9 @@ class FlowLayout;
 class IntegerField;
 
 // How queries meet keys and what is masked: score, normalization, temperature (a log
-// slider, 0.05 to 20, beside a box that takes any value from 0.0001), 1/sqrt(d_k) scaling, the fill value, the masks, and the heads (their
-// number, widths, seed and on/off switches). Every control edits the document through an
-// undo command; a slider drag is one step.
+// slider, 0.05 to 20, beside a box that takes any value from 0.0001), 1/sqrt(d_k) scaling, the fill
+// value, the masks, and the heads (their number, widths, seed and on/off switches). Every control
+// edits the document through an undo command; a slider drag is one step.
 class AttentionPanel : public QWidget
 {
     Q_OBJECT

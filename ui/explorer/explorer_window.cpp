@@ -1,38 +1,39 @@
 #include "ui/explorer/explorer_window.h"
 
+#include "ui/concepts/concept_pages.h"
+#include "ui/document/file_names.h"
+#include "ui/document/preferences.h"
 #include "ui/explorer/attention_panel.h"
 #include "ui/explorer/comparison_choices.h"
 #include "ui/explorer/compute_schedule.h"
 #include "ui/explorer/crash_recovery.h"
 #include "ui/explorer/explorer_menus.h"
-#include "ui/concepts/concept_pages.h"
-#include "ui/figures/colormap.h"
-#include "ui/export/export_dialog.h"
-#include "ui/document/file_names.h"
-#include "ui/document/preferences.h"
-#include "ui/widgets/figure_first_docks.h"
-#include "ui/widgets/status_labels.h"
-#include "ui/views/head_view_tabs.h"
-#include "ui/views/heatmap_view.h"
 #include "ui/explorer/input_panel.h"
 #include "ui/explorer/mask_brush.h"
-#include "ui/views/lines_view.h"
 #include "ui/explorer/message_bar.h"
 #include "ui/explorer/scene_files.h"
-#include "ui/presentation/presentation_export.h"
-#include "ui/presentation/presentation_window.h"
 #include "ui/explorer/score_options.h"
 #include "ui/explorer/stale_indicator.h"
-#include "ui/explorer/weights_panel.h"
 #include "ui/explorer/view_bar.h"
+#include "ui/explorer/weights_panel.h"
 #include "ui/explorer/window_words.h"
+#include "ui/export/export_dialog.h"
+#include "ui/figures/colormap.h"
 #include "ui/model/model_window.h"
 #include "ui/model/open_model_dialog.h"
+#include "ui/presentation/presentation_export.h"
+#include "ui/presentation/presentation_window.h"
+#include "ui/views/head_view_tabs.h"
+#include "ui/views/heatmap_view.h"
+#include "ui/views/lines_view.h"
+#include "ui/widgets/figure_first_docks.h"
+#include "ui/widgets/status_labels.h"
 
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/scene_json.h"
 
+#include <QAbstractSpinBox>
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
@@ -47,7 +48,6 @@
 #include <QLocale>
 #include <QMimeData>
 #include <QScreen>
-#include <QAbstractSpinBox>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSlider>
@@ -68,7 +68,17 @@ constexpr int kMaxScenePanelMinimum = 683 - kUsableFigureWidth - 60;
 // not kept: the pipeline view needs them, long inputs do not.
 constexpr qint64 kKeepIntermediatesCells = qint64(4) << 20;
 
-enum Tab { HeadTab, PipelineTab, LinesTab, DifferenceTab, TrainTab, GradientTab, KernelTab, PositionsTab, EmbeddingSpaceTab };
+enum Tab {
+    HeadTab,
+    PipelineTab,
+    LinesTab,
+    DifferenceTab,
+    TrainTab,
+    GradientTab,
+    KernelTab,
+    PositionsTab,
+    EmbeddingSpaceTab
+};
 
 // The concept views' tabs follow the heatmaps', in ConceptView's order.
 int conceptTab(ConceptView view)
@@ -95,18 +105,21 @@ bool isSceneFile(const QString& path)
 bool isMatrixFile(const QString& path)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
-    return suffix == QLatin1String("npy") || suffix == QLatin1String("csv") || suffix == QLatin1String("safetensors");
+    return suffix == QLatin1String("npy") || suffix == QLatin1String("csv") ||
+           suffix == QLatin1String("safetensors");
 }
 
 core::Scene defaultScene()
 {
-    core::Scene scene = core::makeScene(QStringLiteral("The animal didn't cross the street because it was too tired"), 16, 4, 1);
+    core::Scene scene = core::makeScene(
+        QStringLiteral("The animal didn't cross the street because it was too tired"), 16, 4, 1);
     return scene;
 }
 
 } // namespace
 
-ExplorerWindow::ExplorerWindow(std::unique_ptr<core::Backend> backend, const QString& backendNotice, QWidget* parent)
+ExplorerWindow::ExplorerWindow(std::unique_ptr<core::Backend> backend, const QString& backendNotice,
+                               QWidget* parent)
     : QMainWindow(parent)
 {
     setObjectName(QStringLiteral("ExplorerWindow"));
@@ -116,23 +129,25 @@ ExplorerWindow::ExplorerWindow(std::unique_ptr<core::Backend> backend, const QSt
     m_compute = new ComputeController(std::move(backend), this);
 
     buildViews();
-    m_files = new SceneFiles(*this, m_document, *m_messages, *statusBar(),
-                             {[this](const core::Scene& scene, const QString& path) { setScene(scene, path); },
-                              [this](const QString& path) {
-                                  return ModelWindow::create(m_modelBackend, m_modelDevice)->openScene(path);
-                              },
-                              [this](const QString& folder) { openModel(folder); }});
+    m_files = new SceneFiles(
+        *this, m_document, *m_messages, *statusBar(),
+        {[this](const core::Scene& scene, const QString& path) { setScene(scene, path); },
+         [this](const QString& path) {
+             return ModelWindow::create(m_modelBackend, m_modelDevice)->openScene(path);
+         },
+         [this](const QString& folder) { openModel(folder); }});
     buildDocks();
-    m_menus = new ExplorerMenus(*this, *m_files, *m_viewBar, {m_sceneDock, m_headsDock, m_weightsDock});
+    m_menus =
+        new ExplorerMenus(*this, *m_files, *m_viewBar, {m_sceneDock, m_headsDock, m_weightsDock});
     buildStatusBar();
     connectDocument();
 
-    m_recovery = new CrashRecovery(m_document, *m_files, *m_messages, *statusBar(),
-                                   [this](const core::Scene& scene, const QString& path, const core::Scene& asOpened) {
-                                       showRestored(scene, path, asOpened);
-                                   },
-                                   [this] { return ModelWindow::create(m_modelBackend, m_modelDevice)->recovery(); },
-                                   this);
+    m_recovery = new CrashRecovery(
+        m_document, *m_files, *m_messages, *statusBar(),
+        [this](const core::Scene& scene, const QString& path, const core::Scene& asOpened) {
+            showRestored(scene, path, asOpened);
+        },
+        [this] { return ModelWindow::create(m_modelBackend, m_modelDevice)->recovery(); }, this);
 
     // A pooled heatmap follows the view's size: recompute once a resize settles.
     m_poolingCheck.setSingleShot(true);
@@ -210,12 +225,17 @@ void ExplorerWindow::buildViews()
     m_linesView = m_tabs->linesView();
     m_differenceView = m_tabs->differenceView();
     m_compareCombo = m_tabs->compareCombo();
-    m_compareCombo->setToolTip(tr("The one change the Difference tab makes: it shows these weights minus "
-                                  "the weights with that change"));
+    m_compareCombo->setToolTip(
+        tr("The one change the Difference tab makes: it shows these weights minus "
+           "the weights with that change"));
     m_tabs->compareLabel()->setText(tr("These weights minus the &same with:"));
-    m_tabs->setTabToolTip(HeadTab, tr("The attention weights of one head (or their mean): queries as rows, keys as columns"));
-    m_tabs->setTabToolTip(PipelineTab, tr("X, Q, K, V, scores, masked scores, weights and output of one head"));
-    m_tabs->setTabToolTip(LinesTab, tr("Each query joined to every key by a line as strong as its weight"));
+    m_tabs->setTabToolTip(
+        HeadTab,
+        tr("The attention weights of one head (or their mean): queries as rows, keys as columns"));
+    m_tabs->setTabToolTip(PipelineTab,
+                          tr("X, Q, K, V, scores, masked scores, weights and output of one head"));
+    m_tabs->setTabToolTip(LinesTab,
+                          tr("Each query joined to every key by a line as strong as its weight"));
     m_trainPage = new TrainPage(m_document, m_tabs);
     m_gradientPage = new GradientPage(m_tabs);
     m_kernelPage = new KernelPage(m_tabs);
@@ -226,17 +246,27 @@ void ExplorerWindow::buildViews()
     m_tabs->addTab(m_kernelPage, tr("&Kernel"));
     m_tabs->addTab(m_positionsPage, tr("P&ositions"));
     m_tabs->addTab(m_embeddingPage, tr("&Embeddings"));
-    m_tabs->setTabToolTip(TrainTab, tr("Fit W_q, W_k, W_v and W_O to a task with Adam and watch the weights sharpen as "
-                                       "the loss falls"));
-    m_tabs->setTabToolTip(GradientTab, tr("Why 1/√d_k: the softmax Jacobian of one query and the spread of the scores, "
-                                          "without and with the scaling"));
-    m_tabs->setTabToolTip(KernelTab, tr("Attention as a kernel smoother: keys on a line, the weighted average of their "
-                                        "values as the query moves"));
-    m_tabs->setTabToolTip(PositionsTab, tr("The positional encodings P, how alike positions are, and X = E + P"));
-    m_tabs->setTabToolTip(EmbeddingSpaceTab, tr("The word vectors on a map, their nearest words and analogies"));
-    connect(m_trainPage, &TrainPage::refused, this, [this](const QString& text) { showEditError(QStringLiteral("train"), text); });
-    m_tabs->setTabToolTip(DifferenceTab, tr("These weights minus the weights of the same input with one setting "
-                                            "changed, or of the scene as it was opened"));
+    m_tabs->setTabToolTip(
+        TrainTab,
+        tr("Fit W_q, W_k, W_v and W_O to a task with Adam and watch the weights sharpen as "
+           "the loss falls"));
+    m_tabs->setTabToolTip(
+        GradientTab,
+        tr("Why 1/√d_k: the softmax Jacobian of one query and the spread of the scores, "
+           "without and with the scaling"));
+    m_tabs->setTabToolTip(
+        KernelTab,
+        tr("Attention as a kernel smoother: keys on a line, the weighted average of their "
+           "values as the query moves"));
+    m_tabs->setTabToolTip(PositionsTab,
+                          tr("The positional encodings P, how alike positions are, and X = E + P"));
+    m_tabs->setTabToolTip(EmbeddingSpaceTab,
+                          tr("The word vectors on a map, their nearest words and analogies"));
+    connect(m_trainPage, &TrainPage::refused, this,
+            [this](const QString& text) { showEditError(QStringLiteral("train"), text); });
+    m_tabs->setTabToolTip(DifferenceTab,
+                          tr("These weights minus the weights of the same input with one setting "
+                             "changed, or of the scene as it was opened"));
     layout->addWidget(m_staleNote);
     layout->addWidget(m_tabs, 1);
     setCentralWidget(central);
@@ -246,12 +276,13 @@ void ExplorerWindow::buildViews()
     m_gridView->setToolTip(QString());
     // Figures that no longer match the input are dimmed under a note (ComputeSchedule).
     m_stale = new StaleIndicator(m_staleNote, {m_tabs, m_gridView}, this);
-    m_schedule = new ComputeSchedule(*m_compute, m_document, *m_stale,
-                                     {[this] { return computeRequest(); },
-                                      [this](const QString& error) {
-                                          return inWindowWords(error, m_document.scene().source.has_value());
-                                      }},
-                                     this);
+    m_schedule =
+        new ComputeSchedule(*m_compute, m_document, *m_stale,
+                            {[this] { return computeRequest(); },
+                             [this](const QString& error) {
+                                 return inWindowWords(error, m_document.scene().source.has_value());
+                             }},
+                            this);
     connect(m_schedule, &ComputeSchedule::computed, this, &ExplorerWindow::onComputed);
     connect(m_schedule, &ComputeSchedule::failed, this, &ExplorerWindow::onComputeFailed);
 
@@ -277,8 +308,8 @@ void ExplorerWindow::buildViews()
             const int rows = int(result->heads.front().weights.rows());
             const int cols = int(result->heads.front().weights.cols());
             // Much finer or coarser than the view now is: compute again at its size.
-            if (rows > 2 * grid.height() || cols > 2 * grid.width() || 2 * rows < grid.height() * 0.9 ||
-                2 * cols < grid.width() * 0.9)
+            if (rows > 2 * grid.height() || cols > 2 * grid.width() ||
+                2 * rows < grid.height() * 0.9 || 2 * cols < grid.width() * 0.9)
                 m_poolingCheck.start();
         }
     });
@@ -324,9 +355,11 @@ void ExplorerWindow::buildDocks()
     weightsScroll->setObjectName(QStringLiteral("weightsScroll"));
     weightsScroll->setWidgetResizable(true);
     weightsScroll->setFrameShape(QFrame::NoFrame);
-    weightsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // the table scrolls sideways itself
+    weightsScroll->setHorizontalScrollBarPolicy(
+        Qt::ScrollBarAlwaysOff); // the table scrolls sideways itself
     weightsScroll->setWidget(m_weights);
-    weightsScroll->setMinimumWidth(m_weights->minimumSizeHint().width() + weightsScroll->verticalScrollBar()->sizeHint().width());
+    weightsScroll->setMinimumWidth(m_weights->minimumSizeHint().width() +
+                                   weightsScroll->verticalScrollBar()->sizeHint().width());
     m_weightsDock->setWidget(weightsScroll);
     placeRightDocks();
     // Figure first: on a small screen All heads and Weights become tabs beside Scene.
@@ -342,14 +375,18 @@ void ExplorerWindow::buildDocks()
                 control->setFocusPolicy(Qt::StrongFocus);
 
     connect(m_input, &InputPanel::tokensChanged, this, [this] {
-        m_attention->setTokenCounts(int(m_input->queryTokens().size()), int(m_input->keyTokens().size()));
+        m_attention->setTokenCounts(int(m_input->queryTokens().size()),
+                                    int(m_input->keyTokens().size()));
     });
     connect(m_input, &InputPanel::message, this, [this](const QString& text) {
         m_messages->showMessage(QStringLiteral("input"), MessageBar::Level::Information, text);
     });
-    connect(m_input, &InputPanel::error, this, [this](const QString& text) { showEditError(QStringLiteral("edit"), text); });
-    connect(m_attention, &AttentionPanel::message, this, [this](const QString& text) { showEditError(QStringLiteral("edit"), text); });
-    connect(m_weights, &WeightsPanel::message, this, [this](const QString& text) { showEditError(QStringLiteral("edit"), text); });
+    connect(m_input, &InputPanel::error, this,
+            [this](const QString& text) { showEditError(QStringLiteral("edit"), text); });
+    connect(m_attention, &AttentionPanel::message, this,
+            [this](const QString& text) { showEditError(QStringLiteral("edit"), text); });
+    connect(m_weights, &WeightsPanel::message, this,
+            [this](const QString& text) { showEditError(QStringLiteral("edit"), text); });
     connect(m_attention, &AttentionPanel::paintMaskToggled, this, [this](bool on) {
         m_headView->setMaskPainting(on);
         if (on)
@@ -373,7 +410,8 @@ void ExplorerWindow::buildStatusBar()
     m_shapeLabel = permanent(QStringLiteral("shapeLabel"));
     m_timeLabel = permanent(QStringLiteral("timeLabel"));
     m_backendLabel = permanent(QStringLiteral("backendLabel"));
-    m_backendLabel->setText(m_compute->backendName() + QStringLiteral(" · ") + shortDeviceName(m_compute->deviceName()));
+    m_backendLabel->setText(m_compute->backendName() + QStringLiteral(" · ") +
+                            shortDeviceName(m_compute->deviceName()));
     m_backendLabel->setToolTip(m_compute->deviceName());
     m_warningLabel->hide();
     connect(m_compute, &ComputeController::backendChanged, this,
@@ -381,8 +419,9 @@ void ExplorerWindow::buildStatusBar()
                 m_backendLabel->setText(backend + QStringLiteral(" · ") + shortDeviceName(device));
                 m_backendLabel->setToolTip(device);
                 m_messages->showMessage(QStringLiteral("backend"), MessageBar::Level::Warning,
-                                        reason.isEmpty() ? tr("Now computing with %1 · %2.").arg(backend, device)
-                                                         : tr("%1. Your scene is unchanged.").arg(reason));
+                                        reason.isEmpty()
+                                            ? tr("Now computing with %1 · %2.").arg(backend, device)
+                                            : tr("%1. Your scene is unchanged.").arg(reason));
             });
     connect(m_compute, &ComputeController::busyChanged, this, [this](bool busy) {
         if (busy)
@@ -412,9 +451,10 @@ void ExplorerWindow::setScene(const core::Scene& scene, const QString& path)
     if (scene.description.isEmpty())
         m_messages->clearMessage(QStringLiteral("scene"));
     else if (shown.isEmpty() || shown == QLatin1String("scene"))
-        m_messages->showMessage(QStringLiteral("scene"), MessageBar::Level::Information,
-                                scene.title.isEmpty() ? scene.description
-                                                      : QStringLiteral("%1 — %2").arg(scene.title, scene.description));
+        m_messages->showMessage(
+            QStringLiteral("scene"), MessageBar::Level::Information,
+            scene.title.isEmpty() ? scene.description
+                                  : QStringLiteral("%1 — %2").arg(scene.title, scene.description));
     applyViewSettings();
     updateTitle();
 }
@@ -466,8 +506,9 @@ ComputeRequest ExplorerWindow::computeRequest() const
     }
     if (m_tabs->currentIndex() == DifferenceTab) {
         try {
-            request.compare = comparisonScene(request.scene, m_compareCombo->currentData().toString(),
-                                              m_openedScene ? &*m_openedScene : nullptr);
+            request.compare =
+                comparisonScene(request.scene, m_compareCombo->currentData().toString(),
+                                m_openedScene ? &*m_openedScene : nullptr);
         } catch (const core::Error& e) {
             m_differenceView->showMessage(QString::fromUtf8(e.what()));
         }
@@ -531,9 +572,12 @@ void ExplorerWindow::showResult()
                         .arg(locale.toString(p.queryCount()), locale.toString(p.keyCount()),
                              heads == 1 ? tr("1 head") : tr("%1 heads").arg(heads));
     if (result->pooling.pooled)
-        shape += tr(" · shown pooled, %1 × %2 per cell").arg(result->pooling.rowBlock).arg(result->pooling.colBlock);
+        shape += tr(" · shown pooled, %1 × %2 per cell")
+                     .arg(result->pooling.rowBlock)
+                     .arg(result->pooling.colBlock);
     m_shapeLabel->setText(shape);
-    m_timeLabel->setText(tr("Computed in %1").arg(formatComputeTime(result->diagnostics.computeMilliseconds)));
+    m_timeLabel->setText(
+        tr("Computed in %1").arg(formatComputeTime(result->diagnostics.computeMilliseconds)));
     const auto& warnings = result->diagnostics.warnings;
     m_warningLabel->setVisible(!warnings.empty());
     if (!warnings.empty()) {
@@ -541,7 +585,8 @@ void ExplorerWindow::showResult()
         for (const std::string& w : warnings)
             lines << QString::fromStdString(w);
         m_warningLabel->setText(QStringLiteral("⚠ ") + lines.first());
-        m_warningLabel->setMaximumWidth(m_warningLabel->fontMetrics().horizontalAdvance(m_warningLabel->text()) + 16);
+        m_warningLabel->setMaximumWidth(
+            m_warningLabel->fontMetrics().horizontalAdvance(m_warningLabel->text()) + 16);
         m_warningLabel->setToolTip(lines.join(QLatin1Char('\n')));
     }
     m_input->setFallback(p.queryFallback, p.keyFallback);
@@ -580,13 +625,14 @@ void ExplorerWindow::selectHead(int head)
 void ExplorerWindow::updateAllHeadsOffWarning()
 {
     const auto& heads = m_document.scene().weights.heads;
-    const bool allOff = !heads.empty() && std::none_of(heads.begin(), heads.end(), [](const core::HeadWeights& h) {
-        return h.enabled;
-    });
+    const bool allOff =
+        !heads.empty() && std::none_of(heads.begin(), heads.end(),
+                                       [](const core::HeadWeights& h) { return h.enabled; });
     if (allOff)
-        m_messages->showMessage(QStringLiteral("heads"), MessageBar::Level::Warning,
-                                tr("Every head is switched off: the output is all zeros and the mean of heads has "
-                                   "nothing to average. Switch a head on under Heads."));
+        m_messages->showMessage(
+            QStringLiteral("heads"), MessageBar::Level::Warning,
+            tr("Every head is switched off: the output is all zeros and the mean of heads has "
+               "nothing to average. Switch a head on under Heads."));
     else
         m_messages->clearMessage(QStringLiteral("heads"));
 }
@@ -603,7 +649,8 @@ FigureSpec ExplorerWindow::figureSpec(FigureView view) const
     spec.precision = std::clamp(settings.valuePrecision, 0, 6);
     spec.transposed = settings.transposed;
     if (view == FigureView::Difference)
-        spec.compareLabel = comparisonLabel(m_document.scene(), m_compareCombo->currentData().toString());
+        spec.compareLabel =
+            comparisonLabel(m_document.scene(), m_compareCombo->currentData().toString());
     spec.dpi = logicalDpiY();
     spec.fontPoints = 9.0;
     // A dark system palette darkens the figures on screen too; exported and copied figures
@@ -627,7 +674,8 @@ void ExplorerWindow::fitScenePanelWidth()
 // see them: the window's own commands win wherever the focus is.
 bool ExplorerWindow::eventFilter(QObject* watched, QEvent* event)
 {
-    if (event->type() == QEvent::LayoutRequest && m_sceneScroll && watched == m_sceneScroll->widget())
+    if (event->type() == QEvent::LayoutRequest && m_sceneScroll &&
+        watched == m_sceneScroll->widget())
         QTimer::singleShot(0, this, &ExplorerWindow::fitScenePanelWidth);
     // The wheel scrolls a panel; it does not change the combo, spin box or slider that passes
     // under the pointer on the way (seen: scrolling the scene panel set the masked value).
@@ -679,15 +727,16 @@ void ExplorerWindow::applyViewSettings()
         if (*conceptView == ConceptView::Train && settings.view.contains(QLatin1Char(':')))
             m_trainPage->setTask(settings.view.section(QLatin1Char(':'), 1));
     } else if (parseFigureView(settings.view, view, head)) {
-        tab = view == FigureView::Pipeline ? PipelineTab
+        tab = view == FigureView::Pipeline     ? PipelineTab
               : view == FigureView::Difference ? DifferenceTab
-              : view == FigureView::Lines ? LinesTab
-                                          : HeadTab;
+              : view == FigureView::Lines      ? LinesTab
+                                               : HeadTab;
         if (view == FigureView::Heads)
             head = 0;
     }
     // The scene's own view, as an export of it shows: "heads" is All heads on the Weights tab.
-    const bool all = tab == HeadTab && parseFigureView(settings.view, view, head) && view == FigureView::Heads;
+    const bool all =
+        tab == HeadTab && parseFigureView(settings.view, view, head) && view == FigureView::Heads;
     m_viewBar->showSettings(settings, head, all);
     m_tabs->setCurrentIndex(tab);
     // Never the scene as it is: that difference is all zeros.
@@ -753,8 +802,8 @@ void ExplorerWindow::fillCompareCombo(const QString& wanted)
     m_compareCombo->clear();
     for (const ComparisonChoice& choice : comparisonChoices(scene, m_openedScene.has_value()))
         m_compareCombo->addItem(choice.label, choice.name);
-    m_compareCombo->setCurrentIndex(
-        std::max(0, m_compareCombo->findData(chooseComparison(wanted, scene, m_openedScene.has_value()))));
+    m_compareCombo->setCurrentIndex(std::max(
+        0, m_compareCombo->findData(chooseComparison(wanted, scene, m_openedScene.has_value()))));
 }
 
 // The controls -> scene.view (saved with the scene; not an undo step).
@@ -765,15 +814,29 @@ void ExplorerWindow::storeViewSettings()
     core::ViewSettings settings = m_document.scene().view;
     const int head = selectedHead();
     switch (m_tabs->currentIndex()) {
-    case PipelineTab: settings.view = figureViewName(FigureView::Pipeline, std::max(0, head)); break;
-    case LinesTab: settings.view = figureViewName(FigureView::Lines, head); break;
-    case DifferenceTab: settings.view = figureViewName(FigureView::Difference, head); break;
-    case TrainTab: settings.view = conceptViewName(ConceptView::Train) + QLatin1Char(':') + m_trainPage->taskName(); break;
+    case PipelineTab:
+        settings.view = figureViewName(FigureView::Pipeline, std::max(0, head));
+        break;
+    case LinesTab:
+        settings.view = figureViewName(FigureView::Lines, head);
+        break;
+    case DifferenceTab:
+        settings.view = figureViewName(FigureView::Difference, head);
+        break;
+    case TrainTab:
+        settings.view =
+            conceptViewName(ConceptView::Train) + QLatin1Char(':') + m_trainPage->taskName();
+        break;
     case GradientTab:
     case KernelTab:
     case PositionsTab:
-    case EmbeddingSpaceTab: settings.view = conceptViewName(*conceptOfTab(m_tabs->currentIndex())); break;
-    default: settings.view = allHeadsShown() ? figureViewName(FigureView::Heads, 0) : figureViewName(FigureView::Head, head); break;
+    case EmbeddingSpaceTab:
+        settings.view = conceptViewName(*conceptOfTab(m_tabs->currentIndex()));
+        break;
+    default:
+        settings.view = allHeadsShown() ? figureViewName(FigureView::Heads, 0)
+                                        : figureViewName(FigureView::Head, head);
+        break;
     }
     m_viewBar->storeSettings(settings);
     settings.compareScore = m_compareCombo->currentData().toString();
@@ -843,7 +906,8 @@ QString ExplorerWindow::suggestedSavePath() const
 void ExplorerWindow::dragEnterEvent(QDragEnterEvent* event)
 {
     for (const QUrl& url : event->mimeData()->urls())
-        if (url.isLocalFile() && (isSceneFile(url.toLocalFile()) || isMatrixFile(url.toLocalFile()))) {
+        if (url.isLocalFile() &&
+            (isSceneFile(url.toLocalFile()) || isMatrixFile(url.toLocalFile()))) {
             event->acceptProposedAction();
             return;
         }
@@ -863,7 +927,10 @@ void ExplorerWindow::dropEvent(QDropEvent* event)
             event->acceptProposedAction();
             m_weightsDock->show();
             if (m_weights->importFile(path))
-                statusBar()->showMessage(tr("%1 read into %2").arg(QFileInfo(path).fileName(), weightTitle(m_weights->current())), 4000);
+                statusBar()->showMessage(
+                    tr("%1 read into %2")
+                        .arg(QFileInfo(path).fileName(), weightTitle(m_weights->current())),
+                    4000);
             return;
         }
     }
@@ -871,7 +938,8 @@ void ExplorerWindow::dropEvent(QDropEvent* event)
 
 // --- crash recovery ------------------------------------------------------------------------
 
-void ExplorerWindow::showRestored(const core::Scene& scene, const QString& path, const core::Scene& asOpened)
+void ExplorerWindow::showRestored(const core::Scene& scene, const QString& path,
+                                  const core::Scene& asOpened)
 {
     forgetPreviousScene();
     m_compareResult.reset();
@@ -900,7 +968,8 @@ void ExplorerWindow::readSettings()
     const preferences::WindowLayout layout = preferences::windowLayout(QStringLiteral("explorer"));
     if (!restoreGeometry(layout.geometry)) {
         // First start: the whole of a laptop or projector screen, a large window on a larger one.
-        const QRect screen = this->screen() ? this->screen()->availableGeometry() : QRect(0, 0, 1280, 800);
+        const QRect screen =
+            this->screen() ? this->screen()->availableGeometry() : QRect(0, 0, 1280, 800);
         if (screen.width() <= 1920 && screen.height() <= 1200) {
             setGeometry(screen); // also where no window manager maximizes
             setWindowState(Qt::WindowMaximized);
@@ -912,9 +981,11 @@ void ExplorerWindow::readSettings()
     if (!restoreState(layout.state)) {
         // First start: the figures take the middle; the panels about a quarter each side.
         const int width = geometry().width();
-        const int controls = m_sceneScroll->widget()->minimumSizeHint().width() + m_sceneScroll->verticalScrollBar()->sizeHint().width();
+        const int controls = m_sceneScroll->widget()->minimumSizeHint().width() +
+                             m_sceneScroll->verticalScrollBar()->sizeHint().width();
         resizeDocks({m_sceneDock, m_headsDock},
-                    {std::clamp(width * 27 / 100, std::min(controls, 300), 380), std::clamp(width * 22 / 100, 220, 360)},
+                    {std::clamp(width * 27 / 100, std::min(controls, 300), 380),
+                     std::clamp(width * 22 / 100, 220, 360)},
                     Qt::Horizontal);
     }
 }
@@ -942,8 +1013,8 @@ ExportSource ExplorerWindow::exportSource() const
     source.result = m_document.result();
     source.compare = m_compareResult;
     const int tab = m_tabs->currentIndex();
-    source.spec = figureSpec(tab == PipelineTab     ? FigureView::Pipeline
-                             : tab == DifferenceTab ? FigureView::Difference
+    source.spec = figureSpec(tab == PipelineTab                  ? FigureView::Pipeline
+                             : tab == DifferenceTab              ? FigureView::Difference
                              : tab == HeadTab && allHeadsShown() ? FigureView::Heads
                                                                  : FigureView::Head);
     source.lines = tab == LinesTab;
@@ -957,16 +1028,18 @@ ExportSource ExplorerWindow::exportSource() const
         };
         source.suggestedName += QLatin1Char('-') + conceptViewName(*view);
     }
-    source.suggestedName = m_document.filePath().isEmpty()
-                               ? fileNameFromTitle(m_document.scene().title, QStringLiteral("attention"))
-                               : QFileInfo(m_document.filePath()).completeBaseName();
+    source.suggestedName =
+        m_document.filePath().isEmpty()
+            ? fileNameFromTitle(m_document.scene().title, QStringLiteral("attention"))
+            : QFileInfo(m_document.filePath()).completeBaseName();
     return source;
 }
 
 void ExplorerWindow::openExportDialog()
 {
     if (!m_document.result()) {
-        showError(QStringLiteral("export"), tr("There is no figure to export yet: the scene has not been computed."));
+        showError(QStringLiteral("export"),
+                  tr("There is no figure to export yet: the scene has not been computed."));
         return;
     }
     if (!m_exportDialog) {
@@ -989,7 +1062,8 @@ void ExplorerWindow::copyFigure()
     try {
         copyFigureToClipboard(source, windowExportSettings(source));
     } catch (const std::exception& error) {
-        showError(QStringLiteral("export"), tr("The figure was not copied: %1").arg(QString::fromUtf8(error.what())));
+        showError(QStringLiteral("export"),
+                  tr("The figure was not copied: %1").arg(QString::fromUtf8(error.what())));
         return;
     }
     statusBar()->showMessage(tr("Figure copied as PNG and SVG"), 4000);
@@ -1002,7 +1076,8 @@ void ExplorerWindow::togglePresentation()
         return;
     }
     if (!m_document.result()) {
-        showError(QStringLiteral("export"), tr("There is nothing to present yet: the scene has not been computed."));
+        showError(QStringLiteral("export"),
+                  tr("There is nothing to present yet: the scene has not been computed."));
         return;
     }
     m_presentation = new PresentationWindow(m_document.result(), this);
@@ -1018,12 +1093,14 @@ bool ExplorerWindow::exportPresentation(const QString& path)
 {
     const auto result = m_document.result();
     if (!result) {
-        showError(QStringLiteral("export"), tr("There is nothing to present yet: the scene has not been computed."));
+        showError(QStringLiteral("export"),
+                  tr("There is nothing to present yet: the scene has not been computed."));
         return false;
     }
     DeckOptions deck;
     deck.head = std::max(0, selectedHead());
-    deck.theme = m_document.scene().view.theme == QLatin1String("dark") ? PresentationTheme::Dark : PresentationTheme::Light;
+    deck.theme = m_document.scene().view.theme == QLatin1String("dark") ? PresentationTheme::Dark
+                                                                        : PresentationTheme::Light;
     deck.weightScale = figureSpec(FigureView::Head).weightScale;
     if (m_presentation) { // what is on the screen: its head, theme and chosen cell
         deck.head = m_presentation->head();
@@ -1034,7 +1111,8 @@ bool ExplorerWindow::exportPresentation(const QString& path)
     try {
         core::writeFileAtomically(path, presentationPdf(*result, deck));
     } catch (const std::exception& error) {
-        showError(QStringLiteral("export"), tr("The presentation was not exported: %1").arg(QString::fromUtf8(error.what())));
+        showError(QStringLiteral("export"),
+                  tr("The presentation was not exported: %1").arg(QString::fromUtf8(error.what())));
         return false;
     }
     statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 6000);

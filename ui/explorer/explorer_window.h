@@ -1,18 +1,18 @@
 #pragma once
 
-#include "ui/views/head_view_tabs.h"
 #include "ui/document/compute_controller.h"
-#include "ui/figures/figure_spec.h"
 #include "ui/document/scene_document.h"
+#include "ui/figures/figure_spec.h"
+#include "ui/views/head_view_tabs.h"
 
 #include "core/backend.h"
 #include "core/scene.h"
 #include "gpu/backend_factory.h"
 
 #include <QMainWindow>
-#include <array>
 #include <QPointer>
 #include <QTimer>
+#include <array>
 #include <memory>
 #include <optional>
 
@@ -63,7 +63,8 @@ class ExplorerWindow : public QMainWindow
 public:
     // `backendNotice` (from gpu::createBackend: why Vulkan is not used) is said once, in a
     // learner's words, until dismissed; the notice itself is the backend label's tooltip.
-    ExplorerWindow(std::unique_ptr<core::Backend> backend, const QString& backendNotice, QWidget* parent = nullptr);
+    ExplorerWindow(std::unique_ptr<core::Backend> backend, const QString& backendNotice,
+                   QWidget* parent = nullptr);
     ~ExplorerWindow() override;
 
     // Shows `scene` with a fresh undo history; an empty path is an untitled scene.

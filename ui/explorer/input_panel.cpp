@@ -50,7 +50,8 @@ void setTextKeepingCursor(QPlainTextEdit* edit, const QString& text)
 
 } // namespace
 
-InputPanel::InputPanel(SceneDocument& document, QWidget* parent) : QWidget(parent), m_document(document)
+InputPanel::InputPanel(SceneDocument& document, QWidget* parent)
+    : QWidget(parent), m_document(document)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -62,15 +63,17 @@ InputPanel::InputPanel(SceneDocument& document, QWidget* parent) : QWidget(paren
     m_mode->setMinimumContentsLength(12);
     m_mode->addItem(tr("Self-attention: one sentence"));
     m_mode->addItem(tr("Cross-attention: source and target"));
-    m_mode->setToolTip(tr("Cross-attention takes queries from the target sentence and keys and values from the "
-                          "source, as a translation model's decoder does (seed 001)."));
+    m_mode->setToolTip(
+        tr("Cross-attention takes queries from the target sentence and keys and values from the "
+           "source, as a translation model's decoder does (seed 001)."));
     layout->addWidget(m_mode);
 
     m_textLabel = new QLabel(this);
     layout->addWidget(m_textLabel);
     m_text = makeEditor(QStringLiteral("textEdit"), tr("Type a sentence…"), this);
     m_textLabel->setBuddy(m_text);
-    m_text->setToolTip(tr("The text split into tokens: each token is a query (and a key and value)"));
+    m_text->setToolTip(
+        tr("The text split into tokens: each token is a query (and a key and value)"));
     layout->addWidget(m_text);
     m_queryChips = new TokenChips(this);
     m_queryChips->setObjectName(QStringLiteral("queryChips"));
@@ -87,7 +90,8 @@ InputPanel::InputPanel(SceneDocument& document, QWidget* parent) : QWidget(paren
 
     auto* form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    form->setRowWrapPolicy(QFormLayout::WrapLongRows); // a field goes under its label in a narrow panel
+    form->setRowWrapPolicy(
+        QFormLayout::WrapLongRows); // a field goes under its label in a narrow panel
     m_tokenizer = new QComboBox(this);
     m_tokenizer->setObjectName(QStringLiteral("tokenizerCombo"));
     m_tokenizer->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -95,10 +99,12 @@ InputPanel::InputPanel(SceneDocument& document, QWidget* parent) : QWidget(paren
     m_tokenizer->addItem(tr("Words"), int(core::TokenizerMode::Word));
     m_tokenizer->addItem(tr("Characters"), int(core::TokenizerMode::Character));
     m_tokenizer->addItem(tr("White space"), int(core::TokenizerMode::Whitespace));
-    m_tokenizer->setToolTip(tr("Words: Unicode word boundaries, punctuation split off. Characters: one token per "
-                               "character. White space: split on spaces only."));
+    m_tokenizer->setToolTip(
+        tr("Words: Unicode word boundaries, punctuation split off. Characters: one token per "
+           "character. White space: split on spaces only."));
     m_lowercase = new QCheckBox(tr("Lowercase"), this);
-    m_lowercase->setToolTip(tr("Lowercase the text before it is split, so \"The\" and \"the\" are one token"));
+    m_lowercase->setToolTip(
+        tr("Lowercase the text before it is split, so \"The\" and \"the\" are one token"));
     auto* tokenizerRow = new QHBoxLayout;
     tokenizerRow->addWidget(m_tokenizer, 1);
     tokenizerRow->addWidget(m_lowercase);
@@ -115,8 +121,9 @@ InputPanel::InputPanel(SceneDocument& document, QWidget* parent) : QWidget(paren
     form->addRow(tr("S&pecial:"), m_special);
     m_paddingToken = new QLineEdit(this);
     m_paddingToken->setPlaceholderText(tr("none, e.g. [PAD]"));
-    m_paddingToken->setToolTip(tr("Tokens with exactly this text are padding keys. Clicking a key chip marks "
-                                  "single positions as padding."));
+    m_paddingToken->setToolTip(
+        tr("Tokens with exactly this text are padding keys. Clicking a key chip marks "
+           "single positions as padding."));
     form->addRow(tr("Pa&dding token:"), m_paddingToken);
 
     // How tokens become vectors (seed 001's one-hot words, hashed vectors, a table, a file)
@@ -125,23 +132,27 @@ InputPanel::InputPanel(SceneDocument& document, QWidget* parent) : QWidget(paren
     m_embedding->setObjectName(QStringLiteral("embeddingCombo"));
     m_embedding->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_embedding->setMinimumContentsLength(8);
-    for (const auto& [kind, label] : {std::pair{core::EmbeddingKind::Hashed, tr("Hashed")},
-                                      std::pair{core::EmbeddingKind::OneHot, tr("One-hot")},
-                                      std::pair{core::EmbeddingKind::Table, tr("Table (editable)")},
-                                      std::pair{core::EmbeddingKind::WordVectors, tr("Word-vector file…")}}) {
+    for (const auto& [kind, label] :
+         {std::pair{core::EmbeddingKind::Hashed, tr("Hashed")},
+          std::pair{core::EmbeddingKind::OneHot, tr("One-hot")},
+          std::pair{core::EmbeddingKind::Table, tr("Table (editable)")},
+          std::pair{core::EmbeddingKind::WordVectors, tr("Word-vector file…")}}) {
         m_embedding->addItem(label, int(kind));
-        m_embedding->setItemData(m_embedding->count() - 1, embeddingKindToolTip(kind), Qt::ToolTipRole);
+        m_embedding->setItemData(m_embedding->count() - 1, embeddingKindToolTip(kind),
+                                 Qt::ToolTipRole);
     }
     form->addRow(tr("&Embedding:"), m_embedding);
     m_positional = new QComboBox(this);
     m_positional->setObjectName(QStringLiteral("positionalCombo"));
     m_positional->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_positional->setMinimumContentsLength(8);
-    for (const auto& [kind, label] : {std::pair{core::PositionalKind::None, tr("None")},
-                                      std::pair{core::PositionalKind::Sinusoidal, tr("Sinusoidal")},
-                                      std::pair{core::PositionalKind::Table, tr("Table (editable)")}}) {
+    for (const auto& [kind, label] :
+         {std::pair{core::PositionalKind::None, tr("None")},
+          std::pair{core::PositionalKind::Sinusoidal, tr("Sinusoidal")},
+          std::pair{core::PositionalKind::Table, tr("Table (editable)")}}) {
         m_positional->addItem(label, int(kind));
-        m_positional->setItemData(m_positional->count() - 1, positionalKindToolTip(kind), Qt::ToolTipRole);
+        m_positional->setItemData(m_positional->count() - 1, positionalKindToolTip(kind),
+                                  Qt::ToolTipRole);
     }
     form->addRow(tr("P&ositions:"), m_positional);
     layout->addLayout(form);
@@ -172,14 +183,16 @@ InputPanel::InputPanel(SceneDocument& document, QWidget* parent) : QWidget(paren
     connect(m_lowercase, &QCheckBox::toggled, this, &InputPanel::onTokenizerChanged);
     connect(m_paddingToken, &QLineEdit::editingFinished, this, [this] {
         if (!m_syncing)
-            m_document.setPadding(m_paddingToken->text().trimmed(), m_document.scene().paddingPositions);
+            m_document.setPadding(m_paddingToken->text().trimmed(),
+                                  m_document.scene().paddingPositions);
     });
     connect(m_embedding, &QComboBox::activated, this, &InputPanel::onEmbeddingChosen);
     connect(m_positional, &QComboBox::activated, this, &InputPanel::onPositionalChosen);
     connect(m_keyChips, &TokenChips::paddingToggled, this, &InputPanel::onPaddingToggled);
     connect(m_queryChips, &TokenChips::paddingToggled, this, [this](int index) {
         if (m_document.scene().source)
-            emit message(tr("Padding masks keys: in cross-attention, mark padding on the source sentence."));
+            emit message(
+                tr("Padding masks keys: in cross-attention, mark padding on the source sentence."));
         else
             onPaddingToggled(index);
     });
@@ -220,7 +233,8 @@ void InputPanel::retokenize()
         try {
             return core::tokenize(text, scene.tokenizer, core::kMaxTokens);
         } catch (const core::Error& error) {
-            m_tokenError = QString::fromUtf8(what) + QStringLiteral(": ") + QString::fromUtf8(error.what());
+            m_tokenError =
+                QString::fromUtf8(what) + QStringLiteral(": ") + QString::fromUtf8(error.what());
         }
         return std::vector<core::Token>{};
     };
@@ -256,7 +270,8 @@ void InputPanel::updateChips()
     const bool cross = m_document.scene().source.has_value();
     const std::vector<bool> padding = paddingFlags();
     if (cross) {
-        m_queryChips->setTokens(m_queryTokens, std::vector<bool>(m_queryTokens.size(), false), m_queryFallback);
+        m_queryChips->setTokens(m_queryTokens, std::vector<bool>(m_queryTokens.size(), false),
+                                m_queryFallback);
         m_keyChips->setTokens(m_keyTokens, padding, m_keyFallback);
     } else {
         m_queryChips->setTokens(m_queryTokens, padding, m_queryFallback);
@@ -266,8 +281,9 @@ void InputPanel::updateChips()
     if (!m_tokenError.isEmpty())
         summary = m_tokenError;
     else if (cross)
-        summary = tr("%1 target × %2 source tokens").arg(locale.toString(qlonglong(m_queryTokens.size())),
-                                                        locale.toString(qlonglong(m_keyTokens.size())));
+        summary = tr("%1 target × %2 source tokens")
+                      .arg(locale.toString(qlonglong(m_queryTokens.size())),
+                           locale.toString(qlonglong(m_keyTokens.size())));
     else
         summary = tr("%1 tokens").arg(locale.toString(qlonglong(m_queryTokens.size())));
     const auto padded = std::count(padding.begin(), padding.end(), true);
@@ -295,10 +311,11 @@ void InputPanel::syncVectors()
     m_syncing = true;
     m_embedding->setCurrentIndex(m_embedding->findData(int(scene.embedding.kind)));
     const int file = m_embedding->findData(int(core::EmbeddingKind::WordVectors));
-    m_embedding->setItemText(file, scene.embedding.kind == core::EmbeddingKind::WordVectors &&
-                                           !scene.embedding.wordVectorPath.isEmpty()
-                                       ? tr("Word vectors: %1").arg(QFileInfo(scene.embedding.wordVectorPath).fileName())
-                                       : tr("Word-vector file…"));
+    m_embedding->setItemText(
+        file, scene.embedding.kind == core::EmbeddingKind::WordVectors &&
+                      !scene.embedding.wordVectorPath.isEmpty()
+                  ? tr("Word vectors: %1").arg(QFileInfo(scene.embedding.wordVectorPath).fileName())
+                  : tr("Word-vector file…"));
     m_embedding->setToolTip(embeddingKindToolTip(scene.embedding.kind));
     m_positional->setCurrentIndex(m_positional->findData(int(scene.positional.kind)));
     m_positional->setToolTip(positionalKindToolTip(scene.positional.kind));
@@ -312,7 +329,8 @@ void InputPanel::updateFallbackNote()
 {
     const core::Scene& scene = m_document.scene();
     QStringList words;
-    auto collect = [&words](const std::vector<core::Token>& tokens, const std::vector<bool>& fallback) {
+    auto collect = [&words](const std::vector<core::Token>& tokens,
+                            const std::vector<bool>& fallback) {
         for (std::size_t i = 0; i < tokens.size() && i < fallback.size(); ++i)
             if (fallback[i] && !words.contains(tokens[i].text))
                 words.append(tokens[i].text);
@@ -330,33 +348,42 @@ void InputPanel::updateFallbackNote()
         const QString counted = words.size() == 1 ? tr("1 word") : tr("%1 words").arg(words.size());
         switch (scene.embedding.kind) {
         case core::EmbeddingKind::OneHot: {
-            const int kept = std::min(scene.weights.dModel, int(scene.embedding.vocabulary.empty()
-                                                                    ? scene.weights.dModel
-                                                                    : scene.embedding.vocabulary.size()));
+            const int kept =
+                std::min(scene.weights.dModel, int(scene.embedding.vocabulary.empty()
+                                                       ? scene.weights.dModel
+                                                       : scene.embedding.vocabulary.size()));
             // Choosing One-hot again gives new words the dimensions still free.
-            notes << (kept < scene.weights.dModel
-                          ? tr("%1 outside the scene's one-hot vocabulary of %2 words got hashed vectors, marked on "
-                               "their chips: %3. Choose One-hot again to give them the free dimensions.")
-                          : tr("%1 outside the scene's one-hot vocabulary of %2 words (one per dimension of d_model) "
-                               "got hashed vectors, marked on their chips: %3. A wider d_model gives them dimensions "
-                               "of their own."))
+            notes << (kept < scene.weights.dModel ? tr("%1 outside the scene's one-hot vocabulary "
+                                                       "of %2 words got hashed vectors, marked on "
+                                                       "their chips: %3. Choose One-hot again to "
+                                                       "give them the free dimensions.")
+                                                  : tr("%1 outside the scene's one-hot vocabulary "
+                                                       "of %2 words (one per dimension of d_model) "
+                                                       "got hashed vectors, marked on their chips: "
+                                                       "%3. A wider d_model gives them dimensions "
+                                                       "of their own."))
                          .arg(counted)
                          .arg(kept)
                          .arg(listed);
             break;
         }
         case core::EmbeddingKind::Table:
-            notes << tr("%1 not in the embedding table got hashed vectors, marked on their chips: %2.").arg(counted, listed);
+            notes << tr("%1 not in the embedding table got hashed vectors, marked on their chips: "
+                        "%2.")
+                         .arg(counted, listed);
             break;
         case core::EmbeddingKind::WordVectors:
             notes << tr("%1 not in %2 got hashed vectors, marked on their chips: %3.")
-                         .arg(counted, QFileInfo(scene.embedding.wordVectorPath).fileName(), listed);
+                         .arg(counted, QFileInfo(scene.embedding.wordVectorPath).fileName(),
+                              listed);
             break;
-        case core::EmbeddingKind::Hashed: break;
+        case core::EmbeddingKind::Hashed:
+            break;
         }
     }
     const int positions = std::max(m_queryTokens.size(), m_keyTokens.size());
-    if (scene.positional.kind == core::PositionalKind::Table && positions > scene.positional.table.rows())
+    if (scene.positional.kind == core::PositionalKind::Table &&
+        positions > scene.positional.table.rows())
         notes << tr("The positional table has %1 rows: positions from %1 on are sinusoidal.")
                      .arg(scene.positional.table.rows());
     m_fallbackNote->setText(QStringLiteral("⚠ ") + notes.join(QLatin1Char(' ')));
@@ -375,8 +402,9 @@ void InputPanel::onEmbeddingChosen()
             const QString start = scene.embedding.wordVectorPath.isEmpty()
                                       ? QDir::homePath()
                                       : QFileInfo(scene.embedding.wordVectorPath).absolutePath();
-            const QString path = QFileDialog::getOpenFileName(this, tr("Word Vectors"), start,
-                                                              tr("GloVe or word2vec text (*.txt *.vec);;All files (*)"));
+            const QString path = QFileDialog::getOpenFileName(
+                this, tr("Word Vectors"), start,
+                tr("GloVe or word2vec text (*.txt *.vec);;All files (*)"));
             if (!path.isEmpty())
                 useWordVectorFile(path);
             break;
@@ -384,8 +412,10 @@ void InputPanel::onEmbeddingChosen()
         case core::EmbeddingKind::Table:
             // Exactly the vectors in use now, kept in the scene (as editing one does).
             if (scene.embedding.kind != core::EmbeddingKind::Table)
-                m_document.setWeightMatrix({WeightKind::Embedding, 0}, weightView(scene, {WeightKind::Embedding, 0}).matrix,
-                                           tr("Change embedding to %1").arg(embeddingKindLabel(kind)));
+                m_document.setWeightMatrix(
+                    {WeightKind::Embedding, 0},
+                    weightView(scene, {WeightKind::Embedding, 0}).matrix,
+                    tr("Change embedding to %1").arg(embeddingKindLabel(kind)));
             break;
         case core::EmbeddingKind::Hashed:
         case core::EmbeddingKind::OneHot: {
@@ -419,7 +449,8 @@ bool InputPanel::useWordVectorFile(const QString& path)
         return false;
     }
     if (vectors->dimension() != dModel) {
-        emit error(tr("Embedding: %1 has %2-dimensional vectors and d_model is %3; set d_model to %2 first.")
+        emit error(tr("Embedding: %1 has %2-dimensional vectors and d_model is %3; set d_model to "
+                      "%2 first.")
                        .arg(QFileInfo(path).fileName())
                        .arg(vectors->dimension())
                        .arg(dModel));
@@ -430,7 +461,8 @@ bool InputPanel::useWordVectorFile(const QString& path)
     embedding.kind = core::EmbeddingKind::WordVectors;
     embedding.wordVectorPath = QFileInfo(path).absoluteFilePath();
     embedding.wordVectors = std::move(vectors);
-    m_document.setEmbedding(embedding, tr("Use word vectors from %1").arg(QFileInfo(path).fileName()));
+    m_document.setEmbedding(embedding,
+                            tr("Use word vectors from %1").arg(QFileInfo(path).fileName()));
     return true;
 }
 
@@ -443,9 +475,10 @@ void InputPanel::onPositionalChosen()
     try {
         if (kind == core::PositionalKind::Table) {
             if (scene.positional.kind != core::PositionalKind::Table)
-                m_document.setWeightMatrix({WeightKind::Positional, 0},
-                                           weightView(scene, {WeightKind::Positional, 0}).matrix,
-                                           tr("Change positions to %1").arg(positionalKindLabel(kind)));
+                m_document.setWeightMatrix(
+                    {WeightKind::Positional, 0},
+                    weightView(scene, {WeightKind::Positional, 0}).matrix,
+                    tr("Change positions to %1").arg(positionalKindLabel(kind)));
         } else {
             core::PositionalSettings positional = scene.positional;
             positional.kind = kind;
@@ -488,8 +521,9 @@ void InputPanel::onModeChanged()
     if (cross == m_document.scene().source.has_value())
         return;
     // The sentence so far becomes the source; the user types the target.
-    m_document.setSource(cross ? std::optional<QString>(m_source->toPlainText().isEmpty() ? m_document.scene().text
-                                                                                           : m_source->toPlainText())
+    m_document.setSource(cross ? std::optional<QString>(m_source->toPlainText().isEmpty()
+                                                            ? m_document.scene().text
+                                                            : m_source->toPlainText())
                                : std::nullopt);
 }
 
@@ -509,8 +543,10 @@ void InputPanel::onPaddingToggled(int index)
     const core::Scene& scene = m_document.scene();
     if (index < 0 || index >= int(m_keyTokens.size()))
         return;
-    if (!scene.paddingToken.isEmpty() && m_keyTokens[std::size_t(index)].text == scene.paddingToken) {
-        emit message(tr("“%1” is padding because it is the padding token; clear the padding token to unmark it.")
+    if (!scene.paddingToken.isEmpty() &&
+        m_keyTokens[std::size_t(index)].text == scene.paddingToken) {
+        emit message(tr("“%1” is padding because it is the padding token; clear the padding token "
+                        "to unmark it.")
                          .arg(scene.paddingToken));
         return;
     }

@@ -16,7 +16,8 @@ namespace {
 // dark palette.
 QColor mix(const QColor& a, const QColor& b, double t)
 {
-    return QColor::fromRgbF(float(a.redF() * (1 - t) + b.redF() * t), float(a.greenF() * (1 - t) + b.greenF() * t),
+    return QColor::fromRgbF(float(a.redF() * (1 - t) + b.redF() * t),
+                            float(a.greenF() * (1 - t) + b.greenF() * t),
                             float(a.blueF() * (1 - t) + b.blueF() * t));
 }
 
@@ -67,23 +68,26 @@ MessageBar::MessageBar(QWidget* parent) : QFrame(parent)
     hide();
 }
 
-void MessageBar::showMessage(const QString& key, Level level, const QString& text, std::vector<Action> actions)
+void MessageBar::showMessage(const QString& key, Level level, const QString& text,
+                             std::vector<Action> actions)
 {
     m_key = key;
     m_level = level;
     m_fullText = text;
     m_expanded = false;
     fitText();
-    const QStyle::StandardPixmap icon = level == Level::Error     ? QStyle::SP_MessageBoxCritical
-                                        : level == Level::Warning ? QStyle::SP_MessageBoxWarning
-                                                                  : QStyle::SP_MessageBoxInformation;
+    const QStyle::StandardPixmap icon = level == Level::Error ? QStyle::SP_MessageBoxCritical
+                                        : level == Level::Warning
+                                            ? QStyle::SP_MessageBoxWarning
+                                            : QStyle::SP_MessageBoxInformation;
     const int size = style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this);
     m_icon->setPixmap(style()->standardIcon(icon).pixmap(size, size));
     const QColor tint = level == Level::Error     ? QColor(0xd9, 0x3f, 0x3f)
                         : level == Level::Warning ? QColor(0xe0, 0xa1, 0x1b)
                                                   : QColor(0x3d, 0x8b, 0xd9);
     QPalette p = palette();
-    const QColor base = parentWidget() ? parentWidget()->palette().color(QPalette::Window) : p.color(QPalette::Window);
+    const QColor base = parentWidget() ? parentWidget()->palette().color(QPalette::Window)
+                                       : p.color(QPalette::Window);
     p.setColor(QPalette::Window, mix(base, tint, 0.18));
     setPalette(p);
 
@@ -131,10 +135,12 @@ bool MessageBar::eventFilter(QObject* watched, QEvent* event)
 
 void MessageBar::fitText()
 {
-    const bool oneLine = m_level == Level::Information && !m_expanded && !Qt::mightBeRichText(m_fullText);
+    const bool oneLine =
+        m_level == Level::Information && !m_expanded && !Qt::mightBeRichText(m_fullText);
     m_text->setWordWrap(!oneLine);
     // Ignored: the one line never widens the window; it is cut to the room it gets.
-    m_text->setSizePolicy(oneLine ? QSizePolicy::Ignored : QSizePolicy::Expanding, QSizePolicy::Preferred);
+    m_text->setSizePolicy(oneLine ? QSizePolicy::Ignored : QSizePolicy::Expanding,
+                          QSizePolicy::Preferred);
     if (!oneLine) {
         m_text->setText(m_fullText);
         m_text->setToolTip(QString());
@@ -146,12 +152,14 @@ void MessageBar::fitText()
     const QString line = QString(m_fullText).replace(QLatin1Char('\n'), QLatin1Char(' '));
     // The room the text has without the More button decides whether it is needed, so that
     // showing the button (which narrows the text) never hides it again.
-    const int room = m_text->width() + (m_more->isVisible() ? m_more->width() + layout()->spacing() : 0);
+    const int room =
+        m_text->width() + (m_more->isVisible() ? m_more->width() + layout()->spacing() : 0);
     const bool fits = m_text->fontMetrics().horizontalAdvance(line) <= room;
     m_more->setText(tr("More"));
     m_more->setToolTip(tr("Show the whole message"));
     m_more->setVisible(!fits);
-    m_text->setText(fits ? line : m_text->fontMetrics().elidedText(line, Qt::ElideRight, m_text->width()));
+    m_text->setText(fits ? line
+                         : m_text->fontMetrics().elidedText(line, Qt::ElideRight, m_text->width()));
     m_text->setToolTip(fits ? QString() : m_fullText);
 }
 

@@ -31,7 +31,8 @@ public:
 
     explicit MessageBar(QWidget* parent = nullptr);
 
-    void showMessage(const QString& key, Level level, const QString& text, std::vector<Action> actions = {});
+    void showMessage(const QString& key, Level level, const QString& text,
+                     std::vector<Action> actions = {});
     // Hides the message if `key` shows it.
     void clearMessage(const QString& key);
     QString key() const { return isVisibleTo(parentWidget()) ? m_key : QString(); }

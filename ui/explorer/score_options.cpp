@@ -7,12 +7,18 @@ namespace attn::ui {
 QString scoreOptionName(ScoreOption option)
 {
     switch (option) {
-    case ScoreOption::Dot: return QStringLiteral("dot");
-    case ScoreOption::Scaled: return QStringLiteral("scaled");
-    case ScoreOption::Additive: return QStringLiteral("additive");
-    case ScoreOption::Hard: return QStringLiteral("hard");
-    case ScoreOption::Bilinear: return QStringLiteral("bilinear");
-    case ScoreOption::Cosine: return QStringLiteral("cosine");
+    case ScoreOption::Dot:
+        return QStringLiteral("dot");
+    case ScoreOption::Scaled:
+        return QStringLiteral("scaled");
+    case ScoreOption::Additive:
+        return QStringLiteral("additive");
+    case ScoreOption::Hard:
+        return QStringLiteral("hard");
+    case ScoreOption::Bilinear:
+        return QStringLiteral("bilinear");
+    case ScoreOption::Cosine:
+        return QStringLiteral("cosine");
     }
     return {};
 }
@@ -28,12 +34,18 @@ std::optional<ScoreOption> parseScoreOption(const QString& name)
 QString scoreOptionLabel(ScoreOption option)
 {
     switch (option) {
-    case ScoreOption::Dot: return QObject::tr("Dot product");
-    case ScoreOption::Scaled: return QObject::tr("Scaled dot product");
-    case ScoreOption::Additive: return QObject::tr("Additive (Bahdanau)");
-    case ScoreOption::Hard: return QObject::tr("Hard (argmax)");
-    case ScoreOption::Bilinear: return QObject::tr("Bilinear (Luong)");
-    case ScoreOption::Cosine: return QObject::tr("Cosine");
+    case ScoreOption::Dot:
+        return QObject::tr("Dot product");
+    case ScoreOption::Scaled:
+        return QObject::tr("Scaled dot product");
+    case ScoreOption::Additive:
+        return QObject::tr("Additive (Bahdanau)");
+    case ScoreOption::Hard:
+        return QObject::tr("Hard (argmax)");
+    case ScoreOption::Bilinear:
+        return QObject::tr("Bilinear (Luong)");
+    case ScoreOption::Cosine:
+        return QObject::tr("Cosine");
     }
     return {};
 }
@@ -41,34 +53,43 @@ QString scoreOptionLabel(ScoreOption option)
 QString scoreOptionToolTip(ScoreOption option)
 {
     switch (option) {
-    case ScoreOption::Dot: return QObject::tr("e_ij = q_i · k_j");
-    case ScoreOption::Scaled: return QObject::tr("e_ij = q_i · k_j / √d_k (Vaswani et al. 2017, eq. 1)");
-    case ScoreOption::Additive: return QObject::tr("e_ij = wᵀ tanh(q_i + k_j) (Bahdanau et al. 2014)");
-    case ScoreOption::Hard: return QObject::tr("Scaled dot product, then a one-hot row at the largest score");
+    case ScoreOption::Dot:
+        return QObject::tr("e_ij = q_i · k_j");
+    case ScoreOption::Scaled:
+        return QObject::tr("e_ij = q_i · k_j / √d_k (Vaswani et al. 2017, eq. 1)");
+    case ScoreOption::Additive:
+        return QObject::tr("e_ij = wᵀ tanh(q_i + k_j) (Bahdanau et al. 2014)");
+    case ScoreOption::Hard:
+        return QObject::tr("Scaled dot product, then a one-hot row at the largest score");
     case ScoreOption::Bilinear:
-        return QObject::tr("e_ij = q_iᵀ M k_j (Luong et al. 2015, \"general\"). With M = I, the default, this is "
-                           "q_i · k_j: the figures equal dot-product attention until M is edited.");
-    case ScoreOption::Cosine: return QObject::tr("e_ij = q_i · k_j / (|q_i| |k_j|)");
+        return QObject::tr(
+            "e_ij = q_iᵀ M k_j (Luong et al. 2015, \"general\"). With M = I, the default, this is "
+            "q_i · k_j: the figures equal dot-product attention until M is edited.");
+    case ScoreOption::Cosine:
+        return QObject::tr("e_ij = q_i · k_j / (|q_i| |k_j|)");
     }
     return {};
 }
 
 QString scoreChoiceToolTip()
 {
-    return QObject::tr("How each query and key give a score e_ij: q·k, q·k/√d_k, wᵀ tanh(q + k), qᵀMk or the "
-                       "cosine; Hard is the scaled score with one-hot weights");
+    return QObject::tr(
+        "How each query and key give a score e_ij: q·k, q·k/√d_k, wᵀ tanh(q + k), qᵀMk or the "
+        "cosine; Hard is the scaled score with one-hot weights");
 }
 
 QString normalizationChoiceToolTip()
 {
-    return QObject::tr("How each row of scores becomes weights: softmax, one-hot at the largest score, ReLU, "
-                       "sparsemax, or the scores themselves");
+    return QObject::tr(
+        "How each row of scores becomes weights: softmax, one-hot at the largest score, ReLU, "
+        "sparsemax, or the scores themselves");
 }
 
 QString temperatureToolTip()
 {
-    return QObject::tr("Scores are divided by the temperature before normalizing: below 1 sharpens "
-                       "the weights towards one-hot, above 1 flattens them. Logarithmic, 0.05 to 20.");
+    return QObject::tr(
+        "Scores are divided by the temperature before normalizing: below 1 sharpens "
+        "the weights towards one-hot, above 1 flattens them. Logarithmic, 0.05 to 20.");
 }
 
 QString typedTemperatureToolTip()
@@ -84,14 +105,18 @@ ScoreOption scoreOptionOf(core::ScoreKind score, core::Normalization normalizati
         if (normalization == core::Normalization::Hard)
             return ScoreOption::Hard;
         return score == core::ScoreKind::Dot ? ScoreOption::Dot : ScoreOption::Scaled;
-    case core::ScoreKind::Additive: return ScoreOption::Additive;
-    case core::ScoreKind::Bilinear: return ScoreOption::Bilinear;
-    case core::ScoreKind::Cosine: return ScoreOption::Cosine;
+    case core::ScoreKind::Additive:
+        return ScoreOption::Additive;
+    case core::ScoreKind::Bilinear:
+        return ScoreOption::Bilinear;
+    case core::ScoreKind::Cosine:
+        return ScoreOption::Cosine;
     }
     return ScoreOption::Scaled;
 }
 
-ScoreOption comparisonOption(const QString& compareScore, core::ScoreKind score, core::Normalization normalization)
+ScoreOption comparisonOption(const QString& compareScore, core::ScoreKind score,
+                             core::Normalization normalization)
 {
     const ScoreOption current = scoreOptionOf(score, normalization);
     const auto asked = parseScoreOption(compareScore);
@@ -100,7 +125,8 @@ ScoreOption comparisonOption(const QString& compareScore, core::ScoreKind score,
     return current == ScoreOption::Dot ? ScoreOption::Scaled : ScoreOption::Dot;
 }
 
-void applyScoreOption(ScoreOption option, core::ScoreKind& score, core::Normalization& normalization)
+void applyScoreOption(ScoreOption option, core::ScoreKind& score,
+                      core::Normalization& normalization)
 {
     if (option == ScoreOption::Hard) {
         if (score != core::ScoreKind::Dot)
@@ -108,15 +134,27 @@ void applyScoreOption(ScoreOption option, core::ScoreKind& score, core::Normaliz
         normalization = core::Normalization::Hard;
         return;
     }
-    if (normalization == core::Normalization::Hard && scoreOptionOf(score, normalization) == ScoreOption::Hard)
+    if (normalization == core::Normalization::Hard &&
+        scoreOptionOf(score, normalization) == ScoreOption::Hard)
         normalization = core::Normalization::Softmax;
     switch (option) {
-    case ScoreOption::Dot: score = core::ScoreKind::Dot; break;
-    case ScoreOption::Scaled: score = core::ScoreKind::ScaledDot; break;
-    case ScoreOption::Additive: score = core::ScoreKind::Additive; break;
-    case ScoreOption::Bilinear: score = core::ScoreKind::Bilinear; break;
-    case ScoreOption::Cosine: score = core::ScoreKind::Cosine; break;
-    case ScoreOption::Hard: break;
+    case ScoreOption::Dot:
+        score = core::ScoreKind::Dot;
+        break;
+    case ScoreOption::Scaled:
+        score = core::ScoreKind::ScaledDot;
+        break;
+    case ScoreOption::Additive:
+        score = core::ScoreKind::Additive;
+        break;
+    case ScoreOption::Bilinear:
+        score = core::ScoreKind::Bilinear;
+        break;
+    case ScoreOption::Cosine:
+        score = core::ScoreKind::Cosine;
+        break;
+    case ScoreOption::Hard:
+        break;
     }
 }
 

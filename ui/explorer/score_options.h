@@ -11,8 +11,9 @@ namespace attn::ui {
 // scaled dot product with hard (argmax) normalization, as seed 000 defines hard attention.
 enum class ScoreOption { Dot, Scaled, Additive, Hard, Bilinear, Cosine };
 
-inline constexpr ScoreOption kScoreOptions[] = {ScoreOption::Dot,  ScoreOption::Scaled,   ScoreOption::Additive,
-                                                ScoreOption::Hard, ScoreOption::Bilinear, ScoreOption::Cosine};
+inline constexpr ScoreOption kScoreOptions[] = {ScoreOption::Dot,      ScoreOption::Scaled,
+                                                ScoreOption::Additive, ScoreOption::Hard,
+                                                ScoreOption::Bilinear, ScoreOption::Cosine};
 
 // "dot", "scaled", "additive", "hard", "bilinear", "cosine" (ViewSettings::compareScore).
 QString scoreOptionName(ScoreOption option);
@@ -29,11 +30,13 @@ QString typedTemperatureToolTip();
 ScoreOption scoreOptionOf(core::ScoreKind score, core::Normalization normalization);
 // Sets score and normalization as choosing `option` does: Hard keeps the 1/sqrt(d_k)
 // switch (dot or scaled dot) and normalizes by argmax; leaving Hard goes back to softmax.
-void applyScoreOption(ScoreOption option, core::ScoreKind& score, core::Normalization& normalization);
+void applyScoreOption(ScoreOption option, core::ScoreKind& score,
+                      core::Normalization& normalization);
 
 // The score the Difference view compares with: `compareScore` (ViewSettings::compareScore)
 // unless it is empty, unknown or the option in use (a difference of zeros); then scaled dot
 // product against dot product, and dot product against anything else.
-ScoreOption comparisonOption(const QString& compareScore, core::ScoreKind score, core::Normalization normalization);
+ScoreOption comparisonOption(const QString& compareScore, core::ScoreKind score,
+                             core::Normalization normalization);
 
 } // namespace attn::ui

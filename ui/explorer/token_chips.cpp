@@ -17,9 +17,9 @@
 namespace attn::ui {
 namespace {
 
-constexpr int kMargin = 4;   // around the chips
-constexpr int kSpacing = 6;  // between chips, both ways
-constexpr int kPadX = 8;     // text to chip edge
+constexpr int kMargin = 4;  // around the chips
+constexpr int kSpacing = 6; // between chips, both ways
+constexpr int kPadX = 8;    // text to chip edge
 constexpr int kPadY = 3;
 constexpr int kMaxChipWidth = 240; // a pasted URL is one chip, not a row
 
@@ -59,9 +59,10 @@ void TokenChips::setTokens(const std::vector<core::Token>& tokens, const std::ve
                            const std::vector<bool>& fallback)
 {
     // Toggling padding keeps the texts and the layout.
-    const bool sameTexts = tokens.size() == m_tokens.size() &&
-                           std::equal(tokens.begin(), tokens.end(), m_tokens.begin(),
-                                      [](const core::Token& a, const core::Token& b) { return a.text == b.text; });
+    const bool sameTexts =
+        tokens.size() == m_tokens.size() &&
+        std::equal(tokens.begin(), tokens.end(), m_tokens.begin(),
+                   [](const core::Token& a, const core::Token& b) { return a.text == b.text; });
     m_tokens = tokens;
     m_chips.resize(m_tokens.size());
     if (!sameTexts)
@@ -96,7 +97,8 @@ void TokenChips::prepareChips()
         const auto known = m_widths.constFind(chip.text);
         chip.measured = known != m_widths.constEnd();
         chip.width = chip.measured ? *known
-                                   : std::min(kMaxChipWidth, int(chip.text.size()) * perCharacter + 2 * kPadX);
+                                   : std::min(kMaxChipWidth,
+                                              int(chip.text.size()) * perCharacter + 2 * kPadX);
     }
 }
 
@@ -104,8 +106,8 @@ bool TokenChips::measureVisible()
 {
     const int top = m_scroll->value();
     const int bottom = top + std::max(height(), rowHeight());
-    const auto first =
-        std::partition_point(m_chips.begin(), m_chips.end(), [&](const Chip& c) { return c.rect.bottom() < top; });
+    const auto first = std::partition_point(m_chips.begin(), m_chips.end(),
+                                            [&](const Chip& c) { return c.rect.bottom() < top; });
     std::optional<QFontMetrics> fm;
     bool measured = false;
     for (auto it = first; it != m_chips.end() && it->rect.top() <= bottom; ++it) {
@@ -116,7 +118,8 @@ bool TokenChips::measureVisible()
             if (!fm)
                 fm.emplace(font());
             ++m_measuredTexts;
-            known = m_widths.insert(it->text, std::min(kMaxChipWidth, fm->horizontalAdvance(it->text) + 2 * kPadX));
+            known = m_widths.insert(
+                it->text, std::min(kMaxChipWidth, fm->horizontalAdvance(it->text) + 2 * kPadX));
         }
         it->width = *known;
         it->measured = true;
@@ -250,9 +253,13 @@ QString TokenChips::chipToolTip(int index) const
     const core::Token& token = m_tokens[std::size_t(index)];
     const Chip& chip = m_chips[std::size_t(index)];
     QStringList lines;
-    lines << tr("Token %1: \u201c%2\u201d").arg(index).arg(core::tokenDisplayText(token.text).toHtmlEscaped());
+    lines << tr("Token %1: \u201c%2\u201d")
+                 .arg(index)
+                 .arg(core::tokenDisplayText(token.text).toHtmlEscaped());
     if (token.begin >= 0)
-        lines << tr("characters %1\u2013%2 of the text").arg(token.begin).arg(token.begin + token.length);
+        lines << tr("characters %1\u2013%2 of the text")
+                     .arg(token.begin)
+                     .arg(token.begin + token.length);
     else
         lines << tr("added by the tokenizer");
     if (chip.special)
@@ -291,7 +298,8 @@ void TokenChips::toggle(int index)
 
 QPalette::ColorGroup TokenChips::group() const
 {
-    return isEnabled() ? (isActiveWindow() ? QPalette::Active : QPalette::Inactive) : QPalette::Disabled;
+    return isEnabled() ? (isActiveWindow() ? QPalette::Active : QPalette::Inactive)
+                       : QPalette::Disabled;
 }
 
 void TokenChips::paintEvent(QPaintEvent* event)
@@ -305,8 +313,8 @@ void TokenChips::paintEvent(QPaintEvent* event)
     painter.fillRect(rect(), base);
     if (m_chips.empty()) {
         painter.setPen(pal.color(g, QPalette::PlaceholderText));
-        painter.drawText(rect().adjusted(kMargin + kPadX, kMargin, 0, 0), Qt::AlignLeft | Qt::AlignTop,
-                         tr("No tokens"));
+        painter.drawText(rect().adjusted(kMargin + kPadX, kMargin, 0, 0),
+                         Qt::AlignLeft | Qt::AlignTop, tr("No tokens"));
         return;
     }
     painter.setRenderHint(QPainter::Antialiasing);
@@ -326,8 +334,9 @@ void TokenChips::paintEvent(QPaintEvent* event)
     const QColor hatch = mix(base, text, 0.16);
     const QColor dimText = pal.color(g, QPalette::PlaceholderText);
 
-    const auto first = std::partition_point(m_chips.begin(), m_chips.end(),
-                                            [&](const Chip& c) { return c.rect.bottom() < visible.top(); });
+    const auto first = std::partition_point(m_chips.begin(), m_chips.end(), [&](const Chip& c) {
+        return c.rect.bottom() < visible.top();
+    });
     for (auto it = first; it != m_chips.end() && it->rect.top() <= visible.bottom(); ++it) {
         const Chip& chip = *it;
         const int index = int(it - m_chips.begin());
@@ -469,16 +478,32 @@ void TokenChips::keyPressEvent(QKeyEvent* event)
         return best;
     };
     switch (event->key()) {
-    case Qt::Key_Left: setCurrentChip(current - 1); break;
-    case Qt::Key_Right: setCurrentChip(current + 1); break;
-    case Qt::Key_Up: setCurrentChip(vertical(-1)); break;
-    case Qt::Key_Down: setCurrentChip(vertical(+1)); break;
-    case Qt::Key_Home: setCurrentChip(0); break;
-    case Qt::Key_End: setCurrentChip(chipCount() - 1); break;
+    case Qt::Key_Left:
+        setCurrentChip(current - 1);
+        break;
+    case Qt::Key_Right:
+        setCurrentChip(current + 1);
+        break;
+    case Qt::Key_Up:
+        setCurrentChip(vertical(-1));
+        break;
+    case Qt::Key_Down:
+        setCurrentChip(vertical(+1));
+        break;
+    case Qt::Key_Home:
+        setCurrentChip(0);
+        break;
+    case Qt::Key_End:
+        setCurrentChip(chipCount() - 1);
+        break;
     case Qt::Key_Space:
     case Qt::Key_Return:
-    case Qt::Key_Enter: toggle(current); break;
-    default: QWidget::keyPressEvent(event); return;
+    case Qt::Key_Enter:
+        toggle(current);
+        break;
+    default:
+        QWidget::keyPressEvent(event);
+        return;
     }
     event->accept();
 }

@@ -75,10 +75,10 @@ protected:
 private:
     struct Chip
     {
-        QString text;   // as drawn (elided when very long)
-        int width = 0;  // the chip's full width, padding included: estimated until measured
+        QString text;  // as drawn (elided when very long)
+        int width = 0; // the chip's full width, padding included: estimated until measured
         bool measured = false;
-        QRect rect;     // in content coordinates (before scrolling)
+        QRect rect; // in content coordinates (before scrolling)
         bool padding = false;
         bool fallback = false;
         bool special = false;

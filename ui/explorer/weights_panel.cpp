@@ -18,27 +18,36 @@ namespace {
 QString explanation(WeightKind kind)
 {
     switch (kind) {
-    case WeightKind::Wq: return QObject::tr("Q = X W^q: a row per input dimension, a column per query dimension.");
-    case WeightKind::Wk: return QObject::tr("K = X W^k: a row per input dimension, a column per key dimension.");
-    case WeightKind::Wv: return QObject::tr("V = X W^v: a row per input dimension, a column per value dimension.");
+    case WeightKind::Wq:
+        return QObject::tr("Q = X W^q: a row per input dimension, a column per query dimension.");
+    case WeightKind::Wk:
+        return QObject::tr("K = X W^k: a row per input dimension, a column per key dimension.");
+    case WeightKind::Wv:
+        return QObject::tr("V = X W^v: a row per input dimension, a column per value dimension.");
     case WeightKind::Additive:
-        return QObject::tr("w of the additive score wᵀ tanh(q + k); used when the score is Additive.");
+        return QObject::tr(
+            "w of the additive score wᵀ tanh(q + k); used when the score is Additive.");
     case WeightKind::Bilinear:
-        return QObject::tr("M of the bilinear score qᵀ M k; used when the score is Bilinear. M = I is the dot product.");
+        return QObject::tr("M of the bilinear score qᵀ M k; used when the score is Bilinear. M = I "
+                           "is the dot product.");
     case WeightKind::Wo:
-        return QObject::tr("Output = concat(head₁ … head_h) W^O: a row per value dimension of each head.");
+        return QObject::tr(
+            "Output = concat(head₁ … head_h) W^O: a row per value dimension of each head.");
     case WeightKind::Embedding:
-        return QObject::tr("A row per distinct token. Editing keeps these vectors in the scene as a table; "
-                           "tokens typed later get hashed vectors.");
+        return QObject::tr(
+            "A row per distinct token. Editing keeps these vectors in the scene as a table; "
+            "tokens typed later get hashed vectors.");
     case WeightKind::Positional:
-        return QObject::tr("A row per position, added to the embeddings. Editing keeps them in the scene as a table.");
+        return QObject::tr("A row per position, added to the embeddings. Editing keeps them in the "
+                           "scene as a table.");
     }
     return {};
 }
 
 } // namespace
 
-WeightsPanel::WeightsPanel(SceneDocument& document, QWidget* parent) : QWidget(parent), m_document(document)
+WeightsPanel::WeightsPanel(SceneDocument& document, QWidget* parent)
+    : QWidget(parent), m_document(document)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
@@ -47,21 +56,18 @@ WeightsPanel::WeightsPanel(SceneDocument& document, QWidget* parent) : QWidget(p
     m_kind->setObjectName(QStringLiteral("weightKindCombo"));
     m_kind->setToolTip(tr("The projection matrix shown and edited below"));
     const std::pair<WeightKind, QString> kinds[] = {
-        {WeightKind::Wq, QStringLiteral("W^q")},
-        {WeightKind::Wk, QStringLiteral("W^k")},
-        {WeightKind::Wv, QStringLiteral("W^v")},
-        {WeightKind::Wo, QStringLiteral("W^O")},
-        {WeightKind::Additive, tr("w (additive)")},
-        {WeightKind::Bilinear, tr("M (bilinear)")},
-        {WeightKind::Embedding, tr("Embeddings")},
-        {WeightKind::Positional, tr("Positions")},
+        {WeightKind::Wq, QStringLiteral("W^q")},    {WeightKind::Wk, QStringLiteral("W^k")},
+        {WeightKind::Wv, QStringLiteral("W^v")},    {WeightKind::Wo, QStringLiteral("W^O")},
+        {WeightKind::Additive, tr("w (additive)")}, {WeightKind::Bilinear, tr("M (bilinear)")},
+        {WeightKind::Embedding, tr("Embeddings")},  {WeightKind::Positional, tr("Positions")},
     };
     for (const auto& [kind, name] : kinds)
         m_kind->addItem(name, int(kind));
     m_head = new QComboBox(this);
     m_head->setObjectName(QStringLiteral("weightHeadCombo"));
     m_head->setToolTip(tr("The head whose matrix is shown and edited below"));
-    for (QComboBox* combo : {m_kind, m_head}) { // narrow docks (a projector): the lists show whole names
+    for (QComboBox* combo :
+         {m_kind, m_head}) { // narrow docks (a projector): the lists show whole names
         combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         combo->setMinimumContentsLength(5);
     }
@@ -81,21 +87,23 @@ WeightsPanel::WeightsPanel(SceneDocument& document, QWidget* parent) : QWidget(p
     connect(&m_refreshLater, &QTimer::timeout, this, &WeightsPanel::refresh);
     connect(m_kind, &QComboBox::activated, this, &WeightsPanel::onSelection);
     connect(m_head, &QComboBox::activated, this, &WeightsPanel::onSelection);
-    connect(m_editor, &MatrixEditor::scrubStarted, this, [this] { m_scrubGesture = m_document.beginGesture(); });
+    connect(m_editor, &MatrixEditor::scrubStarted, this,
+            [this] { m_scrubGesture = m_document.beginGesture(); });
     connect(m_editor, &MatrixEditor::cellChanging, this, &WeightsPanel::applyCell);
     connect(m_editor, &MatrixEditor::scrubFinished, this, [this] {
         m_document.endGesture(m_scrubGesture);
         m_scrubGesture = 0;
     });
     connect(m_editor, &MatrixEditor::cellEdited, this, &WeightsPanel::applyCell);
-    connect(m_editor, &MatrixEditor::matrixReplaced, this, [this](const core::Matrix& matrix, const QString& what) {
-        try {
-            m_document.setWeightMatrix(m_ref, matrix, what);
-        } catch (const core::Error& error) {
-            emit message(QString::fromUtf8(error.what()));
-            refresh();
-        }
-    });
+    connect(m_editor, &MatrixEditor::matrixReplaced, this,
+            [this](const core::Matrix& matrix, const QString& what) {
+                try {
+                    m_document.setWeightMatrix(m_ref, matrix, what);
+                } catch (const core::Error& error) {
+                    emit message(QString::fromUtf8(error.what()));
+                    refresh();
+                }
+            });
     connect(m_editor, &MatrixEditor::errorOccurred, this, &WeightsPanel::message);
     connect(&m_document, &SceneDocument::sceneChanged, this, &WeightsPanel::syncFromScene);
     syncFromScene(SceneChange::All);
@@ -171,7 +179,9 @@ bool WeightsPanel::importFile(const QString& path)
 {
     try {
         const core::Matrix matrix = core::readMatrixFile(path);
-        m_document.setWeightMatrix(m_ref, matrix, tr("Import %1 into %2").arg(QFileInfo(path).fileName(), weightTitle(m_ref)));
+        m_document.setWeightMatrix(
+            m_ref, matrix,
+            tr("Import %1 into %2").arg(QFileInfo(path).fileName(), weightTitle(m_ref)));
         return true;
     } catch (const core::Error& error) {
         emit message(QString::fromUtf8(error.what()));

@@ -9,14 +9,22 @@ namespace {
 
 QString matrixName(const QString& key)
 {
-    if (key == QLatin1String("W_q")) return QStringLiteral("W^q");
-    if (key == QLatin1String("W_k")) return QStringLiteral("W^k");
-    if (key == QLatin1String("W_v")) return QStringLiteral("W^v");
-    if (key == QLatin1String("b_q")) return QStringLiteral("b^q");
-    if (key == QLatin1String("b_k")) return QStringLiteral("b^k");
-    if (key == QLatin1String("b_v")) return QStringLiteral("b^v");
-    if (key == QLatin1String("w_additive")) return QObject::tr("additive w");
-    if (key == QLatin1String("bilinear")) return QObject::tr("bilinear M");
+    if (key == QLatin1String("W_q"))
+        return QStringLiteral("W^q");
+    if (key == QLatin1String("W_k"))
+        return QStringLiteral("W^k");
+    if (key == QLatin1String("W_v"))
+        return QStringLiteral("W^v");
+    if (key == QLatin1String("b_q"))
+        return QStringLiteral("b^q");
+    if (key == QLatin1String("b_k"))
+        return QStringLiteral("b^k");
+    if (key == QLatin1String("b_v"))
+        return QStringLiteral("b^v");
+    if (key == QLatin1String("w_additive"))
+        return QObject::tr("additive w");
+    if (key == QLatin1String("bilinear"))
+        return QObject::tr("bilinear M");
     return key;
 }
 
@@ -25,7 +33,8 @@ QString matrixName(const QString& key)
 QString inWindowWords(const QString& message, bool cross)
 {
     // "path: rest", the path made of keys, dots and [indices].
-    static const QRegularExpression pathPrefix(QStringLiteral("^([A-Za-z_][A-Za-z_0-9]*(?:\\[\\d+\\])?(?:\\.[A-Za-z_]+)?)(\\[[^\\]]*\\])*: "));
+    static const QRegularExpression pathPrefix(QStringLiteral(
+        "^([A-Za-z_][A-Za-z_0-9]*(?:\\[\\d+\\])?(?:\\.[A-Za-z_]+)?)(\\[[^\\]]*\\])*: "));
     const QRegularExpressionMatch match = pathPrefix.match(message);
     if (!match.hasMatch())
         return message;
@@ -34,7 +43,9 @@ QString inWindowWords(const QString& message, bool cross)
     QString control;
     static const QRegularExpression headMatrix(QStringLiteral("^heads\\[(\\d+)\\]\\.(\\w+)$"));
     if (const QRegularExpressionMatch head = headMatrix.match(path); head.hasMatch()) {
-        control = QObject::tr("%1 · head %2").arg(matrixName(head.captured(2))).arg(head.captured(1).toInt() + 1);
+        control = QObject::tr("%1 · head %2")
+                      .arg(matrixName(head.captured(2)))
+                      .arg(head.captured(1).toInt() + 1);
     } else if (path == QLatin1String("text")) {
         control = cross ? QObject::tr("Target") : QObject::tr("Sentence");
     } else if (path == QLatin1String("source")) {
@@ -59,7 +70,8 @@ QString inWindowWords(const QString& message, bool cross)
         control = QStringLiteral("W^O");
     } else if (path == QLatin1String("b_o")) {
         control = QStringLiteral("b^O");
-    } else if (path == QLatin1String("temperature") || path == QLatin1String("attention.temperature")) {
+    } else if (path == QLatin1String("temperature") ||
+               path == QLatin1String("attention.temperature")) {
         control = QObject::tr("Temperature");
     } else if (path == QLatin1String("mask.window")) {
         control = QObject::tr("Local window");

@@ -49,9 +49,12 @@ namespace attn::ui {
 double unitInches(SizeUnit unit, double dpi)
 {
     switch (unit) {
-    case SizeUnit::Centimeters: return 1.0 / 2.54;
-    case SizeUnit::Inches: return 1.0;
-    case SizeUnit::Pixels: return 1.0 / dpi;
+    case SizeUnit::Centimeters:
+        return 1.0 / 2.54;
+    case SizeUnit::Inches:
+        return 1.0;
+    case SizeUnit::Pixels:
+        return 1.0 / dpi;
     }
     return 1.0;
 }
@@ -106,8 +109,9 @@ std::optional<QString> sizeProblem(QSize pixels, int dpi)
     if (std::min(pixels.width(), pixels.height()) >= kMinFigurePixels &&
         std::max(pixels.width(), pixels.height()) <= kMaxFigurePixels)
         return std::nullopt;
-    return QObject::tr("At %1 DPI this figure is %2 \u00d7 %3 pixels. A side must be %4 to %5 pixels: "
-                       "change the size or the DPI.")
+    return QObject::tr(
+               "At %1 DPI this figure is %2 \u00d7 %3 pixels. A side must be %4 to %5 pixels: "
+               "change the size or the DPI.")
         .arg(dpi)
         .arg(pixels.width())
         .arg(pixels.height())
@@ -119,8 +123,8 @@ std::optional<QString> sizeProblem(QSize pixels, int dpi)
 // to `use` while the builder (which owns derived matrices) is alive.
 // `valuesLeftOut`, when given, is set as FigureBuilder::valuesLeftOut.
 template <class Use>
-auto withFigure(const ExportSource& source, const ExportSettings& settings, QSize size, double dpi, Use use,
-                bool* valuesLeftOut = nullptr)
+auto withFigure(const ExportSource& source, const ExportSettings& settings, QSize size, double dpi,
+                Use use, bool* valuesLeftOut = nullptr)
 {
     if (!source.result)
         throw core::Error("there is no result to export yet");
@@ -140,7 +144,8 @@ auto withFigure(const ExportSource& source, const ExportSettings& settings, QSiz
         return use(plot);
     }
     FigureBuilder builder(plot, spec);
-    builder.build(*source.result, size, spec.view == FigureView::Difference ? source.compare.get() : nullptr);
+    builder.build(*source.result, size,
+                  spec.view == FigureView::Difference ? source.compare.get() : nullptr);
     if (valuesLeftOut)
         *valuesLeftOut = builder.valuesLeftOut();
     return use(plot);
@@ -167,9 +172,12 @@ QString sentence(QString text)
 QString formatKey(FigureFormat format)
 {
     switch (format) {
-    case FigureFormat::Png: return QStringLiteral("png");
-    case FigureFormat::Svg: return QStringLiteral("svg");
-    case FigureFormat::Pdf: return QStringLiteral("pdf");
+    case FigureFormat::Png:
+        return QStringLiteral("png");
+    case FigureFormat::Svg:
+        return QStringLiteral("svg");
+    case FigureFormat::Pdf:
+        return QStringLiteral("pdf");
     }
     return {};
 }
@@ -177,9 +185,12 @@ QString formatKey(FigureFormat format)
 QString formatFilter(FigureFormat format)
 {
     switch (format) {
-    case FigureFormat::Png: return QObject::tr("PNG image (*.png)");
-    case FigureFormat::Svg: return QObject::tr("SVG vector image (*.svg)");
-    case FigureFormat::Pdf: return QObject::tr("PDF document (*.pdf)");
+    case FigureFormat::Png:
+        return QObject::tr("PNG image (*.png)");
+    case FigureFormat::Svg:
+        return QObject::tr("SVG vector image (*.svg)");
+    case FigureFormat::Pdf:
+        return QObject::tr("PDF document (*.pdf)");
     }
     return {};
 }
@@ -187,9 +198,12 @@ QString formatFilter(FigureFormat format)
 QString unitKey(SizeUnit unit)
 {
     switch (unit) {
-    case SizeUnit::Centimeters: return QStringLiteral("cm");
-    case SizeUnit::Inches: return QStringLiteral("in");
-    case SizeUnit::Pixels: return QStringLiteral("px");
+    case SizeUnit::Centimeters:
+        return QStringLiteral("cm");
+    case SizeUnit::Inches:
+        return QStringLiteral("in");
+    case SizeUnit::Pixels:
+        return QStringLiteral("px");
     }
     return {};
 }
@@ -210,9 +224,12 @@ struct MatrixChoice
 constexpr MatrixChoice kMatrixFormats[] = {
     {MatrixFormat::Csv, "csv", QT_TRANSLATE_NOOP("attn::ui::ExportDialog", "CSV"), ".csv"},
     {MatrixFormat::Npy, "npy", QT_TRANSLATE_NOOP("attn::ui::ExportDialog", "NumPy array"), ".npy"},
-    {MatrixFormat::Json, "json", QT_TRANSLATE_NOOP("attn::ui::ExportDialog", "JSON with token labels"), ".json"},
-    {MatrixFormat::LatexTable, "table", QT_TRANSLATE_NOOP("attn::ui::ExportDialog", "LaTeX tabular"), ".tex"},
-    {MatrixFormat::LatexPgfplots, "pgfplots", QT_TRANSLATE_NOOP("attn::ui::ExportDialog", "LaTeX pgfplots matrix plot"), ".tex"},
+    {MatrixFormat::Json, "json",
+     QT_TRANSLATE_NOOP("attn::ui::ExportDialog", "JSON with token labels"), ".json"},
+    {MatrixFormat::LatexTable, "table",
+     QT_TRANSLATE_NOOP("attn::ui::ExportDialog", "LaTeX tabular"), ".tex"},
+    {MatrixFormat::LatexPgfplots, "pgfplots",
+     QT_TRANSLATE_NOOP("attn::ui::ExportDialog", "LaTeX pgfplots matrix plot"), ".tex"},
 };
 
 bool isLatex(MatrixFormat format)
@@ -260,13 +277,15 @@ QString fileStem(QString name)
 
 } // namespace
 
-QByteArray exportFigureBytes(const ExportSource& source, const ExportSettings& settings, FigureFormat format)
+QByteArray exportFigureBytes(const ExportSource& source, const ExportSettings& settings,
+                             FigureFormat format)
 {
     const QSize pixels = settings.pixels();
     if (const auto problem = sizeProblem(pixels, settings.dpi))
         throw core::Error(problem->toStdString());
-    return withFigure(source, settings, pixels, settings.dpi,
-                      [&](QCustomPlot& plot) { return renderFigure(plot, pixels, settings.dpi, format); });
+    return withFigure(source, settings, pixels, settings.dpi, [&](QCustomPlot& plot) {
+        return renderFigure(plot, pixels, settings.dpi, format);
+    });
 }
 
 ExportSettings windowExportSettings(const ExportSource& source)
@@ -288,7 +307,8 @@ void copyFigureToClipboard(const ExportSource& source, const ExportSettings& set
     auto mime = std::make_unique<QMimeData>();
     const QByteArray png = exportFigureBytes(source, settings, FigureFormat::Png);
     mime->setData(QStringLiteral("image/png"), png);
-    mime->setData(QStringLiteral("image/svg+xml"), exportFigureBytes(source, settings, FigureFormat::Svg));
+    mime->setData(QStringLiteral("image/svg+xml"),
+                  exportFigureBytes(source, settings, FigureFormat::Svg));
     mime->setImageData(QImage::fromData(png, "PNG"));
     QGuiApplication::clipboard()->setMimeData(mime.release());
 }
@@ -328,11 +348,13 @@ protected:
     {
         QPainter painter(this);
         const QColor window = palette().color(QPalette::Window);
-        painter.fillRect(rect(), window.lightness() > 128 ? window.darker(112) : window.darker(140));
+        painter.fillRect(rect(),
+                         window.lightness() > 128 ? window.darker(112) : window.darker(140));
         if (m_image.isNull())
             return;
         const QSizeF size = m_image.deviceIndependentSize();
-        const QRectF page(QPointF((width() - size.width()) / 2.0, (height() - size.height()) / 2.0), size);
+        const QRectF page(QPointF((width() - size.width()) / 2.0, (height() - size.height()) / 2.0),
+                          size);
         painter.setRenderHint(QPainter::Antialiasing);
         painter.setPen(Qt::NoPen);
         for (int i = 4; i >= 1; --i) { // a soft shadow, deeper below than above
@@ -358,7 +380,8 @@ private:
 
 // --- The dialog -------------------------------------------------------------------------
 
-ExportDialog::ExportDialog(ExportSource source, QWidget* parent) : QDialog(parent), m_source(std::move(source))
+ExportDialog::ExportDialog(ExportSource source, QWidget* parent)
+    : QDialog(parent), m_source(std::move(source))
 {
     setWindowTitle(tr("Export Figure"));
     setObjectName(QStringLiteral("exportDialog"));
@@ -408,8 +431,10 @@ void ExportDialog::buildUi()
     m_format->addItem(tr("SVG, vector"), formatKey(FigureFormat::Svg));
     m_format->addItem(tr("PDF, vector"), formatKey(FigureFormat::Pdf));
     m_format->setItemData(0, tr("Pixels; the DPI is written into the file"), Qt::ToolTipRole);
-    m_format->setItemData(1, tr("Scalable, text kept as text: for the web and for editing"), Qt::ToolTipRole);
-    m_format->setItemData(2, tr("Scalable, text kept as text: for LaTeX and print"), Qt::ToolTipRole);
+    m_format->setItemData(1, tr("Scalable, text kept as text: for the web and for editing"),
+                          Qt::ToolTipRole);
+    m_format->setItemData(2, tr("Scalable, text kept as text: for LaTeX and print"),
+                          Qt::ToolTipRole);
     m_width = named(new QDoubleSpinBox, "width");
     m_height = named(new QDoubleSpinBox, "height");
     for (QDoubleSpinBox* box : {m_width, m_height}) {
@@ -449,7 +474,8 @@ void ExportDialog::buildUi()
     m_colormap = named(new QComboBox, "colormap");
     for (const QString& name : sequentialColormapNames()) {
         const Colormap map = *parseColormap(name);
-        m_colormap->addItem(gradientIcon(map), name == QLatin1String("gray") ? tr("grey (for print)") : name, name);
+        m_colormap->addItem(gradientIcon(map),
+                            name == QLatin1String("gray") ? tr("grey (for print)") : name, name);
     }
     m_colormap->setIconSize(QSize(48, 14));
     m_font = named(new QDoubleSpinBox, "fontPoints");
@@ -460,8 +486,9 @@ void ExportDialog::buildUi()
     m_font->setAlignment(Qt::AlignRight);
     m_colorBar = named(new QCheckBox(tr("Colour &bar")), "colorBar");
     m_dataScale = named(new QCheckBox(tr("Colours to the &data")), "dataScale");
-    m_dataScale->setToolTip(tr("Off: weights on one fixed scale, 0 to 1, that other figures share. On: from 0 to "
-                               "the largest weight. The colour bar says which."));
+    m_dataScale->setToolTip(
+        tr("Off: weights on one fixed scale, 0 to 1, that other figures share. On: from 0 to "
+           "the largest weight. The colour bar says which."));
     m_values = named(new QCheckBox(tr("&Numbers in cells")), "showValues");
     m_values->setToolTip(tr("Where a cell is large enough to hold its number"));
     m_precision = named(new QSpinBox, "precision");
@@ -487,11 +514,13 @@ void ExportDialog::buildUi()
     int labelWidth = 0;
     for (QFormLayout* form : {whatForm, pageForm, styleForm})
         for (int row = 0; row < form->rowCount(); ++row)
-            if (QLayoutItem* item = form->itemAt(row, QFormLayout::LabelRole); item && item->widget())
+            if (QLayoutItem* item = form->itemAt(row, QFormLayout::LabelRole);
+                item && item->widget())
                 labelWidth = std::max(labelWidth, item->widget()->sizeHint().width());
     for (QFormLayout* form : {whatForm, pageForm, styleForm})
         for (int row = 0; row < form->rowCount(); ++row)
-            if (QLayoutItem* item = form->itemAt(row, QFormLayout::LabelRole); item && item->widget())
+            if (QLayoutItem* item = form->itemAt(row, QFormLayout::LabelRole);
+                item && item->widget())
                 item->widget()->setMinimumWidth(labelWidth);
 
     auto* settingsColumn = new QVBoxLayout;
@@ -515,7 +544,8 @@ void ExportDialog::buildUi()
     m_error->setMaximumWidth(440);
     auto* errorIcon = new QLabel;
     const int iconSize = style->style()->pixelMetric(QStyle::PM_MessageBoxIconSize);
-    errorIcon->setPixmap(style->style()->standardIcon(QStyle::SP_MessageBoxWarning).pixmap(iconSize));
+    errorIcon->setPixmap(
+        style->style()->standardIcon(QStyle::SP_MessageBoxWarning).pixmap(iconSize));
     auto* errorBox = named(new QWidget, "errorBox");
     auto* errorRow = new QHBoxLayout(errorBox);
     errorRow->addWidget(errorIcon, 0, Qt::AlignTop);
@@ -646,7 +676,8 @@ void ExportDialog::populateViews()
         auto* model = qobject_cast<QStandardItemModel*>(m_view->model());
         QStandardItem* item = model->item(m_view->findData(viewKey(FigureView::Difference)));
         item->setEnabled(false);
-        item->setToolTip(tr("Needs a second result to compare with: set one up in the window's difference view"));
+        item->setToolTip(tr(
+            "Needs a second result to compare with: set one up in the window's difference view"));
     }
     selectData(m_view, viewKey(windowView(m_source)));
     if (!followWindow) {
@@ -686,7 +717,8 @@ void ExportDialog::setSource(ExportSource source)
     // made in the dialog stays.
     const bool followView = m_view->currentData() == viewKey(windowView(m_source));
     const bool followHead = m_head->currentData().toInt() == m_source.spec.head;
-    const bool followScale = m_dataScale->isChecked() == (m_source.spec.weightScale == WeightScale::Data);
+    const bool followScale =
+        m_dataScale->isChecked() == (m_source.spec.weightScale == WeightScale::Data);
     m_source = std::move(source);
     m_loading = true;
     if (followScale)
@@ -704,12 +736,13 @@ void ExportDialog::setSource(ExportSource source)
 ExportSettings ExportDialog::settings() const
 {
     ExportSettings s;
-    for (FigureView view : {FigureView::Head, FigureView::Heads, FigureView::Pipeline, FigureView::Lines,
-                            FigureView::Difference})
+    for (FigureView view : {FigureView::Head, FigureView::Heads, FigureView::Pipeline,
+                            FigureView::Lines, FigureView::Difference})
         if (m_view->currentData() == viewKey(view))
             s.view = view;
     s.head = m_head->currentIndex() >= 0 ? m_head->currentData().toInt() : 0;
-    s.format = figureFormatForPath(QLatin1Char('.') + m_format->currentData().toString()).value_or(FigureFormat::Png);
+    s.format = figureFormatForPath(QLatin1Char('.') + m_format->currentData().toString())
+                   .value_or(FigureFormat::Png);
     s.unit = m_unit;
     s.size = m_size;
     s.dpi = m_dpi->value();
@@ -734,7 +767,8 @@ void ExportDialog::loadSettings()
     m_dpi->setValue(stored.dpi.value_or(300));
     for (QDoubleSpinBox* box : {m_width, m_height})
         applyUnit(box, m_unit);
-    const QSizeF fallback = convertFigureSize(QSizeF(16.0, 12.0), SizeUnit::Centimeters, m_unit, m_dpi->value());
+    const QSizeF fallback =
+        convertFigureSize(QSizeF(16.0, 12.0), SizeUnit::Centimeters, m_unit, m_dpi->value());
     m_width->setValue(stored.width.value_or(fallback.width()));
     m_height->setValue(stored.height.value_or(fallback.height()));
     m_size = QSizeF(m_width->value(), m_height->value());
@@ -785,7 +819,8 @@ void ExportDialog::sizeEdited()
 
 void ExportDialog::unitChanged()
 {
-    const SizeUnit unit = parseUnit(m_unitBox->currentData().toString()).value_or(SizeUnit::Centimeters);
+    const SizeUnit unit =
+        parseUnit(m_unitBox->currentData().toString()).value_or(SizeUnit::Centimeters);
     if (unit == m_unit)
         return;
     // The same figure in the new unit: only the numbers change. The unrounded size is kept
@@ -798,7 +833,9 @@ void ExportDialog::unitChanged()
     m_width->setValue(size.width());
     m_height->setValue(size.height());
     auto kept = [](const QDoubleSpinBox* box, double exact) { // unless the box had to clamp it
-        return std::abs(box->value() - exact) <= 0.5 * std::pow(10.0, -box->decimals()) ? exact : box->value();
+        return std::abs(box->value() - exact) <= 0.5 * std::pow(10.0, -box->decimals())
+                   ? exact
+                   : box->value();
     };
     m_size = QSizeF(kept(m_width, size.width()), kept(m_height, size.height()));
     m_unit = unit;
@@ -821,8 +858,9 @@ void ExportDialog::updateControls()
         }
     }
     m_colormap->setEnabled(s.view != FigureView::Difference);
-    m_colormap->setToolTip(s.view == FigureView::Difference ? tr("A difference is signed: it takes the diverging map")
-                                                            : QString());
+    m_colormap->setToolTip(s.view == FigureView::Difference
+                               ? tr("A difference is signed: it takes the diverging map")
+                               : QString());
     m_colorBar->setEnabled(heatmap);
     m_dataScale->setEnabled(heatmap);
     m_values->setEnabled(heatmap);
@@ -830,9 +868,11 @@ void ExportDialog::updateControls()
     // A vector page measured in cm or in does not depend on the DPI: the layout is in points.
     const bool dpiMatters = s.format == FigureFormat::Png || s.unit == SizeUnit::Pixels;
     m_dpi->setEnabled(dpiMatters);
-    m_dpi->setToolTip(s.format == FigureFormat::Png ? tr("Pixels per inch: with the size, sets the image's pixels")
-                      : dpiMatters                  ? tr("Pixels per inch: sets the page size of a figure measured in pixels")
-                                                    : tr("A vector figure measured in cm or inches is the same at any DPI"));
+    m_dpi->setToolTip(s.format == FigureFormat::Png
+                          ? tr("Pixels per inch: with the size, sets the image's pixels")
+                      : dpiMatters
+                          ? tr("Pixels per inch: sets the page size of a figure measured in pixels")
+                          : tr("A vector figure measured in cm or inches is the same at any DPI"));
     m_matrix->setEnabled(bool(m_source.result));
 }
 
@@ -844,13 +884,16 @@ void ExportDialog::updateSizeInfo()
     const QSizeF length = convertFigureSize(QSizeF(pixels), SizeUnit::Pixels, physical, s.dpi);
     const QString unit = physical == SizeUnit::Inches ? tr("in") : tr("cm");
     const QString measured =
-        tr("%1 \u00d7 %2 %3").arg(shortNumber(length.width(), 2), shortNumber(length.height(), 2), unit);
+        tr("%1 \u00d7 %2 %3")
+            .arg(shortNumber(length.width(), 2), shortNumber(length.height(), 2), unit);
     if (s.format == FigureFormat::Png) {
-        m_sizeInfo->setText(tr("%1 \u00d7 %2 pixels, %3").arg(pixels.width()).arg(pixels.height()).arg(measured));
+        m_sizeInfo->setText(
+            tr("%1 \u00d7 %2 pixels, %3").arg(pixels.width()).arg(pixels.height()).arg(measured));
     } else {
         const QSizeF points = figurePoints(pixels, s.dpi);
-        m_sizeInfo->setText(tr("Page %1 \u00d7 %2 pt, %3")
-                                .arg(shortNumber(points.width(), 1), shortNumber(points.height(), 1), measured));
+        m_sizeInfo->setText(
+            tr("Page %1 \u00d7 %2 pt, %3")
+                .arg(shortNumber(points.width(), 1), shortNumber(points.height(), 1), measured));
     }
 }
 
@@ -860,7 +903,8 @@ void ExportDialog::renderPreview()
     const ExportSettings s = settings();
     const QSize pixels = s.pixels();
     if (!m_source.result)
-        return showError(tr("There is nothing to export yet: the figure appears once a result is computed."));
+        return showError(
+            tr("There is nothing to export yet: the figure appears once a result is computed."));
     if (const auto problem = sizeProblem(pixels, s.dpi))
         return showError(*problem);
 
@@ -879,8 +923,10 @@ void ExportDialog::renderPreview()
     QSize drawn = pixels;
     if (target.width() > pixels.width()) {
         drawn = target;
-    } else if (const double area = double(pixels.width()) * pixels.height(); area > kPreviewPixels) {
-        const double shrink = std::max(std::sqrt(kPreviewPixels / area), double(target.width()) / pixels.width());
+    } else if (const double area = double(pixels.width()) * pixels.height();
+               area > kPreviewPixels) {
+        const double shrink =
+            std::max(std::sqrt(kPreviewPixels / area), double(target.width()) / pixels.width());
         drawn = QSize(std::max(1, int(std::lround(pixels.width() * shrink))),
                       std::max(1, int(std::lround(pixels.height() * shrink))));
     }
@@ -891,15 +937,16 @@ void ExportDialog::renderPreview()
         QImage image = withFigure(
             m_source, s, drawn, dpi,
             [&](QCustomPlot& plot) {
-            title = figureTitle(plot);
-            QImage out(drawn, QImage::Format_ARGB32_Premultiplied);
-            out.fill(Qt::white);
-            const int dotsPerMeter = int(std::lround(dpi / 0.0254)); // what LinesView measures its pens in
-            out.setDotsPerMeterX(dotsPerMeter);
-            out.setDotsPerMeterY(dotsPerMeter);
-            QCPPainter painter(&out);
-            plot.toPainter(&painter, drawn.width(), drawn.height());
-            return out;
+                title = figureTitle(plot);
+                QImage out(drawn, QImage::Format_ARGB32_Premultiplied);
+                out.fill(Qt::white);
+                const int dotsPerMeter =
+                    int(std::lround(dpi / 0.0254)); // what LinesView measures its pens in
+                out.setDotsPerMeterX(dotsPerMeter);
+                out.setDotsPerMeterY(dotsPerMeter);
+                QCPPainter painter(&out);
+                plot.toPainter(&painter, drawn.width(), drawn.height());
+                return out;
             },
             &valuesLeftOut);
         if (image.size() != target)
@@ -911,7 +958,8 @@ void ExportDialog::renderPreview()
         if (s.title.isEmpty())
             m_title->setPlaceholderText(title);
         if (valuesLeftOut)
-            m_status->setText(valuesLeftOutMessage()); // the file would lack what the checkbox asks for
+            m_status->setText(
+                valuesLeftOutMessage()); // the file would lack what the checkbox asks for
         m_save->setEnabled(true);
         m_copy->setEnabled(true);
         emit previewUpdated();
@@ -976,9 +1024,11 @@ void ExportDialog::save()
 {
     const ExportSettings s = settings();
     const QString view = figureViewName(s.view, s.head);
-    const QString suffix = QLatin1Char('-') + QString(view).replace(QLatin1Char(':'), QLatin1Char('-')) +
+    const QString suffix = QLatin1Char('-') +
+                           QString(view).replace(QLatin1Char(':'), QLatin1Char('-')) +
                            QLatin1Char('.') + formatKey(s.format);
-    const QString path = m_chooser(tr("Save Figure"), suggestedPath(suffix), formatFilter(s.format));
+    const QString path =
+        m_chooser(tr("Save Figure"), suggestedPath(suffix), formatFilter(s.format));
     if (!path.isEmpty())
         saveTo(path);
 }
@@ -995,9 +1045,10 @@ bool ExportDialog::saveTo(const QString& requested)
     try {
         core::writeFileAtomically(path, exportFigureBytes(m_source, s, s.format));
     } catch (const std::exception& e) {
-        showFailure(tr("The figure was not saved to \u201c%1\u201d.").arg(QFileInfo(path).fileName()),
-                    sentence(QString::fromStdString(e.what())) + QLatin1Char('\n') +
-                        tr("Any file already there is unchanged."));
+        showFailure(
+            tr("The figure was not saved to \u201c%1\u201d.").arg(QFileInfo(path).fileName()),
+            sentence(QString::fromStdString(e.what())) + QLatin1Char('\n') +
+                tr("Any file already there is unchanged."));
         return false;
     }
     rememberDirectory(path);
@@ -1040,7 +1091,8 @@ void ExportDialog::exportMatrix()
     auto* format = new QComboBox;
     format->setObjectName(QStringLiteral("matrixFormat"));
     for (const MatrixChoice& choice : kMatrixFormats)
-        format->addItem(tr(choice.label) + QStringLiteral(" (%1)").arg(QLatin1String(choice.suffix)),
+        format->addItem(tr(choice.label) +
+                            QStringLiteral(" (%1)").arg(QLatin1String(choice.suffix)),
                         QLatin1String(choice.key));
     selectData(format, stored.matrixFormat.value_or(QStringLiteral("csv")));
     auto* precision = new QSpinBox;
@@ -1059,7 +1111,8 @@ void ExportDialog::exportMatrix()
     };
     auto update = [=] {
         const Stage s = parseStage(stage->currentData().toString()).value_or(Stage::Weights);
-        head->setEnabled(s != Stage::Input && s != Stage::Concat && s != Stage::Output); // not per head
+        head->setEnabled(s != Stage::Input && s != Stage::Concat &&
+                         s != Stage::Output); // not per head
         const bool latex = isLatex(choice().format);
         precision->setEnabled(latex);
         note->setText(latex ? tr("Numbers rounded to the decimals chosen.")
@@ -1079,10 +1132,12 @@ void ExportDialog::exportMatrix()
         const Stage chosen = parseStage(stageKey).value_or(Stage::Weights);
         const int h = head->isEnabled() ? head->currentData().toInt() : 0;
         MatrixChoice c = choice();
-        const QString headPart = head->isEnabled() ? QStringLiteral("-head%1").arg(h + 1) : QString();
-        QString path = m_chooser(tr("Export Matrix"),
-                                 suggestedPath(headPart + QLatin1Char('-') + stageKey + QLatin1String(c.suffix)),
-                                 tr(c.label) + QStringLiteral(" (*%1)").arg(QLatin1String(c.suffix)));
+        const QString headPart =
+            head->isEnabled() ? QStringLiteral("-head%1").arg(h + 1) : QString();
+        QString path = m_chooser(
+            tr("Export Matrix"),
+            suggestedPath(headPart + QLatin1Char('-') + stageKey + QLatin1String(c.suffix)),
+            tr(c.label) + QStringLiteral(" (*%1)").arg(QLatin1String(c.suffix)));
         if (path.isEmpty())
             return;
         // A suffix typed by the user chooses the format; .tex keeps the LaTeX kind chosen.
@@ -1095,9 +1150,10 @@ void ExportDialog::exportMatrix()
             const StageMatrix matrix = stageMatrix(*m_source.result, chosen, h);
             core::writeFileAtomically(path, stageBytes(matrix, c.format, precision->value()));
         } catch (const std::exception& e) {
-            showFailure(tr("The matrix was not saved to \u201c%1\u201d.").arg(QFileInfo(path).fileName()),
-                        sentence(QString::fromStdString(e.what())) + QLatin1Char('\n') +
-                            tr("Any file already there is unchanged."));
+            showFailure(
+                tr("The matrix was not saved to \u201c%1\u201d.").arg(QFileInfo(path).fileName()),
+                sentence(QString::fromStdString(e.what())) + QLatin1Char('\n') +
+                    tr("Any file already there is unchanged."));
             return;
         }
         preferences::ExportChoices choices;

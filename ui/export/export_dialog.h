@@ -56,7 +56,7 @@ struct ExportSource
 {
     std::shared_ptr<const core::AttentionResult> result;
     std::shared_ptr<const core::AttentionResult> compare; // for the difference view, may be null
-    FigureSpec spec;       // the window's current view
+    FigureSpec spec;                                      // the window's current view
     QString suggestedName; // the file name offered, without a suffix ("scholarship")
     bool lines = false;    // the window shows the lines view (FigureView has no such view)
     // A concept view's tab (ui/concepts): draws what it shows into the plot; the view and head
@@ -80,8 +80,8 @@ struct ExportSettings
     bool showValues = true;
     int precision = 2;
     double fontPoints = 10.0;
-    bool transposed = false;  // the window's: queries in columns
-    QString compareLabel;     // the window's Difference tab: what it subtracts
+    bool transposed = false; // the window's: queries in columns
+    QString compareLabel;    // the window's Difference tab: what it subtracts
 
     QSize pixels() const { return figurePixels(size, unit, dpi); }
     FigureSpec figureSpec() const;
@@ -89,7 +89,8 @@ struct ExportSettings
 
 // The bytes of the figure file. Throws core::Error when the result cannot be drawn that way
 // (the pipeline of a pooled result, a difference without a second result, ...).
-QByteArray exportFigureBytes(const ExportSource& source, const ExportSettings& settings, FigureFormat format);
+QByteArray exportFigureBytes(const ExportSource& source, const ExportSettings& settings,
+                             FigureFormat format);
 
 // The view that shows what the window shows (a difference without a second result: the head).
 FigureView windowView(const ExportSource& source);
@@ -130,7 +131,8 @@ public:
 
     // Asks for a file name to save to (caption, suggested path, name filter); empty = cancel.
     // QFileDialog by default; tests and embedders may replace it.
-    using FileChooser = std::function<QString(const QString& caption, const QString& suggested, const QString& filter)>;
+    using FileChooser = std::function<QString(const QString& caption, const QString& suggested,
+                                              const QString& filter)>;
     void setFileChooser(FileChooser chooser);
 
     // The latest preview, at the preview's resolution, and what is wrong when there is none.
@@ -166,7 +168,7 @@ private:
     FileChooser m_chooser;
     SizeUnit m_unit = SizeUnit::Centimeters; // what the size boxes hold now
     QSizeF m_size; // in m_unit, unrounded: cm -> in -> px must not drift by the boxes' decimals
-    bool m_loading = false;                  // widgets being set: no re-render per widget
+    bool m_loading = false; // widgets being set: no re-render per widget
     QTimer m_previewTimer;
 
     QComboBox* m_view = nullptr;

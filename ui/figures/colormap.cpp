@@ -40,11 +40,16 @@ const Stops& stopsOf(Colormap map)
 {
     static const Stops gray = grayStops();
     switch (map) {
-    case Colormap::Viridis: return kViridis;
-    case Colormap::Cividis: return kCividis;
-    case Colormap::Magma: return kMagma;
-    case Colormap::Gray: return gray;
-    case Colormap::Diverging: return kDiverging;
+    case Colormap::Viridis:
+        return kViridis;
+    case Colormap::Cividis:
+        return kCividis;
+    case Colormap::Magma:
+        return kMagma;
+    case Colormap::Gray:
+        return gray;
+    case Colormap::Diverging:
+        return kDiverging;
     }
     return kViridis;
 }
@@ -114,8 +119,11 @@ QColor colorAt(Colormap map, double t)
 
 QColor textColorOn(const QColor& background)
 {
-    auto linear = [](double c) { return c <= 0.03928 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4); };
-    const double luminance = 0.2126 * linear(background.redF()) + 0.7152 * linear(background.greenF()) +
+    auto linear = [](double c) {
+        return c <= 0.03928 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+    };
+    const double luminance = 0.2126 * linear(background.redF()) +
+                             0.7152 * linear(background.greenF()) +
                              0.0722 * linear(background.blueF());
     // Contrast against white (1.05 / (L + 0.05)) versus against black ((L + 0.05) / 0.05).
     return (1.05 / (luminance + 0.05)) > ((luminance + 0.05) / 0.05) ? Qt::white : Qt::black;

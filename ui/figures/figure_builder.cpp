@@ -87,8 +87,9 @@ double signedRangeTop(double max)
 
 QString valuesLeftOutMessage()
 {
-    return Words::tr("Numbers in cells left out: the cells are too small for legible numbers. Make the figure "
-                     "larger or use fewer decimals.");
+    return Words::tr(
+        "Numbers in cells left out: the cells are too small for legible numbers. Make the figure "
+        "larger or use fewer decimals.");
 }
 
 QStringList tokenLabels(const std::vector<core::Token>& tokens, int block)
@@ -107,11 +108,16 @@ QStringList tokenLabels(const std::vector<core::Token>& tokens, int block)
 QString scoreDisplayName(core::ScoreKind kind)
 {
     switch (kind) {
-    case core::ScoreKind::Dot: return Words::tr("dot product");
-    case core::ScoreKind::ScaledDot: return Words::tr("scaled dot product");
-    case core::ScoreKind::Additive: return Words::tr("additive");
-    case core::ScoreKind::Bilinear: return Words::tr("bilinear");
-    case core::ScoreKind::Cosine: return Words::tr("cosine");
+    case core::ScoreKind::Dot:
+        return Words::tr("dot product");
+    case core::ScoreKind::ScaledDot:
+        return Words::tr("scaled dot product");
+    case core::ScoreKind::Additive:
+        return Words::tr("additive");
+    case core::ScoreKind::Bilinear:
+        return Words::tr("bilinear");
+    case core::ScoreKind::Cosine:
+        return Words::tr("cosine");
     }
     return {};
 }
@@ -119,11 +125,16 @@ QString scoreDisplayName(core::ScoreKind kind)
 QString normalizationDisplayName(core::Normalization n)
 {
     switch (n) {
-    case core::Normalization::Softmax: return Words::tr("softmax");
-    case core::Normalization::Hard: return Words::tr("hard (argmax)");
-    case core::Normalization::Relu: return QStringLiteral("ReLU");
-    case core::Normalization::Sparsemax: return Words::tr("sparsemax");
-    case core::Normalization::None: return Words::tr("no normalization");
+    case core::Normalization::Softmax:
+        return Words::tr("softmax");
+    case core::Normalization::Hard:
+        return Words::tr("hard (argmax)");
+    case core::Normalization::Relu:
+        return QStringLiteral("ReLU");
+    case core::Normalization::Sparsemax:
+        return Words::tr("sparsemax");
+    case core::Normalization::None:
+        return Words::tr("no normalization");
     }
     return {};
 }
@@ -144,8 +155,9 @@ QString formatValue(double value, int precision)
 {
     QString text = QLocale::c().toString(value, 'f', precision);
     if (text.startsWith(QLatin1Char('-'))) {
-        const bool allZero = std::all_of(text.begin() + 1, text.end(),
-                                         [](QChar c) { return c == QLatin1Char('0') || c == QLatin1Char('.'); });
+        const bool allZero = std::all_of(text.begin() + 1, text.end(), [](QChar c) {
+            return c == QLatin1Char('0') || c == QLatin1Char('.');
+        });
         text = allZero ? text.mid(1) : QChar(0x2212) + text.mid(1);
     }
     return text;
@@ -205,16 +217,23 @@ QString figureViewName(FigureView view, int headIndex)
 {
     const QString head = headIndex < 0 ? QStringLiteral("mean") : QString::number(headIndex + 1);
     switch (view) {
-    case FigureView::Head: return QStringLiteral("head:") + head;
-    case FigureView::Heads: return QStringLiteral("heads");
-    case FigureView::Pipeline: return QStringLiteral("pipeline:") + head;
-    case FigureView::Difference: return QStringLiteral("difference:") + head;
-    case FigureView::Lines: return QStringLiteral("lines:") + head;
+    case FigureView::Head:
+        return QStringLiteral("head:") + head;
+    case FigureView::Heads:
+        return QStringLiteral("heads");
+    case FigureView::Pipeline:
+        return QStringLiteral("pipeline:") + head;
+    case FigureView::Difference:
+        return QStringLiteral("difference:") + head;
+    case FigureView::Lines:
+        return QStringLiteral("lines:") + head;
     }
     return {};
 }
 
-FigureBuilder::FigureBuilder(QCustomPlot& plot, const FigureSpec& spec) : m_plot(plot), m_spec(spec) {}
+FigureBuilder::FigureBuilder(QCustomPlot& plot, const FigureSpec& spec) : m_plot(plot), m_spec(spec)
+{
+}
 
 QFont FigureBuilder::font(double points, bool bold) const
 {
@@ -234,16 +253,18 @@ QString FigureBuilder::headName(int head) const
 
 QString FigureBuilder::settingsSummary(const core::Problem& problem)
 {
-    QStringList parts{scoreDisplayName(problem.score), normalizationDisplayName(problem.normalization)};
+    QStringList parts{scoreDisplayName(problem.score),
+                      normalizationDisplayName(problem.normalization)};
     if (problem.temperature != 1.0f && problem.normalization == core::Normalization::Softmax)
         parts.last() += QStringLiteral(" (T = %1)").arg(double(problem.temperature), 0, 'g', 3);
     if (problem.mask.causal)
         parts.append(Words::tr("causal"));
     if (problem.mask.window >= 0)
-        parts.append(problem.mask.windowCausal ? Words::tr("window %1 back").arg(problem.mask.window)
-                                               : Words::tr("window ±%1").arg(problem.mask.window));
-    if (problem.mask.padding && std::find(problem.keyIsPadding.begin(), problem.keyIsPadding.end(), true) !=
-                                    problem.keyIsPadding.end())
+        parts.append(problem.mask.windowCausal
+                         ? Words::tr("window %1 back").arg(problem.mask.window)
+                         : Words::tr("window ±%1").arg(problem.mask.window));
+    if (problem.mask.padding && std::find(problem.keyIsPadding.begin(), problem.keyIsPadding.end(),
+                                          true) != problem.keyIsPadding.end())
         parts.append(Words::tr("padding masked"));
     if (!problem.mask.customCells.empty())
         parts.append(Words::tr("custom mask"));
@@ -269,7 +290,8 @@ const Matrix& FigureBuilder::headWeights(const core::AttentionResult& result, in
     return keep(core::meanOfEnabledHeads(result));
 }
 
-void FigureBuilder::build(const core::AttentionResult& result, QSize size, const core::AttentionResult* compare)
+void FigureBuilder::build(const core::AttentionResult& result, QSize size,
+                          const core::AttentionResult* compare)
 {
     if (result.heads.empty())
         throw core::Error("the result has no heads");
@@ -293,7 +315,8 @@ void FigureBuilder::build(const core::AttentionResult& result, QSize size, const
 }
 
 // Fills the plot with the view's panels and lays them out once at `size`.
-void FigureBuilder::compose(const core::AttentionResult& result, QSize size, const core::AttentionResult* compare)
+void FigureBuilder::compose(const core::AttentionResult& result, QSize size,
+                            const core::AttentionResult* compare)
 {
     m_plot.clearItems();
     m_plot.clearPlottables();
@@ -317,16 +340,21 @@ void FigureBuilder::compose(const core::AttentionResult& result, QSize size, con
         switch (m_spec.view) {
         case FigureView::Head:
             title = headName(m_spec.head) + QStringLiteral(" · ") + summary;
-            if (m_spec.head < 0 && std::none_of(result.heads.begin(), result.heads.end(),
-                                                [](const core::HeadResult& h) { return h.enabled; }))
+            if (m_spec.head < 0 &&
+                std::none_of(result.heads.begin(), result.heads.end(),
+                             [](const core::HeadResult& h) { return h.enabled; }))
                 title = headName(m_spec.head) + Words::tr(" · every head is off");
             break;
-        case FigureView::Heads: title = Words::tr("All heads · ") + summary; break;
+        case FigureView::Heads:
+            title = Words::tr("All heads · ") + summary;
+            break;
         case FigureView::Pipeline:
             title = headName(m_spec.head) + Words::tr(", step by step · ") + summary;
             break;
-        case FigureView::Difference: break; // named in buildDifference
-        case FigureView::Lines: break;
+        case FigureView::Difference:
+            break; // named in buildDifference
+        case FigureView::Lines:
+            break;
         }
     }
     // Row 0 the title, row 1 the body: the panels grid and the colour bar beside it. Spare
@@ -343,9 +371,15 @@ void FigureBuilder::compose(const core::AttentionResult& result, QSize size, con
     m_squareCells = m_spec.view != FigureView::Pipeline;
 
     switch (m_spec.view) {
-    case FigureView::Head: buildHead(result); break;
-    case FigureView::Heads: buildHeads(result); break;
-    case FigureView::Pipeline: buildPipeline(result); break;
+    case FigureView::Head:
+        buildHead(result);
+        break;
+    case FigureView::Heads:
+        buildHeads(result);
+        break;
+    case FigureView::Pipeline:
+        buildPipeline(result);
+        break;
     case FigureView::Difference:
         if (!compare)
             throw core::Error("the difference view needs a second result to compare with");
@@ -353,11 +387,14 @@ void FigureBuilder::compose(const core::AttentionResult& result, QSize size, con
         if (title.isEmpty())
             title = m_spec.compareLabel.isEmpty()
                         ? Words::tr("%1 · %2 minus %3")
-                              .arg(headName(m_spec.head), settingsSummary(problem), settingsSummary(*compare->problem))
+                              .arg(headName(m_spec.head), settingsSummary(problem),
+                                   settingsSummary(*compare->problem))
                         : Words::tr("%1 · %2 minus the same with %3")
-                              .arg(headName(m_spec.head), settingsSummary(problem), m_spec.compareLabel);
+                              .arg(headName(m_spec.head), settingsSummary(problem),
+                                   m_spec.compareLabel);
         break;
-    case FigureView::Lines: throw core::Error("the lines view is drawn by buildLinesFigure, not as a heatmap");
+    case FigureView::Lines:
+        throw core::Error("the lines view is drawn by buildLinesFigure, not as a heatmap");
     }
     addTitle(title, std::max(1.0, size.width() - 8 * m_spec.pixelsPerPoint()));
 
@@ -389,7 +426,8 @@ void FigureBuilder::addTitle(const QString& text, double width)
             QString first;
             qsizetype used = 0;
             for (; used < words.size(); ++used) {
-                const QString longer = first.isEmpty() ? words[used] : first + QLatin1Char(' ') + words[used];
+                const QString longer =
+                    first.isEmpty() ? words[used] : first + QLatin1Char(' ') + words[used];
                 if (!first.isEmpty() && metrics.horizontalAdvance(longer) > width)
                     break;
                 first = longer;
@@ -470,7 +508,10 @@ QCPLayoutGrid* FigureBuilder::addPanel(QCPLayoutGrid* parent, int row, int colum
             const bool masked = panel.isMasked(mask, i, j);
             const bool grey = masked || !std::isfinite(value);
             // A log scale has no 0: a zero weight takes the scale's lowest colour.
-            map->data()->setCell(j, i, grey ? nan : panel.log ? std::clamp(value, panel.low, panel.high) : value);
+            map->data()->setCell(j, i,
+                                 grey        ? nan
+                                 : panel.log ? std::clamp(value, panel.low, panel.high)
+                                             : value);
             if (hatch && masked) {
                 // Greyscale: grey is data, so a masked cell is hatched as well.
                 auto* cell = new QCPItemRect(&m_plot);
@@ -509,13 +550,14 @@ QCPLayoutGrid* FigureBuilder::sideHost()
     return host;
 }
 
-QCPColorScale* FigureBuilder::addColorScale(QCPLayoutGrid* host, Colormap map, double low, double high,
-                                            const QString& label, bool log)
+QCPColorScale* FigureBuilder::addColorScale(QCPLayoutGrid* host, Colormap map, double low,
+                                            double high, const QString& label, bool log)
 {
     if (!m_spec.colorBar || !host)
         return nullptr;
     auto* scale = new QCPColorScale(&m_plot);
-    host->addElement(std::max(0, host->rowCount() - 1), host->columnCount(), scale); // beside a panel's matrix
+    host->addElement(std::max(0, host->rowCount() - 1), host->columnCount(),
+                     scale); // beside a panel's matrix
     scale->setType(QCPAxis::atRight);
     scale->setGradient(gradient(map));
     if (log)
@@ -557,11 +599,13 @@ void FigureBuilder::addColorScale(QCPLayoutGrid* host, const WeightColours& colo
 
 WeightColours FigureBuilder::weightColours(const std::vector<const Matrix*>& weights) const
 {
-    return ui::weightColours(*m_result, weights, m_spec.weightScale, m_spec.colormap, m_spec.style.signedColormap);
+    return ui::weightColours(*m_result, weights, m_spec.weightScale, m_spec.colormap,
+                             m_spec.style.signedColormap);
 }
 
-WeightColours weightColours(const core::AttentionResult& result, const std::vector<const core::Matrix*>& weights,
-                            WeightScale scale, Colormap map, Colormap signedMap)
+WeightColours weightColours(const core::AttentionResult& result,
+                            const std::vector<const core::Matrix*>& weights, WeightScale scale,
+                            Colormap map, Colormap signedMap)
 {
     const core::Problem& problem = *result.problem;
     const bool data = scale == WeightScale::Data;
@@ -584,9 +628,9 @@ WeightColours weightColours(const core::AttentionResult& result, const std::vect
     const int keys = std::max(1, problem.keyCount());
     if (result.pooling.pooled || keys > kLogScaleKeys) {
         // Long inputs: weights near 1/T are one dark colour on a linear 0-1 scale (a 3,000-token
-        // sentence came out almost uniformly dark). A log scale from a decade below uniform attention (1/T)
-        // up to 1 shows where attention goes; pooled cells show the largest weight of their
-        // block, so one sharp weight is not averaged away.
+        // sentence came out almost uniformly dark). A log scale from a decade below uniform
+        // attention (1/T) up to 1 shows where attention goes; pooled cells show the largest weight
+        // of their block, so one sharp weight is not averaged away.
         const double uniformFloor = std::pow(10.0, std::floor(std::log10(0.1 / keys)));
         c.log = true;
         c.high = data && largest > 0.0 ? std::min(1.0, niceCeil(largest)) : 1.0;
@@ -598,10 +642,12 @@ WeightColours weightColours(const core::AttentionResult& result, const std::vect
         QString what = Words::tr("attention weight");
         if (result.pooling.pooled)
             what = Words::tr("%1 weight of each %2 × %3 block")
-                       .arg(result.pooling.mode == core::PoolMode::Max ? Words::tr("largest") : Words::tr("mean"))
+                       .arg(result.pooling.mode == core::PoolMode::Max ? Words::tr("largest")
+                                                                       : Words::tr("mean"))
                        .arg(result.pooling.rowBlock)
                        .arg(result.pooling.colBlock);
-        c.label = what + (data ? Words::tr(" · log scale, scaled to the data") : Words::tr(" · log scale"));
+        c.label = what + (data ? Words::tr(" · log scale, scaled to the data")
+                               : Words::tr(" · log scale"));
         return c;
     }
     c.high = data && largest > 0.0 ? niceCeil(largest) : 1.0;
@@ -682,7 +728,8 @@ void FigureBuilder::buildHeads(const core::AttentionResult& result)
         all.push_back(&head.weights);
     const WeightColours colours = weightColours(all); // one scale for every head
     const QStringList rowLabels = tokenLabels(result.problem->queryTokens, result.pooling.rowBlock);
-    const QStringList columnLabels = tokenLabels(result.problem->keyTokens, result.pooling.colBlock);
+    const QStringList columnLabels =
+        tokenLabels(result.problem->keyTokens, result.pooling.colBlock);
     auto* margins = new QCPMarginGroup(&m_plot); // identical margins: aligned, equal cells
     for (int h = 0; h < count; ++h) {
         Panel panel;
@@ -701,7 +748,8 @@ void FigureBuilder::buildHeads(const core::AttentionResult& result)
             panel.columnLabels.clear();
             panel.columnAxis.clear();
         }
-        panel.title = headName(h) + (result.heads[std::size_t(h)].enabled ? QString() : Words::tr(" (off)"));
+        panel.title =
+            headName(h) + (result.heads[std::size_t(h)].enabled ? QString() : Words::tr(" (off)"));
         panel.name = QStringLiteral("weights");
         panel.head = h;
         setWeightColours(panel, colours);
@@ -716,10 +764,13 @@ void FigureBuilder::buildHeads(const core::AttentionResult& result)
 const core::HeadResult& FigureBuilder::pipelineHead(const core::AttentionResult& result) const
 {
     if (m_spec.head < 0 || m_spec.head >= int(result.heads.size()))
-        throw core::Error(QStringLiteral("the pipeline view shows one head, 1 to %1").arg(result.heads.size()).toStdString());
+        throw core::Error(QStringLiteral("the pipeline view shows one head, 1 to %1")
+                              .arg(result.heads.size())
+                              .toStdString());
     if (!result.intermediatesKept || result.pooling.pooled)
-        throw core::Error("the pipeline view needs every intermediate at full size (the input is pooled or "
-                          "intermediates were not kept)");
+        throw core::Error(
+            "the pipeline view needs every intermediate at full size (the input is pooled or "
+            "intermediates were not kept)");
     return result.heads[std::size_t(m_spec.head)];
 }
 
@@ -743,19 +794,23 @@ void FigureBuilder::buildPipeline(const core::AttentionResult& result)
     // on, and by the temperature (Problem::scoreScale).
     const core::Problem& problem = *result.problem;
     const QString masked = problem.score == core::ScoreKind::ScaledDot ? Words::tr("scaled, masked")
-                           : problem.temperature != 1.0f              ? Words::tr("÷ T, masked")
-                                                                      : Words::tr("masked");
+                           : problem.temperature != 1.0f               ? Words::tr("÷ T, masked")
+                                                                       : Words::tr("masked");
     const std::vector<Stage> stages = {
         // Short titles: they set the columns' minimum widths, and the T x T panels below
         // share those columns.
-        {&result.queryInput(), QStringLiteral("X = E + P"), QStringLiteral("X"), &queries, &none, false, false},
+        {&result.queryInput(), QStringLiteral("X = E + P"), QStringLiteral("X"), &queries, &none,
+         false, false},
         {&head.Q, QStringLiteral("Q"), QStringLiteral("Q"), &queries, &none, false, false},
         {&head.K, QStringLiteral("K"), QStringLiteral("K"), &keys, &none, false, false},
         {&head.V, QStringLiteral("V"), QStringLiteral("V"), &keys, &none, false, false},
-        {&head.rawScores, Words::tr("scores"), QStringLiteral("scores"), &queries, &keys, false, false},
+        {&head.rawScores, Words::tr("scores"), QStringLiteral("scores"), &queries, &keys, false,
+         false},
         {&head.maskedScores, masked, QStringLiteral("masked scores"), &queries, &keys, false, true},
-        {&head.weights, Words::tr("weights α"), QStringLiteral("weights"), &queries, &keys, true, true},
-        {&head.output, Words::tr("output αV"), QStringLiteral("output"), &queries, &none, false, false},
+        {&head.weights, Words::tr("weights α"), QStringLiteral("weights"), &queries, &keys, true,
+         true},
+        {&head.output, Words::tr("output αV"), QStringLiteral("output"), &queries, &none, false,
+         false},
     };
     // Each row of panels aligned (their matrices start and end at the same heights), and
     // its rows labelled once, at its start, or again where the row tokens change (K and V
@@ -790,7 +845,8 @@ void FigureBuilder::buildPipeline(const core::AttentionResult& result)
         QCPLayoutGrid* cell = addPanel(m_content, int(s / 4), int(s % 4), std::move(panel));
         QCPAxisRect* rect = m_panels.back().rect;
         QCPColorScale* scale =
-            stage.weights ? nullptr : addColorScale(cell, m_spec.style.signedColormap, -top, top, QString());
+            stage.weights ? nullptr
+                          : addColorScale(cell, m_spec.style.signedColormap, -top, top, QString());
         rect->setMarginGroup(QCP::msTop | QCP::msBottom, rowGroups[s / 4]);
         if (scale) {
             // A slim bar that names −max, 0 and max: four of them share a row.
@@ -807,7 +863,8 @@ void FigureBuilder::buildPipeline(const core::AttentionResult& result)
     addColorScale(sideHost(), weightColours({&head.weights}));
 }
 
-void FigureBuilder::buildDifference(const core::AttentionResult& result, const core::AttentionResult& compare, QSize size)
+void FigureBuilder::buildDifference(const core::AttentionResult& result,
+                                    const core::AttentionResult& compare, QSize size)
 {
     const Matrix& a = headWeights(result, m_spec.head);
     const Matrix& b = headWeights(compare, m_spec.head);
@@ -902,7 +959,8 @@ QCPAxisRect* FigureBuilder::panelRect(const QString& matrix, int head) const
 double FigureBuilder::cellPixels(const Panel& panel) const
 {
     const QRect r = panel.rect->rect();
-    return std::min(double(r.width()) / double(panel.matrix->cols()), double(r.height()) / double(panel.matrix->rows()));
+    return std::min(double(r.width()) / double(panel.matrix->cols()),
+                    double(r.height()) / double(panel.matrix->rows()));
 }
 
 bool FigureBuilder::fitLabels()
@@ -916,8 +974,10 @@ bool FigureBuilder::fitLabels()
             square = std::min(square, cellPixels(panel));
     for (Panel& panel : m_panels) {
         const QRect r = panel.rect->rect();
-        const double rowPixels = std::min(square, double(r.height()) / double(panel.matrix->rows()));
-        const double cell = std::min(square, double(r.width()) / double(panel.matrix->cols())); // a column's width
+        const double rowPixels =
+            std::min(square, double(r.height()) / double(panel.matrix->rows()));
+        const double cell =
+            std::min(square, double(r.width()) / double(panel.matrix->cols())); // a column's width
         QCPAxis* x = panel.rect->axis(QCPAxis::atBottom);
         QCPAxis* y = panel.rect->axis(QCPAxis::atLeft);
         // Rows or columns too narrow for a line of text: a smaller font, down to the legible
@@ -929,7 +989,8 @@ bool FigureBuilder::fitLabels()
         QFont tickFont = x->tickLabelFont();
         if (QFontMetricsF(tickFont).height() * 1.05 > pitch && tickFont.pixelSize() > 0) {
             const double ppp = m_spec.pixelsPerPoint();
-            const int smallest = int(std::ceil(smallestLegiblePoints(tickFont.pixelSize() / ppp) * ppp));
+            const int smallest =
+                int(std::ceil(smallestLegiblePoints(tickFont.pixelSize() / ppp) * ppp));
             QFont smaller = tickFont;
             for (int pixels = tickFont.pixelSize() - 1; pixels >= smallest; --pixels) {
                 smaller.setPixelSize(pixels);
@@ -972,7 +1033,8 @@ void FigureBuilder::centreSquareCells()
 {
     if (m_panels.empty())
         return;
-    if (!m_squareCells) // panels of different shapes fill their boxes: rows stay tall enough for labels
+    if (!m_squareCells) // panels of different shapes fill their boxes: rows stay tall enough for
+                        // labels
         return;
     // Same-shaped panels in a grid: one cell size for all; the space left over goes to the
     // outer margins, so the figure is centred and the colour bar stays beside the matrix.
@@ -984,7 +1046,8 @@ void FigureBuilder::centreSquareCells()
     const int gridColumns = m_content->columnCount();
     const int gridRows = m_content->rowCount();
     const QRect r = m_panels.front().rect->rect();
-    const double spareX = (r.width() - cell * double(m_panels.front().matrix->cols())) * gridColumns;
+    const double spareX =
+        (r.width() - cell * double(m_panels.front().matrix->cols())) * gridColumns;
     const double spareY = (r.height() - cell * double(m_panels.front().matrix->rows())) * gridRows;
     const int left = int(std::floor(std::max(0.0, spareX) / 2));
     const int top = int(std::floor(std::max(0.0, spareY) / 2));
@@ -1004,15 +1067,18 @@ std::optional<QFont> FigureBuilder::valueFont(const Panel& panel) const
         if (std::isfinite(m.data()[k]))
             lowest = std::min(lowest, double(m.data()[k]));
     const double largest = maxAbs(m, nullptr);
-    const QString widest = formatValue(lowest < 0 ? -std::max(largest, -lowest) : largest, m_spec.precision);
+    const QString widest =
+        formatValue(lowest < 0 ? -std::max(largest, -lowest) : largest, m_spec.precision);
     // Numbers grow with the cell (a quarter of its height, up to kMaxValueScale times the
-    // figure's size), then shrink to fit, down to the smallest size a printed figure can be read at.
+    // figure's size), then shrink to fit, down to the smallest size a printed figure can be read
+    // at.
     const double basePoints = m_spec.fontPoints * 0.85;
-    double points =
-        std::clamp(cell * kValueToCell / m_spec.pixelsPerPoint(), basePoints, basePoints * kMaxValueScale);
+    double points = std::clamp(cell * kValueToCell / m_spec.pixelsPerPoint(), basePoints,
+                               basePoints * kMaxValueScale);
     const double room = 1.1;
     const QFontMetricsF metrics(font(points));
-    points *= std::min({1.0, cell / (metrics.horizontalAdvance(widest) * room), cell / (metrics.height() * 1.2)});
+    points *= std::min(
+        {1.0, cell / (metrics.horizontalAdvance(widest) * room), cell / (metrics.height() * 1.2)});
     if (points < smallestLegiblePoints(basePoints))
         return std::nullopt;
     return font(points);
@@ -1023,7 +1089,8 @@ void FigureBuilder::addCellValues()
     std::vector<std::optional<QFont>> fonts;
     for (const Panel& panel : m_panels) {
         fonts.push_back(valueFont(panel));
-        m_valuesLeftOut = m_valuesLeftOut || (!fonts.back() && panel.matrix->size() <= kMaxValueCells);
+        m_valuesLeftOut =
+            m_valuesLeftOut || (!fonts.back() && panel.matrix->size() <= kMaxValueCells);
     }
     for (std::size_t p = 0; p < m_panels.size(); ++p) {
         const Panel& panel = m_panels[p];
@@ -1038,9 +1105,10 @@ void FigureBuilder::addCellValues()
                 const double value = double(m(i, j));
                 if (panel.isMasked(mask, i, j) || !std::isfinite(value))
                     continue;
-                const double t = panel.log ? std::log(std::clamp(value, panel.low, panel.high) / panel.low) /
-                                                 std::log(panel.high / panel.low)
-                                           : (value - panel.low) / (panel.high - panel.low);
+                const double t =
+                    panel.log ? std::log(std::clamp(value, panel.low, panel.high) / panel.low) /
+                                    std::log(panel.high / panel.low)
+                              : (value - panel.low) / (panel.high - panel.low);
                 auto* text = new QCPItemText(&m_plot);
                 text->setClipAxisRect(panel.rect);
                 text->position->setAxes(x, y);
@@ -1059,11 +1127,14 @@ std::optional<FigureBuilder::Cell> FigureBuilder::cellAt(QPointF pixel) const
     for (const Panel& panel : m_panels) {
         if (!panel.rect->rect().contains(pixel.toPoint()))
             continue;
-        const int column = int(std::lround(panel.rect->axis(QCPAxis::atBottom)->pixelToCoord(pixel.x())));
-        const int row = int(std::lround(panel.rect->axis(QCPAxis::atLeft)->pixelToCoord(pixel.y())));
+        const int column =
+            int(std::lround(panel.rect->axis(QCPAxis::atBottom)->pixelToCoord(pixel.x())));
+        const int row =
+            int(std::lround(panel.rect->axis(QCPAxis::atLeft)->pixelToCoord(pixel.y())));
         if (row < 0 || column < 0 || row >= panel.matrix->rows() || column >= panel.matrix->cols())
             return std::nullopt;
-        return Cell{panel.head, panel.name, row, column, int(&panel - m_panels.data()), panel.transposed};
+        return Cell{panel.head,      panel.name, row, column, int(&panel - m_panels.data()),
+                    panel.transposed};
     }
     return std::nullopt;
 }

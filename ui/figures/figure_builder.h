@@ -46,8 +46,9 @@ struct WeightColours
 };
 // More keys than this and weights near 1/T would be one colour on a linear scale.
 inline constexpr int kLogScaleKeys = 256;
-WeightColours weightColours(const core::AttentionResult& result, const std::vector<const core::Matrix*>& weights,
-                            WeightScale scale, Colormap map, Colormap signedMap);
+WeightColours weightColours(const core::AttentionResult& result,
+                            const std::vector<const core::Matrix*>& weights, WeightScale scale,
+                            Colormap map, Colormap signedMap);
 
 // Fills a QCustomPlot with the figure of a result: the same code draws the window's views
 // and every exported file, so what is exported is what was seen. A view never computes
@@ -66,11 +67,11 @@ public:
     // The matrix cell under a pixel of the plot, for tooltips and click-to-mask.
     struct Cell
     {
-        int head = 0;    // the head the panel shows
-        QString matrix;  // "weights", "Q", "scores", ...
-        int row = 0;     // in the displayed matrix (a pooled grid cell when pooled)
+        int head = 0;   // the head the panel shows
+        QString matrix; // "weights", "Q", "scores", ...
+        int row = 0;    // in the displayed matrix (a pooled grid cell when pooled)
         int column = 0;
-        int panel = -1;  // which panel, in layout order (-1: the first with that matrix and head)
+        int panel = -1; // which panel, in layout order (-1: the first with that matrix and head)
         bool transposed = false; // drawn with queries in columns (FigureSpec::transposed)
 
         // The cell in the result's matrix: (query, key) of attention panels, however drawn.
@@ -109,10 +110,10 @@ private:
         int labelStep = 1; // every n-th label is shown when they cannot all fit
         int rowStep = 1;
         int columnStep = 1;
-        bool log = false;          // a logarithmic colour scale (long inputs' weights)
-        QString rowAxis;           // the axis names: "queries", "keys (source)"; empty: none
+        bool log = false; // a logarithmic colour scale (long inputs' weights)
+        QString rowAxis;  // the axis names: "queries", "keys (source)"; empty: none
         QString columnAxis;
-        bool transposed = false;   // `matrix` is the result's transpose (orient)
+        bool transposed = false; // `matrix` is the result's transpose (orient)
 
         bool isMasked(const core::Mask* mask, int row, int column) const
         {
@@ -126,9 +127,11 @@ private:
     void buildHead(const core::AttentionResult& result);
     void buildHeads(const core::AttentionResult& result);
     void buildPipeline(const core::AttentionResult& result);
-    void buildDifference(const core::AttentionResult& result, const core::AttentionResult& compare, QSize size);
+    void buildDifference(const core::AttentionResult& result, const core::AttentionResult& compare,
+                         QSize size);
     const core::HeadResult& pipelineHead(const core::AttentionResult& result) const;
-    void compose(const core::AttentionResult& result, QSize size, const core::AttentionResult* compare);
+    void compose(const core::AttentionResult& result, QSize size,
+                 const core::AttentionResult* compare);
     QCPColorGradient gradient(Colormap map) const;
     std::optional<QFont> valueFont(const Panel& panel) const;
 
@@ -137,8 +140,8 @@ private:
     // The grid beside the panels that holds a shared colour bar; null when there is none.
     QCPLayoutGrid* sideHost();
     // Null when the figure has no colour bars.
-    QCPColorScale* addColorScale(QCPLayoutGrid* host, Colormap map, double low, double high, const QString& label,
-                                 bool log = false);
+    QCPColorScale* addColorScale(QCPLayoutGrid* host, Colormap map, double low, double high,
+                                 const QString& label, bool log = false);
     void addColorScale(QCPLayoutGrid* host, const WeightColours& colours);
     WeightColours weightColours(const std::vector<const core::Matrix*>& weights) const;
     void setWeightColours(Panel& panel, const WeightColours& colours) const;

@@ -11,11 +11,11 @@
 namespace attn::ui {
 
 enum class FigureView {
-    Head,     // one head's weights, queries as rows and keys as columns
-    Heads,    // every head's weights in a grid, one colour scale
-    Pipeline, // X, Q, K, V, scores, masked scores, weights and output of one head
+    Head,       // one head's weights, queries as rows and keys as columns
+    Heads,      // every head's weights in a grid, one colour scale
+    Pipeline,   // X, Q, K, V, scores, masked scores, weights and output of one head
     Difference, // one head's weights minus the same head's under another setting
-    Lines,    // one head's weights as lines from each query to the keys (buildLinesFigure)
+    Lines,      // one head's weights as lines from each query to the keys (buildLinesFigure)
 };
 
 // How attention weights become colours. Fixed: 0 to 1 in every figure, so figures, heads
@@ -33,9 +33,10 @@ struct FigureStyle
 {
     QColor background = Qt::white;
     QColor text = QColor(0x20, 0x20, 0x20); // titles, labels, colour-bar text
-    QColor mutedText = QColor(0x9a, 0x9a, 0x9a); // secondary text: a presentation's header and notes
-    QColor masked = QColor(0xd9, 0xd9, 0xd9);    // masked cells
-    bool hatchMasked = false;                    // also hatch them (greyscale, where grey is data)
+    QColor mutedText =
+        QColor(0x9a, 0x9a, 0x9a);             // secondary text: a presentation's header and notes
+    QColor masked = QColor(0xd9, 0xd9, 0xd9); // masked cells
+    bool hatchMasked = false;                 // also hatch them (greyscale, where grey is data)
     QColor placeholder = QColor(0xf2, 0xf2, 0xf2); // quiet fills: a presentation's token chips
     QColor accent = QColor(0xd5, 0x5e, 0x00);      // what a presentation's pointer or keys chose
     Colormap signedColormap = Colormap::Diverging; // X, Q, K, V, scores
@@ -50,7 +51,7 @@ struct FigureSpec
     int head = 0; // Head, Pipeline, Difference: which head; -1 = the mean of the enabled heads
     Colormap colormap = Colormap::Viridis;
     WeightScale weightScale = WeightScale::Fixed;
-    QString title;          // empty: "Head 1 · scaled dot product · softmax"
+    QString title; // empty: "Head 1 · scaled dot product · softmax"
     // Difference: what the compared result changed ("causal mask off"); empty: the title
     // names its settings.
     QString compareLabel;

@@ -19,11 +19,16 @@ struct StageEntry
     Stage stage;
     const char* name;
 };
-constexpr std::array kStages{StageEntry{Stage::Input, "input"},         StageEntry{Stage::Q, "Q"},
-                             StageEntry{Stage::K, "K"},                 StageEntry{Stage::V, "V"},
-                             StageEntry{Stage::Scores, "scores"},       StageEntry{Stage::ScaledScores, "scaled-scores"},
-                             StageEntry{Stage::MaskedScores, "masked-scores"}, StageEntry{Stage::Weights, "weights"},
-                             StageEntry{Stage::HeadOutput, "head-output"}, StageEntry{Stage::Concat, "concat"},
+constexpr std::array kStages{StageEntry{Stage::Input, "input"},
+                             StageEntry{Stage::Q, "Q"},
+                             StageEntry{Stage::K, "K"},
+                             StageEntry{Stage::V, "V"},
+                             StageEntry{Stage::Scores, "scores"},
+                             StageEntry{Stage::ScaledScores, "scaled-scores"},
+                             StageEntry{Stage::MaskedScores, "masked-scores"},
+                             StageEntry{Stage::Weights, "weights"},
+                             StageEntry{Stage::HeadOutput, "head-output"},
+                             StageEntry{Stage::Concat, "concat"},
                              StageEntry{Stage::Output, "output"}};
 
 QStringList texts(const std::vector<core::Token>& tokens)
@@ -40,13 +45,26 @@ QString latexEscaped(const QString& text)
     QString out;
     for (QChar c : text) {
         switch (c.unicode()) {
-        case '\\': out += QLatin1String("\\textbackslash{}"); break;
-        case '{': case '}': case '#': case '$': case '%': case '&': case '_':
+        case '\\':
+            out += QLatin1String("\\textbackslash{}");
+            break;
+        case '{':
+        case '}':
+        case '#':
+        case '$':
+        case '%':
+        case '&':
+        case '_':
             out += QLatin1Char('\\') + c;
             break;
-        case '^': out += QLatin1String("\\textasciicircum{}"); break;
-        case '~': out += QLatin1String("\\textasciitilde{}"); break;
-        default: out += c;
+        case '^':
+            out += QLatin1String("\\textasciicircum{}");
+            break;
+        case '~':
+            out += QLatin1String("\\textasciitilde{}");
+            break;
+        default:
+            out += c;
         }
     }
     return out;
@@ -55,7 +73,8 @@ QString latexEscaped(const QString& text)
 QString fixed(float value, int precision)
 {
     if (!std::isfinite(value))
-        return std::isnan(value) ? QStringLiteral("nan") : (value > 0 ? QStringLiteral("inf") : QStringLiteral("-inf"));
+        return std::isnan(value) ? QStringLiteral("nan")
+                                 : (value > 0 ? QStringLiteral("inf") : QStringLiteral("-inf"));
     return QLocale::c().toString(double(value), 'f', precision);
 }
 
@@ -66,13 +85,16 @@ QByteArray latexTable(const StageMatrix& s, int precision)
                       .arg(s.name, QString(int(m.cols()), QLatin1Char('r')));
     QStringList header{QString()};
     for (Eigen::Index j = 0; j < m.cols(); ++j)
-        header.append(s.columnLabels.isEmpty() ? QString::number(j + 1) : latexEscaped(s.columnLabels[j]));
+        header.append(s.columnLabels.isEmpty() ? QString::number(j + 1)
+                                               : latexEscaped(s.columnLabels[j]));
     out += header.join(QLatin1String(" & ")) + QLatin1String(" \\\\\n\\hline\n");
     for (Eigen::Index i = 0; i < m.rows(); ++i) {
-        QStringList row{s.rowLabels.isEmpty() ? QString::number(i + 1) : latexEscaped(s.rowLabels[i])};
+        QStringList row{s.rowLabels.isEmpty() ? QString::number(i + 1)
+                                              : latexEscaped(s.rowLabels[i])};
         for (Eigen::Index j = 0; j < m.cols(); ++j) {
             const float v = m(i, j);
-            row.append(std::isinf(v) && v < 0 ? QStringLiteral("$-\\infty$") : QStringLiteral("$%1$").arg(fixed(v, precision)));
+            row.append(std::isinf(v) && v < 0 ? QStringLiteral("$-\\infty$")
+                                              : QStringLiteral("$%1$").arg(fixed(v, precision)));
         }
         out += row.join(QLatin1String(" & ")) + QLatin1String(" \\\\\n");
     }
@@ -109,15 +131,20 @@ QByteArray latexPgfplots(const StageMatrix& s, int precision)
                       .arg(m.cols() - 1)
                       .arg(m.rows() - 1);
     if (!s.columnLabels.isEmpty())
-        out += QStringLiteral("  xticklabels={%1}, x tick label style={rotate=90},\n").arg(ticks(s.columnLabels));
+        out += QStringLiteral("  xticklabels={%1}, x tick label style={rotate=90},\n")
+                   .arg(ticks(s.columnLabels));
     if (!s.rowLabels.isEmpty())
         out += QStringLiteral("  yticklabels={%1},\n").arg(ticks(s.rowLabels));
-    out += QStringLiteral("]\n\\addplot[matrix plot*, mesh/cols=%1, point meta=explicit] table[meta=c] {\nx y c\n")
+    out += QStringLiteral("]\n\\addplot[matrix plot*, mesh/cols=%1, point meta=explicit] "
+                          "table[meta=c] {\nx y c\n")
                .arg(m.cols());
     for (Eigen::Index i = 0; i < m.rows(); ++i)
         for (Eigen::Index j = 0; j < m.cols(); ++j) {
             const float v = m(i, j);
-            out += QStringLiteral("%1 %2 %3\n").arg(j).arg(i).arg(fixed(std::isfinite(v) ? v : low, precision));
+            out += QStringLiteral("%1 %2 %3\n")
+                       .arg(j)
+                       .arg(i)
+                       .arg(fixed(std::isfinite(v) ? v : low, precision));
         }
     out += QLatin1String("};\n\\end{axis}\n\\end{tikzpicture}\n");
     return out.toUtf8();
@@ -162,25 +189,39 @@ StageMatrix stageMatrix(const core::AttentionResult& result, Stage stage, int he
     if (stage == Stage::Output)
         return {&result.output, queries, {}, QStringLiteral("output")};
     if (head < 0 || head >= int(result.heads.size()))
-        throw core::Error(QStringLiteral("there is no head %1; the scene has %2").arg(head + 1).arg(result.heads.size()).toStdString());
+        throw core::Error(QStringLiteral("there is no head %1; the scene has %2")
+                              .arg(head + 1)
+                              .arg(result.heads.size())
+                              .toStdString());
     const core::HeadResult& h = result.heads[std::size_t(head)];
     const QString prefix = QStringLiteral("head %1 ").arg(head + 1);
-    const bool square = stage == Stage::Scores || stage == Stage::ScaledScores || stage == Stage::MaskedScores ||
-                        stage == Stage::Weights;
+    const bool square = stage == Stage::Scores || stage == Stage::ScaledScores ||
+                        stage == Stage::MaskedScores || stage == Stage::Weights;
     if (square && result.pooling.pooled)
-        throw core::Error("this input is pooled for display; compute it without pooling to export its full matrices");
-    if ((stage == Stage::Scores || stage == Stage::ScaledScores || stage == Stage::MaskedScores) && !result.intermediatesKept)
+        throw core::Error("this input is pooled for display; compute it without pooling to export "
+                          "its full matrices");
+    if ((stage == Stage::Scores || stage == Stage::ScaledScores || stage == Stage::MaskedScores) &&
+        !result.intermediatesKept)
         throw core::Error("the scores were not kept for this result");
     switch (stage) {
-    case Stage::Q: return {&h.Q, queries, {}, prefix + QStringLiteral("Q")};
-    case Stage::K: return {&h.K, keys, {}, prefix + QStringLiteral("K")};
-    case Stage::V: return {&h.V, keys, {}, prefix + QStringLiteral("V")};
-    case Stage::Scores: return {&h.rawScores, queries, keys, prefix + QStringLiteral("scores")};
-    case Stage::ScaledScores: return {&h.scaledScores, queries, keys, prefix + QStringLiteral("scaled scores")};
-    case Stage::MaskedScores: return {&h.maskedScores, queries, keys, prefix + QStringLiteral("masked scores")};
-    case Stage::Weights: return {&h.weights, queries, keys, prefix + QStringLiteral("weights")};
-    case Stage::HeadOutput: return {&h.output, queries, {}, prefix + QStringLiteral("output")};
-    default: break;
+    case Stage::Q:
+        return {&h.Q, queries, {}, prefix + QStringLiteral("Q")};
+    case Stage::K:
+        return {&h.K, keys, {}, prefix + QStringLiteral("K")};
+    case Stage::V:
+        return {&h.V, keys, {}, prefix + QStringLiteral("V")};
+    case Stage::Scores:
+        return {&h.rawScores, queries, keys, prefix + QStringLiteral("scores")};
+    case Stage::ScaledScores:
+        return {&h.scaledScores, queries, keys, prefix + QStringLiteral("scaled scores")};
+    case Stage::MaskedScores:
+        return {&h.maskedScores, queries, keys, prefix + QStringLiteral("masked scores")};
+    case Stage::Weights:
+        return {&h.weights, queries, keys, prefix + QStringLiteral("weights")};
+    case Stage::HeadOutput:
+        return {&h.output, queries, {}, prefix + QStringLiteral("output")};
+    default:
+        break;
     }
     return {};
 }
@@ -202,8 +243,10 @@ std::optional<MatrixFormat> matrixFormatForPath(const QString& path)
 QByteArray stageBytes(const StageMatrix& stage, MatrixFormat format, int precision)
 {
     switch (format) {
-    case MatrixFormat::Csv: return core::csvBytes(*stage.matrix);
-    case MatrixFormat::Npy: return core::npyBytes(*stage.matrix);
+    case MatrixFormat::Csv:
+        return core::csvBytes(*stage.matrix);
+    case MatrixFormat::Npy:
+        return core::npyBytes(*stage.matrix);
     case MatrixFormat::Json: {
         QJsonArray rows;
         for (Eigen::Index i = 0; i < stage.matrix->rows(); ++i) {
@@ -212,14 +255,17 @@ QByteArray stageBytes(const StageMatrix& stage, MatrixFormat format, int precisi
                 row.append(core::jsonNumber((*stage.matrix)(i, j)));
             rows.append(row);
         }
-        const QJsonObject object{{QStringLiteral("name"), stage.name},
-                                 {QStringLiteral("rowLabels"), QJsonArray::fromStringList(stage.rowLabels)},
-                                 {QStringLiteral("columnLabels"), QJsonArray::fromStringList(stage.columnLabels)},
-                                 {QStringLiteral("values"), rows}};
+        const QJsonObject object{
+            {QStringLiteral("name"), stage.name},
+            {QStringLiteral("rowLabels"), QJsonArray::fromStringList(stage.rowLabels)},
+            {QStringLiteral("columnLabels"), QJsonArray::fromStringList(stage.columnLabels)},
+            {QStringLiteral("values"), rows}};
         return QJsonDocument(object).toJson(QJsonDocument::Indented);
     }
-    case MatrixFormat::LatexTable: return latexTable(stage, precision);
-    case MatrixFormat::LatexPgfplots: return latexPgfplots(stage, precision);
+    case MatrixFormat::LatexTable:
+        return latexTable(stage, precision);
+    case MatrixFormat::LatexPgfplots:
+        return latexPgfplots(stage, precision);
     }
     return {};
 }

@@ -11,7 +11,19 @@
 namespace attn::ui {
 
 // One matrix of a result, by stage and head: what "export a chosen stage and head" writes.
-enum class Stage { Input, Q, K, V, Scores, ScaledScores, MaskedScores, Weights, HeadOutput, Concat, Output };
+enum class Stage {
+    Input,
+    Q,
+    K,
+    V,
+    Scores,
+    ScaledScores,
+    MaskedScores,
+    Weights,
+    HeadOutput,
+    Concat,
+    Output
+};
 
 struct StageMatrix
 {
@@ -19,7 +31,8 @@ struct StageMatrix
     QStringList rowLabels;
     QStringList columnLabels; // empty where columns are dimensions, not tokens
     QString name;             // "head 1 weights"
-    std::shared_ptr<const core::Matrix> built{}; // what `matrix` points to where the result keeps none
+    std::shared_ptr<const core::Matrix>
+        built{}; // what `matrix` points to where the result keeps none
 };
 
 std::optional<Stage> parseStage(const QString& name); // "weights", "Q", "masked-scores", ...

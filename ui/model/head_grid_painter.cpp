@@ -23,7 +23,8 @@ struct Words
 
 QColor mix(const QColor& a, const QColor& b, double t)
 {
-    return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * t), float(a.greenF() + (b.greenF() - a.greenF()) * t),
+    return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * t),
+                            float(a.greenF() + (b.greenF() - a.greenF()) * t),
                             float(a.blueF() + (b.blueF() - a.blueF()) * t));
 }
 
@@ -41,7 +42,8 @@ void paintTokenLabels(QPainter& painter, const HeadGridPainter::Geometry& g, dou
     for (int l = 0; l < g.layers; ++l) {
         const QRectF cell = g.cellRect(l, 0);
         for (int i = 0; i < t; i += g.tokenStep)
-            painter.drawText(QRectF(cell.left() - g.queryLabelWidth, cell.top() + i * row, g.queryLabelWidth - 3 * u, row),
+            painter.drawText(QRectF(cell.left() - g.queryLabelWidth, cell.top() + i * row,
+                                    g.queryLabelWidth - 3 * u, row),
                              Qt::AlignRight | Qt::AlignVCenter | Qt::TextDontClip, g.tokens[i]);
     }
     for (int h = 0; h < g.heads; ++h) {
@@ -64,7 +66,8 @@ QRectF HeadGridPainter::Geometry::cellRect(int layer, int head) const
     return QRectF(cells.left() + head * pitch, cells.top() + layer * pitch, side, side);
 }
 
-std::optional<HeadGridPainter::Geometry::Hit> HeadGridPainter::Geometry::hitAt(QPointF point, int tokens) const
+std::optional<HeadGridPainter::Geometry::Hit> HeadGridPainter::Geometry::hitAt(QPointF point,
+                                                                               int tokens) const
 {
     if (!cells.contains(point) || pitch <= 0)
         return std::nullopt;
@@ -73,14 +76,16 @@ std::optional<HeadGridPainter::Geometry::Hit> HeadGridPainter::Geometry::hitAt(Q
     hit.layer = std::min(layers - 1, int((point.y() - cells.top()) / pitch));
     const QRectF cell = cellRect(hit.layer, hit.head);
     if (tokens > 0 && cell.contains(point)) {
-        hit.query = std::clamp(int((point.y() - cell.top()) / cell.height() * tokens), 0, tokens - 1);
+        hit.query =
+            std::clamp(int((point.y() - cell.top()) / cell.height() * tokens), 0, tokens - 1);
         hit.key = std::clamp(int((point.x() - cell.left()) / cell.width() * tokens), 0, tokens - 1);
     }
     return hit;
 }
 
-HeadGridPainter::Geometry HeadGridPainter::layout(const QRectF& target, int layers, int heads, const QFont& font,
-                                                  const HeadGridOptions& options, const QPaintDevice* device,
+HeadGridPainter::Geometry HeadGridPainter::layout(const QRectF& target, int layers, int heads,
+                                                  const QFont& font, const HeadGridOptions& options,
+                                                  const QPaintDevice* device,
                                                   const QStringList& tokens)
 {
     Geometry g;
@@ -99,7 +104,8 @@ HeadGridPainter::Geometry HeadGridPainter::layout(const QRectF& target, int laye
     }
     const double left = fm.horizontalAdvance(Words::tr("Layer %1").arg(layers)) + 8 * u;
     const double top = fm.height() * 1.4;
-    const double bar = options.colorBar ? 16 * u + fm.horizontalAdvance(QStringLiteral("0.00")) + 16 * u : 0.0;
+    const double bar =
+        options.colorBar ? 16 * u + fm.horizontalAdvance(QStringLiteral("0.00")) + 16 * u : 0.0;
     const int t = int(tokens.size());
     g.tokens = tokens;
     g.tokenFont = paint::scaled(font, 0.85);
@@ -122,8 +128,11 @@ HeadGridPainter::Geometry HeadGridPainter::layout(const QRectF& target, int laye
         // Rows too short for the labels: a smaller font, down to the legible minimum, before
         // any label is left out.
         const double floor =
-            font.pointSizeF() > 0 ? smallestLegiblePoints(g.tokenFont.pointSizeF()) / g.tokenFont.pointSizeF() : 2.0 / 3.0;
-        g.tokenFont = paint::scaled(g.tokenFont, std::clamp(g.side / t / (line * 0.95), floor, 1.0));
+            font.pointSizeF() > 0
+                ? smallestLegiblePoints(g.tokenFont.pointSizeF()) / g.tokenFont.pointSizeF()
+                : 2.0 / 3.0;
+        g.tokenFont =
+            paint::scaled(g.tokenFont, std::clamp(g.side / t / (line * 0.95), floor, 1.0));
         line = measure();
     }
     if (t > 0)
@@ -133,12 +142,14 @@ HeadGridPainter::Geometry HeadGridPainter::layout(const QRectF& target, int laye
     const double width = area.width() - left - g.queryLabelWidth - bar;
     const double height = area.height() - top - g.keyLabelHeight;
     // Centred in the room left: a wide or tall canvas keeps its margins on both sides.
-    const double x0 = area.left() + left + g.queryLabelWidth + std::max(0.0, (width - blockWidth) / 2);
+    const double x0 =
+        area.left() + left + g.queryLabelWidth + std::max(0.0, (width - blockWidth) / 2);
     const double y0 = area.top() + top + std::max(0.0, (height - blockHeight) / 2);
     g.cells = QRectF(x0, y0, blockWidth, blockHeight);
     g.longHeadLabels = fm.horizontalAdvance(Words::tr("Head %1").arg(heads)) + 2 * u <= g.pitch;
     if (options.colorBar)
-        g.colorBar = QRectF(g.cells.right() + 12 * u, g.cells.top(), bar - 12 * u, std::min(g.cells.height(), 240 * u));
+        g.colorBar = QRectF(g.cells.right() + 12 * u, g.cells.top(), bar - 12 * u,
+                            std::min(g.cells.height(), 240 * u));
     return g;
 }
 
@@ -150,8 +161,8 @@ QStringList HeadGridPainter::tokenLabels(const core::ModelResult& result)
     return labels;
 }
 
-QImage HeadGridPainter::thumbnail(const core::Matrix& weights, const ColourTable& colours, int focusToken,
-                                  const QColor& background)
+QImage HeadGridPainter::thumbnail(const core::Matrix& weights, const ColourTable& colours,
+                                  int focusToken, const QColor& background)
 {
     QImage image = paint::cellImage(weights, colours, 0.0, 1.0);
     if (focusToken >= 0 && focusToken < image.height()) {
@@ -167,18 +178,21 @@ QImage HeadGridPainter::thumbnail(const core::Matrix& weights, const ColourTable
     return image;
 }
 
-std::vector<QImage> HeadGridPainter::thumbnails(const core::ModelResult& result, const HeadGridOptions& options)
+std::vector<QImage> HeadGridPainter::thumbnails(const core::ModelResult& result,
+                                                const HeadGridOptions& options)
 {
     const ColourTable colours(options.colormap);
     std::vector<QImage> images;
     for (const auto& layer : result.layers)
         for (const core::HeadResult& head : layer->heads)
-            images.push_back(thumbnail(head.weights, colours, options.focusToken, options.style.background));
+            images.push_back(
+                thumbnail(head.weights, colours, options.focusToken, options.style.background));
     return images;
 }
 
-void HeadGridPainter::paint(QPainter& painter, const Geometry& geometry, const core::ModelResult& result,
-                            const HeadGridOptions& options, bool vector)
+void HeadGridPainter::paint(QPainter& painter, const Geometry& geometry,
+                            const core::ModelResult& result, const HeadGridOptions& options,
+                            bool vector)
 {
     const int t = int(result.tokens.size());
     const qint64 cells = qint64(geometry.layers) * geometry.heads * t * t;
@@ -200,7 +214,8 @@ void HeadGridPainter::paint(QPainter& painter, const Geometry& g, const core::Mo
         painter.setFont(paint::scaled(g.font, 1.25, true));
         painter.setPen(style.text);
         painter.drawText(g.title, Qt::AlignCenter,
-                         QFontMetricsF(painter.font(), painter.device()).elidedText(options.title, Qt::ElideRight, g.title.width()));
+                         QFontMetricsF(painter.font(), painter.device())
+                             .elidedText(options.title, Qt::ElideRight, g.title.width()));
     }
     if (g.side <= 0) {
         painter.restore();
@@ -213,8 +228,10 @@ void HeadGridPainter::paint(QPainter& painter, const Geometry& g, const core::Mo
     const double layerRight = g.cells.left() - g.queryLabelWidth - 6 * u;
     for (int l = 0; l < g.layers; ++l) {
         const QRectF cell = g.cellRect(l, 0);
-        if (g.pitch >= fm.height() * 0.9 || l % int(std::ceil(fm.height() / std::max(g.pitch, 1.0))) == 0)
-            painter.drawText(QRectF(layerRight - layerWidth - 2 * u, cell.top(), layerWidth + 2 * u, cell.height()),
+        if (g.pitch >= fm.height() * 0.9 ||
+            l % int(std::ceil(fm.height() / std::max(g.pitch, 1.0))) == 0)
+            painter.drawText(QRectF(layerRight - layerWidth - 2 * u, cell.top(), layerWidth + 2 * u,
+                                    cell.height()),
                              Qt::AlignRight | Qt::AlignVCenter, Words::tr("Layer %1").arg(l + 1));
     }
     paintTokenLabels(painter, g, u);
@@ -222,11 +239,14 @@ void HeadGridPainter::paint(QPainter& painter, const Geometry& g, const core::Mo
     const double labelTop = g.cells.top() - fm.height() * 1.3;
     for (int h = 0; h < g.heads; ++h) {
         const QRectF cell = g.cellRect(0, h);
-        painter.drawText(QRectF(cell.left() - g.pitch, labelTop, cell.width() + 2 * g.pitch, fm.height() * 1.2),
-                         Qt::AlignHCenter | Qt::AlignBottom, g.longHeadLabels ? Words::tr("Head %1").arg(h + 1) : QString::number(h + 1));
+        painter.drawText(
+            QRectF(cell.left() - g.pitch, labelTop, cell.width() + 2 * g.pitch, fm.height() * 1.2),
+            Qt::AlignHCenter | Qt::AlignBottom,
+            g.longHeadLabels ? Words::tr("Head %1").arg(h + 1) : QString::number(h + 1));
     }
     if (!g.longHeadLabels)
-        painter.drawText(QRectF(layerRight - layerWidth - 2 * u, labelTop, layerWidth + 2 * u, fm.height() * 1.2),
+        painter.drawText(QRectF(layerRight - layerWidth - 2 * u, labelTop, layerWidth + 2 * u,
+                                fm.height() * 1.2),
                          Qt::AlignRight | Qt::AlignBottom, Words::tr("Head"));
 
     const ColourTable colours(options.colormap);
@@ -241,7 +261,8 @@ void HeadGridPainter::paint(QPainter& painter, const Geometry& g, const core::Mo
                 painter.drawImage(cell, thumbnails[std::size_t(l * g.heads + h)]);
             } else {
                 // Vector output: the same colours as the thumbnail, cell by cell.
-                const QImage image = thumbnail(layer.heads[std::size_t(h)].weights, colours, options.focusToken, style.background);
+                const QImage image = thumbnail(layer.heads[std::size_t(h)].weights, colours,
+                                               options.focusToken, style.background);
                 const double w = cell.width() / image.width();
                 const double hh = cell.height() / image.height();
                 painter.save();
@@ -249,7 +270,8 @@ void HeadGridPainter::paint(QPainter& painter, const Geometry& g, const core::Mo
                 for (int i = 0; i < image.height(); ++i)
                     for (int j = 0; j < image.width(); ++j) {
                         painter.setBrush(QColor(image.pixel(j, i)));
-                        painter.drawRect(QRectF(cell.left() + j * w, cell.top() + i * hh, w * 1.02, hh * 1.02));
+                        painter.drawRect(
+                            QRectF(cell.left() + j * w, cell.top() + i * hh, w * 1.02, hh * 1.02));
                     }
                 painter.restore();
             }
@@ -271,7 +293,8 @@ void HeadGridPainter::paint(QPainter& painter, const Geometry& g, const core::Mo
             }
             if (edited) {
                 const double s = std::max(4 * u, cell.width() * 0.22);
-                const QPointF corner[3] = {cell.topRight(), cell.topRight() - QPointF(s, 0), cell.topRight() + QPointF(0, s)};
+                const QPointF corner[3] = {cell.topRight(), cell.topRight() - QPointF(s, 0),
+                                           cell.topRight() + QPointF(0, s)};
                 painter.setPen(Qt::NoPen);
                 painter.setBrush(style.accent);
                 painter.drawPolygon(corner, 3);
@@ -280,22 +303,25 @@ void HeadGridPainter::paint(QPainter& painter, const Geometry& g, const core::Mo
                 const double row = cell.height() / t;
                 painter.setPen(QPen(style.text, 0.75 * u));
                 painter.setBrush(Qt::NoBrush);
-                painter.drawRect(QRectF(cell.left(), cell.top() + options.focusToken * row, cell.width(), row));
+                painter.drawRect(
+                    QRectF(cell.left(), cell.top() + options.focusToken * row, cell.width(), row));
             }
         }
     }
-    if (options.selectedLayer >= 0 && options.selectedHead >= 0 && options.selectedLayer < g.layers &&
-        options.selectedHead < g.heads) {
+    if (options.selectedLayer >= 0 && options.selectedHead >= 0 &&
+        options.selectedLayer < g.layers && options.selectedHead < g.heads) {
         const QRectF cell = g.cellRect(options.selectedLayer, options.selectedHead);
         const double pad = std::min(3 * u, (g.pitch - g.side) / 2 + 1.5 * u);
         painter.setBrush(Qt::NoBrush);
         painter.setPen(QPen(style.background, 4.5 * u));
         painter.drawRect(cell.adjusted(-pad, -pad, pad, pad));
-        painter.setPen(QPen(QColor(0x00, 0x72, 0xb2), 2.5 * u)); // Okabe-Ito blue: apart from the accent
+        painter.setPen(
+            QPen(QColor(0x00, 0x72, 0xb2), 2.5 * u)); // Okabe-Ito blue: apart from the accent
         painter.drawRect(cell.adjusted(-pad, -pad, pad, pad));
     }
     if (!g.colorBar.isEmpty())
-        paint::drawColourBar(painter, g.colorBar, colours, 0.0, 1.0, Words::tr("weight"), paint::scaled(g.font, 0.9), style.text);
+        paint::drawColourBar(painter, g.colorBar, colours, 0.0, 1.0, Words::tr("weight"),
+                             paint::scaled(g.font, 0.9), style.text);
     painter.restore();
 }
 

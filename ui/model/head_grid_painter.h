@@ -29,9 +29,9 @@ struct HeadGridOptions
     // The window's selection, framed; exported figures leave it out (screen-only state).
     int selectedLayer = -1;
     int selectedHead = -1;
-    int focusToken = -1;                     // the query row shown in every head; -1: all rows
-    std::set<std::pair<int, int>> headsOff;  // (layer, head) from 0
-    std::set<std::pair<int, int>> edited;    // weights or the layer's settings changed
+    int focusToken = -1;                    // the query row shown in every head; -1: all rows
+    std::set<std::pair<int, int>> headsOff; // (layer, head) from 0
+    std::set<std::pair<int, int>> edited;   // weights or the layer's settings changed
 };
 
 // BertViz's model view for every layer at once: one small heatmap of attention weights per
@@ -47,11 +47,11 @@ public:
         int heads = 0;
         QFont font;
         QRectF title;
-        QRectF cells;        // the block of all thumbnails
-        double pitch = 0.0;  // distance between thumbnails
-        double side = 0.0;   // a thumbnail's side
+        QRectF cells;               // the block of all thumbnails
+        double pitch = 0.0;         // distance between thumbnails
+        double side = 0.0;          // a thumbnail's side
         bool longHeadLabels = true; // "Head 12", else "12" under a "head" caption
-        QRectF colorBar;     // empty: none
+        QRectF colorBar;            // empty: none
         // Token labels: queries left of each layer's first head, keys under the last layer's
         // heads, every `tokenStep`-th (1 where the rows are tall enough for the font).
         QStringList tokens;
@@ -88,7 +88,8 @@ public:
     // washed out towards the background.
     static QImage thumbnail(const core::Matrix& weights, const ColourTable& colours, int focusToken,
                             const QColor& background);
-    static std::vector<QImage> thumbnails(const core::ModelResult& result, const HeadGridOptions& options);
+    static std::vector<QImage> thumbnails(const core::ModelResult& result,
+                                          const HeadGridOptions& options);
     // "Layer 3, head 5: “ cat” attends most to “The” (0.62)" for the hovered query.
     static QString describe(const core::ModelResult& result, int layer, int head, int query);
 };

@@ -32,8 +32,10 @@ HeadGridView::HeadGridView(QWidget* parent) : QWidget(parent)
 void HeadGridView::setResult(std::shared_ptr<const core::ModelResult> result)
 {
     const bool shape = !m_result || !result || m_result->layerCount() != result->layerCount() ||
-                       (result->layerCount() && m_result->layers.front()->heads.size() != result->layers.front()->heads.size()) ||
-                       HeadGridPainter::tokenLabels(*m_result) != HeadGridPainter::tokenLabels(*result); // label widths
+                       (result->layerCount() && m_result->layers.front()->heads.size() !=
+                                                    result->layers.front()->heads.size()) ||
+                       HeadGridPainter::tokenLabels(*m_result) !=
+                           HeadGridPainter::tokenLabels(*result); // label widths
     m_result = std::move(result);
     m_message.clear();
     invalidate(true);
@@ -43,7 +45,8 @@ void HeadGridView::setResult(std::shared_ptr<const core::ModelResult> result)
 
 void HeadGridView::setOptions(const HeadGridOptions& options)
 {
-    const bool thumbnails = options.focusToken != m_options.focusToken || options.colormap != m_options.colormap ||
+    const bool thumbnails = options.focusToken != m_options.focusToken ||
+                            options.colormap != m_options.colormap ||
                             options.style.background != m_options.style.background;
     m_options = options;
     invalidate(thumbnails);
@@ -68,9 +71,9 @@ int HeadGridView::heads() const
 const HeadGridPainter::Geometry& HeadGridView::geometry() const
 {
     if (!m_geometry)
-        m_geometry = std::make_unique<HeadGridPainter::Geometry>(
-            HeadGridPainter::layout(QRectF(rect()), layers(), heads(), font(), m_options, this,
-                                    m_result ? HeadGridPainter::tokenLabels(*m_result) : QStringList()));
+        m_geometry = std::make_unique<HeadGridPainter::Geometry>(HeadGridPainter::layout(
+            QRectF(rect()), layers(), heads(), font(), m_options, this,
+            m_result ? HeadGridPainter::tokenLabels(*m_result) : QStringList()));
     return *m_geometry;
 }
 
@@ -93,8 +96,12 @@ QString HeadGridView::describeAt(QPointF point) const
         return {};
     if (checkboxRect(hit->layer, hit->head).contains(point))
         return m_options.headsOff.count({hit->layer, hit->head})
-                   ? tr("Layer %1, head %2 is off: click to switch it on").arg(hit->layer + 1).arg(hit->head + 1)
-                   : tr("Click to switch layer %1, head %2 off").arg(hit->layer + 1).arg(hit->head + 1);
+                   ? tr("Layer %1, head %2 is off: click to switch it on")
+                         .arg(hit->layer + 1)
+                         .arg(hit->head + 1)
+                   : tr("Click to switch layer %1, head %2 off")
+                         .arg(hit->layer + 1)
+                         .arg(hit->head + 1);
     return HeadGridPainter::describe(*m_result, hit->layer, hit->head,
                                      m_options.focusToken >= 0 ? m_options.focusToken : hit->query);
 }
@@ -168,7 +175,9 @@ void HeadGridView::paintEvent(QPaintEvent*)
     if (hasFocus() && m_options.selectedLayer >= 0) {
         QStyleOptionFocusRect focus;
         focus.initFrom(this);
-        focus.rect = g.cellRect(m_options.selectedLayer, m_options.selectedHead).adjusted(-5, -5, 5, 5).toAlignedRect();
+        focus.rect = g.cellRect(m_options.selectedLayer, m_options.selectedHead)
+                         .adjusted(-5, -5, 5, 5)
+                         .toAlignedRect();
         style()->drawPrimitive(QStyle::PE_FrameFocusRect, &focus, &painter, this);
     }
     m_paintMs = double(timer.nsecsElapsed()) / 1e6;
@@ -220,20 +229,39 @@ void HeadGridView::keyPressEvent(QKeyEvent* event)
     int layer = std::max(0, m_options.selectedLayer);
     int head = std::max(0, m_options.selectedHead);
     switch (event->key()) {
-    case Qt::Key_Left: head = head > 0 ? head - 1 : (layer > 0 ? (--layer, h - 1) : 0); break;
-    case Qt::Key_Right: head = head < h - 1 ? head + 1 : (layer < l - 1 ? (++layer, 0) : h - 1); break;
-    case Qt::Key_Up: layer = std::max(0, layer - 1); break;
-    case Qt::Key_Down: layer = std::min(l - 1, layer + 1); break;
-    case Qt::Key_Home: head = 0; break;
-    case Qt::Key_End: head = h - 1; break;
-    case Qt::Key_PageUp: layer = 0; break;
-    case Qt::Key_PageDown: layer = l - 1; break;
+    case Qt::Key_Left:
+        head = head > 0 ? head - 1 : (layer > 0 ? (--layer, h - 1) : 0);
+        break;
+    case Qt::Key_Right:
+        head = head < h - 1 ? head + 1 : (layer < l - 1 ? (++layer, 0) : h - 1);
+        break;
+    case Qt::Key_Up:
+        layer = std::max(0, layer - 1);
+        break;
+    case Qt::Key_Down:
+        layer = std::min(l - 1, layer + 1);
+        break;
+    case Qt::Key_Home:
+        head = 0;
+        break;
+    case Qt::Key_End:
+        head = h - 1;
+        break;
+    case Qt::Key_PageUp:
+        layer = 0;
+        break;
+    case Qt::Key_PageDown:
+        layer = l - 1;
+        break;
     case Qt::Key_Space:
         emit headToggled(layer, head, !m_options.headsOff.count({layer, head}));
         return;
     case Qt::Key_Return:
-    case Qt::Key_Enter: emit headActivated(layer, head); return;
-    default: return QWidget::keyPressEvent(event);
+    case Qt::Key_Enter:
+        emit headActivated(layer, head);
+        return;
+    default:
+        return QWidget::keyPressEvent(event);
     }
     emit headSelected(layer, head);
 }

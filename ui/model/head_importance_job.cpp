@@ -2,13 +2,12 @@
 
 #include "core/model/model_loader.h"
 
-
 #include <optional>
 
 namespace attn::ui {
 
-HeadImportanceJob::HeadImportanceJob(std::shared_ptr<const core::ModelResult> base, std::unique_ptr<core::Backend> backend,
-                                     QObject* parent)
+HeadImportanceJob::HeadImportanceJob(std::shared_ptr<const core::ModelResult> base,
+                                     std::unique_ptr<core::Backend> backend, QObject* parent)
     : QObject(parent), m_base(std::move(base)), m_backend(std::move(backend))
 {
     qRegisterMetaType<core::HeadImportance>();
@@ -40,16 +39,15 @@ void HeadImportanceJob::start()
         } catch (const std::exception& e) {
             error = QString::fromUtf8(e.what());
         }
-        m_mailbox.post(
-            [this, importance, error] {
-                m_running = false;
-                if (importance)
-                    emit finished(*importance);
-                else if (!error.isEmpty())
-                    emit failed(error);
-                else
-                    emit cancelled();
-            });
+        m_mailbox.post([this, importance, error] {
+            m_running = false;
+            if (importance)
+                emit finished(*importance);
+            else if (!error.isEmpty())
+                emit failed(error);
+            else
+                emit cancelled();
+        });
     });
 }
 

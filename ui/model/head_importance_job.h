@@ -20,8 +20,8 @@ class HeadImportanceJob : public QObject
     Q_OBJECT
 
 public:
-    HeadImportanceJob(std::shared_ptr<const core::ModelResult> base, std::unique_ptr<core::Backend> backend,
-                      QObject* parent = nullptr);
+    HeadImportanceJob(std::shared_ptr<const core::ModelResult> base,
+                      std::unique_ptr<core::Backend> backend, QObject* parent = nullptr);
     ~HeadImportanceJob() override; // cancels and waits
 
     std::shared_ptr<const core::ModelResult> base() const { return m_base; }

@@ -26,8 +26,9 @@ ImportanceView::ImportanceView(QWidget* parent) : QWidget(parent)
     row->setContentsMargins(0, 0, 0, 0);
     m_compute = new QPushButton(tr("&Rank Heads"), this);
     m_compute->setObjectName(QStringLiteral("importanceCompute"));
-    m_compute->setToolTip(tr("Switch each head off in turn and measure how much the predicted token's log-probability "
-                             "falls (only the layers above each head recompute)"));
+    m_compute->setToolTip(tr(
+        "Switch each head off in turn and measure how much the predicted token's log-probability "
+        "falls (only the layers above each head recompute)"));
     m_progress = new QProgressBar(this);
     m_progress->setTextVisible(true);
     m_progress->setVisible(false);
@@ -53,7 +54,8 @@ ImportanceView::ImportanceView(QWidget* parent) : QWidget(parent)
     layout->addLayout(panelsRow, 1);
     connect(m_compute, &QPushButton::clicked, this, &ImportanceView::computeRequested);
     connect(m_cancel, &QPushButton::clicked, this, &ImportanceView::cancelRequested);
-    connect(m_panels, &MatrixPanelsView::cellClicked, this, [this](int, int row, int column) { emit headClicked(row, column); });
+    connect(m_panels, &MatrixPanelsView::cellClicked, this,
+            [this](int, int row, int column) { emit headClicked(row, column); });
     clear();
 }
 
@@ -63,8 +65,10 @@ void ImportanceView::clear()
     setRunning(false);
     m_note->clear();
     m_ranking->clear();
-    m_panels->setMessage(tr("Rank Heads measures, for the prediction shown, how much each head matters: the drop in the "
-                            "log-probability of the top token when that head alone is switched off."));
+    m_panels->setMessage(
+        tr("Rank Heads measures, for the prediction shown, how much each head matters: the drop in "
+           "the "
+           "log-probability of the top token when that head alone is switched off."));
 }
 
 void ImportanceView::setRunning(bool running)
@@ -85,8 +89,8 @@ void ImportanceView::setProgress(int done, int total)
     m_progress->setFormat(tr("%1 of %2 heads").arg(done).arg(total));
 }
 
-void ImportanceView::setImportance(const std::optional<core::HeadImportance>& importance, const QString& title, int layer,
-                                   int head)
+void ImportanceView::setImportance(const std::optional<core::HeadImportance>& importance,
+                                   const QString& title, int layer, int head)
 {
     m_importance = importance;
     if (!importance) {
@@ -94,7 +98,8 @@ void ImportanceView::setImportance(const std::optional<core::HeadImportance>& im
         return;
     }
     m_panels->setPanels({importancePanel(*importance, layer, head)}, title);
-    m_ranking->setText(tr("Most important heads:") + QLatin1Char('\n') + rankedHeadsText(*importance, kRankedHeads));
+    m_ranking->setText(tr("Most important heads:") + QLatin1Char('\n') +
+                       rankedHeadsText(*importance, kRankedHeads));
 }
 
 void ImportanceView::setMessage(const QString& text)

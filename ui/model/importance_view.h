@@ -25,7 +25,8 @@ public:
 
     void setRunning(bool running);
     void setProgress(int done, int total);
-    void setImportance(const std::optional<core::HeadImportance>& importance, const QString& title, int layer, int head);
+    void setImportance(const std::optional<core::HeadImportance>& importance, const QString& title,
+                       int layer, int head);
     void setMessage(const QString& text);
     // Nothing ranked (another model is open): the heatmap's place says what Rank Heads does.
     void clear();

@@ -44,7 +44,8 @@ QFont scaled(const QFont& font, double scale, bool bold)
     return f;
 }
 
-QImage cellImage(const core::Matrix& matrix, const ColourTable& colours, double low, double high, const QColor& masked)
+QImage cellImage(const core::Matrix& matrix, const ColourTable& colours, double low, double high,
+                 const QColor& masked)
 {
     QImage image(int(matrix.cols()), int(matrix.rows()), QImage::Format_RGB32);
     const double span = high > low ? high - low : 1.0;
@@ -59,8 +60,8 @@ QImage cellImage(const core::Matrix& matrix, const ColourTable& colours, double 
     return image;
 }
 
-void drawCells(QPainter& painter, const QRectF& rect, const core::Matrix& matrix, const ColourTable& colours,
-               double low, double high, bool vector)
+void drawCells(QPainter& painter, const QRectF& rect, const core::Matrix& matrix,
+               const ColourTable& colours, double low, double high, bool vector)
 {
     if (matrix.size() == 0)
         return;
@@ -77,7 +78,8 @@ void drawCells(QPainter& painter, const QRectF& rect, const core::Matrix& matrix
                 painter.setBrush(std::isnan(v) ? QColor(0xd9, 0xd9, 0xd9)
                                                : QColor(colours.at((double(v) - low) / span)));
                 // A hair wider than the cell, so that viewers leave no seams between cells.
-                painter.drawRect(QRectF(rect.left() + j * w, rect.top() + i * h, w * 1.02, h * 1.02));
+                painter.drawRect(
+                    QRectF(rect.left() + j * w, rect.top() + i * h, w * 1.02, h * 1.02));
             }
         painter.restore();
         return;
@@ -88,13 +90,14 @@ void drawCells(QPainter& painter, const QRectF& rect, const core::Matrix& matrix
     painter.restore();
 }
 
-void drawColourBar(QPainter& painter, const QRectF& rect, const ColourTable& colours, double low, double high,
-                   const QString& label, const QFont& font, const QColor& text)
+void drawColourBar(QPainter& painter, const QRectF& rect, const ColourTable& colours, double low,
+                   double high, const QString& label, const QFont& font, const QColor& text)
 {
     const QFontMetricsF fm(font, painter.device());
     const double u = unit(painter);
-    const QRectF bar(rect.left(), rect.top() + fm.height() / 2, std::max(6.0 * u, rect.width() * 0.25),
-                     std::max(4.0, rect.height() - fm.height() - (label.isEmpty() ? 0 : fm.height() * 1.4)));
+    const QRectF bar(
+        rect.left(), rect.top() + fm.height() / 2, std::max(6.0 * u, rect.width() * 0.25),
+        std::max(4.0, rect.height() - fm.height() - (label.isEmpty() ? 0 : fm.height() * 1.4)));
     QImage ramp(1, 256, QImage::Format_RGB32);
     for (int i = 0; i < 256; ++i)
         ramp.setPixel(0, i, colours.at(1.0 - i / 255.0));
@@ -106,15 +109,17 @@ void drawColourBar(QPainter& painter, const QRectF& rect, const ColourTable& col
     painter.drawRect(bar);
     painter.setFont(font);
     const auto number = [](double v) {
-        return std::abs(v) >= 100 || (std::abs(v) < 0.01 && v != 0) ? QString::number(v, 'g', 2) : QString::number(v, 'f', 2);
+        return std::abs(v) >= 100 || (std::abs(v) < 0.01 && v != 0) ? QString::number(v, 'g', 2)
+                                                                    : QString::number(v, 'f', 2);
     };
     const double x = bar.right() + 3 * u;
-    painter.drawText(QRectF(x, bar.top() - fm.height() / 2, rect.right() - x, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-                     number(high));
+    painter.drawText(QRectF(x, bar.top() - fm.height() / 2, rect.right() - x, fm.height()),
+                     Qt::AlignLeft | Qt::AlignVCenter, number(high));
     painter.drawText(QRectF(x, bar.bottom() - fm.height() / 2, rect.right() - x, fm.height()),
                      Qt::AlignLeft | Qt::AlignVCenter, number(low));
     if (!label.isEmpty())
-        painter.drawText(QRectF(rect.left() - rect.width(), bar.bottom() + fm.height() * 0.6, rect.width() * 3, fm.height() * 1.2),
+        painter.drawText(QRectF(rect.left() - rect.width(), bar.bottom() + fm.height() * 0.6,
+                                rect.width() * 3, fm.height() * 1.2),
                          Qt::AlignHCenter | Qt::AlignTop, label);
     painter.restore();
 }
@@ -138,7 +143,8 @@ std::optional<MatrixPanelsGeometry::Hit> MatrixPanelsGeometry::hitAt(QPointF poi
         if (!r.contains(point) || rows[p] <= 0 || columns[p] <= 0)
             continue;
         const int row = std::min(rows[p] - 1, int((point.y() - r.top()) / r.height() * rows[p]));
-        const int column = std::min(columns[p] - 1, int((point.x() - r.left()) / r.width() * columns[p]));
+        const int column =
+            std::min(columns[p] - 1, int((point.x() - r.left()) / r.width() * columns[p]));
         return Hit{int(p), row, column};
     }
     return std::nullopt;
@@ -148,20 +154,22 @@ namespace {
 
 // Each cell's number at `font`, or smaller down to smallestLegiblePoints; none where even
 // that does not fit a cell.
-void drawCellValues(QPainter& painter, const QRectF& cells, const MatrixPanel& panel, const ColourTable& colours,
-                    const QFont& font)
+void drawCellValues(QPainter& painter, const QRectF& cells, const MatrixPanel& panel,
+                    const ColourTable& colours, const QFont& font)
 {
     const core::Matrix& m = panel.matrix;
     const auto text = [&](float v) {
         const QString number = QString::number(double(v), 'f', panel.valueDecimals);
-        return number.startsWith(QLatin1Char('-')) ? QChar(0x2212) + number.mid(1) : number; // a real minus
+        return number.startsWith(QLatin1Char('-')) ? QChar(0x2212) + number.mid(1)
+                                                   : number; // a real minus
     };
     double widest = 0.0;
     QFontMetricsF fm(font, painter.device());
     for (Eigen::Index k = 0; k < m.size(); ++k)
         widest = std::max(widest, fm.horizontalAdvance(text(m.data()[k])));
     const double side = cells.width() / double(m.cols());
-    const double scale = std::min(1.0, std::min(side * 0.9 / std::max(widest, 1e-6), side * 0.85 / fm.height()));
+    const double scale =
+        std::min(1.0, std::min(side * 0.9 / std::max(widest, 1e-6), side * 0.85 / fm.height()));
     QFont shrunk = paint::scaled(font, scale);
     if (font.pointSizeF() > 0 && shrunk.pointSizeF() < smallestLegiblePoints(font.pointSizeF()))
         return;
@@ -174,7 +182,8 @@ void drawCellValues(QPainter& painter, const QRectF& cells, const MatrixPanel& p
             if (!std::isfinite(v))
                 continue;
             painter.setPen(textColorOn(QColor(colours.at((double(v) - panel.low) / span))));
-            painter.drawText(QRectF(cells.left() + j * side, cells.top() + i * side, side, side), Qt::AlignCenter, text(v));
+            painter.drawText(QRectF(cells.left() + j * side, cells.top() + i * side, side, side),
+                             Qt::AlignCenter, text(v));
         }
     painter.restore();
 }
@@ -182,13 +191,15 @@ void drawCellValues(QPainter& painter, const QRectF& cells, const MatrixPanel& p
 // Every `step`-th label, so that labels never overlap at `pitch` device units per cell.
 int labelStep(double pitch, double labelHeight)
 {
-    return pitch >= labelHeight * 0.95 ? 1 : int(std::ceil(labelHeight * 0.95 / std::max(pitch, 1e-6)));
+    return pitch >= labelHeight * 0.95 ? 1
+                                       : int(std::ceil(labelHeight * 0.95 / std::max(pitch, 1e-6)));
 }
 
 } // namespace
 
-MatrixPanelsGeometry paintMatrixPanels(QPainter& painter, const QRectF& target, const std::vector<MatrixPanel>& panels,
-                                       const QString& title, const QFont& font, const FigureStyle& style, bool vector)
+MatrixPanelsGeometry paintMatrixPanels(QPainter& painter, const QRectF& target,
+                                       const std::vector<MatrixPanel>& panels, const QString& title,
+                                       const QFont& font, const FigureStyle& style, bool vector)
 {
     MatrixPanelsGeometry geometry;
     painter.save();
@@ -203,8 +214,8 @@ MatrixPanelsGeometry paintMatrixPanels(QPainter& painter, const QRectF& target, 
     if (!title.isEmpty()) {
         const QFontMetricsF ft(titleFont, painter.device());
         painter.setFont(titleFont);
-        painter.drawText(QRectF(area.left(), area.top(), area.width(), ft.height() * 1.3), Qt::AlignCenter,
-                         ft.elidedText(title, Qt::ElideRight, area.width()));
+        painter.drawText(QRectF(area.left(), area.top(), area.width(), ft.height() * 1.3),
+                         Qt::AlignCenter, ft.elidedText(title, Qt::ElideRight, area.width()));
         area.setTop(area.top() + ft.height() * 1.6);
     }
     const int n = int(panels.size());
@@ -218,8 +229,10 @@ MatrixPanelsGeometry paintMatrixPanels(QPainter& painter, const QRectF& target, 
     const double panelHeight = stacked && n ? (area.height() - gap * (n - 1)) / n : area.height();
     for (int p = 0; p < n; ++p) {
         const MatrixPanel& panel = panels[std::size_t(p)];
-        const QRectF box = stacked ? QRectF(area.left(), area.top() + p * (panelHeight + gap), panelWidth, panelHeight)
-                                   : QRectF(area.left() + p * (panelWidth + gap), area.top(), panelWidth, panelHeight);
+        const QRectF box =
+            stacked
+                ? QRectF(area.left(), area.top() + p * (panelHeight + gap), panelWidth, panelHeight)
+                : QRectF(area.left() + p * (panelWidth + gap), area.top(), panelWidth, panelHeight);
         const int rows = int(panel.matrix.rows());
         const int cols = int(panel.matrix.cols());
         geometry.rows.push_back(rows);
@@ -236,23 +249,27 @@ MatrixPanelsGeometry paintMatrixPanels(QPainter& painter, const QRectF& target, 
         };
         const double axisBand = fmSmall.height() * 1.2;
         const double rowLabelWidth = std::min(widest(panel.rowLabels) + 4 * u, inner.width() * 0.3);
-        const double columnLabelHeight = std::min(widest(panel.columnLabels) + 4 * u, inner.height() * 0.3);
+        const double columnLabelHeight =
+            std::min(widest(panel.columnLabels) + 4 * u, inner.height() * 0.3);
         const double barWidth = 10 * u + fmSmall.horizontalAdvance(QStringLiteral("-0.00")) + 6 * u;
-        const QRectF room(inner.left() + (panel.rowAxis.isEmpty() ? 0 : axisBand) + rowLabelWidth, inner.top(),
-                          inner.width() - rowLabelWidth - barWidth - 10 * u - (panel.rowAxis.isEmpty() ? 0 : axisBand),
-                          inner.height() - columnLabelHeight - (panel.columnAxis.isEmpty() ? 0 : axisBand) -
-                              fmSmall.height() * 2.2);
+        const QRectF room(inner.left() + (panel.rowAxis.isEmpty() ? 0 : axisBand) + rowLabelWidth,
+                          inner.top(),
+                          inner.width() - rowLabelWidth - barWidth - 10 * u -
+                              (panel.rowAxis.isEmpty() ? 0 : axisBand),
+                          inner.height() - columnLabelHeight -
+                              (panel.columnAxis.isEmpty() ? 0 : axisBand) - fmSmall.height() * 2.2);
         const bool fits = rows > 0 && cols > 0 && room.width() > 4 && room.height() > 4;
         const double side = fits ? std::min(room.width() / cols, room.height() / rows) : 0.0;
         // Square cells leave room on one side: centred, so that a wide export is not drawn
         // in its top part only.
         const double shift = fits ? (room.height() - side * rows) / 2 : 0.0;
-        const QRectF cells(room.left() + (room.width() - side * cols) / 2, room.top() + shift, side * cols, side * rows);
+        const QRectF cells(room.left() + (room.width() - side * cols) / 2, room.top() + shift,
+                           side * cols, side * rows);
         geometry.cells.push_back(cells);
         painter.setFont(panelFont);
         painter.setPen(style.text);
-        painter.drawText(QRectF(box.left(), box.top() + shift, box.width(), fp.height() * 1.2), Qt::AlignCenter,
-                         fp.elidedText(panel.title, Qt::ElideRight, box.width()));
+        painter.drawText(QRectF(box.left(), box.top() + shift, box.width(), fp.height() * 1.2),
+                         Qt::AlignCenter, fp.elidedText(panel.title, Qt::ElideRight, box.width()));
         if (!fits) {
             geometry.cells.back() = QRectF();
             continue;
@@ -267,40 +284,47 @@ MatrixPanelsGeometry paintMatrixPanels(QPainter& painter, const QRectF& target, 
         painter.drawRect(cells);
         if (panel.highlightRow >= 0 && panel.highlightRow < rows) {
             painter.setPen(QPen(style.accent, 2 * u));
-            painter.drawRect(QRectF(cells.left(), cells.top() + panel.highlightRow * side, cells.width(), side));
+            painter.drawRect(
+                QRectF(cells.left(), cells.top() + panel.highlightRow * side, cells.width(), side));
         }
         if (panel.highlightColumn >= 0 && panel.highlightColumn < cols) {
             painter.setPen(QPen(style.accent, 2 * u));
-            painter.drawRect(QRectF(cells.left() + panel.highlightColumn * side, cells.top(), side, cells.height()));
+            painter.drawRect(QRectF(cells.left() + panel.highlightColumn * side, cells.top(), side,
+                                    cells.height()));
         }
 
         painter.setFont(small);
         painter.setPen(style.text);
         const int rowStep = labelStep(side, fmSmall.height());
         for (int i = 0; i < rows && i < panel.rowLabels.size(); i += rowStep)
-            painter.drawText(QRectF(cells.left() - rowLabelWidth, cells.top() + i * side, rowLabelWidth - 3 * u, side),
+            painter.drawText(QRectF(cells.left() - rowLabelWidth, cells.top() + i * side,
+                                    rowLabelWidth - 3 * u, side),
                              Qt::AlignRight | Qt::AlignVCenter, panel.rowLabels[i]);
         const int columnStep = labelStep(side, fmSmall.height());
         for (int j = 0; j < cols && j < panel.columnLabels.size(); j += columnStep) {
             painter.save();
             painter.translate(cells.left() + (j + 0.5) * side, cells.bottom() + 3 * u);
             painter.rotate(-90);
-            painter.drawText(QRectF(-columnLabelHeight, -side / 2, columnLabelHeight, side), Qt::AlignRight | Qt::AlignVCenter,
-                             panel.columnLabels[j]);
+            painter.drawText(QRectF(-columnLabelHeight, -side / 2, columnLabelHeight, side),
+                             Qt::AlignRight | Qt::AlignVCenter, panel.columnLabels[j]);
             painter.restore();
         }
         if (!panel.columnAxis.isEmpty())
-            painter.drawText(QRectF(cells.left(), cells.bottom() + columnLabelHeight + 3 * u, cells.width(), axisBand),
+            painter.drawText(QRectF(cells.left(), cells.bottom() + columnLabelHeight + 3 * u,
+                                    cells.width(), axisBand),
                              Qt::AlignCenter, panel.columnAxis);
         if (!panel.rowAxis.isEmpty()) {
             painter.save();
             painter.translate(cells.left() - rowLabelWidth - axisBand, cells.center().y());
             painter.rotate(-90);
-            painter.drawText(QRectF(-cells.height() / 2, 0, cells.height(), axisBand), Qt::AlignCenter, panel.rowAxis);
+            painter.drawText(QRectF(-cells.height() / 2, 0, cells.height(), axisBand),
+                             Qt::AlignCenter, panel.rowAxis);
             painter.restore();
         }
-        const QRectF bar(cells.right() + 10 * u, cells.top(), barWidth, std::max(cells.height(), fm.height() * 5));
-        paint::drawColourBar(painter, bar, colours, panel.low, panel.high, panel.scaleLabel, small, style.text);
+        const QRectF bar(cells.right() + 10 * u, cells.top(), barWidth,
+                         std::max(cells.height(), fm.height() * 5));
+        paint::drawColourBar(painter, bar, colours, panel.low, panel.high, panel.scaleLabel, small,
+                             style.text);
     }
     painter.restore();
     return geometry;

@@ -47,7 +47,7 @@ struct MatrixPanel
     Colormap map = Colormap::Viridis;
     double low = 0.0;
     double high = 1.0;
-    QString scaleLabel; // under the colour bar
+    QString scaleLabel;    // under the colour bar
     int highlightRow = -1; // framed (the selected layer, the focus token)
     int highlightColumn = -1;
     int valueDecimals = -1; // >= 0: each cell's number, where the cells hold it legibly
@@ -73,8 +73,9 @@ struct MatrixPanelsGeometry
 // title. Cells are drawn as rectangles where `vector` (SVG, PDF) and there are few enough,
 // else as one image per panel. Text takes the style's text colour and `font` (in points,
 // so it is the same physical size on screen and at any DPI).
-MatrixPanelsGeometry paintMatrixPanels(QPainter& painter, const QRectF& target, const std::vector<MatrixPanel>& panels,
-                                       const QString& title, const QFont& font, const FigureStyle& style, bool vector);
+MatrixPanelsGeometry paintMatrixPanels(QPainter& painter, const QRectF& target,
+                                       const std::vector<MatrixPanel>& panels, const QString& title,
+                                       const QFont& font, const FigureStyle& style, bool vector);
 
 // Helpers the model figures share.
 namespace paint {
@@ -89,11 +90,11 @@ QImage cellImage(const core::Matrix& matrix, const ColourTable& colours, double 
                  const QColor& masked = QColor(0xd9, 0xd9, 0xd9));
 // The cells of `matrix` into `rect`: rectangles for vector output of few cells, else an
 // image scaled without smoothing (cells, not blur).
-void drawCells(QPainter& painter, const QRectF& rect, const core::Matrix& matrix, const ColourTable& colours,
-               double low, double high, bool vector);
+void drawCells(QPainter& painter, const QRectF& rect, const core::Matrix& matrix,
+               const ColourTable& colours, double low, double high, bool vector);
 // A vertical colour bar with its end values and label.
-void drawColourBar(QPainter& painter, const QRectF& rect, const ColourTable& colours, double low, double high,
-                   const QString& label, const QFont& font, const QColor& text);
+void drawColourBar(QPainter& painter, const QRectF& rect, const ColourTable& colours, double low,
+                   double high, const QString& label, const QFont& font, const QColor& text);
 // A token as a label: quoted where it has leading or trailing spaces, cut to `maxCharacters`.
 QString tokenLabel(const QString& text, int maxCharacters = 14);
 

@@ -41,9 +41,11 @@ QString MatrixPanelsView::describeAt(QPointF point) const
     if (!hit || hit->panel >= int(m_panels.size()))
         return {};
     const MatrixPanel& panel = m_panels[std::size_t(hit->panel)];
-    const QString row = hit->row < panel.rowLabels.size() ? panel.rowLabels[hit->row] : QString::number(hit->row + 1);
-    const QString column =
-        hit->column < panel.columnLabels.size() ? panel.columnLabels[hit->column] : QString::number(hit->column + 1);
+    const QString row = hit->row < panel.rowLabels.size() ? panel.rowLabels[hit->row]
+                                                          : QString::number(hit->row + 1);
+    const QString column = hit->column < panel.columnLabels.size()
+                               ? panel.columnLabels[hit->column]
+                               : QString::number(hit->column + 1);
     return tr("%1\n%2 %3 · %4 %5: %6")
         .arg(panel.title, panel.rowAxis, row, panel.columnAxis, column)
         .arg(double(panel.matrix(hit->row, hit->column)), 0, 'g', 4);
@@ -69,15 +71,18 @@ void MatrixPanelsView::paintEvent(QPaintEvent*)
     painter.fillRect(rect(), m_style.background);
     if (!m_message.isEmpty() || m_panels.empty()) {
         painter.setPen(m_style.mutedText);
-        painter.drawText(rect().adjusted(12, 12, -12, -12), Qt::AlignCenter | Qt::TextWordWrap, m_message);
+        painter.drawText(rect().adjusted(12, 12, -12, -12), Qt::AlignCenter | Qt::TextWordWrap,
+                         m_message);
         return;
     }
-    m_geometry = paintMatrixPanels(painter, QRectF(rect()), m_panels, m_title, font(), m_style, false);
+    m_geometry =
+        paintMatrixPanels(painter, QRectF(rect()), m_panels, m_title, font(), m_style, false);
 }
 
 void MatrixPanelsView::mousePressEvent(QMouseEvent* event)
 {
-    if (const auto hit = m_geometry.hitAt(event->position()); hit && event->button() == Qt::LeftButton)
+    if (const auto hit = m_geometry.hitAt(event->position());
+        hit && event->button() == Qt::LeftButton)
         emit cellClicked(hit->panel, hit->row, hit->column);
 }
 

@@ -3,11 +3,8 @@
 namespace attn::ui {
 
 ModelTextCommand::ModelTextCommand(ModelDocument& document, QString after)
-    : QUndoCommand(QObject::tr("Edit sentence")),
-      m_document(document),
-      m_before(document.text()),
-      m_after(std::move(after)),
-      m_gesture(document.gesture())
+    : QUndoCommand(QObject::tr("Edit sentence")), m_document(document), m_before(document.text()),
+      m_after(std::move(after)), m_gesture(document.gesture())
 {
 }
 
@@ -33,13 +30,8 @@ bool ModelTextCommand::mergeWith(const QUndoCommand* other)
 
 InterventionsCommand::InterventionsCommand(ModelDocument& document, ModelCommandId id, Key key,
                                            core::Interventions after, const QString& text)
-    : QUndoCommand(text),
-      m_document(document),
-      m_id(id),
-      m_key(key),
-      m_before(document.interventions()),
-      m_after(std::move(after)),
-      m_gesture(document.gesture())
+    : QUndoCommand(text), m_document(document), m_id(id), m_key(key),
+      m_before(document.interventions()), m_after(std::move(after)), m_gesture(document.gesture())
 {
 }
 

@@ -39,8 +39,8 @@ public:
         bool operator==(const Key&) const = default;
     };
 
-    InterventionsCommand(ModelDocument& document, ModelCommandId id, Key key, core::Interventions after,
-                         const QString& text);
+    InterventionsCommand(ModelDocument& document, ModelCommandId id, Key key,
+                         core::Interventions after, const QString& text);
 
     bool isNoOp() const { return m_before == m_after; }
     int id() const override { return int(m_id); }

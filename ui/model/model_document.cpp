@@ -18,15 +18,19 @@ namespace {
 bool sameMatrix(const core::Matrix& a, const core::Matrix& b)
 {
     return a.rows() == b.rows() && a.cols() == b.cols() &&
-           (a.size() == 0 || std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(float)) == 0);
+           (a.size() == 0 ||
+            std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(float)) == 0);
 }
 
 std::optional<core::Matrix>& slot(core::HeadEdit& edit, HeadMatrix which)
 {
     switch (which) {
-    case HeadMatrix::Wq: return edit.Wq;
-    case HeadMatrix::Wk: return edit.Wk;
-    case HeadMatrix::Wv: return edit.Wv;
+    case HeadMatrix::Wq:
+        return edit.Wq;
+    case HeadMatrix::Wk:
+        return edit.Wk;
+    case HeadMatrix::Wv:
+        return edit.Wv;
     }
     return edit.Wq;
 }
@@ -97,16 +101,20 @@ void tidy(core::Interventions& interventions, const core::Model& model)
 QString headMatrixTitle(HeadMatrix matrix)
 {
     switch (matrix) {
-    case HeadMatrix::Wq: return QStringLiteral("W^q");
-    case HeadMatrix::Wk: return QStringLiteral("W^k");
-    case HeadMatrix::Wv: return QStringLiteral("W^v");
+    case HeadMatrix::Wq:
+        return QStringLiteral("W^q");
+    case HeadMatrix::Wk:
+        return QStringLiteral("W^k");
+    case HeadMatrix::Wv:
+        return QStringLiteral("W^v");
     }
     return {};
 }
 
 ModelDocument::ModelDocument(QObject* parent) : QObject(parent)
 {
-    connect(&m_undo, &QUndoStack::cleanChanged, this, [this](bool clean) { emit modifiedChanged(!clean); });
+    connect(&m_undo, &QUndoStack::cleanChanged, this,
+            [this](bool clean) { emit modifiedChanged(!clean); });
 }
 
 ModelDocument::~ModelDocument()
@@ -116,7 +124,8 @@ ModelDocument::~ModelDocument()
 }
 
 void ModelDocument::reset(std::shared_ptr<const core::Model> model, const QString& text,
-                          const core::Interventions& interventions, int layer, int head, const QString& path)
+                          const core::Interventions& interventions, int layer, int head,
+                          const QString& path)
 {
     m_undo.clear();
     m_model = std::move(model);
@@ -225,10 +234,12 @@ void ModelDocument::setHeadOff(int layer, int head, bool off)
         after.headsOff.erase({layer, head});
     const QString text = off ? tr("Switch off layer %1 head %2").arg(layer + 1).arg(head + 1)
                              : tr("Switch on layer %1 head %2").arg(layer + 1).arg(head + 1);
-    m_undo.push(new InterventionsCommand(*this, ModelCommandId::HeadOff, {layer, head, -1}, std::move(after), text));
+    m_undo.push(new InterventionsCommand(*this, ModelCommandId::HeadOff, {layer, head, -1},
+                                         std::move(after), text));
 }
 
-void ModelDocument::setLayerSettings(int layer, const core::LayerEdit& settings, const QString& what)
+void ModelDocument::setLayerSettings(int layer, const core::LayerEdit& settings,
+                                     const QString& what)
 {
     if (!m_model)
         return;
@@ -241,7 +252,8 @@ void ModelDocument::setLayerSettings(int layer, const core::LayerEdit& settings,
     tidy(after, *m_model);
     if (after == m_interventions)
         return;
-    m_undo.push(new InterventionsCommand(*this, ModelCommandId::LayerSettings, {layer, -1, -1}, std::move(after),
+    m_undo.push(new InterventionsCommand(*this, ModelCommandId::LayerSettings, {layer, -1, -1},
+                                         std::move(after),
                                          tr("%1 · layer %2").arg(what).arg(layer + 1)));
 }
 
@@ -254,12 +266,14 @@ void ModelDocument::setTemperature(int layer, float temperature)
     tidy(after, *m_model);
     if (after == m_interventions)
         return;
-    auto* command = new InterventionsCommand(*this, ModelCommandId::Temperature, {layer, -1, -1}, std::move(after),
-                                             tr("Temperature · layer %1").arg(layer + 1));
+    auto* command =
+        new InterventionsCommand(*this, ModelCommandId::Temperature, {layer, -1, -1},
+                                 std::move(after), tr("Temperature · layer %1").arg(layer + 1));
     m_undo.push(command);
 }
 
-void ModelDocument::setHeadMatrix(int layer, int head, HeadMatrix which, const core::Matrix& matrix, const QString& what)
+void ModelDocument::setHeadMatrix(int layer, int head, HeadMatrix which, const core::Matrix& matrix,
+                                  const QString& what)
 {
     if (!m_model)
         return;
@@ -281,22 +295,24 @@ void ModelDocument::setHeadMatrix(int layer, int head, HeadMatrix which, const c
         return;
     const QString text = (what.isEmpty() ? tr("Edit %1").arg(headMatrixTitle(which)) : what) +
                          tr(" · layer %1 head %2").arg(layer + 1).arg(head + 1);
-    m_undo.push(new InterventionsCommand(*this, ModelCommandId::HeadWeights, {layer, head, int(which)},
-                                         std::move(after), text));
+    m_undo.push(new InterventionsCommand(*this, ModelCommandId::HeadWeights,
+                                         {layer, head, int(which)}, std::move(after), text));
 }
 
 void ModelDocument::resetInterventions()
 {
     if (m_interventions.empty())
         return;
-    m_undo.push(new InterventionsCommand(*this, ModelCommandId::Reset, {}, core::Interventions{}, tr("Reset model")));
+    m_undo.push(new InterventionsCommand(*this, ModelCommandId::Reset, {}, core::Interventions{},
+                                         tr("Reset model")));
 }
 
 core::Matrix ModelDocument::checkpointMatrix(int layer, int head, HeadMatrix which) const
 {
     if (!m_model || layer < 0 || layer >= layerCount() || head < 0 || head >= headCount())
         return {};
-    const core::HeadWeights& own = m_model->weights.layers[std::size_t(layer)].attention->heads[std::size_t(head)];
+    const core::HeadWeights& own =
+        m_model->weights.layers[std::size_t(layer)].attention->heads[std::size_t(head)];
     return which == HeadMatrix::Wq ? own.Wq : which == HeadMatrix::Wk ? own.Wk : own.Wv;
 }
 

@@ -80,7 +80,8 @@ public:
     void setLayerSettings(int layer, const core::LayerEdit& settings, const QString& what);
     void setTemperature(int layer, float temperature);
     // A head's projection, d_model x d_head; the checkpoint's own again removes the edit.
-    void setHeadMatrix(int layer, int head, HeadMatrix which, const core::Matrix& matrix, const QString& what = {});
+    void setHeadMatrix(int layer, int head, HeadMatrix which, const core::Matrix& matrix,
+                       const QString& what = {});
     // Back to the checkpoint: every intervention undone in one step.
     void resetInterventions();
 
@@ -98,7 +99,8 @@ public:
     // The latest run with the interventions, and the unedited run it is compared with.
     std::shared_ptr<const core::ModelResult> result() const { return m_result; }
     std::shared_ptr<const core::ModelResult> baseline() const { return m_baseline; }
-    void setResults(std::shared_ptr<const core::ModelResult> result, std::shared_ptr<const core::ModelResult> baseline);
+    void setResults(std::shared_ptr<const core::ModelResult> result,
+                    std::shared_ptr<const core::ModelResult> baseline);
 
     // Used by the undo commands only.
     void applyText(const QString& text);

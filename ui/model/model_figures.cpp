@@ -42,7 +42,8 @@ QString quotedText(const core::ModelResult& result)
 
 std::optional<ModelFigure> parseModelFigure(const QString& name)
 {
-    for (ModelFigure figure : {ModelFigure::Grid, ModelFigure::Rollout, ModelFigure::Predictions, ModelFigure::Importance})
+    for (ModelFigure figure : {ModelFigure::Grid, ModelFigure::Rollout, ModelFigure::Predictions,
+                               ModelFigure::Importance})
         if (name == modelFigureName(figure))
             return figure;
     return std::nullopt;
@@ -51,10 +52,14 @@ std::optional<ModelFigure> parseModelFigure(const QString& name)
 QString modelFigureName(ModelFigure figure)
 {
     switch (figure) {
-    case ModelFigure::Grid: return QStringLiteral("grid");
-    case ModelFigure::Rollout: return QStringLiteral("rollout");
-    case ModelFigure::Predictions: return QStringLiteral("predictions");
-    case ModelFigure::Importance: return QStringLiteral("importance");
+    case ModelFigure::Grid:
+        return QStringLiteral("grid");
+    case ModelFigure::Rollout:
+        return QStringLiteral("rollout");
+    case ModelFigure::Predictions:
+        return QStringLiteral("predictions");
+    case ModelFigure::Importance:
+        return QStringLiteral("importance");
     }
     return {};
 }
@@ -67,7 +72,8 @@ std::vector<MatrixPanel> rolloutPanels(const core::ModelResult& result, int laye
     const std::vector<core::Matrix> rollout = core::attentionRollout(result);
     const QStringList labels = HeadGridPainter::tokenLabels(result);
     MatrixPanel rolled;
-    rolled.title = layer == 0 ? Words::tr("Rollout through layer 1") : Words::tr("Rollout through layers 1–%1").arg(layer + 1);
+    rolled.title = layer == 0 ? Words::tr("Rollout through layer 1")
+                              : Words::tr("Rollout through layers 1–%1").arg(layer + 1);
     rolled.matrix = rollout[std::size_t(layer)];
     MatrixPanel mean;
     mean.title = Words::tr("Layer %1: mean of its heads").arg(layer + 1);
@@ -86,7 +92,8 @@ std::vector<MatrixPanel> rolloutPanels(const core::ModelResult& result, int laye
     return {rolled, mean};
 }
 
-MatrixPanel importancePanel(const core::HeadImportance& importance, int selectedLayer, int selectedHead)
+MatrixPanel importancePanel(const core::HeadImportance& importance, int selectedLayer,
+                            int selectedHead)
 {
     MatrixPanel panel;
     panel.title = Words::tr("Drop in log p when a head is switched off");
@@ -123,7 +130,8 @@ QString rankedHeadsText(const core::HeadImportance& importance, int count)
                      .arg(k + 1)
                      .arg(l + 1)
                      .arg(h + 1)
-                     .arg((drop < 0 ? QString(QChar(0x2212)) : QString()) + QString::number(std::abs(drop), 'f', 2));
+                     .arg((drop < 0 ? QString(QChar(0x2212)) : QString()) +
+                          QString::number(std::abs(drop), 'f', 2));
     }
     return lines.join(QLatin1Char('\n'));
 }
@@ -135,7 +143,8 @@ std::set<std::pair<int, int>> editedHeads(const core::ModelResult& result)
         if (layer < 0 || layer >= result.layerCount())
             continue;
         const int heads = int(result.layers[std::size_t(layer)]->heads.size());
-        const bool settings = edit.score || edit.normalization || edit.temperature || edit.mask || edit.fill;
+        const bool settings =
+            edit.score || edit.normalization || edit.temperature || edit.mask || edit.fill;
         for (int h = 0; h < heads; ++h)
             if (settings || edit.heads.count(h))
                 edited.insert({layer, h});
@@ -149,32 +158,38 @@ QString defaultModelFigureTitle(ModelFigure figure, const ModelFigureSource& sou
     const QString name = result.model ? result.model->name : QString();
     QString edits;
     if (!result.interventions.empty())
-        edits = result.interventions.headsOff.size() == 1
-                    ? Words::tr(" · 1 head off")
-                    : result.interventions.headsOff.empty() ? Words::tr(" · edited")
-                                                            : Words::tr(" · %1 heads off").arg(result.interventions.headsOff.size());
+        edits = result.interventions.headsOff.size() == 1 ? Words::tr(" · 1 head off")
+                : result.interventions.headsOff.empty()
+                    ? Words::tr(" · edited")
+                    : Words::tr(" · %1 heads off").arg(result.interventions.headsOff.size());
     switch (figure) {
-    case ModelFigure::Grid: return Words::tr("%1 · %2 · every head's attention%3").arg(name, quotedText(result), edits);
-    case ModelFigure::Rollout: return Words::tr("%1 · %2 · attention rollout%3").arg(name, quotedText(result), edits);
-    case ModelFigure::Predictions: return Words::tr("%1 · %2 · predictions%3").arg(name, quotedText(result), edits);
+    case ModelFigure::Grid:
+        return Words::tr("%1 · %2 · every head's attention%3").arg(name, quotedText(result), edits);
+    case ModelFigure::Rollout:
+        return Words::tr("%1 · %2 · attention rollout%3").arg(name, quotedText(result), edits);
+    case ModelFigure::Predictions:
+        return Words::tr("%1 · %2 · predictions%3").arg(name, quotedText(result), edits);
     case ModelFigure::Importance:
         if (source.importance && source.importance->position >= 0 && !result.predictions.empty())
             return Words::tr("%1 · %2 · head importance for %3")
                 .arg(name, quotedText(result),
-                     paint::tokenLabel(result.predictions.front().top.empty() ? QString()
-                                                                               : result.predictions.front().top.front().text));
+                     paint::tokenLabel(result.predictions.front().top.empty()
+                                           ? QString()
+                                           : result.predictions.front().top.front().text));
         return Words::tr("%1 · head importance").arg(name);
     }
     return name;
 }
 
-void paintModelFigure(QPainter& painter, const QRectF& target, ModelFigure figure, const ModelFigureSource& source,
-                      const QFont& font, const FigureStyle& style, bool vector)
+void paintModelFigure(QPainter& painter, const QRectF& target, ModelFigure figure,
+                      const ModelFigureSource& source, const QFont& font, const FigureStyle& style,
+                      bool vector)
 {
     if (!source.result)
         return;
     const core::ModelResult& result = *source.result;
-    const QString title = source.title.isEmpty() ? defaultModelFigureTitle(figure, source) : source.title;
+    const QString title =
+        source.title.isEmpty() ? defaultModelFigureTitle(figure, source) : source.title;
     switch (figure) {
     case ModelFigure::Grid: {
         HeadGridOptions options;
@@ -187,16 +202,19 @@ void paintModelFigure(QPainter& painter, const QRectF& target, ModelFigure figur
         options.headsOff = result.interventions.headsOff;
         options.edited = editedHeads(result);
         const int heads = result.layerCount() ? int(result.layers.front()->heads.size()) : 0;
-        const auto geometry = HeadGridPainter::layout(target, result.layerCount(), heads, font, options, painter.device(),
-                                                      HeadGridPainter::tokenLabels(result));
+        const auto geometry =
+            HeadGridPainter::layout(target, result.layerCount(), heads, font, options,
+                                    painter.device(), HeadGridPainter::tokenLabels(result));
         HeadGridPainter::paint(painter, geometry, result, options, vector);
         break;
     }
     case ModelFigure::Rollout:
-        paintMatrixPanels(painter, target, rolloutPanels(result, source.layer, source.colormap), title, font, style, vector);
+        paintMatrixPanels(painter, target, rolloutPanels(result, source.layer, source.colormap),
+                          title, font, style, vector);
         break;
     case ModelFigure::Predictions:
-        PredictionsPainter::paint(painter, target, predictionBlocks(result, source.baseline.get(), source.topK),
+        PredictionsPainter::paint(painter, target,
+                                  predictionBlocks(result, source.baseline.get(), source.topK),
                                   predictionsMessage(result), title, font, style, true);
         break;
     case ModelFigure::Importance:
@@ -207,8 +225,8 @@ void paintModelFigure(QPainter& painter, const QRectF& target, ModelFigure figur
     }
 }
 
-QByteArray modelFigureBytes(ModelFigure figure, const ModelFigureSource& source, QSize size, double dpi,
-                            FigureFormat format, double fontPoints)
+QByteArray modelFigureBytes(ModelFigure figure, const ModelFigureSource& source, QSize size,
+                            double dpi, FigureFormat format, double fontPoints)
 {
     if (!source.result)
         throw core::Error("there is no model run to draw");

@@ -44,14 +44,15 @@ struct ModelFigureSource
     int focusToken = -1; // the query token the grid highlights
     std::optional<core::HeadImportance> importance;
     Colormap colormap = Colormap::Viridis;
-    QString title;   // empty: the figure's own
-    int topK = 10;   // rows of the predictions
+    QString title; // empty: the figure's own
+    int topK = 10; // rows of the predictions
 };
 
 // The rollout (Abnar & Zuidema 2020) of `result` up to `layer`, beside the raw mean of that
 // layer's enabled heads (core::attentionRollout, core::meanOfEnabledHeads).
 std::vector<MatrixPanel> rolloutPanels(const core::ModelResult& result, int layer, Colormap map);
-MatrixPanel importancePanel(const core::HeadImportance& importance, int selectedLayer, int selectedHead);
+MatrixPanel importancePanel(const core::HeadImportance& importance, int selectedLayer,
+                            int selectedHead);
 // The `count` heads whose removal lowers the prediction's log-probability most, most first:
 // "1. Layer 2, head 3: 0.42 nats", one a line (ties in layer, then head order).
 QString rankedHeadsText(const core::HeadImportance& importance, int count);
@@ -61,13 +62,14 @@ std::set<std::pair<int, int>> editedHeads(const core::ModelResult& result);
 
 // Paints `figure` into `target` with `font` (in points) and the style's colours; the
 // background is not filled. `vector` for SVG and PDF.
-void paintModelFigure(QPainter& painter, const QRectF& target, ModelFigure figure, const ModelFigureSource& source,
-                      const QFont& font, const FigureStyle& style, bool vector);
+void paintModelFigure(QPainter& painter, const QRectF& target, ModelFigure figure,
+                      const ModelFigureSource& source, const QFont& font, const FigureStyle& style,
+                      bool vector);
 
 // A file of `figure`: PNG of `size` pixels with the DPI in its metadata, SVG and PDF of
 // size * 72 / dpi points with text kept as text (as figureBytes does for a head's figures).
 // Throws core::Error when the source cannot show the figure (no prediction, no importance).
-QByteArray modelFigureBytes(ModelFigure figure, const ModelFigureSource& source, QSize size, double dpi,
-                            FigureFormat format, double fontPoints = 10.0);
+QByteArray modelFigureBytes(ModelFigure figure, const ModelFigureSource& source, QSize size,
+                            double dpi, FigureFormat format, double fontPoints = 10.0);
 
 } // namespace attn::ui

@@ -28,13 +28,16 @@ namespace {
 
 // The scores a checkpoint's head can take: additive and bilinear need weights a checkpoint
 // does not have.
-constexpr ScoreOption kModelScores[] = {ScoreOption::Scaled, ScoreOption::Dot, ScoreOption::Hard, ScoreOption::Cosine};
-constexpr core::Normalization kNormalizations[] = {core::Normalization::Softmax, core::Normalization::Relu,
-                                                   core::Normalization::Sparsemax, core::Normalization::None};
+constexpr ScoreOption kModelScores[] = {ScoreOption::Scaled, ScoreOption::Dot, ScoreOption::Hard,
+                                        ScoreOption::Cosine};
+constexpr core::Normalization kNormalizations[] = {
+    core::Normalization::Softmax, core::Normalization::Relu, core::Normalization::Sparsemax,
+    core::Normalization::None};
 
 } // namespace
 
-ModelHeadPanel::ModelHeadPanel(ModelDocument& document, QWidget* parent) : QWidget(parent), m_document(document)
+ModelHeadPanel::ModelHeadPanel(ModelDocument& document, QWidget* parent)
+    : QWidget(parent), m_document(document)
 {
     setObjectName(QStringLiteral("modelHeadPanel"));
     auto* layout = new QVBoxLayout(this);
@@ -47,7 +50,8 @@ ModelHeadPanel::ModelHeadPanel(ModelDocument& document, QWidget* parent) : QWidg
     layout->addWidget(m_title);
     m_headOn = new QCheckBox(tr("Head &on (its output goes into W^O)"), this);
     m_headOn->setObjectName(QStringLiteral("headOnCheck"));
-    m_headOn->setToolTip(tr("Off: the head's output is left out of W^O, and the prediction is computed again"));
+    m_headOn->setToolTip(
+        tr("Off: the head's output is left out of W^O, and the prediction is computed again"));
     layout->addWidget(m_headOn);
 
     auto* settings = new QGroupBox(this);
@@ -76,10 +80,12 @@ ModelHeadPanel::ModelHeadPanel(ModelDocument& document, QWidget* parent) : QWidg
     m_temperature = new QSlider(Qt::Horizontal, temperatureRow);
     m_temperature->setObjectName(QStringLiteral("modelTemperatureSlider"));
     m_temperature->setRange(0, AttentionPanel::kSliderSteps);
-    m_temperature->setAccessibleName(tr("Temperature")); // the row's label names the field beside it
+    m_temperature->setAccessibleName(
+        tr("Temperature")); // the row's label names the field beside it
     m_temperature->setToolTip(temperatureToolTip());
     m_temperatureField = new DecimalField(tr("Temperature"), 4, temperatureRow);
-    m_temperatureField->setRange(AttentionPanel::kMinTypedTemperature, AttentionPanel::kMaxTypedTemperature);
+    m_temperatureField->setRange(AttentionPanel::kMinTypedTemperature,
+                                 AttentionPanel::kMaxTypedTemperature);
     m_temperatureField->setToolTip(typedTemperatureToolTip());
     temperatureLayout->addWidget(m_temperature, 1);
     temperatureLayout->addWidget(m_temperatureField);
@@ -104,11 +110,13 @@ ModelHeadPanel::ModelHeadPanel(ModelDocument& document, QWidget* parent) : QWidg
     m_fill = new QComboBox(settings);
     m_fill->addItem(tr("−∞ (excluded)"), QStringLiteral("-inf"));
     m_fill->addItem(tr("−9e15"), QStringLiteral("-9e15"));
-    m_fill->setToolTip(tr("What a masked score becomes: −∞ gives it weight 0 exactly; −9e15 spreads a fully "
-                          "masked row evenly"));
+    m_fill->setToolTip(
+        tr("What a masked score becomes: −∞ gives it weight 0 exactly; −9e15 spreads a fully "
+           "masked row evenly"));
     form->addRow(tr("&Masked value:"), m_fill);
     m_resetLayer = new QPushButton(tr("Checkpoint's settings"), settings);
-    m_resetLayer->setToolTip(tr("The scaled dot product, softmax, temperature 1 and the model's own mask"));
+    m_resetLayer->setToolTip(
+        tr("The scaled dot product, softmax, temperature 1 and the model's own mask"));
     form->addRow(m_resetLayer);
     layout->addWidget(settings);
 
@@ -132,7 +140,8 @@ ModelHeadPanel::ModelHeadPanel(ModelDocument& document, QWidget* parent) : QWidg
             m_document.setHeadOff(m_document.selectedLayer(), m_document.selectedHead(), !on);
     });
     connect(m_score, &QComboBox::activated, this, [this] { applySettings(tr("Score")); });
-    connect(m_normalization, &QComboBox::activated, this, [this] { applySettings(tr("Normalization")); });
+    connect(m_normalization, &QComboBox::activated, this,
+            [this] { applySettings(tr("Normalization")); });
     connect(m_fill, &QComboBox::activated, this, [this] { applySettings(tr("Masked value")); });
     connect(m_causal, &QCheckBox::toggled, this, [this] { applySettings(tr("Causal mask")); });
     connect(m_windowOn, &QCheckBox::toggled, this, [this] { applySettings(tr("Window")); });
@@ -147,36 +156,42 @@ ModelHeadPanel::ModelHeadPanel(ModelDocument& document, QWidget* parent) : QWidg
         m_document.setTemperature(layer, 1.0f);
         m_document.undoStack()->endMacro();
     });
-    connect(m_temperature, &QSlider::sliderPressed, this, [this] { m_temperatureGesture = m_document.beginGesture(); });
+    connect(m_temperature, &QSlider::sliderPressed, this,
+            [this] { m_temperatureGesture = m_document.beginGesture(); });
     connect(m_temperature, &QSlider::sliderReleased, this, [this] {
         m_document.endGesture(m_temperatureGesture);
         m_temperatureGesture = 0;
     });
     connect(m_temperature, &QSlider::valueChanged, this, [this](int value) {
         if (!m_syncing)
-            m_document.setTemperature(m_document.selectedLayer(), float(AttentionPanel::sliderToTemperature(value)));
+            m_document.setTemperature(m_document.selectedLayer(),
+                                      float(AttentionPanel::sliderToTemperature(value)));
     });
     connect(m_temperatureField, &DecimalField::editingFinished, this, [this] {
         if (!m_syncing)
-            m_document.setTemperature(m_document.selectedLayer(), float(m_temperatureField->value()));
+            m_document.setTemperature(m_document.selectedLayer(),
+                                      float(m_temperatureField->value()));
     });
     connect(m_temperatureField, &DecimalField::refused, this, &ModelHeadPanel::message);
     connect(m_matrixChoice, &QComboBox::currentIndexChanged, this, [this] { syncEditor(); });
-    connect(m_editor, &MatrixEditor::scrubStarted, this, [this] { m_scrubGesture = m_document.beginGesture(); });
+    connect(m_editor, &MatrixEditor::scrubStarted, this,
+            [this] { m_scrubGesture = m_document.beginGesture(); });
     connect(m_editor, &MatrixEditor::cellChanging, this, &ModelHeadPanel::applyCell);
     connect(m_editor, &MatrixEditor::scrubFinished, this, [this] {
         m_document.endGesture(m_scrubGesture);
         m_scrubGesture = 0;
     });
     connect(m_editor, &MatrixEditor::cellEdited, this, &ModelHeadPanel::applyCell);
-    connect(m_editor, &MatrixEditor::matrixReplaced, this, [this](const core::Matrix& matrix, const QString& what) {
-        try {
-            m_document.setHeadMatrix(m_document.selectedLayer(), m_document.selectedHead(), currentMatrix(), matrix, what);
-        } catch (const core::Error& error) {
-            emit message(QString::fromUtf8(error.what()));
-            syncEditor();
-        }
-    });
+    connect(m_editor, &MatrixEditor::matrixReplaced, this,
+            [this](const core::Matrix& matrix, const QString& what) {
+                try {
+                    m_document.setHeadMatrix(m_document.selectedLayer(), m_document.selectedHead(),
+                                             currentMatrix(), matrix, what);
+                } catch (const core::Error& error) {
+                    emit message(QString::fromUtf8(error.what()));
+                    syncEditor();
+                }
+            });
     connect(m_editor, &MatrixEditor::errorOccurred, this, &ModelHeadPanel::message);
 
     connect(&m_document, &ModelDocument::selectionChanged, this, [this] { sync(); });
@@ -213,10 +228,11 @@ void ModelHeadPanel::sync()
     const int layer = m_document.selectedLayer();
     const int head = m_document.selectedHead();
     m_title->setText(model ? tr("Layer %1 · head %2").arg(layer + 1).arg(head + 1)
-                           : m_placeholder.isEmpty() ? tr("No model open")
-                                                     : m_placeholder);
+                     : m_placeholder.isEmpty() ? tr("No model open")
+                                               : m_placeholder);
     m_headOn->setChecked(!m_document.isHeadOff(layer, head));
-    m_layerNote->setText(tr("How layer %1 computes attention: these settings act on all %2 of its heads, as the model "
+    m_layerNote->setText(tr("How layer %1 computes attention: these settings act on all %2 of its "
+                            "heads, as the model "
                             "computes a layer's heads with one setting.")
                              .arg(layer + 1)
                              .arg(m_document.headCount()));
@@ -225,8 +241,9 @@ void ModelHeadPanel::sync()
         const ScoreOption option = scoreOptionOf(*settings.score, *settings.normalization);
         m_score->setCurrentIndex(std::max(0, m_score->findData(scoreOptionName(option))));
         m_normalization->setEnabled(option != ScoreOption::Hard);
-        m_normalization->setCurrentIndex(
-            std::max(0, m_normalization->findData(QString::fromUtf8(core::toString(*settings.normalization)))));
+        m_normalization->setCurrentIndex(std::max(
+            0,
+            m_normalization->findData(QString::fromUtf8(core::toString(*settings.normalization)))));
         if (!m_temperature->isSliderDown())
             m_temperature->setValue(AttentionPanel::temperatureToSlider(*settings.temperature));
         m_temperatureField->setValue(*settings.temperature);
@@ -248,11 +265,13 @@ void ModelHeadPanel::syncEditor()
     const int head = m_document.selectedHead();
     const HeadMatrix which = currentMatrix();
     const core::Matrix matrix = m_document.headMatrix(layer, head, which);
-    const QString title = tr("%1 · layer %2 head %3").arg(headMatrixTitle(which)).arg(layer + 1).arg(head + 1);
+    const QString title =
+        tr("%1 · layer %2 head %3").arg(headMatrixTitle(which)).arg(layer + 1).arg(head + 1);
     const core::Matrix& shown = m_editor->matrix();
     // A head switched off elsewhere leaves this matrix as it is: no need to refill d_model x
     // d_head cells (49,152 for GPT-2) on every intervention.
-    if (title == m_editor->title() && shown.rows() == matrix.rows() && shown.cols() == matrix.cols() &&
+    if (title == m_editor->title() && shown.rows() == matrix.rows() &&
+        shown.cols() == matrix.cols() &&
         std::equal(shown.data(), shown.data() + shown.size(), matrix.data()))
         return;
     m_editor->setTitle(title);
@@ -273,7 +292,8 @@ void ModelHeadPanel::applySettings(const QString& what)
         applyScoreOption(*option, score, normalization);
     settings.score = score;
     settings.normalization = normalization;
-    settings.fill = m_fill->currentIndex() == 0 ? core::MaskFill::NegativeInfinity : core::MaskFill::MinusNineE15;
+    settings.fill = m_fill->currentIndex() == 0 ? core::MaskFill::NegativeInfinity
+                                                : core::MaskFill::MinusNineE15;
     core::MaskSpec mask = *settings.mask;
     mask.causal = m_causal->isChecked();
     mask.window = m_windowOn->isChecked() ? m_window->value() : -1;

@@ -4,7 +4,8 @@
 
 namespace attn::ui {
 
-ModelLoadJob::ModelLoadJob(QString folderOrId, QObject* parent) : QObject(parent), m_source(std::move(folderOrId))
+ModelLoadJob::ModelLoadJob(QString folderOrId, QObject* parent)
+    : QObject(parent), m_source(std::move(folderOrId))
 {
 }
 
@@ -41,16 +42,15 @@ void ModelLoadJob::start()
         // A cancel that came after the last tensor still counts: the user no longer wants it.
         if (m_cancel)
             wasCancelled = true;
-        m_mailbox.post(
-            [this, model, error, wasCancelled] {
-                m_running = false;
-                if (wasCancelled)
-                    emit cancelled();
-                else if (model)
-                    emit loaded(model);
-                else
-                    emit failed(error);
-            });
+        m_mailbox.post([this, model, error, wasCancelled] {
+            m_running = false;
+            if (wasCancelled)
+                emit cancelled();
+            else if (model)
+                emit loaded(model);
+            else
+                emit failed(error);
+        });
     });
 }
 

@@ -1,5 +1,8 @@
 #include "ui/model/model_window.h"
 
+#include "ui/document/file_names.h"
+#include "ui/document/file_prompts.h"
+#include "ui/document/preferences.h"
 #include "ui/explorer/message_bar.h"
 #include "ui/explorer/score_options.h"
 #include "ui/explorer/stale_indicator.h"
@@ -14,18 +17,15 @@
 #include "ui/model/model_scene_files.h"
 #include "ui/model/open_model_dialog.h"
 #include "ui/model/predictions_view.h"
-#include "ui/document/file_names.h"
-#include "ui/document/file_prompts.h"
-#include "ui/document/preferences.h"
 #include "ui/model/token_focus_bar.h"
 #include "ui/presentation/presentation_window.h"
 #include "ui/views/head_view_tabs.h"
 #include "ui/views/heatmap_view.h"
-#include "ui/widgets/status_labels.h"
 #include "ui/views/lines_view.h"
 #include "ui/widgets/figure_first_docks.h"
 #include "ui/widgets/flow_layout.h"
 #include "ui/widgets/standard_keys.h"
+#include "ui/widgets/status_labels.h"
 
 #include "core/atomic_file.h"
 #include "core/error.h"
@@ -66,32 +66,34 @@ namespace {
 
 enum Tab { HeadTab, PipelineTab, LinesTab, DifferenceTab, RolloutTab, ImportanceTab };
 
-
 // What a newly opened model starts with: the sentence last used with it, else a sample that
 // shows its prediction (a [MASK] for a masked model).
 QString sampleText(const core::Model& model)
 {
     if (model.config().objective == core::Objective::MaskedLm) {
         if (const auto mask = model.tokenizer->maskTokenId())
-            return QStringLiteral("The cat sat on the %1.").arg(model.tokenizer->displayText(*mask));
+            return QStringLiteral("The cat sat on the %1.")
+                .arg(model.tokenizer->displayText(*mask));
     }
     return QStringLiteral("The cat sat on the");
 }
 
 } // namespace
 
-ModelWindow::ModelWindow(std::unique_ptr<core::Backend> backend, gpu::BackendChoice choice, const QString& selector,
-                         const QString& notice, QWidget* parent)
+ModelWindow::ModelWindow(std::unique_ptr<core::Backend> backend, gpu::BackendChoice choice,
+                         const QString& selector, const QString& notice, QWidget* parent)
     : QMainWindow(parent), m_choice(choice), m_selector(selector), m_backendNotice(notice)
 {
     setObjectName(QStringLiteral("ModelWindow"));
     m_compute = new ModelComputeController(std::move(backend), this);
-    m_files = new ModelSceneFiles(*this, m_document, *statusBar(),
-                                  {[this](const QString& folderOrId, const QString& text, const core::Interventions& interventions,
-                                          int layer, int head, const QString& scenePath) {
-                                       openModel(folderOrId, text, interventions, layer, head, scenePath);
-                                   },
-                                   [this](const QString& key, const QString& text) { showError(key, text); }});
+    m_files = new ModelSceneFiles(
+        *this, m_document, *statusBar(),
+        {[this](const QString& folderOrId, const QString& text,
+                const core::Interventions& interventions, int layer, int head,
+                const QString& scenePath) {
+             openModel(folderOrId, text, interventions, layer, head, scenePath);
+         },
+         [this](const QString& key, const QString& text) { showError(key, text); }});
     buildViews();
     buildDocks();
     m_stale = new StaleIndicator(m_staleNote, {m_grid, m_tabs, m_predictions}, this);
@@ -131,11 +133,14 @@ ModelWindow* ModelWindow::create(gpu::BackendChoice choice, const QString& selec
         notice = error.what();
         backend = gpu::createBackend(gpu::BackendChoice::Cpu, std::string(), nullptr);
     }
-    auto* window = new ModelWindow(std::move(backend), choice, selector, QString::fromStdString(notice));
+    auto* window =
+        new ModelWindow(std::move(backend), choice, selector, QString::fromStdString(notice));
     window->setAttribute(Qt::WA_DeleteOnClose);
-    const QRect screen = window->screen() ? window->screen()->availableGeometry() : QRect(0, 0, 1280, 800);
-    window->setGeometry(screen.width() <= 1920 && screen.height() <= 1200 ? screen
-                                                                           : QRect(screen.center() - QPoint(800, 500), QSize(1600, 1000)));
+    const QRect screen =
+        window->screen() ? window->screen()->availableGeometry() : QRect(0, 0, 1280, 800);
+    window->setGeometry(screen.width() <= 1920 && screen.height() <= 1200
+                            ? screen
+                            : QRect(screen.center() - QPoint(800, 500), QSize(1600, 1000)));
     if (screen.width() <= 1920 && screen.height() <= 1200)
         window->setWindowState(Qt::WindowMaximized);
     window->show();
@@ -197,9 +202,11 @@ void ModelWindow::buildViews()
     m_linesView = m_tabs->linesView();
     m_differenceView = m_tabs->differenceView();
     m_compareCombo = m_tabs->compareCombo();
-    m_compareCombo->setToolTip(tr("The score the Difference tab subtracts: these weights minus the weights "
-                                  "scored this way"));
-    for (ScoreOption option : {ScoreOption::Dot, ScoreOption::Scaled, ScoreOption::Hard, ScoreOption::Cosine})
+    m_compareCombo->setToolTip(
+        tr("The score the Difference tab subtracts: these weights minus the weights "
+           "scored this way"));
+    for (ScoreOption option :
+         {ScoreOption::Dot, ScoreOption::Scaled, ScoreOption::Hard, ScoreOption::Cosine})
         m_compareCombo->addItem(scoreOptionLabel(option), scoreOptionName(option));
     m_tabs->compareLabel()->setText(tr("These weights minus those &scored by:"));
     m_rollout = new MatrixPanelsView(m_tabs);
@@ -208,12 +215,19 @@ void ModelWindow::buildViews()
     m_importance->setObjectName(QStringLiteral("importanceView"));
     m_tabs->addTab(m_rollout, tr("&Rollout"));
     m_tabs->addTab(m_importance, tr("&Importance"));
-    m_tabs->setTabToolTip(HeadTab, tr("The selected head's attention weights: queries as rows, keys as columns"));
-    m_tabs->setTabToolTip(PipelineTab, tr("X, Q, K, V, scores, masked scores, weights and output of the selected head"));
-    m_tabs->setTabToolTip(LinesTab, tr("Each query of the selected head joined to every key by a line as strong as its weight"));
-    m_tabs->setTabToolTip(DifferenceTab, tr("The selected head's weights minus its weights under another score"));
-    m_tabs->setTabToolTip(RolloutTab, tr("Attention rollout (Abnar & Zuidema 2020) through the selected layer, beside "
-                                         "that layer's raw mean"));
+    m_tabs->setTabToolTip(
+        HeadTab, tr("The selected head's attention weights: queries as rows, keys as columns"));
+    m_tabs->setTabToolTip(
+        PipelineTab,
+        tr("X, Q, K, V, scores, masked scores, weights and output of the selected head"));
+    m_tabs->setTabToolTip(LinesTab, tr("Each query of the selected head joined to every key by a "
+                                       "line as strong as its weight"));
+    m_tabs->setTabToolTip(DifferenceTab,
+                          tr("The selected head's weights minus its weights under another score"));
+    m_tabs->setTabToolTip(
+        RolloutTab,
+        tr("Attention rollout (Abnar & Zuidema 2020) through the selected layer, beside "
+           "that layer's raw mean"));
     m_tabs->setTabToolTip(ImportanceTab, tr("How much each head matters to the prediction"));
     splitter->addWidget(m_tabs);
     // The grid takes the larger part: 12 x 12 thumbnails readable at 1920 x 1080.
@@ -225,12 +239,15 @@ void ModelWindow::buildViews()
 
     m_resetAction = new QAction(tr("&Reset Model"), this);
     m_resetAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
-    m_resetAction->setToolTip(tr("Undo every intervention: back to the checkpoint (Ctrl+R; Ctrl+Z brings them back)"));
+    m_resetAction->setToolTip(
+        tr("Undo every intervention: back to the checkpoint (Ctrl+R; Ctrl+Z brings them back)"));
     connect(m_resetAction, &QAction::triggered, this, [this] { m_document.resetInterventions(); });
     reset->setDefaultAction(m_resetAction);
 
-    connect(m_grid, &HeadGridView::headSelected, this, [this](int l, int h) { m_document.select(l, h); });
-    connect(m_grid, &HeadGridView::headToggled, this, [this](int l, int h, bool off) { m_document.setHeadOff(l, h, off); });
+    connect(m_grid, &HeadGridView::headSelected, this,
+            [this](int l, int h) { m_document.select(l, h); });
+    connect(m_grid, &HeadGridView::headToggled, this,
+            [this](int l, int h, bool off) { m_document.setHeadOff(l, h, off); });
     connect(m_grid, &HeadGridView::headActivated, this, [this](int l, int h) {
         m_document.select(l, h);
         m_tabs->setCurrentIndex(HeadTab);
@@ -245,7 +262,8 @@ void ModelWindow::buildViews()
     });
     connect(m_importance, &ImportanceView::computeRequested, this, &ModelWindow::computeImportance);
     connect(m_importance, &ImportanceView::cancelRequested, this, &ModelWindow::cancelImportance);
-    connect(m_importance, &ImportanceView::headClicked, this, [this](int l, int h) { m_document.select(l, h); });
+    connect(m_importance, &ImportanceView::headClicked, this,
+            [this](int l, int h) { m_document.select(l, h); });
     connect(m_rollout, &MatrixPanelsView::cellClicked, this, [this](int, int row, int) {
         m_document.setFocusToken(m_document.focusToken() == row ? -1 : row);
     });
@@ -264,7 +282,8 @@ void ModelWindow::buildDocks()
     textLabel->setBuddy(m_text);
     layout->addWidget(textLabel);
     layout->addWidget(m_text);
-    auto* tokensLabel = new QLabel(tr("Tokens (pick one to see what it attends to in every head):"), input);
+    auto* tokensLabel =
+        new QLabel(tr("Tokens (pick one to see what it attends to in every head):"), input);
     tokensLabel->setWordWrap(true);
     layout->addWidget(tokensLabel);
     m_tokens = new TokenFocusBar(input);
@@ -316,8 +335,10 @@ void ModelWindow::buildDocks()
         m_typingPause.start();
         m_document.setText(text);
     });
-    connect(m_tokens, &TokenFocusBar::focusTokenChosen, this, [this](int token) { m_document.setFocusToken(token); });
-    connect(m_headPanel, &ModelHeadPanel::message, this, [this](const QString& text) { showError(QStringLiteral("edit"), text); });
+    connect(m_tokens, &TokenFocusBar::focusTokenChosen, this,
+            [this](int token) { m_document.setFocusToken(token); });
+    connect(m_headPanel, &ModelHeadPanel::message, this,
+            [this](const QString& text) { showError(QStringLiteral("edit"), text); });
 }
 
 void ModelWindow::buildMenus()
@@ -329,37 +350,47 @@ void ModelWindow::buildMenus()
         return action;
     };
     // A standard command: the key the menu and the README name, and the platform's others.
-    auto addStandard = [add](QMenu* menu, const QString& text, QKeySequence::StandardKey standard, QKeySequence advertised,
-                             auto slot) {
+    auto addStandard = [add](QMenu* menu, const QString& text, QKeySequence::StandardKey standard,
+                             QKeySequence advertised, auto slot) {
         QAction* action = add(menu, text, QKeySequence(), slot);
         action->setShortcuts(standardKeys(standard, advertised));
         return action;
     };
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    add(file, tr("Open &Model…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), [this] { openModelDialog(); });
-    addStandard(file, tr("&Open Scene…"), QKeySequence::Open, QKeySequence(Qt::CTRL | Qt::Key_O), [this] { m_files->openDialog(); });
+    add(file, tr("Open &Model…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O),
+        [this] { openModelDialog(); });
+    addStandard(file, tr("&Open Scene…"), QKeySequence::Open, QKeySequence(Qt::CTRL | Qt::Key_O),
+                [this] { m_files->openDialog(); });
     QMenu* recent = file->addMenu(tr("Open &Recent"));
-    connect(recent, &QMenu::aboutToShow, this, [this, recent] { m_files->fillRecentMenu(*recent); });
+    connect(recent, &QMenu::aboutToShow, this,
+            [this, recent] { m_files->fillRecentMenu(*recent); });
     file->addSeparator();
-    addStandard(file, tr("&Save"), QKeySequence::Save, QKeySequence(Qt::CTRL | Qt::Key_S), [this] { m_files->save(); });
-    addStandard(file, tr("Save &As…"), QKeySequence::SaveAs, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S),
-                [this] { m_files->saveAs(); });
+    addStandard(file, tr("&Save"), QKeySequence::Save, QKeySequence(Qt::CTRL | Qt::Key_S),
+                [this] { m_files->save(); });
+    addStandard(file, tr("Save &As…"), QKeySequence::SaveAs,
+                QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), [this] { m_files->saveAs(); });
     file->addSeparator();
-    m_exportAction = add(file, tr("&Export Head Figure…"), QKeySequence(Qt::CTRL | Qt::Key_E), [this] { openExportDialog(); });
+    m_exportAction = add(file, tr("&Export Head Figure…"), QKeySequence(Qt::CTRL | Qt::Key_E),
+                         [this] { openExportDialog(); });
     QMenu* exportMenu = file->addMenu(tr("Export &Model Figure"));
     add(exportMenu, tr("&Layers × Heads Grid…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E),
         [this] { exportModelFigureDialog(ModelFigure::Grid); });
-    add(exportMenu, tr("&Rollout…"), QKeySequence(), [this] { exportModelFigureDialog(ModelFigure::Rollout); });
-    add(exportMenu, tr("&Predictions…"), QKeySequence(), [this] { exportModelFigureDialog(ModelFigure::Predictions); });
-    add(exportMenu, tr("Head &Importance…"), QKeySequence(), [this] { exportModelFigureDialog(ModelFigure::Importance); });
+    add(exportMenu, tr("&Rollout…"), QKeySequence(),
+        [this] { exportModelFigureDialog(ModelFigure::Rollout); });
+    add(exportMenu, tr("&Predictions…"), QKeySequence(),
+        [this] { exportModelFigureDialog(ModelFigure::Predictions); });
+    add(exportMenu, tr("Head &Importance…"), QKeySequence(),
+        [this] { exportModelFigureDialog(ModelFigure::Importance); });
     file->addSeparator();
-    addStandard(file, tr("&Close"), QKeySequence::Close, QKeySequence(Qt::CTRL | Qt::Key_W), [this] { close(); });
+    addStandard(file, tr("&Close"), QKeySequence::Close, QKeySequence(Qt::CTRL | Qt::Key_W),
+                [this] { close(); });
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     QAction* undo = m_document.undoStack()->createUndoAction(this, tr("&Undo"));
     undo->setShortcuts(standardKeys(QKeySequence::Undo, QKeySequence(Qt::CTRL | Qt::Key_Z)));
     QAction* redo = m_document.undoStack()->createRedoAction(this, tr("&Redo"));
-    redo->setShortcuts(standardKeys(QKeySequence::Redo, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)));
+    redo->setShortcuts(
+        standardKeys(QKeySequence::Redo, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)));
     edit->addAction(undo);
     edit->addAction(redo);
     edit->addSeparator();
@@ -367,12 +398,14 @@ void ModelWindow::buildMenus()
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     add(view, tr("&Grid"), QKeySequence(Qt::CTRL | Qt::Key_G), [this] { m_grid->setFocus(); });
-    add(view, tr("&Clear Token Focus"), QKeySequence(Qt::Key_Escape), [this] { m_document.setFocusToken(-1); });
+    add(view, tr("&Clear Token Focus"), QKeySequence(Qt::Key_Escape),
+        [this] { m_document.setFocusToken(-1); });
     view->addSeparator();
     view->addAction(m_inputDock->toggleViewAction());
     view->addAction(m_headDock->toggleViewAction());
     view->addSeparator();
-    m_presentAction = add(view, tr("&Present Head"), QKeySequence(Qt::Key_F11), [this] { togglePresentation(); });
+    m_presentAction =
+        add(view, tr("&Present Head"), QKeySequence(Qt::Key_F11), [this] { togglePresentation(); });
 
     QMenu* compute = menuBar()->addMenu(tr("&Compute"));
     m_backendGroup = new QActionGroup(this);
@@ -384,7 +417,8 @@ void ModelWindow::buildMenus()
         action->setChecked(choice == m_choice);
         action->setData(int(choice));
         m_backendGroup->addAction(action);
-        connect(action, &QAction::triggered, this, [this, choice = choice] { setBackendChoice(choice); });
+        connect(action, &QAction::triggered, this,
+                [this, choice = choice] { setBackendChoice(choice); });
     }
 }
 
@@ -466,8 +500,9 @@ void ModelWindow::openModelDialog()
     openModel(dialog.selectedFolder());
 }
 
-void ModelWindow::openModel(const QString& folderOrId, const QString& text, const core::Interventions& interventions,
-                            int layer, int head, const QString& scenePath)
+void ModelWindow::openModel(const QString& folderOrId, const QString& text,
+                            const core::Interventions& interventions, int layer, int head,
+                            const QString& scenePath)
 {
     m_load.reset(); // a load in progress is cancelled: the newest choice wins
     m_load = std::make_unique<ModelLoadJob>(folderOrId);
@@ -480,7 +515,8 @@ void ModelWindow::openModel(const QString& folderOrId, const QString& text, cons
     connect(job, &ModelLoadJob::progress, this, [this](int done, int total) {
         // As wide as its longest text, which the bar's own size hint (a few digits) cuts off.
         const QString widest = tr("Loading layer %1 of %2").arg(total).arg(total);
-        m_loadProgress->setMinimumWidth(m_loadProgress->fontMetrics().horizontalAdvance(widest) + 24);
+        m_loadProgress->setMinimumWidth(m_loadProgress->fontMetrics().horizontalAdvance(widest) +
+                                        24);
         m_loadProgress->setMaximumWidth(std::max(220, m_loadProgress->minimumWidth()));
         m_loadProgress->setFormat(tr("Loading layer %1 of %2").arg(done).arg(total));
         m_loadProgress->setRange(0, total);
@@ -497,7 +533,8 @@ void ModelWindow::openModel(const QString& folderOrId, const QString& text, cons
             showResult();
     };
     connect(job, &ModelLoadJob::loaded, this,
-            [this, finish, text, interventions, layer, head, scenePath](std::shared_ptr<const core::Model> model) {
+            [this, finish, text, interventions, layer, head,
+             scenePath](std::shared_ptr<const core::Model> model) {
                 finish();
                 setModel(std::move(model), text, interventions, layer, head, scenePath);
                 emit modelLoaded();
@@ -505,7 +542,8 @@ void ModelWindow::openModel(const QString& folderOrId, const QString& text, cons
             });
     connect(job, &ModelLoadJob::failed, this, [this, finish, folderOrId](const QString& message) {
         finish();
-        showError(QStringLiteral("load"), tr("Could not open the model %1. %2").arg(folderOrId, message));
+        showError(QStringLiteral("load"),
+                  tr("Could not open the model %1. %2").arg(folderOrId, message));
         emit loadEnded();
     });
     connect(job, &ModelLoadJob::cancelled, this, [this, finish, folderOrId] {
@@ -533,7 +571,8 @@ bool ModelWindow::isLoading() const
 }
 
 void ModelWindow::setModel(std::shared_ptr<const core::Model> model, const QString& text,
-                           const core::Interventions& interventions, int layer, int head, const QString& scenePath)
+                           const core::Interventions& interventions, int layer, int head,
+                           const QString& scenePath)
 {
     QString sentence = text;
     if (sentence.isEmpty())
@@ -582,8 +621,8 @@ void ModelWindow::showEvent(QShowEvent* event)
 void ModelWindow::fitHeadPanelWidth()
 {
     const int scrollBar = m_headScroll->verticalScrollBar()->sizeHint().width();
-    m_headScroll->setMinimumWidth(
-        std::max({220, m_headScroll->minimumWidth(), m_headPanel->minimumSizeHint().width() + scrollBar}));
+    m_headScroll->setMinimumWidth(std::max(
+        {220, m_headScroll->minimumWidth(), m_headPanel->minimumSizeHint().width() + scrollBar}));
 }
 
 void ModelWindow::fitPanels()
@@ -613,7 +652,8 @@ void ModelWindow::arrangeFigures()
     if (!sideBySide && !stacked) {
         if (gridTab < 0) {
             m_tabs->addTab(m_gridPane, tr("&All heads"));
-            m_tabs->setTabToolTip(m_tabs->indexOf(m_gridPane), tr("Every layer and head of the model: pick a head to see it"));
+            m_tabs->setTabToolTip(m_tabs->indexOf(m_gridPane),
+                                  tr("Every layer and head of the model: pick a head to see it"));
             m_tabs->setCurrentWidget(m_gridPane);
         }
         return;
@@ -633,7 +673,8 @@ void ModelWindow::arrangeFigures()
     const int usable = sideBySide ? kUsableFigureWidth + 10 : kUsableFigureHeight + 30;
     QList<int> sizes = m_splitter->sizes();
     if (wanted != m_splitter->orientation() || gridTab >= 0 || sizes.size() != 2)
-        sizes = sideBySide ? QList<int>{length * 3 / 5, length * 2 / 5} : QList<int>{length * 2 / 5, length * 3 / 5};
+        sizes = sideBySide ? QList<int>{length * 3 / 5, length * 2 / 5}
+                           : QList<int>{length * 2 / 5, length * 3 / 5};
     if (sizes[1] < usable || sizes[0] < usable) {
         sizes[1] = std::max(usable, std::min(sizes[1], length - usable));
         sizes[0] = length - sizes[1];
@@ -675,10 +716,12 @@ void ModelWindow::requestCompute()
             const core::LayerEdit settings = m_document.layerSettings(m_document.selectedLayer());
             core::ScoreKind score = *settings.score;
             core::Normalization normalization = *settings.normalization;
-            const ScoreOption other = comparisonOption(m_compareCombo->currentData().toString(), score, normalization);
+            const ScoreOption other =
+                comparisonOption(m_compareCombo->currentData().toString(), score, normalization);
             {
                 const QSignalBlocker blocker(m_compareCombo);
-                m_compareCombo->setCurrentIndex(std::max(0, m_compareCombo->findData(scoreOptionName(other))));
+                m_compareCombo->setCurrentIndex(
+                    std::max(0, m_compareCombo->findData(scoreOptionName(other))));
             }
             applyScoreOption(other, score, normalization);
             request.compareLayer = m_document.selectedLayer();
@@ -691,8 +734,8 @@ void ModelWindow::requestCompute()
 
 bool ModelWindow::isUpToDate() const
 {
-    return !m_computeQueued && !m_compute->isBusy() && m_shownGeneration == m_compute->latestGeneration() &&
-           !m_selectionLater.isPending();
+    return !m_computeQueued && !m_compute->isBusy() &&
+           m_shownGeneration == m_compute->latestGeneration() && !m_selectionLater.isPending();
 }
 
 void ModelWindow::onComputeFinished(const ModelComputeReply& reply)
@@ -700,8 +743,11 @@ void ModelWindow::onComputeFinished(const ModelComputeReply& reply)
     m_shownGeneration = reply.generation;
     if (!reply.result) {
         m_computeError = reply.error;
-        showError(QStringLiteral("compute"), reply.error.isEmpty() ? tr("The model could not be computed.") : reply.error);
-        m_timeLabel->setText(m_document.result() ? tr("Not computed: the figures show an earlier input") : tr("Not computed"));
+        showError(QStringLiteral("compute"),
+                  reply.error.isEmpty() ? tr("The model could not be computed.") : reply.error);
+        m_timeLabel->setText(m_document.result()
+                                 ? tr("Not computed: the figures show an earlier input")
+                                 : tr("Not computed"));
         if (const auto shown = m_document.result()) {
             m_stale->setStale(StaleIndicator::earlierInputNote(shown->tokens));
         } else {
@@ -729,10 +775,12 @@ void ModelWindow::showResult()
     const auto result = m_document.result();
     m_stale->setStale(QString()); // a new result, or a new model still computing
     if (!result) {
-        const QString empty = m_load ? tr("Loading %1…").arg(core::modelDisplayName(m_load->source())) : tr("No model open");
+        const QString empty = m_load
+                                  ? tr("Loading %1…").arg(core::modelDisplayName(m_load->source()))
+                                  : tr("No model open");
         m_grid->setMessage(m_document.hasModel() ? tr("Computing…")
-                           : m_load             ? empty
-                                                : tr("No model open: File > Open Model… (Ctrl+Shift+O)"));
+                           : m_load              ? empty
+                                    : tr("No model open: File > Open Model… (Ctrl+Shift+O)"));
         m_predictions->setResults(nullptr, nullptr);
         m_tokens->setTokens({});
         for (HeatmapView* view : {m_headView, m_pipelineView, m_differenceView})
@@ -783,7 +831,8 @@ void ModelWindow::updateGridOptions()
         notes << (off.size() == 1 ? tr("1 head off") : tr("%1 heads off").arg(off.size()));
     if (edited > 0)
         notes << (edited == 1 ? tr("1 head edited") : tr("%1 heads edited").arg(edited));
-    m_gridNote->setText(notes.isEmpty() ? tr("(click a head; its box switches it off)") : notes.join(QStringLiteral(" · ")));
+    m_gridNote->setText(notes.isEmpty() ? tr("(click a head; its box switches it off)")
+                                        : notes.join(QStringLiteral(" · ")));
     m_resetAction->setEnabled(!m_document.interventions().empty());
 }
 
@@ -801,7 +850,9 @@ FigureSpec ModelWindow::figureSpec(FigureView view) const
                          .arg(m_document.model()->name)
                          .arg(m_document.selectedLayer() + 1)
                          .arg(m_document.selectedHead() + 1)
-                         .arg(view == FigureView::Pipeline ? tr("pipeline") : view == FigureView::Difference ? tr("difference") : tr("weights"));
+                         .arg(view == FigureView::Pipeline     ? tr("pipeline")
+                              : view == FigureView::Difference ? tr("difference")
+                                                               : tr("weights"));
     if (palette().color(QPalette::Base).lightness() < 128)
         spec.style = presentationStyle(PresentationTheme::Dark);
     return spec;
@@ -819,7 +870,8 @@ void ModelWindow::showSelection()
     // A layer below the first one a run computed is the earlier run's very result: its
     // figures stand as they are.
     auto show = [&attention](HeatmapView* view, const FigureSpec& spec) {
-        if (view->result() == attention && view->spec().head == spec.head && view->spec().title == spec.title)
+        if (view->result() == attention && view->spec().head == spec.head &&
+            view->spec().title == spec.title)
             return;
         view->setSpec(spec);
         view->setResult(attention);
@@ -834,7 +886,8 @@ void ModelWindow::showSelection()
             m_pipelineView->setResult(detail);
         }
     } else if (m_computeQueued || m_compute->isBusy()) {
-        m_pipelineView->showMessage(tr("Computing…")); // the reply asked for brings it, or asks again
+        m_pipelineView->showMessage(
+            tr("Computing…")); // the reply asked for brings it, or asks again
     } else if (m_detailAsked != std::pair{result.get(), layer}) {
         // Another layer than the last run's detail: computed again with its intermediates (the
         // run itself is reused whole).
@@ -842,13 +895,15 @@ void ModelWindow::showSelection()
         m_pipelineView->showMessage(tr("Computing…"));
         requestCompute();
     } else {
-        m_pipelineView->showMessage(tr("The sentence is long: every head's intermediate scores are not kept. The "
-                                       "Weights and Lines tabs show this head."));
+        m_pipelineView->showMessage(
+            tr("The sentence is long: every head's intermediate scores are not kept. The "
+               "Weights and Lines tabs show this head."));
     }
     if (m_linesView->result() != attention || m_linesView->head() != head)
         m_linesView->setResult(attention, head);
     m_differenceView->setSpec(figureSpec(FigureView::Difference));
-    if (m_compare && m_compareFor == result && m_compare->problem->queryCount() == attention->problem->queryCount())
+    if (m_compare && m_compareFor == result &&
+        m_compare->problem->queryCount() == attention->problem->queryCount())
         m_differenceView->setResult(attention, m_compare);
     else
         m_differenceView->showMessage(tr("Computing the other score…"));
@@ -860,12 +915,15 @@ void ModelWindow::showSelection()
     style.background = palette().color(QPalette::Base);
     style.mutedText = palette().color(QPalette::PlaceholderText);
     m_rollout->setFigureStyle(style);
-    m_rollout->setPanels(panels, tr("Attention rollout (Abnar & Zuidema 2020): residual included, layers multiplied from "
-                                    "the bottom"));
+    m_rollout->setPanels(
+        panels,
+        tr("Attention rollout (Abnar & Zuidema 2020): residual included, layers multiplied from "
+           "the bottom"));
     m_importance->panels()->setFigureStyle(style);
     if (m_importanceResult)
-        m_importance->setImportance(m_importanceResult, defaultModelFigureTitle(ModelFigure::Importance, figureSource()), layer,
-                                    head);
+        m_importance->setImportance(
+            m_importanceResult, defaultModelFigureTitle(ModelFigure::Importance, figureSource()),
+            layer, head);
     if (m_presentation) {
         m_presentation->setResult(detail);
         m_presentation->setHead(head);
@@ -891,33 +949,43 @@ void ModelWindow::updateStatus()
         m_modelLabel->setToolTip(QDir::toNativeSeparators(m_load->source()));
     } else if (model) {
         const core::ModelConfig& c = model->config();
-        m_modelLabel->setText(tr("%1 · %2 layers × %3 heads · %4").arg(model->name).arg(c.layers).arg(c.heads).arg(c.dtype));
+        m_modelLabel->setText(tr("%1 · %2 layers × %3 heads · %4")
+                                  .arg(model->name)
+                                  .arg(c.layers)
+                                  .arg(c.heads)
+                                  .arg(c.dtype));
         m_modelLabel->setToolTip(model->folder);
     } else {
         m_modelLabel->setText(tr("No model"));
         m_modelLabel->setToolTip(QString());
     }
     const auto result = m_document.result();
-    const QString backend = result ? QString::fromStdString(result->backend) : m_compute->backendName();
-    const QString device = result ? QString::fromStdString(result->device) : m_compute->deviceName();
+    const QString backend =
+        result ? QString::fromStdString(result->backend) : m_compute->backendName();
+    const QString device =
+        result ? QString::fromStdString(result->device) : m_compute->deviceName();
     QString text = tr("%1 · %2").arg(backend, shortDeviceName(device));
     // The label says it in a learner's words; the tooltip holds the notice, written for developers.
     QString why;
     if (m_choice == gpu::BackendChoice::Auto)
-        why = m_backendNotice.isEmpty() ? tr("auto: a GPU is faster than the CPU backend") : tr("auto: no graphics card to use");
+        why = m_backendNotice.isEmpty() ? tr("auto: a GPU is faster than the CPU backend")
+                                        : tr("auto: no graphics card to use");
     else
         why = m_choice == gpu::BackendChoice::Cpu ? tr("chosen: CPU")
-              : m_backendNotice.isEmpty()          ? tr("chosen: Vulkan")
-                                                   : tr("chosen: Vulkan, not available here");
+              : m_backendNotice.isEmpty()         ? tr("chosen: Vulkan")
+                                                  : tr("chosen: Vulkan, not available here");
     m_backendLabel->setText(text + QStringLiteral(" (") + why + QLatin1Char(')'));
-    m_backendLabel->setToolTip(tr("Computed by %1 on %2.\n%3\nCompute > Vulkan or CPU to choose.")
-                                   .arg(backend, device, m_backendNotice.isEmpty() ? why : m_backendNotice));
+    m_backendLabel->setToolTip(
+        tr("Computed by %1 on %2.\n%3\nCompute > Vulkan or CPU to choose.")
+            .arg(backend, device, m_backendNotice.isEmpty() ? why : m_backendNotice));
     if (result) {
         const int first = result->firstComputedLayer;
         const QString layers = first == 0 ? tr("every layer")
-                                          : first >= result->layerCount() ? tr("the prediction only")
-                                                                          : tr("layers %1–%2").arg(first + 1).arg(result->layerCount());
-        m_timeLabel->setText(tr("Computed in %1 (%2)").arg(formatComputeTime(result->milliseconds), layers));
+                               : first >= result->layerCount()
+                                   ? tr("the prediction only")
+                                   : tr("layers %1–%2").arg(first + 1).arg(result->layerCount());
+        m_timeLabel->setText(
+            tr("Computed in %1 (%2)").arg(formatComputeTime(result->milliseconds), layers));
     }
 }
 
@@ -926,7 +994,8 @@ void ModelWindow::updateStatus()
 void ModelWindow::enableModelControls()
 {
     const bool model = m_document.hasModel();
-    for (QWidget* control : std::initializer_list<QWidget*>{m_text, m_tokens, m_compareCombo, m_importance})
+    for (QWidget* control :
+         std::initializer_list<QWidget*>{m_text, m_tokens, m_compareCombo, m_importance})
         control->setEnabled(model);
     m_resetAction->setEnabled(model && !m_document.interventions().empty());
 }
@@ -946,7 +1015,8 @@ void ModelWindow::setBackendChoice(gpu::BackendChoice choice)
     for (QAction* action : m_backendGroup->actions())
         action->setChecked(action->data().toInt() == int(choice));
     if (!m_backendNotice.isEmpty())
-        m_messages->showMessage(QStringLiteral("backend"), MessageBar::Level::Information, m_backendNotice);
+        m_messages->showMessage(QStringLiteral("backend"), MessageBar::Level::Information,
+                                m_backendNotice);
     else
         m_messages->clearMessage(QStringLiteral("backend"));
     updateStatus();
@@ -969,16 +1039,20 @@ void ModelWindow::computeImportance()
     HeadImportanceJob* job = m_importanceJob.get();
     m_importance->setRunning(true);
     connect(job, &HeadImportanceJob::progress, m_importance, &ImportanceView::setProgress);
-    connect(job, &HeadImportanceJob::finished, this, [this, result](const core::HeadImportance& importance) {
-        m_importance->setRunning(false);
-        m_importanceResult = importance;
-        m_importanceFor = result;
-        m_importance->setMessage(tr("For the run with %1.")
-                                     .arg(result->interventions.empty() ? tr("no interventions") : tr("the interventions then")));
-        m_importance->setImportance(importance, defaultModelFigureTitle(ModelFigure::Importance, figureSource()),
-                                    m_document.selectedLayer(), m_document.selectedHead());
-        QTimer::singleShot(0, this, [this] { m_importanceJob.reset(); });
-    });
+    connect(job, &HeadImportanceJob::finished, this,
+            [this, result](const core::HeadImportance& importance) {
+                m_importance->setRunning(false);
+                m_importanceResult = importance;
+                m_importanceFor = result;
+                m_importance->setMessage(tr("For the run with %1.")
+                                             .arg(result->interventions.empty()
+                                                      ? tr("no interventions")
+                                                      : tr("the interventions then")));
+                m_importance->setImportance(
+                    importance, defaultModelFigureTitle(ModelFigure::Importance, figureSource()),
+                    m_document.selectedLayer(), m_document.selectedHead());
+                QTimer::singleShot(0, this, [this] { m_importanceJob.reset(); });
+            });
     connect(job, &HeadImportanceJob::failed, this, [this](const QString& message) {
         m_importance->setRunning(false);
         m_importance->setMessage(message);
@@ -1016,21 +1090,32 @@ bool ModelWindow::exportModelFigure(ModelFigure figure, const QString& path, QSi
 {
     const auto format = figureFormatForPath(path);
     if (!format) {
-        showError(QStringLiteral("export"), tr("Export: the file name must end in .png, .svg or .pdf"));
+        showError(QStringLiteral("export"),
+                  tr("Export: the file name must end in .png, .svg or .pdf"));
         return false;
     }
     if (!size.isValid() || size.isEmpty()) {
         switch (figure) {
-        case ModelFigure::Grid: size = QSize(1800, 1700); break;
-        case ModelFigure::Rollout: size = QSize(2200, 1200); break;
-        case ModelFigure::Predictions: size = QSize(1600, 1000); break;
-        case ModelFigure::Importance: size = QSize(1600, 1500); break;
+        case ModelFigure::Grid:
+            size = QSize(1800, 1700);
+            break;
+        case ModelFigure::Rollout:
+            size = QSize(2200, 1200);
+            break;
+        case ModelFigure::Predictions:
+            size = QSize(1600, 1000);
+            break;
+        case ModelFigure::Importance:
+            size = QSize(1600, 1500);
+            break;
         }
     }
     try {
-        core::writeFileAtomically(path, modelFigureBytes(figure, figureSource(), size, dpi, *format));
+        core::writeFileAtomically(path,
+                                  modelFigureBytes(figure, figureSource(), size, dpi, *format));
     } catch (const std::exception& error) {
-        showError(QStringLiteral("export"), tr("The figure was not exported: %1").arg(QString::fromUtf8(error.what())));
+        showError(QStringLiteral("export"),
+                  tr("The figure was not exported: %1").arg(QString::fromUtf8(error.what())));
         return false;
     }
     statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 6000);
@@ -1041,8 +1126,8 @@ void ModelWindow::exportModelFigureDialog(ModelFigure figure)
 {
     if (!m_document.result())
         return;
-    const QString name = QFileInfo(m_document.model()->name).fileName() + QLatin1Char('-') + modelFigureName(figure) +
-                         QStringLiteral(".pdf");
+    const QString name = QFileInfo(m_document.model()->name).fileName() + QLatin1Char('-') +
+                         modelFigureName(figure) + QStringLiteral(".pdf");
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Export Figure"), QDir(preferences::sceneDirectory()).filePath(name),
         tr("PDF (*.pdf);;SVG (*.svg);;PNG (*.png)"));
@@ -1070,11 +1155,14 @@ ExportSource ModelWindow::exportSource() const
     if (!result || result->layerCount() == 0)
         return source;
     const int layer = std::clamp(m_document.selectedLayer(), 0, result->layerCount() - 1);
-    source.result = m_tabs->currentIndex() == PipelineTab ? selectedLayerDetail() : result->layers[std::size_t(layer)];
+    source.result = m_tabs->currentIndex() == PipelineTab ? selectedLayerDetail()
+                                                          : result->layers[std::size_t(layer)];
     if (m_compareFor == result)
         source.compare = m_compare;
     const int tab = m_tabs->currentIndex();
-    source.spec = figureSpec(tab == PipelineTab ? FigureView::Pipeline : tab == DifferenceTab ? FigureView::Difference : FigureView::Head);
+    source.spec = figureSpec(tab == PipelineTab     ? FigureView::Pipeline
+                             : tab == DifferenceTab ? FigureView::Difference
+                                                    : FigureView::Head);
     source.spec.style = FigureStyle{};
     source.lines = tab == LinesTab;
     source.suggestedName = QStringLiteral("%1-layer%2-head%3")

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "ui/views/head_view_tabs.h"
 #include "ui/model/model_compute_controller.h"
 #include "ui/model/model_document.h"
 #include "ui/model/model_figures.h"
+#include "ui/views/head_view_tabs.h"
 #include "ui/widgets/deferred_call.h"
 
 #include "core/backend.h"
@@ -67,8 +67,8 @@ class ModelWindow : public QMainWindow
 public:
     // `backend` computes the model; `choice` and `selector` are how it was made (the Compute
     // menu and head importance make others the same way); `notice` says why auto chose it.
-    ModelWindow(std::unique_ptr<core::Backend> backend, gpu::BackendChoice choice, const QString& selector,
-                const QString& notice, QWidget* parent = nullptr);
+    ModelWindow(std::unique_ptr<core::Backend> backend, gpu::BackendChoice choice,
+                const QString& selector, const QString& notice, QWidget* parent = nullptr);
     ~ModelWindow() override;
 
     // A window of its own (deleted on close) with the backend `choice` makes, shown.
@@ -95,7 +95,8 @@ public:
     bool isLoading() const;
 
     // A model figure as PNG, SVG or PDF (by the suffix); `size` empty: the figure's own.
-    bool exportModelFigure(ModelFigure figure, const QString& path, QSize size = QSize(), double dpi = 200.0);
+    bool exportModelFigure(ModelFigure figure, const QString& path, QSize size = QSize(),
+                           double dpi = 200.0);
     ModelFigureSource figureSource() const;
     // The selected head's figure, as the explorer's export dialog and clipboard take it.
     ExportSource exportSource() const;

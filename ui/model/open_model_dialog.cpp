@@ -34,7 +34,9 @@ enum Column { IdColumn, FamilyColumn, SizeColumn, DtypeColumn, FolderColumn };
 QString OpenModelDialog::formatParameters(long long parameters)
 {
     if (parameters >= 1'000'000'000LL)
-        return QString::number(double(parameters) / 1e9, 'f', parameters >= 10'000'000'000LL ? 0 : 1) + QStringLiteral("B");
+        return QString::number(double(parameters) / 1e9, 'f',
+                               parameters >= 10'000'000'000LL ? 0 : 1) +
+               QStringLiteral("B");
     if (parameters >= 1'000'000LL)
         return QString::number(double(parameters) / 1e6, 'f', 0) + QStringLiteral("M");
     if (parameters >= 1'000LL)
@@ -56,21 +58,23 @@ OpenModelDialog::OpenModelDialog(QWidget* parent)
     m_list->setObjectName(QStringLiteral("cachedModels"));
     m_list->setRootIsDecorated(false);
     m_list->setAlternatingRowColors(true);
-    m_list->setHeaderLabels({tr("Model"), tr("Family"), tr("Parameters"), tr("Weights"), tr("Folder")});
+    m_list->setHeaderLabels(
+        {tr("Model"), tr("Family"), tr("Parameters"), tr("Weights"), tr("Folder")});
     m_list->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_list->header()->setStretchLastSection(true);
     layout->addWidget(m_list, 1);
     auto* buttons = new QDialogButtonBox(this);
     QPushButton* folder = buttons->addButton(tr("Other &Folder…"), QDialogButtonBox::ActionRole);
-    folder->setToolTip(tr("A Hugging Face model folder: config.json, model.safetensors and the tokenizer files"));
+    folder->setToolTip(
+        tr("A Hugging Face model folder: config.json, model.safetensors and the tokenizer files"));
     m_open = buttons->addButton(tr("&Open"), QDialogButtonBox::AcceptRole);
     buttons->addButton(QDialogButtonBox::Cancel);
     layout->addWidget(buttons);
     connect(buttons, &QDialogButtonBox::accepted, this, &OpenModelDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(folder, &QPushButton::clicked, this, [this] {
-        const QString chosen =
-            QFileDialog::getExistingDirectory(this, tr("Open Model Folder"), preferences::modelDirectory());
+        const QString chosen = QFileDialog::getExistingDirectory(this, tr("Open Model Folder"),
+                                                                 preferences::modelDirectory());
         if (chosen.isEmpty())
             return;
         preferences::setModelDirectory(chosen);
@@ -96,7 +100,8 @@ void OpenModelDialog::refresh()
 {
     m_list->clear();
     m_hub = core::huggingFaceHubFolder();
-    m_where->setText(tr("Reading the Hugging Face cache (%1)…").arg(QDir::toNativeSeparators(m_hub)));
+    m_where->setText(
+        tr("Reading the Hugging Face cache (%1)…").arg(QDir::toNativeSeparators(m_hub)));
     updateOpenButton();
     m_worker->submit([this](quint64 generation, const std::atomic<bool>* cancel) {
         // Worker thread: only core calls and the mailbox from here.
@@ -115,7 +120,8 @@ void OpenModelDialog::refresh()
             } catch (const std::exception& error) {
                 reading.error = QString::fromUtf8(error.what());
             }
-            m_mailbox.post([this, generation, row, reading] { showReading(generation, int(row), reading); });
+            m_mailbox.post(
+                [this, generation, row, reading] { showReading(generation, int(row), reading); });
         }
         m_mailbox.post([this, generation] {
             if (generation == m_worker->latestGeneration() && m_worker->answer(generation))
@@ -128,11 +134,13 @@ void OpenModelDialog::showModels(quint64 generation, const std::vector<core::Cac
 {
     if (generation != m_worker->latestGeneration())
         return; // an older refresh's
-    m_where->setText(models.empty()
-                         ? tr("No models in the Hugging Face cache (%1). Choose a model folder, or download one with "
-                              "huggingface-cli download (README, “Real models”).")
-                               .arg(QDir::toNativeSeparators(m_hub))
-                         : tr("Models in the Hugging Face cache (%1):").arg(QDir::toNativeSeparators(m_hub)));
+    m_where->setText(
+        models.empty()
+            ? tr("No models in the Hugging Face cache (%1). Choose a model folder, or download one "
+                 "with "
+                 "huggingface-cli download (README, “Real models”).")
+                  .arg(QDir::toNativeSeparators(m_hub))
+            : tr("Models in the Hugging Face cache (%1):").arg(QDir::toNativeSeparators(m_hub)));
     for (const core::CachedModel& model : models) {
         auto* item = new QTreeWidgetItem(m_list);
         item->setText(IdColumn, model.id);
@@ -157,8 +165,10 @@ void OpenModelDialog::showReading(quint64 generation, int row, const Reading& re
         item->setText(FamilyColumn, QString::fromUtf8(core::toString(config.family)));
         item->setText(SizeColumn, formatParameters(config.parameterCount()));
         item->setText(DtypeColumn, config.dtype);
-        item->setToolTip(SizeColumn,
-                         tr("%1 layers, %2 heads, d_model %3").arg(config.layers).arg(config.heads).arg(config.dModel));
+        item->setToolTip(SizeColumn, tr("%1 layers, %2 heads, d_model %3")
+                                         .arg(config.layers)
+                                         .arg(config.heads)
+                                         .arg(config.dModel));
         item->setDisabled(false);
     } else {
         item->setText(FamilyColumn, tr("cannot open"));

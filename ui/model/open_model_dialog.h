@@ -65,7 +65,7 @@ private:
     QLabel* m_where = nullptr;
     QPushButton* m_open = nullptr;
     QString m_selected;
-    QString m_hub; // the cache folder the newest refresh lists
+    QString m_hub;           // the cache folder the newest refresh lists
     ThreadMailbox m_mailbox; // the worker's findings to the UI thread
     std::unique_ptr<LatestRequestWorker> m_worker;
 };

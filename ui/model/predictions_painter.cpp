@@ -45,20 +45,25 @@ const QColor kDown(0xd5, 0x5e, 0x00);
 
 } // namespace
 
-std::vector<PredictionBlock> predictionBlocks(const core::ModelResult& result, const core::ModelResult* baseline, int count)
+std::vector<PredictionBlock> predictionBlocks(const core::ModelResult& result,
+                                              const core::ModelResult* baseline, int count)
 {
     std::vector<PredictionBlock> blocks;
-    const bool causal = result.model && result.model->config().objective == core::Objective::CausalLm;
+    const bool causal =
+        result.model && result.model->config().objective == core::Objective::CausalLm;
     const bool compare = baseline && baseline != &result && !result.interventions.empty();
     for (std::size_t n = 0; n < result.predictions.size(); ++n) {
         const core::PositionPrediction& p = result.predictions[n];
         PredictionBlock block;
-        const QString after = p.position >= 0 && p.position < int(result.tokens.size())
-                                  ? paint::tokenLabel(result.tokens[std::size_t(p.position)].text, 20)
-                                  : QString();
-        block.heading = causal ? Words::tr("Next token after %1").arg(after) : Words::tr("[MASK] at token %1").arg(p.position + 1);
+        const QString after =
+            p.position >= 0 && p.position < int(result.tokens.size())
+                ? paint::tokenLabel(result.tokens[std::size_t(p.position)].text, 20)
+                : QString();
+        block.heading = causal ? Words::tr("Next token after %1").arg(after)
+                               : Words::tr("[MASK] at token %1").arg(p.position + 1);
         const core::PositionPrediction* old = nullptr;
-        if (compare && n < baseline->predictions.size() && baseline->predictions[n].position == p.position)
+        if (compare && n < baseline->predictions.size() &&
+            baseline->predictions[n].position == p.position)
             old = &baseline->predictions[n];
         for (const core::Prediction& top : p.top) {
             if (int(block.rows.size()) >= count)
@@ -81,13 +86,16 @@ QString predictionsMessage(const core::ModelResult& result)
     if (!result.model)
         return {};
     if (result.model->config().objective == core::Objective::None)
-        return Words::tr("%1 has no language-model head: it predicts nothing.").arg(result.model->name);
+        return Words::tr("%1 has no language-model head: it predicts nothing.")
+            .arg(result.model->name);
     if (result.predictions.empty())
-        return Words::tr("The sentence has no [MASK] token: type one to see what the model fills in.");
+        return Words::tr(
+            "The sentence has no [MASK] token: type one to see what the model fills in.");
     return {};
 }
 
-double PredictionsPainter::heightFor(const std::vector<PredictionBlock>& blocks, const QFont& font, const QString& title)
+double PredictionsPainter::heightFor(const std::vector<PredictionBlock>& blocks, const QFont& font,
+                                     const QString& title)
 {
     const QFontMetricsF fm(font);
     double h = title.isEmpty() ? 0 : fm.height() * 2.0;
@@ -97,8 +105,9 @@ double PredictionsPainter::heightFor(const std::vector<PredictionBlock>& blocks,
 }
 
 PredictionsPainter::Geometry PredictionsPainter::paint(QPainter& painter, const QRectF& target,
-                                                       const std::vector<PredictionBlock>& blocks, const QString& message,
-                                                       const QString& title, const QFont& font, const FigureStyle& style,
+                                                       const std::vector<PredictionBlock>& blocks,
+                                                       const QString& message, const QString& title,
+                                                       const QFont& font, const FigureStyle& style,
                                                        bool fill)
 {
     Geometry geometry;
@@ -112,8 +121,8 @@ PredictionsPainter::Geometry PredictionsPainter::paint(QPainter& painter, const 
         const QFont titleFont = paint::scaled(font, 1.25, true);
         painter.setFont(titleFont);
         const QFontMetricsF ft(titleFont, painter.device());
-        painter.drawText(QRectF(area.left(), area.top(), area.width(), ft.height() * 1.3), Qt::AlignCenter,
-                         ft.elidedText(title, Qt::ElideRight, area.width()));
+        painter.drawText(QRectF(area.left(), area.top(), area.width(), ft.height() * 1.3),
+                         Qt::AlignCenter, ft.elidedText(title, Qt::ElideRight, area.width()));
         area.setTop(area.top() + ft.height() * 1.7);
     }
     if (!message.isEmpty()) {
@@ -127,17 +136,23 @@ PredictionsPainter::Geometry PredictionsPainter::paint(QPainter& painter, const 
     double tokenWidth = 0;
     for (const PredictionBlock& block : blocks)
         for (const PredictionRow& row : block.rows)
-            tokenWidth = std::max(tokenWidth, fm.horizontalAdvance(paint::tokenLabel(row.text, 18)));
+            tokenWidth =
+                std::max(tokenWidth, fm.horizontalAdvance(paint::tokenLabel(row.text, 18)));
     tokenWidth = std::min(tokenWidth + 8 * u, area.width() * 0.3);
     const bool anyChange = std::any_of(blocks.begin(), blocks.end(), [](const PredictionBlock& b) {
-        return std::any_of(b.rows.begin(), b.rows.end(), [](const PredictionRow& r) { return r.before.has_value(); });
+        return std::any_of(b.rows.begin(), b.rows.end(),
+                           [](const PredictionRow& r) { return r.before.has_value(); });
     });
     const double numberWidth = fm.horizontalAdvance(QStringLiteral("100.0 %")) + 6 * u;
     // The change with the old probability where the bars keep a third of the width; in a narrow
     // panel without it: the tick on the bar marks the old probability.
-    const double fullChangeWidth = fm.horizontalAdvance(QStringLiteral("▲ 100.0 % (was 100.0 %)")) + 6 * u;
-    const bool sayWas = area.width() - tokenWidth - numberWidth - fullChangeWidth >= area.width() / 3;
-    const double changeWidth = !anyChange ? 0.0 : sayWas ? fullChangeWidth : fm.horizontalAdvance(QStringLiteral("▲ +100.0")) + 6 * u;
+    const double fullChangeWidth =
+        fm.horizontalAdvance(QStringLiteral("▲ 100.0 % (was 100.0 %)")) + 6 * u;
+    const bool sayWas =
+        area.width() - tokenWidth - numberWidth - fullChangeWidth >= area.width() / 3;
+    const double changeWidth = !anyChange ? 0.0
+                               : sayWas   ? fullChangeWidth
+                                        : fm.horizontalAdvance(QStringLiteral("▲ +100.0")) + 6 * u;
     const double barMax = std::max(10 * u, area.width() - tokenWidth - numberWidth - changeWidth);
     double rowHeight = fm.height() * 1.5;
     double y = area.top();
@@ -155,18 +170,23 @@ PredictionsPainter::Geometry PredictionsPainter::paint(QPainter& painter, const 
     for (const PredictionBlock& block : blocks) {
         painter.setFont(bold);
         painter.setPen(style.text);
-        painter.drawText(QRectF(area.left(), y, area.width(), fm.height() * 1.4), Qt::AlignLeft | Qt::AlignVCenter,
-                         QFontMetricsF(bold, painter.device()).elidedText(block.heading, Qt::ElideRight, area.width()));
+        painter.drawText(QRectF(area.left(), y, area.width(), fm.height() * 1.4),
+                         Qt::AlignLeft | Qt::AlignVCenter,
+                         QFontMetricsF(bold, painter.device())
+                             .elidedText(block.heading, Qt::ElideRight, area.width()));
         y += rowHeight * 1.2;
         painter.setFont(font);
         for (const PredictionRow& row : block.rows) {
             const QRectF line(area.left(), y, area.width(), rowHeight);
             painter.setPen(style.text);
-            painter.drawText(QRectF(line.left(), y, tokenWidth - 6 * u, rowHeight), Qt::AlignRight | Qt::AlignVCenter,
-                             fm.elidedText(paint::tokenLabel(row.text, 18), Qt::ElideRight, tokenWidth - 6 * u));
+            painter.drawText(
+                QRectF(line.left(), y, tokenWidth - 6 * u, rowHeight),
+                Qt::AlignRight | Qt::AlignVCenter,
+                fm.elidedText(paint::tokenLabel(row.text, 18), Qt::ElideRight, tokenWidth - 6 * u));
             // Bars as thick as a line of text at most: spread rows keep bars, not slabs.
             const double thickness = std::min(rowHeight * 0.64, fm.height() * 1.3);
-            const QRectF track(line.left() + tokenWidth, y + (rowHeight - thickness) / 2, barMax, thickness);
+            const QRectF track(line.left() + tokenWidth, y + (rowHeight - thickness) / 2, barMax,
+                               thickness);
             QRectF bar = track;
             bar.setWidth(std::max(1.0 * u, barMax * std::clamp(row.probability, 0.0, 1.0)));
             painter.fillRect(track, style.placeholder);
@@ -175,23 +195,27 @@ PredictionsPainter::Geometry PredictionsPainter::paint(QPainter& painter, const 
                 // The unedited model's probability as a tick on the same track.
                 const double x = track.left() + barMax * std::clamp(*row.before, 0.0, 1.0);
                 painter.setPen(QPen(style.text, 1.5 * u));
-                painter.drawLine(QPointF(x, track.top() - 2 * u), QPointF(x, track.bottom() + 2 * u));
+                painter.drawLine(QPointF(x, track.top() - 2 * u),
+                                 QPointF(x, track.bottom() + 2 * u));
             }
             geometry.bars.push_back(bar);
             painter.setPen(style.text);
-            painter.drawText(QRectF(track.right() + 4 * u, y, numberWidth, rowHeight), Qt::AlignLeft | Qt::AlignVCenter,
-                             percent(row.probability));
+            painter.drawText(QRectF(track.right() + 4 * u, y, numberWidth, rowHeight),
+                             Qt::AlignLeft | Qt::AlignVCenter, percent(row.probability));
             if (row.before) {
                 const double change = row.probability - *row.before;
                 const bool same = std::abs(change) < 0.0005;
-                const QString arrow = same ? QStringLiteral("=") : change > 0 ? QStringLiteral("▲") : QStringLiteral("▼");
+                const QString arrow = same         ? QStringLiteral("=")
+                                      : change > 0 ? QStringLiteral("▲")
+                                                   : QStringLiteral("▼");
                 painter.setPen(same ? style.mutedText : change > 0 ? kUp : kDown);
                 const QString points = (change >= 0 ? QStringLiteral("+") : QStringLiteral("−")) +
                                        QString::number(std::abs(change) * 100, 'f', 1);
-                painter.drawText(QRectF(track.right() + 4 * u + numberWidth, y, changeWidth, rowHeight),
-                                 Qt::AlignLeft | Qt::AlignVCenter,
-                                 sayWas ? Words::tr("%1 %2 (was %3)").arg(arrow, points, percent(*row.before))
-                                        : arrow + QLatin1Char(' ') + points);
+                painter.drawText(
+                    QRectF(track.right() + 4 * u + numberWidth, y, changeWidth, rowHeight),
+                    Qt::AlignLeft | Qt::AlignVCenter,
+                    sayWas ? Words::tr("%1 %2 (was %3)").arg(arrow, points, percent(*row.before))
+                           : arrow + QLatin1Char(' ') + points);
             }
             y += rowHeight;
         }

@@ -32,8 +32,8 @@ struct PredictionBlock
 
 // The blocks of a run, compared with `baseline` (the same text, no interventions; null or the
 // run itself: no comparison). At most `count` rows each.
-std::vector<PredictionBlock> predictionBlocks(const core::ModelResult& result, const core::ModelResult* baseline,
-                                              int count);
+std::vector<PredictionBlock> predictionBlocks(const core::ModelResult& result,
+                                              const core::ModelResult* baseline, int count);
 // Why a run has nothing to show (no language-model head, no [MASK]); empty when it has.
 QString predictionsMessage(const core::ModelResult& result);
 
@@ -49,11 +49,13 @@ public:
     };
     // `fill`: rows spread (up to three times their height) and centred to use the target's height,
     // as an exported figure's page is; the window's panel keeps them at the top.
-    static Geometry paint(QPainter& painter, const QRectF& target, const std::vector<PredictionBlock>& blocks,
-                          const QString& message, const QString& title, const QFont& font, const FigureStyle& style,
+    static Geometry paint(QPainter& painter, const QRectF& target,
+                          const std::vector<PredictionBlock>& blocks, const QString& message,
+                          const QString& title, const QFont& font, const FigureStyle& style,
                           bool fill = false);
     // The height the blocks need at `width` (the panel's minimum).
-    static double heightFor(const std::vector<PredictionBlock>& blocks, const QFont& font, const QString& title);
+    static double heightFor(const std::vector<PredictionBlock>& blocks, const QFont& font,
+                            const QString& title);
 };
 
 } // namespace attn::ui

@@ -19,7 +19,8 @@ class PredictionsView : public QWidget
 public:
     explicit PredictionsView(QWidget* parent = nullptr);
 
-    void setResults(std::shared_ptr<const core::ModelResult> result, std::shared_ptr<const core::ModelResult> baseline);
+    void setResults(std::shared_ptr<const core::ModelResult> result,
+                    std::shared_ptr<const core::ModelResult> baseline);
     void setRows(int rows);
     void setFigureStyle(const FigureStyle& style);
     const std::vector<PredictionBlock>& blocks() const { return m_blocks; }

@@ -33,7 +33,9 @@ void TokenFocusBar::setTokens(const std::vector<core::Token>& tokens)
     for (std::size_t i = 0; i < tokens.size() && i < kMaxButtons; ++i) {
         auto* button = new QToolButton(this);
         button->setText(paint::tokenLabel(tokens[i].text, 16));
-        button->setToolTip(tr("Token %1 (id %2): show what it attends to in every head").arg(i + 1).arg(tokens[i].id));
+        button->setToolTip(tr("Token %1 (id %2): show what it attends to in every head")
+                               .arg(i + 1)
+                               .arg(tokens[i].id));
         button->setCheckable(true);
         button->setAutoRaise(false);
         button->setFocusPolicy(Qt::TabFocus);

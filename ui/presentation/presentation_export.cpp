@@ -26,8 +26,8 @@ QByteArray presentationPdf(const core::AttentionResult& result, const DeckOption
     pdf.setCreator(QStringLiteral("Attention Explorer"));
     pdf.setTitle(QStringLiteral("Attention, step by step"));
     pdf.setResolution(kDpi);
-    pdf.setPageSize(QPageSize(QSizeF(pixels.width() * 72.0 / kDpi, pixels.height() * 72.0 / kDpi), QPageSize::Point,
-                              QString(), QPageSize::ExactMatch));
+    pdf.setPageSize(QPageSize(QSizeF(pixels.width() * 72.0 / kDpi, pixels.height() * 72.0 / kDpi),
+                              QPageSize::Point, QString(), QPageSize::ExactMatch));
     pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
     QPainter painter(&pdf);
     if (!painter.isActive())

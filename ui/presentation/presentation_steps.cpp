@@ -25,20 +25,39 @@ struct Words
 
 // Math as a textbook sets it: scalars and indices italic, vectors bold, function names
 // upright, and real subscripts and superscripts.
-QString it(const QString& s) { return QStringLiteral("<i>%1</i>").arg(s); }
-QString sub(const QString& s) { return QStringLiteral("<sub>%1</sub>").arg(s); }
-QString sup(const QString& s) { return QStringLiteral("<sup>%1</sup>").arg(s); }
-QString vec(const QString& name, const QString& index) { return QStringLiteral("<b>%1</b>").arg(name) + sub(it(index)); }
-QString scalar(const QString& name, const QString& indices) { return it(name) + sub(it(indices)); }
+QString it(const QString& s)
+{
+    return QStringLiteral("<i>%1</i>").arg(s);
+}
+QString sub(const QString& s)
+{
+    return QStringLiteral("<sub>%1</sub>").arg(s);
+}
+QString sup(const QString& s)
+{
+    return QStringLiteral("<sup>%1</sup>").arg(s);
+}
+QString vec(const QString& name, const QString& index)
+{
+    return QStringLiteral("<b>%1</b>").arg(name) + sub(it(index));
+}
+QString scalar(const QString& name, const QString& indices)
+{
+    return it(name) + sub(it(indices));
+}
 const QString kGap = QStringLiteral("&nbsp;&nbsp;&nbsp;&nbsp;"); // rich text collapses other spaces
 const QString kDk = it(QStringLiteral("d")) + sub(it(QStringLiteral("k")));
 const QString kTau = QStringLiteral("τ");
 
-QString number(double value) { return QString::number(value, 'g', 3).replace(QLatin1Char('-'), QChar(0x2212)); }
+QString number(double value)
+{
+    return QString::number(value, 'g', 3).replace(QLatin1Char('-'), QChar(0x2212));
+}
 
 bool anyPadding(const core::Problem& p)
 {
-    return p.mask.padding && std::find(p.keyIsPadding.begin(), p.keyIsPadding.end(), true) != p.keyIsPadding.end();
+    return p.mask.padding &&
+           std::find(p.keyIsPadding.begin(), p.keyIsPadding.end(), true) != p.keyIsPadding.end();
 }
 
 // The rules that mask cells of this problem, each as its condition on (i, j).
@@ -69,11 +88,16 @@ QString scoreExpression(core::ScoreKind kind, const QString& key)
     const QString k = vec(QStringLiteral("k"), key);
     switch (kind) {
     case core::ScoreKind::Dot:
-    case core::ScoreKind::ScaledDot: return q + QStringLiteral(" · ") + k;
+    case core::ScoreKind::ScaledDot:
+        return q + QStringLiteral(" · ") + k;
     case core::ScoreKind::Additive: // seed 001's additive score
-        return QStringLiteral("<b>w</b>") + sup(QStringLiteral("T")) + QStringLiteral(" tanh(%1 + %2)").arg(q, k);
-    case core::ScoreKind::Bilinear: return q + sup(QStringLiteral("T")) + QStringLiteral(" ") + it(QStringLiteral("M")) + QStringLiteral(" ") + k;
-    case core::ScoreKind::Cosine: return QStringLiteral("cos(%1, %2)").arg(q, k);
+        return QStringLiteral("<b>w</b>") + sup(QStringLiteral("T")) +
+               QStringLiteral(" tanh(%1 + %2)").arg(q, k);
+    case core::ScoreKind::Bilinear:
+        return q + sup(QStringLiteral("T")) + QStringLiteral(" ") + it(QStringLiteral("M")) +
+               QStringLiteral(" ") + k;
+    case core::ScoreKind::Cosine:
+        return QStringLiteral("cos(%1, %2)").arg(q, k);
     }
     return {};
 }
@@ -94,7 +118,9 @@ QString divisor(const core::Problem& p)
 
 QString fillValue(core::MaskFill fill)
 {
-    return fill == core::MaskFill::NegativeInfinity ? QStringLiteral("−∞") : QStringLiteral("−9·10") + sup(QStringLiteral("15"));
+    return fill == core::MaskFill::NegativeInfinity
+               ? QStringLiteral("−∞")
+               : QStringLiteral("−9·10") + sup(QStringLiteral("15"));
 }
 
 // The whole argument of the normalization for query i and key `key`: score, scaling, mask.
@@ -114,8 +140,10 @@ QString logit(const core::Problem& p, const QString& key)
 QString shortLogit(const core::Problem& p, const QString& key)
 {
     const QString i = it(QStringLiteral("i"));
-    const QString s = key.isEmpty() ? QStringLiteral("<b>s</b>") + sub(i) : scalar(QStringLiteral("s"), QStringLiteral("i") + key);
-    const QString m = key.isEmpty() ? QStringLiteral("<b>m</b>") + sub(i) : scalar(QStringLiteral("M"), QStringLiteral("i") + key);
+    const QString s = key.isEmpty() ? QStringLiteral("<b>s</b>") + sub(i)
+                                    : scalar(QStringLiteral("s"), QStringLiteral("i") + key);
+    const QString m = key.isEmpty() ? QStringLiteral("<b>m</b>") + sub(i)
+                                    : scalar(QStringLiteral("M"), QStringLiteral("i") + key);
     return maskConditions(p).isEmpty() ? s : s + QStringLiteral(" + ") + m;
 }
 
@@ -125,24 +153,32 @@ std::pair<QString, QString> projectionInputs(const core::Problem& p)
 {
     if (!p.cross)
         return {it(QStringLiteral("X")), it(QStringLiteral("X"))};
-    return {it(QStringLiteral("X")) + sub(QStringLiteral("t")), it(QStringLiteral("X")) + sub(QStringLiteral("s"))};
+    return {it(QStringLiteral("X")) + sub(QStringLiteral("t")),
+            it(QStringLiteral("X")) + sub(QStringLiteral("s"))};
 }
 
 QString headList(int heads)
 {
     const QString head = QStringLiteral("head");
-    return heads == 1 ? head + sub(QStringLiteral("1"))
-                      : QStringLiteral("%1, …, %2").arg(head + sub(QStringLiteral("1")), head + sub(it(QStringLiteral("H"))));
+    return heads == 1
+               ? head + sub(QStringLiteral("1"))
+               : QStringLiteral("%1, …, %2")
+                     .arg(head + sub(QStringLiteral("1")), head + sub(it(QStringLiteral("H"))));
 }
 
 QString normalizationName(core::Normalization n)
 {
     switch (n) {
-    case core::Normalization::Softmax: return QStringLiteral("softmax");
-    case core::Normalization::Hard: return QStringLiteral("hardmax");
-    case core::Normalization::Relu: return QStringLiteral("ReLU-normalize");
-    case core::Normalization::Sparsemax: return QStringLiteral("sparsemax");
-    case core::Normalization::None: return QStringLiteral("identity");
+    case core::Normalization::Softmax:
+        return QStringLiteral("softmax");
+    case core::Normalization::Hard:
+        return QStringLiteral("hardmax");
+    case core::Normalization::Relu:
+        return QStringLiteral("ReLU-normalize");
+    case core::Normalization::Sparsemax:
+        return QStringLiteral("sparsemax");
+    case core::Normalization::None:
+        return QStringLiteral("identity");
     }
     return {};
 }
@@ -158,8 +194,11 @@ QString caption(PresentationStep step, const core::Problem& p)
     case PresentationStep::Tokens: {
         auto tokens = [&](const QString& count, const QString& t, int n) {
             const QString last = QString::number(n);
-            return Words::tr("%1 = %2 tokens %3").arg(it(count), last, n == 1 ? it(t) + sub(QStringLiteral("1"))
-                               : QStringLiteral("%1, …, %2").arg(it(t) + sub(QStringLiteral("1")), it(t) + sub(last)));
+            return Words::tr("%1 = %2 tokens %3")
+                .arg(it(count), last,
+                     n == 1 ? it(t) + sub(QStringLiteral("1"))
+                            : QStringLiteral("%1, …, %2")
+                                  .arg(it(t) + sub(QStringLiteral("1")), it(t) + sub(last)));
         };
         if (p.cross) // queries from the target sentence, keys and values from the source
             return Words::tr("target: %1;%2source: %3")
@@ -168,20 +207,25 @@ QString caption(PresentationStep step, const core::Problem& p)
         return tokens(QStringLiteral("T"), QStringLiteral("t"), p.queryCount());
     }
     case PresentationStep::Embeddings: {
-        QString text = QStringLiteral("%1 = %2 + %3%4%5 = %6 + %7")
-                           .arg(it(QStringLiteral("X")), it(QStringLiteral("E")), it(QStringLiteral("P")), kGap,
-                                vec(QStringLiteral("x"), QStringLiteral("i")), vec(QStringLiteral("e"), QStringLiteral("i")),
-                                vec(QStringLiteral("p"), QStringLiteral("i")));
+        QString text =
+            QStringLiteral("%1 = %2 + %3%4%5 = %6 + %7")
+                .arg(it(QStringLiteral("X")), it(QStringLiteral("E")), it(QStringLiteral("P")),
+                     kGap, vec(QStringLiteral("x"), QStringLiteral("i")),
+                     vec(QStringLiteral("e"), QStringLiteral("i")),
+                     vec(QStringLiteral("p"), QStringLiteral("i")));
         if (!p.hasPositions() || (p.queryPosition.isZero() && (!p.cross || p.keyPosition.isZero())))
             text += kGap + Words::tr("(no positions: %1 = 0)").arg(it(QStringLiteral("P")));
         return text;
     }
     case PresentationStep::Projections: {
         const auto [xq, xkv] = projectionInputs(p);
-        const bool bias = std::any_of(p.weights->heads.begin(), p.weights->heads.end(),
-                                      [](const core::HeadWeights& h) { return h.bq.size() || h.bk.size() || h.bv.size(); });
+        const bool bias = std::any_of(
+            p.weights->heads.begin(), p.weights->heads.end(),
+            [](const core::HeadWeights& h) { return h.bq.size() || h.bk.size() || h.bv.size(); });
         QStringList parts;
-        for (auto [name, x] : {std::pair{QStringLiteral("Q"), xq}, {QStringLiteral("K"), xkv}, {QStringLiteral("V"), xkv}}) {
+        for (auto [name, x] : {std::pair{QStringLiteral("Q"), xq},
+                               {QStringLiteral("K"), xkv},
+                               {QStringLiteral("V"), xkv}}) {
             QString part = it(name) + eq + x + it(QStringLiteral("W")) + sup(it(name));
             if (bias)
                 part += QStringLiteral(" + ") + QStringLiteral("<b>b</b>") + sup(it(name));
@@ -192,24 +236,34 @@ QString caption(PresentationStep step, const core::Problem& p)
     case PresentationStep::Scores: {
         const QString e = scalar(QStringLiteral("e"), QStringLiteral("ij"));
         if (p.score == core::ScoreKind::Cosine)
-            return e + eq + QStringLiteral("%1 · %2 / (‖%1‖ ‖%2‖)").arg(vec(QStringLiteral("q"), QStringLiteral("i")), vec(QStringLiteral("k"), QStringLiteral("j")));
+            return e + eq +
+                   QStringLiteral("%1 · %2 / (‖%1‖ ‖%2‖)")
+                       .arg(vec(QStringLiteral("q"), QStringLiteral("i")),
+                            vec(QStringLiteral("k"), QStringLiteral("j")));
         QString text = e + eq + scoreExpression(p.score, QStringLiteral("j"));
         if (p.score == core::ScoreKind::Dot || p.score == core::ScoreKind::ScaledDot)
-            text += kGap + QStringLiteral("(%1%2%3)").arg(it(QStringLiteral("Q")), it(QStringLiteral("K")), sup(QStringLiteral("T")));
+            text += kGap + QStringLiteral("(%1%2%3)")
+                               .arg(it(QStringLiteral("Q")), it(QStringLiteral("K")),
+                                    sup(QStringLiteral("T")));
         return text;
     }
     case PresentationStep::Scaled: {
-        const QString s = scalar(QStringLiteral("s"), QStringLiteral("ij")) + eq + scalar(QStringLiteral("e"), QStringLiteral("ij"));
+        const QString s = scalar(QStringLiteral("s"), QStringLiteral("ij")) + eq +
+                          scalar(QStringLiteral("e"), QStringLiteral("ij"));
         const QString d = divisor(p);
         if (d.isEmpty())
-            return s + kGap + Words::tr("(not scaled: the %1 score is used as it is)")
-                                  .arg(p.score == core::ScoreKind::Dot ? Words::tr("dot-product") : QString::fromUtf8(toString(p.score).data()));
+            return s + kGap +
+                   Words::tr("(not scaled: the %1 score is used as it is)")
+                       .arg(p.score == core::ScoreKind::Dot
+                                ? Words::tr("dot-product")
+                                : QString::fromUtf8(toString(p.score).data()));
         QStringList values;
         if (p.temperature != 1.0f)
             values.append(kTau + eq + number(double(p.temperature)));
         if (p.score == core::ScoreKind::ScaledDot)
             values.append(kDk + eq + QString::number(p.weights->dK));
-        return s + QStringLiteral(" / ") + d + kGap + QStringLiteral("(%1)").arg(values.join(QStringLiteral(", ")));
+        return s + QStringLiteral(" / ") + d + kGap +
+               QStringLiteral("(%1)").arg(values.join(QStringLiteral(", ")));
     }
     case PresentationStep::Masked: {
         const QStringList conditions = maskConditions(p);
@@ -217,23 +271,30 @@ QString caption(PresentationStep step, const core::Problem& p)
         if (conditions.isEmpty())
             return Words::tr("no mask: every query sees every key%1(%2 = 0)").arg(kGap, m);
         return Words::tr("%1 + %2,%3%2 = %4 where %5")
-            .arg(scalar(QStringLiteral("s"), QStringLiteral("ij")), m, kGap, fillValue(p.fill), conditions.join(Words::tr(" or ")));
+            .arg(scalar(QStringLiteral("s"), QStringLiteral("ij")), m, kGap, fillValue(p.fill),
+                 conditions.join(Words::tr(" or ")));
     }
     case PresentationStep::Normalized: {
         const QString jPrime = QStringLiteral("j′");
         switch (p.normalization) {
         case core::Normalization::Softmax: // Vaswani et al. eq. 1, row by row
-            return alpha + eq + QStringLiteral("softmax") + sub(j) + QStringLiteral("(%1)").arg(logit(p, QStringLiteral("j")));
+            return alpha + eq + QStringLiteral("softmax") + sub(j) +
+                   QStringLiteral("(%1)").arg(logit(p, QStringLiteral("j")));
         case core::Normalization::Hard: // seed 000: one-hot at the argmax
             return alpha + eq + Words::tr("1 if %1 = argmax").arg(j) + sub(it(jPrime)) +
                    Words::tr(" (%1), else 0").arg(logit(p, jPrime));
         case core::Normalization::Relu:
-            return alpha + eq + QStringLiteral("ReLU(%1) / ∑%2 ReLU(%3)")
-                                    .arg(shortLogit(p, QStringLiteral("j")), sub(it(jPrime)), shortLogit(p, jPrime));
-        case core::Normalization::Sparsemax: // Martins & Astudillo 2016: projection onto the simplex
-            return QStringLiteral("α") + sub(i) + eq + QStringLiteral("sparsemax(%1)").arg(shortLogit(p, QString())) + eq +
+            return alpha + eq +
+                   QStringLiteral("ReLU(%1) / ∑%2 ReLU(%3)")
+                       .arg(shortLogit(p, QStringLiteral("j")), sub(it(jPrime)),
+                            shortLogit(p, jPrime));
+        case core::Normalization::Sparsemax: // Martins & Astudillo 2016: projection onto the
+                                             // simplex
+            return QStringLiteral("α") + sub(i) + eq +
+                   QStringLiteral("sparsemax(%1)").arg(shortLogit(p, QString())) + eq +
                    QStringLiteral("argmin") + sub(QStringLiteral("<b>p</b> ∈ Δ")) +
-                   QStringLiteral(" ‖<b>p</b> − (%1)‖").arg(shortLogit(p, QString())) + sup(QStringLiteral("2"));
+                   QStringLiteral(" ‖<b>p</b> − (%1)‖").arg(shortLogit(p, QString())) +
+                   sup(QStringLiteral("2"));
         case core::Normalization::None: // seed 004's (X X^T) V: the scores themselves
             return alpha + eq + scalar(QStringLiteral("s"), QStringLiteral("ij")) + kGap +
                    Words::tr("(no normalization; a masked cell is 0)");
@@ -244,11 +305,13 @@ QString caption(PresentationStep step, const core::Problem& p)
         // One row of the three steps before: its logits, their normalization, the sum.
         const QString row = QStringLiteral("α") + sub(i) + eq + normalizationName(p.normalization) +
                             QStringLiteral("(%1)").arg(shortLogit(p, QString()));
-        return vec(QStringLiteral("o"), QStringLiteral("i")) + eq + QStringLiteral("∑") + sub(j) + QStringLiteral(" ") +
-               alpha + QStringLiteral(" ") + vec(QStringLiteral("v"), QStringLiteral("j")) + QStringLiteral(",") + kGap + row;
+        return vec(QStringLiteral("o"), QStringLiteral("i")) + eq + QStringLiteral("∑") + sub(j) +
+               QStringLiteral(" ") + alpha + QStringLiteral(" ") +
+               vec(QStringLiteral("v"), QStringLiteral("j")) + QStringLiteral(",") + kGap + row;
     }
     case PresentationStep::WeightedSum:
-        return vec(QStringLiteral("o"), QStringLiteral("i")) + eq + QStringLiteral("∑") + sub(j) + QStringLiteral(" ") + alpha + QStringLiteral(" ") +
+        return vec(QStringLiteral("o"), QStringLiteral("i")) + eq + QStringLiteral("∑") + sub(j) +
+               QStringLiteral(" ") + alpha + QStringLiteral(" ") +
                vec(QStringLiteral("v"), QStringLiteral("j")) + kGap +
                QStringLiteral("(%1 = α%2)").arg(it(QStringLiteral("O")), it(QStringLiteral("V")));
     case PresentationStep::Heads: {
@@ -258,20 +321,27 @@ QString caption(PresentationStep step, const core::Problem& p)
             off += h.enabled ? 0 : 1;
         QString text = QStringLiteral("head") + sub(it(QStringLiteral("h"))) + eq +
                        QStringLiteral("Attention(%1, %2, %3)")
-                           .arg(xq + it(QStringLiteral("W")) + sub(it(QStringLiteral("h"))) + sup(it(QStringLiteral("Q"))),
-                                xkv + it(QStringLiteral("W")) + sub(it(QStringLiteral("h"))) + sup(it(QStringLiteral("K"))),
-                                xkv + it(QStringLiteral("W")) + sub(it(QStringLiteral("h"))) + sup(it(QStringLiteral("V")))) +
-                       QStringLiteral(",") + kGap + it(QStringLiteral("H")) + eq + QString::number(heads);
+                           .arg(xq + it(QStringLiteral("W")) + sub(it(QStringLiteral("h"))) +
+                                    sup(it(QStringLiteral("Q"))),
+                                xkv + it(QStringLiteral("W")) + sub(it(QStringLiteral("h"))) +
+                                    sup(it(QStringLiteral("K"))),
+                                xkv + it(QStringLiteral("W")) + sub(it(QStringLiteral("h"))) +
+                                    sup(it(QStringLiteral("V")))) +
+                       QStringLiteral(",") + kGap + it(QStringLiteral("H")) + eq +
+                       QString::number(heads);
         if (off > 0)
             text += Words::tr(" (%1 switched off)").arg(off);
         return text;
     }
     case PresentationStep::Concat:
         return QStringLiteral("Concat(%1)%2%3 × %4 %5 = %6 × %7")
-            .arg(headList(heads), kGap, it(QStringLiteral("T")), it(QStringLiteral("H")), it(QStringLiteral("d")) + sub(it(QStringLiteral("v"))),
+            .arg(headList(heads), kGap, it(QStringLiteral("T")), it(QStringLiteral("H")),
+                 it(QStringLiteral("d")) + sub(it(QStringLiteral("v"))),
                  QString::number(p.queryCount()), QString::number(heads * p.weights->dV));
     case PresentationStep::Output: {
-        QString text = QStringLiteral("MultiHead = Concat(%1) %2").arg(headList(heads), it(QStringLiteral("W")) + sup(it(QStringLiteral("O"))));
+        QString text =
+            QStringLiteral("MultiHead = Concat(%1) %2")
+                .arg(headList(heads), it(QStringLiteral("W")) + sup(it(QStringLiteral("O"))));
         if (p.weights->bo.size())
             text += QStringLiteral(" + <b>b</b>") + sup(it(QStringLiteral("O")));
         return text;
@@ -285,12 +355,18 @@ QString caption(PresentationStep step, const core::Problem& p)
 QString presentationStepName(int step)
 {
     static const std::array<const char*, kPresentationSteps> names{
-        QT_TRANSLATE_NOOP("PresentationSteps", "Tokens"), QT_TRANSLATE_NOOP("PresentationSteps", "Embeddings + positions"),
-        QT_TRANSLATE_NOOP("PresentationSteps", "Queries, keys, values"), QT_TRANSLATE_NOOP("PresentationSteps", "Scores"),
-        QT_TRANSLATE_NOOP("PresentationSteps", "Scaling"), QT_TRANSLATE_NOOP("PresentationSteps", "Masking"),
-        QT_TRANSLATE_NOOP("PresentationSteps", "Normalization"), QT_TRANSLATE_NOOP("PresentationSteps", "One query"),
-        QT_TRANSLATE_NOOP("PresentationSteps", "Weighted sum"), QT_TRANSLATE_NOOP("PresentationSteps", "All heads"),
-        QT_TRANSLATE_NOOP("PresentationSteps", "Concatenation"), QT_TRANSLATE_NOOP("PresentationSteps", "Output projection")};
+        QT_TRANSLATE_NOOP("PresentationSteps", "Tokens"),
+        QT_TRANSLATE_NOOP("PresentationSteps", "Embeddings + positions"),
+        QT_TRANSLATE_NOOP("PresentationSteps", "Queries, keys, values"),
+        QT_TRANSLATE_NOOP("PresentationSteps", "Scores"),
+        QT_TRANSLATE_NOOP("PresentationSteps", "Scaling"),
+        QT_TRANSLATE_NOOP("PresentationSteps", "Masking"),
+        QT_TRANSLATE_NOOP("PresentationSteps", "Normalization"),
+        QT_TRANSLATE_NOOP("PresentationSteps", "One query"),
+        QT_TRANSLATE_NOOP("PresentationSteps", "Weighted sum"),
+        QT_TRANSLATE_NOOP("PresentationSteps", "All heads"),
+        QT_TRANSLATE_NOOP("PresentationSteps", "Concatenation"),
+        QT_TRANSLATE_NOOP("PresentationSteps", "Output projection")};
     if (step < 1 || step > kPresentationSteps)
         return {};
     return Words::tr(names[std::size_t(step - 1)]);
@@ -319,10 +395,12 @@ QString num(double v)
     if (v != 0.0 && std::abs(v) < 0.005) {
         const int exponent = int(std::floor(std::log10(std::abs(v))));
         const double mantissa = v / std::pow(10.0, exponent);
-        text = QString::number(mantissa, 'f', 1) + QStringLiteral("·10") + sup(QString::number(exponent));
+        text = QString::number(mantissa, 'f', 1) + QStringLiteral("·10") +
+               sup(QString::number(exponent));
     } else {
         text = QString::number(v, 'f', 2);
-        while (text.contains(QLatin1Char('.')) && (text.endsWith(QLatin1Char('0')) || text.endsWith(QLatin1Char('.'))))
+        while (text.contains(QLatin1Char('.')) &&
+               (text.endsWith(QLatin1Char('0')) || text.endsWith(QLatin1Char('.'))))
             text.chop(1);
         if (text == QLatin1String("-0"))
             text = QStringLiteral("0");
@@ -349,17 +427,24 @@ QString vectorText(const core::Matrix& m, int row, int shown = 4)
     return QStringLiteral("(%1)").arg(parts.join(QStringLiteral(", ")));
 }
 
-QString indexed(const QString& name, int a) { return it(name) + sub(QString::number(a + 1)); }
+QString indexed(const QString& name, int a)
+{
+    return it(name) + sub(QString::number(a + 1));
+}
 QString indexed(const QString& name, int a, int b)
 {
     return it(name) + sub(QStringLiteral("%1,%2").arg(a + 1).arg(b + 1));
 }
-QString bold(const QString& name, int a) { return QStringLiteral("<b>%1</b>").arg(name) + sub(QString::number(a + 1)); }
+QString bold(const QString& name, int a)
+{
+    return QStringLiteral("<b>%1</b>").arg(name) + sub(QString::number(a + 1));
+}
 QString quotedToken(const std::vector<core::Token>& tokens, int i)
 {
     if (i < 0 || i >= int(tokens.size()))
         return {};
-    return QStringLiteral("“%1”").arg(core::tokenDisplayText(tokens[std::size_t(i)].text).toHtmlEscaped());
+    return QStringLiteral("“%1”").arg(
+        core::tokenDisplayText(tokens[std::size_t(i)].text).toHtmlEscaped());
 }
 
 // Sum of `terms` products a × b, written out when short, else the first three and "…".
@@ -368,7 +453,8 @@ QString dotTerms(const core::Matrix& a, int i, const core::Matrix& b, int j)
     const int n = int(a.cols());
     QStringList terms;
     for (int c = 0; c < std::min(n, n <= 4 ? n : 3); ++c)
-        terms.append(QStringLiteral("%1 × %2").arg(factor(double(a(i, c))), factor(double(b(j, c)))));
+        terms.append(
+            QStringLiteral("%1 × %2").arg(factor(double(a(i, c))), factor(double(b(j, c)))));
     QString text = terms.join(QStringLiteral(" + "));
     if (n > 4)
         text += Words::tr(" + … (%1 terms)").arg(n);
@@ -386,13 +472,15 @@ QString maskReason(const core::Problem& p, int i, int j)
         if (core::Mask(only, p.keyIsPadding, p.queryCount(), p.keyCount()).isMasked(i, j))
             reasons.append(name);
     };
-    rule(Words::tr("causal: %1 &gt; %2").arg(j + 1).arg(i + 1), [&](core::MaskSpec& s) { s.causal = p.mask.causal; });
+    rule(Words::tr("causal: %1 &gt; %2").arg(j + 1).arg(i + 1),
+         [&](core::MaskSpec& s) { s.causal = p.mask.causal; });
     rule(Words::tr("outside the window"), [&](core::MaskSpec& s) {
         s.window = p.mask.window;
         s.windowCausal = p.mask.windowCausal;
     });
     rule(Words::tr("padding"), [&](core::MaskSpec& s) { s.padding = p.mask.padding; });
-    rule(Words::tr("masked by hand"), [&](core::MaskSpec& s) { s.customCells = p.mask.customCells; });
+    rule(Words::tr("masked by hand"),
+         [&](core::MaskSpec& s) { s.customCells = p.mask.customCells; });
     return reasons.join(QStringLiteral(", "));
 }
 
@@ -403,10 +491,13 @@ QString weightedSum(const core::HeadResult& h, int i)
     for (int j = 0; j < int(h.weights.cols()); ++j)
         if (h.weights(i, j) != 0.0f)
             order.push_back(j);
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return std::abs(h.weights(i, a)) > std::abs(h.weights(i, b)); });
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        return std::abs(h.weights(i, a)) > std::abs(h.weights(i, b));
+    });
     QStringList terms;
     for (std::size_t k = 0; k < std::min<std::size_t>(2, order.size()); ++k)
-        terms.append(QStringLiteral("%1 %2").arg(factor(double(h.weights(i, order[k]))), bold(QStringLiteral("v"), order[k])));
+        terms.append(QStringLiteral("%1 %2").arg(factor(double(h.weights(i, order[k]))),
+                                                 bold(QStringLiteral("v"), order[k])));
     if (order.size() > 2)
         terms.append(QStringLiteral("…"));
     if (terms.isEmpty())
@@ -430,23 +521,26 @@ QString numbers(PresentationStep step, const core::AttentionResult& r, int hInde
         return text;
     }
     case PresentationStep::Embeddings:
-        return bold(QStringLiteral("x"), i) + eq + bold(QStringLiteral("e"), i) + QStringLiteral(" + ") +
-               bold(QStringLiteral("p"), i) + eq + vectorText(p.queryEmbedding, i) + QStringLiteral(" + ") +
+        return bold(QStringLiteral("x"), i) + eq + bold(QStringLiteral("e"), i) +
+               QStringLiteral(" + ") + bold(QStringLiteral("p"), i) + eq +
+               vectorText(p.queryEmbedding, i) + QStringLiteral(" + ") +
                vectorText(p.queryPositionOrZeros(), i) + eq + vectorText(r.queryInput(), i);
     case PresentationStep::Projections:
-        return bold(QStringLiteral("q"), i) + eq + bold(QStringLiteral("x"), i) + it(QStringLiteral("W")) +
-               sup(it(QStringLiteral("Q"))) + eq + vectorText(h.Q, i) + QStringLiteral(",") + kGap +
-               bold(QStringLiteral("k"), j) + eq + vectorText(h.K, j) + QStringLiteral(",") + kGap +
-               bold(QStringLiteral("v"), j) + eq + vectorText(h.V, j);
+        return bold(QStringLiteral("q"), i) + eq + bold(QStringLiteral("x"), i) +
+               it(QStringLiteral("W")) + sup(it(QStringLiteral("Q"))) + eq + vectorText(h.Q, i) +
+               QStringLiteral(",") + kGap + bold(QStringLiteral("k"), j) + eq + vectorText(h.K, j) +
+               QStringLiteral(",") + kGap + bold(QStringLiteral("v"), j) + eq + vectorText(h.V, j);
     case PresentationStep::Scores: {
         const QString e = indexed(QStringLiteral("e"), i, j);
         const double value = double(h.rawScores(i, j));
         const core::Matrix& q = h.rotatedQ.size() ? h.rotatedQ : h.Q;
         const core::Matrix& k = h.rotatedK.size() ? h.rotatedK : h.K;
         if (p.score == core::ScoreKind::Dot || p.score == core::ScoreKind::ScaledDot)
-            return e + eq + bold(QStringLiteral("q"), i) + QStringLiteral(" · ") + bold(QStringLiteral("k"), j) + eq +
-                   dotTerms(q, i, k, j) + eq + num(value);
-        return e + eq + scoreExpression(p.score, QString::number(j + 1)).replace(QStringLiteral("<i>i</i>"), QString::number(i + 1)) +
+            return e + eq + bold(QStringLiteral("q"), i) + QStringLiteral(" · ") +
+                   bold(QStringLiteral("k"), j) + eq + dotTerms(q, i, k, j) + eq + num(value);
+        return e + eq +
+               scoreExpression(p.score, QString::number(j + 1))
+                   .replace(QStringLiteral("<i>i</i>"), QString::number(i + 1)) +
                eq + num(value);
     }
     case PresentationStep::Scaled: {
@@ -454,19 +548,21 @@ QString numbers(PresentationStep step, const core::AttentionResult& r, int hInde
         const double s = double(h.scaledScores(i, j));
         const double scale = double(p.scoreScale());
         if (scale == 1.0)
-            return s_ij + eq + indexed(QStringLiteral("e"), i, j) + eq + num(s) + Words::tr(" (not scaled)");
-        return s_ij + eq + indexed(QStringLiteral("e"), i, j) + QStringLiteral(" / ") + divisor(p) + eq + num(e) +
-               QStringLiteral(" / ") + num(1.0 / scale) + eq + num(s);
+            return s_ij + eq + indexed(QStringLiteral("e"), i, j) + eq + num(s) +
+                   Words::tr(" (not scaled)");
+        return s_ij + eq + indexed(QStringLiteral("e"), i, j) + QStringLiteral(" / ") + divisor(p) +
+               eq + num(e) + QStringLiteral(" / ") + num(1.0 / scale) + eq + num(s);
     }
     case PresentationStep::Masked: {
         const QString m = indexed(QStringLiteral("M"), i, j);
         const double s = double(h.scaledScores(i, j));
         const QString reason = maskReason(p, i, j);
         if (reason.isEmpty())
-            return s_ij + QStringLiteral(" + ") + m + eq + num(s) + QStringLiteral(" + 0") + eq + num(s) +
-                   Words::tr(" (not masked)");
-        return s_ij + QStringLiteral(" + ") + m + eq + num(s) + QStringLiteral(" + (") + fillValue(p.fill) +
-               QStringLiteral(")") + eq + fillValue(p.fill) + QStringLiteral(" (%1)").arg(reason);
+            return s_ij + QStringLiteral(" + ") + m + eq + num(s) + QStringLiteral(" + 0") + eq +
+                   num(s) + Words::tr(" (not masked)");
+        return s_ij + QStringLiteral(" + ") + m + eq + num(s) + QStringLiteral(" + (") +
+               fillValue(p.fill) + QStringLiteral(")") + eq + fillValue(p.fill) +
+               QStringLiteral(" (%1)").arg(reason);
     }
     case PresentationStep::Normalized: {
         const QString a = QStringLiteral("α") + sub(QStringLiteral("%1,%2").arg(i + 1).arg(j + 1));
@@ -489,8 +585,14 @@ QString numbers(PresentationStep step, const core::AttentionResult& r, int hInde
             const bool masked = mask.isMasked(i, j);
             const double top = masked ? 0.0 : std::exp(double(row(j)) - max);
             const QString shift = max == 0.0 ? QString() : QStringLiteral(" − %1").arg(num(max));
-            return a + eq + QStringLiteral("exp(%1%2) / ∑").arg(masked ? fillValue(p.fill) : num(double(row(j))), shift) +
-                   sub(it(QStringLiteral("j"))) + QStringLiteral(" exp(%1%2)").arg(it(QStringLiteral("s")) + sub(QString::number(i + 1) + it(QStringLiteral("j"))), shift) +
+            return a + eq +
+                   QStringLiteral("exp(%1%2) / ∑")
+                       .arg(masked ? fillValue(p.fill) : num(double(row(j))), shift) +
+                   sub(it(QStringLiteral("j"))) +
+                   QStringLiteral(" exp(%1%2)")
+                       .arg(it(QStringLiteral("s")) +
+                                sub(QString::number(i + 1) + it(QStringLiteral("j"))),
+                            shift) +
                    eq + num(top) + QStringLiteral(" / ") + num(sum) + eq + num(alpha);
         }
         case core::Normalization::Hard: {
@@ -498,8 +600,11 @@ QString numbers(PresentationStep step, const core::AttentionResult& r, int hInde
             for (int c = 1; c < int(row.size()); ++c)
                 if (row(c) > row(best))
                     best = c;
-            return a + eq + num(alpha) + Words::tr(" (the largest score of row %1 is key %2’s, %3)")
-                                             .arg(i + 1).arg(best + 1).arg(num(double(row(best))));
+            return a + eq + num(alpha) +
+                   Words::tr(" (the largest score of row %1 is key %2’s, %3)")
+                       .arg(i + 1)
+                       .arg(best + 1)
+                       .arg(num(double(row(best))));
         }
         case core::Normalization::Relu: {
             double sum = 0.0;
@@ -507,9 +612,11 @@ QString numbers(PresentationStep step, const core::AttentionResult& r, int hInde
                 if (!mask.isMasked(i, c))
                     sum += std::max(0.0, double(row(c)));
             const double top = mask.isMasked(i, j) ? 0.0 : std::max(0.0, double(row(j)));
-            return a + eq + QStringLiteral("ReLU(%1) / ∑").arg(num(double(row(j)))) + sub(it(QStringLiteral("j"))) +
-                   QStringLiteral(" ReLU(") + it(QStringLiteral("s")) + sub(QString::number(i + 1) + it(QStringLiteral("j"))) +
-                   QStringLiteral(")") + eq + num(top) + QStringLiteral(" / ") + num(sum) + eq + num(alpha);
+            return a + eq + QStringLiteral("ReLU(%1) / ∑").arg(num(double(row(j)))) +
+                   sub(it(QStringLiteral("j"))) + QStringLiteral(" ReLU(") +
+                   it(QStringLiteral("s")) + sub(QString::number(i + 1) + it(QStringLiteral("j"))) +
+                   QStringLiteral(")") + eq + num(top) + QStringLiteral(" / ") + num(sum) + eq +
+                   num(alpha);
         }
         case core::Normalization::Sparsemax: {
             // The threshold τ: any key in the support has α = s − τ.
@@ -519,42 +626,55 @@ QString numbers(PresentationStep step, const core::AttentionResult& r, int hInde
                     tau = double(row(c)) - double(h.weights(i, c));
                     break;
                 }
-            return a + eq + QStringLiteral("max(%1 − τ, 0) = max(%1 − %2, 0)").arg(num(double(row(j))), num(tau)) + eq + num(alpha);
+            return a + eq +
+                   QStringLiteral("max(%1 − τ, 0) = max(%1 − %2, 0)")
+                       .arg(num(double(row(j))), num(tau)) +
+                   eq + num(alpha);
         }
         case core::Normalization::None:
-            return a + eq + s_ij + QStringLiteral(" + ") + indexed(QStringLiteral("M"), i, j) + eq + num(alpha);
+            return a + eq + s_ij + QStringLiteral(" + ") + indexed(QStringLiteral("M"), i, j) + eq +
+                   num(alpha);
         }
         return {};
     }
     case PresentationStep::QueryFocus:
-        return bold(QStringLiteral("o"), i) + eq + weightedSum(h, i) + eq + vectorText(h.output, i, 6);
+        return bold(QStringLiteral("o"), i) + eq + weightedSum(h, i) + eq +
+               vectorText(h.output, i, 6);
     case PresentationStep::WeightedSum: {
         QStringList terms;
         const int n = int(h.weights.cols());
         for (int c = 0; c < std::min(n, 3); ++c)
-            terms.append(QStringLiteral("%1 × %2").arg(factor(double(h.weights(i, c))), factor(double(h.V(c, 0)))));
+            terms.append(QStringLiteral("%1 × %2").arg(factor(double(h.weights(i, c))),
+                                                       factor(double(h.V(c, 0)))));
         if (n > 3)
             terms.append(QStringLiteral("…"));
-        return indexed(QStringLiteral("O"), i, 0) + eq + QStringLiteral("∑") + sub(it(QStringLiteral("j"))) +
-               QStringLiteral(" α") + sub(QString::number(i + 1) + it(QStringLiteral("j"))) + QStringLiteral(" ") +
+        return indexed(QStringLiteral("O"), i, 0) + eq + QStringLiteral("∑") +
+               sub(it(QStringLiteral("j"))) + QStringLiteral(" α") +
+               sub(QString::number(i + 1) + it(QStringLiteral("j"))) + QStringLiteral(" ") +
                it(QStringLiteral("V")) + sub(it(QStringLiteral("j")) + QStringLiteral(",1")) + eq +
                terms.join(QStringLiteral(" + ")) + eq + num(double(h.output(i, 0)));
     }
     case PresentationStep::Heads: {
         QStringList parts;
         for (int g = 0; g < std::min<int>(6, int(r.heads.size())); ++g)
-            parts.append(Words::tr("head %1: %2").arg(g + 1).arg(num(double(r.heads[std::size_t(g)].weights(i, j)))));
+            parts.append(Words::tr("head %1: %2")
+                             .arg(g + 1)
+                             .arg(num(double(r.heads[std::size_t(g)].weights(i, j)))));
         if (r.heads.size() > 6)
             parts.append(QStringLiteral("…"));
-        return QStringLiteral("α") + sub(QStringLiteral("%1,%2").arg(i + 1).arg(j + 1)) + Words::tr(" in ") +
-               parts.join(QStringLiteral(", "));
+        return QStringLiteral("α") + sub(QStringLiteral("%1,%2").arg(i + 1).arg(j + 1)) +
+               Words::tr(" in ") + parts.join(QStringLiteral(", "));
     }
     case PresentationStep::Concat:
-        return QStringLiteral("Concat") + sub(QString::number(i + 1)) + eq + vectorText(r.concat(), i, 6) +
+        return QStringLiteral("Concat") + sub(QString::number(i + 1)) + eq +
+               vectorText(r.concat(), i, 6) +
                Words::tr(" (%1 heads × %2 values)").arg(r.heads.size()).arg(p.weights->dV);
     case PresentationStep::Output:
-        return bold(QStringLiteral("y"), i) + eq + QStringLiteral("Concat") + sub(QString::number(i + 1)) + QStringLiteral(" ") +
-               it(QStringLiteral("W")) + sup(it(QStringLiteral("O"))) + (p.weights->bo.size() ? QStringLiteral(" + <b>b</b>") + sup(it(QStringLiteral("O"))) : QString()) +
+        return bold(QStringLiteral("y"), i) + eq + QStringLiteral("Concat") +
+               sub(QString::number(i + 1)) + QStringLiteral(" ") + it(QStringLiteral("W")) +
+               sup(it(QStringLiteral("O"))) +
+               (p.weights->bo.size() ? QStringLiteral(" + <b>b</b>") + sup(it(QStringLiteral("O")))
+                                     : QString()) +
                eq + vectorText(r.output, i, 6);
     }
     return {};
@@ -562,9 +682,11 @@ QString numbers(PresentationStep step, const core::AttentionResult& r, int hInde
 
 } // namespace
 
-QString presentationNumbers(int step, const core::AttentionResult& result, int head, int query, int key)
+QString presentationNumbers(int step, const core::AttentionResult& result, int head, int query,
+                            int key)
 {
-    if (step < 1 || step > kPresentationSteps || result.heads.empty() || !result.intermediatesKept || result.pooling.pooled)
+    if (step < 1 || step > kPresentationSteps || result.heads.empty() ||
+        !result.intermediatesKept || result.pooling.pooled)
         return {};
     head = std::clamp(head, 0, int(result.heads.size()) - 1);
     query = std::clamp(query, 0, std::max(0, result.problem->queryCount() - 1));

@@ -5,7 +5,7 @@
 namespace attn::core {
 struct AttentionResult;
 struct Problem;
-}
+} // namespace attn::core
 
 namespace attn::ui {
 
@@ -38,6 +38,7 @@ QString presentationCaption(int step, const core::Problem& problem);
 // The step's equation for one cell, with the numbers of `head`, query i and key j put in:
 // "e<sub>2,11</sub> = q<sub>2</sub> · k<sub>11</sub> = 3 × 3 + 0 × 0 + … = 9". Rich text as
 // presentationCaption's. Indices are shown from 1, as people count tokens.
-QString presentationNumbers(int step, const core::AttentionResult& result, int head, int query, int key);
+QString presentationNumbers(int step, const core::AttentionResult& result, int head, int query,
+                            int key);
 
 } // namespace attn::ui

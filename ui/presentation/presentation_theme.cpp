@@ -5,10 +5,14 @@ namespace attn::ui {
 QString presentationThemeName(PresentationTheme theme)
 {
     switch (theme) {
-    case PresentationTheme::Light: return QStringLiteral("Light");
-    case PresentationTheme::Dark: return QStringLiteral("Dark");
-    case PresentationTheme::HighContrast: return QStringLiteral("High contrast");
-    case PresentationTheme::Print: return QStringLiteral("Print");
+    case PresentationTheme::Light:
+        return QStringLiteral("Light");
+    case PresentationTheme::Dark:
+        return QStringLiteral("Dark");
+    case PresentationTheme::HighContrast:
+        return QStringLiteral("High contrast");
+    case PresentationTheme::Print:
+        return QStringLiteral("Print");
     }
     return {};
 }
@@ -17,11 +21,13 @@ FigureStyle presentationStyle(PresentationTheme theme)
 {
     FigureStyle style; // Light: the figures' own colours
     switch (theme) {
-    case PresentationTheme::Light: break;
+    case PresentationTheme::Light:
+        break;
     case PresentationTheme::Dark:
         style.background = QColor(0x15, 0x17, 0x1a);
         style.text = QColor(0xec, 0xec, 0xec);
-        style.mutedText = QColor(0x9a, 0x9e, 0xa6); // 7:1 on the background: a hall's back row reads it
+        style.mutedText =
+            QColor(0x9a, 0x9e, 0xa6); // 7:1 on the background: a hall's back row reads it
         style.masked = QColor(0x4a, 0x4d, 0x52);
         style.placeholder = QColor(0x23, 0x26, 0x2b);
         style.accent = QColor(0xe6, 0x9f, 0x00); // Okabe-Ito orange
@@ -47,17 +53,21 @@ FigureStyle presentationStyle(PresentationTheme theme)
         break;
     }
     if (theme == PresentationTheme::Light)
-        style.mutedText = QColor(0x5f, 0x63, 0x68); // 6:1 on white: readable, still quieter than the text
+        style.mutedText =
+            QColor(0x5f, 0x63, 0x68); // 6:1 on white: readable, still quieter than the text
     return style;
 }
 
 Colormap presentationColormap(PresentationTheme theme)
 {
     switch (theme) {
-    case PresentationTheme::HighContrast: return Colormap::Cividis;
-    case PresentationTheme::Print: return Colormap::Gray;
+    case PresentationTheme::HighContrast:
+        return Colormap::Cividis;
+    case PresentationTheme::Print:
+        return Colormap::Gray;
     case PresentationTheme::Light:
-    case PresentationTheme::Dark: break;
+    case PresentationTheme::Dark:
+        break;
     }
     return Colormap::Viridis;
 }

@@ -22,15 +22,16 @@ namespace attn::ui {
 
 namespace {
 
-constexpr std::array kThemes{PresentationTheme::Light, PresentationTheme::Dark, PresentationTheme::HighContrast,
-                             PresentationTheme::Print};
+constexpr std::array kThemes{PresentationTheme::Light, PresentationTheme::Dark,
+                             PresentationTheme::HighContrast, PresentationTheme::Print};
 
 // The controls' type at a 1080-pixel-high screen; it scales with the height.
 constexpr double kControlPixels = 20.0;
 
 } // namespace
 
-PresentationWindow::PresentationWindow(std::shared_ptr<const core::AttentionResult> result, QWidget* parent)
+PresentationWindow::PresentationWindow(std::shared_ptr<const core::AttentionResult> result,
+                                       QWidget* parent)
     : QWidget(parent, Qt::Window), m_result(std::move(result))
 {
     // Ends with the application's name, which the platform would otherwise append again.
@@ -59,7 +60,8 @@ PresentationWindow::PresentationWindow(std::shared_ptr<const core::AttentionResu
     m_exit = new QToolButton(m_controls);
     m_exit->setText(tr("✕ Exit"));
     m_exit->setToolTip(tr("Leave the presentation (Escape, F11)"));
-    for (QWidget* w : std::initializer_list<QWidget*>{m_previous, m_position, m_next, m_headCombo, m_themeCombo, m_exit}) {
+    for (QWidget* w : std::initializer_list<QWidget*>{m_previous, m_position, m_next, m_headCombo,
+                                                      m_themeCombo, m_exit}) {
         w->setFocusPolicy(Qt::NoFocus);
         bar->addWidget(w);
     }
@@ -71,8 +73,9 @@ PresentationWindow::PresentationWindow(std::shared_ptr<const core::AttentionResu
     connect(m_next, &QToolButton::clicked, this, &PresentationWindow::nextStep);
     connect(m_exit, &QToolButton::clicked, this, &QWidget::close);
     connect(m_headCombo, &QComboBox::activated, this, [this](int index) { setHead(index); });
-    connect(m_themeCombo, &QComboBox::activated, this,
-            [this](int index) { setTheme(PresentationTheme(m_themeCombo->itemData(index).toInt())); });
+    connect(m_themeCombo, &QComboBox::activated, this, [this](int index) {
+        setTheme(PresentationTheme(m_themeCombo->itemData(index).toInt()));
+    });
 
     m_hideTimer = new QTimer(this);
     m_hideTimer->setSingleShot(true);
@@ -103,9 +106,15 @@ void PresentationWindow::showOver(QWidget& window, QWidget* fallback)
     showFullScreen();
 }
 
-int PresentationWindow::stepCount() const { return kPresentationSteps; }
+int PresentationWindow::stepCount() const
+{
+    return kPresentationSteps;
+}
 
-QString PresentationWindow::stepName(int step) { return presentationStepName(step); }
+QString PresentationWindow::stepName(int step)
+{
+    return presentationStepName(step);
+}
 
 QString PresentationWindow::caption() const
 {
@@ -119,9 +128,15 @@ QString PresentationWindow::numbers() const
     return presentationNumbers(m_step, *m_result, m_head, m_query, m_key);
 }
 
-QWidget* PresentationWindow::controls() const { return m_controls; }
+QWidget* PresentationWindow::controls() const
+{
+    return m_controls;
+}
 
-void PresentationWindow::setControlsHideDelay(int milliseconds) { m_hideTimer->setInterval(milliseconds); }
+void PresentationWindow::setControlsHideDelay(int milliseconds)
+{
+    m_hideTimer->setInterval(milliseconds);
+}
 
 void PresentationWindow::setResult(std::shared_ptr<const core::AttentionResult> result)
 {
@@ -132,7 +147,8 @@ void PresentationWindow::setResult(std::shared_ptr<const core::AttentionResult> 
         m_query = std::min(m_query, m_result->problem->queryCount() - 1);
         m_key = std::min(m_key, m_result->problem->keyCount() - 1);
     }
-    m_rebuild.schedule(); // a slider dragged in the explorer sends results faster than slides are drawn
+    m_rebuild
+        .schedule(); // a slider dragged in the explorer sends results faster than slides are drawn
 }
 
 void PresentationWindow::setHead(int head)
@@ -174,9 +190,15 @@ void PresentationWindow::setStep(int step)
     emit stepChanged(m_step);
 }
 
-void PresentationWindow::nextStep() { setStep(m_step + 1); }
+void PresentationWindow::nextStep()
+{
+    setStep(m_step + 1);
+}
 
-void PresentationWindow::previousStep() { setStep(m_step - 1); }
+void PresentationWindow::previousStep()
+{
+    setStep(m_step - 1);
+}
 
 void PresentationWindow::setQuery(int query)
 {
@@ -219,21 +241,37 @@ void PresentationWindow::keyPressEvent(QKeyEvent* event)
     case Qt::Key_Space:
     case Qt::Key_PageDown:
     case Qt::Key_Return:
-    case Qt::Key_Enter: nextStep(); break;
+    case Qt::Key_Enter:
+        nextStep();
+        break;
     case Qt::Key_PageUp:
-    case Qt::Key_Backspace: previousStep(); break;
-    case Qt::Key_Up: setQuery(m_query - 1); break;
-    case Qt::Key_Down: setQuery(m_query + 1); break;
-    case Qt::Key_Home: setStep(1); break;
-    case Qt::Key_End: setStep(stepCount()); break;
+    case Qt::Key_Backspace:
+        previousStep();
+        break;
+    case Qt::Key_Up:
+        setQuery(m_query - 1);
+        break;
+    case Qt::Key_Down:
+        setQuery(m_query + 1);
+        break;
+    case Qt::Key_Home:
+        setStep(1);
+        break;
+    case Qt::Key_End:
+        setStep(stepCount());
+        break;
     case Qt::Key_T: { // the next theme: light and dark for the room, then the others
         const auto at = std::find(kThemes.begin(), kThemes.end(), m_theme);
         setTheme(kThemes[std::size_t((at - kThemes.begin() + 1) % kThemes.size())]);
         break;
     }
     case Qt::Key_Escape:
-    case Qt::Key_F11: close(); break;
-    default: QWidget::keyPressEvent(event); return;
+    case Qt::Key_F11:
+        close();
+        break;
+    default:
+        QWidget::keyPressEvent(event);
+        return;
     }
     event->accept();
 }
@@ -252,7 +290,8 @@ void PresentationWindow::paintEvent(QPaintEvent*)
         font.setPixelSize(int(std::lround(28.0 * std::max(0.4, height() / kSlideReferenceHeight))));
         painter.setFont(font);
         painter.setPen(style.text);
-        painter.drawText(rect().adjusted(width() / 8, 0, -width() / 8, 0), Qt::AlignCenter | Qt::TextWordWrap, m_message);
+        painter.drawText(rect().adjusted(width() / 8, 0, -width() / 8, 0),
+                         Qt::AlignCenter | Qt::TextWordWrap, m_message);
     }
 }
 
@@ -346,16 +385,16 @@ void PresentationWindow::updateControls()
 void PresentationWindow::applyTheme()
 {
     // The bar is dark in every theme, so it reads over any slide.
-    m_controls->setStyleSheet(
-        QStringLiteral("#presentationControls { background: rgba(20, 20, 20, 225); border-radius: 8px; }"
-                       "#presentationControls QLabel, #presentationControls QToolButton { color: white; }"
-                       "#presentationControls QToolButton { border: none; padding: 2px 10px; }"
-                       "#presentationControls QToolButton:hover { background: rgba(255, 255, 255, 40); }"
-                       "#presentationControls QToolButton:disabled { color: #777; }"
-                       "#presentationControls QComboBox { color: white; background: rgba(255, 255, 255, 30);"
-                       " border: 1px solid #777; border-radius: 4px; padding: 2px 10px; }"
-                       "#presentationControls QComboBox QAbstractItemView { color: white; background: #262626;"
-                       " selection-background-color: #555; }"));
+    m_controls->setStyleSheet(QStringLiteral(
+        "#presentationControls { background: rgba(20, 20, 20, 225); border-radius: 8px; }"
+        "#presentationControls QLabel, #presentationControls QToolButton { color: white; }"
+        "#presentationControls QToolButton { border: none; padding: 2px 10px; }"
+        "#presentationControls QToolButton:hover { background: rgba(255, 255, 255, 40); }"
+        "#presentationControls QToolButton:disabled { color: #777; }"
+        "#presentationControls QComboBox { color: white; background: rgba(255, 255, 255, 30);"
+        " border: 1px solid #777; border-radius: 4px; padding: 2px 10px; }"
+        "#presentationControls QComboBox QAbstractItemView { color: white; background: #262626;"
+        " selection-background-color: #555; }"));
     update();
 }
 
@@ -396,7 +435,8 @@ void PresentationWindow::pointerMoved()
 void PresentationWindow::hideControls()
 {
     // Not while the pointer rests on the bar or one of its lists is open.
-    const bool inUse = m_controls->underMouse() || m_headCombo->view()->isVisible() || m_themeCombo->view()->isVisible();
+    const bool inUse = m_controls->underMouse() || m_headCombo->view()->isVisible() ||
+                       m_themeCombo->view()->isVisible();
     if (inUse) {
         m_hideTimer->start();
         return;
@@ -410,7 +450,8 @@ void PresentationWindow::placeControls()
     m_controls->adjustSize();
     const QSize size = m_controls->sizeHint();
     const int bottom = int(std::lround(8 * std::max(0.4, height() / kSlideReferenceHeight)));
-    m_controls->setGeometry((width() - size.width()) / 2, height() - size.height() - bottom, size.width(), size.height());
+    m_controls->setGeometry((width() - size.width()) / 2, height() - size.height() - bottom,
+                            size.width(), size.height());
 }
 
 // The pointer chooses the cell it rests on: a query and a key in a queries x keys matrix,

@@ -31,7 +31,8 @@ class PresentationWindow : public QWidget
     Q_OBJECT
 
 public:
-    explicit PresentationWindow(std::shared_ptr<const core::AttentionResult> result, QWidget* parent = nullptr);
+    explicit PresentationWindow(std::shared_ptr<const core::AttentionResult> result,
+                                QWidget* parent = nullptr);
     ~PresentationWindow() override;
 
     // A new result (the scene was edited): the step, head and chosen cell stay where they are.

@@ -13,13 +13,15 @@ std::optional<SlideHit> Slide::hit(QPointF point) const
         const SlidePanel& panel = panels[p];
         if (!panel.cells.contains(point) || panel.rows <= 0 || panel.columns <= 0)
             continue;
-        const int row = std::min(panel.rows - 1, int((point.y() - panel.cells.top()) / panel.cells.height() * panel.rows));
-        const int column =
-            std::min(panel.columns - 1, int((point.x() - panel.cells.left()) / panel.cells.width() * panel.columns));
+        const int row = std::min(panel.rows - 1, int((point.y() - panel.cells.top()) /
+                                                     panel.cells.height() * panel.rows));
+        const int column = std::min(panel.columns - 1, int((point.x() - panel.cells.left()) /
+                                                           panel.cells.width() * panel.columns));
         return SlideHit{int(p), row, column, -1};
     }
     for (const SlideText& text : texts)
-        if (text.role == SlideText::Role::Label && text.panel < 0 && text.index >= 0 && text.box.contains(point))
+        if (text.role == SlideText::Role::Label && text.panel < 0 && text.index >= 0 &&
+            text.box.contains(point))
             return SlideHit{-1, -1, -1, text.index, text.columns};
     return std::nullopt;
 }

@@ -38,8 +38,8 @@ struct SlideText
     QRectF box;
     Qt::Alignment align = Qt::AlignCenter;
     double rotation = 0.0;
-    int panel = -1; // Label: the panel it names; -1 for a token chip
-    int index = -1; // Label: the token's index; Value: the row
+    int panel = -1;       // Label: the panel it names; -1 for a token chip
+    int index = -1;       // Label: the token's index; Value: the row
     bool columns = false; // Label: names a column (else a row)
 };
 
@@ -75,7 +75,7 @@ struct SlidePanel
     int rows = 0;
     int columns = 0;
     int head = 0;
-    bool queryRows = true; // rows are queries (else keys: K, V, and the focus step's rows)
+    bool queryRows = true;   // rows are queries (else keys: K, V, and the focus step's rows)
     bool keyColumns = false; // columns are keys (scores, weights)
     bool subject = true;     // part of what the step is about
 };
@@ -86,7 +86,7 @@ struct SlideHit
     int panel = -1;
     int row = -1;
     int column = -1;
-    int chip = -1; // a token chip (the tokens step) ...
+    int chip = -1;           // a token chip (the tokens step) ...
     bool sourceChip = false; // ... of the source sentence (cross-attention)
 };
 

@@ -38,8 +38,9 @@ using S = PresentationStep;
 QFont mathFont(double pixels)
 {
     QFont font;
-    font.setFamilies({QStringLiteral("Latin Modern Roman"), QStringLiteral("CMU Serif"), QStringLiteral("STIX Two Text"),
-                      QStringLiteral("Cambria"), QStringLiteral("TeX Gyre Termes"), QStringLiteral("Nimbus Roman"),
+    font.setFamilies({QStringLiteral("Latin Modern Roman"), QStringLiteral("CMU Serif"),
+                      QStringLiteral("STIX Two Text"), QStringLiteral("Cambria"),
+                      QStringLiteral("TeX Gyre Termes"), QStringLiteral("Nimbus Roman"),
                       QStringLiteral("Times New Roman"), QStringLiteral("DejaVu Serif")});
     font.setStyleHint(QFont::Serif);
     font.setPixelSize(std::max(1, int(std::lround(pixels))));
@@ -62,8 +63,9 @@ QString cellNumber(double value, int decimals)
 {
     QString text = QLocale::c().toString(value, 'f', decimals);
     if (text.startsWith(QLatin1Char('-'))) {
-        const bool zero = std::all_of(text.begin() + 1, text.end(),
-                                      [](QChar c) { return c == QLatin1Char('0') || c == QLatin1Char('.'); });
+        const bool zero = std::all_of(text.begin() + 1, text.end(), [](QChar c) {
+            return c == QLatin1Char('0') || c == QLatin1Char('.');
+        });
         text = zero ? text.mid(1) : QChar(0x2212) + text.mid(1);
     }
     return text;
@@ -147,9 +149,9 @@ struct MatrixPanel
     bool queryRows = true;
     bool keyColumns = false;
     bool subject = true;
-    bool weights = false;      // coloured by the shared weight colours, else a diverging map
+    bool weights = false; // coloured by the shared weight colours, else a diverging map
     const core::Mask* mask = nullptr;
-    QString maskedText;        // what a masked cell says ("−∞", "0"); empty: its number
+    QString maskedText;            // what a masked cell says ("−∞", "0"); empty: its number
     std::vector<int> columnGroups; // the column where each group starts (Concat: one per head)
 
     // Measured once.
@@ -162,11 +164,11 @@ struct MatrixPanel
 struct MatrixFit
 {
     bool ok = false;
-    double label = 0.0;  // label pixels
-    double value = 0.0;  // number pixels (0: none)
+    double label = 0.0; // label pixels
+    double value = 0.0; // number pixels (0: none)
     double cellW = 0.0;
     double cellH = 0.0;
-    std::vector<int> rowsOf; // which row of panels each panel stands in
+    std::vector<int> rowsOf;    // which row of panels each panel stands in
     std::vector<bool> vertical; // per row of panels: its column labels turned
     double quality = 0.0;
 };
@@ -196,8 +198,8 @@ public:
 
 private:
     double margin() const { return 24.0 * s; }
-    void addText(SlideText::Role role, const QString& text, const QFont& font, QColor color, QRectF box,
-                 Qt::Alignment align = Qt::AlignCenter, bool rich = false)
+    void addText(SlideText::Role role, const QString& text, const QFont& font, QColor color,
+                 QRectF box, Qt::Alignment align = Qt::AlignCenter, bool rich = false)
     {
         SlideText t;
         t.role = role;
@@ -210,7 +212,8 @@ private:
         m_slide.texts.push_back(std::move(t));
     }
     // Rich text fitted to one line of `width`: the largest of its pixel sizes that fits.
-    double fitRich(const QString& html, double pixels, double width, QFont& font, QSizeF& size) const
+    double fitRich(const QString& html, double pixels, double width, QFont& font,
+                   QSizeF& size) const
     {
         QTextDocument document;
         document.setDocumentMargin(0);
@@ -229,7 +232,8 @@ private:
     double labelWidth(double pixels, int characters, const QStringList& labels, int step) const
     {
         // Lists are the builder's own `queries` and `keys`, shared: their data names them.
-        const auto key = std::make_tuple(int(pixels), characters, step, static_cast<const void*>(labels.constData()));
+        const auto key = std::make_tuple(int(pixels), characters, step,
+                                         static_cast<const void*>(labels.constData()));
         const auto found = m_labelWidths.find(key);
         if (found != m_labelWidths.end())
             return found->second;
@@ -243,17 +247,21 @@ private:
     QRectF layoutFrame();
     void buildTokens(QRectF body);
     void buildMatrices(QRectF body, std::vector<MatrixPanel> panels);
-    MatrixFit fitMatrices(const std::vector<MatrixPanel>& panels, QRectF body, const std::vector<int>& rowsOf,
-                          double label, int characters, int step) const;
-    void placeMatrices(std::vector<MatrixPanel>& panels, QRectF body, const MatrixFit& fit, int characters, int step);
+    MatrixFit fitMatrices(const std::vector<MatrixPanel>& panels, QRectF body,
+                          const std::vector<int>& rowsOf, double label, int characters,
+                          int step) const;
+    void placeMatrices(std::vector<MatrixPanel>& panels, QRectF body, const MatrixFit& fit,
+                       int characters, int step);
     void buildFocus(QRectF body);
     void addNote(const QString& text);
     void highlight(QRectF rect);
     QColor cellColour(const MatrixPanel& panel, double value) const;
     std::vector<MatrixPanel> panelsOfStep();
-    MatrixPanel signedPanel(const QString& name, const QString& title, const Matrix& m, bool keyRows) const;
-    MatrixPanel squarePanel(const QString& name, const QString& title, const Matrix& m, int headIndex, bool weights,
-                            const QString& maskedText, bool masked) const;
+    MatrixPanel signedPanel(const QString& name, const QString& title, const Matrix& m,
+                            bool keyRows) const;
+    MatrixPanel squarePanel(const QString& name, const QString& title, const Matrix& m,
+                            int headIndex, bool weights, const QString& maskedText,
+                            bool masked) const;
 
     const core::AttentionResult& r;
     const core::Problem& p;
@@ -269,8 +277,9 @@ private:
     std::unique_ptr<core::Mask> mask;
     QStringList queries;
     QStringList keys;
-    Matrix m_positions; // P as a panel shows it: zeros where the problem adds none (a model's layer)
-    Matrix m_concat;    // built for the panels that show it (the result does not keep it)
+    Matrix
+        m_positions; // P as a panel shows it: zeros where the problem adds none (a model's layer)
+    Matrix m_concat; // built for the panels that show it (the result does not keep it)
     Slide m_slide;
     QStringList m_notes;
     mutable std::map<std::tuple<int, int, int, const void*>, double> m_labelWidths;
@@ -286,31 +295,42 @@ QRectF SlideBuilder::layoutFrame()
     const QFont header = sansFont(22.0 * s);
     const double headerHeight = QFontMetricsF(header).height();
     addText(SlideText::Role::Header,
-            Words::tr("Step %1 of %2 · %3").arg(o.step).arg(kPresentationSteps).arg(presentationStepName(o.step)),
-            header, style.mutedText, QRectF(m, y, width * 0.5, headerHeight), Qt::AlignLeft | Qt::AlignVCenter);
+            Words::tr("Step %1 of %2 · %3")
+                .arg(o.step)
+                .arg(kPresentationSteps)
+                .arg(presentationStepName(o.step)),
+            header, style.mutedText, QRectF(m, y, width * 0.5, headerHeight),
+            Qt::AlignLeft | Qt::AlignVCenter);
     QString settings = FigureBuilder::settingsSummary(p);
     if (r.heads.size() > 1)
         settings = Words::tr("head %1 of %2 · ").arg(head + 1).arg(r.heads.size()) + settings;
-    addText(SlideText::Role::Header, QFontMetricsF(header).elidedText(settings, Qt::ElideRight, width * 0.5), header,
-            style.mutedText, QRectF(m + width * 0.5, y, width * 0.5, headerHeight), Qt::AlignRight | Qt::AlignVCenter);
+    addText(SlideText::Role::Header,
+            QFontMetricsF(header).elidedText(settings, Qt::ElideRight, width * 0.5), header,
+            style.mutedText, QRectF(m + width * 0.5, y, width * 0.5, headerHeight),
+            Qt::AlignRight | Qt::AlignVCenter);
     y += headerHeight + 4 * s;
     // The equation, large; then the same with the chosen cell's numbers.
     for (const auto& [role, html, pixels] :
          {std::tuple{SlideText::Role::Caption, presentationCaption(o.step, p), 40.0},
-          std::tuple{SlideText::Role::Numbers, presentationNumbers(o.step, r, head, query, key), 32.0}}) {
+          std::tuple{SlideText::Role::Numbers, presentationNumbers(o.step, r, head, query, key),
+                     32.0}}) {
         if (html.isEmpty())
             continue;
         QFont font;
         QSizeF size;
         fitRich(html, pixels * s, width, font, size);
-        addText(role, html, font, style.text, QRectF(m, y, width, size.height()), Qt::AlignHCenter | Qt::AlignTop, true);
+        addText(role, html, font, style.text, QRectF(m, y, width, size.height()),
+                Qt::AlignHCenter | Qt::AlignTop, true);
         y += size.height();
     }
     y += 6 * s;
     return QRectF(m, y, width, m_size.height() - y - m * 0.5);
 }
 
-void SlideBuilder::addNote(const QString& text) { m_notes.append(text); }
+void SlideBuilder::addNote(const QString& text)
+{
+    m_notes.append(text);
+}
 
 void SlideBuilder::highlight(QRectF rect)
 {
@@ -333,10 +353,12 @@ QColor SlideBuilder::cellColour(const MatrixPanel& panel, double value) const
 {
     if (panel.weights)
         return colorAt(weightColour.map, weightColour.position(value));
-    return colorAt(style.signedColormap, std::clamp((value + panel.signedTop) / (2 * panel.signedTop), 0.0, 1.0));
+    return colorAt(style.signedColormap,
+                   std::clamp((value + panel.signedTop) / (2 * panel.signedTop), 0.0, 1.0));
 }
 
-MatrixPanel SlideBuilder::signedPanel(const QString& name, const QString& title, const Matrix& m, bool keyRows) const
+MatrixPanel SlideBuilder::signedPanel(const QString& name, const QString& title, const Matrix& m,
+                                      bool keyRows) const
 {
     MatrixPanel panel;
     panel.name = name;
@@ -348,8 +370,9 @@ MatrixPanel SlideBuilder::signedPanel(const QString& name, const QString& title,
     return panel;
 }
 
-MatrixPanel SlideBuilder::squarePanel(const QString& name, const QString& title, const Matrix& m, int headIndex,
-                                      bool weights, const QString& maskedText, bool masked) const
+MatrixPanel SlideBuilder::squarePanel(const QString& name, const QString& title, const Matrix& m,
+                                      int headIndex, bool weights, const QString& maskedText,
+                                      bool masked) const
 {
     MatrixPanel panel;
     panel.name = name;
@@ -369,17 +392,23 @@ MatrixPanel SlideBuilder::squarePanel(const QString& name, const QString& title,
 std::vector<MatrixPanel> SlideBuilder::panelsOfStep()
 {
     const core::HeadResult& h = r.heads[std::size_t(head)];
-    const QString fill = p.fill == core::MaskFill::NegativeInfinity ? QStringLiteral("−∞") : QStringLiteral("−9e15");
+    const QString fill =
+        p.fill == core::MaskFill::NegativeInfinity ? QStringLiteral("−∞") : QStringLiteral("−9e15");
     std::vector<MatrixPanel> panels;
     switch (PresentationStep(o.step)) {
     case S::Embeddings:
         m_positions = p.queryPositionOrZeros();
-        panels.push_back(signedPanel(QStringLiteral("E"), Words::tr("E  (embeddings)"), p.queryEmbedding, false));
-        panels.push_back(signedPanel(QStringLiteral("P"), Words::tr("P  (positions)"), m_positions, false));
-        panels.push_back(signedPanel(QStringLiteral("X"), p.cross ? QStringLiteral("Xₜ = E + P") : QStringLiteral("X = E + P"),
-                                     r.queryInput(), false));
+        panels.push_back(signedPanel(QStringLiteral("E"), Words::tr("E  (embeddings)"),
+                                     p.queryEmbedding, false));
+        panels.push_back(
+            signedPanel(QStringLiteral("P"), Words::tr("P  (positions)"), m_positions, false));
+        panels.push_back(
+            signedPanel(QStringLiteral("X"),
+                        p.cross ? QStringLiteral("Xₜ = E + P") : QStringLiteral("X = E + P"),
+                        r.queryInput(), false));
         if (p.cross) // the source's tokens, which the keys and values are made of
-            panels.push_back(signedPanel(QStringLiteral("X source"), Words::tr("Xₛ (source)"), r.keyInput(), true));
+            panels.push_back(signedPanel(QStringLiteral("X source"), Words::tr("Xₛ (source)"),
+                                         r.keyInput(), true));
         break;
     case S::Projections:
         panels.push_back(signedPanel(QStringLiteral("Q"), QStringLiteral("Q"), h.Q, false));
@@ -387,37 +416,44 @@ std::vector<MatrixPanel> SlideBuilder::panelsOfStep()
         panels.push_back(signedPanel(QStringLiteral("V"), QStringLiteral("V"), h.V, true));
         break;
     case S::Scores:
-        panels.push_back(squarePanel(QStringLiteral("scores"), Words::tr("scores e"), h.rawScores, head, false, {}, false));
-        break;
-    case S::Scaled:
-        panels.push_back(squarePanel(QStringLiteral("scaled scores"), Words::tr("scaled scores s"), h.scaledScores,
+        panels.push_back(squarePanel(QStringLiteral("scores"), Words::tr("scores e"), h.rawScores,
                                      head, false, {}, false));
         break;
+    case S::Scaled:
+        panels.push_back(squarePanel(QStringLiteral("scaled scores"), Words::tr("scaled scores s"),
+                                     h.scaledScores, head, false, {}, false));
+        break;
     case S::Masked:
-        panels.push_back(squarePanel(QStringLiteral("masked scores"), Words::tr("masked scores s + M"),
-                                     h.maskedScores, head, false, fill, true));
+        panels.push_back(squarePanel(QStringLiteral("masked scores"),
+                                     Words::tr("masked scores s + M"), h.maskedScores, head, false,
+                                     fill, true));
         break;
     case S::Normalized:
-        panels.push_back(squarePanel(QStringLiteral("weights"), Words::tr("weights α"), h.weights, head, true,
-                                     QStringLiteral("0"), true));
+        panels.push_back(squarePanel(QStringLiteral("weights"), Words::tr("weights α"), h.weights,
+                                     head, true, QStringLiteral("0"), true));
         break;
     case S::WeightedSum: {
-        panels.push_back(squarePanel(QStringLiteral("weights"), Words::tr("weights α"), h.weights, head, true,
-                                     QStringLiteral("0"), true));
+        panels.push_back(squarePanel(QStringLiteral("weights"), Words::tr("weights α"), h.weights,
+                                     head, true, QStringLiteral("0"), true));
         panels.push_back(signedPanel(QStringLiteral("V"), QStringLiteral("V"), h.V, true));
-        panels.push_back(signedPanel(QStringLiteral("output"), QStringLiteral("O = αV"), h.output, false));
+        panels.push_back(
+            signedPanel(QStringLiteral("output"), QStringLiteral("O = αV"), h.output, false));
         break;
     }
     case S::Heads:
         for (int g = 0; g < int(r.heads.size()); ++g)
-            panels.push_back(squarePanel(QStringLiteral("weights"),
-                                         Words::tr("head %1%2").arg(g + 1).arg(r.heads[std::size_t(g)].enabled ? QString() : Words::tr(" (off)")),
-                                         r.heads[std::size_t(g)].weights, g, true, QStringLiteral("0"), true));
+            panels.push_back(squarePanel(
+                QStringLiteral("weights"),
+                Words::tr("head %1%2")
+                    .arg(g + 1)
+                    .arg(r.heads[std::size_t(g)].enabled ? QString() : Words::tr(" (off)")),
+                r.heads[std::size_t(g)].weights, g, true, QStringLiteral("0"), true));
         break;
     case S::Concat: {
         m_concat = r.concat();
-        MatrixPanel concat = signedPanel(QStringLiteral("concat"), QStringLiteral("Concat(head 1, …, head %1)").arg(r.heads.size()),
-                                         m_concat, false);
+        MatrixPanel concat = signedPanel(
+            QStringLiteral("concat"),
+            QStringLiteral("Concat(head 1, …, head %1)").arg(r.heads.size()), m_concat, false);
         if (r.heads.size() == 1)
             concat.title = QStringLiteral("Concat(head 1)");
         for (int g = 1; g < int(r.heads.size()); ++g)
@@ -427,13 +463,16 @@ std::vector<MatrixPanel> SlideBuilder::panelsOfStep()
     }
     case S::Output:
         m_concat = r.concat();
-        panels.push_back(signedPanel(QStringLiteral("concat"), QStringLiteral("Concat"), m_concat, false));
+        panels.push_back(
+            signedPanel(QStringLiteral("concat"), QStringLiteral("Concat"), m_concat, false));
         for (int g = 1; g < int(r.heads.size()); ++g)
             panels.back().columnGroups.push_back(g * p.weights->dV);
-        panels.push_back(signedPanel(QStringLiteral("multi-head output"), Words::tr("output = Concat · Wᴼ"), r.output, false));
+        panels.push_back(signedPanel(QStringLiteral("multi-head output"),
+                                     Words::tr("output = Concat · Wᴼ"), r.output, false));
         break;
     case S::Tokens:
-    case S::QueryFocus: break;
+    case S::QueryFocus:
+        break;
     }
     return panels;
 }
@@ -446,9 +485,15 @@ Slide SlideBuilder::build()
     const std::size_t texts = m_slide.texts.size();
     auto layoutBody = [&](QRectF area) {
         switch (PresentationStep(o.step)) {
-        case S::Tokens: buildTokens(area); break;
-        case S::QueryFocus: buildFocus(area); break;
-        default: buildMatrices(area, panelsOfStep()); break;
+        case S::Tokens:
+            buildTokens(area);
+            break;
+        case S::QueryFocus:
+            buildFocus(area);
+            break;
+        default:
+            buildMatrices(area, panelsOfStep());
+            break;
         }
     };
     layoutBody(body);
@@ -465,7 +510,8 @@ Slide SlideBuilder::build()
         layoutBody(body.adjusted(0, 0, 0, -noteHeight));
         m_notes.removeDuplicates();
         addText(SlideText::Role::Note, m_notes.join(QStringLiteral(" · ")), font, style.mutedText,
-                QRectF(body.left(), body.bottom() - noteHeight + 6 * s, body.width(), noteHeight - 6 * s),
+                QRectF(body.left(), body.bottom() - noteHeight + 6 * s, body.width(),
+                       noteHeight - 6 * s),
                 Qt::AlignLeft | Qt::AlignVCenter);
     }
     QRectF subject;
@@ -490,7 +536,8 @@ void SlideBuilder::buildTokens(QRectF body)
         QStringList tokens;
         bool keys;
     };
-    std::vector<Group> groups{{p.cross ? Words::tr("target: the queries") : QString(), queries, false}};
+    std::vector<Group> groups{
+        {p.cross ? Words::tr("target: the queries") : QString(), queries, false}};
     if (p.cross)
         groups.push_back({Words::tr("source: the keys and values"), keys, true});
     // Lines of chips, every line but a group's last stretched to the body's width (justified),
@@ -516,14 +563,16 @@ void SlideBuilder::buildTokens(QRectF body)
         for (int g = 0; g < int(groups.size()); ++g) {
             const Group& group = groups[std::size_t(g)];
             if (!group.heading.isEmpty()) {
-                headings.emplace_back(group.heading, QRectF(0, y, body.width(), headingMetrics.height()));
+                headings.emplace_back(group.heading,
+                                      QRectF(0, y, body.width(), headingMetrics.height()));
                 y += headingMetrics.height() + gap * 0.5;
             }
             std::vector<std::vector<std::pair<int, double>>> lines(1);
             double x = 0.0;
             for (int t = 0; t < int(group.tokens.size()); ++t) {
                 const double w = std::max(metrics.horizontalAdvance(group.tokens[t]),
-                                          indexMetrics.horizontalAdvance(QString::number(t + 1))) + 2 * padX;
+                                          indexMetrics.horizontalAdvance(QString::number(t + 1))) +
+                                 2 * padX;
                 if (w > body.width())
                     return -1.0;
                 if (x > 0 && x + w > body.width()) {
@@ -539,7 +588,9 @@ void SlideBuilder::buildTokens(QRectF body)
                     natural += w + gap;
                 // A full line is justified; a group's last line keeps the others' stretch.
                 const bool last = l + 1 == lines.size();
-                const double stretch = !last || lines.size() == 1 ? (body.width() - natural) / double(lines[l].size()) : 0.0;
+                const double stretch = !last || lines.size() == 1
+                                           ? (body.width() - natural) / double(lines[l].size())
+                                           : 0.0;
                 double cx = last && lines.size() > 1 ? (body.width() - natural) / 2 : 0.0;
                 for (const auto& [t, w] : lines[l]) {
                     chips.push_back({g, t, QRectF(cx, y, w + stretch, chipHeight)});
@@ -556,8 +607,8 @@ void SlideBuilder::buildTokens(QRectF body)
             return used;
         const double top = body.top() + (body.height() - used) / 2;
         for (const auto& [text, box] : headings)
-            addText(SlideText::Role::Title, text, heading, style.mutedText, box.translated(body.left(), top),
-                    Qt::AlignLeft | Qt::AlignVCenter);
+            addText(SlideText::Role::Title, text, heading, style.mutedText,
+                    box.translated(body.left(), top), Qt::AlignLeft | Qt::AlignVCenter);
         for (const Chip& chip : chips) {
             const Group& group = groups[std::size_t(chip.group)];
             const QRectF rect = chip.rect.translated(body.left(), top);
@@ -575,13 +626,15 @@ void SlideBuilder::buildTokens(QRectF body)
             text.text = group.tokens[chip.token];
             text.font = font;
             text.color = style.text;
-            text.box = QRectF(rect.left(), rect.top() + pixels * 0.1, rect.width(), metrics.height());
+            text.box =
+                QRectF(rect.left(), rect.top() + pixels * 0.1, rect.width(), metrics.height());
             text.index = chip.token;
             text.columns = group.keys; // a source token: a key
             text.panel = -1;
             m_slide.texts.push_back(text);
             addText(SlideText::Role::Value, QString::number(chip.token + 1), index, style.mutedText,
-                    QRectF(rect.left(), rect.top() + pixels * 0.1 + metrics.height(), rect.width(), indexMetrics.height()));
+                    QRectF(rect.left(), rect.top() + pixels * 0.1 + metrics.height(), rect.width(),
+                           indexMetrics.height()));
         }
         return used;
     };
@@ -621,7 +674,8 @@ std::vector<std::vector<int>> arrangements(int n)
 
 // Panels side by side share their rows' labels: a panel is labelled when it starts a row of
 // panels or its rows are other tokens than its neighbour's (K and V of cross-attention).
-bool labelsRows(const std::vector<MatrixPanel>& panels, const std::vector<int>& rowsOf, std::size_t k)
+bool labelsRows(const std::vector<MatrixPanel>& panels, const std::vector<int>& rowsOf,
+                std::size_t k)
 {
     if (panels[k].rowLabels.isEmpty())
         return false;
@@ -629,8 +683,9 @@ bool labelsRows(const std::vector<MatrixPanel>& panels, const std::vector<int>& 
            panels[k].matrix->rows() != panels[k - 1].matrix->rows();
 }
 
-MatrixFit SlideBuilder::fitMatrices(const std::vector<MatrixPanel>& panels, QRectF body, const std::vector<int>& rowsOf,
-                                    double label, int characters, int step) const
+MatrixFit SlideBuilder::fitMatrices(const std::vector<MatrixPanel>& panels, QRectF body,
+                                    const std::vector<int>& rowsOf, double label, int characters,
+                                    int step) const
 {
     MatrixFit fit;
     fit.rowsOf = rowsOf;
@@ -655,13 +710,15 @@ MatrixFit SlideBuilder::fitMatrices(const std::vector<MatrixPanel>& panels, QRec
             chromeX[row] += gap;
         cellRows[row] = std::max(cellRows[row], int(panel.matrix->rows()));
         if (!panel.columnLabels.isEmpty())
-            widestColumn[row] = std::max(widestColumn[row], labelWidth(label, characters, panel.columnLabels, step));
+            widestColumn[row] = std::max(widestColumn[row],
+                                         labelWidth(label, characters, panel.columnLabels, step));
         titled[row] = titled[row] || !panel.title.isEmpty();
         chromeX[row] = std::max(chromeX[row], 0.0);
     }
     double w = std::numeric_limits<double>::max();
     for (int row = 0; row < rowCount; ++row) {
-        w = std::min(w, (body.width() - chromeX[std::size_t(row)]) / std::max(1.0, columns[std::size_t(row)]));
+        w = std::min(w, (body.width() - chromeX[std::size_t(row)]) /
+                            std::max(1.0, columns[std::size_t(row)]));
         // A title wider than its matrix widens the matrix's share.
     }
     int totalRows = 0;
@@ -743,8 +800,9 @@ void SlideBuilder::buildMatrices(QRectF body, std::vector<MatrixPanel> panels)
             }
         // The widest number is the largest or the most negative (a minus sign is wide).
         for (double v : {largest, smallest})
-            wide = std::max(wide, unit.horizontalAdvance(panel.weights ? weightNumber(v, panel.decimals)
-                                                                       : cellNumber(v, panel.decimals)));
+            wide = std::max(wide,
+                            unit.horizontalAdvance(panel.weights ? weightNumber(v, panel.decimals)
+                                                                 : cellNumber(v, panel.decimals)));
         panel.unitNumberWidth = wide / 100.0;
         panel.signedTop = top > 0.0 ? top : 1.0;
     }
@@ -764,7 +822,8 @@ void SlideBuilder::buildMatrices(QRectF body, std::vector<MatrixPanel> panels)
             characters = std::array{12, 8, 5}[std::size_t(attempt - 1)];
         else
             ++step;
-        for (double label = std::floor(kSlideLabelPixels * s); label >= std::floor(kSlideMinLabelPixels * s); label -= 1.0) {
+        for (double label = std::floor(kSlideLabelPixels * s);
+             label >= std::floor(kSlideMinLabelPixels * s); label -= 1.0) {
             for (const std::vector<int>& rows : shapes) {
                 const MatrixFit fit = fitMatrices(panels, body, rows, label, characters, step);
                 if (fit.ok && (!best.ok || fit.quality > best.quality))
@@ -778,7 +837,8 @@ void SlideBuilder::buildMatrices(QRectF body, std::vector<MatrixPanel> panels)
             break;
     }
     if (!best.ok) { // a page too small for anything: the smallest of everything
-        best = fitMatrices(panels, body, std::vector<int>(panels.size(), 0), std::floor(kSlideMinLabelPixels * s), 5, tokens);
+        best = fitMatrices(panels, body, std::vector<int>(panels.size(), 0),
+                           std::floor(kSlideMinLabelPixels * s), 5, tokens);
         best.ok = true;
         best.cellW = std::max(best.cellW, 1.0);
         best.cellH = std::max(best.cellH, 1.0);
@@ -786,11 +846,13 @@ void SlideBuilder::buildMatrices(QRectF body, std::vector<MatrixPanel> panels)
     if (characters > 0)
         addNote(Words::tr("long tokens cut to %1 characters").arg(characters));
     if (step > 1)
-        addNote(step == 2 ? Words::tr("labels: every 2nd token") : Words::tr("labels: every %1th token").arg(step));
+        addNote(step == 2 ? Words::tr("labels: every 2nd token")
+                          : Words::tr("labels: every %1th token").arg(step));
     placeMatrices(panels, body, best, characters, step);
 }
 
-void SlideBuilder::placeMatrices(std::vector<MatrixPanel>& panels, QRectF body, const MatrixFit& fit, int characters, int step)
+void SlideBuilder::placeMatrices(std::vector<MatrixPanel>& panels, QRectF body,
+                                 const MatrixFit& fit, int characters, int step)
 {
     const double label = fit.label;
     const QFont labelFont = sansFont(label);
@@ -822,7 +884,9 @@ void SlideBuilder::placeMatrices(std::vector<MatrixPanel>& panels, QRectF body, 
     std::vector<double> rowLabelWidth(panels.size(), 0.0);
     for (std::size_t k = 0; k < panels.size(); ++k) {
         RowBox& row = rows[std::size_t(fit.rowsOf[k])];
-        rowLabelWidth[k] = labelsRows(panels, fit.rowsOf, k) ? labelWidth(label, characters, panels[k].rowLabels, step) + pad : 0.0;
+        rowLabelWidth[k] = labelsRows(panels, fit.rowsOf, k)
+                               ? labelWidth(label, characters, panels[k].rowLabels, step) + pad
+                               : 0.0;
         if (row.width > 0)
             row.width += gap;
         row.width += rowLabelWidth[k] + double(panels[k].matrix->cols()) * w;
@@ -830,9 +894,11 @@ void SlideBuilder::placeMatrices(std::vector<MatrixPanel>& panels, QRectF body, 
         if (!panels[k].title.isEmpty())
             row.title = titleMetrics.height() + pad;
         if (!panels[k].columnLabels.isEmpty()) {
-            row.columnLabels = std::max(row.columnLabels, fit.vertical[std::size_t(fit.rowsOf[k])]
-                                                              ? labelWidth(label, characters, panels[k].columnLabels, step) + pad
-                                                              : metrics.height() + pad);
+            row.columnLabels =
+                std::max(row.columnLabels,
+                         fit.vertical[std::size_t(fit.rowsOf[k])]
+                             ? labelWidth(label, characters, panels[k].columnLabels, step) + pad
+                             : metrics.height() + pad);
         }
     }
     double total = gap * (rowCount - 1);
@@ -841,10 +907,12 @@ void SlideBuilder::placeMatrices(std::vector<MatrixPanel>& panels, QRectF body, 
         total += row.height;
     }
     double y = body.top() + std::max(0.0, (body.height() - total) / 2);
-    std::vector<double> rowTop(static_cast<std::size_t>(rowCount)), rowLeft(static_cast<std::size_t>(rowCount));
+    std::vector<double> rowTop(static_cast<std::size_t>(rowCount)),
+        rowLeft(static_cast<std::size_t>(rowCount));
     for (int row = 0; row < rowCount; ++row) {
         rowTop[std::size_t(row)] = y;
-        rowLeft[std::size_t(row)] = body.left() + std::max(0.0, (body.width() - rows[std::size_t(row)].width) / 2);
+        rowLeft[std::size_t(row)] =
+            body.left() + std::max(0.0, (body.width() - rows[std::size_t(row)].width) / 2);
         y += rows[std::size_t(row)].height + gap;
     }
     std::vector<double> x = rowLeft;
@@ -874,9 +942,11 @@ void SlideBuilder::placeMatrices(std::vector<MatrixPanel>& panels, QRectF body, 
 
         if (!panel.title.isEmpty()) {
             const double titleWidth = titleMetrics.horizontalAdvance(panel.title);
-            const QRectF box(cells.center().x() - std::max(cells.width(), titleWidth) / 2, rowTop[row],
-                             std::max(cells.width(), titleWidth), titleMetrics.height());
-            addText(SlideText::Role::Title, panel.title, titleFont, panel.subject ? style.text : style.mutedText, box);
+            const QRectF box(cells.center().x() - std::max(cells.width(), titleWidth) / 2,
+                             rowTop[row], std::max(cells.width(), titleWidth),
+                             titleMetrics.height());
+            addText(SlideText::Role::Title, panel.title, titleFont,
+                    panel.subject ? style.text : style.mutedText, box);
             bounds = bounds.united(box);
         }
         // Cells and their numbers.
@@ -888,20 +958,24 @@ void SlideBuilder::placeMatrices(std::vector<MatrixPanel>& panels, QRectF body, 
                 SlideCell cell;
                 // Cells as tiles: a hair of background between them keeps neighbouring
                 // numbers apart.
-                cell.rect = QRectF(left + j * w, top + i * h, w, h).adjusted(tile, tile, -tile, -tile);
+                cell.rect =
+                    QRectF(left + j * w, top + i * h, w, h).adjusted(tile, tile, -tile, -tile);
                 cell.fill = masked || !std::isfinite(v) ? maskedColour : cellColour(panel, v);
                 cell.hatched = masked && style.hatchMasked;
                 cell.panel = panelIndex;
                 cell.row = i;
                 cell.column = j;
                 m_slide.cells.push_back(cell);
-                if (fit.value <= 0.0 || fit.value > std::min(w * 0.86 / std::max(1e-6, panel.unitNumberWidth), h / 1.12) + 0.5)
+                if (fit.value <= 0.0 ||
+                    fit.value >
+                        std::min(w * 0.86 / std::max(1e-6, panel.unitNumberWidth), h / 1.12) + 0.5)
                     continue;
                 SlideText number;
                 number.role = SlideText::Role::Value;
                 number.text = masked && !panel.maskedText.isEmpty() ? panel.maskedText
-                              : std::isfinite(v) ? (panel.weights ? weightNumber(v, panel.decimals) : cellNumber(v, panel.decimals))
-                                                                      : QStringLiteral("−∞");
+                              : std::isfinite(v) ? (panel.weights ? weightNumber(v, panel.decimals)
+                                                                  : cellNumber(v, panel.decimals))
+                                                 : QStringLiteral("−∞");
                 number.font = valueFont;
                 number.color = textColorOn(cell.fill);
                 number.box = cell.rect.adjusted(-tile, -tile, tile, tile);
@@ -913,7 +987,8 @@ void SlideBuilder::placeMatrices(std::vector<MatrixPanel>& panels, QRectF body, 
         for (int c : panel.columnGroups) {
             SlideShape rule;
             rule.kind = SlideShape::Kind::Rule;
-            rule.rect = QRectF(left + c * w - 1.5 * s, top - pad * 0.5, 3 * s, cells.height() + pad);
+            rule.rect =
+                QRectF(left + c * w - 1.5 * s, top - pad * 0.5, 3 * s, cells.height() + pad);
             rule.brush = style.text; // where one head's columns end and the next head's begin
             m_slide.shapes.push_back(rule);
         }
@@ -949,7 +1024,8 @@ void SlideBuilder::placeMatrices(std::vector<MatrixPanel>& panels, QRectF body, 
                 const double length = rows[row].columnLabels - pad;
                 // The box before turning: centred where, turned by -90°, it hangs under column j.
                 const QPointF centre(cx, cells.bottom() + pad + length / 2);
-                t.box = QRectF(centre.x() - length / 2, centre.y() - metrics.height() / 2, length, metrics.height());
+                t.box = QRectF(centre.x() - length / 2, centre.y() - metrics.height() / 2, length,
+                               metrics.height());
                 t.rotation = -90.0;
                 t.align = Qt::AlignRight | Qt::AlignVCenter; // the end of the word at the matrix
             } else {
@@ -981,7 +1057,8 @@ void SlideBuilder::buildFocus(QRectF body)
     const int shown = std::min(dv, 6);
     if (shown < dv)
         addNote(Words::tr("v and αv: the first %1 of %2 values").arg(shown).arg(dv));
-    const QString fill = p.fill == core::MaskFill::NegativeInfinity ? QStringLiteral("−∞") : QStringLiteral("−9e15");
+    const QString fill =
+        p.fill == core::MaskFill::NegativeInfinity ? QStringLiteral("−∞") : QStringLiteral("−9e15");
     auto masked = [&](int j) { return mask->isMasked(query, j); };
     // What each numeric column shows, to size the numbers.
     double sTop = 0.0, vTop = 0.0, avTop = 0.0;
@@ -1017,9 +1094,10 @@ void SlideBuilder::buildFocus(QRectF body)
     for (int j = 0; j < keyCount; ++j)
         if (masked(j))
             finiteScores(j, 0) = 0.0f;
-    const double numberUnit = std::max({unitWidth(finiteScores, sDecimals), unit.horizontalAdvance(fill) / 100.0,
-                                        unitWidth(values, vDecimals), unitWidth(weighted, avDecimals),
-                                        unitWidth(output, avDecimals)});
+    const double numberUnit =
+        std::max({unitWidth(finiteScores, sDecimals), unit.horizontalAdvance(fill) / 100.0,
+                  unitWidth(values, vDecimals), unitWidth(weighted, avDecimals),
+                  unitWidth(output, avDecimals)});
     const QString titles[] = {Words::tr("key"), Words::tr("score s"), Words::tr("weight α"),
                               Words::tr("value v"), QStringLiteral("α × v")};
 
@@ -1030,15 +1108,20 @@ void SlideBuilder::buildFocus(QRectF body)
     int step = 1;
     bool fitted = false;
     for (int attempt = 0; !fitted; ++attempt) {
-        characters = attempt == 0 ? 0 : attempt <= 3 ? std::array{12, 8, 5}[std::size_t(attempt - 1)] : 5;
+        characters = attempt == 0   ? 0
+                     : attempt <= 3 ? std::array{12, 8, 5}[std::size_t(attempt - 1)]
+                                    : 5;
         step = attempt <= 3 ? 1 : attempt - 2;
-        for (label = std::floor(kSlideLabelPixels * s); label >= std::floor(kSlideMinLabelPixels * s); label -= 1.0) {
+        for (label = std::floor(kSlideLabelPixels * s);
+             label >= std::floor(kSlideMinLabelPixels * s); label -= 1.0) {
             const QFontMetricsF metrics(sansFont(label));
             const QFontMetricsF titleMetrics(sansFont(label * 1.05, true));
             QStringList cutKeys;
             for (const QString& k : keys)
                 cutKeys.append(cut(k, characters));
-            labelW = std::max(widest(metrics, cutKeys, step), titleMetrics.horizontalAdvance(titles[0])) + label * 0.35;
+            labelW = std::max(widest(metrics, cutKeys, step),
+                              titleMetrics.horizontalAdvance(titles[0])) +
+                     label * 0.35;
             gap = std::max(label * 1.2, 18.0 * s);
             const double titleH = titleMetrics.height() + label * 0.35;
             rowH = (body.height() - titleH - gap) / (keyCount + 1); // keys, then the sum
@@ -1048,10 +1131,12 @@ void SlideBuilder::buildFocus(QRectF body)
             w = std::min(w, 3.0 * rowH);
             if (rowH * step < metrics.height() * 1.02 || w < metrics.height())
                 continue;
-            value = std::floor(std::min({44.0 * s, label * 1.3, w * 0.86 / numberUnit, rowH / 1.12}));
+            value =
+                std::floor(std::min({44.0 * s, label * 1.3, w * 0.86 / numberUnit, rowH / 1.12}));
             // The score column as wide as its title, so the titles keep apart.
             scoreW = std::max(w, titleMetrics.horizontalAdvance(titles[1]) + label * 0.5);
-            bar = std::min(body.width() - labelW - 3 * gap - (cellsWide - 1) * w - scoreW, 10.0 * w);
+            bar =
+                std::min(body.width() - labelW - 3 * gap - (cellsWide - 1) * w - scoreW, 10.0 * w);
             fitted = true;
             break;
         }
@@ -1067,7 +1152,8 @@ void SlideBuilder::buildFocus(QRectF body)
     if (characters > 0)
         addNote(Words::tr("long tokens cut to %1 characters").arg(characters));
     if (step > 1)
-        addNote(step == 2 ? Words::tr("labels: every 2nd key") : Words::tr("labels: every %1th key").arg(step));
+        addNote(step == 2 ? Words::tr("labels: every 2nd key")
+                          : Words::tr("labels: every %1th key").arg(step));
     if (value < 11.0 * s)
         value = 0.0;
     m_slide.labelPixels = label;
@@ -1090,7 +1176,8 @@ void SlideBuilder::buildFocus(QRectF body)
     const double sumTop = top + keyCount * rowH + gap;
 
     // Panels, for hits and tests: each column block is one.
-    auto panel = [&](const QString& name, const QString& title, QRectF cells, int rows, int columns) {
+    auto panel = [&](const QString& name, const QString& title, QRectF cells, int rows,
+                     int columns) {
         SlidePanel out;
         out.name = name;
         out.title = title;
@@ -1102,16 +1189,25 @@ void SlideBuilder::buildFocus(QRectF body)
         out.queryRows = false; // rows are keys
         m_slide.panels.push_back(out);
         addText(SlideText::Role::Title, title, titleFont, style.text,
-                QRectF(cells.center().x() - std::max(cells.width(), titleMetrics.horizontalAdvance(title)) / 2,
-                       cells.top() - titleH, std::max(cells.width(), titleMetrics.horizontalAdvance(title)), titleMetrics.height()));
+                QRectF(cells.center().x() -
+                           std::max(cells.width(), titleMetrics.horizontalAdvance(title)) / 2,
+                       cells.top() - titleH,
+                       std::max(cells.width(), titleMetrics.horizontalAdvance(title)),
+                       titleMetrics.height()));
         return int(m_slide.panels.size()) - 1;
     };
-    addText(SlideText::Role::Title, titles[0], titleFont, style.text, QRectF(left, top - titleH, labelW - label * 0.35, titleMetrics.height()),
+    addText(SlideText::Role::Title, titles[0], titleFont, style.text,
+            QRectF(left, top - titleH, labelW - label * 0.35, titleMetrics.height()),
             Qt::AlignRight | Qt::AlignVCenter);
-    const int pScore = panel(QStringLiteral("focus scores"), titles[1], QRectF(xScore, top, scoreW, keyCount * rowH), keyCount, 1);
-    const int pBar = panel(QStringLiteral("focus weights"), titles[2], QRectF(xBar, top, bar, keyCount * rowH), keyCount, 1);
-    const int pValues = panel(QStringLiteral("focus values"), titles[3], QRectF(xValues, top, shown * w, keyCount * rowH), keyCount, shown);
-    const int pWeighted = panel(QStringLiteral("focus weighted"), titles[4], QRectF(xWeighted, top, shown * w, keyCount * rowH), keyCount, shown);
+    const int pScore = panel(QStringLiteral("focus scores"), titles[1],
+                             QRectF(xScore, top, scoreW, keyCount * rowH), keyCount, 1);
+    const int pBar = panel(QStringLiteral("focus weights"), titles[2],
+                           QRectF(xBar, top, bar, keyCount * rowH), keyCount, 1);
+    const int pValues = panel(QStringLiteral("focus values"), titles[3],
+                              QRectF(xValues, top, shown * w, keyCount * rowH), keyCount, shown);
+    const int pWeighted =
+        panel(QStringLiteral("focus weighted"), titles[4],
+              QRectF(xWeighted, top, shown * w, keyCount * rowH), keyCount, shown);
     // The first panel's bounds carry the key labels.
     m_slide.panels[std::size_t(pScore)].bounds.setLeft(left);
 
@@ -1122,7 +1218,8 @@ void SlideBuilder::buildFocus(QRectF body)
     MatrixPanel signedAV;
     signedAV.signedTop = avTop > 0 ? avTop : 1.0;
     const double tile = std::min(w, rowH) >= 10.0 * s ? 0.75 * s : 0.0;
-    auto addCell = [&](int panelIndex, int row, int column, QRectF rect, QColor fillColour, const QString& text, bool hatched = false) {
+    auto addCell = [&](int panelIndex, int row, int column, QRectF rect, QColor fillColour,
+                       const QString& text, bool hatched = false) {
         SlideCell cell;
         cell.rect = rect.adjusted(tile, tile, -tile, -tile);
         cell.fill = fillColour;
@@ -1161,11 +1258,14 @@ void SlideBuilder::buildFocus(QRectF body)
         const bool isMasked = masked(j);
         const double sv = double(h.maskedScores(query, j));
         addCell(pScore, j, 0, QRectF(xScore, y, scoreW, rowH),
-                isMasked ? style.masked : colorAt(style.signedColormap, (sv + signedS.signedTop) / (2 * signedS.signedTop)),
+                isMasked ? style.masked
+                         : colorAt(style.signedColormap,
+                                   (sv + signedS.signedTop) / (2 * signedS.signedTop)),
                 isMasked ? fill : cellNumber(sv, sDecimals), isMasked && style.hatchMasked);
         // The bar: its length the weight (on the weights' colour scale), its number beside it.
         const double a = double(h.weights(query, j));
-        const double length = std::clamp(std::abs(a) / std::max(1.0, std::abs(weightColour.high)), 0.0, 1.0) * bar;
+        const double length =
+            std::clamp(std::abs(a) / std::max(1.0, std::abs(weightColour.high)), 0.0, 1.0) * bar;
         SlideShape shape;
         shape.kind = SlideShape::Kind::Bar;
         shape.rect = QRectF(xBar, y + rowH * 0.12, length, rowH * 0.76);
@@ -1176,7 +1276,8 @@ void SlideBuilder::buildFocus(QRectF body)
         SlideShape track; // the bar's full length, faint: where 1 is
         track.kind = SlideShape::Kind::Frame;
         track.rect = QRectF(xBar, y + rowH * 0.12, bar, rowH * 0.76);
-        track.pen = style.placeholder.lightness() > 128 ? style.placeholder.darker(115) : style.placeholder.lighter(140);
+        track.pen = style.placeholder.lightness() > 128 ? style.placeholder.darker(115)
+                                                        : style.placeholder.lighter(140);
         track.penWidth = 1.0 * s;
         m_slide.shapes.push_back(track);
         if (value > 0.0) {
@@ -1188,7 +1289,8 @@ void SlideBuilder::buildFocus(QRectF body)
             number.text = text;
             number.font = valueFont;
             number.color = inside ? textColorOn(shape.brush) : style.text;
-            number.box = inside ? QRectF(xBar, y, length - value * 0.2, rowH) : QRectF(xBar + length + value * 0.2, y, bar, rowH);
+            number.box = inside ? QRectF(xBar, y, length - value * 0.2, rowH)
+                                : QRectF(xBar + length + value * 0.2, y, bar, rowH);
             number.align = (inside ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter;
             number.panel = pBar;
             number.index = j;
@@ -1196,11 +1298,15 @@ void SlideBuilder::buildFocus(QRectF body)
         }
         for (int c = 0; c < shown; ++c) {
             const double v = double(h.V(j, c));
-            addCell(pValues, j, c, QRectF(xValues + c * w, y, w, rowH),
-                    colorAt(style.signedColormap, (v + signedV.signedTop) / (2 * signedV.signedTop)), cellNumber(v, vDecimals));
+            addCell(
+                pValues, j, c, QRectF(xValues + c * w, y, w, rowH),
+                colorAt(style.signedColormap, (v + signedV.signedTop) / (2 * signedV.signedTop)),
+                cellNumber(v, vDecimals));
             const double av = double(weighted(j, c));
-            addCell(pWeighted, j, c, QRectF(xWeighted + c * w, y, w, rowH),
-                    colorAt(style.signedColormap, (av + signedAV.signedTop) / (2 * signedAV.signedTop)), cellNumber(av, avDecimals));
+            addCell(
+                pWeighted, j, c, QRectF(xWeighted + c * w, y, w, rowH),
+                colorAt(style.signedColormap, (av + signedAV.signedTop) / (2 * signedAV.signedTop)),
+                cellNumber(av, avDecimals));
         }
     }
     // The sum: o_i under the weighted values, and the weights' total under the bars.
@@ -1219,7 +1325,8 @@ void SlideBuilder::buildFocus(QRectF body)
     for (int c = 0; c < shown; ++c) {
         const double v = double(h.output(query, c));
         addCell(pSum, 0, c, QRectF(xWeighted + c * w, sumTop, w, rowH),
-                colorAt(style.signedColormap, (v + signedAV.signedTop) / (2 * signedAV.signedTop)), cellNumber(v, avDecimals));
+                colorAt(style.signedColormap, (v + signedAV.signedTop) / (2 * signedAV.signedTop)),
+                cellNumber(v, avDecimals));
     }
     SlideShape rule;
     rule.kind = SlideShape::Kind::Rule;
@@ -1231,25 +1338,31 @@ void SlideBuilder::buildFocus(QRectF body)
         total += double(h.weights(query, j));
     // The row's name ends where o begins; the weights' total starts under the bars. On a small
     // screen the name drops the query, then the total gives way, so the two never overlap.
-    const QString totalText = value > 0.0 ? QStringLiteral("∑ α = %1").arg(cellNumber(total, 2)) : QString();
-    const double totalWidth = totalText.isEmpty() ? 0.0 : QFontMetricsF(valueFont).horizontalAdvance(totalText) + gap;
+    const QString totalText =
+        value > 0.0 ? QStringLiteral("∑ α = %1").arg(cellNumber(total, 2)) : QString();
+    const double totalWidth =
+        totalText.isEmpty() ? 0.0 : QFontMetricsF(valueFont).horizontalAdvance(totalText) + gap;
     const double labelRight = xWeighted - gap * 0.5;
-    QString sumLabel = Words::tr("o = ∑ αv  (query %1, “%2”)").arg(query + 1).arg(queries.value(query));
+    QString sumLabel =
+        Words::tr("o = ∑ αv  (query %1, “%2”)").arg(query + 1).arg(queries.value(query));
     if (labelRight - titleMetrics.horizontalAdvance(sumLabel) < xBar + totalWidth)
         sumLabel = Words::tr("o = ∑ αv");
-    const bool totalFits = labelRight - titleMetrics.horizontalAdvance(sumLabel) >= xBar + totalWidth;
-    addText(SlideText::Role::Title, sumLabel, titleFont, style.text, QRectF(left, sumTop, labelRight - left, rowH),
-            Qt::AlignRight | Qt::AlignVCenter);
+    const bool totalFits =
+        labelRight - titleMetrics.horizontalAdvance(sumLabel) >= xBar + totalWidth;
+    addText(SlideText::Role::Title, sumLabel, titleFont, style.text,
+            QRectF(left, sumTop, labelRight - left, rowH), Qt::AlignRight | Qt::AlignVCenter);
     if (!totalText.isEmpty() && totalFits)
-        addText(SlideText::Role::Value, totalText, valueFont, style.mutedText, QRectF(xBar, sumTop, bar, rowH),
-                Qt::AlignLeft | Qt::AlignVCenter);
+        addText(SlideText::Role::Value, totalText, valueFont, style.mutedText,
+                QRectF(xBar, sumTop, bar, rowH), Qt::AlignLeft | Qt::AlignVCenter);
     // The chosen key's row, across the table.
     highlight(QRectF(xScore, top + key * rowH, xWeighted + shown * w - xScore, rowH));
     for (SlidePanel& each : m_slide.panels)
         if (each.name.startsWith(QLatin1String("focus")))
             each.subject = true;
-    m_slide.panels[std::size_t(pScore)].bounds = m_slide.panels[std::size_t(pScore)].bounds.united(QRectF(left, top, labelW, keyCount * rowH));
-    m_slide.panels[std::size_t(pSum)].bounds = m_slide.panels[std::size_t(pSum)].bounds.united(QRectF(left, sumTop, xWeighted - left, rowH));
+    m_slide.panels[std::size_t(pScore)].bounds = m_slide.panels[std::size_t(pScore)].bounds.united(
+        QRectF(left, top, labelW, keyCount * rowH));
+    m_slide.panels[std::size_t(pSum)].bounds = m_slide.panels[std::size_t(pSum)].bounds.united(
+        QRectF(left, sumTop, xWeighted - left, rowH));
 }
 
 } // namespace
@@ -1259,11 +1372,13 @@ void checkPresentable(const core::AttentionResult& result)
     if (result.heads.empty())
         throw core::Error("the result has no heads");
     if (!result.intermediatesKept || result.pooling.pooled)
-        throw core::Error("a presentation needs every intermediate at full size: this input is long enough that "
-                          "the window keeps only its pooled weights (at most " +
-                          std::to_string(kMaxPresentationTokens) + " tokens can be presented)");
+        throw core::Error(
+            "a presentation needs every intermediate at full size: this input is long enough that "
+            "the window keeps only its pooled weights (at most " +
+            std::to_string(kMaxPresentationTokens) + " tokens can be presented)");
     if (std::max(result.problem->queryCount(), result.problem->keyCount()) > kMaxPresentationTokens)
-        throw core::Error("a presentation shows every token, at most " + std::to_string(kMaxPresentationTokens));
+        throw core::Error("a presentation shows every token, at most " +
+                          std::to_string(kMaxPresentationTokens));
     if (result.problem->queryCount() == 0 || result.problem->keyCount() == 0)
         throw core::Error("there are no tokens to present");
 }
@@ -1280,7 +1395,8 @@ int defaultQuery(const core::AttentionResult& result, int head)
 {
     if (result.heads.empty() || result.heads.front().weights.cols() == 0)
         return 0;
-    const Matrix& w = result.heads[std::size_t(std::clamp(head, 0, int(result.heads.size()) - 1))].weights;
+    const Matrix& w =
+        result.heads[std::size_t(std::clamp(head, 0, int(result.heads.size()) - 1))].weights;
     // The keys each query may attend to: its largest weight is weighed against 1 / that many
     // (a weight of 0.5 among two keys chooses less than 0.4 among six).
     std::vector<int> allowed(std::size_t(w.rows()), int(w.cols()));
@@ -1290,7 +1406,8 @@ int defaultQuery(const core::AttentionResult& result, int head)
         std::vector<std::uint8_t> masked(std::size_t(w.cols()));
         for (int i = 0; i < int(w.rows()); ++i) {
             mask.fillRow(i, masked.data());
-            allowed[std::size_t(i)] = int(std::count(masked.begin(), masked.end(), std::uint8_t(0)));
+            allowed[std::size_t(i)] =
+                int(std::count(masked.begin(), masked.end(), std::uint8_t(0)));
         }
     }
     // A query with one key has no choice: only where every query is so does it count.
@@ -1313,7 +1430,8 @@ int defaultKey(const core::AttentionResult& result, int head, int query)
 {
     if (result.heads.empty())
         return 0;
-    const Matrix& w = result.heads[std::size_t(std::clamp(head, 0, int(result.heads.size()) - 1))].weights;
+    const Matrix& w =
+        result.heads[std::size_t(std::clamp(head, 0, int(result.heads.size()) - 1))].weights;
     if (query < 0 || query >= w.rows() || w.cols() == 0)
         return 0;
     Eigen::Index best = 0;

@@ -37,17 +37,23 @@ QString quoted(const std::vector<core::Token>& tokens, int index)
 {
     if (index < 0 || index >= int(tokens.size()))
         return QString::number(index);
-    return QStringLiteral("“%1” (%2)").arg(core::tokenDisplayText(tokens[std::size_t(index)].text).toHtmlEscaped()).arg(index + 1);
+    return QStringLiteral("“%1” (%2)")
+        .arg(core::tokenDisplayText(tokens[std::size_t(index)].text).toHtmlEscaped())
+        .arg(index + 1);
 }
 
 QString scoreFormula(core::ScoreKind kind)
 {
     switch (kind) {
     case core::ScoreKind::Dot:
-    case core::ScoreKind::ScaledDot: return QStringLiteral("q<sub>i</sub>·k<sub>j</sub>");
-    case core::ScoreKind::Additive: return QStringLiteral("w<sup>T</sup> tanh(q<sub>i</sub> + k<sub>j</sub>)");
-    case core::ScoreKind::Bilinear: return QStringLiteral("q<sub>i</sub><sup>T</sup> M k<sub>j</sub>");
-    case core::ScoreKind::Cosine: return QStringLiteral("cos(q<sub>i</sub>, k<sub>j</sub>)");
+    case core::ScoreKind::ScaledDot:
+        return QStringLiteral("q<sub>i</sub>·k<sub>j</sub>");
+    case core::ScoreKind::Additive:
+        return QStringLiteral("w<sup>T</sup> tanh(q<sub>i</sub> + k<sub>j</sub>)");
+    case core::ScoreKind::Bilinear:
+        return QStringLiteral("q<sub>i</sub><sup>T</sup> M k<sub>j</sub>");
+    case core::ScoreKind::Cosine:
+        return QStringLiteral("cos(q<sub>i</sub>, k<sub>j</sub>)");
     }
     return {};
 }
@@ -69,7 +75,8 @@ QStringList maskReasons(const core::Problem& p, int i, int j)
         s.windowCausal = p.mask.windowCausal;
     });
     rule(QStringLiteral("padding"), [&](core::MaskSpec& s) { s.padding = p.mask.padding; });
-    rule(QStringLiteral("custom cell"), [&](core::MaskSpec& s) { s.customCells = p.mask.customCells; });
+    rule(QStringLiteral("custom cell"),
+         [&](core::MaskSpec& s) { s.customCells = p.mask.customCells; });
     return reasons;
 }
 
@@ -217,7 +224,8 @@ void HeatmapView::rebuild()
 
 bool HeatmapView::zoomable() const
 {
-    return (m_spec.view == FigureView::Head || m_spec.view == FigureView::Difference) && m_plot->axisRectCount() >= 1;
+    return (m_spec.view == FigureView::Head || m_spec.view == FigureView::Difference) &&
+           m_plot->axisRectCount() >= 1;
 }
 
 QSize HeatmapView::matrixSize() const
@@ -249,14 +257,17 @@ void HeatmapView::zoomAt(QPointF pixel, double factor)
         return;
     QCPAxis* x = m_plot->axisRect(0)->axis(QCPAxis::atBottom);
     QCPAxis* y = m_plot->axisRect(0)->axis(QCPAxis::atLeft);
-    Zoom z = m_zoom.value_or(Zoom{x->range().lower, x->range().upper, y->range().lower, y->range().upper});
+    Zoom z = m_zoom.value_or(
+        Zoom{x->range().lower, x->range().upper, y->range().lower, y->range().upper});
     // At least one whole cell stays in view; at most the whole matrix.
     const double w = z.x1 - z.x0;
     const double h = z.y1 - z.y0;
-    factor = std::clamp(factor, 1.0 / std::min(w, h), std::max(double(n.width()) / w, double(n.height()) / h));
+    factor = std::clamp(factor, 1.0 / std::min(w, h),
+                        std::max(double(n.width()) / w, double(n.height()) / h));
     const double cx = x->pixelToCoord(pixel.x());
     const double cy = y->pixelToCoord(pixel.y());
-    z = {cx - (cx - z.x0) * factor, cx + (z.x1 - cx) * factor, cy - (cy - z.y0) * factor, cy + (z.y1 - cy) * factor};
+    z = {cx - (cx - z.x0) * factor, cx + (z.x1 - cx) * factor, cy - (cy - z.y0) * factor,
+         cy + (z.y1 - cy) * factor};
     if (z.x1 - z.x0 >= n.width() - 1e-9 && z.y1 - z.y0 >= n.height() - 1e-9) {
         resetZoom();
         return;
@@ -389,7 +400,8 @@ void HeatmapView::onPress(QMouseEvent* event)
         return;
     }
     const bool paintable = m_spec.view == FigureView::Head && m_result && !m_result->pooling.pooled;
-    if (event->button() == Qt::LeftButton && m_maskPainting && paintable && cell && cell->matrix == QLatin1String("weights")) {
+    if (event->button() == Qt::LeftButton && m_maskPainting && paintable && cell &&
+        cell->matrix == QLatin1String("weights")) {
         m_drag = Drag::Paint;
         m_lastCell = {cell->row, cell->column};
         emit maskPaintStarted(cell->resultRow(), cell->resultColumn());
@@ -411,7 +423,8 @@ void HeatmapView::onMove(QMouseEvent* event)
     }
     const auto cell = cellAt(pos);
     if (m_drag == Drag::Paint) {
-        if (cell && cell->matrix == QLatin1String("weights") && std::pair{cell->row, cell->column} != m_lastCell) {
+        if (cell && cell->matrix == QLatin1String("weights") &&
+            std::pair{cell->row, cell->column} != m_lastCell) {
             m_lastCell = {cell->row, cell->column};
             emit maskPaintMoved(cell->resultRow(), cell->resultColumn());
         }
@@ -455,21 +468,31 @@ QString HeatmapView::describeCell(const FigureBuilder::Cell& cell) const
     const int i = cell.resultRow();
     const int j = cell.resultColumn();
     QStringList lines;
-    const bool attention = cell.matrix == QLatin1String("weights") || cell.matrix == QLatin1String("difference") ||
-                           cell.matrix == QLatin1String("scores") || cell.matrix == QLatin1String("masked scores");
-    const QString headName = cell.head < 0 ? tr("mean of enabled heads") : tr("head %1").arg(cell.head + 1);
+    const bool attention =
+        cell.matrix == QLatin1String("weights") || cell.matrix == QLatin1String("difference") ||
+        cell.matrix == QLatin1String("scores") || cell.matrix == QLatin1String("masked scores");
+    const QString headName =
+        cell.head < 0 ? tr("mean of enabled heads") : tr("head %1").arg(cell.head + 1);
 
     if (attention && r.pooling.pooled) {
         const int i0 = i * r.pooling.rowBlock;
         const int j0 = j * r.pooling.colBlock;
         const int i1 = std::min(p.queryCount(), i0 + r.pooling.rowBlock);
         const int j1 = std::min(p.keyCount(), j0 + r.pooling.colBlock);
-        lines << tr("<b>queries %1–%2 × keys %3–%4</b> (%5)").arg(i0 + 1).arg(i1).arg(j0 + 1).arg(j1).arg(headName);
-        const float value = cell.head < 0 ? core::meanOfEnabledHeads(r, i, j) : r.heads[std::size_t(cell.head)].weights(i, j);
+        lines << tr("<b>queries %1–%2 × keys %3–%4</b> (%5)")
+                     .arg(i0 + 1)
+                     .arg(i1)
+                     .arg(j0 + 1)
+                     .arg(j1)
+                     .arg(headName);
+        const float value = cell.head < 0 ? core::meanOfEnabledHeads(r, i, j)
+                                          : r.heads[std::size_t(cell.head)].weights(i, j);
         lines << tr("%1 weight of the block: <b>%2</b>")
-                     .arg(r.pooling.mode == core::PoolMode::Max ? tr("largest") : tr("mean"), exact(value));
-        lines << tr("<i>%1 tokens are pooled to fit the screen; fewer tokens show single cells.</i>")
-                     .arg(std::max(p.queryCount(), p.keyCount()));
+                     .arg(r.pooling.mode == core::PoolMode::Max ? tr("largest") : tr("mean"),
+                          exact(value));
+        lines
+            << tr("<i>%1 tokens are pooled to fit the screen; fewer tokens show single cells.</i>")
+                   .arg(std::max(p.queryCount(), p.keyCount()));
         return lines.join(QStringLiteral("<br>"));
     }
 
@@ -480,16 +503,22 @@ QString HeatmapView::describeCell(const FigureBuilder::Cell& cell) const
             {"X", &r.queryInput()}, {"Q", &h.Q}, {"K", &h.K}, {"V", &h.V}, {"output", &h.output}};
         for (const auto& [name, matrix] : panels)
             if (cell.matrix == QLatin1String(name) && i < matrix->rows() && j < matrix->cols()) {
-                const bool keys = cell.matrix == QLatin1String("K") || cell.matrix == QLatin1String("V");
-                lines << tr("<b>%1</b>, row %2, column %3").arg(cell.matrix).arg(quoted(keys ? p.keyTokens : p.queryTokens, i)).arg(j);
+                const bool keys =
+                    cell.matrix == QLatin1String("K") || cell.matrix == QLatin1String("V");
+                lines << tr("<b>%1</b>, row %2, column %3")
+                             .arg(cell.matrix)
+                             .arg(quoted(keys ? p.keyTokens : p.queryTokens, i))
+                             .arg(j);
                 lines << tr("value: <b>%1</b>").arg(exact((*matrix)(i, j)));
             }
         return lines.join(QStringLiteral("<br>"));
     }
 
-    lines << tr("<b>query %1 → key %2</b> · %3").arg(quoted(p.queryTokens, i), quoted(p.keyTokens, j), headName);
+    lines << tr("<b>query %1 → key %2</b> · %3")
+                 .arg(quoted(p.queryTokens, i), quoted(p.keyTokens, j), headName);
     if (cell.matrix == QLatin1String("difference") && m_compare) {
-        const float a = cell.head < 0 ? core::meanOfEnabledHeads(r, i, j) : r.heads[std::size_t(cell.head)].weights(i, j);
+        const float a = cell.head < 0 ? core::meanOfEnabledHeads(r, i, j)
+                                      : r.heads[std::size_t(cell.head)].weights(i, j);
         const float b = cell.head < 0 ? core::meanOfEnabledHeads(*m_compare, i, j)
                                       : m_compare->heads[std::size_t(cell.head)].weights(i, j);
         lines << tr("this setting: %1").arg(exact(a));
@@ -525,13 +554,16 @@ QString HeatmapView::describeCell(const FigureBuilder::Cell& cell) const
     if (reasons.isEmpty())
         lines << tr("not masked");
     else
-        lines << tr("masked (%1) → %2").arg(reasons.join(QStringLiteral(", ")),
-                                            p.fill == core::MaskFill::NegativeInfinity ? QStringLiteral("−∞")
-                                                                                      : QStringLiteral("−9e15"));
+        lines << tr("masked (%1) → %2")
+                     .arg(reasons.join(QStringLiteral(", ")),
+                          p.fill == core::MaskFill::NegativeInfinity ? QStringLiteral("−∞")
+                                                                     : QStringLiteral("−9e15"));
     if (p.normalization == core::Normalization::None)
-        lines << tr("not normalized: the scaled score is the weight (masked: 0) → <b>%1</b>").arg(exact(h.weights(i, j)));
+        lines << tr("not normalized: the scaled score is the weight (masked: 0) → <b>%1</b>")
+                     .arg(exact(h.weights(i, j)));
     else
-        lines << tr("%1 over the row → weight <b>%2</b>").arg(normalizationDisplayName(p.normalization), exact(h.weights(i, j)));
+        lines << tr("%1 over the row → weight <b>%2</b>")
+                     .arg(normalizationDisplayName(p.normalization), exact(h.weights(i, j)));
     if (!h.enabled)
         lines << tr("<i>this head is switched off: it adds nothing to the output</i>");
     return lines.join(QStringLiteral("<br>"));
@@ -544,11 +576,13 @@ int HeatmapView::cursorHead() const
 
 QSize HeatmapView::cursorMatrixSize() const
 {
-    QCPAxisRect* rect = m_builder ? m_builder->panelRect(QStringLiteral("weights"), cursorHead()) : nullptr;
+    QCPAxisRect* rect =
+        m_builder ? m_builder->panelRect(QStringLiteral("weights"), cursorHead()) : nullptr;
     if (!rect)
         return {};
     for (int i = 0; i < m_plot->plottableCount(); ++i)
-        if (auto* map = qobject_cast<QCPColorMap*>(m_plot->plottable(i)); map && map->keyAxis()->axisRect() == rect)
+        if (auto* map = qobject_cast<QCPColorMap*>(m_plot->plottable(i));
+            map && map->keyAxis()->axisRect() == rect)
             return QSize(map->data()->keySize(), map->data()->valueSize());
     return {};
 }
@@ -560,8 +594,10 @@ std::optional<FigureBuilder::Cell> HeatmapView::cursorCell() const
         return std::nullopt;
     const int row = std::min(m_cursor->first, size.height() - 1);
     const int column = std::min(m_cursor->second, size.width() - 1);
-    return FigureBuilder::Cell{cursorHead(), QStringLiteral("weights"), row, column, -1,
-                               m_spec.transposed && m_spec.view != FigureView::Pipeline};
+    return FigureBuilder::Cell{
+        cursorHead(), QStringLiteral("weights"),
+        row,          column,
+        -1,           m_spec.transposed && m_spec.view != FigureView::Pipeline};
 }
 
 void HeatmapView::keyPressEvent(QKeyEvent* event)
@@ -574,12 +610,24 @@ void HeatmapView::keyPressEvent(QKeyEvent* event)
     auto [row, column] = m_cursor.value_or(std::pair{0, 0});
     const bool first = !m_cursor;
     switch (event->key()) {
-    case Qt::Key_Left: column -= first ? 0 : 1; break;
-    case Qt::Key_Right: column += first ? 0 : 1; break;
-    case Qt::Key_Up: row -= first ? 0 : 1; break;
-    case Qt::Key_Down: row += first ? 0 : 1; break;
-    case Qt::Key_Home: column = 0; break;
-    case Qt::Key_End: column = size.width() - 1; break;
+    case Qt::Key_Left:
+        column -= first ? 0 : 1;
+        break;
+    case Qt::Key_Right:
+        column += first ? 0 : 1;
+        break;
+    case Qt::Key_Up:
+        row -= first ? 0 : 1;
+        break;
+    case Qt::Key_Down:
+        row += first ? 0 : 1;
+        break;
+    case Qt::Key_Home:
+        column = 0;
+        break;
+    case Qt::Key_End:
+        column = size.width() - 1;
+        break;
     case Qt::Key_Space: {
         const auto cell = cursorCell();
         if (cell && m_spec.view == FigureView::Head && !m_result->pooling.pooled) {
@@ -588,9 +636,12 @@ void HeatmapView::keyPressEvent(QKeyEvent* event)
         }
         return;
     }
-    default: QWidget::keyPressEvent(event); return;
+    default:
+        QWidget::keyPressEvent(event);
+        return;
     }
-    m_cursor = std::pair{std::clamp(row, 0, size.height() - 1), std::clamp(column, 0, size.width() - 1)};
+    m_cursor =
+        std::pair{std::clamp(row, 0, size.height() - 1), std::clamp(column, 0, size.width() - 1)};
     updateCursor(true);
 }
 
@@ -626,7 +677,8 @@ void HeatmapView::updateCursor(bool announce)
     if (!announce)
         return;
     const QString text = describeCell(*cell);
-    setAccessibleDescription(QTextDocumentFragment::fromHtml(text).toPlainText()); // read aloud: no markup
+    setAccessibleDescription(
+        QTextDocumentFragment::fromHtml(text).toPlainText()); // read aloud: no markup
     QAccessibleEvent changed(this, QAccessible::DescriptionChanged);
     QAccessible::updateAccessibility(&changed);
     const QPointF centre(rect->axis(QCPAxis::atBottom)->coordToPixel(cell->column),

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "ui/widgets/deferred_call.h"
 #include "ui/figures/figure_builder.h"
 #include "ui/figures/figure_spec.h"
+#include "ui/widgets/deferred_call.h"
 
 #include "core/attention_result.h"
 

@@ -58,8 +58,10 @@ void draw(QPainter& painter, const LinesView::Geometry& g, const core::Attention
     const core::Problem& problem = *result.problem;
     const int tq = problem.queryCount();
     const int tk = problem.keyCount();
-    const bool hq = highlight.side == LinesView::Side::Query && highlight.index >= 0 && highlight.index < tq;
-    const bool hk = highlight.side == LinesView::Side::Key && highlight.index >= 0 && highlight.index < tk;
+    const bool hq =
+        highlight.side == LinesView::Side::Query && highlight.index >= 0 && highlight.index < tq;
+    const bool hk =
+        highlight.side == LinesView::Side::Key && highlight.index >= 0 && highlight.index < tk;
 
     // Lines, grouped by weight level so that each group is one pen and one drawLines call.
     // Opacity and width both follow the weight, as in BertViz's head view.
@@ -69,7 +71,8 @@ void draw(QPainter& painter, const LinesView::Geometry& g, const core::Attention
         const double w = std::clamp(double(weights(i, j)), 0.0, 1.0);
         const int level = int(std::lround(w * kLevels));
         if (level > 0) // below 1/80 a line is invisible
-            levels[std::size_t(level)].emplace_back(g.queryAnchors[std::size_t(i)], g.keyAnchors[std::size_t(j)]);
+            levels[std::size_t(level)].emplace_back(g.queryAnchors[std::size_t(i)],
+                                                    g.keyAnchors[std::size_t(j)]);
     };
     if (hq)
         for (int j = 0; j < tk; ++j)
@@ -112,18 +115,22 @@ void draw(QPainter& painter, const LinesView::Geometry& g, const core::Attention
     painter.setFont(headingFont);
     painter.setPen(muted);
     const bool cross = problem.cross;
-    painter.drawText(g.queryHeading, Qt::AlignRight | Qt::AlignBottom, headingText(LinesView::Side::Query, cross));
-    painter.drawText(g.keyHeading, Qt::AlignLeft | Qt::AlignBottom, headingText(LinesView::Side::Key, cross));
+    painter.drawText(g.queryHeading, Qt::AlignRight | Qt::AlignBottom,
+                     headingText(LinesView::Side::Query, cross));
+    painter.drawText(g.keyHeading, Qt::AlignLeft | Qt::AlignBottom,
+                     headingText(LinesView::Side::Key, cross));
 
     const QFontMetricsF fm(g.font, const_cast<QPaintDevice*>(device));
     painter.setFont(g.font);
     const double boxPad = fm.height() * 0.25;
-    auto label = [&](const core::Token& token, const QRectF& rect, bool right, double tint, bool dim) {
-        const QString text = fm.elidedText(core::tokenDisplayText(token.text), Qt::ElideMiddle, rect.width());
+    auto label = [&](const core::Token& token, const QRectF& rect, bool right, double tint,
+                     bool dim) {
+        const QString text =
+            fm.elidedText(core::tokenDisplayText(token.text), Qt::ElideMiddle, rect.width());
         if (tint > 0.0) {
             const double w = fm.horizontalAdvance(text);
-            const QRectF box(right ? rect.right() - w - boxPad : rect.left() - boxPad, rect.top() + 0.5,
-                             w + 2 * boxPad, rect.height() - 1.0);
+            const QRectF box(right ? rect.right() - w - boxPad : rect.left() - boxPad,
+                             rect.top() + 0.5, w + 2 * boxPad, rect.height() - 1.0);
             QColor fill = color;
             fill.setAlphaF(float(std::clamp(tint, 0.0, 1.0) * 0.45));
             painter.setPen(Qt::NoPen);
@@ -141,14 +148,16 @@ void draw(QPainter& painter, const LinesView::Geometry& g, const core::Attention
         if (i % g.labelStep != 0 && !self)
             continue;
         const double tint = self ? 1.0 : hk ? double(weights(i, highlight.index)) : 0.0;
-        label(problem.queryTokens[std::size_t(i)], g.queryLabels[std::size_t(i)], true, tint, false);
+        label(problem.queryTokens[std::size_t(i)], g.queryLabels[std::size_t(i)], true, tint,
+              false);
     }
     for (int j = 0; j < tk; ++j) {
         const bool self = hk && j == highlight.index;
         if (j % g.labelStep != 0 && !self)
             continue;
         const double tint = self ? 1.0 : hq ? double(weights(highlight.index, j)) : 0.0;
-        const bool padding = j < int(problem.keyIsPadding.size()) && problem.keyIsPadding[std::size_t(j)];
+        const bool padding =
+            j < int(problem.keyIsPadding.size()) && problem.keyIsPadding[std::size_t(j)];
         label(problem.keyTokens[std::size_t(j)], g.keyLabels[std::size_t(j)], false, tint, padding);
     }
     painter.restore();
@@ -191,14 +200,14 @@ void LinesView::setHighlight(Highlight highlight)
     update();
 }
 
-void LinesView::render(QPainter& painter, const QRectF& target, const core::AttentionResult& result, int head,
-                       const QFont& font, const QColor& color)
+void LinesView::render(QPainter& painter, const QRectF& target, const core::AttentionResult& result,
+                       int head, const QFont& font, const QColor& color)
 {
     render(painter, target, result, head, font, color, Highlight{});
 }
 
-void LinesView::render(QPainter& painter, const QRectF& target, const core::AttentionResult& result, int head,
-                       const QFont& font, const QColor& color, Highlight highlight)
+void LinesView::render(QPainter& painter, const QRectF& target, const core::AttentionResult& result,
+                       int head, const QFont& font, const QColor& color, Highlight highlight)
 {
     const Geometry g = layout(target, result, head, font, painter.device());
     const Matrix weights = g.message.isEmpty() ? headWeights(result, head) : Matrix();
@@ -213,8 +222,10 @@ QString LinesView::unavailableReason(const core::AttentionResult& result, int he
     if (head < -1 || head >= heads)
         return tr("There is no head %1; this result has %2.").arg(head + 1).arg(heads);
     if (result.pooling.pooled)
-        return tr("These weights are pooled into blocks of %1 \u00d7 %2 cells, so their rows are no "
-                  "longer tokens. The lines view needs one row per token: shorten the input, or use "
+        return tr("These weights are pooled into blocks of %1 \u00d7 %2 cells, so their rows are "
+                  "no "
+                  "longer tokens. The lines view needs one row per token: shorten the input, or "
+                  "use "
                   "the heatmap.")
             .arg(result.pooling.rowBlock)
             .arg(result.pooling.colBlock);
@@ -245,8 +256,8 @@ Matrix LinesView::headWeights(const core::AttentionResult& result, int head)
     return core::meanOfEnabledHeads(result);
 }
 
-LinesView::Geometry LinesView::layout(const QRectF& target, const core::AttentionResult& result, int head,
-                                      const QFont& font, const QPaintDevice* device)
+LinesView::Geometry LinesView::layout(const QRectF& target, const core::AttentionResult& result,
+                                      int head, const QFont& font, const QPaintDevice* device)
 {
     Geometry g;
     g.font = font;
@@ -289,7 +300,8 @@ LinesView::Geometry LinesView::layout(const QRectF& target, const core::Attentio
     const double total = leftWidth + rightWidth + 2 * gap + span;
     const double x0 = target.left() + std::max(pad, (target.width() - total) / 2.0);
     const double block = n * g.rowHeight;
-    const double top = target.top() + pad + headingHeight + std::max(0.0, (available - block) / 2.0);
+    const double top =
+        target.top() + pad + headingHeight + std::max(0.0, (available - block) / 2.0);
 
     g.queryHeading = QRectF(x0, top - headingHeight, leftWidth, headingHeight - line * 0.3);
     const double qx = x0 + leftWidth + gap;
@@ -319,14 +331,16 @@ void LinesView::invalidate()
 const LinesView::Geometry& LinesView::geometry() const
 {
     if (!m_geometry)
-        m_geometry = std::make_unique<Geometry>(layout(QRectF(rect()), *m_result, m_head, font(), this));
+        m_geometry =
+            std::make_unique<Geometry>(layout(QRectF(rect()), *m_result, m_head, font(), this));
     return *m_geometry;
 }
 
 const Matrix& LinesView::weights() const
 {
     if (!m_weights)
-        m_weights = std::make_unique<Matrix>(geometry().message.isEmpty() ? headWeights(*m_result, m_head) : Matrix());
+        m_weights = std::make_unique<Matrix>(
+            geometry().message.isEmpty() ? headWeights(*m_result, m_head) : Matrix());
     return *m_weights;
 }
 
@@ -337,10 +351,14 @@ LinesView::Highlight LinesView::tokenAt(QPointF point) const
     const Geometry& g = geometry();
     // A row is hit anywhere between the column's edge and its anchor, not only on the glyphs.
     for (std::size_t i = 0; i < g.queryLabels.size(); ++i)
-        if (g.queryLabels[i].adjusted(0, 0, g.queryAnchors[i].x() - g.queryLabels[i].right(), 0).contains(point))
+        if (g.queryLabels[i]
+                .adjusted(0, 0, g.queryAnchors[i].x() - g.queryLabels[i].right(), 0)
+                .contains(point))
             return {Side::Query, int(i)};
     for (std::size_t j = 0; j < g.keyLabels.size(); ++j)
-        if (g.keyLabels[j].adjusted(g.keyAnchors[j].x() - g.keyLabels[j].left(), 0, 0, 0).contains(point))
+        if (g.keyLabels[j]
+                .adjusted(g.keyAnchors[j].x() - g.keyLabels[j].left(), 0, 0, 0)
+                .contains(point))
             return {Side::Key, int(j)};
     return {};
 }
@@ -355,7 +373,9 @@ QString LinesView::describe(Highlight highlight) const
     const int count = query ? problem.keyCount() : problem.queryCount();
     std::vector<int> order(static_cast<std::size_t>(count));
     std::iota(order.begin(), order.end(), 0);
-    auto weight = [&](int other) { return query ? w(highlight.index, other) : w(other, highlight.index); };
+    auto weight = [&](int other) {
+        return query ? w(highlight.index, other) : w(other, highlight.index);
+    };
     const std::size_t shown = std::min<std::size_t>(3, order.size());
     std::partial_sort(order.begin(), order.begin() + std::ptrdiff_t(shown), order.end(),
                       [&](int a, int b) { return weight(a) > weight(b); });

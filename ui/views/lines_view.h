@@ -44,12 +44,12 @@ public:
     // Where render() puts things inside `target`, in the painter's device units.
     struct Geometry
     {
-        QString message; // not empty: nothing else is drawn (pooled result, bad head, ...)
-        QFont font;      // the token font, smaller when the rows are tight
+        QString message;   // not empty: nothing else is drawn (pooled result, bad head, ...)
+        QFont font;        // the token font, smaller when the rows are tight
         int labelStep = 1; // every labelStep-th label is drawn when rows are tighter still
         double rowHeight = 0.0;
         QRectF queryHeading, keyHeading;
-        std::vector<QRectF> queryLabels, keyLabels;   // one per token
+        std::vector<QRectF> queryLabels, keyLabels;    // one per token
         std::vector<QPointF> queryAnchors, keyAnchors; // where the lines end
     };
 

@@ -12,7 +12,8 @@ DecimalField::DecimalField(const QString& name, int significantDigits, QWidget* 
 {
     setAccessibleName(name);
     setDecimals(12); // QDoubleSpinBox rounds the value itself to this many decimals
-    connect(lineEdit(), &QLineEdit::textEdited, this, [this](const QString& text) { m_typed = text; });
+    connect(lineEdit(), &QLineEdit::textEdited, this,
+            [this](const QString& text) { m_typed = text; });
     connect(this, &QDoubleSpinBox::editingFinished, this, &DecimalField::checkTyped);
 }
 
@@ -44,9 +45,11 @@ QValidator::State DecimalField::validate(QString& text, int&) const
 {
     const QString trimmed = text.trimmed();
     if (const auto value = parse(trimmed))
-        return *value >= minimum() && *value <= maximum() ? QValidator::Acceptable : QValidator::Intermediate;
+        return *value >= minimum() && *value <= maximum() ? QValidator::Acceptable
+                                                          : QValidator::Intermediate;
     // On the way to a number: "", "0.", "1e", "-".
-    static const QRegularExpression partial(QStringLiteral("^[-+]?[0-9]*([.,][0-9]*)?([eE][-+]?[0-9]*)?$"));
+    static const QRegularExpression partial(
+        QStringLiteral("^[-+]?[0-9]*([.,][0-9]*)?([eE][-+]?[0-9]*)?$"));
     return partial.match(trimmed).hasMatch() ? QValidator::Intermediate : QValidator::Invalid;
 }
 

@@ -15,7 +15,8 @@ class DecimalField : public QDoubleSpinBox
 
 public:
     // `name` is how messages call the field ("Temperature").
-    explicit DecimalField(const QString& name, int significantDigits = 4, QWidget* parent = nullptr);
+    explicit DecimalField(const QString& name, int significantDigits = 4,
+                          QWidget* parent = nullptr);
 
     QString textFromValue(double value) const override;
     double valueFromText(const QString& text) const override;

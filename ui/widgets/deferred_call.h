@@ -13,7 +13,10 @@ class DeferredCall
 {
 public:
     // `context` owns this object: the pending run goes with it.
-    DeferredCall(QObject* context, std::function<void()> call) : m_context(context), m_call(std::move(call)) {}
+    DeferredCall(QObject* context, std::function<void()> call)
+        : m_context(context), m_call(std::move(call))
+    {
+    }
 
     void schedule()
     {

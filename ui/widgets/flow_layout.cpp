@@ -98,7 +98,8 @@ void FlowLayout::setGeometry(const QRect& rect)
 int FlowLayout::doLayout(const QRect& rect, bool testOnly) const
 {
     const QMargins margins = contentsMargins();
-    const QRect area = rect.adjusted(margins.left(), margins.top(), -margins.right(), -margins.bottom());
+    const QRect area =
+        rect.adjusted(margins.left(), margins.top(), -margins.right(), -margins.bottom());
     int x = area.x();
     int y = area.y();
     int lineHeight = 0;
@@ -137,7 +138,8 @@ int FlowLayout::doLayout(const QRect& rect, bool testOnly) const
             const QSize hint = item->sizeHint();
             const int width = std::min(hint.width(), area.width());
             if (!testOnly)
-                item->setGeometry(QRect(QPoint(x, y + (lineHeight - hint.height()) / 2), QSize(width, hint.height())));
+                item->setGeometry(QRect(QPoint(x, y + (lineHeight - hint.height()) / 2),
+                                        QSize(width, hint.height())));
             x += width + m_hSpace;
         }
         if (!line.isEmpty())

@@ -11,7 +11,8 @@ namespace attn::ui {
 class FlowLayout : public QLayout
 {
 public:
-    explicit FlowLayout(QWidget* parent = nullptr, int horizontalSpacing = 8, int verticalSpacing = 4);
+    explicit FlowLayout(QWidget* parent = nullptr, int horizontalSpacing = 8,
+                        int verticalSpacing = 4);
     ~FlowLayout() override;
 
     void addItem(QLayoutItem* item) override;

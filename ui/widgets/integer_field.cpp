@@ -8,7 +8,8 @@ namespace attn::ui {
 IntegerField::IntegerField(const QString& name, QWidget* parent) : QSpinBox(parent), m_name(name)
 {
     setAccessibleName(name);
-    connect(lineEdit(), &QLineEdit::textEdited, this, [this](const QString& text) { m_typed = text; });
+    connect(lineEdit(), &QLineEdit::textEdited, this,
+            [this](const QString& text) { m_typed = text; });
     connect(this, &QSpinBox::editingFinished, this, &IntegerField::checkTyped);
 }
 
@@ -34,11 +35,13 @@ void IntegerField::checkTyped()
     if (!ok || number == value())
         return;
     if (number > maximum())
-        emit refused(tr("%1: %2 is more than %3, the largest possible; it stays %4")
-                         .arg(m_name, typed, locale().toString(maximum()), locale().toString(value())));
+        emit refused(
+            tr("%1: %2 is more than %3, the largest possible; it stays %4")
+                .arg(m_name, typed, locale().toString(maximum()), locale().toString(value())));
     else if (number < minimum())
-        emit refused(tr("%1: %2 is less than %3, the smallest possible; it stays %4")
-                         .arg(m_name, typed, locale().toString(minimum()), locale().toString(value())));
+        emit refused(
+            tr("%1: %2 is less than %3, the smallest possible; it stays %4")
+                .arg(m_name, typed, locale().toString(minimum()), locale().toString(value())));
 }
 
 } // namespace attn::ui

@@ -58,13 +58,20 @@ public:
             return {};
         const float v = value(index.row(), index.column());
         switch (role) {
-        case Qt::DisplayRole: return MatrixEditor::formatValue(v);
-        case Qt::EditRole: return exactText(v);
-        case Qt::ToolTipRole: return exactText(v);
-        case Qt::BackgroundRole: return colorOf(v);
-        case Qt::ForegroundRole: return textColorOn(colorOf(v));
-        case Qt::TextAlignmentRole: return int(Qt::AlignCenter);
-        default: return {};
+        case Qt::DisplayRole:
+            return MatrixEditor::formatValue(v);
+        case Qt::EditRole:
+            return exactText(v);
+        case Qt::ToolTipRole:
+            return exactText(v);
+        case Qt::BackgroundRole:
+            return colorOf(v);
+        case Qt::ForegroundRole:
+            return textColorOn(colorOf(v));
+        case Qt::TextAlignmentRole:
+            return int(Qt::AlignCenter);
+        default:
+            return {};
         }
     }
 
@@ -95,7 +102,10 @@ public:
     float value(int row, int column) const { return m_matrix(row, column); }
     const QStringList& rowLabels() const { return m_rowLabels; }
     const QStringList& columnLabels() const { return m_columnLabels; }
-    QString rowLabel(int row) const { return row < m_rowLabels.size() ? m_rowLabels[row] : QString(); }
+    QString rowLabel(int row) const
+    {
+        return row < m_rowLabels.size() ? m_rowLabels[row] : QString();
+    }
     QString columnLabel(int column) const
     {
         return column < m_columnLabels.size() ? m_columnLabels[column] : QString();
@@ -172,7 +182,8 @@ public:
     {
     }
 
-    void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override
+    void paint(QPainter* painter, const QStyleOptionViewItem& option,
+               const QModelIndex& index) const override
     {
         const auto* model = static_cast<const MatrixEditorModel*>(index.model());
         const float v = model->value(index.row(), index.column());
@@ -194,7 +205,8 @@ public:
         }
     }
 
-    QWidget* createEditor(QWidget* parent, const QStyleOptionViewItem& option, const QModelIndex&) const override
+    QWidget* createEditor(QWidget* parent, const QStyleOptionViewItem& option,
+                          const QModelIndex&) const override
     {
         auto* edit = new QLineEdit(parent);
         ++m_openEditors;
@@ -229,7 +241,8 @@ public:
             m_refuse(why); // focus left with bad text: the cell keeps its value
     }
 
-    void updateEditorGeometry(QWidget* editor, const QStyleOptionViewItem& option, const QModelIndex&) const override
+    void updateEditorGeometry(QWidget* editor, const QStyleOptionViewItem& option,
+                              const QModelIndex&) const override
     {
         editor->setGeometry(option.rect.adjusted(0, 0, -1, -1));
     }
@@ -266,14 +279,16 @@ QString plainTitle(const QString& title)
 // "W^q · head 1" -> "W<sup>q</sup> · head 1"; also _x and ^{...}.
 QString richTitle(const QString& title)
 {
-    static const QRegularExpression script(QStringLiteral(R"(([\^_])(?:\{([^}]*)\}|([\p{L}\p{N}]+)))"));
+    static const QRegularExpression script(
+        QStringLiteral(R"(([\^_])(?:\{([^}]*)\}|([\p{L}\p{N}]+)))"));
     QString html = title.toHtmlEscaped();
     QString out;
     qsizetype last = 0;
     for (auto it = script.globalMatch(html); it.hasNext();) {
         const QRegularExpressionMatch m = it.next();
         out += html.mid(last, m.capturedStart() - last);
-        const QString tag = m.captured(1) == QLatin1String("^") ? QStringLiteral("sup") : QStringLiteral("sub");
+        const QString tag =
+            m.captured(1) == QLatin1String("^") ? QStringLiteral("sup") : QStringLiteral("sub");
         const QString body = m.captured(2).isEmpty() ? m.captured(3) : m.captured(2);
         out += QStringLiteral("<%1>%2</%1>").arg(tag, body);
         last = m.capturedEnd();
@@ -331,7 +346,8 @@ MatrixEditor::MatrixEditor(QWidget* parent) : QWidget(parent)
     m_scale = new QAction(tr("Scale\u2026"), this);
     m_scale->setToolTip(tr("Multiply every value by a factor"));
     m_import = new QAction(tr("Import\u2026"), this);
-    m_import->setToolTip(tr("Read the values from a .npy, .csv or .safetensors file of the same shape"));
+    m_import->setToolTip(
+        tr("Read the values from a .npy, .csv or .safetensors file of the same shape"));
     m_export = new QAction(tr("Export\u2026"), this);
     m_export->setToolTip(tr("Write the values to a .npy, .csv or .safetensors file"));
     connect(m_randomize, &QAction::triggered, this, &MatrixEditor::randomize);
@@ -357,7 +373,8 @@ MatrixEditor::MatrixEditor(QWidget* parent) : QWidget(parent)
     auto* top = new FlowLayout(topHost, 6, 2);
     top->addWidget(m_titleLabel);
     top->addWidget(m_shapeLabel);
-    top->addWidget(m_seedLabel); // here, not beside Randomize: the button row must fit a narrow dock
+    top->addWidget(
+        m_seedLabel); // here, not beside Randomize: the button row must fit a narrow dock
     top->addStretch();
     top->addWidget(toolButton(m_import));
     top->addWidget(toolButton(m_export));
@@ -370,7 +387,8 @@ MatrixEditor::MatrixEditor(QWidget* parent) : QWidget(parent)
 
     m_view = new QTableView(this);
     m_view->setAccessibleName(tr("Matrix values"));
-    m_view->setAccessibleDescription(tr("Arrow keys choose a cell; typing a number replaces its value."));
+    m_view->setAccessibleDescription(
+        tr("Arrow keys choose a cell; typing a number replaces its value."));
     m_view->setModel(m_model);
     m_view->setItemDelegate(new CellDelegate(
         this, [this](int row, int column, float value) { commitCell(row, column, value); },
@@ -413,10 +431,12 @@ MatrixEditor::MatrixEditor(QWidget* parent) : QWidget(parent)
 
 MatrixEditor::~MatrixEditor() = default;
 
-void MatrixEditor::setMatrix(const Matrix& m, const QStringList& rowLabels, const QStringList& columnLabels)
+void MatrixEditor::setMatrix(const Matrix& m, const QStringList& rowLabels,
+                             const QStringList& columnLabels)
 {
     const QModelIndex current = m_view->currentIndex();
-    const bool sameShape = m.rows() == m_model->matrix().rows() && m.cols() == m_model->matrix().cols();
+    const bool sameShape =
+        m.rows() == m_model->matrix().rows() && m.cols() == m_model->matrix().cols();
     if (!sameShape && m_scrub.pressed)
         finishScrub(false); // the cell being scrubbed may be gone
     m_model->setMatrix(m, rowLabels, columnLabels);
@@ -444,9 +464,10 @@ void MatrixEditor::setSeed(std::uint64_t seed)
 {
     m_seed = seed;
     m_seedLabel->setText(tr("· seed %1").arg(seed));
-    m_randomize->setToolTip(tr("Xavier-uniform values, \u00b1sqrt(6 / (rows + columns)), from seed %1 "
-                               "(the seed then advances)")
-                                .arg(seed));
+    m_randomize->setToolTip(
+        tr("Xavier-uniform values, \u00b1sqrt(6 / (rows + columns)), from seed %1 "
+           "(the seed then advances)")
+            .arg(seed));
 }
 
 std::optional<float> MatrixEditor::parseValue(const QString& text, QString* why)
@@ -468,16 +489,21 @@ std::optional<float> MatrixEditor::parseValue(const QString& text, QString* why)
         return fail(tr("Type a number (%1).").arg(boundText()));
     const QByteArray bytes = t.toLatin1();
     float value = 0.0f;
-    const auto [end, error] = std::from_chars(bytes.constData(), bytes.constData() + bytes.size(), value);
+    const auto [end, error] =
+        std::from_chars(bytes.constData(), bytes.constData() + bytes.size(), value);
     const bool whole = end == bytes.constData() + bytes.size() && !t.contains(QChar('?'));
     if (error == std::errc::result_out_of_range)
-        return fail(tr("%1 is too large: values must be finite, with %2.").arg(text.trimmed(), boundText()));
+        return fail(tr("%1 is too large: values must be finite, with %2.")
+                        .arg(text.trimmed(), boundText()));
     if (error != std::errc() || !whole)
-        return fail(tr("\u201c%1\u201d is not a number; type a value such as 0.25 or -1e-3.").arg(text.trimmed()));
+        return fail(tr("\u201c%1\u201d is not a number; type a value such as 0.25 or -1e-3.")
+                        .arg(text.trimmed()));
     if (!std::isfinite(value))
-        return fail(tr("%1 is not allowed: values must be finite, with %2.").arg(text.trimmed(), boundText()));
+        return fail(tr("%1 is not allowed: values must be finite, with %2.")
+                        .arg(text.trimmed(), boundText()));
     if (std::abs(value) > kMaxAbsValue)
-        return fail(tr("%1 is too large: values must satisfy %2.").arg(text.trimmed(), boundText()));
+        return fail(
+            tr("%1 is too large: values must satisfy %2.").arg(text.trimmed(), boundText()));
     return value == 0.0f ? 0.0f : value; // no -0 in a weight
 }
 
@@ -511,7 +537,8 @@ void MatrixEditor::randomize()
 void MatrixEditor::setIdentity()
 {
     const Matrix& current = m_model->matrix();
-    replace(Matrix::Identity(current.rows(), current.cols()), tr("Identity %1").arg(plainTitle(m_title)));
+    replace(Matrix::Identity(current.rows(), current.cols()),
+            tr("Identity %1").arg(plainTitle(m_title)));
 }
 
 void MatrixEditor::setZero()
@@ -524,8 +551,9 @@ void MatrixEditor::transpose()
 {
     const Matrix& current = m_model->matrix();
     if (current.rows() != current.cols()) {
-        showError(tr("Only a square matrix can be transposed here: %1 is %2, and its shape is fixed.")
-                      .arg(plainTitle(m_title), shapeText(current)));
+        showError(
+            tr("Only a square matrix can be transposed here: %1 is %2, and its shape is fixed.")
+                .arg(plainTitle(m_title), shapeText(current)));
         return;
     }
     replace(Matrix(current.transpose()), tr("Transpose %1").arg(plainTitle(m_title)));
@@ -556,7 +584,8 @@ bool MatrixEditor::importFile(const QString& path, const QString& tensorName)
     }
     const Matrix& current = m_model->matrix();
     // A 1-D array is read as one row; it fills a column vector of the same length too.
-    const bool vectors = (read.rows() == 1 || read.cols() == 1) && (current.rows() == 1 || current.cols() == 1);
+    const bool vectors =
+        (read.rows() == 1 || read.cols() == 1) && (current.rows() == 1 || current.cols() == 1);
     if (vectors && read.size() == current.size())
         read = Eigen::Map<const Matrix>(Matrix(read).data(), current.rows(), current.cols());
     if (read.rows() != current.rows() || read.cols() != current.cols()) {
@@ -577,7 +606,8 @@ bool MatrixEditor::exportFile(const QString& path)
     try {
         core::writeMatrixFile(path, m_model->matrix());
     } catch (const std::exception& e) {
-        showError(tr("Cannot export %1: %2").arg(plainTitle(m_title), QString::fromStdString(e.what())));
+        showError(
+            tr("Cannot export %1: %2").arg(plainTitle(m_title), QString::fromStdString(e.what())));
         return false;
     }
     m_statusIsError = false;
@@ -589,17 +619,19 @@ bool MatrixEditor::exportFile(const QString& path)
 void MatrixEditor::askScale()
 {
     bool ok = false;
-    const double factor = QInputDialog::getDouble(this, tr("Scale %1").arg(plainTitle(m_title)),
-                                                  tr("Multiply every value by:"), 2.0, -1e6, 1e6, 6, &ok);
+    const double factor =
+        QInputDialog::getDouble(this, tr("Scale %1").arg(plainTitle(m_title)),
+                                tr("Multiply every value by:"), 2.0, -1e6, 1e6, 6, &ok);
     if (ok)
         scaleBy(factor);
 }
 
 void MatrixEditor::askImport()
 {
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Import %1").arg(plainTitle(m_title)), QString(),
-        tr("Matrices (*.npy *.csv *.safetensors);;NumPy (*.npy);;CSV (*.csv);;safetensors (*.safetensors)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Import %1").arg(plainTitle(m_title)), QString(),
+                                     tr("Matrices (*.npy *.csv *.safetensors);;NumPy (*.npy);;CSV "
+                                        "(*.csv);;safetensors (*.safetensors)"));
     if (path.isEmpty())
         return;
     QString tensor;
@@ -609,14 +641,15 @@ void MatrixEditor::askImport()
             for (const std::string& n : core::safetensorsNames(path))
                 names << QString::fromStdString(n);
         } catch (const std::exception& e) {
-            showError(tr("Cannot import %1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(e.what())));
+            showError(tr("Cannot import %1: %2")
+                          .arg(QFileInfo(path).fileName(), QString::fromStdString(e.what())));
             return;
         }
         if (names.size() > 1) {
             bool ok = false;
             tensor = QInputDialog::getItem(this, tr("Import %1").arg(plainTitle(m_title)),
-                                           tr("Tensor in %1:").arg(QFileInfo(path).fileName()), names, 0,
-                                           false, &ok);
+                                           tr("Tensor in %1:").arg(QFileInfo(path).fileName()),
+                                           names, 0, false, &ok);
             if (!ok)
                 return;
         }
@@ -630,10 +663,9 @@ void MatrixEditor::askExport()
     base.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9]+")), QStringLiteral("_"));
     base = base.remove(QRegularExpression(QStringLiteral("^_+|_+$")));
     QString filter;
-    QString path = QFileDialog::getSaveFileName(this, tr("Export %1").arg(plainTitle(m_title)),
-                                                base + QStringLiteral(".npy"),
-                                                tr("NumPy (*.npy);;CSV (*.csv);;safetensors (*.safetensors)"),
-                                                &filter);
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Export %1").arg(plainTitle(m_title)), base + QStringLiteral(".npy"),
+        tr("NumPy (*.npy);;CSV (*.csv);;safetensors (*.safetensors)"), &filter);
     if (path.isEmpty())
         return;
     if (QFileInfo(path).suffix().isEmpty()) {
@@ -810,7 +842,8 @@ void MatrixEditor::showError(const QString& message)
     m_statusIsError = true;
     // A red that reads on both light and dark windows.
     const bool dark = palette().color(QPalette::Window).lightnessF() < 0.5;
-    m_status->setStyleSheet(QStringLiteral("color: %1").arg(dark ? QStringLiteral("#ff8a80") : QStringLiteral("#c62828")));
+    m_status->setStyleSheet(QStringLiteral("color: %1")
+                                .arg(dark ? QStringLiteral("#ff8a80") : QStringLiteral("#c62828")));
     m_status->setText(message);
     emit errorOccurred(message);
 }
@@ -837,9 +870,9 @@ void MatrixEditor::showCurrentCell()
                               : QString());
         return;
     }
-    m_status->setText(tr("%1 = %2 \u00b7 drag \u2195 to change, Shift for fine")
-                          .arg(cellName(current.row(), current.column()),
-                               current.data(Qt::EditRole).toString()));
+    m_status->setText(
+        tr("%1 = %2 \u00b7 drag \u2195 to change, Shift for fine")
+            .arg(cellName(current.row(), current.column()), current.data(Qt::EditRole).toString()));
 }
 
 void MatrixEditor::updateHeader()
@@ -853,8 +886,9 @@ void MatrixEditor::updateHeader()
         action->setEnabled(any);
     const bool square = any && m.rows() == m.cols();
     m_transpose->setEnabled(square);
-    m_transpose->setToolTip(square ? tr("Swap rows and columns")
-                                   : tr("Only a square matrix can be transposed: the shape is fixed"));
+    m_transpose->setToolTip(square
+                                ? tr("Swap rows and columns")
+                                : tr("Only a square matrix can be transposed: the shape is fixed"));
 }
 
 void MatrixEditor::updateMetrics()
@@ -863,7 +897,8 @@ void MatrixEditor::updateMetrics()
     const QFontMetrics fm(m_view->font());
     m_view->horizontalHeader()->setMinimumSectionSize(8);
     m_view->verticalHeader()->setMinimumSectionSize(8);
-    m_view->horizontalHeader()->setDefaultSectionSize(fm.horizontalAdvance(QStringLiteral("-0.00123")) + 10);
+    m_view->horizontalHeader()->setDefaultSectionSize(
+        fm.horizontalAdvance(QStringLiteral("-0.00123")) + 10);
     m_view->verticalHeader()->setDefaultSectionSize(fm.height() + 8);
 }
 

@@ -14,9 +14,11 @@ TransformerWeights readBert(const TensorReader& reader, const ModelConfig& confi
     TransformerWeights w;
     w.config = config;
     w.tokenEmbedding = reader.matrix(p + "embeddings.word_embeddings.weight", config.vocab, d);
-    w.positionEmbedding = reader.matrix(p + "embeddings.position_embeddings.weight", config.maxPositions, d);
+    w.positionEmbedding =
+        reader.matrix(p + "embeddings.position_embeddings.weight", config.maxPositions, d);
     if (config.tokenTypes > 0)
-        w.tokenTypeEmbedding = reader.matrix(p + "embeddings.token_type_embeddings.weight", config.tokenTypes, d);
+        w.tokenTypeEmbedding =
+            reader.matrix(p + "embeddings.token_type_embeddings.weight", config.tokenTypes, d);
     w.embeddingNorm = reader.layerNorm(p + "embeddings.LayerNorm", d, eps);
 
     for (int l = 0; l < config.layers; ++l) {
@@ -38,8 +40,10 @@ TransformerWeights readBert(const TensorReader& reader, const ModelConfig& confi
 
         layer.feedForward.kind = FeedForwardKind::Plain;
         layer.feedForward.activation = config.activation;
-        layer.feedForward.in = reader.linear(b + "intermediate.dense.weight", b + "intermediate.dense.bias", ff, d);
-        layer.feedForward.out = reader.linear(b + "output.dense.weight", b + "output.dense.bias", d, ff);
+        layer.feedForward.in =
+            reader.linear(b + "intermediate.dense.weight", b + "intermediate.dense.bias", ff, d);
+        layer.feedForward.out =
+            reader.linear(b + "output.dense.weight", b + "output.dense.bias", d, ff);
         layer.feedForwardNorm = reader.layerNorm(b + "output.LayerNorm", d, eps);
         w.layers.push_back(std::move(layer));
         reader.layerDone(l + 1, config.layers);
@@ -54,12 +58,14 @@ TransformerWeights readBert(const TensorReader& reader, const ModelConfig& confi
     // BertPredictionHeadTransform: LayerNorm(act(x W + b)), then the decoder tied to the word
     // embeddings with its own bias.
     const std::string head = "cls.predictions.";
-    w.headTransform.dense = reader.linear(head + "transform.dense.weight", head + "transform.dense.bias", d, d);
+    w.headTransform.dense =
+        reader.linear(head + "transform.dense.weight", head + "transform.dense.bias", d, d);
     w.headTransform.activation = config.activation;
     w.headTransform.norm = reader.layerNorm(head + "transform.LayerNorm", d, eps);
     // Older checkpoints store the bias only as the decoder's; a missing one is reported by
     // its usual name.
-    const bool decoderBiasOnly = !reader.contains(head + "bias") && reader.contains(head + "decoder.bias");
+    const bool decoderBiasOnly =
+        !reader.contains(head + "bias") && reader.contains(head + "decoder.bias");
     const std::string bias = decoderBiasOnly ? head + "decoder.bias" : head + "bias";
     w.lmBias = reader.vector(bias, config.vocab);
     if (!config.tiedEmbeddings || reader.contains(head + "decoder.weight"))

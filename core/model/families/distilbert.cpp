@@ -16,7 +16,8 @@ TransformerWeights readDistilBert(const TensorReader& reader, const ModelConfig&
     TransformerWeights w;
     w.config = config;
     w.tokenEmbedding = reader.matrix(p + "embeddings.word_embeddings.weight", config.vocab, d);
-    w.positionEmbedding = reader.matrix(p + "embeddings.position_embeddings.weight", config.maxPositions, d);
+    w.positionEmbedding =
+        reader.matrix(p + "embeddings.position_embeddings.weight", config.maxPositions, d);
     w.embeddingNorm = reader.layerNorm(p + "embeddings.LayerNorm", d, eps);
 
     for (int l = 0; l < config.layers; ++l) {

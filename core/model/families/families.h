@@ -66,6 +66,7 @@ std::shared_ptr<const ModelWeights> splitHeads(const ModelConfig& config, int la
 TransformerWeights readGpt2(const TensorReader& reader, const ModelConfig& config);
 TransformerWeights readBert(const TensorReader& reader, const ModelConfig& config);
 TransformerWeights readDistilBert(const TensorReader& reader, const ModelConfig& config);
-TransformerWeights readLlama(const TensorReader& reader, const ModelConfig& config); // + Mistral, Qwen2
+TransformerWeights readLlama(const TensorReader& reader,
+                             const ModelConfig& config); // + Mistral, Qwen2
 
 } // namespace attn::core::families

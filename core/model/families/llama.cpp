@@ -15,7 +15,9 @@ TransformerWeights readLlama(const TensorReader& reader, const ModelConfig& conf
     const int qWidth = config.heads * config.dHead;
     const int kvWidth = config.kvHeads * config.dHead;
     const float eps = config.normEps;
-    auto bias = [](bool present, const std::string& name) { return present ? name : std::string(); };
+    auto bias = [](bool present, const std::string& name) {
+        return present ? name : std::string();
+    };
 
     TransformerWeights w;
     w.config = config;
@@ -47,9 +49,12 @@ TransformerWeights readLlama(const TensorReader& reader, const ModelConfig& conf
         mlp.kind = FeedForwardKind::Gated;
         mlp.activation = config.activation;
         const std::string m = b + "mlp.";
-        mlp.gate = reader.linear(m + "gate_proj.weight", bias(config.feedForwardBias, m + "gate_proj.bias"), ff, d);
-        mlp.in = reader.linear(m + "up_proj.weight", bias(config.feedForwardBias, m + "up_proj.bias"), ff, d);
-        mlp.out = reader.linear(m + "down_proj.weight", bias(config.feedForwardBias, m + "down_proj.bias"), d, ff);
+        mlp.gate = reader.linear(m + "gate_proj.weight",
+                                 bias(config.feedForwardBias, m + "gate_proj.bias"), ff, d);
+        mlp.in = reader.linear(m + "up_proj.weight",
+                               bias(config.feedForwardBias, m + "up_proj.bias"), ff, d);
+        mlp.out = reader.linear(m + "down_proj.weight",
+                                bias(config.feedForwardBias, m + "down_proj.bias"), d, ff);
         w.layers.push_back(std::move(layer));
         reader.layerDone(l + 1, config.layers);
     }
@@ -57,9 +62,11 @@ TransformerWeights readLlama(const TensorReader& reader, const ModelConfig& conf
 
     // lm_head.weight unless tie_word_embeddings (SmolLM, Qwen2's small models); a config
     // without architectures predicts only where the checkpoint has a head to predict with.
-    if (config.architecture.isEmpty() && !config.tiedEmbeddings && !reader.contains("lm_head.weight"))
+    if (config.architecture.isEmpty() && !config.tiedEmbeddings &&
+        !reader.contains("lm_head.weight"))
         w.config.objective = Objective::None;
-    if (w.config.objective != Objective::None && (!config.tiedEmbeddings || reader.contains("lm_head.weight")))
+    if (w.config.objective != Objective::None &&
+        (!config.tiedEmbeddings || reader.contains("lm_head.weight")))
         w.lmHead = reader.matrix("lm_head.weight", config.vocab, d);
     return w;
 }
