@@ -1,0 +1,327 @@
+#include "core/seq2seq/seq2seq_model.h"
+
+#include "core/error.h"
+#include "core/json_duplicate_keys.h"
+#include "core/limits.h"
+#include "core/model/checkpoint.h"
+#include "core/regular_file.h"
+
+#include <QDir>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonValue>
+
+#include <cmath>
+
+namespace attn::core {
+namespace {
+
+constexpr qint64 kMaxConfigBytes = qint64(1) << 20;
+constexpr qint64 kMaxVocabularyBytes = qint64(64) << 20;
+constexpr int kMaxVocabularySize = 1 << 22;
+constexpr int kMaxDecodeLength = 4096;
+
+[[noreturn]] void fail(const QString& file, const std::string& what)
+{
+    throw Error(file.toStdString() + ": " + what);
+}
+
+QJsonObject readJsonObject(const QString& folder, const QString& file, qint64 maxBytes)
+{
+    const QByteArray bytes = readRegularFile(QDir(folder).filePath(file), maxBytes);
+    QJsonParseError error;
+    const QJsonDocument document = QJsonDocument::fromJson(bytes, &error);
+    if (error.error != QJsonParseError::NoError)
+        fail(file, "not valid JSON at offset " + std::to_string(error.offset) + ": " +
+                       error.errorString().toStdString());
+    if (!document.isObject())
+        fail(file, "expected a JSON object");
+    if (const auto duplicate = findDuplicateJsonKey(bytes))
+        fail(file, "the key \"" + duplicate->path + "\" is given twice");
+    return document.object();
+}
+
+int sizeKey(const QJsonObject& config, const char* key, int lowest, int highest)
+{
+    const QJsonValue value = config.value(QLatin1String(key));
+    if (value.isUndefined())
+        fail(QStringLiteral("config.json"), std::string("\"") + key + "\" is missing");
+    const double number = value.toDouble(std::nan(""));
+    if (!value.isDouble() || number != std::floor(number) || number < lowest || number > highest)
+        fail(QStringLiteral("config.json"),
+             std::string("\"") + key + "\" must be a whole number from " + std::to_string(lowest) +
+                 " to " + std::to_string(highest));
+    return int(number);
+}
+
+std::string textKey(const QJsonObject& config, const char* key, const char* fallback)
+{
+    const QJsonValue value = config.value(QLatin1String(key));
+    if (value.isUndefined())
+        return fallback;
+    if (!value.isString())
+        fail(QStringLiteral("config.json"), std::string("\"") + key + "\" must be a string");
+    return value.toString().toStdString();
+}
+
+Seq2SeqVocabulary readVocabulary(const QString& folder, const QString& file)
+{
+    const QJsonObject object = readJsonObject(folder, file, kMaxVocabularyBytes);
+    if (object.size() > kMaxVocabularySize)
+        fail(file, std::to_string(object.size()) + " words, more than " +
+                       std::to_string(kMaxVocabularySize));
+    Seq2SeqVocabulary vocabulary;
+    int highest = -1;
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        const double number = it.value().toDouble(-1.0);
+        if (!it.value().isDouble() || number != std::floor(number) || number < 0 ||
+            number >= kMaxVocabularySize)
+            fail(file, "the index of \"" + it.key().toStdString() +
+                           "\" is not a whole number from 0 to " +
+                           std::to_string(kMaxVocabularySize - 1));
+        vocabulary.index.emplace(it.key().toStdString(), int(number));
+        highest = std::max(highest, int(number));
+    }
+    vocabulary.words.assign(std::size_t(highest + 1), std::string());
+    for (const auto& [word, id] : vocabulary.index) {
+        if (!vocabulary.words[std::size_t(id)].empty())
+            fail(file, "\"" + vocabulary.words[std::size_t(id)] + "\" and \"" + word +
+                           "\" have the same index " + std::to_string(id));
+        vocabulary.words[std::size_t(id)] = word;
+    }
+    const auto special = [&](const char* word, int id) {
+        const auto it = vocabulary.index.find(word);
+        if (it == vocabulary.index.end() || it->second != id)
+            fail(file, std::string("\"") + word + "\" must have the index " + std::to_string(id) +
+                           " (the tutorial's Lang: SOS 0, EOS 1)");
+    };
+    special("SOS", Seq2SeqVocabulary::kSos);
+    special("EOS", Seq2SeqVocabulary::kEos);
+    return vocabulary;
+}
+
+GruLayer readGru(const Checkpoint& weights, const std::string& prefix, int inputSize, int hidden)
+{
+    GruLayer layer;
+    layer.inputWeights = weights.transposedMatrix(prefix + ".weight_ih_l0", 3 * hidden, inputSize);
+    layer.hiddenWeights = weights.transposedMatrix(prefix + ".weight_hh_l0", 3 * hidden, hidden);
+    layer.inputBias = weights.vector(prefix + ".bias_ih_l0", 3 * hidden);
+    layer.hiddenBias = weights.vector(prefix + ".bias_hh_l0", 3 * hidden);
+    return layer;
+}
+
+// The embedding must have a row for every index the vocabulary gives.
+Matrix readEmbedding(const Checkpoint& weights, const std::string& name,
+                     const Seq2SeqVocabulary& vocabulary, const QString& vocabularyFile, int hidden)
+{
+    Matrix embedding = weights.matrix(name, -1, hidden);
+    if (embedding.rows() < Eigen::Index(vocabulary.words.size()))
+        fail(vocabularyFile, "index " + std::to_string(vocabulary.words.size() - 1) + " (\"" +
+                                 vocabulary.words.back() + "\") is outside " + name + "'s " +
+                                 std::to_string(embedding.rows()) + " rows");
+    return embedding;
+}
+
+RowVector logSoftmax(const RowVector& logits)
+{
+    const float top = logits.maxCoeff();
+    const float logSum = std::log((logits.array() - top).exp().sum());
+    return (logits.array() - top - logSum).matrix();
+}
+
+RowVector sigmoid(const RowVector& x)
+{
+    return (1.0f / (1.0f + (-x.array()).exp())).matrix();
+}
+
+int argmax(const RowVector& values)
+{
+    Eigen::Index best = 0;
+    values.maxCoeff(&best);
+    return int(best);
+}
+
+} // namespace
+
+std::vector<std::string> normalizeSeq2SeqSource(const QString& text)
+{
+    // unicodeToAscii(s.lower().strip()): NFD, then every non-spacing mark dropped.
+    QString lowered;
+    for (const QChar c : text.toLower().normalized(QString::NormalizationForm_D))
+        if (c.category() != QChar::Mark_NonSpacing)
+            lowered += c;
+    // re.sub(r"([.!?])", r" \1", s), then re.sub(r"[^a-zA-Z.!?]+", r" ", s): a space before each
+    // of .!? (not after: "a.b" gives "a" and ".b", as in the tutorial), every other run of
+    // characters but ASCII letters a space. The words are then what lies between spaces.
+    std::vector<std::string> words;
+    std::string word;
+    const auto endWord = [&] {
+        if (!word.empty())
+            words.push_back(word);
+        word.clear();
+    };
+    for (const QChar c : lowered) {
+        const char16_t u = c.unicode();
+        if ((u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z')) {
+            word += char(u);
+        } else if (u == '.' || u == '!' || u == '?') {
+            endWord();
+            word += char(u);
+        } else {
+            endWord();
+        }
+    }
+    endWord();
+    return words;
+}
+
+Seq2SeqModel loadSeq2SeqModel(const QString& folder)
+{
+    const QJsonObject config =
+        readJsonObject(folder, QStringLiteral("config.json"), kMaxConfigBytes);
+    if (textKey(config, "model_type", "") != "seq2seq-rnn")
+        fail(QStringLiteral("config.json"), "\"model_type\" must be \"seq2seq-rnn\"");
+    Seq2SeqModel model;
+    const std::string cell = textKey(config, "cell", "gru");
+    if (cell != "gru")
+        fail(QStringLiteral("config.json"),
+             "\"cell\": \"" + cell + "\" cannot be read; the cell this version reads is \"gru\"");
+    const std::string attention = textKey(config, "attention", "bahdanau");
+    if (attention == "bahdanau")
+        model.attention = Seq2SeqAttention::Bahdanau;
+    else if (attention == "none")
+        model.attention = Seq2SeqAttention::None;
+    else
+        fail(QStringLiteral("config.json"), "\"attention\": \"" + attention +
+                                                "\" cannot be read; this version reads "
+                                                "\"bahdanau\" and \"none\"");
+    if (config.contains(QLatin1String("num_layers")) && sizeKey(config, "num_layers", 1, 1) != 1)
+        fail(QStringLiteral("config.json"), "\"num_layers\" must be 1");
+    if (config.value(QLatin1String("bidirectional")).toBool(false))
+        fail(QStringLiteral("config.json"),
+             "\"bidirectional\": true cannot be read; this version reads one-way encoders");
+    model.hiddenSize = sizeKey(config, "hidden_size", 1, kMaxModelWidth);
+    model.maxLength = sizeKey(config, "max_length", 1, kMaxDecodeLength);
+    model.source = readVocabulary(folder, QStringLiteral("source_vocab.json"));
+    model.target = readVocabulary(folder, QStringLiteral("target_vocab.json"));
+
+    const int h = model.hiddenSize;
+    const std::unique_ptr<Checkpoint> weights = Checkpoint::open(folder);
+    model.encoderEmbedding = readEmbedding(*weights, "encoder.embedding.weight", model.source,
+                                           QStringLiteral("source_vocab.json"), h);
+    model.encoderGru = readGru(*weights, "encoder.gru", h, h);
+    model.decoderEmbedding = readEmbedding(*weights, "decoder.embedding.weight", model.target,
+                                           QStringLiteral("target_vocab.json"), h);
+    if (model.attention == Seq2SeqAttention::Bahdanau) {
+        model.wa = weights->transposedMatrix("decoder.attention.Wa.weight", h, h);
+        model.waBias = weights->vector("decoder.attention.Wa.bias", h);
+        model.ua = weights->transposedMatrix("decoder.attention.Ua.weight", h, h);
+        model.uaBias = weights->vector("decoder.attention.Ua.bias", h);
+        model.va = weights->transposedMatrix("decoder.attention.Va.weight", 1, h);
+        model.vaBias = weights->vector("decoder.attention.Va.bias", 1)(0);
+    }
+    const int decoderInput = model.attention == Seq2SeqAttention::Bahdanau ? 2 * h : h;
+    model.decoderGru = readGru(*weights, "decoder.gru", decoderInput, h);
+    const Eigen::Index targetSize = model.decoderEmbedding.rows();
+    model.out = weights->transposedMatrix("decoder.out.weight", targetSize, h);
+    model.outBias = weights->vector("decoder.out.bias", targetSize);
+    return model;
+}
+
+RowVector gruStep(const GruLayer& layer, const RowVector& input, const RowVector& hidden)
+{
+    const Eigen::Index h = hidden.size();
+    const RowVector gi = input * layer.inputWeights + layer.inputBias;
+    const RowVector gh = hidden * layer.hiddenWeights + layer.hiddenBias;
+    const RowVector r = sigmoid(gi.segment(0, h) + gh.segment(0, h));
+    const RowVector z = sigmoid(gi.segment(h, h) + gh.segment(h, h));
+    const RowVector n =
+        (gi.segment(2 * h, h).array() + r.array() * gh.segment(2 * h, h).array()).tanh().matrix();
+    return ((1.0f - z.array()) * n.array() + z.array() * hidden.array()).matrix();
+}
+
+Seq2SeqDecoding decodeGreedyIds(const Seq2SeqModel& model, const std::vector<int>& sourceIds)
+{
+    const int h = model.hiddenSize;
+    Seq2SeqDecoding decoding;
+    decoding.sourceIds = sourceIds;
+    const Eigen::Index length = Eigen::Index(sourceIds.size());
+    if (length == 0)
+        throw Error("the source has no words");
+    for (const int id : sourceIds)
+        if (id < 0 || id >= model.encoderEmbedding.rows())
+            throw Error("source id " + std::to_string(id) + " is outside the encoder's " +
+                        std::to_string(model.encoderEmbedding.rows()) + "-row embedding");
+
+    // EncoderRNN: embedding, then the GRU from a zero state; its outputs are the keys.
+    decoding.encoderStates.resize(length, h);
+    RowVector state = RowVector::Zero(h);
+    for (Eigen::Index t = 0; t < length; ++t) {
+        state =
+            gruStep(model.encoderGru, model.encoderEmbedding.row(sourceIds[std::size_t(t)]), state);
+        decoding.encoderStates.row(t) = state;
+    }
+    const Matrix& keys = decoding.encoderStates;
+    // U_a h_j + b: the same at every step.
+    const Matrix projectedKeys = model.attention == Seq2SeqAttention::Bahdanau
+                                     ? Matrix((keys * model.ua).rowwise() + model.uaBias)
+                                     : Matrix();
+
+    int token = Seq2SeqVocabulary::kSos;
+    for (int step = 0; step < model.maxLength; ++step) {
+        Seq2SeqStep s;
+        s.inputId = token;
+        s.query = state;
+        const RowVector embedded = model.decoderEmbedding.row(token);
+        RowVector input;
+        if (model.attention == Seq2SeqAttention::Bahdanau) {
+            // BahdanauAttention.forward: scores = Va(tanh(Wa(query) + Ua(keys))).
+            const RowVector projectedQuery = state * model.wa + model.waBias;
+            const Matrix hiddenLayer = (projectedKeys.rowwise() + projectedQuery).array().tanh();
+            s.scores = (hiddenLayer * model.va).transpose().array() + model.vaBias;
+            const float top = s.scores.maxCoeff();
+            const RowVector exps = (s.scores.array() - top).exp().matrix();
+            s.attention = exps / exps.sum();
+            s.context = s.attention * keys;
+            input.resize(2 * h);
+            input << embedded, s.context;
+        } else {
+            // DecoderRNN.forward_step: relu of the embedding into the GRU.
+            input = embedded.cwiseMax(0.0f);
+        }
+        state = gruStep(model.decoderGru, input, state);
+        s.hidden = state;
+        s.logProbs = logSoftmax(state * model.out + model.outBias);
+        s.outputId = argmax(s.logProbs);
+        token = s.outputId;
+        decoding.outputIds.push_back(token);
+        decoding.steps.push_back(std::move(s));
+        if (token == Seq2SeqVocabulary::kEos)
+            break;
+    }
+    return decoding;
+}
+
+Seq2SeqDecoding decodeGreedy(const Seq2SeqModel& model, const QString& text)
+{
+    const std::vector<std::string> words = normalizeSeq2SeqSource(text);
+    if (words.empty())
+        throw Error("the source has no words after normalising (letters a-z and . ! ? count)");
+    std::vector<int> ids;
+    for (const std::string& word : words) {
+        const auto it = model.source.index.find(word);
+        if (it == model.source.index.end())
+            throw Error("the word \"" + word +
+                        "\" is not in the source vocabulary (source_vocab.json)");
+        ids.push_back(it->second);
+    }
+    ids.push_back(Seq2SeqVocabulary::kEos);
+    if (ids.size() > std::size_t(kMaxTokens))
+        throw Error("the source has " + std::to_string(ids.size()) + " words, more than " +
+                    std::to_string(kMaxTokens));
+    Seq2SeqDecoding decoding = decodeGreedyIds(model, ids);
+    decoding.sourceWords = words;
+    return decoding;
+}
+
+} // namespace attn::core

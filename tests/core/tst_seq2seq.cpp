@@ -1,0 +1,282 @@
+// The RNN encoder-decoder of PyTorch's translation tutorial: the GRU and the additive attention
+// worked by hand, decoding against PyTorch's own on tiny checkpoints in the tutorial's layout
+// (tests/data/seq2seq, made by make_reference.py there), and what a broken folder is told.
+#include "core/error.h"
+#include "core/seq2seq/seq2seq_model.h"
+#include "support/error_of.h"
+#include "support/model_fixtures.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+using namespace attn;
+using core::Matrix;
+using core::RowVector;
+
+namespace {
+
+QString seq2seqFixture(const QString& name)
+{
+    return QStringLiteral(ATTN_TEST_DATA_DIR "/seq2seq/") + name;
+}
+
+RowVector row(std::initializer_list<float> values)
+{
+    RowVector v(Eigen::Index(values.size()));
+    Eigen::Index i = 0;
+    for (const float x : values)
+        v(i++) = x;
+    return v;
+}
+
+// H = 1: every matrix 1 x 1 (or 1 x 3 for the GRU's three gates, 2 x 3 for the decoder's input
+// [embedded; context]); zero unless set.
+core::GruLayer zeroGru(int inputSize)
+{
+    return {Matrix::Zero(inputSize, 3), Matrix::Zero(1, 3), RowVector::Zero(3), RowVector::Zero(3)};
+}
+
+core::Seq2SeqVocabulary vocabulary(std::vector<std::string> words)
+{
+    core::Seq2SeqVocabulary v;
+    for (std::size_t i = 0; i < words.size(); ++i)
+        v.index[words[i]] = int(i);
+    v.words = std::move(words);
+    return v;
+}
+
+// A two-word source ("w w" + EOS is three positions; the encoder below makes the states 0.4,
+// 0.6 for the first two whatever the words), Bahdanau attention with W_a = U_a = v_a = 1.
+core::Seq2SeqModel handModel()
+{
+    core::Seq2SeqModel m;
+    m.attention = core::Seq2SeqAttention::Bahdanau;
+    m.hiddenSize = 1;
+    m.maxLength = 2;
+    m.source = vocabulary({"SOS", "EOS", "w"});
+    m.target = vocabulary({"SOS", "EOS", "y"});
+    m.encoderEmbedding = Matrix::Ones(3, 1);
+    // Zero weights; b_in = atanh(0.8): r and z are sigmoid(0) = 1/2 and n = tanh(b_in) = 0.8,
+    // so h_1 = (1 - 1/2) 0.8 + 1/2 * 0 = 0.4, h_2 = 0.4 + 0.2 = 0.6.
+    m.encoderGru = zeroGru(1);
+    m.encoderGru.inputBias(2) = std::atanh(0.8f);
+    m.decoderEmbedding = Matrix::Ones(3, 1);
+    m.wa = m.ua = m.va = Matrix::Ones(1, 1);
+    m.waBias = m.uaBias = RowVector::Zero(1);
+    // The decoder's GRU all zero: n = 0, z = 1/2, s' = s / 2.
+    m.decoderGru = zeroGru(2);
+    m.out = row({1.0f, -1.0f, 2.0f});
+    m.outBias = RowVector::Zero(3);
+    return m;
+}
+
+} // namespace
+
+class TestSeq2Seq : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    // nn.GRU's equations with x = 1, h = 0.5 and one weight per gate:
+    // r = sigmoid(0.5 * 1 + 1 * 0.5) = sigmoid(1) = 0.7310585786
+    // z = sigmoid(-1 * 1 + 0.5 * 0.5) = sigmoid(-0.75) = 0.3208213008
+    // n = tanh(2 * 1 + 0.1 + r * (-1 * 0.5 + 0.2)) = tanh(1.8806824264) = 0.9545527718
+    // h' = (1 - z) n + z h = 0.8087225603
+    void gruStepByHand()
+    {
+        core::GruLayer gru;
+        gru.inputWeights = row({0.5f, -1.0f, 2.0f});
+        gru.hiddenWeights = row({1.0f, 0.5f, -1.0f});
+        gru.inputBias = row({0.0f, 0.0f, 0.1f});
+        gru.hiddenBias = row({0.0f, 0.0f, 0.2f});
+        const RowVector next = core::gruStep(gru, row({1.0f}), row({0.5f}));
+        QCOMPARE(next.size(), Eigen::Index(1));
+        QVERIFY(std::abs(next(0) - 0.8087225603f) < 1e-6f);
+    }
+
+    // The first decoder step on the two-word source. The encoder's states: 0.4, 0.6 and, at the
+    // appended EOS, h_3 = 0.4 + 0.6 / 2 = 0.7, the decoder's first state s.
+    // scores e_j = tanh(s + h_j): tanh(1.1), tanh(1.3), tanh(1.4) = 0.80049902, 0.86172316,
+    // 0.88535165; weights their softmax = 0.31728971, 0.33732248, 0.34538781; context
+    // sum_j a_j h_j = 0.57108084; s' = s / 2 = 0.35; log_softmax(0.35 * [1, -1, 2]) =
+    // [-1.07009376, -1.77009376, -0.72009376]: the word "y" (id 2).
+    void bahdanauStepByHand()
+    {
+        const core::Seq2SeqModel model = handModel();
+        const core::Seq2SeqDecoding d = core::decodeGreedy(model, QStringLiteral("W w"));
+        QCOMPARE(d.sourceIds, (std::vector<int>{2, 2, 1}));
+        QCOMPARE(d.encoderStates.rows(), Eigen::Index(3));
+        const float states[] = {0.4f, 0.6f, 0.7f};
+        for (int j = 0; j < 3; ++j)
+            QVERIFY(std::abs(d.encoderStates(j, 0) - states[j]) < 1e-6f);
+        QCOMPARE(d.steps.size(), std::size_t(2)); // max_length 2, no EOS
+        const core::Seq2SeqStep& first = d.steps[0];
+        QCOMPARE(first.inputId, 0); // SOS
+        const float scores[] = {0.80049902f, 0.86172316f, 0.88535165f};
+        const float weights[] = {0.31728971f, 0.33732248f, 0.34538781f};
+        for (int j = 0; j < 3; ++j) {
+            QVERIFY(std::abs(first.scores(j) - scores[j]) < 1e-6f);
+            QVERIFY(std::abs(first.attention(j) - weights[j]) < 1e-6f);
+        }
+        QVERIFY(std::abs(first.context(0) - 0.57108084f) < 1e-6f);
+        QVERIFY(std::abs(first.hidden(0) - 0.35f) < 1e-6f);
+        const float logProbs[] = {-1.07009376f, -1.77009376f, -0.72009376f};
+        for (int v = 0; v < 3; ++v)
+            QVERIFY(std::abs(first.logProbs(v) - logProbs[v]) < 1e-6f);
+        QCOMPARE(d.outputIds, (std::vector<int>{2, 2}));
+        QCOMPARE(d.steps[1].inputId, 2); // the word chosen is fed back
+    }
+
+    void decodingStopsAtEos()
+    {
+        core::Seq2SeqModel model = handModel();
+        model.maxLength = 5;
+        model.outBias = row({0.0f, 10.0f, 0.0f});
+        const core::Seq2SeqDecoding d = core::decodeGreedy(model, QStringLiteral("w"));
+        QCOMPARE(d.outputIds, (std::vector<int>{1}));
+        QCOMPARE(d.steps.size(), std::size_t(1));
+    }
+
+    // The tutorial's normalizeString: lower case, accents gone, a space before .!?, every other
+    // run of non-letters one space.
+    void sourceIsNormalisedAsTheTutorialDoes()
+    {
+        QCOMPARE(
+            core::normalizeSeq2SeqSource(QStringLiteral("Le chat noir a mangé la souris.")),
+            (std::vector<std::string>{"le", "chat", "noir", "a", "mange", "la", "souris", "."}));
+        QCOMPARE(core::normalizeSeq2SeqSource(QStringLiteral("  Où es-tu?! 42 fois")),
+                 (std::vector<std::string>{"ou", "es", "tu", "?", "!", "fois"}));
+        QCOMPARE(core::normalizeSeq2SeqSource(QStringLiteral("a.b")),
+                 (std::vector<std::string>{"a", ".b"}));
+        QVERIFY(core::normalizeSeq2SeqSource(QStringLiteral(" 12 ,; ")).empty());
+    }
+
+    void decodesAsPyTorchDoes_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        QTest::newRow("Bahdanau attention") << QStringLiteral("tutorial-bahdanau");
+        QTest::newRow("no attention") << QStringLiteral("tutorial-no-attention");
+    }
+
+    // Output ids equal, attention and log-probabilities to float32 tolerance, against the
+    // tutorial's classes in PyTorch (expected.json).
+    void decodesAsPyTorchDoes()
+    {
+        QFETCH(QString, fixture);
+        const core::Seq2SeqModel model = core::loadSeq2SeqModel(seq2seqFixture(fixture));
+        QFile file(seq2seqFixture(fixture) + QStringLiteral("/expected.json"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonArray cases =
+            QJsonDocument::fromJson(file.readAll()).object()[QStringLiteral("cases")].toArray();
+        QCOMPARE(cases.size(), 3);
+        const auto ids = [](const QJsonValue& value) {
+            std::vector<int> out;
+            for (const QJsonValue& id : value.toArray())
+                out.push_back(id.toInt());
+            return out;
+        };
+        for (const QJsonValue& value : cases) {
+            const QJsonObject expected = value.toObject();
+            const core::Seq2SeqDecoding d =
+                core::decodeGreedy(model, expected[QStringLiteral("text")].toString());
+            QCOMPARE(d.sourceIds, ids(expected[QStringLiteral("source_ids")]));
+            QCOMPARE(d.outputIds, ids(expected[QStringLiteral("output_ids")]));
+            QVERIFY(test::maxDifference(d.encoderStates.bottomRows(1),
+                                        test::rowOf(expected[QStringLiteral("encoder_last")])) <
+                    1e-5);
+            const QJsonArray steps = expected[QStringLiteral("steps")].toArray();
+            QCOMPARE(d.steps.size(), std::size_t(steps.size()));
+            for (int s = 0; s < steps.size(); ++s) {
+                const QJsonObject step = steps[s].toObject();
+                QVERIFY(test::maxDifference(d.steps[std::size_t(s)].logProbs,
+                                            test::rowOf(step[QStringLiteral("log_probs")])) < 1e-5);
+                if (model.attention == core::Seq2SeqAttention::Bahdanau)
+                    QVERIFY(test::maxDifference(d.steps[std::size_t(s)].attention,
+                                                test::rowOf(step[QStringLiteral("attention")])) <
+                            1e-6);
+                else
+                    QCOMPARE(d.steps[std::size_t(s)].attention.size(), Eigen::Index(0));
+            }
+        }
+    }
+
+    void brokenFolderNamesTheCause_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("attention tensors missing")
+            << QStringLiteral("tutorial-no-attention") << QStringLiteral("config.json")
+            << QByteArray(R"({"model_type": "seq2seq-rnn", "cell": "gru", "attention": "bahdanau",
+                            "hidden_size": 5, "max_length": 6})")
+            << QStringLiteral(
+                   "model.safetensors: decoder.attention.Wa.weight: missing (the checkpoint has no "
+                   "tensor of this name)");
+        QTest::newRow("GRU narrower than hidden_size")
+            << QStringLiteral("tutorial-bahdanau") << QStringLiteral("config.json")
+            << QByteArray(R"({"model_type": "seq2seq-rnn", "hidden_size": 4, "max_length": 6})")
+            << QStringLiteral(
+                   "model.safetensors: encoder.embedding.weight: expected ?x4, got 11x5");
+        QTest::newRow("no SOS") << QStringLiteral("tutorial-bahdanau")
+                                << QStringLiteral("source_vocab.json")
+                                << QByteArray(R"({"EOS": 1, "le": 2})")
+                                << QStringLiteral(
+                                       "source_vocab.json: \"SOS\" must have the index 0 (the "
+                                       "tutorial's Lang: SOS 0, EOS 1)");
+        QTest::newRow("an index past the embedding")
+            << QStringLiteral("tutorial-bahdanau") << QStringLiteral("target_vocab.json")
+            << QByteArray(R"({"SOS": 0, "EOS": 1, "the": 2, "far": 40})")
+            << QStringLiteral("target_vocab.json: index 40 (\"far\") is outside "
+                              "decoder.embedding.weight's 8 rows");
+        QTest::newRow("LSTM")
+            << QStringLiteral("tutorial-bahdanau") << QStringLiteral("config.json")
+            << QByteArray(R"({"model_type": "seq2seq-rnn", "cell": "lstm", "hidden_size": 5,
+                                              "max_length": 6})")
+            << QStringLiteral("config.json: \"cell\": \"lstm\" cannot be read; the cell this "
+                              "version reads is \"gru\"");
+        QTest::newRow("max_length 0")
+            << QStringLiteral("tutorial-bahdanau") << QStringLiteral("config.json")
+            << QByteArray(R"({"model_type": "seq2seq-rnn", "hidden_size": 5,
+                                                      "max_length": 0})")
+            << QStringLiteral("config.json: \"max_length\" must be a whole number from "
+                              "1 to 4096");
+    }
+
+    void brokenFolderNamesTheCause()
+    {
+        QFETCH(QString, fixture);
+        QFETCH(QString, file);
+        QFETCH(QByteArray, content);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QDir from(seq2seqFixture(fixture));
+        for (const QString& name : from.entryList(QDir::Files))
+            QVERIFY(QFile::copy(from.filePath(name), dir.filePath(name)));
+        QFile broken(dir.filePath(file));
+        QVERIFY(broken.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        broken.write(content);
+        broken.close();
+        QCOMPARE(test::errorOf([&] { core::loadSeq2SeqModel(dir.path()); }), message);
+    }
+
+    void unknownSourceWordIsNamed()
+    {
+        const core::Seq2SeqModel model =
+            core::loadSeq2SeqModel(seq2seqFixture(QStringLiteral("tutorial-bahdanau")));
+        QCOMPARE(test::errorOf([&] { core::decodeGreedy(model, QStringLiteral("le chien noir")); }),
+                 QStringLiteral(
+                     "the word \"chien\" is not in the source vocabulary (source_vocab.json)"));
+        QCOMPARE(test::errorOf([&] { core::decodeGreedy(model, QStringLiteral("42")); }),
+                 QStringLiteral(
+                     "the source has no words after normalising (letters a-z and . ! ? count)"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSeq2Seq)
+#include "tst_seq2seq.moc"
