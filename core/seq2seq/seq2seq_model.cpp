@@ -11,6 +11,7 @@
 #include <QJsonObject>
 #include <QJsonValue>
 
+#include <algorithm>
 #include <cmath>
 
 namespace attn::core {
@@ -240,73 +241,95 @@ RowVector gruStep(const GruLayer& layer, const RowVector& input, const RowVector
     return ((1.0f - z.array()) * n.array() + z.array() * hidden.array()).matrix();
 }
 
-Seq2SeqDecoding decodeGreedyIds(const Seq2SeqModel& model, const std::vector<int>& sourceIds)
+namespace {
+
+// The encoder's outputs and what every decoder step reuses of them.
+class Decoder
 {
-    const int h = model.hiddenSize;
-    Seq2SeqDecoding decoding;
-    decoding.sourceIds = sourceIds;
-    const Eigen::Index length = Eigen::Index(sourceIds.size());
-    if (length == 0)
-        throw Error("the source has no words");
-    for (const int id : sourceIds)
-        if (id < 0 || id >= model.encoderEmbedding.rows())
-            throw Error("source id " + std::to_string(id) + " is outside the encoder's " +
-                        std::to_string(model.encoderEmbedding.rows()) + "-row embedding");
-
-    // EncoderRNN: embedding, then the GRU from a zero state; its outputs are the keys.
-    decoding.encoderStates.resize(length, h);
-    RowVector state = RowVector::Zero(h);
-    for (Eigen::Index t = 0; t < length; ++t) {
-        state =
-            gruStep(model.encoderGru, model.encoderEmbedding.row(sourceIds[std::size_t(t)]), state);
-        decoding.encoderStates.row(t) = state;
+public:
+    Decoder(const Seq2SeqModel& model, const std::vector<int>& sourceIds) : m_model(model)
+    {
+        const Eigen::Index length = Eigen::Index(sourceIds.size());
+        if (length == 0)
+            throw Error("the source has no words");
+        for (const int id : sourceIds)
+            if (id < 0 || id >= model.encoderEmbedding.rows())
+                throw Error("source id " + std::to_string(id) + " is outside the encoder's " +
+                            std::to_string(model.encoderEmbedding.rows()) + "-row embedding");
+        // EncoderRNN: embedding, then the GRU from a zero state; its outputs are the keys.
+        m_keys.resize(length, model.hiddenSize);
+        RowVector state = RowVector::Zero(model.hiddenSize);
+        for (Eigen::Index t = 0; t < length; ++t) {
+            state = gruStep(model.encoderGru, model.encoderEmbedding.row(sourceIds[std::size_t(t)]),
+                            state);
+            m_keys.row(t) = state;
+        }
+        // U_a h_j + b: the same at every step.
+        if (model.attention == Seq2SeqAttention::Bahdanau)
+            m_projectedKeys = (m_keys * model.ua).rowwise() + model.uaBias;
     }
-    const Matrix& keys = decoding.encoderStates;
-    // U_a h_j + b: the same at every step.
-    const Matrix projectedKeys = model.attention == Seq2SeqAttention::Bahdanau
-                                     ? Matrix((keys * model.ua).rowwise() + model.uaBias)
-                                     : Matrix();
 
-    int token = Seq2SeqVocabulary::kSos;
-    for (int step = 0; step < model.maxLength; ++step) {
+    const Matrix& keys() const { return m_keys; }
+    RowVector finalState() const { return m_keys.bottomRows(1); }
+
+    // AttnDecoderRNN.forward_step (or DecoderRNN's): all but the choice of the next word.
+    Seq2SeqStep step(int token, const RowVector& state) const
+    {
         Seq2SeqStep s;
         s.inputId = token;
         s.query = state;
-        const RowVector embedded = model.decoderEmbedding.row(token);
+        const RowVector embedded = m_model.decoderEmbedding.row(token);
         RowVector input;
-        if (model.attention == Seq2SeqAttention::Bahdanau) {
+        if (m_model.attention == Seq2SeqAttention::Bahdanau) {
             // BahdanauAttention.forward: scores = Va(tanh(Wa(query) + Ua(keys))).
-            const RowVector projectedQuery = state * model.wa + model.waBias;
-            const Matrix hiddenLayer = (projectedKeys.rowwise() + projectedQuery).array().tanh();
-            s.scores = (hiddenLayer * model.va).transpose().array() + model.vaBias;
+            const RowVector projectedQuery = state * m_model.wa + m_model.waBias;
+            const Matrix hiddenLayer = (m_projectedKeys.rowwise() + projectedQuery).array().tanh();
+            s.scores = (hiddenLayer * m_model.va).transpose().array() + m_model.vaBias;
             const float top = s.scores.maxCoeff();
             const RowVector exps = (s.scores.array() - top).exp().matrix();
             s.attention = exps / exps.sum();
-            s.context = s.attention * keys;
-            input.resize(2 * h);
+            s.context = s.attention * m_keys;
+            input.resize(2 * m_model.hiddenSize);
             input << embedded, s.context;
         } else {
             // DecoderRNN.forward_step: relu of the embedding into the GRU.
             input = embedded.cwiseMax(0.0f);
         }
-        state = gruStep(model.decoderGru, input, state);
-        s.hidden = state;
-        s.logProbs = logSoftmax(state * model.out + model.outBias);
-        s.outputId = argmax(s.logProbs);
-        token = s.outputId;
-        decoding.outputIds.push_back(token);
-        decoding.steps.push_back(std::move(s));
-        if (token == Seq2SeqVocabulary::kEos)
-            break;
+        s.hidden = gruStep(m_model.decoderGru, input, state);
+        s.logProbs = logSoftmax(s.hidden * m_model.out + m_model.outBias);
+        return s;
     }
-    return decoding;
-}
 
-Seq2SeqDecoding decodeGreedy(const Seq2SeqModel& model, const QString& text)
+private:
+    const Seq2SeqModel& m_model;
+    Matrix m_keys;
+    Matrix m_projectedKeys;
+};
+
+struct Hypothesis
 {
-    const std::vector<std::string> words = normalizeSeq2SeqSource(text);
+    std::vector<Seq2SeqStep> steps;
+    std::vector<int> outputIds;
+    double logProbability = 0.0;
+    bool finished() const
+    {
+        return !outputIds.empty() && outputIds.back() == Seq2SeqVocabulary::kEos;
+    }
+    // Length normalisation: the mean log-probability per token, so that a longer translation is
+    // not beaten by a short one only for having fewer factors below 1 (Wu et al. 2016, sec. 7,
+    // with alpha = 1 and no offset).
+    double normalisedScore() const { return logProbability / double(outputIds.size()); }
+};
+
+std::vector<int> sourceIdsOf(const Seq2SeqModel& model, const QString& text,
+                             std::vector<std::string>& words)
+{
+    words = normalizeSeq2SeqSource(text);
     if (words.empty())
         throw Error("the source has no words after normalising (letters a-z and . ! ? count)");
+    if (words.size() >= std::size_t(kMaxTokens))
+        throw Error("the source has " + std::to_string(words.size() + 1) +
+                    " words with EOS, more than " + std::to_string(kMaxTokens));
     std::vector<int> ids;
     for (const std::string& word : words) {
         const auto it = model.source.index.find(word);
@@ -316,11 +339,108 @@ Seq2SeqDecoding decodeGreedy(const Seq2SeqModel& model, const QString& text)
         ids.push_back(it->second);
     }
     ids.push_back(Seq2SeqVocabulary::kEos);
-    if (ids.size() > std::size_t(kMaxTokens))
-        throw Error("the source has " + std::to_string(ids.size()) + " words, more than " +
-                    std::to_string(kMaxTokens));
-    Seq2SeqDecoding decoding = decodeGreedyIds(model, ids);
-    decoding.sourceWords = words;
+    return ids;
+}
+
+} // namespace
+
+Seq2SeqDecoding decodeGreedyIds(const Seq2SeqModel& model, const std::vector<int>& sourceIds)
+{
+    const Decoder decoder(model, sourceIds);
+    Seq2SeqDecoding decoding;
+    decoding.sourceIds = sourceIds;
+    decoding.encoderStates = decoder.keys();
+    RowVector state = decoder.finalState();
+    int token = Seq2SeqVocabulary::kSos;
+    for (int step = 0; step < model.maxLength && token != Seq2SeqVocabulary::kEos; ++step) {
+        Seq2SeqStep s = decoder.step(token, state);
+        s.outputId = argmax(s.logProbs);
+        token = s.outputId;
+        state = s.hidden;
+        decoding.logProbability += double(s.logProbs(token));
+        decoding.outputIds.push_back(token);
+        decoding.steps.push_back(std::move(s));
+    }
+    return decoding;
+}
+
+Seq2SeqDecoding decodeBeamIds(const Seq2SeqModel& model, const std::vector<int>& sourceIds,
+                              int width)
+{
+    if (width < 1)
+        throw Error("the beam width must be at least 1, not " + std::to_string(width));
+    const Decoder decoder(model, sourceIds);
+    std::vector<Hypothesis> live(1);
+    std::vector<Hypothesis> finished;
+    for (int step = 0; step < model.maxLength && !live.empty(); ++step) {
+        // Every live hypothesis extended by each of its `width` likeliest words; the `width`
+        // likeliest extensions overall go on.
+        std::vector<Hypothesis> extensions;
+        for (const Hypothesis& hypothesis : live) {
+            const int token = hypothesis.outputIds.empty() ? Seq2SeqVocabulary::kSos
+                                                           : hypothesis.outputIds.back();
+            const RowVector state =
+                hypothesis.steps.empty() ? decoder.finalState() : hypothesis.steps.back().hidden;
+            const Seq2SeqStep s = decoder.step(token, state);
+            std::vector<int> order(std::size_t(s.logProbs.size()));
+            for (std::size_t v = 0; v < order.size(); ++v)
+                order[v] = int(v);
+            const std::size_t keep = std::min(order.size(), std::size_t(width));
+            // Ties go to the lower id, as the argmax of greedy decoding does.
+            std::partial_sort(order.begin(), order.begin() + std::ptrdiff_t(keep), order.end(),
+                              [&](int a, int b) {
+                                  return s.logProbs(a) > s.logProbs(b) ||
+                                         (s.logProbs(a) == s.logProbs(b) && a < b);
+                              });
+            for (std::size_t k = 0; k < keep; ++k) {
+                Hypothesis next = hypothesis;
+                Seq2SeqStep chosen = s;
+                chosen.outputId = order[k];
+                next.logProbability += double(s.logProbs(order[k]));
+                next.outputIds.push_back(order[k]);
+                next.steps.push_back(std::move(chosen));
+                extensions.push_back(std::move(next));
+            }
+        }
+        std::stable_sort(extensions.begin(), extensions.end(),
+                         [](const Hypothesis& a, const Hypothesis& b) {
+                             return a.logProbability > b.logProbability;
+                         });
+        live.clear();
+        for (std::size_t k = 0; k < extensions.size() && k < std::size_t(width); ++k)
+            (extensions[k].finished() ? finished : live).push_back(std::move(extensions[k]));
+        if (int(finished.size()) >= width)
+            break;
+    }
+    // Hypotheses cut off by max_length compete with the finished ones.
+    for (Hypothesis& hypothesis : live)
+        finished.push_back(std::move(hypothesis));
+    const auto best = std::max_element(finished.begin(), finished.end(),
+                                       [](const Hypothesis& a, const Hypothesis& b) {
+                                           return a.normalisedScore() < b.normalisedScore();
+                                       });
+    Seq2SeqDecoding decoding;
+    decoding.sourceIds = sourceIds;
+    decoding.encoderStates = decoder.keys();
+    decoding.steps = std::move(best->steps);
+    decoding.outputIds = std::move(best->outputIds);
+    decoding.logProbability = best->logProbability;
+    return decoding;
+}
+
+Seq2SeqDecoding decodeGreedy(const Seq2SeqModel& model, const QString& text)
+{
+    std::vector<std::string> words;
+    Seq2SeqDecoding decoding = decodeGreedyIds(model, sourceIdsOf(model, text, words));
+    decoding.sourceWords = std::move(words);
+    return decoding;
+}
+
+Seq2SeqDecoding decodeBeam(const Seq2SeqModel& model, const QString& text, int width)
+{
+    std::vector<std::string> words;
+    Seq2SeqDecoding decoding = decodeBeamIds(model, sourceIdsOf(model, text, words), width);
+    decoding.sourceWords = std::move(words);
     return decoding;
 }
 

@@ -78,7 +78,8 @@ struct Seq2SeqDecoding
     std::vector<int> sourceIds;           // EOS appended, as the tutorial's tensorFromSentence
     Matrix encoderStates;                 // source length x H: the keys and values
     std::vector<Seq2SeqStep> steps;
-    std::vector<int> outputIds; // EOS included when produced
+    std::vector<int> outputIds;  // EOS included when produced
+    double logProbability = 0.0; // of the output ids, summed
 };
 
 // The tutorial's normalizeString: lower case, accents stripped (NFD, marks dropped), ".!?" set
@@ -94,6 +95,14 @@ Seq2SeqModel loadSeq2SeqModel(const QString& folder);
 Seq2SeqDecoding decodeGreedy(const Seq2SeqModel& model, const QString& text);
 // The same from source ids (EOS must already be appended).
 Seq2SeqDecoding decodeGreedyIds(const Seq2SeqModel& model, const std::vector<int>& sourceIds);
+
+// Beam search of `width` hypotheses: each step keeps the `width` likeliest extensions (summed
+// log-probabilities); a hypothesis ends at EOS, and the search when `width` have ended or at
+// max_length. The result is the ended (or cut-off) hypothesis of the highest mean log-probability
+// per token. Width 1 is greedy decoding.
+Seq2SeqDecoding decodeBeam(const Seq2SeqModel& model, const QString& text, int width);
+Seq2SeqDecoding decodeBeamIds(const Seq2SeqModel& model, const std::vector<int>& sourceIds,
+                              int width);
 
 // One step of nn.GRU: r, z, n gates in PyTorch's order; h' = (1 - z) * n + z * h.
 RowVector gruStep(const GruLayer& layer, const RowVector& input, const RowVector& hidden);

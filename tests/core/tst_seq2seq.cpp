@@ -205,6 +205,45 @@ private slots:
         }
     }
 
+    // Beam search of width 3 against the same search written over PyTorch's decoder
+    // (make_reference.py): the same words and summed log-probability; width 1 is greedy.
+    void beamSearchAsTheReference_data() { decodesAsPyTorchDoes_data(); }
+
+    void beamSearchAsTheReference()
+    {
+        QFETCH(QString, fixture);
+        const core::Seq2SeqModel model = core::loadSeq2SeqModel(seq2seqFixture(fixture));
+        QFile file(seq2seqFixture(fixture) + QStringLiteral("/expected.json"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonArray cases =
+            QJsonDocument::fromJson(file.readAll()).object()[QStringLiteral("cases")].toArray();
+        int differFromGreedy = 0;
+        for (const QJsonValue& value : cases) {
+            const QJsonObject expected = value.toObject();
+            const QString text = expected[QStringLiteral("text")].toString();
+            std::vector<int> ids;
+            for (const QJsonValue& id : expected[QStringLiteral("beam3_output_ids")].toArray())
+                ids.push_back(id.toInt());
+            const core::Seq2SeqDecoding beam = core::decodeBeam(model, text, 3);
+            QCOMPARE(beam.outputIds, ids);
+            QVERIFY(std::abs(beam.logProbability -
+                             expected[QStringLiteral("beam3_log_probability")].toDouble()) < 1e-4);
+            QCOMPARE(beam.steps.size(), ids.size());
+            for (std::size_t s = 0; s < ids.size(); ++s)
+                QCOMPARE(beam.steps[s].outputId, ids[s]);
+
+            const core::Seq2SeqDecoding greedy = core::decodeGreedy(model, text);
+            const core::Seq2SeqDecoding one = core::decodeBeam(model, text, 1);
+            QCOMPARE(one.outputIds, greedy.outputIds);
+            QCOMPARE(one.logProbability, greedy.logProbability);
+            differFromGreedy += beam.outputIds != greedy.outputIds;
+        }
+        // Without attention, the beam finds likelier translations than greedy in two sentences.
+        QCOMPARE(differFromGreedy, fixture == QStringLiteral("tutorial-no-attention") ? 2 : 0);
+        QCOMPARE(test::errorOf([&] { core::decodeBeam(model, QStringLiteral("le chat"), 0); }),
+                 QStringLiteral("the beam width must be at least 1, not 0"));
+    }
+
     void brokenFolderNamesTheCause_data()
     {
         QTest::addColumn<QString>("fixture");

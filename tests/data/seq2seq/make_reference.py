@@ -88,6 +88,34 @@ def normalize(s):
     return s.strip()
 
 
+def beam_search(encoder, decoder, ids, width):
+    """Beam search as docs/SEQ2SEQ_FORMAT.md states it: the `width` likeliest extensions of all
+    live hypotheses go on (summed log-probabilities; ties to the lower id), those ending in EOS
+    are set aside; the search stops when `width` have ended or at MAX_LENGTH; the answer is the
+    hypothesis, ended or cut off, of the highest mean log-probability per token."""
+    keys, hidden = encoder(torch.tensor([ids]))
+    live, finished = [([], 0.0, hidden)], []
+    for _ in range(MAX_LENGTH):
+        if not live:
+            break
+        extensions = []
+        for tokens, score, state in live:
+            token = torch.tensor([[tokens[-1] if tokens else SOS]])
+            logits, new_state, _ = decoder.step(token, state, keys)
+            log_probs = F.log_softmax(logits, dim=-1)[0, 0].tolist()
+            best = sorted(range(len(log_probs)), key=lambda v: (-log_probs[v], v))[:width]
+            extensions += [(tokens + [v], score + log_probs[v], new_state) for v in best]
+        extensions.sort(key=lambda e: -e[1])  # stable: earlier hypotheses first on ties
+        live = []
+        for e in extensions[:width]:
+            (finished if e[0][-1] == EOS else live).append(e)
+        if len(finished) >= width:
+            break
+    candidates = finished + live
+    best = max(candidates, key=lambda e: e[1] / len(e[0]))  # the first of equal ones
+    return best[0], best[1]
+
+
 def write_safetensors(path, tensors):
     header, blobs, offset = {}, [], 0
     for name in sorted(tensors):
@@ -146,7 +174,10 @@ def make(folder, attention, seed):
                 if chosen == EOS:
                     break
                 token = torch.tensor([[chosen]])
+            beam_ids, beam_log_probability = beam_search(encoder, decoder, ids, 3)
             cases.append({"text": sentence, "source_ids": ids, "output_ids": output,
+                          "beam3_output_ids": beam_ids,
+                          "beam3_log_probability": beam_log_probability,
                           "encoder_last": [float(x) for x in keys[0, -1]], "steps": steps})
     with open(os.path.join(folder, "expected.json"), "w") as f:
         json.dump({"made_by": "make_reference.py with torch " + torch.__version__, "cases": cases},
