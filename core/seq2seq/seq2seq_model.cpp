@@ -1,5 +1,7 @@
 #include "core/seq2seq/seq2seq_model.h"
 
+#include "core/seq2seq/seq2seq_steps.h"
+
 #include "core/error.h"
 #include "core/json_duplicate_keys.h"
 #include "core/limits.h"
@@ -123,13 +125,6 @@ Matrix readEmbedding(const Checkpoint& weights, const std::string& name,
     return embedding;
 }
 
-RowVector logSoftmax(const RowVector& logits)
-{
-    const float top = logits.maxCoeff();
-    const float logSum = std::log((logits.array() - top).exp().sum());
-    return (logits.array() - top - logSum).matrix();
-}
-
 RowVector sigmoid(const RowVector& x)
 {
     return (1.0f / (1.0f + (-x.array()).exp())).matrix();
@@ -229,7 +224,15 @@ Seq2SeqModel loadSeq2SeqModel(const QString& folder)
     return model;
 }
 
-RowVector gruStep(const GruLayer& layer, const RowVector& input, const RowVector& hidden)
+RowVector logSoftmax(const RowVector& logits)
+{
+    const float top = logits.maxCoeff();
+    const float logSum = std::log((logits.array() - top).exp().sum());
+    return (logits.array() - top - logSum).matrix();
+}
+
+RowVector gruForward(const GruLayer& layer, const RowVector& input, const RowVector& hidden,
+                     GruCache* cache)
 {
     const Eigen::Index h = hidden.size();
     const RowVector gi = input * layer.inputWeights + layer.inputBias;
@@ -238,7 +241,28 @@ RowVector gruStep(const GruLayer& layer, const RowVector& input, const RowVector
     const RowVector z = sigmoid(gi.segment(h, h) + gh.segment(h, h));
     const RowVector n =
         (gi.segment(2 * h, h).array() + r.array() * gh.segment(2 * h, h).array()).tanh().matrix();
+    if (cache)
+        *cache = {input, hidden, r, z, n, gh.segment(2 * h, h)};
     return ((1.0f - z.array()) * n.array() + z.array() * hidden.array()).matrix();
+}
+
+RowVector gruStep(const GruLayer& layer, const RowVector& input, const RowVector& hidden)
+{
+    return gruForward(layer, input, hidden, nullptr);
+}
+
+void bahdanauForward(const Seq2SeqModel& model, const Matrix& keys, const Matrix& projectedKeys,
+                     const RowVector& query, AttentionCache& cache)
+{
+    // scores = Va(tanh(Wa(query) + Ua(keys))), weights = softmax(scores), context = weights keys.
+    cache.query = query;
+    const RowVector projectedQuery = query * model.wa + model.waBias;
+    cache.activation = (projectedKeys.rowwise() + projectedQuery).array().tanh();
+    cache.scores = (cache.activation * model.va).transpose().array() + model.vaBias;
+    const float top = cache.scores.maxCoeff();
+    const RowVector exps = (cache.scores.array() - top).exp().matrix();
+    cache.weights = exps / exps.sum();
+    cache.context = cache.weights * keys;
 }
 
 namespace {
@@ -281,14 +305,11 @@ public:
         const RowVector embedded = m_model.decoderEmbedding.row(token);
         RowVector input;
         if (m_model.attention == Seq2SeqAttention::Bahdanau) {
-            // BahdanauAttention.forward: scores = Va(tanh(Wa(query) + Ua(keys))).
-            const RowVector projectedQuery = state * m_model.wa + m_model.waBias;
-            const Matrix hiddenLayer = (m_projectedKeys.rowwise() + projectedQuery).array().tanh();
-            s.scores = (hiddenLayer * m_model.va).transpose().array() + m_model.vaBias;
-            const float top = s.scores.maxCoeff();
-            const RowVector exps = (s.scores.array() - top).exp().matrix();
-            s.attention = exps / exps.sum();
-            s.context = s.attention * m_keys;
+            AttentionCache attention;
+            bahdanauForward(m_model, m_keys, m_projectedKeys, state, attention);
+            s.scores = std::move(attention.scores);
+            s.attention = std::move(attention.weights);
+            s.context = std::move(attention.context);
             input.resize(2 * m_model.hiddenSize);
             input << embedded, s.context;
         } else {

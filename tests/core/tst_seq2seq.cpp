@@ -3,6 +3,7 @@
 // (tests/data/seq2seq, made by make_reference.py there), and what a broken folder is told.
 #include "core/error.h"
 #include "core/seq2seq/seq2seq_model.h"
+#include "core/seq2seq/seq2seq_training.h"
 #include "support/error_of.h"
 #include "support/model_fixtures.h"
 
@@ -242,6 +243,79 @@ private slots:
         QCOMPARE(differFromGreedy, fixture == QStringLiteral("tutorial-no-attention") ? 2 : 0);
         QCOMPARE(test::errorOf([&] { core::decodeBeam(model, QStringLiteral("le chat"), 0); }),
                  QStringLiteral("the beam width must be at least 1, not 0"));
+    }
+
+    // Backpropagation through time against PyTorch's autograd (the loss of one pair under
+    // teacher forcing, make_reference.py), every parameter; then a few weights by central
+    // differences of the loss itself.
+    void gradientsAsPyTorch_data() { decodesAsPyTorchDoes_data(); }
+
+    void gradientsAsPyTorch()
+    {
+        QFETCH(QString, fixture);
+        core::Seq2SeqModel model = core::loadSeq2SeqModel(seq2seqFixture(fixture));
+        QFile file(seq2seqFixture(fixture) + QStringLiteral("/expected.json"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject pair = QJsonDocument::fromJson(file.readAll())
+                                     .object()[QStringLiteral("training_pair")]
+                                     .toObject();
+        core::Seq2SeqExample example;
+        for (const QJsonValue& id : pair[QStringLiteral("source_ids")].toArray())
+            example.source.push_back(id.toInt());
+        for (const QJsonValue& id : pair[QStringLiteral("target_ids")].toArray())
+            example.target.push_back(id.toInt());
+        std::mt19937_64 random(1);
+        core::Seq2SeqModel gradients = core::zeroSeq2SeqLike(model);
+        const double loss =
+            core::accumulateSeq2SeqGradients(model, example, 1.0, random, 1.0f, gradients);
+        QVERIFY(std::abs(loss - pair[QStringLiteral("loss")].toDouble()) < 1e-4);
+
+        const QJsonObject expected = pair[QStringLiteral("gradients")].toObject();
+        const std::vector<core::Seq2SeqParameter> parameters = core::seq2seqParameters(gradients);
+        QCOMPARE(qsizetype(parameters.size()), expected.size());
+        for (const core::Seq2SeqParameter& p : parameters) {
+            const QJsonValue value = expected[QString::fromStdString(p.name)];
+            QVERIFY2(value.isArray(), p.name.c_str());
+            const Matrix ours = Eigen::Map<const Matrix>(p.data, p.rows, p.cols);
+            const Matrix theirs =
+                p.fileRank == 1 ? Matrix(test::rowOf(value)) : test::matrixOf(value);
+            const Matrix oursAsStored = p.transposedInFile ? Matrix(ours.transpose()) : ours;
+            const double scale = std::max(1.0, double(theirs.cwiseAbs().maxCoeff()));
+            QVERIFY2(test::maxDifference(oursAsStored, theirs) < 2e-5 * scale, p.name.c_str());
+        }
+
+        // Central differences: (L(w + eps) - L(w - eps)) / 2 eps, for the first and the last
+        // entry of every parameter.
+        const auto lossAt = [&](core::Seq2SeqModel& m) {
+            core::Seq2SeqModel scratch = core::zeroSeq2SeqLike(m);
+            return core::accumulateSeq2SeqGradients(m, example, 1.0, random, 1.0f, scratch);
+        };
+        std::vector<core::Seq2SeqParameter> weights = core::seq2seqParameters(model);
+        for (std::size_t k = 0; k < weights.size(); ++k) {
+            for (const Eigen::Index i : {Eigen::Index(0), weights[k].size - 1}) {
+                const float eps = 1e-2f;
+                const float saved = weights[k].data[i];
+                // Without attention the decoder takes relu(embedding): differences across its kink
+                // at 0 are not its derivative.
+                if (model.attention == core::Seq2SeqAttention::None &&
+                    weights[k].name == "decoder.embedding.weight" && std::abs(saved) < 2 * eps)
+                    continue;
+                weights[k].data[i] = saved + eps;
+                const double up = lossAt(model);
+                weights[k].data[i] = saved - eps;
+                const double down = lossAt(model);
+                weights[k].data[i] = saved;
+                const double numeric = (up - down) / (2.0 * double(eps));
+                const double analytic = double(parameters[k].data[i]);
+                QVERIFY2(
+                    std::abs(numeric - analytic) < 2e-3 + 1e-2 * std::abs(analytic),
+                    qPrintable(QStringLiteral("%1[%2]: %3 by differences, %4 by backpropagation")
+                                   .arg(QString::fromStdString(weights[k].name))
+                                   .arg(i)
+                                   .arg(numeric)
+                                   .arg(analytic)));
+            }
+        }
     }
 
     void brokenFolderNamesTheCause_data()

@@ -179,8 +179,23 @@ def make(folder, attention, seed):
                           "beam3_output_ids": beam_ids,
                           "beam3_log_probability": beam_log_probability,
                           "encoder_last": [float(x) for x in keys[0, -1]], "steps": steps})
+    # The gradient of the summed NLL of one pair under teacher forcing (the tutorial's train_epoch
+    # with reduction "sum"), every parameter's in its own shape.
+    source = [SOURCE_WORDS.index(w) for w in normalize(SENTENCES[0]).split(" ")] + [EOS]
+    target = [TARGET_WORDS.index(w) for w in ["the", "black", "cat", "ate", "the", "mouse", "."]] + [EOS]
+    keys, hidden = encoder(torch.tensor([source]))
+    loss = torch.zeros(())
+    for i, word in enumerate(target):
+        token = torch.tensor([[target[i - 1] if i else SOS]])
+        logits, hidden, _ = decoder.step(token, hidden, keys)
+        loss = loss - F.log_softmax(logits, dim=-1)[0, 0, word]
+    loss.backward()
+    gradients = {"encoder." + n: p.grad.tolist() for n, p in encoder.named_parameters()}
+    gradients.update({"decoder." + n: p.grad.tolist() for n, p in decoder.named_parameters()})
     with open(os.path.join(folder, "expected.json"), "w") as f:
-        json.dump({"made_by": "make_reference.py with torch " + torch.__version__, "cases": cases},
+        json.dump({"made_by": "make_reference.py with torch " + torch.__version__, "cases": cases,
+                   "training_pair": {"source_ids": source, "target_ids": target,
+                                     "loss": float(loss), "gradients": gradients}},
                   f, indent=1)
 
 

@@ -1,0 +1,46 @@
+#pragma once
+
+#include "core/seq2seq/seq2seq_model.h"
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace attn::core {
+
+// One trainable tensor of a Seq2SeqModel, flattened (row-major, as the model holds it), with
+// its name in the folder format.
+struct Seq2SeqParameter
+{
+    std::string name;
+    float* data = nullptr;
+    Eigen::Index size = 0;
+    Eigen::Index rows = 1, cols = 0; // as the model holds it
+    bool transposedInFile = false;   // nn.Linear and nn.GRU weights: stored out x in
+    int fileRank = 2;                // 1 for biases
+};
+
+// Every trainable tensor of `model`, in a fixed order (the attention's only with attention).
+std::vector<Seq2SeqParameter> seq2seqParameters(Seq2SeqModel& model);
+
+// A model of the same shapes, every weight zero: where gradients are summed.
+Seq2SeqModel zeroSeq2SeqLike(const Seq2SeqModel& model);
+
+// A source and its target as ids, each ending in EOS.
+struct Seq2SeqExample
+{
+    std::vector<int> source;
+    std::vector<int> target;
+};
+
+// The tutorial's training step for one pair: the decoder run over the target's length, fed at
+// each step the target's previous word (teacher forcing) with probability `teacherForcing`,
+// otherwise its own previous argmax; the loss is the summed negative log-likelihood of the
+// target's words (NLLLoss with reduction "sum"). Adds d loss / d weights, scaled by `scale`,
+// into `gradients` (backpropagation through time) and returns the loss.
+double accumulateSeq2SeqGradients(const Seq2SeqModel& model, const Seq2SeqExample& example,
+                                  double teacherForcing, std::mt19937_64& random, float scale,
+                                  Seq2SeqModel& gradients);
+
+} // namespace attn::core
