@@ -12,6 +12,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QJsonValue>
+#include <QStringList>
 
 #include <algorithm>
 #include <cmath>
@@ -171,6 +172,28 @@ std::vector<std::string> normalizeSeq2SeqSource(const QString& text)
     return words;
 }
 
+std::vector<std::string> seq2seqTokens(Seq2SeqTokens tokens, const QString& text)
+{
+    if (tokens == Seq2SeqTokens::Words)
+        return normalizeSeq2SeqSource(text);
+    std::vector<std::string> characters;
+    for (const char32_t c : text.toUcs4())
+        characters.push_back(QString::fromUcs4(&c, 1).toStdString());
+    return characters;
+}
+
+QString seq2seqTargetText(const Seq2SeqModel& model, const std::vector<int>& ids)
+{
+    QStringList parts;
+    for (const int id : ids) {
+        if (id == Seq2SeqVocabulary::kEos)
+            break;
+        if (id >= 0 && std::size_t(id) < model.target.words.size())
+            parts << QString::fromStdString(model.target.words[std::size_t(id)]);
+    }
+    return parts.join(model.tokens == Seq2SeqTokens::Words ? QStringLiteral(" ") : QString());
+}
+
 Seq2SeqModel loadSeq2SeqModel(const QString& folder)
 {
     const QJsonObject config =
@@ -196,6 +219,14 @@ Seq2SeqModel loadSeq2SeqModel(const QString& folder)
     if (config.value(QLatin1String("bidirectional")).toBool(false))
         fail(QStringLiteral("config.json"),
              "\"bidirectional\": true cannot be read; this version reads one-way encoders");
+    const std::string tokens = textKey(config, "tokens", "words");
+    if (tokens == "words")
+        model.tokens = Seq2SeqTokens::Words;
+    else if (tokens == "characters")
+        model.tokens = Seq2SeqTokens::Characters;
+    else
+        fail(QStringLiteral("config.json"),
+             "\"tokens\": \"" + tokens + "\" cannot be read; it is \"words\" or \"characters\"");
     model.hiddenSize = sizeKey(config, "hidden_size", 1, kMaxModelWidth);
     model.maxLength = sizeKey(config, "max_length", 1, kMaxDecodeLength);
     model.source = readVocabulary(folder, QStringLiteral("source_vocab.json"));
@@ -345,9 +376,11 @@ struct Hypothesis
 std::vector<int> sourceIdsOf(const Seq2SeqModel& model, const QString& text,
                              std::vector<std::string>& words)
 {
-    words = normalizeSeq2SeqSource(text);
+    words = seq2seqTokens(model.tokens, text);
     if (words.empty())
-        throw Error("the source has no words after normalising (letters a-z and . ! ? count)");
+        throw Error(model.tokens == Seq2SeqTokens::Words
+                        ? "the source has no words after normalising (letters a-z and . ! ? count)"
+                        : "the source is empty");
     if (words.size() >= std::size_t(kMaxTokens))
         throw Error("the source has " + std::to_string(words.size() + 1) +
                     " words with EOS, more than " + std::to_string(kMaxTokens));
@@ -355,8 +388,9 @@ std::vector<int> sourceIdsOf(const Seq2SeqModel& model, const QString& text,
     for (const std::string& word : words) {
         const auto it = model.source.index.find(word);
         if (it == model.source.index.end())
-            throw Error("the word \"" + word +
-                        "\" is not in the source vocabulary (source_vocab.json)");
+            throw Error(
+                std::string(model.tokens == Seq2SeqTokens::Words ? "the word" : "the character") +
+                " \"" + word + "\" is not in the source vocabulary (source_vocab.json)");
         ids.push_back(it->second);
     }
     ids.push_back(Seq2SeqVocabulary::kEos);

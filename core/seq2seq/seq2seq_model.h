@@ -20,6 +20,10 @@ enum class Seq2SeqAttention {
     Bahdanau, // score = v^T tanh(W_a s + U_a h_j), Bahdanau, Cho & Bengio 2015, eq. (6) and A.1.2
 };
 
+// How a sentence becomes tokens: the tutorial's words, or every character as it is (for tasks
+// such as dates, "27/11/26", where the tutorial's normalisation would drop the digits).
+enum class Seq2SeqTokens { Words, Characters };
+
 // The tutorial's Lang: word -> index, SOS = 0 and EOS = 1 among the words.
 struct Seq2SeqVocabulary
 {
@@ -42,6 +46,7 @@ struct GruLayer
 struct Seq2SeqModel
 {
     Seq2SeqAttention attention = Seq2SeqAttention::Bahdanau;
+    Seq2SeqTokens tokens = Seq2SeqTokens::Words;
     int hiddenSize = 0;
     int maxLength = 0; // decoding stops after this many tokens without EOS
     Seq2SeqVocabulary source;
@@ -85,6 +90,12 @@ struct Seq2SeqDecoding
 // The tutorial's normalizeString: lower case, accents stripped (NFD, marks dropped), ".!?" set
 // apart, every other run of non-letters a space; then split on spaces.
 std::vector<std::string> normalizeSeq2SeqSource(const QString& text);
+
+// The tokens of `text` as the model splits it: normalised words, or characters.
+std::vector<std::string> seq2seqTokens(Seq2SeqTokens tokens, const QString& text);
+// Target ids as text (EOS and what follows left out): words joined by spaces, characters as
+// they are.
+QString seq2seqTargetText(const Seq2SeqModel& model, const std::vector<int>& ids);
 
 // Reads config.json, model.safetensors and the two vocabularies. Throws Error naming the file
 // and the tensor, key or word that is wrong.

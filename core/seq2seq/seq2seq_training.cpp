@@ -98,7 +98,7 @@ Seq2SeqModel zeroSeq2SeqLike(const Seq2SeqModel& model)
 }
 
 double accumulateSeq2SeqGradients(const Seq2SeqModel& model, const Seq2SeqExample& example,
-                                  double teacherForcing, std::mt19937_64& random, float scale,
+                                  double teacherForcing, Random& random, float scale,
                                   Seq2SeqModel& gradients)
 {
     const int h = model.hiddenSize;
@@ -125,7 +125,6 @@ double accumulateSeq2SeqGradients(const Seq2SeqModel& model, const Seq2SeqExampl
     }
     const Matrix projectedKeys =
         attention ? Matrix((keys * model.ua).rowwise() + model.uaBias) : Matrix();
-    std::uniform_real_distribution<double> coin(0.0, 1.0);
     std::vector<DecoderStepCache> steps(example.target.size());
     std::vector<RowVector> states; // s_1 ... s_T
     double loss = 0.0;
@@ -149,7 +148,7 @@ double accumulateSeq2SeqGradients(const Seq2SeqModel& model, const Seq2SeqExampl
         const int target = example.target[i];
         loss -= double(logProbs(target));
         const bool forced =
-            teacherForcing >= 1.0 || (teacherForcing > 0.0 && coin(random) < teacherForcing);
+            teacherForcing >= 1.0 || (teacherForcing > 0.0 && random.uniform() < teacherForcing);
         token = forced ? target : argmax(logProbs);
     }
 

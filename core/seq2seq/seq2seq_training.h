@@ -1,9 +1,9 @@
 #pragma once
 
+#include "core/random.h"
 #include "core/seq2seq/seq2seq_model.h"
 
 #include <cstdint>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -40,7 +40,7 @@ struct Seq2SeqExample
 // target's words (NLLLoss with reduction "sum"). Adds d loss / d weights, scaled by `scale`,
 // into `gradients` (backpropagation through time) and returns the loss.
 double accumulateSeq2SeqGradients(const Seq2SeqModel& model, const Seq2SeqExample& example,
-                                  double teacherForcing, std::mt19937_64& random, float scale,
+                                  double teacherForcing, Random& random, float scale,
                                   Seq2SeqModel& gradients);
 
 } // namespace attn::core

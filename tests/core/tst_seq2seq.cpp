@@ -3,13 +3,17 @@
 // (tests/data/seq2seq, made by make_reference.py there), and what a broken folder is told.
 #include "core/error.h"
 #include "core/seq2seq/seq2seq_model.h"
+#include "core/seq2seq/seq2seq_trainer.h"
 #include "core/seq2seq/seq2seq_training.h"
 #include "support/error_of.h"
 #include "support/model_fixtures.h"
 
+#include <QDate>
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
+#include <QLocale>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -264,7 +268,7 @@ private slots:
             example.source.push_back(id.toInt());
         for (const QJsonValue& id : pair[QStringLiteral("target_ids")].toArray())
             example.target.push_back(id.toInt());
-        std::mt19937_64 random(1);
+        core::Random random(1);
         core::Seq2SeqModel gradients = core::zeroSeq2SeqLike(model);
         const double loss =
             core::accumulateSeq2SeqGradients(model, example, 1.0, random, 1.0f, gradients);
@@ -315,6 +319,88 @@ private slots:
                                    .arg(numeric)
                                    .arg(analytic)));
             }
+        }
+    }
+
+    // The dates task promises 95% exact matches on dates it never saw; from seed 1 it gets
+    // there in 300 steps of 32 pairs (about 4 s here; 96.5% after 200, 100% after 275).
+    void datesTrainToTheirPromise()
+    {
+        core::Seq2SeqTrainingSettings settings;
+        settings.hiddenSize = 32;
+        settings.learningRate = 0.01;
+        core::Seq2SeqTrainer trainer(core::makeSeq2SeqTask(core::Seq2SeqTask::Dates, 20000, 200, 7),
+                                     settings);
+        QCOMPARE(trainer.data().heldOut.size(), std::size_t(200));
+        for (const core::Seq2SeqPair& pair : trainer.data().heldOut)
+            for (const core::Seq2SeqPair& seen : trainer.data().training)
+                QVERIFY(pair.source != seen.source);
+        const double before = trainer.heldOutAccuracy();
+        for (int i = 0; i < 200; ++i)
+            trainer.step();
+        const double after = trainer.heldOutAccuracy();
+        qInfo("dates, H = 32: held-out exact match %.3f before, %.3f after 200 steps; loss %.4f -> "
+              "%.4f",
+              before, after, trainer.losses().front(), trainer.losses().back());
+        QCOMPARE(before, 0.0);
+        QVERIFY(after >= 0.95);
+        QVERIFY(trainer.losses().back() < 0.1 * trainer.losses().front());
+    }
+
+    void tasksSayWhatTheyAsk()
+    {
+        const core::Seq2SeqTaskData reverse =
+            core::makeSeq2SeqTask(core::Seq2SeqTask::Reverse, 3, 0, 1);
+        const core::Seq2SeqTaskData sort = core::makeSeq2SeqTask(core::Seq2SeqTask::Sort, 3, 0, 1);
+        for (int i = 0; i < 3; ++i) {
+            QStringList words = reverse.training[std::size_t(i)].source.split(QLatin1Char(' '));
+            std::reverse(words.begin(), words.end());
+            QCOMPARE(reverse.training[std::size_t(i)].target, words.join(QLatin1Char(' ')));
+            words = sort.training[std::size_t(i)].source.split(QLatin1Char(' '));
+            words.sort();
+            QCOMPARE(sort.training[std::size_t(i)].target, words.join(QLatin1Char(' ')));
+        }
+        const core::Seq2SeqTaskData dates =
+            core::makeSeq2SeqTask(core::Seq2SeqTask::Dates, 400, 0, 3);
+        const QRegularExpression iso(QStringLiteral(
+            "^(19[5-9][0-9]|20[0-4][0-9])-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"));
+        for (const core::Seq2SeqPair& pair : dates.training) {
+            QVERIFY2(iso.match(pair.target).hasMatch(), qPrintable(pair.target));
+            const QStringList ymd = pair.target.split(QLatin1Char('-'));
+            const QDate date(ymd[0].toInt(), ymd[1].toInt(), ymd[2].toInt());
+            QVERIFY(date.isValid());
+            const QLocale c = QLocale::c();
+            const QStringList spellings{c.toString(date, QStringLiteral("d MMM yyyy")).toLower(),
+                                        c.toString(date, QStringLiteral("MMMM d, yyyy")).toLower(),
+                                        c.toString(date, QStringLiteral("dd/MM/yy")),
+                                        c.toString(date, QStringLiteral("dd.MM.yyyy"))};
+            QVERIFY2(spellings.contains(pair.source),
+                     qPrintable(pair.source + QStringLiteral(" for ") + pair.target));
+        }
+    }
+
+    // Saved and read back, a trained model decodes bit for bit as before; the same seed trains
+    // the same model.
+    void savedModelDecodesTheSame()
+    {
+        core::Seq2SeqTrainingSettings settings;
+        settings.hiddenSize = 16;
+        const core::Seq2SeqTaskData data =
+            core::makeSeq2SeqTask(core::Seq2SeqTask::Reverse, 500, 20, 2);
+        core::Seq2SeqTrainer trainer(data, settings);
+        core::Seq2SeqTrainer twin(data, settings);
+        for (int i = 0; i < 20; ++i)
+            QCOMPARE(trainer.step(), twin.step());
+        QTemporaryDir dir;
+        const QString folder = dir.filePath(QStringLiteral("reverse"));
+        core::saveSeq2SeqModel(trainer.model(), folder);
+        const core::Seq2SeqModel loaded = core::loadSeq2SeqModel(folder);
+        QCOMPARE(loaded.maxLength, trainer.model().maxLength);
+        for (const core::Seq2SeqPair& pair : data.heldOut) {
+            const core::Seq2SeqDecoding a = core::decodeGreedy(trainer.model(), pair.source);
+            const core::Seq2SeqDecoding b = core::decodeGreedy(loaded, pair.source);
+            QCOMPARE(a.outputIds, b.outputIds);
+            QCOMPARE(a.logProbability, b.logProbability);
         }
     }
 

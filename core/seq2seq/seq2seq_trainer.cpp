@@ -1,0 +1,344 @@
+#include "core/seq2seq/seq2seq_trainer.h"
+
+#include "core/atomic_file.h"
+#include "core/error.h"
+#include "core/parallel.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <set>
+
+namespace attn::core {
+namespace {
+
+// Gradients are summed in this many groups, whatever the number of cores, so that a seed
+// gives the same model everywhere.
+constexpr int kGradientGroups = 8;
+
+const char* const kMonths[] = {"january",   "february", "march",    "april",
+                               "may",       "june",     "july",     "august",
+                               "september", "october",  "november", "december"};
+
+QString twoDigits(int n)
+{
+    return QString::number(n).rightJustified(2, QLatin1Char('0'));
+}
+
+Seq2SeqPair datePair(Random& random)
+{
+    static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    const int year = 1950 + int(random.nextU64() % 100); // two-digit years read as 1950-2049
+    const int month = 1 + int(random.nextU64() % 12);
+    const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    const int day =
+        1 + int(random.nextU64() % std::uint64_t(days[month - 1] + (month == 2 && leap)));
+    const QString name = QString::fromLatin1(kMonths[month - 1]);
+    QString source;
+    switch (random.nextU64() % 4) {
+    case 0:
+        source = QStringLiteral("%1 %2 %3").arg(day).arg(name.left(3)).arg(year);
+        break;
+    case 1:
+        source = QStringLiteral("%1 %2, %3").arg(name).arg(day).arg(year);
+        break;
+    case 2:
+        source =
+            QStringLiteral("%1/%2/%3").arg(twoDigits(day), twoDigits(month), twoDigits(year % 100));
+        break;
+    default:
+        source = QStringLiteral("%1.%2.%3").arg(twoDigits(day), twoDigits(month)).arg(year);
+        break;
+    }
+    return {source, QStringLiteral("%1-%2-%3").arg(year).arg(twoDigits(month), twoDigits(day))};
+}
+
+// Three to eight letters from a to j.
+Seq2SeqPair letterPair(Seq2SeqTask task, Random& random)
+{
+    const int length = 3 + int(random.nextU64() % 6);
+    std::vector<QString> letters;
+    for (int i = 0; i < length; ++i)
+        letters.push_back(QString(QChar(char16_t(u'a' + random.nextU64() % 10))));
+    std::vector<QString> target = letters;
+    if (task == Seq2SeqTask::Reverse)
+        std::reverse(target.begin(), target.end());
+    else if (task == Seq2SeqTask::Sort)
+        std::sort(target.begin(), target.end());
+    const auto join = [](const std::vector<QString>& words) {
+        return QStringList(words.begin(), words.end()).join(QLatin1Char(' '));
+    };
+    return {join(letters), join(target)};
+}
+
+Seq2SeqVocabulary vocabularyOf(const std::vector<std::string>& alphabet)
+{
+    Seq2SeqVocabulary v;
+    v.words = {"SOS", "EOS"};
+    v.words.insert(v.words.end(), alphabet.begin(), alphabet.end());
+    for (std::size_t i = 0; i < v.words.size(); ++i)
+        v.index[v.words[i]] = int(i);
+    return v;
+}
+
+std::vector<int> idsOf(const Seq2SeqVocabulary& vocabulary, const std::vector<std::string>& tokens)
+{
+    std::vector<int> ids;
+    for (const std::string& token : tokens)
+        ids.push_back(vocabulary.index.at(token));
+    ids.push_back(Seq2SeqVocabulary::kEos);
+    return ids;
+}
+
+// PyTorch's initialisation: nn.Embedding N(0, 1); nn.Linear and nn.GRU uniform within
+// 1/sqrt(fan_in) (nn.GRU: 1/sqrt(hidden_size)).
+void initialise(Seq2SeqModel& model, Random& random)
+{
+    for (const Seq2SeqParameter& p : seq2seqParameters(model)) {
+        const bool embedding = p.name.find("embedding") != std::string::npos;
+        const bool gru = p.name.find(".gru.") != std::string::npos;
+        // A linear layer's weight is held in x out; every linear layer here reads H values.
+        const double fanIn = p.transposedInFile && !gru ? double(p.rows) : double(model.hiddenSize);
+        const double bound = 1.0 / std::sqrt(fanIn);
+        for (Eigen::Index i = 0; i < p.size; ++i)
+            p.data[i] = float(embedding ? random.normal() : random.uniform(-bound, bound));
+    }
+}
+
+Matrix blankMatrix(Eigen::Index rows, Eigen::Index cols)
+{
+    return Matrix::Zero(rows, cols);
+}
+
+GruLayer blankGru(int input, int hidden)
+{
+    return {blankMatrix(input, 3 * hidden), blankMatrix(hidden, 3 * hidden),
+            RowVector::Zero(3 * hidden), RowVector::Zero(3 * hidden)};
+}
+
+} // namespace
+
+std::optional<Seq2SeqTask> parseSeq2SeqTask(std::string_view name)
+{
+    if (name == "dates")
+        return Seq2SeqTask::Dates;
+    if (name == "reverse")
+        return Seq2SeqTask::Reverse;
+    if (name == "copy")
+        return Seq2SeqTask::Copy;
+    if (name == "sort")
+        return Seq2SeqTask::Sort;
+    return std::nullopt;
+}
+
+Seq2SeqTaskData makeSeq2SeqTask(Seq2SeqTask task, int trainingCount, int heldOutCount,
+                                std::uint64_t seed)
+{
+    Seq2SeqTaskData data;
+    Random random(seed);
+    if (task == Seq2SeqTask::Dates) {
+        data.tokens = Seq2SeqTokens::Characters;
+        std::set<std::string> source;
+        for (const char* c : {" ", ",", ".", "/", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"})
+            source.insert(c);
+        for (const char* month : kMonths)
+            for (const char* c = month; *c; ++c)
+                source.insert(std::string(1, *c));
+        data.sourceAlphabet.assign(source.begin(), source.end());
+        data.targetAlphabet = {"-", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"};
+    } else {
+        for (char c = 'a'; c <= 'j'; ++c)
+            data.sourceAlphabet.push_back(std::string(1, c));
+        data.targetAlphabet = data.sourceAlphabet;
+    }
+    // Distinct pairs: a held-out pair is never among the training ones. 40,000 draws cover
+    // every pair a task can want; the dates alone have 36,524 days in four formats.
+    std::set<QString> seen;
+    const int wanted = trainingCount + heldOutCount;
+    for (int draws = 0; int(seen.size()) < wanted && draws < 40 * wanted + 1000; ++draws) {
+        const Seq2SeqPair pair =
+            task == Seq2SeqTask::Dates ? datePair(random) : letterPair(task, random);
+        if (!seen.insert(pair.source).second)
+            continue;
+        (int(data.heldOut.size()) < heldOutCount ? data.heldOut : data.training).push_back(pair);
+    }
+    return data;
+}
+
+Seq2SeqTrainer::Seq2SeqTrainer(Seq2SeqTaskData data, const Seq2SeqTrainingSettings& settings)
+    : m_data(std::move(data)), m_settings(settings), m_random(settings.seed)
+{
+    if (m_data.training.empty())
+        throw Error("there are no training pairs");
+    const int h = settings.hiddenSize;
+    Seq2SeqModel& m = m_model;
+    m.attention = settings.attention;
+    m.tokens = m_data.tokens;
+    m.hiddenSize = h;
+    m.source = vocabularyOf(m_data.sourceAlphabet);
+    m.target = vocabularyOf(m_data.targetAlphabet);
+    int longest = 0;
+    for (const std::vector<Seq2SeqPair>* pairs : {&m_data.training, &m_data.heldOut})
+        for (const Seq2SeqPair& pair : *pairs)
+            longest = std::max(longest, int(seq2seqTokens(m.tokens, pair.target).size()));
+    m.maxLength = longest + 2;
+    m.encoderEmbedding = blankMatrix(Eigen::Index(m.source.words.size()), h);
+    m.encoderGru = blankGru(h, h);
+    m.decoderEmbedding = blankMatrix(Eigen::Index(m.target.words.size()), h);
+    if (m.attention == Seq2SeqAttention::Bahdanau) {
+        m.wa = m.ua = blankMatrix(h, h);
+        m.va = blankMatrix(h, 1);
+        m.waBias = m.uaBias = RowVector::Zero(h);
+    }
+    m.decoderGru = blankGru(m.attention == Seq2SeqAttention::Bahdanau ? 2 * h : h, h);
+    m.out = blankMatrix(h, Eigen::Index(m.target.words.size()));
+    m.outBias = RowVector::Zero(Eigen::Index(m.target.words.size()));
+    initialise(m, m_random);
+    for (const Seq2SeqPair& pair : m_data.training)
+        m_examples.push_back({idsOf(m.source, seq2seqTokens(m.tokens, pair.source)),
+                              idsOf(m.target, seq2seqTokens(m.tokens, pair.target))});
+    for (const Seq2SeqParameter& p : seq2seqParameters(m)) {
+        m_firstMoments.emplace_back(std::size_t(p.size), 0.0f);
+        m_secondMoments.emplace_back(std::size_t(p.size), 0.0f);
+    }
+}
+
+double Seq2SeqTrainer::step()
+{
+    std::vector<int> batch;
+    int tokens = 0;
+    for (int i = 0; i < m_settings.batchSize; ++i) {
+        batch.push_back(int(m_random.nextU64() % m_examples.size()));
+        tokens += int(m_examples[std::size_t(batch.back())].target.size());
+    }
+    const std::uint64_t batchSeed = m_random.nextU64();
+    std::vector<Seq2SeqModel> groups(kGradientGroups, zeroSeq2SeqLike(m_model));
+    std::vector<double> groupLoss(kGradientGroups, 0.0);
+    parallelFor(kGradientGroups, [&](int group, int) {
+        for (std::size_t i = std::size_t(group); i < batch.size(); i += kGradientGroups) {
+            Random random(batchSeed + i);
+            groupLoss[std::size_t(group)] += accumulateSeq2SeqGradients(
+                m_model, m_examples[std::size_t(batch[i])], m_settings.teacherForcing, random,
+                1.0f / float(tokens), groups[std::size_t(group)]);
+        }
+    });
+    std::vector<Seq2SeqParameter> gradient = seq2seqParameters(groups[0]);
+    for (int g = 1; g < kGradientGroups; ++g) {
+        const std::vector<Seq2SeqParameter> more = seq2seqParameters(groups[std::size_t(g)]);
+        for (std::size_t k = 0; k < gradient.size(); ++k)
+            Eigen::Map<Eigen::ArrayXf>(gradient[k].data, gradient[k].size) +=
+                Eigen::Map<const Eigen::ArrayXf>(more[k].data, more[k].size);
+    }
+    // torch.nn.utils.clip_grad_norm_: the whole gradient scaled to the norm, if longer.
+    double squared = 0.0;
+    for (const Seq2SeqParameter& p : gradient)
+        squared +=
+            double(Eigen::Map<const Eigen::ArrayXf>(p.data, p.size).cast<double>().square().sum());
+    const double norm = std::sqrt(squared);
+    const float clip = m_settings.clipNorm > 0.0 && norm > m_settings.clipNorm
+                           ? float(m_settings.clipNorm / (norm + 1e-6))
+                           : 1.0f;
+    // Adam: m <- b1 m + (1 - b1) g, v <- b2 v + (1 - b2) g^2, w <- w - a m^ / (sqrt(v^) + eps).
+    ++m_steps;
+    const double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8;
+    const float alpha = float(m_settings.learningRate);
+    const float correction1 = float(1.0 - std::pow(beta1, m_steps));
+    const float correction2 = float(1.0 - std::pow(beta2, m_steps));
+    const std::vector<Seq2SeqParameter> weights = seq2seqParameters(m_model);
+    for (std::size_t k = 0; k < weights.size(); ++k) {
+        auto w = Eigen::Map<Eigen::ArrayXf>(weights[k].data, weights[k].size);
+        const Eigen::ArrayXf g =
+            Eigen::Map<const Eigen::ArrayXf>(gradient[k].data, gradient[k].size) * clip;
+        auto m = Eigen::Map<Eigen::ArrayXf>(m_firstMoments[k].data(), weights[k].size);
+        auto v = Eigen::Map<Eigen::ArrayXf>(m_secondMoments[k].data(), weights[k].size);
+        m = float(beta1) * m + float(1.0 - beta1) * g;
+        v = float(beta2) * v + float(1.0 - beta2) * g.square();
+        w -= alpha * (m / correction1) / ((v / correction2).sqrt() + float(epsilon));
+    }
+    double loss = 0.0;
+    for (const double l : groupLoss)
+        loss += l;
+    loss /= double(tokens);
+    m_losses.push_back(loss);
+    return loss;
+}
+
+double Seq2SeqTrainer::heldOutAccuracy() const
+{
+    if (m_data.heldOut.empty())
+        return 0.0;
+    std::vector<int> right(m_data.heldOut.size(), 0);
+    parallelFor(int(m_data.heldOut.size()), [&](int i, int) {
+        const Seq2SeqPair& pair = m_data.heldOut[std::size_t(i)];
+        const Seq2SeqDecoding d = decodeGreedyIds(
+            m_model, idsOf(m_model.source, seq2seqTokens(m_model.tokens, pair.source)));
+        right[std::size_t(i)] = seq2seqTargetText(m_model, d.outputIds) == pair.target &&
+                                !d.outputIds.empty() &&
+                                d.outputIds.back() == Seq2SeqVocabulary::kEos;
+    });
+    return double(std::count(right.begin(), right.end(), 1)) / double(right.size());
+}
+
+void saveSeq2SeqModel(const Seq2SeqModel& model, const QString& folder)
+{
+    QJsonObject config{
+        {"model_type", "seq2seq-rnn"},
+        {"cell", "gru"},
+        {"attention", model.attention == Seq2SeqAttention::Bahdanau ? "bahdanau" : "none"},
+        {"tokens", model.tokens == Seq2SeqTokens::Words ? "words" : "characters"},
+        {"hidden_size", model.hiddenSize},
+        {"max_length", model.maxLength}};
+    // safetensors: an 8-byte little-endian header length, the JSON header (padded with spaces
+    // to a multiple of 8), then the F32 data (https://github.com/huggingface/safetensors).
+    Seq2SeqModel copy = model;
+    QJsonObject header;
+    QByteArray data;
+    for (const Seq2SeqParameter& p : seq2seqParameters(copy)) {
+        const Eigen::Map<const Matrix> held(p.data, p.rows, p.cols);
+        const Matrix stored = p.transposedInFile ? Matrix(held.transpose()) : Matrix(held);
+        QJsonArray shape;
+        if (p.fileRank == 1)
+            shape = {qint64(p.size)};
+        else
+            shape = {qint64(stored.rows()), qint64(stored.cols())};
+        header[QString::fromStdString(p.name)] = QJsonObject{
+            {"dtype", "F32"},
+            {"shape", shape},
+            {"data_offsets", QJsonArray{qint64(data.size()), qint64(data.size() + 4 * p.size)}}};
+        for (Eigen::Index i = 0; i < stored.size(); ++i) {
+            const float value = stored.data()[i];
+            std::uint32_t bits;
+            std::memcpy(&bits, &value, 4);
+            for (int b = 0; b < 4; ++b)
+                data.append(char((bits >> (8 * b)) & 0xff));
+        }
+    }
+    QByteArray json = QJsonDocument(header).toJson(QJsonDocument::Compact);
+    while (json.size() % 8)
+        json.append(' ');
+    QByteArray safetensors;
+    for (int b = 0; b < 8; ++b)
+        safetensors.append(char((std::uint64_t(json.size()) >> (8 * b)) & 0xff));
+    safetensors += json + data;
+    const auto vocabulary = [](const Seq2SeqVocabulary& v) {
+        QJsonObject object;
+        for (const auto& [word, id] : v.index)
+            object[QString::fromStdString(word)] = id;
+        return QJsonDocument(object).toJson();
+    };
+    if (!QDir().mkpath(folder))
+        throw Error("cannot create the folder " + folder.toStdString());
+    const QDir dir(folder);
+    writeFilesAtomically(
+        {{dir.filePath(QStringLiteral("config.json")), QJsonDocument(config).toJson()},
+         {dir.filePath(QStringLiteral("model.safetensors")), safetensors},
+         {dir.filePath(QStringLiteral("source_vocab.json")), vocabulary(model.source)},
+         {dir.filePath(QStringLiteral("target_vocab.json")), vocabulary(model.target)}});
+}
+
+} // namespace attn::core
