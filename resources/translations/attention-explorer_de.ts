@@ -409,7 +409,7 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>Kopf %1 in 2-D: „%2“ zu seinen Keys</translation>
     </message>
     <message>
-        <source>Seed 004: the output is “the weighted linear combination of target values on support vectors”; the temperature sets the kernel&apos;s width</source>
+        <source>Seed 004: the output is “the weighted linear combination of target values on support vectors”; the temperature sets the kernel's width</source>
         <translation>Seed 004: die Ausgabe ist „the weighted linear combination of target values on support vectors“; die Temperatur bestimmt die Breite des Kerns</translation>
     </message>
 </context>
@@ -472,7 +472,7 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation> · %1 Heads aus</translation>
     </message>
     <message>
-        <source>%1 · %2 · every head&apos;s attention%3</source>
+        <source>%1 · %2 · every head's attention%3</source>
         <translation>%1 · %2 · die Attention jedes Heads%3</translation>
     </message>
     <message>
@@ -896,7 +896,7 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>Ein pseudozufälliger N(0, 1)-Vektor je Wort, derselbe für dasselbe Wort und denselben Startwert</translation>
     </message>
     <message>
-        <source>One dimension per word (seed 001): the scene keeps its words&apos; dimensions; other words, or more words than d_model, get hashed vectors</source>
+        <source>One dimension per word (seed 001): the scene keeps its words' dimensions; other words, or more words than d_model, get hashed vectors</source>
         <translation>Eine Dimension je Wort (Seed 001): Die Szene behält die Dimensionen ihrer Wörter; andere Wörter oder mehr Wörter als d_model erhalten gehashte Vektoren</translation>
     </message>
     <message>
@@ -1156,11 +1156,11 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>Die Scores werden vor dem Normieren durch die Temperatur geteilt: unter 1 schärft die Gewichte in Richtung One-Hot, über 1 glättet sie. Logarithmisch, 0,05 bis 20.</translation>
     </message>
     <message>
-        <source>The temperature typed exactly, also beyond the slider&apos;s range</source>
+        <source>The temperature typed exactly, also beyond the slider's range</source>
         <translation>Die Temperatur genau eingetippt, auch jenseits des Schiebereglers</translation>
     </message>
     <message>
-        <source>e_ij = q_iᵀ M k_j (Luong et al. 2015, &quot;general&quot;). With M = I, the default, this is q_i · k_j: the figures equal dot-product attention until M is edited.</source>
+        <source>e_ij = q_iᵀ M k_j (Luong et al. 2015, "general"). With M = I, the default, this is q_i · k_j: the figures equal dot-product attention until M is edited.</source>
         <translation>e_ij = q_iᵀ M k_j (Luong u. a. 2015, „general“). Mit M = I, der Voreinstellung, ist das q_i · k_j: Die Abbildungen gleichen der Skalarprodukt-Attention, bis M bearbeitet wird.</translation>
     </message>
 </context>
@@ -1318,6 +1318,41 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     </message>
 </context>
 <context>
+    <name>attn::ui</name>
+    <message>
+        <source>Alignment: attention of each output word over the source</source>
+        <translation>Ausrichtung: Attention jedes Ausgabeworts über die Quelle</translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation>Ausgabe</translation>
+    </message>
+    <message>
+        <source>source</source>
+        <translation>Quelle</translation>
+    </message>
+    <message>
+        <source>attention weight</source>
+        <translation>Attention-Gewicht</translation>
+    </message>
+    <message>
+        <source>Encoder states h_j (the keys and values)</source>
+        <translation>Encoder-Zustände h_j (die Keys und Values)</translation>
+    </message>
+    <message>
+        <source>unit</source>
+        <translation>Einheit</translation>
+    </message>
+    <message>
+        <source>state</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>Decoder states s_i after each step</source>
+        <translation>Decoder-Zustände s_i nach jedem Schritt</translation>
+    </message>
+</context>
+<context>
     <name>attn::ui::AboutDialog</name>
     <message>
         <source>About Attention Explorer</source>
@@ -1423,7 +1458,7 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>Keine (Scores als Gewichte)</translation>
     </message>
     <message>
-        <source>No normalization: the scaled, masked scores are the weights (masked cells 0), seed 004&apos;s (X Xᵀ) V. Rows need not sum to 1.</source>
+        <source>No normalization: the scaled, masked scores are the weights (masked cells 0), seed 004's (X Xᵀ) V. Rows need not sum to 1.</source>
         <translation>Keine Normierung: Die skalierten, maskierten Scores sind die Gewichte (maskierte Zellen 0), das (X Xᵀ) V von Seed 004. Zeilensummen müssen nicht 1 sein.</translation>
     </message>
     <message>
@@ -1483,7 +1518,7 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>Lokales &amp;Fenster</translation>
     </message>
     <message>
-        <source>Only keys with |i − j| ≤ N are seen (seed 001&apos;s window of N &lt; T words).</source>
+        <source>Only keys with |i − j| ≤ N are seen (seed 001's window of N &lt; T words).</source>
         <translation>Nur Keys mit |i − j| ≤ N sind sichtbar (das Fenster von N &lt; T Wörtern aus Seed 001).</translation>
     </message>
     <message>
@@ -1499,7 +1534,7 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>Auf der Heatmap malen</translation>
     </message>
     <message>
-        <source>Click or drag on the heatmap&apos;s cells to mask or unmask them (Undo takes a whole stroke back). Turn off to pan the heatmap instead.</source>
+        <source>Click or drag on the heatmap's cells to mask or unmask them (Undo takes a whole stroke back). Turn off to pan the heatmap instead.</source>
         <translation>Klicken oder ziehen Sie auf den Zellen der Heatmap, um sie zu maskieren oder freizugeben (Rückgängig nimmt einen ganzen Strich zurück). Ausschalten, um die Heatmap stattdessen zu verschieben.</translation>
     </message>
     <message>
@@ -1587,11 +1622,11 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>Anzahl der Heads h; jeder hat eigene W^q, W^k, W^v</translation>
     </message>
     <message>
-        <source>Width of each token&apos;s vector; a new width draws new weights from the seed</source>
+        <source>Width of each token's vector; a new width draws new weights from the seed</source>
         <translation>Breite des Vektors jedes Tokens; eine neue Breite zieht neue Gewichte aus dem Seed</translation>
     </message>
     <message>
-        <source>The random weights&apos; seed: the same seed and shape give the same weights</source>
+        <source>The random weights' seed: the same seed and shape give the same weights</source>
         <translation>Der Seed der Zufallsgewichte: gleicher Seed und gleiche Form ergeben gleiche Gewichte</translation>
     </message>
     <message>
@@ -1670,7 +1705,7 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>t-SNE von %1 Wörtern würde hier Minuten dauern; PCA zeichnet sie sofort (t-SNE bis %2).</translation>
     </message>
     <message>
-        <source>PCA keeps the directions of largest spread; t-SNE keeps each word&apos;s neighbours</source>
+        <source>PCA keeps the directions of largest spread; t-SNE keeps each word's neighbours</source>
         <translation>PCA behält die Richtungen der größten Streuung; t-SNE behält die Nachbarn jedes Worts</translation>
     </message>
 </context>
@@ -1999,7 +2034,7 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>Abbildung exportieren</translation>
     </message>
     <message>
-        <source>Leave empty for the view&apos;s own title, shown greyed here</source>
+        <source>Leave empty for the view's own title, shown greyed here</source>
         <translation>Leer lassen für den eigenen Titel der Ansicht, hier grau gezeigt</translation>
     </message>
     <message>
@@ -2175,7 +2210,7 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>Differenz zum Vergleich</translation>
     </message>
     <message>
-        <source>Needs a second result to compare with: set one up in the window&apos;s difference view</source>
+        <source>Needs a second result to compare with: set one up in the window's difference view</source>
         <translation>Braucht ein zweites Ergebnis zum Vergleich: Richten Sie eines in der Differenzansicht des Fensters ein</translation>
     </message>
     <message>
@@ -2199,7 +2234,7 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>Eine Differenz hat ein Vorzeichen: Sie verwendet das divergierende Farbschema</translation>
     </message>
     <message>
-        <source>Pixels per inch: with the size, sets the image&apos;s pixels</source>
+        <source>Pixels per inch: with the size, sets the image's pixels</source>
         <translation>Pixel pro Zoll: bestimmt mit der Größe die Pixel des Bildes</translation>
     </message>
     <message>
@@ -2294,7 +2329,7 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>&amp;Query:</translation>
     </message>
     <message>
-        <source>The query whose weights&apos; Jacobian and scores are shown</source>
+        <source>The query whose weights' Jacobian and scores are shown</source>
         <translation>Die Query, deren Jacobi-Matrix der Gewichte und Scores gezeigt werden</translation>
     </message>
 </context>
@@ -2462,7 +2497,7 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>Heads &amp;einstufen</translation>
     </message>
     <message>
-        <source>Switch each head off in turn and measure how much the predicted token&apos;s log-probability falls (only the layers above each head recompute)</source>
+        <source>Switch each head off in turn and measure how much the predicted token's log-probability falls (only the layers above each head recompute)</source>
         <translation>Jeden Head der Reihe nach abschalten und messen, wie stark die Log-Wahrscheinlichkeit des vorhergesagten Tokens fällt (nur die Schichten über dem Head werden neu berechnet)</translation>
     </message>
     <message>
@@ -2493,7 +2528,7 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>Cross-Attention: Quelle und Ziel</translation>
     </message>
     <message>
-        <source>Cross-attention takes queries from the target sentence and keys and values from the source, as a translation model&apos;s decoder does (seed 001).</source>
+        <source>Cross-attention takes queries from the target sentence and keys and values from the source, as a translation model's decoder does (seed 001).</source>
         <translation>Cross-Attention nimmt die Queries aus dem Zielsatz und Keys und Values aus der Quelle, wie es der Decoder eines Übersetzungsmodells tut (Seed 001).</translation>
     </message>
     <message>
@@ -2629,11 +2664,11 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>%1 Wörter</translation>
     </message>
     <message>
-        <source>%1 outside the scene&apos;s one-hot vocabulary of %2 words got hashed vectors, marked on their chips: %3. Choose One-hot again to give them the free dimensions.</source>
+        <source>%1 outside the scene's one-hot vocabulary of %2 words got hashed vectors, marked on their chips: %3. Choose One-hot again to give them the free dimensions.</source>
         <translation>%1 außerhalb des One-Hot-Vokabulars der Szene mit %2 Wörtern erhielten gehashte Vektoren, auf ihren Chips markiert: %3. Wählen Sie erneut One-Hot-Kodierung, um ihnen die freien Dimensionen zu geben.</translation>
     </message>
     <message>
-        <source>%1 outside the scene&apos;s one-hot vocabulary of %2 words (one per dimension of d_model) got hashed vectors, marked on their chips: %3. A wider d_model gives them dimensions of their own.</source>
+        <source>%1 outside the scene's one-hot vocabulary of %2 words (one per dimension of d_model) got hashed vectors, marked on their chips: %3. A wider d_model gives them dimensions of their own.</source>
         <translation>%1 außerhalb des One-Hot-Vokabulars der Szene mit %2 Wörtern (eines je Dimension von d_model) erhielten gehashte Vektoren, auf ihren Chips markiert: %3. Ein breiteres d_model gibt ihnen eigene Dimensionen.</translation>
     </message>
     <message>
@@ -2689,7 +2724,7 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>Der Text, der in Tokens zerlegt wird: jedes Token ist eine Query (und ein Key und Value)</translation>
     </message>
     <message>
-        <source>Lowercase the text before it is split, so &quot;The&quot; and &quot;the&quot; are one token</source>
+        <source>Lowercase the text before it is split, so "The" and "the" are one token</source>
         <translation>Den Text vor dem Zerlegen kleinschreiben, sodass „The“ und „the“ ein Token sind</translation>
     </message>
     <message>
@@ -2743,7 +2778,7 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>Einen Punkt ziehen, um einen Key und seinen Value zu verschieben.</translation>
     </message>
     <message>
-        <source>The kernel&apos;s width h (logarithmic): softmax of −(q − k)² / 2h² is a Gaussian kernel of width h</source>
+        <source>The kernel's width h (logarithmic): softmax of −(q − k)² / 2h² is a Gaussian kernel of width h</source>
         <translation>Die Breite h des Kerns (logarithmisch): Softmax von −(q − k)² / 2h² ist ein Gauß-Kern der Breite h</translation>
     </message>
     <message>
@@ -3123,11 +3158,11 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>&amp;Maskierter Wert:</translation>
     </message>
     <message>
-        <source>Checkpoint&apos;s settings</source>
+        <source>Checkpoint's settings</source>
         <translation>Einstellungen des Checkpoints</translation>
     </message>
     <message>
-        <source>The scaled dot product, softmax, temperature 1 and the model&apos;s own mask</source>
+        <source>The scaled dot product, softmax, temperature 1 and the model's own mask</source>
         <translation>Das skalierte Skalarprodukt, Softmax, Temperatur 1 und die eigene Maske des Modells</translation>
     </message>
     <message>
@@ -3155,7 +3190,7 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>Fenster</translation>
     </message>
     <message>
-        <source>Checkpoint&apos;s settings · layer %1</source>
+        <source>Checkpoint's settings · layer %1</source>
         <translation>Einstellungen des Checkpoints · Schicht %1</translation>
     </message>
     <message>
@@ -3167,7 +3202,7 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>Kein Modell geöffnet</translation>
     </message>
     <message>
-        <source>How layer %1 computes attention: these settings act on all %2 of its heads, as the model computes a layer&apos;s heads with one setting.</source>
+        <source>How layer %1 computes attention: these settings act on all %2 of its heads, as the model computes a layer's heads with one setting.</source>
         <translation>Wie Schicht %1 die Attention berechnet: Diese Einstellungen wirken auf alle %2 ihrer Heads, da das Modell die Heads einer Schicht mit einer Einstellung berechnet.</translation>
     </message>
     <message>
@@ -3183,7 +3218,7 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>Wie viele Token auf jeder Seite eine Query beachten darf</translation>
     </message>
     <message>
-        <source>Off: the head&apos;s output is left out of W^O, and the prediction is computed again</source>
+        <source>Off: the head's output is left out of W^O, and the prediction is computed again</source>
         <translation>Aus: die Ausgabe des Heads fehlt in W^O, und die Vorhersage wird neu berechnet</translation>
     </message>
     <message>
@@ -3199,7 +3234,7 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>Was aus einem maskierten Score wird: −∞ gibt ihm genau das Gewicht 0; −9e15 verteilt eine ganz maskierte Zeile gleichmäßig</translation>
     </message>
     <message>
-        <source>The selected head&apos;s projection matrix shown below</source>
+        <source>The selected head's projection matrix shown below</source>
         <translation>Die Projektionsmatrix des gewählten Heads, unten gezeigt</translation>
     </message>
 </context>
@@ -3259,7 +3294,7 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>&amp;Wichtigkeit</translation>
     </message>
     <message>
-        <source>The selected head&apos;s attention weights: queries as rows, keys as columns</source>
+        <source>The selected head's attention weights: queries as rows, keys as columns</source>
         <translation>Die Attention-Gewichte des ausgewählten Heads: Queries als Zeilen, Keys als Spalten</translation>
     </message>
     <message>
@@ -3271,11 +3306,11 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>Jede Query des ausgewählten Heads mit jedem Key durch eine Linie verbunden, so stark wie ihr Gewicht</translation>
     </message>
     <message>
-        <source>The selected head&apos;s weights minus its weights under another score</source>
+        <source>The selected head's weights minus its weights under another score</source>
         <translation>Die Gewichte des ausgewählten Heads minus seine Gewichte unter einem anderen Score</translation>
     </message>
     <message>
-        <source>Attention rollout (Abnar &amp; Zuidema 2020) through the selected layer, beside that layer&apos;s raw mean</source>
+        <source>Attention rollout (Abnar &amp; Zuidema 2020) through the selected layer, beside that layer's raw mean</source>
         <translation>Attention-Rollout (Abnar &amp; Zuidema 2020) durch die ausgewählte Schicht, neben dem einfachen Mittel dieser Schicht</translation>
     </message>
     <message>
@@ -3499,7 +3534,7 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>Gewichte</translation>
     </message>
     <message>
-        <source>The sentence is long: every head&apos;s intermediate scores are not kept. The Weights and Lines tabs show this head.</source>
+        <source>The sentence is long: every head's intermediate scores are not kept. The Weights and Lines tabs show this head.</source>
         <translation>Der Satz ist lang: Die Zwischen-Scores jedes Heads werden nicht aufbewahrt. Die Reiter Gewichte und Linien zeigen diesen Head.</translation>
     </message>
     <message>
@@ -3911,6 +3946,308 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
     </message>
 </context>
 <context>
+    <name>attn::ui::Seq2SeqTrainJob</name>
+    <message>
+        <source>Not enough memory to train the model.</source>
+        <translation>Nicht genug Speicher, um das Modell zu trainieren.</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::Seq2SeqWindow</name>
+    <message>
+        <source>Sequence to Sequence — Attention Explorer</source>
+        <translation>Sequenz zu Sequenz — Attention Explorer</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <source>&amp;Open Model Folder…</source>
+        <translation>Modellordner ö&amp;ffnen…</translation>
+    </message>
+    <message>
+        <source>&amp;Save Model Folder…</source>
+        <translation>Modellordner &amp;speichern…</translation>
+    </message>
+    <message>
+        <source>There is no model to save: open one or train one first.</source>
+        <translation>Es gibt kein Modell zum Speichern: Öffnen oder trainieren Sie zuerst eines.</translation>
+    </message>
+    <message>
+        <source>Save Model Into Folder</source>
+        <translation>Modell in Ordner speichern</translation>
+    </message>
+    <message>
+        <source>Saved the model in %1.</source>
+        <translation>Modell in %1 gespeichert.</translation>
+    </message>
+    <message>
+        <source>The model was not saved: %1</source>
+        <translation>Das Modell wurde nicht gespeichert: %1</translation>
+    </message>
+    <message>
+        <source>&amp;Export Figure…</source>
+        <translation>Abbildung &amp;exportieren…</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>S&amp;chließen</translation>
+    </message>
+    <message>
+        <source>No model yet</source>
+        <translation>Noch kein Modell</translation>
+    </message>
+    <message>
+        <source>Open Folder…</source>
+        <translation>Ordner öffnen…</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Quelle</translation>
+    </message>
+    <message>
+        <source>A sentence in the model's source language</source>
+        <translation>Ein Satz in der Quellsprache des Modells</translation>
+    </message>
+    <message>
+        <source>beam width</source>
+        <translation>Strahlbreite</translation>
+    </message>
+    <message>
+        <source>1 is greedy decoding: the likeliest word at each step. Wider beams keep that many partial translations and choose by the mean log-probability per word.</source>
+        <translation>1 ist gierige Dekodierung: in jedem Schritt das wahrscheinlichste Wort. Breitere Strahlen behalten so viele Teilübersetzungen und wählen nach der mittleren Log-Wahrscheinlichkeit je Wort.</translation>
+    </message>
+    <message>
+        <source>Translate</source>
+        <translation>Übersetzen</translation>
+    </message>
+    <message>
+        <source>◀ Back</source>
+        <translation>◀ Zurück</translation>
+    </message>
+    <message>
+        <source>Step ▶</source>
+        <translation>Schritt ▶</translation>
+    </message>
+    <message>
+        <source>All Steps</source>
+        <translation>Alle Schritte</translation>
+    </message>
+    <message>
+        <source>Translation</source>
+        <translation>Übersetzung</translation>
+    </message>
+    <message>
+        <source>Alignment</source>
+        <translation>Ausrichtung</translation>
+    </message>
+    <message>
+        <source>Hidden States</source>
+        <translation>Verborgene Zustände</translation>
+    </message>
+    <message>
+        <source>Train on</source>
+        <translation>Trainieren auf</translation>
+    </message>
+    <message>
+        <source>dates (27 nov 2026 → 2026-11-27)</source>
+        <translation>Daten (27 nov 2026 → 2026-11-27)</translation>
+    </message>
+    <message>
+        <source>reverse (a b c → c b a)</source>
+        <translation>umkehren (a b c → c b a)</translation>
+    </message>
+    <message>
+        <source>sort (c a b → a b c)</source>
+        <translation>sortieren (c a b → a b c)</translation>
+    </message>
+    <message>
+        <source>copy (a b c → a b c)</source>
+        <translation>kopieren (a b c → a b c)</translation>
+    </message>
+    <message>
+        <source>steps</source>
+        <translation>Schritte</translation>
+    </message>
+    <message>
+        <source>Minibatches of 32 sentence pairs</source>
+        <translation>Minibatches aus 32 Satzpaaren</translation>
+    </message>
+    <message>
+        <source>Train</source>
+        <translation>Trainieren</translation>
+    </message>
+    <message>
+        <source>Training stopped; the model shown is unchanged.</source>
+        <translation>Training angehalten; das gezeigte Modell ist unverändert.</translation>
+    </message>
+    <message>
+        <source>loss per word</source>
+        <translation>Verlust je Wort</translation>
+    </message>
+    <message>
+        <source>held-out exact match</source>
+        <translation>exakte Treffer (zurückgehalten)</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <source>loss per word (nats)</source>
+        <translation>Verlust je Wort (Nats)</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>Training</translation>
+    </message>
+    <message>
+        <source>Next word: the likeliest five</source>
+        <translation>Nächstes Wort: die fünf wahrscheinlichsten</translation>
+    </message>
+    <message>
+        <source>word</source>
+        <translation>Wort</translation>
+    </message>
+    <message>
+        <source>probability</source>
+        <translation>Wahrscheinlichkeit</translation>
+    </message>
+    <message>
+        <source>Not enough memory to read the model in %1.</source>
+        <translation>Nicht genug Speicher, um das Modell in %1 zu lesen.</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>%1 kann nicht geöffnet werden: %2</translation>
+    </message>
+    <message>
+        <source>Open Sequence-to-Sequence Model</source>
+        <translation>Sequenz-zu-Sequenz-Modell öffnen</translation>
+    </message>
+    <message>
+        <source>additive (Bahdanau) attention</source>
+        <translation>additive (Bahdanau-)Attention</translation>
+    </message>
+    <message>
+        <source>no attention</source>
+        <translation>ohne Attention</translation>
+    </message>
+    <message>
+        <source>%1 · GRU, H = %2 · %3</source>
+        <translation>%1 · GRU, H = %2 · %3</translation>
+    </message>
+    <message>
+        <source>Open a model folder or train one on a task first.</source>
+        <translation>Öffnen Sie zuerst einen Modellordner oder trainieren Sie ein Modell auf einer Aufgabe.</translation>
+    </message>
+    <message>
+        <source>step %1 of %2</source>
+        <translation>Schritt %1 von %2</translation>
+    </message>
+    <message>
+        <source>Type a source sentence and press Enter.</source>
+        <translation>Geben Sie einen Quellsatz ein und drücken Sie die Eingabetaste.</translation>
+    </message>
+    <message>
+        <source>Open a model folder, or train one in the Training tab: the dates task learns in a few seconds.</source>
+        <translation>Öffnen Sie einen Modellordner oder trainieren Sie eines im Reiter Training: Die Datumsaufgabe lernt in wenigen Sekunden.</translation>
+    </message>
+    <message>
+        <source>This model has no attention: its decoder sees only the encoder's last state, the fixed-size summary attention frees it from.</source>
+        <translation>Dieses Modell hat keine Attention: Sein Decoder sieht nur den letzten Zustand des Encoders, die Zusammenfassung fester Größe, von der Attention ihn befreit.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Step %1.&lt;/b&gt; The decoder reads %2 and its state s&lt;sub&gt;%3&lt;/sub&gt;.</source>
+        <translation>&lt;b&gt;Schritt %1.&lt;/b&gt; Der Decoder liest %2 und seinen Zustand s&lt;sub&gt;%3&lt;/sub&gt;.</translation>
+    </message>
+    <message>
+        <source> Scores e&lt;sub&gt;j&lt;/sub&gt; = v&lt;sub&gt;a&lt;/sub&gt;&lt;sup&gt;T&lt;/sup&gt; tanh(W&lt;sub&gt;a&lt;/sub&gt; s&lt;sub&gt;%1&lt;/sub&gt; + U&lt;sub&gt;a&lt;/sub&gt; h&lt;sub&gt;j&lt;/sub&gt;); weights α = softmax(e): %2 on %3. Context c&lt;sub&gt;%4&lt;/sub&gt; = Σ&lt;sub&gt;j&lt;/sub&gt; α&lt;sub&gt;j&lt;/sub&gt; h&lt;sub&gt;j&lt;/sub&gt;; s&lt;sub&gt;%4&lt;/sub&gt; = GRU([embedding; c&lt;sub&gt;%4&lt;/sub&gt;], s&lt;sub&gt;%1&lt;/sub&gt;).</source>
+        <translation> Scores e&lt;sub&gt;j&lt;/sub&gt; = v&lt;sub&gt;a&lt;/sub&gt;&lt;sup&gt;T&lt;/sup&gt; tanh(W&lt;sub&gt;a&lt;/sub&gt; s&lt;sub&gt;%1&lt;/sub&gt; + U&lt;sub&gt;a&lt;/sub&gt; h&lt;sub&gt;j&lt;/sub&gt;); Gewichte α = softmax(e): %2 auf %3. Kontext c&lt;sub&gt;%4&lt;/sub&gt; = Σ&lt;sub&gt;j&lt;/sub&gt; α&lt;sub&gt;j&lt;/sub&gt; h&lt;sub&gt;j&lt;/sub&gt;; s&lt;sub&gt;%4&lt;/sub&gt; = GRU([Embedding; c&lt;sub&gt;%4&lt;/sub&gt;], s&lt;sub&gt;%1&lt;/sub&gt;).</translation>
+    </message>
+    <message>
+        <source>Scores e</source>
+        <translation>Scores e</translation>
+    </message>
+    <message>
+        <source>source</source>
+        <translation>Quelle</translation>
+    </message>
+    <message>
+        <source>score</source>
+        <translation>Score</translation>
+    </message>
+    <message>
+        <source>Weights α</source>
+        <translation>Gewichte α</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>Gewicht</translation>
+    </message>
+    <message>
+        <source> Without attention it has no scores: s&lt;sub&gt;%1&lt;/sub&gt; = GRU(relu(embedding), s&lt;sub&gt;%2&lt;/sub&gt;).</source>
+        <translation> Ohne Attention gibt es keine Scores: s&lt;sub&gt;%1&lt;/sub&gt; = GRU(relu(Embedding), s&lt;sub&gt;%2&lt;/sub&gt;).</translation>
+    </message>
+    <message>
+        <source>No attention: nothing is scored.</source>
+        <translation>Keine Attention: Nichts wird bewertet.</translation>
+    </message>
+    <message>
+        <source> Next word: %1 with p = %2.</source>
+        <translation> Nächstes Wort: %1 mit p = %2.</translation>
+    </message>
+    <message>
+        <source>There is no built-in task “%1”.</source>
+        <translation>Es gibt keine eingebaute Aufgabe „%1“.</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Anhalten</translation>
+    </message>
+    <message>
+        <source>step %1 of %2 · loss %3</source>
+        <translation>Schritt %1 von %2 · Verlust %3</translation>
+    </message>
+    <message>
+        <source>held-out exact match %1%</source>
+        <translation>exakte Treffer (zurückgehalten) %1 %</translation>
+    </message>
+    <message>
+        <source>%1 (trained here)</source>
+        <translation>%1 (hier trainiert)</translation>
+    </message>
+    <message>
+        <source>Training failed: %1</source>
+        <translation>Training fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Translate a sentence first: the figure shows its decoding.</source>
+        <translation>Übersetzen Sie zuerst einen Satz: Die Abbildung zeigt seine Dekodierung.</translation>
+    </message>
+    <message>
+        <source>Export Figure</source>
+        <translation>Abbildung exportieren</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf);;SVG (*.svg);;PNG (*.png)</source>
+        <translation>PDF (*.pdf);;SVG (*.svg);;PNG (*.png)</translation>
+    </message>
+    <message>
+        <source>%1: the name must end in .pdf, .svg or .png.</source>
+        <translation>%1: Der Name muss auf .pdf, .svg oder .png enden.</translation>
+    </message>
+    <message>
+        <source>Exported %1.</source>
+        <translation>%1 exportiert.</translation>
+    </message>
+    <message>
+        <source>Not exported: %1</source>
+        <translation>Nicht exportiert: %1</translation>
+    </message>
+</context>
+<context>
     <name>attn::ui::StaleIndicator</name>
     <message>
         <source>Not current: the figures show an earlier input, “%1”; the input as it is now cannot be computed (the message above says why).</source>
@@ -4042,19 +4379,19 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
         <translation>mit Softmax gelockert</translation>
     </message>
     <message>
-        <source>Zero: argmax has no gradient, so the scores never learn. Straight-through: the forward pass stays hard, the backward pass is softmax&apos;s. Relaxed: softmax throughout training.</source>
+        <source>Zero: argmax has no gradient, so the scores never learn. Straight-through: the forward pass stays hard, the backward pass is softmax's. Relaxed: softmax throughout training.</source>
         <translation>Null: Argmax hat keinen Gradienten, also lernen die Scores nie. Straight-Through: vorwärts bleibt es hart, rückwärts wirkt Softmax. Gelockert: Softmax während des ganzen Trainings.</translation>
     </message>
     <message>
-        <source>&amp;Hard attention&apos;s gradient:</source>
+        <source>&amp;Hard attention's gradient:</source>
         <translation>Gradient der &amp;harten Attention:</translation>
     </message>
     <message>
-        <source>What the layer is trained to do; each task&apos;s tooltip in the list says more</source>
+        <source>What the layer is trained to do; each task's tooltip in the list says more</source>
         <translation>Wozu die Schicht trainiert wird; der Tooltip jeder Aufgabe in der Liste sagt mehr</translation>
     </message>
     <message>
-        <source>Adam&apos;s step size</source>
+        <source>Adam's step size</source>
         <translation>Die Schrittweite von Adam</translation>
     </message>
     <message>
@@ -4070,7 +4407,7 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
         <translation>Ein Trainingsschritt</translation>
     </message>
     <message>
-        <source>Back to the scene&apos;s weights, before any training</source>
+        <source>Back to the scene's weights, before any training</source>
         <translation>Zurück zu den Gewichten der Szene vor dem Training</translation>
     </message>
 </context>
@@ -4085,7 +4422,7 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
         <translation>&amp;Zeigen:</translation>
     </message>
     <message>
-        <source>The heatmap&apos;s colours; viridis and cividis also read in grey and for colour-blind viewers</source>
+        <source>The heatmap's colours; viridis and cividis also read in grey and for colour-blind viewers</source>
         <translation>Die Farben der Heatmap; viridis und cividis sind auch in Grau und bei Farbsehschwäche lesbar</translation>
     </message>
     <message>
@@ -4101,7 +4438,7 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
         <translation>Z&amp;ahlen in Zellen</translation>
     </message>
     <message>
-        <source>Each cell&apos;s value written in it, where the cell is large enough</source>
+        <source>Each cell's value written in it, where the cell is large enough</source>
         <translation>Der Wert jeder Zelle in die Zelle geschrieben, wo sie groß genug ist</translation>
     </message>
     <message>

@@ -221,9 +221,17 @@ MatrixPanelsGeometry paintMatrixPanels(QPainter& painter, const QRectF& target,
     const int n = int(panels.size());
     const double gap = 18 * u;
     // Side by side in a wide area, one above the other in a tall one (the window's view tab):
-    // whichever leaves each square panel the larger side.
-    const double acrossSide = n ? std::min((area.width() - gap * (n - 1)) / n, area.height()) : 0;
-    const double downSide = n ? std::min(area.width(), (area.height() - gap * (n - 1)) / n) : 0;
+    // whichever leaves the cells the larger side (for square panels, the panels).
+    Eigen::Index maxRows = 1, maxCols = 1;
+    for (const MatrixPanel& panel : panels) {
+        maxRows = std::max(maxRows, panel.matrix.rows());
+        maxCols = std::max(maxCols, panel.matrix.cols());
+    }
+    const auto cellSide = [&](double width, double height) {
+        return std::min(width / double(maxCols), height / double(maxRows));
+    };
+    const double acrossSide = n ? cellSide((area.width() - gap * (n - 1)) / n, area.height()) : 0;
+    const double downSide = n ? cellSide(area.width(), (area.height() - gap * (n - 1)) / n) : 0;
     const bool stacked = downSide > acrossSide;
     const double panelWidth = stacked ? area.width() : n ? (area.width() - gap * (n - 1)) / n : 0;
     const double panelHeight = stacked && n ? (area.height() - gap * (n - 1)) / n : area.height();
@@ -251,7 +259,11 @@ MatrixPanelsGeometry paintMatrixPanels(QPainter& painter, const QRectF& target,
         const double rowLabelWidth = std::min(widest(panel.rowLabels) + 4 * u, inner.width() * 0.3);
         const double columnLabelHeight =
             std::min(widest(panel.columnLabels) + 4 * u, inner.height() * 0.3);
-        const double barWidth = 10 * u + fmSmall.horizontalAdvance(QStringLiteral("-0.00")) + 6 * u;
+        // The label under the bar is centred on it: at least as wide as the label, it stays
+        // inside the panel instead of running past the figure's edge.
+        const double barWidth =
+            std::max(10 * u + fmSmall.horizontalAdvance(QStringLiteral("-0.00")) + 6 * u,
+                     fmSmall.horizontalAdvance(panel.scaleLabel) + 2 * u);
         const QRectF room(inner.left() + (panel.rowAxis.isEmpty() ? 0 : axisBand) + rowLabelWidth,
                           inner.top(),
                           inner.width() - rowLabelWidth - barWidth - 10 * u -

@@ -1,17 +1,15 @@
 #include "ui/model/model_figures.h"
 
+#include "ui/figures/painted_figure.h"
+
 #include "ui/model/head_grid_painter.h"
 #include "ui/model/predictions_painter.h"
 
 #include "core/error.h"
 #include "core/model/model_loader.h"
 
-#include <QBuffer>
 #include <QCoreApplication>
-#include <QImage>
 #include <QPainter>
-#include <QPdfWriter>
-#include <QSvgGenerator>
 
 #include <cmath>
 
@@ -234,54 +232,12 @@ QByteArray modelFigureBytes(ModelFigure figure, const ModelFigureSource& source,
         throw core::Error("head importance has not been computed");
     if (figure == ModelFigure::Predictions && !predictionsMessage(*source.result).isEmpty())
         throw core::Error(predictionsMessage(*source.result).toStdString());
-    QFont font;
-    font.setPointSizeF(fontPoints);
-    const FigureStyle style;
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    const QRectF target(QPointF(0, 0), QSizeF(size));
-    switch (format) {
-    case FigureFormat::Png: {
-        QImage image(size, QImage::Format_ARGB32_Premultiplied);
-        image.fill(style.background);
-        const int dotsPerMeter = int(std::lround(dpi / 0.0254));
-        image.setDotsPerMeterX(dotsPerMeter);
-        image.setDotsPerMeterY(dotsPerMeter);
-        {
-            QPainter painter(&image);
-            painter.setRenderHint(QPainter::Antialiasing);
-            painter.setRenderHint(QPainter::TextAntialiasing);
-            paintModelFigure(painter, target, figure, source, font, style, false);
-        }
-        image.convertToFormat(QImage::Format_RGB32).save(&buffer, "PNG");
-        break;
-    }
-    case FigureFormat::Svg: {
-        QSvgGenerator svg;
-        svg.setOutputDevice(&buffer);
-        svg.setResolution(int(std::lround(dpi)));
-        svg.setSize(size);
-        svg.setViewBox(QRect(QPoint(0, 0), size));
-        svg.setTitle(QStringLiteral("Attention Explorer figure"));
-        QPainter painter(&svg);
-        painter.fillRect(target, style.background);
-        paintModelFigure(painter, target, figure, source, font, style, true);
-        break;
-    }
-    case FigureFormat::Pdf: {
-        QPdfWriter pdf(&buffer);
-        pdf.setCreator(QStringLiteral("Attention Explorer"));
-        pdf.setResolution(int(std::lround(dpi)));
-        const QSizeF points(size.width() * 72.0 / dpi, size.height() * 72.0 / dpi);
-        pdf.setPageSize(QPageSize(points, QPageSize::Point, QString(), QPageSize::ExactMatch));
-        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-        QPainter painter(&pdf);
-        paintModelFigure(painter, target, figure, source, font, style, true);
-        break;
-    }
-    }
-    return bytes;
+    return paintedFigureBytes(
+        [&](QPainter& painter, const QRectF& target, const QFont& font, const FigureStyle& style,
+            bool vector) {
+            paintModelFigure(painter, target, figure, source, font, style, vector);
+        },
+        size, dpi, format, fontPoints);
 }
 
 } // namespace attn::ui

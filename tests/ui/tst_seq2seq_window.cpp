@@ -1,0 +1,164 @@
+// The sequence-to-sequence window on the tiny checkpoints PyTorch made (tests/data/seq2seq):
+// what it shows at each step against PyTorch's numbers, bad input, training a task, figures.
+#include "ui/model/matrix_panels_view.h"
+#include "ui/seq2seq/seq2seq_figures.h"
+#include "ui/seq2seq/seq2seq_window.h"
+
+#include "core/error.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+using namespace attn;
+
+namespace {
+
+QString fixture(const QString& name)
+{
+    return QStringLiteral(ATTN_TEST_DATA_DIR "/seq2seq/") + name;
+}
+
+QJsonObject firstCase(const QString& name)
+{
+    QFile file(fixture(name) + QStringLiteral("/expected.json"));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(file.readAll())
+        .object()[QStringLiteral("cases")]
+        .toArray()[0]
+        .toObject();
+}
+
+} // namespace
+
+class TestSeq2SeqWindow : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    // "Le chat noir a mangé la souris." through PyTorch's decoder: ids [6, 7, 3, 1], i.e.
+    // "mouse . black" then EOS, and the step view shows PyTorch's weights and probabilities.
+    void stepsShowWhatPyTorchComputed()
+    {
+        const QJsonObject expected = firstCase(QStringLiteral("tutorial-bahdanau"));
+        ui::Seq2SeqWindow window;
+        window.show();
+        QVERIFY(window.openFolder(fixture(QStringLiteral("tutorial-bahdanau"))));
+        window.setSource(expected[QStringLiteral("text")].toString());
+        QVERIFY(window.decoding());
+        QCOMPARE(window.decoding()->outputIds, (std::vector<int>{6, 7, 3, 1}));
+        QCOMPARE(window.shownSteps(), 1);
+        QCOMPARE(window.translationLabel()->text(), QStringLiteral("mouse"));
+
+        const QJsonArray steps = expected[QStringLiteral("steps")].toArray();
+        for (int s = 0; s < 3; ++s) {
+            const QJsonObject step = steps[s].toObject();
+            // The weights panel (the second) holds this step's attention over the 9 source
+            // positions.
+            const auto& panels = window.stepView()->panels();
+            QCOMPARE(panels.size(), std::size_t(2));
+            const QJsonArray attention = step[QStringLiteral("attention")].toArray();
+            QCOMPARE(panels[1].matrix.rows(), Eigen::Index(attention.size()));
+            for (int j = 0; j < attention.size(); ++j)
+                QVERIFY(std::abs(double(panels[1].matrix(j, 0)) - attention[j].toDouble()) < 1e-6);
+            QCOMPARE(panels[1].rowLabels.last(), QStringLiteral("<EOS>"));
+            QCOMPARE(panels[1].rowLabels.first(), QStringLiteral("le"));
+            // The likeliest next word first, with exp(log p) to three decimals.
+            const int chosen = step[QStringLiteral("output_id")].toInt();
+            const double p =
+                std::exp(step[QStringLiteral("log_probs")].toArray()[chosen].toDouble());
+            QCOMPARE(window.nextWordTable()->item(0, 1)->text(), QString::number(p, 'f', 3));
+            // The alignment grows by one row per step.
+            QCOMPARE(window.alignmentView()->panels()[0].matrix.rows(), Eigen::Index(s + 1));
+            window.showSteps(window.shownSteps() + 1);
+        }
+        QCOMPARE(window.nextWordTable()->item(0, 0)->text(), QStringLiteral("<EOS>"));
+        QCOMPARE(window.translationLabel()->text(), QStringLiteral("mouse . black"));
+        window.showSteps(99);
+        QCOMPARE(window.shownSteps(), 4);
+        window.showSteps(1);
+        QCOMPARE(window.translationLabel()->text(), QStringLiteral("mouse"));
+    }
+
+    void badInputIsSaidAndLosesNothing()
+    {
+        ui::Seq2SeqWindow window;
+        window.setSource(QStringLiteral("le chat"));
+        QCOMPARE(window.message(),
+                 QStringLiteral("Open a model folder or train one on a task first."));
+        QVERIFY(window.openFolder(fixture(QStringLiteral("tutorial-bahdanau"))));
+        window.setSource(QStringLiteral("le chat"));
+        const std::vector<int> before = window.decoding()->outputIds;
+        window.setSource(QStringLiteral("le chien"));
+        QCOMPARE(window.message(),
+                 QStringLiteral(
+                     "the word \"chien\" is not in the source vocabulary (source_vocab.json)"));
+        QCOMPARE(window.decoding()->outputIds, before);
+
+        QTemporaryDir empty;
+        QVERIFY(!window.openFolder(empty.path()));
+        QVERIFY(window.message().startsWith(QStringLiteral("Cannot open ")));
+        QVERIFY(window.message().contains(QStringLiteral("config.json")));
+        QVERIFY(window.model() && window.model()->hiddenSize == 5); // the open model stays
+    }
+
+    // A model without attention has no alignment to show, and says why.
+    void noAttentionSaysSo()
+    {
+        ui::Seq2SeqWindow window;
+        QVERIFY(window.openFolder(fixture(QStringLiteral("tutorial-no-attention"))));
+        window.setSource(QStringLiteral("la souris"));
+        QVERIFY(window.alignmentView()->message().contains(QStringLiteral("no attention")));
+        QVERIFY(window.alignmentView()->panels().empty());
+    }
+
+    // Training the dates task from the window, off the UI thread; the trained model translates
+    // the example it is given.
+    void trainsTheDatesTask()
+    {
+        ui::Seq2SeqWindow window;
+        window.show();
+        QSignalSpy finished(&window, &ui::Seq2SeqWindow::trainingFinished);
+        window.startTraining(QStringLiteral("dates"), 20);
+        QVERIFY(window.isTraining());
+        QVERIFY(finished.wait(120000));
+        QVERIFY(!window.isTraining());
+        QVERIFY(window.model());
+        QCOMPARE(window.model()->tokens, core::Seq2SeqTokens::Characters);
+        QVERIFY(window.decoding());
+        QCOMPARE(window.decoding()->sourceWords.size(), std::size_t(11)); // "27 nov 2026"
+    }
+
+    // The alignment as a file: text stays text in SVG and PDF.
+    void alignmentExports()
+    {
+        const core::Seq2SeqModel model =
+            core::loadSeq2SeqModel(fixture(QStringLiteral("tutorial-bahdanau")));
+        const core::Seq2SeqDecoding d = core::decodeGreedy(model, QStringLiteral("le chat noir"));
+        const QByteArray svg = ui::seq2seqFigureBytes(ui::Seq2SeqFigure::Alignment, model, d,
+                                                      QSize(800, 600), 96.0, ui::FigureFormat::Svg);
+        QVERIFY(svg.contains("noir"));
+        QVERIFY(svg.contains("&lt;EOS&gt;"));
+        const QByteArray pdf = ui::seq2seqFigureBytes(ui::Seq2SeqFigure::HiddenStates, model, d,
+                                                      QSize(800, 600), 96.0, ui::FigureFormat::Pdf);
+        QVERIFY(pdf.startsWith("%PDF"));
+        const core::Seq2SeqModel plain =
+            core::loadSeq2SeqModel(fixture(QStringLiteral("tutorial-no-attention")));
+        QVERIFY_THROWS_EXCEPTION(
+            core::Error, ui::seq2seqFigureBytes(ui::Seq2SeqFigure::Alignment, plain,
+                                                core::decodeGreedy(plain, QStringLiteral("le")),
+                                                QSize(800, 600), 96.0, ui::FigureFormat::Png));
+    }
+};
+
+QTEST_MAIN(TestSeq2SeqWindow)
+#include "tst_seq2seq_window.moc"

@@ -1,0 +1,28 @@
+#pragma once
+
+#include "ui/figures/figure_export.h"
+#include "ui/figures/figure_spec.h"
+
+#include <QByteArray>
+#include <QFont>
+#include <QRectF>
+#include <QSize>
+
+#include <functional>
+
+class QPainter;
+
+namespace attn::ui {
+
+// Paints a figure into `target` with `font` (in points) and the style's colours; `vector` for
+// SVG and PDF (cells as rectangles, text as text).
+using FigurePainter = std::function<void(QPainter& painter, const QRectF& target, const QFont& font,
+                                         const FigureStyle& style, bool vector)>;
+
+// The file of a painted figure: PNG of `size` pixels with the DPI in its metadata, SVG and PDF
+// of size * 72 / dpi points with text kept as text. The one writer of every figure that is
+// painted rather than plotted (the model's figures, the sequence-to-sequence figures).
+QByteArray paintedFigureBytes(const FigurePainter& paint, QSize size, double dpi,
+                              FigureFormat format, double fontPoints = 10.0);
+
+} // namespace attn::ui
