@@ -40,16 +40,6 @@ QString quoted(const QString& word)
     return QStringLiteral("“%1”").arg(word);
 }
 
-// Tutorial-sized training that reaches its promise in seconds on two cores: the dates task
-// reaches 100% held-out exact match in 300 steps at this size.
-core::Seq2SeqTrainingSettings windowTrainingSettings()
-{
-    core::Seq2SeqTrainingSettings settings;
-    settings.hiddenSize = 64;
-    settings.learningRate = 0.005;
-    return settings;
-}
-
 } // namespace
 
 Seq2SeqWindow::Seq2SeqWindow(QWidget* parent) : QMainWindow(parent)
@@ -441,7 +431,7 @@ void Seq2SeqWindow::startTraining(const QString& task, int steps)
         return;
     }
     m_job = std::make_unique<Seq2SeqTrainJob>(core::makeSeq2SeqTask(*kind, 20000, 200, 7),
-                                              windowTrainingSettings(), steps);
+                                              core::Seq2SeqTrainingSettings(), steps);
     m_curves->graph(0)->data()->clear();
     m_curves->graph(1)->data()->clear();
     m_curves->xAxis->setRange(0, steps);

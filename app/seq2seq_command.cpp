@@ -1,0 +1,236 @@
+#include "seq2seq_command.h"
+
+#include "command_line.h"
+
+#include "core/atomic_file.h"
+#include "core/error.h"
+#include "core/seq2seq/seq2seq_trainer.h"
+#include "ui/figures/figure_export.h"
+#include "ui/seq2seq/seq2seq_figures.h"
+
+#include <QCommandLineParser>
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <cstdio>
+#include <memory>
+#include <new>
+
+namespace attn::app {
+namespace {
+
+constexpr int kMaxSeq2SeqSteps = 1000000;
+constexpr int kMaxBeam = 64;
+
+void say(FILE* stream, const QString& text)
+{
+    std::fputs(qPrintable(text + QLatin1Char('\n')), stream);
+    std::fflush(stream);
+}
+
+QJsonArray numbers(const core::RowVector& values)
+{
+    QJsonArray array;
+    for (Eigen::Index i = 0; i < values.size(); ++i)
+        array.append(double(values(i)));
+    return array;
+}
+
+QJsonArray ids(const std::vector<int>& values)
+{
+    QJsonArray array;
+    for (const int id : values)
+        array.append(id);
+    return array;
+}
+
+// The dump's "seq2seq" object (docs/DUMP_FORMAT.md).
+QJsonObject decodingJson(const core::Seq2SeqModel& model, const core::Seq2SeqDecoding& d)
+{
+    QJsonArray steps;
+    for (const core::Seq2SeqStep& step : d.steps)
+        steps.append(QJsonObject{{"input_id", step.inputId},
+                                 {"output_id", step.outputId},
+                                 {"attention", numbers(step.attention)},
+                                 {"log_probs", numbers(step.logProbs)}});
+    QJsonArray words;
+    for (const std::string& word : d.sourceWords)
+        words.append(QString::fromStdString(word));
+    return {{"source_tokens", words},
+            {"source_ids", ids(d.sourceIds)},
+            {"output_ids", ids(d.outputIds)},
+            {"translation", core::seq2seqTargetText(model, d.outputIds)},
+            {"log_probability", d.logProbability},
+            {"steps", steps}};
+}
+
+} // namespace
+
+void addSeq2SeqOptions(QCommandLineParser& parser)
+{
+    parser.addOptions({
+        {QStringLiteral("seq2seq"),
+         QStringLiteral("Decode --text with the RNN encoder-decoder in this folder (the layout of "
+                        "PyTorch's translation tutorial; docs/SEQ2SEQ_FORMAT.md)."),
+         QStringLiteral("DIR")},
+        {QStringLiteral("seq2seq-train"),
+         QStringLiteral("Train an encoder-decoder with attention on a built-in task first: dates, "
+                        "reverse, copy or sort (--steps, default 300)."),
+         QStringLiteral("TASK")},
+        {QStringLiteral("save"), QStringLiteral("Save the trained encoder-decoder in this folder."),
+         QStringLiteral("DIR")},
+        {QStringLiteral("beam"),
+         QStringLiteral("Beam search of this width instead of greedy decoding (default 1)."),
+         QStringLiteral("K")},
+    });
+}
+
+bool readSeq2SeqOptions(const QCommandLineParser& parser, Seq2SeqOptions& options,
+                        CommandLineError& error)
+{
+    const auto usage = [&error](const QString& message) {
+        error = {kUsage, message};
+        return false;
+    };
+    const bool folder = parser.isSet(QStringLiteral("seq2seq"));
+    const bool train = parser.isSet(QStringLiteral("seq2seq-train"));
+    if (!folder && !train) {
+        for (const char* name : {"save", "beam"})
+            if (parser.isSet(QLatin1String(name)))
+                return usage(QStringLiteral("--%1 needs --seq2seq DIR or --seq2seq-train TASK")
+                                 .arg(QLatin1String(name)));
+        return true;
+    }
+    if (folder && train)
+        return usage(QStringLiteral(
+            "--seq2seq opens a model and --seq2seq-train makes one: give one of them"));
+    options.folder = parser.value(QStringLiteral("seq2seq"));
+    if (folder && options.folder.isEmpty())
+        return usage(QStringLiteral("--seq2seq: the folder name is empty"));
+    options.trainTask = parser.value(QStringLiteral("seq2seq-train"));
+    if (train && !core::parseSeq2SeqTask(options.trainTask.toStdString()))
+        return usage(
+            QStringLiteral("--seq2seq-train: expected dates, reverse, copy or sort, got \"%1\"")
+                .arg(options.trainTask));
+    if (parser.isSet(QStringLiteral("save")) && !train)
+        return usage(
+            QStringLiteral("--save needs --seq2seq-train TASK: it saves the trained model"));
+    options.savePath = parser.value(QStringLiteral("save"));
+    if (parser.isSet(QStringLiteral("save")) && options.savePath.isEmpty())
+        return usage(QStringLiteral("--save: the folder name is empty"));
+    if (parser.isSet(QStringLiteral("steps"))) {
+        bool ok = false;
+        options.steps = parser.value(QStringLiteral("steps")).toInt(&ok);
+        if (!ok || options.steps < 1 || options.steps > kMaxSeq2SeqSteps)
+            return usage(QStringLiteral("--steps: expected a whole number from 1 to %1, got \"%2\"")
+                             .arg(kMaxSeq2SeqSteps)
+                             .arg(parser.value(QStringLiteral("steps"))));
+    }
+    if (parser.isSet(QStringLiteral("beam"))) {
+        bool ok = false;
+        options.beam = parser.value(QStringLiteral("beam")).toInt(&ok);
+        if (!ok || options.beam < 1 || options.beam > kMaxBeam)
+            return usage(QStringLiteral("--beam: expected a whole number from 1 to %1, got \"%2\"")
+                             .arg(kMaxBeam)
+                             .arg(parser.value(QStringLiteral("beam"))));
+    }
+    if (parser.isSet(QStringLiteral("view"))) {
+        options.view = parser.value(QStringLiteral("view"));
+        if (!ui::parseSeq2SeqFigure(options.view.toStdString()))
+            return usage(
+                QStringLiteral("--view: with --seq2seq, expected alignment or states, got \"%1\"")
+                    .arg(options.view));
+    }
+    return true;
+}
+
+int runSeq2SeqHeadless(const Seq2SeqOptions& options, const std::optional<QString>& text,
+                       const QString& dumpPath, const QString& exportPath, QSize figureSize,
+                       double dpi)
+{
+    std::shared_ptr<const core::Seq2SeqModel> model;
+    QJsonObject dump;
+    std::vector<std::pair<QString, QByteArray>> outputs;
+    std::unique_ptr<QTemporaryDir> saved;
+    try {
+        if (!options.trainTask.isEmpty()) {
+            const core::Seq2SeqTask task = *core::parseSeq2SeqTask(options.trainTask.toStdString());
+            core::Seq2SeqTrainingSettings settings;
+            core::Seq2SeqTrainer trainer(core::makeSeq2SeqTask(task, 20000, 200, 7), settings);
+            QJsonArray losses;
+            for (int step = 0; step < options.steps; ++step)
+                losses.append(trainer.step());
+            const double accuracy = trainer.heldOutAccuracy();
+            say(stdout, QStringLiteral("%1: %2 steps, loss %3 -> %4, held-out exact match %5 %")
+                            .arg(options.trainTask)
+                            .arg(options.steps)
+                            .arg(trainer.losses().front(), 0, 'f', 4)
+                            .arg(trainer.losses().back(), 0, 'f', 4)
+                            .arg(accuracy * 100.0, 0, 'f', 1));
+            dump[QStringLiteral("training")] =
+                QJsonObject{{"task", options.trainTask}, {"loss", losses}, {"accuracy", accuracy}};
+            model = std::make_shared<const core::Seq2SeqModel>(trainer.model());
+            if (!options.savePath.isEmpty()) {
+                // Written whole into a temporary folder, then each file goes out with the rest.
+                saved = std::make_unique<QTemporaryDir>();
+                core::saveSeq2SeqModel(*model, saved->path());
+                QDir().mkpath(options.savePath);
+                for (const char* name : {"config.json", "model.safetensors", "source_vocab.json",
+                                         "target_vocab.json"}) {
+                    QFile file(QDir(saved->path()).filePath(QLatin1String(name)));
+                    if (!file.open(QIODevice::ReadOnly))
+                        throw core::Error("cannot read back " + std::string(name));
+                    outputs.emplace_back(QDir(options.savePath).filePath(QLatin1String(name)),
+                                         file.readAll());
+                }
+            }
+        } else {
+            model =
+                std::make_shared<const core::Seq2SeqModel>(core::loadSeq2SeqModel(options.folder));
+        }
+        if (text) {
+            const core::Seq2SeqDecoding decoding =
+                options.beam == 1 ? core::decodeGreedy(*model, *text)
+                                  : core::decodeBeam(*model, *text, options.beam);
+            say(stdout, core::seq2seqTargetText(*model, decoding.outputIds));
+            dump[QStringLiteral("seq2seq")] = decodingJson(*model, decoding);
+            if (!exportPath.isEmpty()) {
+                const auto format = ui::figureFormatForPath(exportPath);
+                if (!format) {
+                    say(stderr, QStringLiteral("error: --export: %1 must end in .png, .svg or .pdf")
+                                    .arg(exportPath));
+                    return kUsage;
+                }
+                outputs.emplace_back(
+                    exportPath,
+                    ui::seq2seqFigureBytes(*ui::parseSeq2SeqFigure(options.view.toStdString()),
+                                           *model, decoding, figureSize, dpi, *format));
+            }
+        } else if (!exportPath.isEmpty()) {
+            say(stderr,
+                QStringLiteral("error: --export needs --text: the figure shows its decoding"));
+            return kUsage;
+        }
+    } catch (const std::bad_alloc&) {
+        say(stderr, QStringLiteral("error: not enough memory"));
+        return kInvalidInput;
+    } catch (const core::Error& e) {
+        const QString where =
+            options.folder.isEmpty() ? QString() : options.folder + QStringLiteral(": ");
+        say(stderr, QStringLiteral("error: ") + where + QString::fromUtf8(e.what()));
+        return kInvalidInput;
+    }
+    if (!dumpPath.isEmpty())
+        outputs.emplace_back(dumpPath, QJsonDocument(dump).toJson(QJsonDocument::Indented));
+    try {
+        core::writeFilesAtomically(outputs);
+    } catch (const core::Error& e) {
+        say(stderr, QStringLiteral("error: ") + QString::fromUtf8(e.what()));
+        return kCannotWrite;
+    }
+    return kOk;
+}
+
+} // namespace attn::app

@@ -1,0 +1,42 @@
+#pragma once
+
+#include <QSize>
+#include <QString>
+#include <optional>
+
+class QCommandLineParser;
+
+namespace attn::app {
+
+struct CommandLineError;
+
+// What the command line asks of a sequence-to-sequence model: --seq2seq DIR to decode with a
+// model folder (docs/SEQ2SEQ_FORMAT.md), --seq2seq-train TASK to train one first.
+struct Seq2SeqOptions
+{
+    QString folder;                             // --seq2seq DIR
+    QString trainTask;                          // --seq2seq-train dates|reverse|copy|sort
+    int steps = 300;                            // --steps N (shared with --train)
+    QString savePath;                           // --save DIR: the trained model's folder
+    int beam = 1;                               // --beam K: 1 is greedy
+    QString view = QStringLiteral("alignment"); // --view alignment|states, for --export
+
+    bool active() const { return !folder.isEmpty() || !trainTask.isEmpty(); }
+};
+
+// Adds --seq2seq, --seq2seq-train, --save and --beam to the parser.
+void addSeq2SeqOptions(QCommandLineParser& parser);
+// Reads them back after parsing (and --steps, --view with them); false with a usage error for
+// a malformed value or an option that needs one of --seq2seq and --seq2seq-train.
+bool readSeq2SeqOptions(const QCommandLineParser& parser, Seq2SeqOptions& options,
+                        CommandLineError& error);
+
+// The headless run: trains when asked (the final loss and held-out exact match on stdout),
+// decodes --text when given (the translation on stdout), writes --dump, --export and --save
+// all or none. Returns the exit code (README): 3 for a model folder, a task or a source word
+// that cannot be used, 4 for an output that cannot be written.
+int runSeq2SeqHeadless(const Seq2SeqOptions& options, const std::optional<QString>& text,
+                       const QString& dumpPath, const QString& exportPath, QSize figureSize,
+                       double dpi);
+
+} // namespace attn::app
