@@ -272,8 +272,8 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
         QStringLiteral("WHAT"));
     const QCommandLineOption transpose(
         QStringLiteral("transpose"),
-        QStringLiteral("Draw weights with queries in columns, A = K^T Q, as seed 001 "
-                       "writes them."));
+        QStringLiteral("Draw weights with queries in columns, A = K^T Q, as texts that "
+                       "keep vectors in columns write them."));
     const QCommandLineOption query(
         QStringLiteral("query"),
         QStringLiteral("The query in focus of the gradient and kernel views (default: the last) "
@@ -683,7 +683,7 @@ core::Scene sceneFor(const CommandLine& commandLine)
         const bool reshaped = commandLine.heads || commandLine.dModel;
         if (reshaped && d % h != 0)
             throw core::Error("--heads " + std::to_string(h) + " does not divide --d-model " +
-                              std::to_string(d) + " (d_v = d_model / h, seed 002)");
+                              std::to_string(d) + " (d_v = d_model / h)");
         const int dV = reshaped ? d / h : scene.weights.dV;
         const int dk = commandLine.dK.value_or(reshaped ? d / h : scene.weights.dK);
         const std::uint64_t seed = commandLine.seed.value_or(scene.seed);

@@ -201,7 +201,7 @@ Scene makeScene(const QString& text, int dModel, int heads, std::uint64_t seed)
         throw Error("d_model: must be between 1 and " + std::to_string(kMaxModelWidth));
     if (dModel % heads != 0)
         throw Error("heads: " + std::to_string(heads) + " does not divide d_model " +
-                    std::to_string(dModel) + " (d_k = d_model / h, seed 002)");
+                    std::to_string(dModel) + " (d_k = d_model / h)");
     Scene scene;
     scene.text = text;
     scene.seed = seed;

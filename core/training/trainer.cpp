@@ -196,7 +196,7 @@ std::vector<QString> Trainer::notes() const
     if (m_scene.normalization == Normalization::Hard && m_setup.hard.mode == HardGradient::Zero)
         notes.push_back(QStringLiteral(
             "hard attention: the gradient reaching W_q and W_k is 0 almost everywhere "
-            "(the argmax does not move when the scores move a little, seed 000), so "
+            "(the argmax does not move when the scores move a little), so "
             "only W_v and W_O can learn; use the straight-through or the "
             "softmax-relaxed gradient"));
     return notes;

@@ -232,11 +232,11 @@ QString describeTask(TrainingTask task)
     case TrainingTask::Translation:
         return QStringLiteral(
             "Translation: each target word attends to the source word the scene's weights "
-            "align it with, learned from fresh weights (seed 001).");
+            "align it with, learned from fresh weights (Bahdanau et al. 2015).");
     case TrainingTask::KeyValue:
         return QStringLiteral(
             "Key-value lookup: each query finds the key of its word (cross-entropy) and "
-            "outputs the value stored under it (mean squared error), seed 004.");
+            "outputs the value stored under it (mean squared error).");
     }
     return {};
 }
@@ -305,9 +305,9 @@ TrainingData makeTrainingData(const Scene& original, TrainingTask task, const Ta
         std::vector<int> target;
         if (task == TrainingTask::Translation) {
             if (!problem->cross)
-                throw Error("translation: the task needs a source sentence (cross-attention), as "
-                            "seed 001's "
-                            "French/English pair: open the translation example or give a source");
+                throw Error(
+                    "translation: the task needs a source sentence (cross-attention), as the "
+                    "French/English example has: open the translation example or give a source");
             if (!options.alignment.empty()) {
                 if (int(options.alignment.size()) != tq)
                     throw Error("alignment: " + std::to_string(options.alignment.size()) +

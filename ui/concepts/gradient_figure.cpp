@@ -144,8 +144,7 @@ void buildGradientFigure(QCustomPlot& plot, const ConceptSource& source, const F
     addFigureText(
         plot, spec, 2,
         Words::tr("∂w_j/∂s_k = w_j (δ_jk − w_k): a saturated row passes almost no gradient to its "
-                  "scores. Seed 000: softmax “can be sensitive to large input values, killing the "
-                  "gradient”"),
+                  "scores, which is why the scores are divided by √d_k"),
         false);
 }
 

@@ -215,9 +215,8 @@ void buildKernelFigure(QCustomPlot& plot, const KernelSetup& setup, const Concep
     }
     addFigureText(
         plot, spec, 2,
-        Words::tr(
-            "Seed 004: the output is “the weighted linear combination of target values on support "
-            "vectors”; the temperature sets the kernel's width"),
+        Words::tr("The output is an average of the values, each weighted by a kernel of its key's "
+                  "distance to the query; the bandwidth is h = √T"),
         false);
     finishFigure(plot);
 }

@@ -138,7 +138,7 @@ QWidget* AttentionPanel::buildAttention()
     m_normalization->setItemData(
         m_normalization->count() - 1,
         tr("No normalization: the scaled, masked scores are the weights (masked cells 0), "
-           "seed 004's (X Xᵀ) V. Rows need not sum to 1."),
+           "as in (X Xᵀ) V. Rows need not sum to 1."),
         Qt::ToolTipRole);
     form->addRow(tr("&Normalize:"), m_normalization);
 
@@ -168,7 +168,7 @@ QWidget* AttentionPanel::buildAttention()
     m_scaling->setObjectName(QStringLiteral("scalingCheck"));
     m_scaling->setToolTip(
         tr("Vaswani et al. 2017: the variance of q·k grows with d_k, so large dot products "
-           "saturate the softmax; dividing by √d_k keeps it in its sensitive range (seed 002)."));
+           "saturate the softmax; dividing by √d_k keeps it in its sensitive range."));
     form->addRow(QString(), m_scaling);
 
     m_fill = new QComboBox(box);
@@ -220,7 +220,8 @@ QWidget* AttentionPanel::buildMask()
     m_windowOn = new QCheckBox(tr("Local &window"), box);
     m_windowOn->setObjectName(QStringLiteral("windowCheck"));
     m_windowOn->setToolTip(
-        tr("Only keys with |i − j| ≤ N are seen (seed 001's window of N < T words)."));
+        tr("Only keys with |i − j| ≤ N are seen: each word attends to its neighbours, not to "
+           "the whole sentence."));
     m_window = new QSlider(Qt::Horizontal, box);
     m_window->setObjectName(QStringLiteral("windowSlider"));
     m_window->setAccessibleName(tr("Window width"));
@@ -305,7 +306,9 @@ QWidget* AttentionPanel::buildHeads()
     m_heads->setToolTip(tr("Number of heads h; each has its own W^q, W^k, W^v"));
     m_dModel->setToolTip(
         tr("Width of each token's vector; a new width draws new weights from the seed"));
-    m_dK->setToolTip(tr("Query and key width per head; d_model / h unless set apart (seed 002)"));
+    m_dK->setToolTip(
+        tr("Query and key width per head; d_model / h unless set apart, so that h heads cost "
+           "about as much as one head of full width (Vaswani et al. 2017)"));
     m_dV->setToolTip(tr("Value width per head; d_model / h unless set apart"));
     m_seed = new QLineEdit(box);
     m_seed->setObjectName(QStringLiteral("seedEdit"));

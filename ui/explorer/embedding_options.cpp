@@ -26,9 +26,9 @@ QString embeddingKindToolTip(core::EmbeddingKind kind)
         return QObject::tr(
             "A pseudo-random N(0, 1) vector per word, the same for the same word and seed");
     case core::EmbeddingKind::OneHot:
-        return QObject::tr(
-            "One dimension per word (seed 001): the scene keeps its words' dimensions; other "
-            "words, or more words than d_model, get hashed vectors");
+        return QObject::tr("One dimension per word, so different words share nothing: the scene "
+                           "keeps its words' dimensions; other words, or more words than "
+                           "d_model, get hashed vectors");
     case core::EmbeddingKind::Table:
         return QObject::tr(
             "The vectors in use now, kept in the scene and editable under Weights > Embeddings; "

@@ -65,7 +65,7 @@ InputPanel::InputPanel(SceneDocument& document, QWidget* parent)
     m_mode->addItem(tr("Cross-attention: source and target"));
     m_mode->setToolTip(
         tr("Cross-attention takes queries from the target sentence and keys and values from the "
-           "source, as a translation model's decoder does (seed 001)."));
+           "source, as a translation model's decoder does (Bahdanau et al. 2015)."));
     layout->addWidget(m_mode);
 
     m_textLabel = new QLabel(this);

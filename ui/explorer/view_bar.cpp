@@ -53,8 +53,8 @@ ViewBar::ViewBar(QWidget* parent) : QWidget(parent)
     m_transposeCheck = new QCheckBox(tr("&Queries in columns"), this);
     m_transposeCheck->setObjectName(QStringLiteral("transposeCheck"));
     m_transposeCheck->setToolTip(
-        tr("Draw the weights transposed, A = Kᵀ Q, as seed 001 writes them: each column is "
-           "one query and sums to 1."));
+        tr("Draw the weights transposed, A = Kᵀ Q, as texts that keep vectors in columns write "
+           "them: each column is one query and sums to 1."));
     auto* fit = new QToolButton(this);
     fit->setText(tr("Fit"));
     fit->setToolTip(tr("Show the whole matrix (Ctrl+0). Zoom with the wheel, drag to pan."));
