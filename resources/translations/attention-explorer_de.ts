@@ -299,8 +299,8 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>∂w_j / ∂s_k</translation>
     </message>
     <message>
-        <source>∂w_j/∂s_k = w_j (δ_jk − w_k): a saturated row passes almost no gradient to its scores. Seed 000: softmax “can be sensitive to large input values, killing the gradient”</source>
-        <translation>∂w_j/∂s_k = w_j (δ_jk − w_k): eine gesättigte Zeile gibt fast keinen Gradienten an ihre Scores weiter. Seed 000: Softmax „can be sensitive to large input values, killing the gradient“</translation>
+        <source>∂w_j/∂s_k = w_j (δ_jk − w_k): a saturated row passes almost no gradient to its scores, which is why the scores are divided by √d_k</source>
+        <translation>∂w_j/∂s_k = w_j (δ_jk − w_k): Eine gesättigte Zeile gibt fast keinen Gradienten an ihre Scores weiter; deshalb werden die Scores durch √d_k geteilt</translation>
     </message>
 </context>
 <context>
@@ -409,8 +409,8 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>Kopf %1 in 2-D: „%2“ zu seinen Keys</translation>
     </message>
     <message>
-        <source>Seed 004: the output is “the weighted linear combination of target values on support vectors”; the temperature sets the kernel's width</source>
-        <translation>Seed 004: die Ausgabe ist „the weighted linear combination of target values on support vectors“; die Temperatur bestimmt die Breite des Kerns</translation>
+        <source>The output is an average of the values, each weighted by a kernel of its key's distance to the query; the bandwidth is h = √T</source>
+        <translation>Die Ausgabe ist ein Mittel der Values, jeder gewichtet mit einem Kern des Abstands seines Keys zur Query; die Bandbreite ist h = √T</translation>
     </message>
 </context>
 <context>
@@ -896,10 +896,6 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>Ein pseudozufälliger N(0, 1)-Vektor je Wort, derselbe für dasselbe Wort und denselben Startwert</translation>
     </message>
     <message>
-        <source>One dimension per word (seed 001): the scene keeps its words' dimensions; other words, or more words than d_model, get hashed vectors</source>
-        <translation>Eine Dimension je Wort (Seed 001): Die Szene behält die Dimensionen ihrer Wörter; andere Wörter oder mehr Wörter als d_model erhalten gehashte Vektoren</translation>
-    </message>
-    <message>
         <source>The vectors in use now, kept in the scene and editable under Weights &gt; Embeddings; words not in the table get hashed vectors</source>
         <translation>Die jetzt verwendeten Vektoren, in der Szene gespeichert und unter Gewichte &gt; Einbettungen editierbar; Wörter, die nicht in der Tabelle stehen, erhalten gehashte Vektoren</translation>
     </message>
@@ -1162,6 +1158,10 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>e_ij = q_iᵀ M k_j (Luong et al. 2015, "general"). With M = I, the default, this is q_i · k_j: the figures equal dot-product attention until M is edited.</source>
         <translation>e_ij = q_iᵀ M k_j (Luong u. a. 2015, „general“). Mit M = I, der Voreinstellung, ist das q_i · k_j: Die Abbildungen gleichen der Skalarprodukt-Attention, bis M bearbeitet wird.</translation>
+    </message>
+    <message>
+        <source>One dimension per word, so different words share nothing: the scene keeps its words' dimensions; other words, or more words than d_model, get hashed vectors</source>
+        <translation>Eine Dimension je Wort, sodass verschiedene Wörter nichts teilen: Die Szene behält die Dimensionen ihrer Wörter; andere Wörter oder mehr Wörter als d_model erhalten gehashte Vektoren</translation>
     </message>
 </context>
 <context>
@@ -1458,10 +1458,6 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>Keine (Scores als Gewichte)</translation>
     </message>
     <message>
-        <source>No normalization: the scaled, masked scores are the weights (masked cells 0), seed 004's (X Xᵀ) V. Rows need not sum to 1.</source>
-        <translation>Keine Normierung: Die skalierten, maskierten Scores sind die Gewichte (maskierte Zellen 0), das (X Xᵀ) V von Seed 004. Zeilensummen müssen nicht 1 sein.</translation>
-    </message>
-    <message>
         <source>&amp;Normalize:</source>
         <translation>&amp;Normieren:</translation>
     </message>
@@ -1476,10 +1472,6 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>Scale by 1/√d_k</source>
         <translation>Mit 1/√d_k skalieren</translation>
-    </message>
-    <message>
-        <source>Vaswani et al. 2017: the variance of q·k grows with d_k, so large dot products saturate the softmax; dividing by √d_k keeps it in its sensitive range (seed 002).</source>
-        <translation>Vaswani u. a. 2017: Die Varianz von q·k wächst mit d_k, sodass große Skalarprodukte die Softmax sättigen; die Division durch √d_k hält sie in ihrem empfindlichen Bereich (Seed 002).</translation>
     </message>
     <message>
         <source>−∞ (cell excluded)</source>
@@ -1518,10 +1510,6 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>Lokales &amp;Fenster</translation>
     </message>
     <message>
-        <source>Only keys with |i − j| ≤ N are seen (seed 001's window of N &lt; T words).</source>
-        <translation>Nur Keys mit |i − j| ≤ N sind sichtbar (das Fenster von N &lt; T Wörtern aus Seed 001).</translation>
-    </message>
-    <message>
         <source>One-sided (N keys before)</source>
         <translation>Einseitig (N Keys davor)</translation>
     </message>
@@ -1548,10 +1536,6 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>Heads h</source>
         <translation>Anzahl Heads h</translation>
-    </message>
-    <message>
-        <source>Query and key width per head; d_model / h unless set apart (seed 002)</source>
-        <translation>Breite von Query und Key je Head; d_model / h, sofern nicht eigens gesetzt (Seed 002)</translation>
     </message>
     <message>
         <source>Value width per head; d_model / h unless set apart</source>
@@ -1632,6 +1616,22 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>With M = I, the default, the score qᵀMk is q·k: the figures equal dot-product attention until M is edited (Weights, “M (bilinear)”).</source>
         <translation>Mit M = I, der Voreinstellung, ist der Score qᵀMk gleich q·k: Die Abbildungen gleichen der Skalarprodukt-Attention, bis M bearbeitet wird (Gewichte, „M (bilinear)“).</translation>
+    </message>
+    <message>
+        <source>No normalization: the scaled, masked scores are the weights (masked cells 0), as in (X Xᵀ) V. Rows need not sum to 1.</source>
+        <translation>Keine Normierung: Die skalierten, maskierten Scores sind die Gewichte (maskierte Zellen 0), wie in (X Xᵀ) V. Zeilensummen müssen nicht 1 sein.</translation>
+    </message>
+    <message>
+        <source>Vaswani et al. 2017: the variance of q·k grows with d_k, so large dot products saturate the softmax; dividing by √d_k keeps it in its sensitive range.</source>
+        <translation>Vaswani u. a. 2017: Die Varianz von q·k wächst mit d_k, sodass große Skalarprodukte die Softmax sättigen; die Division durch √d_k hält sie in ihrem empfindlichen Bereich.</translation>
+    </message>
+    <message>
+        <source>Only keys with |i − j| ≤ N are seen: each word attends to its neighbours, not to the whole sentence.</source>
+        <translation>Nur Keys mit |i − j| ≤ N sind sichtbar: Jedes Wort achtet auf seine Nachbarn, nicht auf den ganzen Satz.</translation>
+    </message>
+    <message>
+        <source>Query and key width per head; d_model / h unless set apart, so that h heads cost about as much as one head of full width (Vaswani et al. 2017)</source>
+        <translation>Breite von Query und Key je Head; d_model / h, sofern nicht eigens gesetzt, sodass h Heads etwa so viel kosten wie ein Head voller Breite (Vaswani u. a. 2017)</translation>
     </message>
 </context>
 <context>
@@ -2528,10 +2528,6 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>Cross-Attention: Quelle und Ziel</translation>
     </message>
     <message>
-        <source>Cross-attention takes queries from the target sentence and keys and values from the source, as a translation model's decoder does (seed 001).</source>
-        <translation>Cross-Attention nimmt die Queries aus dem Zielsatz und Keys und Values aus der Quelle, wie es der Decoder eines Übersetzungsmodells tut (Seed 001).</translation>
-    </message>
-    <message>
         <source>Type a sentence…</source>
         <translation>Einen Satz eingeben…</translation>
     </message>
@@ -2730,6 +2726,10 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>Tokens added around the sentence, as BERT adds [CLS] and [SEP]</source>
         <translation>Tokens um den Satz herum, wie BERT [CLS] und [SEP] hinzufügt</translation>
+    </message>
+    <message>
+        <source>Cross-attention takes queries from the target sentence and keys and values from the source, as a translation model's decoder does (Bahdanau et al. 2015).</source>
+        <translation>Cross-Attention nimmt die Queries aus dem Zielsatz und Keys und Values aus der Quelle, wie es der Decoder eines Übersetzungsmodells tut (Bahdanau u. a. 2015).</translation>
     </message>
 </context>
 <context>
@@ -4454,10 +4454,6 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
         <translation>&amp;Queries in Spalten</translation>
     </message>
     <message>
-        <source>Draw the weights transposed, A = Kᵀ Q, as seed 001 writes them: each column is one query and sums to 1.</source>
-        <translation>Die Gewichte transponiert zeichnen, A = Kᵀ Q, wie Seed 001 sie schreibt: jede Spalte ist eine Query und summiert sich zu 1.</translation>
-    </message>
-    <message>
         <source>Fit</source>
         <translation>Einpassen</translation>
     </message>
@@ -4476,6 +4472,10 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
     <message>
         <source>All heads</source>
         <translation>Alle Heads</translation>
+    </message>
+    <message>
+        <source>Draw the weights transposed, A = Kᵀ Q, as texts that keep vectors in columns write them: each column is one query and sums to 1.</source>
+        <translation>Die Gewichte transponiert zeichnen, A = Kᵀ Q, wie Texte mit Vektoren in Spalten sie schreiben: Jede Spalte ist eine Query und summiert sich zu 1.</translation>
     </message>
 </context>
 <context>
