@@ -1,6 +1,7 @@
 // attention-explorer: the explorer window, or headless figures and dumps (README).
 #include "command_line.h"
 
+#include "ui/app/window_manager.h"
 #include "ui/explorer/explorer_window.h"
 #include "ui/explorer/message_bar.h"
 #include "ui/i18n/translations.h"
@@ -8,6 +9,7 @@
 
 #include "core/allocator.h"
 #include "core/scene_json.h"
+#include "gpu/backend_factory.h"
 
 #include <QApplication>
 #include <QDir>
@@ -146,11 +148,15 @@ int main(int argc, char** argv)
         QIcon::fromTheme(QStringLiteral("attention-explorer"),
                          QIcon(QStringLiteral(":/icons/attention-explorer.svg"))));
 
+    // The windows compute with the Vulkan backend's factory: ui knows no backend but the CPU's.
+    attn::ui::WindowManager windows(attn::gpu::backendFactory(), commandLine->backend,
+                                    commandLine->vkDevice);
+
     // A model (--model without an output option), or a scene that names one: the model window.
     const bool sceneWithModel =
         commandLine->unchangedScene() && namesCheckpoint(commandLine->scenePath);
     if (commandLine->modelOptions.active() || sceneWithModel) {
-        auto* window = attn::ui::ModelWindow::create(commandLine->backend, commandLine->vkDevice);
+        auto* window = windows.newModelWindow();
         if (!screenshot.isEmpty())
             saveScreenshotWhenShown(window, screenshot);
         const ModelOptions& model = commandLine->modelOptions;
@@ -164,12 +170,11 @@ int main(int argc, char** argv)
     }
 
     std::string notice;
-    auto backend = attn::gpu::createBackend(commandLine->backend,
-                                            commandLine->vkDevice.toStdString(), &notice);
+    auto backend = windows.backends().create(commandLine->backend,
+                                             commandLine->vkDevice.toStdString(), &notice);
     if (!notice.empty())
         std::fprintf(stderr, "%s\n", notice.c_str());
-    attn::ui::ExplorerWindow window(std::move(backend), QString::fromStdString(notice));
-    window.setModelBackend(commandLine->backend, commandLine->vkDevice);
+    attn::ui::ExplorerWindow window(std::move(backend), QString::fromStdString(notice), &windows);
     window.setScene(builtInExample(), QString());
     if (!commandLine->scenePath.isEmpty() && commandLine->unchangedScene()) {
         // Opened as that file, so Save writes it back; a bad file leaves the example open

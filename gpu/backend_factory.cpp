@@ -94,6 +94,20 @@ std::vector<DeviceInfo> listDevices()
     }
 }
 
+core::BackendFactory backendFactory()
+{
+    core::BackendFactory factory;
+    factory.create = &createBackend;
+    factory.devices = [] {
+        std::vector<core::BackendFactory::Device> devices;
+        for (const DeviceInfo& info : listDevices())
+            devices.push_back({info.name, info.apiVersion, info.driverName, info.driverInfo});
+        return devices;
+    };
+    factory.vulkanHeaders = versionString(VK_HEADER_VERSION_COMPLETE);
+    return factory;
+}
+
 std::string describe(const DeviceInfo& device)
 {
     std::string text = std::to_string(device.index) + ": " + device.name + " [" + device.type + "]";

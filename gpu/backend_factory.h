@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/backend.h"
+#include "core/backend_factory.h"
 #include "physical_device.h"
 
 #include <memory>
@@ -24,7 +25,7 @@ namespace attn::gpu {
 //   ATTN_VK_CHUNK_BYTES=N       small row chunks, so short inputs take the long-input path
 
 // --backend auto|cpu|vulkan.
-enum class BackendChoice { Auto, Cpu, Vulkan };
+using core::BackendChoice;
 
 std::optional<BackendChoice> parseBackendChoice(std::string_view name);
 std::string_view toString(BackendChoice choice);
@@ -55,6 +56,10 @@ createBackend(BackendChoice choice, const std::string& deviceSelector, std::stri
 
 // Every Vulkan device for --list-devices; empty when Vulkan is unavailable.
 std::vector<DeviceInfo> listDevices();
+
+// createBackend, listDevices and the Vulkan headers' version, for the windows (app hands it
+// to ui, which knows no Vulkan).
+core::BackendFactory backendFactory();
 
 // "0: llvmpipe (LLVM 15.0.6, 256 bits) [CPU] driver llvmpipe (Mesa 22.3.6 (LLVM 15.0.6)),
 // Vulkan 1.3.230"

@@ -62,14 +62,14 @@ bool hasComputeQueue(VkPhysicalDevice device)
                        [](const auto& f) { return (f.queueFlags & VK_QUEUE_COMPUTE_BIT) != 0; });
 }
 
+} // namespace
+
 std::string versionString(std::uint32_t version)
 {
     return std::to_string(VK_API_VERSION_MAJOR(version)) + "." +
            std::to_string(VK_API_VERSION_MINOR(version)) + "." +
            std::to_string(VK_API_VERSION_PATCH(version));
 }
-
-} // namespace
 
 std::vector<DeviceInfo> enumerateDevices(const Instance& instance)
 {

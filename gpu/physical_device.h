@@ -22,6 +22,9 @@ struct DeviceInfo
     VkPhysicalDevice handle = VK_NULL_HANDLE;
 };
 
+// "1.3.230": a VK_MAKE_API_VERSION number as Vulkan writes it.
+std::string versionString(std::uint32_t version);
+
 // Devices able to run our compute shaders (Vulkan 1.1 with a compute queue).
 std::vector<DeviceInfo> enumerateDevices(const Instance& instance);
 

@@ -27,7 +27,6 @@
 
 namespace core = attn::core;
 namespace ui = attn::ui;
-namespace gpu = attn::gpu;
 namespace test = attn::test;
 
 namespace {
@@ -131,7 +130,7 @@ private slots:
 
     void everyModelWindowControlHasAName()
     {
-        ui::ModelWindow window(std::make_unique<core::CpuBackend>(), gpu::BackendChoice::Cpu,
+        ui::ModelWindow window(std::make_unique<core::CpuBackend>(), core::BackendChoice::Cpu,
                                QString(), QString());
         window.resize(1600, 1000);
         window.show();

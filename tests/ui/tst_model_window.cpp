@@ -5,6 +5,7 @@
 // load, drop a stale reply; and the live-update time on a GPT-2-shaped random checkpoint.
 // Every number on screen is checked against core's own functions on the same run.
 
+#include "ui/app/window_manager.h"
 #include "ui/document/preferences.h"
 #include "ui/document/recovery_store.h"
 #include "ui/explorer/crash_recovery.h"
@@ -172,8 +173,8 @@ private slots:
 
     void init()
     {
-        m_window = std::make_unique<ui::ModelWindow>(std::make_unique<core::CpuBackend>(),
-                                                     gpu::BackendChoice::Cpu, QString(), QString());
+        m_window = std::make_unique<ui::ModelWindow>(
+            std::make_unique<core::CpuBackend>(), core::BackendChoice::Cpu, QString(), QString());
         m_window->resize(1600, 1000);
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
@@ -776,7 +777,7 @@ private slots:
         QCOMPARE(scene.checkpoint->interventions, m_window->document()->interventions());
 
         // Opened again: the same model, sentence, head and interventions.
-        ui::ModelWindow other(std::make_unique<core::CpuBackend>(), gpu::BackendChoice::Cpu,
+        ui::ModelWindow other(std::make_unique<core::CpuBackend>(), core::BackendChoice::Cpu,
                               QString(), QString());
         QSignalSpy ended(&other, &ui::ModelWindow::loadEnded);
         QVERIFY(other.openScene(path));
@@ -786,22 +787,23 @@ private slots:
         QCOMPARE(other.document()->selectedLayer(), 1);
         QCOMPARE(other.document()->selectedHead(), 1);
 
-        // The explorer window opens such a scene in a model window, and has File > Open Model.
-        ui::ExplorerWindow explorer(std::make_unique<core::CpuBackend>(), QString());
+        // The explorer window opens such a scene in a model window (the window manager's), and
+        // has File > Open Model.
+        ui::WindowManager windows;
+        ui::ExplorerWindow explorer(std::make_unique<core::CpuBackend>(), QString(), &windows);
         QVERIFY(explorer.findChild<QAction*>(QStringLiteral("openModelAction")));
         QVERIFY(explorer.openFile(path));
-        ui::ModelWindow* opened = nullptr;
-        for (QWidget* widget : QApplication::topLevelWidgets())
-            if (auto* window = qobject_cast<ui::ModelWindow*>(widget);
-                window && window != m_window.get() && window != &other)
-                opened = window;
-        QVERIFY(opened);
+        QCOMPARE(windows.modelWindows().size(), 1);
+        ui::ModelWindow* opened = windows.modelWindows().front();
+        QVERIFY(opened->isVisible());
         QTRY_VERIFY_WITH_TIMEOUT(opened->document()->hasModel() && opened->isUpToDate(), 20000);
         QCOMPARE(opened->document()->interventions(), scene.checkpoint->interventions);
         explorer.document()->undoStack()->setClean();
         opened->close();
-        ui::ModelWindow* fromMenu = explorer.openModel(fixture(QStringLiteral("distilbert")));
-        QVERIFY(fromMenu);
+        QTRY_VERIFY(windows.modelWindows().isEmpty()); // deleted on close
+        QVERIFY(explorer.openModel(fixture(QStringLiteral("distilbert"))));
+        QCOMPARE(windows.modelWindows().size(), 1);
+        ui::ModelWindow* fromMenu = windows.modelWindows().front();
         QTRY_VERIFY_WITH_TIMEOUT(fromMenu->document()->hasModel() && fromMenu->isUpToDate(), 20000);
         QVERIFY(fromMenu->predictionsView()->blocks().front().heading.contains(
             QStringLiteral("[MASK]")));
@@ -862,7 +864,7 @@ private slots:
             test::leaveRecoveryCopy(ui::CrashRecovery::directory(), work, QString(), 999999,
                                     QStringLiteral("model"), QStringLiteral("gpt2"));
         auto next = std::make_unique<ui::ModelWindow>(
-            std::make_unique<core::CpuBackend>(), gpu::BackendChoice::Cpu, QString(), QString());
+            std::make_unique<core::CpuBackend>(), core::BackendChoice::Cpu, QString(), QString());
         ui::MessageBar* bar = next->messageBar();
         QCOMPARE(bar->key(), QStringLiteral("recovery"));
         QVERIFY2(bar->text().contains(QStringLiteral("unsaved changes to gpt2 from")),
@@ -911,7 +913,7 @@ private slots:
         const QString left = test::leaveRecoveryCopy(
             ui::CrashRecovery::directory(), core::sceneToJson(scene), QString(), 999999,
             QStringLiteral("model"), QStringLiteral("model"));
-        ui::ModelWindow next(std::make_unique<core::CpuBackend>(), gpu::BackendChoice::Cpu,
+        ui::ModelWindow next(std::make_unique<core::CpuBackend>(), core::BackendChoice::Cpu,
                              QString(), QString());
         QSignalSpy ended(&next, &ui::ModelWindow::loadEnded);
         barButton(next.messageBar(), QStringLiteral("Restore"))->click();
@@ -1016,7 +1018,7 @@ private slots:
     {
         auto gate = std::make_unique<GateBackend>();
         GateBackend* gated = gate.get();
-        m_window = std::make_unique<ui::ModelWindow>(std::move(gate), gpu::BackendChoice::Cpu,
+        m_window = std::make_unique<ui::ModelWindow>(std::move(gate), core::BackendChoice::Cpu,
                                                      QString(), QString());
         m_window->show();
         openGpt2();

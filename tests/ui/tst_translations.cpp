@@ -468,7 +468,7 @@ private slots:
         auto build = [] {
             auto window =
                 std::make_unique<ui::ModelWindow>(std::make_unique<core::CpuBackend>(),
-                                                  gpu::BackendChoice::Cpu, QString(), QString());
+                                                  core::BackendChoice::Cpu, QString(), QString());
             window->resize(1600, 1000);
             window->show();
             QSignalSpy ended(window.get(), &ui::ModelWindow::loadEnded);

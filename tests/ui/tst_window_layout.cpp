@@ -320,7 +320,7 @@ private slots:
     void modelWindowFiguresKeepTheirRoom()
     {
         QFETCH(QSize, screen);
-        ui::ModelWindow window(std::make_unique<core::CpuBackend>(), gpu::BackendChoice::Cpu,
+        ui::ModelWindow window(std::make_unique<core::CpuBackend>(), core::BackendChoice::Cpu,
                                QString(), QString());
         window.resize(screenOf(screen));
         window.show();
@@ -367,7 +367,7 @@ private slots:
     // the model window's read "gpt2* — Attention Explorer · model — Attention Explorer".
     void windowTitlesNameTheApplicationOnce()
     {
-        ui::ModelWindow window(std::make_unique<core::CpuBackend>(), gpu::BackendChoice::Cpu,
+        ui::ModelWindow window(std::make_unique<core::CpuBackend>(), core::BackendChoice::Cpu,
                                QString(), QString());
         QSignalSpy ended(&window, &ui::ModelWindow::loadEnded);
         window.openModel(test::modelFixturesDir() + QStringLiteral("/gpt2"),

@@ -1,6 +1,6 @@
 #include "ui/explorer/about_dialog.h"
 
-#include "gpu/backend_factory.h"
+#include "core/backend_factory.h"
 
 #include <Eigen/Core>
 #include <QApplication>
@@ -16,7 +16,6 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
-#include <vulkan/vulkan_core.h>
 
 #ifndef ATTN_VERSION
 #error "ATTN_VERSION is set by ui/CMakeLists.txt from the project version"
@@ -26,21 +25,14 @@ namespace attn::ui {
 
 namespace {
 
-QString vulkanVersion(std::uint32_t version)
-{
-    return QStringLiteral("%1.%2.%3")
-        .arg(VK_API_VERSION_MAJOR(version))
-        .arg(VK_API_VERSION_MINOR(version))
-        .arg(VK_API_VERSION_PATCH(version));
-}
-
 // The Vulkan version and driver of the device computing now. The backend names its device
 // only, so it is looked up among the devices (a second, short-lived instance).
-QString vulkanDevice(const QString& backend, const QString& device)
+QString vulkanDevice(const core::BackendFactory& backends, const QString& backend,
+                     const QString& device)
 {
     if (backend != QLatin1String("Vulkan"))
         return QObject::tr("not in use");
-    for (const gpu::DeviceInfo& info : gpu::listDevices()) {
+    for (const core::BackendFactory::Device& info : backends.devices()) {
         if (QString::fromStdString(info.name) != device)
             continue;
         QString text = QObject::tr("Vulkan %1").arg(QString::fromStdString(info.apiVersion));
@@ -55,8 +47,8 @@ QString vulkanDevice(const QString& backend, const QString& device)
 
 } // namespace
 
-AboutDialog::AboutDialog(const QString& backend, const QString& device, const QString& reason,
-                         QWidget* parent)
+AboutDialog::AboutDialog(const core::BackendFactory& backends, const QString& backend,
+                         const QString& device, const QString& reason, QWidget* parent)
     : QDialog(parent)
 {
     setWindowTitle(tr("About Attention Explorer"));
@@ -77,13 +69,15 @@ AboutDialog::AboutDialog(const QString& backend, const QString& device, const QS
                           .arg(EIGEN_MAJOR_VERSION)
                           .arg(EIGEN_MINOR_VERSION)},
         {tr("QCustomPlot"), QStringLiteral(QCUSTOMPLOT_VERSION_STR)},
-        {tr("Vulkan headers"), vulkanVersion(VK_HEADER_VERSION_COMPLETE)},
-        {tr("Vulkan device"), vulkanDevice(backend, device)},
+        {tr("Vulkan headers"), QString::fromStdString(backends.vulkanHeaders)},
+        {tr("Vulkan device"), vulkanDevice(backends, backend, device)},
         {tr("System"), QStringLiteral("%1, %2").arg(QSysInfo::prettyProductName(),
                                                     QSysInfo::currentCpuArchitecture())},
     };
     if (!reason.isEmpty())
         rows.insert(3, {tr("Why this backend"), reason});
+    if (backends.vulkanHeaders.empty()) // a program without the Vulkan backend has none
+        rows.removeIf([this](const auto& row) { return row.first == tr("Vulkan headers"); });
 
     auto* about = new QWidget;
     auto* aboutLayout = new QVBoxLayout(about);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/backend_factory.h"
+
 #include <QDialog>
 #include <QString>
 
@@ -18,10 +20,10 @@ class AboutDialog : public QDialog
 public:
     // `backend` and `device`: what computes now (ComputeController::backendName() and
     // deviceName(), e.g. "Vulkan" and "llvmpipe (LLVM 15.0.6, 256 bits)"). For a Vulkan
-    // backend the device's Vulkan version and driver are looked up too. `reason`: why that
-    // backend (gpu::createBackend's notice, in full), shown when there is one.
-    AboutDialog(const QString& backend, const QString& device, const QString& reason = QString(),
-                QWidget* parent = nullptr);
+    // backend the device's Vulkan version and driver are looked up among `backends`' devices.
+    // `reason`: why that backend (the factory's notice, in full), shown when there is one.
+    AboutDialog(const core::BackendFactory& backends, const QString& backend, const QString& device,
+                const QString& reason = QString(), QWidget* parent = nullptr);
 
     // The facts the dialog shows, one "name: value" a line.
     QString details() const { return m_details; }

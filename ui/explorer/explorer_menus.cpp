@@ -155,8 +155,8 @@ void ExplorerMenus::buildMenus(SceneFiles& files, ViewBar& viewBar,
     QMenu* help = window.menuBar()->addMenu(tr("&Help"));
     QAction* about = add(help, tr("&About Attention Explorer"), QKeySequence(), [&window] {
         const ComputeController* compute = window.computeController();
-        auto* dialog = new AboutDialog(compute->backendName(), compute->deviceName(),
-                                       window.backendNotice(), &window);
+        auto* dialog = new AboutDialog(window.backends(), compute->backendName(),
+                                       compute->deviceName(), window.backendNotice(), &window);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         dialog->open();
     });

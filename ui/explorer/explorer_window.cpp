@@ -1,5 +1,6 @@
 #include "ui/explorer/explorer_window.h"
 
+#include "ui/app/window_manager.h"
 #include "ui/concepts/concept_pages.h"
 #include "ui/document/file_names.h"
 #include "ui/document/preferences.h"
@@ -19,8 +20,6 @@
 #include "ui/explorer/window_words.h"
 #include "ui/export/export_dialog.h"
 #include "ui/figures/colormap.h"
-#include "ui/model/model_window.h"
-#include "ui/model/open_model_dialog.h"
 #include "ui/presentation/presentation_export.h"
 #include "ui/presentation/presentation_window.h"
 #include "ui/views/head_view_tabs.h"
@@ -119,8 +118,11 @@ core::Scene defaultScene()
 } // namespace
 
 ExplorerWindow::ExplorerWindow(std::unique_ptr<core::Backend> backend, const QString& backendNotice,
-                               QWidget* parent)
-    : QMainWindow(parent)
+                               WindowManager* windows, QWidget* parent)
+    : QMainWindow(parent),
+      m_windows(windows ? windows
+                        : new WindowManager(core::BackendFactory(), core::BackendChoice::Auto,
+                                            QString(), this))
 {
     setObjectName(QStringLiteral("ExplorerWindow"));
     setAcceptDrops(true);
@@ -132,9 +134,7 @@ ExplorerWindow::ExplorerWindow(std::unique_ptr<core::Backend> backend, const QSt
     m_files = new SceneFiles(
         *this, m_document, *m_messages, *statusBar(),
         {[this](const core::Scene& scene, const QString& path) { setScene(scene, path); },
-         [this](const QString& path) {
-             return ModelWindow::create(m_modelBackend, m_modelDevice)->openScene(path);
-         },
+         [this](const QString& path) { return m_windows->openModelScene(path); },
          [this](const QString& folder) { openModel(folder); }});
     buildDocks();
     m_menus =
@@ -147,7 +147,7 @@ ExplorerWindow::ExplorerWindow(std::unique_ptr<core::Backend> backend, const QSt
         [this](const core::Scene& scene, const QString& path, const core::Scene& asOpened) {
             showRestored(scene, path, asOpened);
         },
-        [this] { return ModelWindow::create(m_modelBackend, m_modelDevice)->recovery(); }, this);
+        [this] { return m_windows->newModelRecovery(); }, this);
 
     // A pooled heatmap follows the view's size: recompute once a resize settles.
     m_poolingCheck.setSingleShot(true);
@@ -873,24 +873,14 @@ bool ExplorerWindow::openFile(const QString& path)
     return m_files->openFile(path);
 }
 
-ModelWindow* ExplorerWindow::openModel(const QString& folderOrId)
+bool ExplorerWindow::openModel(const QString& folderOrId)
 {
-    QString source = folderOrId;
-    if (source.isEmpty()) {
-        OpenModelDialog dialog(this);
-        if (dialog.exec() != QDialog::Accepted || dialog.selectedFolder().isEmpty())
-            return nullptr;
-        source = dialog.selectedFolder();
-    }
-    ModelWindow* window = ModelWindow::create(m_modelBackend, m_modelDevice);
-    window->openModel(source);
-    return window;
+    return m_windows->openModel(folderOrId, this) != nullptr;
 }
 
-void ExplorerWindow::setModelBackend(gpu::BackendChoice choice, const QString& deviceSelector)
+const core::BackendFactory& ExplorerWindow::backends() const
 {
-    m_modelBackend = choice;
-    m_modelDevice = deviceSelector;
+    return m_windows->backends();
 }
 
 bool ExplorerWindow::saveFile(const QString& path)

@@ -6,8 +6,8 @@
 #include "ui/views/head_view_tabs.h"
 
 #include "core/backend.h"
+#include "core/backend_factory.h"
 #include "core/scene.h"
-#include "gpu/backend_factory.h"
 
 #include <QMainWindow>
 #include <QPointer>
@@ -39,6 +39,7 @@ class KernelPage;
 class PositionsPage;
 class TrainPage;
 class ViewBar;
+class WindowManager;
 class ExplorerMenus;
 class ExportDialog;
 class SceneFiles;
@@ -48,7 +49,6 @@ struct ExportSource;
 class InputPanel;
 class LinesView;
 class MessageBar;
-class ModelWindow;
 class StaleIndicator;
 class WeightsPanel;
 
@@ -61,10 +61,12 @@ class ExplorerWindow : public QMainWindow
     Q_OBJECT
 
 public:
-    // `backendNotice` (from gpu::createBackend: why Vulkan is not used) is said once, in a
+    // `backendNotice` (from the backend factory: why Vulkan is not used) is said once, in a
     // learner's words, until dismissed; the notice itself is the backend label's tooltip.
+    // `windows` opens the model windows this one asks for; null: a manager of its own, whose
+    // model windows compute on the CPU.
     ExplorerWindow(std::unique_ptr<core::Backend> backend, const QString& backendNotice,
-                   QWidget* parent = nullptr);
+                   WindowManager* windows = nullptr, QWidget* parent = nullptr);
     ~ExplorerWindow() override;
 
     // Shows `scene` with a fresh undo history; an empty path is an untitled scene.
@@ -76,19 +78,19 @@ public:
     // Saves atomically to `path` and makes it the document's file; on failure shows why
     // and returns false (the old file, if any, is intact).
     bool saveFile(const QString& path);
-    // File > Open Model…: a real model in a window of its own (ModelWindow), leaving this one
-    // as it is. An empty path shows the Open Model dialog first; returns the window, or null
-    // when the dialog was cancelled.
-    ModelWindow* openModel(const QString& folderOrId = QString());
+    // File > Open Model…: a real model in a window of its own (the window manager opens it),
+    // leaving this one as it is. An empty path shows the Open Model dialog first; false when
+    // that was cancelled.
+    bool openModel(const QString& folderOrId = QString());
     // File > New: the built-in example, a fresh untitled scene. Does not ask about unsaved changes.
     void newScene();
-    // How model windows compute (the command line's --backend and --vk-device).
-    void setModelBackend(gpu::BackendChoice choice, const QString& deviceSelector);
 
     SceneDocument* document() { return &m_document; }
     ComputeController* computeController() const { return m_compute; }
     // Why the backend computing is the one it is (for Help > About); empty when it is Vulkan.
     QString backendNotice() const { return m_backendNotice; }
+    // The backends the application offers (Help > About describes their devices).
+    const core::BackendFactory& backends() const;
     InputPanel* inputPanel() const { return m_input; }
     AttentionPanel* attentionPanel() const { return m_attention; }
     WeightsPanel* weightsPanel() const { return m_weights; }
@@ -223,8 +225,7 @@ private:
     QLabel* m_timeLabel = nullptr;
     QLabel* m_backendLabel = nullptr;
 
-    gpu::BackendChoice m_modelBackend = gpu::BackendChoice::Auto;
-    QString m_modelDevice;
+    WindowManager* m_windows = nullptr;
     QPointer<ExportDialog> m_exportDialog;
     QPointer<PresentationWindow> m_presentation;
 

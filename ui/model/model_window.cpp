@@ -80,9 +80,11 @@ QString sampleText(const core::Model& model)
 
 } // namespace
 
-ModelWindow::ModelWindow(std::unique_ptr<core::Backend> backend, gpu::BackendChoice choice,
-                         const QString& selector, const QString& notice, QWidget* parent)
-    : QMainWindow(parent), m_choice(choice), m_selector(selector), m_backendNotice(notice)
+ModelWindow::ModelWindow(std::unique_ptr<core::Backend> backend, core::BackendChoice choice,
+                         const QString& selector, const QString& notice,
+                         core::BackendFactory backends, QWidget* parent)
+    : QMainWindow(parent), m_backends(std::move(backends)), m_choice(choice), m_selector(selector),
+      m_backendNotice(notice)
 {
     setObjectName(QStringLiteral("ModelWindow"));
     m_compute = new ModelComputeController(std::move(backend), this);
@@ -123,18 +125,13 @@ ModelWindow::~ModelWindow()
     m_compute = nullptr;
 }
 
-ModelWindow* ModelWindow::create(gpu::BackendChoice choice, const QString& selector)
+ModelWindow* ModelWindow::create(const core::BackendFactory& backends, core::BackendChoice choice,
+                                 const QString& selector)
 {
     std::string notice;
-    std::unique_ptr<core::Backend> backend;
-    try {
-        backend = gpu::createBackend(choice, selector.toStdString(), &notice);
-    } catch (const core::Error& error) { // a device selector that names none
-        notice = error.what();
-        backend = gpu::createBackend(gpu::BackendChoice::Cpu, std::string(), nullptr);
-    }
-    auto* window =
-        new ModelWindow(std::move(backend), choice, selector, QString::fromStdString(notice));
+    std::unique_ptr<core::Backend> backend = makeBackend(backends, choice, selector, &notice);
+    auto* window = new ModelWindow(std::move(backend), choice, selector,
+                                   QString::fromStdString(notice), backends);
     window->setAttribute(Qt::WA_DeleteOnClose);
     const QRect screen =
         window->screen() ? window->screen()->availableGeometry() : QRect(0, 0, 1280, 800);
@@ -147,14 +144,17 @@ ModelWindow* ModelWindow::create(gpu::BackendChoice choice, const QString& selec
     return window;
 }
 
-std::unique_ptr<core::Backend> ModelWindow::makeBackend(std::string* notice) const
+std::unique_ptr<core::Backend> ModelWindow::makeBackend(const core::BackendFactory& backends,
+                                                        core::BackendChoice choice,
+                                                        const QString& selector,
+                                                        std::string* notice)
 {
     try {
-        return gpu::createBackend(m_choice, m_selector.toStdString(), notice);
-    } catch (const core::Error& error) {
+        return backends.create(choice, selector.toStdString(), notice);
+    } catch (const core::Error& error) { // a device selector that names none
         if (notice)
             *notice = error.what();
-        return gpu::createBackend(gpu::BackendChoice::Cpu, std::string(), nullptr);
+        return backends.create(core::BackendChoice::Cpu, std::string(), nullptr);
     }
 }
 
@@ -409,9 +409,9 @@ void ModelWindow::buildMenus()
 
     QMenu* compute = menuBar()->addMenu(tr("&Compute"));
     m_backendGroup = new QActionGroup(this);
-    for (auto [choice, text] : {std::pair{gpu::BackendChoice::Auto, tr("&Auto (the faster here)")},
-                                std::pair{gpu::BackendChoice::Cpu, tr("&CPU")},
-                                std::pair{gpu::BackendChoice::Vulkan, tr("&Vulkan")}}) {
+    for (auto [choice, text] : {std::pair{core::BackendChoice::Auto, tr("&Auto (the faster here)")},
+                                std::pair{core::BackendChoice::Cpu, tr("&CPU")},
+                                std::pair{core::BackendChoice::Vulkan, tr("&Vulkan")}}) {
         QAction* action = compute->addAction(text);
         action->setCheckable(true);
         action->setChecked(choice == m_choice);
@@ -967,13 +967,13 @@ void ModelWindow::updateStatus()
     QString text = tr("%1 · %2").arg(backend, shortDeviceName(device));
     // The label says it in a learner's words; the tooltip holds the notice, written for developers.
     QString why;
-    if (m_choice == gpu::BackendChoice::Auto)
+    if (m_choice == core::BackendChoice::Auto)
         why = m_backendNotice.isEmpty() ? tr("auto: a GPU is faster than the CPU backend")
                                         : tr("auto: no graphics card to use");
     else
-        why = m_choice == gpu::BackendChoice::Cpu ? tr("chosen: CPU")
-              : m_backendNotice.isEmpty()         ? tr("chosen: Vulkan")
-                                                  : tr("chosen: Vulkan, not available here");
+        why = m_choice == core::BackendChoice::Cpu ? tr("chosen: CPU")
+              : m_backendNotice.isEmpty()          ? tr("chosen: Vulkan")
+                                                   : tr("chosen: Vulkan, not available here");
     m_backendLabel->setText(text + QStringLiteral(" (") + why + QLatin1Char(')'));
     m_backendLabel->setToolTip(
         tr("Computed by %1 on %2.\n%3\nCompute > Vulkan or CPU to choose.")
@@ -1005,11 +1005,11 @@ void ModelWindow::showError(const QString& key, const QString& text)
     m_messages->showMessage(key, MessageBar::Level::Error, text);
 }
 
-void ModelWindow::setBackendChoice(gpu::BackendChoice choice)
+void ModelWindow::setBackendChoice(core::BackendChoice choice)
 {
     m_choice = choice;
     std::string notice;
-    auto backend = makeBackend(&notice);
+    auto backend = makeBackend(m_backends, m_choice, m_selector, &notice);
     m_backendNotice = QString::fromStdString(notice);
     m_compute->setBackend(std::move(backend));
     for (QAction* action : m_backendGroup->actions())
@@ -1035,7 +1035,8 @@ void ModelWindow::computeImportance()
         return;
     }
     m_importanceJob.reset();
-    m_importanceJob = std::make_unique<HeadImportanceJob>(result, makeBackend(nullptr));
+    m_importanceJob = std::make_unique<HeadImportanceJob>(
+        result, makeBackend(m_backends, m_choice, m_selector, nullptr));
     HeadImportanceJob* job = m_importanceJob.get();
     m_importance->setRunning(true);
     connect(job, &HeadImportanceJob::progress, m_importance, &ImportanceView::setProgress);

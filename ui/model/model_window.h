@@ -7,8 +7,8 @@
 #include "ui/widgets/deferred_call.h"
 
 #include "core/backend.h"
+#include "core/backend_factory.h"
 #include "core/scene.h"
-#include "gpu/backend_factory.h"
 
 #include <QMainWindow>
 #include <QPointer>
@@ -65,14 +65,18 @@ class ModelWindow : public QMainWindow
     Q_OBJECT
 
 public:
-    // `backend` computes the model; `choice` and `selector` are how it was made (the Compute
-    // menu and head importance make others the same way); `notice` says why auto chose it.
-    ModelWindow(std::unique_ptr<core::Backend> backend, gpu::BackendChoice choice,
-                const QString& selector, const QString& notice, QWidget* parent = nullptr);
+    // `backend` computes the model; `choice` and `selector` are how `backends` made it (the
+    // Compute menu and head importance make others the same way); `notice` says why auto chose
+    // it.
+    ModelWindow(std::unique_ptr<core::Backend> backend, core::BackendChoice choice,
+                const QString& selector, const QString& notice, core::BackendFactory backends = {},
+                QWidget* parent = nullptr);
     ~ModelWindow() override;
 
-    // A window of its own (deleted on close) with the backend `choice` makes, shown.
-    static ModelWindow* create(gpu::BackendChoice choice, const QString& selector);
+    // A window of its own (deleted on close) with the backend `backends` makes for `choice`,
+    // shown (WindowManager opens them).
+    static ModelWindow* create(const core::BackendFactory& backends, core::BackendChoice choice,
+                               const QString& selector);
 
     // Loads a model folder or a cached id off the UI thread (progress and Cancel in the
     // status bar), then shows it with `text` (empty: the last sentence used with it, else a
@@ -111,7 +115,7 @@ public:
     void fitPanels();
     void fitHeadPanelWidth();
     // Another backend (Compute menu): the next run computes there.
-    void setBackendChoice(gpu::BackendChoice choice);
+    void setBackendChoice(core::BackendChoice choice);
 
     ModelDocument* document() { return &m_document; }
     ModelRecovery* recovery() const { return m_recovery; }
@@ -175,11 +179,16 @@ private:
     void enableModelControls();
     FigureSpec figureSpec(FigureView view) const;
     void exportModelFigureDialog(ModelFigure figure);
-    std::unique_ptr<core::Backend> makeBackend(std::string* notice) const;
+    // What m_backends makes for m_choice; where the selector names no device, the CPU backend
+    // with the error as the notice.
+    static std::unique_ptr<core::Backend> makeBackend(const core::BackendFactory& backends,
+                                                      core::BackendChoice choice,
+                                                      const QString& selector, std::string* notice);
 
     ModelDocument m_document;
     ModelComputeController* m_compute = nullptr;
-    gpu::BackendChoice m_choice = gpu::BackendChoice::Auto;
+    core::BackendFactory m_backends;
+    core::BackendChoice m_choice = core::BackendChoice::Auto;
     QString m_selector;
     QString m_backendNotice;
     std::unique_ptr<ModelLoadJob> m_load;

@@ -1,0 +1,56 @@
+#include "ui/app/window_manager.h"
+
+#include "ui/model/model_window.h"
+#include "ui/model/open_model_dialog.h"
+
+namespace attn::ui {
+
+WindowManager::WindowManager(core::BackendFactory backends, core::BackendChoice modelChoice,
+                             const QString& modelSelector, QObject* parent)
+    : QObject(parent), m_backends(std::move(backends)), m_modelChoice(modelChoice),
+      m_modelSelector(modelSelector)
+{
+}
+
+ModelWindow* WindowManager::newModelWindow()
+{
+    m_modelWindows.removeAll(nullptr); // closed, deleted
+    ModelWindow* window = ModelWindow::create(m_backends, m_modelChoice, m_modelSelector);
+    m_modelWindows.append(window);
+    return window;
+}
+
+ModelWindow* WindowManager::openModel(const QString& folderOrId, QWidget* dialogParent)
+{
+    QString source = folderOrId;
+    if (source.isEmpty()) {
+        OpenModelDialog dialog(dialogParent);
+        if (dialog.exec() != QDialog::Accepted || dialog.selectedFolder().isEmpty())
+            return nullptr;
+        source = dialog.selectedFolder();
+    }
+    ModelWindow* window = newModelWindow();
+    window->openModel(source);
+    return window;
+}
+
+bool WindowManager::openModelScene(const QString& path)
+{
+    return newModelWindow()->openScene(path);
+}
+
+ModelRecovery* WindowManager::newModelRecovery()
+{
+    return newModelWindow()->recovery();
+}
+
+QList<ModelWindow*> WindowManager::modelWindows() const
+{
+    QList<ModelWindow*> windows;
+    for (const QPointer<ModelWindow>& window : m_modelWindows)
+        if (window)
+            windows.append(window);
+    return windows;
+}
+
+} // namespace attn::ui
