@@ -3,9 +3,9 @@
 
 #include "ui/app/window_manager.h"
 #include "ui/explorer/explorer_window.h"
-#include "ui/explorer/message_bar.h"
 #include "ui/i18n/translations.h"
 #include "ui/model/model_window.h"
+#include "ui/widgets/message_bar.h"
 
 #include "core/allocator.h"
 #include "core/scene_json.h"

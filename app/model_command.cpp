@@ -15,9 +15,9 @@
 #include "ui/concepts/concept_figures.h"
 #include "ui/concepts/embedding_space_figure.h"
 #include "ui/concepts/positions_figure.h"
-#include "ui/explorer/score_options.h"
 #include "ui/figures/figure_export.h"
 #include "ui/figures/stage_export.h"
+#include "ui/widgets/score_options.h"
 
 #include <QCommandLineParser>
 #include <QJsonDocument>

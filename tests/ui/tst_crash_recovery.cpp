@@ -4,7 +4,7 @@
 
 #include "ui/document/recovery_store.h"
 #include "ui/explorer/explorer_window.h"
-#include "ui/explorer/message_bar.h"
+#include "ui/widgets/message_bar.h"
 
 #include "core/cpu_backend.h"
 #include "core/scene_json.h"

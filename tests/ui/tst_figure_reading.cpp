@@ -2,11 +2,11 @@
 // chips, axes and predictions alike; the Pipeline's signed maps each have a colour bar and
 // its masked panel is titled by what was done (scaled only when scaling is on); numbers in
 // cells grow with the cell; choosing bilinear says that M = I is the dot product.
-#include "ui/explorer/attention_panel.h"
-#include "ui/explorer/score_options.h"
 #include "ui/explorer/token_chips.h"
 #include "ui/figures/figure_builder.h"
 #include "ui/model/matrix_painter.h"
+#include "ui/widgets/attention_panel.h"
+#include "ui/widgets/score_options.h"
 
 #include "core/cpu_backend.h"
 #include "core/scene.h"

@@ -10,8 +10,6 @@
 #include "ui/document/recovery_store.h"
 #include "ui/explorer/crash_recovery.h"
 #include "ui/explorer/explorer_window.h"
-#include "ui/explorer/message_bar.h"
-#include "ui/explorer/stale_indicator.h"
 #include "ui/export/export_dialog.h"
 #include "ui/model/head_grid_view.h"
 #include "ui/model/importance_view.h"
@@ -28,6 +26,8 @@
 #include "ui/views/lines_view.h"
 #include "ui/widgets/decimal_field.h"
 #include "ui/widgets/matrix_editor.h"
+#include "ui/widgets/message_bar.h"
+#include "ui/widgets/stale_indicator.h"
 
 #include "core/cpu_backend.h"
 #include "core/model/forward.h"

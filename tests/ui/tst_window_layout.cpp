@@ -5,15 +5,15 @@
 // window, on a projector, a laptop and a monitor keep their figures a usable size and their
 // panels narrow enough to need no sideways scrolling.
 
-#include "ui/explorer/attention_panel.h"
 #include "ui/explorer/explorer_window.h"
 #include "ui/explorer/input_panel.h"
-#include "ui/explorer/message_bar.h"
 #include "ui/model/head_grid_view.h"
 #include "ui/model/model_window.h"
 #include "ui/model/predictions_painter.h"
 #include "ui/presentation/presentation_window.h"
 #include "ui/views/heatmap_view.h"
+#include "ui/widgets/attention_panel.h"
+#include "ui/widgets/message_bar.h"
 
 #include "core/cpu_backend.h"
 #include "core/scene.h"

@@ -1,8 +1,8 @@
 #include "ui/document/scene_document.h"
 
 #include "ui/document/scene_commands.h"
-#include "ui/explorer/embedding_options.h"
 #include "ui/figures/figure_spec.h"
+#include "ui/widgets/embedding_options.h"
 
 #include "core/error.h"
 #include "core/limits.h"

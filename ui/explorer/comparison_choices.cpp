@@ -1,6 +1,6 @@
 #include "ui/explorer/comparison_choices.h"
 
-#include "ui/explorer/score_options.h"
+#include "ui/widgets/score_options.h"
 
 #include "core/analysis/scene_comparison.h"
 #include "core/error.h"

@@ -1,7 +1,7 @@
 #include "ui/explorer/compute_schedule.h"
 
 #include "ui/document/scene_document.h"
-#include "ui/explorer/stale_indicator.h"
+#include "ui/widgets/stale_indicator.h"
 
 namespace attn::ui {
 

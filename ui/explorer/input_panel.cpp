@@ -1,8 +1,8 @@
 #include "ui/explorer/input_panel.h"
 
-#include "ui/explorer/embedding_options.h"
 #include "ui/explorer/token_chips.h"
 #include "ui/explorer/window_words.h"
+#include "ui/widgets/embedding_options.h"
 
 #include "core/error.h"
 #include "core/limits.h"

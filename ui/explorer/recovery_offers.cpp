@@ -1,6 +1,6 @@
 #include "ui/explorer/recovery_offers.h"
 
-#include "ui/explorer/message_bar.h"
+#include "ui/widgets/message_bar.h"
 
 #include <QDir>
 #include <QFileInfo>

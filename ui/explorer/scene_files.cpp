@@ -4,7 +4,7 @@
 #include "ui/document/file_prompts.h"
 #include "ui/document/preferences.h"
 #include "ui/document/scene_document.h"
-#include "ui/explorer/message_bar.h"
+#include "ui/widgets/message_bar.h"
 
 #include "core/scene_json.h"
 

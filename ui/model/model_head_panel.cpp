@@ -1,10 +1,10 @@
 #include "ui/model/model_head_panel.h"
 
-#include "ui/explorer/attention_panel.h"
-#include "ui/explorer/score_options.h"
 #include "ui/figures/figure_spec.h"
+#include "ui/widgets/attention_panel.h"
 #include "ui/widgets/decimal_field.h"
 #include "ui/widgets/matrix_editor.h"
+#include "ui/widgets/score_options.h"
 
 #include "core/error.h"
 

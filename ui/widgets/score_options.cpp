@@ -1,4 +1,4 @@
-#include "ui/explorer/score_options.h"
+#include "ui/widgets/score_options.h"
 
 #include <QObject>
 

@@ -1,9 +1,9 @@
-#include "ui/explorer/attention_panel.h"
+#include "ui/widgets/attention_panel.h"
 
-#include "ui/explorer/score_options.h"
 #include "ui/widgets/decimal_field.h"
 #include "ui/widgets/flow_layout.h"
 #include "ui/widgets/integer_field.h"
+#include "ui/widgets/score_options.h"
 
 #include "core/error.h"
 #include "core/limits.h"

@@ -1,4 +1,4 @@
-#include "ui/explorer/stale_indicator.h"
+#include "ui/widgets/stale_indicator.h"
 
 #include <QEvent>
 #include <QLabel>

@@ -1,4 +1,4 @@
-#include "ui/explorer/embedding_options.h"
+#include "ui/widgets/embedding_options.h"
 
 #include <QObject>
 

@@ -1,4 +1,4 @@
-#include "ui/explorer/message_bar.h"
+#include "ui/widgets/message_bar.h"
 
 #include <QEvent>
 #include <QHBoxLayout>
