@@ -1,20 +1,26 @@
 // The sequence-to-sequence window on the tiny checkpoints PyTorch made (tests/data/seq2seq):
 // what it shows at each step against PyTorch's numbers, bad input, training a task, figures.
+#include "ui/app/window_manager.h"
+#include "ui/explorer/explorer_window.h"
 #include "ui/model/matrix_panels_view.h"
 #include "ui/seq2seq/seq2seq_figures.h"
 #include "ui/seq2seq/seq2seq_window.h"
 
+#include "core/cpu_backend.h"
 #include "core/error.h"
 
+#include <QAction>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUndoStack>
 
 #include <cmath>
 
@@ -87,6 +93,24 @@ private slots:
         QCOMPARE(window.shownSteps(), 4);
         window.showSteps(1);
         QCOMPARE(window.translationLabel()->text(), QStringLiteral("mouse"));
+    }
+
+    // File > Sequence to Sequence… in the explorer opens one, which the window manager keeps.
+    void explorerOpensOne()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        ui::WindowManager windows;
+        ui::ExplorerWindow explorer(std::make_unique<core::CpuBackend>(), QString(), &windows);
+        auto* action = explorer.findChild<QAction*>(QStringLiteral("openSeq2SeqAction"));
+        QVERIFY(action);
+        action->trigger();
+        QCOMPARE(windows.seq2seqWindows().size(), 1);
+        ui::Seq2SeqWindow* opened = windows.seq2seqWindows().first();
+        QVERIFY(opened->isVisible());
+        QVERIFY(opened->alignmentView()->message().contains(QStringLiteral("Training tab")));
+        opened->close(); // deleted on close
+        QTRY_COMPARE(windows.seq2seqWindows().size(), 0);
+        explorer.document()->undoStack()->setClean();
     }
 
     void badInputIsSaidAndLosesNothing()

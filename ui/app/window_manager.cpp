@@ -2,6 +2,7 @@
 
 #include "ui/model/model_window.h"
 #include "ui/model/open_model_dialog.h"
+#include "ui/seq2seq/seq2seq_window.h"
 
 namespace attn::ui {
 
@@ -10,6 +11,25 @@ WindowManager::WindowManager(core::BackendFactory backends, core::BackendChoice 
     : QObject(parent), m_backends(std::move(backends)), m_modelChoice(modelChoice),
       m_modelSelector(modelSelector)
 {
+}
+
+Seq2SeqWindow* WindowManager::newSeq2SeqWindow()
+{
+    m_seq2seqWindows.removeAll(nullptr); // closed, deleted
+    auto* window = new Seq2SeqWindow;
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->show();
+    m_seq2seqWindows.append(window);
+    return window;
+}
+
+QList<Seq2SeqWindow*> WindowManager::seq2seqWindows() const
+{
+    QList<Seq2SeqWindow*> open;
+    for (const QPointer<Seq2SeqWindow>& window : m_seq2seqWindows)
+        if (window)
+            open.append(window);
+    return open;
 }
 
 ModelWindow* WindowManager::newModelWindow()

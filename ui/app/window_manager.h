@@ -13,6 +13,7 @@ namespace attn::ui {
 
 class ModelRecovery;
 class ModelWindow;
+class Seq2SeqWindow;
 
 // The application's windows: it opens the model windows (the explorer asks it for them, so
 // neither window knows the other) and keeps the factory every window makes its backends with
@@ -42,12 +43,16 @@ public:
     ModelRecovery* newModelRecovery();
     // The model windows open now, oldest first.
     QList<ModelWindow*> modelWindows() const;
+    // A sequence-to-sequence window of its own (deleted on close), shown.
+    Seq2SeqWindow* newSeq2SeqWindow();
+    QList<Seq2SeqWindow*> seq2seqWindows() const;
 
 private:
     core::BackendFactory m_backends;
     core::BackendChoice m_modelChoice;
     QString m_modelSelector;
     QList<QPointer<ModelWindow>> m_modelWindows;
+    QList<QPointer<Seq2SeqWindow>> m_seq2seqWindows;
 };
 
 } // namespace attn::ui

@@ -66,6 +66,11 @@ void ExplorerMenus::buildMenus(SceneFiles& files, ViewBar& viewBar,
     openModel->setObjectName(QStringLiteral("openModelAction"));
     openModel->setToolTip(
         tr("Every layer and head of a Hugging Face model, in a window of its own"));
+    QAction* seq2seq = add(file, tr("Sequence to Se&quence…"), QKeySequence(),
+                           [&window] { window.openSeq2Seq(); });
+    seq2seq->setObjectName(QStringLiteral("openSeq2SeqAction"));
+    seq2seq->setToolTip(tr("An encoder-decoder translating word by word, with its alignment, in a "
+                           "window of its own"));
     QMenu* recent = file->addMenu(tr("Open &Recent"));
     connect(recent, &QMenu::aboutToShow, this, [recent, &files] { files.fillRecentMenu(*recent); });
     QMenu* examples = file->addMenu(tr("&Examples"));

@@ -878,6 +878,11 @@ bool ExplorerWindow::openModel(const QString& folderOrId)
     return m_windows->openModel(folderOrId, this) != nullptr;
 }
 
+void ExplorerWindow::openSeq2Seq()
+{
+    m_windows->newSeq2SeqWindow();
+}
+
 const core::BackendFactory& ExplorerWindow::backends() const
 {
     return m_windows->backends();

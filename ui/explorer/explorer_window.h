@@ -82,6 +82,8 @@ public:
     // leaving this one as it is. An empty path shows the Open Model dialog first; false when
     // that was cancelled.
     bool openModel(const QString& folderOrId = QString());
+    // File > Sequence to Sequence…: the encoder-decoder window.
+    void openSeq2Seq();
     // File > New: the built-in example, a fresh untitled scene. Does not ask about unsaved changes.
     void newScene();
 
