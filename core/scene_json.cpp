@@ -2,25 +2,20 @@
 
 #include "atomic_file.h"
 #include "error.h"
-#include "json_duplicate_keys.h"
-#include "json_numbers.h"
+#include "json_path_reader.h"
 #include "limits.h"
 #include "regular_file.h"
+#include "scene_json_detail.h"
 #include "word_vectors.h"
 
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <QJsonObject>
 #include <QJsonValue>
 
-#include <algorithm>
 #include <array>
-#include <cfloat>
-#include <charconv>
 #include <climits>
-#include <cmath>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,32 +24,8 @@
 // The format is documented key by key in docs/SCENE_FORMAT.md; keep the two in step.
 
 namespace attn::core {
-namespace {
 
-constexpr const char* kFormatName = "attention-explorer-scene";
-// A generous 64 characters per token, checked before tokenizing so that a huge paste is
-// refused at once; the tokenizer then enforces kMaxTokens itself.
-constexpr qsizetype kMaxTextCharacters = qsizetype(kMaxTokens) * 64;
-constexpr int kDefaultModelWidth = 8;
-// FLT_MAX plus half an ulp, 2^128 - 2^103: the smallest magnitude that rounds to infinity.
-constexpr double kFloatOverflow = 3.4028235677973366e38;
-constexpr int kMaxValuePrecision = 9; // decimals in a cell; 9 significant digits exhaust a float32
-
-constexpr std::array kTokenizerModes{TokenizerMode::Word, TokenizerMode::Character,
-                                     TokenizerMode::Whitespace};
-constexpr std::array kSpecialTokenSets{SpecialTokens::None, SpecialTokens::Bert,
-                                       SpecialTokens::Sentence};
-constexpr std::array kScoreKinds{ScoreKind::Dot, ScoreKind::ScaledDot, ScoreKind::Additive,
-                                 ScoreKind::Bilinear, ScoreKind::Cosine};
-constexpr std::array kNormalizations{Normalization::Softmax, Normalization::Hard,
-                                     Normalization::Relu, Normalization::Sparsemax,
-                                     Normalization::None};
-constexpr std::array kMaskFills{MaskFill::NegativeInfinity, MaskFill::MinusNineE15};
-constexpr std::array kEmbeddingKinds{EmbeddingKind::Hashed, EmbeddingKind::OneHot,
-                                     EmbeddingKind::Table, EmbeddingKind::WordVectors};
-constexpr std::array kPositionalKinds{PositionalKind::None, PositionalKind::Sinusoidal,
-                                      PositionalKind::Table};
-constexpr std::array kWeightInits{WeightInit::Xavier, WeightInit::Identity, WeightInit::Zeros};
+namespace scene_json_detail {
 
 // Tokenizer names belong to the scene format (the tokenizer itself has no use for them).
 std::string_view modeName(TokenizerMode mode)
@@ -83,6 +54,50 @@ std::string_view specialName(SpecialTokens special)
     return "none";
 }
 
+} // namespace scene_json_detail
+
+using json_path::counted;
+using json_path::describe;
+using json_path::element;
+using json_path::exactInteger;
+using json_path::fail;
+using json_path::formatNumber;
+using json_path::ObjectReader;
+using json_path::parseDocument;
+using json_path::quoted;
+using json_path::readMatrix;
+using json_path::readNumbers;
+using json_path::shape;
+using json_path::toFloat;
+using json_path::toInteger;
+using scene_json_detail::kFormatName;
+using scene_json_detail::modeName;
+using scene_json_detail::specialName;
+
+namespace {
+
+// A generous 64 characters per token, checked before tokenizing so that a huge paste is
+// refused at once; the tokenizer then enforces kMaxTokens itself.
+constexpr qsizetype kMaxTextCharacters = qsizetype(kMaxTokens) * 64;
+constexpr int kDefaultModelWidth = 8;
+constexpr int kMaxValuePrecision = 9; // decimals in a cell; 9 significant digits exhaust a float32
+
+constexpr std::array kTokenizerModes{TokenizerMode::Word, TokenizerMode::Character,
+                                     TokenizerMode::Whitespace};
+constexpr std::array kSpecialTokenSets{SpecialTokens::None, SpecialTokens::Bert,
+                                       SpecialTokens::Sentence};
+constexpr std::array kScoreKinds{ScoreKind::Dot, ScoreKind::ScaledDot, ScoreKind::Additive,
+                                 ScoreKind::Bilinear, ScoreKind::Cosine};
+constexpr std::array kNormalizations{Normalization::Softmax, Normalization::Hard,
+                                     Normalization::Relu, Normalization::Sparsemax,
+                                     Normalization::None};
+constexpr std::array kMaskFills{MaskFill::NegativeInfinity, MaskFill::MinusNineE15};
+constexpr std::array kEmbeddingKinds{EmbeddingKind::Hashed, EmbeddingKind::OneHot,
+                                     EmbeddingKind::Table, EmbeddingKind::WordVectors};
+constexpr std::array kPositionalKinds{PositionalKind::None, PositionalKind::Sinusoidal,
+                                      PositionalKind::Table};
+constexpr std::array kWeightInits{WeightInit::Xavier, WeightInit::Identity, WeightInit::Zeros};
+
 template <typename Enum, std::size_t N>
 std::optional<Enum> parseByName(std::string_view name, const std::array<Enum, N>& all,
                                 std::string_view (*nameOf)(Enum))
@@ -103,323 +118,7 @@ std::optional<SpecialTokens> parseSpecial(std::string_view name)
     return parseByName(name, kSpecialTokenSets, specialName);
 }
 
-// ---- Messages -------------------------------------------------------------------------
-
-// The shortest text that reads back as the same double: "1e+39", "-1", "0.5".
-std::string formatNumber(double x)
-{
-    std::array<char, 32> buffer{};
-    const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), x);
-    return std::string(buffer.data(), result.ptr);
-}
-
-// What a value is, for "expected X, got Y": numbers by their value, the rest by their type.
-std::string describe(const QJsonValue& value)
-{
-    switch (value.type()) {
-    case QJsonValue::Null:
-        return "null";
-    case QJsonValue::Bool:
-        return "a boolean";
-    case QJsonValue::Double:
-        return formatNumber(value.toDouble());
-    case QJsonValue::String:
-        return "a string";
-    case QJsonValue::Array:
-        return "an array";
-    case QJsonValue::Object:
-        return "an object";
-    case QJsonValue::Undefined:
-        break;
-    }
-    return "nothing";
-}
-
-// A string value for a message, in quotes; shortened, as a file may hold anything there.
-std::string quoted(const QString& text)
-{
-    constexpr qsizetype kShown = 60;
-    return "\"" +
-           (text.size() > kShown ? text.left(kShown).toStdString() + "..." : text.toStdString()) +
-           "\"";
-}
-
-std::string counted(std::int64_t n, const char* noun)
-{
-    return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
-}
-
-std::string shape(std::int64_t rows, std::int64_t cols)
-{
-    return std::to_string(rows) + "x" + std::to_string(cols);
-}
-
-template <typename Enum, std::size_t N>
-std::string nameList(const std::array<Enum, N>& all, std::string_view (*nameOf)(Enum))
-{
-    std::string list;
-    for (std::size_t i = 0; i < N; ++i) {
-        if (i > 0)
-            list += i + 1 == N ? " or " : ", ";
-        list += nameOf(all[i]);
-    }
-    return list;
-}
-
-std::string member(const std::string& parent, std::string_view key)
-{
-    return parent.empty() ? std::string(key) : parent + "." + std::string(key);
-}
-
-std::string element(const std::string& parent, qsizetype index)
-{
-    return parent + "[" + std::to_string(index) + "]";
-}
-
-[[noreturn]] void fail(const std::string& path, const std::string& problem)
-{
-    throw Error(path + ": " + problem);
-}
-
-// ---- Values ---------------------------------------------------------------------------
-
-// QJsonValue::toInteger is exact beyond 2^53 (integers are kept as such) but says "not a
-// whole number in range" only through its default, so it is asked with two defaults.
-std::optional<std::int64_t> exactInteger(const QJsonValue& value)
-{
-    const qint64 a = value.toInteger(0);
-    const qint64 b = value.toInteger(1);
-    if (a != b)
-        return std::nullopt;
-    return a;
-}
-
-std::string rangeText(std::int64_t min, std::int64_t max)
-{
-    if (max >= INT_MAX)
-        return min == 0 ? "a non-negative integer" : "an integer >= " + std::to_string(min);
-    return "between " + std::to_string(min) + " and " + std::to_string(max);
-}
-
-std::int64_t toInteger(const QJsonValue& value, const std::string& path, std::int64_t min,
-                       std::int64_t max)
-{
-    if (!value.isDouble())
-        fail(path, "expected an integer, got " + describe(value));
-    const double x = value.toDouble();
-    if (x != std::trunc(x))
-        fail(path, "expected an integer, got " + formatNumber(x));
-    const std::optional<std::int64_t> n = exactInteger(value);
-    if (!n || *n < min || *n > max)
-        fail(path, "must be " + rangeText(min, max) + ", got " +
-                       (n ? std::to_string(*n) : formatNumber(x)));
-    return *n;
-}
-
-// A float32 from a JSON number. `path` is called only when there is an error to report, so
-// reading a large matrix builds no strings. Anything beyond the float32 range is refused
-// rather than silently becoming infinity.
-template <typename PathFn> float toFloat(const QJsonValue& value, const PathFn& path)
-{
-    if (!value.isDouble())
-        fail(path(), "expected a number, got " + describe(value));
-    const double x = value.toDouble();
-    if (!(std::abs(x) < kFloatOverflow))
-        fail(path(), formatNumber(x) + " is outside the float32 range");
-    // Between FLT_MAX and kFloatOverflow (the shortest text of FLT_MAX, 3.4028235e+38, is
-    // there) the value rounds to FLT_MAX; clamped so that the conversion is always defined.
-    return static_cast<float>(std::clamp(x, -double(FLT_MAX), double(FLT_MAX)));
-}
-
-// Exactly `count` numbers from the JSON array `value` into `out`.
-void readNumbers(const QJsonValue& value, const std::string& path, qsizetype count, float* out)
-{
-    if (!value.isArray())
-        fail(path, "expected an array of " + counted(count, "number") + ", got " + describe(value));
-    const QJsonArray array = value.toArray();
-    if (array.size() != count)
-        fail(path,
-             "expected " + counted(count, "number") + ", got " + std::to_string(array.size()));
-    for (qsizetype i = 0; i < count; ++i)
-        out[i] = toFloat(array.at(i), [&] { return element(path, i); });
-}
-
-RowVector readVector(const QJsonValue& value, const std::string& path, int length)
-{
-    RowVector vector(length);
-    readNumbers(value, path, length, vector.data());
-    return vector;
-}
-
-// A matrix given as an array of rows. `rows` < 0 accepts any number of rows. The shape is
-// checked from the array sizes alone, before anything is allocated.
-Matrix readMatrix(const QJsonValue& value, const std::string& path, qsizetype rows, qsizetype cols)
-{
-    const std::string expected = rows >= 0 ? shape(rows, cols) : "Nx" + std::to_string(cols);
-    if (!value.isArray())
-        fail(path, "expected a " + expected + " matrix (an array of rows), got " + describe(value));
-    const QJsonArray array = value.toArray();
-
-    qsizetype width = -1; // the common row length; -2 once rows differ
-    for (qsizetype i = 0; i < array.size(); ++i) {
-        const QJsonValue row = array.at(i);
-        if (!row.isArray())
-            fail(element(path, i),
-                 "expected an array of " + counted(cols, "number") + ", got " + describe(row));
-        const qsizetype n = row.toArray().size();
-        width = width == -1 ? n : (width == n ? width : -2);
-    }
-    if (rows >= 0 && array.size() != rows) {
-        if (width >= 0)
-            fail(path, "expected " + expected + ", got " + shape(array.size(), width));
-        fail(path, "expected " + expected + ", got " + counted(array.size(), "row"));
-    }
-    if (width >= 0 && width != cols)
-        fail(path, "expected " + expected + ", got " + shape(array.size(), width));
-    if (std::int64_t(array.size()) * cols > kMaxMatrixElements)
-        fail(path, counted(array.size(), "row") + " of " + std::to_string(cols) +
-                       " numbers is more than the " + std::to_string(kMaxMatrixElements) +
-                       " a matrix may hold");
-
-    // Ragged rows are reported by readNumbers: "W_k[3]: expected 4 numbers, got 3".
-    Matrix matrix(array.size(), cols);
-    for (qsizetype i = 0; i < array.size(); ++i)
-        readNumbers(array.at(i), element(path, i), cols, matrix.row(i).data());
-    return matrix;
-}
-
-// A JSON object together with its path, so that every read names what it read.
-class ObjectReader
-{
-public:
-    ObjectReader(QJsonObject object, std::string path)
-        : m_object(std::move(object)), m_path(std::move(path))
-    {
-    }
-
-    bool has(const char* key) const { return m_object.contains(QLatin1String(key)); }
-    QJsonValue value(const char* key) const { return m_object.value(QLatin1String(key)); }
-    std::string pathOf(std::string_view key) const { return member(m_path, key); }
-
-    // An absent section reads as an empty object: every key takes its default.
-    ObjectReader section(const char* key) const
-    {
-        const QJsonValue v = value(key);
-        if (v.isUndefined())
-            return ObjectReader(QJsonObject(), pathOf(key));
-        if (!v.isObject())
-            fail(pathOf(key), "expected an object, got " + describe(v));
-        return ObjectReader(v.toObject(), pathOf(key));
-    }
-
-    bool boolean(const char* key, bool fallback) const
-    {
-        const QJsonValue v = value(key);
-        if (v.isUndefined())
-            return fallback;
-        if (!v.isBool())
-            fail(pathOf(key), "expected true or false, got " + describe(v));
-        return v.toBool();
-    }
-
-    QString string(const char* key, const QString& fallback) const
-    {
-        const QJsonValue v = value(key);
-        if (v.isUndefined())
-            return fallback;
-        if (!v.isString())
-            fail(pathOf(key), "expected a string, got " + describe(v));
-        return v.toString();
-    }
-
-    std::int64_t integer(const char* key, std::int64_t min, std::int64_t max,
-                         std::int64_t fallback) const
-    {
-        const QJsonValue v = value(key);
-        return v.isUndefined() ? fallback : toInteger(v, pathOf(key), min, max);
-    }
-
-    std::uint64_t seed(const char* key, std::uint64_t fallback) const
-    {
-        return std::uint64_t(integer(key, 0, INT64_MAX, std::int64_t(fallback)));
-    }
-
-    template <typename Enum, std::size_t N>
-    Enum choice(const char* key, Enum fallback, std::optional<Enum> (*parse)(std::string_view),
-                std::string_view (*nameOf)(Enum), const std::array<Enum, N>& all) const
-    {
-        const QJsonValue v = value(key);
-        if (v.isUndefined())
-            return fallback;
-        if (!v.isString())
-            fail(pathOf(key), "expected one of " + nameList(all, nameOf) + ", got " + describe(v));
-        if (const std::optional<Enum> parsed = parse(v.toString().toStdString()))
-            return *parsed;
-        fail(pathOf(key),
-             "unknown value " + quoted(v.toString()) + "; expected " + nameList(all, nameOf));
-    }
-
-    // Overwrites `target` only when the key is present.
-    void matrix(const char* key, int rows, int cols, Matrix& target) const
-    {
-        if (has(key))
-            target = readMatrix(value(key), pathOf(key), rows, cols);
-    }
-
-    void vector(const char* key, int length, RowVector& target) const
-    {
-        if (has(key))
-            target = readVector(value(key), pathOf(key), length);
-    }
-
-private:
-    QJsonObject m_object;
-    std::string m_path;
-};
-
 // ---- Reading --------------------------------------------------------------------------
-
-// Qt reports a number beyond the double range only as "illegal number"; name it instead.
-std::string parseErrorText(const QByteArray& json, const QJsonParseError& error)
-{
-    if (error.error == QJsonParseError::IllegalNumber) {
-        auto isNumberChar = [](char c) {
-            return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' ||
-                   c == 'E';
-        };
-        qsizetype begin = std::min<qsizetype>(error.offset, json.size());
-        qsizetype end = begin;
-        while (begin > 0 && isNumberChar(json[begin - 1]))
-            --begin;
-        while (end < json.size() && isNumberChar(json[end]))
-            ++end;
-        double x = 0.0;
-        const char* first = json.constData() + begin;
-        const char* last = json.constData() + end;
-        const auto result = std::from_chars(first, last, x);
-        if (begin < end && result.ec == std::errc::result_out_of_range && result.ptr == last)
-            return "invalid JSON at offset " + std::to_string(begin) + ": the number " +
-                   std::string(first, last) + " is outside the float32 range";
-    }
-    return "invalid JSON at offset " + std::to_string(error.offset) + ": " +
-           error.errorString().toStdString();
-}
-
-QJsonObject parseDocument(const QByteArray& json)
-{
-    QJsonParseError error{};
-    const QJsonDocument document = QJsonDocument::fromJson(json, &error);
-    if (error.error != QJsonParseError::NoError)
-        throw Error(parseErrorText(json, error));
-    if (!document.isObject())
-        throw Error("expected a JSON object at the top level, got " +
-                    std::string(document.isArray() ? "an array" : "nothing"));
-    // QJsonDocument keeps the last of two equal keys without a word: a scene that says two
-    // things is refused rather than read as one of them.
-    if (const auto twice = findDuplicateJsonKey(json))
-        fail(twice->path, "given twice; a key may appear once in each object");
-    return document.object();
-}
 
 // Format and version come first, so that a newer file is refused for what it is rather
 // than for a key this build does not know.
@@ -814,82 +513,6 @@ void loadWordVectors(const QString& baseDir, int dModel, EmbeddingSettings& embe
     embedding.wordVectors = std::move(vectors);
 }
 
-// ---- Writing --------------------------------------------------------------------------
-
-// Scene files hold finite numbers only (jsonNumber would write "nan" as a string, which no
-// reader of weights accepts): names the first value that is not.
-template <typename Derived>
-void requireFinite(const Eigen::DenseBase<Derived>& values, const std::string& path)
-{
-    if (values.allFinite())
-        return;
-    for (Eigen::Index i = 0; i < values.rows(); ++i)
-        for (Eigen::Index j = 0; j < values.cols(); ++j)
-            if (!std::isfinite(values(i, j))) {
-                const std::string where = Derived::SizeAtCompileTime == 1 ? path
-                                          : Derived::IsVectorAtCompileTime
-                                              ? element(path, i + j)
-                                              : element(element(path, i), j);
-                fail(where, "cannot save " + formatNumber(values(i, j)) +
-                                "; a scene file holds finite numbers only");
-            }
-}
-
-QJsonArray vectorToJson(const RowVector& vector, const std::string& path)
-{
-    requireFinite(vector, path);
-    return jsonRow(vector);
-}
-
-QJsonArray matrixToJson(const Matrix& matrix, const std::string& path)
-{
-    requireFinite(matrix, path);
-    return jsonMatrix(matrix);
-}
-
-QJsonValue seedToJson(std::uint64_t seed, const char* path)
-{
-    if (seed > std::uint64_t(INT64_MAX))
-        fail(path, std::to_string(seed) + " cannot be saved; seeds in scene files are at most " +
-                       std::to_string(INT64_MAX));
-    return qint64(seed);
-}
-
-QJsonObject maskToJson(const MaskSpec& mask)
-{
-    QJsonArray custom;
-    for (const auto& [query, key] : mask.customCells)
-        custom.append(QJsonArray{query, key});
-    return QJsonObject{
-        {"causal", mask.causal},
-        {"window", mask.window < 0 ? QJsonValue(QJsonValue::Null) : QJsonValue(mask.window)},
-        {"window_causal", mask.windowCausal},
-        {"padding", mask.padding},
-        {"custom", custom}};
-}
-
-QJsonValue nameToJson(std::string_view name)
-{
-    return QString::fromLatin1(name.data(), qsizetype(name.size()));
-}
-
-QJsonObject headToJson(const HeadWeights& head, const std::string& path)
-{
-    QJsonObject object;
-    object["enabled"] = head.enabled;
-    object["W_q"] = matrixToJson(head.Wq, member(path, "W_q"));
-    object["W_k"] = matrixToJson(head.Wk, member(path, "W_k"));
-    object["W_v"] = matrixToJson(head.Wv, member(path, "W_v"));
-    const std::pair<const char*, const RowVector*> biases[] = {
-        {"b_q", &head.bq}, {"b_k", &head.bk}, {"b_v", &head.bv}};
-    for (const auto& [key, bias] : biases)
-        if (bias->size() > 0) // an empty bias is "no bias": the key is left out
-            object[QLatin1String(key)] = vectorToJson(*bias, member(path, key));
-    object["w_additive"] = vectorToJson(head.wAdditive, member(path, "w_additive"));
-    object["bilinear"] = matrixToJson(head.bilinear, member(path, "bilinear"));
-    return object;
-}
-
 } // namespace
 
 Scene sceneFromJson(const QByteArray& json, const QString& baseDir)
@@ -928,139 +551,6 @@ Scene sceneFromJson(const QByteArray& json, const QString& baseDir)
     // the tokens: resolving once here means a scene that loads can be computed.
     resolveProblem(scene);
     return scene;
-}
-
-namespace {
-
-QJsonObject checkpointToJson(const CheckpointReference& checkpoint)
-{
-    QJsonArray off;
-    for (const auto& [layer, head] : checkpoint.interventions.headsOff)
-        off.append(QJsonArray{layer + 1, head + 1});
-    QJsonArray edits;
-    for (const auto& [layer, edit] : checkpoint.interventions.layers) {
-        if (edit.empty())
-            continue;
-        const std::string path = "checkpoint.edits[layer " + std::to_string(layer + 1) + "]";
-        QJsonObject object{{"layer", layer + 1}};
-        if (edit.score)
-            object["score"] = nameToJson(toString(*edit.score));
-        if (edit.normalization)
-            object["normalize"] = nameToJson(toString(*edit.normalization));
-        if (edit.fill)
-            object["fill"] = nameToJson(toString(*edit.fill));
-        if (edit.temperature) {
-            requireFinite(Eigen::Matrix<float, 1, 1>::Constant(*edit.temperature),
-                          path + ".temperature");
-            object["temperature"] = jsonNumber(*edit.temperature);
-        }
-        if (edit.mask)
-            object["mask"] = maskToJson(*edit.mask);
-        QJsonArray heads;
-        for (const auto& [head, weights] : edit.heads) {
-            QJsonObject h{{"head", head + 1}};
-            const std::string at = path + ".heads[" + std::to_string(head + 1) + "].";
-            if (weights.Wq)
-                h["W_q"] = matrixToJson(*weights.Wq, at + "W_q");
-            if (weights.Wk)
-                h["W_k"] = matrixToJson(*weights.Wk, at + "W_k");
-            if (weights.Wv)
-                h["W_v"] = matrixToJson(*weights.Wv, at + "W_v");
-            heads.append(h);
-        }
-        if (!heads.isEmpty())
-            object["heads"] = heads;
-        edits.append(object);
-    }
-    return QJsonObject{{"path", checkpoint.path},
-                       {"layer", checkpoint.layer + 1},
-                       {"head", checkpoint.head + 1},
-                       {"heads_off", off},
-                       {"edits", edits}};
-}
-
-} // namespace
-
-QByteArray sceneToJson(const Scene& scene)
-{
-    QJsonObject root;
-    root["format"] = QLatin1String(kFormatName);
-    root["version"] = scene.checkpoint ? Scene::kFormatVersion : 1;
-    root["title"] = scene.title;
-    root["description"] = scene.description;
-    root["text"] = scene.text;
-    if (scene.source)
-        root["source"] = *scene.source;
-
-    root["tokenizer"] = QJsonObject{{"mode", nameToJson(modeName(scene.tokenizer.mode))},
-                                    {"lowercase", scene.tokenizer.lowercase},
-                                    {"special", nameToJson(specialName(scene.tokenizer.special))}};
-
-    QJsonArray positions;
-    for (int position : scene.paddingPositions)
-        positions.append(position);
-    root["padding"] = QJsonObject{{"token", scene.paddingToken}, {"positions", positions}};
-
-    QJsonObject embedding{{"kind", nameToJson(toString(scene.embedding.kind))},
-                          {"seed", seedToJson(scene.embedding.seed, "embedding.seed")}};
-    if (!scene.embedding.table.empty()) {
-        QJsonObject table;
-        for (const auto& [token, row] : scene.embedding.table)
-            table[token] =
-                vectorToJson(Eigen::Map<const RowVector>(row.data(), Eigen::Index(row.size())),
-                             "embedding.table[" + quoted(token) + "]");
-        embedding["table"] = table;
-    }
-    if (!scene.embedding.wordVectorPath.isEmpty())
-        embedding["file"] = scene.embedding.wordVectorPath;
-    if (!scene.embedding.vocabulary.empty())
-        embedding["vocabulary"] = QJsonArray::fromStringList(
-            QStringList(scene.embedding.vocabulary.begin(), scene.embedding.vocabulary.end()));
-    root["embedding"] = embedding;
-
-    QJsonObject positional{{"kind", nameToJson(toString(scene.positional.kind))}};
-    if (scene.positional.table.size() > 0)
-        positional["table"] = matrixToJson(scene.positional.table, "positional.table");
-    root["positional"] = positional;
-
-    const ModelWeights& w = scene.weights;
-    // "init" is not written: every weight is, so the file never depends on the generator.
-    root["model"] = QJsonObject{{"d_model", w.dModel},
-                                {"heads", w.headCount()},
-                                {"d_k", w.dK},
-                                {"d_v", w.dV},
-                                {"seed", seedToJson(scene.seed, "model.seed")}};
-    QJsonArray heads;
-    for (int h = 0; h < w.headCount(); ++h)
-        heads.append(headToJson(w.heads[std::size_t(h)], element("heads", h)));
-    root["heads"] = heads;
-    root["W_o"] = matrixToJson(w.Wo, "W_o");
-    if (w.bo.size() > 0)
-        root["b_o"] = vectorToJson(w.bo, "b_o");
-
-    requireFinite(Eigen::Matrix<float, 1, 1>::Constant(scene.temperature), "attention.temperature");
-    root["attention"] = QJsonObject{{"score", nameToJson(toString(scene.score))},
-                                    {"normalize", nameToJson(toString(scene.normalization))},
-                                    {"temperature", jsonNumber(scene.temperature)},
-                                    {"fill", nameToJson(toString(scene.fill))}};
-
-    root["mask"] = maskToJson(scene.mask);
-    if (scene.checkpoint)
-        root["checkpoint"] = checkpointToJson(*scene.checkpoint);
-
-    root["view"] = QJsonObject{{"view", scene.view.view},
-                               {"colormap", scene.view.colormap},
-                               {"show_values", scene.view.showValues},
-                               {"precision", scene.view.valuePrecision},
-                               {"compare_score", scene.view.compareScore},
-                               {"theme", scene.view.theme},
-                               {"color_scale", scene.view.colorScale}};
-    if (scene.view.transposed) { // written only when set: every other scene reads as before
-        QJsonObject view = root["view"].toObject();
-        view.insert(QStringLiteral("transpose"), true);
-        root["view"] = view;
-    }
-    return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
 Scene loadScene(const QString& path, const QString& baseDir)
