@@ -1,0 +1,34 @@
+#pragma once
+
+#include "app/command_line.h"
+#include "ui/figures/figure_export.h"
+
+#include <QString>
+#include <utility>
+#include <vector>
+
+// The files a command line writes, shared by the parser (command_line.cpp) and the headless
+// renderer (headless_render.cpp), so that no two outputs name one file.
+namespace attn::app {
+
+// Two outputs (option, path) that name one file: the second would replace the first without
+// a word. The message names both options; empty when every output has a file of its own.
+QString sharedOutput(const std::vector<std::pair<QString, QString>>& outputs);
+
+// The single-file outputs the command line names, with their options.
+std::vector<std::pair<QString, QString>> fileOutputs(const CommandLine& commandLine);
+
+struct ExportAllFile
+{
+    ui::FigureView view;
+    int head;
+    ui::FigureFormat format;
+    QString path;
+};
+
+// What --export-all writes into `dir`, each figure a lecture may need named after its view:
+// all heads, each head, its difference and (unless the input is pooled) its pipeline, and
+// the mean of the heads; a PDF and a PNG of each.
+std::vector<ExportAllFile> exportAllFiles(const QString& dir, int heads, bool pooled);
+
+} // namespace attn::app
