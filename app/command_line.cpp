@@ -220,6 +220,7 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
 
     addModelOptions(parser);
     addTrainOptions(parser);
+    addSeq2SeqOptions(parser);
 
     if (!parser.parse(arguments)) {
         error = usage(parser.errorText());
@@ -411,7 +412,9 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
         }
         out.pgfplots = parser.value(latex) == QLatin1String("pgfplots");
     }
-    if (parser.isSet(view)) {
+    const bool seq2seq =
+        parser.isSet(QStringLiteral("seq2seq")) || parser.isSet(QStringLiteral("seq2seq-train"));
+    if (parser.isSet(view) && !seq2seq) { // an encoder-decoder's views are readSeq2SeqOptions'
         // A real model's figures too (the window's grid, rollout, predictions, importance).
         if (const auto figure = ui::parseModelFigure(parser.value(view))) {
             out.modelOptions.figure = figure;
@@ -487,6 +490,27 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
         return std::nullopt;
     if (!readTrainOptions(parser, out.trainOptions, out.modelOptions.active(), error))
         return std::nullopt;
+    if (!readSeq2SeqOptions(parser, out.seq2seqOptions, error))
+        return std::nullopt;
+    if (seq2seq) {
+        // An encoder-decoder reads its own folder (or trains one) and decodes --text: the
+        // single-layer scene, a transformer and its training have nothing to act on.
+        for (const char* name : {"scene", "model", "train", "source", "export-all", "export-matrix",
+                                 "export-presentation", "mode", "heads", "d-model", "d-k", "seed",
+                                 "embedding", "word-vectors", "positional", "causal", "window"}) {
+            if (parser.isSet(QLatin1String(name))) {
+                error =
+                    usage(QStringLiteral("--%1 cannot be used with --seq2seq or --seq2seq-train")
+                              .arg(QLatin1String(name)));
+                return std::nullopt;
+            }
+        }
+        if (!positional.isEmpty()) {
+            error = usage(
+                QStringLiteral("a scene file cannot be used with --seq2seq or --seq2seq-train"));
+            return std::nullopt;
+        }
+    }
     if (out.modelOptions.active()) {
         // A model brings its own tokenizer, embeddings and weights: the single-layer scene's
         // settings have nothing to act on.

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/model_command.h"
+#include "app/seq2seq_command.h"
 #include "app/train_command.h"
 #include "core/scene.h"
 #include "gpu/backend_factory.h"
@@ -75,14 +76,16 @@ struct CommandLine
                !causal && !window && !paddingToken;
     }
 
-    ModelOptions modelOptions; // --model and what goes with it
-    TrainOptions trainOptions; // --train and what goes with it
+    ModelOptions modelOptions;     // --model and what goes with it
+    TrainOptions trainOptions;     // --train and what goes with it
+    Seq2SeqOptions seq2seqOptions; // --seq2seq, --seq2seq-train and what goes with them
 
     bool headless() const
     {
         return !exportPath.isEmpty() || !dumpPath.isEmpty() || !exportAllDir.isEmpty() ||
                !matrixPath.isEmpty() || !presentationPath.isEmpty() || listDevices ||
-               modelOptions.printsOnly() || trainOptions.active();
+               modelOptions.printsOnly() || trainOptions.active() ||
+               !seq2seqOptions.trainTask.isEmpty();
     }
 };
 

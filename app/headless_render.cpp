@@ -69,6 +69,10 @@ void noteFallbacks(const core::Problem& problem, const core::Scene& scene)
 
 int runHeadless(const CommandLine& commandLine)
 {
+    if (commandLine.seq2seqOptions.active())
+        return runSeq2SeqHeadless(commandLine.seq2seqOptions, commandLine.text,
+                                  commandLine.dumpPath, commandLine.exportPath,
+                                  commandLine.figureSize, commandLine.figure.dpi);
     if (commandLine.modelOptions.active())
         return runModelHeadless(commandLine);
     if (commandLine.listDevices) {

@@ -5,6 +5,7 @@
 #include "ui/explorer/explorer_window.h"
 #include "ui/i18n/translations.h"
 #include "ui/model/model_window.h"
+#include "ui/seq2seq/seq2seq_window.h"
 #include "ui/widgets/message_bar.h"
 
 #include "core/allocator.h"
@@ -80,6 +81,24 @@ void saveScreenshotWhenShown(attn::ui::ModelWindow* window, const QString& path)
     poll->start();
 }
 
+// The same for the sequence-to-sequence window, which decodes on the UI thread: saved once shown,
+// with ATTN_SCREENSHOT_STEP decoding steps shown (default: the first).
+void saveScreenshotWhenShown(attn::ui::Seq2SeqWindow* window, const QString& path)
+{
+    const QStringList size =
+        qEnvironmentVariable("ATTN_SCREENSHOT_SIZE", QStringLiteral("1920x1080"))
+            .split(QLatin1Char('x'));
+    window->resize(size.value(0).toInt(), size.value(1).toInt());
+    QTimer::singleShot(500, window, [window, path] {
+        if (qEnvironmentVariableIsSet("ATTN_SCREENSHOT_STEP"))
+            window->showSteps(qEnvironmentVariableIntValue("ATTN_SCREENSHOT_STEP"));
+        const bool saved = window->grab().save(path);
+        std::fprintf(saved ? stdout : stderr, saved ? "wrote %s\n" : "cannot write %s\n",
+                     qPrintable(path));
+        QCoreApplication::exit(saved ? 0 : 4);
+    });
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -121,7 +140,7 @@ int main(int argc, char** argv)
     if (commandLine->headless())
         return runHeadless(*commandLine);
 
-    if (!display && commandLine->modelOptions.active())
+    if (!display && (commandLine->modelOptions.active() || commandLine->seq2seqOptions.active()))
         return runHeadless(*commandLine); // no window to open: the predictions on stdout, as ever
     if (!display) {
         // No display: the example (or the scene asked for) as a figure file instead.
@@ -151,6 +170,17 @@ int main(int argc, char** argv)
     // The windows compute with the Vulkan backend's factory: ui knows no backend but the CPU's.
     attn::ui::WindowManager windows(attn::gpu::backendFactory(), commandLine->backend,
                                     commandLine->vkDevice);
+
+    // An encoder-decoder (--seq2seq DIR without an output option): its window, translating --text.
+    if (commandLine->seq2seqOptions.active()) {
+        auto* window = windows.newSeq2SeqWindow();
+        if (!screenshot.isEmpty())
+            saveScreenshotWhenShown(window, screenshot);
+        if (window->openFolder(QFileInfo(commandLine->seq2seqOptions.folder).absoluteFilePath()) &&
+            commandLine->text)
+            window->setSource(*commandLine->text);
+        return app.exec();
+    }
 
     // A model (--model without an output option), or a scene that names one: the model window.
     const bool sceneWithModel =

@@ -7,6 +7,7 @@
 #include <QCommandLineParser>
 #include <cmath>
 #include <cstdio>
+#include <string_view>
 
 namespace attn::app {
 namespace {
@@ -51,8 +52,11 @@ bool readTrainOptions(const QCommandLineParser& parser, TrainOptions& options, b
         return false;
     };
     if (!parser.isSet(QStringLiteral("train"))) {
+        // --steps also counts an encoder-decoder's training (readSeq2SeqOptions).
+        const bool seq2seq = parser.isSet(QStringLiteral("seq2seq-train"));
         for (const char* name : {"steps", "learning-rate", "hard-gradient", "train-save"})
-            if (parser.isSet(QLatin1String(name)))
+            if (parser.isSet(QLatin1String(name)) &&
+                !(seq2seq && std::string_view(name) == "steps"))
                 return usage(QStringLiteral("--%1 needs --train TASK").arg(QLatin1String(name)));
         return true;
     }

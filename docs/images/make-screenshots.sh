@@ -6,6 +6,7 @@
 # grid, the predictions and head 1 of layer 1. model-grid-12x12.png: a random checkpoint with
 # GPT-2's shapes (12 layers x 12 heads; its tokenizer has no merges, one token per byte),
 # written by attention-bench, at 1920x1080. model-rollout.png: the Rollout tab.
+# seq2seq-dates.png: the sequence-to-sequence window (below).
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/build/ci}
@@ -28,3 +29,9 @@ trap 'rm -rf "$tmp"' EXIT
   --model-dir "$tmp" >/dev/null
 checkpoint=$(find "$tmp" -name config.json -exec dirname {} \; | head -1)
 shot model-grid-12x12.png 0 --model "$checkpoint" --text "The animal did not cross the street"
+
+# seq2seq-dates.png: an encoder-decoder trained here on the dates task (300 steps, seconds),
+# translating "27 nov 2026" word by word, seven of its eleven steps shown, at 1280x800.
+"$exe" --seq2seq-train dates --steps 300 --save "$tmp/dates" >/dev/null
+ATTN_SCREENSHOT="$out/seq2seq-dates.png" ATTN_SCREENSHOT_SIZE=1280x800 ATTN_SCREENSHOT_STEP=7 timeout 300 "$exe" \
+  --seq2seq "$tmp/dates" --text "27 nov 2026" 2>/dev/null

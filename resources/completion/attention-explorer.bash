@@ -32,6 +32,7 @@ _attention_explorer()
         --theme) words="light dark" ;;
         --train) words="copy previous-token reverse translation key-value" ;;
         --hard-gradient) words="zero straight-through relaxed" ;;
+        --seq2seq-train) words="dates reverse copy sort" ;;
         --scene)
             _attention_explorer_files '@(attention.json|json)'
             return ;;
@@ -50,13 +51,13 @@ _attention_explorer()
         --export-matrix)
             _attention_explorer_files '@(csv|npy|json|tex)'
             return ;;
-        --export-all | --model)
+        --export-all | --model | --seq2seq | --save)
             COMPREPLY=($(compgen -d -- "$cur"))
             compopt -o filenames 2>/dev/null
             return ;;
         --text | --source | --temperature | --heads | --d-model | --d-k | --window | --padding-token | \
             --seed | --vk-device | --width | --height | --dpi | --layer | --heads-off | --edit-layer | --top-k | \
-            --query)
+            --query | --beam | --steps)
             return ;; # free values: nothing to offer
     esac
     if [[ -n $words ]]; then

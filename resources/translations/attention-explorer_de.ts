@@ -1847,6 +1847,14 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <source>Main</source>
         <translation>Hauptleiste</translation>
     </message>
+    <message>
+        <source>Sequence to Se&amp;quence…</source>
+        <translation>Se&amp;quenz zu Sequenz…</translation>
+    </message>
+    <message>
+        <source>An encoder-decoder translating word by word, with its alignment, in a window of its own</source>
+        <translation>Ein Encoder-Decoder, der Wort für Wort übersetzt, mit seiner Ausrichtung, in einem eigenen Fenster</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::ExplorerWindow</name>

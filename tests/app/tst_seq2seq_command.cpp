@@ -1,0 +1,170 @@
+// attention-explorer --seq2seq and --seq2seq-train, run as a user runs them: the dump against
+// PyTorch's decoding of the tutorial's model (tests/data/seq2seq), training and saving a task's
+// model that then opens, the figure, and the usage and input errors with their exit codes.
+#include "support/run_executable.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+
+namespace {
+
+const QString kExe = QStringLiteral(ATTN_EXPLORER_EXE);
+
+attn::test::Run run(const QStringList& arguments)
+{
+    return attn::test::runExecutable(kExe, arguments);
+}
+
+QJsonObject readJson(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+QString fixture(const QString& name)
+{
+    return QStringLiteral(ATTN_TEST_DATA_DIR "/seq2seq/") + name;
+}
+
+} // namespace
+
+class TestSeq2SeqCommand : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    // Every sentence PyTorch decoded: the same ids, the attention and log-probabilities of
+    // each step within float32's rounding.
+    void dumpIsPyTorchsDecoding()
+    {
+        const QJsonArray cases = readJson(fixture(
+            QStringLiteral("tutorial-bahdanau/expected.json")))[QStringLiteral("cases")]
+                                     .toArray();
+        QCOMPARE(cases.size(), 3);
+        QTemporaryDir dir;
+        for (const QJsonValue& value : cases) {
+            const QJsonObject expected = value.toObject();
+            const QString dump = dir.filePath(QStringLiteral("out.json"));
+            const auto r =
+                run({QStringLiteral("--seq2seq"), fixture(QStringLiteral("tutorial-bahdanau")),
+                     QStringLiteral("--text"), expected[QStringLiteral("text")].toString(),
+                     QStringLiteral("--dump"), dump});
+            QCOMPARE(r.code, 0);
+            const QJsonObject got = readJson(dump)[QStringLiteral("seq2seq")].toObject();
+            QCOMPARE(got[QStringLiteral("source_ids")].toArray(),
+                     expected[QStringLiteral("source_ids")].toArray());
+            QCOMPARE(got[QStringLiteral("output_ids")].toArray(),
+                     expected[QStringLiteral("output_ids")].toArray());
+            const QJsonArray steps = got[QStringLiteral("steps")].toArray();
+            const QJsonArray want = expected[QStringLiteral("steps")].toArray();
+            QCOMPARE(steps.size(), want.size());
+            for (int s = 0; s < steps.size(); ++s) {
+                for (const char* key : {"attention", "log_probs"}) {
+                    const QJsonArray a = steps[s].toObject()[QLatin1String(key)].toArray();
+                    const QJsonArray b = want[s].toObject()[QLatin1String(key)].toArray();
+                    QCOMPARE(a.size(), b.size());
+                    for (int k = 0; k < a.size(); ++k)
+                        QVERIFY2(std::abs(a[k].toDouble() - b[k].toDouble()) < 1e-5, key);
+                }
+            }
+        }
+        // The translation on stdout: ids [6, 7, 3, 1] are "mouse . black" and EOS.
+        const auto r =
+            run({QStringLiteral("--seq2seq"), fixture(QStringLiteral("tutorial-bahdanau")),
+                 QStringLiteral("--text"), QStringLiteral("Le chat noir a mangé la souris.")});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.out.trimmed(), QStringLiteral("mouse . black"));
+    }
+
+    // A task trained, saved and opened again: the saved model translates as the trained one.
+    void trainedModelIsSavedAndOpens()
+    {
+        QTemporaryDir dir;
+        const QString folder = dir.filePath(QStringLiteral("reverse"));
+        const QString dump = dir.filePath(QStringLiteral("training.json"));
+        const auto trained = run({QStringLiteral("--seq2seq-train"), QStringLiteral("reverse"),
+                                  QStringLiteral("--steps"), QStringLiteral("5"),
+                                  QStringLiteral("--save"), folder, QStringLiteral("--text"),
+                                  QStringLiteral("a b c"), QStringLiteral("--dump"), dump});
+        QCOMPARE(trained.code, 0);
+        QVERIFY(trained.out.startsWith(QStringLiteral("reverse: 5 steps, loss ")));
+        const QJsonObject training = readJson(dump)[QStringLiteral("training")].toObject();
+        QCOMPARE(training[QStringLiteral("loss")].toArray().size(), 5);
+        QVERIFY(training[QStringLiteral("accuracy")].toDouble() >= 0.0);
+        const QString translation = trained.out.trimmed().section(QLatin1Char('\n'), -1);
+        const auto reopened = run({QStringLiteral("--seq2seq"), folder, QStringLiteral("--text"),
+                                   QStringLiteral("a b c")});
+        QCOMPARE(reopened.code, 0);
+        QCOMPARE(reopened.out.trimmed(), translation);
+    }
+
+    void figureIsWritten()
+    {
+        QTemporaryDir dir;
+        const QString svg = dir.filePath(QStringLiteral("alignment.svg"));
+        const auto r =
+            run({QStringLiteral("--seq2seq"), fixture(QStringLiteral("tutorial-bahdanau")),
+                 QStringLiteral("--text"), QStringLiteral("le chat noir"), QStringLiteral("--view"),
+                 QStringLiteral("alignment"), QStringLiteral("--export"), svg});
+        QCOMPARE(r.code, 0);
+        QFile file(svg);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(file.readAll().contains("noir"));
+    }
+
+    void errorsHaveTheirExitCodes_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("message");
+        const QString model = fixture(QStringLiteral("tutorial-bahdanau"));
+        QTest::newRow("unknown word")
+            << QStringList{QStringLiteral("--seq2seq"), model, QStringLiteral("--text"),
+                           QStringLiteral("le chien")}
+            << 3 << QStringLiteral("the word \"chien\" is not in the source vocabulary");
+        QTest::newRow("no such folder")
+            << QStringList{QStringLiteral("--seq2seq"), QStringLiteral("/nonexistent/model"),
+                           QStringLiteral("--text"), QStringLiteral("le")}
+            << 3 << QStringLiteral("config.json");
+        QTest::newRow("beam 0") << QStringList{QStringLiteral("--seq2seq"), model,
+                                               QStringLiteral("--beam"),    QStringLiteral("0"),
+                                               QStringLiteral("--text"),    QStringLiteral("le")}
+                                << 2
+                                << QStringLiteral("--beam: expected a whole number from 1 to 64");
+        QTest::newRow("save without training")
+            << QStringList{QStringLiteral("--seq2seq"), model, QStringLiteral("--save"),
+                           QStringLiteral("/tmp/x")}
+            << 2 << QStringLiteral("--save needs --seq2seq-train TASK");
+        QTest::newRow("unknown task")
+            << QStringList{QStringLiteral("--seq2seq-train"), QStringLiteral("poems")} << 2
+            << QStringLiteral("--seq2seq-train: expected dates, reverse, copy or sort");
+        QTest::newRow("with --model")
+            << QStringList{QStringLiteral("--seq2seq"), model, QStringLiteral("--model"),
+                           QStringLiteral("gpt2")}
+            << 2 << QStringLiteral("--model cannot be used with --seq2seq");
+        QTest::newRow("a transformer's view")
+            << QStringList{QStringLiteral("--seq2seq"), model, QStringLiteral("--view"),
+                           QStringLiteral("grid")}
+            << 2 << QStringLiteral("--view: with --seq2seq, expected alignment or states");
+    }
+
+    void errorsHaveTheirExitCodes()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(int, code);
+        QFETCH(QString, message);
+        const auto r = run(arguments);
+        QCOMPARE(r.code, code);
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSeq2SeqCommand)
+#include "tst_seq2seq_command.moc"
