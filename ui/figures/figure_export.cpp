@@ -41,7 +41,8 @@ void paintPlot(QCustomPlot& plot, QPaintDevice& device, QSize size, bool vector)
 
 } // namespace
 
-QByteArray renderFigure(QCustomPlot& plot, QSize size, double dpi, FigureFormat format)
+QByteArray writeFigureFile(QSize size, double dpi, FigureFormat format,
+                           const std::function<void(QPaintDevice& device, bool vector)>& paint)
 {
     QByteArray bytes;
     QBuffer buffer(&bytes);
@@ -53,7 +54,7 @@ QByteArray renderFigure(QCustomPlot& plot, QSize size, double dpi, FigureFormat 
         const int dotsPerMeter = int(std::lround(dpi / 0.0254));
         image.setDotsPerMeterX(dotsPerMeter);
         image.setDotsPerMeterY(dotsPerMeter);
-        paintPlot(plot, image, size, false);
+        paint(image, false);
         image.convertToFormat(QImage::Format_RGB32).save(&buffer, "PNG");
         break;
     }
@@ -64,7 +65,7 @@ QByteArray renderFigure(QCustomPlot& plot, QSize size, double dpi, FigureFormat 
         svg.setSize(size);
         svg.setViewBox(QRect(QPoint(0, 0), size));
         svg.setTitle(QStringLiteral("Attention Explorer figure"));
-        paintPlot(plot, svg, size, true);
+        paint(svg, true);
         break;
     }
     case FigureFormat::Pdf: {
@@ -74,11 +75,18 @@ QByteArray renderFigure(QCustomPlot& plot, QSize size, double dpi, FigureFormat 
         const QSizeF points(size.width() * 72.0 / dpi, size.height() * 72.0 / dpi);
         pdf.setPageSize(QPageSize(points, QPageSize::Point, QString(), QPageSize::ExactMatch));
         pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-        paintPlot(plot, pdf, size, true);
+        paint(pdf, true);
         break;
     }
     }
     return bytes;
+}
+
+QByteArray renderFigure(QCustomPlot& plot, QSize size, double dpi, FigureFormat format)
+{
+    return writeFigureFile(size, dpi, format, [&](QPaintDevice& device, bool vector) {
+        paintPlot(plot, device, size, vector);
+    });
 }
 
 QByteArray figureBytes(const core::AttentionResult& result, const FigureSpec& spec, QSize size,

@@ -7,9 +7,11 @@
 #include <QByteArray>
 #include <QSize>
 #include <QString>
+#include <functional>
 #include <optional>
 
 class QCustomPlot;
+class QPaintDevice;
 
 namespace attn::ui {
 
@@ -17,6 +19,12 @@ enum class FigureFormat { Png, Svg, Pdf };
 
 // From the file name's suffix (.png, .svg, .pdf, any case).
 std::optional<FigureFormat> figureFormatForPath(const QString& path);
+
+// The one writer of figure files: `paint` draws the figure on the device it is given (`vector`
+// for SVG and PDF). PNG is `size` pixels on white with the DPI in its metadata; SVG and PDF
+// are vector with text kept as text, and measure size * 72 / dpi points.
+QByteArray writeFigureFile(QSize size, double dpi, FigureFormat format,
+                           const std::function<void(QPaintDevice& device, bool vector)>& paint);
 
 // The bytes of a figure file of a plot already built for `size` pixels (FigureBuilder).
 // PNG is `size` pixels with the DPI in its metadata; SVG and PDF are vector with text kept

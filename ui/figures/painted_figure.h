@@ -19,9 +19,8 @@ namespace attn::ui {
 using FigurePainter = std::function<void(QPainter& painter, const QRectF& target, const QFont& font,
                                          const FigureStyle& style, bool vector)>;
 
-// The file of a painted figure: PNG of `size` pixels with the DPI in its metadata, SVG and PDF
-// of size * 72 / dpi points with text kept as text. The one writer of every figure that is
-// painted rather than plotted (the model's figures, the sequence-to-sequence figures).
+// The file of a painted figure (the model's figures, the sequence-to-sequence figures), written
+// by writeFigureFile as the plotted ones are.
 QByteArray paintedFigureBytes(const FigurePainter& paint, QSize size, double dpi,
                               FigureFormat format, double fontPoints = 10.0);
 
