@@ -1,7 +1,7 @@
 #pragma once
 
 #include "attention_result.h"
-#include "model/block_ops.h"
+#include "block_ops.h"
 #include "problem.h"
 
 #include <atomic>

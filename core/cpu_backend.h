@@ -1,7 +1,7 @@
 #pragma once
 
 #include "backend.h"
-#include "model/cpu_block_ops.h"
+#include "cpu_block_ops.h"
 
 namespace attn::core {
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/block_ops.h"
+
 #include <QString>
 #include <optional>
 #include <string_view>
@@ -10,25 +12,8 @@ namespace attn::core {
 // The families whose checkpoints open, chosen from config.json's model_type/architectures.
 enum class ModelFamily { Gpt2, Bert, DistilBert, Llama, Mistral, Qwen2 };
 
-enum class NormKind {
-    LayerNorm, // (x - mean) / sqrt(var + eps) * g + b   (Ba et al. 2016)
-    RmsNorm,   // x / sqrt(mean(x^2) + eps) * g           (Zhang & Sennrich 2019)
-};
-
 // Where a block normalises: Pre (GPT-2, Llama): x + f(norm(x)); Post (BERT): norm(x + f(x)).
 enum class NormPlacement { Pre, Post };
-
-enum class Activation {
-    GeluTanh, // GPT-2's gelu_new: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
-    GeluErf,  // BERT's gelu: 0.5 x (1 + erf(x / sqrt(2)))   (Hendrycks & Gimpel 2016)
-    Silu,     // x sigmoid(x)
-    Relu,
-};
-
-enum class FeedForwardKind {
-    Plain, // act(x W_in + b_in) W_out + b_out
-    Gated, // (act(x W_gate) * (x W_in)) W_out: SwiGLU with Silu (Shazeer 2020, eq. 6)
-};
 
 enum class PositionKind {
     Learned, // a learned row per position, added to the token embedding

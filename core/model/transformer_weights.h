@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/block_ops.h"
 #include "core/matrix.h"
 #include "core/model/model_config.h"
 #include "core/model_weights.h"
@@ -14,33 +15,6 @@ namespace attn::core {
 // the explorer: y = x W + b with x a row of d_in values and W stored d_in x d_out. GPT-2's
 // Conv1D weights are stored that way already; nn.Linear weights (BERT, Llama) are transposed
 // once when the checkpoint is read.
-
-struct NormWeights
-{
-    NormKind kind = NormKind::LayerNorm;
-    RowVector gain; // 1 x d; empty: no norm at this place
-    RowVector bias; // 1 x d for LayerNorm; empty for RMSNorm
-    float eps = 1e-5f;
-
-    bool present() const { return gain.size() > 0; }
-};
-
-struct LinearWeights
-{
-    Matrix weight;  // d_in x d_out
-    RowVector bias; // empty or 1 x d_out
-
-    bool present() const { return weight.size() > 0; }
-};
-
-struct FeedForwardWeights
-{
-    FeedForwardKind kind = FeedForwardKind::Plain;
-    Activation activation = Activation::GeluTanh;
-    LinearWeights in;   // d x d_ff: Plain's first layer, Gated's "up"
-    LinearWeights gate; // d x d_ff: Gated only
-    LinearWeights out;  // d_ff x d
-};
 
 struct TransformerLayer
 {

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/model/block_ops.h"
+#include "core/block_ops.h"
 #include "gpu/vulkan_backend.h"
 
 #include <memory>

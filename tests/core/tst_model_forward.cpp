@@ -5,8 +5,8 @@
 // from the first changed layer, hand-worked rotary positions and block operations.
 
 #include "core/cpu_backend.h"
+#include "core/cpu_block_ops.h"
 #include "core/error.h"
-#include "core/model/cpu_block_ops.h"
 #include "core/model/forward.h"
 #include "core/model/model_loader.h"
 #include "core/tokenizers/hf_tokenizer.h"

@@ -24,7 +24,7 @@
 // exact one).
 
 #include "core/cpu_backend.h"
-#include "core/model/cpu_block_ops.h"
+#include "core/cpu_block_ops.h"
 #include "core/model/forward.h"
 #include "core/model/model_loader.h"
 #include "core/random.h"
