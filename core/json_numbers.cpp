@@ -2,7 +2,6 @@
 
 #include <charconv>
 #include <cmath>
-#include <limits>
 
 namespace attn::core {
 
@@ -35,20 +34,6 @@ QJsonArray jsonMatrix(const Matrix& matrix)
     for (Eigen::Index i = 0; i < matrix.rows(); ++i)
         rows.append(jsonRow(matrix.row(i)));
     return rows;
-}
-
-std::optional<float> floatFromJson(const QJsonValue& value)
-{
-    if (value.isDouble())
-        return float(value.toDouble());
-    const QString text = value.toString();
-    if (text == QLatin1String("inf"))
-        return std::numeric_limits<float>::infinity();
-    if (text == QLatin1String("-inf"))
-        return -std::numeric_limits<float>::infinity();
-    if (text == QLatin1String("nan"))
-        return std::numeric_limits<float>::quiet_NaN();
-    return std::nullopt;
 }
 
 } // namespace attn::core

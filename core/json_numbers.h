@@ -15,7 +15,4 @@ QJsonValue jsonNumber(float value);
 QJsonArray jsonRow(const RowVector& row);
 QJsonArray jsonMatrix(const Matrix& matrix); // an array of rows
 
-// The inverse of jsonNumber: accepts numbers and the three strings; nullopt otherwise.
-std::optional<float> floatFromJson(const QJsonValue& value);
-
 } // namespace attn::core

@@ -1,7 +1,5 @@
 #include "parallel.h"
 
-#include "kernels/gemm.h"
-
 #include <omp.h>
 
 #include <algorithm>
@@ -153,11 +151,6 @@ void serialFor(int count, const std::function<void(int, int)>& job)
     const JobRunner::SerialEigen serial;
     for (int i = 0; i < count; ++i)
         job(i, 0);
-}
-
-Matrix parallelProduct(const Eigen::Ref<const Matrix>& a, const Eigen::Ref<const Matrix>& b)
-{
-    return multiply(a, b);
 }
 
 } // namespace attn::core

@@ -17,7 +17,4 @@ int parallelThreads();
 // smaller than a hand-off to the helpers costs.
 void serialFor(int count, const std::function<void(int index, int thread)>& job);
 
-// C = A B, tiles of C computed in parallel (kernels/gemm.h's multiply).
-Matrix parallelProduct(const Eigen::Ref<const Matrix>& a, const Eigen::Ref<const Matrix>& b);
-
 } // namespace attn::core

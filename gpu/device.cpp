@@ -27,10 +27,6 @@ Device Device::create(const DeviceInfo& physical)
     vkGetPhysicalDeviceProperties2(physical.handle, &properties);
     device.m_properties = properties.properties;
     device.m_subgroupSize = std::max<std::uint32_t>(1, subgroup.subgroupSize);
-    const VkSubgroupFeatureFlags needed =
-        VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_ARITHMETIC_BIT;
-    device.m_subgroupArithmetic = (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
-                                  (subgroup.supportedOperations & needed) == needed;
     vkGetPhysicalDeviceMemoryProperties(physical.handle, &device.m_memory);
 
     // A queue family that can compute; prefer a compute-only one (async compute on GPUs).
@@ -114,7 +110,6 @@ Device& Device::operator=(Device&& other) noexcept
         m_properties = other.m_properties;
         m_memory = other.m_memory;
         m_subgroupSize = other.m_subgroupSize;
-        m_subgroupArithmetic = other.m_subgroupArithmetic;
         m_timestampBits = other.m_timestampBits;
         m_unifiedMemory = other.m_unifiedMemory;
     }

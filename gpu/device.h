@@ -31,8 +31,6 @@ public:
     const VkPhysicalDeviceLimits& limits() const { return m_properties.limits; }
     const VkPhysicalDeviceMemoryProperties& memory() const { return m_memory; }
     std::uint32_t subgroupSize() const { return m_subgroupSize; }
-    // Subgroup arithmetic (subgroupAdd, subgroupMax) in compute shaders.
-    bool subgroupArithmetic() const { return m_subgroupArithmetic; }
     // Timestamps are usable on our queue (timestampValidBits > 0).
     bool timestamps() const { return m_timestampBits > 0; }
     std::uint32_t timestampBits() const { return m_timestampBits; }
@@ -57,7 +55,6 @@ private:
     VkPhysicalDeviceProperties m_properties{};
     VkPhysicalDeviceMemoryProperties m_memory{};
     std::uint32_t m_subgroupSize = 1;
-    bool m_subgroupArithmetic = false;
     std::uint32_t m_timestampBits = 0;
     bool m_unifiedMemory = false;
 };

@@ -21,12 +21,6 @@ std::string FallbackBackend::deviceName() const
     return m_primary ? m_primary->deviceName() : m_cpu.deviceName();
 }
 
-bool FallbackBackend::fellBack() const
-{
-    std::lock_guard lock(m_mutex);
-    return !m_primary;
-}
-
 core::Backend* FallbackBackend::primary() const
 {
     std::lock_guard lock(m_mutex);

@@ -28,8 +28,6 @@ public:
     // The primary's block operations while it is in use; after a fault, the CPU's.
     core::BlockOps& blockOps() override { return m_blockOps; }
 
-    // True once the primary backend failed and the CPU took over.
-    bool fellBack() const;
     // The primary backend while it is in use, else null.
     core::Backend* primary() const;
     // Why it fell back ("vkQueueSubmit failed: VK_ERROR_DEVICE_LOST"), empty before.

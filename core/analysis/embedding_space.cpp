@@ -3,9 +3,7 @@
 #include "core/analysis/pca.h"
 #include "core/embedding.h"
 #include "core/error.h"
-#include "core/model/model_loader.h"
 #include "core/scene.h"
-#include "core/tokenizers/hf_tokenizer.h"
 #include "core/word_vectors.h"
 
 #include <algorithm>
@@ -67,19 +65,6 @@ EmbeddingSpace EmbeddingSpace::fromWordVectors(const WordVectors& vectors, const
     for (Eigen::Index r = 0; r < m.rows(); ++r)
         m.row(r) = Eigen::Map<const RowVector>(vectors.row(r), vectors.dimension());
     return EmbeddingSpace(std::move(words), std::move(m), source);
-}
-
-EmbeddingSpace EmbeddingSpace::fromModel(const Model& model, int limit)
-{
-    const Matrix& table = model.weights.tokenEmbedding;
-    const Eigen::Index rows =
-        limit >= 0 ? std::min<Eigen::Index>(limit, table.rows()) : table.rows();
-    std::vector<QString> words;
-    words.reserve(std::size_t(rows));
-    for (Eigen::Index id = 0; id < rows; ++id)
-        words.push_back(model.tokenizer ? model.tokenizer->displayText(int(id))
-                                        : QString::number(id));
-    return EmbeddingSpace(std::move(words), table.topRows(rows), model.name);
 }
 
 std::optional<int> EmbeddingSpace::indexOf(const QString& word) const

@@ -10,7 +10,6 @@
 
 namespace attn::core {
 
-struct Model;
 struct Scene;
 class WordVectors;
 
@@ -43,9 +42,6 @@ public:
     // most frequent words first.
     static EmbeddingSpace fromWordVectors(const WordVectors& vectors, const QString& source,
                                           qsizetype limit = -1);
-    // A real model's token embedding matrix (weights.tokenEmbedding), rows 0 to limit - 1 (all
-    // when limit < 0), named by the tokenizer's displayText (" cat", "##s").
-    static EmbeddingSpace fromModel(const Model& model, int limit = -1);
 
     int size() const { return int(m_words.size()); }
     int dimension() const { return int(m_vectors.cols()); }

@@ -40,12 +40,4 @@ PcaResult principalComponents(const MatrixD& rows, int components)
     return out;
 }
 
-MatrixD projectOnto(const PcaResult& pca, const MatrixD& rows)
-{
-    if (rows.cols() != pca.mean.cols())
-        throw Error("pca: " + std::to_string(rows.cols()) + "-dimensional points on a map of " +
-                    std::to_string(pca.mean.cols()) + " dimensions");
-    return (rows.rowwise() - pca.mean) * pca.components.transpose();
-}
-
 } // namespace attn::core

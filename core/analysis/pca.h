@@ -24,7 +24,4 @@ struct PcaResult
 // data always gives the same picture. Throws Error for no rows or non-finite values.
 PcaResult principalComponents(const MatrixD& rows, int components = 2);
 
-// Rows projected on a PcaResult's axes (other points on the same map).
-MatrixD projectOnto(const PcaResult& pca, const MatrixD& rows);
-
 } // namespace attn::core

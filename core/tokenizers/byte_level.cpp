@@ -45,16 +45,6 @@ int charToByte(char32_t c)
     return c < 0x180 ? alphabet().charToByte[c] : -1;
 }
 
-QString toByteLevel(const QString& text)
-{
-    const QByteArray utf8 = text.toUtf8();
-    QString result;
-    result.reserve(utf8.size());
-    for (char byte : utf8)
-        result.append(QChar(char16_t(byteToChar(std::uint8_t(byte)))));
-    return result;
-}
-
 bool fromByteLevel(const QString& piece, std::string& bytes)
 {
     std::string result;

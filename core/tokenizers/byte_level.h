@@ -13,8 +13,6 @@ namespace attn::core::hf {
 char32_t byteToChar(std::uint8_t byte);
 // The byte a character of the alphabet stands for, or -1.
 int charToByte(char32_t c);
-// The text's UTF-8 bytes, each written as its alphabet character.
-QString toByteLevel(const QString& text);
 // The bytes a byte-level piece stands for; false when a character is outside the alphabet.
 bool fromByteLevel(const QString& piece, std::string& bytes);
 

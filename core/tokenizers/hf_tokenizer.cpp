@@ -121,12 +121,6 @@ QString HfTokenizer::pieceOf(int id) const
     return piece.isNull() ? QString() : piece;
 }
 
-bool HfTokenizer::isSpecial(int id) const
-{
-    const AddedToken* added = m_added->byId(id);
-    return added && added->special;
-}
-
 namespace {
 
 // Complete UTF-8 characters as text, the bytes of incomplete or invalid ones as "<0xE3>".

@@ -73,7 +73,6 @@ public:
     // "BPE (byte-level)", "BPE (SentencePiece, byte fallback)", "BPE" or "WordPiece".
     QString kind() const;
     std::optional<int> maskTokenId() const;        // [MASK] / <mask> when the vocabulary has one
-    bool isSpecial(int id) const;                  // an added token marked special
     const QString& name() const { return m_name; } // the file it came from
 
 private:

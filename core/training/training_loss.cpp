@@ -27,15 +27,6 @@ std::string_view toString(AttentionLoss loss)
     return loss == AttentionLoss::CrossEntropy ? "cross-entropy" : "squared-error";
 }
 
-std::optional<AttentionLoss> parseAttentionLoss(std::string_view name)
-{
-    if (name == "cross-entropy")
-        return AttentionLoss::CrossEntropy;
-    if (name == "squared-error")
-        return AttentionLoss::SquaredError;
-    return std::nullopt;
-}
-
 AttentionLoss defaultAttentionLoss(Normalization normalization, const HardSurrogate& hard)
 {
     const bool softmax =

@@ -20,7 +20,6 @@ enum class AttentionLoss {
 };
 
 std::string_view toString(AttentionLoss loss); // "cross-entropy", "squared-error"
-std::optional<AttentionLoss> parseAttentionLoss(std::string_view name);
 
 // The loss of one example, with lambda_a and lambda_o the weights of its two parts:
 //   L = lambda_a * mean over (enabled heads, counted rows) of the attention row loss

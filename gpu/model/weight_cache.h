@@ -77,8 +77,6 @@ public:
     void clear();
 
     VkDeviceSize budget() const { return m_budget; }
-    void setBudget(VkDeviceSize bytes) { m_budget = bytes; }
-    VkDeviceSize residentBytes() const { return m_resident; }
     std::size_t entries() const { return m_entries.size(); }
     // Misses since creation: how many entries were uploaded, and their bytes.
     std::uint64_t uploads() const { return m_uploads; }

@@ -1,15 +1,13 @@
 // Seed 003: the embedding space. PCA against a direct eigen-decomposition of the
 // covariance; nearest words and the analogy king - man + woman on the committed 8-dimensional
 // vectors (tests/data/wordvectors/make_analogy_8d.py says how they were made); t-SNE
-// deterministic and faithful to clusters; a scene's and a real model's vectors.
+// deterministic and faithful to clusters; a scene's vectors.
 
 #include "core/analysis/embedding_space.h"
 #include "core/analysis/pca.h"
 #include "core/error.h"
-#include "core/model/model_loader.h"
 #include "core/random.h"
 #include "core/scene_json.h"
-#include "core/tokenizers/hf_tokenizer.h"
 #include "core/word_vectors.h"
 
 #include <Eigen/Eigenvalues>
@@ -85,13 +83,10 @@ private Q_SLOTS:
         const EmbeddingSpace::Map map = space.pcaMap();
         QCOMPARE(int(map.points.rows()), space.size());
         QVERIFY(map.explained[0] >= map.explained[1]);
-        // Fixed signs: the same data gives the same map; new points land on its axes.
+        // Fixed signs: the same data gives the same map.
         const core::PcaResult once = core::principalComponents(randomCloud(20, 4, 9));
         const core::PcaResult again = core::principalComponents(randomCloud(20, 4, 9));
         QVERIFY(once.projected == again.projected);
-        QVERIFY((core::projectOnto(once, randomCloud(20, 4, 9)) - once.projected)
-                    .cwiseAbs()
-                    .maxCoeff() < 1e-12);
     }
 
     // Seed 003: "king - man + woman" and "woman : ? :: man : bart".
@@ -149,19 +144,6 @@ private Q_SLOTS:
 
         core::Scene hashed = core::makeScene(QStringLiteral("the cat sat on the mat"), 8, 1, 1);
         QCOMPARE(EmbeddingSpace::fromScene(hashed).size(), 5); // distinct words
-    }
-
-    // A real model's token embedding matrix, named by its tokenizer.
-    void modelVectors()
-    {
-        const auto model = core::loadModel(QStringLiteral(ATTN_TEST_DATA_DIR "/models/gpt2"));
-        const EmbeddingSpace space = EmbeddingSpace::fromModel(*model);
-        QCOMPARE(space.size(), int(model->weights.tokenEmbedding.rows()));
-        QCOMPARE(space.words()[5], model->tokenizer->displayText(5));
-        QVERIFY(space.vectors().row(5) == model->weights.tokenEmbedding.row(5));
-        QCOMPARE(EmbeddingSpace::fromModel(*model, 10).size(), 10);
-        const auto near = space.nearest(RowVectorFor(space, 3), 1, {});
-        QCOMPARE(near.front().index, 3);
     }
 
     // P is a joint distribution: symmetric (an aliased p + p^T broke this), zero on the

@@ -278,7 +278,6 @@ private slots:
         } else {
             QVERIFY(hf->maskTokenId());
             QCOMPARE(hf->pieceOf(*hf->maskTokenId()), mask);
-            QVERIFY(hf->isSpecial(*hf->maskTokenId()));
         }
     }
 

@@ -87,7 +87,6 @@ public:
     explicit GradientPage(QWidget* parent = nullptr);
     void setSource(const ConceptSource& source) override;
     void draw(QCustomPlot& plot, const FigureSpec& spec) const override;
-    QComboBox* queryCombo() const { return m_query; }
 
 private:
     QComboBox* m_query = nullptr;
@@ -102,7 +101,6 @@ public:
     void setSource(const ConceptSource& source) override;
     void draw(QCustomPlot& plot, const FigureSpec& spec) const override;
     const KernelSetup& setup() const { return m_setup; }
-    QSlider* bandwidthSlider() const { return m_bandwidth; }
     // Moves point `index` to (key, value), as a drag does.
     void movePoint(int index, double key, double value);
 
@@ -146,7 +144,6 @@ public:
     void draw(QCustomPlot& plot, const FigureSpec& spec) const override;
     void forgetScene() override;
     QLineEdit* analogyEdit() const { return m_analogy; }
-    QLabel* nearestLabel() const { return m_nearest; }
 
 protected:
     void refreshReadouts() override;
@@ -178,14 +175,12 @@ public:
     const core::Trainer* trainer() const { return m_trainer.get(); }
     bool isRunning() const { return m_timer.isActive(); }
 
-    QComboBox* taskCombo() const { return m_task; }
     QComboBox* hardGradientCombo() const { return m_hardGradient; }
     QPushButton* runButton() const { return m_run; }
     QPushButton* stepButton() const { return m_step; }
     QPushButton* resetButton() const { return m_reset; }
     QPushButton* applyButton() const { return m_apply; }
     QSpinBox* stepsSpin() const { return m_steps; }
-    DecimalField* learningRateField() const { return m_learningRate; }
 
 signals:
     // A task the scene cannot pose, weights that cannot be applied.

@@ -44,7 +44,6 @@ public:
     TokenChips* queryChips() const { return m_queryChips; }
     TokenChips* keyChips() const { return m_keyChips; }
     QComboBox* modeCombo() const { return m_mode; }
-    QComboBox* tokenizerCombo() const { return m_tokenizer; }
     QComboBox* embeddingCombo() const { return m_embedding; }
     QComboBox* positionalCombo() const { return m_positional; }
     QLineEdit* paddingTokenEdit() const { return m_paddingToken; }

@@ -206,12 +206,6 @@ QSize TokenChips::minimumSizeHint() const
     return {4 * kMargin + 40, 2 * kMargin + rowHeight()};
 }
 
-void TokenChips::setMaximumVisibleRows(int rows)
-{
-    m_maxRows = std::max(1, rows);
-    updateGeometry();
-}
-
 QRect TokenChips::chipRect(int index) const
 {
     if (index < 0 || index >= chipCount())

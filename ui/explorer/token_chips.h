@@ -15,7 +15,7 @@ namespace attn::ui {
 // The tokens of a sentence as rounded chips that wrap like text. Clicking a chip (or Space
 // on the focused one; Tab and the arrow keys move between chips) asks to toggle it as
 // padding; the owner changes its document and calls setTokens again. One widget paints
-// every chip from a cached layout; past maximumVisibleRows it scrolls. Text is measured
+// every chip from a cached layout; past six rows it scrolls. Text is measured
 // lazily: a chip's width is estimated from its length until it comes into view, and
 // measured widths are kept by text, so a keystroke in a 16,384-token sentence measures the
 // few chips on screen rather than every chip (shaping each text is what costs).
@@ -45,10 +45,6 @@ public:
     // How many chip texts were measured with the font since construction (each text once per
     // font): what keeps a long sentence fast.
     int measuredTextCount() const { return m_measuredTexts; }
-
-    // Rows shown before a scroll bar appears (default 6).
-    void setMaximumVisibleRows(int rows);
-    int maximumVisibleRows() const { return m_maxRows; }
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;

@@ -181,7 +181,6 @@ void HeadGridView::paintEvent(QPaintEvent*)
         style()->drawPrimitive(QStyle::PE_FrameFocusRect, &focus, &painter, this);
     }
     m_paintMs = double(timer.nsecsElapsed()) / 1e6;
-    ++m_paints;
     m_painted = m_result.get();
 }
 

@@ -37,7 +37,6 @@ public:
     QString describeAt(QPointF point) const;
     // How long the last repaint took (thumbnails included), in milliseconds.
     double lastPaintMilliseconds() const { return m_paintMs; }
-    int paintCount() const { return m_paints; }
     // The run the grid last painted (null before any): what the user sees now.
     const core::ModelResult* paintedResult() const { return m_painted; }
 
@@ -70,7 +69,6 @@ private:
     std::vector<QImage> m_thumbnails;
     bool m_thumbnailsValid = false;
     double m_paintMs = 0.0;
-    int m_paints = 0;
     const core::ModelResult* m_painted = nullptr;
 };
 

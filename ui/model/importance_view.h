@@ -33,7 +33,6 @@ public:
     const std::optional<core::HeadImportance>& importance() const { return m_importance; }
 
     QPushButton* computeButton() const { return m_compute; }
-    QPushButton* cancelButton() const { return m_cancel; }
     QProgressBar* progressBar() const { return m_progress; }
     MatrixPanelsView* panels() const { return m_panels; }
     QLabel* ranking() const { return m_ranking; } // the top heads, most important first

@@ -164,18 +164,6 @@ bool ModelDocument::isHeadOff(int layer, int head) const
     return m_interventions.headsOff.count({layer, head}) > 0;
 }
 
-bool ModelDocument::isIntervened(int layer, int head) const
-{
-    if (isHeadOff(layer, head))
-        return true;
-    const auto found = m_interventions.layers.find(layer);
-    if (found == m_interventions.layers.end())
-        return false;
-    const core::LayerEdit& edit = found->second;
-    return edit.score || edit.normalization || edit.temperature || edit.mask || edit.fill ||
-           edit.heads.count(head) > 0;
-}
-
 void ModelDocument::select(int layer, int head)
 {
     layer = std::clamp(layer, 0, std::max(0, layerCount() - 1));

@@ -52,8 +52,6 @@ public:
     QString text() const { return m_text; }
     const core::Interventions& interventions() const { return m_interventions; }
     bool isHeadOff(int layer, int head) const;
-    // Switched off, its weights rewritten, or its layer's settings changed.
-    bool isIntervened(int layer, int head) const;
 
     // The head the views and the controls show (not an undo step).
     int selectedLayer() const { return m_layer; }

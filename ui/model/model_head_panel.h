@@ -34,10 +34,7 @@ public:
     QSlider* temperatureSlider() const { return m_temperature; }
     DecimalField* temperatureField() const { return m_temperatureField; }
     QCheckBox* causalCheck() const { return m_causal; }
-    QCheckBox* windowCheck() const { return m_windowOn; }
-    QSpinBox* windowSpin() const { return m_window; }
     QComboBox* fillCombo() const { return m_fill; }
-    QComboBox* matrixCombo() const { return m_matrixChoice; }
     MatrixEditor* editor() const { return m_editor; }
     HeadMatrix currentMatrix() const;
     void setCurrentMatrix(HeadMatrix matrix);

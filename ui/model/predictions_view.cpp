@@ -29,12 +29,6 @@ void PredictionsView::setResults(std::shared_ptr<const core::ModelResult> result
     update();
 }
 
-void PredictionsView::setRows(int rows)
-{
-    m_rows = rows;
-    setResults(m_result, m_baseline);
-}
-
 void PredictionsView::setFigureStyle(const FigureStyle& style)
 {
     m_style = style;

@@ -21,7 +21,6 @@ public:
 
     void setResults(std::shared_ptr<const core::ModelResult> result,
                     std::shared_ptr<const core::ModelResult> baseline);
-    void setRows(int rows);
     void setFigureStyle(const FigureStyle& style);
     const std::vector<PredictionBlock>& blocks() const { return m_blocks; }
     QString message() const { return m_message; }

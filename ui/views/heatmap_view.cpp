@@ -218,7 +218,6 @@ void HeatmapView::rebuild()
     updateHighlight();
     updateCursor(false);
     m_buildMs = double(timer.nsecsElapsed()) / 1e6;
-    ++m_builds;
     emit figureBuilt();
 }
 

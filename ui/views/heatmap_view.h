@@ -63,7 +63,6 @@ public:
     // A rebuild is queued (a spec or size change): what is drawn is about to change.
     bool isRebuildPending() const { return m_rebuild.isPending(); }
     bool maskPainting() const { return m_maskPainting; }
-    bool isZoomed() const { return m_zoom.has_value(); }
     void resetZoom();
     // Zooms by `factor` (< 1 in) around the cell at the centre of the matrix.
     void zoomBy(double factor);
@@ -78,7 +77,6 @@ public:
 
     // How long the last figure took to build, in milliseconds.
     double lastBuildMilliseconds() const { return m_buildMs; }
-    int buildCount() const { return m_builds; }
 
 signals:
     void headClicked(int head);
@@ -135,7 +133,6 @@ private:
     QPointF m_lastPos;
     std::pair<int, int> m_lastCell{-1, -1};
     double m_buildMs = 0.0;
-    int m_builds = 0;
 };
 
 } // namespace attn::ui

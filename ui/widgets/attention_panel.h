@@ -51,15 +51,11 @@ public:
     QComboBox* normalizationCombo() const { return m_normalization; }
     QSlider* temperatureSlider() const { return m_temperature; }
     DecimalField* temperatureField() const { return m_temperatureSpin; }
-    QCheckBox* scalingCheck() const { return m_scaling; }
     QCheckBox* causalCheck() const { return m_causal; }
-    QCheckBox* windowCheck() const { return m_windowOn; }
-    QSlider* windowSlider() const { return m_window; }
     QSpinBox* headsSpin() const;
     QSpinBox* dModelSpin() const;
     QSpinBox* dKSpin() const;
     QComboBox* fillCombo() const { return m_fill; }
-    QLineEdit* seedEdit() const { return m_seed; }
     QCheckBox* headCheck(int head) const;
     QToolButton* paintMaskButton() const { return m_paint; }
 

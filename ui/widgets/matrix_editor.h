@@ -57,13 +57,7 @@ public:
     // The line under the cells (the selected cell's exact value, or the last error).
     QString statusText() const;
 
-    QAction* randomizeAction() const { return m_randomize; }
-    QAction* identityAction() const { return m_identity; }
-    QAction* zeroAction() const { return m_zero; }
     QAction* transposeAction() const { return m_transpose; } // enabled only when square
-    QAction* scaleAction() const { return m_scale; }
-    QAction* importAction() const { return m_import; }
-    QAction* exportAction() const { return m_export; }
 
 public slots:
     void randomize();
