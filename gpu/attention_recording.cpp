@@ -446,33 +446,33 @@ void VulkanBackend::Impl::record(Plan& p, Plan::Recording& r, const Buffer& weig
 {
     const PlanKey& key = p.key;
     AttentionPipelines pipes;
-    pipes.add = &pipeline("add", {kUniformBinding, kStorageBinding, kStorageBinding},
-                          sizeof(AddPush), {64});
+    pipes.add = &pipelines.get("add", {kUniformBinding, kStorageBinding, kStorageBinding},
+                               sizeof(AddPush), {64});
     pipes.projection = &gemmPipeline({false, 0, true, false, false, 1});
     pipes.perHead = &gemmPipeline({false, 0, false, false, false, 2});
-    pipes.unitRows =
-        &pipeline("unit_rows", {kUniformBinding, kTexelBinding, kStorageBinding, kStorageBinding},
-                  sizeof(UnitPush), {64});
+    pipes.unitRows = &pipelines.get(
+        "unit_rows", {kUniformBinding, kTexelBinding, kStorageBinding, kStorageBinding},
+        sizeof(UnitPush), {64});
     // Without kept intermediates, cells that the causal/window rules mask are never computed.
     const std::uint32_t scoreOp = key.score == core::ScoreKind::Additive ? 1u : 0u;
     pipes.scores = &gemmPipeline({true, scoreOp, false, !key.keep, false, 2});
     pipes.weighted = &gemmPipeline({false, 0, false, false, true, 2});
-    pipes.sumHeads =
-        &pipeline("sum_heads", {kUniformBinding, kTexelBinding, kTexelBinding, kStorageBinding},
-                  sizeof(SumPush), {64});
+    pipes.sumHeads = &pipelines.get(
+        "sum_heads", {kUniformBinding, kTexelBinding, kTexelBinding, kStorageBinding},
+        sizeof(SumPush), {64});
     const bool registers = variant == ShaderVariant::Registers;
-    pipes.normalize =
-        &pipeline(registers ? "normalize" : "normalize_subgroup",
-                  {kUniformBinding, kTexelBinding, kStorageBinding, kStorageBinding, kBitsBinding,
-                   kStorageBinding},
-                  sizeof(NormalizePush),
-                  {normalizeWorkgroup(), std::uint32_t(key.normalization), key.keep ? 1u : 0u});
-    pipes.pool = &pipeline("pool", {kUniformBinding, kTexelBinding, kStorageBinding},
-                           sizeof(PoolPush), {64, key.pool == core::PoolMode::Max ? 1u : 0u});
+    pipes.normalize = &pipelines.get(
+        registers ? "normalize" : "normalize_subgroup",
+        {kUniformBinding, kTexelBinding, kStorageBinding, kStorageBinding, kBitsBinding,
+         kStorageBinding},
+        sizeof(NormalizePush),
+        {normalizeWorkgroup(), std::uint32_t(key.normalization), key.keep ? 1u : 0u});
+    pipes.pool = &pipelines.get("pool", {kUniformBinding, kTexelBinding, kStorageBinding},
+                                sizeof(PoolPush), {64, key.pool == core::PoolMode::Max ? 1u : 0u});
     if (key.rotary)
-        pipes.rotary =
-            &pipeline("rotary", {kUniformBinding, kScalarBinding, kScalarBinding, kStorageBinding},
-                      sizeof(RotaryPush), {64});
+        pipes.rotary = &pipelines.get(
+            "rotary", {kUniformBinding, kScalarBinding, kScalarBinding, kStorageBinding},
+            sizeof(RotaryPush), {64});
     const RecordingTarget target{
         device, commands, gemmTileRows(), gemmTileCols(), normalizeWorkgroup(), registers};
     AttentionRecorder(p, r, weightsBuffer, ownWeights, pipes, target).record();

@@ -38,24 +38,6 @@ ShaderVariant variantFor(const DeviceInfo& device)
     }
 }
 
-const ComputePipeline& VulkanBackend::Impl::pipeline(const std::string& shader,
-                                                     const std::vector<Binding>& bindings,
-                                                     std::uint32_t pushBytes,
-                                                     const std::vector<std::uint32_t>& constants)
-{
-    std::string key = shader;
-    for (std::uint32_t c : constants)
-        key.append(1, ':').append(std::to_string(c));
-    auto found = pipelines.find(key);
-    if (found == pipelines.end()) {
-        auto created = std::make_unique<ComputePipeline>(
-            ComputePipeline::create(device, cache, shader, bindings, pushBytes, constants));
-        found = pipelines.emplace(key, std::move(created)).first;
-        pipelinesAdded = true;
-    }
-    return *found->second;
-}
-
 const ComputePipeline& VulkanBackend::Impl::gemmPipeline(const GemmConfig& config)
 {
     const bool registers = variant == ShaderVariant::Registers;
@@ -72,9 +54,9 @@ const ComputePipeline& VulkanBackend::Impl::gemmPipeline(const GemmConfig& confi
         registers ? 1u : 16u * 64u,   // SHARED_FLOATS
         config.skip,                  // SKIP
     };
-    return pipeline("gemm",
-                    {kUniformBinding, kTexelBinding, kTexelBinding, kStorageBinding, kTexelBinding},
-                    sizeof(GemmPush), constants);
+    return pipelines.get(
+        "gemm", {kUniformBinding, kTexelBinding, kTexelBinding, kStorageBinding, kTexelBinding},
+        sizeof(GemmPush), constants);
 }
 
 void VulkanBackend::Impl::buildPlan(const PlanKey& key)
@@ -401,10 +383,7 @@ VulkanBackend::Impl::run(std::shared_ptr<const core::Problem> problem,
     core::summarizeDiagnostics(*result, {p.status.words(), std::size_t(h) * std::size_t(tq)});
     diag.stages = std::move(stages);
 
-    if (pipelinesAdded) {
-        cache.save();
-        pipelinesAdded = false;
-    }
+    pipelines.saveIfChanged();
     diag.computeMilliseconds = millisecondsSince(start);
     return result;
 }

@@ -9,6 +9,7 @@
 #include "compute_pipeline.h"
 #include "core/limits.h"
 #include "instance.h"
+#include "model/pipeline_library.h"
 #include "model/weight_cache.h"
 #include "pipeline_cache.h"
 #include "vulkan_backend.h"
@@ -31,8 +32,7 @@ struct VulkanBackend::Impl
     PipelineCache cache;
     CommandContext commands;
     ShaderVariant variant = ShaderVariant::Registers;
-    std::map<std::string, std::unique_ptr<ComputePipeline>> pipelines;
-    bool pipelinesAdded = false;
+    PipelineLibrary pipelines;
     std::unique_ptr<detail::Plan> plan;
     int records = 0;
     std::mutex mutex;
@@ -43,7 +43,8 @@ struct VulkanBackend::Impl
     Impl(Instance&& i, const DeviceInfo& d)
         : instance(std::move(i)), info(d), device(Device::create(d)),
           cache(PipelineCache::create(device)), commands(CommandContext::create(device)),
-          variant(variantFor(d)), weights(device, WeightCache::defaultBudget(device))
+          variant(variantFor(d)), pipelines(device, cache),
+          weights(device, WeightCache::defaultBudget(device))
     {
     }
     ~Impl()
@@ -54,9 +55,6 @@ struct VulkanBackend::Impl
         cache.save();
     }
 
-    const ComputePipeline& pipeline(const std::string& shader, const std::vector<Binding>& bindings,
-                                    std::uint32_t pushBytes,
-                                    const std::vector<std::uint32_t>& constants);
     const ComputePipeline& gemmPipeline(const detail::GemmConfig& config);
     // Rows x columns of C per workgroup: 8 rows x 4 columns per invocation, 64 invocations (8
     // along N) for the registers shape; 64 x 64 for the shared-memory shape.

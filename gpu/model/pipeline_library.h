@@ -13,8 +13,8 @@ namespace attn::gpu {
 class Device;
 class PipelineCache;
 
-// The compute pipelines of the block operations, made on first use and kept: one per shader
-// and set of specialization constants.
+// The compute pipelines of the attention backend and of the block operations, made on first
+// use and kept: one per shader and set of specialization constants.
 class PipelineLibrary
 {
 public:
