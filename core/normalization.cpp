@@ -33,17 +33,19 @@ void relu(RowMap row, RowStatus& status)
     row = (row.cast<double>() / sum).cast<float>();
 }
 
-// Martins & Astudillo (2016), Algorithm 1: sort z descending, find the support size
-// k = max{k : 1 + k z_(k) > sum_{j<=k} z_(j)}, then tau = (sum_{j<=k} z_(j) - 1) / k.
-// Sparsemax is shift-invariant; subtracting the max first keeps 1 + k z_(k) meaningful in
-// double precision when scores are as large as the -9e15 fill.
-void sparsemax(RowMap row, float max)
+// In double whatever the type of the cells: the float and the double rows agree.
+template <typename T> void sparsemax(const T* scores, int count, T max, T* weights)
 {
+    constexpr T minusInf = -std::numeric_limits<T>::infinity();
+    if (max == minusInf) {
+        std::fill(weights, weights + count, T(0));
+        return;
+    }
     std::vector<double> sorted;
-    sorted.reserve(std::size_t(row.size()));
-    for (float value : row)
-        if (value != -kInf)
-            sorted.push_back(double(value) - double(max));
+    sorted.reserve(std::size_t(count));
+    for (int j = 0; j < count; ++j)
+        if (scores[j] != minusInf)
+            sorted.push_back(double(scores[j]) - double(max));
     std::sort(sorted.begin(), sorted.end(), std::greater<double>());
     double cumulative = 0.0;
     double tau = 0.0;
@@ -54,8 +56,9 @@ void sparsemax(RowMap row, float max)
         else
             break; // the condition holds for a prefix of k only
     }
-    for (float& value : row)
-        value = value == -kInf ? 0.0f : float(std::max(double(value) - double(max) - tau, 0.0));
+    for (int j = 0; j < count; ++j)
+        weights[j] =
+            scores[j] == minusInf ? T(0) : T(std::max(double(scores[j]) - double(max) - tau, 0.0));
 }
 
 } // namespace
@@ -169,12 +172,22 @@ RowStatus normalizeRow(float* scores, const std::uint8_t* masked, int count,
         relu(row, status);
         break;
     case Normalization::Sparsemax:
-        sparsemax(row, max);
+        sparsemax(scores, count, max, scores);
         break;
     case Normalization::None: // handled above
         break;
     }
     return status;
+}
+
+void sparsemaxRow(const float* scores, int count, float max, float* weights)
+{
+    sparsemax(scores, count, max, weights);
+}
+
+void sparsemaxRow(const double* scores, int count, double max, double* weights)
+{
+    sparsemax(scores, count, max, weights);
 }
 
 } // namespace attn::core

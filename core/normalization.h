@@ -28,4 +28,13 @@ struct RowStatus
 RowStatus normalizeRow(float* scores, const std::uint8_t* masked, int count,
                        Normalization normalization, MaskFill fill);
 
+// Sparsemax (Martins & Astudillo 2016, Algorithm 1) of the cells that are not -inf, which weigh
+// 0: sort z descending, find the support size k = max{k : 1 + k z_(k) > sum_{j<=k} z_(j)},
+// tau = (sum_{j<=k} z_(j) - 1) / k, w_j = max(z_j - tau, 0). `max` is the largest cell; it is
+// subtracted first (sparsemax is shift-invariant), which keeps 1 + k z_(k) meaningful in double
+// precision when scores are as large as the -9e15 fill. Every cell -inf gives all zeros.
+// `weights` may be `scores`.
+void sparsemaxRow(const float* scores, int count, float max, float* weights);
+void sparsemaxRow(const double* scores, int count, double max, double* weights);
+
 } // namespace attn::core

@@ -1,8 +1,9 @@
 #include "normalization_gradients.h"
 
+#include "core/normalization.h"
+
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <limits>
 #include <vector>
 
@@ -35,33 +36,6 @@ void softmaxForward(const std::vector<double>& v, double* w)
         w[j] /= sum;
 }
 
-// Martins & Astudillo (2016), Algorithm 1, over the cells that are not excluded (-inf).
-void sparsemaxForward(const std::vector<double>& v, double* w)
-{
-    const int n = int(v.size());
-    const double max = *std::max_element(v.begin(), v.end());
-    if (max == -kInf) {
-        std::fill(w, w + n, 0.0);
-        return;
-    }
-    std::vector<double> sorted;
-    for (double x : v)
-        if (x != -kInf)
-            sorted.push_back(x - max);
-    std::sort(sorted.begin(), sorted.end(), std::greater<double>());
-    double cumulative = 0.0;
-    double tau = 0.0;
-    for (std::size_t k = 0; k < sorted.size(); ++k) {
-        cumulative += sorted[k];
-        if (1.0 + double(k + 1) * sorted[k] > cumulative)
-            tau = (cumulative - 1.0) / double(k + 1);
-        else
-            break;
-    }
-    for (int j = 0; j < n; ++j)
-        w[j] = v[std::size_t(j)] == -kInf ? 0.0 : std::max(v[std::size_t(j)] - max - tau, 0.0);
-}
-
 } // namespace
 
 void normalizeRowD(const double* scores, const std::uint8_t* masked, int count,
@@ -75,7 +49,7 @@ void normalizeRowD(const double* scores, const std::uint8_t* masked, int count,
         softmaxForward(v, weights);
         return;
     case Normalization::Sparsemax:
-        sparsemaxForward(v, weights);
+        sparsemaxRow(v.data(), count, *std::max_element(v.begin(), v.end()), weights);
         return;
     case Normalization::Relu: {
         double sum = 0.0;
