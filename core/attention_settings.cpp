@@ -82,14 +82,6 @@ std::optional<MaskFill> parseMaskFill(std::string_view name)
 {
     return valueOf(kFillNames, name);
 }
-std::optional<PoolMode> parsePoolMode(std::string_view name)
-{
-    return valueOf(kPoolNames, name);
-}
-std::string allScoreNames()
-{
-    return joinedNames(kScoreNames);
-}
 std::string allNormalizationNames()
 {
     return joinedNames(kNormalizationNames);

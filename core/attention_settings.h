@@ -82,10 +82,8 @@ std::string_view toString(PoolMode mode);
 std::optional<ScoreKind> parseScoreKind(std::string_view name);
 std::optional<Normalization> parseNormalization(std::string_view name);
 std::optional<MaskFill> parseMaskFill(std::string_view name);
-std::optional<PoolMode> parsePoolMode(std::string_view name);
 
-// "dot|scaled|additive|bilinear|cosine", for messages.
-std::string allScoreNames();
+// "softmax|hard|relu|sparsemax|none", for messages.
 std::string allNormalizationNames();
 
 // The value written into a masked cell.

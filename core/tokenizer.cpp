@@ -217,15 +217,6 @@ Token addedSpecial(QStringView text)
 
 } // namespace
 
-bool isSpecialTokenText(const QString& text)
-{
-    for (const QStringView special : kSpecialTokens) {
-        if (text == special)
-            return true;
-    }
-    return false;
-}
-
 std::vector<Token> tokenize(const QString& text, const TokenizerSettings& settings, int maxTokens)
 {
     TokenCollector collector(text, settings, maxTokens);

@@ -49,9 +49,4 @@ struct Token
 // tokens; it stops counting there, so a huge paste costs no more than maxTokens tokens.
 std::vector<Token> tokenize(const QString& text, const TokenizerSettings& settings, int maxTokens);
 
-// True for the literal special-token spellings ([CLS], [SEP], [PAD], [MASK], [UNK], <s>, </s>,
-// <pad>, <unk>) that the tokenizer keeps whole, never lowercases and flags special, in
-// every mode.
-bool isSpecialTokenText(const QString& text);
-
 } // namespace attn::core

@@ -25,11 +25,6 @@ bool LayerEdit::empty() const
     return !score && !normalization && !temperature && !mask && !fill && heads.empty();
 }
 
-bool Interventions::touches(int layer) const
-{
-    return editOf(*this, layer) || !headsOffIn(headsOff, layer).empty();
-}
-
 int Interventions::firstDifference(const Interventions& other, int layerCount) const
 {
     for (int layer = 0; layer < layerCount; ++layer) {

@@ -45,7 +45,6 @@ struct Interventions
     std::map<int, LayerEdit> layers;        // by layer, from 0
 
     bool empty() const { return headsOff.empty() && layers.empty(); }
-    bool touches(int layer) const;
     // The lowest layer whose computation differs between the two, or `layerCount` when none.
     int firstDifference(const Interventions& other, int layerCount) const;
     bool operator==(const Interventions&) const = default;

@@ -221,15 +221,6 @@ private slots:
         }
     }
 
-    void isSpecialTokenTextKnowsTheSpellings()
-    {
-        for (const char* text :
-             {"[CLS]", "[SEP]", "[PAD]", "[MASK]", "[UNK]", "<s>", "</s>", "<pad>", "<unk>"})
-            QVERIFY2(isSpecialTokenText(QString::fromLatin1(text)), text);
-        for (const char* text : {"", "CLS", "[cls]", "[CLS", "<S>", "<mask>", "[CLS] "})
-            QVERIFY2(!isSpecialTokenText(QString::fromLatin1(text)), text);
-    }
-
     // Every view shows a token through tokenDisplayText: what would draw as a box or as
     // nothing is written as its UTF-8 bytes; what a font draws stays as it is.
     void displayTextShowsInvisibleCharactersAsBytes_data()
