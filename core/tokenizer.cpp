@@ -3,7 +3,10 @@
 #include "error.h"
 
 #include <QTextBoundaryFinder>
+#include <algorithm>
 #include <array>
+#include <mutex>
+#include <optional>
 
 namespace attn::core {
 
@@ -217,7 +220,10 @@ Token addedSpecial(QStringView text)
 
 } // namespace
 
-std::vector<Token> tokenize(const QString& text, const TokenizerSettings& settings, int maxTokens)
+namespace {
+
+std::vector<Token> tokenizeOnce(const QString& text, const TokenizerSettings& settings,
+                                int maxTokens)
 {
     TokenCollector collector(text, settings, maxTokens);
     collector.run();
@@ -244,6 +250,66 @@ std::vector<Token> tokenize(const QString& text, const TokenizerSettings& settin
         tokens.push_back(addedSpecial(u"</s>"));
         break;
     }
+    return tokens;
+}
+
+// The sentences tokenized last. One edit asks for the same sentence in several places (the
+// input panel's chips, the document's vocabulary and hand-marked positions, resolveProblem on
+// the compute thread); tokenizing is a pure function of its arguments, so they share one run.
+// A text over the limit throws each time (the error is not kept).
+class RecentTokens
+{
+public:
+    std::optional<std::vector<Token>> find(const QString& text, const TokenizerSettings& settings,
+                                           int maxTokens)
+    {
+        std::lock_guard lock(m_mutex);
+        for (auto it = m_entries.begin(); it != m_entries.end(); ++it) {
+            if (it->maxTokens == maxTokens && it->settings == settings && it->text == text) {
+                std::rotate(m_entries.begin(), it, std::next(it)); // most recent first
+                return m_entries.front().tokens;
+            }
+        }
+        return std::nullopt;
+    }
+
+    void add(const QString& text, const TokenizerSettings& settings, int maxTokens,
+             const std::vector<Token>& tokens)
+    {
+        std::lock_guard lock(m_mutex);
+        m_entries.insert(m_entries.begin(), Entry{text, settings, maxTokens, tokens});
+        if (m_entries.size() > kEntries)
+            m_entries.pop_back();
+    }
+
+private:
+    // A scene's two sentences, before and after an edit.
+    static constexpr std::size_t kEntries = 4;
+    struct Entry
+    {
+        QString text;
+        TokenizerSettings settings;
+        int maxTokens = 0;
+        std::vector<Token> tokens;
+    };
+    std::mutex m_mutex;
+    std::vector<Entry> m_entries;
+};
+
+RecentTokens& recentTokens()
+{
+    static RecentTokens recent;
+    return recent;
+}
+
+} // namespace
+
+std::vector<Token> tokenize(const QString& text, const TokenizerSettings& settings, int maxTokens)
+{
+    if (std::optional<std::vector<Token>> known = recentTokens().find(text, settings, maxTokens))
+        return std::move(*known);
+    std::vector<Token> tokens = tokenizeOnce(text, settings, maxTokens);
+    recentTokens().add(text, settings, maxTokens, tokens);
     return tokens;
 }
 

@@ -47,6 +47,8 @@ struct Token
 
 // Splits text into tokens. Throws attn::core::Error when the text has more than maxTokens
 // tokens; it stops counting there, so a huge paste costs no more than maxTokens tokens.
+// The last few sentences are kept, so the places that ask for the same sentence after one
+// edit share one run. Thread-safe.
 std::vector<Token> tokenize(const QString& text, const TokenizerSettings& settings, int maxTokens);
 
 } // namespace attn::core

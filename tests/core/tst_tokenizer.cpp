@@ -422,6 +422,28 @@ private slots:
         }
         QCOMPARE(tokens.back().begin, text.size() - 6);
     }
+
+    // The last few sentences are kept: asked again, in any order and past the number kept,
+    // each sentence and setting gives its own tokens; an over-limit text throws every time.
+    void repeatedSentencesKeepTheirTokens()
+    {
+        for (int round = 0; round < 3; ++round) {
+            QCOMPARE(texts(tokenizeWith("The Cat", TokenizerMode::Word)), split("The Cat"));
+            QCOMPARE(texts(tokenizeWith("The Cat", TokenizerMode::Word, true)), split("the cat"));
+            QCOMPARE(
+                texts(tokenizeWith("The Cat", TokenizerMode::Word, false, SpecialTokens::Bert)),
+                split("[CLS] The Cat [SEP]"));
+            QCOMPARE(texts(tokenizeWith("The Cat", TokenizerMode::Character)),
+                     split("T h e C a t"));
+            QCOMPARE(texts(tokenizeWith("a-b c", TokenizerMode::Whitespace)), split("a-b c"));
+            QCOMPARE(texts(tokenizeWith("a-b c", TokenizerMode::Word)), split("a - b c"));
+            QCOMPARE(
+                texts(tokenizeWith("The Cat", TokenizerMode::Word, false, SpecialTokens::None, 2)),
+                split("The Cat"));
+            QVERIFY_THROWS_EXCEPTION(
+                Error, tokenizeWith("The Cat", TokenizerMode::Word, false, SpecialTokens::None, 1));
+        }
+    }
 };
 
 QTEST_APPLESS_MAIN(TestTokenizer)
