@@ -1,90 +1,60 @@
 #include "attention_settings.h"
 
+#include "enum_names.h"
+
 #include <array>
 #include <limits>
 
 namespace attn::core {
 namespace {
 
-template <typename Enum, std::size_t N>
-using NameTable = std::array<std::pair<Enum, std::string_view>, N>;
-
-constexpr NameTable<ScoreKind, 5> kScoreNames{{{ScoreKind::Dot, "dot"},
+constexpr EnumNames<ScoreKind, 5> kScoreNames{{{ScoreKind::Dot, "dot"},
                                                {ScoreKind::ScaledDot, "scaled"},
                                                {ScoreKind::Additive, "additive"},
                                                {ScoreKind::Bilinear, "bilinear"},
                                                {ScoreKind::Cosine, "cosine"}}};
-constexpr NameTable<Normalization, 5> kNormalizationNames{{{Normalization::Softmax, "softmax"},
+constexpr EnumNames<Normalization, 5> kNormalizationNames{{{Normalization::Softmax, "softmax"},
                                                            {Normalization::Hard, "hard"},
                                                            {Normalization::Relu, "relu"},
                                                            {Normalization::Sparsemax, "sparsemax"},
                                                            {Normalization::None, "none"}}};
-constexpr NameTable<MaskFill, 2> kFillNames{
+constexpr EnumNames<MaskFill, 2> kFillNames{
     {{MaskFill::NegativeInfinity, "-inf"}, {MaskFill::MinusNineE15, "-9e15"}}};
-constexpr NameTable<PoolMode, 2> kPoolNames{{{PoolMode::Mean, "mean"}, {PoolMode::Max, "max"}}};
-
-template <typename Enum, std::size_t N>
-std::string_view nameOf(const NameTable<Enum, N>& table, Enum value)
-{
-    for (const auto& [candidate, name] : table)
-        if (candidate == value)
-            return name;
-    return "?";
-}
-
-template <typename Enum, std::size_t N>
-std::optional<Enum> valueOf(const NameTable<Enum, N>& table, std::string_view name)
-{
-    for (const auto& [value, candidate] : table)
-        if (candidate == name)
-            return value;
-    return std::nullopt;
-}
-
-template <typename Enum, std::size_t N> std::string joinedNames(const NameTable<Enum, N>& table)
-{
-    std::string joined;
-    for (const auto& entry : table) {
-        if (!joined.empty())
-            joined += '|';
-        joined += entry.second;
-    }
-    return joined;
-}
+constexpr EnumNames<PoolMode, 2> kPoolNames{{{PoolMode::Mean, "mean"}, {PoolMode::Max, "max"}}};
 
 } // namespace
 
 std::string_view toString(ScoreKind kind)
 {
-    return nameOf(kScoreNames, kind);
+    return enumName(kScoreNames, kind, "?");
 }
 std::string_view toString(Normalization normalization)
 {
-    return nameOf(kNormalizationNames, normalization);
+    return enumName(kNormalizationNames, normalization, "?");
 }
 std::string_view toString(MaskFill fill)
 {
-    return nameOf(kFillNames, fill);
+    return enumName(kFillNames, fill, "?");
 }
 std::string_view toString(PoolMode mode)
 {
-    return nameOf(kPoolNames, mode);
+    return enumName(kPoolNames, mode, "?");
 }
 std::optional<ScoreKind> parseScoreKind(std::string_view name)
 {
-    return valueOf(kScoreNames, name);
+    return enumFromName(kScoreNames, name);
 }
 std::optional<Normalization> parseNormalization(std::string_view name)
 {
-    return valueOf(kNormalizationNames, name);
+    return enumFromName(kNormalizationNames, name);
 }
 std::optional<MaskFill> parseMaskFill(std::string_view name)
 {
-    return valueOf(kFillNames, name);
+    return enumFromName(kFillNames, name);
 }
 std::string allNormalizationNames()
 {
-    return joinedNames(kNormalizationNames);
+    return joinedEnumNames(kNormalizationNames);
 }
 
 float maskFillValue(MaskFill fill)

@@ -1,5 +1,6 @@
 #include "embedding.h"
 
+#include "enum_names.h"
 #include "error.h"
 #include "random.h"
 #include "word_vectors.h"
@@ -70,52 +71,37 @@ Embedded lookUp(const std::vector<Token>& tokens, std::uint64_t seed, int dModel
 
 } // namespace
 
+namespace {
+
+constexpr EnumNames<EmbeddingKind, 4> kEmbeddingNames{
+    {{EmbeddingKind::Hashed, "hashed"},
+     {EmbeddingKind::OneHot, "onehot"},
+     {EmbeddingKind::Table, "table"},
+     {EmbeddingKind::WordVectors, "wordvectors"}}};
+constexpr EnumNames<PositionalKind, 3> kPositionalNames{{{PositionalKind::None, "none"},
+                                                         {PositionalKind::Sinusoidal, "sinusoidal"},
+                                                         {PositionalKind::Table, "table"}}};
+
+} // namespace
+
 std::string_view toString(EmbeddingKind kind)
 {
-    switch (kind) {
-    case EmbeddingKind::Hashed:
-        return "hashed";
-    case EmbeddingKind::OneHot:
-        return "onehot";
-    case EmbeddingKind::Table:
-        return "table";
-    case EmbeddingKind::WordVectors:
-        return "wordvectors";
-    }
-    return "hashed";
+    return enumName(kEmbeddingNames, kind, "hashed");
 }
 
 std::optional<EmbeddingKind> parseEmbeddingKind(std::string_view name)
 {
-    for (const EmbeddingKind kind : {EmbeddingKind::Hashed, EmbeddingKind::OneHot,
-                                     EmbeddingKind::Table, EmbeddingKind::WordVectors}) {
-        if (toString(kind) == name)
-            return kind;
-    }
-    return std::nullopt;
+    return enumFromName(kEmbeddingNames, name);
 }
 
 std::string_view toString(PositionalKind kind)
 {
-    switch (kind) {
-    case PositionalKind::None:
-        return "none";
-    case PositionalKind::Sinusoidal:
-        return "sinusoidal";
-    case PositionalKind::Table:
-        return "table";
-    }
-    return "none";
+    return enumName(kPositionalNames, kind, "none");
 }
 
 std::optional<PositionalKind> parsePositionalKind(std::string_view name)
 {
-    for (const PositionalKind kind :
-         {PositionalKind::None, PositionalKind::Sinusoidal, PositionalKind::Table}) {
-        if (toString(kind) == name)
-            return kind;
-    }
-    return std::nullopt;
+    return enumFromName(kPositionalNames, name);
 }
 
 std::vector<QString> sentenceVocabulary(const std::vector<const std::vector<Token>*>& sentences)

@@ -1,6 +1,7 @@
 #include "model_weights.h"
 
 #include "diagnostics.h"
+#include "enum_names.h"
 #include "error.h"
 #include "random.h"
 
@@ -41,25 +42,22 @@ void checkOptionalVector(const std::string& path, const RowVector& v, int size, 
 
 } // namespace
 
+namespace {
+
+constexpr EnumNames<WeightInit, 3> kInitNames{{{WeightInit::Xavier, "xavier"},
+                                               {WeightInit::Identity, "identity"},
+                                               {WeightInit::Zeros, "zeros"}}};
+
+} // namespace
+
 std::string_view toString(WeightInit init)
 {
-    switch (init) {
-    case WeightInit::Xavier:
-        return "xavier";
-    case WeightInit::Identity:
-        return "identity";
-    case WeightInit::Zeros:
-        return "zeros";
-    }
-    return "?";
+    return enumName(kInitNames, init, "?");
 }
 
 std::optional<WeightInit> parseWeightInit(std::string_view name)
 {
-    for (WeightInit init : {WeightInit::Xavier, WeightInit::Identity, WeightInit::Zeros})
-        if (toString(init) == name)
-            return init;
-    return std::nullopt;
+    return enumFromName(kInitNames, name);
 }
 
 void ModelWeights::validate() const

@@ -1,6 +1,7 @@
 #include "scene_json.h"
 
 #include "atomic_file.h"
+#include "enum_names.h"
 #include "error.h"
 #include "json_path_reader.h"
 #include "limits.h"
@@ -28,30 +29,21 @@ namespace attn::core {
 namespace scene_json_detail {
 
 // Tokenizer names belong to the scene format (the tokenizer itself has no use for them).
+constexpr EnumNames<TokenizerMode, 3> kModeNames{{{TokenizerMode::Word, "word"},
+                                                  {TokenizerMode::Character, "character"},
+                                                  {TokenizerMode::Whitespace, "whitespace"}}};
+constexpr EnumNames<SpecialTokens, 3> kSpecialNames{{{SpecialTokens::None, "none"},
+                                                     {SpecialTokens::Bert, "bert"},
+                                                     {SpecialTokens::Sentence, "sentence"}}};
+
 std::string_view modeName(TokenizerMode mode)
 {
-    switch (mode) {
-    case TokenizerMode::Word:
-        return "word";
-    case TokenizerMode::Character:
-        return "character";
-    case TokenizerMode::Whitespace:
-        return "whitespace";
-    }
-    return "word";
+    return enumName(kModeNames, mode, "word");
 }
 
 std::string_view specialName(SpecialTokens special)
 {
-    switch (special) {
-    case SpecialTokens::None:
-        return "none";
-    case SpecialTokens::Bert:
-        return "bert";
-    case SpecialTokens::Sentence:
-        return "sentence";
-    }
-    return "none";
+    return enumName(kSpecialNames, special, "none");
 }
 
 } // namespace scene_json_detail
@@ -98,24 +90,14 @@ constexpr std::array kPositionalKinds{PositionalKind::None, PositionalKind::Sinu
                                       PositionalKind::Table};
 constexpr std::array kWeightInits{WeightInit::Xavier, WeightInit::Identity, WeightInit::Zeros};
 
-template <typename Enum, std::size_t N>
-std::optional<Enum> parseByName(std::string_view name, const std::array<Enum, N>& all,
-                                std::string_view (*nameOf)(Enum))
-{
-    for (Enum value : all)
-        if (nameOf(value) == name)
-            return value;
-    return std::nullopt;
-}
-
 std::optional<TokenizerMode> parseMode(std::string_view name)
 {
-    return parseByName(name, kTokenizerModes, modeName);
+    return enumFromName(scene_json_detail::kModeNames, name);
 }
 
 std::optional<SpecialTokens> parseSpecial(std::string_view name)
 {
-    return parseByName(name, kSpecialTokenSets, specialName);
+    return enumFromName(scene_json_detail::kSpecialNames, name);
 }
 
 // ---- Reading --------------------------------------------------------------------------

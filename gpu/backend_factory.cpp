@@ -1,6 +1,7 @@
 #include "backend_factory.h"
 
 #include "core/cpu_backend.h"
+#include "core/enum_names.h"
 #include "fallback_backend.h"
 #include "instance.h"
 #include "vulkan_backend.h"
@@ -8,28 +9,22 @@
 
 namespace attn::gpu {
 
+namespace {
+
+constexpr core::EnumNames<BackendChoice, 3> kChoiceNames{{{BackendChoice::Auto, "auto"},
+                                                          {BackendChoice::Cpu, "cpu"},
+                                                          {BackendChoice::Vulkan, "vulkan"}}};
+
+} // namespace
+
 std::optional<BackendChoice> parseBackendChoice(std::string_view name)
 {
-    if (name == "auto")
-        return BackendChoice::Auto;
-    if (name == "cpu")
-        return BackendChoice::Cpu;
-    if (name == "vulkan")
-        return BackendChoice::Vulkan;
-    return std::nullopt;
+    return core::enumFromName(kChoiceNames, name);
 }
 
 std::string_view toString(BackendChoice choice)
 {
-    switch (choice) {
-    case BackendChoice::Auto:
-        return "auto";
-    case BackendChoice::Cpu:
-        return "cpu";
-    case BackendChoice::Vulkan:
-        return "vulkan";
-    }
-    return "auto";
+    return core::enumName(kChoiceNames, choice, "auto");
 }
 
 AutoBackendDecision decideAutoBackend(const std::vector<DeviceInfo>& devices,

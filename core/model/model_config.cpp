@@ -1,5 +1,6 @@
 #include "core/model/model_config.h"
 
+#include "core/enum_names.h"
 #include "core/error.h"
 #include "core/limits.h"
 #include "core/regular_file.h"
@@ -412,58 +413,41 @@ QString dtypeOfTorchName(const QString& torchDtype)
 
 } // namespace
 
+namespace {
+
+constexpr EnumNames<ModelFamily, 6> kFamilyNames{{{ModelFamily::Gpt2, "gpt2"},
+                                                  {ModelFamily::Bert, "bert"},
+                                                  {ModelFamily::DistilBert, "distilbert"},
+                                                  {ModelFamily::Llama, "llama"},
+                                                  {ModelFamily::Mistral, "mistral"},
+                                                  {ModelFamily::Qwen2, "qwen2"}}};
+constexpr EnumNames<NormKind, 2> kNormNames{
+    {{NormKind::LayerNorm, "LayerNorm"}, {NormKind::RmsNorm, "RMSNorm"}}};
+constexpr EnumNames<Activation, 4> kActivationNames{{{Activation::GeluTanh, "gelu (tanh)"},
+                                                     {Activation::GeluErf, "gelu (erf)"},
+                                                     {Activation::Silu, "silu"},
+                                                     {Activation::Relu, "relu"}}};
+
+} // namespace
+
 std::string_view toString(ModelFamily family)
 {
-    switch (family) {
-    case ModelFamily::Gpt2:
-        return "gpt2";
-    case ModelFamily::Bert:
-        return "bert";
-    case ModelFamily::DistilBert:
-        return "distilbert";
-    case ModelFamily::Llama:
-        return "llama";
-    case ModelFamily::Mistral:
-        return "mistral";
-    case ModelFamily::Qwen2:
-        return "qwen2";
-    }
-    return "?";
+    return enumName(kFamilyNames, family, "?");
 }
 
 std::string_view toString(NormKind kind)
 {
-    switch (kind) {
-    case NormKind::LayerNorm:
-        return "LayerNorm";
-    case NormKind::RmsNorm:
-        return "RMSNorm";
-    }
-    return "?";
+    return enumName(kNormNames, kind, "?");
 }
 
 std::string_view toString(Activation activation)
 {
-    switch (activation) {
-    case Activation::GeluTanh:
-        return "gelu (tanh)";
-    case Activation::GeluErf:
-        return "gelu (erf)";
-    case Activation::Silu:
-        return "silu";
-    case Activation::Relu:
-        return "relu";
-    }
-    return "?";
+    return enumName(kActivationNames, activation, "?");
 }
 
 std::optional<ModelFamily> parseModelFamily(std::string_view name)
 {
-    for (ModelFamily family : {ModelFamily::Gpt2, ModelFamily::Bert, ModelFamily::DistilBert,
-                               ModelFamily::Llama, ModelFamily::Mistral, ModelFamily::Qwen2})
-        if (toString(family) == name)
-            return family;
-    return std::nullopt;
+    return enumFromName(kFamilyNames, name);
 }
 
 namespace {

@@ -1,6 +1,7 @@
 #include "core/seq2seq/seq2seq_trainer.h"
 
 #include "core/atomic_file.h"
+#include "core/enum_names.h"
 #include "core/error.h"
 #include "core/parallel.h"
 
@@ -125,15 +126,11 @@ GruLayer blankGru(int input, int hidden)
 
 std::optional<Seq2SeqTask> parseSeq2SeqTask(std::string_view name)
 {
-    if (name == "dates")
-        return Seq2SeqTask::Dates;
-    if (name == "reverse")
-        return Seq2SeqTask::Reverse;
-    if (name == "copy")
-        return Seq2SeqTask::Copy;
-    if (name == "sort")
-        return Seq2SeqTask::Sort;
-    return std::nullopt;
+    constexpr EnumNames<Seq2SeqTask, 4> kTaskNames{{{Seq2SeqTask::Dates, "dates"},
+                                                    {Seq2SeqTask::Reverse, "reverse"},
+                                                    {Seq2SeqTask::Copy, "copy"},
+                                                    {Seq2SeqTask::Sort, "sort"}}};
+    return enumFromName(kTaskNames, name);
 }
 
 Seq2SeqTaskData makeSeq2SeqTask(Seq2SeqTask task, int trainingCount, int heldOutCount,

@@ -1,5 +1,6 @@
 #include "attention_layer.h"
 
+#include "core/enum_names.h"
 #include "core/error.h"
 #include "core/problem.h"
 #include "core/training/normalization_gradients.h"
@@ -23,26 +24,23 @@ void addBiasRows(MatrixD& m, const RowVectorD& bias)
 
 } // namespace
 
+namespace {
+
+constexpr EnumNames<HardGradient, 3> kHardGradientNames{
+    {{HardGradient::Zero, "zero"},
+     {HardGradient::StraightThrough, "straight-through"},
+     {HardGradient::SoftmaxRelaxed, "relaxed"}}};
+
+} // namespace
+
 std::string_view toString(HardGradient mode)
 {
-    switch (mode) {
-    case HardGradient::Zero:
-        return "zero";
-    case HardGradient::StraightThrough:
-        return "straight-through";
-    case HardGradient::SoftmaxRelaxed:
-        return "relaxed";
-    }
-    return "?";
+    return enumName(kHardGradientNames, mode, "?");
 }
 
 std::optional<HardGradient> parseHardGradient(std::string_view name)
 {
-    for (HardGradient mode :
-         {HardGradient::Zero, HardGradient::StraightThrough, HardGradient::SoftmaxRelaxed})
-        if (toString(mode) == name)
-            return mode;
-    return std::nullopt;
+    return enumFromName(kHardGradientNames, name);
 }
 
 LayerInputs LayerInputs::fromProblem(const Problem& problem)

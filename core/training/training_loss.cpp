@@ -1,5 +1,7 @@
 #include "training_loss.h"
 
+#include "core/enum_names.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -22,9 +24,16 @@ int countedRows(const TrainingExample& e)
 
 } // namespace
 
+namespace {
+
+constexpr EnumNames<AttentionLoss, 2> kLossNames{{{AttentionLoss::CrossEntropy, "cross-entropy"},
+                                                  {AttentionLoss::SquaredError, "squared-error"}}};
+
+} // namespace
+
 std::string_view toString(AttentionLoss loss)
 {
-    return loss == AttentionLoss::CrossEntropy ? "cross-entropy" : "squared-error";
+    return enumName(kLossNames, loss, "squared-error");
 }
 
 AttentionLoss defaultAttentionLoss(Normalization normalization, const HardSurrogate& hard)

@@ -1,6 +1,7 @@
 #include "training_task.h"
 
 #include "core/embedding.h"
+#include "core/enum_names.h"
 #include "core/error.h"
 #include "core/problem.h"
 #include "core/random.h"
@@ -14,7 +15,7 @@
 namespace attn::core {
 namespace {
 
-constexpr std::array<std::pair<TrainingTask, std::string_view>, 5> kTaskNames{{
+constexpr EnumNames<TrainingTask, 5> kTaskNames{{
     {TrainingTask::Copy, "copy"},
     {TrainingTask::PreviousToken, "previous-token"},
     {TrainingTask::Reverse, "reverse"},
@@ -190,29 +191,17 @@ TrainingExample keyValueExample(const Problem& p, const std::vector<int>& queryO
 
 std::string_view toString(TrainingTask task)
 {
-    for (const auto& [value, name] : kTaskNames)
-        if (value == task)
-            return name;
-    return "?";
+    return enumName(kTaskNames, task, "?");
 }
 
 std::optional<TrainingTask> parseTrainingTask(std::string_view name)
 {
-    for (const auto& [value, candidate] : kTaskNames)
-        if (candidate == name)
-            return value;
-    return std::nullopt;
+    return enumFromName(kTaskNames, name);
 }
 
 std::string allTrainingTaskNames()
 {
-    std::string joined;
-    for (const auto& entry : kTaskNames) {
-        if (!joined.empty())
-            joined += '|';
-        joined += entry.second;
-    }
-    return joined;
+    return joinedEnumNames(kTaskNames);
 }
 
 QString describeTask(TrainingTask task)

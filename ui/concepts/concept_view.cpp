@@ -1,12 +1,11 @@
 #include "ui/concepts/concept_view.h"
 
-#include <array>
-#include <utility>
+#include "core/enum_names.h"
 
 namespace attn::ui {
 namespace {
 
-constexpr std::array<std::pair<ConceptView, const char*>, 5> kNames{{
+constexpr core::EnumNames<ConceptView, 5> kNames{{
     {ConceptView::Train, "train"},
     {ConceptView::Gradient, "gradient"},
     {ConceptView::Kernel, "kernel"},
@@ -18,18 +17,12 @@ constexpr std::array<std::pair<ConceptView, const char*>, 5> kNames{{
 
 std::optional<ConceptView> parseConceptView(const QString& name)
 {
-    for (const auto& [view, word] : kNames)
-        if (name == QLatin1String(word))
-            return view;
-    return std::nullopt;
+    return core::enumFromName(kNames, name);
 }
 
 QString conceptViewName(ConceptView view)
 {
-    for (const auto& [each, word] : kNames)
-        if (each == view)
-            return QString::fromLatin1(word);
-    return {};
+    return core::enumQName(kNames, view);
 }
 
 } // namespace attn::ui

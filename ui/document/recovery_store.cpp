@@ -1,6 +1,7 @@
 #include "ui/document/recovery_store.h"
 
 #include "core/atomic_file.h"
+#include "core/enum_names.h"
 #include "core/error.h"
 #include "core/limits.h"
 #include "core/regular_file.h"
@@ -33,9 +34,12 @@ constexpr qint64 kWriteTimeFactor = 10;
 const QString kFormatKey = QStringLiteral("attentionExplorerRecoveryCopy");
 constexpr qint64 kMaxHeaderBytes = 64 * 1024;
 
+constexpr core::EnumNames<RecoveryStore::Kind, 2> kKindNames{
+    {{RecoveryStore::Kind::Scene, "scene"}, {RecoveryStore::Kind::Model, "model"}}};
+
 QString kindName(RecoveryStore::Kind kind)
 {
-    return kind == RecoveryStore::Kind::Model ? QStringLiteral("model") : QStringLiteral("scene");
+    return core::enumQName(kKindNames, kind);
 }
 
 // Copies written before the header existed kept their original path in a file beside them.
@@ -209,9 +213,8 @@ RecoveryStore::LeftCopy RecoveryStore::describe(const QString& path)
         return copy; // offered all the same: restoring it says why it cannot be read
     }
     if (const std::optional<QJsonObject> header = headerOf(file->read(kMaxHeaderBytes))) {
-        copy.kind = header->value(QStringLiteral("kind")).toString() == kindName(Kind::Model)
-                        ? Kind::Model
-                        : Kind::Scene;
+        copy.kind = core::enumFromName(kKindNames, header->value(QStringLiteral("kind")).toString())
+                        .value_or(Kind::Scene);
         copy.originalPath = header->value(QStringLiteral("originalPath")).toString();
         copy.name = header->value(QStringLiteral("name")).toString();
         return copy;

@@ -11,6 +11,7 @@
 #include "ui/views/lines_view.h"
 
 #include "core/atomic_file.h"
+#include "core/enum_names.h"
 #include "core/error.h"
 
 #include <qcustomplot.h>
@@ -59,30 +60,19 @@ QString sentence(QString text)
     return text;
 }
 
+constexpr core::EnumNames<FigureFormat, 3> kFormatKeys{
+    {{FigureFormat::Png, "png"}, {FigureFormat::Svg, "svg"}, {FigureFormat::Pdf, "pdf"}}};
+constexpr core::EnumNames<SizeUnit, 3> kUnitKeys{
+    {{SizeUnit::Centimeters, "cm"}, {SizeUnit::Inches, "in"}, {SizeUnit::Pixels, "px"}}};
+
 QString formatKey(FigureFormat format)
 {
-    switch (format) {
-    case FigureFormat::Png:
-        return QStringLiteral("png");
-    case FigureFormat::Svg:
-        return QStringLiteral("svg");
-    case FigureFormat::Pdf:
-        return QStringLiteral("pdf");
-    }
-    return {};
+    return core::enumQName(kFormatKeys, format);
 }
 
 QString unitKey(SizeUnit unit)
 {
-    switch (unit) {
-    case SizeUnit::Centimeters:
-        return QStringLiteral("cm");
-    case SizeUnit::Inches:
-        return QStringLiteral("in");
-    case SizeUnit::Pixels:
-        return QStringLiteral("px");
-    }
-    return {};
+    return core::enumQName(kUnitKeys, unit);
 }
 
 void selectData(QComboBox* box, const QVariant& data)
@@ -180,10 +170,7 @@ void applyUnit(QDoubleSpinBox* box, SizeUnit unit)
 
 std::optional<SizeUnit> parseUnit(const QString& key)
 {
-    for (SizeUnit unit : {SizeUnit::Centimeters, SizeUnit::Inches, SizeUnit::Pixels})
-        if (unitKey(unit) == key)
-            return unit;
-    return std::nullopt;
+    return core::enumFromName(export_detail::kUnitKeys, key);
 }
 
 } // namespace

@@ -1,5 +1,7 @@
 #include "ui/figures/colormap.h"
 
+#include "core/enum_names.h"
+
 #include <qcustomplot.h>
 
 #include <QStringList>
@@ -54,24 +56,18 @@ const Stops& stopsOf(Colormap map)
     return kViridis;
 }
 
-struct NamedMap
-{
-    Colormap map;
-    const char* name;
-};
-constexpr std::array<NamedMap, 5> kNames{{{Colormap::Viridis, "viridis"},
-                                          {Colormap::Cividis, "cividis"},
-                                          {Colormap::Magma, "magma"},
-                                          {Colormap::Gray, "gray"},
-                                          {Colormap::Diverging, "diverging"}}};
+constexpr core::EnumNames<Colormap, 5> kNames{{{Colormap::Viridis, "viridis"},
+                                               {Colormap::Cividis, "cividis"},
+                                               {Colormap::Magma, "magma"},
+                                               {Colormap::Gray, "gray"},
+                                               {Colormap::Diverging, "diverging"}}};
 
 } // namespace
 
 std::optional<Colormap> parseColormap(const QString& name)
 {
-    for (const NamedMap& entry : kNames)
-        if (name.compare(QLatin1String(entry.name), Qt::CaseInsensitive) == 0)
-            return entry.map;
+    if (const auto map = core::enumFromName(kNames, name, Qt::CaseInsensitive))
+        return map;
     if (name.compare(QLatin1String("grey"), Qt::CaseInsensitive) == 0)
         return Colormap::Gray;
     return std::nullopt;
@@ -79,10 +75,7 @@ std::optional<Colormap> parseColormap(const QString& name)
 
 QString colormapName(Colormap map)
 {
-    for (const NamedMap& entry : kNames)
-        if (entry.map == map)
-            return QLatin1String(entry.name);
-    return {};
+    return core::enumQName(kNames, map);
 }
 
 QStringList sequentialColormapNames()

@@ -3,6 +3,7 @@
 #include "ui/figures/figure_builder_p.h"
 #include "ui/figures/legible_text.h"
 
+#include "core/enum_names.h"
 #include "core/error.h"
 #include "core/token_display.h"
 
@@ -120,70 +121,67 @@ QString normalizationDisplayName(core::Normalization n)
     return {};
 }
 
+namespace {
+
+// A view's name, followed by ":" and a head ("head:2", "lines:mean") but for "heads".
+constexpr core::EnumNames<FigureView, 5> kFigureViewNames{{{FigureView::Head, "head"},
+                                                           {FigureView::Heads, "heads"},
+                                                           {FigureView::Pipeline, "pipeline"},
+                                                           {FigureView::Difference, "difference"},
+                                                           {FigureView::Lines, "lines"}}};
+constexpr core::EnumNames<WeightScale, 2> kWeightScaleNames{
+    {{WeightScale::Fixed, "fixed"}, {WeightScale::Data, "data"}}};
+
+} // namespace
+
 std::optional<WeightScale> parseWeightScale(const QString& name)
 {
-    if (name == QLatin1String("fixed"))
-        return WeightScale::Fixed;
-    if (name == QLatin1String("data"))
-        return WeightScale::Data;
-    return std::nullopt;
+    return core::enumFromName(kWeightScaleNames, name);
 }
 
 QString weightScaleName(WeightScale scale)
 {
-    return scale == WeightScale::Data ? QStringLiteral("data") : QStringLiteral("fixed");
+    return core::enumQName(kWeightScaleNames, scale);
 }
 
 bool parseFigureView(const QString& text, FigureView& view, int& headIndex)
 {
-    if (text == QLatin1String("heads")) {
-        view = FigureView::Heads;
-        return true;
-    }
-    if (text == QLatin1String("pipeline") || text == QLatin1String("lines")) {
-        view = text == QLatin1String("lines") ? FigureView::Lines : FigureView::Pipeline;
-        headIndex = 0;
-        return true;
-    }
-    for (auto [prefix, kind] : {std::pair{QLatin1String("head:"), FigureView::Head},
-                                std::pair{QLatin1String("pipeline:"), FigureView::Pipeline},
-                                std::pair{QLatin1String("difference:"), FigureView::Difference},
-                                std::pair{QLatin1String("lines:"), FigureView::Lines}}) {
-        if (!text.startsWith(prefix))
-            continue;
-        const QString rest = text.mid(prefix.size());
-        if (rest == QLatin1String("mean")) {
-            view = kind;
-            headIndex = -1;
-            return kind != FigureView::Pipeline;
-        }
-        bool ok = false;
-        const int n = rest.toInt(&ok);
-        if (!ok || n < 1)
+    const QString name = text.section(QLatin1Char(':'), 0, 0);
+    const std::optional<FigureView> kind = core::enumFromName(kFigureViewNames, name);
+    if (!kind)
+        return false;
+    if (name == text) { // "heads"; "pipeline" and "lines" alone are their first head
+        if (*kind == FigureView::Pipeline || *kind == FigureView::Lines)
+            headIndex = 0;
+        else if (*kind != FigureView::Heads)
             return false;
-        view = kind;
-        headIndex = n - 1;
+        view = *kind;
         return true;
     }
-    return false;
+    if (*kind == FigureView::Heads)
+        return false;
+    const QString rest = text.mid(name.size() + 1);
+    if (rest == QLatin1String("mean")) {
+        view = *kind;
+        headIndex = -1;
+        return *kind != FigureView::Pipeline;
+    }
+    bool ok = false;
+    const int n = rest.toInt(&ok);
+    if (!ok || n < 1)
+        return false;
+    view = *kind;
+    headIndex = n - 1;
+    return true;
 }
 
 QString figureViewName(FigureView view, int headIndex)
 {
-    const QString head = headIndex < 0 ? QStringLiteral("mean") : QString::number(headIndex + 1);
-    switch (view) {
-    case FigureView::Head:
-        return QStringLiteral("head:") + head;
-    case FigureView::Heads:
-        return QStringLiteral("heads");
-    case FigureView::Pipeline:
-        return QStringLiteral("pipeline:") + head;
-    case FigureView::Difference:
-        return QStringLiteral("difference:") + head;
-    case FigureView::Lines:
-        return QStringLiteral("lines:") + head;
-    }
-    return {};
+    const QString name = core::enumQName(kFigureViewNames, view);
+    if (view == FigureView::Heads || name.isEmpty())
+        return name;
+    return name + QLatin1Char(':') +
+           (headIndex < 0 ? QStringLiteral("mean") : QString::number(headIndex + 1));
 }
 
 FigureBuilder::FigureBuilder(QCustomPlot& plot, const FigureSpec& spec) : m_plot(plot), m_spec(spec)

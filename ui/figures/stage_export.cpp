@@ -1,5 +1,6 @@
 #include "ui/figures/stage_export.h"
 
+#include "core/enum_names.h"
 #include "core/error.h"
 #include "core/json_numbers.h"
 #include "core/matrix_io.h"
@@ -14,22 +15,17 @@ namespace attn::ui {
 
 namespace {
 
-struct StageEntry
-{
-    Stage stage;
-    const char* name;
-};
-constexpr std::array kStages{StageEntry{Stage::Input, "input"},
-                             StageEntry{Stage::Q, "Q"},
-                             StageEntry{Stage::K, "K"},
-                             StageEntry{Stage::V, "V"},
-                             StageEntry{Stage::Scores, "scores"},
-                             StageEntry{Stage::ScaledScores, "scaled-scores"},
-                             StageEntry{Stage::MaskedScores, "masked-scores"},
-                             StageEntry{Stage::Weights, "weights"},
-                             StageEntry{Stage::HeadOutput, "head-output"},
-                             StageEntry{Stage::Concat, "concat"},
-                             StageEntry{Stage::Output, "output"}};
+constexpr core::EnumNames<Stage, 11> kStages{{{Stage::Input, "input"},
+                                              {Stage::Q, "Q"},
+                                              {Stage::K, "K"},
+                                              {Stage::V, "V"},
+                                              {Stage::Scores, "scores"},
+                                              {Stage::ScaledScores, "scaled-scores"},
+                                              {Stage::MaskedScores, "masked-scores"},
+                                              {Stage::Weights, "weights"},
+                                              {Stage::HeadOutput, "head-output"},
+                                              {Stage::Concat, "concat"},
+                                              {Stage::Output, "output"}}};
 
 QStringList texts(const std::vector<core::Token>& tokens)
 {
@@ -154,25 +150,19 @@ QByteArray latexPgfplots(const StageMatrix& s, int precision)
 
 std::optional<Stage> parseStage(const QString& name)
 {
-    for (const StageEntry& entry : kStages)
-        if (name.compare(QLatin1String(entry.name), Qt::CaseInsensitive) == 0)
-            return entry.stage;
-    return std::nullopt;
+    return core::enumFromName(kStages, name, Qt::CaseInsensitive);
 }
 
 QString stageName(Stage stage)
 {
-    for (const StageEntry& entry : kStages)
-        if (entry.stage == stage)
-            return QLatin1String(entry.name);
-    return {};
+    return core::enumQName(kStages, stage);
 }
 
 QStringList stageNames()
 {
     QStringList names;
-    for (const StageEntry& entry : kStages)
-        names.append(QLatin1String(entry.name));
+    for (const core::EnumName<Stage>& entry : kStages)
+        names.append(core::enumQName(kStages, entry.value));
     return names;
 }
 

@@ -5,6 +5,7 @@
 #include "ui/model/head_grid_painter.h"
 #include "ui/model/predictions_painter.h"
 
+#include "core/enum_names.h"
 #include "core/error.h"
 #include "core/model/model_loader.h"
 
@@ -36,30 +37,22 @@ QString quotedText(const core::ModelResult& result)
     return QChar(0x201c) + text + QChar(0x201d);
 }
 
+constexpr core::EnumNames<ModelFigure, 4> kModelFigureNames{
+    {{ModelFigure::Grid, "grid"},
+     {ModelFigure::Rollout, "rollout"},
+     {ModelFigure::Predictions, "predictions"},
+     {ModelFigure::Importance, "importance"}}};
+
 } // namespace
 
 std::optional<ModelFigure> parseModelFigure(const QString& name)
 {
-    for (ModelFigure figure : {ModelFigure::Grid, ModelFigure::Rollout, ModelFigure::Predictions,
-                               ModelFigure::Importance})
-        if (name == modelFigureName(figure))
-            return figure;
-    return std::nullopt;
+    return core::enumFromName(kModelFigureNames, name);
 }
 
 QString modelFigureName(ModelFigure figure)
 {
-    switch (figure) {
-    case ModelFigure::Grid:
-        return QStringLiteral("grid");
-    case ModelFigure::Rollout:
-        return QStringLiteral("rollout");
-    case ModelFigure::Predictions:
-        return QStringLiteral("predictions");
-    case ModelFigure::Importance:
-        return QStringLiteral("importance");
-    }
-    return {};
+    return core::enumQName(kModelFigureNames, figure);
 }
 
 std::vector<MatrixPanel> rolloutPanels(const core::ModelResult& result, int layer, Colormap map)

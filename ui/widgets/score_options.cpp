@@ -1,34 +1,30 @@
 #include "ui/widgets/score_options.h"
 
+#include "core/enum_names.h"
+
 #include <QObject>
 
 namespace attn::ui {
 
+namespace {
+
+constexpr core::EnumNames<ScoreOption, 6> kScoreOptionNames{{{ScoreOption::Dot, "dot"},
+                                                             {ScoreOption::Scaled, "scaled"},
+                                                             {ScoreOption::Additive, "additive"},
+                                                             {ScoreOption::Hard, "hard"},
+                                                             {ScoreOption::Bilinear, "bilinear"},
+                                                             {ScoreOption::Cosine, "cosine"}}};
+
+} // namespace
+
 QString scoreOptionName(ScoreOption option)
 {
-    switch (option) {
-    case ScoreOption::Dot:
-        return QStringLiteral("dot");
-    case ScoreOption::Scaled:
-        return QStringLiteral("scaled");
-    case ScoreOption::Additive:
-        return QStringLiteral("additive");
-    case ScoreOption::Hard:
-        return QStringLiteral("hard");
-    case ScoreOption::Bilinear:
-        return QStringLiteral("bilinear");
-    case ScoreOption::Cosine:
-        return QStringLiteral("cosine");
-    }
-    return {};
+    return core::enumQName(kScoreOptionNames, option);
 }
 
 std::optional<ScoreOption> parseScoreOption(const QString& name)
 {
-    for (ScoreOption option : kScoreOptions)
-        if (scoreOptionName(option) == name)
-            return option;
-    return std::nullopt;
+    return core::enumFromName(kScoreOptionNames, name);
 }
 
 QString scoreOptionLabel(ScoreOption option)
