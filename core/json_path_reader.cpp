@@ -76,7 +76,7 @@ std::string element(const std::string& parent, qsizetype index)
 
 [[noreturn]] void fail(const std::string& path, const std::string& problem)
 {
-    throw Error(path + ": " + problem);
+    throw Error(path, problem);
 }
 
 // ---- Values ---------------------------------------------------------------------------

@@ -43,7 +43,7 @@ namespace matrix_io_detail {
 
 [[noreturn]] void fail(const QString& name, const std::string& what)
 {
-    throw Error(name.toStdString() + ": " + what);
+    throw Error(name.toStdString(), what);
 }
 
 // The size rules every format shares; nothing big may be allocated before this passes.

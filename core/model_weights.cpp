@@ -18,15 +18,15 @@ std::string shapeText(Eigen::Index rows, Eigen::Index cols)
 void checkMatrix(const std::string& path, const Matrix& m, int rows, int cols, bool values = true)
 {
     if (m.rows() != rows || m.cols() != cols)
-        throw Error(path + ": expected " + shapeText(rows, cols) + ", got " +
-                    shapeText(m.rows(), m.cols()));
+        throw Error(path,
+                    "expected " + shapeText(rows, cols) + ", got " + shapeText(m.rows(), m.cols()));
     if (!values || allFinite(m))
         return; // the scalar loop only names the first bad cell
     for (Eigen::Index i = 0; i < m.rows(); ++i)
         for (Eigen::Index j = 0; j < m.cols(); ++j)
             if (!std::isfinite(m(i, j)))
-                throw Error(path + "[" + std::to_string(i) + "][" + std::to_string(j) +
-                            "]: weights must be finite numbers");
+                throw Error(path + "[" + std::to_string(i) + "][" + std::to_string(j) + "]",
+                            "weights must be finite numbers");
 }
 
 void checkOptionalVector(const std::string& path, const RowVector& v, int size, bool values = true)
@@ -34,8 +34,8 @@ void checkOptionalVector(const std::string& path, const RowVector& v, int size, 
     if (v.size() == 0)
         return;
     if (v.size() != size)
-        throw Error(path + ": expected " + std::to_string(size) + " values, got " +
-                    std::to_string(v.size()));
+        throw Error(path, "expected " + std::to_string(size) + " values, got " +
+                              std::to_string(v.size()));
     if (values)
         checkMatrix(path, Matrix(v), 1, size);
 }
@@ -73,9 +73,9 @@ void ModelWeights::validateShapes() const
 void ModelWeights::check(bool values) const
 {
     if (heads.empty())
-        throw Error("heads: a model needs at least one head");
+        throw Error("heads", "a model needs at least one head");
     if (dModel < 1 || dK < 1 || dV < 1)
-        throw Error("model: d_model, d_k and d_v must be positive");
+        throw Error("model", "d_model, d_k and d_v must be positive");
     for (std::size_t h = 0; h < heads.size(); ++h) {
         const std::string prefix = "heads[" + std::to_string(h) + "].";
         const HeadWeights& head = heads[h];

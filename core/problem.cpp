@@ -51,12 +51,12 @@ void Problem::validate() const
     const int tq = queryCount();
     const int tk = keyCount();
     if (tq == 0)
-        throw Error(cross ? "text: the target sentence has no tokens"
-                          : "text: the sentence has no tokens");
+        throw Error("text",
+                    cross ? "the target sentence has no tokens" : "the sentence has no tokens");
     if (tk == 0)
-        throw Error("source: the source sentence has no tokens");
+        throw Error("source", "the source sentence has no tokens");
     if (tq > kMaxTokens || tk > kMaxTokens)
-        throw Error("text: more than " + std::to_string(kMaxTokens) + " tokens");
+        throw Error("text", "more than " + std::to_string(kMaxTokens) + " tokens");
     if (weightsValidated)
         weights->validateShapes();
     else
@@ -64,9 +64,9 @@ void Problem::validate() const
     const int d = weights->dModel;
     auto checkInput = [d](const char* what, const Matrix& m, int rows) {
         if (m.rows() != rows || m.cols() != d)
-            throw Error(std::string(what) + ": expected " + std::to_string(rows) + "x" +
-                        std::to_string(d) + ", got " + std::to_string(m.rows()) + "x" +
-                        std::to_string(m.cols()));
+            throw Error(what, "expected " + std::to_string(rows) + "x" + std::to_string(d) +
+                                  ", got " + std::to_string(m.rows()) + "x" +
+                                  std::to_string(m.cols()));
     };
     checkInput("query embeddings", queryEmbedding, tq);
     if (hasPositions())
@@ -82,9 +82,9 @@ void Problem::validate() const
                     std::to_string(tq) + " queries");
     }
     if (!(temperature > 0.0f) || !std::isfinite(temperature))
-        throw Error("attention.temperature: must be a positive finite number");
+        throw Error("attention.temperature", "must be a positive finite number");
     if (mask.window < -1)
-        throw Error("mask.window: must be off or >= 0");
+        throw Error("mask.window", "must be off or >= 0");
     if (rotary.enabled()) {
         const int d = weights->dK;
         if (d % 2 != 0 || std::size_t(d / 2) != rotary.inverseFrequencies.size())
@@ -96,9 +96,10 @@ void Problem::validate() const
     for (std::size_t c = 0; c < mask.customCells.size(); ++c) {
         const auto [i, j] = mask.customCells[c];
         if (i < 0 || i >= tq || j < 0 || j >= tk)
-            throw Error("mask.custom[" + std::to_string(c) + "]: cell (" + std::to_string(i) +
-                        ", " + std::to_string(j) + ") is outside the " + std::to_string(tq) + "x" +
-                        std::to_string(tk) + " attention matrix");
+            throw Error("mask.custom[" + std::to_string(c) + "]",
+                        "cell (" + std::to_string(i) + ", " + std::to_string(j) +
+                            ") is outside the " + std::to_string(tq) + "x" + std::to_string(tk) +
+                            " attention matrix");
     }
 }
 

@@ -23,7 +23,7 @@ namespace {
 
 [[noreturn]] void fail(const QString& name, const std::string& what)
 {
-    throw Error(name.toStdString() + ": " + what);
+    throw Error(name.toStdString(), what);
 }
 
 std::uint64_t loadLittleEndian64(const char* p)

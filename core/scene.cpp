@@ -15,10 +15,10 @@ std::vector<Token> tokenizeSentence(const QString& text, const TokenizerSettings
     try {
         tokens = tokenize(text, settings, kMaxTokens);
     } catch (const Error& error) {
-        throw Error(std::string(field) + ": " + error.what());
+        throw Error(field, error);
     }
     if (tokens.empty())
-        throw Error(std::string(field) + ": the sentence has no tokens; type at least one word");
+        throw Error(field, "the sentence has no tokens; type at least one word");
     return tokens;
 }
 
@@ -48,7 +48,7 @@ template <typename Fn> auto prefixed(const char* key, Fn&& fn)
     try {
         return fn();
     } catch (const Error& error) {
-        throw Error(std::string(key) + ": " + error.what());
+        throw Error(key, error);
     }
 }
 
@@ -101,8 +101,9 @@ std::shared_ptr<const Problem> resolveProblem(const Scene& scene)
     for (std::size_t n = 0; n < scene.paddingPositions.size(); ++n) {
         const int j = scene.paddingPositions[n];
         if (j < 0 || j >= p.keyCount())
-            throw Error("padding.positions[" + std::to_string(n) + "]: " + std::to_string(j) +
-                        " is not a token position (0 to " + std::to_string(p.keyCount() - 1) + ")");
+            throw Error("padding.positions[" + std::to_string(n) + "]",
+                        std::to_string(j) + " is not a token position (0 to " +
+                            std::to_string(p.keyCount() - 1) + ")");
         p.keyIsPadding[std::size_t(j)] = true;
     }
 
@@ -196,12 +197,12 @@ void keepPositionsAsTable(Scene& scene)
 Scene makeScene(const QString& text, int dModel, int heads, std::uint64_t seed)
 {
     if (heads < 1 || heads > kMaxHeads)
-        throw Error("heads: must be between 1 and " + std::to_string(kMaxHeads));
+        throw Error("heads", "must be between 1 and " + std::to_string(kMaxHeads));
     if (dModel < 1 || dModel > kMaxModelWidth)
-        throw Error("d_model: must be between 1 and " + std::to_string(kMaxModelWidth));
+        throw Error("d_model", "must be between 1 and " + std::to_string(kMaxModelWidth));
     if (dModel % heads != 0)
-        throw Error("heads: " + std::to_string(heads) + " does not divide d_model " +
-                    std::to_string(dModel) + " (d_k = d_model / h)");
+        throw Error("heads", std::to_string(heads) + " does not divide d_model " +
+                                 std::to_string(dModel) + " (d_k = d_model / h)");
     Scene scene;
     scene.text = text;
     scene.seed = seed;

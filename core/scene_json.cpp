@@ -541,7 +541,7 @@ Scene loadScene(const QString& path, const QString& baseDir)
     try {
         return sceneFromJson(bytes, baseDir.isEmpty() ? QFileInfo(path).absolutePath() : baseDir);
     } catch (const Error& error) {
-        throw Error(QFileInfo(path).fileName().toStdString() + ": " + error.what());
+        throw Error(QFileInfo(path).fileName().toStdString(), error);
     }
 }
 

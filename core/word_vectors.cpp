@@ -131,7 +131,7 @@ public:
 private:
     [[noreturn]] void fail(const std::string& what) const
     {
-        throw Error(m_name + " line " + std::to_string(m_line) + ": " + what);
+        throw Error(m_name + " line " + std::to_string(m_line), what);
     }
 
     // word2vec text starts with "count dim"; a GloVe row always has a word and a number

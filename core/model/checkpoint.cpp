@@ -31,7 +31,13 @@ constexpr qint64 kMaxIndexBytes = qint64(64) << 20;
 
 [[noreturn]] void fail(const QString& file, const std::string& what)
 {
-    throw Error(file.toStdString() + ": " + what);
+    throw Error(file.toStdString(), what);
+}
+
+// A tensor's error: "model.safetensors: h.0.attn.c_attn.weight: expected ...".
+[[noreturn]] void fail(const QString& file, const std::string& tensor, const std::string& what)
+{
+    throw Error(file.toStdString(), Error(tensor, what));
 }
 
 std::string dimText(std::int64_t n)
@@ -175,7 +181,7 @@ const Checkpoint::Impl::Entry& Checkpoint::Impl::require(const std::string& name
 {
     const auto it = tensors.find(name);
     if (it == tensors.end())
-        fail(sourceName, name + ": missing (the checkpoint has no tensor of this name)");
+        fail(sourceName, name, "missing (the checkpoint has no tensor of this name)");
     return it->second;
 }
 
@@ -185,12 +191,12 @@ Matrix Checkpoint::Impl::read(const Entry& entry, std::int64_t rows, std::int64_
     const Tensor& t = entry.tensor;
     const std::optional<ElementType> type = floatElementType(t.dtype);
     if (!type || *type == ElementType::F64)
-        fail(t.file,
-             t.name + ": dtype " + t.dtype + " cannot be read as weights (F32, F16 or BF16)");
+        fail(t.file, t.name, "dtype " + t.dtype + " cannot be read as weights (F32, F16 or BF16)");
     const std::int64_t count = entry.elements(*type);
     if (count > kMaxMatrixElements)
-        fail(t.file, t.name + ": " + shapeText(t.shape) + " is more than the " +
-                         std::to_string(kMaxMatrixElements) + " elements one tensor may have");
+        fail(t.file, t.name,
+             shapeText(t.shape) + " is more than the " + std::to_string(kMaxMatrixElements) +
+                 " elements one tensor may have");
 
     const Shard& shard = shards[std::size_t(entry.shard)];
     const uchar* begin = shard.map + entry.begin;
@@ -258,9 +264,10 @@ Matrix Checkpoint::Impl::read(const Entry& entry, std::int64_t rows, std::int64_
                 std::string where = t.name; // "wte.weight[0][3]", or "[3]" for a rank-1 tensor
                 if (t.shape.size() == 2)
                     where.append("[").append(std::to_string(i)).append("]");
-                where.append("[").append(std::to_string(j)).append("]: ");
-                fail(t.file, where + (std::isnan(value) ? "NaN" : "infinite") +
-                                 "; weights must be finite numbers");
+                where.append("[").append(std::to_string(j)).append("]");
+                fail(t.file, where,
+                     std::string(std::isnan(value) ? "NaN" : "infinite") +
+                         "; weights must be finite numbers");
             }
         }
     }
@@ -405,8 +412,8 @@ std::pair<std::int64_t, std::int64_t> checkedExtent(const Checkpoint::Tensor& te
     const std::int64_t haveCols = shape.size() == 2 ? shape[1] : shape.size() == 1 ? shape[0] : -1;
     if (shape.empty() || shape.size() > 2 || (rows >= 0 && haveRows != rows) ||
         (cols >= 0 && haveCols != cols))
-        fail(tensor.file, tensor.name + ": expected " + dimText(rows) + "x" + dimText(cols) +
-                              ", got " + shapeText(shape));
+        fail(tensor.file, tensor.name,
+             "expected " + dimText(rows) + "x" + dimText(cols) + ", got " + shapeText(shape));
     return {haveRows, haveCols};
 }
 
@@ -432,7 +439,7 @@ RowVector Checkpoint::vector(const std::string& name, std::int64_t size) const
     const Impl::Entry& entry = m->require(name);
     const std::vector<std::int64_t>& shape = entry.tensor.shape;
     if (shape.size() != 1 || (size >= 0 && shape[0] != size))
-        fail(entry.tensor.file, name + ": expected " + dimText(size) + ", got " + shapeText(shape));
+        fail(entry.tensor.file, name, "expected " + dimText(size) + ", got " + shapeText(shape));
     return m->read(entry, 1, shape[0]);
 }
 

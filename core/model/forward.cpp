@@ -136,7 +136,7 @@ intervenedWeights(const std::shared_ptr<const ModelWeights>& weights, int layer,
     try {
         edited->validate();
     } catch (const Error& e) {
-        throw Error("layer " + std::to_string(layer + 1) + ": " + e.what());
+        throw Error("layer " + std::to_string(layer + 1), e);
     }
     return edited;
 }
@@ -146,14 +146,14 @@ intervenedWeights(const std::shared_ptr<const ModelWeights>& weights, int layer,
 std::vector<Token> modelTokens(const Model& model, const QString& text)
 {
     if (text.trimmed().isEmpty())
-        throw Error("text: the sentence is empty");
+        throw Error("text", "the sentence is empty");
     const ModelConfig& config = model.config();
     // Learned positions end at the table's last row; rotary models are limited to the context
     // they were trained for, where their attention is meaningful.
     const int limit = std::min(kMaxTokens, config.maxPositions);
     std::vector<Token> tokens = model.tokenizer->encode(text, true, limit);
     if (tokens.empty())
-        throw Error("text: the sentence has no tokens");
+        throw Error("text", "the sentence has no tokens");
     checkTokenIds(model, tokens);
     return tokens;
 }

@@ -70,7 +70,7 @@ public:
 
     [[noreturn]] void fail(const QString& key, const std::string& what) const
     {
-        throw Error(m_file.toStdString() + ": " + key.toStdString() + ": " + what);
+        throw Error(m_file.toStdString(), Error(key.toStdString(), what));
     }
 
     bool has(const QString& key) const
@@ -495,9 +495,7 @@ void ModelConfig::validate() const
             ? Keys{"dim", "n_heads", "n_layers", "hidden_dim", "max_position_embeddings"}
             : Keys{"hidden_size", "num_attention_heads", "num_hidden_layers", "intermediate_size",
                    "max_position_embeddings"};
-    auto fail = [](const std::string& key, const std::string& what) {
-        throw Error(key + ": " + what);
-    };
+    auto fail = [](const std::string& key, const std::string& what) { throw Error(key, what); };
     auto positive = [&](const char* key, long long value) {
         if (value < 1)
             fail(key, "must be a positive integer, got " + std::to_string(value));
@@ -638,7 +636,7 @@ ModelConfig parseModelConfig(const QByteArray& json, const QString& nameForMessa
     try {
         config.validate();
     } catch (const Error& e) {
-        throw Error(nameForMessages.toStdString() + ": " + e.what());
+        throw Error(nameForMessages.toStdString(), e);
     }
     return config;
 }

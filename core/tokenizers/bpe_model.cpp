@@ -148,8 +148,8 @@ void BpeModel::mergeWord(const QString& word, std::vector<ModelToken>& out) cons
     ModelToken unk;
     const auto unkId = [this] {
         if (!m_unkId)
-            throw Error("tokenizer: the unknown token '" + m_options.unkToken->toStdString() +
-                        "' is not in the vocabulary");
+            throw Error("tokenizer", "the unknown token '" + m_options.unkToken->toStdString() +
+                                         "' is not in the vocabulary");
         return *m_unkId;
     };
     QString piece;

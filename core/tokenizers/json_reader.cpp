@@ -9,7 +9,10 @@ namespace attn::core::hf {
 
 void JsonReader::fail(const QString& path, const QString& problem) const
 {
-    throw Error((where(path) + QStringLiteral(": ") + problem).toStdString());
+    // The file, then the JSON path within it: both are places (Error::places).
+    if (path.isEmpty())
+        throw Error(m_fileName.toStdString(), problem.toStdString());
+    throw Error(m_fileName.toStdString(), Error(path.toStdString(), problem.toStdString()));
 }
 
 QString JsonReader::where(const QString& path) const

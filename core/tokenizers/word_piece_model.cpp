@@ -17,8 +17,8 @@ int WordPieceModel::unkId() const
 {
     const auto id = m_vocabulary.idOf(m_unkToken);
     if (!id)
-        throw Error("tokenizer: the unknown token '" + m_unkToken.toStdString() +
-                    "' is not in the vocabulary");
+        throw Error("tokenizer", "the unknown token '" + m_unkToken.toStdString() +
+                                     "' is not in the vocabulary");
     return *id;
 }
 

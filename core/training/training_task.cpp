@@ -74,8 +74,8 @@ std::vector<int> sceneAlignment(const Scene& scene, const LayerInputs& inputs)
     while (head < parameters.heads.size() && !parameters.heads[head].enabled)
         ++head;
     if (head == parameters.heads.size())
-        throw Error("heads: every head is switched off; the translation task takes its alignment "
-                    "from the first enabled head");
+        throw Error("heads", "every head is switched off; the translation task takes its alignment "
+                             "from the first enabled head");
     const MatrixD& scores = forward.heads[head].scaled;
     std::vector<int> target(std::size_t(inputs.queries()), -1);
     for (int i = 0; i < inputs.queries(); ++i) {

@@ -231,6 +231,25 @@ private slots:
                     "transformer.h.0.attn.bias: expected ?x?, got 1x1x32x32");
     }
 
+    // A tensor's error names its file and the tensor apart from the message, so that a window
+    // can point at the tensor without reading the text back.
+    void tensorErrorNamesItsPlaces()
+    {
+        const auto checkpoint = Checkpoint::open(rawst::fixture("gpt2"));
+        try {
+            checkpoint->vector("transformer.wte.weight", 16);
+            QFAIL("no error");
+        } catch (const attn::core::Error& e) {
+            QCOMPARE(e.where(), std::string("model.safetensors"));
+            QCOMPARE(e.places(),
+                     (std::vector<std::string>{"model.safetensors", "transformer.wte.weight"}));
+            QCOMPARE(e.message(), std::string("expected 16, got 413x16"));
+            QCOMPARE(
+                std::string(e.what()),
+                std::string("model.safetensors: transformer.wte.weight: expected 16, got 413x16"));
+        }
+    }
+
     void refuses_data()
     {
         QTest::addColumn<QString>("fixture");

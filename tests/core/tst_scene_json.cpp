@@ -260,6 +260,7 @@ private slots:
     void millionTokenTextFailsFast_data();
     void millionTokenTextFailsFast();
     void nonFiniteWeightIsNotSaved();
+    void errorNamesTheFileAndThePath();
     void saveReplacesExistingFile();
     void saveIntoMissingDirectoryLeavesNothing();
     void missingFileIsAnError();
@@ -693,6 +694,23 @@ void TestSceneJson::millionTokenTextFailsFast()
     QVERIFY2(timer.elapsed() < 5000, qPrintable(QString::number(timer.elapsed())));
     QVERIFY2(outcome.kind == Outcome::AttnError, outcome.message.c_str());
     QVERIFY2(QString::fromStdString(outcome.message).startsWith(expected), outcome.message.c_str());
+}
+
+// The file and the JSON path are kept apart from the message (core::Error::places), so that
+// the window names its own control without reading the message back.
+void TestSceneJson::errorNamesTheFileAndThePath()
+{
+    const QString path = scenesDir() + QStringLiteral("/malformed/wq_wrong_shape.json");
+    try {
+        loadScene(path);
+        QFAIL("loaded without an error");
+    } catch (const attn::core::Error& e) {
+        QCOMPARE(e.where(), std::string("wq_wrong_shape.json"));
+        QCOMPARE(e.places(), (std::vector<std::string>{"wq_wrong_shape.json", "heads[0].W_q"}));
+        QCOMPARE(e.message(), std::string("expected 4x4, got 4x3"));
+        QCOMPARE(std::string(e.what()),
+                 std::string("wq_wrong_shape.json: heads[0].W_q: expected 4x4, got 4x3"));
+    }
 }
 
 void TestSceneJson::nonFiniteWeightIsNotSaved()

@@ -595,7 +595,7 @@ TrainPage::TrainPage(SceneDocument& document, QWidget* parent)
             undo->endMacro();
         } catch (const core::Error& e) {
             m_document.undoStack()->endMacro();
-            emit refused(QString::fromUtf8(e.what()));
+            emit refused(QString::fromUtf8(e.what()), QString::fromStdString(e.where()));
         }
     });
     updateButtons();
@@ -662,7 +662,7 @@ bool TrainPage::ensureTrainer()
     try {
         m_trainer = std::make_unique<core::Trainer>(*m_source.scene, setup);
     } catch (const core::Error& e) {
-        emit refused(QString::fromUtf8(e.what()));
+        emit refused(QString::fromUtf8(e.what()), QString::fromStdString(e.where()));
         return false;
     }
     QStringList notes;

@@ -183,8 +183,9 @@ public:
     QSpinBox* stepsSpin() const { return m_steps; }
 
 signals:
-    // A task the scene cannot pose, weights that cannot be applied.
-    void refused(const QString& text);
+    // A task the scene cannot pose, weights that cannot be applied: the core's message and the
+    // place it names first (core::Error::where(), empty for none).
+    void refused(const QString& text, const QString& where);
 
 private:
     bool ensureTrainer();

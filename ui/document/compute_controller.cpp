@@ -72,20 +72,24 @@ ComputeReply ComputeController::compute(quint64 generation, const ComputeRequest
     reply.generation = generation;
     core::ComputeOptions options = request.options;
     options.cancel = cancel;
-    auto attempt = [&](const core::Scene& scene,
-                       QString& error) -> std::shared_ptr<const core::AttentionResult> {
+    auto attempt = [&](const core::Scene& scene, QString& error,
+                       QString* where) -> std::shared_ptr<const core::AttentionResult> {
         try {
             return computeScene(scene, options);
         } catch (const core::Cancelled&) {
             throw;
-        } catch (const std::exception& e) { // core::Error, bad_alloc, a second fault
+        } catch (const core::Error& e) {
+            error = QString::fromUtf8(e.what());
+            if (where)
+                *where = QString::fromStdString(e.where());
+        } catch (const std::exception& e) { // bad_alloc, a second fault
             error = QString::fromUtf8(e.what());
         }
         return nullptr;
     };
-    reply.result = attempt(request.scene, reply.error);
+    reply.result = attempt(request.scene, reply.error, &reply.errorWhere);
     if (reply.result && request.compare)
-        reply.compare = attempt(*request.compare, reply.compareError);
+        reply.compare = attempt(*request.compare, reply.compareError, nullptr);
     reply.milliseconds =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return reply;

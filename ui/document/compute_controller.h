@@ -30,6 +30,7 @@ struct ComputeReply
     std::shared_ptr<const core::AttentionResult> result;  // null on error
     std::shared_ptr<const core::AttentionResult> compare; // null when not asked or on error
     QString error;           // resolveProblem or backend message; empty on success
+    QString errorWhere;      // the place `error` names first (core::Error::where()), or empty
     QString compareError;    // the compare scene failed, the main one did not
     double milliseconds = 0; // resolving and computing, as the worker measured it
 };

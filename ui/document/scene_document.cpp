@@ -398,7 +398,7 @@ void SceneDocument::setAttention(core::ScoreKind score, core::Normalization norm
 void SceneDocument::setTemperature(float temperature)
 {
     if (!(temperature > 0.0f) || !std::isfinite(temperature))
-        throw core::Error("temperature: must be a positive finite number");
+        throw core::Error("temperature", "must be a positive finite number");
     push<slices::Temperature>(slices::NoKey{}, temperature);
 }
 
@@ -473,8 +473,7 @@ void SceneDocument::setModelShape(const ModelShape& shape)
 {
     auto inRange = [](int value, int high, const char* name) {
         if (value < 1 || value > high)
-            throw core::Error(std::string(name) + ": must be between 1 and " +
-                              std::to_string(high));
+            throw core::Error(name, "must be between 1 and " + std::to_string(high));
     };
     inRange(shape.heads, core::kMaxHeads, "heads");
     inRange(shape.dModel, core::kMaxModelWidth, "d_model");

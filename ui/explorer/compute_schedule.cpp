@@ -56,7 +56,7 @@ void ComputeSchedule::onFinished(const ComputeReply& reply)
     if (!reply.result) {
         // The last good figure stays, dimmed under a note; the reason is shown until an edit
         // fixes it.
-        m_error = m_hooks.describeError(reply.error);
+        m_error = m_hooks.describeError(reply.errorWhere, reply.error);
         updateStale();
         emit failed(m_error);
         return;

@@ -25,8 +25,8 @@ public:
     {
         // The request for the scene as it is now (the view's size, the Difference tab's choice).
         std::function<ComputeRequest()> makeRequest;
-        // A compute error in the window's words.
-        std::function<QString(const QString& error)> describeError;
+        // A compute error in the window's words: the place it names first, and its text.
+        std::function<QString(const QString& where, const QString& error)> describeError;
     };
 
     ComputeSchedule(ComputeController& compute, const SceneDocument& document,

@@ -263,7 +263,10 @@ void ExplorerWindow::buildViews()
     m_tabs->setTabToolTip(EmbeddingSpaceTab,
                           tr("The word vectors on a map, their nearest words and analogies"));
     connect(m_trainPage, &TrainPage::refused, this,
-            [this](const QString& text) { showEditError(QStringLiteral("train"), text); });
+            [this](const QString& text, const QString& where) {
+                showError(QStringLiteral("train"),
+                          inWindowWords(where, text, m_document.scene().source.has_value()));
+            });
     m_tabs->setTabToolTip(DifferenceTab,
                           tr("These weights minus the weights of the same input with one setting "
                              "changed, or of the scene as it was opened"));
@@ -276,13 +279,13 @@ void ExplorerWindow::buildViews()
     m_gridView->setToolTip(QString());
     // Figures that no longer match the input are dimmed under a note (ComputeSchedule).
     m_stale = new StaleIndicator(m_staleNote, {m_tabs, m_gridView}, this);
-    m_schedule =
-        new ComputeSchedule(*m_compute, m_document, *m_stale,
-                            {[this] { return computeRequest(); },
-                             [this](const QString& error) {
-                                 return inWindowWords(error, m_document.scene().source.has_value());
-                             }},
-                            this);
+    m_schedule = new ComputeSchedule(*m_compute, m_document, *m_stale,
+                                     {[this] { return computeRequest(); },
+                                      [this](const QString& where, const QString& error) {
+                                          return inWindowWords(
+                                              where, error, m_document.scene().source.has_value());
+                                      }},
+                                     this);
     connect(m_schedule, &ComputeSchedule::computed, this, &ExplorerWindow::onComputed);
     connect(m_schedule, &ComputeSchedule::failed, this, &ExplorerWindow::onComputeFailed);
 
@@ -382,11 +385,11 @@ void ExplorerWindow::buildDocks()
         m_messages->showMessage(QStringLiteral("input"), MessageBar::Level::Information, text);
     });
     connect(m_input, &InputPanel::error, this,
-            [this](const QString& text) { showEditError(QStringLiteral("edit"), text); });
+            [this](const QString& text) { showError(QStringLiteral("edit"), text); });
     connect(m_attention, &AttentionPanel::message, this,
-            [this](const QString& text) { showEditError(QStringLiteral("edit"), text); });
+            [this](const QString& text) { showError(QStringLiteral("edit"), text); });
     connect(m_weights, &WeightsPanel::message, this,
-            [this](const QString& text) { showEditError(QStringLiteral("edit"), text); });
+            [this](const QString& text) { showError(QStringLiteral("edit"), text); });
     connect(m_attention, &AttentionPanel::paintMaskToggled, this, [this](bool on) {
         m_headView->setMaskPainting(on);
         if (on)
@@ -846,11 +849,6 @@ void ExplorerWindow::storeViewSettings()
 void ExplorerWindow::showError(const QString& key, const QString& text)
 {
     m_messages->showMessage(key, MessageBar::Level::Error, text);
-}
-
-void ExplorerWindow::showEditError(const QString& key, const QString& text)
-{
-    showError(key, inWindowWords(text, m_document.scene().source.has_value()));
 }
 
 void ExplorerWindow::updateTitle()

@@ -179,8 +179,6 @@ private:
     FigureSpec figureSpec(FigureView view) const;
     void updateTitle();
     void showError(const QString& key, const QString& text);
-    // An error from editing or computing: JSON paths become the names of the controls.
-    void showEditError(const QString& key, const QString& text);
     void updateAllHeadsOffWarning();
     void fitScenePanelWidth();
     void commitOpenEditor();

@@ -1,7 +1,6 @@
 #include "ui/explorer/input_panel.h"
 
 #include "ui/explorer/token_chips.h"
-#include "ui/explorer/window_words.h"
 #include "ui/widgets/embedding_options.h"
 
 #include "core/error.h"
@@ -432,7 +431,7 @@ void InputPanel::onEmbeddingChosen()
         }
         }
     } catch (const core::Error& e) {
-        emit error(inWindowWords(tr("Embedding: %1").arg(QString::fromUtf8(e.what()))));
+        emit error(tr("Embedding: %1").arg(QString::fromUtf8(e.what())));
     }
     syncVectors(); // a cancelled dialog or a refused choice shows the embedding in use
 }

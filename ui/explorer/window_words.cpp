@@ -1,7 +1,8 @@
 #include "ui/explorer/window_words.h"
 
+#include "core/error.h"
+
 #include <QObject>
-#include <QRegularExpression>
 
 namespace attn::ui {
 
@@ -28,24 +29,77 @@ QString matrixName(const QString& key)
     return key;
 }
 
+// The control's part of an error's place: "heads[1].W_q" of "heads[1].W_q[2][3]", a key with
+// an index and a member at most; the cells after it are the editor's. Empty where the place is
+// not a scene path ("scene.json" is one, and is kept as it is named).
+QString controlPath(const QString& where)
+{
+    const auto letter = [](QChar c) {
+        return (c >= QLatin1Char('a') && c <= QLatin1Char('z')) ||
+               (c >= QLatin1Char('A') && c <= QLatin1Char('Z')) || c == QLatin1Char('_');
+    };
+    const auto digit = [](QChar c) { return c >= QLatin1Char('0') && c <= QLatin1Char('9'); };
+    const qsizetype n = where.size();
+    qsizetype i = 0;
+    if (n == 0 || !letter(where[0]))
+        return {};
+    while (i < n && (letter(where[i]) || digit(where[i])))
+        ++i;
+    if (i < n && where[i] == QLatin1Char('[')) { // "heads[1]"
+        qsizetype j = i + 1;
+        while (j < n && digit(where[j]))
+            ++j;
+        if (j > i + 1 && j < n && where[j] == QLatin1Char(']'))
+            i = j + 1;
+    }
+    if (i < n && where[i] == QLatin1Char('.')) { // ".W_q"
+        qsizetype j = i + 1;
+        while (j < n && letter(where[j]))
+            ++j;
+        if (j > i + 1)
+            i = j;
+    }
+    for (qsizetype j = i; j < n;) { // cells: "[2][3]"
+        const qsizetype close = where.indexOf(QLatin1Char(']'), j);
+        if (where[j] != QLatin1Char('[') || close < 0)
+            return {};
+        j = close + 1;
+    }
+    return where.left(i);
+}
+
+// "heads[1].W_q" -> head 1, "W_q"; false for any other path.
+bool headMatrix(const QString& path, int& head, QString& key)
+{
+    if (!path.startsWith(QLatin1String("heads[")))
+        return false;
+    const qsizetype close = path.indexOf(QLatin1String("]."));
+    bool ok = false;
+    head = close < 0 ? 0 : path.mid(6, close - 6).toInt(&ok);
+    key = path.mid(close + 2);
+    return ok && !key.isEmpty();
+}
+
 } // namespace
 
-QString inWindowWords(const QString& message, bool cross)
+QString inWindowWords(const core::Error& error, bool cross)
 {
-    // "path: rest", the path made of keys, dots and [indices].
-    static const QRegularExpression pathPrefix(QStringLiteral(
-        "^([A-Za-z_][A-Za-z_0-9]*(?:\\[\\d+\\])?(?:\\.[A-Za-z_]+)?)(\\[[^\\]]*\\])*: "));
-    const QRegularExpressionMatch match = pathPrefix.match(message);
-    if (!match.hasMatch())
+    return inWindowWords(QString::fromStdString(error.where()), QString::fromUtf8(error.what()),
+                         cross);
+}
+
+QString inWindowWords(const QString& where, const QString& message, bool cross)
+{
+    // core::Error's what() is "where: rest".
+    const QString path = controlPath(where);
+    if (path.isEmpty() || !message.startsWith(where + QStringLiteral(": ")))
         return message;
-    const QString path = match.captured(1);
-    const QString rest = message.mid(match.capturedLength(0));
+    const QString rest = message.mid(where.size() + 2);
     QString control;
-    static const QRegularExpression headMatrix(QStringLiteral("^heads\\[(\\d+)\\]\\.(\\w+)$"));
-    if (const QRegularExpressionMatch head = headMatrix.match(path); head.hasMatch()) {
-        control = QObject::tr("%1 · head %2")
-                      .arg(matrixName(head.captured(2)))
-                      .arg(head.captured(1).toInt() + 1);
+    int head = 0;
+    QString key;
+    if (headMatrix(path, head, key)) {
+        control = QObject::tr("%1 · head %2").arg(matrixName(key)).arg(head + 1);
     } else if (path == QLatin1String("text")) {
         control = cross ? QObject::tr("Target") : QObject::tr("Sentence");
     } else if (path == QLatin1String("source")) {
