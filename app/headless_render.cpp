@@ -24,12 +24,6 @@ namespace attn::app {
 
 namespace {
 
-void printLine(FILE* stream, const QString& text)
-{
-    std::fputs(qPrintable(text + QLatin1Char('\n')), stream);
-    std::fflush(stream);
-}
-
 std::shared_ptr<const core::AttentionResult> compute(core::Backend& backend,
                                                      std::shared_ptr<const core::Problem> problem,
                                                      const core::ComputeOptions& options)

@@ -2,6 +2,8 @@
 
 #include "command_line.h"
 
+#include "app/output_paths.h"
+
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/limits.h"
@@ -29,25 +31,6 @@
 
 namespace attn::app {
 namespace {
-
-void say(FILE* stream, const QString& text)
-{
-    std::fputs(qPrintable(text + QLatin1Char('\n')), stream);
-    std::fflush(stream);
-}
-
-// Every output at once, all or none (core::writeFilesAtomically): exit 4 when one cannot be
-// written, the old files left as they were.
-int writeOutputs(const std::vector<std::pair<QString, QByteArray>>& outputs)
-{
-    try {
-        core::writeFilesAtomically(outputs);
-    } catch (const core::Error& e) {
-        say(stderr, QStringLiteral("error: ") + QString::fromUtf8(e.what()));
-        return kCannotWrite;
-    }
-    return kOk;
-}
 
 QString percent(float probability)
 {
@@ -111,25 +94,25 @@ void printPredictions(const core::ModelResult& result)
 {
     const core::Model& model = *result.model;
     if (model.config().objective == core::Objective::None) {
-        say(stdout,
-            QStringLiteral("%1 has no language-model head: no prediction.").arg(model.name));
+        printLine(stdout,
+                  QStringLiteral("%1 has no language-model head: no prediction.").arg(model.name));
         return;
     }
     if (result.predictions.empty()) {
-        say(stdout, QStringLiteral("The text has no [MASK] token: nothing to fill in."));
+        printLine(stdout, QStringLiteral("The text has no [MASK] token: nothing to fill in."));
         return;
     }
     for (const core::PositionPrediction& p : result.predictions) {
-        say(stdout, model.config().objective == core::Objective::CausalLm
-                        ? QStringLiteral("Next token:")
-                        : QStringLiteral("Token %1 ([MASK]):").arg(p.position + 1));
+        printLine(stdout, model.config().objective == core::Objective::CausalLm
+                              ? QStringLiteral("Next token:")
+                              : QStringLiteral("Token %1 ([MASK]):").arg(p.position + 1));
         int rank = 0;
         for (const core::Prediction& top : p.top)
-            say(stdout, QStringLiteral("%1. %2 %3  (id %4)")
-                            .arg(++rank, 3)
-                            .arg(quoted(top.text), -16)
-                            .arg(percent(top.probability), 9)
-                            .arg(top.id));
+            printLine(stdout, QStringLiteral("%1. %2 %3  (id %4)")
+                                  .arg(++rank, 3)
+                                  .arg(quoted(top.text), -16)
+                                  .arg(percent(top.probability), 9)
+                                  .arg(top.id));
     }
 }
 
@@ -355,7 +338,7 @@ int exportModelConcept(const CommandLine& commandLine, const core::Model& model)
                 commandLine.figureSize, spec.dpi, format);
         }
     } catch (const core::Error& e) {
-        say(stderr, QStringLiteral("error: ") + QString::fromUtf8(e.what()));
+        printLine(stderr, QStringLiteral("error: ") + QString::fromUtf8(e.what()));
         return kInvalidInput;
     }
     return writeOutputs({{commandLine.exportPath, bytes}});
@@ -369,21 +352,22 @@ int runModelHeadless(const CommandLine& commandLine)
     std::shared_ptr<const core::Model> model;
     try {
         if (options.info) { // config.json and the headers: no weight is read for it
-            say(stdout, describe(core::readModelInfo(options.model)));
+            printLine(stdout, describe(core::readModelInfo(options.model)));
             if (!commandLine.text && !commandLine.conceptView)
                 return kOk;
         }
         model = core::loadModel(options.model);
     } catch (const core::Error& e) {
-        say(stderr, QStringLiteral("error: ") + QString::fromUtf8(e.what()));
+        printLine(stderr, QStringLiteral("error: ") + QString::fromUtf8(e.what()));
         return kInvalidInput;
     } catch (const std::bad_alloc&) { // loadModel reports its own; this is the last resort
-        say(stderr, QStringLiteral("error: not enough memory to load the model"));
+        printLine(stderr, QStringLiteral("error: not enough memory to load the model"));
         return kInvalidInput;
     }
     if (commandLine.conceptView && *commandLine.conceptView != ui::ConceptView::EmbeddingSpace &&
         *commandLine.conceptView != ui::ConceptView::Positions) {
-        say(stderr,
+        printLine(
+            stderr,
             QStringLiteral(
                 "error: --view %1 is a view of a single-layer scene; a model shows grid, rollout, "
                 "predictions, importance, embedding-space, positions or a layer's head:N")
@@ -395,7 +379,8 @@ int runModelHeadless(const CommandLine& commandLine)
     if (!commandLine.text) {
         if (options.info)
             return kOk;
-        say(stderr, QStringLiteral("error: --model needs --text \"...\" (the sentence to run)"));
+        printLine(stderr,
+                  QStringLiteral("error: --model needs --text \"...\" (the sentence to run)"));
         return kUsage;
     }
 
@@ -405,9 +390,9 @@ int runModelHeadless(const CommandLine& commandLine)
         backend =
             gpu::createBackend(commandLine.backend, commandLine.vkDevice.toStdString(), &notice);
         if (!notice.empty())
-            say(stderr, QString::fromStdString(notice));
+            printLine(stderr, QString::fromStdString(notice));
     } catch (const core::Error& e) {
-        say(stderr, QStringLiteral("error: ") + QString::fromUtf8(e.what()));
+        printLine(stderr, QStringLiteral("error: ") + QString::fromUtf8(e.what()));
         return kUsage;
     }
 
@@ -427,7 +412,7 @@ int runModelHeadless(const CommandLine& commandLine)
                                     commandLine.figure.view == ui::FigureView::Pipeline;
         const auto result = core::runModel(model, tokens, interventions, *backend, forward);
         for (const std::string& warning : result->warnings)
-            say(stderr, QStringLiteral("warning: ") + QString::fromStdString(warning));
+            printLine(stderr, QStringLiteral("warning: ") + QString::fromStdString(warning));
         printPredictions(*result);
 
         if (!commandLine.dumpPath.isEmpty()) {
@@ -493,17 +478,17 @@ int runModelHeadless(const CommandLine& commandLine)
                                  ui::stageBytes(stage, format, spec.precision));
         }
     } catch (const CommandLineError& e) {
-        say(stderr, QStringLiteral("error: ") + e.message);
+        printLine(stderr, QStringLiteral("error: ") + e.message);
         return e.code;
     } catch (const core::Error& e) {
-        say(stderr, QStringLiteral("error: ") + QString::fromUtf8(e.what()));
+        printLine(stderr, QStringLiteral("error: ") + QString::fromUtf8(e.what()));
         return kInvalidInput;
     } catch (const core::BackendFault& e) {
-        say(stderr, QStringLiteral("error: ") + QString::fromUtf8(e.what()));
+        printLine(stderr, QStringLiteral("error: ") + QString::fromUtf8(e.what()));
         return kInvalidInput;
     } catch (const std::bad_alloc&) {
-        say(stderr,
-            QStringLiteral("error: out of memory while running the model; try a shorter text"));
+        printLine(stderr, QStringLiteral(
+                              "error: out of memory while running the model; try a shorter text"));
         return kInvalidInput;
     }
     return writeOutputs(outputs);

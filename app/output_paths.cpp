@@ -1,9 +1,29 @@
 #include "app/output_paths.h"
 
+#include "core/atomic_file.h"
+#include "core/error.h"
+
 #include <QDir>
 #include <QFileInfo>
 
 namespace attn::app {
+
+void printLine(FILE* stream, const QString& text)
+{
+    std::fputs(qPrintable(text + QLatin1Char('\n')), stream);
+    std::fflush(stream);
+}
+
+int writeOutputs(const std::vector<std::pair<QString, QByteArray>>& outputs)
+{
+    try {
+        core::writeFilesAtomically(outputs);
+    } catch (const core::Error& e) {
+        printLine(stderr, QStringLiteral("error: ") + QString::fromUtf8(e.what()));
+        return kCannotWrite;
+    }
+    return kOk;
+}
 
 namespace {
 

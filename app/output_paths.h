@@ -3,13 +3,22 @@
 #include "app/command_line.h"
 #include "ui/figures/figure_export.h"
 
+#include <QByteArray>
 #include <QString>
+#include <cstdio>
 #include <utility>
 #include <vector>
 
 // The files a command line writes, shared by the parser (command_line.cpp) and the headless
 // renderer (headless_render.cpp), so that no two outputs name one file.
 namespace attn::app {
+
+// One line on a standard stream, flushed, so that stdout and stderr keep their order.
+void printLine(FILE* stream, const QString& text);
+
+// Every output at once, all or none (core::writeFilesAtomically): kCannotWrite (exit 4), with
+// the reason on stderr, when one cannot be written, the old files left as they were; else kOk.
+int writeOutputs(const std::vector<std::pair<QString, QByteArray>>& outputs);
 
 // Two outputs (option, path) that name one file: the second would replace the first without
 // a word. The message names both options; empty when every output has a file of its own.

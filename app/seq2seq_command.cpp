@@ -2,7 +2,8 @@
 
 #include "command_line.h"
 
-#include "core/atomic_file.h"
+#include "app/output_paths.h"
+
 #include "core/error.h"
 #include "core/seq2seq/seq2seq_trainer.h"
 #include "ui/figures/figure_export.h"
@@ -13,7 +14,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QTemporaryDir>
 #include <cstdio>
 #include <memory>
 #include <new>
@@ -23,12 +23,6 @@ namespace {
 
 constexpr int kMaxSeq2SeqSteps = 1000000;
 constexpr int kMaxBeam = 64;
-
-void say(FILE* stream, const QString& text)
-{
-    std::fputs(qPrintable(text + QLatin1Char('\n')), stream);
-    std::fflush(stream);
-}
 
 QJsonArray numbers(const core::RowVector& values)
 {
@@ -153,7 +147,6 @@ int runSeq2SeqHeadless(const Seq2SeqOptions& options, const std::optional<QStrin
     std::shared_ptr<const core::Seq2SeqModel> model;
     QJsonObject dump;
     std::vector<std::pair<QString, QByteArray>> outputs;
-    std::unique_ptr<QTemporaryDir> saved;
     try {
         if (!options.trainTask.isEmpty()) {
             const core::Seq2SeqTask task = *core::parseSeq2SeqTask(options.trainTask.toStdString());
@@ -163,29 +156,19 @@ int runSeq2SeqHeadless(const Seq2SeqOptions& options, const std::optional<QStrin
             for (int step = 0; step < options.steps; ++step)
                 losses.append(trainer.step());
             const double accuracy = trainer.heldOutAccuracy();
-            say(stdout, QStringLiteral("%1: %2 steps, loss %3 -> %4, held-out exact match %5 %")
-                            .arg(options.trainTask)
-                            .arg(options.steps)
-                            .arg(trainer.losses().front(), 0, 'f', 4)
-                            .arg(trainer.losses().back(), 0, 'f', 4)
-                            .arg(accuracy * 100.0, 0, 'f', 1));
+            printLine(stdout,
+                      QStringLiteral("%1: %2 steps, loss %3 -> %4, held-out exact match %5 %")
+                          .arg(options.trainTask)
+                          .arg(options.steps)
+                          .arg(trainer.losses().front(), 0, 'f', 4)
+                          .arg(trainer.losses().back(), 0, 'f', 4)
+                          .arg(accuracy * 100.0, 0, 'f', 1));
             dump[QStringLiteral("training")] =
                 QJsonObject{{"task", options.trainTask}, {"loss", losses}, {"accuracy", accuracy}};
             model = std::make_shared<const core::Seq2SeqModel>(trainer.model());
-            if (!options.savePath.isEmpty()) {
-                // Written whole into a temporary folder, then each file goes out with the rest.
-                saved = std::make_unique<QTemporaryDir>();
-                core::saveSeq2SeqModel(*model, saved->path());
-                QDir().mkpath(options.savePath);
-                for (const char* name : {"config.json", "model.safetensors", "source_vocab.json",
-                                         "target_vocab.json"}) {
-                    QFile file(QDir(saved->path()).filePath(QLatin1String(name)));
-                    if (!file.open(QIODevice::ReadOnly))
-                        throw core::Error("cannot read back " + std::string(name));
-                    outputs.emplace_back(QDir(options.savePath).filePath(QLatin1String(name)),
-                                         file.readAll());
-                }
-            }
+            if (!options.savePath.isEmpty()) // written with the other outputs, all or none
+                for (auto& file : core::seq2seqModelFiles(*model, options.savePath))
+                    outputs.push_back(std::move(file));
         } else {
             model =
                 std::make_shared<const core::Seq2SeqModel>(core::loadSeq2SeqModel(options.folder));
@@ -194,13 +177,14 @@ int runSeq2SeqHeadless(const Seq2SeqOptions& options, const std::optional<QStrin
             const core::Seq2SeqDecoding decoding =
                 options.beam == 1 ? core::decodeGreedy(*model, *text)
                                   : core::decodeBeam(*model, *text, options.beam);
-            say(stdout, core::seq2seqTargetText(*model, decoding.outputIds));
+            printLine(stdout, core::seq2seqTargetText(*model, decoding.outputIds));
             dump[QStringLiteral("seq2seq")] = decodingJson(*model, decoding);
             if (!exportPath.isEmpty()) {
                 const auto format = ui::figureFormatForPath(exportPath);
                 if (!format) {
-                    say(stderr, QStringLiteral("error: --export: %1 must end in .png, .svg or .pdf")
-                                    .arg(exportPath));
+                    printLine(stderr,
+                              QStringLiteral("error: --export: %1 must end in .png, .svg or .pdf")
+                                  .arg(exportPath));
                     return kUsage;
                 }
                 outputs.emplace_back(
@@ -209,28 +193,27 @@ int runSeq2SeqHeadless(const Seq2SeqOptions& options, const std::optional<QStrin
                                            *model, decoding, figureSize, dpi, *format));
             }
         } else if (!exportPath.isEmpty()) {
-            say(stderr,
-                QStringLiteral("error: --export needs --text: the figure shows its decoding"));
+            printLine(stderr, QStringLiteral(
+                                  "error: --export needs --text: the figure shows its decoding"));
             return kUsage;
         }
     } catch (const std::bad_alloc&) {
-        say(stderr, QStringLiteral("error: not enough memory"));
+        printLine(stderr, QStringLiteral("error: not enough memory"));
         return kInvalidInput;
     } catch (const core::Error& e) {
         const QString where =
             options.folder.isEmpty() ? QString() : options.folder + QStringLiteral(": ");
-        say(stderr, QStringLiteral("error: ") + where + QString::fromUtf8(e.what()));
+        printLine(stderr, QStringLiteral("error: ") + where + QString::fromUtf8(e.what()));
         return kInvalidInput;
     }
     if (!dumpPath.isEmpty())
         outputs.emplace_back(dumpPath, QJsonDocument(dump).toJson(QJsonDocument::Indented));
-    try {
-        core::writeFilesAtomically(outputs);
-    } catch (const core::Error& e) {
-        say(stderr, QStringLiteral("error: ") + QString::fromUtf8(e.what()));
+    if (!options.savePath.isEmpty() && !QDir().mkpath(options.savePath)) {
+        printLine(stderr,
+                  QStringLiteral("error: cannot create the folder %1").arg(options.savePath));
         return kCannotWrite;
     }
-    return kOk;
+    return writeOutputs(outputs);
 }
 
 } // namespace attn::app

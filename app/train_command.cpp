@@ -1,6 +1,7 @@
 #include "train_command.h"
 
 #include "app/command_line.h"
+#include "app/output_paths.h"
 #include "core/error.h"
 #include "core/training/training_json.h"
 
@@ -13,12 +14,6 @@ namespace attn::app {
 namespace {
 
 constexpr int kMaxSteps = 1000000;
-
-void printLine(FILE* stream, const QString& text)
-{
-    std::fputs(qPrintable(text + QLatin1Char('\n')), stream);
-    std::fflush(stream);
-}
 
 } // namespace
 
