@@ -196,6 +196,7 @@ Seq2SeqTrainer::Seq2SeqTrainer(Seq2SeqTaskData data, const Seq2SeqTrainingSettin
     m.out = blankMatrix(h, Eigen::Index(m.target.words.size()));
     m.outBias = RowVector::Zero(Eigen::Index(m.target.words.size()));
     initialise(m, m_random);
+    m_gradientGroups.assign(kGradientGroups, zeroSeq2SeqLike(m));
     for (const Seq2SeqPair& pair : m_data.training)
         m_examples.push_back({idsOf(m.source, seq2seqTokens(m.tokens, pair.source)),
                               idsOf(m.target, seq2seqTokens(m.tokens, pair.target))});
@@ -214,7 +215,10 @@ double Seq2SeqTrainer::step()
         tokens += int(m_examples[std::size_t(batch.back())].target.size());
     }
     const std::uint64_t batchSeed = m_random.nextU64();
-    std::vector<Seq2SeqModel> groups(kGradientGroups, zeroSeq2SeqLike(m_model));
+    std::vector<Seq2SeqModel>& groups = m_gradientGroups;
+    for (Seq2SeqModel& group : groups)
+        for (const Seq2SeqParameter& p : seq2seqParameters(group))
+            std::fill(p.data, p.data + p.size, 0.0f);
     std::vector<double> groupLoss(kGradientGroups, 0.0);
     parallelFor(kGradientGroups, [&](int group, int) {
         for (std::size_t i = std::size_t(group); i < batch.size(); i += kGradientGroups) {
@@ -281,7 +285,8 @@ double Seq2SeqTrainer::heldOutAccuracy() const
     return double(std::count(right.begin(), right.end(), 1)) / double(right.size());
 }
 
-void saveSeq2SeqModel(const Seq2SeqModel& model, const QString& folder)
+std::vector<std::pair<QString, QByteArray>> seq2seqModelFiles(const Seq2SeqModel& model,
+                                                              const QString& folder)
 {
     QJsonObject config{
         {"model_type", "seq2seq-rnn"},
@@ -328,14 +333,18 @@ void saveSeq2SeqModel(const Seq2SeqModel& model, const QString& folder)
             object[QString::fromStdString(word)] = id;
         return QJsonDocument(object).toJson();
     };
+    const QDir dir(folder);
+    return {{dir.filePath(QStringLiteral("config.json")), QJsonDocument(config).toJson()},
+            {dir.filePath(QStringLiteral("model.safetensors")), safetensors},
+            {dir.filePath(QStringLiteral("source_vocab.json")), vocabulary(model.source)},
+            {dir.filePath(QStringLiteral("target_vocab.json")), vocabulary(model.target)}};
+}
+
+void saveSeq2SeqModel(const Seq2SeqModel& model, const QString& folder)
+{
     if (!QDir().mkpath(folder))
         throw Error("cannot create the folder " + folder.toStdString());
-    const QDir dir(folder);
-    writeFilesAtomically(
-        {{dir.filePath(QStringLiteral("config.json")), QJsonDocument(config).toJson()},
-         {dir.filePath(QStringLiteral("model.safetensors")), safetensors},
-         {dir.filePath(QStringLiteral("source_vocab.json")), vocabulary(model.source)},
-         {dir.filePath(QStringLiteral("target_vocab.json")), vocabulary(model.target)}});
+    writeFilesAtomically(seq2seqModelFiles(model, folder));
 }
 
 } // namespace attn::core

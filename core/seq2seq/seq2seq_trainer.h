@@ -3,11 +3,13 @@
 #include "core/random.h"
 #include "core/seq2seq/seq2seq_training.h"
 
+#include <QByteArray>
 #include <QString>
 
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace attn::core {
@@ -74,14 +76,19 @@ private:
     Seq2SeqTrainingSettings m_settings;
     Seq2SeqModel m_model;
     std::vector<Seq2SeqExample> m_examples;
+    std::vector<Seq2SeqModel> m_gradientGroups; // made once: a step only zeroes them
     std::vector<std::vector<float>> m_firstMoments, m_secondMoments;
     std::vector<double> m_losses;
     Random m_random;
     int m_steps = 0;
 };
 
-// The folder of docs/SEQ2SEQ_FORMAT.md (config.json, model.safetensors, the two vocabularies),
-// every file written in full before any is put in place. Throws Error naming the path.
+// The files of the folder of docs/SEQ2SEQ_FORMAT.md (config.json, model.safetensors, the two
+// vocabularies), as paths in `folder` and their bytes, for a writer of several files at once.
+std::vector<std::pair<QString, QByteArray>> seq2seqModelFiles(const Seq2SeqModel& model,
+                                                              const QString& folder);
+// Those files written, every one in full before any is put in place (the folder is made if
+// missing). Throws Error naming the path.
 void saveSeq2SeqModel(const Seq2SeqModel& model, const QString& folder);
 
 } // namespace attn::core
