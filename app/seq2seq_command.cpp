@@ -170,8 +170,12 @@ int runSeq2SeqHeadless(const Seq2SeqOptions& options, const std::optional<QStrin
                 for (auto& file : core::seq2seqModelFiles(*model, options.savePath))
                     outputs.push_back(std::move(file));
         } else {
-            model =
-                std::make_shared<const core::Seq2SeqModel>(core::loadSeq2SeqModel(options.folder));
+            try {
+                model = std::make_shared<const core::Seq2SeqModel>(
+                    core::loadSeq2SeqModel(options.folder));
+            } catch (const core::Error& e) { // the folder is named once, for what is in it
+                throw core::Error(options.folder.toStdString(), e);
+            }
         }
         if (text) {
             const core::Seq2SeqDecoding decoding =
@@ -201,9 +205,7 @@ int runSeq2SeqHeadless(const Seq2SeqOptions& options, const std::optional<QStrin
         printLine(stderr, QStringLiteral("error: not enough memory"));
         return kInvalidInput;
     } catch (const core::Error& e) {
-        const QString where =
-            options.folder.isEmpty() ? QString() : options.folder + QStringLiteral(": ");
-        printLine(stderr, QStringLiteral("error: ") + where + QString::fromUtf8(e.what()));
+        printLine(stderr, QStringLiteral("error: ") + QString::fromUtf8(e.what()));
         return kInvalidInput;
     }
     if (!dumpPath.isEmpty())

@@ -383,7 +383,7 @@ std::vector<int> sourceIdsOf(const Seq2SeqModel& model, const QString& text,
                         : "the source is empty");
     if (words.size() >= std::size_t(kMaxTokens))
         throw Error("the source has " + std::to_string(words.size() + 1) +
-                    " words with EOS, more than " + std::to_string(kMaxTokens));
+                    " tokens with EOS, more than " + std::to_string(kMaxTokens));
     std::vector<int> ids;
     for (const std::string& word : words) {
         const auto it = model.source.index.find(word);
