@@ -3,6 +3,31 @@
 
 namespace attn::core::families {
 
+void readBertConfig(const ConfigReader& c, ModelConfig& config)
+{
+    config.dModel = c.size("hidden_size", kWidth);
+    config.heads = c.size("num_attention_heads", kHeadCount);
+    config.kvHeads = config.heads;
+    config.layers = c.size("num_hidden_layers");
+    config.vocab = c.size("vocab_size");
+    config.maxPositions = c.size("max_position_embeddings");
+    config.tokenTypes = c.sizeOr("type_vocab_size", 2);
+    config.dHead = config.dModel / config.heads;
+    config.dFeedForward = c.size("intermediate_size");
+    config.normEps = float(c.positiveNumber("layer_norm_eps", 1e-12));
+    config.activation = parseActivation(c, "hidden_act", "gelu");
+    config.norm = NormKind::LayerNorm;
+    config.placement = NormPlacement::Post;
+    config.positions = PositionKind::Learned;
+    config.tiedEmbeddings = c.boolean("tie_word_embeddings", true);
+    config.qkvBias = config.outputBias = config.feedForwardBias = true;
+    const QString positionType = c.string("position_embedding_type", "absolute");
+    if (positionType != "absolute")
+        c.fail("position_embedding_type", quoted(positionType) + " is not supported (absolute)");
+    // A BERT with is_decoder (BertLMHeadModel) masks the future like GPT-2.
+    config.causal = c.boolean("is_decoder", false);
+}
+
 TransformerWeights readBert(const TensorReader& reader, const ModelConfig& config)
 {
     // BertForMaskedLM writes "bert.embeddings...", BertModel "embeddings...".
