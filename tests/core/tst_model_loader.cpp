@@ -119,8 +119,9 @@ bool ignoredTensor(const QString& name)
 }
 
 const char* const kFixtures[] = {
-    "gpt2",  "gpt2-noprefix-f16", "bert",   "distilbert", "llama", "smollm",
-    "qwen2", "mistral",           "pythia", "gemma",      "opt",   "phi"};
+    "gpt2",   "gpt2-noprefix-f16", "bert",   "distilbert", "llama", "smollm",
+    "qwen2",  "mistral",           "pythia", "gemma",      "opt",   "phi",
+    "roberta"};
 
 } // namespace
 
@@ -415,7 +416,8 @@ private slots:
             QCOMPARE(f[std::size_t(i)], float(frequencies[i]));
     }
 
-    // Gemma stores w for the gain 1 + w; OPT's position p is row p + 2 of its table.
+    // Gemma stores w for the gain 1 + w; OPT's position p is row p + 2 of its table,
+    // RoBERTa's row padding_idx + 1 + p = p + 2.
     void gemmaGainsAndOptPositions()
     {
         const auto gemma = load("gemma");
@@ -434,6 +436,15 @@ private slots:
             QCOMPARE(opt->weights.positionEmbedding(31, k),
                      o.value("model.decoder.embed_positions.weight", 33 * 16 + k));
         }
+        const auto roberta = load("roberta");
+        const rawst::File r = rawFile("roberta");
+        QCOMPARE(roberta->config().maxPositions, 32);
+        QCOMPARE(roberta->config().positionOffset, 2);
+        QCOMPARE(roberta->config().objective, Objective::MaskedLm);
+        QVERIFY(!roberta->config().causal);
+        for (qint64 k = 0; k < 16; ++k)
+            QCOMPARE(roberta->weights.positionEmbedding(0, k),
+                     r.value("roberta.embeddings.position_embeddings.weight", 2 * 16 + k));
     }
 
     // ---- Tensors against the raw bytes -----------------------------------------------------
@@ -919,7 +930,7 @@ private slots:
         QTest::newRow("unknown model_type")
             << "gpt2" << QJsonObject{{"model_type", "t5"}}
             << "config.json: model_type: 't5' is not supported (gpt2, bert, distilbert, "
-               "llama, mistral, qwen2, gpt_neox, gemma, opt, phi)";
+               "llama, mistral, qwen2, gpt_neox, gemma, opt, phi, roberta)";
         QTest::newRow("no model_type") << "gpt2" << QJsonObject{{"model_type", QJsonValue::Null}}
                                        << "config.json: model_type: missing";
         QTest::newRow("gpt_neox rotary_pct 0")
@@ -929,6 +940,10 @@ private slots:
             << "pythia" << QJsonObject{{"rotary_pct", 0.2}}
             << "config.json: rotary_pct: rotary positions need an even number of dimensions "
                "from 2 to d_head 16, got 3";
+        QTest::newRow("roberta positions all before padding_idx + 1")
+            << "roberta" << QJsonObject{{"max_position_embeddings", 2}}
+            << "config.json: max_position_embeddings: 2 rows leave no position past "
+               "pad_token_id 1 + 1";
         QTest::newRow("phi qk_layernorm") << "phi" << QJsonObject{{"qk_layernorm", true}}
                                           << "config.json: qk_layernorm: true (a LayerNorm on "
                                              "each head's q and k) is not supported";
@@ -1063,7 +1078,7 @@ private slots:
         QTest::newRow("unknown model_type")
             << "gpt2" << patchConfig({{"model_type", "t5"}})
             << "config.json: model_type: 't5' is not supported (gpt2, bert, distilbert, "
-               "llama, mistral, qwen2, gpt_neox, gemma, opt, phi)";
+               "llama, mistral, qwen2, gpt_neox, gemma, opt, phi, roberta)";
         QTest::newRow("missing tokenizer (vocab.json + merges.txt)")
             << "gpt2" << removeFiles({"vocab.json", "merges.txt"})
             << "model: no tokenizer (tokenizer.json";

@@ -28,10 +28,9 @@ void readBertConfig(const ConfigReader& c, ModelConfig& config)
     config.causal = c.boolean("is_decoder", false);
 }
 
-TransformerWeights readBert(const TensorReader& reader, const ModelConfig& config)
+TransformerWeights readBertEncoder(const TensorReader& reader, const ModelConfig& config,
+                                   const std::string& p)
 {
-    // BertForMaskedLM writes "bert.embeddings...", BertModel "embeddings...".
-    const std::string p = reader.contains("embeddings.word_embeddings.weight") ? "" : "bert.";
     const int d = config.dModel;
     const int ff = config.dFeedForward;
     const float eps = config.normEps;
@@ -39,8 +38,11 @@ TransformerWeights readBert(const TensorReader& reader, const ModelConfig& confi
     TransformerWeights w;
     w.config = config;
     w.tokenEmbedding = reader.matrix(p + "embeddings.word_embeddings.weight", config.vocab, d);
-    w.positionEmbedding =
-        reader.matrix(p + "embeddings.position_embeddings.weight", config.maxPositions, d);
+    // RoBERTa's table starts positionOffset rows before position 0.
+    w.positionEmbedding = reader
+                              .matrix(p + "embeddings.position_embeddings.weight",
+                                      config.maxPositions + config.positionOffset, d)
+                              .bottomRows(config.maxPositions);
     if (config.tokenTypes > 0)
         w.tokenTypeEmbedding =
             reader.matrix(p + "embeddings.token_type_embeddings.weight", config.tokenTypes, d);
@@ -73,6 +75,16 @@ TransformerWeights readBert(const TensorReader& reader, const ModelConfig& confi
         w.layers.push_back(std::move(layer));
         reader.layerDone(l + 1, config.layers);
     }
+    return w;
+}
+
+TransformerWeights readBert(const TensorReader& reader, const ModelConfig& config)
+{
+    // BertForMaskedLM writes "bert.embeddings...", BertModel "embeddings...".
+    const std::string p = reader.contains("embeddings.word_embeddings.weight") ? "" : "bert.";
+    const int d = config.dModel;
+    const float eps = config.normEps;
+    TransformerWeights w = readBertEncoder(reader, config, p);
 
     // A config without architectures gets the MLM head only where the checkpoint has one.
     if (config.architecture.isEmpty() && !reader.contains("cls.predictions.transform.dense.weight"))

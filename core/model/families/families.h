@@ -64,6 +64,11 @@ struct AttentionProjections
 std::shared_ptr<const ModelWeights> splitHeads(const ModelConfig& config, int layer,
                                                AttentionProjections projections);
 
+// BERT's config keys, and its embeddings and encoder layers under `prefix` (RoBERTa's too).
+void readBertConfig(const ConfigReader& c, ModelConfig& config);
+TransformerWeights readBertEncoder(const TensorReader& reader, const ModelConfig& config,
+                                   const std::string& prefix);
+
 // Llama's config keys and tensors, shared by the families built on it (Mistral, Qwen2, Gemma).
 void readLlamaFamilyConfig(const ConfigReader& c, ModelConfig& config);
 TransformerWeights readLlama(const TensorReader& reader, const ModelConfig& config);

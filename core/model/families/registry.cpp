@@ -7,7 +7,6 @@ namespace attn::core::families {
 // Each family's readers, defined in its own file in this folder.
 void readGpt2Config(const ConfigReader&, ModelConfig&);
 TransformerWeights readGpt2(const TensorReader&, const ModelConfig&);
-void readBertConfig(const ConfigReader&, ModelConfig&);
 TransformerWeights readBert(const TensorReader&, const ModelConfig&);
 void readDistilBertConfig(const ConfigReader&, ModelConfig&);
 TransformerWeights readDistilBert(const TensorReader&, const ModelConfig&);
@@ -22,6 +21,8 @@ void readOptConfig(const ConfigReader&, ModelConfig&);
 TransformerWeights readOpt(const TensorReader&, const ModelConfig&);
 void readPhiConfig(const ConfigReader&, ModelConfig&);
 TransformerWeights readPhi(const TensorReader&, const ModelConfig&);
+void readRobertaConfig(const ConfigReader&, ModelConfig&);
+TransformerWeights readRoberta(const TensorReader&, const ModelConfig&);
 
 namespace {
 
@@ -54,6 +55,7 @@ const std::array kFamilies{
                 readOptConfig,
                 readOpt},
     FamilyEntry{"phi", kHiddenSizeKeys, false, readPhiConfig, readPhi},
+    FamilyEntry{"roberta", kHiddenSizeKeys, true, readRobertaConfig, readRoberta},
 };
 
 } // namespace

@@ -21,6 +21,7 @@ model's real style, and expected.json from the float64 NumPy reference (referenc
 | pythia            | gpt_neox GPTNeoXForCausalLM | F16 | 2 | 2/2 | 32 | 414 | fused attention.query_key_value laid out head after head as [q | k | v] (not GPT-2's q | k | v); rotary_pct 0.25 of d_head 16 (4 dimensions turn, frequencies over the rotated width), rotary_emb_base; use_parallel_residual (x + attn(ln1 x) + mlp(ln2 x)); erf gelu; untied embed_out; byte-level tokenizer.json |
 | gemma             | gemma GemmaForCausalLM | BF16  | 2 | 2/1  | 16 | 447   | head_dim 12 apart from d / heads = 8; embeddings x sqrt(16); RMSNorm weights stored as w for the gain 1 + w (drawn near 0); GeGLU with hidden_activation gelu_pytorch_tanh (hidden_act "gelu" ignored, as GemmaMLP does); tied; Llama-2-style tokenizer.json |
 | opt               | opt OPTForCausalLM     | F32   | 2 | 4/4  | 16 | 416   | embed_positions with max_position_embeddings + 2 rows (position p reads row p + 2); ReLU; ffn_dim; do_layer_norm_before; tied head; tokenizer.json prepending </s> (OPT's BOS) by TemplateProcessing |
+| roberta           | roberta RobertaForMaskedLM | F32 | 2 | 2/2 | 16 | 418   | BERT's encoder under roberta.; 34 position rows of which rows 0-1 are never read (positions from pad_token_id + 1 = 2); type_vocab_size 1; lm_head.dense / layer_norm / tied decoder + lm_head.bias; eps 1e-5; byte-level tokenizer.json with RobertaProcessing <s> A </s> and an lstrip <mask> |
 | phi               | phi PhiForCausalLM     | F32   | 2 | 2/2  | 24 | 413   | one input_layernorm per block feeding attention and MLP in parallel; partial_rotary_factor 0.4 of d_head 12 (int(4.8) = 4 dimensions turn); self_attn.dense; final_layernorm; lm_head with a bias; num_key_value_heads null |
 
 Weights: numpy.random.RandomState(seed) (a frozen stream), one seed per folder. Linear and
@@ -75,7 +76,7 @@ installed here, so torch_check.py rebuilds the modules from torch.nn.functional)
     would do) vs expected.json: attention <= 9.8e-07, logits <= 1.3e-06 relative,
     hidden_last <= 2.8e-06 absolute, i.e. float32 implementations should be compared with
     tolerances around 1e-5.
-  * pythia, gemma, opt, phi (added later, same run): torch float64 vs reference.py attention
+  * pythia, gemma, opt, phi, roberta (added later, same run): torch float64 vs reference.py attention
     <= 2.6e-15, logits 4.1e-15 relative; torch float32 vs expected.json attention <= 1.1e-06,
     logits <= 1.1e-06 relative, hidden_last <= 2.4e-06.
 """
@@ -564,6 +565,18 @@ def build_gpt2(seed, dtype, d, H, L, P, n_inner, vocab_size, prefix, mask_buffer
     return w.items
 
 
+def bert_layer(w, p, d, I, ln):
+    """One BertLayer's tensors under p, in module order (RoBERTa's too)."""
+    w.linear(p + 'attention.self.query.', d, d, gain=QK_GAIN)
+    w.linear(p + 'attention.self.key.', d, d, gain=QK_GAIN)
+    w.linear(p + 'attention.self.value.', d, d)
+    w.linear(p + 'attention.output.dense.', d, d)
+    w.norm(p + 'attention.output.LayerNorm.', d, names=ln)
+    w.linear(p + 'intermediate.dense.', I, d)
+    w.linear(p + 'output.dense.', d, I)
+    w.norm(p + 'output.LayerNorm.', d, names=ln)
+
+
 def build_bert(seed, dtype, d, H, L, I, P, vocab_size, type_vocab, old_ln_names):
     w = Weights(seed, dtype)
     ln = ('gamma', 'beta') if old_ln_names else ('weight', 'bias')
@@ -575,15 +588,7 @@ def build_bert(seed, dtype, d, H, L, I, P, vocab_size, type_vocab, old_ln_names)
     # the int64 position_ids buffer checkpoints saved by transformers 4.x (< 4.31) carry
     w.add(e + 'position_ids', np.arange(P).reshape(1, P), dtype='I64')
     for l in range(L):
-        p = f'bert.encoder.layer.{l}.'
-        w.linear(p + 'attention.self.query.', d, d, gain=QK_GAIN)
-        w.linear(p + 'attention.self.key.', d, d, gain=QK_GAIN)
-        w.linear(p + 'attention.self.value.', d, d)
-        w.linear(p + 'attention.output.dense.', d, d)
-        w.norm(p + 'attention.output.LayerNorm.', d, names=ln)
-        w.linear(p + 'intermediate.dense.', I, d)
-        w.linear(p + 'output.dense.', d, I)
-        w.norm(p + 'output.LayerNorm.', d, names=ln)
+        bert_layer(w, f'bert.encoder.layer.{l}.', d, I, ln)
     w.linear('bert.pooler.dense.', d, d)                    # unused by the MLM head
     w.normal('cls.predictions.bias', (vocab_size,), 0.1)
     w.linear('cls.predictions.transform.dense.', d, d)
@@ -712,6 +717,23 @@ def build_phi(seed, dtype, d, H, L, I, vocab_size):
     return w.items
 
 
+def build_roberta(seed, dtype, d, H, L, I, P, vocab_size):
+    """RobertaForMaskedLM's names; P rows of positions of which the first pad_token_id + 1 = 2
+    are never read."""
+    w = Weights(seed, dtype)
+    e = 'roberta.embeddings.'
+    w.normal(e + 'word_embeddings.weight', (vocab_size, d), 0.3)
+    w.normal(e + 'position_embeddings.weight', (P, d), 0.3)
+    w.normal(e + 'token_type_embeddings.weight', (1, d), 0.3)
+    w.norm(e + 'LayerNorm.', d)
+    for l in range(L):
+        bert_layer(w, f'roberta.encoder.layer.{l}.', d, I, ('weight', 'bias'))
+    w.normal('lm_head.bias', (vocab_size,), 0.1)
+    w.linear('lm_head.dense.', d, d)
+    w.norm('lm_head.layer_norm.', d)
+    return w.items
+
+
 def llama_config(arch, model_type, d, H, KV, L, I, vocab_size, dtype, theta, eps, tied, max_pos,
                  bos, eos, extra=None):
     cfg = {'architectures': [arch], 'attention_dropout': 0.0, 'bos_token_id': bos, 'eos_token_id': eos,
@@ -779,6 +801,10 @@ CASES = {
     'phi': [
         ('The cat sat on the', [[1, 2], [2, 1]]),
         ('def attention(q, k): return q @ k', [[1, 1], [2, 2]]),
+    ],
+    'roberta': [
+        ('The cat sat on the <mask>.', [[1, 2], [2, 1]]),
+        ('The <mask> looked back at the dog, then <mask> home.', [[1, 1], [2, 2]]),
     ],
 }
 
@@ -990,6 +1016,34 @@ def make_phi(folder):
     return dict(dtype='F32', d=d, H=H, KV=H, L=L, vocab=len(vocab))
 
 
+def make_roberta(folder):
+    merges = byte_level_merges(1000)
+    vocab = byte_level_vocab(merges, specials_first=['<s>', '<pad>', '</s>', '<unk>'], specials_last=['<mask>'])
+    d, H, L, I, P = 16, 2, 2, 48, 34
+    save_checkpoint(folder, build_roberta(113, 'F32', d, H, L, I, P, len(vocab)))
+    write_config(folder, {
+        'architectures': ['RobertaForMaskedLM'], 'attention_probs_dropout_prob': 0.1, 'bos_token_id': 0,
+        'classifier_dropout': None, 'eos_token_id': 2, 'hidden_act': 'gelu', 'hidden_dropout_prob': 0.1,
+        'hidden_size': d, 'initializer_range': 0.02, 'intermediate_size': I, 'layer_norm_eps': 1e-05,
+        'max_position_embeddings': P, 'model_type': 'roberta', 'num_attention_heads': H,
+        'num_hidden_layers': L, 'pad_token_id': 1, 'position_embedding_type': 'absolute',
+        'torch_dtype': 'float32', 'type_vocab_size': 1, 'use_cache': True, 'vocab_size': len(vocab)})
+    # roberta-base's tokenizer.json: <mask> strips the space before it; RobertaProcessing <s> A </s>
+    added = [added_token(vocab[t], t) for t in ['<s>', '<pad>', '</s>', '<unk>']]
+    mask = added_token(vocab['<mask>'], '<mask>')
+    mask['lstrip'] = True
+    post = {'type': 'RobertaProcessing', 'sep': ['</s>', vocab['</s>']], 'cls': ['<s>', vocab['<s>']],
+            'trim_offsets': True, 'add_prefix_space': False}
+    tok = tokenizer_json(added + [mask], None, byte_level(False, True), post, byte_level(True, True),
+                         bpe_model(vocab, merges))
+    write_json(os.path.join(folder, 'tokenizer.json'), tok)
+    write_json(os.path.join(folder, 'tokenizer_config.json'),
+               {'add_prefix_space': False, 'bos_token': '<s>', 'cls_token': '<s>', 'eos_token': '</s>',
+                'mask_token': '<mask>', 'model_max_length': P - 2, 'pad_token': '<pad>', 'sep_token': '</s>',
+                'tokenizer_class': 'RobertaTokenizer', 'unk_token': '<unk>'}, sort_keys=True)
+    return dict(dtype='F32', d=d, H=H, KV=H, L=L, vocab=len(vocab), mask_token='<mask>')
+
+
 MODELS = {
     'gpt2': make_gpt2,
     'gpt2-noprefix-f16': make_gpt2_noprefix,
@@ -1003,6 +1057,7 @@ MODELS = {
     'gemma': make_gemma,
     'opt': make_opt,
     'phi': make_phi,
+    'roberta': make_roberta,
 }
 
 TOKENIZER_FILES = ['tokenizer.json', 'vocab.json', 'merges.txt', 'vocab.txt', 'tokenizer_config.json']
@@ -1082,7 +1137,7 @@ def expected_for(name, info, cfg, tk):
     folder = os.path.join(HERE, name)
     W, _dtypes = reference.load_checkpoint(folder)
     fwd = reference.FORWARDS[cfg['model_type']]
-    causal = cfg['model_type'] not in ('bert', 'distilbert')
+    causal = cfg['model_type'] not in ('bert', 'distilbert', 'roberta')
     out = {
         'family': cfg['model_type'], 'architecture': cfg['architectures'][0], 'dtype': info['dtype'],
         'layers': info['L'], 'heads': info['H'], 'kv_heads': info['KV'], 'd_model': info['d'],
@@ -1101,7 +1156,7 @@ def expected_for(name, info, cfg, tk):
             positions = [i for i, t in enumerate(ids) if t == mask_id]
             assert positions, f'{name}: {text!r} has no mask'
         out['cases'].append({
-            'text': text, 'ids': [int(i) for i in ids], 'tokens': tc['tokens'],
+            'text': text, 'ids': [int(i) for i in ids], 'tokens': vocabulary_pieces(folder, tc['tokens']),
             'attention': rounded(base['attention']),
             'hidden_last': rounded(base['hidden_last']),
             'logits': logits_at(base['logits'], positions),
@@ -1112,8 +1167,22 @@ def expected_for(name, info, cfg, tk):
     return out
 
 
+def vocabulary_pieces(folder, tokens):
+    """The library's tokens as vocabulary pieces: it reports an added token that strips the
+    space before it (RoBERTa's <mask>, lstrip) with that space (' <mask>')."""
+    p = os.path.join(folder, 'tokenizer.json')
+    if not os.path.exists(p):
+        return tokens
+    with open(p, encoding='utf-8') as f:
+        stripping = {t['content'] for t in json.load(f)['added_tokens'] if t['lstrip']}
+    return [t.lstrip() if t.lstrip() in stripping else t for t in tokens]
+
+
 def tk_vocab_id(folder, token):
     p = os.path.join(folder, 'vocab.txt')
+    if not os.path.exists(p):
+        with open(os.path.join(folder, 'tokenizer.json'), encoding='utf-8') as f:
+            return json.load(f)['model']['vocab'][token]
     with open(p, encoding='utf-8') as f:
         return f.read().split('\n').index(token)
 

@@ -3,7 +3,7 @@
 
 Imported by make_tiny_models.py (see its header for how everything is regenerated). Written
 from the published architecture definitions (GPT-2, BERT, DistilBERT, Llama / Mistral / Qwen2,
-GPT-NeoX, Gemma, OPT, Phi as Hugging Face transformers implements them), not from any C++ code of this repository.
+GPT-NeoX, Gemma, OPT, Phi, RoBERTa as Hugging Face transformers implements them), not from any C++ code of this repository.
 
 The weights are read back from the written .safetensors files, so F16 and BF16 tensors are
 seen exactly as stored (converted to float64), the way the C++ loader sees them.
@@ -187,20 +187,19 @@ def _linear(W, prefix, x):
     return x @ W[prefix + 'weight'].T + W[prefix + 'bias']
 
 
-def forward_bert(W, cfg, ids, heads_off=None):
+def _bert_encoder(W, cfg, ids, heads_off, e, lay, positions):
+    """BERT's embeddings (under e, position rows `positions`) and encoder layers (under lay)."""
     off = _heads_off_set(heads_off)
     d, H, L = cfg['hidden_size'], cfg['num_attention_heads'], cfg['num_hidden_layers']
     eps = cfg['layer_norm_eps']
     act = {'gelu': gelu_erf, 'gelu_new': gelu_tanh}[cfg['hidden_act']]
     dh = d // H
-    T = len(ids)
-    e = 'bert.embeddings.'
-    x = (W[e + 'word_embeddings.weight'][ids] + W[e + 'position_embeddings.weight'][np.arange(T)]
+    x = (W[e + 'word_embeddings.weight'][ids] + W[e + 'position_embeddings.weight'][positions]
          + W[e + 'token_type_embeddings.weight'][0])
     x = layer_norm(x, *_ln(W, e + 'LayerNorm.'), eps)
     atts = []
     for l in range(L):
-        p = f'bert.encoder.layer.{l}.'
+        p = f'{lay}{l}.'
         q = _linear(W, p + 'attention.self.query.', x)
         k = _linear(W, p + 'attention.self.key.', x)
         v = _linear(W, p + 'attention.self.value.', x)
@@ -216,6 +215,13 @@ def forward_bert(W, cfg, ids, heads_off=None):
                        *_ln(W, p + 'attention.output.LayerNorm.'), eps)
         inter = act(_linear(W, p + 'intermediate.dense.', x))
         x = layer_norm(_linear(W, p + 'output.dense.', inter) + x, *_ln(W, p + 'output.LayerNorm.'), eps)
+    return atts, x, act
+
+
+def forward_bert(W, cfg, ids, heads_off=None):
+    e = 'bert.embeddings.'
+    atts, x, act = _bert_encoder(W, cfg, ids, heads_off, e, 'bert.encoder.layer.', np.arange(len(ids)))
+    eps = cfg['layer_norm_eps']
     t = act(_linear(W, 'cls.predictions.transform.dense.', x))
     t = layer_norm(t, *_ln(W, 'cls.predictions.transform.LayerNorm.'), eps)
     logits = t @ W[e + 'word_embeddings.weight'].T + W['cls.predictions.bias']   # tied decoder
@@ -461,6 +467,17 @@ def forward_phi(W, cfg, ids, heads_off=None):
     return {'attention': atts, 'hidden_last': x, 'logits': _proj(W, 'lm_head.', x)}
 
 
+def forward_roberta(W, cfg, ids, heads_off=None):
+    """RoBERTa: BERT's encoder under "roberta.", positions from padding_idx + 1 (an unpadded
+    text), lm_head (dense, gelu, layer_norm, tied decoder + lm_head.bias)."""
+    e = 'roberta.embeddings.'
+    positions = cfg['pad_token_id'] + 1 + np.arange(len(ids))
+    atts, x, _act = _bert_encoder(W, cfg, ids, heads_off, e, 'roberta.encoder.layer.', positions)
+    t = gelu_erf(_linear(W, 'lm_head.dense.', x))
+    t = layer_norm(t, *_ln(W, 'lm_head.layer_norm.'), cfg['layer_norm_eps'])
+    logits = t @ W[e + 'word_embeddings.weight'].T + W['lm_head.bias']
+    return {'attention': atts, 'hidden_last': x, 'logits': logits}
+
 FORWARDS = {
     'gpt2': forward_gpt2,
     'bert': forward_bert,
@@ -472,6 +489,7 @@ FORWARDS = {
     'gemma': forward_gemma,
     'opt': forward_opt,
     'phi': forward_phi,
+    'roberta': forward_roberta,
 }
 
 

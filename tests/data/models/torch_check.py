@@ -4,7 +4,7 @@ committed expected.json files. Run by `make_tiny_models.py --check-torch` (or di
 /usr/bin/python3 tests/data/models/torch_check.py). Needs Debian's python3-torch (1.13);
 Hugging Face transformers is not used (nor installed here): the modules below follow the
 shapes and steps of transformers' modeling_gpt2 / modeling_bert / modeling_distilbert /
-modeling_llama / modeling_gpt_neox / modeling_gemma / modeling_opt / modeling_phi code (split heads as (1, H, T, d_head), head masks on the per-head output,
+modeling_llama / modeling_gpt_neox / modeling_gemma / modeling_opt / modeling_phi / modeling_roberta code (split heads as (1, H, T, d_head), head masks on the per-head output,
 repeat_kv for grouped-query attention, rotate_half rotary embeddings, RMSNorm as
 x * rsqrt(mean(x^2) + eps) * w), with torch.nn.functional doing the arithmetic.
 
@@ -341,11 +341,41 @@ def phi(W, cfg, ids, heads_off):
     return torch.stack(atts), x, lin('lm_head.', x)
 
 
+def roberta(W, cfg, ids, heads_off):
+    d, H, L, eps = cfg['hidden_size'], cfg['num_attention_heads'], cfg['num_hidden_layers'], cfg['layer_norm_eps']
+    dh = d // H
+    e = 'roberta.embeddings.'
+    emb = W[e + 'word_embeddings.weight']
+    hm = head_masks(L, H, heads_off, emb.dtype)
+    pad = cfg['pad_token_id']
+    mask = ids.ne(pad).int()
+    positions = (torch.cumsum(mask, dim=0) * mask).long() + pad   # create_position_ids_from_input_ids
+    x = (F.embedding(ids, emb) + F.embedding(positions, W[e + 'position_embeddings.weight'])
+         + F.embedding(torch.zeros_like(ids), W[e + 'token_type_embeddings.weight']))
+    x = F.layer_norm(x, (d,), W[e + 'LayerNorm.weight'], W[e + 'LayerNorm.bias'], eps)
+
+    def lin(prefix, y):
+        return F.linear(y, W[prefix + 'weight'], W[prefix + 'bias'])
+    atts = []
+    for l in range(L):
+        b = f'roberta.encoder.layer.{l}.'
+        q, k, v = (split_heads(lin(b + f'attention.self.{n}.', x), H, dh) for n in ('query', 'key', 'value'))
+        pr, o = attend(q, k, v, False, hm[l])
+        atts.append(pr[0])
+        x = F.layer_norm(lin(b + 'attention.output.dense.', merge_heads(o)) + x, (d,),
+                         W[b + 'attention.output.LayerNorm.weight'], W[b + 'attention.output.LayerNorm.bias'], eps)
+        f = lin(b + 'output.dense.', F.gelu(lin(b + 'intermediate.dense.', x)))
+        x = F.layer_norm(f + x, (d,), W[b + 'output.LayerNorm.weight'], W[b + 'output.LayerNorm.bias'], eps)
+    t = F.gelu(lin('lm_head.dense.', x))
+    t = F.layer_norm(t, (d,), W['lm_head.layer_norm.weight'], W['lm_head.layer_norm.bias'], eps)
+    return torch.stack(atts), x, F.linear(t, emb, W['lm_head.bias'])
+
+
 def run(folder, W, ids, heads_off):
     cfg = json.load(open(os.path.join(folder, 'config.json')))
     ids = torch.tensor(ids, dtype=torch.long)
     mt = cfg['model_type']
-    other = {'gpt_neox': gpt_neox, 'gemma': gemma, 'opt': opt, 'phi': phi}
+    other = {'gpt_neox': gpt_neox, 'gemma': gemma, 'opt': opt, 'phi': phi, 'roberta': roberta}
     with torch.no_grad():
         if mt == 'gpt2':
             return gpt2(W, cfg, ids, heads_off)
