@@ -72,6 +72,8 @@ private slots:
     void sceneValuesAreBlamedOnTheScene_data();
     void sceneValuesAreBlamedOnTheScene();
     void headPastTheModelsHeads();
+    void brokenCheckpointExits3_data();
+    void brokenCheckpointExits3();
 };
 
 void TestModelCommand::dumpMatchesReference_data()
@@ -540,6 +542,47 @@ void TestModelCommand::headPastTheModelsHeads()
                  qPrintable(result.err));
         QVERIFY(!QFile::exists(out));
     }
+}
+
+// A checkpoint the registry cannot read (an unknown model_type, a tensor missing or of the
+// wrong shape for its config) exits 3 naming the file and the key or the tensor.
+void TestModelCommand::brokenCheckpointExits3_data()
+{
+    QTest::addColumn<QString>("folder");
+    QTest::addColumn<QJsonObject>("changes");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("unknown model_type")
+        << "pythia" << QJsonObject{{QStringLiteral("model_type"), QStringLiteral("t5")}}
+        << "config.json: model_type: 't5' is not supported (gpt2, bert";
+    QTest::newRow("missing tensor")
+        << "opt" << QJsonObject{{QStringLiteral("tie_word_embeddings"), false}}
+        << "model.safetensors: lm_head.weight: missing";
+    QTest::newRow("misshapen tensor")
+        << "phi" << QJsonObject{{QStringLiteral("intermediate_size"), 65}}
+        << "model.safetensors: model.layers.0.mlp.fc1.weight: expected 65x24, got 64x24";
+}
+
+void TestModelCommand::brokenCheckpointExits3()
+{
+    QFETCH(QString, folder);
+    QFETCH(QJsonObject, changes);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    const QDir from(fixture(folder));
+    for (const QString& name : from.entryList(QDir::Files))
+        QVERIFY(QFile::copy(from.filePath(name), dir.filePath(name)));
+    QJsonObject config = readJson(dir.filePath(QStringLiteral("config.json")));
+    for (auto it = changes.begin(); it != changes.end(); ++it)
+        config[it.key()] = it.value();
+    QFile file(dir.filePath(QStringLiteral("config.json")));
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(QJsonDocument(config).toJson());
+    file.close();
+    const auto result =
+        run({QStringLiteral("--model"), dir.path(), QStringLiteral("--text"),
+             QStringLiteral("The cat"), QStringLiteral("--backend"), QStringLiteral("cpu")});
+    QCOMPARE(result.code, 3);
+    QVERIFY2(result.err.contains(message), qPrintable(result.err));
 }
 
 QTEST_GUILESS_MAIN(TestModelCommand)
