@@ -72,6 +72,8 @@ private slots:
     void sceneValuesAreBlamedOnTheScene_data();
     void sceneValuesAreBlamedOnTheScene();
     void headPastTheModelsHeads();
+    void modelInfoOfTheFamiliesFlags_data();
+    void modelInfoOfTheFamiliesFlags();
     void brokenCheckpointExits3_data();
     void brokenCheckpointExits3();
 };
@@ -544,6 +546,39 @@ void TestModelCommand::headPastTheModelsHeads()
     }
 }
 
+// --model-info says what sets a family apart: partial rotary, parallel blocks, an offset.
+void TestModelCommand::modelInfoOfTheFamiliesFlags_data()
+{
+    QTest::addColumn<QString>("folder");
+    QTest::addColumn<QStringList>("lines");
+    QTest::newRow("pythia") << "pythia"
+                            << QStringList{"positions:      rotary on 4 of 16 head dimensions, "
+                                           "theta 10000",
+                                           "normalisation:  LayerNorm, before each sub-layer; "
+                                           "attention and feed-forward side by side"};
+    QTest::newRow("phi") << "phi"
+                         << QStringList{"positions:      rotary on 4 of 12 head dimensions, "
+                                        "theta 10000",
+                                        "attention and feed-forward side by side"};
+    QTest::newRow("opt") << "opt"
+                         << QStringList{"positions:      learned, position p in row p + 2",
+                                        "normalisation:  LayerNorm, before each sub-layer\n"};
+    QTest::newRow("gemma") << "gemma"
+                           << QStringList{"positions:      rotary, theta 10000",
+                                          "heads:          2 (key/value heads 1), d_head 12"};
+}
+
+void TestModelCommand::modelInfoOfTheFamiliesFlags()
+{
+    QFETCH(QString, folder);
+    QFETCH(QStringList, lines);
+    const auto result =
+        run({QStringLiteral("--model"), fixture(folder), QStringLiteral("--model-info")});
+    QCOMPARE(result.code, 0);
+    for (const QString& line : lines)
+        QVERIFY2(result.out.contains(line), qPrintable(result.out));
+}
+
 // A checkpoint the registry cannot read (an unknown model_type, a tensor missing or of the
 // wrong shape for its config) exits 3 naming the file and the key or the tensor.
 void TestModelCommand::brokenCheckpointExits3_data()
@@ -568,19 +603,15 @@ void TestModelCommand::brokenCheckpointExits3()
     QFETCH(QJsonObject, changes);
     QFETCH(QString, message);
     QTemporaryDir dir;
-    const QDir from(fixture(folder));
-    for (const QString& name : from.entryList(QDir::Files))
-        QVERIFY(QFile::copy(from.filePath(name), dir.filePath(name)));
-    QJsonObject config = readJson(dir.filePath(QStringLiteral("config.json")));
+    const QString model = rawst::copyFixture(folder, dir.filePath(QStringLiteral("model")));
+    QJsonObject config = readJson(QDir(model).filePath(QStringLiteral("config.json")));
     for (auto it = changes.begin(); it != changes.end(); ++it)
         config[it.key()] = it.value();
-    QFile file(dir.filePath(QStringLiteral("config.json")));
-    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    file.write(QJsonDocument(config).toJson());
-    file.close();
+    rawst::writeAll(QDir(model).filePath(QStringLiteral("config.json")),
+                    QJsonDocument(config).toJson());
     const auto result =
-        run({QStringLiteral("--model"), dir.path(), QStringLiteral("--text"),
-             QStringLiteral("The cat"), QStringLiteral("--backend"), QStringLiteral("cpu")});
+        run({QStringLiteral("--model"), model, QStringLiteral("--text"), QStringLiteral("The cat"),
+             QStringLiteral("--backend"), QStringLiteral("cpu")});
     QCOMPARE(result.code, 3);
     QVERIFY2(result.err.contains(message), qPrintable(result.err));
 }
