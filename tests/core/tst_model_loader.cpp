@@ -447,6 +447,26 @@ private slots:
                      r.value("roberta.embeddings.position_embeddings.weight", 2 * 16 + k));
     }
 
+    // XLM-R's checkpoints are RoBERTa's under another model_type: the RoBERTa fixture renamed
+    // reads the same weights and predicts the same (its Unigram tokenizer aside).
+    void xlmRobertaReadsAsRoberta()
+    {
+        QTemporaryDir dir;
+        const QString folder = rawst::copyFixture("roberta", dir.filePath("xlmr"));
+        patchConfig({{"model_type", "xlm-roberta"},
+                     {"architectures", QJsonArray{"XLMRobertaForMaskedLM"}}})(folder);
+        const auto xlmr = loadModel(folder);
+        const auto roberta = load("roberta");
+        QCOMPARE(QString::fromUtf8(toString(xlmr->config().family)), QString("xlm-roberta"));
+        QCOMPARE(xlmr->config().objective, Objective::MaskedLm);
+        QCOMPARE(xlmr->config().positionOffset, 2);
+        QVERIFY(xlmr->weights.positionEmbedding == roberta->weights.positionEmbedding);
+        QVERIFY(xlmr->weights.headTransform.dense.weight ==
+                roberta->weights.headTransform.dense.weight);
+        QVERIFY(xlmr->weights.lmBias == roberta->weights.lmBias);
+        QCOMPARE(xlmr->config().parameterCount(), roberta->config().parameterCount());
+    }
+
     // ---- Tensors against the raw bytes -----------------------------------------------------
 
     // GPT-2's Conv1D c_attn is d x 3d = q | k | v, already in the row convention: head h's W_k
@@ -930,7 +950,7 @@ private slots:
         QTest::newRow("unknown model_type")
             << "gpt2" << QJsonObject{{"model_type", "t5"}}
             << "config.json: model_type: 't5' is not supported (gpt2, bert, distilbert, "
-               "llama, mistral, qwen2, gpt_neox, gemma, opt, phi, roberta)";
+               "llama, mistral, qwen2, gpt_neox, gemma, opt, phi, roberta, xlm-roberta)";
         QTest::newRow("no model_type") << "gpt2" << QJsonObject{{"model_type", QJsonValue::Null}}
                                        << "config.json: model_type: missing";
         QTest::newRow("gpt_neox rotary_pct 0")
@@ -1078,7 +1098,7 @@ private slots:
         QTest::newRow("unknown model_type")
             << "gpt2" << patchConfig({{"model_type", "t5"}})
             << "config.json: model_type: 't5' is not supported (gpt2, bert, distilbert, "
-               "llama, mistral, qwen2, gpt_neox, gemma, opt, phi, roberta)";
+               "llama, mistral, qwen2, gpt_neox, gemma, opt, phi, roberta, xlm-roberta)";
         QTest::newRow("missing tokenizer (vocab.json + merges.txt)")
             << "gpt2" << removeFiles({"vocab.json", "merges.txt"})
             << "model: no tokenizer (tokenizer.json";

@@ -56,6 +56,8 @@ const std::array kFamilies{
                 readOpt},
     FamilyEntry{"phi", kHiddenSizeKeys, false, readPhiConfig, readPhi},
     FamilyEntry{"roberta", kHiddenSizeKeys, true, readRobertaConfig, readRoberta},
+    // XLM-R: RoBERTa's architecture and tensor names (modeling_xlm_roberta.py copies them).
+    FamilyEntry{"xlm-roberta", kHiddenSizeKeys, true, readRobertaConfig, readRoberta},
 };
 
 } // namespace
