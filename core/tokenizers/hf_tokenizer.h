@@ -22,7 +22,7 @@ class PreTokenizer;
 } // namespace hf
 
 // A Hugging Face tokenizer that encodes text token for token as the Rust `tokenizers` library
-// does on the same files: added tokens, normalizer, pre-tokenizer, BPE or WordPiece model,
+// does on the same files: added tokens, normalizer, pre-tokenizer, BPE, WordPiece or Unigram model,
 // post-processor and decoder, as tokenizer.json describes them, or as transformers builds
 // them from the older vocab.json + merges.txt (GPT-2) and vocab.txt (BERT) files.
 //
@@ -70,7 +70,8 @@ public:
     // As the library's decode: ids to pieces (special added tokens dropped when skipSpecial),
     // then the decoder (or the pieces joined with spaces when there is none).
     QString decode(const std::vector<int>& ids, bool skipSpecial = true) const;
-    // "BPE (byte-level)", "BPE (SentencePiece, byte fallback)", "BPE" or "WordPiece".
+    // "BPE (byte-level)", "BPE (SentencePiece, byte fallback)", "BPE", "WordPiece", "Unigram"
+    // or "Unigram (byte fallback)".
     QString kind() const;
     std::optional<int> maskTokenId() const;        // [MASK] / <mask> when the vocabulary has one
     const QString& name() const { return m_name; } // the file it came from
