@@ -5,6 +5,7 @@
 #include "core/tokenizers/hf_tokenizer.h"
 #include "core/tokenizers/pattern_regex.h"
 #include "support/error_of.h"
+#include "support/tokenizer_data.h"
 
 #include <QDir>
 #include <QFile>
@@ -23,30 +24,17 @@ namespace {
 
 QString dataDir()
 {
-    const QByteArray fromEnv = qgetenv("ATTN_TEST_DATA");
-    return (fromEnv.isEmpty() ? QStringLiteral(ATTN_TEST_DATA_DIR)
-                              : QString::fromLocal8Bit(fromEnv)) +
-           QStringLiteral("/tokenizers");
+    return attn::test::tokenizerDataDir();
 }
 
 const QJsonObject& expected()
 {
-    static const QJsonObject root = [] {
-        QFile file(dataDir() + QStringLiteral("/expected.json"));
-        if (!file.open(QIODevice::ReadOnly))
-            qFatal("cannot read %s", qPrintable(file.fileName()));
-        return QJsonDocument::fromJson(file.readAll()).object();
-    }();
-    return root;
+    return attn::test::tokenizerJson(QStringLiteral("expected.json"));
 }
 
 std::shared_ptr<const HfTokenizer> tokenizer(const QString& name)
 {
-    static std::map<QString, std::shared_ptr<const HfTokenizer>> cache;
-    auto& entry = cache[name];
-    if (!entry)
-        entry = HfTokenizer::load(dataDir() + u'/' + name);
-    return entry;
+    return attn::test::loadTokenizerOnce<HfTokenizer>(name, &HfTokenizer::load);
 }
 
 std::vector<int> toIds(const QJsonArray& array)
