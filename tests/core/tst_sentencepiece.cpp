@@ -2,6 +2,7 @@
 // spm_expected.json holds the ids, pieces, offsets and decoded text of every corpus text with
 // T5's spiece.model and opus-mt's source.spm (make_spm_expectations.py says how it was made).
 #include "core/error.h"
+#include "core/tokenizers/hf_tokenizer.h"
 #include "core/tokenizers/sentencepiece_model.h"
 #include "support/error_of.h"
 #include "support/tokenizer_data.h"
@@ -37,6 +38,28 @@ const QJsonArray& texts()
                                        .value(QStringLiteral("texts"))
                                        .toArray();
     return list;
+}
+
+std::shared_ptr<const HfTokenizer> marianTokenizer()
+{
+    return attn::test::loadTokenizerOnce<HfTokenizer>(QStringLiteral("marian-en-pt"),
+                                                      &HfTokenizer::load);
+}
+
+std::vector<int> idsOf(const std::vector<Token>& tokens)
+{
+    std::vector<int> ids;
+    for (const Token& token : tokens)
+        ids.push_back(token.id);
+    return ids;
+}
+
+std::vector<int> toIds(const QJsonArray& array)
+{
+    std::vector<int> ids;
+    for (const QJsonValue& value : array)
+        ids.push_back(value.toInt());
+    return ids;
 }
 
 std::shared_ptr<const SentencePieceModel> model(const QString& name)
@@ -150,6 +173,86 @@ private slots:
         QCOMPARE(spm->encode(QStringLiteral("a b c"), 6).size(), std::size_t(6));
         QCOMPARE(errorOf([&] { spm->encode(QStringLiteral("a b c"), 5); }),
                  QStringLiteral("the text has more than 5 tokens; the limit is 5"));
+    }
+
+    void marianFolder_data()
+    {
+        QTest::addColumn<int>("index");
+        const QJsonArray cases = expected()
+                                     .value(QStringLiteral("marian-en-pt"))
+                                     .toObject()
+                                     .value(QStringLiteral("cases"))
+                                     .toArray();
+        QVERIFY(cases.size() > 40);
+        for (qsizetype i = 0; i < cases.size(); ++i)
+            QTest::addRow("#%d", int(i)) << int(i);
+    }
+
+    void marianFolder()
+    {
+        // HfTokenizer on an opus-mt folder (source.spm, vocab.json, tokenizer_config.json)
+        // against MarianTokenizer's steps.
+        QFETCH(int, index);
+        const QJsonObject marian = expected().value(QStringLiteral("marian-en-pt")).toObject();
+        const QString text = marian.value(QStringLiteral("texts")).toArray().at(index).toString();
+        const QJsonObject want =
+            marian.value(QStringLiteral("cases")).toArray().at(index).toObject();
+        const auto hf = marianTokenizer();
+        QCOMPARE(idsOf(hf->encode(text)), toIds(want.value(QStringLiteral("ids")).toArray()));
+        QCOMPARE(idsOf(hf->encode(text, false)),
+                 toIds(want.value(QStringLiteral("idsWithoutSpecial")).toArray()));
+    }
+
+    void marianTokens()
+    {
+        const auto hf = marianTokenizer();
+        QCOMPARE(hf->kind(), QStringLiteral("SentencePiece (Marian)"));
+        QCOMPARE(hf->vocabSize(), 54776);
+        QCOMPARE(hf->idOf(QStringLiteral("</s>")), std::optional<int>(44670));
+        // ">>.+<<" is greedy: all of this is one code, not in the vocabulary, and nothing is
+        // left for SentencePiece.
+        QCOMPARE(idsOf(hf->encode(QStringLiteral(">>por<< Hi >>x<<"))),
+                 (std::vector<int>{52024, 44670}));
+        // The language code is one token over its text; the pieces keep their place in the
+        // text after it (SentencePiece drops the leading space, so "▁Hi" spans "Hi"); </s> ends
+        // the sequence.
+        const std::vector<Token> tokens = hf->encode(QStringLiteral(">>por<< Hi"));
+        QCOMPARE(tokens.front().id, 39141);
+        QCOMPARE(tokens.front().begin, qsizetype(0));
+        QCOMPARE(tokens.front().length, qsizetype(7));
+        QCOMPARE(tokens.back().id, 44670);
+        QVERIFY(tokens.back().special);
+        const Token& hi = tokens[tokens.size() - 2];
+        QCOMPARE(hi.piece, QStringLiteral("\u2581Hi"));
+        QCOMPARE(hi.begin, qsizetype(8));
+        QCOMPARE(hi.length, qsizetype(2));
+        QCOMPARE(hf->decode(idsOf(hf->encode(QStringLiteral("The cat ate the mouse.")))),
+                 QStringLiteral("The cat ate the mouse."));
+    }
+
+    void marianFolderErrors()
+    {
+        QTemporaryDir dir;
+        const QString source = dataDir() + QStringLiteral("/marian-en-pt/source.spm");
+        QVERIFY(QFile::copy(source, dir.filePath(QStringLiteral("source.spm"))));
+        QFile vocab(dir.filePath(QStringLiteral("vocab.json")));
+        QVERIFY(vocab.open(QIODevice::WriteOnly));
+        vocab.write(R"({"</s>": 0, "a": 1})");
+        vocab.close();
+        QCOMPARE(errorOf([&] { HfTokenizer::load(dir.path()); }),
+                 vocab.fileName() +
+                     QStringLiteral(": the unk_token '<unk>' is not in the vocabulary"));
+        QVERIFY(vocab.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        vocab.write(R"({"</s>": 0, "<unk>": 1})");
+        vocab.close();
+        QFile spm(dir.filePath(QStringLiteral("source.spm")));
+        QVERIFY(spm.remove());
+        QVERIFY(spm.open(QIODevice::WriteOnly));
+        spm.write("not a model");
+        spm.close();
+        QVERIFY(errorOf([&] {
+                    HfTokenizer::load(dir.path());
+                }).startsWith(spm.fileName() + QStringLiteral(": not a SentencePiece model (")));
     }
 
     void badFiles_data()
