@@ -56,6 +56,12 @@
 //   SentencePiece byte pieces <0x00>..<0xFF>, with byte_fallback, unk_id 2 not first, a piece
 //   listed twice, no Precompiled normalizer, and Metaspace with prepend_scheme "first" and
 //   split false (whole sentences go through Viterbi).
+// - unigram-charsmap/: a SentencePiece model trained here on a few lines (vocab_size 40) with
+//   its own normalization rules instead of nmt_nfkc (normalization_rule_tsv: U+FB01 -> "fi",
+//   U+00BD -> "1\u20442", U+200B -> "" (removed), "A\u030A" -> U+00C5, U+FF21 -> "A",
+//   U+2460 -> "1"), written as XLMRobertaConverter would (Precompiled + Replace " {2,}",
+//   Metaspace, unk_id 0): a charsmap small enough to be a fuzzing seed, and rules that grow,
+//   remove and compose characters.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -444,6 +450,27 @@ for (const name of ['t5', 'albert']) {
   };
   writeJson(path.join(here, 'unigram-variants', 'tokenizer.json'), json);
   result.tokenizers['unigram-variants'] = await expectations(Tokenizer.fromString(JSON.stringify(json)), 'unigram-variants');
+}
+
+{
+  const charsmap = 'AAQAAAAAAQBBPAMAzCwCAIodAAAOAACAvQ0AAAMAAICAEAIAiwUAAAAAAICgBQAAAQAAgKwAAgCBDQAACwAAgKF9AAAJAACAEAAAABMAAAASAAAAFQAAABQAAACR8AIAFgAAABkAAAAYAAAAGwAAABoAAAC8yAIAHAAAAB8AAAAeAAAAIQAAACAAAAAjAAAAIgAAACUAAAAkAAAAJwAAACYAAAApAAAAKAAAACsAAAAqAAAALQAAACwAAAAvAAAALgAAADEAAAAwAAAAMwAAADIAAAA1AAAANAAAADcAAAA2AAAAOQAAADgAAAA7AAAAOgAAAD0AAAA8AAAAPwAAAD4AAABBAAAAQAAAAEMAAABCAAAARQAAAEQAAABHAAAARgAAAEkAAABIAAAASwAAAEoAAABNAAAATAAAAE8AAABOAAAAUQAAAFAAAABTAAAAUgAAAFUAAABUAAAAVwAAAFYAAABZAAAAWAAAAFsAAABaAAAAXQAAAFwAAABfAAAAXgAAAGEAAABgAAAAYwAAAGIAAABlAAAAZAAAAGcAAABmAAAAaQAAAGgAAABrAAAAagAAAG0AAABsAAAAbwAAAG4AAABxAAAAcAAAAHMAAAByAAAAdQAAAHQAAAB3AAAAdgAAAHkAAAB4AAAAewAAAHoAAAB9AAAAfAAAAH8AAAB+AAAAgQAAAIAAAADC6AAAggAAAIUAAACEAAAAhwAAAIYAAACJAAAAiAAAAIsAAACKAAAAjQAAAIwAAACPAAAAjgAAAJEAAACQAAAAkwAAAJIAAACVAAAAlAAAAJcAAACWAAAAmQAAAJgAAACbAAAAmgAAAJ0AAACcAAAAnwAAAJ4AAAChAAAAoAAAAOKUAACiAAAApQAAAKQAAACnAAAApgAAAKkAAACoAAAAqwAAAKoAAACtAAAArAAAAK8AAADvPAAAsQAAALAAAACzAAAAsgAAALUAAAC0AAAAtwAAALYAAAC5AAAAuAAAALsAAAC6AAAAvQAAALwAAAC/AAAAvgAAAMEAAADAAAAAwwAAAMIAAADFAAAAxAAAAMcAAADGAAAAyQAAAMgAAADLAAAAygAAAM0AAADMAAAAzwAAAM4AAADRAAAA0AAAANMAAADSAAAA1QAAANQAAADXAAAA1gAAANkAAADYAAAA2wAAANoAAADdAAAA3AAAAN8AAADeAAAA4QAAAOAAAADjAAAA4gAAAOUAAADkAAAA5wAAAOYAAADpAAAA6AAAAOsAAADqAAAA7QAAAOwAAADvAAAA7gAAAPEAAADwAAAA8wAAAPIAAAD1AAAA9AAAAPcAAAD2AAAA+QAAAPgAAAD7AAAA+gAAAP0AAAD8AAAA/wAAAP4AAAAAMQAx4oGEMgBBAGZpAMOFAA==';
+  const vocab = [["<unk>", 0.0], ["<s>", 0.0], ["</s>", 0.0], ["e", -1.6700931787490845], ["▁", -1.6740705966949463], ["h", -2.519298791885376], ["▁fi", -2.5410962104797363], ["t", -2.8429503440856934], ["s", -2.9264352321624756], ["▁c", -2.941779851913452], ["at", -3.0175297260284424], ["▁a", -3.497206449508667], ["b", -3.6246073246002197], ["d", -3.6246073246002197], ["l", -3.6246073246002197], ["m", -3.6246073246002197], ["n", -3.6246073246002197], ["o", -3.6246073246002197], ["u", -3.6246073246002197], ["▁f", -3.636800765991211], ["fi", -6.56407356262207], ["a", -7.144914150238037], ["c", -7.476038932800293], ["f", -8.689154624938965], ["i", -8.689154624938965]];
+  const json = {
+    version: '1.0', truncation: null, padding: null,
+    added_tokens: [
+      { id: 0, content: '<unk>', single_word: false, lstrip: false, rstrip: false, normalized: false, special: true },
+      { id: 1, content: '<s>', single_word: false, lstrip: false, rstrip: false, normalized: false, special: true },
+      { id: 2, content: '</s>', single_word: false, lstrip: false, rstrip: false, normalized: false, special: true },
+    ],
+    normalizer: { type: 'Sequence', normalizers: [{ type: 'Precompiled', precompiled_charsmap: charsmap }, { type: 'Replace', pattern: { Regex: ' {2,}' }, content: ' ' }] },
+    pre_tokenizer: { type: 'Metaspace', replacement: '▁', prepend_scheme: 'always', split: true },
+    post_processor: { type: 'TemplateProcessing', single: [{ SpecialToken: { id: '<s>', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '</s>', type_id: 0 } }],
+      pair: [], special_tokens: { '<s>': { id: '<s>', ids: [1], tokens: ['<s>'] }, '</s>': { id: '</s>', ids: [2], tokens: ['</s>'] } } },
+    decoder: { type: 'Metaspace', replacement: '▁', prepend_scheme: 'always', split: true },
+    model: { type: 'Unigram', unk_id: 0, vocab, byte_fallback: false },
+  };
+  writeJson(path.join(here, 'unigram-charsmap', 'tokenizer.json'), json);
+  result.tokenizers['unigram-charsmap'] = await expectations(Tokenizer.fromString(JSON.stringify(json)), 'unigram-charsmap');
 }
 
 // One case per line keeps the file readable in a diff.
