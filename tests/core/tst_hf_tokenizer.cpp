@@ -415,7 +415,8 @@ private slots:
         }) << "x.json: model.merges[0]: expected two pieces";
         QTest::newRow("merge pair of three") << variant([](QJsonObject& r) {
             QJsonObject model = r.value(QStringLiteral("model")).toObject();
-            model.insert(QStringLiteral("merges"), QJsonArray{QJsonArray{"a", "b", "c"}});
+            model.insert(QStringLiteral("merges"),
+                         QJsonArray{QJsonValue(QJsonArray{"a", "b", "c"})});
             r.insert(QStringLiteral("model"), model);
         }) << "x.json: model.merges[0]: expected two pieces, found 3";
         QTest::newRow("vocab id not a number") << variant([](QJsonObject& r) {
@@ -457,13 +458,13 @@ private slots:
         QTest::newRow("Unigram score null")
             << unigram({{"type", "Unigram"},
                         {"unk_id", 0},
-                        {"vocab", QJsonArray{QJsonArray{"<unk>", QJsonValue()}}}})
+                        {"vocab", QJsonArray{QJsonValue(QJsonArray{"<unk>", QJsonValue()})}}})
             << "x.json: model.vocab[0][1]: the score of '<unk>' is not a number: null";
         QTest::newRow("Unigram entry of one value")
-            << unigram({{"type", "Unigram"}, {"vocab", QJsonArray{QJsonArray{"a"}}}})
+            << unigram({{"type", "Unigram"}, {"vocab", QJsonArray{QJsonValue(QJsonArray{"a"})}}})
             << "x.json: model.vocab[0]: expected [piece, score], found an array of 1";
         QTest::newRow("Unigram piece not a string")
-            << unigram({{"type", "Unigram"}, {"vocab", QJsonArray{QJsonArray{7, 0}}}})
+            << unigram({{"type", "Unigram"}, {"vocab", QJsonArray{QJsonValue(QJsonArray{7, 0})}}})
             << "x.json: model.vocab[0][0]: expected a string, found a number";
         QTest::newRow("Unigram without vocab")
             << unigram({{"type", "Unigram"}, {"unk_id", 0}}) << "x.json: model.vocab: missing";
