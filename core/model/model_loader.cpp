@@ -252,13 +252,18 @@ QString huggingFaceHubFolder()
         if (!value.isEmpty())
             return value;
     }
+    return QDir(huggingFaceHomeFolder()).filePath("hub");
+}
+
+QString huggingFaceHomeFolder()
+{
     const QString home = qEnvironmentVariable("HF_HOME");
     if (!home.isEmpty())
-        return QDir(home).filePath("hub");
+        return home;
     const QString xdg = qEnvironmentVariable("XDG_CACHE_HOME");
     if (!xdg.isEmpty())
-        return QDir(xdg).filePath("huggingface/hub");
-    return QDir::home().filePath(".cache/huggingface/hub");
+        return QDir(xdg).filePath("huggingface");
+    return QDir::home().filePath(".cache/huggingface");
 }
 
 QString resolveModelFolder(const QString& folderOrId)
