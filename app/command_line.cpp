@@ -221,6 +221,7 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
     addModelOptions(parser);
     addTrainOptions(parser);
     addSeq2SeqOptions(parser);
+    addDownloadOptions(parser);
 
     if (!parser.parse(arguments)) {
         error = usage(parser.errorText());
@@ -236,6 +237,10 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
     }
 
     CommandLine out;
+    if (!readDownloadOptions(parser, out.download, error))
+        return std::nullopt;
+    if (!out.download.isEmpty())
+        return out;
     const QStringList positional = parser.positionalArguments();
     if (positional.size() > 1 || (positional.size() == 1 && parser.isSet(sceneOption))) {
         error = usage(QStringLiteral("give one scene file, either as an argument or with --scene"));

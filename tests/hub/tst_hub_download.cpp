@@ -4,6 +4,7 @@
 #include "core/error.h"
 #include "core/hub/hub_downloader.h"
 #include "core/hub/hub_repo.h"
+#include "core/hub/transfer_meter.h"
 #include "hub/hub_test_server.h"
 
 #include <QSignalSpy>
@@ -164,6 +165,25 @@ private slots:
                          " has no .safetensors weights (only pytorch_model.bin); the explorer "
                          "reads safetensors only");
         }
+    }
+
+    void sizesAndSpeed()
+    {
+        QCOMPARE(formatSize(999), QString("999 bytes"));
+        QCOMPARE(formatSize(39282), QString("39.3 kB"));
+        QCOMPARE(formatSize(548105171), QString("548.1 MB"));
+        QCOMPARE(formatSize(2200119864), QString("2.20 GB"));
+        TransferMeter meter;
+        meter.start(0, 0);
+        meter.update(1000, 400); // under half a second: no sample yet
+        QCOMPARE(meter.bytesPerSecond(), -1.0);
+        QCOMPARE(meter.secondsLeft(1000, 2000), qint64(-1));
+        meter.update(1000000, 1000); // 1e6 bytes in 1 s
+        QCOMPARE(meter.bytesPerSecond(), 1e6);
+        QCOMPARE(meter.secondsLeft(1000000, 11000000), qint64(10));
+        meter.update(2500000, 2000); // 1.5e6 B/s: 0.3 * 1.5e6 + 0.7 * 1e6
+        QCOMPARE(meter.bytesPerSecond(), 1.15e6);
+        QCOMPARE(meter.secondsLeft(2500000, 4800000), qint64(2));
     }
 
     void downloadsInHuggingFaceLayout()
