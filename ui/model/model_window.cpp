@@ -4,6 +4,7 @@
 #include "ui/document/file_prompts.h"
 #include "ui/document/preferences.h"
 #include "ui/export/export_dialog.h"
+#include "ui/hub/download_model_dialog.h"
 #include "ui/model/head_grid_view.h"
 #include "ui/model/head_importance_job.h"
 #include "ui/model/importance_view.h"
@@ -359,6 +360,7 @@ void ModelWindow::buildMenus()
     QMenu* file = menuBar()->addMenu(tr("&File"));
     add(file, tr("Open &Model…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O),
         [this] { openModelDialog(); });
+    add(file, tr("&Download Model…"), QKeySequence(), [this] { downloadModelDialog(); });
     addStandard(file, tr("&Open Scene…"), QKeySequence::Open, QKeySequence(Qt::CTRL | Qt::Key_O),
                 [this] { m_files->openDialog(); });
     QMenu* recent = file->addMenu(tr("Open &Recent"));
@@ -496,6 +498,14 @@ void ModelWindow::openModelDialog()
     if (dialog.exec() != QDialog::Accepted || dialog.selectedFolder().isEmpty())
         return;
     if (!m_files->maybeSave())
+        return;
+    openModel(dialog.selectedFolder());
+}
+
+void ModelWindow::downloadModelDialog()
+{
+    DownloadModelDialog dialog(this);
+    if (dialog.exec() != QDialog::Accepted || !m_files->maybeSave())
         return;
     openModel(dialog.selectedFolder());
 }

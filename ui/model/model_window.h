@@ -95,6 +95,8 @@ public:
     bool saveFile(const QString& path);
     // File > Open Model…: the cache list and a folder button.
     void openModelDialog();
+    // File > Download Model…: a model from the Hugging Face Hub, opened once downloaded.
+    void downloadModelDialog();
     void cancelLoad();
     bool isLoading() const;
 
