@@ -14,6 +14,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 namespace attn::core::hub {
@@ -110,6 +112,43 @@ HubDownloader::HubDownloader(HubSettings settings, QObject* parent)
 HubDownloader::~HubDownloader()
 {
     stopReply();
+    unlockBlob();
+}
+
+bool HubDownloader::lockBlob(const RepoFile& file)
+{
+    const QString path = QDir(m_settings.cacheFolder)
+                             .filePath(QStringLiteral(".locks/") + repoFolderName(m_ref.id) + '/' +
+                                       file.blobName() + QStringLiteral(".lock"));
+    try {
+        core::createFolders(QFileInfo(path).absolutePath());
+    } catch (const core::Error& error) {
+        fail(QString::fromStdString(error.what()), DownloadFailure::DiskFull);
+        return false;
+    }
+    m_lockFd = ::open(QFile::encodeName(path).constData(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (m_lockFd < 0) {
+        fail(QStringLiteral("cannot open %1: %2")
+                 .arg(path, QString::fromLocal8Bit(std::strerror(errno))),
+             DownloadFailure::DiskFull);
+        return false;
+    }
+    if (::flock(m_lockFd, LOCK_EX | LOCK_NB) != 0) {
+        unlockBlob();
+        fail(QStringLiteral("%1: %2 is being downloaded by another process (it holds %3); try "
+                            "again once it is done")
+                 .arg(m_ref.id, file.path, path),
+             DownloadFailure::Network);
+        return false;
+    }
+    return true;
+}
+
+void HubDownloader::unlockBlob()
+{
+    if (m_lockFd >= 0)
+        ::close(m_lockFd); // closing releases the flock
+    m_lockFd = -1;
 }
 
 void HubDownloader::setFreeSpaceProbe(std::function<qint64(const QString&)> probe)
@@ -202,6 +241,7 @@ void HubDownloader::fail(const QString& message, DownloadFailure failure)
 {
     stopReply();
     m_file.close();
+    unlockBlob();
     m_running = false;
     emit failed(message, failure);
 }
@@ -462,7 +502,7 @@ void HubDownloader::nextFile()
             continue;
         }
         emit fileStarted(file.path, file.size);
-        if (!openFile())
+        if (!lockBlob(file) || !openFile())
             return;
         if (m_offset == file.size) {
             finishFile();
@@ -544,6 +584,7 @@ void HubDownloader::finishFile()
     const RepoFile& file = m_files[m_index];
     m_file.close();
     const QString incomplete = m_file.fileName();
+
     const QString digest = QString::fromLatin1(m_hash->result().toHex());
     const QString expected = file.isLfs() ? file.sha256 : file.blobId;
     if (digest != expected) {
@@ -565,6 +606,7 @@ void HubDownloader::finishFile()
              DownloadFailure::DiskFull);
         return;
     }
+    unlockBlob(); // after the rename: the blob is whole before another process may look
     m_doneBefore += file.size;
     m_offset = 0;
     emit progress(m_doneBefore, m_total);

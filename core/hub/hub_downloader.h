@@ -38,7 +38,10 @@ enum class DownloadFailure {
 //   CACHE/models--ORG--NAME/refs/REVISION     the commit, for a branch or tag
 // A file is written to BLOB.incomplete and renamed once its hash matches the Hub's; a dropped
 // connection resumes from the .incomplete's size with a Range request, now or in a later run.
-// The snapshot folder appears whole, by a rename, only once every file is in place.
+// The snapshot folder appears whole, by a rename, only once every file is in place. While a blob
+// is written its lock file is held as huggingface_hub holds it (flock on
+// CACHE/.locks/models--ORG--NAME/BLOB.lock), so that Python and the explorer never write one
+// .incomplete together.
 // Asynchronous on the thread it lives on: never blocks, reports through signals.
 class HubDownloader : public QObject
 {
@@ -95,6 +98,8 @@ private:
     QString httpFailure(int status, const QByteArray& errorCode, DownloadFailure& failure) const;
     QString blobPath(const RepoFile& file) const;
     QString keptBytes() const;
+    bool lockBlob(const RepoFile& file);
+    void unlockBlob();
 
     HubSettings m_settings;
     QNetworkAccessManager* m_network = nullptr; // a child: its headers stay out of this one
@@ -120,7 +125,8 @@ private:
     bool m_bodyChecked = false;
 
     size_t m_index = 0;
-    QFile m_file; // the current file's .incomplete
+    QFile m_file;      // the current file's .incomplete
+    int m_lockFd = -1; // huggingface_hub's lock on the current blob, held while it is written
     std::unique_ptr<QCryptographicHash> m_hash;
     qint64 m_offset = 0;       // bytes in the .incomplete
     qint64 m_attemptStart = 0; // m_offset when the current attempt began

@@ -11,6 +11,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 using namespace attn::core;
@@ -403,6 +405,32 @@ private slots:
         HubDownloader resumed(settings());
         QVERIFY(run(resumed).finished);
         expectComplete();
+    }
+
+    void blobLockedByAnotherProcess()
+    {
+        // huggingface_hub's lock file, held as its filelock holds it (flock).
+        const QString lockFolder = m_cache.filePath(".locks/models--test-org--tiny-distilbert");
+        QVERIFY(QDir().mkpath(lockFolder));
+        const QString lock = lockFolder + "/" + kWeightsSha256 + ".lock";
+        const int fd = ::open(QFile::encodeName(lock).constData(), O_RDWR | O_CREAT, 0644);
+        QVERIFY(fd >= 0);
+        QCOMPARE(::flock(fd, LOCK_EX | LOCK_NB), 0);
+        HubDownloader downloader(settings());
+        const Outcome outcome = run(downloader);
+        ::close(fd);
+        QCOMPARE(outcome.failure, DownloadFailure::Network);
+        QCOMPARE(outcome.message, "test-org/tiny-distilbert: model.safetensors is being "
+                                  "downloaded by another process (it holds " +
+                                      lock + "); try again once it is done");
+        QVERIFY(!QFileInfo::exists(repo() + "/blobs/" + kWeightsSha256 + ".incomplete"));
+        expectNoSnapshot();
+        // Released: the next download goes through, and leaves the lock files unlocked.
+        HubDownloader again(settings());
+        QVERIFY(run(again).finished);
+        const int probe = ::open(QFile::encodeName(lock).constData(), O_RDWR);
+        QCOMPARE(::flock(probe, LOCK_EX | LOCK_NB), 0);
+        ::close(probe);
     }
 
     void offline()
