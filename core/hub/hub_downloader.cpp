@@ -174,7 +174,9 @@ void HubDownloader::start(const ModelRef& ref)
     m_total = 0;
     m_doneBefore = 0;
     m_index = 0;
+    m_offset = 0;
     m_written = 0;
+    m_redirects = 0;
     if (m_settings.offline) {
         // Answered from the event loop, as a download would be: callers connect after start().
         QTimer::singleShot(0, this, &HubDownloader::finishOffline);
