@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/limits.h"
+#include "core/model/kv_cache.h"
 #include "core/model/model_loader.h"
 #include "core/random.h"
 #include "core/regular_file.h"
@@ -201,22 +202,37 @@ Generation generate(std::shared_ptr<const Model> model, const std::vector<Token>
     const HfTokenizer& tokenizer = *model->tokenizer;
     const std::vector<int> ends = settings.endTokens.value_or(eosTokenIds(*model));
     Random random(settings.sampling.seed);
+    // The first step runs the whole prompt; with the cache, each later one only the token the
+    // step before chose.
+    std::unique_ptr<KvCache> cache;
     for (int n = 0; n < settings.maxNewTokens; ++n) {
         std::shared_ptr<const ModelResult> result;
+        PositionPrediction next;
         try {
             if (options.cancel && options.cancel->load())
                 throw Cancelled();
-            result = runModel(model, generation.tokens, interventions, backend, forward);
+            if (cache) {
+                next.logits =
+                    cache->append({generation.tokens.back()}, backend.blockOps(), options.cancel);
+                next.top = topPredictions(*model, next.logits, settings.alternatives);
+                if (next.top.empty())
+                    throw Error("generation", "the logits are not finite numbers");
+            } else {
+                result = runModel(model, generation.tokens, interventions, backend, forward);
+                if (result->predictions.empty())
+                    throw Error("generation: the model made no prediction");
+                next = result->predictions.back();
+                if (next.top.empty()) // the forward met non-finite values: its warning says where
+                    throw Error("generation", result->warnings.empty()
+                                                  ? "the logits are not finite numbers"
+                                                  : result->warnings.back());
+                if (settings.useCache && !settings.keepResults)
+                    cache = KvCache::fromResult(*result);
+            }
         } catch (const Cancelled&) {
             generation.stop = GenerationStop::Cancelled;
             break;
         }
-        if (result->predictions.empty())
-            throw Error("generation: the model made no prediction");
-        const PositionPrediction& next = result->predictions.back();
-        if (next.top.empty()) // the forward met non-finite values: its warning says where
-            throw Error("generation", result->warnings.empty() ? "the logits are not finite"
-                                                               : result->warnings.back());
         GenerationStep step = choose(next.logits, idsOf(generation.tokens), settings, random);
         step.position = int(generation.tokens.size());
         step.top = next.top;

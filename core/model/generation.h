@@ -21,11 +21,13 @@ struct GenerationSettings
     std::optional<std::vector<int>> endTokens;
     int alternatives = 5; // the most likely tokens recorded with each step
     // Each step's distributions before and after the filters (vocabulary-sized, for the
-    // figure), and the forward that made the step (for the grid and the head views).
+    // figure), and the forward that made the step (for the grid and the head views: every step
+    // is then a whole forward).
     bool keepDistributions = true;
     bool keepResults = false;
-    // Causal models: each step runs only the new position against every layer's cached keys
-    // and values (kv_cache.h), instead of a whole forward.
+    // Causal models: after the prompt, each step runs only the new position against every
+    // layer's cached keys and values (kv_cache.h) instead of a whole forward, where the
+    // interventions allow it (KvCache::fromResult).
     bool useCache = true;
 };
 

@@ -119,6 +119,7 @@ private slots:
         QVERIFY(models.size() >= 6);
         for (const QString& name : models.keys()) {
             QTest::addRow("%s", qPrintable(name)) << name << false;
+            QTest::addRow("%s cached", qPrintable(name)) << name << true;
         }
     }
 

@@ -6,10 +6,12 @@
 #include "core/cpu_backend.h"
 #include "core/model/forward.h"
 #include "core/model/generation.h"
+#include "core/model/kv_cache.h"
 #include "core/model/model_loader.h"
 #include "gpu/instance.h"
 #include "gpu/vulkan_backend.h"
 #include "support/model_fixtures.h"
+#include "support/results.h"
 
 #include <QStandardPaths>
 #include <QTest>
@@ -92,6 +94,30 @@ private slots:
         settings.sampling.temperature = 0.0f;
         const core::Generation generation = core::generate(model, prompt, {}, *m_backend, settings);
         QCOMPARE(generation.generated, idsOf(expected[QLatin1String("generated")]));
+    }
+
+    // A cache made of a Vulkan forward, appended with the Vulkan block operations (the new rows'
+    // attention is the CPU's): the logits of a whole CPU forward, to float32 tolerance.
+    void cacheOfAVulkanForward_data() { greedyMatchesPyTorch_data(); }
+
+    void cacheOfAVulkanForward()
+    {
+        QFETCH(QString, name);
+        const auto model = fixture(name);
+        std::vector<core::Token> tokens = core::modelTokens(*model, QStringLiteral("The cat sat"));
+        auto cache = core::KvCache::fromResult(*core::runModel(model, tokens, {}, *m_backend));
+        QVERIFY(cache);
+        core::CpuBackend cpu;
+        for (int id : {9, 31, 9}) {
+            core::Token token;
+            token.id = id;
+            tokens.push_back(token);
+            const core::RowVector logits = cache->append({token}, m_backend->blockOps());
+            const core::RowVector want =
+                core::runModel(model, tokens, {}, cpu)->predictions.back().logits;
+            const double scale = std::max(1.0, double(want.cwiseAbs().maxCoeff()));
+            QVERIFY(test::maxDifference(logits, want) / scale < 2e-5);
+        }
     }
 
     // The same seed draws the same tokens on both backends (the logits agree to float32
