@@ -63,8 +63,10 @@ struct Generation
     QString continuation; // causal: the new text as decoded; masked: the filled-in text
 };
 
-// Called on the generating thread after each step, with everything chosen so far.
-using GenerationCallback = std::function<void(const Generation&)>;
+// Called on the generating thread after each step, with everything chosen so far. It may move
+// the newest step out of steps.back() (the window's job does, so that each step's
+// distributions are held once); generation goes on from the ids and tokens.
+using GenerationCallback = std::function<void(Generation&)>;
 
 // The ids that end a text: generation_config.json's eos_token_id in the model's folder, else
 // config.json's (a number or a list); none when neither names one. Throws Error naming the

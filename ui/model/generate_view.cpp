@@ -56,24 +56,30 @@ QSize DistributionBars::sizeHint() const
     return {360, 160};
 }
 
-void DistributionBars::setStep(const core::GenerationStep* step, const core::Model* model)
+std::vector<DistributionBars::Bar> DistributionBars::barsOf(const core::GenerationStep& step,
+                                                            const core::Model& model)
 {
-    m_bars.clear();
-    if (step && model && !step->before.empty()) {
-        std::vector<int> ids(step->before.size());
-        std::iota(ids.begin(), ids.end(), 0);
-        const std::size_t shown = std::min<std::size_t>(kBars, ids.size());
-        std::partial_sort(ids.begin(), ids.begin() + std::ptrdiff_t(shown), ids.end(),
-                          [&](int a, int b) {
-                              return step->before[std::size_t(a)] > step->before[std::size_t(b)];
-                          });
-        for (std::size_t n = 0; n < shown; ++n) {
-            const int id = ids[n];
-            m_bars.push_back({model->tokenizer->displayText(id), step->before[std::size_t(id)],
-                              step->after.empty() ? 0.0f : step->after[std::size_t(id)],
-                              id == step->tokenId});
-        }
+    std::vector<Bar> bars;
+    if (step.before.empty())
+        return bars;
+    std::vector<int> ids(step.before.size());
+    std::iota(ids.begin(), ids.end(), 0);
+    const std::size_t shown = std::min<std::size_t>(kBars, ids.size());
+    std::partial_sort(
+        ids.begin(), ids.begin() + std::ptrdiff_t(shown), ids.end(),
+        [&](int a, int b) { return step.before[std::size_t(a)] > step.before[std::size_t(b)]; });
+    for (std::size_t n = 0; n < shown; ++n) {
+        const int id = ids[n];
+        bars.push_back({model.tokenizer->displayText(id), step.before[std::size_t(id)],
+                        step.after.empty() ? 0.0f : step.after[std::size_t(id)],
+                        id == step.tokenId});
     }
+    return bars;
+}
+
+void DistributionBars::setBars(std::vector<Bar> bars)
+{
+    m_bars = std::move(bars);
     update();
 }
 
@@ -230,6 +236,8 @@ void GenerateView::generate()
     m_job.reset();
     m_steps.clear();
     m_texts.clear();
+    m_drawn.clear();
+    m_kept.clear();
     m_list->clear();
     m_scrub->setRange(0, 0);
     const core::Model& model = *m_source->model;
@@ -243,6 +251,12 @@ void GenerateView::generate()
     connect(m_job.get(), &GenerationJob::stepped, this,
             [this](const core::GenerationStep& step, const QString& text) {
                 m_steps.push_back(step);
+                core::GenerationStep& kept = m_steps.back();
+                m_drawn.push_back(DistributionBars::barsOf(kept, *m_source->model));
+                m_kept.push_back(long(std::count_if(kept.after.begin(), kept.after.end(),
+                                                    [](float p) { return p > 0.0f; })));
+                std::vector<float>().swap(kept.before);
+                std::vector<float>().swap(kept.after);
                 m_texts.push_back(text);
                 m_list->addItem(QStringLiteral("%1. \"%2\"  %3")
                                     .arg(m_steps.size())
@@ -287,7 +301,7 @@ void GenerateView::showStep(int step)
         m_text->setText(m_prompt);
         m_details->setText(m_steps.empty() ? QString()
                                            : tr("The sentence before the first token."));
-        m_bars->setStep(nullptr, nullptr);
+        m_bars->setBars({});
         return;
     }
     const core::GenerationStep& s = m_steps[std::size_t(step - 1)];
@@ -296,7 +310,7 @@ void GenerateView::showStep(int step)
     QStringList alternatives;
     for (const core::Prediction& p : s.top)
         alternatives << QStringLiteral("\"%1\" %2").arg(p.text, percent(p.probability));
-    const long kept = std::count_if(s.after.begin(), s.after.end(), [](float p) { return p > 0; });
+    const long kept = m_kept[std::size_t(step - 1)];
     m_details->setText(tr("Step %1 of %2: \"%3\", %4 for the model, %5 after the filters (which "
                           "kept %6 tokens).")
                            .arg(step)
@@ -305,7 +319,7 @@ void GenerateView::showStep(int step)
                            .arg(kept) +
                        QLatin1Char('\n') +
                        tr("Alternatives: %1").arg(alternatives.join(QStringLiteral(", "))));
-    m_bars->setStep(&s, m_source->model.get());
+    m_bars->setBars(m_drawn[std::size_t(step - 1)]);
     if (m_list->currentRow() != step - 1) {
         const QSignalBlocker block(m_list);
         m_list->setCurrentRow(step - 1);

@@ -27,14 +27,6 @@ class DistributionBars : public QWidget
     Q_OBJECT
 
 public:
-    explicit DistributionBars(QWidget* parent = nullptr);
-    void setStep(const core::GenerationStep* step, const core::Model* model);
-    QSize sizeHint() const override;
-
-protected:
-    void paintEvent(QPaintEvent* event) override;
-
-private:
     struct Bar
     {
         QString label;
@@ -42,6 +34,17 @@ private:
         float after = 0.0f;
         bool chosen = false;
     };
+
+    explicit DistributionBars(QWidget* parent = nullptr);
+    // The step's most likely tokens, with their probabilities before and after the filters.
+    static std::vector<Bar> barsOf(const core::GenerationStep& step, const core::Model& model);
+    void setBars(std::vector<Bar> bars);
+    QSize sizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+
+private:
     std::vector<Bar> m_bars;
 };
 
@@ -92,6 +95,10 @@ private:
     std::unique_ptr<GenerationJob> m_job;
     std::vector<core::GenerationStep> m_steps;
     std::vector<QString> m_texts; // the continuation after each step
+    // Per step, what is drawn of its distributions (which are not kept: a vocabulary-sized
+    // pair per step would hold 400 KB a token for GPT-2) and how many tokens the filters kept.
+    std::vector<std::vector<DistributionBars::Bar>> m_drawn;
+    std::vector<long> m_kept;
     QString m_prompt;
 
     QSpinBox* m_count = nullptr;

@@ -36,10 +36,9 @@ void GenerationJob::start()
         try {
             const core::Generation done = core::generate(
                 m_model, m_prompt, m_interventions, *m_backend, m_settings, options,
-                [this](const core::Generation& sofar) {
-                    m_mailbox.post([this, step = sofar.steps.back(), text = sofar.continuation] {
-                        emit stepped(step, text);
-                    });
+                [this](core::Generation& sofar) {
+                    m_mailbox.post([this, step = std::move(sofar.steps.back()),
+                                    text = sofar.continuation] { emit stepped(step, text); });
                 });
             stop = done.stop;
         } catch (const std::exception& e) {
