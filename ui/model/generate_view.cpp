@@ -68,6 +68,10 @@ std::vector<DistributionBars::Bar> DistributionBars::barsOf(const core::Generati
     std::partial_sort(
         ids.begin(), ids.begin() + std::ptrdiff_t(shown), ids.end(),
         [&](int a, int b) { return step.before[std::size_t(a)] > step.before[std::size_t(b)]; });
+    // The chosen token too, where a draw took one outside the most likely.
+    if (step.tokenId >= 0 && std::find(ids.begin(), ids.begin() + std::ptrdiff_t(shown),
+                                       step.tokenId) == ids.begin() + std::ptrdiff_t(shown))
+        ids[shown - 1] = step.tokenId;
     for (std::size_t n = 0; n < shown; ++n) {
         const int id = ids[n];
         bars.push_back({model.tokenizer->displayText(id), step.before[std::size_t(id)],
@@ -104,8 +108,10 @@ void DistributionBars::paintEvent(QPaintEvent*)
         const int before = int(barWidth * bar.before / top);
         const int after = int(barWidth * bar.after / top);
         painter.fillRect(labelWidth, y + 1, before, rowHeight - 2, p.color(QPalette::Mid));
-        painter.fillRect(labelWidth, y + rowHeight / 4, after, rowHeight / 2,
-                         bar.chosen ? p.color(QPalette::Highlight) : p.color(QPalette::Dark));
+        QColor kept = p.color(QPalette::Highlight);
+        if (!bar.chosen)
+            kept.setAlpha(110);
+        painter.fillRect(labelWidth, y + rowHeight / 4, after, rowHeight / 2, kept);
     }
 }
 
