@@ -127,9 +127,10 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
     const QCommandLineOption padding(QStringLiteral("padding-token"),
                                      QStringLiteral("Tokens with this text are padding."),
                                      QStringLiteral("TOKEN"));
-    const QCommandLineOption seed(QStringLiteral("seed"),
-                                  QStringLiteral("Seed of new weights and hashed embeddings."),
-                                  QStringLiteral("S"));
+    const QCommandLineOption seed(
+        QStringLiteral("seed"),
+        QStringLiteral("Seed of new weights and hashed embeddings; with --generate, of the draws."),
+        QStringLiteral("S"));
     const QCommandLineOption backend(QStringLiteral("backend"),
                                      QStringLiteral("auto|cpu|vulkan (default auto)."),
                                      QStringLiteral("NAME"));
