@@ -45,6 +45,22 @@ QString quoted(const QString& text)
     return QLatin1Char('"') + shown + QLatin1Char('"');
 }
 
+// Rotary on all of a head or part of it (GPT-NeoX, Phi); learned, from a row past 0 (OPT,
+// RoBERTa).
+QString positionsText(const core::ModelConfig& c)
+{
+    if (c.positions == core::PositionKind::Rotary)
+        return c.rotaryDims < c.dHead
+                   ? QStringLiteral("rotary on %1 of %2 head dimensions, theta %3")
+                         .arg(c.rotaryDims)
+                         .arg(c.dHead)
+                         .arg(c.ropeTheta)
+                   : QStringLiteral("rotary, theta %1").arg(c.ropeTheta);
+    return c.positionOffset
+               ? QStringLiteral("learned, position p in row p + %1").arg(c.positionOffset)
+               : QStringLiteral("learned");
+}
+
 QString describe(const core::ModelInfo& model)
 {
     const core::ModelConfig& c = model.config;
@@ -73,15 +89,15 @@ QString describe(const core::ModelInfo& model)
                                      QString::fromStdString(available.limitedBy)))
           << QStringLiteral("tokenizer:      %1").arg(model.tokenizer->kind())
           << QStringLiteral("context:        %1 tokens").arg(c.maxPositions)
-          << QStringLiteral("positions:      %1")
-                 .arg(c.positions == core::PositionKind::Rotary
-                          ? QStringLiteral("rotary, theta %1").arg(c.ropeTheta)
-                          : QStringLiteral("learned"))
-          << QStringLiteral("normalisation:  %1, %2")
+          << QStringLiteral("positions:      %1").arg(positionsText(c))
+          << QStringLiteral("normalisation:  %1, %2%3")
                  .arg(QString::fromUtf8(core::toString(c.norm)),
                       c.placement == core::NormPlacement::Pre
                           ? QStringLiteral("before each sub-layer")
-                          : QStringLiteral("after each residual sum"))
+                          : QStringLiteral("after each residual sum"),
+                      c.parallelResidual
+                          ? QStringLiteral("; attention and feed-forward side by side")
+                          : QString())
           << QStringLiteral("predicts:       %1")
                  .arg(c.objective == core::Objective::CausalLm ? QStringLiteral("the next token")
                       : c.objective == core::Objective::MaskedLm
