@@ -142,6 +142,8 @@ RowVector KvCache::append(const std::vector<Token>& tokens, BlockOps& ops,
     Matrix x(n, w.config.dModel);
     for (int i = 0; i < n; ++i)
         x.row(i) = w.tokenEmbedding.row(tokens[std::size_t(i)].id);
+    if (w.config.embeddingScale != 1.0f)
+        x *= w.config.embeddingScale;
     if (w.config.positions == PositionKind::Learned)
         x += w.positionEmbedding.middleRows(m_length, n);
     if (w.tokenTypeEmbedding.size())
@@ -155,10 +157,18 @@ RowVector KvCache::append(const std::vector<Token>& tokens, BlockOps& ops,
         if (cancel && cancel->load())
             throw Cancelled();
         const TransformerLayer& layer = w.layers[l];
-        Matrix h = x + attend(m_layers[l], pre ? ops.norm(x, layer.attentionNorm) : x);
+        // As forward.cpp's runModel does it, on the new rows.
+        const Matrix attentionInput = pre ? ops.norm(x, layer.attentionNorm) : x;
+        Matrix h = x + attend(m_layers[l], attentionInput);
         if (!pre)
             h = ops.norm(h, layer.attentionNorm);
-        Matrix f = ops.feedForward(pre ? ops.norm(h, layer.feedForwardNorm) : h, layer.feedForward);
+        Matrix f;
+        if (w.config.parallelResidual) // GPT-NeoX, Phi: both branches read the block's input
+            f = ops.feedForward(w.config.sharedBlockNorm ? attentionInput
+                                                         : ops.norm(x, layer.feedForwardNorm),
+                                layer.feedForward);
+        else
+            f = ops.feedForward(pre ? ops.norm(h, layer.feedForwardNorm) : h, layer.feedForward);
         f += h;
         x = pre ? std::move(f) : ops.norm(f, layer.feedForwardNorm);
     }

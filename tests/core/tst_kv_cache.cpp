@@ -1,8 +1,9 @@
 // The key/value cache of causal models (core/model/kv_cache.h): logits of tokens appended to
 // the cache equal those of a whole forward over every token, to float32 tolerance, for every
-// causal tiny checkpoint (learned and rotary positions, grouped-query heads, biases, tied and
-// untied heads), with heads switched off and edited; generation with the cache chooses the
-// same tokens as generation by whole forwards.
+// causal tiny checkpoint (learned positions, OPT's offset ones, whole and partial rotary ones,
+// grouped-query heads, biases, tied and untied heads, GPT-NeoX's and Phi's parallel blocks,
+// Gemma's scaled embeddings), with heads switched off and edited; generation with the cache
+// chooses the same tokens as generation by whole forwards.
 
 #include "core/cpu_backend.h"
 #include "core/error.h"
@@ -47,7 +48,9 @@ Token tokenWithId(int id)
     return token;
 }
 
-const char* const kCausal[] = {"gpt2", "gpt2-noprefix-f16", "llama", "mistral", "qwen2", "smollm"};
+const char* const kCausal[] = {
+    "gpt2", "gpt2-noprefix-f16", "llama", "mistral", "qwen2", "smollm", "pythia", "gemma", "opt",
+    "phi"};
 
 } // namespace
 

@@ -30,7 +30,8 @@ import torch_check  # noqa: E402
 
 PROMPT = 'The cat sat on the'
 NEW_TOKENS = 20
-CAUSAL = ['gpt2', 'gpt2-noprefix-f16', 'llama', 'mistral', 'qwen2', 'smollm']
+CAUSAL = ['gpt2', 'gpt2-noprefix-f16', 'llama', 'mistral', 'qwen2', 'smollm', 'pythia', 'gemma', 'opt',
+          'phi']
 
 
 def prompt_ids(name, cases):
