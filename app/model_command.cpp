@@ -189,18 +189,22 @@ void addModelOptions(QCommandLineParser& parser)
                         "this layer only (from 1)."),
          QStringLiteral("N")},
         {QStringLiteral("top-k"),
-         QStringLiteral("With --model: how many predictions to list (default 5)."),
+         QStringLiteral("With --model: how many predictions to list (default 5); with --generate: "
+                        "sample among the K most likely tokens (0, the default: all)."),
          QStringLiteral("K")},
         {QStringLiteral("model-info"), QStringLiteral("Describe the model (--model) and exit.")},
     });
+    addGenerateOptions(parser);
 }
 
 bool readModelOptions(const QCommandLineParser& parser, ModelOptions& options,
                       CommandLineError& error)
 {
-    const QStringList modelOnly{QStringLiteral("layer"), QStringLiteral("heads-off"),
+    const QStringList modelOnly{QStringLiteral("layer"),      QStringLiteral("heads-off"),
                                 QStringLiteral("edit-layer"), QStringLiteral("top-k"),
-                                QStringLiteral("model-info")};
+                                QStringLiteral("model-info"), QStringLiteral("generate")};
+    if (!readGenerateOptions(parser, options.generate, error))
+        return false;
     if (!parser.isSet(QStringLiteral("model"))) {
         for (const QString& name : modelOnly) {
             if (parser.isSet(name)) {
@@ -232,7 +236,7 @@ bool readModelOptions(const QCommandLineParser& parser, ModelOptions& options,
     std::optional<int> topK;
     if (!number(QStringLiteral("layer"), 1, 10000, options.layer) ||
         !number(QStringLiteral("edit-layer"), 1, 10000, options.editLayer) ||
-        !number(QStringLiteral("top-k"), 1, 1000, topK))
+        (!options.generate.active() && !number(QStringLiteral("top-k"), 1, 1000, topK)))
         return false;
     options.topK = topK.value_or(options.topK);
     options.topKGiven = topK.has_value();
@@ -429,7 +433,17 @@ int runModelHeadless(const CommandLine& commandLine)
         const auto result = core::runModel(model, tokens, interventions, *backend, forward);
         for (const std::string& warning : result->warnings)
             printLine(stderr, QStringLiteral("warning: ") + QString::fromStdString(warning));
-        printPredictions(*result);
+        std::optional<core::Generation> generation;
+        if (options.generate.active()) {
+            core::GenerationSettings settings = options.generate.settings();
+            settings.alternatives = options.topK;
+            core::ForwardOptions steps = forward;
+            steps.keepIntermediates = false; // the dump holds the prompt's forward only
+            generation = core::generate(model, tokens, interventions, *backend, settings, steps);
+            printLine(stdout, generation->continuation);
+        } else {
+            printPredictions(*result);
+        }
 
         if (!commandLine.dumpPath.isEmpty()) {
             const std::int64_t numbers = core::modelDumpNumbers(*result);
@@ -439,9 +453,11 @@ int runModelHeadless(const CommandLine& commandLine)
                                   std::to_string(config.heads) + " heads make " +
                                   std::to_string(numbers) + " numbers (more than " +
                                   std::to_string(core::kMaxDumpNumbers) + "); dump a shorter text");
-            outputs.emplace_back(
-                commandLine.dumpPath,
-                QJsonDocument(core::modelResultToJson(*result)).toJson(QJsonDocument::Indented));
+            QJsonObject dump = core::modelResultToJson(*result);
+            if (generation)
+                addGenerationToJson(*generation, dump);
+            outputs.emplace_back(commandLine.dumpPath,
+                                 QJsonDocument(dump).toJson(QJsonDocument::Indented));
         }
         const core::AttentionResult& shown = *result->layers[std::size_t(layer)];
         ui::FigureSpec spec = commandLine.figure;

@@ -62,6 +62,8 @@ std::vector<int> predictedPositions(const Model& model, const std::vector<Token>
     return positions;
 }
 
+} // namespace
+
 // The k most likely tokens of one row of logits, with softmax probabilities over the whole
 // vocabulary (computed in double; the row maximum subtracted first).
 std::vector<Prediction> topPredictions(const Model& model, const RowVector& logits, int k)
@@ -98,6 +100,8 @@ std::vector<Prediction> topPredictions(const Model& model, const RowVector& logi
     }
     return top;
 }
+
+namespace {
 
 std::shared_ptr<const ModelWeights>
 intervenedWeights(const std::shared_ptr<const ModelWeights>& weights, int layer,

@@ -58,7 +58,7 @@ _attention_explorer()
             return ;;
         --text | --source | --temperature | --heads | --d-model | --d-k | --window | --padding-token | \
             --seed | --vk-device | --width | --height | --dpi | --layer | --heads-off | --edit-layer | --top-k | \
-            --query | --beam | --steps)
+            --query | --beam | --steps | --generate | --top-p | --repetition-penalty | --stop)
             return ;; # free values: nothing to offer
     esac
     if [[ -n $words ]]; then
