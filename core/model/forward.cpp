@@ -149,6 +149,48 @@ intervenedWeights(const std::shared_ptr<const ModelWeights>& weights, int layer,
 
 } // namespace
 
+Matrix attentionInput(const TransformerWeights& w, int layer, BlockOps& ops, const Matrix& x)
+{
+    return w.config.placement == NormPlacement::Pre
+               ? ops.norm(x, w.layers[std::size_t(layer)].attentionNorm)
+               : x;
+}
+
+Matrix finishLayer(const TransformerWeights& w, int layer, BlockOps& ops, const Matrix& x,
+                   const Matrix& attentionOutput)
+{
+    const TransformerLayer& weights = w.layers[std::size_t(layer)];
+    const bool pre = w.config.placement == NormPlacement::Pre;
+    Matrix h = x + attentionOutput;
+    if (!pre)
+        h = ops.norm(h, weights.attentionNorm);
+    Matrix f;
+    if (w.config.parallelResidual) // GPT-NeoX, Phi: both branches read the block's input
+        f = ops.feedForward(w.config.sharedBlockNorm ? attentionInput(w, layer, ops, x)
+                                                     : ops.norm(x, weights.feedForwardNorm),
+                            weights.feedForward);
+    else
+        f = ops.feedForward(pre ? ops.norm(h, weights.feedForwardNorm) : h, weights.feedForward);
+    f += h;
+    if (!pre)
+        f = ops.norm(f, weights.feedForwardNorm);
+    return f;
+}
+
+Matrix finalNorm(const TransformerWeights& w, BlockOps& ops, const Matrix& hidden)
+{
+    return w.finalNorm.present() ? ops.norm(hidden, w.finalNorm) : hidden;
+}
+
+Matrix headLogits(const TransformerWeights& w, BlockOps& ops, Matrix rows)
+{
+    if (w.headTransform.dense.present()) {
+        rows = ops.dense(rows, w.headTransform.dense, w.headTransform.activation);
+        rows = ops.norm(rows, w.headTransform.norm);
+    }
+    return ops.logits(rows, w.outputEmbedding(), w.lmBias);
+}
+
 std::vector<Token> modelTokens(const Model& model, const QString& text)
 {
     if (text.trimmed().isEmpty())
@@ -281,32 +323,18 @@ std::shared_ptr<const ModelResult> runModel(std::shared_ptr<const Model> model,
     for (int l = first; l < layerCount; ++l) {
         if (options.cancel && options.cancel->load())
             throw Cancelled();
-        const TransformerLayer& layer = w.layers[std::size_t(l)];
-        const bool pre = w.config.placement == NormPlacement::Pre;
         const Matrix& x = result->hidden.back();
 
         auto stage = Clock::now();
-        const Matrix attentionInput = pre ? ops.norm(x, layer.attentionNorm) : x;
+        const Matrix input = attentionInput(w, l, ops, x);
         blockMs += millisecondsSince(stage);
         stage = Clock::now();
-        auto attention = backend.compute(
-            layerProblem(*model, l, tokens, attentionInput, interventions), compute);
+        auto attention =
+            backend.compute(layerProblem(*model, l, tokens, input, interventions), compute);
         attentionMs += millisecondsSince(stage);
 
         stage = Clock::now();
-        Matrix h = x + attention->output;
-        if (!pre)
-            h = ops.norm(h, layer.attentionNorm);
-        Matrix f;
-        if (w.config.parallelResidual) // GPT-NeoX, Phi: both branches read the block's input
-            f = ops.feedForward(w.config.sharedBlockNorm ? attentionInput
-                                                         : ops.norm(x, layer.feedForwardNorm),
-                                layer.feedForward);
-        else
-            f = ops.feedForward(pre ? ops.norm(h, layer.feedForwardNorm) : h, layer.feedForward);
-        f += h;
-        if (!pre)
-            f = ops.norm(f, layer.feedForwardNorm);
+        Matrix f = finishLayer(w, l, ops, x, attention->output);
         blockMs += millisecondsSince(stage);
 
         const Diagnostics& d = attention->diagnostics;
@@ -322,8 +350,7 @@ std::shared_ptr<const ModelResult> runModel(std::shared_ptr<const Model> model,
     result->stages.push_back({"norms + feed-forward", blockMs});
 
     auto stage = Clock::now();
-    result->finalHidden = w.finalNorm.present() ? ops.norm(result->hidden.back(), w.finalNorm)
-                                                : result->hidden.back();
+    result->finalHidden = finalNorm(w, ops, result->hidden.back());
     const std::vector<int> positions = predictedPositions(*model, tokens);
     const bool every = options.logitsAtEveryPosition && w.hasLanguageModelHead();
     if (!positions.empty() || every) {
@@ -335,11 +362,7 @@ std::shared_ptr<const ModelResult> runModel(std::shared_ptr<const Model> model,
         else
             for (std::size_t n = 0; n < positions.size(); ++n)
                 rows.row(Eigen::Index(n)) = result->finalHidden.row(positions[n]);
-        if (w.headTransform.dense.present()) {
-            rows = ops.dense(rows, w.headTransform.dense, w.headTransform.activation);
-            rows = ops.norm(rows, w.headTransform.norm);
-        }
-        Matrix logits = ops.logits(rows, w.outputEmbedding(), w.lmBias);
+        Matrix logits = headLogits(w, ops, rows);
         for (std::size_t n = 0; n < positions.size(); ++n) {
             PositionPrediction prediction;
             prediction.position = positions[n];

@@ -3,6 +3,7 @@
 #include "core/backend.h"
 #include "core/model/intervention.h"
 #include "core/model/model_result.h"
+#include "core/model/transformer_weights.h"
 
 #include <QString>
 #include <atomic>
@@ -59,5 +60,25 @@ std::shared_ptr<const ModelResult> runModel(std::shared_ptr<const Model> model,
 std::shared_ptr<const Problem> layerProblem(const Model& model, int layer,
                                             const std::vector<Token>& tokens, const Matrix& x,
                                             const Interventions& interventions);
+
+// The k most likely tokens of one row of logits (ties: the lower id first), with softmax
+// probabilities over the whole vocabulary (computed in double; the row maximum subtracted
+// first). Non-finite logits are left out.
+std::vector<Prediction> topPredictions(const Model& model, const RowVector& logits, int k);
+
+// The pieces of a layer as runModel computes them, for the analyses that recompute part of a
+// forward (the logit lens, activation patching). What layer `layer`'s attention reads: the
+// norm before it (pre-norm families) applied to the layer's input x, or x itself.
+Matrix attentionInput(const TransformerWeights& weights, int layer, BlockOps& ops, const Matrix& x);
+// The layer's output from its input x and its attention's output: the residual, the
+// feed-forward network and the norms where the family places them.
+Matrix finishLayer(const TransformerWeights& weights, int layer, BlockOps& ops, const Matrix& x,
+                   const Matrix& attentionOutput);
+// The final norm (GPT-2's ln_f, Llama's norm) applied to rows of the last layer's output, or the
+// rows themselves where the family has none.
+Matrix finalNorm(const TransformerWeights& weights, BlockOps& ops, const Matrix& hidden);
+// The language-model head on rows after the final norm: the masked-LM transform where the
+// family has one, then the logits x E^T + b.
+Matrix headLogits(const TransformerWeights& weights, BlockOps& ops, Matrix rows);
 
 } // namespace attn::core
