@@ -146,7 +146,9 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
     const QCommandLineOption view(
         QStringLiteral("view"),
         QStringLiteral("head:N (from 1), head:mean, heads, pipeline:N, difference:N, lines:N, "
-                       "train, gradient, kernel, positions, embedding-space."),
+                       "train, gradient, kernel, positions, embedding-space; with --model also "
+                       "grid, rollout, predictions, importance, logit-lens, patching, "
+                       "attribution."),
         QStringLiteral("VIEW"));
     const QCommandLineOption compare(
         QStringLiteral("compare"),
@@ -427,7 +429,8 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
     const bool seq2seq =
         parser.isSet(QStringLiteral("seq2seq")) || parser.isSet(QStringLiteral("seq2seq-train"));
     if (parser.isSet(view) && !seq2seq) { // an encoder-decoder's views are readSeq2SeqOptions'
-        // A real model's figures too (the window's grid, rollout, predictions, importance).
+        // A real model's figures too (the window's grid, rollout, predictions, importance, the
+        // logit lens, activation patching and direct logit attribution).
         if (const auto figure = ui::parseModelFigure(parser.value(view))) {
             out.modelOptions.figure = figure;
         } else if (const auto conceptView = ui::parseConceptView(parser.value(view))) {
@@ -436,8 +439,9 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
             error = usage(QStringLiteral("--view: expected head:N (from 1), head:mean, heads, "
                                          "pipeline:N, difference:N, lines:N, "
                                          "train, gradient, kernel, positions or embedding-space "
-                                         "(with a model also grid, "
-                                         "rollout, predictions or importance), got \"%1\"")
+                                         "(with a model also grid, rollout, predictions, "
+                                         "importance, logit-lens, patching or attribution), got "
+                                         "\"%1\"")
                               .arg(parser.value(view)));
             return std::nullopt;
         }

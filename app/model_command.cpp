@@ -7,8 +7,12 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/limits.h"
+#include "core/model/activation_patching.h"
 #include "core/model/available_memory.h"
 #include "core/model/forward.h"
+#include "core/model/lens_json.h"
+#include "core/model/logit_attribution.h"
+#include "core/model/logit_lens.h"
 #include "core/model/model_analysis.h"
 #include "core/model/model_json.h"
 #include "core/model/model_loader.h"
@@ -19,6 +23,7 @@
 #include "ui/concepts/positions_figure.h"
 #include "ui/figures/figure_export.h"
 #include "ui/figures/stage_export.h"
+#include "ui/model/model_figures.h"
 #include "ui/widgets/score_options.h"
 
 #include <QCommandLineParser>
@@ -193,6 +198,16 @@ void addModelOptions(QCommandLineParser& parser)
                         "sample among the K most likely tokens (0, the default: all)."),
          QStringLiteral("K")},
         {QStringLiteral("model-info"), QStringLiteral("Describe the model (--model) and exit.")},
+        {QStringLiteral("clean"),
+         QStringLiteral("With --view patching: the clean prompt, activations patched from it."),
+         QStringLiteral("TEXT")},
+        {QStringLiteral("corrupt"),
+         QStringLiteral("With --view patching: the corrupted prompt (as many tokens as --clean)."),
+         QStringLiteral("TEXT")},
+        {QStringLiteral("metric"),
+         QStringLiteral("With --view patching: \"A,B\" (logit(A) - logit(B)) or \"A\" (p(A)), "
+                        "one token each."),
+         QStringLiteral("A,B")},
     });
     addGenerateOptions(parser);
 }
@@ -200,9 +215,10 @@ void addModelOptions(QCommandLineParser& parser)
 bool readModelOptions(const QCommandLineParser& parser, ModelOptions& options,
                       CommandLineError& error)
 {
-    const QStringList modelOnly{QStringLiteral("layer"),      QStringLiteral("heads-off"),
-                                QStringLiteral("edit-layer"), QStringLiteral("top-k"),
-                                QStringLiteral("model-info"), QStringLiteral("generate")};
+    const QStringList modelOnly{
+        QStringLiteral("layer"), QStringLiteral("heads-off"),  QStringLiteral("edit-layer"),
+        QStringLiteral("top-k"), QStringLiteral("model-info"), QStringLiteral("generate"),
+        QStringLiteral("clean"), QStringLiteral("corrupt"),    QStringLiteral("metric")};
     if (!readGenerateOptions(parser, options.generate, error))
         return false;
     if (!parser.isSet(QStringLiteral("model"))) {
@@ -216,6 +232,9 @@ bool readModelOptions(const QCommandLineParser& parser, ModelOptions& options,
     }
     options.model = parser.value(QStringLiteral("model"));
     options.info = parser.isSet(QStringLiteral("model-info"));
+    options.clean = parser.value(QStringLiteral("clean"));
+    options.corrupt = parser.value(QStringLiteral("corrupt"));
+    options.metric = parser.value(QStringLiteral("metric"));
     auto number = [&](const QString& name, int low, int high, std::optional<int>& into) {
         if (!parser.isSet(name))
             return true;
@@ -364,6 +383,65 @@ int exportModelConcept(const CommandLine& commandLine, const core::Model& model)
     return writeOutputs({{commandLine.exportPath, bytes}});
 }
 
+// --view patching needs its three options, and they mean nothing without it.
+std::optional<CommandLineError> checkPatchingOptions(const ModelOptions& options)
+{
+    const bool patching = options.figure == ui::ModelFigure::Patching;
+    const QList<std::pair<QString, QString>> given{{QStringLiteral("clean"), options.clean},
+                                                   {QStringLiteral("corrupt"), options.corrupt},
+                                                   {QStringLiteral("metric"), options.metric}};
+    for (const auto& [name, value] : given) {
+        if (patching && value.isEmpty())
+            return CommandLineError{kUsage, QStringLiteral("--view patching needs --clean "
+                                                           "\"...\", --corrupt \"...\" and "
+                                                           "--metric \"A,B\"")};
+        if (!patching && !value.isEmpty())
+            return CommandLineError{kUsage, QStringLiteral("--%1 needs --view patching").arg(name)};
+    }
+    return std::nullopt;
+}
+
+// The lens, patching or attribution that --view asks for, into the figure's source; printed
+// and dumped beside the run.
+void analyse(const CommandLine& commandLine, const core::Interventions& interventions,
+             core::Backend& backend, ui::ModelFigureSource& source, QJsonObject& dump)
+{
+    const ModelOptions& options = commandLine.modelOptions;
+    const std::shared_ptr<const core::Model> model = source.result->model;
+    switch (options.figure.value_or(ui::ModelFigure::Grid)) {
+    case ui::ModelFigure::LogitLens:
+        source.lens = core::logitLens(*source.result, backend);
+        dump[QStringLiteral("logitLens")] = core::logitLensToJson(*source.lens);
+        break;
+    case ui::ModelFigure::Patching: {
+        core::PatchingMetric metric;
+        try {
+            metric = core::parsePatchingMetric(*model, options.metric);
+        } catch (const core::Error& e) {
+            throw core::Error("--metric", e);
+        }
+        const core::PatchingRuns runs = core::patchingRuns(
+            model, core::modelTokens(*model, options.clean),
+            core::modelTokens(*model, options.corrupt), interventions, metric, backend);
+        source.patching = core::activationPatching(runs, backend);
+        for (const std::string& warning : source.patching->warnings)
+            printLine(stderr, QStringLiteral("warning: ") + QString::fromStdString(warning));
+        printLine(stdout, QStringLiteral("Patching %1: clean %2, corrupted %3")
+                              .arg(ui::patchingMetricText(*model, metric))
+                              .arg(runs.cleanMetric, 0, 'f', 4)
+                              .arg(runs.corruptMetric, 0, 'f', 4));
+        dump[QStringLiteral("patching")] = core::patchingToJson(*source.patching);
+        break;
+    }
+    case ui::ModelFigure::Attribution:
+        source.attribution = core::logitAttribution(*source.result);
+        dump[QStringLiteral("attribution")] = core::attributionToJson(*source.attribution);
+        break;
+    default:
+        break;
+    }
+}
+
 } // namespace
 
 int runModelHeadless(const CommandLine& commandLine)
@@ -390,13 +468,21 @@ int runModelHeadless(const CommandLine& commandLine)
             stderr,
             QStringLiteral(
                 "error: --view %1 is a view of a single-layer scene; a model shows grid, rollout, "
-                "predictions, importance, embedding-space, positions or a layer's head:N")
+                "predictions, importance, logit-lens, patching, attribution, embedding-space, "
+                "positions or a layer's head:N")
                 .arg(ui::conceptViewName(*commandLine.conceptView)));
         return kUsage;
     }
     if (commandLine.conceptView && !commandLine.exportPath.isEmpty())
         return exportModelConcept(commandLine, *model);
-    if (!commandLine.text) {
+    if (const auto error = checkPatchingOptions(options)) {
+        printLine(stderr, QStringLiteral("error: ") + error->message);
+        return error->code;
+    }
+    // --view patching shows the clean run where no --text is given.
+    const std::optional<QString> text =
+        commandLine.text || options.clean.isEmpty() ? commandLine.text : options.clean;
+    if (!text) {
         if (options.info)
             return kOk;
         printLine(stderr,
@@ -424,7 +510,7 @@ int runModelHeadless(const CommandLine& commandLine)
         // Checked before the run: a layer or head the model lacks costs no forward pass.
         const int layer = shownLayer(options, config.layers);
         checkShownHead(commandLine, config.heads);
-        const std::vector<core::Token> tokens = core::modelTokens(*model, *commandLine.text);
+        const std::vector<core::Token> tokens = core::modelTokens(*model, *text);
         core::ForwardOptions forward;
         forward.topK = options.topK;
         forward.keepIntermediates = !commandLine.dumpPath.isEmpty() ||
@@ -444,6 +530,10 @@ int runModelHeadless(const CommandLine& commandLine)
         } else {
             printPredictions(*result);
         }
+        ui::ModelFigureSource source;
+        source.result = result;
+        QJsonObject analyses;
+        analyse(commandLine, interventions, *backend, source, analyses);
 
         if (!commandLine.dumpPath.isEmpty()) {
             const std::int64_t numbers = core::modelDumpNumbers(*result);
@@ -456,6 +546,8 @@ int runModelHeadless(const CommandLine& commandLine)
             QJsonObject dump = core::modelResultToJson(*result);
             if (generation)
                 addGenerationToJson(*generation, dump);
+            for (auto it = analyses.begin(); it != analyses.end(); ++it)
+                dump[it.key()] = it.value();
             outputs.emplace_back(commandLine.dumpPath,
                                  QJsonDocument(dump).toJson(QJsonDocument::Indented));
         }
@@ -470,8 +562,6 @@ int runModelHeadless(const CommandLine& commandLine)
                              .arg(spec.head + 1);
         if (!commandLine.exportPath.isEmpty() && options.figure) {
             // A whole-model figure, through the window's own painters.
-            ui::ModelFigureSource source;
-            source.result = result;
             source.layer = commandLine.modelOptions.layer ? layer : -1;
             source.colormap = spec.colormap;
             source.title = commandLine.figure.title;

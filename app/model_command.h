@@ -28,6 +28,10 @@ struct ModelOptions
     // --view grid|rollout|predictions|importance: a whole-model figure for --export, drawn by
     // the window's painters (ui/model/model_figures.h)
     std::optional<ui::ModelFigure> figure;
+    // --view patching: the clean and corrupted prompts and the metric "A,B" (or "A")
+    QString clean;
+    QString corrupt;
+    QString metric;
     // A scene whose "checkpoint" named the model: its file, so that a layer, head or heads off
     // the model lacks is blamed on the scene's key rather than on an option never given.
     QString sceneFile;          // empty: everything came from the command line
@@ -41,8 +45,8 @@ struct ModelOptions
     bool printsOnly() const { return active() && (info || topKGiven || generate.active()); }
 };
 
-// Adds --model, --layer, --heads-off, --edit-layer, --top-k, --model-info and the --generate
-// options to the parser.
+// Adds --model, --layer, --heads-off, --edit-layer, --top-k, --model-info, the --generate
+// options and --view patching's --clean, --corrupt and --metric to the parser.
 void addModelOptions(QCommandLineParser& parser);
 // Reads them back after parsing; false (with a usage error) for a malformed value.
 bool readModelOptions(const QCommandLineParser& parser, ModelOptions& options,

@@ -74,6 +74,13 @@ int metricToken(const Model& model, const QString& text)
     int id = tokens.size() == 1 ? tokens.front().id : -1;
     if (id < 0) // a vocabulary entry as stored ("ĠMary"), which encoding would split
         id = model.tokenizer->idOf(text).value_or(-1);
+    const QString word = text.trimmed();
+    if (id < 0 && word != text && !word.isEmpty()) {
+        // SentencePiece (Llama) marks the word's start itself: " Mary" is "▁" + "▁Mary" there,
+        // "Mary" the one token "▁Mary".
+        const std::vector<Token> bare = model.tokenizer->encode(word, false);
+        id = bare.size() == 1 ? bare.front().id : -1;
+    }
     if (id < 0) {
         QStringList pieces;
         for (const Token& token : tokens)

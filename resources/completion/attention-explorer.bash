@@ -24,7 +24,7 @@ _attention_explorer()
         --positional) words="none sinusoidal table" ;;
         --backend) words="auto cpu vulkan" ;;
         --colormap) words="viridis cividis magma gray" ;;
-        --view) words="head:1 head:mean heads pipeline:1 difference:1 lines:1 train gradient kernel positions embedding-space" ;;
+        --view) words="head:1 head:mean heads pipeline:1 difference:1 lines:1 train gradient kernel positions embedding-space grid rollout predictions importance logit-lens patching attribution" ;;
         --compare) words="dot scaled additive hard bilinear cosine mask:causal mask:no-causal normalization:softmax normalization:relu normalization:sparsemax normalization:none embedding:onehot embedding:hashed embedding:table embedding:wordvectors positions:none positions:sinusoidal" ;;
         --stage) words="input Q K V scores scaled-scores masked-scores weights head-output concat output" ;;
         --latex) words="table pgfplots" ;;
@@ -58,7 +58,7 @@ _attention_explorer()
             return ;;
         --text | --source | --temperature | --heads | --d-model | --d-k | --window | --padding-token | \
             --seed | --vk-device | --width | --height | --dpi | --layer | --heads-off | --edit-layer | --top-k | \
-            --query | --beam | --steps | --generate | --top-p | --repetition-penalty | --stop)
+            --query | --beam | --steps | --generate | --top-p | --repetition-penalty | --stop | --clean | --corrupt | --metric)
             return ;; # free values: nothing to offer
     esac
     if [[ -n $words ]]; then

@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/model/activation_patching.h"
 #include "core/model/model_loader.h"
+#include "core/tokenizers/hf_tokenizer.h"
 #include "support/error_of.h"
 #include "support/lens_fixtures.h"
 #include "support/model_fixtures.h"
@@ -192,6 +193,11 @@ void TestActivationPatching::metricTokens()
     const PatchingMetric both = parsePatchingMetric(*model, QStringLiteral(" cat, dog"));
     QCOMPARE(both.tokenA, 297);
     QCOMPARE(both.tokenB, 298);
+    // SentencePiece marks a word's start itself: " cat" is the word "▁cat", as "cat" is.
+    const auto llama = attn::test::loadFixture(QStringLiteral("llama"));
+    const int cat = parsePatchingMetric(*llama, QStringLiteral("cat")).tokenA;
+    QCOMPARE(llama->tokenizer->pieceOf(cat), QStringLiteral("▁cat"));
+    QCOMPARE(parsePatchingMetric(*llama, QStringLiteral(" cat")).tokenA, cat);
     const PatchingMetric stored = parsePatchingMetric(*model, QStringLiteral("Ġcat"));
     QCOMPARE(stored.tokenA, 297);
     QCOMPARE(stored.tokenB, -1);

@@ -158,15 +158,20 @@ void drawCellValues(QPainter& painter, const QRectF& cells, const MatrixPanel& p
                     const ColourTable& colours, const QFont& font)
 {
     const core::Matrix& m = panel.matrix;
-    const auto text = [&](float v) {
-        const QString number = QString::number(double(v), 'f', panel.valueDecimals);
+    const bool given = panel.cellText.size() == m.size();
+    const auto text = [&](Eigen::Index k) {
+        if (given)
+            return panel.cellText[qsizetype(k)];
+        const QString number = QString::number(double(m.data()[k]), 'f', panel.valueDecimals);
+        if (number.toDouble() == 0.0) // -0.004 shows as 0.00, not as a negative zero
+            return number.startsWith(QLatin1Char('-')) ? number.mid(1) : number;
         return number.startsWith(QLatin1Char('-')) ? QChar(0x2212) + number.mid(1)
                                                    : number; // a real minus
     };
     double widest = 0.0;
     QFontMetricsF fm(font, painter.device());
     for (Eigen::Index k = 0; k < m.size(); ++k)
-        widest = std::max(widest, fm.horizontalAdvance(text(m.data()[k])));
+        widest = std::max(widest, fm.horizontalAdvance(text(k)));
     const double side = cells.width() / double(m.cols());
     const double scale =
         std::min(1.0, std::min(side * 0.9 / std::max(widest, 1e-6), side * 0.85 / fm.height()));
@@ -183,7 +188,7 @@ void drawCellValues(QPainter& painter, const QRectF& cells, const MatrixPanel& p
                 continue;
             painter.setPen(textColorOn(QColor(colours.at((double(v) - panel.low) / span))));
             painter.drawText(QRectF(cells.left() + j * side, cells.top() + i * side, side, side),
-                             Qt::AlignCenter, text(v));
+                             Qt::AlignCenter, text(i * m.cols() + j));
         }
     painter.restore();
 }
@@ -289,7 +294,7 @@ MatrixPanelsGeometry paintMatrixPanels(QPainter& painter, const QRectF& target,
 
         const ColourTable colours(panel.map);
         paint::drawCells(painter, cells, panel.matrix, colours, panel.low, panel.high, vector);
-        if (panel.valueDecimals >= 0)
+        if (panel.valueDecimals >= 0 || !panel.cellText.isEmpty())
             drawCellValues(painter, cells, panel, colours, small);
         painter.setPen(QPen(style.text, 0.5 * u));
         painter.setBrush(Qt::NoBrush);

@@ -51,6 +51,7 @@ struct MatrixPanel
     int highlightRow = -1; // framed (the selected layer, the focus token)
     int highlightColumn = -1;
     int valueDecimals = -1; // >= 0: each cell's number, where the cells hold it legibly
+    QStringList cellText;   // row-major, one per cell: drawn in the cells instead of numbers
 };
 
 // Where paintMatrixPanels put each panel's cells (for hover and clicks).

@@ -8,10 +8,12 @@
 #include "core/enum_names.h"
 #include "core/error.h"
 #include "core/model/model_loader.h"
+#include "core/tokenizers/hf_tokenizer.h"
 
 #include <QCoreApplication>
 #include <QPainter>
 
+#include <algorithm>
 #include <cmath>
 
 namespace attn::ui {
@@ -37,11 +39,61 @@ QString quotedText(const core::ModelResult& result)
     return QChar(0x201c) + text + QChar(0x201d);
 }
 
-constexpr core::EnumNames<ModelFigure, 4> kModelFigureNames{
+constexpr core::EnumNames<ModelFigure, 7> kModelFigureNames{
     {{ModelFigure::Grid, "grid"},
      {ModelFigure::Rollout, "rollout"},
      {ModelFigure::Predictions, "predictions"},
-     {ModelFigure::Importance, "importance"}}};
+     {ModelFigure::Importance, "importance"},
+     {ModelFigure::LogitLens, "logit-lens"},
+     {ModelFigure::Patching, "patching"},
+     {ModelFigure::Attribution, "attribution"}}};
+
+QStringList layerLabels(int layers)
+{
+    QStringList labels;
+    for (int l = 0; l < layers; ++l)
+        labels << Words::tr("Layer %1").arg(l + 1);
+    return labels;
+}
+
+QStringList headLabels(int heads)
+{
+    QStringList labels;
+    for (int h = 0; h < heads; ++h)
+        labels << Words::tr("Head %1").arg(h + 1);
+    return labels;
+}
+
+// A diverging panel centred on 0 that reaches at least +-`least`.
+void symmetricScale(MatrixPanel& panel, double least)
+{
+    const double extent = std::max(least, double(panel.matrix.cwiseAbs().maxCoeff()));
+    panel.map = Colormap::Diverging;
+    panel.low = -extent;
+    panel.high = extent;
+}
+
+// A layers x heads panel of signed values: importance, attribution.
+MatrixPanel headsPanel(const QString& title, const core::Matrix& values, const QString& scaleLabel,
+                       int selectedLayer, int selectedHead)
+{
+    MatrixPanel panel;
+    panel.title = title;
+    panel.matrix = values;
+    panel.rowLabels = layerLabels(int(values.rows()));
+    panel.columnLabels = headLabels(int(values.cols()));
+    symmetricScale(panel, 1e-6);
+    panel.scaleLabel = scaleLabel;
+    panel.highlightRow = selectedLayer;
+    panel.highlightColumn = selectedHead;
+    panel.valueDecimals = 2;
+    return panel;
+}
+
+QString tokenText(const core::Model& model, int id)
+{
+    return model.tokenizer ? model.tokenizer->displayText(id) : QString::number(id);
+}
 
 } // namespace
 
@@ -86,22 +138,110 @@ std::vector<MatrixPanel> rolloutPanels(const core::ModelResult& result, int laye
 MatrixPanel importancePanel(const core::HeadImportance& importance, int selectedLayer,
                             int selectedHead)
 {
-    MatrixPanel panel;
-    panel.title = Words::tr("Drop in log p when a head is switched off");
-    panel.matrix = importance.drop;
-    for (int l = 0; l < importance.drop.rows(); ++l)
-        panel.rowLabels << Words::tr("Layer %1").arg(l + 1);
-    for (int h = 0; h < importance.drop.cols(); ++h)
-        panel.columnLabels << Words::tr("Head %1").arg(h + 1);
-    panel.map = Colormap::Diverging;
-    const double extent = std::max(1e-6, double(importance.drop.cwiseAbs().maxCoeff()));
-    panel.low = -extent;
-    panel.high = extent;
-    panel.scaleLabel = Words::tr("nats");
-    panel.highlightRow = selectedLayer;
-    panel.highlightColumn = selectedHead;
-    panel.valueDecimals = 2;
-    return panel;
+    return headsPanel(Words::tr("Drop in log p when a head is switched off"), importance.drop,
+                      Words::tr("nats"), selectedLayer, selectedHead);
+}
+
+std::vector<MatrixPanel> logitLensPanels(const core::ModelResult& result,
+                                         const core::LogitLens& lens, Colormap map)
+{
+    const int layers = lens.layerCount();
+    const int t = layers ? int(lens.top.front().size()) : 0;
+    MatrixPanel top;
+    top.title = Words::tr("Top token after each layer");
+    top.matrix.resize(layers, t);
+    MatrixPanel rank;
+    const bool chosen =
+        !lens.followed.empty() && std::all_of(lens.followed.begin(), lens.followed.end(),
+                                              [&](int id) { return id == lens.followed.front(); });
+    rank.title = chosen
+                     ? Words::tr("Rank of %1")
+                           .arg(paint::tokenLabel(tokenText(*result.model, lens.followed.front())))
+                     : Words::tr("Rank of the model's prediction");
+    rank.matrix.resize(layers, t);
+    for (int l = 0; l < layers; ++l) {
+        for (int i = 0; i < t; ++i) {
+            const core::Prediction& best = lens.top[std::size_t(l)][std::size_t(i)].front();
+            top.matrix(l, i) = best.probability;
+            top.cellText << paint::tokenLabel(best.text, 8);
+            rank.matrix(l, i) = float(std::log10(double(lens.rank(l, i))));
+            rank.cellText << QString::number(lens.rank(l, i));
+        }
+    }
+    const QStringList tokens = HeadGridPainter::tokenLabels(result);
+    for (MatrixPanel* panel : {&top, &rank}) {
+        panel->rowLabels = layerLabels(layers);
+        panel->columnLabels = tokens;
+        panel->rowAxis = Words::tr("layer");
+        panel->columnAxis = Words::tr("position (input token)");
+        panel->map = map;
+        panel->low = 0.0;
+    }
+    top.high = std::max(1e-6, double(top.matrix.maxCoeff()));
+    top.scaleLabel = Words::tr("probability");
+    const double vocabulary = double(result.model->weights.outputEmbedding().rows());
+    rank.high = std::max(1.0, std::log10(vocabulary));
+    rank.scaleLabel = Words::tr("log₁₀ rank");
+    return {top, rank};
+}
+
+std::vector<MatrixPanel> patchingPanels(const core::ActivationPatching& patching, int selectedLayer,
+                                        int selectedHead)
+{
+    std::vector<MatrixPanel> panels;
+    const core::ModelResult& corrupt = *patching.runs.corrupt;
+    if (patching.heads.size()) {
+        MatrixPanel heads;
+        heads.title = Words::tr("Each head's output patched");
+        heads.matrix = patching.heads;
+        heads.rowLabels = layerLabels(int(patching.heads.rows()));
+        heads.columnLabels = headLabels(int(patching.heads.cols()));
+        heads.highlightRow = selectedLayer;
+        heads.highlightColumn = selectedHead;
+        panels.push_back(std::move(heads));
+    }
+    if (patching.positions.size()) {
+        MatrixPanel positions;
+        positions.title = Words::tr("Residual stream after each layer patched");
+        positions.matrix = patching.positions;
+        positions.rowLabels = layerLabels(int(patching.positions.rows()));
+        // The corrupted tokens, starred where the clean prompt has another.
+        const QStringList clean = HeadGridPainter::tokenLabels(*patching.runs.clean);
+        positions.columnLabels = HeadGridPainter::tokenLabels(corrupt);
+        for (qsizetype i = 0; i < positions.columnLabels.size() && i < clean.size(); ++i)
+            if (clean[i] != positions.columnLabels[i])
+                positions.columnLabels[i] += QStringLiteral(" *");
+        positions.columnAxis =
+            Words::tr("position (corrupted token; * where the clean one differs)");
+        panels.push_back(std::move(positions));
+    }
+    // One scale for both, so that a colour means the same fraction in each.
+    double extent = 1.0;
+    for (const MatrixPanel& panel : panels)
+        extent = std::max(extent, double(panel.matrix.cwiseAbs().maxCoeff()));
+    for (MatrixPanel& panel : panels) {
+        symmetricScale(panel, extent);
+        panel.scaleLabel = Words::tr("fraction restored");
+        panel.valueDecimals = 2;
+    }
+    return panels;
+}
+
+MatrixPanel attributionPanel(const core::LogitAttribution& attribution, int selectedLayer,
+                             int selectedHead)
+{
+    return headsPanel(Words::tr("Each head's direct share of the logit"), attribution.heads,
+                      Words::tr("logit"), selectedLayer, selectedHead);
+}
+
+QString patchingMetricText(const core::Model& model, const core::PatchingMetric& metric)
+{
+    const auto quoted = [&](int id) {
+        return QChar(0x201c) + tokenText(model, id) + QChar(0x201d);
+    };
+    return metric.tokenB >= 0 ? Words::tr("logit(%1) − logit(%2)")
+                                    .arg(quoted(metric.tokenA), quoted(metric.tokenB))
+                              : Words::tr("p(%1)").arg(quoted(metric.tokenA));
 }
 
 QString rankedHeadsText(const core::HeadImportance& importance, int count)
@@ -168,6 +308,19 @@ QString defaultModelFigureTitle(ModelFigure figure, const ModelFigureSource& sou
                                            ? QString()
                                            : result.predictions.front().top.front().text));
         return Words::tr("%1 · head importance").arg(name);
+    case ModelFigure::LogitLens:
+        return Words::tr("%1 · %2 · logit lens%3").arg(name, quotedText(result), edits);
+    case ModelFigure::Patching:
+        if (source.patching)
+            return Words::tr("%1 · activation patching · %2%3")
+                .arg(name, patchingMetricText(*result.model, source.patching->runs.metric), edits);
+        return Words::tr("%1 · activation patching").arg(name);
+    case ModelFigure::Attribution:
+        if (source.attribution)
+            return Words::tr("%1 · %2 · direct logit attribution to %3%4")
+                .arg(name, quotedText(result),
+                     paint::tokenLabel(tokenText(*result.model, source.attribution->token)), edits);
+        return Words::tr("%1 · direct logit attribution").arg(name);
     }
     return name;
 }
@@ -213,6 +366,22 @@ void paintModelFigure(QPainter& painter, const QRectF& target, ModelFigure figur
             paintMatrixPanels(painter, target, {importancePanel(*source.importance, -1, -1)}, title,
                               font, style, vector);
         break;
+    case ModelFigure::LogitLens:
+        if (source.lens)
+            paintMatrixPanels(painter, target,
+                              logitLensPanels(result, *source.lens, source.colormap), title, font,
+                              style, vector);
+        break;
+    case ModelFigure::Patching:
+        if (source.patching)
+            paintMatrixPanels(painter, target, patchingPanels(*source.patching, -1, -1), title,
+                              font, style, vector);
+        break;
+    case ModelFigure::Attribution:
+        if (source.attribution)
+            paintMatrixPanels(painter, target, {attributionPanel(*source.attribution, -1, -1)},
+                              title, font, style, vector);
+        break;
     }
 }
 
@@ -223,6 +392,11 @@ QByteArray modelFigureBytes(ModelFigure figure, const ModelFigureSource& source,
         throw core::Error("there is no model run to draw");
     if (figure == ModelFigure::Importance && !source.importance)
         throw core::Error("head importance has not been computed");
+    if ((figure == ModelFigure::LogitLens && !source.lens) ||
+        (figure == ModelFigure::Patching && !source.patching) ||
+        (figure == ModelFigure::Attribution && !source.attribution))
+        throw core::Error("the " + modelFigureName(figure).toStdString() +
+                          " figure has not been computed");
     if (figure == ModelFigure::Predictions && !predictionsMessage(*source.result).isEmpty())
         throw core::Error(predictionsMessage(*source.result).toStdString());
     return paintedFigureBytes(

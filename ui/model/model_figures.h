@@ -4,6 +4,9 @@
 #include "ui/figures/figure_spec.h"
 #include "ui/model/matrix_painter.h"
 
+#include "core/model/activation_patching.h"
+#include "core/model/logit_attribution.h"
+#include "core/model/logit_lens.h"
 #include "core/model/model_analysis.h"
 #include "core/model/model_result.h"
 
@@ -29,6 +32,9 @@ enum class ModelFigure {
     Rollout,     // attention rollout up to a layer, beside that layer's raw mean
     Predictions, // top-k bars with the change from the unedited model
     Importance,  // head importance by ablation, layers x heads
+    LogitLens,   // layers x positions: each layer's top token, the prediction's rank
+    Patching,    // the fraction restored, layers x heads and layers x positions
+    Attribution, // direct logit attribution, layers x heads
 };
 
 std::optional<ModelFigure> parseModelFigure(const QString& name); // "grid", "rollout", ...
@@ -43,6 +49,9 @@ struct ModelFigureSource
     int layer = -1;
     int focusToken = -1; // the query token the grid highlights
     std::optional<core::HeadImportance> importance;
+    std::optional<core::LogitLens> lens;
+    std::optional<core::ActivationPatching> patching;
+    std::optional<core::LogitAttribution> attribution;
     Colormap colormap = Colormap::Viridis;
     QString title; // empty: the figure's own
     int topK = 10; // rows of the predictions
@@ -53,6 +62,19 @@ struct ModelFigureSource
 std::vector<MatrixPanel> rolloutPanels(const core::ModelResult& result, int layer, Colormap map);
 MatrixPanel importancePanel(const core::HeadImportance& importance, int selectedLayer,
                             int selectedHead);
+// The logit lens of `result` (Ecco's rankings): each layer's top token at each position,
+// coloured by its probability, beside the rank of the followed token (log scale).
+std::vector<MatrixPanel> logitLensPanels(const core::ModelResult& result,
+                                         const core::LogitLens& lens, Colormap map);
+// The fraction of the metric restored by each head and each position of the residual stream
+// (1: the clean run's metric, 0: the corrupted one's), on one diverging scale.
+std::vector<MatrixPanel> patchingPanels(const core::ActivationPatching& patching, int selectedLayer,
+                                        int selectedHead);
+// Each head's direct share of the logit.
+MatrixPanel attributionPanel(const core::LogitAttribution& attribution, int selectedLayer,
+                             int selectedHead);
+// "logit(“ Mary”) − logit(“ John”)" or "p(“ Mary”)".
+QString patchingMetricText(const core::Model& model, const core::PatchingMetric& metric);
 // The `count` heads whose removal lowers the prediction's log-probability most, most first:
 // "1. Layer 2, head 3: 0.42 nats", one a line (ties in layer, then head order).
 QString rankedHeadsText(const core::HeadImportance& importance, int count);
@@ -68,7 +90,8 @@ void paintModelFigure(QPainter& painter, const QRectF& target, ModelFigure figur
 
 // A file of `figure`: PNG of `size` pixels with the DPI in its metadata, SVG and PDF of
 // size * 72 / dpi points with text kept as text (as figureBytes does for a head's figures).
-// Throws core::Error when the source cannot show the figure (no prediction, no importance).
+// Throws core::Error when the source cannot show the figure (no prediction, no importance, no
+// lens, patching or attribution computed).
 QByteArray modelFigureBytes(ModelFigure figure, const ModelFigureSource& source, QSize size,
                             double dpi, FigureFormat format, double fontPoints = 10.0);
 

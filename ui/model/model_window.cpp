@@ -1135,6 +1135,11 @@ bool ModelWindow::exportModelFigure(ModelFigure figure, const QString& path, QSi
         case ModelFigure::Importance:
             size = QSize(1600, 1500);
             break;
+        case ModelFigure::LogitLens:
+        case ModelFigure::Patching:
+        case ModelFigure::Attribution:
+            size = QSize(1920, 1080);
+            break;
         }
     }
     try {
