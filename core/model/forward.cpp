@@ -22,25 +22,6 @@ double millisecondsSince(Clock::time_point start)
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-// The sum of the token, position and token-type embeddings, then the embedding norm where the
-// family has one (BERT, DistilBERT): what the first layer reads.
-Matrix embed(const Model& model, const std::vector<Token>& tokens, BlockOps& ops)
-{
-    const TransformerWeights& w = model.weights;
-    const int t = int(tokens.size());
-    Matrix x(t, w.config.dModel);
-    checkTokenIds(model, tokens);
-    for (int i = 0; i < t; ++i)
-        x.row(i) = w.tokenEmbedding.row(tokens[std::size_t(i)].id);
-    if (w.config.embeddingScale != 1.0f)
-        x *= w.config.embeddingScale;
-    if (w.config.positions == PositionKind::Learned)
-        x += w.positionEmbedding.topRows(t);
-    if (w.tokenTypeEmbedding.size())
-        x.rowwise() += w.tokenTypeEmbedding.row(0); // one sentence: segment A throughout
-    return w.embeddingNorm.present() ? ops.norm(x, w.embeddingNorm) : x;
-}
-
 // The positions whose tokens the head predicts.
 std::vector<int> predictedPositions(const Model& model, const std::vector<Token>& tokens)
 {
@@ -148,6 +129,23 @@ intervenedWeights(const std::shared_ptr<const ModelWeights>& weights, int layer,
 }
 
 } // namespace
+
+Matrix embed(const Model& model, const std::vector<Token>& tokens, BlockOps& ops, int firstPosition)
+{
+    const TransformerWeights& w = model.weights;
+    const int t = int(tokens.size());
+    Matrix x(t, w.config.dModel);
+    checkTokenIds(model, tokens);
+    for (int i = 0; i < t; ++i)
+        x.row(i) = w.tokenEmbedding.row(tokens[std::size_t(i)].id);
+    if (w.config.embeddingScale != 1.0f)
+        x *= w.config.embeddingScale;
+    if (w.config.positions == PositionKind::Learned)
+        x += w.positionEmbedding.middleRows(firstPosition, t);
+    if (w.tokenTypeEmbedding.size())
+        x.rowwise() += w.tokenTypeEmbedding.row(0); // one sentence: segment A throughout
+    return w.embeddingNorm.present() ? ops.norm(x, w.embeddingNorm) : x;
+}
 
 Matrix attentionInput(const TransformerWeights& w, int layer, BlockOps& ops, const Matrix& x)
 {

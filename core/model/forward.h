@@ -66,6 +66,12 @@ std::shared_ptr<const Problem> layerProblem(const Model& model, int layer,
 // first). Non-finite logits are left out.
 std::vector<Prediction> topPredictions(const Model& model, const RowVector& logits, int k);
 
+// What the first layer reads for tokens at positions firstPosition, firstPosition + 1, ...: the
+// sum of the token (scaled where the family scales it), position and token-type embeddings,
+// then the embedding norm where the family has one (BERT, DistilBERT).
+Matrix embed(const Model& model, const std::vector<Token>& tokens, BlockOps& ops,
+             int firstPosition = 0);
+
 // The pieces of a layer as runModel computes them, for the analyses that recompute part of a
 // forward (the logit lens, activation patching). What layer `layer`'s attention reads: the
 // norm before it (pre-norm families) applied to the layer's input x, or x itself.

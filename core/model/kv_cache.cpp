@@ -136,48 +136,20 @@ RowVector KvCache::append(const std::vector<Token>& tokens, BlockOps& ops,
     if (m_length + n > context)
         throw Error("the key/value cache: " + std::to_string(m_length + n) +
                     " tokens are more than the model's context of " + std::to_string(context));
-    checkTokenIds(model, tokens);
 
-    // The new rows' embeddings: a learned position table is read at their own positions.
-    Matrix x(n, w.config.dModel);
-    for (int i = 0; i < n; ++i)
-        x.row(i) = w.tokenEmbedding.row(tokens[std::size_t(i)].id);
-    if (w.config.embeddingScale != 1.0f)
-        x *= w.config.embeddingScale;
-    if (w.config.positions == PositionKind::Learned)
-        x += w.positionEmbedding.middleRows(m_length, n);
-    if (w.tokenTypeEmbedding.size())
-        x.rowwise() += w.tokenTypeEmbedding.row(0);
-    if (w.embeddingNorm.present())
-        x = ops.norm(x, w.embeddingNorm);
-
-    const bool pre = w.config.placement == NormPlacement::Pre;
+    // The new rows' embeddings (their ids checked there), at their own positions.
+    Matrix x = embed(model, tokens, ops, m_length);
     m_broken = true; // until every layer has its new rows
     for (std::size_t l = 0; l < w.layers.size(); ++l) {
         if (cancel && cancel->load())
             throw Cancelled();
-        const TransformerLayer& layer = w.layers[l];
-        // As forward.cpp's runModel does it, on the new rows.
-        const Matrix attentionInput = pre ? ops.norm(x, layer.attentionNorm) : x;
-        Matrix h = x + attend(m_layers[l], attentionInput);
-        if (!pre)
-            h = ops.norm(h, layer.attentionNorm);
-        Matrix f;
-        if (w.config.parallelResidual) // GPT-NeoX, Phi: both branches read the block's input
-            f = ops.feedForward(w.config.sharedBlockNorm ? attentionInput
-                                                         : ops.norm(x, layer.feedForwardNorm),
-                                layer.feedForward);
-        else
-            f = ops.feedForward(pre ? ops.norm(h, layer.feedForwardNorm) : h, layer.feedForward);
-        f += h;
-        x = pre ? std::move(f) : ops.norm(f, layer.feedForwardNorm);
+        // As runModel does it, on the new rows against the cached ones.
+        const int layer = int(l);
+        x = finishLayer(w, layer, ops, x, attend(m_layers[l], attentionInput(w, layer, ops, x)));
     }
     m_length += n;
     m_broken = false;
-    Matrix last = x.bottomRows(1);
-    if (w.finalNorm.present())
-        last = ops.norm(last, w.finalNorm);
-    return ops.logits(last, w.outputEmbedding(), w.lmBias);
+    return headLogits(w, ops, finalNorm(w, ops, x.bottomRows(1)));
 }
 
 } // namespace attn::core
