@@ -213,6 +213,33 @@ CLAIMS = {
               answer="queen"),
     ],
     "19-queries-in-columns.json": [claim("weights_sum", 1, ["1"], 1e-6, head=1)],
+    "20-one-projection-many-heads.json": [
+        exact("Seed 002", "the seed note's number"),
+        exact("seed 002", "the seed note's number"),
+        claim("d_model", 8, ["8"]),
+        claim("heads", 2, ["2"]),
+        claim("d_k", 4, ["4"]),
+        claim("projection_difference", 0, ["0"]),
+    ],
+    "21-qk-ov-circuits.json": [
+        exact("Seed 004", "the seed note's number"),
+        exact("W_1^Q", "heads are numbered from 1"),
+        exact("W_1^K", "heads are numbered from 1"),
+        exact("W_1^K\u1d40", "heads are numbered from 1"),
+        exact("W_1^V", "heads are numbered from 1"),
+        exact("W_1^O", "heads are numbered from 1"),
+        exact("Head 1", "heads are numbered from 1"),
+        exact("head 1", "heads are numbered from 1"),
+        exact("head 2", "heads are numbered from 1"),
+        claim("d_model", 8, ["8"]),
+        claim("qk_rank", 4, ["4"], head=1),
+        claim("ov_rank", 4, None, head=1),
+        claim("raw_score", 6, ["6"], head=1, query="cat", key="Black"),
+    ],
+    "22-bias-absorbed.json": [
+        exact("[X 1]", "the column of ones appended"),
+        claim("bias_absorbed_difference", 0, None, 1e-6, head=1),
+    ],
 }
 
 
@@ -797,6 +824,82 @@ def concept_examples():
     write("19-queries-in-columns.json", scene)
 
 
+def write_with_heads(name, scene, base, heads, view_name):
+    """`scene` with `base`'s settings and W_o, these heads, opening on `view_name`."""
+    for key in ("tokenizer", "embedding", "positional", "model", "W_o", "attention", "mask"):
+        scene[key] = base[key]
+    scene["heads"] = heads
+    scene["view"] = view(view_name, precision=1)
+    write(name, scene)
+
+
+# ---- 20 to 22: the algebra of the projections (the Projections tab) ----------------------
+
+
+def projection_examples():
+    # Example 12's heads, both on: d_model = 8 = h d_k with h = 2, d_k = 4.
+    base = json_of("12-multi-head-one-off.json")
+    heads = base["heads"]
+    for h in heads:
+        h["enabled"] = True
+    d_model, d_k = 8, 4
+    # Seed 002's "one big projection": [W_1^Q W_2^Q] is 8 x 8, and X W^Q cut into blocks of
+    # four columns is X W_1^Q, X W_2^Q (checked here on the one-hot inputs, where X W = W's
+    # rows of the sentence's words).
+    tokens = SOURCE.split()
+    x = one_hot_inputs(tokens, vocabulary_of(tokens), d_model)
+    big = [heads[0]["W_q"][r] + heads[1]["W_q"][r] for r in range(d_model)]
+    q = matmul(x, big)
+    for i, h in enumerate(heads):
+        check([row[i * d_k:(i + 1) * d_k] for row in q] == matmul(x, h["W_q"]),
+              "block %d of X W^Q is X W_%d^Q" % (i + 1, i + 1))
+    check(len(big[0]) == d_model, "W^Q is d_model x d_model")
+
+    scene = header(
+        "One projection, cut into heads",
+        "Seed 002: the heads' W_i^Q (8 \u00d7 4 each, d_k = d_model / h = 8 / 2 = 4) side by side "
+        "are one W^Q of 8 \u00d7 8, and X W^Q cut into blocks of 4 columns is each head's X W_i^Q "
+        "(largest difference 0): one big projection and a reshape. The heads' outputs are "
+        "joined the same way, so W^O is h\u00b7d_v \u00d7 d_model; seed 002 writes h\u00b7d_k, "
+        "the same only while d_v = d_k.",
+        SOURCE)
+    write_with_heads("20-one-projection-many-heads.json", scene, base, heads, "projections:split")
+
+    # Seed 004's products. Head 1 (the previous word): with one-hot inputs row a, column b of
+    # W_1^Q W_1^K^T is the raw score word a gives word b, 3 * 2 = 6 for "cat" -> "Black".
+    qk = matmul(heads[0]["W_q"], transpose(heads[0]["W_k"]))
+    v = vocabulary_of(tokens).index
+    check(qk[v("cat")][v("Black")] == 6, "QK circuit: cat -> Black scores 6")
+    scene = header(
+        "A head as two matrices: QK and OV circuits",
+        "Seed 004: head 1's scores depend on W_1^Q and W_1^K only through W_1^Q W_1^K\u1d40 (8 "
+        "\u00d7 8; with one-hot inputs its row a, column b is the score word a gives word b, 6 "
+        "for cat \u2192 Black), and its output on W_1^V and W_1^O only through W_1^V W_1^O. "
+        "Both have rank 4, not 8: W^V R and R\u207b\u00b9 W^O give the same product for any "
+        "invertible R, so one matrix of each pair is redundant. Head 1 is shown; pick head 2 "
+        "beside.",
+        SOURCE)
+    write_with_heads("21-qk-ov-circuits.json", scene, base, heads, "projections:circuits")
+
+    # Bishop p. 365: the hand example with biases (tests/support/problems.h): X = I, so
+    # [X 1] [W; b] is each row of W plus b.
+    scene = json_of("01-this-is-a-cat.json")
+    h = scene["heads"][0]
+    h["b_q"], h["b_k"], h["b_v"] = [0, 1], [1, 0], [-1, 1]
+    x = identity(4)
+    for w_name, b_name in (("W_q", "b_q"), ("W_k", "b_k"), ("W_v", "b_v")):
+        augmented = matmul([row + [1] for row in x], h[w_name] + [h[b_name]])
+        direct = [[a + b for a, b in zip(row, h[b_name])] for row in matmul(x, h[w_name])]
+        check(augmented == direct, b_name + " absorbed")
+    scene["title"] = "Biases absorbed into the weights"
+    scene["description"] = (
+        "Bishop: Q = X W^Q + b^Q is [X 1] [W^Q; b^Q], the data with a column of ones appended "
+        "and the weights with the bias as an extra row; the same holds for K and V, so a "
+        "layer can be written without biases. The hand example with b^Q, b^K and b^V added.")
+    scene["view"] = view("projections:bias")
+    write("22-bias-absorbed.json", scene)
+
+
 def json_of(name):
     import json
     with open(os.path.join(HERE, name), encoding="utf-8") as f:
@@ -828,6 +931,7 @@ def main():
     saturation(256)
     multi_head()
     concept_examples()
+    projection_examples()
 
 
 if __name__ == "__main__":

@@ -963,8 +963,9 @@ private slots:
         QTest::addColumn<QString>("option");
         QTest::addColumn<QString>("file");
         const QString text = QStringLiteral("one two three");
-        for (const char* view : {"head:1", "heads", "pipeline:1", "difference:1", "lines:1",
-                                 "gradient", "kernel", "positions", "embedding-space"})
+        for (const char* view :
+             {"head:1", "heads", "pipeline:1", "difference:1", "lines:1", "gradient", "kernel",
+              "positions", "embedding-space", "projections"})
             QTest::newRow(view) << QStringList{QStringLiteral("--text"), text,
                                                QStringLiteral("--view"), QLatin1String(view)}
                                 << QStringLiteral("--export") << QStringLiteral("f.png");

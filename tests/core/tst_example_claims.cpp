@@ -24,11 +24,14 @@
 #include <QRegularExpression>
 #include <QTest>
 
+#include <Eigen/LU>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
 #include <optional>
+#include <tuple>
 #include <vector>
 
 using namespace attn::core;
@@ -181,6 +184,56 @@ public:
         if (what == QLatin1String("wq_wk_norm")) {
             const HeadWeights& w = m_scene.weights.heads[std::size_t(head)];
             return (w.Wq.cast<double>() * w.Wk.cast<double>().transpose()).norm();
+        }
+        if (what == QLatin1String("d_model"))
+            return m_scene.weights.dModel;
+        if (what == QLatin1String("heads"))
+            return m_scene.weights.headCount();
+        if (what == QLatin1String("projection_difference")) {
+            // Seed 002: X [W_1^Q ... W_h^Q] cut into blocks of d_k columns against each head's Q.
+            const ModelWeights& w = m_scene.weights;
+            Eigen::MatrixXd all(w.dModel, w.headCount() * w.dK);
+            for (int i = 0; i < w.headCount(); ++i)
+                all.middleCols(i * w.dK, w.dK) = w.heads[std::size_t(i)].Wq.cast<double>();
+            const Eigen::MatrixXd q = problem.queryInput().cast<double>() * all;
+            double worst = 0.0;
+            for (int i = 0; i < w.headCount(); ++i)
+                worst = std::max(worst, (q.middleCols(i * w.dK, w.dK) -
+                                         m_result->heads[std::size_t(i)].Q.cast<double>())
+                                            .cwiseAbs()
+                                            .maxCoeff());
+            return worst;
+        }
+        if (what == QLatin1String("qk_rank") || what == QLatin1String("ov_rank")) {
+            const ModelWeights& w = m_scene.weights;
+            const HeadWeights& hw = w.heads[std::size_t(head)];
+            const Eigen::MatrixXd product =
+                what == QLatin1String("qk_rank")
+                    ? Eigen::MatrixXd(hw.Wq.cast<double>() * hw.Wk.cast<double>().transpose())
+                    : Eigen::MatrixXd(hw.Wv.cast<double>() *
+                                      w.Wo.cast<double>().middleRows(head * w.dV, w.dV));
+            return Eigen::FullPivLU<Eigen::MatrixXd>(product).rank();
+        }
+        if (what == QLatin1String("bias_absorbed_difference")) {
+            // Bishop p. 365: [X 1] [W; b] against the backend's X W + b, for Q, K and V.
+            const HeadWeights& hw = m_scene.weights.heads[std::size_t(head)];
+            const Eigen::MatrixXd x = problem.queryInput().cast<double>();
+            Eigen::MatrixXd augmented(x.rows(), x.cols() + 1);
+            augmented << x, Eigen::MatrixXd::Ones(x.rows(), 1);
+            double worst = 0.0;
+            for (auto [weights, bias, computed] : {std::tuple{&hw.Wq, &hw.bq, &h.Q},
+                                                   {&hw.Wk, &hw.bk, &h.K},
+                                                   {&hw.Wv, &hw.bv, &h.V}}) {
+                if (bias->size() == 0) {
+                    why = QStringLiteral("the head has no bias");
+                    return {};
+                }
+                Eigen::MatrixXd stacked(weights->rows() + 1, weights->cols());
+                stacked << weights->cast<double>(), bias->cast<double>();
+                worst = std::max(
+                    worst, (augmented * stacked - computed->cast<double>()).cwiseAbs().maxCoeff());
+            }
+            return worst;
         }
         if (what == QLatin1String("mean_row_max")) {
             Scene scene = m_scene;

@@ -4,6 +4,7 @@
 #include "ui/concepts/gradient_figure.h"
 #include "ui/concepts/kernel_figure.h"
 #include "ui/concepts/positions_figure.h"
+#include "ui/concepts/projections_figure.h"
 #include "ui/concepts/train_figure.h"
 
 #include <qcustomplot.h>
@@ -28,6 +29,9 @@ void buildConceptFigure(QCustomPlot& plot, ConceptView view, const ConceptSource
         return;
     case ConceptView::EmbeddingSpace:
         buildEmbeddingSpaceFigure(plot, source, spec);
+        return;
+    case ConceptView::Projections: // the part the scene's view names
+        buildProjectionsFigure(plot, source, spec, projectionsPartOf(*source.scene));
         return;
     }
 }

@@ -5,12 +5,13 @@
 namespace attn::ui {
 namespace {
 
-constexpr core::EnumNames<ConceptView, 5> kNames{{
+constexpr core::EnumNames<ConceptView, 6> kNames{{
     {ConceptView::Train, "train"},
     {ConceptView::Gradient, "gradient"},
     {ConceptView::Kernel, "kernel"},
     {ConceptView::Positions, "positions"},
     {ConceptView::EmbeddingSpace, "embedding-space"},
+    {ConceptView::Projections, "projections"},
 }};
 
 } // namespace

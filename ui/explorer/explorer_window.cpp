@@ -2,6 +2,7 @@
 
 #include "ui/app/window_manager.h"
 #include "ui/concepts/concept_pages.h"
+#include "ui/concepts/projections_page.h"
 #include "ui/document/file_names.h"
 #include "ui/document/preferences.h"
 #include "ui/explorer/comparison_choices.h"
@@ -76,7 +77,8 @@ enum Tab {
     GradientTab,
     KernelTab,
     PositionsTab,
-    EmbeddingSpaceTab
+    EmbeddingSpaceTab,
+    ProjectionsTab
 };
 
 // The concept views' tabs follow the heatmaps', in ConceptView's order.
@@ -87,7 +89,7 @@ int conceptTab(ConceptView view)
 
 std::optional<ConceptView> conceptOfTab(int tab)
 {
-    if (tab < TrainTab || tab > EmbeddingSpaceTab)
+    if (tab < TrainTab || tab > ProjectionsTab)
         return std::nullopt;
     return ConceptView(tab - TrainTab);
 }
@@ -241,11 +243,13 @@ void ExplorerWindow::buildViews()
     m_kernelPage = new KernelPage(m_tabs);
     m_positionsPage = new PositionsPage(m_document, m_tabs);
     m_embeddingPage = new EmbeddingSpacePage(m_tabs);
+    m_projectionsPage = new ProjectionsPage(m_tabs);
     m_tabs->addTab(m_trainPage, tr("T&rain"));
     m_tabs->addTab(m_gradientPage, tr("&Gradient"));
     m_tabs->addTab(m_kernelPage, tr("&Kernel"));
     m_tabs->addTab(m_positionsPage, tr("P&ositions"));
     m_tabs->addTab(m_embeddingPage, tr("&Embeddings"));
+    m_tabs->addTab(m_projectionsPage, tr("Pro&jections"));
     m_tabs->setTabToolTip(
         TrainTab,
         tr("Fit W_q, W_k, W_v and W_O to a task with Adam and watch the weights sharpen as "
@@ -262,6 +266,11 @@ void ExplorerWindow::buildViews()
                           tr("The positional encodings P, how alike positions are, and X = E + P"));
     m_tabs->setTabToolTip(EmbeddingSpaceTab,
                           tr("The word vectors on a map, their nearest words and analogies"));
+    m_tabs->setTabToolTip(ProjectionsTab,
+                          tr("W^Q as the heads' projections side by side, a head's QK and OV "
+                             "circuits, and the bias as a row of the weights"));
+    connect(m_projectionsPage, &ProjectionsPage::partChosen, this,
+            &ExplorerWindow::storeViewSettings);
     connect(m_trainPage, &TrainPage::refused, this,
             [this](const QString& text, const QString& where) {
                 showError(QStringLiteral("train"),
@@ -729,6 +738,8 @@ void ExplorerWindow::applyViewSettings()
         tab = conceptTab(*conceptView);
         if (*conceptView == ConceptView::Train && settings.view.contains(QLatin1Char(':')))
             m_trainPage->setTask(settings.view.section(QLatin1Char(':'), 1));
+        if (*conceptView == ConceptView::Projections)
+            m_projectionsPage->setPart(projectionsPartOf(m_document.scene()));
     } else if (parseFigureView(settings.view, view, head)) {
         tab = view == FigureView::Pipeline     ? PipelineTab
               : view == FigureView::Difference ? DifferenceTab
@@ -768,9 +779,10 @@ void ExplorerWindow::applyViewSettings()
     }
 }
 
-std::array<ConceptPage*, 5> ExplorerWindow::conceptPages() const
+std::array<ConceptPage*, 6> ExplorerWindow::conceptPages() const
 {
-    return {m_trainPage, m_gradientPage, m_kernelPage, m_positionsPage, m_embeddingPage};
+    return {m_trainPage,     m_gradientPage,  m_kernelPage,
+            m_positionsPage, m_embeddingPage, m_projectionsPage};
 }
 
 // The concept views get the scene and its result; each redraws when next shown.
@@ -835,6 +847,10 @@ void ExplorerWindow::storeViewSettings()
     case PositionsTab:
     case EmbeddingSpaceTab:
         settings.view = conceptViewName(*conceptOfTab(m_tabs->currentIndex()));
+        break;
+    case ProjectionsTab:
+        settings.view = conceptViewName(ConceptView::Projections) + QLatin1Char(':') +
+                        projectionsPartName(m_projectionsPage->part());
         break;
     default:
         settings.view = allHeadsShown() ? figureViewName(FigureView::Heads, 0)

@@ -35,6 +35,7 @@ class ComputeSchedule;
 class ConceptPage;
 class EmbeddingSpacePage;
 class GradientPage;
+class ProjectionsPage;
 class KernelPage;
 class PositionsPage;
 class TrainPage;
@@ -108,6 +109,7 @@ public:
     KernelPage* kernelPage() const { return m_kernelPage; }
     PositionsPage* positionsPage() const { return m_positionsPage; }
     EmbeddingSpacePage* embeddingSpacePage() const { return m_embeddingPage; }
+    ProjectionsPage* projectionsPage() const { return m_projectionsPage; }
     QTabWidget* viewTabs() const { return m_tabs; }
     QComboBox* headCombo() const;
     QComboBox* compareCombo() const { return m_compareCombo; }
@@ -175,7 +177,7 @@ private:
     void fillCompareCombo(const QString& wanted);
     void updateConceptPages();
     void forgetPreviousScene();
-    std::array<ConceptPage*, 5> conceptPages() const;
+    std::array<ConceptPage*, 6> conceptPages() const;
     FigureSpec figureSpec(FigureView view) const;
     void updateTitle();
     void showError(const QString& key, const QString& text);
@@ -207,6 +209,7 @@ private:
     KernelPage* m_kernelPage = nullptr;
     PositionsPage* m_positionsPage = nullptr;
     EmbeddingSpacePage* m_embeddingPage = nullptr;
+    ProjectionsPage* m_projectionsPage = nullptr;
 
     QDockWidget* m_sceneDock = nullptr;
     QDockWidget* m_headsDock = nullptr;

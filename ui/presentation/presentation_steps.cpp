@@ -231,7 +231,18 @@ QString caption(PresentationStep step, const core::Problem& p)
                 part += QStringLiteral(" + ") + QStringLiteral("<b>b</b>") + sup(it(name));
             parts.append(part);
         }
-        return parts.join(QStringLiteral(",") + kGap);
+        QString text = parts.join(QStringLiteral(",") + kGap);
+        const QString w = it(QStringLiteral("W"));
+        if (heads > 1) // seed 002: one projection, then a reshape into heads
+            text += kGap + Words::tr("%1 = [%2 … %3]: one projection cut into %4 heads")
+                               .arg(w + sup(it(QStringLiteral("Q"))),
+                                    w + sub(QStringLiteral("1")) + sup(it(QStringLiteral("Q"))),
+                                    w + sub(QString::number(heads)) + sup(it(QStringLiteral("Q"))))
+                               .arg(heads);
+        if (bias) // Bishop p. 365: the bias is a row of the weights
+            text += kGap + QStringLiteral("(%1%2 + <b>b</b> = [%1 1] [%2; <b>b</b>])")
+                               .arg(it(QStringLiteral("X")), w);
+        return text;
     }
     case PresentationStep::Scores: {
         const QString e = scalar(QStringLiteral("e"), QStringLiteral("ij"));
@@ -344,6 +355,17 @@ QString caption(PresentationStep step, const core::Problem& p)
                 .arg(headList(heads), it(QStringLiteral("W")) + sup(it(QStringLiteral("O"))));
         if (p.weights->bo.size())
             text += QStringLiteral(" + <b>b</b>") + sup(it(QStringLiteral("O")));
+        // Seed 004: a head's output depends on W_i^V and W_i^O only through their product.
+        const QString i = it(QStringLiteral("i"));
+        text +=
+            kGap + QStringLiteral("= ∑%1 %2 %3 (%4 %5)")
+                       .arg(sub(i), it(QStringLiteral("A")) + sub(i), projectionInputs(p).second,
+                            it(QStringLiteral("W")) + sub(i) + sup(it(QStringLiteral("V"))),
+                            it(QStringLiteral("W")) + sub(i) + sup(it(QStringLiteral("O"))));
+        if (std::any_of(p.weights->heads.begin(), p.weights->heads.end(),
+                        [](const core::HeadWeights& h) { return h.bv.size() != 0; }) ||
+            p.weights->bo.size())
+            text += QStringLiteral(" + …");
         return text;
     }
     }
