@@ -147,7 +147,7 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
         QStringLiteral("view"),
         QStringLiteral(
             "head:N (from 1), head:mean, heads, pipeline:N, difference:N, lines:N, "
-            "train, gradient, kernel, positions, embedding-space, projections; with --model "
+            "train, gradient, kernel, positions, embedding-space, projections, hard; with --model "
             "also grid, rollout, predictions, importance, logit-lens, patching, "
             "attribution."),
         QStringLiteral("VIEW"));
@@ -438,12 +438,13 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
             out.conceptView = conceptView;
         } else if (!ui::parseFigureView(parser.value(view), out.figure.view, out.figure.head)) {
             error = usage(
-                QStringLiteral("--view: expected head:N (from 1), head:mean, heads, "
-                               "pipeline:N, difference:N, lines:N, "
-                               "train, gradient, kernel, positions, embedding-space or projections "
-                               "(with a model also grid, rollout, predictions, "
-                               "importance, logit-lens, patching or attribution), got "
-                               "\"%1\"")
+                QStringLiteral(
+                    "--view: expected head:N (from 1), head:mean, heads, "
+                    "pipeline:N, difference:N, lines:N, "
+                    "train, gradient, kernel, positions, embedding-space, projections or hard "
+                    "(with a model also grid, rollout, predictions, "
+                    "importance, logit-lens, patching or attribution), got "
+                    "\"%1\"")
                     .arg(parser.value(view)));
             return std::nullopt;
         }

@@ -236,6 +236,16 @@ CLAIMS = {
         claim("ov_rank", 4, None, head=1),
         claim("raw_score", 6, ["6"], head=1, query="cat", key="Black"),
     ],
+    "23-hard-attention-limits.json": [
+        exact("Seed 000", "the seed note's number"),
+        claim("soft_weight", E ** 3 / (E ** 3 + E ** 2 + 3), ["0.66"], 1e-6, head=1,
+              query="Le", key="cat"),
+        claim("soft_weight", E ** 2 / (E ** 3 + E ** 2 + 3), ["0.24"], 1e-6, head=1,
+              query="Le", key="the"),
+        claim("lost_mass", (E ** 2 + 3) / (E ** 3 + E ** 2 + 3), ["0.34"], 1e-6, head=1,
+              query="Le"),
+        claim("weights_sum", 1, ["\u2211 p = 1"], 1e-6, head=1),
+    ],
     "22-bias-absorbed.json": [
         exact("[X 1]", "the column of ones appended"),
         claim("bias_absorbed_difference", 0, None, 1e-6, head=1),
@@ -900,6 +910,26 @@ def projection_examples():
     write("22-bias-absorbed.json", scene)
 
 
+def hard_attention_limits():
+    # Example 05 (hard) on the hard attention tab. "Le" = 1.5 CAT + 1 THE scores 3 with "cat"
+    # (2 CAT) and 2 with "the" (2 THE), 0 with the rest: softmax keeps e^3 / (e^3 + e^2 + 3)
+    # = 0.66 on "cat" and e^2 / (...) = 0.24 on "the"; the argmax keeps "cat" alone.
+    scene = json_of("05-translation-hard-alignment.json")
+    e = math.e
+    total = e ** 3 + e ** 2 + 3
+    check(round(e ** 3 / total, 2) == 0.66 and round(e ** 2 / total, 2) == 0.24, "Le's row")
+    scene["title"] = "What hard attention loses"
+    scene["description"] = (
+        "Seed 000: hard attention gives each query one key (\u2211 p = 1), so it cannot align "
+        "one word to two. \u201cLe\u201d is half article, half noun: softmax puts 0.66 on "
+        "\u201ccat\u201d and 0.24 on \u201cthe\u201d, and the argmax keeps \u201ccat\u201d alone, "
+        "dropping 0.34 of the row. The argmax is also flat, so its gradient is zero (the Train tab "
+        "offers surrogate gradients); the seed's remedy is an auxiliary loss beside the "
+        "prediction loss.")
+    scene["view"] = view("hard")
+    write("23-hard-attention-limits.json", scene)
+
+
 def json_of(name):
     import json
     with open(os.path.join(HERE, name), encoding="utf-8") as f:
@@ -932,6 +962,7 @@ def main():
     multi_head()
     concept_examples()
     projection_examples()
+    hard_attention_limits()
 
 
 if __name__ == "__main__":

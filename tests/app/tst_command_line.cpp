@@ -965,7 +965,7 @@ private slots:
         const QString text = QStringLiteral("one two three");
         for (const char* view :
              {"head:1", "heads", "pipeline:1", "difference:1", "lines:1", "gradient", "kernel",
-              "positions", "embedding-space", "projections"})
+              "positions", "embedding-space", "projections", "hard"})
             QTest::newRow(view) << QStringList{QStringLiteral("--text"), text,
                                                QStringLiteral("--view"), QLatin1String(view)}
                                 << QStringLiteral("--export") << QStringLiteral("f.png");

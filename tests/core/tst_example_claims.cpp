@@ -168,6 +168,24 @@ public:
                 return {};
             return double(what == QLatin1String("weight") ? h.weights(q, k) : h.rawScores(q, k));
         }
+        if (what == QLatin1String("soft_weight") || what == QLatin1String("lost_mass")) {
+            // Seed 000: the softmax of the row's scaled scores, against what the argmax keeps.
+            const int q = token("query", problem.queryTokens);
+            if (q < 0)
+                return {};
+            const Eigen::VectorXd s = h.scaledScores.row(q).cast<double>().transpose();
+            const Eigen::VectorXd w = (s.array() - s.maxCoeff()).exp().matrix();
+            const Eigen::VectorXd soft = w / w.sum();
+            if (what == QLatin1String("lost_mass")) {
+                Eigen::Index best = 0;
+                s.maxCoeff(&best);
+                return 1.0 - soft(best);
+            }
+            const int k = token("key", problem.keyTokens);
+            if (k < 0)
+                return {};
+            return soft(k);
+        }
         if (what == QLatin1String("weights_sum")) {
             // The row sum farthest from the claimed one.
             const double expected = claim.value(QLatin1String("value")).toDouble();

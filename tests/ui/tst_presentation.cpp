@@ -735,6 +735,12 @@ private slots:
         QVERIFY(plain(window->caption()).contains(QLatin1String("argmax")));
         QTRY_VERIFY(window->slide() &&
                     plain(window->numbers()).contains(QLatin1String("largest score")));
+        // Seed 000's lost mass: "cat."'s query is (0, 0), all four scores 0, so softmax would
+        // keep 1/4 at the argmax and hard attention drops 3/4.
+        QVERIFY2(
+            plain(window->numbers())
+                .contains(QLatin1String("softmax would keep 0.25 there, the argmax drops 0.75")),
+            qPrintable(plain(window->numbers())));
         QCOMPARE(window->query(), 3);
         QCOMPARE(window->key(), 1);
     }

@@ -2,6 +2,7 @@
 
 #include "ui/concepts/embedding_space_figure.h"
 #include "ui/concepts/gradient_figure.h"
+#include "ui/concepts/hard_figure.h"
 #include "ui/concepts/kernel_figure.h"
 #include "ui/concepts/positions_figure.h"
 #include "ui/concepts/projections_figure.h"
@@ -32,6 +33,9 @@ void buildConceptFigure(QCustomPlot& plot, ConceptView view, const ConceptSource
         return;
     case ConceptView::Projections: // the part the scene's view names
         buildProjectionsFigure(plot, source, spec, projectionsPartOf(*source.scene));
+        return;
+    case ConceptView::Hard:
+        buildHardFigure(plot, source, spec);
         return;
     }
 }

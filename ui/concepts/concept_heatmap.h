@@ -7,6 +7,8 @@
 
 #include <QStringList>
 
+#include <vector>
+
 class QCustomPlot;
 class QCPAxisRect;
 class QCPColorMap;
@@ -30,6 +32,20 @@ struct ConceptHeatmap
 QCPAxisRect* addConceptHeatmap(QCustomPlot& plot, const FigureSpec& spec, QCPLayoutGrid* grid,
                                int row, int column, const Eigen::Ref<const core::MatrixD>& values,
                                const ConceptHeatmap& how);
+
+// A heatmap whose cells get their numbers once the figure is laid out (numberPanels).
+struct NumberedPanel
+{
+    QCPAxisRect* rect = nullptr;
+    core::MatrixD values;
+    ConceptHeatmap how;
+};
+
+// Each cell's value written in it (spec.precision significant digits), black or white on its
+// colour, in every panel of at most 160 cells whose cells hold their widest number: a narrow
+// window keeps the colours alone. Lays the plot out first; nothing when !spec.showValues.
+void numberPanels(QCustomPlot& plot, const FigureSpec& spec,
+                  const std::vector<NumberedPanel>& panels);
 
 // Largest |value|, at least `floor` (a symmetric colour range).
 double largestMagnitude(const Eigen::Ref<const core::MatrixD>& values, double floor = 1e-12);

@@ -5,13 +5,14 @@
 namespace attn::ui {
 namespace {
 
-constexpr core::EnumNames<ConceptView, 6> kNames{{
+constexpr core::EnumNames<ConceptView, 7> kNames{{
     {ConceptView::Train, "train"},
     {ConceptView::Gradient, "gradient"},
     {ConceptView::Kernel, "kernel"},
     {ConceptView::Positions, "positions"},
     {ConceptView::EmbeddingSpace, "embedding-space"},
     {ConceptView::Projections, "projections"},
+    {ConceptView::Hard, "hard"},
 }};
 
 } // namespace

@@ -15,8 +15,8 @@ namespace attn::ui {
 
 // The views of what the seed notes teach beyond the attention arithmetic: how a layer learns,
 // why 1/sqrt(d_k) keeps the gradient, attention as a kernel smoother (seed 004), positional
-// encodings (seeds 001 and 003), embedding space (seed 003) and the algebra of the projections
-// (seeds 002 and 004). Each is a tab of the explorer
+// encodings (seeds 001 and 003), embedding space (seed 003), the algebra of the projections
+// (seeds 002 and 004) and what hard attention loses (seed 000). Each is a tab of the explorer
 // window and a figure of the command line's --view.
 enum class ConceptView {
     Train,          // the loss curve and the heads' weights of a layer trained on a task
@@ -25,10 +25,11 @@ enum class ConceptView {
     Positions,      // P, P P^T and X = E + P; rotary positions' score against distance
     EmbeddingSpace, // the token vectors on two principal components, neighbours, analogies
     Projections,    // W^Q as the heads' W_i^Q side by side, QK and OV circuits, absorbed biases
+    Hard,           // softmax beside argmax: the weight hard attention drops, per query
 };
 
-// "train", "gradient", "kernel", "positions", "embedding-space", "projections" (the command
-// line's and the scene file's words).
+// "train", "gradient", "kernel", "positions", "embedding-space", "projections", "hard" (the
+// command line's and the scene file's words).
 std::optional<ConceptView> parseConceptView(const QString& name);
 QString conceptViewName(ConceptView view);
 

@@ -14,7 +14,6 @@
 #include <qcustomplot.h>
 
 #include <QCoreApplication>
-#include <QFontMetricsF>
 #include <algorithm>
 #include <cmath>
 
@@ -32,9 +31,6 @@ constexpr core::EnumNames<ProjectionsPart, 3> kParts{{
     {ProjectionsPart::Bias, "bias"},
 }};
 
-// Numbers are drawn in the cells up to this many cells a panel; larger ones stay colours.
-constexpr int kMostNumberedCells = 160;
-
 // The largest difference of an identity's two sides, as a learner reads it: 0 where they are
 // the same numbers, else the size of the rounding.
 QString difference(double value)
@@ -42,60 +38,10 @@ QString difference(double value)
     return value == 0.0 ? QStringLiteral("0") : QLocale().toString(value, 'e', 1);
 }
 
-// A panel whose cells get their numbers once the figure is laid out (numberPanels).
-struct Panel
-{
-    QCPAxisRect* rect = nullptr;
-    core::MatrixD values;
-    ConceptHeatmap how;
-};
-
-QString cellText(double value, const FigureSpec& spec)
-{
-    return QLocale().toString(value, 'g', std::max(1, spec.precision));
-}
-
-// Each cell's value written in it, black or white on its colour, in every panel whose cells
-// hold their widest number (a narrow window keeps the colours alone).
-void numberPanels(QCustomPlot& plot, const FigureSpec& spec, const std::vector<Panel>& panels)
-{
-    if (!spec.showValues)
-        return;
-    layOutPlot(plot);
-    const QFont font = figureFont(plot, spec, spec.fontPoints * 0.8);
-    const QFontMetricsF metrics(font);
-    for (const Panel& panel : panels) {
-        const core::MatrixD& values = panel.values;
-        if (values.size() == 0 || values.size() > kMostNumberedCells)
-            continue;
-        double widest = 0.0;
-        for (double v : values.reshaped())
-            widest = std::max(widest, metrics.horizontalAdvance(cellText(v, spec)));
-        if (widest + 2 > panel.rect->width() / double(values.cols()) ||
-            metrics.height() > panel.rect->height() / double(values.rows()))
-            continue;
-        const double span = std::max(panel.how.high - panel.how.low, 1e-12);
-        for (int i = 0; i < int(values.rows()); ++i)
-            for (int j = 0; j < int(values.cols()); ++j) {
-                auto* text = new QCPItemText(&plot);
-                text->setClipAxisRect(panel.rect);
-                text->setClipToAxisRect(true);
-                text->position->setAxisRect(panel.rect);
-                text->position->setAxes(panel.rect->axis(QCPAxis::atBottom),
-                                        panel.rect->axis(QCPAxis::atLeft));
-                text->position->setCoords(j, i);
-                text->setFont(font);
-                text->setText(cellText(values(i, j), spec));
-                const double t = std::clamp((values(i, j) - panel.how.low) / span, 0.0, 1.0);
-                text->setColor(textColorOn(colorAt(panel.how.map, t)));
-            }
-    }
-}
-
 // A signed panel on the symmetric scale ±top, its numbers added by numberPanels.
 QCPAxisRect* addPanel(QCustomPlot& plot, const FigureSpec& spec, QCPLayoutGrid* grid, int row,
                       int column, const core::MatrixD& values, ConceptHeatmap how, double top,
-                      std::vector<Panel>& panels)
+                      std::vector<NumberedPanel>& panels)
 {
     how.map = spec.style.signedColormap;
     how.low = -top;
@@ -177,7 +123,7 @@ void buildSplit(QCustomPlot& plot, const core::AttentionResult& result,
     const core::OneProjection q = core::oneProjection(result, core::Projection::Query);
     const int h = w.headCount();
     const QStringList tokens = tokenLabels(result.problem->queryTokens, 1);
-    std::vector<Panel> panels;
+    std::vector<NumberedPanel> panels;
     QCPLayoutGrid* body =
         startFigure(plot, spec,
                     Words::tr("One projection cut into heads: W^Q is d_model × h·d_k = %1 × %2")
@@ -235,7 +181,7 @@ void buildCircuits(QCustomPlot& plot, const core::AttentionResult& result, const
 {
     const core::ModelWeights& w = *result.problem->weights;
     const core::HeadCircuits c = core::headCircuits(result, head);
-    std::vector<Panel> panels;
+    std::vector<NumberedPanel> panels;
     QCPLayoutGrid* body =
         startFigure(plot, spec,
                     Words::tr("Head %1 as two d_model × d_model matrices: W_%1^Q W_%1^Kᵀ and "
@@ -282,7 +228,7 @@ void buildBias(QCustomPlot& plot, const core::AttentionResult& result,
          {core::Projection::Query, core::Projection::Key, core::Projection::Value})
         worst = std::max(worst, core::absorbedBias(result, head, p).largestDifference);
     const core::ModelWeights& w = *result.problem->weights;
-    std::vector<Panel> panels;
+    std::vector<NumberedPanel> panels;
     QCPLayoutGrid* body = startFigure(
         plot, spec, Words::tr("Head %1: the bias as a row of W, 1 as a column of X").arg(head + 1));
     const double top =

@@ -2,6 +2,7 @@
 
 #include "ui/app/window_manager.h"
 #include "ui/concepts/concept_pages.h"
+#include "ui/concepts/hard_page.h"
 #include "ui/concepts/projections_page.h"
 #include "ui/document/file_names.h"
 #include "ui/document/preferences.h"
@@ -78,7 +79,8 @@ enum Tab {
     KernelTab,
     PositionsTab,
     EmbeddingSpaceTab,
-    ProjectionsTab
+    ProjectionsTab,
+    HardTab
 };
 
 // The concept views' tabs follow the heatmaps', in ConceptView's order.
@@ -89,7 +91,7 @@ int conceptTab(ConceptView view)
 
 std::optional<ConceptView> conceptOfTab(int tab)
 {
-    if (tab < TrainTab || tab > ProjectionsTab)
+    if (tab < TrainTab || tab > HardTab)
         return std::nullopt;
     return ConceptView(tab - TrainTab);
 }
@@ -244,12 +246,14 @@ void ExplorerWindow::buildViews()
     m_positionsPage = new PositionsPage(m_document, m_tabs);
     m_embeddingPage = new EmbeddingSpacePage(m_tabs);
     m_projectionsPage = new ProjectionsPage(m_tabs);
+    m_hardPage = new HardPage(m_tabs);
     m_tabs->addTab(m_trainPage, tr("T&rain"));
     m_tabs->addTab(m_gradientPage, tr("&Gradient"));
     m_tabs->addTab(m_kernelPage, tr("&Kernel"));
     m_tabs->addTab(m_positionsPage, tr("P&ositions"));
     m_tabs->addTab(m_embeddingPage, tr("&Embeddings"));
     m_tabs->addTab(m_projectionsPage, tr("Pro&jections"));
+    m_tabs->addTab(m_hardPage, tr("&Hard attention"));
     m_tabs->setTabToolTip(
         TrainTab,
         tr("Fit W_q, W_k, W_v and W_O to a task with Adam and watch the weights sharpen as "
@@ -269,6 +273,8 @@ void ExplorerWindow::buildViews()
     m_tabs->setTabToolTip(ProjectionsTab,
                           tr("W^Q as the heads' projections side by side, a head's QK and OV "
                              "circuits, and the bias as a row of the weights"));
+    m_tabs->setTabToolTip(HardTab, tr("Softmax beside argmax: the weight hard attention drops for "
+                                      "each query, and why it cannot be trained directly"));
     connect(m_projectionsPage, &ProjectionsPage::partChosen, this,
             &ExplorerWindow::storeViewSettings);
     connect(m_trainPage, &TrainPage::refused, this,
@@ -779,10 +785,10 @@ void ExplorerWindow::applyViewSettings()
     }
 }
 
-std::array<ConceptPage*, 6> ExplorerWindow::conceptPages() const
+std::array<ConceptPage*, 7> ExplorerWindow::conceptPages() const
 {
-    return {m_trainPage,     m_gradientPage,  m_kernelPage,
-            m_positionsPage, m_embeddingPage, m_projectionsPage};
+    return {m_trainPage,     m_gradientPage,    m_kernelPage, m_positionsPage,
+            m_embeddingPage, m_projectionsPage, m_hardPage};
 }
 
 // The concept views get the scene and its result; each redraws when next shown.
@@ -846,6 +852,7 @@ void ExplorerWindow::storeViewSettings()
     case KernelTab:
     case PositionsTab:
     case EmbeddingSpaceTab:
+    case HardTab:
         settings.view = conceptViewName(*conceptOfTab(m_tabs->currentIndex()));
         break;
     case ProjectionsTab:

@@ -36,6 +36,7 @@ class ConceptPage;
 class EmbeddingSpacePage;
 class GradientPage;
 class ProjectionsPage;
+class HardPage;
 class KernelPage;
 class PositionsPage;
 class TrainPage;
@@ -110,6 +111,7 @@ public:
     PositionsPage* positionsPage() const { return m_positionsPage; }
     EmbeddingSpacePage* embeddingSpacePage() const { return m_embeddingPage; }
     ProjectionsPage* projectionsPage() const { return m_projectionsPage; }
+    HardPage* hardPage() const { return m_hardPage; }
     QTabWidget* viewTabs() const { return m_tabs; }
     QComboBox* headCombo() const;
     QComboBox* compareCombo() const { return m_compareCombo; }
@@ -177,7 +179,7 @@ private:
     void fillCompareCombo(const QString& wanted);
     void updateConceptPages();
     void forgetPreviousScene();
-    std::array<ConceptPage*, 6> conceptPages() const;
+    std::array<ConceptPage*, 7> conceptPages() const;
     FigureSpec figureSpec(FigureView view) const;
     void updateTitle();
     void showError(const QString& key, const QString& text);
@@ -210,6 +212,7 @@ private:
     PositionsPage* m_positionsPage = nullptr;
     EmbeddingSpacePage* m_embeddingPage = nullptr;
     ProjectionsPage* m_projectionsPage = nullptr;
+    HardPage* m_hardPage = nullptr;
 
     QDockWidget* m_sceneDock = nullptr;
     QDockWidget* m_headsDock = nullptr;

@@ -622,11 +622,19 @@ QString numbers(PresentationStep step, const core::AttentionResult& r, int hInde
             for (int c = 1; c < int(row.size()); ++c)
                 if (row(c) > row(best))
                     best = c;
+            // Seed 000: what the argmax drops of the row that softmax would spread.
+            double sum = 0.0;
+            for (int c = 0; c < int(row.size()); ++c)
+                if (!mask.isMasked(i, c))
+                    sum += std::exp(double(row(c)) - double(row(best)));
+            const double kept = sum > 0.0 ? 1.0 / sum : 0.0;
             return a + eq + num(alpha) +
                    Words::tr(" (the largest score of row %1 is key %2’s, %3)")
                        .arg(i + 1)
                        .arg(best + 1)
-                       .arg(num(double(row(best))));
+                       .arg(num(double(row(best)))) +
+                   Words::tr("; softmax would keep %1 there, the argmax drops %2")
+                       .arg(num(kept), num(1.0 - kept));
         }
         case core::Normalization::Relu: {
             double sum = 0.0;
