@@ -155,6 +155,10 @@ CLAIMS = {
     "02-student-scholarship.json": HEAD_NUMBERS,
     "07-local-window.json": [claim("window", 2, ["2"])],
     "08-onehot-embeddings.json": [
+        exact("seed 001", "the seed note's number"),
+        claim("onehot_dimension", 3, ["[0 0 1 0]"], word="This", formula=True),
+        exact("[0 2 0 0]", "the seed's vector as it prints it"),
+        claim("onehot_dimension", 2, ["[0 1 0 0]"], word="a", formula=True),
         claim("raw_score", 0, ["0"], head=1, query="This", key="is"),
         claim("weight", E / (E + 3), ["e/(e+3)"], 1e-6, head=1, query="This", key="This",
               formula=True),
@@ -580,6 +584,9 @@ def japanese():
 # ---- 08, 09: one-hot against hashed -------------------------------------------------------
 
 
+SEED_001_ORDER = ["is", "a", "This", "cat."]
+
+
 def embeddings(kind):
     # The same sentence, identity projections and q . k scores; only the embedding differs,
     # so the scores are the inputs' own dot products x_i . x_j.
@@ -587,14 +594,17 @@ def embeddings(kind):
     scene = {}
     if kind == "onehot":
         tokens = ["This", "is", "a", "cat."]
-        x = one_hot_inputs(tokens, vocabulary_of(tokens), d)
+        x = one_hot_inputs(tokens, SEED_001_ORDER, d)
+        check(x[0] == [0, 0, 1, 0], "This = [0 0 1 0] as seed 001 writes it")
         w = head_weights(x, x, head(identity(d), identity(d), identity(d)), "dot", "softmax",
                          no_mask)
         check(abs(w[0][0] - math.e / (math.e + 3)) < 1e-12, "one-hot diagonal e/(e+3)")
         scene = header(
             "One-hot words: no similarity",
             "One-hot vectors are orthogonal: two different words always score 0, so each row is "
-            "e/(e+3) on the diagonal and 1/(e+3) elsewhere.",
+            "e/(e+3) on the diagonal and 1/(e+3) elsewhere. The dimensions are in seed 001's "
+            "order (is, a, This, cat.), so This = [0 0 1 0]; the seed's a = [0 2 0 0] is a typo "
+            "for [0 1 0 0].",
             "This is a cat.")
         name = "08-onehot-embeddings.json"
     else:
@@ -615,6 +625,9 @@ def embeddings(kind):
         "mask": mask(),
         "view": view(precision=3),
     })
+    if kind == "onehot":
+        # Seed 001 writes This = [0 0 1 0], is = [1 0 0 0], cat = [0 0 0 1]: is, a, This, cat.
+        scene["embedding"]["vocabulary"] = SEED_001_ORDER
     write(name, scene)
 
 

@@ -168,6 +168,19 @@ public:
                 return {};
             return double(what == QLatin1String("weight") ? h.weights(q, k) : h.rawScores(q, k));
         }
+        if (what == QLatin1String("onehot_dimension")) {
+            // Seed 001's one-hot: the word's input row is e_v; v counted from 1.
+            const int t = token("word", problem.queryTokens);
+            if (t < 0)
+                return {};
+            const auto row = problem.queryEmbedding.row(t);
+            Eigen::Index at = 0;
+            if (row.maxCoeff(&at) != 1.0f || row.sum() != 1.0f) {
+                why = QStringLiteral("the word's input is not one-hot");
+                return {};
+            }
+            return double(at + 1);
+        }
         if (what == QLatin1String("soft_weight") || what == QLatin1String("lost_mass")) {
             // Seed 000: the softmax of the row's scaled scores, against what the argmax keeps.
             const int q = token("query", problem.queryTokens);

@@ -318,6 +318,11 @@ void TestExamples::oneHotAgainstHashed()
     const double e = std::exp(1.0);
     for (int i = 0; i < 4; ++i)
         QVERIFY(std::abs(double(oneHot->heads[0].weights(i, i)) - e / (e + 3)) < 1e-6);
+    // The dimensions in seed 001's order: This = [0 0 1 0], is = [1 0 0 0], cat = [0 0 0 1]
+    // (and a = [0 1 0 0], which the seed prints as [0 2 0 0]).
+    Matrix seedOrder(4, 4);
+    seedOrder << 0, 0, 1, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1;
+    QCOMPARE(oneHot->problem->queryEmbedding, seedOrder);
 
     // Hashed vectors are dense, so different words correlate by chance.
     const auto hashed = compute(hashedScene);
