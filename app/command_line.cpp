@@ -145,11 +145,11 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
         QStringLiteral("OUT"));
     const QCommandLineOption view(
         QStringLiteral("view"),
-        QStringLiteral(
-            "head:N (from 1), head:mean, heads, pipeline:N, difference:N, lines:N, "
-            "train, gradient, kernel, positions, embedding-space, projections, hard; with --model "
-            "also grid, rollout, predictions, importance, logit-lens, patching, "
-            "attribution."),
+        QStringLiteral("head:N (from 1), head:mean, heads, pipeline:N, difference:N, lines:N, "
+                       "train, gradient, kernel, positions, embedding-space, projections, hard, "
+                       "context (context:WORD:SENTENCE in a scene); with --model "
+                       "also grid, rollout, predictions, importance, logit-lens, patching, "
+                       "attribution."),
         QStringLiteral("VIEW"));
     const QCommandLineOption compare(
         QStringLiteral("compare"),
@@ -437,15 +437,14 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
         } else if (const auto conceptView = ui::parseConceptView(parser.value(view))) {
             out.conceptView = conceptView;
         } else if (!ui::parseFigureView(parser.value(view), out.figure.view, out.figure.head)) {
-            error = usage(
-                QStringLiteral(
-                    "--view: expected head:N (from 1), head:mean, heads, "
-                    "pipeline:N, difference:N, lines:N, "
-                    "train, gradient, kernel, positions, embedding-space, projections or hard "
-                    "(with a model also grid, rollout, predictions, "
-                    "importance, logit-lens, patching or attribution), got "
-                    "\"%1\"")
-                    .arg(parser.value(view)));
+            error = usage(QStringLiteral("--view: expected head:N (from 1), head:mean, heads, "
+                                         "pipeline:N, difference:N, lines:N, "
+                                         "train, gradient, kernel, positions, embedding-space, "
+                                         "projections, hard or context "
+                                         "(with a model also grid, rollout, predictions, "
+                                         "importance, logit-lens, patching or attribution), got "
+                                         "\"%1\"")
+                              .arg(parser.value(view)));
             return std::nullopt;
         }
         out.viewGiven = true;

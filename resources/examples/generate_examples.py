@@ -250,6 +250,10 @@ CLAIMS = {
               query="Le"),
         claim("weights_sum", 1, ["\u2211 p = 1"], 1e-6, head=1),
     ],
+    "24-context-sensitive-word.json": [
+        exact("Seed 000", "the seed note's number"),
+        claim("context_input_difference", 0, None, 1e-9, word="bank"),
+    ],
     "22-bias-absorbed.json": [
         exact("[X 1]", "the column of ones appended"),
         claim("bias_absorbed_difference", 0, None, 1e-6, head=1),
@@ -943,6 +947,29 @@ def hard_attention_limits():
     write("23-hard-attention-limits.json", scene)
 
 
+def context_sensitive_word():
+    # Seed 000: one global vector per word (the embedding) against context-sensitive outputs.
+    # Hashed vectors, no positions, so "bank" enters both sentences as the same vector.
+    other = "the bank approved the loan"
+    scene = header(
+        "One word, two contexts",
+        "Seed 000: learn context-sensitive token representations rather than one global "
+        "vector. \u201cbank\u201d enters \u201cthe river bank flooded\u201d and \u201c" + other +
+        "\u201d as the same input vector (a lookup, no positions); after attention its outputs "
+        "differ, because it weighs different neighbours.",
+        "the river bank flooded")
+    scene.update({
+        "tokenizer": {"mode": "word", "lowercase": False, "special": "none"},
+        "embedding": {"kind": "hashed", "seed": 1},
+        "positional": {"kind": "none"},
+        "model": {"d_model": 8, "heads": 2, "d_k": 4, "d_v": 4, "seed": 3, "init": "xavier"},
+        "attention": attention("scaled"),
+        "mask": mask(),
+        "view": view("context:bank:" + other),
+    })
+    write("24-context-sensitive-word.json", scene)
+
+
 def json_of(name):
     import json
     with open(os.path.join(HERE, name), encoding="utf-8") as f:
@@ -976,6 +1003,7 @@ def main():
     concept_examples()
     projection_examples()
     hard_attention_limits()
+    context_sensitive_word()
 
 
 if __name__ == "__main__":

@@ -168,6 +168,23 @@ public:
                 return {};
             return double(what == QLatin1String("weight") ? h.weights(q, k) : h.rawScores(q, k));
         }
+        if (what == QLatin1String("context_input_difference")) {
+            // Seed 000: the word's input row in the scene and in the view's second sentence
+            // ("context:WORD:SENTENCE"), computed again with that text.
+            Scene other = m_scene;
+            other.text = m_scene.view.view.section(QLatin1Char(':'), 2);
+            const auto second = compute(other);
+            const QString word = claim.value(QLatin1String("word")).toString();
+            const int a = tokenIndex(problem.queryTokens, word);
+            const int b = tokenIndex(second->problem->queryTokens, word);
+            if (a < 0 || b < 0) {
+                why = QStringLiteral("\"%1\" is not in both sentences").arg(word);
+                return {};
+            }
+            return double((problem.queryInput().row(a) - second->problem->queryInput().row(b))
+                              .cwiseAbs()
+                              .maxCoeff());
+        }
         if (what == QLatin1String("onehot_dimension")) {
             // Seed 001's one-hot: the word's input row is e_v; v counted from 1.
             const int t = token("word", problem.queryTokens);

@@ -1,5 +1,6 @@
 #include "ui/concepts/concept_figures.h"
 
+#include "ui/concepts/context_figure.h"
 #include "ui/concepts/embedding_space_figure.h"
 #include "ui/concepts/gradient_figure.h"
 #include "ui/concepts/hard_figure.h"
@@ -36,6 +37,9 @@ void buildConceptFigure(QCustomPlot& plot, ConceptView view, const ConceptSource
         return;
     case ConceptView::Hard:
         buildHardFigure(plot, source, spec);
+        return;
+    case ConceptView::Context:
+        buildContextFigure(plot, source, spec);
         return;
     }
 }

@@ -5,7 +5,7 @@
 namespace attn::ui {
 namespace {
 
-constexpr core::EnumNames<ConceptView, 7> kNames{{
+constexpr core::EnumNames<ConceptView, 8> kNames{{
     {ConceptView::Train, "train"},
     {ConceptView::Gradient, "gradient"},
     {ConceptView::Kernel, "kernel"},
@@ -13,6 +13,7 @@ constexpr core::EnumNames<ConceptView, 7> kNames{{
     {ConceptView::EmbeddingSpace, "embedding-space"},
     {ConceptView::Projections, "projections"},
     {ConceptView::Hard, "hard"},
+    {ConceptView::Context, "context"},
 }};
 
 } // namespace

@@ -26,10 +26,11 @@ enum class ConceptView {
     EmbeddingSpace, // the token vectors on two principal components, neighbours, analogies
     Projections,    // W^Q as the heads' W_i^Q side by side, QK and OV circuits, absorbed biases
     Hard,           // softmax beside argmax: the weight hard attention drops, per query
+    Context,        // one word in two sentences: the same input, two outputs
 };
 
-// "train", "gradient", "kernel", "positions", "embedding-space", "projections", "hard" (the
-// command line's and the scene file's words).
+// "train", "gradient", "kernel", "positions", "embedding-space", "projections", "hard",
+// "context" (the command line's and the scene file's words).
 std::optional<ConceptView> parseConceptView(const QString& name);
 QString conceptViewName(ConceptView view);
 

@@ -2,6 +2,7 @@
 
 #include "ui/app/window_manager.h"
 #include "ui/concepts/concept_pages.h"
+#include "ui/concepts/context_page.h"
 #include "ui/concepts/hard_page.h"
 #include "ui/concepts/projections_page.h"
 #include "ui/document/file_names.h"
@@ -80,7 +81,8 @@ enum Tab {
     PositionsTab,
     EmbeddingSpaceTab,
     ProjectionsTab,
-    HardTab
+    HardTab,
+    ContextTab
 };
 
 // The concept views' tabs follow the heatmaps', in ConceptView's order.
@@ -91,7 +93,7 @@ int conceptTab(ConceptView view)
 
 std::optional<ConceptView> conceptOfTab(int tab)
 {
-    if (tab < TrainTab || tab > HardTab)
+    if (tab < TrainTab || tab > ContextTab)
         return std::nullopt;
     return ConceptView(tab - TrainTab);
 }
@@ -247,6 +249,7 @@ void ExplorerWindow::buildViews()
     m_embeddingPage = new EmbeddingSpacePage(m_tabs);
     m_projectionsPage = new ProjectionsPage(m_tabs);
     m_hardPage = new HardPage(m_tabs);
+    m_contextPage = new ContextPage(m_tabs);
     m_tabs->addTab(m_trainPage, tr("T&rain"));
     m_tabs->addTab(m_gradientPage, tr("&Gradient"));
     m_tabs->addTab(m_kernelPage, tr("&Kernel"));
@@ -254,6 +257,7 @@ void ExplorerWindow::buildViews()
     m_tabs->addTab(m_embeddingPage, tr("&Embeddings"));
     m_tabs->addTab(m_projectionsPage, tr("Pro&jections"));
     m_tabs->addTab(m_hardPage, tr("&Hard attention"));
+    m_tabs->addTab(m_contextPage, tr("&Context"));
     m_tabs->setTabToolTip(
         TrainTab,
         tr("Fit W_q, W_k, W_v and W_O to a task with Adam and watch the weights sharpen as "
@@ -275,6 +279,8 @@ void ExplorerWindow::buildViews()
                              "circuits, and the bias as a row of the weights"));
     m_tabs->setTabToolTip(HardTab, tr("Softmax beside argmax: the weight hard attention drops for "
                                       "each query, and why it cannot be trained directly"));
+    m_tabs->setTabToolTip(ContextTab, tr("One word in two sentences: the same input vector, two "
+                                         "outputs"));
     connect(m_projectionsPage, &ProjectionsPage::partChosen, this,
             &ExplorerWindow::storeViewSettings);
     connect(m_trainPage, &TrainPage::refused, this,
@@ -744,6 +750,8 @@ void ExplorerWindow::applyViewSettings()
         tab = conceptTab(*conceptView);
         if (*conceptView == ConceptView::Train && settings.view.contains(QLatin1Char(':')))
             m_trainPage->setTask(settings.view.section(QLatin1Char(':'), 1));
+        if (*conceptView == ConceptView::Context)
+            m_contextPage->setRequest(settings.view);
         if (*conceptView == ConceptView::Projections)
             m_projectionsPage->setPart(projectionsPartOf(m_document.scene()));
     } else if (parseFigureView(settings.view, view, head)) {
@@ -785,10 +793,10 @@ void ExplorerWindow::applyViewSettings()
     }
 }
 
-std::array<ConceptPage*, 7> ExplorerWindow::conceptPages() const
+std::array<ConceptPage*, 8> ExplorerWindow::conceptPages() const
 {
     return {m_trainPage,     m_gradientPage,    m_kernelPage, m_positionsPage,
-            m_embeddingPage, m_projectionsPage, m_hardPage};
+            m_embeddingPage, m_projectionsPage, m_hardPage,   m_contextPage};
 }
 
 // The concept views get the scene and its result; each redraws when next shown.
@@ -854,6 +862,9 @@ void ExplorerWindow::storeViewSettings()
     case EmbeddingSpaceTab:
     case HardTab:
         settings.view = conceptViewName(*conceptOfTab(m_tabs->currentIndex()));
+        break;
+    case ContextTab: // the word and the second sentence the page holds
+        settings.view = m_contextPage->viewName();
         break;
     case ProjectionsTab:
         settings.view = conceptViewName(ConceptView::Projections) + QLatin1Char(':') +

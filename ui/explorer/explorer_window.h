@@ -37,6 +37,7 @@ class EmbeddingSpacePage;
 class GradientPage;
 class ProjectionsPage;
 class HardPage;
+class ContextPage;
 class KernelPage;
 class PositionsPage;
 class TrainPage;
@@ -112,6 +113,7 @@ public:
     EmbeddingSpacePage* embeddingSpacePage() const { return m_embeddingPage; }
     ProjectionsPage* projectionsPage() const { return m_projectionsPage; }
     HardPage* hardPage() const { return m_hardPage; }
+    ContextPage* contextPage() const { return m_contextPage; }
     QTabWidget* viewTabs() const { return m_tabs; }
     QComboBox* headCombo() const;
     QComboBox* compareCombo() const { return m_compareCombo; }
@@ -179,7 +181,7 @@ private:
     void fillCompareCombo(const QString& wanted);
     void updateConceptPages();
     void forgetPreviousScene();
-    std::array<ConceptPage*, 7> conceptPages() const;
+    std::array<ConceptPage*, 8> conceptPages() const;
     FigureSpec figureSpec(FigureView view) const;
     void updateTitle();
     void showError(const QString& key, const QString& text);
@@ -213,6 +215,7 @@ private:
     EmbeddingSpacePage* m_embeddingPage = nullptr;
     ProjectionsPage* m_projectionsPage = nullptr;
     HardPage* m_hardPage = nullptr;
+    ContextPage* m_contextPage = nullptr;
 
     QDockWidget* m_sceneDock = nullptr;
     QDockWidget* m_headsDock = nullptr;
