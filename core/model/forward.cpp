@@ -3,6 +3,7 @@
 #include "core/diagnostics.h"
 #include "core/error.h"
 #include "core/limits.h"
+#include "core/model/encoder_decoder.h"
 #include "core/model/model_loader.h"
 #include "core/tokenizers/hf_tokenizer.h"
 
@@ -273,6 +274,11 @@ std::shared_ptr<const ModelResult> runModel(std::shared_ptr<const Model> model,
                                             const ForwardOptions& options,
                                             std::shared_ptr<const ModelResult> previous)
 {
+    // An encoder-decoder model reads the tokens as its source and decodes one step.
+    if (model->config().encoderDecoder())
+        return runEncoderDecoder(model, tokens,
+                                 decoderTokens(*model, {model->config().decoderStartToken}),
+                                 interventions, backend, options);
     const auto start = Clock::now();
     const TransformerWeights& w = model->weights;
     const int layerCount = int(w.layers.size());

@@ -35,7 +35,8 @@ Objective objectiveOf(const QString& architecture, const families::FamilyEntry& 
     if (architecture.endsWith("ForMaskedLM") || architecture == "BertForPreTraining")
         return Objective::MaskedLm;
     if (architecture.endsWith("LMHeadModel") || architecture.endsWith("ForCausalLM") ||
-        architecture == "GPT2DoubleHeadsModel")
+        architecture == "GPT2DoubleHeadsModel" ||
+        architecture.endsWith("ForConditionalGeneration"))         // BART: the decoder's next token
         return causal ? Objective::CausalLm : Objective::MaskedLm; // BERT without is_decoder
     // GPT2Model, BertModel, LlamaModel and the task heads (*ForSequenceClassification, ...)
     // whose weights we do not use: the transformer alone, no prediction.
@@ -183,6 +184,22 @@ long long ModelConfig::parameterCount() const
 {
     const long long d = dModel;
     const long long normSize = normWeights(*this);
+
+    if (encoderDecoder()) {
+        // BART: the shared token embedding, each side's positions and embedding norm, the
+        // encoder's layers, the decoder's with cross-attention and its norm, final_logits_bias.
+        ModelConfig encoder = *this;
+        encoder.heads = encoder.kvHeads = encoderHeads;
+        encoder.dHead = dModel / encoderHeads;
+        encoder.dFeedForward = encoderFeedForward;
+        const long long cross = 4 * d * d + (qkvBias ? 3 * d : 0) + (outputBias ? d : 0) + normSize;
+        long long total = (long long)(vocab)*d + 2 * (maxPositions + positionOffset) * d +
+                          2 * normSize + weightsPerLayer(encoder) * encoderLayers +
+                          (weightsPerLayer(*this) + cross) * layers + vocab;
+        if (!tiedEmbeddings)
+            total += (long long)(vocab)*d;
+        return total;
+    }
 
     long long count = (long long)(vocab)*d;
     if (positions == PositionKind::Learned)

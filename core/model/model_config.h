@@ -88,6 +88,16 @@ struct ModelConfig
 
     bool causal = true;
     bool tiedEmbeddings = true; // the LM head reuses the token embedding
+
+    // Encoder-decoder models (BART): `layers`, `heads` and `dFeedForward` are the decoder's;
+    // the encoder's own sizes here (0 layers: no encoder, a decoder-only or encoder-only model).
+    // Every decoder layer also attends to the encoder's output (cross-attention).
+    int encoderLayers = 0;
+    int encoderHeads = 0;
+    int encoderFeedForward = 0;
+    int decoderStartToken = 0; // the first decoder token (config.json's decoder_start_token_id)
+    int eosToken = -1;         // where greedy decoding stops; -1: none
+    bool encoderDecoder() const { return encoderLayers > 0; }
     Objective objective = Objective::CausalLm;
     QString dtype; // of the checkpoint's weights: "F32", "F16" or "BF16"
 

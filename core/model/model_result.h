@@ -48,6 +48,14 @@ struct ModelResult
     // T x vocab, only with ForwardOptions::logitsAtEveryPosition; empty otherwise.
     Matrix allLogits;
 
+    // Encoder-decoder models (runEncoderDecoder): `tokens`, `layers` and `hidden` are the
+    // decoder's; the source, the encoder's self-attention and output, and per decoder layer
+    // its cross-attention (decoder positions x source positions) here. Empty otherwise.
+    std::vector<Token> sourceTokens;
+    std::vector<std::shared_ptr<const AttentionResult>> encoderLayers;
+    Matrix encoderOutput;
+    std::vector<std::shared_ptr<const AttentionResult>> crossLayers;
+
     std::string backend;
     std::string device;
     int firstComputedLayer = 0; // layers below it were reused from the previous result

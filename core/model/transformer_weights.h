@@ -25,6 +25,11 @@ struct TransformerLayer
     // the heads of a group hold copies of the group's W_k and W_v. Shared and immutable, so
     // that every forward hands them to a Problem without a copy.
     std::shared_ptr<const ModelWeights> attention;
+    // Encoder-decoder models' decoder layers: attention from the decoder's positions to the
+    // encoder's output (queries from this layer, keys and values from the source), with its
+    // norm, between self-attention and the feed-forward. Absent otherwise.
+    NormWeights crossAttentionNorm;
+    std::shared_ptr<const ModelWeights> crossAttention;
     NormWeights feedForwardNorm;
     FeedForwardWeights feedForward;
 };
@@ -46,7 +51,13 @@ struct TransformerWeights
     Matrix tokenTypeEmbedding; // tokenTypes x d (BERT; row 0 is added); empty otherwise
     NormWeights embeddingNorm; // BERT, DistilBERT: LayerNorm of the summed embeddings
     std::vector<TransformerLayer> layers;
-    NormWeights finalNorm; // GPT-2's ln_f, Llama's norm; absent for post-norm encoders
+    // Encoder-decoder models: `layers` and the embeddings above are the decoder's (the token
+    // embedding shared by both sides); the encoder's positions, embedding norm and layers here.
+    Matrix encoderPositionEmbedding;
+    NormWeights encoderEmbeddingNorm;
+    std::vector<TransformerLayer> encoderLayers;
+    NormWeights encoderFinalNorm; // pre-norm encoders (mBART); absent for BART
+    NormWeights finalNorm;        // GPT-2's ln_f, Llama's norm; absent for post-norm encoders
     HeadTransform headTransform;
     // The decoder, vocab x d as nn.Linear stores it (logits = h E^T + b); empty when tied to
     // the token embedding.

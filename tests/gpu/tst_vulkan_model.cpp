@@ -25,6 +25,7 @@
 
 #include "core/cpu_backend.h"
 #include "core/cpu_block_ops.h"
+#include "core/model/encoder_decoder.h"
 #include "core/model/forward.h"
 #include "core/model/model_loader.h"
 #include "core/random.h"
@@ -309,6 +310,7 @@ private slots:
     void otherShapesAndStaging();
     void forwardMatchesCpu_data();
     void forwardMatchesCpu();
+    void encoderDecoderMatchesCpu();
     void extremeWeightsMatchCpu_data();
     void extremeWeightsMatchCpu();
     void nonFiniteValuesAreReportedAsOnCpu_data();
@@ -737,6 +739,29 @@ void TestVulkanModel::forwardMatchesCpu()
     if (QTest::currentTestFailed())
         return;
     QVERIFY(!cpu->predictions.empty() || model->config().objective == core::Objective::MaskedLm);
+}
+
+// BART (tests/data/models/bart): greedy decoding makes the same choices on Vulkan, and the
+// final sequence's encoder, decoder and cross-attention heads, hidden states and logits match.
+void TestVulkanModel::encoderDecoderMatchesCpu()
+{
+    const auto model = fixture(QStringLiteral("bart"));
+    const std::vector<core::Token> source = core::modelTokens(*model, QStringLiteral("Hi cat"));
+    const core::GreedyDecoding cpu = core::decodeGreedily(model, source, 8, {}, m_cpu);
+    const core::GreedyDecoding gpu = core::decodeGreedily(model, source, 8, {}, *m_backend);
+    QCOMPARE(gpu.generated, cpu.generated);
+    expectSameForward(*gpu.result, *cpu.result);
+    for (const auto kind : {&core::ModelResult::encoderLayers, &core::ModelResult::crossLayers}) {
+        const auto& g = *gpu.result.*kind;
+        const auto& c = *cpu.result.*kind;
+        QCOMPARE(g.size(), c.size());
+        QVERIFY(!c.empty());
+        for (std::size_t l = 0; l < c.size(); ++l)
+            for (std::size_t h = 0; h < c[l]->heads.size(); ++h)
+                QVERIFY(test::maxDifference(g[l]->heads[h].weights, c[l]->heads[h].weights) <=
+                        1e-5);
+    }
+    QVERIFY(relativeDifference(gpu.result->encoderOutput, cpu.result->encoderOutput) < 2e-5);
 }
 
 void TestVulkanModel::extremeWeightsMatchCpu_data()

@@ -23,6 +23,8 @@ void readPhiConfig(const ConfigReader&, ModelConfig&);
 TransformerWeights readPhi(const TensorReader&, const ModelConfig&);
 void readRobertaConfig(const ConfigReader&, ModelConfig&);
 TransformerWeights readRoberta(const TensorReader&, const ModelConfig&);
+void readBartConfig(const ConfigReader&, ModelConfig&);
+TransformerWeights readBart(const TensorReader&, const ModelConfig&);
 
 namespace {
 
@@ -58,6 +60,13 @@ const std::array kFamilies{
     FamilyEntry{"roberta", kHiddenSizeKeys, true, readRobertaConfig, readRoberta},
     // XLM-R: RoBERTa's architecture and tensor names (modeling_xlm_roberta.py copies them).
     FamilyEntry{"xlm-roberta", kHiddenSizeKeys, true, readRobertaConfig, readRoberta},
+    // Encoder-decoder: the sizes named here are the decoder's (encoder_* beside them).
+    FamilyEntry{"bart",
+                {"d_model", "decoder_attention_heads", "decoder_layers", "decoder_ffn_dim",
+                 "max_position_embeddings"},
+                false,
+                readBartConfig,
+                readBart},
 };
 
 } // namespace

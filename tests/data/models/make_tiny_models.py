@@ -22,6 +22,7 @@ model's real style, and expected.json from the float64 NumPy reference (referenc
 | gemma             | gemma GemmaForCausalLM | BF16  | 2 | 2/1  | 16 | 447   | head_dim 12 apart from d / heads = 8; embeddings x sqrt(16); RMSNorm weights stored as w for the gain 1 + w (drawn near 0); GeGLU with hidden_activation gelu_pytorch_tanh (hidden_act "gelu" ignored, as GemmaMLP does); tied; Llama-2-style tokenizer.json |
 | opt               | opt OPTForCausalLM     | F32   | 2 | 4/4  | 16 | 416   | embed_positions with max_position_embeddings + 2 rows (position p reads row p + 2); ReLU; ffn_dim; do_layer_norm_before; tied head; tokenizer.json prepending </s> (OPT's BOS) by TemplateProcessing |
 | roberta           | roberta RobertaForMaskedLM | F32 | 2 | 2/2 | 16 | 418   | BERT's encoder under roberta.; 34 position rows of which rows 0-1 are never read (positions from pad_token_id + 1 = 2); type_vocab_size 1; lm_head.dense / layer_norm / tied decoder + lm_head.bias; eps 1e-5; byte-level tokenizer.json with RobertaProcessing <s> A </s> and an lstrip <mask> |
+| bart              | bart BartForConditionalGeneration | F32 | 2+3 | 4 / 2 | 16 | 261 | encoder-decoder: encoder 2 layers of 4 heads (encoder_ffn_dim 40), decoder 3 layers of 2 heads with encoder_attn (decoder_ffn_dim 48); model.shared kept, the tied embed_tokens and lm_head left out (as safetensors saves tied tensors); embed_positions P + 2 rows (offset 2) per side; layernorm_embedding; post-norm; erf gelu; final_logits_bias (random, zeros in real checkpoints); decoder_start_token_id 2; byte-level tokenizer.json without merges, RobertaProcessing; expected_seq2seq.json instead of expected.json |
 | phi               | phi PhiForCausalLM     | F32   | 2 | 2/2  | 24 | 413   | one input_layernorm per block feeding attention and MLP in parallel; partial_rotary_factor 0.4 of d_head 12 (int(4.8) = 4 dimensions turn); self_attn.dense; final_layernorm; lm_head with a bias; num_key_value_heads null |
 
 Weights: numpy.random.RandomState(seed) (a frozen stream), one seed per folder. Linear and
@@ -33,7 +34,7 @@ BF16 = the upper 16 bits of the float32 with round to nearest even).
 Files in this folder:
   make_tiny_models.py  this script: vocabularies, tokenizer files, checkpoints, configs, expected.json
   reference.py         the float64 NumPy forward (GPT-2, BERT, DistilBERT, Llama/Mistral/Qwen2,
-                       GPT-NeoX, Gemma, OPT, Phi)
+                       GPT-NeoX, Gemma, OPT, Phi, RoBERTa, BART)
   torch_check.py       the same forwards again in PyTorch, compared with both (--check-torch)
   tokenize_cases.mjs   token ids from Hugging Face's tokenizers library (npm "tokenizers")
   token_ids.json       its output for the texts in CASES, with a sha256 of each folder's tokenizer files
@@ -65,6 +66,15 @@ expected.json (one per folder):
       top layer in that second forward]
   Numbers are rounded to 10 significant digits (exact zeros written as 0).
 
+expected_seq2seq.json (encoder-decoder folders, SEQ2SEQ_MODELS):
+  family, architecture, source_text, source_ids (<s> one id per byte </s>), max_new_tokens,
+  generated (greedy from decoder_start_token_id: the argmax, until eos_token_id or
+  max_new_tokens), smallest_greedy_gap (best minus second-best logit, smallest over the steps),
+  target_ids (decoder_start_token_id then generated), cases: [{encoder_attention
+  [layer][head][source][source], decoder_attention [layer][head][target][target],
+  cross_attention [layer][head][target][source], hidden_last (decoder output, T x d_model),
+  logits_last (at the last target position)}], all for target_ids.
+
 RECORD of the PyTorch confirmation (torch 1.13.1, run with --check-torch; transformers is not
 installed here, so torch_check.py rebuilds the modules from torch.nn.functional):
   * every F16 / BF16 tensor in the files equals torch's own float32 -> float16 / bfloat16
@@ -79,6 +89,9 @@ installed here, so torch_check.py rebuilds the modules from torch.nn.functional)
   * pythia, gemma, opt, phi, roberta (added later, same run): torch float64 vs reference.py attention
     <= 2.6e-15, logits 4.1e-15 relative; torch float32 vs expected.json attention <= 1.1e-06,
     logits <= 1.1e-06 relative, hidden_last <= 2.4e-06.
+  * bart (added later): torch's own greedy decoding in float64 and float32 gives the generated
+    ids; torch float64 vs expected_seq2seq.json attention (encoder, decoder, cross) <= 5.0e-11,
+    logits 1.4e-10 relative; torch float32 attention <= 6.8e-07, logits 1.1e-06 relative.
 """
 import argparse
 import collections
@@ -734,6 +747,39 @@ def build_roberta(seed, dtype, d, H, L, I, P, vocab_size):
     return w.items
 
 
+def bart_attention(w, a, d):
+    # BartAttention's order of modules: k, v, q, out
+    w.linear(a + 'k_proj.', d, d, gain=QK_GAIN)
+    w.linear(a + 'v_proj.', d, d)
+    w.linear(a + 'q_proj.', d, d, gain=QK_GAIN)
+    w.linear(a + 'out_proj.', d, d)
+
+
+def build_bart(seed, dtype, d, enc_layers, enc_ffn, dec_layers, dec_ffn, P, vocab_size):
+    """BartForConditionalGeneration's names as save_pretrained writes them to safetensors: the
+    tied model.encoder/decoder.embed_tokens and lm_head are left out (model.shared kept);
+    embed_positions have P + 2 rows (offset 2); final_logits_bias (1 x vocab), zeros in the real
+    checkpoints, random here so that the test sees it added."""
+    w = Weights(seed, dtype)
+    w.normal('final_logits_bias', (1, vocab_size), 0.1)
+    w.normal('model.shared.weight', (vocab_size, d), 0.3)
+    for side, L, ffn in (('encoder', enc_layers, enc_ffn), ('decoder', dec_layers, dec_ffn)):
+        e = f'model.{side}.'
+        w.normal(e + 'embed_positions.weight', (P + 2, d), 0.3)
+        for l in range(L):
+            p = f'{e}layers.{l}.'
+            bart_attention(w, p + 'self_attn.', d)
+            w.norm(p + 'self_attn_layer_norm.', d)
+            if side == 'decoder':
+                bart_attention(w, p + 'encoder_attn.', d)
+                w.norm(p + 'encoder_attn_layer_norm.', d)
+            w.linear(p + 'fc1.', ffn, d)
+            w.linear(p + 'fc2.', d, ffn)
+            w.norm(p + 'final_layer_norm.', d)
+        w.norm(e + 'layernorm_embedding.', d)
+    return w.items
+
+
 def llama_config(arch, model_type, d, H, KV, L, I, vocab_size, dtype, theta, eps, tied, max_pos,
                  bos, eos, extra=None):
     cfg = {'architectures': [arch], 'attention_dropout': 0.0, 'bos_token_id': bos, 'eos_token_id': eos,
@@ -1044,6 +1090,84 @@ def make_roberta(folder):
     return dict(dtype='F32', d=d, H=H, KV=H, L=L, vocab=len(vocab), mask_token='<mask>')
 
 
+def make_bart(folder):
+    """facebook/bart-base's layout at toy size, with encoder and decoder of different depths,
+    heads and widths; the byte-level tokenizer without merges (every byte one token), so that
+    the test sentence's ids are known without the tokenizers library."""
+    vocab = byte_level_vocab([], specials_first=['<s>', '<pad>', '</s>', '<unk>'], specials_last=['<mask>'])
+    d, P = 16, 32
+    save_checkpoint(folder, build_bart(114, 'F32', d, 2, 40, 3, 48, P, len(vocab)))
+    write_config(folder, {
+        'activation_dropout': 0.1, 'activation_function': 'gelu', 'add_bias_logits': False,
+        'add_final_layer_norm': False, 'architectures': ['BartForConditionalGeneration'],
+        'attention_dropout': 0.1, 'bos_token_id': 0, 'classif_dropout': 0.1, 'classifier_dropout': 0.0,
+        'd_model': d, 'decoder_attention_heads': 2, 'decoder_ffn_dim': 48, 'decoder_layerdrop': 0.0,
+        'decoder_layers': 3, 'decoder_start_token_id': 2, 'dropout': 0.1, 'encoder_attention_heads': 4,
+        'encoder_ffn_dim': 40, 'encoder_layerdrop': 0.0, 'encoder_layers': 2, 'eos_token_id': 2,
+        'init_std': 0.02, 'is_encoder_decoder': True, 'max_position_embeddings': P,
+        'model_type': 'bart', 'normalize_before': False, 'num_hidden_layers': 2, 'pad_token_id': 1,
+        'scale_embedding': False, 'torch_dtype': 'float32', 'use_cache': True,
+        'vocab_size': len(vocab)})
+    write_json(os.path.join(folder, 'generation_config.json'),
+               {'_from_model_config': True, 'bos_token_id': 0, 'decoder_start_token_id': 2,
+                'eos_token_id': 2, 'pad_token_id': 1, 'transformers_version': TRANSFORMERS_VERSION},
+               sort_keys=True)
+    # bart-base's tokenizer.json: RoBERTa's (byte-level, <s> A </s>, <mask> with lstrip)
+    added = [added_token(vocab[t], t) for t in ['<s>', '<pad>', '</s>', '<unk>']]
+    mask = added_token(vocab['<mask>'], '<mask>')
+    mask['lstrip'] = True
+    post = {'type': 'RobertaProcessing', 'sep': ['</s>', vocab['</s>']], 'cls': ['<s>', vocab['<s>']],
+            'trim_offsets': True, 'add_prefix_space': False}
+    tok = tokenizer_json(added + [mask], None, byte_level(False, True), post, byte_level(True, True),
+                         bpe_model(vocab, []))
+    write_json(os.path.join(folder, 'tokenizer.json'), tok)
+    write_json(os.path.join(folder, 'tokenizer_config.json'),
+               {'add_prefix_space': False, 'bos_token': '<s>', 'cls_token': '<s>', 'eos_token': '</s>',
+                'mask_token': '<mask>', 'model_max_length': P, 'pad_token': '<pad>', 'sep_token': '</s>',
+                'tokenizer_class': 'BartTokenizer', 'unk_token': '<unk>'}, sort_keys=True)
+    return dict(dtype='F32', d=d, vocab=len(vocab))
+
+
+# Encoder-decoder folders: their expectations (expected_seq2seq.json) hold each kind of
+# attention for a source sentence and the greedy decoding from it.
+SEQ2SEQ_MODELS = {
+    'bart': make_bart,
+}
+SEQ2SEQ_CASES = {
+    'bart': ('Hi cat', 8),   # source text, most new tokens
+}
+
+
+def byte_level_ids(folder, text):
+    """<s> text </s> for a byte-level vocabulary without merges: one token per byte."""
+    with open(os.path.join(folder, 'tokenizer.json'), encoding='utf-8') as f:
+        vocab = json.load(f)['model']['vocab']
+    return [vocab['<s>']] + [vocab[BYTE_ENCODER[b]] for b in text.encode('utf-8')] + [vocab['</s>']]
+
+
+def write_seq2seq_expected(name):
+    folder = os.path.join(HERE, name)
+    with open(os.path.join(folder, 'config.json')) as f:
+        cfg = json.load(f)
+    W, _dtypes = reference.load_checkpoint(folder)
+    text, max_new = SEQ2SEQ_CASES[name]
+    src = np.asarray(byte_level_ids(folder, text), dtype=np.int64)
+    generated, gap = reference.greedy_bart(W, cfg, src, max_new)
+    assert gap > 1e-3, (name, gap)   # a float32 forward makes the same choices
+    tgt = np.asarray([cfg['decoder_start_token_id']] + generated, dtype=np.int64)
+    r = reference.forward_bart(W, cfg, src, tgt)
+    e = {'family': cfg['model_type'], 'architecture': cfg['architectures'][0],
+         'source_text': text, 'source_ids': [int(i) for i in src], 'max_new_tokens': max_new,
+         'generated': generated, 'smallest_greedy_gap': rounded(gap),
+         'target_ids': [int(i) for i in tgt], 'cases': [{
+             'encoder_attention': rounded(r['encoder_attention']),
+             'decoder_attention': rounded(r['decoder_attention']),
+             'cross_attention': rounded(r['cross_attention']),
+             'hidden_last': rounded(r['hidden_last']),
+             'logits_last': rounded(r['logits'][-1])}]}
+    dump_expected(os.path.join(folder, 'expected_seq2seq.json'), e)
+
+
 MODELS = {
     'gpt2': make_gpt2,
     'gpt2-noprefix-f16': make_gpt2_noprefix,
@@ -1218,6 +1342,12 @@ def generate():
             shutil.rmtree(folder)
         os.makedirs(folder)
         infos[name] = make(folder)
+    for name, make in SEQ2SEQ_MODELS.items():
+        folder = os.path.join(HERE, name)
+        if os.path.isdir(folder):
+            shutil.rmtree(folder)
+        os.makedirs(folder)
+        make(folder)
     return infos
 
 
@@ -1230,6 +1360,8 @@ def write_expected(infos):
         fo = tk['folders'][name]
         e = expected_for(name, info, cfg, fo)
         dump_expected(os.path.join(folder, 'expected.json'), e)
+    for name in SEQ2SEQ_MODELS:
+        write_seq2seq_expected(name)
 
 
 def generated_items():
@@ -1249,6 +1381,8 @@ def generated_items():
 def check_torch():
     import torch_check
     for line in torch_check.check(generated_items()):
+        print(line)
+    for line in torch_check.check_seq2seq(SEQ2SEQ_MODELS):
         print(line)
 
 

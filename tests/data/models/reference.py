@@ -3,7 +3,7 @@
 
 Imported by make_tiny_models.py (see its header for how everything is regenerated). Written
 from the published architecture definitions (GPT-2, BERT, DistilBERT, Llama / Mistral / Qwen2,
-GPT-NeoX, Gemma, OPT, Phi, RoBERTa as Hugging Face transformers implements them), not from any C++ code of this repository.
+GPT-NeoX, Gemma, OPT, Phi, RoBERTa, BART as Hugging Face transformers implements them), not from any C++ code of this repository.
 
 The weights are read back from the written .safetensors files, so F16 and BF16 tensors are
 seen exactly as stored (converted to float64), the way the C++ loader sees them.
@@ -477,6 +477,90 @@ def forward_roberta(W, cfg, ids, heads_off=None):
     t = layer_norm(t, *_ln(W, 'lm_head.layer_norm.'), cfg['layer_norm_eps'])
     logits = t @ W[e + 'word_embeddings.weight'].T + W['lm_head.bias']
     return {'attention': atts, 'hidden_last': x, 'logits': logits}
+
+BART_POSITION_OFFSET = 2   # BartLearnedPositionalEmbedding: position p reads row p + 2
+BART_LN_EPS = 1e-5         # nn.LayerNorm's default in modeling_bart; not in config
+
+
+def _bart_attention(W, a, xq, xkv, H, causal):
+    """BartAttention: q = q_proj(xq) * head_dim^-0.5, k and v from xkv; per head
+    softmax(q k^T) v, then out_proj. Returns the per-head weights and the output."""
+    d = xq.shape[1]
+    dh = d // H
+    q = _proj(W, a + 'q_proj.', xq) * dh ** -0.5
+    k, v = _proj(W, a + 'k_proj.', xkv), _proj(W, a + 'v_proj.', xkv)
+    weights, outs = [], []
+    for hd in range(H):
+        sl = slice(hd * dh, (hd + 1) * dh)
+        s = q[:, sl] @ k[:, sl].T
+        if causal:
+            s = np.where(np.tril(np.ones(s.shape, dtype=bool)), s, -np.inf)
+        p = softmax_rows(s)
+        weights.append(p)
+        outs.append(p @ v[:, sl])
+    return weights, _proj(W, a + 'out_proj.', np.concatenate(outs, axis=-1))
+
+
+def forward_bart(W, cfg, src, tgt):
+    """BartForConditionalGeneration: shared embeddings (times sqrt(d_model) with
+    scale_embedding), learned positions at offset 2, layernorm_embedding on each side,
+    post-norm encoder layers (self-attention, feed-forward) and decoder layers (causal
+    self-attention, cross-attention to the encoder's output, feed-forward), the tied head plus
+    final_logits_bias. Returns each kind of attention per layer and head, the decoder's last
+    hidden states and its logits at every target position."""
+    assert not cfg.get('normalize_before', False) and cfg['activation_function'] == 'gelu'
+    d = cfg['d_model']
+    scale = math.sqrt(d) if cfg.get('scale_embedding', False) else 1.0
+    emb = W['model.shared.weight']
+
+    def ln(prefix, x):
+        return layer_norm(x, W[prefix + 'weight'], W[prefix + 'bias'], BART_LN_EPS)
+
+    def embed(side, ids):
+        pos = W[f'model.{side}.embed_positions.weight'][np.arange(len(ids)) + BART_POSITION_OFFSET]
+        return ln(f'model.{side}.layernorm_embedding.', emb[ids] * scale + pos)
+
+    def ffn(b, x):
+        return ln(b + 'final_layer_norm.', x + _proj(W, b + 'fc2.', gelu_erf(_proj(W, b + 'fc1.', x))))
+
+    x = embed('encoder', src)
+    enc = []
+    for l in range(cfg['encoder_layers']):
+        b = f'model.encoder.layers.{l}.'
+        a, o = _bart_attention(W, b + 'self_attn.', x, x, cfg['encoder_attention_heads'], False)
+        enc.append(a)
+        x = ffn(b, ln(b + 'self_attn_layer_norm.', x + o))
+    y = embed('decoder', tgt)
+    dec, cross = [], []
+    for l in range(cfg['decoder_layers']):
+        b = f'model.decoder.layers.{l}.'
+        H = cfg['decoder_attention_heads']
+        a, o = _bart_attention(W, b + 'self_attn.', y, y, H, True)
+        dec.append(a)
+        y = ln(b + 'self_attn_layer_norm.', y + o)
+        a, o = _bart_attention(W, b + 'encoder_attn.', y, x, H, False)
+        cross.append(a)
+        y = ffn(b, ln(b + 'encoder_attn_layer_norm.', y + o))
+    head = W.get('lm_head.weight', emb)
+    return {'encoder_attention': enc, 'decoder_attention': dec, 'cross_attention': cross,
+            'hidden_last': y, 'logits': y @ head.T + W['final_logits_bias'][0]}
+
+
+def greedy_bart(W, cfg, src, max_new):
+    """Greedy decoding from decoder_start_token_id: the argmax (the lowest id among equals)
+    of the last position's logits, until eos_token_id or max_new new tokens. Also returns the
+    smallest gap between the best and second-best logit on the way (how safely a float32
+    implementation makes the same choices)."""
+    tgt, gap = [cfg['decoder_start_token_id']], math.inf
+    while len(tgt) - 1 < max_new:
+        logits = forward_bart(W, cfg, src, np.asarray(tgt))['logits'][-1]
+        top2 = np.sort(logits)[-2:]
+        gap = min(gap, float(top2[1] - top2[0]))
+        tgt.append(int(np.argmax(logits)))
+        if tgt[-1] == cfg['eos_token_id']:
+            break
+    return tgt[1:], gap
+
 
 FORWARDS = {
     'gpt2': forward_gpt2,

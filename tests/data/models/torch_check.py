@@ -4,7 +4,7 @@ committed expected.json files. Run by `make_tiny_models.py --check-torch` (or di
 /usr/bin/python3 tests/data/models/torch_check.py). Needs Debian's python3-torch (1.13);
 Hugging Face transformers is not used (nor installed here): the modules below follow the
 shapes and steps of transformers' modeling_gpt2 / modeling_bert / modeling_distilbert /
-modeling_llama / modeling_gpt_neox / modeling_gemma / modeling_opt / modeling_phi / modeling_roberta code (split heads as (1, H, T, d_head), head masks on the per-head output,
+modeling_llama / modeling_gpt_neox / modeling_gemma / modeling_opt / modeling_phi / modeling_roberta / modeling_bart code (split heads as (1, H, T, d_head), head masks on the per-head output,
 repeat_kv for grouped-query attention, rotate_half rotary embeddings, RMSNorm as
 x * rsqrt(mean(x^2) + eps) * w), with torch.nn.functional doing the arithmetic.
 
@@ -371,6 +371,94 @@ def roberta(W, cfg, ids, heads_off):
     return torch.stack(atts), x, F.linear(t, emb, W['lm_head.bias'])
 
 
+def bart(W, cfg, src, tgt):
+    """BartForConditionalGeneration as modeling_bart computes it: BartScaledWordEmbedding,
+    BartLearnedPositionalEmbedding (offset 2), layernorm_embedding, post-norm
+    BartEncoderLayer / BartDecoderLayer with BartAttention (q_proj(x) * head_dim^-0.5),
+    lm_head tied to model.shared, plus final_logits_bias."""
+    d = cfg['d_model']
+    emb = W['model.shared.weight']
+    scale = math.sqrt(d) if cfg['scale_embedding'] else 1.0
+
+    def lin(prefix, y):
+        return F.linear(y, W[prefix + 'weight'], W[prefix + 'bias'])
+
+    def ln(prefix, y):
+        return F.layer_norm(y, (d,), W[prefix + 'weight'], W[prefix + 'bias'], 1e-5)
+
+    def attn(a, xq, xkv, H, causal):
+        dh = d // H
+        q = split_heads(lin(a + 'q_proj.', xq) * dh ** -0.5, H, dh)
+        k = split_heads(lin(a + 'k_proj.', xkv), H, dh)
+        v = split_heads(lin(a + 'v_proj.', xkv), H, dh)
+        w = torch.matmul(q, k.transpose(-1, -2))
+        if causal:   # _make_causal_mask: the most negative value above the diagonal
+            T = w.shape[-1]
+            w = w.masked_fill(~torch.tril(torch.ones(T, T, dtype=torch.bool)), torch.finfo(w.dtype).min)
+        p = F.softmax(w, dim=-1)
+        return p[0], lin(a + 'out_proj.', merge_heads(torch.matmul(p, v)))
+
+    def embed(side, ids):
+        pos = torch.arange(len(ids)) + 2
+        return ln(f'model.{side}.layernorm_embedding.',
+                  F.embedding(ids, emb) * scale + F.embedding(pos, W[f'model.{side}.embed_positions.weight']))
+
+    def ffn(b, y):
+        return ln(b + 'final_layer_norm.', y + lin(b + 'fc2.', F.gelu(lin(b + 'fc1.', y))))
+
+    x = embed('encoder', src)
+    enc, dec, cross = [], [], []
+    for l in range(cfg['encoder_layers']):
+        b = f'model.encoder.layers.{l}.'
+        p, o = attn(b + 'self_attn.', x, x, cfg['encoder_attention_heads'], False)
+        enc.append(p)
+        x = ffn(b, ln(b + 'self_attn_layer_norm.', x + o))
+    y = embed('decoder', tgt)
+    H = cfg['decoder_attention_heads']
+    for l in range(cfg['decoder_layers']):
+        b = f'model.decoder.layers.{l}.'
+        p, o = attn(b + 'self_attn.', y, y, H, True)
+        dec.append(p)
+        y = ln(b + 'self_attn_layer_norm.', y + o)
+        p, o = attn(b + 'encoder_attn.', y, x, H, False)
+        cross.append(p)
+        y = ffn(b, ln(b + 'encoder_attn_layer_norm.', y + o))
+    return torch.stack(enc), torch.stack(dec), torch.stack(cross), F.linear(y, emb) + W['final_logits_bias'][0]
+
+
+def check_seq2seq(names):
+    """The encoder-decoder folders: each kind of attention and the logits of the final decoded
+    sequence against expected_seq2seq.json, and torch's own greedy decoding (float64 and
+    float32) against its generated ids."""
+    lines = []
+    for name in names:
+        folder = os.path.join(HERE, name)
+        e = json.load(open(os.path.join(folder, 'expected_seq2seq.json'), encoding='utf-8'))
+        cfg = json.load(open(os.path.join(folder, 'config.json')))
+        src = torch.tensor(e['source_ids'], dtype=torch.long)
+        for prec, tdt in (('float64', torch.float64), ('float32', torch.float32)):
+            W, _ = load(folder, tdt)
+            with torch.no_grad():
+                tgt = [cfg['decoder_start_token_id']]
+                while len(tgt) - 1 < e['max_new_tokens']:
+                    tgt.append(int(torch.argmax(bart(W, cfg, src, torch.tensor(tgt))[3][-1])))
+                    if tgt[-1] == cfg['eos_token_id']:
+                        break
+                assert tgt[1:] == e['generated'], (name, prec, tgt)
+                enc, dec, cross, logits = bart(W, cfg, src, torch.tensor(e['target_ids']))
+            c = e['cases'][0]
+            m = {k: float(np.abs(t.double().numpy() - np.asarray(c[k])).max())
+                 for k, t in (('encoder_attention', enc), ('decoder_attention', dec),
+                              ('cross_attention', cross))}
+            jl = np.asarray(c['logits_last'])
+            m['logit_rel'] = float(np.abs(logits[-1].double().numpy() - jl).max() / np.abs(jl).max())
+            lines.append(f'{name:18s} torch {prec}: greedy {tgt[1:]} as expected; vs expected_seq2seq.json '
+                         + ', '.join(f'{k} {v:.1e}' for k, v in m.items()))
+            limit = 1e-6 if prec == 'float64' else 1e-5
+            assert max(m.values()) < limit, (name, prec, m)
+    return lines
+
+
 def run(folder, W, ids, heads_off):
     cfg = json.load(open(os.path.join(folder, 'config.json')))
     ids = torch.tensor(ids, dtype=torch.long)
@@ -442,4 +530,6 @@ def check(models):
 if __name__ == '__main__':
     import make_tiny_models
     for line in check(make_tiny_models.generated_items()):
+        print(line)
+    for line in check_seq2seq(make_tiny_models.SEQ2SEQ_MODELS):
         print(line)

@@ -1,0 +1,222 @@
+#include "core/model/encoder_decoder.h"
+
+#include "core/error.h"
+#include "core/model/model_loader.h"
+#include "core/tokenizers/hf_tokenizer.h"
+
+namespace attn::core {
+namespace {
+
+// Token embeddings (scaled where the family scales them) plus the side's learned positions,
+// then the side's embedding norm: BartEncoder / BartDecoder before their first layer.
+Matrix embedSide(const Model& model, const std::vector<Token>& tokens, const Matrix& positions,
+                 const NormWeights& norm, const char* side, BlockOps& ops)
+{
+    const TransformerWeights& w = model.weights;
+    const int t = int(tokens.size());
+    if (t == 0)
+        throw Error(std::string(side) + ": no tokens");
+    if (t > positions.rows())
+        throw Error(std::string(side) + ": " + std::to_string(t) + " tokens, more than the " +
+                    std::to_string(positions.rows()) + " positions the model has");
+    checkTokenIds(model, tokens);
+    Matrix x(t, w.config.dModel);
+    for (int i = 0; i < t; ++i)
+        x.row(i) = w.tokenEmbedding.row(tokens[std::size_t(i)].id);
+    if (w.config.embeddingScale != 1.0f)
+        x *= w.config.embeddingScale;
+    x += positions.topRows(t);
+    return norm.present() ? ops.norm(x, norm) : x;
+}
+
+// The encoder's bidirectional self-attention (no keys given) or a decoder layer's
+// cross-attention (the source's tokens and the encoder's output as keys and values).
+std::shared_ptr<const Problem> attentionProblem(std::shared_ptr<const ModelWeights> weights,
+                                                const std::vector<Token>& queries, const Matrix& x,
+                                                const std::vector<Token>* keys = nullptr,
+                                                const Matrix* keyInput = nullptr)
+{
+    auto p = std::make_shared<Problem>();
+    p->queryTokens = queries;
+    p->queryEmbedding = x;
+    p->cross = keys != nullptr;
+    p->keyTokens = keys ? *keys : queries;
+    if (keys)
+        p->keyEmbedding = *keyInput;
+    const std::size_t tk = p->keyTokens.size();
+    p->keyIsPadding.assign(tk, false);
+    p->queryFallback.assign(queries.size(), false);
+    p->keyFallback.assign(tk, false);
+    p->weights = std::move(weights); // validated when loaded
+    p->weightsValidated = true;
+    // BartAttention: softmax(q k^T / sqrt(d_head)) (q_proj's output times head_dim^-0.5).
+    p->score = ScoreKind::ScaledDot;
+    p->normalization = Normalization::Softmax;
+    p->temperature = 1.0f;
+    p->fill = MaskFill::NegativeInfinity;
+    p->mask.causal = false;
+    p->validate();
+    return p;
+}
+
+// A residual branch with its norm before (pre-norm) or after the sum (post-norm, BART).
+template <typename Branch>
+Matrix residual(BlockOps& ops, bool pre, const Matrix& x, const NormWeights& norm, Branch branch)
+{
+    Matrix h = x + branch(pre ? ops.norm(x, norm) : x);
+    return pre ? h : ops.norm(h, norm);
+}
+
+// Runs one attention on the backend and records its warnings under `where`.
+std::shared_ptr<const AttentionResult> attend(Backend& backend,
+                                              std::shared_ptr<const Problem> problem,
+                                              const ComputeOptions& compute,
+                                              const std::string& where, ModelResult& result)
+{
+    auto attention = backend.compute(std::move(problem), compute);
+    for (const std::string& warning : attention->diagnostics.warnings)
+        result.warnings.push_back(where + ": " + warning);
+    return attention;
+}
+
+} // namespace
+
+std::vector<Token> decoderTokens(const Model& model, const std::vector<int>& ids)
+{
+    const HfTokenizer& tokenizer = *model.tokenizer;
+    std::vector<Token> tokens;
+    for (int id : ids) {
+        const bool named = id >= 0 && id < tokenizer.vocabSize();
+        Token token(named ? tokenizer.displayText(id) : QStringLiteral("[id %1]").arg(id), -1, 0);
+        token.id = id;
+        token.piece = named ? tokenizer.pieceOf(id) : QString();
+        tokens.push_back(std::move(token));
+    }
+    return tokens;
+}
+
+std::shared_ptr<const ModelResult>
+runEncoderDecoder(std::shared_ptr<const Model> model, const std::vector<Token>& source,
+                  const std::vector<Token>& target, const Interventions& interventions,
+                  Backend& backend, const ForwardOptions& options)
+{
+    const TransformerWeights& w = model->weights;
+    if (!w.config.encoderDecoder())
+        throw Error("the model is not an encoder-decoder model");
+    BlockOps& ops = backend.blockOps();
+    const bool pre = w.config.placement == NormPlacement::Pre;
+    auto result = std::make_shared<ModelResult>();
+    result->model = model;
+    result->tokens = target;
+    result->sourceTokens = source;
+    result->interventions = interventions;
+    ComputeOptions compute;
+    compute.keepIntermediates = options.keepIntermediates;
+    compute.cancel = options.cancel;
+    auto checkCancel = [&options] {
+        if (options.cancel && options.cancel->load())
+            throw Cancelled();
+    };
+
+    Matrix x = embedSide(*model, source, w.encoderPositionEmbedding, w.encoderEmbeddingNorm,
+                         "source", ops);
+    for (std::size_t l = 0; l < w.encoderLayers.size(); ++l) {
+        checkCancel();
+        const TransformerLayer& layer = w.encoderLayers[l];
+        x = residual(ops, pre, x, layer.attentionNorm, [&](const Matrix& in) {
+            auto a = attend(backend, attentionProblem(layer.attention, source, in), compute,
+                            "encoder layer " + std::to_string(l + 1), *result);
+            Matrix out = a->output;
+            result->encoderLayers.push_back(std::move(a));
+            return out;
+        });
+        x = residual(ops, pre, x, layer.feedForwardNorm,
+                     [&](const Matrix& in) { return ops.feedForward(in, layer.feedForward); });
+    }
+    result->encoderOutput = w.encoderFinalNorm.present() ? ops.norm(x, w.encoderFinalNorm) : x;
+
+    Matrix y = embedSide(*model, target, w.positionEmbedding, w.embeddingNorm, "target", ops);
+    result->hidden.push_back(y);
+    for (std::size_t l = 0; l < w.layers.size(); ++l) {
+        checkCancel();
+        const TransformerLayer& layer = w.layers[l];
+        const std::string where = "decoder layer " + std::to_string(l + 1);
+        y = residual(ops, pre, y, layer.attentionNorm, [&](const Matrix& in) {
+            auto a = attend(backend, layerProblem(*model, int(l), target, in, interventions),
+                            compute, where, *result);
+            Matrix out = a->output;
+            result->layers.push_back(std::move(a));
+            return out;
+        });
+        y = residual(ops, pre, y, layer.crossAttentionNorm, [&](const Matrix& in) {
+            auto a = attend(
+                backend,
+                attentionProblem(layer.crossAttention, target, in, &source, &result->encoderOutput),
+                compute, where + " cross-attention", *result);
+            Matrix out = a->output;
+            result->crossLayers.push_back(std::move(a));
+            return out;
+        });
+        y = residual(ops, pre, y, layer.feedForwardNorm,
+                     [&](const Matrix& in) { return ops.feedForward(in, layer.feedForward); });
+        result->hidden.push_back(y);
+    }
+    result->finalHidden = w.finalNorm.present() ? ops.norm(y, w.finalNorm) : y;
+
+    if (w.hasLanguageModelHead()) {
+        const int last = int(target.size()) - 1;
+        Matrix logits =
+            ops.logits(options.logitsAtEveryPosition ? result->finalHidden
+                                                     : Matrix(result->finalHidden.bottomRows(1)),
+                       w.outputEmbedding(), w.lmBias);
+        PositionPrediction prediction;
+        prediction.position = last;
+        prediction.logits = logits.bottomRows(1);
+        if (prediction.logits.allFinite())
+            prediction.top = topPredictions(*model, prediction.logits, options.topK);
+        else
+            result->warnings.push_back("position " + std::to_string(last + 1) +
+                                       ": some logits are not finite numbers");
+        result->predictions.push_back(std::move(prediction));
+        if (options.logitsAtEveryPosition)
+            result->allLogits = std::move(logits);
+    }
+    result->backend = backend.name();
+    result->device = backend.deviceName();
+    return result;
+}
+
+GreedyDecoding decodeGreedily(const std::shared_ptr<const Model>& model,
+                              const std::vector<Token>& source, int maxNewTokens,
+                              const Interventions& interventions, Backend& backend,
+                              const ForwardOptions& options)
+{
+    const ModelConfig& config = model->config();
+    if (!model->weights.hasLanguageModelHead())
+        throw Error("--generate: the checkpoint has no language-model head (" +
+                    config.architecture.toStdString() + ")");
+    std::vector<int> ids{config.decoderStartToken};
+    GreedyDecoding decoding;
+    // Only the last forward's intermediates are kept; the steps before need the logits alone.
+    ForwardOptions step = options;
+    step.keepIntermediates = false;
+    while (int(decoding.generated.size()) < maxNewTokens && int(ids.size()) < config.maxPositions) {
+        const auto result = runEncoderDecoder(model, source, decoderTokens(*model, ids),
+                                              interventions, backend, step);
+        const RowVector& logits = result->predictions.back().logits;
+        if (!logits.allFinite())
+            throw Error("--generate: step " + std::to_string(decoding.generated.size() + 1) +
+                        ": the logits are not all finite numbers");
+        Eigen::Index next = 0;
+        logits.maxCoeff(&next); // the first maximum: the lowest id among equals
+        decoding.generated.push_back(int(next));
+        ids.push_back(int(next));
+        if (int(next) == config.eosToken)
+            break;
+    }
+    decoding.result = runEncoderDecoder(model, source, decoderTokens(*model, ids), interventions,
+                                        backend, options);
+    return decoding;
+}
+
+} // namespace attn::core

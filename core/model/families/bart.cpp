@@ -1,0 +1,159 @@
+// BART (BartForConditionalGeneration, BartModel) in the hub's names: transformers'
+// modeling_bart.py (Lewis et al. 2019). An encoder and a decoder sharing one token embedding,
+// learned positions read from row 2 on, layernorm_embedding on each side, post-norm blocks,
+// cross-attention in every decoder layer, final_logits_bias added to the tied head's logits.
+#include "core/model/families/families.h"
+
+#include <cmath>
+
+namespace attn::core::families {
+namespace {
+
+// A token id that may be 0 (unlike a size): -1 when the key is null or absent.
+int tokenId(const ConfigReader& c, const QString& key, int fallback)
+{
+    if (!c.has(key))
+        return fallback;
+    const QJsonValue v = c.value(key);
+    const double id = v.toDouble(-1);
+    if (!v.isDouble() || id != std::floor(id) || id < 0 || id > kMaxSize)
+        c.fail(key, "expected a token id (an integer from 0), got " + jsonText(v));
+    return int(id);
+}
+
+// BartAttention's four nn.Linear projections, each with its bias.
+std::shared_ptr<const ModelWeights> attention(const TensorReader& reader, const ModelConfig& config,
+                                              int layer, const std::string& a)
+{
+    const int d = config.dModel;
+    AttentionProjections p;
+    LinearWeights q = reader.linear(a + "q_proj.weight", a + "q_proj.bias", d, d);
+    LinearWeights k = reader.linear(a + "k_proj.weight", a + "k_proj.bias", d, d);
+    LinearWeights v = reader.linear(a + "v_proj.weight", a + "v_proj.bias", d, d);
+    LinearWeights o = reader.linear(a + "out_proj.weight", a + "out_proj.bias", d, d);
+    p.wq = std::move(q.weight);
+    p.bq = std::move(q.bias);
+    p.wk = std::move(k.weight);
+    p.bk = std::move(k.bias);
+    p.wv = std::move(v.weight);
+    p.bv = std::move(v.bias);
+    p.wo = std::move(o.weight);
+    p.bo = std::move(o.bias);
+    return splitHeads(config, layer, std::move(p));
+}
+
+// BartEncoderLayer, or BartDecoderLayer with its encoder_attn (`cross`).
+TransformerLayer readLayer(const TensorReader& reader, const ModelConfig& config, int l,
+                           const std::string& b, int ff, bool cross)
+{
+    const int d = config.dModel;
+    const float eps = config.normEps;
+    TransformerLayer layer;
+    layer.attentionNorm = reader.layerNorm(b + "self_attn_layer_norm", d, eps);
+    layer.attention = attention(reader, config, l, b + "self_attn.");
+    if (cross) {
+        layer.crossAttentionNorm = reader.layerNorm(b + "encoder_attn_layer_norm", d, eps);
+        layer.crossAttention = attention(reader, config, l, b + "encoder_attn.");
+    }
+    layer.feedForwardNorm = reader.layerNorm(b + "final_layer_norm", d, eps);
+    layer.feedForward.kind = FeedForwardKind::Plain;
+    layer.feedForward.activation = config.activation;
+    layer.feedForward.in = reader.linear(b + "fc1.weight", b + "fc1.bias", ff, d);
+    layer.feedForward.out = reader.linear(b + "fc2.weight", b + "fc2.bias", d, ff);
+    return layer;
+}
+
+// BartLearnedPositionalEmbedding: max_position_embeddings + 2 rows, position p in row p + 2.
+Matrix positions(const TensorReader& reader, const ModelConfig& config, const std::string& name)
+{
+    return reader.matrix(name, config.maxPositions + config.positionOffset, config.dModel)
+        .bottomRows(config.maxPositions);
+}
+
+} // namespace
+
+void readBartConfig(const ConfigReader& c, ModelConfig& config)
+{
+    config.dModel = c.size("d_model", kWidth);
+    config.heads = c.size("decoder_attention_heads", kHeadCount);
+    config.kvHeads = config.heads;
+    config.layers = c.size("decoder_layers");
+    config.dFeedForward = c.size("decoder_ffn_dim");
+    config.encoderLayers = c.size("encoder_layers");
+    config.encoderHeads = c.size("encoder_attention_heads", kHeadCount);
+    if (config.dModel % config.encoderHeads != 0)
+        c.fail("encoder_attention_heads", std::to_string(config.encoderHeads) +
+                                              " does not divide d_model " +
+                                              std::to_string(config.dModel));
+    config.encoderFeedForward = c.size("encoder_ffn_dim");
+    config.vocab = c.size("vocab_size");
+    config.maxPositions = c.size("max_position_embeddings");
+    config.positionOffset = 2; // BartLearnedPositionalEmbedding's offset
+    config.dHead = config.dModel / config.heads;
+    config.normEps = 1e-5f; // nn.LayerNorm's default in modeling_bart.py, not a config key
+    config.activation = parseActivation(c, "activation_function", "gelu");
+    config.norm = NormKind::LayerNorm;
+    config.placement = NormPlacement::Post;
+    // BartScaledWordEmbedding: sqrt(d_model) with scale_embedding, else 1.
+    config.embeddingScale =
+        c.boolean("scale_embedding", false) ? std::sqrt(float(config.dModel)) : 1.0f;
+    config.tiedEmbeddings = c.boolean("tie_word_embeddings", true);
+    config.qkvBias = config.outputBias = config.feedForwardBias = true;
+    config.causal = true; // the decoder's self-attention; the encoder's sees every position
+    config.decoderStartToken = tokenId(c, "decoder_start_token_id", 2);
+    config.eosToken = tokenId(c, "eos_token_id", 2);
+    // mBART's pre-norm blocks and final norms are another family (model_type mbart).
+    if (c.boolean("normalize_before", false))
+        c.fail("normalize_before", "true (pre-norm, as in mBART) is not supported");
+    if (c.boolean("add_final_layer_norm", false))
+        c.fail("add_final_layer_norm", "true (as in mBART) is not supported");
+}
+
+TransformerWeights readBart(const TensorReader& reader, const ModelConfig& config)
+{
+    // BartForConditionalGeneration writes "model.shared..."; BartModel "shared...".
+    const std::string p = reader.contains("shared.weight") ? "" : "model.";
+    const int d = config.dModel;
+    const float eps = config.normEps;
+    ModelConfig encoder = config;
+    encoder.heads = encoder.kvHeads = config.encoderHeads;
+    encoder.dHead = d / config.encoderHeads;
+    const int total = config.encoderLayers + config.layers;
+
+    TransformerWeights w;
+    w.config = config;
+    // The shared table; safetensors keeps one name of tied tensors, not always "shared".
+    std::string embedding = p + "shared.weight";
+    for (const std::string& tied :
+         {p + "decoder.embed_tokens.weight", p + "encoder.embed_tokens.weight"})
+        if (!reader.contains(embedding) && reader.contains(tied))
+            embedding = tied;
+    w.tokenEmbedding = reader.matrix(embedding, config.vocab, d);
+
+    w.encoderPositionEmbedding = positions(reader, config, p + "encoder.embed_positions.weight");
+    w.encoderEmbeddingNorm = reader.layerNorm(p + "encoder.layernorm_embedding", d, eps);
+    for (int l = 0; l < config.encoderLayers; ++l) {
+        w.encoderLayers.push_back(readLayer(reader, encoder, l,
+                                            p + "encoder.layers." + std::to_string(l) + ".",
+                                            config.encoderFeedForward, false));
+        reader.layerDone(l + 1, total);
+    }
+
+    w.positionEmbedding = positions(reader, config, p + "decoder.embed_positions.weight");
+    w.embeddingNorm = reader.layerNorm(p + "decoder.layernorm_embedding", d, eps);
+    for (int l = 0; l < config.layers; ++l) {
+        w.layers.push_back(readLayer(reader, config, l,
+                                     p + "decoder.layers." + std::to_string(l) + ".",
+                                     config.dFeedForward, true));
+        reader.layerDone(config.encoderLayers + l + 1, total);
+    }
+
+    if (w.config.objective != Objective::None) {
+        if (!config.tiedEmbeddings || reader.contains("lm_head.weight"))
+            w.lmHead = reader.matrix("lm_head.weight", config.vocab, d);
+        w.lmBias = reader.matrix("final_logits_bias", 1, config.vocab).row(0);
+    }
+    return w;
+}
+
+} // namespace attn::core::families
