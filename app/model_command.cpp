@@ -9,6 +9,7 @@
 #include "core/limits.h"
 #include "core/model/activation_patching.h"
 #include "core/model/available_memory.h"
+#include "core/model/encoder_decoder.h"
 #include "core/model/forward.h"
 #include "core/model/lens_json.h"
 #include "core/model/logit_attribution.h"
@@ -27,6 +28,7 @@
 #include "ui/widgets/score_options.h"
 
 #include <QCommandLineParser>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
 #include <algorithm>
@@ -516,19 +518,35 @@ int runModelHeadless(const CommandLine& commandLine)
         forward.keepIntermediates = !commandLine.dumpPath.isEmpty() ||
                                     !commandLine.matrixPath.isEmpty() ||
                                     commandLine.figure.view == ui::FigureView::Pipeline;
-        const auto result = core::runModel(model, tokens, interventions, *backend, forward);
-        for (const std::string& warning : result->warnings)
-            printLine(stderr, QStringLiteral("warning: ") + QString::fromStdString(warning));
+        std::shared_ptr<const core::ModelResult> result;
+        std::optional<core::GreedyDecoding> decoding;
         std::optional<core::Generation> generation;
-        if (options.generate.active()) {
-            core::GenerationSettings settings = options.generate.settings();
-            settings.alternatives = options.topK;
-            core::ForwardOptions steps = forward;
-            steps.keepIntermediates = false; // the dump holds the prompt's forward only
-            generation = core::generate(model, tokens, interventions, *backend, settings, steps);
-            printLine(stdout, generation->continuation);
+        if (options.generate.active() && config.encoderDecoder()) {
+            if (options.generate.samplingAsked || !options.generate.stopStrings.isEmpty() ||
+                options.generate.repetitionPenalty != 1.0f)
+                throw core::Error("--generate: an encoder-decoder model decodes greedily here; "
+                                  "--temperature, --top-k, --top-p, --repetition-penalty, --seed "
+                                  "and --stop are for decoder-only models");
+            decoding = core::decodeGreedily(model, tokens, *options.generate.count, interventions,
+                                            *backend, forward);
+            result = decoding->result;
+            QStringList texts;
+            for (int id : decoding->generated)
+                texts << model->tokenizer->displayText(id);
+            printLine(stdout, QStringLiteral("generated: ") + texts.join(QLatin1Char(' ')));
         } else {
-            printPredictions(*result);
+            result = core::runModel(model, tokens, interventions, *backend, forward);
+            if (options.generate.active()) {
+                core::GenerationSettings settings = options.generate.settings();
+                settings.alternatives = options.topK;
+                core::ForwardOptions steps = forward;
+                steps.keepIntermediates = false; // the dump holds the prompt's forward only
+                generation =
+                    core::generate(model, tokens, interventions, *backend, settings, steps);
+                printLine(stdout, generation->continuation);
+            } else {
+                printPredictions(*result);
+            }
         }
         ui::ModelFigureSource source;
         source.result = result;
@@ -548,6 +566,12 @@ int runModelHeadless(const CommandLine& commandLine)
                 addGenerationToJson(*generation, dump);
             for (auto it = analyses.begin(); it != analyses.end(); ++it)
                 dump[it.key()] = it.value();
+            if (decoding) {
+                QJsonArray generated;
+                for (int id : decoding->generated)
+                    generated.append(id);
+                dump.insert(QStringLiteral("generated"), generated);
+            }
             outputs.emplace_back(commandLine.dumpPath,
                                  QJsonDocument(dump).toJson(QJsonDocument::Indented));
         }

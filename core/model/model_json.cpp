@@ -21,18 +21,32 @@ QJsonArray predictionsToJson(const std::vector<Prediction>& top)
     return array;
 }
 
+QJsonArray layersToJson(const std::vector<std::shared_ptr<const AttentionResult>>& layers)
+{
+    QJsonArray array;
+    for (std::size_t l = 0; l < layers.size(); ++l) {
+        const AttentionResult& layer = *layers[l];
+        array.append(QJsonObject{{QStringLiteral("layer"), int(l) + 1},
+                                 {QStringLiteral("settings"), settingsToJson(*layer.problem)},
+                                 {QStringLiteral("heads"), headsToJson(layer)}});
+    }
+    return array;
+}
+
 } // namespace
 
 std::int64_t modelDumpNumbers(const ModelResult& result)
 {
     std::int64_t numbers = 0;
     auto add = [&numbers](const Matrix& m) { numbers += std::int64_t(m.size()); };
-    for (const auto& layer : result.layers) {
-        for (const HeadResult& head : layer->heads) {
-            for (const Matrix* m :
-                 {&head.Q, &head.K, &head.V, &head.rotatedQ, &head.rotatedK, &head.weights,
-                  &head.output, &head.rawScores, &head.scaledScores, &head.maskedScores})
-                add(*m);
+    for (const auto* kind : {&result.layers, &result.encoderLayers, &result.crossLayers}) {
+        for (const auto& layer : *kind) {
+            for (const HeadResult& head : layer->heads) {
+                for (const Matrix* m :
+                     {&head.Q, &head.K, &head.V, &head.rotatedQ, &head.rotatedK, &head.weights,
+                      &head.output, &head.rawScores, &head.scaledScores, &head.maskedScores})
+                    add(*m);
+            }
         }
     }
     for (const PositionPrediction& p : result.predictions)
@@ -50,13 +64,7 @@ QJsonObject modelResultToJson(const ModelResult& result)
         ids.append(token.id);
         tokens.append(token.text);
     }
-    QJsonArray layers;
-    for (std::size_t l = 0; l < result.layers.size(); ++l) {
-        const AttentionResult& layer = *result.layers[l];
-        layers.append(QJsonObject{{QStringLiteral("layer"), int(l) + 1},
-                                  {QStringLiteral("settings"), settingsToJson(*layer.problem)},
-                                  {QStringLiteral("heads"), headsToJson(layer)}});
-    }
+    const QJsonArray layers = layersToJson(result.layers);
 
     // A causal model predicts the next token: one array of logits. A masked model predicts
     // each [MASK]: one object per position.
@@ -89,7 +97,7 @@ QJsonObject modelResultToJson(const ModelResult& result)
         stages.append(QJsonObject{{QStringLiteral("stage"), QString::fromStdString(stage.stage)},
                                   {QStringLiteral("milliseconds"), stage.milliseconds}});
 
-    return QJsonObject{
+    QJsonObject dump{
         {QStringLiteral("format"), QStringLiteral("attention-explorer-dump")},
         {QStringLiteral("version"), 1},
         {QStringLiteral("backend"), QString::fromStdString(result.backend)},
@@ -115,6 +123,21 @@ QJsonObject modelResultToJson(const ModelResult& result)
         {QStringLiteral("stages"), stages},
         {QStringLiteral("warnings"), warnings},
     };
+    if (config.encoderDecoder()) {
+        // The source the encoder read; `tokenIds`, `tokens` and `layers` are the decoder's.
+        QJsonArray sourceIds;
+        QJsonArray sourceTokens;
+        for (const Token& token : result.sourceTokens) {
+            sourceIds.append(token.id);
+            sourceTokens.append(token.text);
+        }
+        dump.insert(QStringLiteral("sourceIds"), sourceIds);
+        dump.insert(QStringLiteral("sourceTokens"), sourceTokens);
+        dump.insert(QStringLiteral("encoderLayers"), layersToJson(result.encoderLayers));
+        dump.insert(QStringLiteral("decoderLayers"), layers);
+        dump.insert(QStringLiteral("crossLayers"), layersToJson(result.crossLayers));
+    }
+    return dump;
 }
 
 } // namespace attn::core

@@ -76,6 +76,8 @@ private slots:
     void modelInfoOfTheFamiliesFlags();
     void brokenCheckpointExits3_data();
     void brokenCheckpointExits3();
+    void encoderDecoderGenerates_data();
+    void encoderDecoderGenerates();
 };
 
 void TestModelCommand::dumpMatchesReference_data()
@@ -595,6 +597,12 @@ void TestModelCommand::brokenCheckpointExits3_data()
     QTest::newRow("misshapen tensor")
         << "phi" << QJsonObject{{QStringLiteral("intermediate_size"), 65}}
         << "model.safetensors: model.layers.0.mlp.fc1.weight: expected 65x24, got 64x24";
+    QTest::newRow("missing encoder-decoder tensor")
+        << "bart" << QJsonObject{{QStringLiteral("encoder_layers"), 3}}
+        << "model.safetensors: model.encoder.layers.2.self_attn_layer_norm.weight: missing";
+    QTest::newRow("misshapen encoder-decoder tensor")
+        << "bart" << QJsonObject{{QStringLiteral("decoder_ffn_dim"), 50}}
+        << "model.safetensors: model.decoder.layers.0.fc1.weight: expected 50x16, got 48x16";
 }
 
 void TestModelCommand::brokenCheckpointExits3()
@@ -614,6 +622,58 @@ void TestModelCommand::brokenCheckpointExits3()
              QStringLiteral("--backend"), QStringLiteral("cpu")});
     QCOMPARE(result.code, 3);
     QVERIFY2(result.err.contains(message), qPrintable(result.err));
+}
+
+void TestModelCommand::encoderDecoderGenerates_data()
+{
+    QTest::addColumn<QString>("backend");
+    QTest::newRow("cpu") << "cpu";
+    QTest::newRow("vulkan") << "vulkan";
+}
+
+void TestModelCommand::encoderDecoderGenerates()
+{
+    // BART: --text is the source; --generate decodes greedily from decoder_start_token_id, as
+    // PyTorch's greedy decoding did (tests/data/models/bart/expected_seq2seq.json).
+    QFETCH(QString, backend);
+    QFile file(fixture(QStringLiteral("bart")) + QStringLiteral("/expected_seq2seq.json"));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject e = QJsonDocument::fromJson(file.readAll()).object();
+    const QJsonObject c = e[QLatin1String("cases")].toArray()[0].toObject();
+    QTemporaryDir dir;
+    const QString dump = dir.filePath(QStringLiteral("out.json"));
+    const auto result = run({QStringLiteral("--model"), fixture(QStringLiteral("bart")),
+                             QStringLiteral("--text"), e[QLatin1String("source_text")].toString(),
+                             QStringLiteral("--generate"), QStringLiteral("8"),
+                             QStringLiteral("--dump"), dump, QStringLiteral("--backend"), backend});
+    QVERIFY2(result.code == 0, qPrintable(result.err));
+    const QJsonObject out = readJson(dump);
+    if (backend == QLatin1String("vulkan") && qEnvironmentVariable("CI") != QLatin1String("true") &&
+        out[QLatin1String("backend")].toString() != QLatin1String("Vulkan"))
+        QSKIP("no Vulkan device (CI=true makes this a failure)");
+    QVERIFY(result.out.startsWith(QLatin1String("generated: ")));
+    QCOMPARE(out[QLatin1String("generated")].toArray(), e[QLatin1String("generated")].toArray());
+    QCOMPARE(out[QLatin1String("sourceIds")].toArray(), e[QLatin1String("source_ids")].toArray());
+    QCOMPARE(out[QLatin1String("tokenIds")].toArray(), e[QLatin1String("target_ids")].toArray());
+    QCOMPARE(out[QLatin1String("decoderLayers")], out[QLatin1String("layers")]);
+    for (const auto& [key, want] : {std::pair{"encoderLayers", "encoder_attention"},
+                                    std::pair{"decoderLayers", "decoder_attention"},
+                                    std::pair{"crossLayers", "cross_attention"}}) {
+        const QJsonArray layers = out[QLatin1String(key)].toArray();
+        const QJsonArray attention = c[QLatin1String(want)].toArray();
+        QCOMPARE(layers.size(), attention.size());
+        for (int l = 0; l < layers.size(); ++l) {
+            const QJsonArray heads = layers[l][QLatin1String("heads")].toArray();
+            QCOMPARE(heads.size(), attention[l].toArray().size());
+            for (int h = 0; h < heads.size(); ++h)
+                QVERIFY2(
+                    maxDifference(matrixOf(heads[h][QLatin1String("weights")]),
+                                  matrixOf(attention[l][h])) < 2e-5,
+                    qPrintable(QStringLiteral("%1 %2 head %3").arg(key).arg(l + 1).arg(h + 1)));
+        }
+    }
+    QVERIFY(relative(rowOf(out[QLatin1String("logits")]), rowOf(c[QLatin1String("logits_last")])) <
+            5e-5);
 }
 
 QTEST_GUILESS_MAIN(TestModelCommand)
