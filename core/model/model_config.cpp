@@ -36,7 +36,8 @@ Objective objectiveOf(const QString& architecture, const families::FamilyEntry& 
         return Objective::MaskedLm;
     if (architecture.endsWith("LMHeadModel") || architecture.endsWith("ForCausalLM") ||
         architecture == "GPT2DoubleHeadsModel" ||
-        architecture.endsWith("ForConditionalGeneration"))         // BART: the decoder's next token
+        architecture.endsWith("ForConditionalGeneration") || // BART: the decoder's next token
+        architecture == "MarianMTModel")
         return causal ? Objective::CausalLm : Objective::MaskedLm; // BERT without is_decoder
     // GPT2Model, BertModel, LlamaModel and the task heads (*ForSequenceClassification, ...)
     // whose weights we do not use: the transformer alone, no prediction.
@@ -193,8 +194,11 @@ long long ModelConfig::parameterCount() const
         encoder.dHead = dModel / encoderHeads;
         encoder.dFeedForward = encoderFeedForward;
         const long long cross = 4 * d * d + (qkvBias ? 3 * d : 0) + (outputBias ? d : 0) + normSize;
+        // BART's layernorm_embedding on each side; Marian (static positions) has none.
+        const bool embeddingNorms = toString(family) != "marian";
         long long total = (long long)(vocab)*d + 2 * (maxPositions + positionOffset) * d +
-                          2 * normSize + weightsPerLayer(encoder) * encoderLayers +
+                          (embeddingNorms ? 2 * normSize : 0) +
+                          weightsPerLayer(encoder) * encoderLayers +
                           (weightsPerLayer(*this) + cross) * layers + vocab;
         if (!tiedEmbeddings)
             total += (long long)(vocab)*d;

@@ -1,6 +1,7 @@
-// The encoder-decoder forward (BART) on the tiny checkpoint tests/data/models/bart, against
-// expected_seq2seq.json: a float64 NumPy forward written from modeling_bart (reference.py),
-// confirmed by PyTorch (torch_check.py), both as make_tiny_models.py records.
+// The encoder-decoder forward (BART, Marian) on the tiny checkpoints tests/data/models/bart and
+// marian, against expected_seq2seq.json: a float64 NumPy forward written from modeling_bart and
+// modeling_marian (reference.py), confirmed by PyTorch (torch_check.py), as
+// make_tiny_models.py records.
 
 #include "core/cpu_backend.h"
 #include "core/error.h"
@@ -11,6 +12,9 @@
 
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <cmath>
+#include <map>
 
 using namespace attn::core;
 using attn::test::matrixOf;
@@ -23,20 +27,28 @@ namespace {
 constexpr double kAttentionTolerance = 1e-5;
 constexpr double kRelativeTolerance = 2e-5;
 
-QString bartFolder()
+QString folderOf(const QString& name)
 {
-    return attn::test::modelFixturesDir() + QStringLiteral("/bart");
+    return attn::test::modelFixturesDir() + QLatin1Char('/') + name;
+}
+
+std::shared_ptr<const Model> fixture(const QString& name)
+{
+    static std::map<QString, std::shared_ptr<const Model>> loaded;
+    auto& model = loaded[name];
+    if (!model)
+        model = loadModel(folderOf(name));
+    return model;
 }
 
 std::shared_ptr<const Model> bart()
 {
-    static const std::shared_ptr<const Model> model = loadModel(bartFolder());
-    return model;
+    return fixture(QStringLiteral("bart"));
 }
 
-QJsonObject expected()
+QJsonObject expected(const QString& name = QStringLiteral("bart"))
 {
-    QFile file(bartFolder() + QStringLiteral("/expected_seq2seq.json"));
+    QFile file(folderOf(name) + QStringLiteral("/expected_seq2seq.json"));
     if (!file.open(QIODevice::ReadOnly))
         return {};
     return QJsonDocument::fromJson(file.readAll()).object();
@@ -79,8 +91,12 @@ class TestEncoderDecoder : public QObject
 
 private slots:
     void configReadsBothSides();
+    void marianConfig();
+    void marianPositionsAreSinusoidalHalves();
     void sourceIsTokenizedAsBartDoes();
+    void forwardMatchesReference_data();
     void forwardMatchesReference();
+    void greedyDecodingMatchesReference_data() { forwardMatchesReference_data(); }
     void greedyDecodingMatchesReference();
     void runModelDecodesOneStep();
     void missingOrMisshapenTensorIsNamed_data();
@@ -117,6 +133,48 @@ void TestEncoderDecoder::configReadsBothSides()
     QCOMPARE(int(w.lmBias.size()), 261);
 }
 
+void TestEncoderDecoder::marianConfig()
+{
+    const auto marian = fixture(QStringLiteral("marian"));
+    const ModelConfig& c = marian->config();
+    QCOMPARE(QString(toString(c.family).data()), QStringLiteral("marian"));
+    QCOMPARE(c.architecture, QStringLiteral("MarianMTModel"));
+    QCOMPARE(c.objective, Objective::CausalLm);
+    QCOMPARE(c.encoderLayers, 2);
+    QCOMPARE(c.encoderHeads, 2);
+    QCOMPARE(c.heads, 4);
+    QCOMPARE(c.positionOffset, 0);
+    QCOMPARE(c.embeddingScale, 4.0f); // sqrt(16)
+    QVERIFY(c.activation == Activation::Silu);
+    QCOMPARE(c.decoderStartToken, 258); // <pad>, the last id
+    QCOMPARE(c.eosToken, 0);
+    QVERIFY(!marian->weights.embeddingNorm.present());
+    QVERIFY(!marian->weights.encoderEmbeddingNorm.present());
+    // By hand: final_logits_bias 259; shared 259 x 16 = 4144; the stored position tables 2 x 32
+    // x 16 = 1024; no embedding norms; encoder layers 2 x 2488; decoder layers 2 x 3872: 18147.
+    QCOMPARE(c.parameterCount(), 18147LL);
+}
+
+void TestEncoderDecoder::marianPositionsAreSinusoidalHalves()
+{
+    // d = 16: column i < 8 is sin(p / 10000^(2i/16)), column 8 + i cos of the same angle.
+    const Matrix& table = fixture(QStringLiteral("marian"))->weights.positionEmbedding;
+    QCOMPARE(table.rows(), Eigen::Index(32));
+    QCOMPARE(table(0, 0), 0.0f);
+    QCOMPARE(table(0, 8), 1.0f);
+    QCOMPARE(table(3, 0), float(std::sin(3.0)));
+    QCOMPARE(table(3, 8), float(std::cos(3.0)));
+    QCOMPARE(table(5, 1), float(std::sin(5.0 / std::pow(10000.0, 2.0 / 16.0))));
+    QCOMPARE(table(5, 9), float(std::cos(5.0 / std::pow(10000.0, 2.0 / 16.0))));
+}
+
+void TestEncoderDecoder::forwardMatchesReference_data()
+{
+    QTest::addColumn<QString>("folder");
+    QTest::newRow("bart") << "bart";
+    QTest::newRow("marian") << "marian";
+}
+
 void TestEncoderDecoder::sourceIsTokenizedAsBartDoes()
 {
     // <s> H i Ġ c a t </s>: a byte-level vocabulary without merges, one token per byte.
@@ -129,15 +187,21 @@ void TestEncoderDecoder::sourceIsTokenizedAsBartDoes()
 
 void TestEncoderDecoder::forwardMatchesReference()
 {
-    const QJsonObject e = expected();
+    QFETCH(QString, folder);
+    const auto model = fixture(folder);
+    const QJsonObject e = expected(folder);
     const QJsonObject c = e[QLatin1String("cases")].toArray()[0].toObject();
-    const std::vector<Token> source = decoderTokens(*bart(), idsOf(e[QLatin1String("source_ids")]));
-    const std::vector<Token> target = decoderTokens(*bart(), idsOf(e[QLatin1String("target_ids")]));
+    // The ids as the reference tokenized the source (Marian's own tokenizer is SentencePiece).
+    const std::vector<Token> source = decoderTokens(*model, idsOf(e[QLatin1String("source_ids")]));
+    const std::vector<Token> target = decoderTokens(*model, idsOf(e[QLatin1String("target_ids")]));
     CpuBackend backend;
-    const auto result = runEncoderDecoder(bart(), source, target, {}, backend);
-    compareAttention(result->encoderLayers, c[QLatin1String("encoder_attention")], 4, "encoder");
-    compareAttention(result->layers, c[QLatin1String("decoder_attention")], 2, "decoder");
-    compareAttention(result->crossLayers, c[QLatin1String("cross_attention")], 2, "cross");
+    const auto result = runEncoderDecoder(model, source, target, {}, backend);
+    const int encoderHeads = model->config().encoderHeads;
+    const int heads = model->config().heads;
+    compareAttention(result->encoderLayers, c[QLatin1String("encoder_attention")], encoderHeads,
+                     "encoder");
+    compareAttention(result->layers, c[QLatin1String("decoder_attention")], heads, "decoder");
+    compareAttention(result->crossLayers, c[QLatin1String("cross_attention")], heads, "cross");
     // Cross-attention: target positions x source positions.
     QCOMPARE(result->crossLayers[0]->heads[0].weights.rows(), Eigen::Index(target.size()));
     QCOMPARE(result->crossLayers[0]->heads[0].weights.cols(), Eigen::Index(source.size()));
@@ -151,20 +215,22 @@ void TestEncoderDecoder::forwardMatchesReference()
 
 void TestEncoderDecoder::greedyDecodingMatchesReference()
 {
-    const QJsonObject e = expected();
-    const std::vector<Token> source = decoderTokens(*bart(), idsOf(e[QLatin1String("source_ids")]));
+    QFETCH(QString, folder);
+    const auto model = fixture(folder);
+    const QJsonObject e = expected(folder);
+    const std::vector<Token> source = decoderTokens(*model, idsOf(e[QLatin1String("source_ids")]));
     CpuBackend backend;
     const GreedyDecoding decoding =
-        decodeGreedily(bart(), source, e[QLatin1String("max_new_tokens")].toInt(), {}, backend);
+        decodeGreedily(model, source, e[QLatin1String("max_new_tokens")].toInt(), {}, backend);
     QCOMPARE(decoding.generated, idsOf(e[QLatin1String("generated")]));
     std::vector<int> target;
     for (const Token& t : decoding.result->tokens)
         target.push_back(t.id);
     QCOMPARE(target, idsOf(e[QLatin1String("target_ids")]));
-    QCOMPARE(decoding.result->layerCount(), 3);
+    QCOMPARE(decoding.result->layerCount(), model->config().layers);
 
     // Two new tokens at most: the first two of the reference's.
-    const GreedyDecoding shortDecoding = decodeGreedily(bart(), source, 2, {}, backend);
+    const GreedyDecoding shortDecoding = decodeGreedily(model, source, 2, {}, backend);
     const std::vector<int> all = idsOf(e[QLatin1String("generated")]);
     QCOMPARE(shortDecoding.generated, std::vector<int>(all.begin(), all.begin() + 2));
 }

@@ -950,7 +950,8 @@ private slots:
         QTest::newRow("unknown model_type")
             << "gpt2" << QJsonObject{{"model_type", "t5"}}
             << "config.json: model_type: 't5' is not supported (gpt2, bert, distilbert, "
-               "llama, mistral, qwen2, gpt_neox, gemma, opt, phi, roberta, xlm-roberta, bart)";
+               "llama, mistral, qwen2, gpt_neox, gemma, opt, phi, roberta, xlm-roberta, bart, "
+               "marian)";
         QTest::newRow("no model_type") << "gpt2" << QJsonObject{{"model_type", QJsonValue::Null}}
                                        << "config.json: model_type: missing";
         QTest::newRow("gpt_neox rotary_pct 0")
@@ -1098,7 +1099,8 @@ private slots:
         QTest::newRow("unknown model_type")
             << "gpt2" << patchConfig({{"model_type", "t5"}})
             << "config.json: model_type: 't5' is not supported (gpt2, bert, distilbert, "
-               "llama, mistral, qwen2, gpt_neox, gemma, opt, phi, roberta, xlm-roberta, bart)";
+               "llama, mistral, qwen2, gpt_neox, gemma, opt, phi, roberta, xlm-roberta, bart, "
+               "marian)";
         QTest::newRow("missing tokenizer (vocab.json + merges.txt)")
             << "gpt2" << removeFiles({"vocab.json", "merges.txt"})
             << "model: no tokenizer (tokenizer.json";

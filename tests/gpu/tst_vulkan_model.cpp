@@ -310,6 +310,7 @@ private slots:
     void otherShapesAndStaging();
     void forwardMatchesCpu_data();
     void forwardMatchesCpu();
+    void encoderDecoderMatchesCpu_data();
     void encoderDecoderMatchesCpu();
     void extremeWeightsMatchCpu_data();
     void extremeWeightsMatchCpu();
@@ -741,11 +742,19 @@ void TestVulkanModel::forwardMatchesCpu()
     QVERIFY(!cpu->predictions.empty() || model->config().objective == core::Objective::MaskedLm);
 }
 
-// BART (tests/data/models/bart): greedy decoding makes the same choices on Vulkan, and the
+void TestVulkanModel::encoderDecoderMatchesCpu_data()
+{
+    QTest::addColumn<QString>("folder");
+    QTest::newRow("bart") << "bart";
+    QTest::newRow("marian") << "marian";
+}
+
+// BART and Marian (tests/data/models): greedy decoding makes the same choices on Vulkan, and the
 // final sequence's encoder, decoder and cross-attention heads, hidden states and logits match.
 void TestVulkanModel::encoderDecoderMatchesCpu()
 {
-    const auto model = fixture(QStringLiteral("bart"));
+    QFETCH(QString, folder);
+    const auto model = fixture(folder);
     const std::vector<core::Token> source = core::modelTokens(*model, QStringLiteral("Hi cat"));
     const core::GreedyDecoding cpu = core::decodeGreedily(model, source, 8, {}, m_cpu);
     const core::GreedyDecoding gpu = core::decodeGreedily(model, source, 8, {}, *m_backend);

@@ -2,6 +2,8 @@
 // modeling_bart.py (Lewis et al. 2019). An encoder and a decoder sharing one token embedding,
 // learned positions read from row 2 on, layernorm_embedding on each side, post-norm blocks,
 // cross-attention in every decoder layer, final_logits_bias added to the tied head's logits.
+// Marian (MarianMTModel, Helsinki-NLP/opus-mt-*; modeling_marian.py copies BART's modules) is
+// the same but for static sinusoidal positions from 0, no layernorm_embedding and swish.
 #include "core/model/families/families.h"
 
 #include <cmath>
@@ -70,6 +72,29 @@ Matrix positions(const TensorReader& reader, const ModelConfig& config, const st
         .bottomRows(config.maxPositions);
 }
 
+// MarianSinusoidalPositionalEmbedding._init_weight: the angle p / 10000^(2 (j / 2) / d) in
+// double; column j even gives sin into the first half (column j / 2), j odd cos into the
+// second (column ceil(d / 2) + j / 2): halves, not interleaved (Vaswani et al. 2017 interleave).
+// The model builds this table itself; a checkpoint may or may not store it, so it is not read.
+Matrix sinusoidalPositions(int rows, int d)
+{
+    Matrix table(rows, d);
+    const int half = (d + 1) / 2;
+    for (int p = 0; p < rows; ++p) {
+        for (int j = 0; j < d; ++j) {
+            const double angle = double(p) / std::pow(10000.0, 2.0 * double(j / 2) / double(d));
+            if (j % 2 == 0)
+                table(p, j / 2) = float(std::sin(angle));
+            else
+                table(p, half + j / 2) = float(std::cos(angle));
+        }
+    }
+    return table;
+}
+
+TransformerWeights readEncoderDecoder(const TensorReader& reader, const ModelConfig& config,
+                                      bool sinusoidal);
+
 } // namespace
 
 void readBartConfig(const ConfigReader& c, ModelConfig& config)
@@ -109,7 +134,35 @@ void readBartConfig(const ConfigReader& c, ModelConfig& config)
         c.fail("add_final_layer_norm", "true (as in mBART) is not supported");
 }
 
+void readMarianConfig(const ConfigReader& c, ModelConfig& config)
+{
+    readBartConfig(c, config);
+    config.positionOffset = 0; // the static table starts at position 0
+    // MarianConfig's defaults: the pad token starts the decoder, </s> (id 0) ends it.
+    config.decoderStartToken =
+        tokenId(c, "decoder_start_token_id", tokenId(c, "pad_token_id", config.vocab - 1));
+    config.eosToken = tokenId(c, "eos_token_id", 0);
+    if (!c.boolean("share_encoder_decoder_embeddings", true))
+        c.fail("share_encoder_decoder_embeddings",
+               "false (separate decoder embeddings, decoder_vocab_size) is not supported");
+    if (!c.boolean("static_position_embeddings", true))
+        c.fail("static_position_embeddings", "false is not supported");
+}
+
 TransformerWeights readBart(const TensorReader& reader, const ModelConfig& config)
+{
+    return readEncoderDecoder(reader, config, false);
+}
+
+TransformerWeights readMarian(const TensorReader& reader, const ModelConfig& config)
+{
+    return readEncoderDecoder(reader, config, true);
+}
+
+namespace {
+
+TransformerWeights readEncoderDecoder(const TensorReader& reader, const ModelConfig& config,
+                                      bool sinusoidal)
 {
     // BartForConditionalGeneration writes "model.shared..."; BartModel "shared...".
     const std::string p = reader.contains("shared.weight") ? "" : "model.";
@@ -130,8 +183,13 @@ TransformerWeights readBart(const TensorReader& reader, const ModelConfig& confi
             embedding = tied;
     w.tokenEmbedding = reader.matrix(embedding, config.vocab, d);
 
-    w.encoderPositionEmbedding = positions(reader, config, p + "encoder.embed_positions.weight");
-    w.encoderEmbeddingNorm = reader.layerNorm(p + "encoder.layernorm_embedding", d, eps);
+    if (sinusoidal) {
+        w.encoderPositionEmbedding = sinusoidalPositions(config.maxPositions, d);
+    } else {
+        w.encoderPositionEmbedding =
+            positions(reader, config, p + "encoder.embed_positions.weight");
+        w.encoderEmbeddingNorm = reader.layerNorm(p + "encoder.layernorm_embedding", d, eps);
+    }
     for (int l = 0; l < config.encoderLayers; ++l) {
         w.encoderLayers.push_back(readLayer(reader, encoder, l,
                                             p + "encoder.layers." + std::to_string(l) + ".",
@@ -139,8 +197,12 @@ TransformerWeights readBart(const TensorReader& reader, const ModelConfig& confi
         reader.layerDone(l + 1, total);
     }
 
-    w.positionEmbedding = positions(reader, config, p + "decoder.embed_positions.weight");
-    w.embeddingNorm = reader.layerNorm(p + "decoder.layernorm_embedding", d, eps);
+    if (sinusoidal) {
+        w.positionEmbedding = w.encoderPositionEmbedding;
+    } else {
+        w.positionEmbedding = positions(reader, config, p + "decoder.embed_positions.weight");
+        w.embeddingNorm = reader.layerNorm(p + "decoder.layernorm_embedding", d, eps);
+    }
     for (int l = 0; l < config.layers; ++l) {
         w.layers.push_back(readLayer(reader, config, l,
                                      p + "decoder.layers." + std::to_string(l) + ".",
@@ -155,5 +217,7 @@ TransformerWeights readBart(const TensorReader& reader, const ModelConfig& confi
     }
     return w;
 }
+
+} // namespace
 
 } // namespace attn::core::families

@@ -25,6 +25,8 @@ void readRobertaConfig(const ConfigReader&, ModelConfig&);
 TransformerWeights readRoberta(const TensorReader&, const ModelConfig&);
 void readBartConfig(const ConfigReader&, ModelConfig&);
 TransformerWeights readBart(const TensorReader&, const ModelConfig&);
+void readMarianConfig(const ConfigReader&, ModelConfig&);
+TransformerWeights readMarian(const TensorReader&, const ModelConfig&);
 
 namespace {
 
@@ -67,6 +69,12 @@ const std::array kFamilies{
                 false,
                 readBartConfig,
                 readBart},
+    FamilyEntry{"marian",
+                {"d_model", "decoder_attention_heads", "decoder_layers", "decoder_ffn_dim",
+                 "max_position_embeddings"},
+                false,
+                readMarianConfig,
+                readMarian},
 };
 
 } // namespace

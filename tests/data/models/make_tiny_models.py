@@ -23,6 +23,7 @@ model's real style, and expected.json from the float64 NumPy reference (referenc
 | opt               | opt OPTForCausalLM     | F32   | 2 | 4/4  | 16 | 416   | embed_positions with max_position_embeddings + 2 rows (position p reads row p + 2); ReLU; ffn_dim; do_layer_norm_before; tied head; tokenizer.json prepending </s> (OPT's BOS) by TemplateProcessing |
 | roberta           | roberta RobertaForMaskedLM | F32 | 2 | 2/2 | 16 | 418   | BERT's encoder under roberta.; 34 position rows of which rows 0-1 are never read (positions from pad_token_id + 1 = 2); type_vocab_size 1; lm_head.dense / layer_norm / tied decoder + lm_head.bias; eps 1e-5; byte-level tokenizer.json with RobertaProcessing <s> A </s> and an lstrip <mask> |
 | bart              | bart BartForConditionalGeneration | F32 | 2+3 | 4 / 2 | 16 | 261 | encoder-decoder: encoder 2 layers of 4 heads (encoder_ffn_dim 40), decoder 3 layers of 2 heads with encoder_attn (decoder_ffn_dim 48); model.shared kept, the tied embed_tokens and lm_head left out (as safetensors saves tied tensors); embed_positions P + 2 rows (offset 2) per side; layernorm_embedding; post-norm; erf gelu; final_logits_bias (random, zeros in real checkpoints); decoder_start_token_id 2; byte-level tokenizer.json without merges, RobertaProcessing; expected_seq2seq.json instead of expected.json |
+| marian            | marian MarianMTModel   | F32   | 2+2 | 2 / 4 | 16 | 259 | encoder-decoder as bart, but: static sinusoidal embed_positions (P rows from position 0, sin in the first half of the columns, cos in the second), stored as the state dict has them; no layernorm_embedding; scale_embedding (x sqrt(16)); swish; decoder_start_token_id = pad_token_id (the last id), eos 0; a byte-level tokenizer.json with Marian's ids (</s> 0, <unk> 1, <pad> last; text </s>) stands in for source.spm / target.spm / vocab.json (SentencePiece, not read here yet) |
 | phi               | phi PhiForCausalLM     | F32   | 2 | 2/2  | 24 | 413   | one input_layernorm per block feeding attention and MLP in parallel; partial_rotary_factor 0.4 of d_head 12 (int(4.8) = 4 dimensions turn); self_attn.dense; final_layernorm; lm_head with a bias; num_key_value_heads null |
 
 Weights: numpy.random.RandomState(seed) (a frozen stream), one seed per folder. Linear and
@@ -92,6 +93,9 @@ installed here, so torch_check.py rebuilds the modules from torch.nn.functional)
   * bart (added later): torch's own greedy decoding in float64 and float32 gives the generated
     ids; torch float64 vs expected_seq2seq.json attention (encoder, decoder, cross) <= 5.0e-11,
     logits 1.4e-10 relative; torch float32 attention <= 6.8e-07, logits 1.1e-06 relative.
+  * marian (same run): torch's greedy ids equal in float64 and float32; its own sinusoidal table
+    equals the stored one bit for bit; torch float64 vs expected_seq2seq.json attention
+    <= 5.0e-11, logits 1.1e-10 relative; float32 attention <= 7.0e-07, logits 3.7e-07.
 """
 import argparse
 import collections
@@ -755,6 +759,28 @@ def bart_attention(w, a, d):
     w.linear(a + 'out_proj.', d, d)
 
 
+def build_marian(seed, dtype, d, enc_layers, enc_ffn, dec_layers, dec_ffn, P, vocab_size):
+    """MarianMTModel's names: BART's without layernorm_embedding; embed_positions the static
+    sinusoidal table (P rows, no offset) as the model's state dict holds it."""
+    w = Weights(seed, dtype)
+    w.normal('final_logits_bias', (1, vocab_size), 0.1)
+    w.normal('model.shared.weight', (vocab_size, d), 0.3)
+    for side, L, ffn in (('encoder', enc_layers, enc_ffn), ('decoder', dec_layers, dec_ffn)):
+        e = f'model.{side}.'
+        w.add(e + 'embed_positions.weight', reference.marian_positions(P, d))
+        for l in range(L):
+            p = f'{e}layers.{l}.'
+            bart_attention(w, p + 'self_attn.', d)
+            w.norm(p + 'self_attn_layer_norm.', d)
+            if side == 'decoder':
+                bart_attention(w, p + 'encoder_attn.', d)
+                w.norm(p + 'encoder_attn_layer_norm.', d)
+            w.linear(p + 'fc1.', ffn, d)
+            w.linear(p + 'fc2.', d, ffn)
+            w.norm(p + 'final_layer_norm.', d)
+    return w.items
+
+
 def build_bart(seed, dtype, d, enc_layers, enc_ffn, dec_layers, dec_ffn, P, vocab_size):
     """BartForConditionalGeneration's names as save_pretrained writes them to safetensors: the
     tied model.encoder/decoder.embed_tokens and lm_head are left out (model.shared kept);
@@ -1128,21 +1154,65 @@ def make_bart(folder):
     return dict(dtype='F32', d=d, vocab=len(vocab))
 
 
+def make_marian(folder):
+    """Helsinki-NLP/opus-mt-*'s layout at toy size. Its tokenizer (source.spm, target.spm,
+    vocab.json: SentencePiece) is not read by this explorer yet; a byte-level tokenizer.json
+    with Marian's ids (</s> 0, <unk> 1, <pad> last, the decoder start token) stands in for it,
+    appending </s> as MarianTokenizer does."""
+    vocab = byte_level_vocab([], specials_first=['</s>', '<unk>'], specials_last=['<pad>'])
+    d, P = 16, 32
+    save_checkpoint(folder, build_marian(115, 'F32', d, 2, 40, 2, 48, P, len(vocab)))
+    pad = vocab['<pad>']
+    write_config(folder, {
+        'activation_dropout': 0.0, 'activation_function': 'swish', 'add_bias_logits': False,
+        'add_final_layer_norm': False, 'architectures': ['MarianMTModel'], 'attention_dropout': 0.0,
+        'bos_token_id': 0, 'classif_dropout': 0.0, 'classifier_dropout': 0.0, 'd_model': d,
+        'decoder_attention_heads': 4, 'decoder_ffn_dim': 48, 'decoder_layerdrop': 0.0,
+        'decoder_layers': 2, 'decoder_start_token_id': pad, 'decoder_vocab_size': len(vocab),
+        'dropout': 0.1, 'encoder_attention_heads': 2, 'encoder_ffn_dim': 40, 'encoder_layerdrop': 0.0,
+        'encoder_layers': 2, 'eos_token_id': 0, 'forced_eos_token_id': 0, 'init_std': 0.02,
+        'is_encoder_decoder': True, 'max_length': P, 'max_position_embeddings': P,
+        'model_type': 'marian', 'normalize_before': False, 'normalize_embedding': False,
+        'num_hidden_layers': 2, 'pad_token_id': pad, 'scale_embedding': True,
+        'share_encoder_decoder_embeddings': True, 'static_position_embeddings': True,
+        'torch_dtype': 'float32', 'use_cache': True, 'vocab_size': len(vocab)})
+    write_json(os.path.join(folder, 'generation_config.json'),
+               {'bad_words_ids': [[pad]], 'bos_token_id': 0, 'decoder_start_token_id': pad,
+                'eos_token_id': 0, 'forced_eos_token_id': 0, 'max_length': P, 'pad_token_id': pad,
+                'transformers_version': TRANSFORMERS_VERSION}, sort_keys=True)
+    added = [added_token(vocab[t], t) for t in ['</s>', '<unk>', '<pad>']]
+    single = [{'Sequence': {'id': 'A', 'type_id': 0}}, {'SpecialToken': {'id': '</s>', 'type_id': 0}}]
+    post = {'type': 'TemplateProcessing', 'single': single,
+            'pair': single + [{'Sequence': {'id': 'B', 'type_id': 0}}, {'SpecialToken': {'id': '</s>', 'type_id': 0}}],
+            'special_tokens': {'</s>': {'id': '</s>', 'ids': [0], 'tokens': ['</s>']}}}
+    tok = tokenizer_json(added, None, byte_level(False, True), post, byte_level(True, True),
+                         bpe_model(vocab, []))
+    write_json(os.path.join(folder, 'tokenizer.json'), tok)
+    write_json(os.path.join(folder, 'tokenizer_config.json'),
+               {'eos_token': '</s>', 'model_max_length': P, 'pad_token': '<pad>',
+                'tokenizer_class': 'PreTrainedTokenizerFast', 'unk_token': '<unk>'}, sort_keys=True)
+    return dict(dtype='F32', d=d, vocab=len(vocab))
+
+
 # Encoder-decoder folders: their expectations (expected_seq2seq.json) hold each kind of
 # attention for a source sentence and the greedy decoding from it.
 SEQ2SEQ_MODELS = {
     'bart': make_bart,
+    'marian': make_marian,
 }
 SEQ2SEQ_CASES = {
     'bart': ('Hi cat', 8),   # source text, most new tokens
+    'marian': ('Hi cat', 8),
 }
 
 
 def byte_level_ids(folder, text):
-    """<s> text </s> for a byte-level vocabulary without merges: one token per byte."""
+    """<s> text </s> (BART) or text </s> (Marian) for a byte-level vocabulary without merges: one
+    token per byte."""
     with open(os.path.join(folder, 'tokenizer.json'), encoding='utf-8') as f:
         vocab = json.load(f)['model']['vocab']
-    return [vocab['<s>']] + [vocab[BYTE_ENCODER[b]] for b in text.encode('utf-8')] + [vocab['</s>']]
+    first = [vocab['<s>']] if '<s>' in vocab else []
+    return first + [vocab[BYTE_ENCODER[b]] for b in text.encode('utf-8')] + [vocab['</s>']]
 
 
 def write_seq2seq_expected(name):

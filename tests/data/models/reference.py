@@ -501,27 +501,44 @@ def _bart_attention(W, a, xq, xkv, H, causal):
     return weights, _proj(W, a + 'out_proj.', np.concatenate(outs, axis=-1))
 
 
+def marian_positions(n_pos, dim):
+    """MarianSinusoidalPositionalEmbedding._init_weight: angle pos / 10000^(2 (j // 2) / dim);
+    sin of the even columns in the first half, cos of the odd ones in the second (not
+    interleaved); computed in float64, stored as float32."""
+    enc = np.array([[pos / np.power(10000, 2 * (j // 2) / dim) for j in range(dim)] for pos in range(n_pos)])
+    out = np.zeros((n_pos, dim))
+    sentinel = dim // 2 if dim % 2 == 0 else dim // 2 + 1
+    out[:, :sentinel] = np.sin(enc[:, 0::2])
+    out[:, sentinel:] = np.cos(enc[:, 1::2])
+    return out.astype(np.float32).astype(np.float64)
+
+
 def forward_bart(W, cfg, src, tgt):
     """BartForConditionalGeneration: shared embeddings (times sqrt(d_model) with
     scale_embedding), learned positions at offset 2, layernorm_embedding on each side,
     post-norm encoder layers (self-attention, feed-forward) and decoder layers (causal
     self-attention, cross-attention to the encoder's output, feed-forward), the tied head plus
-    final_logits_bias. Returns each kind of attention per layer and head, the decoder's last
-    hidden states and its logits at every target position."""
-    assert not cfg.get('normalize_before', False) and cfg['activation_function'] == 'gelu'
+    final_logits_bias. MarianMTModel is the same but for its static sinusoidal positions from
+    0, no layernorm_embedding, and swish. Returns each kind of attention per layer and head, the
+    decoder's last hidden states and its logits at every target position."""
+    marian = cfg['model_type'] == 'marian'
+    assert not cfg.get('normalize_before', False)
+    act = {'gelu': gelu_erf, 'swish': silu}[cfg['activation_function']]
     d = cfg['d_model']
-    scale = math.sqrt(d) if cfg.get('scale_embedding', False) else 1.0
+    scale = math.sqrt(d) if cfg.get('scale_embedding', marian) else 1.0
     emb = W['model.shared.weight']
 
     def ln(prefix, x):
         return layer_norm(x, W[prefix + 'weight'], W[prefix + 'bias'], BART_LN_EPS)
 
     def embed(side, ids):
+        if marian:
+            return emb[ids] * scale + marian_positions(cfg['max_position_embeddings'], d)[:len(ids)]
         pos = W[f'model.{side}.embed_positions.weight'][np.arange(len(ids)) + BART_POSITION_OFFSET]
         return ln(f'model.{side}.layernorm_embedding.', emb[ids] * scale + pos)
 
     def ffn(b, x):
-        return ln(b + 'final_layer_norm.', x + _proj(W, b + 'fc2.', gelu_erf(_proj(W, b + 'fc1.', x))))
+        return ln(b + 'final_layer_norm.', x + _proj(W, b + 'fc2.', act(_proj(W, b + 'fc1.', x))))
 
     x = embed('encoder', src)
     enc = []

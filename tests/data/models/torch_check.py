@@ -371,6 +371,19 @@ def roberta(W, cfg, ids, heads_off):
     return torch.stack(atts), x, F.linear(t, emb, W['lm_head.bias'])
 
 
+def sinusoidal(n, dim):
+    """MarianSinusoidalPositionalEmbedding: sin in the first half of the columns, cos in the
+    second, of pos / 10000^(2 (j // 2) / dim); float64, then float32 as the model stores it."""
+    j = torch.arange(dim, dtype=torch.float64)
+    angle = torch.arange(n, dtype=torch.float64)[:, None] / torch.pow(
+        torch.tensor(10000.0, dtype=torch.float64), 2 * torch.div(j, 2, rounding_mode='floor') / dim)
+    half = (dim + 1) // 2
+    out = torch.empty(n, dim, dtype=torch.float64)
+    out[:, :half] = torch.sin(angle[:, 0::2])
+    out[:, half:] = torch.cos(angle[:, 1::2])
+    return out.float()
+
+
 def bart(W, cfg, src, tgt):
     """BartForConditionalGeneration as modeling_bart computes it: BartScaledWordEmbedding,
     BartLearnedPositionalEmbedding (offset 2), layernorm_embedding, post-norm
@@ -379,6 +392,8 @@ def bart(W, cfg, src, tgt):
     d = cfg['d_model']
     emb = W['model.shared.weight']
     scale = math.sqrt(d) if cfg['scale_embedding'] else 1.0
+    marian = cfg['model_type'] == 'marian'
+    act = F.silu if cfg['activation_function'] == 'swish' else F.gelu
 
     def lin(prefix, y):
         return F.linear(y, W[prefix + 'weight'], W[prefix + 'bias'])
@@ -399,12 +414,16 @@ def bart(W, cfg, src, tgt):
         return p[0], lin(a + 'out_proj.', merge_heads(torch.matmul(p, v)))
 
     def embed(side, ids):
+        if marian:   # the static table, from 0, no embedding norm
+            table = sinusoidal(cfg['max_position_embeddings'], d).to(emb.dtype)
+            assert torch.equal(table, W[f'model.{side}.embed_positions.weight'])
+            return F.embedding(ids, emb) * scale + table[:len(ids)]
         pos = torch.arange(len(ids)) + 2
         return ln(f'model.{side}.layernorm_embedding.',
                   F.embedding(ids, emb) * scale + F.embedding(pos, W[f'model.{side}.embed_positions.weight']))
 
     def ffn(b, y):
-        return ln(b + 'final_layer_norm.', y + lin(b + 'fc2.', F.gelu(lin(b + 'fc1.', y))))
+        return ln(b + 'final_layer_norm.', y + lin(b + 'fc2.', act(lin(b + 'fc1.', y))))
 
     x = embed('encoder', src)
     enc, dec, cross = [], [], []
