@@ -53,9 +53,11 @@ QString quoted(const QString& text)
 }
 
 // Rotary on all of a head or part of it (GPT-NeoX, Phi); learned, from a row past 0 (OPT,
-// RoBERTa).
+// RoBERTa); Marian's static sinusoidal table (the family reader builds it).
 QString positionsText(const core::ModelConfig& c)
 {
+    if (core::toString(c.family) == "marian")
+        return QStringLiteral("sinusoidal (sin and cos halves), not learned");
     if (c.positions == core::PositionKind::Rotary)
         return c.rotaryDims < c.dHead
                    ? QStringLiteral("rotary on %1 of %2 head dimensions, theta %3")
@@ -77,7 +79,14 @@ QString describe(const core::ModelInfo& model)
           << QStringLiteral("family:         %1, %2")
                  .arg(QString::fromUtf8(core::toString(c.family)),
                       c.architecture.isEmpty() ? c.modelType : c.architecture)
-          << QStringLiteral("layers:         %1").arg(c.layers)
+          << (c.encoderDecoder()
+                  ? QStringLiteral("layers:         encoder %1 (%2 heads, feed-forward %3), "
+                                   "decoder %4 with cross-attention")
+                        .arg(c.encoderLayers)
+                        .arg(c.encoderHeads)
+                        .arg(c.encoderFeedForward)
+                        .arg(c.layers)
+                  : QStringLiteral("layers:         %1").arg(c.layers))
           << QStringLiteral("heads:          %1 (key/value heads %2), d_head %3")
                  .arg(c.heads)
                  .arg(c.kvHeads)

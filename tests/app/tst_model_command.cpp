@@ -568,6 +568,18 @@ void TestModelCommand::modelInfoOfTheFamiliesFlags_data()
     QTest::newRow("gemma") << "gemma"
                            << QStringList{"positions:      rotary, theta 10000",
                                           "heads:          2 (key/value heads 1), d_head 12"};
+    QTest::newRow("bart") << "bart"
+                          << QStringList{"layers:         encoder 2 (4 heads, feed-forward 40), "
+                                         "decoder 3 with cross-attention",
+                                         "positions:      learned, position p in row p + 2",
+                                         "normalisation:  LayerNorm, after each residual sum",
+                                         "parameters:     22181"};
+    QTest::newRow("marian") << "marian"
+                            << QStringList{"layers:         encoder 2 (2 heads, feed-forward "
+                                           "40), decoder 2 with cross-attention",
+                                           "positions:      sinusoidal (sin and cos halves), "
+                                           "not learned",
+                                           "parameters:     18147"};
 }
 
 void TestModelCommand::modelInfoOfTheFamiliesFlags()
