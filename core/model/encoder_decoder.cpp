@@ -4,6 +4,8 @@
 #include "core/model/model_loader.h"
 #include "core/tokenizers/hf_tokenizer.h"
 
+#include <chrono>
+
 namespace attn::core {
 namespace {
 
@@ -100,6 +102,7 @@ runEncoderDecoder(std::shared_ptr<const Model> model, const std::vector<Token>& 
                   const std::vector<Token>& target, const Interventions& interventions,
                   Backend& backend, const ForwardOptions& options)
 {
+    const auto start = std::chrono::steady_clock::now();
     const TransformerWeights& w = model->weights;
     if (!w.config.encoderDecoder())
         throw Error("the model is not an encoder-decoder model");
@@ -183,6 +186,8 @@ runEncoderDecoder(std::shared_ptr<const Model> model, const std::vector<Token>& 
     }
     result->backend = backend.name();
     result->device = backend.deviceName();
+    result->milliseconds =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return result;
 }
 
