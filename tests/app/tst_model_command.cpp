@@ -322,6 +322,15 @@ void TestModelCommand::badInput_data()
         << 3 << QStringLiteral("/nonexistent/model");
     QTest::newRow("no text") << QStringList{QStringLiteral("--model"), gpt2} << 2
                              << QStringLiteral("--model needs --text");
+    QTest::newRow("sampling an encoder-decoder model")
+        << QStringList{QStringLiteral("--model"),       fixture(QStringLiteral("bart")),
+                       QStringLiteral("--text"),        text,
+                       QStringLiteral("--generate"),    QStringLiteral("3"),
+                       QStringLiteral("--temperature"), QStringLiteral("0.7")}
+        << 3
+        << QStringLiteral("--generate: an encoder-decoder model decodes greedily here; "
+                          "--temperature, --top-k, --top-p, --repetition-penalty, --seed and "
+                          "--stop are for decoder-only models");
     QTest::newRow("empty text") << QStringList{QStringLiteral("--model"), gpt2,
                                                QStringLiteral("--text"), QStringLiteral(" ")}
                                 << 3 << QStringLiteral("text: the sentence is empty");
