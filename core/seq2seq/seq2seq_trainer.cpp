@@ -102,24 +102,15 @@ void initialise(Seq2SeqModel& model, Random& random)
 {
     for (const Seq2SeqParameter& p : seq2seqParameters(model)) {
         const bool embedding = p.name.find("embedding") != std::string::npos;
-        const bool gru = p.name.find(".gru.") != std::string::npos;
-        // A linear layer's weight is held in x out; every linear layer here reads H values.
-        const double fanIn = p.transposedInFile && !gru ? double(p.rows) : double(model.hiddenSize);
+        const bool recurrent =
+            p.name.find(".gru.") != std::string::npos || p.name.find(".lstm.") != std::string::npos;
+        // A linear layer's weight is held in x out; biases are given H's bound.
+        const double fanIn =
+            p.transposedInFile && !recurrent ? double(p.rows) : double(model.hiddenSize);
         const double bound = 1.0 / std::sqrt(fanIn);
         for (Eigen::Index i = 0; i < p.size; ++i)
             p.data[i] = float(embedding ? random.normal() : random.uniform(-bound, bound));
     }
-}
-
-Matrix blankMatrix(Eigen::Index rows, Eigen::Index cols)
-{
-    return Matrix::Zero(rows, cols);
-}
-
-GruLayer blankGru(int input, int hidden)
-{
-    return {blankMatrix(input, 3 * hidden), blankMatrix(hidden, 3 * hidden),
-            RowVector::Zero(3 * hidden), RowVector::Zero(3 * hidden)};
 }
 
 } // namespace
@@ -175,6 +166,12 @@ Seq2SeqTrainer::Seq2SeqTrainer(Seq2SeqTaskData data, const Seq2SeqTrainingSettin
     const int h = settings.hiddenSize;
     Seq2SeqModel& m = m_model;
     m.attention = settings.attention;
+    m.cell = settings.cell;
+    m.layers = settings.layers;
+    m.bidirectional = settings.bidirectional;
+    if (m.bidirectional && m.attention == Seq2SeqAttention::Dot)
+        throw Error("dot attention needs the encoder's states as wide as the decoder's; a "
+                    "bidirectional encoder's are twice as wide");
     m.tokens = m_data.tokens;
     m.hiddenSize = h;
     m.source = vocabularyOf(m_data.sourceAlphabet);
@@ -184,17 +181,8 @@ Seq2SeqTrainer::Seq2SeqTrainer(Seq2SeqTaskData data, const Seq2SeqTrainingSettin
         for (const Seq2SeqPair& pair : *pairs)
             longest = std::max(longest, int(seq2seqTokens(m.tokens, pair.target).size()));
     m.maxLength = longest + 2;
-    m.encoderEmbedding = blankMatrix(Eigen::Index(m.source.words.size()), h);
-    m.encoderGru = blankGru(h, h);
-    m.decoderEmbedding = blankMatrix(Eigen::Index(m.target.words.size()), h);
-    if (m.attention == Seq2SeqAttention::Bahdanau) {
-        m.wa = m.ua = blankMatrix(h, h);
-        m.va = blankMatrix(h, 1);
-        m.waBias = m.uaBias = RowVector::Zero(h);
-    }
-    m.decoderGru = blankGru(m.attention == Seq2SeqAttention::Bahdanau ? 2 * h : h, h);
-    m.out = blankMatrix(h, Eigen::Index(m.target.words.size()));
-    m.outBias = RowVector::Zero(Eigen::Index(m.target.words.size()));
+    allocateSeq2SeqWeights(m, Eigen::Index(m.source.words.size()),
+                           Eigen::Index(m.target.words.size()));
     initialise(m, m_random);
     m_gradientGroups.assign(kGradientGroups, zeroSeq2SeqLike(m));
     for (const Seq2SeqPair& pair : m_data.training)
@@ -290,8 +278,11 @@ std::vector<std::pair<QString, QByteArray>> seq2seqModelFiles(const Seq2SeqModel
 {
     QJsonObject config{
         {"model_type", "seq2seq-rnn"},
-        {"cell", "gru"},
-        {"attention", model.attention == Seq2SeqAttention::Bahdanau ? "bahdanau" : "none"},
+        {"cell", model.cell == Seq2SeqCell::Gru ? "gru" : "lstm"},
+        {"num_layers", model.layers},
+        {"bidirectional", model.bidirectional},
+        {"attention", QString::fromLatin1(seq2seqAttentionName(model.attention).data(),
+                                          qsizetype(seq2seqAttentionName(model.attention).size()))},
         {"tokens", model.tokens == Seq2SeqTokens::Words ? "words" : "characters"},
         {"hidden_size", model.hiddenSize},
         {"max_length", model.maxLength}};

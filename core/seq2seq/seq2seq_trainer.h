@@ -45,6 +45,9 @@ Seq2SeqTaskData makeSeq2SeqTask(Seq2SeqTask task, int trainingCount, int heldOut
 struct Seq2SeqTrainingSettings
 {
     Seq2SeqAttention attention = Seq2SeqAttention::Bahdanau;
+    Seq2SeqCell cell = Seq2SeqCell::Gru;
+    int layers = 1;
+    bool bidirectional = false;
     int hiddenSize = 64;
     int batchSize = 32;
     double learningRate = 0.005; // Adam's alpha

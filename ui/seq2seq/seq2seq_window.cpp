@@ -256,11 +256,35 @@ void Seq2SeqWindow::chooseFolder()
 void Seq2SeqWindow::setModel(std::shared_ptr<const core::Seq2SeqModel> model, const QString& name)
 {
     m_model = std::move(model);
-    const QString attention = m_model->attention == core::Seq2SeqAttention::Bahdanau
-                                  ? tr("additive (Bahdanau) attention")
-                                  : tr("no attention");
+    QString attention;
+    switch (m_model->attention) {
+    case core::Seq2SeqAttention::None:
+        attention = tr("no attention");
+        break;
+    case core::Seq2SeqAttention::Bahdanau:
+        attention = tr("additive (Bahdanau) attention");
+        break;
+    case core::Seq2SeqAttention::Dot:
+        attention = tr("Luong's dot attention");
+        break;
+    case core::Seq2SeqAttention::General:
+        attention = tr("Luong's general attention");
+        break;
+    case core::Seq2SeqAttention::Concat:
+        attention = tr("Luong's concat attention");
+        break;
+    case core::Seq2SeqAttention::Hard:
+        attention = tr("hard (argmax) attention");
+        break;
+    }
+    const QString cell =
+        m_model->cell == core::Seq2SeqCell::Gru ? QStringLiteral("GRU") : QStringLiteral("LSTM");
+    const QString encoder =
+        m_model->bidirectional
+            ? tr("%1, layers: %2, bidirectional encoder").arg(cell).arg(m_model->layers)
+            : tr("%1, layers: %2").arg(cell).arg(m_model->layers);
     m_modelLabel->setText(
-        tr("%1 · GRU, H = %2 · %3").arg(name).arg(m_model->hiddenSize).arg(attention));
+        tr("%1 · %2, H = %3 · %4").arg(name, encoder).arg(m_model->hiddenSize).arg(attention));
     m_decoding.reset();
     m_shown = 0;
     setMessage(QString());
