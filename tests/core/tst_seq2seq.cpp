@@ -13,11 +13,13 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QLocale>
+#include <QMap>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
+#include <map>
 
 using namespace attn;
 using core::Matrix;
@@ -363,6 +365,124 @@ private slots:
         QCOMPARE(before, 0.0);
         QVERIFY(after >= 0.95);
         QVERIFY(trainer.losses().back() < 0.1 * trainer.losses().front());
+    }
+
+    // The grammar's reorderings: every English adjective-noun pair comes out noun-adjective in
+    // French, agreeing with the noun's gender, every past verb as "a" + participle, every "and"
+    // as "et"; at most 30 words.
+    void englishFrenchGrammarReorders()
+    {
+        const core::Seq2SeqTaskData data =
+            core::makeSeq2SeqTask(core::Seq2SeqTask::EnglishFrench, 300, 0, 5);
+        QCOMPARE(data.training.size(), std::size_t(300));
+        const QMap<QString, QString> nouns{
+            {"cat", "chat"}, {"mouse", "souris"}, {"house", "maison"}, {"dog", "chien"}};
+        const QMap<QString, QString> adjectives{{"black", "noir"}, {"white", "blanc"}};
+        const QMap<QString, QString> feminine{{"black", "noire"}, {"white", "blanche"}};
+        int reordered = 0, longest = 0;
+        for (const core::Seq2SeqPair& pair : data.training) {
+            const QStringList english = pair.source.split(QLatin1Char(' '));
+            const QStringList french = pair.target.split(QLatin1Char(' '));
+            longest = std::max(longest, int(english.size()));
+            QCOMPARE(english.count(QStringLiteral("and")), french.count(QStringLiteral("et")));
+            QCOMPARE(english.count(QStringLiteral("ate")),
+                     pair.target.count(QStringLiteral("a mangé")));
+            for (int i = 0; i + 1 < english.size(); ++i) {
+                if (!adjectives.contains(english[i]) || !nouns.contains(english[i + 1]))
+                    continue;
+                const bool female = english[i + 1] == QStringLiteral("mouse") ||
+                                    english[i + 1] == QStringLiteral("house");
+                const QString expected = nouns[english[i + 1]] + QLatin1Char(' ') +
+                                         (female ? feminine[english[i]] : adjectives[english[i]]);
+                QVERIFY2(pair.target.contains(expected),
+                         qPrintable(pair.source + QStringLiteral(" -> ") + pair.target));
+                ++reordered;
+            }
+        }
+        QVERIFY(reordered > 20);
+        QVERIFY(longest <= 30);
+        QVERIFY(longest >= 25);
+        QVERIFY(std::find(data.targetAlphabet.begin(), data.targetAlphabet.end(), "mange") !=
+                data.targetAlphabet.end()); // normalised as the tutorial's Lang does
+    }
+
+    // A file in eng-fra.txt's format: the tutorial's filters, and a malformed line named.
+    void pairsFileIsReadAndFiltered()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("pairs.tsv"));
+        const auto write = [&](const QByteArray& bytes) {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            file.write(bytes);
+        };
+        QByteArray lines;
+        for (int i = 0; i < 10; ++i)
+            lines += "I'm cold.\tJ'ai froid.\tCC-BY 2.0 (France)\n"
+                     "He is tall.\tIl est grand.\n"
+                     "Go.\tVa !\n"
+                     "This sentence has exactly ten words in it, you see.\tCourt.\n";
+        write(lines);
+        core::Seq2SeqPairsFilter filter;
+        core::Seq2SeqTaskData data = core::readSeq2SeqPairs(path, filter, 5, 1);
+        // fewer than 10 words a side: the long English sentence (11 with the ".") is dropped
+        QCOMPARE(data.training.size() + data.heldOut.size(), std::size_t(30));
+        QCOMPARE(data.heldOut.size(), std::size_t(3)); // at most a tenth
+        filter.englishPrefixes = true;
+        data = core::readSeq2SeqPairs(path, filter, 0, 1);
+        QCOMPARE(data.training.size(), std::size_t(20));
+        QStringList sources;
+        for (const core::Seq2SeqPair& pair : data.training)
+            sources << pair.source;
+        QVERIFY(sources.contains(QStringLiteral("i m cold .")));
+        QVERIFY(sources.contains(QStringLiteral("he is tall .")));
+        QVERIFY(!sources.contains(QStringLiteral("go .")));
+        QCOMPARE(data.sourceAlphabet,
+                 (std::vector<std::string>{".", "cold", "he", "i", "is", "m", "tall"}));
+        QCOMPARE(data.targetAlphabet,
+                 (std::vector<std::string>{".", "ai", "est", "froid", "grand", "il", "j"}));
+
+        write("Go.\tVa !\n\nHi.\tSalut !\nRun!   Cours !\n");
+        QCOMPARE(
+            test::errorOf([&] { core::readSeq2SeqPairs(path, {}, 0, 1); }),
+            QStringLiteral("pairs.tsv: line 4: expected the two sentences separated by a tab"));
+        write("Go.\tVa !\n42\t42\n");
+        QCOMPARE(test::errorOf([&] { core::readSeq2SeqPairs(path, {}, 0, 1); }),
+                 QStringLiteral("pairs.tsv: line 2: the first sentence has no words after "
+                                "normalising (letters a-z and . ! ? count)"));
+        write("Go.\tVa !\n");
+        filter.englishPrefixes = true;
+        QCOMPARE(test::errorOf([&] { core::readSeq2SeqPairs(path, filter, 0, 1); }),
+                 QStringLiteral("pairs.tsv: no pair is left after the filter (fewer than 10 "
+                                "words a side, the English prefixes)"));
+    }
+
+    // Exact matches counted by source length: one entry a length the held-out pairs hold,
+    // shortest first, with as many pairs as have that length.
+    void accuracyByLengthCountsEachLength()
+    {
+        core::Seq2SeqTrainingSettings settings;
+        settings.hiddenSize = 16;
+        const core::Seq2SeqTaskData data =
+            core::makeSeq2SeqTask(core::Seq2SeqTask::Reverse, 500, 60, 2);
+        core::Seq2SeqTrainer trainer(data, settings);
+        const std::vector<core::Seq2SeqLengthAccuracy> byLength = trainer.heldOutAccuracyByLength();
+        int pairs = 0;
+        int previous = 0;
+        for (const core::Seq2SeqLengthAccuracy& entry : byLength) {
+            QVERIFY(entry.length > previous); // one entry a length, shortest first
+            QVERIFY(entry.length >= 3 && entry.length <= 8);
+            previous = entry.length;
+            pairs += entry.pairs;
+        }
+        QCOMPARE(pairs, 60);
+        // The lengths as the pairs hold them, counted here by hand.
+        std::map<int, int> counted;
+        for (const core::Seq2SeqPair& pair : data.heldOut)
+            ++counted[int(pair.source.count(QLatin1Char(' '))) + 1];
+        QCOMPARE(byLength.size(), counted.size());
+        for (const core::Seq2SeqLengthAccuracy& entry : byLength)
+            QCOMPARE(entry.pairs, counted[entry.length]);
     }
 
     void tasksSayWhatTheyAsk()

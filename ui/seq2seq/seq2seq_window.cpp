@@ -156,6 +156,8 @@ void Seq2SeqWindow::buildControls()
     m_task->addItem(tr("reverse (a b c → c b a)"), QStringLiteral("reverse"));
     m_task->addItem(tr("sort (c a b → a b c)"), QStringLiteral("sort"));
     m_task->addItem(tr("copy (a b c → a b c)"), QStringLiteral("copy"));
+    m_task->addItem(tr("English → French (the black cat → le chat noir)"),
+                    QStringLiteral("english-french"));
     trainRow->addWidget(m_task);
     trainRow->addWidget(new QLabel(tr("steps"), trainingPage));
     m_steps = new QSpinBox(trainingPage);
@@ -480,6 +482,8 @@ void Seq2SeqWindow::startTraining(const QString& task, int steps)
                 if (m_source->text().trimmed().isEmpty())
                     m_source->setText(task == QStringLiteral("dates")
                                           ? QStringLiteral("27 nov 2026")
+                                      : task == QStringLiteral("english-french")
+                                          ? QStringLiteral("the black cat ate the mouse")
                                           : QStringLiteral("c a f b e"));
                 setModel(std::move(model), tr("%1 (trained here)").arg(task));
                 m_tabs->setCurrentWidget(m_alignment);
