@@ -80,6 +80,14 @@ void addSeq2SeqOptions(QCommandLineParser& parser)
          QStringLiteral("The trained decoder's attention: bahdanau (default), none, dot, general, "
                         "concat or hard."),
          QStringLiteral("NAME")},
+        {QStringLiteral("seq2seq-cell"),
+         QStringLiteral("The trained encoder's and decoder's cell: gru (default) or lstm."),
+         QStringLiteral("CELL")},
+        {QStringLiteral("seq2seq-layers"),
+         QStringLiteral("The trained encoder's and decoder's layers: 1 (default) or 2."),
+         QStringLiteral("N")},
+        {QStringLiteral("seq2seq-bidirectional"),
+         QStringLiteral("Train a bidirectional encoder (docs/SEQ2SEQ_FORMAT.md).")},
         {QStringLiteral("pairs-max-words"),
          QStringLiteral("Keep the pairs of fewer than N words a side (the tutorial's MAX_LENGTH; "
                         "default 10)."),
@@ -106,7 +114,8 @@ bool readSeq2SeqOptions(const QCommandLineParser& parser, Seq2SeqOptions& option
     const bool train = parser.isSet(QStringLiteral("seq2seq-train"));
     if (!folder && !train) {
         for (const char* name :
-             {"save", "beam", "seq2seq-attention", "pairs-max-words", "pairs-english-prefixes"})
+             {"save", "beam", "seq2seq-attention", "seq2seq-cell", "seq2seq-layers",
+              "seq2seq-bidirectional", "pairs-max-words", "pairs-english-prefixes"})
             if (parser.isSet(QLatin1String(name)))
                 return usage(QStringLiteral("--%1 needs --seq2seq DIR or --seq2seq-train TASK")
                                  .arg(QLatin1String(name)));
@@ -124,7 +133,8 @@ bool readSeq2SeqOptions(const QCommandLineParser& parser, Seq2SeqOptions& option
         return usage(QStringLiteral("--seq2seq-train: expected dates, reverse, copy, sort, "
                                     "english-french or a file of sentence pairs, got \"%1\"")
                          .arg(options.trainTask));
-    for (const char* name : {"seq2seq-attention", "pairs-max-words", "pairs-english-prefixes"})
+    for (const char* name : {"seq2seq-attention", "seq2seq-cell", "seq2seq-layers",
+                             "seq2seq-bidirectional", "pairs-max-words", "pairs-english-prefixes"})
         if (parser.isSet(QLatin1String(name)) && !train)
             return usage(QStringLiteral("--%1 needs --seq2seq-train").arg(QLatin1String(name)));
     if (parser.isSet(QStringLiteral("seq2seq-attention"))) {
@@ -136,6 +146,25 @@ bool readSeq2SeqOptions(const QCommandLineParser& parser, Seq2SeqOptions& option
                              .arg(name));
         options.attention = *attention;
     }
+    if (parser.isSet(QStringLiteral("seq2seq-cell"))) {
+        const QString cell = parser.value(QStringLiteral("seq2seq-cell"));
+        if (cell != QStringLiteral("gru") && cell != QStringLiteral("lstm"))
+            return usage(
+                QStringLiteral("--seq2seq-cell: expected gru or lstm, got \"%1\"").arg(cell));
+        options.cell =
+            cell == QStringLiteral("gru") ? core::Seq2SeqCell::Gru : core::Seq2SeqCell::Lstm;
+    }
+    if (parser.isSet(QStringLiteral("seq2seq-layers"))) {
+        const QString layers = parser.value(QStringLiteral("seq2seq-layers"));
+        if (layers != QStringLiteral("1") && layers != QStringLiteral("2"))
+            return usage(
+                QStringLiteral("--seq2seq-layers: expected 1 or 2, got \"%1\"").arg(layers));
+        options.layers = layers.toInt();
+    }
+    options.bidirectional = parser.isSet(QStringLiteral("seq2seq-bidirectional"));
+    if (options.bidirectional && options.attention == core::Seq2SeqAttention::Dot)
+        return usage(QStringLiteral("--seq2seq-bidirectional: dot attention needs the encoder's "
+                                    "states as wide as the decoder's; use general"));
     if (parser.isSet(QStringLiteral("pairs-max-words"))) {
         bool ok = false;
         options.filter.maxWords = parser.value(QStringLiteral("pairs-max-words")).toInt(&ok);
@@ -189,6 +218,9 @@ int runSeq2SeqHeadless(const Seq2SeqOptions& options, const std::optional<QStrin
         if (!options.trainTask.isEmpty()) {
             core::Seq2SeqTrainingSettings settings;
             settings.attention = options.attention;
+            settings.cell = options.cell;
+            settings.layers = options.layers;
+            settings.bidirectional = options.bidirectional;
             core::Seq2SeqTrainer trainer(
                 options.trainPairs
                     ? core::readSeq2SeqPairs(options.trainTask, options.filter, 200, 7)

@@ -22,6 +22,9 @@ struct Seq2SeqOptions
     bool trainPairs = false;         // trainTask is a pairs file, not a task
     core::Seq2SeqPairsFilter filter; // --pairs-max-words N, --pairs-english-prefixes
     core::Seq2SeqAttention attention = core::Seq2SeqAttention::Bahdanau; // --seq2seq-attention
+    core::Seq2SeqCell cell = core::Seq2SeqCell::Gru;                     // --seq2seq-cell gru|lstm
+    int layers = 1;                                                      // --seq2seq-layers 1|2
+    bool bidirectional = false;                                          // --seq2seq-bidirectional
     int steps = 300;                            // --steps N (shared with --train)
     QString savePath;                           // --save DIR: the trained model's folder
     int beam = 1;                               // --beam K: 1 is greedy

@@ -147,6 +147,28 @@ private slots:
         QVERIFY(!QFile::exists(broken));
     }
 
+    // A variant trained and saved: its config.json names it, and it opens and translates.
+    void variantIsTrainedAndSaved()
+    {
+        QTemporaryDir dir;
+        const QString folder = dir.filePath(QStringLiteral("variant"));
+        const auto trained =
+            run({QStringLiteral("--seq2seq-train"), QStringLiteral("copy"),
+                 QStringLiteral("--steps"), QStringLiteral("3"), QStringLiteral("--seq2seq-cell"),
+                 QStringLiteral("lstm"), QStringLiteral("--seq2seq-layers"), QStringLiteral("2"),
+                 QStringLiteral("--seq2seq-bidirectional"), QStringLiteral("--seq2seq-attention"),
+                 QStringLiteral("general"), QStringLiteral("--save"), folder});
+        QCOMPARE(trained.code, 0);
+        const QJsonObject config = readJson(folder + QStringLiteral("/config.json"));
+        QCOMPARE(config[QStringLiteral("cell")].toString(), QStringLiteral("lstm"));
+        QCOMPARE(config[QStringLiteral("num_layers")].toInt(), 2);
+        QCOMPARE(config[QStringLiteral("bidirectional")].toBool(), true);
+        QCOMPARE(config[QStringLiteral("attention")].toString(), QStringLiteral("general"));
+        const auto reopened = run({QStringLiteral("--seq2seq"), folder, QStringLiteral("--text"),
+                                   QStringLiteral("a b c")});
+        QCOMPARE(reopened.code, 0);
+    }
+
     void figureIsWritten()
     {
         QTemporaryDir dir;
@@ -194,6 +216,15 @@ private slots:
             << 2
             << QStringLiteral("--seq2seq-attention: expected none, bahdanau, dot, general, "
                               "concat or hard, got \"soft\"");
+        QTest::newRow("three layers")
+            << QStringList{QStringLiteral("--seq2seq-train"), QStringLiteral("reverse"),
+                           QStringLiteral("--seq2seq-layers"), QStringLiteral("3")}
+            << 2 << QStringLiteral("--seq2seq-layers: expected 1 or 2, got \"3\"");
+        QTest::newRow("dot over a bidirectional encoder")
+            << QStringList{QStringLiteral("--seq2seq-train"), QStringLiteral("reverse"),
+                           QStringLiteral("--seq2seq-attention"), QStringLiteral("dot"),
+                           QStringLiteral("--seq2seq-bidirectional")}
+            << 2 << QStringLiteral("--seq2seq-bidirectional: dot attention needs");
         QTest::newRow("a filter without training")
             << QStringList{QStringLiteral("--seq2seq"), model, QStringLiteral("--pairs-max-words"),
                            QStringLiteral("5")}
