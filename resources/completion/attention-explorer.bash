@@ -32,7 +32,10 @@ _attention_explorer()
         --theme) words="light dark" ;;
         --train) words="copy previous-token reverse translation key-value" ;;
         --hard-gradient) words="zero straight-through relaxed" ;;
-        --seq2seq-train) words="dates reverse copy sort" ;;
+        --seq2seq-train) words="dates reverse copy sort english-french" ;;
+        --seq2seq-attention) words="bahdanau none dot general concat hard" ;;
+        --seq2seq-cell) words="gru lstm" ;;
+        --seq2seq-layers) words="1 2" ;;
         --scene)
             _attention_explorer_files '@(attention.json|json)'
             return ;;
@@ -57,7 +60,7 @@ _attention_explorer()
             return ;;
         --text | --source | --temperature | --heads | --d-model | --d-k | --window | --padding-token | \
             --seed | --vk-device | --width | --height | --dpi | --layer | --heads-off | --edit-layer | --top-k | \
-            --query | --beam | --steps)
+            --query | --beam | --steps | --pairs-max-words)
             return ;; # free values: nothing to offer
     esac
     if [[ -n $words ]]; then
