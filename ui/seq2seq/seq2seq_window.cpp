@@ -215,6 +215,11 @@ void Seq2SeqWindow::buildControls()
                                "kept: choosing one shows its translation and alignment."));
     connect(m_attention, &QComboBox::currentIndexChanged, this,
             [this] { showTrained(core::Seq2SeqAttention(m_attention->currentData().toInt())); });
+    // Both choices may shrink to a few letters: the row fits 1024 pixels.
+    for (QComboBox* box : {m_task, m_attention}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(10);
+    }
     trainRow->addWidget(m_attention);
     trainRow->addWidget(new QLabel(tr("steps"), trainingPage));
     m_steps = new QSpinBox(trainingPage);
@@ -235,6 +240,7 @@ void Seq2SeqWindow::buildControls()
     });
     trainRow->addWidget(m_train);
     m_status = new QLabel(trainingPage);
+    m_status->setWordWrap(true);
     trainRow->addWidget(m_status, 1);
     trainingLayout->addLayout(trainRow);
     m_curves = new QCustomPlot(trainingPage);
