@@ -13,7 +13,7 @@
 //
 //   attention-bench [--sizes 32,128,1024,4096,16384] [--backends cpu,vulkan] [--quick]
 //                   [--numpy | --no-numpy] [--models gpt2,bert] [--model-sizes 32,128,512]
-//                   [--model-backends cpu] [--torch | --no-torch] [--json FILE]
+//                   [--model-backends cpu] [--append] [--torch | --no-torch] [--json FILE]
 //   attention-bench --training [--quick] [--json FILE]     (training steps per second)
 //   attention-bench --seq2seq [--no-torch] [--json FILE]   (the tutorial's encoder-decoder)
 #include "app/bench_models.h"
@@ -435,6 +435,10 @@ int main(int argc, char** argv)
     const QCommandLineOption torchOption("torch",
                                          "Run the torch peer (default when it is available).");
     const QCommandLineOption noTorchOption("no-torch", "Do not run the torch peer.");
+    const QCommandLineOption appendOption(
+        "append",
+        "Model cases (causal only): one more token at T with T - 1 cached, instead of the "
+        "whole forwards.");
     const QCommandLineOption trainingOption(
         "training", "Training steps per second at T <= 16, d_model <= 64; only these cases run.");
     const QCommandLineOption seq2seqOption(
@@ -451,7 +455,7 @@ int main(int argc, char** argv)
     parser.addOptions({sizesOption, backendsOption, quickOption, numpyOption, noNumpyOption,
                        modelsOption, modelSizesOption, modelBackendsOption, modelDirOption,
                        torchOption, noTorchOption, jsonOption, trainingOption, seq2seqOption,
-                       caseOption, modelCaseOption});
+                       caseOption, modelCaseOption, appendOption});
     parser.process(app);
 
     const bool quick = parser.isSet(quickOption);
@@ -494,6 +498,7 @@ int main(int argc, char** argv)
         return true;
     };
     const QStringList models = parser.value(modelsOption).split(',', Qt::SkipEmptyParts);
+    const bool append = parser.isSet(appendOption);
     for (const QString& m : models)
         if (!bench::isBenchModel(m)) {
             std::fprintf(stderr, "attention-bench: --models: '%s' is not gpt2 or bert\n",
@@ -570,7 +575,7 @@ int main(int argc, char** argv)
         }
         if (!parser.isSet(noTorchOption)) {
             if (bench::torchAvailable(&why)) {
-                torch = bench::runTorchPeer(models, modelSizes);
+                torch = bench::runTorchPeer(models, modelSizes, append);
             } else if (parser.isSet(torchOption)) {
                 std::fprintf(stderr, "attention-bench: --torch: %s\n", qPrintable(why));
                 return 2;
@@ -578,13 +583,15 @@ int main(int argc, char** argv)
                 std::printf("torch peer not run: %s\n", qPrintable(why));
             }
         }
+        const QStringList phases =
+            append ? QStringList{QStringLiteral("append")} : bench::modelPhases();
         for (const QString& spec : parser.value(modelBackendsOption).split(',', Qt::SkipEmptyParts))
             for (const QString& m : models)
                 for (int t : modelSizes) {
                     std::fprintf(stderr, "%s %s T=%d...\n", qPrintable(m), qPrintable(spec), t);
                     // Each phase in its own process; the case is their union.
                     QJsonObject c;
-                    for (const QString& phase : bench::modelPhases()) {
+                    for (const QString& phase : phases) {
                         const QJsonObject part = runChild(
                             {QStringLiteral("--model-case"), QStringLiteral("%1:%2:%3:%4:%5")
                                                                  .arg(m, spec)
@@ -601,7 +608,7 @@ int main(int argc, char** argv)
                             else
                                 c[it.key()] = c[it.key()].toBool() && it.value().toBool();
                     }
-                    if (!c.contains("skipped"))
+                    if (!c.contains("skipped") && !append)
                         c["rss_peak_mib"] = std::max({c["rss_full_mib"].toDouble(),
                                                       c["rss_predicted_mib"].toDouble(),
                                                       c["rss_intervention_mib"].toDouble()});
@@ -613,7 +620,10 @@ int main(int argc, char** argv)
                                     t, qPrintable(c["skipped"].toString()));
                     modelCases.push_back(c);
                 }
-        bench::printModelTables(modelCases, torch);
+        if (append)
+            bench::printAppendTable(modelCases, torch);
+        else
+            bench::printModelTables(modelCases, torch);
     }
 
     if (parser.isSet(jsonOption)) {

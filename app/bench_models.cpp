@@ -4,6 +4,7 @@
 #include "core/error.h"
 #include "core/kernels/gemm.h"
 #include "core/model/forward.h"
+#include "core/model/kv_cache.h"
 #include "core/model/model_loader.h"
 #include "core/model/random_checkpoint.h"
 #include "core/tokenizers/hf_tokenizer.h"
@@ -103,6 +104,37 @@ QJsonObject runModelCase(const QString& folder, const QString& name, core::Backe
     out["rss_target_mib"] = 1.25 * weightsMiB + 300.0;
     out["rss_after_load_mib"] = procStatusMiB("VmRSS");
     const std::vector<core::Token> tokens = benchTokens(*model, t);
+    if (phase == QLatin1String("append")) {
+        // The peer's append mode: T - 1 tokens cached in every layer, one more appended (its
+        // row in every head of every layer, and its logits). Each sample appends to a fresh
+        // copy of the cache, the copy not timed. Beside it, the whole forward of T tokens
+        // (logits at the last position) that the cache saves.
+        core::ForwardOptions options;
+        options.keepIntermediates = false;
+        const std::vector<core::Token> prefix(tokens.begin(), tokens.end() - 1);
+        const auto cache =
+            core::KvCache::fromResult(*core::runModel(model, prefix, {}, backend, options));
+        if (!cache)
+            throw core::Error(name.toStdString() + " has no key/value cache (not causal)");
+        std::unique_ptr<core::KvCache> copy;
+        const std::vector<double> append = sample(budget, [&] {
+            copy = std::make_unique<core::KvCache>(*cache);
+            const auto s = Clock::now();
+            copy->append({tokens.back()}, backend.blockOps());
+            return millisecondsSince(s);
+        });
+        out["append_ms"] = median(append);
+        out["append_reps"] = int(append.size());
+        out["cache_mib"] = double(cache->bytes()) / (1 << 20);
+        const Budget few{1, 3, 0.0};
+        const std::vector<double> whole = sample(few, [&] {
+            const auto s = Clock::now();
+            core::runModel(model, tokens, {}, backend, options);
+            return millisecondsSince(s);
+        });
+        out["forward_ms"] = median(whole);
+        return out;
+    }
 
     // Every attention map (Q, K, V, weights and outputs kept; raw, scaled and masked scores not,
     // as the peer returns only the maps), and the logits.
@@ -174,12 +206,13 @@ bool torchAvailable(QString* why)
     return why->isEmpty();
 }
 
-PeerTimes runTorchPeer(const QStringList& models, const std::vector<int>& sizes)
+PeerTimes runTorchPeer(const QStringList& models, const std::vector<int>& sizes, bool append)
 {
     PeerTimes medians;
-    // "torch  gpt2  T=   128 layers=12 d_model=768 heads=12  median    123.45 ms  (...)"
+    // "torch  gpt2  T=   128 layers=12 d_model=768 heads=12  median    123.45 ms  (...)", and
+    // "torch  gpt2  append T=   512 ..." in append mode
     static const QRegularExpression line(
-        QStringLiteral(R"(torch\s+(\w+)\s+T=\s*(\d+).*median\s+([0-9.]+) ms)"));
+        QStringLiteral(R"(torch\s+(\w+)\s+(?:append\s+)?T=\s*(\d+).*median\s+([0-9.]+) ms)"));
     for (const QString& name : models) {
         const int positions = core::randomCheckpointPositions(name);
         QStringList args{"-u",
@@ -189,6 +222,8 @@ PeerTimes runTorchPeer(const QStringList& models, const std::vector<int>& sizes)
                          QString::fromLatin1(kPython),
                          QStringLiteral(ATTN_TORCH_PEER),
                          name};
+        if (append)
+            args << QStringLiteral("--append");
         bool any = false;
         for (int t : sizes)
             if (t <= positions) {
@@ -212,6 +247,34 @@ PeerTimes runTorchPeer(const QStringList& models, const std::vector<int>& sizes)
                         peer.exitCode());
     }
     return medians;
+}
+
+void printAppendTable(const std::vector<QJsonObject>& cases, const PeerTimes& torch)
+{
+    std::printf("\nOne more token at total length T, the first T - 1 cached in every layer (its "
+                "row in every head\nof every layer, and its logits), against the whole forward "
+                "of T tokens and the torch peer's append.\n\n");
+    std::printf("| model | T | backend | append ms | torch append ms | torch / ours | whole "
+                "forward ms | append / forward | cache MiB |\n|---|---|---|---|---|---|---|---|"
+                "---|\n");
+    for (const QJsonObject& c : cases) {
+        const QString model = c["model"].toString();
+        const int t = c["T"].toInt();
+        if (c.contains("skipped")) {
+            std::printf("| %s | %d | %s | skipped: %s | | | | | |\n", qPrintable(model), t,
+                        qPrintable(c["label"].toString()), qPrintable(c["skipped"].toString()));
+            continue;
+        }
+        const double append = c["append_ms"].toDouble();
+        const auto peer = torch.find({model, t});
+        const bool hasPeer = peer != torch.end();
+        std::printf("| %s | %d | %s | %.2f | %s | %s | %.1f | %.3f | %.1f |\n", qPrintable(model),
+                    t, qPrintable(c["label"].toString()), append,
+                    hasPeer ? qPrintable(QString::number(peer->second, 'f', 2)) : "-",
+                    hasPeer ? qPrintable(QString::number(peer->second / append, 'f', 2)) : "-",
+                    c["forward_ms"].toDouble(), append / c["forward_ms"].toDouble(),
+                    c["cache_mib"].toDouble());
+    }
 }
 
 void printModelTables(const std::vector<QJsonObject>& cases, const PeerTimes& torch)

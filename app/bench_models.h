@@ -33,7 +33,8 @@ void writeRandomCheckpoint(const QString& name, const QString& folder);
 // (VmHWM, reset after loading) is its own: "full", the forward at T tokens with every attention
 // map and the logits of every position (the peer's work); "predicted", the same with the logits
 // where the explorer predicts; "intervention", one head of layer 7 edited and the layers from 7
-// up recomputed on the unedited forward.
+// up recomputed on the unedited forward. runModelCase also takes "append" (--append): one token
+// appended to T - 1 cached ones (core/model/kv_cache.h), and the whole forward it saves.
 QStringList modelPhases();
 QJsonObject runModelCase(const QString& folder, const QString& name, core::Backend& backend, int t,
                          const QString& phase, const Budget& budget);
@@ -41,9 +42,12 @@ QJsonObject runModelCase(const QString& folder, const QString& name, core::Backe
 // The torch peer run as its docstring says: median milliseconds per (model, T). Sizes a model
 // cannot take (BERT's 512 positions) are left out.
 using PeerTimes = std::map<std::pair<QString, int>, double>;
-PeerTimes runTorchPeer(const QStringList& models, const std::vector<int>& sizes);
+// With `append`, the peer's --append mode (one token after T - 1 cached).
+PeerTimes runTorchPeer(const QStringList& models, const std::vector<int>& sizes,
+                       bool append = false);
 bool torchAvailable(QString* why);
 
 void printModelTables(const std::vector<QJsonObject>& cases, const PeerTimes& torch);
+void printAppendTable(const std::vector<QJsonObject>& cases, const PeerTimes& torch);
 
 } // namespace attn::bench

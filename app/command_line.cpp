@@ -11,6 +11,7 @@
 
 #include <QCommandLineParser>
 #include <QFile>
+#include <utility>
 
 // The parser of the command line and the scene it describes; what runs headless is in
 // headless_render.cpp.
@@ -103,9 +104,10 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
     const QCommandLineOption positionalOption(QStringLiteral("positional"),
                                               QStringLiteral("none|sinusoidal|table."),
                                               QStringLiteral("KIND"));
-    const QCommandLineOption temperature(QStringLiteral("temperature"),
-                                         QStringLiteral("Softmax temperature (> 0)."),
-                                         QStringLiteral("T"));
+    const QCommandLineOption temperature(
+        QStringLiteral("temperature"),
+        QStringLiteral("Softmax temperature (> 0); with --generate the sampling's (0: greedy)."),
+        QStringLiteral("T"));
     const QCommandLineOption heads(QStringLiteral("heads"),
                                    QStringLiteral("Number of heads (new seeded weights)."),
                                    QStringLiteral("N"));
@@ -125,9 +127,10 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
     const QCommandLineOption padding(QStringLiteral("padding-token"),
                                      QStringLiteral("Tokens with this text are padding."),
                                      QStringLiteral("TOKEN"));
-    const QCommandLineOption seed(QStringLiteral("seed"),
-                                  QStringLiteral("Seed of new weights and hashed embeddings."),
-                                  QStringLiteral("S"));
+    const QCommandLineOption seed(
+        QStringLiteral("seed"),
+        QStringLiteral("Seed of new weights and hashed embeddings; with --generate, of the draws."),
+        QStringLiteral("S"));
     const QCommandLineOption backend(QStringLiteral("backend"),
                                      QStringLiteral("auto|cpu|vulkan (default auto)."),
                                      QStringLiteral("NAME"));
@@ -221,6 +224,7 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
     addModelOptions(parser);
     addTrainOptions(parser);
     addSeq2SeqOptions(parser);
+    addDownloadOptions(parser);
 
     if (!parser.parse(arguments)) {
         error = usage(parser.errorText());
@@ -236,6 +240,10 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
     }
 
     CommandLine out;
+    if (!readDownloadOptions(parser, out.download, error))
+        return std::nullopt;
+    if (!out.download.isEmpty())
+        return out;
     const QStringList positional = parser.positionalArguments();
     if (positional.size() > 1 || (positional.size() == 1 && parser.isSet(sceneOption))) {
         error = usage(QStringLiteral("give one scene file, either as an argument or with --scene"));
@@ -347,9 +355,13 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
     if (parser.isSet(temperature)) {
         bool ok = false;
         const double t = parser.value(temperature).toDouble(&ok);
-        if (!ok || !(t > 0.0) || t > 1e6) {
-            error = usage(QStringLiteral("--temperature: expected a number above 0, got \"%1\"")
-                              .arg(parser.value(temperature)));
+        // With --generate it is the sampling temperature, where 0 means greedy.
+        const bool sampling = parser.isSet(QStringLiteral("generate"));
+        if (!ok || !(t > 0.0 || (sampling && t == 0.0)) || t > 1e6) {
+            error = usage(QStringLiteral("--temperature: expected %1, got \"%2\"")
+                              .arg(sampling ? QStringLiteral("0 (greedy) or a number above 0")
+                                            : QStringLiteral("a number above 0"),
+                                   parser.value(temperature)));
             return std::nullopt;
         }
         out.temperature = float(t);
@@ -511,6 +523,12 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
             return std::nullopt;
         }
     }
+    if (out.modelOptions.generate.active()) {
+        // --temperature and --seed are the sampling's (generate_command.h).
+        out.modelOptions.generate.temperature = std::exchange(out.temperature, std::nullopt);
+        out.modelOptions.generate.seed = std::exchange(out.seed, std::nullopt);
+        out.modelOptions.generate.samplingAsked |= out.modelOptions.generate.temperature > 0.0f;
+    }
     if (out.modelOptions.active()) {
         // A model brings its own tokenizer, embeddings and weights: the single-layer scene's
         // settings have nothing to act on.
@@ -520,7 +538,8 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
               QStringLiteral("embedding"), QStringLiteral("word-vectors"),
               QStringLiteral("positional"), QStringLiteral("padding-token"),
               QStringLiteral("export-all"), QStringLiteral("export-presentation")}) {
-            if (parser.isSet(name)) {
+            if (parser.isSet(name) &&
+                !(name == QLatin1String("seed") && out.modelOptions.generate.active())) {
                 error = usage(QStringLiteral("--%1 cannot be used with --model").arg(name));
                 return std::nullopt;
             }

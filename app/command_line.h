@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/download_command.h"
 #include "app/model_command.h"
 #include "app/seq2seq_command.h"
 #include "app/train_command.h"
@@ -79,13 +80,14 @@ struct CommandLine
     ModelOptions modelOptions;     // --model and what goes with it
     TrainOptions trainOptions;     // --train and what goes with it
     Seq2SeqOptions seq2seqOptions; // --seq2seq, --seq2seq-train and what goes with them
+    QString download;              // --download ID[@REVISION], alone
 
     bool headless() const
     {
         return !exportPath.isEmpty() || !dumpPath.isEmpty() || !exportAllDir.isEmpty() ||
                !matrixPath.isEmpty() || !presentationPath.isEmpty() || listDevices ||
                modelOptions.printsOnly() || trainOptions.active() ||
-               !seq2seqOptions.trainTask.isEmpty();
+               !seq2seqOptions.trainTask.isEmpty() || !download.isEmpty();
     }
 };
 

@@ -63,6 +63,8 @@ void noteFallbacks(const core::Problem& problem, const core::Scene& scene)
 
 int runHeadless(const CommandLine& commandLine)
 {
+    if (!commandLine.download.isEmpty())
+        return runDownload(commandLine.download);
     if (commandLine.seq2seqOptions.active())
         return runSeq2SeqHeadless(commandLine.seq2seqOptions, commandLine.text,
                                   commandLine.dumpPath, commandLine.exportPath,

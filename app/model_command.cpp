@@ -45,6 +45,22 @@ QString quoted(const QString& text)
     return QLatin1Char('"') + shown + QLatin1Char('"');
 }
 
+// Rotary on all of a head or part of it (GPT-NeoX, Phi); learned, from a row past 0 (OPT,
+// RoBERTa).
+QString positionsText(const core::ModelConfig& c)
+{
+    if (c.positions == core::PositionKind::Rotary)
+        return c.rotaryDims < c.dHead
+                   ? QStringLiteral("rotary on %1 of %2 head dimensions, theta %3")
+                         .arg(c.rotaryDims)
+                         .arg(c.dHead)
+                         .arg(c.ropeTheta)
+                   : QStringLiteral("rotary, theta %1").arg(c.ropeTheta);
+    return c.positionOffset
+               ? QStringLiteral("learned, position p in row p + %1").arg(c.positionOffset)
+               : QStringLiteral("learned");
+}
+
 QString describe(const core::ModelInfo& model)
 {
     const core::ModelConfig& c = model.config;
@@ -73,15 +89,15 @@ QString describe(const core::ModelInfo& model)
                                      QString::fromStdString(available.limitedBy)))
           << QStringLiteral("tokenizer:      %1").arg(model.tokenizer->kind())
           << QStringLiteral("context:        %1 tokens").arg(c.maxPositions)
-          << QStringLiteral("positions:      %1")
-                 .arg(c.positions == core::PositionKind::Rotary
-                          ? QStringLiteral("rotary, theta %1").arg(c.ropeTheta)
-                          : QStringLiteral("learned"))
-          << QStringLiteral("normalisation:  %1, %2")
+          << QStringLiteral("positions:      %1").arg(positionsText(c))
+          << QStringLiteral("normalisation:  %1, %2%3")
                  .arg(QString::fromUtf8(core::toString(c.norm)),
                       c.placement == core::NormPlacement::Pre
                           ? QStringLiteral("before each sub-layer")
-                          : QStringLiteral("after each residual sum"))
+                          : QStringLiteral("after each residual sum"),
+                      c.parallelResidual
+                          ? QStringLiteral("; attention and feed-forward side by side")
+                          : QString())
           << QStringLiteral("predicts:       %1")
                  .arg(c.objective == core::Objective::CausalLm ? QStringLiteral("the next token")
                       : c.objective == core::Objective::MaskedLm
@@ -173,18 +189,22 @@ void addModelOptions(QCommandLineParser& parser)
                         "this layer only (from 1)."),
          QStringLiteral("N")},
         {QStringLiteral("top-k"),
-         QStringLiteral("With --model: how many predictions to list (default 5)."),
+         QStringLiteral("With --model: how many predictions to list (default 5); with --generate: "
+                        "sample among the K most likely tokens (0, the default: all)."),
          QStringLiteral("K")},
         {QStringLiteral("model-info"), QStringLiteral("Describe the model (--model) and exit.")},
     });
+    addGenerateOptions(parser);
 }
 
 bool readModelOptions(const QCommandLineParser& parser, ModelOptions& options,
                       CommandLineError& error)
 {
-    const QStringList modelOnly{QStringLiteral("layer"), QStringLiteral("heads-off"),
+    const QStringList modelOnly{QStringLiteral("layer"),      QStringLiteral("heads-off"),
                                 QStringLiteral("edit-layer"), QStringLiteral("top-k"),
-                                QStringLiteral("model-info")};
+                                QStringLiteral("model-info"), QStringLiteral("generate")};
+    if (!readGenerateOptions(parser, options.generate, error))
+        return false;
     if (!parser.isSet(QStringLiteral("model"))) {
         for (const QString& name : modelOnly) {
             if (parser.isSet(name)) {
@@ -216,7 +236,7 @@ bool readModelOptions(const QCommandLineParser& parser, ModelOptions& options,
     std::optional<int> topK;
     if (!number(QStringLiteral("layer"), 1, 10000, options.layer) ||
         !number(QStringLiteral("edit-layer"), 1, 10000, options.editLayer) ||
-        !number(QStringLiteral("top-k"), 1, 1000, topK))
+        (!options.generate.active() && !number(QStringLiteral("top-k"), 1, 1000, topK)))
         return false;
     options.topK = topK.value_or(options.topK);
     options.topKGiven = topK.has_value();
@@ -413,7 +433,17 @@ int runModelHeadless(const CommandLine& commandLine)
         const auto result = core::runModel(model, tokens, interventions, *backend, forward);
         for (const std::string& warning : result->warnings)
             printLine(stderr, QStringLiteral("warning: ") + QString::fromStdString(warning));
-        printPredictions(*result);
+        std::optional<core::Generation> generation;
+        if (options.generate.active()) {
+            core::GenerationSettings settings = options.generate.settings();
+            settings.alternatives = options.topK;
+            core::ForwardOptions steps = forward;
+            steps.keepIntermediates = false; // the dump holds the prompt's forward only
+            generation = core::generate(model, tokens, interventions, *backend, settings, steps);
+            printLine(stdout, generation->continuation);
+        } else {
+            printPredictions(*result);
+        }
 
         if (!commandLine.dumpPath.isEmpty()) {
             const std::int64_t numbers = core::modelDumpNumbers(*result);
@@ -423,9 +453,11 @@ int runModelHeadless(const CommandLine& commandLine)
                                   std::to_string(config.heads) + " heads make " +
                                   std::to_string(numbers) + " numbers (more than " +
                                   std::to_string(core::kMaxDumpNumbers) + "); dump a shorter text");
-            outputs.emplace_back(
-                commandLine.dumpPath,
-                QJsonDocument(core::modelResultToJson(*result)).toJson(QJsonDocument::Indented));
+            QJsonObject dump = core::modelResultToJson(*result);
+            if (generation)
+                addGenerationToJson(*generation, dump);
+            outputs.emplace_back(commandLine.dumpPath,
+                                 QJsonDocument(dump).toJson(QJsonDocument::Indented));
         }
         const core::AttentionResult& shown = *result->layers[std::size_t(layer)];
         ui::FigureSpec spec = commandLine.figure;

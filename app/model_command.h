@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/generate_command.h"
 #include "core/model/intervention.h"
 #include "ui/model/model_figures.h"
 
@@ -32,14 +33,16 @@ struct ModelOptions
     QString sceneFile;          // empty: everything came from the command line
     int sceneHead = 0;          // its checkpoint.head, from 0
     bool viewFromScene = false; // the figure's view and head came from its view.view
+    GenerateOptions generate;   // --generate N and its sampling options
 
     bool active() const { return !model.isEmpty(); }
     // Only printed output asked for (--model-info, --top-k): headless even where there is a
     // display. With neither (nor --export, --dump, ...), --model opens the model window.
-    bool printsOnly() const { return active() && (info || topKGiven); }
+    bool printsOnly() const { return active() && (info || topKGiven || generate.active()); }
 };
 
-// Adds --model, --layer, --heads-off, --edit-layer, --top-k and --model-info to the parser.
+// Adds --model, --layer, --heads-off, --edit-layer, --top-k, --model-info and the --generate
+// options to the parser.
 void addModelOptions(QCommandLineParser& parser);
 // Reads them back after parsing; false (with a usage error) for a malformed value.
 bool readModelOptions(const QCommandLineParser& parser, ModelOptions& options,

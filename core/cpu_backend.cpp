@@ -17,26 +17,8 @@
 #include <vector>
 
 namespace attn::core {
-namespace {
 
-using Clock = std::chrono::steady_clock;
-
-// Below about this many cells of per-head work (T x d_head x heads) the heads are prepared on
-// the calling thread: a hand-off to the helper costs 10-50 us.
-constexpr std::int64_t kParallelCells = 64 * 1024;
-
-double millisecondsSince(Clock::time_point start)
-{
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-int ceilDiv(int a, int b)
-{
-    return (a + b - 1) / b;
-}
-
-// RotarySpec's rotate-half rotation of every row (row i is position firstPosition + i).
-Matrix rotate(const Matrix& m, const RotarySpec& rotary)
+Matrix rotateHalf(const Matrix& m, const RotarySpec& rotary)
 {
     const Eigen::Index half = m.cols() / 2;
     Matrix out(m.rows(), m.cols());
@@ -53,6 +35,24 @@ Matrix rotate(const Matrix& m, const RotarySpec& rotary)
         }
     }
     return out;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Below about this many cells of per-head work (T x d_head x heads) the heads are prepared on
+// the calling thread: a hand-off to the helper costs 10-50 us.
+constexpr std::int64_t kParallelCells = 64 * 1024;
+
+double millisecondsSince(Clock::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+int ceilDiv(int a, int b)
+{
+    return (a + b - 1) / b;
 }
 
 Matrix unitRows(const Matrix& m)
@@ -248,8 +248,8 @@ void Computation::project()
     auto prepare = [&](int i, int) {
         HeadResult& out = m_result.heads[std::size_t(i)];
         if (p.rotary.enabled()) {
-            out.rotatedQ = rotate(out.Q, p.rotary);
-            out.rotatedK = rotate(out.K, p.rotary);
+            out.rotatedQ = rotateHalf(out.Q, p.rotary);
+            out.rotatedK = rotateHalf(out.K, p.rotary);
         }
         HeadWork& work = m_work[std::size_t(i)];
         work.weights = &w.heads[std::size_t(i)];

@@ -19,4 +19,7 @@ private:
     CpuBlockOps m_blockOps;
 };
 
+// RotarySpec's rotate-half rotation of every row (row i is position firstPosition + i).
+Matrix rotateHalf(const Matrix& m, const RotarySpec& rotary);
+
 } // namespace attn::core

@@ -179,7 +179,8 @@ void sinusoidalRows(Eigen::Ref<Matrix> pe, int firstPosition)
 {
     const int dModel = int(pe.cols());
     for (int j = 0; j < dModel; ++j) {
-        const double wavelength = std::pow(10000.0, double(2 * (j / 2)) / double(dModel));
+        const int evenColumn = j - j % 2;
+        const double wavelength = std::pow(10000.0, double(evenColumn) / double(dModel));
         for (int r = 0; r < int(pe.rows()); ++r) {
             const double angle = double(firstPosition + r) / wavelength;
             pe(r, j) = float(j % 2 == 0 ? std::sin(angle) : std::cos(angle));

@@ -32,6 +32,8 @@ Matrix embed(const Model& model, const std::vector<Token>& tokens, BlockOps& ops
     checkTokenIds(model, tokens);
     for (int i = 0; i < t; ++i)
         x.row(i) = w.tokenEmbedding.row(tokens[std::size_t(i)].id);
+    if (w.config.embeddingScale != 1.0f)
+        x *= w.config.embeddingScale;
     if (w.config.positions == PositionKind::Learned)
         x += w.positionEmbedding.topRows(t);
     if (w.tokenTypeEmbedding.size())
@@ -59,6 +61,8 @@ std::vector<int> predictedPositions(const Model& model, const std::vector<Token>
     }
     return positions;
 }
+
+} // namespace
 
 // The k most likely tokens of one row of logits, with softmax probabilities over the whole
 // vocabulary (computed in double; the row maximum subtracted first).
@@ -96,6 +100,8 @@ std::vector<Prediction> topPredictions(const Model& model, const RowVector& logi
     }
     return top;
 }
+
+namespace {
 
 std::shared_ptr<const ModelWeights>
 intervenedWeights(const std::shared_ptr<const ModelWeights>& weights, int layer,
@@ -291,7 +297,13 @@ std::shared_ptr<const ModelResult> runModel(std::shared_ptr<const Model> model,
         Matrix h = x + attention->output;
         if (!pre)
             h = ops.norm(h, layer.attentionNorm);
-        Matrix f = ops.feedForward(pre ? ops.norm(h, layer.feedForwardNorm) : h, layer.feedForward);
+        Matrix f;
+        if (w.config.parallelResidual) // GPT-NeoX, Phi: both branches read the block's input
+            f = ops.feedForward(w.config.sharedBlockNorm ? attentionInput
+                                                         : ops.norm(x, layer.feedForwardNorm),
+                                layer.feedForward);
+        else
+            f = ops.feedForward(pre ? ops.norm(h, layer.feedForwardNorm) : h, layer.feedForward);
         f += h;
         if (!pre)
             f = ops.norm(f, layer.feedForwardNorm);

@@ -39,6 +39,10 @@ std::vector<Token> modelTokens(const Model& model, const QString& text);
 // would read memory past its end.
 void checkTokenIds(const Model& model, const std::vector<Token>& tokens);
 
+// The k most likely tokens of one row of logits, with softmax probabilities over the whole
+// vocabulary (computed in double; the row maximum subtracted first).
+std::vector<Prediction> topPredictions(const Model& model, const RowVector& logits, int k);
+
 // The whole model on `backend`: embeddings -> for each layer (norm -> the layer's Problem ->
 // backend -> residual -> norm -> feed-forward -> residual) -> final norm -> logits at the
 // predicted positions. With `previous` (same model and tokens), the layers below the first one

@@ -9,8 +9,13 @@
 
 namespace attn::core {
 
-// The families whose checkpoints open, chosen from config.json's model_type/architectures.
-enum class ModelFamily { Gpt2, Bert, DistilBert, Llama, Mistral, Qwen2 };
+namespace families {
+struct FamilyEntry;
+}
+
+// The family whose checkpoints open, chosen by config.json's model_type: its row in the one
+// table of families (core/model/families/registry.cpp).
+using ModelFamily = const families::FamilyEntry*;
 
 // Where a block normalises: Pre (GPT-2, Llama): x + f(norm(x)); Post (BERT): norm(x + f(x)).
 enum class NormPlacement { Pre, Post };
@@ -27,16 +32,15 @@ enum class Objective {
     None,     // a bare encoder/decoder (GPT2Model, BertModel without cls.*): no prediction
 };
 
-std::string_view toString(ModelFamily family);
+std::string_view toString(ModelFamily family); // its model_type; "?" for none
 std::string_view toString(NormKind kind);
 std::string_view toString(Activation activation);
-std::optional<ModelFamily> parseModelFamily(std::string_view name); // "gpt2", "bert", ...
 
 // Everything the forward needs to know about a checkpoint's architecture, read from
 // config.json (the keys transformers writes for each model_type).
 struct ModelConfig
 {
-    ModelFamily family = ModelFamily::Gpt2;
+    ModelFamily family = nullptr;
     QString modelType;    // config.json's model_type, as written
     QString architecture; // architectures[0], or "" when absent
 
@@ -50,6 +54,9 @@ struct ModelConfig
     int maxPositions = 0; // learned positions: rows of the position table; rotary: the
                           // context length the model was trained for
     int tokenTypes = 0;   // BERT's token-type (segment) vocabulary; 0 for none
+    // Learned positions: the rows of the stored table before position 0's (OPT's 2,
+    // RoBERTa's padding_idx + 1), dropped when it is read.
+    int positionOffset = 0;
 
     NormKind norm = NormKind::LayerNorm;
     NormPlacement placement = NormPlacement::Pre;
@@ -59,8 +66,11 @@ struct ModelConfig
     PositionKind positions = PositionKind::Learned;
     // Rotary: one inverse frequency per pair of head dimensions (d_head / 2 values),
     // theta^(-2i/d_head), adjusted by rope_scaling where the config has one.
+    // Partial rotary (GPT-NeoX, Phi): 0 for the dimensions past rotaryDims, which splitHeads
+    // moves to the end of each half of a head.
     std::vector<float> ropeInverseFrequencies;
     double ropeTheta = 10000.0;
+    int rotaryDims = 0;               // of each head's d_head dimensions, how many turn
     std::optional<int> slidingWindow; // Mistral: a query sees at most this many keys
 
     // Which projections carry a bias: GPT-2, BERT, DistilBERT all of them; Llama per
@@ -68,6 +78,13 @@ struct ModelConfig
     bool qkvBias = false;
     bool outputBias = false;
     bool feedForwardBias = false;
+    bool headBias = false; // a causal LM head with its own bias (Phi's lm_head)
+
+    // GPT-NeoX, Phi: x + attention(norm(x)) + feed-forward(norm'(x)), both from the block's
+    // input; with sharedBlockNorm (Phi) norm' is the attention's norm.
+    bool parallelResidual = false;
+    bool sharedBlockNorm = false;
+    float embeddingScale = 1.0f; // Gemma: the token embeddings times sqrt(d_model)
 
     bool causal = true;
     bool tiedEmbeddings = true; // the LM head reuses the token embedding
@@ -82,8 +99,8 @@ struct ModelConfig
 };
 
 // Reads `folder`/config.json. Throws Error naming the file and the key
-// ("config.json: model_type 't5' is not supported (gpt2, bert, distilbert, llama, mistral,
-// qwen2)").
+// ("config.json: model_type: 't5' is not supported (gpt2, bert, ...)", every model_type of
+// the registry).
 ModelConfig readModelConfig(const QString& folder);
 ModelConfig parseModelConfig(const QByteArray& json, const QString& nameForMessages);
 

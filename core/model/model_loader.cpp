@@ -3,7 +3,7 @@
 #include "core/error.h"
 #include "core/model/available_memory.h"
 #include "core/model/checkpoint.h"
-#include "core/model/families/families.h"
+#include "core/model/families/registry.h"
 #include "core/regular_file.h"
 #include "core/tokenizers/hf_tokenizer.h"
 
@@ -87,10 +87,55 @@ void TensorReader::layerDone(int done, int total) const
         m_options.progress(done, total);
 }
 
+namespace {
+
+// Partial rotary (GPT-NeoX, Phi) turns dimension i < r/2 of a head with dimension i + r/2 and
+// leaves dimensions r.. alone, where RotarySpec pairs i with i + d/2. The scores depend only on
+// q . k, which a permutation of both sides keeps, so the columns are put in the order
+// [turned first half, r/2 unturned, turned second half, the other unturned], and the unturned
+// pairs get the frequency 0 (cos 1, sin 0: untouched, exactly).
+std::vector<Eigen::Index> rotaryColumnOrder(int dHead, int rotaryDims)
+{
+    const int half = rotaryDims / 2;
+    const int rest = (dHead - rotaryDims) / 2;
+    std::vector<Eigen::Index> order;
+    for (int part = 0; part < 2; ++part) {
+        for (int i = 0; i < half; ++i)
+            order.push_back(part * half + i);
+        for (int i = 0; i < rest; ++i)
+            order.push_back(rotaryDims + part * rest + i);
+    }
+    return order;
+}
+
+Matrix permutedColumns(const Matrix& m, const std::vector<Eigen::Index>& order)
+{
+    Matrix out(m.rows(), m.cols());
+    for (std::size_t j = 0; j < order.size(); ++j)
+        out.col(Eigen::Index(j)) = m.col(order[j]);
+    return out;
+}
+
+RowVector permuted(const RowVector& v, const std::vector<Eigen::Index>& order)
+{
+    if (v.size() == 0)
+        return v;
+    RowVector out(v.size());
+    for (std::size_t j = 0; j < order.size(); ++j)
+        out(Eigen::Index(j)) = v(order[j]);
+    return out;
+}
+
+} // namespace
+
 std::shared_ptr<const ModelWeights> splitHeads(const ModelConfig& config, int layer,
                                                AttentionProjections p)
 {
     const int dHead = config.dHead;
+    const bool partialRotary =
+        config.positions == PositionKind::Rotary && config.rotaryDims < dHead;
+    const std::vector<Eigen::Index> order =
+        partialRotary ? rotaryColumnOrder(dHead, config.rotaryDims) : std::vector<Eigen::Index>();
     const int group = config.heads / config.kvHeads; // query heads per kv head
     auto weights = std::make_shared<ModelWeights>();
     weights->dModel = config.dModel;
@@ -109,6 +154,12 @@ std::shared_ptr<const ModelWeights> splitHeads(const ModelConfig& config, int la
             head.bq = p.bq.segment(q, dHead);
         if (p.bk.size())
             head.bk = p.bk.segment(kv, dHead);
+        if (partialRotary) {
+            head.Wq = permutedColumns(head.Wq, order);
+            head.Wk = permutedColumns(head.Wk, order);
+            head.bq = permuted(head.bq, order);
+            head.bk = permuted(head.bk, order);
+        }
         if (p.bv.size())
             head.bv = p.bv.segment(kv, dHead);
         Matrix additive(1, dHead);
@@ -201,13 +252,18 @@ QString huggingFaceHubFolder()
         if (!value.isEmpty())
             return value;
     }
+    return QDir(huggingFaceHomeFolder()).filePath("hub");
+}
+
+QString huggingFaceHomeFolder()
+{
     const QString home = qEnvironmentVariable("HF_HOME");
     if (!home.isEmpty())
-        return QDir(home).filePath("hub");
+        return home;
     const QString xdg = qEnvironmentVariable("XDG_CACHE_HOME");
     if (!xdg.isEmpty())
-        return QDir(xdg).filePath("huggingface/hub");
-    return QDir::home().filePath(".cache/huggingface/hub");
+        return QDir(xdg).filePath("huggingface");
+    return QDir::home().filePath(".cache/huggingface");
 }
 
 QString resolveModelFolder(const QString& folderOrId)
@@ -282,23 +338,7 @@ TransformerWeights readTransformerWeights(const Checkpoint& checkpoint, const Mo
                                           const LoadOptions& options)
 {
     const families::TensorReader reader(checkpoint, options);
-    TransformerWeights weights;
-    switch (config.family) {
-    case ModelFamily::Gpt2:
-        weights = families::readGpt2(reader, config);
-        break;
-    case ModelFamily::Bert:
-        weights = families::readBert(reader, config);
-        break;
-    case ModelFamily::DistilBert:
-        weights = families::readDistilBert(reader, config);
-        break;
-    case ModelFamily::Llama:
-    case ModelFamily::Mistral:
-    case ModelFamily::Qwen2:
-        weights = families::readLlama(reader, config);
-        break;
-    }
+    TransformerWeights weights = config.family->readWeights(reader, config);
     weights.config.dtype = QString::fromStdString(checkpoint.mainDtype());
     return weights;
 }

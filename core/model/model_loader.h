@@ -37,6 +37,8 @@ struct CachedModel
 // The Hugging Face cache's hub folder: $HF_HUB_CACHE, else $HF_HOME/hub, else
 // ~/.cache/huggingface/hub.
 QString huggingFaceHubFolder();
+// $HF_HOME, else $XDG_CACHE_HOME/huggingface, else ~/.cache/huggingface (the token lives there).
+QString huggingFaceHomeFolder();
 
 // A folder as given, or a model id ("gpt2", "openai-community/gpt2") looked up in the hub
 // cache (models--ORG--NAME/snapshots/REV, the revision refs/main names, else the newest).

@@ -15,10 +15,6 @@ std::uint64_t pairKey(int a, int b)
     return (std::uint64_t(std::uint32_t(a)) << 32) | std::uint32_t(b);
 }
 
-// Words up to this many UTF-16 units are cached (the library caches words under 256 bytes).
-constexpr qsizetype kCachedWordLength = 256;
-constexpr qsizetype kCacheCapacity = 10000;
-
 struct Symbol
 {
     int id;
@@ -120,19 +116,8 @@ void BpeModel::tokenize(const QString& word, std::vector<ModelToken>& out, WordC
             return;
         }
     }
-    const bool cacheable = word.size() < kCachedWordLength;
-    if (cacheable) {
-        const auto it = cache.constFind(word);
-        if (it != cache.constEnd()) {
-            out.insert(out.end(), it->begin(), it->end());
-            return;
-        }
-    }
-    std::vector<ModelToken> tokens;
-    mergeWord(word, tokens);
-    out.insert(out.end(), tokens.begin(), tokens.end());
-    if (cacheable && cache.size() < kCacheCapacity)
-        cache.insert(word, std::move(tokens));
+    tokenizeCached(word, out, cache,
+                   [&](std::vector<ModelToken>& tokens) { mergeWord(word, tokens); });
 }
 
 void BpeModel::mergeWord(const QString& word, std::vector<ModelToken>& out) const

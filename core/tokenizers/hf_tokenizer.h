@@ -22,9 +22,10 @@ class PreTokenizer;
 } // namespace hf
 
 // A Hugging Face tokenizer that encodes text token for token as the Rust `tokenizers` library
-// does on the same files: added tokens, normalizer, pre-tokenizer, BPE or WordPiece model,
+// does on the same files: added tokens, normalizer, pre-tokenizer, BPE, WordPiece or Unigram model,
 // post-processor and decoder, as tokenizer.json describes them, or as transformers builds
-// them from the older vocab.json + merges.txt (GPT-2) and vocab.txt (BERT) files.
+// them from the older vocab.json + merges.txt (GPT-2), vocab.txt (BERT) and Marian's
+// source.spm + vocab.json files.
 //
 // Offsets are UTF-16 code units of the QString given to encode(); an emoji outside the BMP is
 // two units wide, where the library counts one character. Immutable once built, so one
@@ -34,6 +35,8 @@ class HfTokenizer
 public:
     // From a model folder: tokenizer.json if present; else vocab.json + merges.txt (GPT-2 style
     // byte-level BPE; add_prefix_space and add_bos_token from tokenizer_config.json); else
+    // source.spm + vocab.json (Marian: the pieces of source.spm by their vocab.json ids, then
+    // </s>; target.spm is not read, as decoding needs only the pieces); else
     // vocab.txt (BERT WordPiece; do_lower_case (default true), strip_accents and
     // tokenize_chinese_chars from tokenizer_config.json). tokenizer_config.json and
     // special_tokens_map.json may name the special tokens (bos_token, unk_token, mask_token,
@@ -70,7 +73,8 @@ public:
     // As the library's decode: ids to pieces (special added tokens dropped when skipSpecial),
     // then the decoder (or the pieces joined with spaces when there is none).
     QString decode(const std::vector<int>& ids, bool skipSpecial = true) const;
-    // "BPE (byte-level)", "BPE (SentencePiece, byte fallback)", "BPE" or "WordPiece".
+    // "BPE (byte-level)", "BPE (SentencePiece, byte fallback)", "BPE", "WordPiece", "Unigram",
+    // "Unigram (byte fallback)" or "SentencePiece (Marian)".
     QString kind() const;
     std::optional<int> maskTokenId() const;        // [MASK] / <mask> when the vocabulary has one
     const QString& name() const { return m_name; } // the file it came from

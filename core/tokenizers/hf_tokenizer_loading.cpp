@@ -1,11 +1,13 @@
 // HfTokenizer's loading: tokenizer.json, or the older files built into the pipeline that
-// transformers' convert_slow_tokenizer.py (GPT2Converter, BertConverter) makes of them.
+// transformers' convert_slow_tokenizer.py (GPT2Converter, BertConverter) makes of them, or
+// Marian's source.spm + vocab.json as its MarianTokenizer reads them.
 #include "core/tokenizers/hf_tokenizer.h"
 
 #include "core/error.h"
 #include "core/regular_file.h"
 #include "core/tokenizers/added_vocabulary.h"
 #include "core/tokenizers/bpe_model.h"
+#include "core/tokenizers/marian_model.h"
 #include "core/tokenizers/pipeline.h"
 #include "core/tokenizers/word_piece_model.h"
 
@@ -113,6 +115,20 @@ void addTokens(AddedVocabulary& added, const Model& model, const std::vector<Add
             token.id = next++;
         added.add(token);
     }
+}
+
+// vocab.json: {"piece": id, ...}.
+QHash<QString, int> readVocabJson(const QString& path)
+{
+    const QJsonObject object = parseJsonObject(readRegularFile(path, kMaxVocabularyBytes), path);
+    const JsonReader reader(path);
+    QHash<QString, int> ids;
+    ids.reserve(object.size());
+    for (auto it = object.constBegin(); it != object.constEnd(); ++it)
+        ids.insert(it.key(), int(reader.integer(it.value(), u'"' + it.key() + u'"')));
+    if (ids.isEmpty())
+        throw Error(path.toStdString() + ": the vocabulary is empty");
+    return ids;
 }
 
 QJsonObject typed(const char* type, QJsonObject fields = {})
@@ -240,15 +256,7 @@ std::shared_ptr<const HfTokenizer> HfTokenizer::load(const QString& folder)
     if (QFileInfo::exists(vocabJsonPath) && QFileInfo::exists(mergesPath)) {
         // GPT2Converter: byte-level BPE without an unknown token, GPT-2's pre-tokenizer regex.
         tokenizer->m_name = vocabJsonPath;
-        const QJsonObject vocabObject =
-            parseJsonObject(readRegularFile(vocabJsonPath, kMaxVocabularyBytes), vocabJsonPath);
-        const JsonReader vocabReader(vocabJsonPath);
-        QHash<QString, int> ids;
-        ids.reserve(vocabObject.size());
-        for (auto it = vocabObject.constBegin(); it != vocabObject.constEnd(); ++it)
-            ids.insert(it.key(), int(vocabReader.integer(it.value(), u'"' + it.key() + u'"')));
-        if (ids.isEmpty())
-            throw Error(vocabJsonPath.toStdString() + ": the vocabulary is empty");
+        QHash<QString, int> ids = readVocabJson(vocabJsonPath);
 
         const QList<QByteArray> lines =
             readRegularFile(mergesPath, kMaxVocabularyBytes).split('\n');
@@ -312,6 +320,47 @@ std::shared_ptr<const HfTokenizer> HfTokenizer::load(const QString& folder)
         return tokenizer;
     }
 
+    const QString sourceSpmPath = dir.filePath(QStringLiteral("source.spm"));
+    if (QFileInfo::exists(sourceSpmPath) && QFileInfo::exists(vocabJsonPath)) {
+        // MarianTokenizer: source.spm's pieces looked up in vocab.json, then </s>.
+        tokenizer->m_name = sourceSpmPath;
+        Vocabulary vocabulary(readVocabJson(vocabJsonPath));
+        const auto idIn = [&](const char* key, const char* fallback) {
+            const QString name =
+                config.specialToken(QLatin1String(key)).value_or(QLatin1String(fallback));
+            const auto id = vocabulary.idOf(name);
+            if (!id)
+                throw Error(vocabJsonPath.toStdString(), "the " + std::string(key) + " '" +
+                                                             name.toStdString() +
+                                                             "' is not in the vocabulary");
+            return std::pair(name, *id);
+        };
+        const auto [unk, unkId] = idIn("unk_token", "<unk>");
+        const auto [eos, eosId] = idIn("eos_token", "</s>");
+        tokenizer->m_model = std::make_unique<MarianModel>(SentencePieceModel::load(sourceSpmPath),
+                                                           std::move(vocabulary), unkId);
+        tokenizer->m_decoder = parseDecoder(
+            builtIn,
+            typed("Metaspace", {{QStringLiteral("replacement"), QStringLiteral("\u2581")},
+                                {QStringLiteral("prepend_scheme"), QStringLiteral("always")}}),
+            QString());
+        addSpecialTokens(*tokenizer->m_added, *tokenizer->m_model, config, configName,
+                         {{QStringLiteral("eos_token"), eos},
+                          {QStringLiteral("unk_token"), unk},
+                          {QStringLiteral("pad_token"), QStringLiteral("<pad>")}});
+        const QJsonObject special{{QStringLiteral("id"), eos},
+                                  {QStringLiteral("ids"), QJsonArray{eosId}},
+                                  {QStringLiteral("tokens"), QJsonArray{eos}}};
+        tokenizer->m_postProcessor = parsePostProcessor(
+            builtIn,
+            typed("TemplateProcessing",
+                  {{QStringLiteral("single"), QStringLiteral("$A:0 ") + eos + QStringLiteral(":0")},
+                   {QStringLiteral("special_tokens"), QJsonObject{{eos, special}}}}),
+            QString());
+        tokenizer->finish();
+        return tokenizer;
+    }
+
     if (QFileInfo::exists(vocabTxtPath)) {
         // BertConverter: BertNormalizer, BertPreTokenizer, WordPiece, [CLS] $A [SEP].
         tokenizer->m_name = vocabTxtPath;
@@ -361,9 +410,9 @@ std::shared_ptr<const HfTokenizer> HfTokenizer::load(const QString& folder)
         return tokenizer;
     }
 
-    throw Error(
-        folder.toStdString() +
-        ": no tokenizer files (expected tokenizer.json, vocab.json with merges.txt, or vocab.txt)");
+    throw Error(folder.toStdString() +
+                ": no tokenizer files (expected tokenizer.json, vocab.json with merges.txt or "
+                "source.spm, or vocab.txt)");
 }
 
 } // namespace attn::core

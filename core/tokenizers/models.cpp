@@ -1,6 +1,10 @@
-// The model section of tokenizer.json: BPE or WordPiece (tokenizers/src/models/*/serialization.rs).
+// The model section of tokenizer.json: BPE, WordPiece or Unigram
+// (tokenizers/src/models/*/serialization.rs).
 #include "core/tokenizers/bpe_model.h"
+#include "core/tokenizers/unigram_model.h"
 #include "core/tokenizers/word_piece_model.h"
+
+#include <QJsonDocument>
 
 namespace attn::core::hf {
 
@@ -54,7 +58,60 @@ std::vector<std::pair<QString, QString>> parseMerges(const JsonReader& reader,
     return result;
 }
 
+// Unigram's vocabulary: [["piece", log probability], ...], the index its id.
+std::vector<UnigramPiece> parseUnigramVocabulary(const JsonReader& reader, const QJsonObject& model,
+                                                 const QString& path)
+{
+    const QString vocabPath = JsonReader::child(path, QStringLiteral("vocab"));
+    const QJsonArray vocab =
+        reader.array(reader.member(model, QStringLiteral("vocab"), path), vocabPath);
+    std::vector<UnigramPiece> pieces;
+    pieces.reserve(std::size_t(vocab.size()));
+    for (qsizetype i = 0; i < vocab.size(); ++i) {
+        const QString where = JsonReader::index(vocabPath, i);
+        const QJsonArray entry = reader.array(vocab.at(i), where);
+        if (entry.size() != 2)
+            reader.fail(where, QStringLiteral("expected [piece, score], found an array of ") +
+                                   QString::number(entry.size()));
+        UnigramPiece piece;
+        piece.piece = reader.string(entry.at(0), JsonReader::index(where, 0));
+        const QJsonValue score = entry.at(1);
+        if (!score.isDouble())
+            reader.fail(JsonReader::index(where, 1),
+                        QStringLiteral("the score of '") + piece.piece +
+                            QStringLiteral("' is not a number: ") +
+                            QString::fromUtf8(
+                                QJsonDocument(QJsonArray{score}).toJson(QJsonDocument::Compact))
+                                .chopped(1)
+                                .mid(1));
+        piece.score = score.toDouble();
+        pieces.push_back(std::move(piece));
+    }
+    return pieces;
+}
+
+constexpr qsizetype kCachedWordLength = 256;
+constexpr qsizetype kCacheCapacity = 10000;
+
 } // namespace
+
+void tokenizeCached(const QString& word, std::vector<ModelToken>& out, WordCache& cache,
+                    const std::function<void(std::vector<ModelToken>&)>& segment)
+{
+    const bool cacheable = word.size() < kCachedWordLength;
+    if (cacheable) {
+        const auto it = cache.constFind(word);
+        if (it != cache.constEnd()) {
+            out.insert(out.end(), it->begin(), it->end());
+            return;
+        }
+    }
+    std::vector<ModelToken> tokens;
+    segment(tokens);
+    out.insert(out.end(), tokens.begin(), tokens.end());
+    if (cacheable && cache.size() < kCacheCapacity)
+        cache.insert(word, std::move(tokens));
+}
 
 std::unique_ptr<Model> parseModel(const JsonReader& reader, const QJsonValue& value,
                                   const QString& path)
@@ -97,11 +154,28 @@ std::unique_ptr<Model> parseModel(const JsonReader& reader, const QJsonValue& va
                 .value_or(QStringLiteral("##")),
             int(reader.integer(object, QStringLiteral("max_input_chars_per_word"), path, 100)));
     }
+    if (type == u"Unigram") {
+        std::vector<UnigramPiece> pieces = parseUnigramVocabulary(reader, object, path);
+        const QString unkPath = JsonReader::child(path, QStringLiteral("unk_id"));
+        std::optional<int> unkId;
+        const QJsonValue unk = object.value(QStringLiteral("unk_id"));
+        if (!unk.isNull() && !unk.isUndefined()) {
+            unkId = int(reader.integer(unk, unkPath));
+            if (std::size_t(*unkId) >= pieces.size())
+                reader.fail(unkPath, QStringLiteral("%1 is not an id of the vocabulary, which has "
+                                                    "%2 pieces")
+                                         .arg(*unkId)
+                                         .arg(pieces.size()));
+        }
+        return std::make_unique<UnigramModel>(
+            std::move(pieces), unkId,
+            reader.boolean(object, QStringLiteral("byte_fallback"), path, false), reader, unkPath);
+    }
     if (type.isEmpty())
         reader.fail(JsonReader::child(path, QStringLiteral("type")), QStringLiteral("missing"));
     reader.fail(JsonReader::child(path, QStringLiteral("type")),
                 QStringLiteral("unsupported model '") + type +
-                    QStringLiteral("' (BPE and WordPiece are)"));
+                    QStringLiteral("' (BPE, WordPiece and Unigram are)"));
 }
 
 } // namespace attn::core::hf

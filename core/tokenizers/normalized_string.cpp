@@ -38,8 +38,12 @@ NormalizedString::NormalizedString(const QString& input)
 
 Alignment NormalizedString::originalSpan(qsizetype begin, qsizetype end) const
 {
-    if (begin >= end)
-        return {begin, end};
+    if (begin >= end) {
+        // An empty range: empty, where its position came from.
+        const qsizetype at =
+            begin < size() ? m_alignments[std::size_t(begin)].begin : m_originalEnd;
+        return {at, at};
+    }
     return {m_alignments[std::size_t(begin)].begin, m_alignments[std::size_t(end - 1)].end};
 }
 

@@ -2,8 +2,11 @@
 #include "core/tokenizers/byte_level.h"
 #include "core/tokenizers/pattern_regex.h"
 #include "core/tokenizers/pipeline.h"
+#include "core/tokenizers/precompiled_charsmap.h"
 
 #include "core/error.h"
+
+#include <QTextBoundaryFinder>
 
 #include <algorithm>
 
@@ -241,6 +244,73 @@ public:
     }
 };
 
+// precompiled.rs: SentencePiece's compiled rules (nmt_nfkc and the like), looked up the way the
+// library does, which is not quite SentencePiece's own way: a grapheme cluster under 6 UTF-8
+// bytes is replaced by the rule of the shortest key it begins with, if any; otherwise each of
+// its characters by its own rule. Offsets follow the library's change counts: added
+// characters are inserted after the first, removed ones are taken off the last character.
+class PrecompiledNormalizer final : public Normalizer
+{
+public:
+    PrecompiledNormalizer(PrecompiledCharsmap charsmap, QString where)
+        : m_charsmap(std::move(charsmap)), m_where(std::move(where))
+    {
+    }
+    void normalize(NormalizedString& text) const override
+    {
+        const QString& input = text.get();
+        std::vector<CharChange> changes;
+        changes.reserve(std::size_t(input.size()));
+        bool modified = false;
+        qsizetype length = 0;
+        const auto replace = [&](QStringView old, const QString& replacement) {
+            const std::u32string chars = toCodePoints(replacement);
+            const int diff = int(chars.size()) - int(toCodePoints(old.toString()).size());
+            for (char32_t c : chars)
+                changes.push_back({c, 0});
+            if (diff > 0)
+                for (std::size_t i = changes.size() - std::size_t(diff); i < changes.size(); ++i)
+                    changes[i].change = 1;
+            else if (diff < 0 && !changes.empty())
+                changes.back().change += diff;
+            length += replacement.size();
+            modified = true;
+        };
+        QTextBoundaryFinder graphemes(QTextBoundaryFinder::Grapheme, input);
+        qsizetype begin = 0;
+        for (qsizetype end = graphemes.toNextBoundary(); end > begin;
+             begin = end, end = graphemes.toNextBoundary()) {
+            const QStringView grapheme = QStringView(input).mid(begin, end - begin);
+            const QByteArray utf8 = grapheme.toUtf8();
+            const auto whole =
+                utf8.size() < 6 ? m_charsmap.shortestMatch(utf8) : std::optional<QString>();
+            if (whole) {
+                replace(grapheme, *whole);
+                continue;
+            }
+            for (qsizetype i = 0; i < grapheme.size();) {
+                const char32_t c = codePointAt(input, begin + i);
+                const QStringView part = grapheme.mid(i, utf16Length(c));
+                i += part.size();
+                if (const auto replacement = m_charsmap.shortestMatch(part.toUtf8())) {
+                    replace(part, *replacement);
+                } else {
+                    changes.push_back({c, 0});
+                    length += part.size();
+                }
+            }
+        }
+        if (!modified)
+            return;
+        checkGrowth(text, length, m_where, "Precompiled");
+        text.transform(changes, 0);
+    }
+
+private:
+    PrecompiledCharsmap m_charsmap;
+    QString m_where;
+};
+
 class ByteLevelNormalizer final : public Normalizer
 {
 public:
@@ -350,6 +420,18 @@ std::unique_ptr<Normalizer> parseNormalizer(const JsonReader& reader, const QJso
         return std::make_unique<NmtNormalizer>();
     if (type == u"ByteLevel")
         return std::make_unique<ByteLevelNormalizer>();
+    if (type == u"Precompiled") {
+        const QString charsmapPath =
+            JsonReader::child(path, QStringLiteral("precompiled_charsmap"));
+        const QByteArray base64 =
+            reader.string(object, QStringLiteral("precompiled_charsmap"), path).toLatin1();
+        auto decoded =
+            QByteArray::fromBase64Encoding(base64, QByteArray::AbortOnBase64DecodingErrors);
+        if (!decoded)
+            reader.fail(charsmapPath, QStringLiteral("not valid base64"));
+        return std::make_unique<PrecompiledNormalizer>(
+            PrecompiledCharsmap(*decoded, reader, charsmapPath), reader.where(path));
+    }
     reader.fail(JsonReader::child(path, QStringLiteral("type")),
                 QStringLiteral("unsupported normalizer '") + type + u'\'');
 }

@@ -81,9 +81,14 @@ public:
     virtual bool isByteLevel() const { return false; }
 };
 
-// Words seen before in one encode call (BPE's word cache, kept per call so that encode stays
-// free of shared state).
+// Words seen before in one encode call (the models' word cache, kept per call so that encode
+// stays free of shared state).
 using WordCache = QHash<QString, std::vector<ModelToken>>;
+
+// Appends the tokens of `word`: from the cache, or from `segment`, whose result is cached for
+// words under 256 UTF-16 units (the library caches words under 256 bytes).
+void tokenizeCached(const QString& word, std::vector<ModelToken>& out, WordCache& cache,
+                    const std::function<void(std::vector<ModelToken>&)>& segment);
 
 class Model
 {

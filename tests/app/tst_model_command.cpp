@@ -72,6 +72,10 @@ private slots:
     void sceneValuesAreBlamedOnTheScene_data();
     void sceneValuesAreBlamedOnTheScene();
     void headPastTheModelsHeads();
+    void modelInfoOfTheFamiliesFlags_data();
+    void modelInfoOfTheFamiliesFlags();
+    void brokenCheckpointExits3_data();
+    void brokenCheckpointExits3();
 };
 
 void TestModelCommand::dumpMatchesReference_data()
@@ -540,6 +544,76 @@ void TestModelCommand::headPastTheModelsHeads()
                  qPrintable(result.err));
         QVERIFY(!QFile::exists(out));
     }
+}
+
+// --model-info says what sets a family apart: partial rotary, parallel blocks, an offset.
+void TestModelCommand::modelInfoOfTheFamiliesFlags_data()
+{
+    QTest::addColumn<QString>("folder");
+    QTest::addColumn<QStringList>("lines");
+    QTest::newRow("pythia") << "pythia"
+                            << QStringList{"positions:      rotary on 4 of 16 head dimensions, "
+                                           "theta 10000",
+                                           "normalisation:  LayerNorm, before each sub-layer; "
+                                           "attention and feed-forward side by side"};
+    QTest::newRow("phi") << "phi"
+                         << QStringList{"positions:      rotary on 4 of 12 head dimensions, "
+                                        "theta 10000",
+                                        "attention and feed-forward side by side"};
+    QTest::newRow("opt") << "opt"
+                         << QStringList{"positions:      learned, position p in row p + 2",
+                                        "normalisation:  LayerNorm, before each sub-layer\n"};
+    QTest::newRow("gemma") << "gemma"
+                           << QStringList{"positions:      rotary, theta 10000",
+                                          "heads:          2 (key/value heads 1), d_head 12"};
+}
+
+void TestModelCommand::modelInfoOfTheFamiliesFlags()
+{
+    QFETCH(QString, folder);
+    QFETCH(QStringList, lines);
+    const auto result =
+        run({QStringLiteral("--model"), fixture(folder), QStringLiteral("--model-info")});
+    QCOMPARE(result.code, 0);
+    for (const QString& line : lines)
+        QVERIFY2(result.out.contains(line), qPrintable(result.out));
+}
+
+// A checkpoint the registry cannot read (an unknown model_type, a tensor missing or of the
+// wrong shape for its config) exits 3 naming the file and the key or the tensor.
+void TestModelCommand::brokenCheckpointExits3_data()
+{
+    QTest::addColumn<QString>("folder");
+    QTest::addColumn<QJsonObject>("changes");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("unknown model_type")
+        << "pythia" << QJsonObject{{QStringLiteral("model_type"), QStringLiteral("t5")}}
+        << "config.json: model_type: 't5' is not supported (gpt2, bert";
+    QTest::newRow("missing tensor")
+        << "opt" << QJsonObject{{QStringLiteral("tie_word_embeddings"), false}}
+        << "model.safetensors: lm_head.weight: missing";
+    QTest::newRow("misshapen tensor")
+        << "phi" << QJsonObject{{QStringLiteral("intermediate_size"), 65}}
+        << "model.safetensors: model.layers.0.mlp.fc1.weight: expected 65x24, got 64x24";
+}
+
+void TestModelCommand::brokenCheckpointExits3()
+{
+    QFETCH(QString, folder);
+    QFETCH(QJsonObject, changes);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    const QString model = rawst::copyFixture(folder, dir.filePath(QStringLiteral("model")));
+    QJsonObject config = readJson(QDir(model).filePath(QStringLiteral("config.json")));
+    for (auto it = changes.begin(); it != changes.end(); ++it)
+        config[it.key()] = it.value();
+    rawst::writeAll(QDir(model).filePath(QStringLiteral("config.json")),
+                    QJsonDocument(config).toJson());
+    const auto result =
+        run({QStringLiteral("--model"), model, QStringLiteral("--text"), QStringLiteral("The cat"),
+             QStringLiteral("--backend"), QStringLiteral("cpu")});
+    QCOMPARE(result.code, 3);
+    QVERIFY2(result.err.contains(message), qPrintable(result.err));
 }
 
 QTEST_GUILESS_MAIN(TestModelCommand)

@@ -5,6 +5,7 @@
 #include "core/tokenizers/hf_tokenizer.h"
 #include "core/tokenizers/pattern_regex.h"
 #include "support/error_of.h"
+#include "support/tokenizer_data.h"
 
 #include <QDir>
 #include <QFile>
@@ -23,30 +24,17 @@ namespace {
 
 QString dataDir()
 {
-    const QByteArray fromEnv = qgetenv("ATTN_TEST_DATA");
-    return (fromEnv.isEmpty() ? QStringLiteral(ATTN_TEST_DATA_DIR)
-                              : QString::fromLocal8Bit(fromEnv)) +
-           QStringLiteral("/tokenizers");
+    return attn::test::tokenizerDataDir();
 }
 
 const QJsonObject& expected()
 {
-    static const QJsonObject root = [] {
-        QFile file(dataDir() + QStringLiteral("/expected.json"));
-        if (!file.open(QIODevice::ReadOnly))
-            qFatal("cannot read %s", qPrintable(file.fileName()));
-        return QJsonDocument::fromJson(file.readAll()).object();
-    }();
-    return root;
+    return attn::test::tokenizerJson(QStringLiteral("expected.json"));
 }
 
 std::shared_ptr<const HfTokenizer> tokenizer(const QString& name)
 {
-    static std::map<QString, std::shared_ptr<const HfTokenizer>> cache;
-    auto& entry = cache[name];
-    if (!entry)
-        entry = HfTokenizer::load(dataDir() + u'/' + name);
-    return entry;
+    return attn::test::loadTokenizerOnce<HfTokenizer>(name, &HfTokenizer::load);
 }
 
 std::vector<int> toIds(const QJsonArray& array)
@@ -190,8 +178,12 @@ private slots:
             const Token& token = tokens[i];
             // The library's token string for an added token is the text it matched, with the
             // spaces lstrip/rstrip took; the piece is the token itself.
+            // Unigram's unknown token is the normalized text it stands for there, which is
+            // no piece; the piece is "<unk>".
             const QString piece = pieces.at(qsizetype(i)).toString();
-            QVERIFY2(token.piece == piece || token.piece == piece.trimmed(),
+            const bool unknown = hf->kind().startsWith(u"Unigram") && !hf->idOf(piece) &&
+                                 token.piece == QStringLiteral("<unk>");
+            QVERIFY2(token.piece == piece || token.piece == piece.trimmed() || unknown,
                      qPrintable(token.piece + QStringLiteral(" vs ") + piece));
             const QJsonArray span = offsets.at(qsizetype(i)).toArray();
             const qsizetype begin = span.at(0).toInteger();
@@ -250,6 +242,12 @@ private slots:
                                             << "WordPiece" << -1 << "[MASK]";
         QTest::newRow("bpe-variants") << "bpe-variants"
                                       << "BPE" << -1 << "";
+        QTest::newRow("t5") << "t5"
+                            << "Unigram" << 32100 << "";
+        QTest::newRow("albert") << "albert"
+                                << "Unigram" << 30000 << "[MASK]";
+        QTest::newRow("unigram-variants") << "unigram-variants"
+                                          << "Unigram (byte fallback)" << -1 << "";
     }
 
     void kindsAndSizes()
@@ -262,15 +260,22 @@ private slots:
         QCOMPARE(hf->kind(), kind);
         if (vocabSize > 0)
             QCOMPARE(hf->vocabSize(), vocabSize);
-        // Every id below vocabSize() that has a piece maps back to itself.
+        // Every id below vocabSize() that has a piece maps back to itself, but for the one
+        // piece unigram-variants lists twice, which maps to its later id.
         int pieces = 0;
+        int listedTwice = 0;
         for (int id = 0; id < hf->vocabSize(); ++id) {
             const QString piece = hf->pieceOf(id);
             if (piece.isEmpty())
                 continue;
             ++pieces;
-            QCOMPARE(hf->idOf(piece), std::optional<int>(id));
+            if (hf->idOf(piece) != std::optional<int>(id)) {
+                QCOMPARE(piece, QStringLiteral("\u2581the"));
+                QVERIFY(*hf->idOf(piece) > id);
+                ++listedTwice;
+            }
         }
+        QCOMPARE(listedTwice, name == u"unigram-variants" ? 1 : 0);
         QVERIFY(pieces > 100);
         QCOMPARE(hf->pieceOf(hf->vocabSize()), QString());
         if (mask.isEmpty()) {
@@ -410,7 +415,8 @@ private slots:
         }) << "x.json: model.merges[0]: expected two pieces";
         QTest::newRow("merge pair of three") << variant([](QJsonObject& r) {
             QJsonObject model = r.value(QStringLiteral("model")).toObject();
-            model.insert(QStringLiteral("merges"), QJsonArray{QJsonArray{"a", "b", "c"}});
+            model.insert(QStringLiteral("merges"),
+                         QJsonArray{QJsonValue(QJsonArray{"a", "b", "c"})});
             r.insert(QStringLiteral("model"), model);
         }) << "x.json: model.merges[0]: expected two pieces, found 3";
         QTest::newRow("vocab id not a number") << variant([](QJsonObject& r) {
@@ -431,14 +437,74 @@ private slots:
             << "x.json: model.vocab[\"d\"]: expected a non-negative integer below 2147483647, "
                "found 2147483647";
         QTest::newRow("unknown model") << variant([](QJsonObject& r) {
-            r.insert(QStringLiteral("model"), QJsonObject{{"type", "Unigram"}});
-        }) << "x.json: model.type: unsupported model 'Unigram'";
+            r.insert(QStringLiteral("model"), QJsonObject{{"type", "WordLevel"}});
+        }) << "x.json: model.type: unsupported model 'WordLevel' (BPE, WordPiece and Unigram are)";
         QTest::newRow("unknown normalizer") << variant([](QJsonObject& r) {
-            r.insert(
-                QStringLiteral("normalizer"),
-                QJsonObject{{"type", "Sequence"},
-                            {"normalizers", QJsonArray{QJsonObject{{"type", "Precompiled"}}}}});
-        }) << "x.json: normalizer.normalizers[0].type: unsupported normalizer 'Precompiled'";
+            r.insert(QStringLiteral("normalizer"),
+                     QJsonObject{{"type", "Sequence"},
+                                 {"normalizers", QJsonArray{QJsonObject{{"type", "Unheard"}}}}});
+        }) << "x.json: normalizer.normalizers[0].type: unsupported normalizer 'Unheard'";
+        const auto unigram = [](const QJsonObject& model) {
+            QJsonObject root;
+            root.insert(QStringLiteral("model"), model);
+            return QJsonDocument(root).toJson();
+        };
+        const QJsonArray pieces{QJsonArray{"<unk>", 0}, QJsonArray{"a", -1.5}};
+        QTest::newRow("Unigram score not a number")
+            << unigram({{"type", "Unigram"},
+                        {"unk_id", 0},
+                        {"vocab", QJsonArray{QJsonArray{"<unk>", 0}, QJsonArray{"a", "-1.5"}}}})
+            << "x.json: model.vocab[1][1]: the score of 'a' is not a number: \"-1.5\"";
+        QTest::newRow("Unigram score null")
+            << unigram({{"type", "Unigram"},
+                        {"unk_id", 0},
+                        {"vocab", QJsonArray{QJsonValue(QJsonArray{"<unk>", QJsonValue()})}}})
+            << "x.json: model.vocab[0][1]: the score of '<unk>' is not a number: null";
+        QTest::newRow("Unigram entry of one value")
+            << unigram({{"type", "Unigram"}, {"vocab", QJsonArray{QJsonValue(QJsonArray{"a"})}}})
+            << "x.json: model.vocab[0]: expected [piece, score], found an array of 1";
+        QTest::newRow("Unigram piece not a string")
+            << unigram({{"type", "Unigram"}, {"vocab", QJsonArray{QJsonValue(QJsonArray{7, 0})}}})
+            << "x.json: model.vocab[0][0]: expected a string, found a number";
+        QTest::newRow("Unigram without vocab")
+            << unigram({{"type", "Unigram"}, {"unk_id", 0}}) << "x.json: model.vocab: missing";
+        QTest::newRow("Unigram unk_id past the end")
+            << unigram({{"type", "Unigram"}, {"unk_id", 2}, {"vocab", pieces}})
+            << "x.json: model.unk_id: 2 is not an id of the vocabulary, which has 2 pieces";
+        QTest::newRow("Unigram unk_id of an empty vocabulary")
+            << unigram({{"type", "Unigram"}, {"unk_id", 0}, {"vocab", QJsonArray{}}})
+            << "x.json: model.unk_id: 0 is not an id of the vocabulary, which has 0 pieces";
+        QTest::newRow("Unigram unk_id a string")
+            << unigram({{"type", "Unigram"}, {"unk_id", "0"}, {"vocab", pieces}})
+            << "x.json: model.unk_id: expected a non-negative integer below 2147483647, found a "
+               "string";
+        const auto precompiled = [&](const QJsonValue& charsmap) {
+            QJsonObject root;
+            root.insert(QStringLiteral("model"),
+                        QJsonObject{{"type", "Unigram"}, {"unk_id", 0}, {"vocab", pieces}});
+            root.insert(QStringLiteral("normalizer"),
+                        QJsonObject{{"type", "Precompiled"}, {"precompiled_charsmap", charsmap}});
+            return QJsonDocument(root).toJson();
+        };
+        QTest::newRow("charsmap missing")
+            << precompiled(QJsonValue())
+            << "x.json: normalizer.precompiled_charsmap: expected a string, found null";
+        QTest::newRow("charsmap not base64")
+            << precompiled("AAAA*") << "x.json: normalizer.precompiled_charsmap: not valid base64";
+        QTest::newRow("charsmap too short")
+            << precompiled("AAA=")
+            << "x.json: normalizer.precompiled_charsmap: not a SentencePiece charsmap: 2 bytes, "
+               "fewer than the 4 of the trie's size";
+        // A trie of 0x100 bytes where 4 follow.
+        QTest::newRow("charsmap trie past the end")
+            << precompiled("AAEAAAAAAAA=")
+            << "x.json: normalizer.precompiled_charsmap: not a SentencePiece charsmap: the "
+               "trie's size, 256 bytes, is more than the 4 that follow";
+        // An empty trie, then 0xFF, which is no UTF-8.
+        QTest::newRow("charsmap replacements not UTF-8")
+            << precompiled("AAAAAP8=")
+            << "x.json: normalizer.precompiled_charsmap: not a SentencePiece charsmap: its "
+               "replacement strings are not UTF-8";
         QTest::newRow("bad regex") << variant([](QJsonObject& r) {
             r.insert(QStringLiteral("pre_tokenizer"),
                      QJsonObject{{"type", "Split"},
@@ -480,6 +546,59 @@ private slots:
         const QString error =
             errorOf([&] { HfTokenizer::fromTokenizerJson(json, QStringLiteral("x.json")); });
         QVERIFY2(error.startsWith(message), qPrintable(error));
+    }
+
+    void unigramViterbi()
+    {
+        // The library's own example (model.rs, Unigram::encode): "abcd" (10) beats "abc" + "d"
+        // (5 + 0) and "ab" + "cd" (2 + 1); "acd" is "a" + "cd" (0 + 1) rather than three
+        // characters (0); the two unknown x's fuse into one unknown token.
+        const QJsonArray vocab{
+            QJsonArray{"<unk>", 0}, QJsonArray{"a", 0},   QJsonArray{"b", 0},
+            QJsonArray{"c", 0},     QJsonArray{"d", 0},   QJsonArray{"cd", 1},
+            QJsonArray{"ab", 2},    QJsonArray{"abc", 5}, QJsonArray{"abcd", 10}};
+        const QJsonObject model{{"type", "Unigram"}, {"unk_id", 0}, {"vocab", vocab}};
+        const auto hf = HfTokenizer::fromTokenizerJson(
+            QJsonDocument(QJsonObject{{"model", model}}).toJson(), QStringLiteral("x.json"));
+        const std::vector<Token> tokens = hf->encode(QStringLiteral("abcdacdxx"));
+        QCOMPARE(idsOf(tokens), (std::vector<int>{8, 1, 5, 0}));
+        QCOMPARE(tokens[3].begin, qsizetype(7));
+        QCOMPARE(tokens[3].length, qsizetype(2));
+        QCOMPARE(tokens[3].piece, QStringLiteral("<unk>"));
+        QCOMPARE(hf->kind(), QStringLiteral("Unigram"));
+        QCOMPARE(hf->vocabSize(), 9);
+
+        // Byte fallback spells an unknown run in byte pieces when it has them all: "x" is
+        // <0x78>, "é" (C3 A9) lacks <0xA9> and stays unknown.
+        QJsonArray withBytes = vocab;
+        withBytes.append(QJsonArray{"<0x78>", 0});
+        withBytes.append(QJsonArray{"<0xC3>", 0});
+        QJsonObject fallback = model;
+        fallback.insert(QStringLiteral("vocab"), withBytes);
+        fallback.insert(QStringLiteral("byte_fallback"), true);
+        const auto bytes = HfTokenizer::fromTokenizerJson(
+            QJsonDocument(QJsonObject{{"model", fallback}}).toJson(), QStringLiteral("x.json"));
+        QCOMPARE(bytes->kind(), QStringLiteral("Unigram (byte fallback)"));
+        const std::vector<Token> spelled = bytes->encode(QStringLiteral("axxb\u00e9"));
+        QCOMPARE(idsOf(spelled), (std::vector<int>{1, 9, 9, 2, 0}));
+        QCOMPARE(spelled[2].begin, qsizetype(1)); // each byte piece spans the whole run
+        QCOMPARE(spelled[2].length, qsizetype(2));
+        QCOMPARE(spelled[4].begin, qsizetype(4));
+    }
+
+    void unigramWithoutUnknownToken()
+    {
+        // The library accepts a vocabulary without unk_id and fails only on a character that
+        // no piece covers.
+        const QJsonObject model{
+            {"type", "Unigram"},
+            {"vocab", QJsonArray{QJsonArray{"a", -1}, QJsonArray{"b", -2}, QJsonArray{"ab", -4}}}};
+        const auto hf = HfTokenizer::fromTokenizerJson(
+            QJsonDocument(QJsonObject{{"model", model}}).toJson(), QStringLiteral("x.json"));
+        QCOMPARE(idsOf(hf->encode(QStringLiteral("abba"))), (std::vector<int>{0, 1, 1, 0}));
+        QCOMPARE(errorOf([&] { hf->encode(QStringLiteral("abc")); }),
+                 QStringLiteral("x.json: model.unk_id: the vocabulary has no unknown token, and "
+                                "no piece covers 'c' in 'abc'"));
     }
 
     void smallBpeWorks()

@@ -95,6 +95,7 @@ private slots:
     void normsHandWorked();
     void activationsAtKnownPoints();
     void feedForwardHandWorked();
+    void familyBlocksFollowTheirEquations();
     void nonFiniteValuesAreReportedOnce_data();
     void nonFiniteValuesAreReportedOnce();
 };
@@ -458,6 +459,37 @@ void TestModelForward::feedForwardHandWorked()
     const Matrix e{{1, 0}, {0, 1}, {2, 2}};
     const Matrix logits = ops.logits(x, e, RowVector{{0.0f, 1.0f, 0.0f}});
     QCOMPARE(logits, (Matrix{{1.0f, 0.0f, 0.0f}}));
+}
+
+// The block forms the config flags select, against their equations: GPT-NeoX x + attn(ln1 x)
+// + mlp(ln2 x) (Black et al. 2022, section 2.1), Phi the same with one norm, Gemma's
+// embeddings times sqrt(d_model) = 4 (Gemma Team 2024, section 2), exact in float.
+void TestModelForward::familyBlocksFollowTheirEquations()
+{
+    CpuBackend backend;
+    CpuBlockOps ops;
+    for (const char* name : {"pythia", "phi"}) {
+        const auto model = fixture(QString::fromLatin1(name));
+        const auto r =
+            runModel(model, modelTokens(*model, QStringLiteral("The cat sat on the")), {}, backend);
+        for (int l = 0; l < 2; ++l) {
+            const TransformerLayer& layer = model->weights.layers[std::size_t(l)];
+            const Matrix& x = r->hidden[std::size_t(l)];
+            const Matrix mlpInput = layer.feedForwardNorm.present()
+                                        ? ops.norm(x, layer.feedForwardNorm)
+                                        : ops.norm(x, layer.attentionNorm);
+            const Matrix want = x + r->layers[std::size_t(l)]->output +
+                                ops.feedForward(mlpInput, layer.feedForward);
+            QVERIFY2(maxDifference(r->hidden[std::size_t(l) + 1], want) < 1e-5, name);
+        }
+    }
+    const auto gemma = fixture(QStringLiteral("gemma"));
+    const std::vector<Token> tokens = modelTokens(*gemma, QStringLiteral("The cat sat on the"));
+    const auto r = runModel(gemma, tokens, {}, backend);
+    for (std::size_t i = 0; i < tokens.size(); ++i)
+        for (int k = 0; k < 16; ++k)
+            QCOMPARE(r->hidden[0](Eigen::Index(i), k),
+                     4.0f * gemma->weights.tokenEmbedding(tokens[i].id, k));
 }
 
 void TestModelForward::nonFiniteValuesAreReportedOnce_data()

@@ -119,7 +119,9 @@ bool ignoredTensor(const QString& name)
 }
 
 const char* const kFixtures[] = {
-    "gpt2", "gpt2-noprefix-f16", "bert", "distilbert", "llama", "smollm", "qwen2", "mistral"};
+    "gpt2",   "gpt2-noprefix-f16", "bert",   "distilbert", "llama", "smollm",
+    "qwen2",  "mistral",           "pythia", "gemma",      "opt",   "phi",
+    "roberta"};
 
 } // namespace
 
@@ -263,8 +265,11 @@ private slots:
                 QCOMPARE(head.bk.size(), c.qkvBias ? c.dHead : 0);
                 QCOMPARE(head.bv.size(), c.qkvBias ? c.dHead : 0);
             }
+            // Phi's MLP reads the attention's normalised input: one norm per block.
+            QCOMPARE(layer.feedForwardNorm.present(), !c.sharedBlockNorm);
             for (const NormWeights* norm : {&layer.attentionNorm, &layer.feedForwardNorm}) {
-                QVERIFY(norm->present());
+                if (!norm->present())
+                    continue;
                 QCOMPARE(int(norm->kind), int(c.norm));
                 QCOMPARE(norm->eps, c.normEps);
                 QCOMPARE(norm->gain.size(), c.dModel);
@@ -277,13 +282,13 @@ private slots:
             QCOMPARE(ff.in.weight.cols(), c.dFeedForward);
             QCOMPARE(ff.out.weight.rows(), c.dFeedForward);
             QCOMPARE(ff.out.weight.cols(), c.dModel);
-            QCOMPARE(ff.gate.present(), rotary);
+            QCOMPARE(ff.gate.present(), c.feedForward == FeedForwardKind::Gated);
             QCOMPARE(ff.in.bias.size(), c.feedForwardBias ? c.dFeedForward : 0);
             QCOMPARE(ff.out.bias.size(), c.feedForwardBias ? c.dModel : 0);
         }
         QCOMPARE(w.headTransform.dense.present(), c.objective == Objective::MaskedLm);
         QCOMPARE(w.headTransform.norm.present(), c.objective == Objective::MaskedLm);
-        QCOMPARE(w.lmBias.size(), c.objective == Objective::MaskedLm ? c.vocab : 0);
+        QCOMPARE(w.lmBias.size(), c.objective == Objective::MaskedLm || c.headBias ? c.vocab : 0);
         QCOMPARE(w.lmHead.rows(), c.tiedEmbeddings ? 0 : c.vocab);
         QCOMPARE(w.outputEmbedding().rows(), c.vocab);
         QCOMPARE(w.outputEmbedding().cols(), c.dModel);
@@ -310,6 +315,156 @@ private slots:
             }
         }
         QCOMPARE(load(fixture)->config().parameterCount(), count);
+    }
+
+    // ---- The families past the first six: their flags and layouts --------------------------
+
+    void familyFlags_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        QTest::addColumn<int>("dHead");
+        QTest::addColumn<int>("rotaryDims"); // 0: learned positions
+        QTest::addColumn<bool>("parallel");
+        QTest::addColumn<bool>("sharedNorm");
+        QTest::addColumn<float>("embeddingScale");
+        QTest::addColumn<int>("positionOffset");
+        QTest::addColumn<int>("activation");
+        QTest::addColumn<bool>("gated");
+        QTest::addColumn<bool>("rmsNorm");
+        QTest::addColumn<bool>("tied");
+        // pythia: d 32, 2 heads, rotary_pct 0.25 of d_head 16; phi: int(0.4 x 12) = 4.
+        QTest::newRow("pythia") << "pythia" << 16 << 4 << true << false << 1.0f << 0
+                                << int(Activation::GeluErf) << false << false << false;
+        QTest::newRow("gemma") << "gemma" << 12 << 12 << false << false << 4.0f << 0
+                               << int(Activation::GeluTanh) << true << true << true;
+        QTest::newRow("opt") << "opt" << 4 << 0 << false << false << 1.0f << 2
+                             << int(Activation::Relu) << false << false << true;
+        QTest::newRow("phi") << "phi" << 12 << 4 << true << true << 1.0f << 0
+                             << int(Activation::GeluTanh) << false << false << false;
+    }
+    void familyFlags()
+    {
+        QFETCH(QString, fixture);
+        QFETCH(int, dHead);
+        QFETCH(int, rotaryDims);
+        QFETCH(bool, parallel);
+        QFETCH(bool, sharedNorm);
+        QFETCH(float, embeddingScale);
+        QFETCH(int, positionOffset);
+        QFETCH(int, activation);
+        QFETCH(bool, gated);
+        QFETCH(bool, rmsNorm);
+        QFETCH(bool, tied);
+        const ModelConfig c = load(fixture)->config();
+        QCOMPARE(QString::fromUtf8(toString(c.family)), c.modelType);
+        QCOMPARE(c.dHead, dHead);
+        QCOMPARE(c.positions, rotaryDims ? PositionKind::Rotary : PositionKind::Learned);
+        QCOMPARE(c.rotaryDims, rotaryDims);
+        QCOMPARE(c.parallelResidual, parallel);
+        QCOMPARE(c.sharedBlockNorm, sharedNorm);
+        QCOMPARE(c.embeddingScale, embeddingScale);
+        QCOMPARE(c.positionOffset, positionOffset);
+        QCOMPARE(int(c.activation), activation);
+        QCOMPARE(c.feedForward, gated ? FeedForwardKind::Gated : FeedForwardKind::Plain);
+        QCOMPARE(int(c.norm), int(rmsNorm ? NormKind::RmsNorm : NormKind::LayerNorm));
+        QCOMPARE(c.tiedEmbeddings, tied);
+        QCOMPARE(c.placement, NormPlacement::Pre);
+        QVERIFY(c.causal);
+        QCOMPARE(c.objective, Objective::CausalLm);
+    }
+
+    // Partial rotary: the turned dimensions i < r/2 and i + r/2 move to i and i + d_head/2, the
+    // others fill the rest of each half and get the frequency 0. Pythia's query_key_value rows
+    // are head after head [q | k | v]; Phi's q_proj rows are heads side by side.
+    void partialRotaryColumnOrder_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        QTest::addColumn<QString>("tensor");
+        QTest::addColumn<int>("firstRow"); // of head 1's q in the tensor
+        QTest::addColumn<QVector<int>>("order");
+        QTest::addColumn<QVector<double>>("frequencies");
+        // d_head 16, r 4: [0 1 | 4..9 | 2 3 | 10..15]; theta^(-2i/4) for i < 2.
+        QTest::newRow("pythia") << "pythia"
+                                << "gpt_neox.layers.0.attention.query_key_value.weight" << 3 * 16
+                                << QVector<int>{0, 1, 4,  5,  6,  7,  8,  9,
+                                                2, 3, 10, 11, 12, 13, 14, 15}
+                                << QVector<double>{1, 0.01, 0, 0, 0, 0, 0, 0};
+        // d_head 12, r 4: [0 1 | 4..7 | 2 3 | 8..11].
+        QTest::newRow("phi") << "phi"
+                             << "model.layers.0.self_attn.q_proj.weight" << 12
+                             << QVector<int>{0, 1, 4, 5, 6, 7, 2, 3, 8, 9, 10, 11}
+                             << QVector<double>{1, 0.01, 0, 0, 0, 0};
+    }
+    void partialRotaryColumnOrder()
+    {
+        QFETCH(QString, fixture);
+        QFETCH(QString, tensor);
+        QFETCH(int, firstRow);
+        QFETCH(QVector<int>, order);
+        QFETCH(QVector<double>, frequencies);
+        const auto model = load(fixture);
+        const rawst::File raw = rawFile(fixture);
+        const int d = model->config().dModel;
+        const HeadWeights& head = model->weights.layers[0].attention->heads[1];
+        QCOMPARE(int(head.Wq.cols()), int(order.size()));
+        for (int j = 0; j < order.size(); ++j)
+            for (int i = 0; i < d; ++i) // W_q[i][j] = weight[row of dimension order[j]][i]
+                QCOMPARE(head.Wq(i, j), raw.value(tensor, qint64(firstRow + order[j]) * d + i));
+        const std::vector<float>& f = model->config().ropeInverseFrequencies;
+        QCOMPARE(int(f.size()), int(frequencies.size()));
+        for (int i = 0; i < frequencies.size(); ++i)
+            QCOMPARE(f[std::size_t(i)], float(frequencies[i]));
+    }
+
+    // Gemma stores w for the gain 1 + w; OPT's position p is row p + 2 of its table,
+    // RoBERTa's row padding_idx + 1 + p = p + 2.
+    void gemmaGainsAndOptPositions()
+    {
+        const auto gemma = load("gemma");
+        const rawst::File g = rawFile("gemma");
+        for (qint64 k = 0; k < 16; ++k) {
+            QCOMPARE(gemma->weights.layers[1].feedForwardNorm.gain(k),
+                     1.0f + g.value("model.layers.1.post_attention_layernorm.weight", k));
+            QCOMPARE(gemma->weights.finalNorm.gain(k), 1.0f + g.value("model.norm.weight", k));
+        }
+        const auto opt = load("opt");
+        const rawst::File o = rawFile("opt");
+        QCOMPARE(opt->weights.positionEmbedding.rows(), 32);
+        for (qint64 k = 0; k < 16; ++k) {
+            QCOMPARE(opt->weights.positionEmbedding(0, k),
+                     o.value("model.decoder.embed_positions.weight", 2 * 16 + k));
+            QCOMPARE(opt->weights.positionEmbedding(31, k),
+                     o.value("model.decoder.embed_positions.weight", 33 * 16 + k));
+        }
+        const auto roberta = load("roberta");
+        const rawst::File r = rawFile("roberta");
+        QCOMPARE(roberta->config().maxPositions, 32);
+        QCOMPARE(roberta->config().positionOffset, 2);
+        QCOMPARE(roberta->config().objective, Objective::MaskedLm);
+        QVERIFY(!roberta->config().causal);
+        for (qint64 k = 0; k < 16; ++k)
+            QCOMPARE(roberta->weights.positionEmbedding(0, k),
+                     r.value("roberta.embeddings.position_embeddings.weight", 2 * 16 + k));
+    }
+
+    // XLM-R's checkpoints are RoBERTa's under another model_type: the RoBERTa fixture renamed
+    // reads the same weights and predicts the same (its Unigram tokenizer aside).
+    void xlmRobertaReadsAsRoberta()
+    {
+        QTemporaryDir dir;
+        const QString folder = rawst::copyFixture("roberta", dir.filePath("xlmr"));
+        patchConfig({{"model_type", "xlm-roberta"},
+                     {"architectures", QJsonArray{"XLMRobertaForMaskedLM"}}})(folder);
+        const auto xlmr = loadModel(folder);
+        const auto roberta = load("roberta");
+        QCOMPARE(QString::fromUtf8(toString(xlmr->config().family)), QString("xlm-roberta"));
+        QCOMPARE(xlmr->config().objective, Objective::MaskedLm);
+        QCOMPARE(xlmr->config().positionOffset, 2);
+        QVERIFY(xlmr->weights.positionEmbedding == roberta->weights.positionEmbedding);
+        QVERIFY(xlmr->weights.headTransform.dense.weight ==
+                roberta->weights.headTransform.dense.weight);
+        QVERIFY(xlmr->weights.lmBias == roberta->weights.lmBias);
+        QCOMPARE(xlmr->config().parameterCount(), roberta->config().parameterCount());
     }
 
     // ---- Tensors against the raw bytes -----------------------------------------------------
@@ -795,9 +950,34 @@ private slots:
         QTest::newRow("unknown model_type")
             << "gpt2" << QJsonObject{{"model_type", "t5"}}
             << "config.json: model_type: 't5' is not supported (gpt2, bert, distilbert, "
-               "llama, mistral, qwen2)";
+               "llama, mistral, qwen2, gpt_neox, gemma, opt, phi, roberta, xlm-roberta)";
         QTest::newRow("no model_type") << "gpt2" << QJsonObject{{"model_type", QJsonValue::Null}}
                                        << "config.json: model_type: missing";
+        QTest::newRow("gpt_neox rotary_pct 0")
+            << "pythia" << QJsonObject{{"rotary_pct", 0}}
+            << "config.json: rotary_pct: expected a number above 0 and at most 1, got 0";
+        QTest::newRow("gpt_neox rotary_pct of an odd width") // int(16 x 0.3) = 4... 0.2: 3
+            << "pythia" << QJsonObject{{"rotary_pct", 0.2}}
+            << "config.json: rotary_pct: rotary positions need an even number of dimensions "
+               "from 2 to d_head 16, got 3";
+        QTest::newRow("roberta positions all before padding_idx + 1")
+            << "roberta" << QJsonObject{{"max_position_embeddings", 2}}
+            << "config.json: max_position_embeddings: 2 rows leave no position past "
+               "pad_token_id 1 + 1";
+        QTest::newRow("phi qk_layernorm") << "phi" << QJsonObject{{"qk_layernorm", true}}
+                                          << "config.json: qk_layernorm: true (a LayerNorm on "
+                                             "each head's q and k) is not supported";
+        QTest::newRow("opt post-norm")
+            << "opt" << QJsonObject{{"do_layer_norm_before", false}}
+            << "config.json: do_layer_norm_before: false (post-norm, as in opt-350m) is not "
+               "supported";
+        QTest::newRow("opt projected embeddings")
+            << "opt" << QJsonObject{{"word_embed_proj_dim", 8}}
+            << "config.json: word_embed_proj_dim: a width other than hidden_size 16 "
+               "(project_in / project_out) is not supported";
+        QTest::newRow("opt sizes by its own keys") << "opt" << QJsonObject{{"ffn_dim", 0}}
+                                                   << "config.json: ffn_dim: expected a positive "
+                                                      "integer, got 0";
         QTest::newRow("size missing") << "bert" << QJsonObject{{"hidden_size", QJsonValue::Null}}
                                       << "config.json: hidden_size: missing";
         QTest::newRow("size not a number")
@@ -918,7 +1098,7 @@ private slots:
         QTest::newRow("unknown model_type")
             << "gpt2" << patchConfig({{"model_type", "t5"}})
             << "config.json: model_type: 't5' is not supported (gpt2, bert, distilbert, "
-               "llama, mistral, qwen2)";
+               "llama, mistral, qwen2, gpt_neox, gemma, opt, phi, roberta, xlm-roberta)";
         QTest::newRow("missing tokenizer (vocab.json + merges.txt)")
             << "gpt2" << removeFiles({"vocab.json", "merges.txt"})
             << "model: no tokenizer (tokenizer.json";
@@ -931,6 +1111,18 @@ private slots:
             << "model.safetensors: transformer.h.1.ln_2.weight: missing";
         QTest::newRow("missing untied lm_head") << "llama" << removeTensors({"lm_head.weight"})
                                                 << "model.safetensors: lm_head.weight: missing";
+        QTest::newRow("missing gpt_neox fused projection")
+            << "pythia" << removeTensors({"gpt_neox.layers.1.attention.query_key_value.weight"})
+            << "model.safetensors: gpt_neox.layers.1.attention.query_key_value.weight: missing";
+        QTest::newRow("missing gemma final norm")
+            << "gemma" << removeTensors({"model.norm.weight"})
+            << "model.safetensors: model.norm.weight: missing";
+        QTest::newRow("missing phi head bias") << "phi" << removeTensors({"lm_head.bias"})
+                                               << "model.safetensors: lm_head.bias: missing";
+        QTest::newRow("opt position table without its 2 offset rows")
+            << "opt" << patchConfig({{"max_position_embeddings", 34}})
+            << "model.safetensors: model.decoder.embed_positions.weight: expected 36x16, got "
+               "34x16";
         QTest::newRow("missing MLM head") << "bert" << removeTensors({"cls.predictions.bias"})
                                           << "model.safetensors: cls.predictions.bias: missing";
         QTest::newRow("missing qwen2 bias")

@@ -510,7 +510,7 @@ void TestVulkanModel::activationsAcrossTheirRange()
         values.push_back(v);
     const int width = 8;
     const int rows = int((values.size() + width - 1) / width);
-    values.resize(std::size_t(rows * width), 0.5f);
+    values.resize(std::size_t(rows) * width, 0.5f);
     const Matrix x = Eigen::Map<const Matrix>(values.data(), rows, width);
     core::LinearWeights identity;
     identity.weight = Matrix::Identity(width, width);

@@ -34,8 +34,10 @@ training    ^core/training/  scene
 analysis    ^core/analysis/  training
 # sequence to sequence: the RNN encoder-decoder of the PyTorch translation tutorial, decoded and trained
 seq2seq     ^core/seq2seq/  model
+# the Hugging Face Hub: downloading a model into the shared cache (the one part on the network)
+hub         ^core/hub/  model
 # every part of core, for the parts above it (owns no file)
-core        ^$  analysis seq2seq
+core        ^$  analysis seq2seq hub
 # the Vulkan compute backend
 gpu         ^gpu/  core
 # the windows, views, figures, exports; app hands them a backend, so they never include gpu

@@ -295,7 +295,7 @@ private slots:
         QCPColorMap* alike = maps[1];
         for (int pos : {0, 3, 11})
             for (int i = 0; i < d; ++i) {
-                const double angle = pos / std::pow(10000.0, 2.0 * (i / 2) / d);
+                const double angle = pos / std::pow(10000.0, double(i - i % 2) / d);
                 const double expected = i % 2 == 0 ? std::sin(angle) : std::cos(angle);
                 QVERIFY2(std::abs(p->data()->cell(i, pos) - expected) < 1e-6,
                          qPrintable(QStringLiteral("P(%1, %2)").arg(pos).arg(i)));

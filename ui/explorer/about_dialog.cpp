@@ -77,7 +77,8 @@ AboutDialog::AboutDialog(const core::BackendFactory& backends, const QString& ba
     if (!reason.isEmpty())
         rows.insert(3, {tr("Why this backend"), reason});
     if (backends.vulkanHeaders.empty()) // a program without the Vulkan backend has none
-        rows.removeIf([this](const auto& row) { return row.first == tr("Vulkan headers"); });
+        rows.removeIf(
+            [label = tr("Vulkan headers")](const auto& row) { return row.first == label; });
 
     auto* about = new QWidget;
     auto* aboutLayout = new QVBoxLayout(about);

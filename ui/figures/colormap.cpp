@@ -104,7 +104,7 @@ QColor colorAt(Colormap map, double t)
     const double x = std::clamp(std::isfinite(t) ? t : 0.0, 0.0, 1.0) * 16.0;
     const int i = std::min(15, int(x));
     const double f = x - i;
-    const QColor a(stops[std::size_t(i)]), b(stops[std::size_t(i + 1)]);
+    const QColor a(stops[std::size_t(i)]), b(stops[std::size_t(i) + 1]);
     return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * f),
                             float(a.greenF() + (b.greenF() - a.greenF()) * f),
                             float(a.blueF() + (b.blueF() - a.blueF()) * f));

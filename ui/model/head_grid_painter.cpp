@@ -258,7 +258,8 @@ void HeadGridPainter::paint(QPainter& painter, const Geometry& g, const core::Mo
         for (int h = 0; h < g.heads && h < int(layer.heads.size()); ++h) {
             const QRectF cell = g.cellRect(l, h);
             if (images) {
-                painter.drawImage(cell, thumbnails[std::size_t(l * g.heads + h)]);
+                painter.drawImage(
+                    cell, thumbnails[std::size_t(l) * std::size_t(g.heads) + std::size_t(h)]);
             } else {
                 // Vector output: the same colours as the thumbnail, cell by cell.
                 const QImage image = thumbnail(layer.heads[std::size_t(h)].weights, colours,

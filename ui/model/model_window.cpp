@@ -4,6 +4,8 @@
 #include "ui/document/file_prompts.h"
 #include "ui/document/preferences.h"
 #include "ui/export/export_dialog.h"
+#include "ui/hub/download_model_dialog.h"
+#include "ui/model/generate_view.h"
 #include "ui/model/head_grid_view.h"
 #include "ui/model/head_importance_job.h"
 #include "ui/model/importance_view.h"
@@ -64,7 +66,7 @@ namespace attn::ui {
 
 namespace {
 
-enum Tab { HeadTab, PipelineTab, LinesTab, DifferenceTab, RolloutTab, ImportanceTab };
+enum Tab { HeadTab, PipelineTab, LinesTab, DifferenceTab, RolloutTab, ImportanceTab, GenerateTab };
 
 // What a newly opened model starts with: the sentence last used with it, else a sample that
 // shows its prediction (a [MASK] for a masked model).
@@ -215,6 +217,15 @@ void ModelWindow::buildViews()
     m_importance->setObjectName(QStringLiteral("importanceView"));
     m_tabs->addTab(m_rollout, tr("&Rollout"));
     m_tabs->addTab(m_importance, tr("&Importance"));
+    // Scrolled: its settings and steps need not fit a projector's 1024 x 768.
+    auto* generatePage = new QScrollArea(m_tabs);
+    generatePage->setObjectName(QStringLiteral("generatePage"));
+    generatePage->setWidgetResizable(true);
+    generatePage->setFrameShape(QFrame::NoFrame);
+    m_generate = new GenerateView(generatePage);
+    m_generate->setObjectName(QStringLiteral("generateView"));
+    generatePage->setWidget(m_generate);
+    m_tabs->addTab(generatePage, tr("&Generate"));
     m_tabs->setTabToolTip(
         HeadTab, tr("The selected head's attention weights: queries as rows, keys as columns"));
     m_tabs->setTabToolTip(
@@ -229,6 +240,8 @@ void ModelWindow::buildViews()
         tr("Attention rollout (Abnar & Zuidema 2020) through the selected layer, beside "
            "that layer's raw mean"));
     m_tabs->setTabToolTip(ImportanceTab, tr("How much each head matters to the prediction"));
+    m_tabs->setTabToolTip(GenerateTab, tr("Let the model write after the sentence, token by "
+                                          "token, with the interventions on"));
     splitter->addWidget(m_tabs);
     // The grid takes the larger part: 12 x 12 thumbnails readable at 1920 x 1080.
     splitter->setStretchFactor(0, 3);
@@ -359,6 +372,7 @@ void ModelWindow::buildMenus()
     QMenu* file = menuBar()->addMenu(tr("&File"));
     add(file, tr("Open &Model…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O),
         [this] { openModelDialog(); });
+    add(file, tr("&Download Model…"), QKeySequence(), [this] { downloadModelDialog(); });
     addStandard(file, tr("&Open Scene…"), QKeySequence::Open, QKeySequence(Qt::CTRL | Qt::Key_O),
                 [this] { m_files->openDialog(); });
     QMenu* recent = file->addMenu(tr("Open &Recent"));
@@ -496,6 +510,14 @@ void ModelWindow::openModelDialog()
     if (dialog.exec() != QDialog::Accepted || dialog.selectedFolder().isEmpty())
         return;
     if (!m_files->maybeSave())
+        return;
+    openModel(dialog.selectedFolder());
+}
+
+void ModelWindow::downloadModelDialog()
+{
+    DownloadModelDialog dialog(this);
+    if (dialog.exec() != QDialog::Accepted || !m_files->maybeSave())
         return;
     openModel(dialog.selectedFolder());
 }
@@ -786,11 +808,15 @@ void ModelWindow::showResult()
         for (HeatmapView* view : {m_headView, m_pipelineView, m_differenceView})
             view->showMessage(m_document.hasModel() ? tr("Computing…") : empty);
         m_rollout->setMessage(m_document.hasModel() ? tr("Computing…") : empty);
+        if (!m_document.hasModel())
+            m_generate->setSource(nullptr, {});
         m_headPanel->setPlaceholder(empty);
         updateStatus();
         return;
     }
     m_grid->setResult(result);
+    m_generate->setSource(
+        result, [this] { return makeBackend(m_backends, m_choice, m_selector, nullptr); });
     updateGridOptions();
     m_predictions->setResults(result, m_document.baseline());
     updateTokens();

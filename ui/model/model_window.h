@@ -36,6 +36,7 @@ class ExportDialog;
 class HeadGridView;
 class HeadImportanceJob;
 class HeatmapView;
+class GenerateView;
 class ImportanceView;
 class LinesView;
 class MatrixPanelsView;
@@ -95,6 +96,8 @@ public:
     bool saveFile(const QString& path);
     // File > Open Model…: the cache list and a folder button.
     void openModelDialog();
+    // File > Download Model…: a model from the Hugging Face Hub, opened once downloaded.
+    void downloadModelDialog();
     void cancelLoad();
     bool isLoading() const;
 
@@ -219,6 +222,7 @@ private:
     QComboBox* m_compareCombo = nullptr;
     MatrixPanelsView* m_rollout = nullptr;
     ImportanceView* m_importance = nullptr;
+    GenerateView* m_generate = nullptr;
     QLineEdit* m_text = nullptr;
     TokenFocusBar* m_tokens = nullptr;
     PredictionsView* m_predictions = nullptr;

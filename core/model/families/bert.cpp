@@ -3,10 +3,34 @@
 
 namespace attn::core::families {
 
-TransformerWeights readBert(const TensorReader& reader, const ModelConfig& config)
+void readBertConfig(const ConfigReader& c, ModelConfig& config)
 {
-    // BertForMaskedLM writes "bert.embeddings...", BertModel "embeddings...".
-    const std::string p = reader.contains("embeddings.word_embeddings.weight") ? "" : "bert.";
+    config.dModel = c.size("hidden_size", kWidth);
+    config.heads = c.size("num_attention_heads", kHeadCount);
+    config.kvHeads = config.heads;
+    config.layers = c.size("num_hidden_layers");
+    config.vocab = c.size("vocab_size");
+    config.maxPositions = c.size("max_position_embeddings");
+    config.tokenTypes = c.sizeOr("type_vocab_size", 2);
+    config.dHead = config.dModel / config.heads;
+    config.dFeedForward = c.size("intermediate_size");
+    config.normEps = float(c.positiveNumber("layer_norm_eps", 1e-12));
+    config.activation = parseActivation(c, "hidden_act", "gelu");
+    config.norm = NormKind::LayerNorm;
+    config.placement = NormPlacement::Post;
+    config.positions = PositionKind::Learned;
+    config.tiedEmbeddings = c.boolean("tie_word_embeddings", true);
+    config.qkvBias = config.outputBias = config.feedForwardBias = true;
+    const QString positionType = c.string("position_embedding_type", "absolute");
+    if (positionType != "absolute")
+        c.fail("position_embedding_type", quoted(positionType) + " is not supported (absolute)");
+    // A BERT with is_decoder (BertLMHeadModel) masks the future like GPT-2.
+    config.causal = c.boolean("is_decoder", false);
+}
+
+TransformerWeights readBertEncoder(const TensorReader& reader, const ModelConfig& config,
+                                   const std::string& p)
+{
     const int d = config.dModel;
     const int ff = config.dFeedForward;
     const float eps = config.normEps;
@@ -14,8 +38,11 @@ TransformerWeights readBert(const TensorReader& reader, const ModelConfig& confi
     TransformerWeights w;
     w.config = config;
     w.tokenEmbedding = reader.matrix(p + "embeddings.word_embeddings.weight", config.vocab, d);
-    w.positionEmbedding =
-        reader.matrix(p + "embeddings.position_embeddings.weight", config.maxPositions, d);
+    // RoBERTa's table starts positionOffset rows before position 0.
+    w.positionEmbedding = reader
+                              .matrix(p + "embeddings.position_embeddings.weight",
+                                      config.maxPositions + config.positionOffset, d)
+                              .bottomRows(config.maxPositions);
     if (config.tokenTypes > 0)
         w.tokenTypeEmbedding =
             reader.matrix(p + "embeddings.token_type_embeddings.weight", config.tokenTypes, d);
@@ -48,6 +75,16 @@ TransformerWeights readBert(const TensorReader& reader, const ModelConfig& confi
         w.layers.push_back(std::move(layer));
         reader.layerDone(l + 1, config.layers);
     }
+    return w;
+}
+
+TransformerWeights readBert(const TensorReader& reader, const ModelConfig& config)
+{
+    // BertForMaskedLM writes "bert.embeddings...", BertModel "embeddings...".
+    const std::string p = reader.contains("embeddings.word_embeddings.weight") ? "" : "bert.";
+    const int d = config.dModel;
+    const float eps = config.normEps;
+    TransformerWeights w = readBertEncoder(reader, config, p);
 
     // A config without architectures gets the MLM head only where the checkpoint has one.
     if (config.architecture.isEmpty() && !reader.contains("cls.predictions.transform.dense.weight"))

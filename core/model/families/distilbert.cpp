@@ -4,6 +4,26 @@
 
 namespace attn::core::families {
 
+void readDistilBertConfig(const ConfigReader& c, ModelConfig& config)
+{
+    config.dModel = c.size("dim", kWidth);
+    config.heads = c.size("n_heads", kHeadCount);
+    config.kvHeads = config.heads;
+    config.layers = c.size("n_layers");
+    config.vocab = c.size("vocab_size");
+    config.maxPositions = c.size("max_position_embeddings");
+    config.dHead = config.dModel / config.heads;
+    config.dFeedForward = c.size("hidden_dim");
+    config.normEps = 1e-12f; // nn.LayerNorm(eps=1e-12) in modeling_distilbert.py, not a config key
+    config.activation = parseActivation(c, "activation", "gelu");
+    config.norm = NormKind::LayerNorm;
+    config.placement = NormPlacement::Post;
+    config.positions = PositionKind::Learned; // sinusoidal tables are stored as the weight too
+    config.tiedEmbeddings = c.boolean("tie_word_embeddings", true);
+    config.qkvBias = config.outputBias = config.feedForwardBias = true;
+    config.causal = false;
+}
+
 TransformerWeights readDistilBert(const TensorReader& reader, const ModelConfig& config)
 {
     // DistilBertForMaskedLM writes "distilbert.embeddings..." and its head without a prefix;

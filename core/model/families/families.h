@@ -5,6 +5,7 @@
 // arithmetic belongs to the forward.
 
 #include "core/model/checkpoint.h"
+#include "core/model/families/config_reader.h"
 #include "core/model/model_loader.h"
 #include "core/model/transformer_weights.h"
 
@@ -63,10 +64,13 @@ struct AttentionProjections
 std::shared_ptr<const ModelWeights> splitHeads(const ModelConfig& config, int layer,
                                                AttentionProjections projections);
 
-TransformerWeights readGpt2(const TensorReader& reader, const ModelConfig& config);
-TransformerWeights readBert(const TensorReader& reader, const ModelConfig& config);
-TransformerWeights readDistilBert(const TensorReader& reader, const ModelConfig& config);
-TransformerWeights readLlama(const TensorReader& reader,
-                             const ModelConfig& config); // + Mistral, Qwen2
+// BERT's config keys, and its embeddings and encoder layers under `prefix` (RoBERTa's too).
+void readBertConfig(const ConfigReader& c, ModelConfig& config);
+TransformerWeights readBertEncoder(const TensorReader& reader, const ModelConfig& config,
+                                   const std::string& prefix);
+
+// Llama's config keys and tensors, shared by the families built on it (Mistral, Qwen2, Gemma).
+void readLlamaFamilyConfig(const ConfigReader& c, ModelConfig& config);
+TransformerWeights readLlama(const TensorReader& reader, const ModelConfig& config);
 
 } // namespace attn::core::families

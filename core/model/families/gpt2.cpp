@@ -3,6 +3,32 @@
 
 namespace attn::core::families {
 
+void readGpt2Config(const ConfigReader& c, ModelConfig& config)
+{
+    config.dModel = c.size("n_embd", kWidth);
+    config.heads = c.size("n_head", kHeadCount);
+    config.kvHeads = config.heads;
+    config.layers = c.size("n_layer");
+    config.vocab = c.size("vocab_size");
+    // n_ctx is the older name of n_positions (the hub's gpt2 config has both).
+    config.maxPositions = c.has("n_positions") ? c.size("n_positions") : c.size("n_ctx");
+    config.dHead = config.dModel / config.heads;
+    config.dFeedForward =
+        c.sizeOrDerived("n_inner", 4 * std::int64_t(config.dModel), "4 x n_embd"); // GPT2MLP
+    config.normEps = float(c.positiveNumber("layer_norm_epsilon", 1e-5));
+    config.activation = parseActivation(c, "activation_function", "gelu_new");
+    config.norm = NormKind::LayerNorm;
+    config.placement = NormPlacement::Pre;
+    config.positions = PositionKind::Learned;
+    config.tiedEmbeddings = c.boolean("tie_word_embeddings", true);
+    config.qkvBias = config.outputBias = config.feedForwardBias = true;
+    // Options that change the attention arithmetic itself, off in every released GPT-2.
+    if (!c.boolean("scale_attn_weights", true))
+        c.fail("scale_attn_weights", "false (no 1/sqrt(d_head) scaling) is not supported");
+    if (c.boolean("scale_attn_by_inverse_layer_idx", false))
+        c.fail("scale_attn_by_inverse_layer_idx", "true is not supported");
+}
+
 TransformerWeights readGpt2(const TensorReader& reader, const ModelConfig& config)
 {
     // GPT2LMHeadModel.save_pretrained writes "transformer.h.0..."; GPT2Model and the hub's own

@@ -6,6 +6,67 @@
 
 namespace attn::core::families {
 
+// The keys LlamaConfig, MistralConfig and Qwen2Config share (and GemmaConfig, which reads
+// them with its own activation key and norm).
+void readLlamaFamilyConfig(const ConfigReader& c, ModelConfig& config)
+{
+    config.dModel = c.size("hidden_size", kWidth);
+    config.heads = c.size("num_attention_heads", kHeadCount);
+    config.kvHeads = c.sizeOr("num_key_value_heads", config.heads, kHeadCount);
+    config.layers = c.size("num_hidden_layers");
+    config.vocab = c.size("vocab_size");
+    config.maxPositions = c.size("max_position_embeddings");
+    // Bounded before the rotary table below is sized by it.
+    config.dHead = c.sizeOr("head_dim", config.dModel / config.heads, kWidth);
+    config.dFeedForward = c.size("intermediate_size");
+    config.normEps = float(c.positiveNumber("rms_norm_eps", 1e-6));
+    config.activation = parseActivation(c, "hidden_act", "silu");
+    config.norm = NormKind::RmsNorm;
+    config.placement = NormPlacement::Pre;
+    config.feedForward = FeedForwardKind::Gated;
+    config.tiedEmbeddings = c.boolean("tie_word_embeddings", false);
+    const double theta = c.positiveNumber("rope_theta", 10000.0);
+    const QString dimensionKey = c.has("head_dim") ? "head_dim" : "hidden_size";
+    if (config.dHead % 2 != 0)
+        c.fail(dimensionKey,
+               "rotary positions need an even head dimension, got " + std::to_string(config.dHead));
+    setRotary(c, config, config.dHead, theta, dimensionKey);
+}
+
+void readLlamaConfig(const ConfigReader& c, ModelConfig& config)
+{
+    readLlamaFamilyConfig(c, config);
+    config.qkvBias = config.outputBias = c.boolean("attention_bias", false);
+    config.feedForwardBias = c.boolean("mlp_bias", false);
+}
+
+void readMistralConfig(const ConfigReader& c, ModelConfig& config)
+{
+    readLlamaFamilyConfig(c, config);
+    if (c.has("sliding_window"))
+        config.slidingWindow = c.size("sliding_window");
+}
+
+void readQwen2Config(const ConfigReader& c, ModelConfig& config)
+{
+    readLlamaFamilyConfig(c, config);
+    config.qkvBias = true; // Qwen2Attention: q/k/v with bias, o_proj without
+    if (c.boolean("use_sliding_window", false)) {
+        // Qwen2 windows only the layers from max_window_layers up (Qwen2Attention; the
+        // config's default is 28).
+        const QJsonValue first = c.value("max_window_layers");
+        const int firstWindowed = first.isUndefined() || first.isNull() ? 28 : first.toInt(-1);
+        if (firstWindowed < 0)
+            c.fail("max_window_layers", "expected a non-negative integer, got " + jsonText(first));
+        if (firstWindowed == 0)
+            config.slidingWindow = c.size("sliding_window");
+        else if (firstWindowed < config.layers)
+            c.fail("use_sliding_window", "a window on only some layers (from max_window_layers " +
+                                             std::to_string(firstWindowed) + " of " +
+                                             std::to_string(config.layers) + ") is not supported");
+    }
+}
+
 TransformerWeights readLlama(const TensorReader& reader, const ModelConfig& config)
 {
     // *ForCausalLM writes "model.layers..." beside "lm_head.weight"; the bare model no prefix.

@@ -18,6 +18,11 @@ model's real style, and expected.json from the float64 NumPy reference (referenc
 | smollm            | llama LlamaForCausalLM | F32   | 2 | 3/1  | 24 | 379   | one kv head for 3 heads (MQA); tie_word_embeddings true (no lm_head.weight); RoPE theta 1e5; byte-level BPE with Digits(individual) pre-tokenizer; special tokens at ids 0-2 |
 | qwen2             | qwen2 Qwen2ForCausalLM | F32   | 2 | 4/2  | 24 | 448   | q/k/v biases; d_head 6; RoPE theta 1e6; eps 1e-6; tied; the embedding has 448 rows for a 399-token tokenizer (padded as Qwen2's are; logits have 448 values); NFC normalizer (a decomposed "é"), Qwen2 Split regex + ByteLevel, merges stored as pairs, <|im_start|> / <|im_end|> |
 | mistral           | mistral MistralForCausalLM | F16 | 2 | 2/1 | 16 | 407   | head_dim in config; sliding_window 4096 (longer than every text); untied; tokenizer.json with the Metaspace pre-tokenizer (prepend_scheme first, split false), byte fallback ("H" is not in the vocabulary), two spaces in a row |
+| pythia            | gpt_neox GPTNeoXForCausalLM | F16 | 2 | 2/2 | 32 | 414 | fused attention.query_key_value laid out head after head as [q | k | v] (not GPT-2's q | k | v); rotary_pct 0.25 of d_head 16 (4 dimensions turn, frequencies over the rotated width), rotary_emb_base; use_parallel_residual (x + attn(ln1 x) + mlp(ln2 x)); erf gelu; untied embed_out; byte-level tokenizer.json |
+| gemma             | gemma GemmaForCausalLM | BF16  | 2 | 2/1  | 16 | 447   | head_dim 12 apart from d / heads = 8; embeddings x sqrt(16); RMSNorm weights stored as w for the gain 1 + w (drawn near 0); GeGLU with hidden_activation gelu_pytorch_tanh (hidden_act "gelu" ignored, as GemmaMLP does); tied; Llama-2-style tokenizer.json |
+| opt               | opt OPTForCausalLM     | F32   | 2 | 4/4  | 16 | 416   | embed_positions with max_position_embeddings + 2 rows (position p reads row p + 2); ReLU; ffn_dim; do_layer_norm_before; tied head; tokenizer.json prepending </s> (OPT's BOS) by TemplateProcessing |
+| roberta           | roberta RobertaForMaskedLM | F32 | 2 | 2/2 | 16 | 418   | BERT's encoder under roberta.; 34 position rows of which rows 0-1 are never read (positions from pad_token_id + 1 = 2); type_vocab_size 1; lm_head.dense / layer_norm / tied decoder + lm_head.bias; eps 1e-5; byte-level tokenizer.json with RobertaProcessing <s> A </s> and an lstrip <mask> |
+| phi               | phi PhiForCausalLM     | F32   | 2 | 2/2  | 24 | 413   | one input_layernorm per block feeding attention and MLP in parallel; partial_rotary_factor 0.4 of d_head 12 (int(4.8) = 4 dimensions turn); self_attn.dense; final_layernorm; lm_head with a bias; num_key_value_heads null |
 
 Weights: numpy.random.RandomState(seed) (a frozen stream), one seed per folder. Linear and
 Conv1D weights ~ N(0, 1/d_in) (query and key projections x1.6, so attention is far from
@@ -27,7 +32,8 @@ BF16 = the upper 16 bits of the float32 with round to nearest even).
 
 Files in this folder:
   make_tiny_models.py  this script: vocabularies, tokenizer files, checkpoints, configs, expected.json
-  reference.py         the float64 NumPy forward (GPT-2, BERT, DistilBERT, Llama/Mistral/Qwen2)
+  reference.py         the float64 NumPy forward (GPT-2, BERT, DistilBERT, Llama/Mistral/Qwen2,
+                       GPT-NeoX, Gemma, OPT, Phi)
   torch_check.py       the same forwards again in PyTorch, compared with both (--check-torch)
   tokenize_cases.mjs   token ids from Hugging Face's tokenizers library (npm "tokenizers")
   token_ids.json       its output for the texts in CASES, with a sha256 of each folder's tokenizer files
@@ -70,6 +76,9 @@ installed here, so torch_check.py rebuilds the modules from torch.nn.functional)
     would do) vs expected.json: attention <= 9.8e-07, logits <= 1.3e-06 relative,
     hidden_last <= 2.8e-06 absolute, i.e. float32 implementations should be compared with
     tolerances around 1e-5.
+  * pythia, gemma, opt, phi, roberta (added later, same run): torch float64 vs reference.py attention
+    <= 2.6e-15, logits 4.1e-15 relative; torch float32 vs expected.json attention <= 1.1e-06,
+    logits <= 1.1e-06 relative, hidden_last <= 2.4e-06.
 """
 import argparse
 import collections
@@ -556,6 +565,18 @@ def build_gpt2(seed, dtype, d, H, L, P, n_inner, vocab_size, prefix, mask_buffer
     return w.items
 
 
+def bert_layer(w, p, d, I, ln):
+    """One BertLayer's tensors under p, in module order (RoBERTa's too)."""
+    w.linear(p + 'attention.self.query.', d, d, gain=QK_GAIN)
+    w.linear(p + 'attention.self.key.', d, d, gain=QK_GAIN)
+    w.linear(p + 'attention.self.value.', d, d)
+    w.linear(p + 'attention.output.dense.', d, d)
+    w.norm(p + 'attention.output.LayerNorm.', d, names=ln)
+    w.linear(p + 'intermediate.dense.', I, d)
+    w.linear(p + 'output.dense.', d, I)
+    w.norm(p + 'output.LayerNorm.', d, names=ln)
+
+
 def build_bert(seed, dtype, d, H, L, I, P, vocab_size, type_vocab, old_ln_names):
     w = Weights(seed, dtype)
     ln = ('gamma', 'beta') if old_ln_names else ('weight', 'bias')
@@ -567,15 +588,7 @@ def build_bert(seed, dtype, d, H, L, I, P, vocab_size, type_vocab, old_ln_names)
     # the int64 position_ids buffer checkpoints saved by transformers 4.x (< 4.31) carry
     w.add(e + 'position_ids', np.arange(P).reshape(1, P), dtype='I64')
     for l in range(L):
-        p = f'bert.encoder.layer.{l}.'
-        w.linear(p + 'attention.self.query.', d, d, gain=QK_GAIN)
-        w.linear(p + 'attention.self.key.', d, d, gain=QK_GAIN)
-        w.linear(p + 'attention.self.value.', d, d)
-        w.linear(p + 'attention.output.dense.', d, d)
-        w.norm(p + 'attention.output.LayerNorm.', d, names=ln)
-        w.linear(p + 'intermediate.dense.', I, d)
-        w.linear(p + 'output.dense.', d, I)
-        w.norm(p + 'output.LayerNorm.', d, names=ln)
+        bert_layer(w, f'bert.encoder.layer.{l}.', d, I, ln)
     w.linear('bert.pooler.dense.', d, d)                    # unused by the MLM head
     w.normal('cls.predictions.bias', (vocab_size,), 0.1)
     w.linear('cls.predictions.transform.dense.', d, d)
@@ -623,6 +636,101 @@ def build_llama(seed, dtype, d, H, KV, dh, L, I, vocab_size, tied, qkv_bias):
     w.norm('model.norm.', d, bias=False)
     if not tied:
         w.linear('lm_head.', vocab_size, d, bias=False, gain=2.0)
+    return w.items
+
+
+def build_gpt_neox(seed, dtype, d, H, L, I, vocab_size):
+    """GPTNeoXForCausalLM's names; query_key_value rows per head as [q | k | v]."""
+    w = Weights(seed, dtype)
+    dh = d // H
+    w.normal('gpt_neox.embed_in.weight', (vocab_size, d), 0.5)
+    for l in range(L):
+        p = f'gpt_neox.layers.{l}.'
+        w.norm(p + 'input_layernorm.', d)
+        w.norm(p + 'post_attention_layernorm.', d)
+        qkv = w.rng.standard_normal((H, 3, dh, d)) / math.sqrt(d)
+        qkv[:, :2] *= QK_GAIN
+        w.add(p + 'attention.query_key_value.weight', qkv.reshape(3 * d, d))
+        w.normal(p + 'attention.query_key_value.bias', (3 * d,), 0.1)
+        w.linear(p + 'attention.dense.', d, d)
+        w.linear(p + 'mlp.dense_h_to_4h.', I, d)
+        w.linear(p + 'mlp.dense_4h_to_h.', d, I)
+    w.norm('gpt_neox.final_layer_norm.', d)
+    w.linear('embed_out.', vocab_size, d, bias=False, gain=2.0)
+    return w.items
+
+
+def build_gemma(seed, dtype, d, H, KV, dh, L, I, vocab_size):
+    """GemmaForCausalLM's names; norm weights near 0, as Gemma stores w for a gain of 1 + w."""
+    w = Weights(seed, dtype)
+    w.normal('model.embed_tokens.weight', (vocab_size, d), 0.1)
+    for l in range(L):
+        p = f'model.layers.{l}.'
+        w.normal(p + 'input_layernorm.weight', (d,), 0.1)
+        w.linear(p + 'mlp.down_proj.', d, I, bias=False)
+        w.linear(p + 'mlp.gate_proj.', I, d, bias=False)
+        w.linear(p + 'mlp.up_proj.', I, d, bias=False)
+        w.normal(p + 'post_attention_layernorm.weight', (d,), 0.1)
+        w.linear(p + 'self_attn.k_proj.', KV * dh, d, bias=False, gain=QK_GAIN)
+        w.linear(p + 'self_attn.o_proj.', d, H * dh, bias=False)
+        w.linear(p + 'self_attn.q_proj.', H * dh, d, bias=False, gain=QK_GAIN)
+        w.linear(p + 'self_attn.v_proj.', KV * dh, d, bias=False)
+    w.normal('model.norm.weight', (d,), 0.1)
+    return w.items
+
+
+def build_opt(seed, dtype, d, H, L, ffn, P, vocab_size):
+    """OPTForCausalLM's names; embed_positions has P + 2 rows (offset 2); tied head."""
+    w = Weights(seed, dtype)
+    e = 'model.decoder.'
+    w.normal(e + 'embed_tokens.weight', (vocab_size, d), 0.3)
+    w.normal(e + 'embed_positions.weight', (P + 2, d), 0.3)
+    for l in range(L):
+        p = f'{e}layers.{l}.'
+        w.linear(p + 'self_attn.k_proj.', d, d, gain=QK_GAIN)
+        w.linear(p + 'self_attn.v_proj.', d, d)
+        w.linear(p + 'self_attn.q_proj.', d, d, gain=QK_GAIN)
+        w.linear(p + 'self_attn.out_proj.', d, d)
+        w.norm(p + 'self_attn_layer_norm.', d)
+        w.linear(p + 'fc1.', ffn, d)
+        w.linear(p + 'fc2.', d, ffn)
+        w.norm(p + 'final_layer_norm.', d)
+    w.norm(e + 'final_layer_norm.', d)
+    return w.items
+
+
+def build_phi(seed, dtype, d, H, L, I, vocab_size):
+    """PhiForCausalLM's names (transformers' own, not the original phi-1.5 "layers.N.mixer")."""
+    w = Weights(seed, dtype)
+    w.normal('model.embed_tokens.weight', (vocab_size, d), 0.5)
+    for l in range(L):
+        p = f'model.layers.{l}.'
+        w.norm(p + 'input_layernorm.', d)
+        w.linear(p + 'self_attn.q_proj.', d, d, gain=QK_GAIN)
+        w.linear(p + 'self_attn.k_proj.', d, d, gain=QK_GAIN)
+        w.linear(p + 'self_attn.v_proj.', d, d)
+        w.linear(p + 'self_attn.dense.', d, d)
+        w.linear(p + 'mlp.fc1.', I, d)
+        w.linear(p + 'mlp.fc2.', d, I)
+    w.norm('model.final_layernorm.', d)
+    w.linear('lm_head.', vocab_size, d, gain=2.0)
+    return w.items
+
+
+def build_roberta(seed, dtype, d, H, L, I, P, vocab_size):
+    """RobertaForMaskedLM's names; P rows of positions of which the first pad_token_id + 1 = 2
+    are never read."""
+    w = Weights(seed, dtype)
+    e = 'roberta.embeddings.'
+    w.normal(e + 'word_embeddings.weight', (vocab_size, d), 0.3)
+    w.normal(e + 'position_embeddings.weight', (P, d), 0.3)
+    w.normal(e + 'token_type_embeddings.weight', (1, d), 0.3)
+    w.norm(e + 'LayerNorm.', d)
+    for l in range(L):
+        bert_layer(w, f'roberta.encoder.layer.{l}.', d, I, ('weight', 'bias'))
+    w.normal('lm_head.bias', (vocab_size,), 0.1)
+    w.linear('lm_head.dense.', d, d)
+    w.norm('lm_head.layer_norm.', d)
     return w.items
 
 
@@ -677,6 +785,26 @@ CASES = {
     'mistral': [
         ('The cat sat on the', [[1, 2], [2, 1]]),
         ('Hello  world: the model reads.', [[1, 2]]),
+    ],
+    'pythia': [
+        ('The cat sat on the', [[1, 2], [2, 1]]),
+        ('The dog looked back at the cat, then went home.', [[1, 1], [2, 2]]),
+    ],
+    'gemma': [
+        ('The cat sat on the', [[1, 2], [2, 1]]),
+        ('The naïve dog sat on 12 mats.', [[1, 1], [2, 2]]),
+    ],
+    'opt': [
+        ('The cat sat on the', [[1, 2], [2, 1]]),
+        ('Some heads look at the previous word.', [[1, 3], [2, 4]]),
+    ],
+    'phi': [
+        ('The cat sat on the', [[1, 2], [2, 1]]),
+        ('def attention(q, k): return q @ k', [[1, 1], [2, 2]]),
+    ],
+    'roberta': [
+        ('The cat sat on the <mask>.', [[1, 2], [2, 1]]),
+        ('The <mask> looked back at the dog, then <mask> home.', [[1, 1], [2, 2]]),
     ],
 }
 
@@ -808,6 +936,114 @@ def make_mistral(folder):
     return dict(dtype='F16', d=d, H=H, KV=KV, L=L, vocab=len(vocab))
 
 
+def make_pythia(folder):
+    merges = byte_level_merges(1000)
+    vocab = byte_level_vocab(merges, specials_first=['<|endoftext|>', '<|padding|>'])
+    d, H, L, I, P = 32, 2, 2, 64, 64
+    save_checkpoint(folder, build_gpt_neox(109, 'F16', d, H, L, I, len(vocab)))
+    write_config(folder, {
+        'architectures': ['GPTNeoXForCausalLM'], 'attention_bias': True, 'attention_dropout': 0.0,
+        'bos_token_id': 0, 'classifier_dropout': 0.1, 'eos_token_id': 0, 'hidden_act': 'gelu',
+        'hidden_dropout': 0.0, 'hidden_size': d, 'initializer_range': 0.02, 'intermediate_size': I,
+        'layer_norm_eps': 1e-05, 'max_position_embeddings': P, 'model_type': 'gpt_neox',
+        'num_attention_heads': H, 'num_hidden_layers': L, 'rope_scaling': None, 'rotary_emb_base': 10000,
+        'rotary_pct': 0.25, 'tie_word_embeddings': False, 'torch_dtype': 'float16', 'use_cache': True,
+        'use_parallel_residual': True, 'vocab_size': len(vocab)})
+    write_generation_config(folder, 0, 0)
+    write_gpt2_tokenizer_json(folder, vocab, merges, '<|endoftext|>')
+    return dict(dtype='F16', d=d, H=H, KV=H, L=L, vocab=len(vocab))
+
+
+def make_gemma(folder):
+    vocab, merges = sentencepiece_vocab(150)
+    d, H, KV, dh, L, I, P = 16, 2, 1, 12, 2, 48, 128
+    save_checkpoint(folder, build_gemma(110, 'BF16', d, H, KV, dh, L, I, len(vocab)))
+    write_config(folder, {
+        'architectures': ['GemmaForCausalLM'], 'attention_bias': False, 'attention_dropout': 0.0,
+        'bos_token_id': 1, 'eos_token_id': 2, 'head_dim': dh, 'hidden_act': 'gelu',
+        'hidden_activation': 'gelu_pytorch_tanh', 'hidden_size': d, 'initializer_range': 0.02,
+        'intermediate_size': I, 'max_position_embeddings': P, 'model_type': 'gemma',
+        'num_attention_heads': H, 'num_hidden_layers': L, 'num_key_value_heads': KV, 'pad_token_id': 0,
+        'rms_norm_eps': 1e-06, 'rope_theta': 10000.0, 'torch_dtype': 'bfloat16', 'use_cache': True,
+        'vocab_size': len(vocab)})
+    write_generation_config(folder, 1, 2)
+    write_sentencepiece_tokenizer_json(folder, vocab, merges, metaspace_pre_tokenizer=False, max_len=P)
+    return dict(dtype='BF16', d=d, H=H, KV=KV, L=L, vocab=len(vocab))
+
+
+def make_opt(folder):
+    merges = byte_level_merges(1000)
+    vocab = byte_level_vocab(merges, specials_first=['<s>', '<pad>', '</s>', '<unk>'])
+    d, H, L, ffn, P = 16, 4, 2, 64, 32
+    save_checkpoint(folder, build_opt(111, 'F32', d, H, L, ffn, P, len(vocab)))
+    write_config(folder, {
+        '_remove_final_layer_norm': False, 'activation_dropout': 0.0, 'activation_function': 'relu',
+        'architectures': ['OPTForCausalLM'], 'attention_dropout': 0.0, 'bos_token_id': 2,
+        'do_layer_norm_before': True, 'dropout': 0.1, 'enable_bias': True, 'eos_token_id': 2,
+        'ffn_dim': ffn, 'hidden_size': d, 'init_std': 0.02, 'layer_norm_elementwise_affine': True,
+        'layerdrop': 0.0, 'max_position_embeddings': P, 'model_type': 'opt', 'num_attention_heads': H,
+        'num_hidden_layers': L, 'pad_token_id': 1, 'prefix': '</s>', 'torch_dtype': 'float32',
+        'use_cache': True, 'vocab_size': len(vocab), 'word_embed_proj_dim': d})
+    write_generation_config(folder, 2, 2)
+    # GPT2TokenizerFast with </s> prepended (OPT's add_bos_token), as the converter writes it
+    specials = ['<s>', '<pad>', '</s>', '<unk>']
+    tok = tokenizer_json([added_token(vocab[t], t) for t in specials], None, byte_level(False, True),
+                         template('</s>', vocab['</s>']), byte_level(True, True), bpe_model(vocab, merges))
+    write_json(os.path.join(folder, 'tokenizer.json'), tok)
+    write_json(os.path.join(folder, 'tokenizer_config.json'),
+               {'add_bos_token': True, 'add_prefix_space': False, 'bos_token': '</s>', 'eos_token': '</s>',
+                'pad_token': '<pad>',
+                'tokenizer_class': 'GPT2Tokenizer', 'unk_token': '</s>'}, sort_keys=True)
+    return dict(dtype='F32', d=d, H=H, KV=H, L=L, vocab=len(vocab))
+
+
+def make_phi(folder):
+    merges = byte_level_merges(1000)
+    vocab = byte_level_vocab(merges, specials_last=['<|endoftext|>'])
+    d, H, L, I, P = 24, 2, 2, 64, 64
+    save_checkpoint(folder, build_phi(112, 'F32', d, H, L, I, len(vocab)))
+    write_config(folder, {
+        'architectures': ['PhiForCausalLM'], 'attention_dropout': 0.0, 'bos_token_id': len(vocab) - 1,
+        'embd_pdrop': 0.0, 'eos_token_id': len(vocab) - 1, 'hidden_act': 'gelu_new', 'hidden_size': d,
+        'initializer_range': 0.02, 'intermediate_size': I, 'layer_norm_eps': 1e-05,
+        'max_position_embeddings': P, 'model_type': 'phi', 'num_attention_heads': H,
+        'num_hidden_layers': L, 'num_key_value_heads': None, 'partial_rotary_factor': 0.4,
+        'qk_layernorm': False, 'resid_pdrop': 0.1, 'rope_scaling': None, 'rope_theta': 10000.0,
+        'tie_word_embeddings': False, 'torch_dtype': 'float32', 'use_cache': True,
+        'vocab_size': len(vocab)})
+    write_generation_config(folder, len(vocab) - 1, len(vocab) - 1)
+    write_gpt2_tokenizer_json(folder, vocab, merges, '<|endoftext|>')
+    return dict(dtype='F32', d=d, H=H, KV=H, L=L, vocab=len(vocab))
+
+
+def make_roberta(folder):
+    merges = byte_level_merges(1000)
+    vocab = byte_level_vocab(merges, specials_first=['<s>', '<pad>', '</s>', '<unk>'], specials_last=['<mask>'])
+    d, H, L, I, P = 16, 2, 2, 48, 34
+    save_checkpoint(folder, build_roberta(113, 'F32', d, H, L, I, P, len(vocab)))
+    write_config(folder, {
+        'architectures': ['RobertaForMaskedLM'], 'attention_probs_dropout_prob': 0.1, 'bos_token_id': 0,
+        'classifier_dropout': None, 'eos_token_id': 2, 'hidden_act': 'gelu', 'hidden_dropout_prob': 0.1,
+        'hidden_size': d, 'initializer_range': 0.02, 'intermediate_size': I, 'layer_norm_eps': 1e-05,
+        'max_position_embeddings': P, 'model_type': 'roberta', 'num_attention_heads': H,
+        'num_hidden_layers': L, 'pad_token_id': 1, 'position_embedding_type': 'absolute',
+        'torch_dtype': 'float32', 'type_vocab_size': 1, 'use_cache': True, 'vocab_size': len(vocab)})
+    # roberta-base's tokenizer.json: <mask> strips the space before it; RobertaProcessing <s> A </s>
+    added = [added_token(vocab[t], t) for t in ['<s>', '<pad>', '</s>', '<unk>']]
+    mask = added_token(vocab['<mask>'], '<mask>')
+    mask['lstrip'] = True
+    post = {'type': 'RobertaProcessing', 'sep': ['</s>', vocab['</s>']], 'cls': ['<s>', vocab['<s>']],
+            'trim_offsets': True, 'add_prefix_space': False}
+    tok = tokenizer_json(added + [mask], None, byte_level(False, True), post, byte_level(True, True),
+                         bpe_model(vocab, merges))
+    write_json(os.path.join(folder, 'tokenizer.json'), tok)
+    write_json(os.path.join(folder, 'tokenizer_config.json'),
+               {'add_prefix_space': False, 'bos_token': '<s>', 'cls_token': '<s>', 'eos_token': '</s>',
+                'mask_token': '<mask>', 'model_max_length': P - 2, 'pad_token': '<pad>', 'sep_token': '</s>',
+                'tokenizer_class': 'RobertaTokenizer', 'unk_token': '<unk>'}, sort_keys=True)
+    return dict(dtype='F32', d=d, H=H, KV=H, L=L, vocab=len(vocab), mask_token='<mask>')
+
+
 MODELS = {
     'gpt2': make_gpt2,
     'gpt2-noprefix-f16': make_gpt2_noprefix,
@@ -817,6 +1053,11 @@ MODELS = {
     'smollm': make_smollm,
     'qwen2': make_qwen2,
     'mistral': make_mistral,
+    'pythia': make_pythia,
+    'gemma': make_gemma,
+    'opt': make_opt,
+    'phi': make_phi,
+    'roberta': make_roberta,
 }
 
 TOKENIZER_FILES = ['tokenizer.json', 'vocab.json', 'merges.txt', 'vocab.txt', 'tokenizer_config.json']
@@ -896,7 +1137,7 @@ def expected_for(name, info, cfg, tk):
     folder = os.path.join(HERE, name)
     W, _dtypes = reference.load_checkpoint(folder)
     fwd = reference.FORWARDS[cfg['model_type']]
-    causal = cfg['model_type'] not in ('bert', 'distilbert')
+    causal = cfg['model_type'] not in ('bert', 'distilbert', 'roberta')
     out = {
         'family': cfg['model_type'], 'architecture': cfg['architectures'][0], 'dtype': info['dtype'],
         'layers': info['L'], 'heads': info['H'], 'kv_heads': info['KV'], 'd_model': info['d'],
@@ -915,7 +1156,7 @@ def expected_for(name, info, cfg, tk):
             positions = [i for i, t in enumerate(ids) if t == mask_id]
             assert positions, f'{name}: {text!r} has no mask'
         out['cases'].append({
-            'text': text, 'ids': [int(i) for i in ids], 'tokens': tc['tokens'],
+            'text': text, 'ids': [int(i) for i in ids], 'tokens': vocabulary_pieces(folder, tc['tokens']),
             'attention': rounded(base['attention']),
             'hidden_last': rounded(base['hidden_last']),
             'logits': logits_at(base['logits'], positions),
@@ -926,8 +1167,22 @@ def expected_for(name, info, cfg, tk):
     return out
 
 
+def vocabulary_pieces(folder, tokens):
+    """The library's tokens as vocabulary pieces: it reports an added token that strips the
+    space before it (RoBERTa's <mask>, lstrip) with that space (' <mask>')."""
+    p = os.path.join(folder, 'tokenizer.json')
+    if not os.path.exists(p):
+        return tokens
+    with open(p, encoding='utf-8') as f:
+        stripping = {t['content'] for t in json.load(f)['added_tokens'] if t['lstrip']}
+    return [t.lstrip() if t.lstrip() in stripping else t for t in tokens]
+
+
 def tk_vocab_id(folder, token):
     p = os.path.join(folder, 'vocab.txt')
+    if not os.path.exists(p):
+        with open(os.path.join(folder, 'tokenizer.json'), encoding='utf-8') as f:
+            return json.load(f)['model']['vocab'][token]
     with open(p, encoding='utf-8') as f:
         return f.read().split('\n').index(token)
 

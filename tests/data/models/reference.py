@@ -2,8 +2,8 @@
 """Independent float64 NumPy reference for the tiny checkpoints in this folder.
 
 Imported by make_tiny_models.py (see its header for how everything is regenerated). Written
-from the published architecture definitions (GPT-2, BERT, DistilBERT, Llama / Mistral / Qwen2
-as Hugging Face transformers implements them), not from any C++ code of this repository.
+from the published architecture definitions (GPT-2, BERT, DistilBERT, Llama / Mistral / Qwen2,
+GPT-NeoX, Gemma, OPT, Phi, RoBERTa as Hugging Face transformers implements them), not from any C++ code of this repository.
 
 The weights are read back from the written .safetensors files, so F16 and BF16 tensors are
 seen exactly as stored (converted to float64), the way the C++ loader sees them.
@@ -187,20 +187,19 @@ def _linear(W, prefix, x):
     return x @ W[prefix + 'weight'].T + W[prefix + 'bias']
 
 
-def forward_bert(W, cfg, ids, heads_off=None):
+def _bert_encoder(W, cfg, ids, heads_off, e, lay, positions):
+    """BERT's embeddings (under e, position rows `positions`) and encoder layers (under lay)."""
     off = _heads_off_set(heads_off)
     d, H, L = cfg['hidden_size'], cfg['num_attention_heads'], cfg['num_hidden_layers']
     eps = cfg['layer_norm_eps']
     act = {'gelu': gelu_erf, 'gelu_new': gelu_tanh}[cfg['hidden_act']]
     dh = d // H
-    T = len(ids)
-    e = 'bert.embeddings.'
-    x = (W[e + 'word_embeddings.weight'][ids] + W[e + 'position_embeddings.weight'][np.arange(T)]
+    x = (W[e + 'word_embeddings.weight'][ids] + W[e + 'position_embeddings.weight'][positions]
          + W[e + 'token_type_embeddings.weight'][0])
     x = layer_norm(x, *_ln(W, e + 'LayerNorm.'), eps)
     atts = []
     for l in range(L):
-        p = f'bert.encoder.layer.{l}.'
+        p = f'{lay}{l}.'
         q = _linear(W, p + 'attention.self.query.', x)
         k = _linear(W, p + 'attention.self.key.', x)
         v = _linear(W, p + 'attention.self.value.', x)
@@ -216,6 +215,13 @@ def forward_bert(W, cfg, ids, heads_off=None):
                        *_ln(W, p + 'attention.output.LayerNorm.'), eps)
         inter = act(_linear(W, p + 'intermediate.dense.', x))
         x = layer_norm(_linear(W, p + 'output.dense.', inter) + x, *_ln(W, p + 'output.LayerNorm.'), eps)
+    return atts, x, act
+
+
+def forward_bert(W, cfg, ids, heads_off=None):
+    e = 'bert.embeddings.'
+    atts, x, act = _bert_encoder(W, cfg, ids, heads_off, e, 'bert.encoder.layer.', np.arange(len(ids)))
+    eps = cfg['layer_norm_eps']
     t = act(_linear(W, 'cls.predictions.transform.dense.', x))
     t = layer_norm(t, *_ln(W, 'cls.predictions.transform.LayerNorm.'), eps)
     logits = t @ W[e + 'word_embeddings.weight'].T + W['cls.predictions.bias']   # tied decoder
@@ -302,6 +308,176 @@ def forward_llama(W, cfg, ids, heads_off=None):
     return {'attention': atts, 'hidden_last': x, 'logits': x @ head.T}
 
 
+def rope_partial(x, T, rotary_dims, theta):
+    """Rotary positions on the first rotary_dims dimensions of each head (GPT-NeoX's rotary_pct,
+    Phi's partial_rotary_factor): rotate-half within them, with the frequencies of a head of
+    rotary_dims dimensions; the rest pass through."""
+    cos, sin = rope_cos_sin(T, rotary_dims, theta)
+    return np.concatenate([apply_rope(x[:, :rotary_dims], cos, sin), x[:, rotary_dims:]], axis=-1)
+
+
+def _proj(W, prefix, x):
+    y = x @ W[prefix + 'weight'].T
+    return y + W[prefix + 'bias'] if prefix + 'bias' in W else y
+
+
+def forward_gpt_neox(W, cfg, ids, heads_off=None):
+    """GPT-NeoX / Pythia: fused query_key_value laid out per head as [q | k | v] (heads x 3 x
+    d_head rows), partial rotary (rotary_pct, frequencies over the rotated width), parallel
+    residual x + attn(ln1(x)) + mlp(ln2(x)) when use_parallel_residual, untied embed_out."""
+    off = _heads_off_set(heads_off)
+    d, H, L = cfg['hidden_size'], cfg['num_attention_heads'], cfg['num_hidden_layers']
+    eps = cfg['layer_norm_eps']
+    act = {'gelu': gelu_erf, 'gelu_new': gelu_tanh}[cfg['hidden_act']]
+    dh = d // H
+    rd = int(dh * cfg['rotary_pct'])
+    theta = cfg.get('rope_theta', cfg.get('rotary_emb_base', 10000))
+    T = len(ids)
+    x = W['gpt_neox.embed_in.weight'][ids]
+    atts = []
+    for l in range(L):
+        p = f'gpt_neox.layers.{l}.'
+        h = layer_norm(x, W[p + 'input_layernorm.weight'], W[p + 'input_layernorm.bias'], eps)
+        qkv = _proj(W, p + 'attention.query_key_value.', h).reshape(T, H, 3 * dh)
+        layer_att, outs = [], []
+        for hd in range(H):
+            q = rope_partial(qkv[:, hd, :dh], T, rd, theta)
+            k = rope_partial(qkv[:, hd, dh:2 * dh], T, rd, theta)
+            a, o = attention(q, k, qkv[:, hd, 2 * dh:], causal=True)
+            layer_att.append(a)
+            outs.append(np.zeros_like(o) if (l, hd) in off else o)
+        atts.append(layer_att)
+        attn = _proj(W, p + 'attention.dense.', np.concatenate(outs, axis=-1))
+
+        def mlp(y):
+            return _proj(W, p + 'mlp.dense_4h_to_h.', act(_proj(W, p + 'mlp.dense_h_to_4h.', y)))
+        ln2 = (W[p + 'post_attention_layernorm.weight'], W[p + 'post_attention_layernorm.bias'], eps)
+        if cfg['use_parallel_residual']:
+            x = mlp(layer_norm(x, *ln2)) + attn + x
+        else:
+            x = x + attn
+            x = mlp(layer_norm(x, *ln2)) + x
+    x = layer_norm(x, W['gpt_neox.final_layer_norm.weight'], W['gpt_neox.final_layer_norm.bias'], eps)
+    return {'attention': atts, 'hidden_last': x, 'logits': x @ W['embed_out.weight'].T}
+
+
+def forward_gemma(W, cfg, ids, heads_off=None):
+    """Gemma: embeddings times sqrt(hidden_size), RMSNorm with gain (1 + w), head_dim apart from
+    hidden_size / heads, GeGLU (gelu tanh: hidden_activation), rotary, tied head."""
+    off = _heads_off_set(heads_off)
+    d, H, L = cfg['hidden_size'], cfg['num_attention_heads'], cfg['num_hidden_layers']
+    KV, dh = cfg['num_key_value_heads'], cfg['head_dim']
+    eps, theta = cfg['rms_norm_eps'], cfg['rope_theta']
+    assert cfg.get('hidden_activation') in (None, 'gelu_pytorch_tanh')
+    group = H // KV
+    T = len(ids)
+    cos, sin = rope_cos_sin(T, dh, theta)
+    emb = W['model.embed_tokens.weight']
+    x = emb[ids] * math.sqrt(d)
+
+    def norm(y, w):
+        return rms_norm(y, 1.0 + w, eps)
+    atts = []
+    for l in range(L):
+        p = f'model.layers.{l}.'
+        h = norm(x, W[p + 'input_layernorm.weight'])
+        q, k, v = (_proj(W, p + f'self_attn.{n}_proj.', h) for n in 'qkv')
+        layer_att, outs = [], []
+        for hd in range(H):
+            kvh = hd // group
+            qh = apply_rope(q[:, hd * dh:(hd + 1) * dh], cos, sin)
+            kh = apply_rope(k[:, kvh * dh:(kvh + 1) * dh], cos, sin)
+            a, o = attention(qh, kh, v[:, kvh * dh:(kvh + 1) * dh], causal=True)
+            layer_att.append(a)
+            outs.append(np.zeros_like(o) if (l, hd) in off else o)
+        atts.append(layer_att)
+        x = x + np.concatenate(outs, axis=-1) @ W[p + 'self_attn.o_proj.weight'].T
+        h = norm(x, W[p + 'post_attention_layernorm.weight'])
+        g = gelu_tanh(h @ W[p + 'mlp.gate_proj.weight'].T) * (h @ W[p + 'mlp.up_proj.weight'].T)
+        x = x + g @ W[p + 'mlp.down_proj.weight'].T
+    x = norm(x, W['model.norm.weight'])
+    return {'attention': atts, 'hidden_last': x, 'logits': x @ emb.T}
+
+
+OPT_POSITION_OFFSET = 2   # OPTLearnedPositionalEmbedding: position p reads row p + 2
+OPT_LN_EPS = 1e-5         # nn.LayerNorm's default; not in config
+
+
+def forward_opt(W, cfg, ids, heads_off=None):
+    """OPT (do_layer_norm_before): learned positions at offset 2, pre-norm blocks, ReLU,
+    final_layer_norm, tied head."""
+    off = _heads_off_set(heads_off)
+    d, H, L = cfg['hidden_size'], cfg['num_attention_heads'], cfg['num_hidden_layers']
+    assert cfg['do_layer_norm_before'] and cfg['activation_function'] == 'relu'
+    dh = d // H
+    T = len(ids)
+    e = 'model.decoder.'
+    emb = W[e + 'embed_tokens.weight']
+    x = emb[ids] + W[e + 'embed_positions.weight'][np.arange(T) + OPT_POSITION_OFFSET]
+    atts = []
+    for l in range(L):
+        p = f'{e}layers.{l}.'
+        h = layer_norm(x, W[p + 'self_attn_layer_norm.weight'], W[p + 'self_attn_layer_norm.bias'], OPT_LN_EPS)
+        q, k, v = (_proj(W, p + f'self_attn.{n}_proj.', h) for n in 'qkv')
+        layer_att, outs = [], []
+        for hd in range(H):
+            sl = slice(hd * dh, (hd + 1) * dh)
+            a, o = attention(q[:, sl], k[:, sl], v[:, sl], causal=True)
+            layer_att.append(a)
+            outs.append(np.zeros_like(o) if (l, hd) in off else o)
+        atts.append(layer_att)
+        x = x + _proj(W, p + 'self_attn.out_proj.', np.concatenate(outs, axis=-1))
+        h = layer_norm(x, W[p + 'final_layer_norm.weight'], W[p + 'final_layer_norm.bias'], OPT_LN_EPS)
+        x = x + _proj(W, p + 'fc2.', np.maximum(_proj(W, p + 'fc1.', h), 0.0))
+    x = layer_norm(x, W[e + 'final_layer_norm.weight'], W[e + 'final_layer_norm.bias'], OPT_LN_EPS)
+    return {'attention': atts, 'hidden_last': x, 'logits': x @ emb.T}
+
+
+def forward_phi(W, cfg, ids, heads_off=None):
+    """Phi (phi-1.5, phi-2): one LayerNorm per block feeding attention and MLP in parallel,
+    x + attn(ln(x)) + mlp(ln(x)); partial rotary; final_layernorm; lm_head with a bias."""
+    off = _heads_off_set(heads_off)
+    d, H, L = cfg['hidden_size'], cfg['num_attention_heads'], cfg['num_hidden_layers']
+    KV = cfg.get('num_key_value_heads') or H
+    eps, theta = cfg['layer_norm_eps'], cfg['rope_theta']
+    act = {'gelu_new': gelu_tanh, 'gelu': gelu_erf}[cfg['hidden_act']]
+    dh = d // H
+    rd = int(cfg['partial_rotary_factor'] * dh)
+    group = H // KV
+    T = len(ids)
+    x = W['model.embed_tokens.weight'][ids]
+    atts = []
+    for l in range(L):
+        p = f'model.layers.{l}.'
+        h = layer_norm(x, W[p + 'input_layernorm.weight'], W[p + 'input_layernorm.bias'], eps)
+        q, k, v = (_proj(W, p + f'self_attn.{n}_proj.', h) for n in 'qkv')
+        layer_att, outs = [], []
+        for hd in range(H):
+            kvh = hd // group
+            qh = rope_partial(q[:, hd * dh:(hd + 1) * dh], T, rd, theta)
+            kh = rope_partial(k[:, kvh * dh:(kvh + 1) * dh], T, rd, theta)
+            a, o = attention(qh, kh, v[:, kvh * dh:(kvh + 1) * dh], causal=True)
+            layer_att.append(a)
+            outs.append(np.zeros_like(o) if (l, hd) in off else o)
+        atts.append(layer_att)
+        attn = _proj(W, p + 'self_attn.dense.', np.concatenate(outs, axis=-1))
+        mlp = _proj(W, p + 'mlp.fc2.', act(_proj(W, p + 'mlp.fc1.', h)))
+        x = attn + mlp + x
+    x = layer_norm(x, W['model.final_layernorm.weight'], W['model.final_layernorm.bias'], eps)
+    return {'attention': atts, 'hidden_last': x, 'logits': _proj(W, 'lm_head.', x)}
+
+
+def forward_roberta(W, cfg, ids, heads_off=None):
+    """RoBERTa: BERT's encoder under "roberta.", positions from padding_idx + 1 (an unpadded
+    text), lm_head (dense, gelu, layer_norm, tied decoder + lm_head.bias)."""
+    e = 'roberta.embeddings.'
+    positions = cfg['pad_token_id'] + 1 + np.arange(len(ids))
+    atts, x, _act = _bert_encoder(W, cfg, ids, heads_off, e, 'roberta.encoder.layer.', positions)
+    t = gelu_erf(_linear(W, 'lm_head.dense.', x))
+    t = layer_norm(t, *_ln(W, 'lm_head.layer_norm.'), cfg['layer_norm_eps'])
+    logits = t @ W[e + 'word_embeddings.weight'].T + W['lm_head.bias']
+    return {'attention': atts, 'hidden_last': x, 'logits': logits}
+
 FORWARDS = {
     'gpt2': forward_gpt2,
     'bert': forward_bert,
@@ -309,6 +485,11 @@ FORWARDS = {
     'llama': forward_llama,
     'mistral': forward_llama,
     'qwen2': forward_llama,
+    'gpt_neox': forward_gpt_neox,
+    'gemma': forward_gemma,
+    'opt': forward_opt,
+    'phi': forward_phi,
+    'roberta': forward_roberta,
 }
 
 

