@@ -15,7 +15,9 @@
 //                   [--numpy | --no-numpy] [--models gpt2,bert] [--model-sizes 32,128,512]
 //                   [--model-backends cpu] [--append] [--torch | --no-torch] [--json FILE]
 //   attention-bench --training [--quick] [--json FILE]     (training steps per second)
+//   attention-bench --seq2seq [--no-torch] [--json FILE]   (the tutorial's encoder-decoder)
 #include "app/bench_models.h"
+#include "app/bench_seq2seq.h"
 #include "app/bench_timing.h"
 #include "app/bench_training.h"
 #include "core/allocator.h"
@@ -439,6 +441,9 @@ int main(int argc, char** argv)
         "whole forwards.");
     const QCommandLineOption trainingOption(
         "training", "Training steps per second at T <= 16, d_model <= 64; only these cases run.");
+    const QCommandLineOption seq2seqOption(
+        "seq2seq", "The translation tutorial's encoder-decoder at its sizes, trained and decoded, "
+                   "against the torch peer; only this case runs.");
     QCommandLineOption caseOption("case", "Internal: measure one case, BACKEND:T, and print JSON.",
                                   "case");
     caseOption.setFlags(QCommandLineOption::HiddenFromHelp);
@@ -449,13 +454,15 @@ int main(int argc, char** argv)
     modelCaseOption.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOptions({sizesOption, backendsOption, quickOption, numpyOption, noNumpyOption,
                        modelsOption, modelSizesOption, modelBackendsOption, modelDirOption,
-                       torchOption, noTorchOption, jsonOption, trainingOption, caseOption,
-                       modelCaseOption, appendOption});
+                       torchOption, noTorchOption, jsonOption, trainingOption, seq2seqOption,
+                       caseOption, modelCaseOption, appendOption});
     parser.process(app);
 
     const bool quick = parser.isSet(quickOption);
     if (parser.isSet(trainingOption))
         return bench::runTrainingMode(quick, parser.value(jsonOption));
+    if (parser.isSet(seq2seqOption))
+        return bench::runSeq2SeqMode(!parser.isSet(noTorchOption), parser.value(jsonOption));
     if (parser.isSet(caseOption) || parser.isSet(modelCaseOption)) {
         const bool model = parser.isSet(modelCaseOption);
         const QStringList parts = parser.value(model ? modelCaseOption : caseOption).split(':');

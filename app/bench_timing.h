@@ -4,9 +4,13 @@
 
 #include <QByteArray>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QString>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <functional>
 #include <vector>
 
@@ -67,6 +71,18 @@ inline bool resetPeakRss()
 {
     QFile refs(QStringLiteral("/proc/self/clear_refs"));
     return refs.open(QIODevice::WriteOnly) && refs.write("5") == 1;
+}
+
+// Writes `object` to `path` as indented JSON; returns 0, or 4 (after saying so) when it cannot.
+inline int writeJsonFile(const QString& path, const QJsonObject& object)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
+        file.write(QJsonDocument(object).toJson()) < 0) {
+        std::fprintf(stderr, "attention-bench: cannot write %s\n", qPrintable(path));
+        return 4;
+    }
+    return 0;
 }
 
 } // namespace attn::bench

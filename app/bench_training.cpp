@@ -86,13 +86,7 @@ int runTrainingMode(bool quick, const QString& jsonPath)
     const QJsonArray training = runTrainingBenchmark(quick);
     if (jsonPath.isEmpty())
         return 0;
-    QFile file(jsonPath);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
-        file.write(QJsonDocument(QJsonObject{{"training", training}}).toJson()) < 0) {
-        std::fprintf(stderr, "attention-bench: cannot write %s\n", qPrintable(jsonPath));
-        return 4;
-    }
-    return 0;
+    return writeJsonFile(jsonPath, QJsonObject{{"training", training}});
 }
 
 } // namespace attn::bench

@@ -11,6 +11,7 @@
 
 #include <QCommandLineParser>
 #include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -23,6 +24,7 @@ namespace {
 
 constexpr int kMaxSeq2SeqSteps = 1000000;
 constexpr int kMaxBeam = 64;
+constexpr int kMaxPairWords = 4096;
 
 QJsonArray numbers(const core::RowVector& values)
 {
@@ -71,8 +73,28 @@ void addSeq2SeqOptions(QCommandLineParser& parser)
          QStringLiteral("DIR")},
         {QStringLiteral("seq2seq-train"),
          QStringLiteral("Train an encoder-decoder with attention on a built-in task first: dates, "
-                        "reverse, copy or sort (--steps, default 300)."),
-         QStringLiteral("TASK")},
+                        "reverse, copy, sort or english-french, or on a file of tab-separated "
+                        "sentence pairs as the tutorial's eng-fra.txt (--steps, default 300)."),
+         QStringLiteral("TASK|PAIRS")},
+        {QStringLiteral("seq2seq-attention"),
+         QStringLiteral("The trained decoder's attention: bahdanau (default), none, dot, general, "
+                        "concat or hard."),
+         QStringLiteral("NAME")},
+        {QStringLiteral("seq2seq-cell"),
+         QStringLiteral("The trained encoder's and decoder's cell: gru (default) or lstm."),
+         QStringLiteral("CELL")},
+        {QStringLiteral("seq2seq-layers"),
+         QStringLiteral("The trained encoder's and decoder's layers: 1 (default) or 2."),
+         QStringLiteral("N")},
+        {QStringLiteral("seq2seq-bidirectional"),
+         QStringLiteral("Train a bidirectional encoder (docs/SEQ2SEQ_FORMAT.md).")},
+        {QStringLiteral("pairs-max-words"),
+         QStringLiteral("Keep the pairs of fewer than N words a side (the tutorial's MAX_LENGTH; "
+                        "default 10)."),
+         QStringLiteral("N")},
+        {QStringLiteral("pairs-english-prefixes"),
+         QStringLiteral("Keep the pairs whose English sentence starts as the tutorial's "
+                        "eng_prefixes (\"i am \", \"he is\", ...).")},
         {QStringLiteral("save"), QStringLiteral("Save the trained encoder-decoder in this folder."),
          QStringLiteral("DIR")},
         {QStringLiteral("beam"),
@@ -91,7 +113,9 @@ bool readSeq2SeqOptions(const QCommandLineParser& parser, Seq2SeqOptions& option
     const bool folder = parser.isSet(QStringLiteral("seq2seq"));
     const bool train = parser.isSet(QStringLiteral("seq2seq-train"));
     if (!folder && !train) {
-        for (const char* name : {"save", "beam"})
+        for (const char* name :
+             {"save", "beam", "seq2seq-attention", "seq2seq-cell", "seq2seq-layers",
+              "seq2seq-bidirectional", "pairs-max-words", "pairs-english-prefixes"})
             if (parser.isSet(QLatin1String(name)))
                 return usage(QStringLiteral("--%1 needs --seq2seq DIR or --seq2seq-train TASK")
                                  .arg(QLatin1String(name)));
@@ -104,10 +128,53 @@ bool readSeq2SeqOptions(const QCommandLineParser& parser, Seq2SeqOptions& option
     if (folder && options.folder.isEmpty())
         return usage(QStringLiteral("--seq2seq: the folder name is empty"));
     options.trainTask = parser.value(QStringLiteral("seq2seq-train"));
-    if (train && !core::parseSeq2SeqTask(options.trainTask.toStdString()))
-        return usage(
-            QStringLiteral("--seq2seq-train: expected dates, reverse, copy or sort, got \"%1\"")
-                .arg(options.trainTask));
+    options.trainPairs = train && !core::parseSeq2SeqTask(options.trainTask.toStdString());
+    if (options.trainPairs && !QFileInfo(options.trainTask).isFile())
+        return usage(QStringLiteral("--seq2seq-train: expected dates, reverse, copy, sort, "
+                                    "english-french or a file of sentence pairs, got \"%1\"")
+                         .arg(options.trainTask));
+    for (const char* name : {"seq2seq-attention", "seq2seq-cell", "seq2seq-layers",
+                             "seq2seq-bidirectional", "pairs-max-words", "pairs-english-prefixes"})
+        if (parser.isSet(QLatin1String(name)) && !train)
+            return usage(QStringLiteral("--%1 needs --seq2seq-train").arg(QLatin1String(name)));
+    if (parser.isSet(QStringLiteral("seq2seq-attention"))) {
+        const QString name = parser.value(QStringLiteral("seq2seq-attention"));
+        const auto attention = core::parseSeq2SeqAttention(name.toStdString());
+        if (!attention)
+            return usage(QStringLiteral("--seq2seq-attention: expected none, bahdanau, dot, "
+                                        "general, concat or hard, got \"%1\"")
+                             .arg(name));
+        options.attention = *attention;
+    }
+    if (parser.isSet(QStringLiteral("seq2seq-cell"))) {
+        const QString cell = parser.value(QStringLiteral("seq2seq-cell"));
+        if (cell != QStringLiteral("gru") && cell != QStringLiteral("lstm"))
+            return usage(
+                QStringLiteral("--seq2seq-cell: expected gru or lstm, got \"%1\"").arg(cell));
+        options.cell =
+            cell == QStringLiteral("gru") ? core::Seq2SeqCell::Gru : core::Seq2SeqCell::Lstm;
+    }
+    if (parser.isSet(QStringLiteral("seq2seq-layers"))) {
+        const QString layers = parser.value(QStringLiteral("seq2seq-layers"));
+        if (layers != QStringLiteral("1") && layers != QStringLiteral("2"))
+            return usage(
+                QStringLiteral("--seq2seq-layers: expected 1 or 2, got \"%1\"").arg(layers));
+        options.layers = layers.toInt();
+    }
+    options.bidirectional = parser.isSet(QStringLiteral("seq2seq-bidirectional"));
+    if (options.bidirectional && options.attention == core::Seq2SeqAttention::Dot)
+        return usage(QStringLiteral("--seq2seq-bidirectional: dot attention needs the encoder's "
+                                    "states as wide as the decoder's; use general"));
+    if (parser.isSet(QStringLiteral("pairs-max-words"))) {
+        bool ok = false;
+        options.filter.maxWords = parser.value(QStringLiteral("pairs-max-words")).toInt(&ok);
+        if (!ok || options.filter.maxWords < 2 || options.filter.maxWords > kMaxPairWords)
+            return usage(QStringLiteral(
+                             "--pairs-max-words: expected a whole number from 2 to %1, got \"%2\"")
+                             .arg(kMaxPairWords)
+                             .arg(parser.value(QStringLiteral("pairs-max-words"))));
+    }
+    options.filter.englishPrefixes = parser.isSet(QStringLiteral("pairs-english-prefixes"));
     if (parser.isSet(QStringLiteral("save")) && !train)
         return usage(
             QStringLiteral("--save needs --seq2seq-train TASK: it saves the trained model"));
@@ -149,13 +216,28 @@ int runSeq2SeqHeadless(const Seq2SeqOptions& options, const std::optional<QStrin
     std::vector<std::pair<QString, QByteArray>> outputs;
     try {
         if (!options.trainTask.isEmpty()) {
-            const core::Seq2SeqTask task = *core::parseSeq2SeqTask(options.trainTask.toStdString());
             core::Seq2SeqTrainingSettings settings;
-            core::Seq2SeqTrainer trainer(core::makeSeq2SeqTask(task, 20000, 200, 7), settings);
+            settings.attention = options.attention;
+            settings.cell = options.cell;
+            settings.layers = options.layers;
+            settings.bidirectional = options.bidirectional;
+            core::Seq2SeqTrainer trainer(
+                options.trainPairs
+                    ? core::readSeq2SeqPairs(options.trainTask, options.filter, 200, 7)
+                    : core::makeSeq2SeqTask(
+                          *core::parseSeq2SeqTask(options.trainTask.toStdString()), 20000, 200, 7),
+                settings);
             QJsonArray losses;
             for (int step = 0; step < options.steps; ++step)
                 losses.append(trainer.step());
-            const double accuracy = trainer.heldOutAccuracy();
+            // Bahdanau et al. 2015, Fig. 2: how the held-out accuracy falls with the length.
+            const std::vector<core::Seq2SeqLengthAccuracy> lengths =
+                trainer.heldOutAccuracyByLength();
+            QJsonArray byLength;
+            for (const core::Seq2SeqLengthAccuracy& entry : lengths)
+                byLength.append(QJsonObject{
+                    {"length", entry.length}, {"pairs", entry.pairs}, {"exact", entry.exact}});
+            const double accuracy = core::seq2seqExactShare(lengths);
             printLine(stdout,
                       QStringLiteral("%1: %2 steps, loss %3 -> %4, held-out exact match %5 %")
                           .arg(options.trainTask)
@@ -163,8 +245,10 @@ int runSeq2SeqHeadless(const Seq2SeqOptions& options, const std::optional<QStrin
                           .arg(trainer.losses().front(), 0, 'f', 4)
                           .arg(trainer.losses().back(), 0, 'f', 4)
                           .arg(accuracy * 100.0, 0, 'f', 1));
-            dump[QStringLiteral("training")] =
-                QJsonObject{{"task", options.trainTask}, {"loss", losses}, {"accuracy", accuracy}};
+            dump[QStringLiteral("training")] = QJsonObject{{"task", options.trainTask},
+                                                           {"loss", losses},
+                                                           {"accuracy", accuracy},
+                                                           {"accuracy_by_length", byLength}};
             model = std::make_shared<const core::Seq2SeqModel>(trainer.model());
             if (!options.savePath.isEmpty()) // written with the other outputs, all or none
                 for (auto& file : core::seq2seqModelFiles(*model, options.savePath))

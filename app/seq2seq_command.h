@@ -1,7 +1,10 @@
 #pragma once
 
+#include "core/seq2seq/seq2seq_trainer.h"
+
 #include <QSize>
 #include <QString>
+
 #include <optional>
 
 class QCommandLineParser;
@@ -14,8 +17,14 @@ struct CommandLineError;
 // model folder (docs/SEQ2SEQ_FORMAT.md), --seq2seq-train TASK to train one first.
 struct Seq2SeqOptions
 {
-    QString folder;                             // --seq2seq DIR
-    QString trainTask;                          // --seq2seq-train dates|reverse|copy|sort
+    QString folder;                  // --seq2seq DIR
+    QString trainTask;               // --seq2seq-train TASK|PAIRS.tsv
+    bool trainPairs = false;         // trainTask is a pairs file, not a task
+    core::Seq2SeqPairsFilter filter; // --pairs-max-words N, --pairs-english-prefixes
+    core::Seq2SeqAttention attention = core::Seq2SeqAttention::Bahdanau; // --seq2seq-attention
+    core::Seq2SeqCell cell = core::Seq2SeqCell::Gru;                     // --seq2seq-cell gru|lstm
+    int layers = 1;                                                      // --seq2seq-layers 1|2
+    bool bidirectional = false;                                          // --seq2seq-bidirectional
     int steps = 300;                            // --steps N (shared with --train)
     QString savePath;                           // --save DIR: the trained model's folder
     int beam = 1;                               // --beam K: 1 is greedy

@@ -1,7 +1,9 @@
 #include "core/seq2seq/seq2seq_model.h"
 
 #include "core/seq2seq/seq2seq_steps.h"
+#include "core/seq2seq/seq2seq_training.h"
 
+#include "core/enum_names.h"
 #include "core/error.h"
 #include "core/json_duplicate_keys.h"
 #include "core/limits.h"
@@ -104,16 +106,6 @@ Seq2SeqVocabulary readVocabulary(const QString& folder, const QString& file)
     return vocabulary;
 }
 
-GruLayer readGru(const Checkpoint& weights, const std::string& prefix, int inputSize, int hidden)
-{
-    GruLayer layer;
-    layer.inputWeights = weights.transposedMatrix(prefix + ".weight_ih_l0", 3 * hidden, inputSize);
-    layer.hiddenWeights = weights.transposedMatrix(prefix + ".weight_hh_l0", 3 * hidden, hidden);
-    layer.inputBias = weights.vector(prefix + ".bias_ih_l0", 3 * hidden);
-    layer.hiddenBias = weights.vector(prefix + ".bias_hh_l0", 3 * hidden);
-    return layer;
-}
-
 // The embedding must have a row for every index the vocabulary gives.
 Matrix readEmbedding(const Checkpoint& weights, const std::string& name,
                      const Seq2SeqVocabulary& vocabulary, const QString& vocabularyFile, int hidden)
@@ -194,6 +186,33 @@ QString seq2seqTargetText(const Seq2SeqModel& model, const std::vector<int>& ids
     return parts.join(model.tokens == Seq2SeqTokens::Words ? QStringLiteral(" ") : QString());
 }
 
+namespace {
+
+constexpr EnumNames<Seq2SeqAttention, 6> kAttentionNames{{{Seq2SeqAttention::None, "none"},
+                                                          {Seq2SeqAttention::Bahdanau, "bahdanau"},
+                                                          {Seq2SeqAttention::Dot, "dot"},
+                                                          {Seq2SeqAttention::General, "general"},
+                                                          {Seq2SeqAttention::Concat, "concat"},
+                                                          {Seq2SeqAttention::Hard, "hard"}}};
+
+} // namespace
+
+std::optional<Seq2SeqAttention> parseSeq2SeqAttention(std::string_view name)
+{
+    return enumFromName(kAttentionNames, name);
+}
+
+std::string_view seq2seqAttentionName(Seq2SeqAttention attention)
+{
+    return enumName(kAttentionNames, attention);
+}
+
+bool isLuongAttention(Seq2SeqAttention attention)
+{
+    return attention == Seq2SeqAttention::Dot || attention == Seq2SeqAttention::General ||
+           attention == Seq2SeqAttention::Concat;
+}
+
 Seq2SeqModel loadSeq2SeqModel(const QString& folder)
 {
     const QJsonObject config =
@@ -202,23 +221,31 @@ Seq2SeqModel loadSeq2SeqModel(const QString& folder)
         fail(QStringLiteral("config.json"), "\"model_type\" must be \"seq2seq-rnn\"");
     Seq2SeqModel model;
     const std::string cell = textKey(config, "cell", "gru");
-    if (cell != "gru")
-        fail(QStringLiteral("config.json"),
-             "\"cell\": \"" + cell + "\" cannot be read; the cell this version reads is \"gru\"");
-    const std::string attention = textKey(config, "attention", "bahdanau");
-    if (attention == "bahdanau")
-        model.attention = Seq2SeqAttention::Bahdanau;
-    else if (attention == "none")
-        model.attention = Seq2SeqAttention::None;
+    if (cell == "gru")
+        model.cell = Seq2SeqCell::Gru;
+    else if (cell == "lstm")
+        model.cell = Seq2SeqCell::Lstm;
     else
-        fail(QStringLiteral("config.json"), "\"attention\": \"" + attention +
-                                                "\" cannot be read; this version reads "
-                                                "\"bahdanau\" and \"none\"");
-    if (config.contains(QLatin1String("num_layers")) && sizeKey(config, "num_layers", 1, 1) != 1)
-        fail(QStringLiteral("config.json"), "\"num_layers\" must be 1");
-    if (config.value(QLatin1String("bidirectional")).toBool(false))
         fail(QStringLiteral("config.json"),
-             "\"bidirectional\": true cannot be read; this version reads one-way encoders");
+             "\"cell\": \"" + cell + "\" cannot be read; it is \"gru\" or \"lstm\"");
+    const std::string attention = textKey(config, "attention", "bahdanau");
+    const auto parsed = parseSeq2SeqAttention(attention);
+    if (!parsed)
+        fail(QStringLiteral("config.json"),
+             "\"attention\": \"" + attention +
+                 "\" cannot be read; it is \"none\", \"bahdanau\", \"dot\", \"general\", "
+                 "\"concat\" or \"hard\"");
+    model.attention = *parsed;
+    model.layers =
+        config.contains(QLatin1String("num_layers")) ? sizeKey(config, "num_layers", 1, 2) : 1;
+    const QJsonValue bidirectional = config.value(QLatin1String("bidirectional"));
+    if (!bidirectional.isUndefined() && !bidirectional.isBool())
+        fail(QStringLiteral("config.json"), "\"bidirectional\" must be true or false");
+    model.bidirectional = bidirectional.toBool(false);
+    if (model.bidirectional && model.attention == Seq2SeqAttention::Dot)
+        fail(QStringLiteral("config.json"),
+             "\"attention\": \"dot\" needs the encoder's states as wide as the decoder's; with "
+             "\"bidirectional\": true they are twice as wide (use \"general\")");
     const std::string tokens = textKey(config, "tokens", "words");
     if (tokens == "words")
         model.tokens = Seq2SeqTokens::Words;
@@ -234,24 +261,25 @@ Seq2SeqModel loadSeq2SeqModel(const QString& folder)
 
     const int h = model.hiddenSize;
     const std::unique_ptr<Checkpoint> weights = Checkpoint::open(folder);
-    model.encoderEmbedding = readEmbedding(*weights, "encoder.embedding.weight", model.source,
-                                           QStringLiteral("source_vocab.json"), h);
-    model.encoderGru = readGru(*weights, "encoder.gru", h, h);
-    model.decoderEmbedding = readEmbedding(*weights, "decoder.embedding.weight", model.target,
-                                           QStringLiteral("target_vocab.json"), h);
-    if (model.attention == Seq2SeqAttention::Bahdanau) {
-        model.wa = weights->transposedMatrix("decoder.attention.Wa.weight", h, h);
-        model.waBias = weights->vector("decoder.attention.Wa.bias", h);
-        model.ua = weights->transposedMatrix("decoder.attention.Ua.weight", h, h);
-        model.uaBias = weights->vector("decoder.attention.Ua.bias", h);
-        model.va = weights->transposedMatrix("decoder.attention.Va.weight", 1, h);
-        model.vaBias = weights->vector("decoder.attention.Va.bias", 1)(0);
+    const Matrix sourceEmbedding = readEmbedding(*weights, "encoder.embedding.weight", model.source,
+                                                 QStringLiteral("source_vocab.json"), h);
+    const Matrix targetEmbedding = readEmbedding(*weights, "decoder.embedding.weight", model.target,
+                                                 QStringLiteral("target_vocab.json"), h);
+    allocateSeq2SeqWeights(model, sourceEmbedding.rows(), targetEmbedding.rows());
+    for (const Seq2SeqParameter& p : seq2seqParameters(model)) {
+        Matrix value;
+        if (p.name == "encoder.embedding.weight")
+            value = sourceEmbedding;
+        else if (p.name == "decoder.embedding.weight")
+            value = targetEmbedding;
+        else if (p.fileRank == 1)
+            value = weights->vector(p.name, p.size);
+        else if (p.transposedInFile)
+            value = weights->transposedMatrix(p.name, p.cols, p.rows);
+        else
+            value = weights->matrix(p.name, p.rows, p.cols);
+        std::copy(value.data(), value.data() + p.size, p.data);
     }
-    const int decoderInput = model.attention == Seq2SeqAttention::Bahdanau ? 2 * h : h;
-    model.decoderGru = readGru(*weights, "decoder.gru", decoderInput, h);
-    const Eigen::Index targetSize = model.decoderEmbedding.rows();
-    model.out = weights->transposedMatrix("decoder.out.weight", targetSize, h);
-    model.outBias = weights->vector("decoder.out.bias", targetSize);
     return model;
 }
 
@@ -262,100 +290,241 @@ RowVector logSoftmax(const RowVector& logits)
     return (logits.array() - top - logSum).matrix();
 }
 
-RowVector gruForward(const GruLayer& layer, const RowVector& input, const RowVector& hidden,
-                     GruCache* cache)
+RnnState rnnForward(Seq2SeqCell cell, const RnnLayer& layer, const RowVector& input,
+                    const RnnState& state, RnnCache* cache)
 {
-    const Eigen::Index h = hidden.size();
+    const Eigen::Index h = state.h.size();
     const RowVector gi = input * layer.inputWeights + layer.inputBias;
-    const RowVector gh = hidden * layer.hiddenWeights + layer.hiddenBias;
-    const RowVector r = sigmoid(gi.segment(0, h) + gh.segment(0, h));
-    const RowVector z = sigmoid(gi.segment(h, h) + gh.segment(h, h));
-    const RowVector n =
-        (gi.segment(2 * h, h).array() + r.array() * gh.segment(2 * h, h).array()).tanh().matrix();
-    if (cache)
-        *cache = {input, hidden, r, z, n, gh.segment(2 * h, h)};
-    return ((1.0f - z.array()) * n.array() + z.array() * hidden.array()).matrix();
+    const RowVector gh = state.h * layer.hiddenWeights + layer.hiddenBias;
+    RnnState next;
+    RowVector gates(gi.size());
+    if (cell == Seq2SeqCell::Gru) {
+        gates.head(2 * h) = sigmoid(gi.head(2 * h) + gh.head(2 * h));
+        const auto r = gates.segment(0, h).array();
+        const auto z = gates.segment(h, h).array();
+        gates.segment(2 * h, h) =
+            (gi.segment(2 * h, h).array() + r * gh.segment(2 * h, h).array()).tanh().matrix();
+        next.h = ((1.0f - z) * gates.segment(2 * h, h).array() + z * state.h.array()).matrix();
+    } else {
+        const RowVector pre = gi + gh;
+        gates.head(2 * h) = sigmoid(pre.head(2 * h));
+        gates.segment(2 * h, h) = pre.segment(2 * h, h).array().tanh().matrix();
+        gates.segment(3 * h, h) = sigmoid(pre.segment(3 * h, h));
+        next.c = (gates.segment(h, h).array() * state.c.array() +
+                  gates.segment(0, h).array() * gates.segment(2 * h, h).array())
+                     .matrix();
+        next.h = (gates.segment(3 * h, h).array() * next.c.array().tanh()).matrix();
+    }
+    if (cache) {
+        cache->input = input;
+        cache->state = state;
+        cache->gates = std::move(gates);
+        if (cell == Seq2SeqCell::Gru)
+            cache->hiddenCandidate = gh.segment(2 * h, h);
+        else
+            cache->cell = next.c;
+    }
+    return next;
 }
 
-RowVector gruStep(const GruLayer& layer, const RowVector& input, const RowVector& hidden)
+RowVector gruStep(const RnnLayer& layer, const RowVector& input, const RowVector& hidden)
 {
-    return gruForward(layer, input, hidden, nullptr);
+    return rnnForward(Seq2SeqCell::Gru, layer, input, {hidden, RowVector()}, nullptr).h;
 }
 
-void bahdanauForward(const Seq2SeqModel& model, const Matrix& keys, const Matrix& projectedKeys,
-                     const RowVector& query, AttentionCache& cache)
+RnnState lstmStep(const RnnLayer& layer, const RowVector& input, const RnnState& state)
 {
-    // scores = Va(tanh(Wa(query) + Ua(keys))), weights = softmax(scores), context = weights keys.
-    cache.query = query;
-    const RowVector projectedQuery = query * model.wa + model.waBias;
-    cache.activation = (projectedKeys.rowwise() + projectedQuery).array().tanh();
-    cache.scores = (cache.activation * model.va).transpose().array() + model.vaBias;
-    const float top = cache.scores.maxCoeff();
-    const RowVector exps = (cache.scores.array() - top).exp().matrix();
-    cache.weights = exps / exps.sum();
-    cache.context = cache.weights * keys;
+    return rnnForward(Seq2SeqCell::Lstm, layer, input, state, nullptr);
+}
+
+Seq2SeqEncoding encodeSeq2Seq(const Seq2SeqModel& model, const std::vector<int>& sourceIds,
+                              Seq2SeqEncoderCache* cache)
+{
+    const int h = model.hiddenSize;
+    const int directions = model.bidirectional ? 2 : 1;
+    const Eigen::Index length = Eigen::Index(sourceIds.size());
+    const RnnState zero{RowVector::Zero(h),
+                        model.cell == Seq2SeqCell::Lstm ? RowVector::Zero(h) : RowVector()};
+    Matrix input(length, h);
+    for (Eigen::Index t = 0; t < length; ++t)
+        input.row(t) = model.encoderEmbedding.row(sourceIds[std::size_t(t)]);
+    if (cache) {
+        cache->steps.assign(std::size_t(model.layers * directions), {});
+        cache->inputs.clear();
+    }
+    Seq2SeqEncoding encoding;
+    for (int l = 0; l < model.layers; ++l) {
+        Matrix output(length, directions * h);
+        for (int d = 0; d < directions; ++d) {
+            const int index = l * directions + d;
+            std::vector<RnnCache>* steps = cache ? &cache->steps[std::size_t(index)] : nullptr;
+            if (steps)
+                steps->resize(std::size_t(length));
+            RnnState state = zero;
+            for (Eigen::Index k = 0; k < length; ++k) {
+                const Eigen::Index t = d == 0 ? k : length - 1 - k;
+                state =
+                    rnnForward(model.cell, model.encoderLayers[std::size_t(index)], input.row(t),
+                               state, steps ? &(*steps)[std::size_t(t)] : nullptr);
+                output.row(t).segment(d * h, h) = state.h;
+            }
+            // The decoder starts from the encoder's last state, layer by layer; a bidirectional
+            // encoder's backward state (the one that read the whole source back to its first
+            // word) goes through the bridge, its LSTM cell starting empty.
+            if (!model.bidirectional)
+                encoding.initial.push_back(state);
+            else if (d == 1)
+                encoding.initial.push_back(
+                    {(state.h * model.bridge + model.bridgeBias).array().tanh().matrix(), zero.c});
+        }
+        if (cache)
+            cache->inputs.push_back(std::move(input));
+        input = std::move(output);
+    }
+    encoding.keys = std::move(input);
+    switch (model.attention) {
+    case Seq2SeqAttention::Bahdanau:
+    case Seq2SeqAttention::Hard:
+        encoding.projectedKeys = (encoding.keys * model.ua).rowwise() + model.uaBias;
+        break;
+    case Seq2SeqAttention::General:
+        encoding.projectedKeys = encoding.keys * model.wa;
+        break;
+    case Seq2SeqAttention::Concat:
+        encoding.projectedKeys = encoding.keys * model.wa.bottomRows(model.keyWidth());
+        break;
+    case Seq2SeqAttention::None:
+    case Seq2SeqAttention::Dot:
+        break;
+    }
+    return encoding;
 }
 
 namespace {
 
-// The encoder's outputs and what every decoder step reuses of them.
+void attend(const Seq2SeqModel& model, const Seq2SeqEncoding& encoding, const RowVector& query,
+            AttentionCache& cache)
+{
+    cache.query = query;
+    const int h = model.hiddenSize;
+    switch (model.attention) {
+    case Seq2SeqAttention::Bahdanau:
+    case Seq2SeqAttention::Hard: {
+        // scores = Va(tanh(Wa(query) + Ua(keys)))
+        const RowVector projectedQuery = query * model.wa + model.waBias;
+        cache.activation = (encoding.projectedKeys.rowwise() + projectedQuery).array().tanh();
+        cache.scores = (cache.activation * model.va).transpose().array() + model.vaBias;
+        break;
+    }
+    case Seq2SeqAttention::Dot:
+        cache.scores = query * encoding.keys.transpose();
+        break;
+    case Seq2SeqAttention::General:
+        cache.scores = query * encoding.projectedKeys.transpose();
+        break;
+    case Seq2SeqAttention::Concat: {
+        const RowVector projectedQuery = query * model.wa.topRows(h);
+        cache.activation = (encoding.projectedKeys.rowwise() + projectedQuery).array().tanh();
+        cache.scores = (cache.activation * model.va).transpose();
+        break;
+    }
+    case Seq2SeqAttention::None:
+        break;
+    }
+    const float top = cache.scores.maxCoeff();
+    const RowVector exps = (cache.scores.array() - top).exp().matrix();
+    cache.soft = exps / exps.sum();
+    if (model.attention == Seq2SeqAttention::Hard) {
+        cache.weights = RowVector::Zero(cache.scores.size());
+        cache.weights(argmax(cache.scores)) = 1.0f;
+    } else {
+        cache.weights = cache.soft;
+    }
+    cache.context = cache.weights * encoding.keys;
+}
+
+} // namespace
+
+Seq2SeqStep decoderStep(const Seq2SeqModel& model, const Seq2SeqEncoding& encoding, int token,
+                        const std::vector<RnnState>& state, DecoderStepCache* cache)
+{
+    DecoderStepCache local;
+    DecoderStepCache& c = cache ? *cache : local;
+    c.inputId = token;
+    Seq2SeqStep s;
+    s.inputId = token;
+    const RowVector embedded = model.decoderEmbedding.row(token);
+    const bool luong = isLuongAttention(model.attention);
+    RowVector input;
+    if (model.attention == Seq2SeqAttention::None) {
+        // DecoderRNN.forward_step: relu of the embedding into the RNN.
+        input = embedded.cwiseMax(0.0f);
+    } else if (luong) {
+        input = embedded;
+    } else {
+        // AttnDecoderRNN.forward_step: the query is the state before the step.
+        attend(model, encoding, state.back().h, c.attention);
+        input.resize(embedded.size() + c.attention.context.size());
+        input << embedded, c.attention.context;
+    }
+    c.layers.resize(std::size_t(model.layers));
+    for (int l = 0; l < model.layers; ++l) {
+        s.state.push_back(rnnForward(model.cell, model.decoderLayers[std::size_t(l)],
+                                     l == 0 ? input : s.state.back().h, state[std::size_t(l)],
+                                     &c.layers[std::size_t(l)]));
+    }
+    s.hidden = s.state.back().h;
+    if (luong) {
+        // Luong et al. 2015, eq. (5)-(8): the scores taken with the new state h, the
+        // attentional state h~ = tanh(W_c [c; h]).
+        attend(model, encoding, s.hidden, c.attention);
+        c.combined.resize(c.attention.context.size() + s.hidden.size());
+        c.combined << c.attention.context, s.hidden;
+        s.attentional = (c.combined * model.wc).array().tanh().matrix();
+        c.output = s.attentional;
+    } else {
+        c.output = s.hidden;
+    }
+    s.logProbs = logSoftmax(c.output * model.out + model.outBias);
+    if (model.attention != Seq2SeqAttention::None) {
+        s.query = c.attention.query;
+        s.scores = c.attention.scores;
+        s.attention = c.attention.weights;
+        s.context = c.attention.context;
+    } else {
+        s.query = state.back().h;
+    }
+    return s;
+}
+
+namespace {
+
+// The encoder's outputs, checked ids, and the decoder's first state.
 class Decoder
 {
 public:
     Decoder(const Seq2SeqModel& model, const std::vector<int>& sourceIds) : m_model(model)
     {
-        const Eigen::Index length = Eigen::Index(sourceIds.size());
-        if (length == 0)
+        if (sourceIds.empty())
             throw Error("the source has no words");
         for (const int id : sourceIds)
             if (id < 0 || id >= model.encoderEmbedding.rows())
                 throw Error("source id " + std::to_string(id) + " is outside the encoder's " +
                             std::to_string(model.encoderEmbedding.rows()) + "-row embedding");
-        // EncoderRNN: embedding, then the GRU from a zero state; its outputs are the keys.
-        m_keys.resize(length, model.hiddenSize);
-        RowVector state = RowVector::Zero(model.hiddenSize);
-        for (Eigen::Index t = 0; t < length; ++t) {
-            state = gruStep(model.encoderGru, model.encoderEmbedding.row(sourceIds[std::size_t(t)]),
-                            state);
-            m_keys.row(t) = state;
-        }
-        // U_a h_j + b: the same at every step.
-        if (model.attention == Seq2SeqAttention::Bahdanau)
-            m_projectedKeys = (m_keys * model.ua).rowwise() + model.uaBias;
+        m_encoding = encodeSeq2Seq(model, sourceIds, nullptr);
     }
 
-    const Matrix& keys() const { return m_keys; }
-    RowVector finalState() const { return m_keys.bottomRows(1); }
+    const Matrix& keys() const { return m_encoding.keys; }
+    const std::vector<RnnState>& initialState() const { return m_encoding.initial; }
 
-    // AttnDecoderRNN.forward_step (or DecoderRNN's): all but the choice of the next word.
-    Seq2SeqStep step(int token, const RowVector& state) const
+    Seq2SeqStep step(int token, const std::vector<RnnState>& state) const
     {
-        Seq2SeqStep s;
-        s.inputId = token;
-        s.query = state;
-        const RowVector embedded = m_model.decoderEmbedding.row(token);
-        RowVector input;
-        if (m_model.attention == Seq2SeqAttention::Bahdanau) {
-            AttentionCache attention;
-            bahdanauForward(m_model, m_keys, m_projectedKeys, state, attention);
-            s.scores = std::move(attention.scores);
-            s.attention = std::move(attention.weights);
-            s.context = std::move(attention.context);
-            input.resize(2 * m_model.hiddenSize);
-            input << embedded, s.context;
-        } else {
-            // DecoderRNN.forward_step: relu of the embedding into the GRU.
-            input = embedded.cwiseMax(0.0f);
-        }
-        s.hidden = gruStep(m_model.decoderGru, input, state);
-        s.logProbs = logSoftmax(s.hidden * m_model.out + m_model.outBias);
-        return s;
+        return decoderStep(m_model, m_encoding, token, state, nullptr);
     }
 
 private:
     const Seq2SeqModel& m_model;
-    Matrix m_keys;
-    Matrix m_projectedKeys;
+    Seq2SeqEncoding m_encoding;
 };
 
 struct Hypothesis
@@ -405,13 +574,13 @@ Seq2SeqDecoding decodeGreedyIds(const Seq2SeqModel& model, const std::vector<int
     Seq2SeqDecoding decoding;
     decoding.sourceIds = sourceIds;
     decoding.encoderStates = decoder.keys();
-    RowVector state = decoder.finalState();
+    std::vector<RnnState> state = decoder.initialState();
     int token = Seq2SeqVocabulary::kSos;
     for (int step = 0; step < model.maxLength && token != Seq2SeqVocabulary::kEos; ++step) {
         Seq2SeqStep s = decoder.step(token, state);
         s.outputId = argmax(s.logProbs);
         token = s.outputId;
-        state = s.hidden;
+        state = s.state;
         decoding.logProbability += double(s.logProbs(token));
         decoding.outputIds.push_back(token);
         decoding.steps.push_back(std::move(s));
@@ -434,8 +603,8 @@ Seq2SeqDecoding decodeBeamIds(const Seq2SeqModel& model, const std::vector<int>&
         for (const Hypothesis& hypothesis : live) {
             const int token = hypothesis.outputIds.empty() ? Seq2SeqVocabulary::kSos
                                                            : hypothesis.outputIds.back();
-            const RowVector state =
-                hypothesis.steps.empty() ? decoder.finalState() : hypothesis.steps.back().hidden;
+            const std::vector<RnnState>& state =
+                hypothesis.steps.empty() ? decoder.initialState() : hypothesis.steps.back().state;
             const Seq2SeqStep s = decoder.step(token, state);
             std::vector<int> order(std::size_t(s.logProbs.size()));
             for (std::size_t v = 0; v < order.size(); ++v)

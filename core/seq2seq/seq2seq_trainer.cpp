@@ -4,8 +4,10 @@
 #include "core/enum_names.h"
 #include "core/error.h"
 #include "core/parallel.h"
+#include "core/regular_file.h"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -13,6 +15,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <iterator>
+#include <map>
 #include <set>
 
 namespace attn::core {
@@ -77,6 +81,70 @@ Seq2SeqPair letterPair(Seq2SeqTask task, Random& random)
     return {join(letters), join(target)};
 }
 
+// A small English -> French grammar with the reorderings the seed's example shows ("the black
+// cat ate the mouse" -> "le chat noir a mangé la souris"): the adjective after the noun and
+// agreeing with its gender, the article's gender, the compound past (passé composé). Clauses
+// joined by "and", so that lengths run from 4 to 30 words.
+struct Noun
+{
+    const char* english;
+    const char* french;
+    bool feminine;
+};
+const Noun kNouns[] = {{"cat", "chat", false},    {"dog", "chien", false},
+                       {"bird", "oiseau", false}, {"boy", "garçon", false},
+                       {"book", "livre", false},  {"mouse", "souris", true},
+                       {"girl", "fille", true},   {"house", "maison", true},
+                       {"apple", "pomme", true},  {"car", "voiture", true}};
+struct Adjective
+{
+    const char* english;
+    const char* masculine;
+    const char* feminine;
+};
+const Adjective kAdjectives[] = {{"black", "noir", "noire"}, {"white", "blanc", "blanche"},
+                                 {"green", "vert", "verte"}, {"red", "rouge", "rouge"},
+                                 {"blue", "bleu", "bleue"},  {"happy", "heureux", "heureuse"},
+                                 {"sad", "triste", "triste"}};
+const char* const kVerbs[][2] = {{"ate", "mangé"},  {"saw", "vu"},       {"chased", "chassé"},
+                                 {"liked", "aimé"}, {"found", "trouvé"}, {"took", "pris"}};
+
+// "the black cat" -> "le chat noir"
+void nounPhrase(Random& random, QStringList& english, QStringList& french)
+{
+    const Noun& noun = kNouns[random.nextU64() % std::size(kNouns)];
+    const bool definite = random.nextU64() % 2;
+    english << (definite ? QStringLiteral("the") : QStringLiteral("a"));
+    french << QString::fromLatin1(definite ? (noun.feminine ? "la" : "le")
+                                           : (noun.feminine ? "une" : "un"));
+    const bool adjective = random.nextU64() % 2;
+    const Adjective& a = kAdjectives[random.nextU64() % std::size(kAdjectives)];
+    if (adjective)
+        english << QString::fromLatin1(a.english);
+    english << QString::fromLatin1(noun.english);
+    french << QString::fromUtf8(noun.french);
+    if (adjective)
+        french << QString::fromUtf8(noun.feminine ? a.feminine : a.masculine);
+}
+
+Seq2SeqPair grammarPair(Random& random)
+{
+    QStringList english, french;
+    const int clauses = 1 + int(random.nextU64() % 4);
+    for (int c = 0; c < clauses; ++c) {
+        if (c) {
+            english << QStringLiteral("and");
+            french << QStringLiteral("et");
+        }
+        nounPhrase(random, english, french);
+        const auto* verb = kVerbs[random.nextU64() % std::size(kVerbs)];
+        english << QString::fromLatin1(verb[0]);
+        french << QStringLiteral("a") << QString::fromUtf8(verb[1]);
+        nounPhrase(random, english, french);
+    }
+    return {english.join(QLatin1Char(' ')), french.join(QLatin1Char(' '))};
+}
+
 Seq2SeqVocabulary vocabularyOf(const std::vector<std::string>& alphabet)
 {
     Seq2SeqVocabulary v;
@@ -102,34 +170,27 @@ void initialise(Seq2SeqModel& model, Random& random)
 {
     for (const Seq2SeqParameter& p : seq2seqParameters(model)) {
         const bool embedding = p.name.find("embedding") != std::string::npos;
-        const bool gru = p.name.find(".gru.") != std::string::npos;
-        // A linear layer's weight is held in x out; every linear layer here reads H values.
-        const double fanIn = p.transposedInFile && !gru ? double(p.rows) : double(model.hiddenSize);
+        const bool recurrent =
+            p.name.find(".gru.") != std::string::npos || p.name.find(".lstm.") != std::string::npos;
+        // A linear layer's weight is held in x out; biases are given H's bound.
+        const double fanIn =
+            p.transposedInFile && !recurrent ? double(p.rows) : double(model.hiddenSize);
         const double bound = 1.0 / std::sqrt(fanIn);
         for (Eigen::Index i = 0; i < p.size; ++i)
             p.data[i] = float(embedding ? random.normal() : random.uniform(-bound, bound));
     }
 }
 
-Matrix blankMatrix(Eigen::Index rows, Eigen::Index cols)
-{
-    return Matrix::Zero(rows, cols);
-}
-
-GruLayer blankGru(int input, int hidden)
-{
-    return {blankMatrix(input, 3 * hidden), blankMatrix(hidden, 3 * hidden),
-            RowVector::Zero(3 * hidden), RowVector::Zero(3 * hidden)};
-}
-
 } // namespace
 
 std::optional<Seq2SeqTask> parseSeq2SeqTask(std::string_view name)
 {
-    constexpr EnumNames<Seq2SeqTask, 4> kTaskNames{{{Seq2SeqTask::Dates, "dates"},
-                                                    {Seq2SeqTask::Reverse, "reverse"},
-                                                    {Seq2SeqTask::Copy, "copy"},
-                                                    {Seq2SeqTask::Sort, "sort"}}};
+    constexpr EnumNames<Seq2SeqTask, 5> kTaskNames{
+        {{Seq2SeqTask::Dates, "dates"},
+         {Seq2SeqTask::Reverse, "reverse"},
+         {Seq2SeqTask::Copy, "copy"},
+         {Seq2SeqTask::Sort, "sort"},
+         {Seq2SeqTask::EnglishFrench, "english-french"}}};
     return enumFromName(kTaskNames, name);
 }
 
@@ -148,6 +209,28 @@ Seq2SeqTaskData makeSeq2SeqTask(Seq2SeqTask task, int trainingCount, int heldOut
                 source.insert(std::string(1, *c));
         data.sourceAlphabet.assign(source.begin(), source.end());
         data.targetAlphabet = {"-", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"};
+    } else if (task == Seq2SeqTask::EnglishFrench) {
+        std::set<std::string> english{"the", "a", "and"},
+            french{"le", "la", "un", "une", "a", "et"};
+        const auto add = [](std::set<std::string>& words, const char* word) {
+            for (const std::string& w : normalizeSeq2SeqSource(QString::fromUtf8(word)))
+                words.insert(w);
+        };
+        for (const Noun& noun : kNouns) {
+            add(english, noun.english);
+            add(french, noun.french);
+        }
+        for (const Adjective& adjective : kAdjectives) {
+            add(english, adjective.english);
+            add(french, adjective.masculine);
+            add(french, adjective.feminine);
+        }
+        for (const auto& verb : kVerbs) {
+            add(english, verb[0]);
+            add(french, verb[1]);
+        }
+        data.sourceAlphabet.assign(english.begin(), english.end());
+        data.targetAlphabet.assign(french.begin(), french.end());
     } else {
         for (char c = 'a'; c <= 'j'; ++c)
             data.sourceAlphabet.push_back(std::string(1, c));
@@ -158,8 +241,11 @@ Seq2SeqTaskData makeSeq2SeqTask(Seq2SeqTask task, int trainingCount, int heldOut
     std::set<QString> seen;
     const int wanted = trainingCount + heldOutCount;
     for (int draws = 0; int(seen.size()) < wanted && draws < 40 * wanted + 1000; ++draws) {
-        const Seq2SeqPair pair =
-            task == Seq2SeqTask::Dates ? datePair(random) : letterPair(task, random);
+        const Seq2SeqPair pair = task == Seq2SeqTask::Dates           ? datePair(random)
+                                 : task == Seq2SeqTask::EnglishFrench ? grammarPair(random)
+                                                                      : letterPair(task, random);
+        if (pair.source.count(QLatin1Char(' ')) >= 30) // four clauses, every noun with an adjective
+            continue;
         if (!seen.insert(pair.source).second)
             continue;
         (int(data.heldOut.size()) < heldOutCount ? data.heldOut : data.training).push_back(pair);
@@ -175,6 +261,12 @@ Seq2SeqTrainer::Seq2SeqTrainer(Seq2SeqTaskData data, const Seq2SeqTrainingSettin
     const int h = settings.hiddenSize;
     Seq2SeqModel& m = m_model;
     m.attention = settings.attention;
+    m.cell = settings.cell;
+    m.layers = settings.layers;
+    m.bidirectional = settings.bidirectional;
+    if (m.bidirectional && m.attention == Seq2SeqAttention::Dot)
+        throw Error("dot attention needs the encoder's states as wide as the decoder's; a "
+                    "bidirectional encoder's are twice as wide");
     m.tokens = m_data.tokens;
     m.hiddenSize = h;
     m.source = vocabularyOf(m_data.sourceAlphabet);
@@ -184,17 +276,8 @@ Seq2SeqTrainer::Seq2SeqTrainer(Seq2SeqTaskData data, const Seq2SeqTrainingSettin
         for (const Seq2SeqPair& pair : *pairs)
             longest = std::max(longest, int(seq2seqTokens(m.tokens, pair.target).size()));
     m.maxLength = longest + 2;
-    m.encoderEmbedding = blankMatrix(Eigen::Index(m.source.words.size()), h);
-    m.encoderGru = blankGru(h, h);
-    m.decoderEmbedding = blankMatrix(Eigen::Index(m.target.words.size()), h);
-    if (m.attention == Seq2SeqAttention::Bahdanau) {
-        m.wa = m.ua = blankMatrix(h, h);
-        m.va = blankMatrix(h, 1);
-        m.waBias = m.uaBias = RowVector::Zero(h);
-    }
-    m.decoderGru = blankGru(m.attention == Seq2SeqAttention::Bahdanau ? 2 * h : h, h);
-    m.out = blankMatrix(h, Eigen::Index(m.target.words.size()));
-    m.outBias = RowVector::Zero(Eigen::Index(m.target.words.size()));
+    allocateSeq2SeqWeights(m, Eigen::Index(m.source.words.size()),
+                           Eigen::Index(m.target.words.size()));
     initialise(m, m_random);
     m_gradientGroups.assign(kGradientGroups, zeroSeq2SeqLike(m));
     for (const Seq2SeqPair& pair : m_data.training)
@@ -269,20 +352,114 @@ double Seq2SeqTrainer::step()
     return loss;
 }
 
+std::vector<Seq2SeqLengthAccuracy> seq2seqAccuracyByLength(const Seq2SeqModel& model,
+                                                           const std::vector<Seq2SeqPair>& pairs)
+{
+    std::vector<int> lengths(pairs.size(), 0), right(pairs.size(), 0);
+    parallelFor(int(pairs.size()), [&](int i, int) {
+        const Seq2SeqPair& pair = pairs[std::size_t(i)];
+        const std::vector<int> source =
+            idsOf(model.source, seq2seqTokens(model.tokens, pair.source));
+        const Seq2SeqDecoding d = decodeGreedyIds(model, source);
+        lengths[std::size_t(i)] = int(source.size()) - 1;
+        right[std::size_t(i)] =
+            d.outputIds == idsOf(model.target, seq2seqTokens(model.tokens, pair.target));
+    });
+    std::map<int, Seq2SeqLengthAccuracy> byLength;
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        Seq2SeqLengthAccuracy& entry = byLength[lengths[i]];
+        entry.length = lengths[i];
+        ++entry.pairs;
+        entry.exact += right[i];
+    }
+    std::vector<Seq2SeqLengthAccuracy> out;
+    for (const auto& [length, entry] : byLength)
+        out.push_back(entry);
+    return out;
+}
+
+std::vector<Seq2SeqLengthAccuracy> Seq2SeqTrainer::heldOutAccuracyByLength() const
+{
+    return seq2seqAccuracyByLength(m_model, m_data.heldOut);
+}
+
+double seq2seqExactShare(const std::vector<Seq2SeqLengthAccuracy>& byLength)
+{
+    int pairs = 0, exact = 0;
+    for (const Seq2SeqLengthAccuracy& entry : byLength) {
+        pairs += entry.pairs;
+        exact += entry.exact;
+    }
+    return pairs ? double(exact) / double(pairs) : 0.0;
+}
+
 double Seq2SeqTrainer::heldOutAccuracy() const
 {
-    if (m_data.heldOut.empty())
-        return 0.0;
-    std::vector<int> right(m_data.heldOut.size(), 0);
-    parallelFor(int(m_data.heldOut.size()), [&](int i, int) {
-        const Seq2SeqPair& pair = m_data.heldOut[std::size_t(i)];
-        const Seq2SeqDecoding d = decodeGreedyIds(
-            m_model, idsOf(m_model.source, seq2seqTokens(m_model.tokens, pair.source)));
-        right[std::size_t(i)] = seq2seqTargetText(m_model, d.outputIds) == pair.target &&
-                                !d.outputIds.empty() &&
-                                d.outputIds.back() == Seq2SeqVocabulary::kEos;
-    });
-    return double(std::count(right.begin(), right.end(), 1)) / double(right.size());
+    return seq2seqExactShare(heldOutAccuracyByLength());
+}
+
+Seq2SeqTaskData readSeq2SeqPairs(const QString& path, const Seq2SeqPairsFilter& filter,
+                                 int heldOutCount, std::uint64_t seed)
+{
+    // The tutorial's eng_prefixes, matched against the normalised English sentence.
+    static const char* const kPrefixes[] = {"i am ",  "i m ",   "he is",    "he s ",
+                                            "she is", "she s ", "you are",  "you re ",
+                                            "we are", "we re ", "they are", "they re "};
+    const QByteArray bytes = readRegularFile(path, qint64(256) << 20);
+    const std::string name = QFileInfo(path).fileName().toStdString();
+    Seq2SeqTaskData data;
+    std::set<std::string> source, target;
+    std::vector<Seq2SeqPair> kept;
+    const QList<QByteArray> lines = bytes.split('\n');
+    for (qsizetype n = 0; n < lines.size(); ++n) {
+        QByteArray line = lines[n];
+        if (line.endsWith('\r'))
+            line.chop(1);
+        if (line.trimmed().isEmpty())
+            continue;
+        const std::string where = name + ": line " + std::to_string(n + 1) + ": ";
+        const QList<QByteArray> fields = line.split('\t');
+        if (fields.size() < 2)
+            throw Error(where + "expected the two sentences separated by a tab");
+        const std::vector<std::string> english =
+            normalizeSeq2SeqSource(QString::fromUtf8(fields[0]));
+        const std::vector<std::string> french =
+            normalizeSeq2SeqSource(QString::fromUtf8(fields[1]));
+        if (english.empty() || french.empty())
+            throw Error(where + (english.empty() ? "the first" : "the second") +
+                        " sentence has no words after normalising (letters a-z and . ! ? count)");
+        if (int(english.size()) >= filter.maxWords || int(french.size()) >= filter.maxWords)
+            continue;
+        const auto join = [](const std::vector<std::string>& words) {
+            QStringList parts;
+            for (const std::string& word : words)
+                parts << QString::fromStdString(word);
+            return parts.join(QLatin1Char(' '));
+        };
+        const QString first = join(english);
+        if (filter.englishPrefixes &&
+            std::none_of(std::begin(kPrefixes), std::end(kPrefixes), [&](const char* prefix) {
+                return first.startsWith(QLatin1String(prefix));
+            }))
+            continue;
+        source.insert(english.begin(), english.end());
+        target.insert(french.begin(), french.end());
+        kept.push_back({first, join(french)});
+    }
+    if (kept.empty())
+        throw Error(name + ": no pair is left after the filter (fewer than " +
+                    std::to_string(filter.maxWords) + " words a side" +
+                    (filter.englishPrefixes ? ", the English prefixes" : "") + ")");
+    // Fisher-Yates with the seed, so that the held-out pairs are the same every run.
+    Random random(seed);
+    for (std::size_t i = kept.size(); i > 1; --i)
+        std::swap(kept[i - 1], kept[std::size_t(random.nextU64() % i)]);
+    const std::size_t heldOut = std::min(std::size_t(std::max(heldOutCount, 0)), kept.size() / 10);
+    data.heldOut.assign(kept.begin(), kept.begin() + std::ptrdiff_t(heldOut));
+    data.training.assign(kept.begin() + std::ptrdiff_t(heldOut), kept.end());
+    data.sourceAlphabet.assign(source.begin(), source.end());
+    data.targetAlphabet.assign(target.begin(), target.end());
+    return data;
 }
 
 std::vector<std::pair<QString, QByteArray>> seq2seqModelFiles(const Seq2SeqModel& model,
@@ -290,8 +467,11 @@ std::vector<std::pair<QString, QByteArray>> seq2seqModelFiles(const Seq2SeqModel
 {
     QJsonObject config{
         {"model_type", "seq2seq-rnn"},
-        {"cell", "gru"},
-        {"attention", model.attention == Seq2SeqAttention::Bahdanau ? "bahdanau" : "none"},
+        {"cell", model.cell == Seq2SeqCell::Gru ? "gru" : "lstm"},
+        {"num_layers", model.layers},
+        {"bidirectional", model.bidirectional},
+        {"attention", QString::fromLatin1(seq2seqAttentionName(model.attention).data(),
+                                          qsizetype(seq2seqAttentionName(model.attention).size()))},
         {"tokens", model.tokens == Seq2SeqTokens::Words ? "words" : "characters"},
         {"hidden_size", model.hiddenSize},
         {"max_length", model.maxLength}};

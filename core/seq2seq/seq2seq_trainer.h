@@ -20,6 +20,10 @@ enum class Seq2SeqTask {
     Reverse, // "c a f b" -> "b f a c"
     Copy,    // "c a f b" -> "c a f b"
     Sort,    // "c a f b" -> "a b c f"
+    // "the black cat ate the mouse" -> "le chat noir a mange la souris": a small grammar with
+    // the adjective after the noun and agreeing in gender, and the compound past; one to four
+    // clauses joined by "and", 5 to 30 words.
+    EnglishFrench,
 };
 
 std::optional<Seq2SeqTask> parseSeq2SeqTask(std::string_view name); // "dates", ...
@@ -42,9 +46,45 @@ struct Seq2SeqTaskData
 Seq2SeqTaskData makeSeq2SeqTask(Seq2SeqTask task, int trainingCount, int heldOutCount,
                                 std::uint64_t seed);
 
+// The filters of the tutorial's prepareData: both sentences fewer than `maxWords` words after
+// normalising (its MAX_LENGTH, 10), and optionally the English one (the first column) starting
+// with one of its eng_prefixes ("i am ", "he is", "you re ", ...).
+struct Seq2SeqPairsFilter
+{
+    int maxWords = 10;
+    bool englishPrefixes = false;
+};
+
+// A file in the format of the tutorial's eng-fra.txt: one pair a line, the source sentence, a
+// tab, the target sentence (further tab-separated columns, such as an attribution, ignored);
+// both normalised into words as the tutorial's normalizeString. The pairs the filter keeps are
+// shuffled with `seed`; `heldOutCount` of them (at most a tenth) are held out. Throws Error
+// naming the file and the line of a malformed pair (no tab, a side without words), or when the
+// filter keeps none.
+Seq2SeqTaskData readSeq2SeqPairs(const QString& path, const Seq2SeqPairsFilter& filter,
+                                 int heldOutCount, std::uint64_t seed);
+
+// Exact matches by source length in tokens (EOS not counted), as Bahdanau et al. 2015, Fig. 2
+// plots translation quality by sentence length.
+struct Seq2SeqLengthAccuracy
+{
+    int length = 0;
+    int pairs = 0;
+    int exact = 0; // decoded greedily to the target exactly, EOS included
+};
+
+// One entry per source length that `pairs` hold, shortest first.
+std::vector<Seq2SeqLengthAccuracy> seq2seqAccuracyByLength(const Seq2SeqModel& model,
+                                                           const std::vector<Seq2SeqPair>& pairs);
+// The share of exact matches over all lengths (0 for none).
+double seq2seqExactShare(const std::vector<Seq2SeqLengthAccuracy>& byLength);
+
 struct Seq2SeqTrainingSettings
 {
     Seq2SeqAttention attention = Seq2SeqAttention::Bahdanau;
+    Seq2SeqCell cell = Seq2SeqCell::Gru;
+    int layers = 1;
+    bool bidirectional = false;
     int hiddenSize = 64;
     int batchSize = 32;
     double learningRate = 0.005; // Adam's alpha
@@ -66,6 +106,8 @@ public:
     double step();
     // The share of held-out pairs that greedy decoding translates exactly.
     double heldOutAccuracy() const;
+    // The same by source length.
+    std::vector<Seq2SeqLengthAccuracy> heldOutAccuracyByLength() const;
 
     const Seq2SeqModel& model() const { return m_model; }
     const std::vector<double>& losses() const { return m_losses; }

@@ -21,8 +21,13 @@ struct Seq2SeqParameter
     int fileRank = 2;                // 1 for biases
 };
 
-// Every trainable tensor of `model`, in a fixed order (the attention's only with attention).
+// Every trainable tensor of `model`, in a fixed order: those its variant has, named as in
+// docs/SEQ2SEQ_FORMAT.md.
 std::vector<Seq2SeqParameter> seq2seqParameters(Seq2SeqModel& model);
+
+// Every tensor of the variant `model` names (cell, layers, bidirectional, attention,
+// hidden_size) made in its shape, zero, the embeddings with these rows.
+void allocateSeq2SeqWeights(Seq2SeqModel& model, Eigen::Index sourceRows, Eigen::Index targetRows);
 
 // A model of the same shapes, every weight zero: where gradients are summed.
 Seq2SeqModel zeroSeq2SeqLike(const Seq2SeqModel& model);

@@ -105,6 +105,70 @@ private slots:
         QCOMPARE(reopened.out.trimmed(), translation);
     }
 
+    // A pairs file in eng-fra.txt's format trains a model, without attention here; the dump
+    // has the held-out accuracy by source length. A malformed line exits 3 naming it, and
+    // nothing is written.
+    void pairsFileTrainsAndMalformedLineIsNamed()
+    {
+        QTemporaryDir dir;
+        const QString pairs = dir.filePath(QStringLiteral("eng-fra.txt"));
+        QFile file(pairs);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        for (int i = 0; i < 20; ++i)
+            file.write("I am cold.\tJ'ai froid.\tCC-BY 2.0\nHe is tall.\tIl est grand.\n"
+                       "You are kind.\tTu es gentil.\n");
+        file.close();
+        const QString dump = dir.filePath(QStringLiteral("training.json"));
+        const auto trained =
+            run({QStringLiteral("--seq2seq-train"), pairs, QStringLiteral("--steps"),
+                 QStringLiteral("3"), QStringLiteral("--seq2seq-attention"), QStringLiteral("none"),
+                 QStringLiteral("--pairs-english-prefixes"), QStringLiteral("--dump"), dump});
+        QCOMPARE(trained.code, 0);
+        QVERIFY2(trained.out.startsWith(pairs + QStringLiteral(": 3 steps, loss ")),
+                 qPrintable(trained.out));
+        const QJsonObject training = readJson(dump)[QStringLiteral("training")].toObject();
+        const QJsonArray byLength = training[QStringLiteral("accuracy_by_length")].toArray();
+        // 60 pairs, 6 held out (a tenth), every source 4 words ("i am cold ."): one length
+        QCOMPARE(byLength.size(), 1);
+        QCOMPARE(byLength[0].toObject()[QStringLiteral("length")].toInt(), 4);
+        QCOMPARE(byLength[0].toObject()[QStringLiteral("pairs")].toInt(), 6);
+
+        QVERIFY(file.open(QIODevice::Append));
+        file.write("Run!   Cours !\n");
+        file.close();
+        const QString broken = dir.filePath(QStringLiteral("broken.json"));
+        const auto refused =
+            run({QStringLiteral("--seq2seq-train"), pairs, QStringLiteral("--steps"),
+                 QStringLiteral("3"), QStringLiteral("--dump"), broken});
+        QCOMPARE(refused.code, 3);
+        QVERIFY2(refused.err.contains(QStringLiteral("error: eng-fra.txt: line 61: expected the "
+                                                     "two sentences separated by a tab\n")),
+                 qPrintable(refused.err));
+        QVERIFY(!QFile::exists(broken));
+    }
+
+    // A variant trained and saved: its config.json names it, and it opens and translates.
+    void variantIsTrainedAndSaved()
+    {
+        QTemporaryDir dir;
+        const QString folder = dir.filePath(QStringLiteral("variant"));
+        const auto trained =
+            run({QStringLiteral("--seq2seq-train"), QStringLiteral("copy"),
+                 QStringLiteral("--steps"), QStringLiteral("3"), QStringLiteral("--seq2seq-cell"),
+                 QStringLiteral("lstm"), QStringLiteral("--seq2seq-layers"), QStringLiteral("2"),
+                 QStringLiteral("--seq2seq-bidirectional"), QStringLiteral("--seq2seq-attention"),
+                 QStringLiteral("general"), QStringLiteral("--save"), folder});
+        QCOMPARE(trained.code, 0);
+        const QJsonObject config = readJson(folder + QStringLiteral("/config.json"));
+        QCOMPARE(config[QStringLiteral("cell")].toString(), QStringLiteral("lstm"));
+        QCOMPARE(config[QStringLiteral("num_layers")].toInt(), 2);
+        QCOMPARE(config[QStringLiteral("bidirectional")].toBool(), true);
+        QCOMPARE(config[QStringLiteral("attention")].toString(), QStringLiteral("general"));
+        const auto reopened = run({QStringLiteral("--seq2seq"), folder, QStringLiteral("--text"),
+                                   QStringLiteral("a b c")});
+        QCOMPARE(reopened.code, 0);
+    }
+
     void figureIsWritten()
     {
         QTemporaryDir dir;
@@ -144,7 +208,27 @@ private slots:
             << 2 << QStringLiteral("--save needs --seq2seq-train TASK");
         QTest::newRow("unknown task")
             << QStringList{QStringLiteral("--seq2seq-train"), QStringLiteral("poems")} << 2
-            << QStringLiteral("--seq2seq-train: expected dates, reverse, copy or sort");
+            << QStringLiteral("--seq2seq-train: expected dates, reverse, copy, sort, "
+                              "english-french or a file of sentence pairs, got \"poems\"");
+        QTest::newRow("unknown attention")
+            << QStringList{QStringLiteral("--seq2seq-train"), QStringLiteral("reverse"),
+                           QStringLiteral("--seq2seq-attention"), QStringLiteral("soft")}
+            << 2
+            << QStringLiteral("--seq2seq-attention: expected none, bahdanau, dot, general, "
+                              "concat or hard, got \"soft\"");
+        QTest::newRow("three layers")
+            << QStringList{QStringLiteral("--seq2seq-train"), QStringLiteral("reverse"),
+                           QStringLiteral("--seq2seq-layers"), QStringLiteral("3")}
+            << 2 << QStringLiteral("--seq2seq-layers: expected 1 or 2, got \"3\"");
+        QTest::newRow("dot over a bidirectional encoder")
+            << QStringList{QStringLiteral("--seq2seq-train"), QStringLiteral("reverse"),
+                           QStringLiteral("--seq2seq-attention"), QStringLiteral("dot"),
+                           QStringLiteral("--seq2seq-bidirectional")}
+            << 2 << QStringLiteral("--seq2seq-bidirectional: dot attention needs");
+        QTest::newRow("a filter without training")
+            << QStringList{QStringLiteral("--seq2seq"), model, QStringLiteral("--pairs-max-words"),
+                           QStringLiteral("5")}
+            << 2 << QStringLiteral("--pairs-max-words needs --seq2seq-train");
         QTest::newRow("with --model")
             << QStringList{QStringLiteral("--seq2seq"), model, QStringLiteral("--model"),
                            QStringLiteral("gpt2")}

@@ -10,6 +10,7 @@
 #include "core/error.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -21,6 +22,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
+#include <qcustomplot.h>
 
 #include <cmath>
 
@@ -160,6 +162,35 @@ private slots:
         QCOMPARE(window.model()->tokens, core::Seq2SeqTokens::Characters);
         QVERIFY(window.decoding());
         QCOMPARE(window.decoding()->sourceWords.size(), std::size_t(11)); // "27 nov 2026"
+    }
+
+    // Trained with and without attention, the two models are kept: the accuracy-by-length plot
+    // has a curve for each, side by side, and choosing an attention shows its model.
+    void withAndWithoutAttentionSideBySide()
+    {
+        ui::Seq2SeqWindow window;
+        window.show();
+        auto* choice = window.findChild<QComboBox*>(QStringLiteral("attentionChoice"));
+        QVERIFY(choice);
+        QCOMPARE(choice->count(), 6);
+        QSignalSpy finished(&window, &ui::Seq2SeqWindow::trainingFinished);
+        window.startTraining(QStringLiteral("reverse"), 10, core::Seq2SeqAttention::None);
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(window.model()->attention, core::Seq2SeqAttention::None);
+        window.startTraining(QStringLiteral("reverse"), 10, core::Seq2SeqAttention::Dot);
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(window.model()->attention, core::Seq2SeqAttention::Dot);
+        QCustomPlot* plot = window.lengthCurves();
+        QCOMPARE(plot->graphCount(), 2);
+        QCOMPARE(plot->graph(0)->name(), QStringLiteral("no attention"));
+        QCOMPARE(plot->graph(1)->name(), QStringLiteral("Luong's dot attention"));
+        // reverse: 3 to 8 letters, EOS not counted, one point a length
+        QCOMPARE(plot->graph(0)->dataCount(), 6);
+        QCOMPARE(plot->graph(0)->data()->at(0)->key, 3.0);
+        choice->setCurrentIndex(choice->findData(int(core::Seq2SeqAttention::None)));
+        QCOMPARE(window.model()->attention, core::Seq2SeqAttention::None);
+        QVERIFY(!window.showTrained(core::Seq2SeqAttention::Hard)); // not trained: unchanged
+        QCOMPARE(window.model()->attention, core::Seq2SeqAttention::None);
     }
 
     // The alignment as a file: text stays text in SVG and PDF.

@@ -36,8 +36,14 @@ void Seq2SeqTrainJob::start()
             if (m_cancel)
                 return;
             auto model = std::make_shared<const core::Seq2SeqModel>(trainer.model());
-            const double accuracy = trainer.heldOutAccuracy();
-            m_mailbox.post([this, model, accuracy] { emit finished(model, accuracy); });
+            const std::vector<core::Seq2SeqLengthAccuracy> lengths =
+                trainer.heldOutAccuracyByLength();
+            QVector<QPointF> byLength;
+            for (const core::Seq2SeqLengthAccuracy& entry : lengths)
+                byLength.append(QPointF(entry.length, double(entry.exact) / double(entry.pairs)));
+            const double accuracy = core::seq2seqExactShare(lengths);
+            m_mailbox.post(
+                [this, model, accuracy, byLength] { emit finished(model, accuracy, byLength); });
         } catch (const std::bad_alloc&) {
             m_mailbox.post([this] { emit failed(tr("Not enough memory to train the model.")); });
         } catch (const std::exception& e) {

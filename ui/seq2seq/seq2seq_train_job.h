@@ -5,6 +5,8 @@
 #include "core/seq2seq/seq2seq_trainer.h"
 
 #include <QObject>
+#include <QPointF>
+#include <QVector>
 #include <atomic>
 #include <memory>
 #include <thread>
@@ -30,7 +32,10 @@ signals:
     // Every few steps: the step reached, its loss, the held-out exact-match share (-1 where not
     // measured at this step).
     void progress(int step, double loss, double accuracy);
-    void finished(std::shared_ptr<const attn::core::Seq2SeqModel> model, double accuracy);
+    // The trained model, its held-out exact-match share, and that share by source length
+    // (x: the length in tokens, y: the share; Bahdanau et al. 2015, Fig. 2).
+    void finished(std::shared_ptr<const attn::core::Seq2SeqModel> model, double accuracy,
+                  const QVector<QPointF>& byLength);
     void failed(const QString& message);
 
 private:

@@ -19,6 +19,7 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStatusBar>
@@ -34,6 +35,53 @@
 
 namespace attn::ui {
 namespace {
+
+constexpr core::Seq2SeqAttention kAttentions[] = {
+    core::Seq2SeqAttention::Bahdanau, core::Seq2SeqAttention::None,   core::Seq2SeqAttention::Dot,
+    core::Seq2SeqAttention::General,  core::Seq2SeqAttention::Concat, core::Seq2SeqAttention::Hard};
+
+QString attentionLabel(core::Seq2SeqAttention attention)
+{
+    switch (attention) {
+    case core::Seq2SeqAttention::None:
+        return Seq2SeqWindow::tr("no attention");
+    case core::Seq2SeqAttention::Bahdanau:
+        return Seq2SeqWindow::tr("additive (Bahdanau) attention");
+    case core::Seq2SeqAttention::Dot:
+        return Seq2SeqWindow::tr("Luong's dot attention");
+    case core::Seq2SeqAttention::General:
+        return Seq2SeqWindow::tr("Luong's general attention");
+    case core::Seq2SeqAttention::Concat:
+        return Seq2SeqWindow::tr("Luong's concat attention");
+    case core::Seq2SeqAttention::Hard:
+        return Seq2SeqWindow::tr("hard (argmax) attention");
+    }
+    return {};
+}
+
+// One curve per attention trained on `task` (a curve of another task clears the plot), the
+// attention's curve replaced when it is trained again: with and without attention side by side.
+void addLengthCurve(QCustomPlot& plot, const QString& task, const QString& name,
+                    const QVector<QPointF>& byLength)
+{
+    if (plot.property("task").toString() != task)
+        plot.clearGraphs();
+    plot.setProperty("task", task);
+    for (int g = 0; g < plot.graphCount(); ++g)
+        if (plot.graph(g)->name() == name)
+            plot.removeGraph(g--);
+    static const QColor colors[] = {QColor(0x00, 0x72, 0xb2), QColor(0xd5, 0x5e, 0x00),
+                                    QColor(0x00, 0x9e, 0x73), QColor(0xcc, 0x79, 0xa7),
+                                    QColor(0xe6, 0x9f, 0x00), QColor(0x56, 0xb4, 0xe9)};
+    QCPGraph* graph = plot.addGraph();
+    graph->setName(name);
+    graph->setPen(QPen(colors[(plot.graphCount() - 1) % 6], 2));
+    graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 5));
+    for (const QPointF& point : byLength)
+        graph->addData(point.x(), point.y());
+    plot.xAxis->rescale();
+    plot.replot(QCustomPlot::rpQueuedReplot);
+}
 
 QString quoted(const QString& word)
 {
@@ -156,7 +204,23 @@ void Seq2SeqWindow::buildControls()
     m_task->addItem(tr("reverse (a b c → c b a)"), QStringLiteral("reverse"));
     m_task->addItem(tr("sort (c a b → a b c)"), QStringLiteral("sort"));
     m_task->addItem(tr("copy (a b c → a b c)"), QStringLiteral("copy"));
+    m_task->addItem(tr("English → French (the black cat → le chat noir)"),
+                    QStringLiteral("english-french"));
     trainRow->addWidget(m_task);
+    m_attention = new QComboBox(trainingPage);
+    m_attention->setObjectName(QStringLiteral("attentionChoice"));
+    for (const core::Seq2SeqAttention attention : kAttentions)
+        m_attention->addItem(attentionLabel(attention), int(attention));
+    m_attention->setToolTip(tr("The decoder's attention. A model trained here with each is "
+                               "kept: choosing one shows its translation and alignment."));
+    connect(m_attention, &QComboBox::currentIndexChanged, this,
+            [this] { showTrained(core::Seq2SeqAttention(m_attention->currentData().toInt())); });
+    // Both choices may shrink to a few letters: the row fits 1024 pixels.
+    for (QComboBox* box : {m_task, m_attention}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(10);
+    }
+    trainRow->addWidget(m_attention);
     trainRow->addWidget(new QLabel(tr("steps"), trainingPage));
     m_steps = new QSpinBox(trainingPage);
     m_steps->setRange(10, 100000);
@@ -171,10 +235,12 @@ void Seq2SeqWindow::buildControls()
             setMessage(tr("Training stopped; the model shown is unchanged."));
             return;
         }
-        startTraining(m_task->currentData().toString(), m_steps->value());
+        startTraining(m_task->currentData().toString(), m_steps->value(),
+                      core::Seq2SeqAttention(m_attention->currentData().toInt()));
     });
     trainRow->addWidget(m_train);
     m_status = new QLabel(trainingPage);
+    m_status->setWordWrap(true);
     trainRow->addWidget(m_status, 1);
     trainingLayout->addLayout(trainRow);
     m_curves = new QCustomPlot(trainingPage);
@@ -192,6 +258,13 @@ void Seq2SeqWindow::buildControls()
     m_curves->yAxis2->setVisible(true);
     m_curves->yAxis2->setRange(0, 1);
     m_curves->legend->setVisible(true);
+    m_lengthCurves = new QCustomPlot(trainingPage);
+    m_lengthCurves->setObjectName(QStringLiteral("lengthCurves"));
+    m_lengthCurves->xAxis->setLabel(tr("source length (tokens)"));
+    m_lengthCurves->yAxis->setLabel(tr("held-out exact match"));
+    m_lengthCurves->yAxis->setRange(0, 1.05);
+    m_lengthCurves->legend->setVisible(true);
+    trainingLayout->addWidget(m_lengthCurves, 1);
     m_tabs->addTab(trainingPage, tr("Training"));
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] { refreshStep(); });
 
@@ -256,11 +329,15 @@ void Seq2SeqWindow::chooseFolder()
 void Seq2SeqWindow::setModel(std::shared_ptr<const core::Seq2SeqModel> model, const QString& name)
 {
     m_model = std::move(model);
-    const QString attention = m_model->attention == core::Seq2SeqAttention::Bahdanau
-                                  ? tr("additive (Bahdanau) attention")
-                                  : tr("no attention");
+    const QString attention = attentionLabel(m_model->attention);
+    const QString cell =
+        m_model->cell == core::Seq2SeqCell::Gru ? QStringLiteral("GRU") : QStringLiteral("LSTM");
+    const QString encoder =
+        m_model->bidirectional
+            ? tr("%1, layers: %2, bidirectional encoder").arg(cell).arg(m_model->layers)
+            : tr("%1, layers: %2").arg(cell).arg(m_model->layers);
     m_modelLabel->setText(
-        tr("%1 · GRU, H = %2 · %3").arg(name).arg(m_model->hiddenSize).arg(attention));
+        tr("%1 · %2, H = %3 · %4").arg(name, encoder).arg(m_model->hiddenSize).arg(attention));
     m_decoding.reset();
     m_shown = 0;
     setMessage(QString());
@@ -353,17 +430,58 @@ void Seq2SeqWindow::refreshStep()
     if (step.attention.size() > 0) {
         Eigen::Index best = 0;
         step.attention.maxCoeff(&best);
-        text += tr(" Scores e<sub>j</sub> = v<sub>a</sub><sup>T</sup> tanh(W<sub>a</sub> "
-                   "s<sub>%1</sub> + "
-                   "U<sub>a</sub> h<sub>j</sub>); weights α = softmax(e): %2 on %3. Context "
-                   "c<sub>%4</sub> = "
-                   "Σ<sub>j</sub> α<sub>j</sub> h<sub>j</sub>; s<sub>%4</sub> = GRU([embedding; "
-                   "c<sub>%4</sub>], "
-                   "s<sub>%1</sub>).")
-                    .arg(current)
-                    .arg(double(step.attention(best)), 0, 'f', 2)
-                    .arg(quoted(source[int(best)]).toHtmlEscaped())
-                    .arg(m_shown);
+        const QString cell = m_model->cell == core::Seq2SeqCell::Gru ? QStringLiteral("GRU")
+                                                                     : QStringLiteral("LSTM");
+        const QString where = quoted(source[int(best)]).toHtmlEscaped();
+        const double weight = double(step.attention(best));
+        switch (m_model->attention) {
+        case core::Seq2SeqAttention::Hard:
+            text += tr(" Scores e<sub>j</sub> = v<sub>a</sub><sup>T</sup> tanh(W<sub>a</sub> "
+                       "s<sub>%1</sub> + U<sub>a</sub> h<sub>j</sub>); hard attention puts all "
+                       "the weight on the highest, %2. Context c<sub>%3</sub> = that "
+                       "h<sub>j</sub>; s<sub>%3</sub> = %4([embedding; c<sub>%3</sub>], "
+                       "s<sub>%1</sub>).")
+                        .arg(current)
+                        .arg(where)
+                        .arg(m_shown)
+                        .arg(cell);
+            break;
+        case core::Seq2SeqAttention::Dot:
+        case core::Seq2SeqAttention::General:
+        case core::Seq2SeqAttention::Concat: {
+            const QString score =
+                m_model->attention == core::Seq2SeqAttention::Dot
+                    ? QStringLiteral("s<sub>%1</sub> · h<sub>j</sub>").arg(m_shown)
+                : m_model->attention == core::Seq2SeqAttention::General
+                    ? QStringLiteral("s<sub>%1</sub> · W<sub>a</sub> h<sub>j</sub>").arg(m_shown)
+                    : QStringLiteral("v<sub>a</sub><sup>T</sup> tanh(W<sub>a</sub> "
+                                     "[s<sub>%1</sub>; h<sub>j</sub>])")
+                          .arg(m_shown);
+            text += tr(" s<sub>%1</sub> = %2(embedding, s<sub>%3</sub>). Scores e<sub>j</sub> = "
+                       "%4 (Luong); weights α = softmax(e): %5 on %6. Context c<sub>%1</sub> = "
+                       "Σ<sub>j</sub> α<sub>j</sub> h<sub>j</sub>; the next word comes from "
+                       "h̃<sub>%1</sub> = tanh(W<sub>c</sub> [c<sub>%1</sub>; s<sub>%1</sub>]).")
+                        .arg(m_shown)
+                        .arg(cell)
+                        .arg(current)
+                        .arg(score)
+                        .arg(weight, 0, 'f', 2)
+                        .arg(where);
+            break;
+        }
+        default:
+            text += tr(" Scores e<sub>j</sub> = v<sub>a</sub><sup>T</sup> tanh(W<sub>a</sub> "
+                       "s<sub>%1</sub> + U<sub>a</sub> h<sub>j</sub>); weights α = softmax(e): %2 "
+                       "on %3. Context c<sub>%4</sub> = Σ<sub>j</sub> α<sub>j</sub> "
+                       "h<sub>j</sub>; s<sub>%4</sub> = %5([embedding; c<sub>%4</sub>], "
+                       "s<sub>%1</sub>).")
+                        .arg(current)
+                        .arg(weight, 0, 'f', 2)
+                        .arg(where)
+                        .arg(m_shown)
+                        .arg(cell);
+            break;
+        }
         // One column per panel, the source down the side: the words stay readable.
         MatrixPanel scores;
         scores.title = tr("Scores e");
@@ -423,15 +541,33 @@ void Seq2SeqWindow::refreshStep()
     }
 }
 
-void Seq2SeqWindow::startTraining(const QString& task, int steps)
+bool Seq2SeqWindow::showTrained(core::Seq2SeqAttention attention)
+{
+    const QString task = m_task->currentData().toString();
+    const auto it = m_trained.find({task, int(attention)});
+    if (it == m_trained.end())
+        return false;
+    setModel(it->second, tr("%1 (trained here)").arg(task));
+    return true;
+}
+
+void Seq2SeqWindow::startTraining(const QString& task, int steps, core::Seq2SeqAttention attention)
 {
     const auto kind = core::parseSeq2SeqTask(task.toStdString());
     if (!kind) {
         setMessage(tr("There is no built-in task “%1”.").arg(task));
         return;
     }
-    m_job = std::make_unique<Seq2SeqTrainJob>(core::makeSeq2SeqTask(*kind, 20000, 200, 7),
-                                              core::Seq2SeqTrainingSettings(), steps);
+    // The choices show what is trained (a call from outside the training row included).
+    {
+        const QSignalBlocker blockTask(m_task), blockAttention(m_attention);
+        m_task->setCurrentIndex(std::max(0, m_task->findData(task)));
+        m_attention->setCurrentIndex(m_attention->findData(int(attention)));
+    }
+    core::Seq2SeqTrainingSettings settings;
+    settings.attention = attention;
+    m_job = std::make_unique<Seq2SeqTrainJob>(core::makeSeq2SeqTask(*kind, 20000, 200, 7), settings,
+                                              steps);
     m_curves->graph(0)->data()->clear();
     m_curves->graph(1)->data()->clear();
     m_curves->xAxis->setRange(0, steps);
@@ -449,13 +585,18 @@ void Seq2SeqWindow::startTraining(const QString& task, int steps)
                     tr("step %1 of %2 · loss %3").arg(step).arg(steps).arg(loss, 0, 'f', 4));
             });
     connect(m_job.get(), &Seq2SeqTrainJob::finished, this,
-            [this, task](std::shared_ptr<const core::Seq2SeqModel> model, double accuracy) {
+            [this, task, attention](std::shared_ptr<const core::Seq2SeqModel> model,
+                                    double accuracy, const QVector<QPointF>& byLength) {
+                m_trained[{task, int(attention)}] = model;
+                addLengthCurve(*m_lengthCurves, task, attentionLabel(attention), byLength);
                 m_job.reset();
                 m_train->setText(tr("Train"));
                 m_status->setText(tr("held-out exact match %1%").arg(accuracy * 100.0, 0, 'f', 1));
                 if (m_source->text().trimmed().isEmpty())
                     m_source->setText(task == QStringLiteral("dates")
                                           ? QStringLiteral("27 nov 2026")
+                                      : task == QStringLiteral("english-french")
+                                          ? QStringLiteral("the black cat ate the mouse")
                                           : QStringLiteral("c a f b e"));
                 setModel(std::move(model), tr("%1 (trained here)").arg(task));
                 m_tabs->setCurrentWidget(m_alignment);

@@ -3,6 +3,7 @@
 #include "core/seq2seq/seq2seq_model.h"
 
 #include <QMainWindow>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -41,12 +42,18 @@ public:
     // Decoding steps shown: 0 (none yet) to the decoding's length.
     int shownSteps() const { return m_shown; }
     void showSteps(int steps);
-    void startTraining(const QString& task, int steps);
+    // Trains a fresh model on a built-in task with this attention; the models trained here are
+    // kept, one per task and attention, so that choosing another attention shows its model.
+    void startTraining(const QString& task, int steps,
+                       core::Seq2SeqAttention attention = core::Seq2SeqAttention::Bahdanau);
+    // Shows the model trained here on the task chosen with this attention, if there is one.
+    bool showTrained(core::Seq2SeqAttention attention);
 
     const core::Seq2SeqModel* model() const { return m_model.get(); }
     const std::optional<core::Seq2SeqDecoding>& decoding() const { return m_decoding; }
     QString message() const;
     MatrixPanelsView* alignmentView() const { return m_alignment; }
+    QCustomPlot* lengthCurves() const { return m_lengthCurves; }
     MatrixPanelsView* stepView() const { return m_stepPanels; }
     QTableWidget* nextWordTable() const { return m_nextWords; }
     QLabel* translationLabel() const { return m_translation; }
@@ -86,6 +93,10 @@ private:
     MatrixPanelsView* m_stepPanels = nullptr;
     QTableWidget* m_nextWords = nullptr;
     QCustomPlot* m_curves = nullptr;
+    QComboBox* m_attention = nullptr;
+    // Held-out exact match by source length, one graph per attention trained on the task.
+    QCustomPlot* m_lengthCurves = nullptr;
+    std::map<std::pair<QString, int>, std::shared_ptr<const core::Seq2SeqModel>> m_trained;
     std::unique_ptr<Seq2SeqTrainJob> m_job;
 };
 
