@@ -2,6 +2,37 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de" sourcelanguage="en">
 <context>
+    <name>ContextFigure</name>
+    <message>
+        <source>“%1” in two sentences: one input vector, two outputs</source>
+        <translation>„%1“ in zwei Sätzen: ein Eingabevektor, zwei Ausgaben</translation>
+    </message>
+    <message>
+        <source>input x: the embedding of “%1”, a lookup</source>
+        <translation>Eingabe x: das Embedding von „%1“, nachgeschlagen</translation>
+    </message>
+    <message>
+        <source>output y: “%1” after attention</source>
+        <translation>Ausgabe y: „%1“ nach der Attention</translation>
+    </message>
+    <message>
+        <source>dimension</source>
+        <translation>Dimension</translation>
+    </message>
+    <message>
+        <source>sentence</source>
+        <translation>Satz</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <source>Sentence 1: “%1”. Sentence 2: “%2”. The input is the same in both (largest difference %3): one global vector per word. The output differs (largest difference %4, cosine %5): attention mixes in the other words, so the word's representation depends on its context.</source>
+        <translation>Satz 1: „%1“. Satz 2: „%2“. Die Eingabe ist in beiden gleich (größte Abweichung %3): ein globaler Vektor pro Wort. Die Ausgabe unterscheidet sich (größte Abweichung %4, Kosinus %5): Die Attention mischt die anderen Wörter hinein, daher hängt die Darstellung des Worts von seinem Kontext ab.</translation>
+    </message>
+</context>
+<context>
     <name>EmbeddingSpaceFigure</name>
     <message>
         <source>Embedding space: %1 words of %2, %3 dimensions</source>
@@ -304,6 +335,49 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     </message>
 </context>
 <context>
+    <name>HardFigure</name>
+    <message>
+        <source>Hard attention keeps one key per query: head %1</source>
+        <translation>Harte Attention behält einen Key pro Query: Head %1</translation>
+    </message>
+    <message>
+        <source>softmax of the scores (soft)</source>
+        <translation>Softmax der Scores (weich)</translation>
+    </message>
+    <message>
+        <source>argmax of the scores (hard)</source>
+        <translation>Argmax der Scores (hart)</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>Key</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>Query</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>Gewicht</translation>
+    </message>
+    <message>
+        <source>weight dropped</source>
+        <translation>verlorenes Gewicht</translation>
+    </message>
+    <message>
+        <source>soft weight the argmax drops, per query</source>
+        <translation>weiches Gewicht, das die Argmax verwirft, je Query</translation>
+    </message>
+    <message>
+        <source>“%1” puts %2 on “%3” and %4 on “%5”; the argmax keeps “%3” alone and drops %6 of the row (a query takes one key: ∑ p = 1, so an alignment of one word to two is lost). </source>
+        <translation>„%1“ legt %2 auf „%3“ und %4 auf „%5“; die Argmax behält nur „%3“ und verwirft %6 der Zeile (eine Query nimmt einen Key: ∑ p = 1, daher geht die Zuordnung eines Worts zu zweien verloren). </translation>
+    </message>
+    <message>
+        <source>The argmax is flat almost everywhere, so its gradient is 0: the Train tab trains hard attention only through a surrogate (straight-through or softmax-relaxed). Seed 000's remedy is an auxiliary loss beside the prediction loss, such as one on the alignment itself.</source>
+        <translation>Die Argmax ist fast überall flach, ihr Gradient also 0: Der Tab Training trainiert harte Attention nur über einen Ersatz (Straight-Through oder Softmax-Relaxierung). Seed 000 schlägt einen Hilfsverlust neben dem Vorhersageverlust vor, etwa einen auf die Zuordnung selbst.</translation>
+    </message>
+</context>
+<context>
     <name>HeadGridPainter</name>
     <message>
         <source>Layer %1</source>
@@ -494,6 +568,86 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>%1. Layer %2, head %3: %4 nats</source>
         <translation>%1. Schicht %2, Head %3: %4 Nats</translation>
+    </message>
+    <message>
+        <source>Top token after each layer</source>
+        <translation>Top-Token nach jeder Schicht</translation>
+    </message>
+    <message>
+        <source>Rank of %1</source>
+        <translation>Rang von %1</translation>
+    </message>
+    <message>
+        <source>Rank of the model's prediction</source>
+        <translation>Rang der Vorhersage des Modells</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>Schicht</translation>
+    </message>
+    <message>
+        <source>position (input token)</source>
+        <translation>Position (Eingabetoken)</translation>
+    </message>
+    <message>
+        <source>probability</source>
+        <translation>Wahrscheinlichkeit</translation>
+    </message>
+    <message>
+        <source>log₁₀ rank</source>
+        <translation>log₁₀ Rang</translation>
+    </message>
+    <message>
+        <source>Each head's output patched</source>
+        <translation>Ausgabe jedes Heads gepatcht</translation>
+    </message>
+    <message>
+        <source>Residual stream after each layer patched</source>
+        <translation>Residualstrom nach jeder Schicht gepatcht</translation>
+    </message>
+    <message>
+        <source>position (corrupted token; * where the clean one differs)</source>
+        <translation>Position (Token des verfälschten Prompts; * wo der saubere abweicht)</translation>
+    </message>
+    <message>
+        <source>fraction restored</source>
+        <translation>wiederhergestellter Anteil</translation>
+    </message>
+    <message>
+        <source>Each head's direct share of the logit</source>
+        <translation>Direkter Anteil jedes Heads am Logit</translation>
+    </message>
+    <message>
+        <source>logit</source>
+        <translation>Logit</translation>
+    </message>
+    <message>
+        <source>logit(%1) − logit(%2)</source>
+        <translation>logit(%1) − logit(%2)</translation>
+    </message>
+    <message>
+        <source>p(%1)</source>
+        <translation>p(%1)</translation>
+    </message>
+    <message>
+        <source>%1 · %2 · logit lens%3</source>
+        <translation>%1 · %2 · Logit-Lens%3</translation>
+    </message>
+    <message>
+        <source>%1 · activation patching · %2%3</source>
+        <translation>%1 · Activation Patching · %2%3</translation>
+    </message>
+    <message>
+        <source>%1 · activation patching</source>
+        <translation>%1 · Activation Patching</translation>
+    </message>
+    <message>
+        <source>%1 · %2 · direct logit attribution to %3%4</source>
+        <translation>%1 · %2 · direkte Logit-Attribution zu %3%4</translation>
+    </message>
+    <message>
+        <source>%1 · direct logit attribution</source>
+        <translation>%1 · direkte Logit-Attribution</translation>
     </message>
 </context>
 <context>
@@ -783,6 +937,129 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source> (%1 heads × %2 values)</source>
         <translation> (%1 Heads × %2 Values)</translation>
+    </message>
+    <message>
+        <source>%1 = [%2 … %3]: one projection cut into %4 heads</source>
+        <translation>%1 = [%2 … %3]: eine Projektion, in %4 Heads geteilt</translation>
+    </message>
+    <message>
+        <source>; softmax would keep %1 there, the argmax drops %2</source>
+        <translation>; Softmax behielte dort %1, die Argmax verwirft %2</translation>
+    </message>
+</context>
+<context>
+    <name>ProjectionsFigure</name>
+    <message>
+        <source>One projection cut into heads: W^Q is d_model × h·d_k = %1 × %2</source>
+        <translation>Eine Projektion, in Heads geteilt: W^Q ist d_model × h·d_k = %1 × %2</translation>
+    </message>
+    <message>
+        <source>head.column</source>
+        <translation>Head.Spalte</translation>
+    </message>
+    <message>
+        <source>W^Q = [W_1^Q … W_%1^Q]</source>
+        <translation>W^Q = [W_1^Q … W_%1^Q]</translation>
+    </message>
+    <message>
+        <source>input dimension</source>
+        <translation>Eingabedimension</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <source>Q = X W^Q, one product</source>
+        <translation>Q = X W^Q, ein Produkt</translation>
+    </message>
+    <message>
+        <source>Q_%1 = X W_%1^Q</source>
+        <translation>Q_%1 = X W_%1^Q</translation>
+    </message>
+    <message>
+        <source>column</source>
+        <translation>Spalte</translation>
+    </message>
+    <message>
+        <source>d_k = d_model / h = %1 / %2 = %3.</source>
+        <translation>d_k = d_model / h = %1 / %2 = %3.</translation>
+    </message>
+    <message>
+        <source>Here h·d_k = %1 is not d_model = %2: W^Q is d_model × h·d_k.</source>
+        <translation>Hier ist h·d_k = %1 nicht d_model = %2: W^Q ist d_model × h·d_k.</translation>
+    </message>
+    <message>
+        <source>Columns %1.1–%1.%2 of X W^Q are X W_%1^Q: the largest difference of any head's block is %3. %4 The heads' outputs are joined the same way, so W^O is h·d_v × d_model = %5 × %6.</source>
+        <translation>Die Spalten %1.1–%1.%2 von X W^Q sind X W_%1^Q: Die größte Abweichung im Block eines Heads ist %3. %4 Die Ausgaben der Heads werden ebenso aneinandergefügt, daher ist W^O h·d_v × d_model = %5 × %6.</translation>
+    </message>
+    <message>
+        <source>Head %1 as two d_model × d_model matrices: W_%1^Q W_%1^Kᵀ and W_%1^V W_%1^O</source>
+        <translation>Head %1 als zwei d_model × d_model-Matrizen: W_%1^Q W_%1^Kᵀ und W_%1^V W_%1^O</translation>
+    </message>
+    <message>
+        <source>QK: W^Q W^Kᵀ, rank %1 (d_k = %2)</source>
+        <translation>QK: W^Q W^Kᵀ, Rang %1 (d_k = %2)</translation>
+    </message>
+    <message>
+        <source>key's input dimension</source>
+        <translation>Eingabedimension des Keys</translation>
+    </message>
+    <message>
+        <source>query's input dimension</source>
+        <translation>Eingabedimension der Query</translation>
+    </message>
+    <message>
+        <source>OV: W^V W^O, rank %1 (d_v = %2)</source>
+        <translation>OV: W^V W^O, Rang %1 (d_v = %2)</translation>
+    </message>
+    <message>
+        <source>output dimension</source>
+        <translation>Ausgabedimension</translation>
+    </message>
+    <message>
+        <source>value's input dimension</source>
+        <translation>Eingabedimension des Values</translation>
+    </message>
+    <message>
+        <source>The scores x_a (W^Q W^Kᵀ) x_bᵀ are q_a · k_b (largest difference %1).</source>
+        <translation>Die Scores x_a (W^Q W^Kᵀ) x_bᵀ sind q_a · k_b (größte Abweichung %1).</translation>
+    </message>
+    <message>
+        <source>The score here is not q · k alone (biases, rotation or another score), so only the OV identity is checked.</source>
+        <translation>Der Score ist hier nicht q · k allein (Biases, Rotation oder ein anderer Score), daher wird nur die OV-Identität geprüft.</translation>
+    </message>
+    <message>
+        <source>%1 The output written as ∑ᵢ Aᵢ X W_i^V W_i^O + b^O is Concat(H) W^O + b^O (largest difference %2). Only the products matter: W^V R and R⁻¹ W^O give the same OV for any invertible R, so one matrix of each pair is redundant; the products have rank at most d_k and d_v, not d_model = %3.</source>
+        <translation>%1 Die Ausgabe, geschrieben als ∑ᵢ Aᵢ X W_i^V W_i^O + b^O, ist Concat(H) W^O + b^O (größte Abweichung %2). Nur die Produkte zählen: W^V R und R⁻¹ W^O ergeben für jedes invertierbare R dasselbe OV, daher ist je eine Matrix eines Paars redundant; die Produkte haben höchstens Rang d_k bzw. d_v, nicht d_model = %3.</translation>
+    </message>
+    <message>
+        <source>Head %1: the bias as a row of W, 1 as a column of X</source>
+        <translation>Head %1: der Bias als Zeile von W, 1 als Spalte von X</translation>
+    </message>
+    <message>
+        <source>[X 1]</source>
+        <translation>[X 1]</translation>
+    </message>
+    <message>
+        <source>dimension</source>
+        <translation>Dimension</translation>
+    </message>
+    <message>
+        <source>[W^Q; b^Q]</source>
+        <translation>[W^Q; b^Q]</translation>
+    </message>
+    <message>
+        <source>Q = X W^Q + b^Q</source>
+        <translation>Q = X W^Q + b^Q</translation>
+    </message>
+    <message>
+        <source>This head has no bias: the extra row is zeros. </source>
+        <translation>Dieser Head hat keinen Bias: Die zusätzliche Zeile ist null. </translation>
+    </message>
+    <message>
+        <source>The same for K and V: the largest difference from the layer's own Q, K and V is %1.</source>
+        <translation>Ebenso für K und V: Die größte Abweichung von Q, K und V der Schicht ist %1.</translation>
     </message>
 </context>
 <context>
@@ -1667,6 +1944,65 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     </message>
 </context>
 <context>
+    <name>attn::ui::DownloadModelDialog</name>
+    <message>
+        <source>Download Model</source>
+        <translation>Modell herunterladen</translation>
+    </message>
+    <message>
+        <source>Downloads a model's configuration, tokenizer and safetensors weights from the Hugging Face Hub (%1) into the cache Python's huggingface_hub uses too (%2).</source>
+        <translation>Lädt die Konfiguration, den Tokenizer und die safetensors-Gewichte eines Modells vom Hugging Face Hub (%1) in den Cache, den auch Pythons huggingface_hub verwendet (%2).</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <translation>Download</translation>
+    </message>
+    <message>
+        <source>In the cache</source>
+        <translation>Im Cache</translation>
+    </message>
+    <message>
+        <source>Models</source>
+        <translation>Modelle</translation>
+    </message>
+    <message>
+        <source>Model &amp;id:</source>
+        <translation>Modell-&amp;ID:</translation>
+    </message>
+    <message>
+        <source>ORG/NAME, or ORG/NAME@REVISION</source>
+        <translation>ORG/NAME oder ORG/NAME@REVISION</translation>
+    </message>
+    <message>
+        <source>&amp;Download</source>
+        <translation>&amp;Herunterladen</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <source>Asking the Hub for %1…</source>
+        <translation>Frage den Hub nach %1…</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 von %2</translation>
+    </message>
+    <message>
+        <source>, %1/s</source>
+        <translation>, %1/s</translation>
+    </message>
+    <message>
+        <source>, %1 left</source>
+        <translation>, noch %1</translation>
+    </message>
+</context>
+<context>
     <name>attn::ui::EmbeddingSpacePage</name>
     <message>
         <source>Map</source>
@@ -2014,6 +2350,30 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <source>The one change the Difference tab makes: it shows these weights minus the weights with that change</source>
         <translation>Die eine Änderung des Differenz-Tabs: er zeigt diese Gewichte minus die Gewichte mit dieser Änderung</translation>
     </message>
+    <message>
+        <source>Pro&amp;jections</source>
+        <translation>Pro&amp;jektionen</translation>
+    </message>
+    <message>
+        <source>&amp;Hard attention</source>
+        <translation>&amp;Harte Attention</translation>
+    </message>
+    <message>
+        <source>&amp;Context</source>
+        <translation>&amp;Kontext</translation>
+    </message>
+    <message>
+        <source>W^Q as the heads' projections side by side, a head's QK and OV circuits, and the bias as a row of the weights</source>
+        <translation>W^Q als die Projektionen der Heads nebeneinander, QK- und OV-Kreise eines Heads und der Bias als Zeile der Gewichte</translation>
+    </message>
+    <message>
+        <source>Softmax beside argmax: the weight hard attention drops for each query, and why it cannot be trained directly</source>
+        <translation>Softmax neben Argmax: das Gewicht, das harte Attention je Query verwirft, und warum sie sich nicht direkt trainieren lässt</translation>
+    </message>
+    <message>
+        <source>One word in two sentences: the same input vector, two outputs</source>
+        <translation>Ein Wort in zwei Sätzen: derselbe Eingabevektor, zwei Ausgaben</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::ExportDialog</name>
@@ -2324,6 +2684,137 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>&amp;Decimals:</source>
         <translation>&amp;Nachkommastellen:</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::GenerateView</name>
+    <message>
+        <source>Done: as many tokens as asked for.</source>
+        <translation>Fertig: so viele Tokens wie verlangt.</translation>
+    </message>
+    <message>
+        <source>Done: the model wrote its end-of-text token.</source>
+        <translation>Fertig: Das Modell hat sein Textende-Token geschrieben.</translation>
+    </message>
+    <message>
+        <source>Done: the stop text was written.</source>
+        <translation>Fertig: Der Stopptext wurde geschrieben.</translation>
+    </message>
+    <message>
+        <source>Done: every [MASK] is filled.</source>
+        <translation>Fertig: Jedes [MASK] ist gefüllt.</translation>
+    </message>
+    <message>
+        <source>Stopped.</source>
+        <translation>Angehalten.</translation>
+    </message>
+    <message>
+        <source>How many tokens to write (masked models: [MASK]s to fill)</source>
+        <translation>Wie viele Tokens geschrieben werden (maskierte Modelle: wie viele [MASK]s gefüllt werden)</translation>
+    </message>
+    <message>
+        <source>Divides the logits before the softmax; 0 is greedy: always the most likely token</source>
+        <translation>Teilt die Logits vor dem Softmax; 0 ist gierig: immer das wahrscheinlichste Token</translation>
+    </message>
+    <message>
+        <source>Draw only among the K most likely tokens; 0: all of them</source>
+        <translation>Nur unter den K wahrscheinlichsten Tokens ziehen; 0: unter allen</translation>
+    </message>
+    <message>
+        <source>Draw only from the smallest set of most likely tokens whose probability reaches P</source>
+        <translation>Nur aus der kleinsten Menge der wahrscheinlichsten Tokens ziehen, deren Wahrscheinlichkeit P erreicht</translation>
+    </message>
+    <message>
+        <source>Tokens already in the text: positive logits divided by it, negative ones multiplied; 1: none</source>
+        <translation>Tokens, die schon im Text stehen: positive Logits werden durch ihn geteilt, negative mit ihm multipliziert; 1: keine</translation>
+    </message>
+    <message>
+        <source>The same seed draws the same tokens</source>
+        <translation>Derselbe Seed zieht dieselben Tokens</translation>
+    </message>
+    <message>
+        <source>&amp;Tokens:</source>
+        <translation>&amp;Tokens:</translation>
+    </message>
+    <message>
+        <source>T&amp;emperature:</source>
+        <translation>T&amp;emperatur:</translation>
+    </message>
+    <message>
+        <source>Top-&amp;k:</source>
+        <translation>Top-&amp;k:</translation>
+    </message>
+    <message>
+        <source>Top-&amp;p:</source>
+        <translation>Top-&amp;p:</translation>
+    </message>
+    <message>
+        <source>Repetition penalt&amp;y:</source>
+        <translation>&amp;Wiederholungsstrafe:</translation>
+    </message>
+    <message>
+        <source>&amp;Seed:</source>
+        <translation>&amp;Startwert:</translation>
+    </message>
+    <message>
+        <source>Ge&amp;nerate</source>
+        <translation>Ge&amp;nerieren</translation>
+    </message>
+    <message>
+        <source>Let the model write after the sentence, with the heads off and edits on as they are</source>
+        <translation>Das Modell nach dem Satz weiterschreiben lassen, mit den abgeschalteten Heads und den Änderungen, wie sie sind</translation>
+    </message>
+    <message>
+        <source>St&amp;op</source>
+        <translation>St&amp;opp</translation>
+    </message>
+    <message>
+        <source>Stop writing; the tokens so far stay</source>
+        <translation>Schreiben anhalten; die bisherigen Tokens bleiben</translation>
+    </message>
+    <message>
+        <source>Step shown</source>
+        <translation>Gezeigter Schritt</translation>
+    </message>
+    <message>
+        <source>Back through the steps: the text up to that token, its alternatives and its distribution</source>
+        <translation>Zurück durch die Schritte: der Text bis zu diesem Token, seine Alternativen und seine Verteilung</translation>
+    </message>
+    <message>
+        <source>Generated tokens</source>
+        <translation>Erzeugte Tokens</translation>
+    </message>
+    <message>
+        <source>Each token written, with the model's probability of it</source>
+        <translation>Jedes geschriebene Token mit der Wahrscheinlichkeit, die das Modell ihm gibt</translation>
+    </message>
+    <message>
+        <source>The most likely tokens: grey, the model's probability; inside it, what the filters leave (the chosen token highlighted)</source>
+        <translation>Die wahrscheinlichsten Tokens: grau die Wahrscheinlichkeit des Modells; darin, was die Filter übrig lassen (das gewählte Token hervorgehoben)</translation>
+    </message>
+    <message>
+        <source>Open a model and type a sentence, then Generate.</source>
+        <translation>Öffnen Sie ein Modell und tippen Sie einen Satz, dann Generieren.</translation>
+    </message>
+    <message>
+        <source>Generate writes after the sentence shown, with its interventions.</source>
+        <translation>Generieren schreibt nach dem gezeigten Satz weiter, mit dessen Eingriffen.</translation>
+    </message>
+    <message>
+        <source>Writing…</source>
+        <translation>Schreibt…</translation>
+    </message>
+    <message>
+        <source>The sentence before the first token.</source>
+        <translation>Der Satz vor dem ersten Token.</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2: "%3", %4 for the model, %5 after the filters (which kept %6 tokens).</source>
+        <translation>Schritt %1 von %2: „%3“, %4 für das Modell, %5 nach den Filtern (die %6 Tokens behielten).</translation>
+    </message>
+    <message>
+        <source>Alternatives: %1</source>
+        <translation>Alternativen: %1</translation>
     </message>
 </context>
 <context>
@@ -3665,6 +4156,18 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
         <source>chosen: Vulkan, not available here</source>
         <translation>gewählt: Vulkan, hier nicht verfügbar</translation>
     </message>
+    <message>
+        <source>&amp;Generate</source>
+        <translation>&amp;Generieren</translation>
+    </message>
+    <message>
+        <source>Let the model write after the sentence, token by token, with the interventions on</source>
+        <translation>Das Modell nach dem Satz Token für Token weiterschreiben lassen, mit den Eingriffen</translation>
+    </message>
+    <message>
+        <source>&amp;Download Model…</source>
+        <translation>Modell &amp;herunterladen…</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::OpenModelDialog</name>
@@ -3808,6 +4311,33 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
     <message>
         <source>Presentation — Attention Explorer</source>
         <translation>Präsentation — Attention Explorer</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::ProjectionsPage</name>
+    <message>
+        <source>Show</source>
+        <translation>Anzeigen</translation>
+    </message>
+    <message>
+        <source>One projection cut into heads (W^Q)</source>
+        <translation>Eine Projektion, in Heads geteilt (W^Q)</translation>
+    </message>
+    <message>
+        <source>QK and OV circuits of the head</source>
+        <translation>QK- und OV-Kreise des Heads</translation>
+    </message>
+    <message>
+        <source>Bias as a row of the weights</source>
+        <translation>Bias als Zeile der Gewichte</translation>
+    </message>
+    <message>
+        <source>Which identity of the projections to show, with both of its sides</source>
+        <translation>Welche Identität der Projektionen gezeigt wird, mit beiden Seiten</translation>
+    </message>
+    <message>
+        <source>S&amp;how:</source>
+        <translation>An&amp;zeigen:</translation>
     </message>
 </context>
 <context>
@@ -4143,10 +4673,6 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
         <translation>ohne Attention</translation>
     </message>
     <message>
-        <source>%1 · GRU, H = %2 · %3</source>
-        <translation>%1 · GRU, H = %2 · %3</translation>
-    </message>
-    <message>
         <source>Open a model folder or train one on a task first.</source>
         <translation>Öffnen Sie zuerst einen Modellordner oder trainieren Sie ein Modell auf einer Aufgabe.</translation>
     </message>
@@ -4169,10 +4695,6 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
     <message>
         <source>&lt;b&gt;Step %1.&lt;/b&gt; The decoder reads %2 and its state s&lt;sub&gt;%3&lt;/sub&gt;.</source>
         <translation>&lt;b&gt;Schritt %1.&lt;/b&gt; Der Decoder liest %2 und seinen Zustand s&lt;sub&gt;%3&lt;/sub&gt;.</translation>
-    </message>
-    <message>
-        <source> Scores e&lt;sub&gt;j&lt;/sub&gt; = v&lt;sub&gt;a&lt;/sub&gt;&lt;sup&gt;T&lt;/sup&gt; tanh(W&lt;sub&gt;a&lt;/sub&gt; s&lt;sub&gt;%1&lt;/sub&gt; + U&lt;sub&gt;a&lt;/sub&gt; h&lt;sub&gt;j&lt;/sub&gt;); weights α = softmax(e): %2 on %3. Context c&lt;sub&gt;%4&lt;/sub&gt; = Σ&lt;sub&gt;j&lt;/sub&gt; α&lt;sub&gt;j&lt;/sub&gt; h&lt;sub&gt;j&lt;/sub&gt;; s&lt;sub&gt;%4&lt;/sub&gt; = GRU([embedding; c&lt;sub&gt;%4&lt;/sub&gt;], s&lt;sub&gt;%1&lt;/sub&gt;).</source>
-        <translation> Scores e&lt;sub&gt;j&lt;/sub&gt; = v&lt;sub&gt;a&lt;/sub&gt;&lt;sup&gt;T&lt;/sup&gt; tanh(W&lt;sub&gt;a&lt;/sub&gt; s&lt;sub&gt;%1&lt;/sub&gt; + U&lt;sub&gt;a&lt;/sub&gt; h&lt;sub&gt;j&lt;/sub&gt;); Gewichte α = softmax(e): %2 auf %3. Kontext c&lt;sub&gt;%4&lt;/sub&gt; = Σ&lt;sub&gt;j&lt;/sub&gt; α&lt;sub&gt;j&lt;/sub&gt; h&lt;sub&gt;j&lt;/sub&gt;; s&lt;sub&gt;%4&lt;/sub&gt; = GRU([Embedding; c&lt;sub&gt;%4&lt;/sub&gt;], s&lt;sub&gt;%1&lt;/sub&gt;).</translation>
     </message>
     <message>
         <source>Scores e</source>
@@ -4253,6 +4775,58 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
     <message>
         <source>Not exported: %1</source>
         <translation>Nicht exportiert: %1</translation>
+    </message>
+    <message>
+        <source>Luong's dot attention</source>
+        <translation>Luongs Dot-Attention</translation>
+    </message>
+    <message>
+        <source>Luong's general attention</source>
+        <translation>Luongs General-Attention</translation>
+    </message>
+    <message>
+        <source>Luong's concat attention</source>
+        <translation>Luongs Concat-Attention</translation>
+    </message>
+    <message>
+        <source>hard (argmax) attention</source>
+        <translation>harte (Argmax-)Attention</translation>
+    </message>
+    <message>
+        <source>English → French (the black cat → le chat noir)</source>
+        <translation>Englisch → Französisch (the black cat → le chat noir)</translation>
+    </message>
+    <message>
+        <source>The decoder's attention. A model trained here with each is kept: choosing one shows its translation and alignment.</source>
+        <translation>Die Attention des Decoders. Ein hier mit jeder trainiertes Modell bleibt erhalten: die Wahl zeigt seine Übersetzung und Zuordnung.</translation>
+    </message>
+    <message>
+        <source>source length (tokens)</source>
+        <translation>Quelllänge (Tokens)</translation>
+    </message>
+    <message>
+        <source>%1, layers: %2, bidirectional encoder</source>
+        <translation>%1, Schichten: %2, bidirektionaler Encoder</translation>
+    </message>
+    <message>
+        <source>%1, layers: %2</source>
+        <translation>%1, Schichten: %2</translation>
+    </message>
+    <message>
+        <source>%1 · %2, H = %3 · %4</source>
+        <translation>%1 · %2, H = %3 · %4</translation>
+    </message>
+    <message>
+        <source> Scores e&lt;sub&gt;j&lt;/sub&gt; = v&lt;sub&gt;a&lt;/sub&gt;&lt;sup&gt;T&lt;/sup&gt; tanh(W&lt;sub&gt;a&lt;/sub&gt; s&lt;sub&gt;%1&lt;/sub&gt; + U&lt;sub&gt;a&lt;/sub&gt; h&lt;sub&gt;j&lt;/sub&gt;); hard attention puts all the weight on the highest, %2. Context c&lt;sub&gt;%3&lt;/sub&gt; = that h&lt;sub&gt;j&lt;/sub&gt;; s&lt;sub&gt;%3&lt;/sub&gt; = %4([embedding; c&lt;sub&gt;%3&lt;/sub&gt;], s&lt;sub&gt;%1&lt;/sub&gt;).</source>
+        <translation> Scores e&lt;sub&gt;j&lt;/sub&gt; = v&lt;sub&gt;a&lt;/sub&gt;&lt;sup&gt;T&lt;/sup&gt; tanh(W&lt;sub&gt;a&lt;/sub&gt; s&lt;sub&gt;%1&lt;/sub&gt; + U&lt;sub&gt;a&lt;/sub&gt; h&lt;sub&gt;j&lt;/sub&gt;); harte Attention legt das ganze Gewicht auf den höchsten, %2. Kontext c&lt;sub&gt;%3&lt;/sub&gt; = dieses h&lt;sub&gt;j&lt;/sub&gt;; s&lt;sub&gt;%3&lt;/sub&gt; = %4([Embedding; c&lt;sub&gt;%3&lt;/sub&gt;], s&lt;sub&gt;%1&lt;/sub&gt;).</translation>
+    </message>
+    <message>
+        <source> s&lt;sub&gt;%1&lt;/sub&gt; = %2(embedding, s&lt;sub&gt;%3&lt;/sub&gt;). Scores e&lt;sub&gt;j&lt;/sub&gt; = %4 (Luong); weights α = softmax(e): %5 on %6. Context c&lt;sub&gt;%1&lt;/sub&gt; = Σ&lt;sub&gt;j&lt;/sub&gt; α&lt;sub&gt;j&lt;/sub&gt; h&lt;sub&gt;j&lt;/sub&gt;; the next word comes from h̃&lt;sub&gt;%1&lt;/sub&gt; = tanh(W&lt;sub&gt;c&lt;/sub&gt; [c&lt;sub&gt;%1&lt;/sub&gt;; s&lt;sub&gt;%1&lt;/sub&gt;]).</source>
+        <translation> s&lt;sub&gt;%1&lt;/sub&gt; = %2(Embedding, s&lt;sub&gt;%3&lt;/sub&gt;). Scores e&lt;sub&gt;j&lt;/sub&gt; = %4 (Luong); Gewichte α = softmax(e): %5 auf %6. Kontext c&lt;sub&gt;%1&lt;/sub&gt; = Σ&lt;sub&gt;j&lt;/sub&gt; α&lt;sub&gt;j&lt;/sub&gt; h&lt;sub&gt;j&lt;/sub&gt;; das nächste Wort kommt aus h̃&lt;sub&gt;%1&lt;/sub&gt; = tanh(W&lt;sub&gt;c&lt;/sub&gt; [c&lt;sub&gt;%1&lt;/sub&gt;; s&lt;sub&gt;%1&lt;/sub&gt;]).</translation>
+    </message>
+    <message>
+        <source> Scores e&lt;sub&gt;j&lt;/sub&gt; = v&lt;sub&gt;a&lt;/sub&gt;&lt;sup&gt;T&lt;/sup&gt; tanh(W&lt;sub&gt;a&lt;/sub&gt; s&lt;sub&gt;%1&lt;/sub&gt; + U&lt;sub&gt;a&lt;/sub&gt; h&lt;sub&gt;j&lt;/sub&gt;); weights α = softmax(e): %2 on %3. Context c&lt;sub&gt;%4&lt;/sub&gt; = Σ&lt;sub&gt;j&lt;/sub&gt; α&lt;sub&gt;j&lt;/sub&gt; h&lt;sub&gt;j&lt;/sub&gt;; s&lt;sub&gt;%4&lt;/sub&gt; = %5([embedding; c&lt;sub&gt;%4&lt;/sub&gt;], s&lt;sub&gt;%1&lt;/sub&gt;).</source>
+        <translation> Scores e&lt;sub&gt;j&lt;/sub&gt; = v&lt;sub&gt;a&lt;/sub&gt;&lt;sup&gt;T&lt;/sup&gt; tanh(W&lt;sub&gt;a&lt;/sub&gt; s&lt;sub&gt;%1&lt;/sub&gt; + U&lt;sub&gt;a&lt;/sub&gt; h&lt;sub&gt;j&lt;/sub&gt;); Gewichte α = softmax(e): %2 auf %3. Kontext c&lt;sub&gt;%4&lt;/sub&gt; = Σ&lt;sub&gt;j&lt;/sub&gt; α&lt;sub&gt;j&lt;/sub&gt; h&lt;sub&gt;j&lt;/sub&gt;; s&lt;sub&gt;%4&lt;/sub&gt; = %5([Embedding; c&lt;sub&gt;%4&lt;/sub&gt;], s&lt;sub&gt;%1&lt;/sub&gt;).</translation>
     </message>
 </context>
 <context>

@@ -134,7 +134,8 @@ bool sameInGerman(const QString& text)
         QStringLiteral("LaTeX"), QStringLiteral("DPI"), QStringLiteral("cm"), QStringLiteral("px"),
         QStringLiteral("pt"), QStringLiteral("ms"), QStringLiteral("gpt"),
         QStringLiteral("viridis"), QStringLiteral("cividis"), QStringLiteral("magma"),
-        QStringLiteral("Luong"), QStringLiteral("PCA"), QStringLiteral("t"), QStringLiteral("SNE"),
+        QStringLiteral("Luong"), QStringLiteral("Top") /* top-k, top-p sampling */,
+        QStringLiteral("PCA"), QStringLiteral("t"), QStringLiteral("SNE"),
         // German words spelt as in English
         QStringLiteral("Version"), QStringLiteral("System"), QStringLiteral("Format"),
         QStringLiteral("Bilinear"), QStringLiteral("bilinear"), QStringLiteral("Gradient")};
