@@ -12,7 +12,7 @@
 namespace attn::core {
 
 struct Model;
-class Problem;
+struct Problem;
 
 // Every layer's keys and values of a causal model's tokens, so that tokens appended at the end
 // cost only their own rows: each new query meets the cached keys (already rotated, with
