@@ -110,7 +110,7 @@ void tokenizeCached(const QString& word, std::vector<ModelToken>& out, WordCache
     segment(tokens);
     out.insert(out.end(), tokens.begin(), tokens.end());
     if (cacheable && cache.size() < kCacheCapacity)
-        cache.insert(word, std::move(tokens));
+        cache.emplace(word, std::move(tokens)); // insert() would copy: it takes a const T&
 }
 
 std::unique_ptr<Model> parseModel(const JsonReader& reader, const QJsonValue& value,

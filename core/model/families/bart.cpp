@@ -82,7 +82,7 @@ Matrix sinusoidalPositions(int rows, int d)
     const int half = (d + 1) / 2;
     for (int p = 0; p < rows; ++p) {
         for (int j = 0; j < d; ++j) {
-            const double angle = double(p) / std::pow(10000.0, 2.0 * double(j / 2) / double(d));
+            const double angle = double(p) / std::pow(10000.0, double(j - j % 2) / double(d));
             if (j % 2 == 0)
                 table(p, j / 2) = float(std::sin(angle));
             else
