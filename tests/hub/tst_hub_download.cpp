@@ -29,7 +29,7 @@ const QString kWeightsSha256 =
 constexpr qint64 kConfigBytes = 499;
 constexpr qint64 kWeightsBytes = 31384;
 // config.json, model.safetensors, tokenizer.json, tokenizer_config.json, vocab.txt.
-constexpr qint64 kTotalBytes = 499 + 31384 + 6229 + 319 + 851;
+constexpr qint64 kTotalBytes = kConfigBytes + kWeightsBytes + 6229 + 319 + 851;
 
 QString modelFolder()
 {
