@@ -21,22 +21,10 @@ attn::test::Run run(const QStringList& arguments)
     return attn::test::runExecutable(kExe, arguments);
 }
 
-QString fixture(const QString& name)
-{
-    return attn::test::modelFixturesDir() + QLatin1Char('/') + name;
-}
-
-QJsonObject readJson(const QString& path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(file.readAll()).object();
-}
-
 QJsonObject expectedGeneration()
 {
-    return readJson(attn::test::modelFixturesDir() + QStringLiteral("/generation_expected.json"));
+    return attn::test::readJsonObject(attn::test::modelFixturesDir() +
+                                      QStringLiteral("/generation_expected.json"));
 }
 
 } // namespace
@@ -67,12 +55,12 @@ private slots:
         QTemporaryDir dir;
         const QString dump = dir.filePath(QStringLiteral("out.json"));
         const auto result =
-            run({QStringLiteral("--model"), fixture(name), QStringLiteral("--text"),
-                 all[QLatin1String("prompt")].toString(), QStringLiteral("--generate"),
-                 QStringLiteral("20"), QStringLiteral("--dump"), dump, QStringLiteral("--backend"),
-                 backend});
+            run({QStringLiteral("--model"), attn::test::modelFixture(name),
+                 QStringLiteral("--text"), all[QLatin1String("prompt")].toString(),
+                 QStringLiteral("--generate"), QStringLiteral("20"), QStringLiteral("--dump"), dump,
+                 QStringLiteral("--backend"), backend});
         QVERIFY2(result.code == 0, qPrintable(result.err));
-        const QJsonObject out = readJson(dump);
+        const QJsonObject out = attn::test::readJsonObject(dump);
         if (backend == QLatin1String("vulkan") &&
             qEnvironmentVariable("CI") != QLatin1String("true") &&
             out[QLatin1String("backend")].toString() != QLatin1String("Vulkan"))
@@ -106,7 +94,7 @@ private slots:
     void seededSampleRepeats()
     {
         const QStringList arguments{QStringLiteral("--model"),
-                                    fixture(QStringLiteral("llama")),
+                                    attn::test::modelFixture(QStringLiteral("llama")),
                                     QStringLiteral("--text"),
                                     QStringLiteral("The cat"),
                                     QStringLiteral("--generate"),
@@ -138,13 +126,13 @@ private slots:
         QTemporaryDir dir;
         const QString dump = dir.filePath(QStringLiteral("out.json"));
         const auto result =
-            run({QStringLiteral("--model"), fixture(QStringLiteral("distilbert")),
+            run({QStringLiteral("--model"), attn::test::modelFixture(QStringLiteral("distilbert")),
                  QStringLiteral("--text"), QStringLiteral("the [MASK] sat on the [MASK]."),
                  QStringLiteral("--generate"), QStringLiteral("5"), QStringLiteral("--dump"), dump,
                  QStringLiteral("--backend"), QStringLiteral("cpu")});
         QVERIFY2(result.code == 0, qPrintable(result.err));
         QVERIFY(!result.out.contains(QLatin1String("[MASK]")));
-        const QJsonObject out = readJson(dump);
+        const QJsonObject out = attn::test::readJsonObject(dump);
         QCOMPARE(out[QLatin1String("generated")].toArray().size(), 2);
         QCOMPARE(out[QLatin1String("stop")].toString(), QStringLiteral("no-mask"));
     }
@@ -154,7 +142,8 @@ private slots:
         QTest::addColumn<QStringList>("arguments");
         QTest::addColumn<int>("code");
         QTest::addColumn<QString>("message");
-        const QStringList gpt2{QStringLiteral("--model"), fixture(QStringLiteral("gpt2")),
+        const QStringList gpt2{QStringLiteral("--model"),
+                               attn::test::modelFixture(QStringLiteral("gpt2")),
                                QStringLiteral("--text"), QStringLiteral("The cat sat on the")};
         auto with = [&](std::initializer_list<const char*> more) {
             QStringList arguments = gpt2;
@@ -206,7 +195,7 @@ private slots:
     void temperatureZeroIsGreedy()
     {
         const QStringList arguments{
-            QStringLiteral("--model"),    fixture(QStringLiteral("qwen2")),
+            QStringLiteral("--model"),    attn::test::modelFixture(QStringLiteral("qwen2")),
             QStringLiteral("--text"),     QStringLiteral("The cat sat on the"),
             QStringLiteral("--generate"), QStringLiteral("6"),
             QStringLiteral("--backend"),  QStringLiteral("cpu")};

@@ -28,14 +28,6 @@ QString gpt2()
     return attn::test::modelFixturesDir() + QStringLiteral("/gpt2");
 }
 
-QJsonObject readJson(const QString& path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(file.readAll()).object();
-}
-
 // "The cat sat on the" and "The dog sat on the": lens_reference.py's prompts.
 const QStringList kPatching{QStringLiteral("--view"),    QStringLiteral("patching"),
                             QStringLiteral("--clean"),   QStringLiteral("The cat sat on the"),
@@ -66,7 +58,8 @@ void TestLensCommand::logitLensDump()
                              QStringLiteral("logit-lens"), QStringLiteral("--dump"), json,
                              QStringLiteral("--export"), pdf});
     QVERIFY2(result.code == 0, qPrintable(result.err));
-    const QJsonArray layers = readJson(json)[QStringLiteral("logitLens")].toArray();
+    const QJsonArray layers =
+        attn::test::readJsonObject(json)[QStringLiteral("logitLens")].toArray();
     const QJsonArray expected = attn::test::lensExpected()[QStringLiteral("lens")]
                                     .toObject()[QStringLiteral("layers")]
                                     .toArray(); // bottom first, as the dump
@@ -97,7 +90,8 @@ void TestLensCommand::patchingDumpAndFigure()
     QVERIFY2(result.out.contains(QStringLiteral(
                  "Patching logit(“ cat”) − logit(“ dog”): clean 0.9359, corrupted 0.5798")),
              qPrintable(result.out));
-    const QJsonObject patching = readJson(json)[QStringLiteral("patching")].toObject();
+    const QJsonObject patching =
+        attn::test::readJsonObject(json)[QStringLiteral("patching")].toObject();
     const QJsonObject expected = attn::test::lensExpected()["patching"].toObject();
     const double clean = expected["clean"].toDouble();
     const double corrupt = expected["corrupt"].toDouble();
@@ -143,7 +137,8 @@ void TestLensCommand::attributionDumpAndFigure()
                              QStringLiteral("attribution"), QStringLiteral("--dump"), json,
                              QStringLiteral("--export"), svg});
     QVERIFY2(result.code == 0, qPrintable(result.err));
-    const QJsonObject attribution = readJson(json)[QStringLiteral("attribution")].toObject();
+    const QJsonObject attribution =
+        attn::test::readJsonObject(json)[QStringLiteral("attribution")].toObject();
     const QJsonObject expected = attn::test::lensExpected()["attribution"].toObject();
     QCOMPARE(attribution[QStringLiteral("token")].toInt(), expected["token"].toInt());
     QVERIFY(attn::test::maxDifference(attn::test::matrixOf(attribution[QStringLiteral("heads")]),

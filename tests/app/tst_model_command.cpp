@@ -30,19 +30,6 @@ attn::test::Run run(const QStringList& arguments)
     return attn::test::runExecutable(kExe, arguments);
 }
 
-QString fixture(const QString& name)
-{
-    return attn::test::modelFixturesDir() + QLatin1Char('/') + name;
-}
-
-QJsonObject readJson(const QString& path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(file.readAll()).object();
-}
-
 double relative(const attn::core::Matrix& a, const attn::core::Matrix& b)
 {
     return maxDifference(a, b) / std::max(1.0, double(b.cwiseAbs().maxCoeff()));
@@ -99,11 +86,11 @@ void TestModelCommand::dumpMatchesReference()
     QTemporaryDir dir;
     const QString dump = dir.filePath(QStringLiteral("out.json"));
     const auto result =
-        run({QStringLiteral("--model"), fixture(folder), QStringLiteral("--text"),
+        run({QStringLiteral("--model"), attn::test::modelFixture(folder), QStringLiteral("--text"),
              c[QLatin1String("text")].toString(), QStringLiteral("--top-k"), QStringLiteral("3"),
              QStringLiteral("--dump"), dump, QStringLiteral("--backend"), backend});
     QVERIFY2(result.code == 0, qPrintable(result.err));
-    const QJsonObject out = readJson(dump);
+    const QJsonObject out = attn::test::readJsonObject(dump);
     if (backend == QLatin1String("vulkan") && qEnvironmentVariable("CI") != QLatin1String("true") &&
         out[QLatin1String("backend")].toString() != QLatin1String("Vulkan"))
         QSKIP("no Vulkan device (CI=true makes this a failure)");
@@ -161,12 +148,12 @@ void TestModelCommand::headsOffOnTheCommandLine()
     QTemporaryDir dir;
     const QString dump = dir.filePath(QStringLiteral("off.json"));
     const auto result =
-        run({QStringLiteral("--model"), fixture(QStringLiteral("qwen2")), QStringLiteral("--text"),
-             c[QLatin1String("text")].toString(), QStringLiteral("--heads-off"),
-             pairs.join(QLatin1Char(',')), QStringLiteral("--dump"), dump,
-             QStringLiteral("--backend"), QStringLiteral("cpu")});
+        run({QStringLiteral("--model"), attn::test::modelFixture(QStringLiteral("qwen2")),
+             QStringLiteral("--text"), c[QLatin1String("text")].toString(),
+             QStringLiteral("--heads-off"), pairs.join(QLatin1Char(',')), QStringLiteral("--dump"),
+             dump, QStringLiteral("--backend"), QStringLiteral("cpu")});
     QVERIFY2(result.code == 0, qPrintable(result.err));
-    const QJsonObject out = readJson(dump);
+    const QJsonObject out = attn::test::readJsonObject(dump);
     QCOMPARE(out[QLatin1String("headsOff")].toArray(), c[QLatin1String("heads_off")].toArray());
     QVERIFY(relative(rowOf(out[QLatin1String("logits")]),
                      rowOf(c[QLatin1String("heads_off_logits")][0][QLatin1String("values")])) <
@@ -181,8 +168,9 @@ void TestModelCommand::headsOffOnTheCommandLine()
 
 void TestModelCommand::modelInfo()
 {
-    const auto result = run({QStringLiteral("--model"), fixture(QStringLiteral("llama")),
-                             QStringLiteral("--model-info")});
+    const auto result =
+        run({QStringLiteral("--model"), attn::test::modelFixture(QStringLiteral("llama")),
+             QStringLiteral("--model-info")});
     QCOMPARE(result.code, 0);
     for (const char* line :
          {"family:         llama, LlamaForCausalLM", "layers:         2",
@@ -221,17 +209,18 @@ void TestModelCommand::modelInfoReadsNoWeights()
 void TestModelCommand::modelTooBigForMemory()
 {
     const QStringList budget{QStringLiteral("ATTN_MEMORY_LIMIT_MIB=1")};
-    auto result =
-        attn::test::runExecutable(kExe,
-                                  {QStringLiteral("--model"), fixture(QStringLiteral("gpt2")),
-                                   QStringLiteral("--model-info")},
-                                  QString(), budget);
+    auto result = attn::test::runExecutable(kExe,
+                                            {QStringLiteral("--model"),
+                                             attn::test::modelFixture(QStringLiteral("gpt2")),
+                                             QStringLiteral("--model-info")},
+                                            QString(), budget);
     QVERIFY2(result.code == 0, qPrintable(result.err));
     QVERIFY2(result.out.contains(QLatin1String(
                  "memory:         64.1 MiB to load, 1.0 MiB available (ATTN_MEMORY_LIMIT_MIB)")),
              qPrintable(result.out));
     result = attn::test::runExecutable(kExe,
-                                       {QStringLiteral("--model"), fixture(QStringLiteral("gpt2")),
+                                       {QStringLiteral("--model"),
+                                        attn::test::modelFixture(QStringLiteral("gpt2")),
                                         QStringLiteral("--text"), QStringLiteral("The cat"),
                                         QStringLiteral("--backend"), QStringLiteral("cpu")},
                                        QString(), budget);
@@ -246,11 +235,11 @@ void TestModelCommand::figureOfOneLayer()
 {
     QTemporaryDir dir;
     const QString pdf = dir.filePath(QStringLiteral("layer2.pdf"));
-    const auto result =
-        run({QStringLiteral("--model"), fixture(QStringLiteral("gpt2")), QStringLiteral("--text"),
-             QStringLiteral("The cat sat on the"), QStringLiteral("--layer"), QStringLiteral("2"),
-             QStringLiteral("--view"), QStringLiteral("head:3"), QStringLiteral("--export"), pdf,
-             QStringLiteral("--backend"), QStringLiteral("cpu")});
+    const auto result = run(
+        {QStringLiteral("--model"), attn::test::modelFixture(QStringLiteral("gpt2")),
+         QStringLiteral("--text"), QStringLiteral("The cat sat on the"), QStringLiteral("--layer"),
+         QStringLiteral("2"), QStringLiteral("--view"), QStringLiteral("head:3"),
+         QStringLiteral("--export"), pdf, QStringLiteral("--backend"), QStringLiteral("cpu")});
     QVERIFY2(result.code == 0, qPrintable(result.err));
     QFile file(pdf);
     QVERIFY(file.open(QIODevice::ReadOnly));
@@ -269,11 +258,12 @@ void TestModelCommand::modelFiguresFillThePage()
         const QString png = dir.filePath(view + QStringLiteral(".png"));
         const QString svg = dir.filePath(view + QStringLiteral(".svg"));
         for (const QString& path : {png, svg}) {
-            const auto result = run({QStringLiteral("--model"), fixture(QStringLiteral("gpt2")),
-                                     QStringLiteral("--text"), QStringLiteral("The cat sat on the"),
-                                     QStringLiteral("--layer"), QStringLiteral("1"),
-                                     QStringLiteral("--view"), view, QStringLiteral("--export"),
-                                     path, QStringLiteral("--backend"), QStringLiteral("cpu")});
+            const auto result =
+                run({QStringLiteral("--model"), attn::test::modelFixture(QStringLiteral("gpt2")),
+                     QStringLiteral("--text"), QStringLiteral("The cat sat on the"),
+                     QStringLiteral("--layer"), QStringLiteral("1"), QStringLiteral("--view"), view,
+                     QStringLiteral("--export"), path, QStringLiteral("--backend"),
+                     QStringLiteral("cpu")});
             QVERIFY2(result.code == 0, qPrintable(result.err));
         }
         const QImage image(png);
@@ -314,7 +304,7 @@ void TestModelCommand::badInput_data()
     QTest::addColumn<QStringList>("arguments");
     QTest::addColumn<int>("code");
     QTest::addColumn<QString>("message");
-    const QString gpt2 = fixture(QStringLiteral("gpt2"));
+    const QString gpt2 = attn::test::modelFixture(QStringLiteral("gpt2"));
     const QString text = QStringLiteral("The cat");
     QTest::newRow("no such folder")
         << QStringList{QStringLiteral("--model"), QStringLiteral("/nonexistent/model"),
@@ -323,10 +313,14 @@ void TestModelCommand::badInput_data()
     QTest::newRow("no text") << QStringList{QStringLiteral("--model"), gpt2} << 2
                              << QStringLiteral("--model needs --text");
     QTest::newRow("sampling an encoder-decoder model")
-        << QStringList{QStringLiteral("--model"),       fixture(QStringLiteral("bart")),
-                       QStringLiteral("--text"),        text,
-                       QStringLiteral("--generate"),    QStringLiteral("3"),
-                       QStringLiteral("--temperature"), QStringLiteral("0.7")}
+        << QStringList{QStringLiteral("--model"),
+                       attn::test::modelFixture(QStringLiteral("bart")),
+                       QStringLiteral("--text"),
+                       text,
+                       QStringLiteral("--generate"),
+                       QStringLiteral("3"),
+                       QStringLiteral("--temperature"),
+                       QStringLiteral("0.7")}
         << 3
         << QStringLiteral("--generate: an encoder-decoder model decodes greedily here; "
                           "--temperature, --top-k, --top-p, --repetition-penalty, --seed and "
@@ -383,9 +377,9 @@ void TestModelCommand::pickleIsRefused()
 {
     QTemporaryDir dir;
     for (const char* name : {"config.json", "vocab.json", "merges.txt"})
-        QVERIFY(
-            QFile::copy(fixture(QStringLiteral("gpt2")) + QLatin1Char('/') + QLatin1String(name),
-                        dir.filePath(QLatin1String(name))));
+        QVERIFY(QFile::copy(attn::test::modelFixture(QStringLiteral("gpt2")) + QLatin1Char('/') +
+                                QLatin1String(name),
+                            dir.filePath(QLatin1String(name))));
     QFile pickle(dir.filePath(QStringLiteral("pytorch_model.bin")));
     QVERIFY(pickle.open(QIODevice::WriteOnly));
     pickle.write("PK\x03\x04 not really a zip");
@@ -403,7 +397,8 @@ void TestModelCommand::pickleIsRefused()
 void TestModelCommand::sceneNamingAModel()
 {
     QTemporaryDir dir;
-    const QString relative = QDir(dir.path()).relativeFilePath(fixture(QStringLiteral("gpt2")));
+    const QString relative =
+        QDir(dir.path()).relativeFilePath(attn::test::modelFixture(QStringLiteral("gpt2")));
     QFile scene(dir.filePath(QStringLiteral("gpt2-layer2.json")));
     QVERIFY(scene.open(QIODevice::WriteOnly));
     scene.write(
@@ -418,18 +413,19 @@ void TestModelCommand::sceneNamingAModel()
     auto result = run({scene.fileName(), QStringLiteral("--dump"), dump,
                        QStringLiteral("--backend"), QStringLiteral("cpu")});
     QVERIFY2(result.code == 0, qPrintable(result.err));
-    const QJsonObject out = readJson(dump);
+    const QJsonObject out = attn::test::readJsonObject(dump);
     QCOMPARE(out[QLatin1String("headsOff")].toArray(), (QJsonArray{QJsonArray{1, 2}}));
     QCOMPARE(out[QLatin1String("tokens")].toArray().size(), 5);
     QVERIFY(!out[QLatin1String("layers")][0][QLatin1String("heads")][1][QLatin1String("enabled")]
                  .toBool());
     // The same run as the command line's own options give.
     const QString again = dir.filePath(QStringLiteral("again.json"));
-    result = run({QStringLiteral("--model"), fixture(QStringLiteral("gpt2")),
+    result = run({QStringLiteral("--model"), attn::test::modelFixture(QStringLiteral("gpt2")),
                   QStringLiteral("--text"), QStringLiteral("The cat sat on the"),
                   QStringLiteral("--heads-off"), QStringLiteral("1.2"), QStringLiteral("--dump"),
                   again, QStringLiteral("--backend"), QStringLiteral("cpu")});
-    QCOMPARE(readJson(again)[QLatin1String("logits")], out[QLatin1String("logits")]);
+    QCOMPARE(attn::test::readJsonObject(again)[QLatin1String("logits")],
+             out[QLatin1String("logits")]);
     const QString png = dir.filePath(QStringLiteral("head3.png"));
     result = run({scene.fileName(), QStringLiteral("--export"), png, QStringLiteral("--backend"),
                   QStringLiteral("cpu")});
@@ -458,10 +454,11 @@ void TestModelCommand::tokenIdPastTheEmbeddingTable()
     QTemporaryDir dir;
     for (const char* name :
          {"config.json", "model.safetensors", "merges.txt", "tokenizer_config.json"})
-        QVERIFY(
-            QFile::copy(fixture(QStringLiteral("gpt2")) + QLatin1Char('/') + QLatin1String(name),
-                        dir.filePath(QLatin1String(name))));
-    QJsonObject vocab = readJson(fixture(QStringLiteral("gpt2")) + QStringLiteral("/vocab.json"));
+        QVERIFY(QFile::copy(attn::test::modelFixture(QStringLiteral("gpt2")) + QLatin1Char('/') +
+                                QLatin1String(name),
+                            dir.filePath(QLatin1String(name))));
+    QJsonObject vocab = attn::test::readJsonObject(
+        attn::test::modelFixture(QStringLiteral("gpt2")) + QStringLiteral("/vocab.json"));
     QCOMPARE(vocab.value(QStringLiteral("!")).toInt(), 0);
     vocab.insert(QStringLiteral("!"), id);
     QFile file(dir.filePath(QStringLiteral("vocab.json")));
@@ -519,7 +516,7 @@ void TestModelCommand::sceneValuesAreBlamedOnTheScene()
         %1 "checkpoint": {"path": "%2", %3}})")
                     .arg(view.isEmpty() ? QString()
                                         : QStringLiteral(R"("view": {"view": "%1"},)").arg(view),
-                         fixture(QStringLiteral("gpt2")), checkpoint)
+                         attn::test::modelFixture(QStringLiteral("gpt2")), checkpoint)
                     .toUtf8());
     scene.close();
     for (const char* output : {"out.png", "out.csv"}) {
@@ -545,10 +542,11 @@ void TestModelCommand::headPastTheModelsHeads()
         const QString out = dir.filePath(QLatin1String(output) == QLatin1String("--export")
                                              ? QStringLiteral("h.png")
                                              : QStringLiteral("h.csv"));
-        const auto result = run(
-            {QStringLiteral("--model"), fixture(QStringLiteral("gpt2")), QStringLiteral("--text"),
-             QStringLiteral("The cat"), QStringLiteral("--view"), QStringLiteral("head:5"),
-             QLatin1String(output), out, QStringLiteral("--backend"), QStringLiteral("cpu")});
+        const auto result =
+            run({QStringLiteral("--model"), attn::test::modelFixture(QStringLiteral("gpt2")),
+                 QStringLiteral("--text"), QStringLiteral("The cat"), QStringLiteral("--view"),
+                 QStringLiteral("head:5"), QLatin1String(output), out, QStringLiteral("--backend"),
+                 QStringLiteral("cpu")});
         QCOMPARE(result.code, 3);
         QVERIFY2(result.err.contains(
                      QLatin1String("--view head:5: the model's layers have 4 heads (1 to 4)")),
@@ -595,8 +593,8 @@ void TestModelCommand::modelInfoOfTheFamiliesFlags()
 {
     QFETCH(QString, folder);
     QFETCH(QStringList, lines);
-    const auto result =
-        run({QStringLiteral("--model"), fixture(folder), QStringLiteral("--model-info")});
+    const auto result = run({QStringLiteral("--model"), attn::test::modelFixture(folder),
+                             QStringLiteral("--model-info")});
     QCOMPARE(result.code, 0);
     for (const QString& line : lines)
         QVERIFY2(result.out.contains(line), qPrintable(result.out));
@@ -633,7 +631,8 @@ void TestModelCommand::brokenCheckpointExits3()
     QFETCH(QString, message);
     QTemporaryDir dir;
     const QString model = rawst::copyFixture(folder, dir.filePath(QStringLiteral("model")));
-    QJsonObject config = readJson(QDir(model).filePath(QStringLiteral("config.json")));
+    QJsonObject config =
+        attn::test::readJsonObject(QDir(model).filePath(QStringLiteral("config.json")));
     for (auto it = changes.begin(); it != changes.end(); ++it)
         config[it.key()] = it.value();
     rawst::writeAll(QDir(model).filePath(QStringLiteral("config.json")),
@@ -657,18 +656,20 @@ void TestModelCommand::encoderDecoderGenerates()
     // BART: --text is the source; --generate decodes greedily from decoder_start_token_id, as
     // PyTorch's greedy decoding did (tests/data/models/bart/expected_seq2seq.json).
     QFETCH(QString, backend);
-    QFile file(fixture(QStringLiteral("bart")) + QStringLiteral("/expected_seq2seq.json"));
+    QFile file(attn::test::modelFixture(QStringLiteral("bart")) +
+               QStringLiteral("/expected_seq2seq.json"));
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QJsonObject e = QJsonDocument::fromJson(file.readAll()).object();
     const QJsonObject c = e[QLatin1String("cases")].toArray()[0].toObject();
     QTemporaryDir dir;
     const QString dump = dir.filePath(QStringLiteral("out.json"));
-    const auto result = run({QStringLiteral("--model"), fixture(QStringLiteral("bart")),
-                             QStringLiteral("--text"), e[QLatin1String("source_text")].toString(),
-                             QStringLiteral("--generate"), QStringLiteral("8"),
-                             QStringLiteral("--dump"), dump, QStringLiteral("--backend"), backend});
+    const auto result =
+        run({QStringLiteral("--model"), attn::test::modelFixture(QStringLiteral("bart")),
+             QStringLiteral("--text"), e[QLatin1String("source_text")].toString(),
+             QStringLiteral("--generate"), QStringLiteral("8"), QStringLiteral("--dump"), dump,
+             QStringLiteral("--backend"), backend});
     QVERIFY2(result.code == 0, qPrintable(result.err));
-    const QJsonObject out = readJson(dump);
+    const QJsonObject out = attn::test::readJsonObject(dump);
     if (backend == QLatin1String("vulkan") && qEnvironmentVariable("CI") != QLatin1String("true") &&
         out[QLatin1String("backend")].toString() != QLatin1String("Vulkan"))
         QSKIP("no Vulkan device (CI=true makes this a failure)");

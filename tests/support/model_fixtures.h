@@ -27,6 +27,21 @@ inline QString modelFixturesDir()
     return QStringLiteral(ATTN_TEST_DATA_DIR "/models");
 }
 
+// One fixture folder, by name.
+inline QString modelFixture(const QString& name)
+{
+    return modelFixturesDir() + QLatin1Char('/') + name;
+}
+
+// A JSON file's top-level object; empty when the file cannot be read or is not an object.
+inline QJsonObject readJsonObject(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
+
 // Every fixture folder's name ("gpt2", "bert", ...).
 inline QStringList modelFixtures()
 {
@@ -40,10 +55,7 @@ inline QStringList modelFixtures()
 
 inline QJsonObject expectedFor(const QString& fixture)
 {
-    QFile file(modelFixturesDir() + QLatin1Char('/') + fixture + QStringLiteral("/expected.json"));
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(file.readAll()).object();
+    return readJsonObject(modelFixture(fixture) + QStringLiteral("/expected.json"));
 }
 
 inline core::Matrix matrixOf(const QJsonValue& rows)

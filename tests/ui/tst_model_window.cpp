@@ -76,11 +76,6 @@ using namespace attn;
 
 namespace {
 
-QString fixture(const QString& name)
-{
-    return test::modelFixturesDir() + QLatin1Char('/') + name;
-}
-
 void click(QWidget* widget, QPointF at)
 {
     QTest::mouseClick(widget, Qt::LeftButton, Qt::NoModifier, at.toPoint());
@@ -168,7 +163,7 @@ private slots:
         QCoreApplication::setApplicationName(QStringLiteral("tst_model_window"));
         QSettings().clear();
         QDir(ui::CrashRecovery::directory()).removeRecursively();
-        m_gpt2 = core::loadModel(fixture(QStringLiteral("gpt2")));
+        m_gpt2 = core::loadModel(attn::test::modelFixture(QStringLiteral("gpt2")));
     }
 
     void init()
@@ -218,7 +213,7 @@ private slots:
         QVERIFY(m_window->backendLabel()->text().startsWith(QStringLiteral("CPU · Eigen")));
         QVERIFY(m_window->timeLabel()->text().startsWith(QStringLiteral("Computed in")));
         QVERIFY(ui::preferences::recentFiles().contains(
-            QFileInfo(fixture(QStringLiteral("gpt2"))).absoluteFilePath()));
+            QFileInfo(attn::test::modelFixture(QStringLiteral("gpt2"))).absoluteFilePath()));
         QVERIFY(m_window->predictionsView()->blocks().front().heading.contains(
             QStringLiteral("Next token")));
         // The predictions are core's own.
@@ -239,7 +234,7 @@ private slots:
                 home.filePath(QStringLiteral("hub/models--%1--%2/snapshots/0123abcd")
                                   .arg(QLatin1String(org), QLatin1String(name)));
             QVERIFY(QDir().mkpath(snapshot));
-            const QDir source(fixture(QLatin1String(from)));
+            const QDir source(attn::test::modelFixture(QLatin1String(from)));
             for (const QString& file : source.entryList(QDir::Files))
                 QVERIFY(QFile::copy(source.filePath(file), QDir(snapshot).filePath(file)));
         }
@@ -508,7 +503,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(view->importance().has_value(), 30000);
         QCOMPARE(view->panels()->panels().size(), std::size_t(1));
         QSignalSpy ended(m_window.get(), &ui::ModelWindow::loadEnded);
-        m_window->openModel(fixture(QStringLiteral("distilbert")));
+        m_window->openModel(attn::test::modelFixture(QStringLiteral("distilbert")));
         QVERIFY(ended.wait(20000));
         waitUpToDate();
         QCOMPARE(m_window->document()->layerCount(), 3); // 3 x 2 heads, not GPT-2's 2 x 4
@@ -771,7 +766,7 @@ private slots:
         QVERIFY(scene.checkpoint);
         QCOMPARE(scene.text, QStringLiteral("The cat sat on the"));
         QCOMPARE(QFileInfo(scene.checkpoint->resolved).canonicalFilePath(),
-                 QFileInfo(fixture(QStringLiteral("gpt2"))).canonicalFilePath());
+                 QFileInfo(attn::test::modelFixture(QStringLiteral("gpt2"))).canonicalFilePath());
         QCOMPARE(scene.checkpoint->layer, 1);
         QCOMPARE(scene.checkpoint->head, 1);
         QCOMPARE(scene.checkpoint->interventions, m_window->document()->interventions());
@@ -801,7 +796,7 @@ private slots:
         explorer.document()->undoStack()->setClean();
         opened->close();
         QTRY_VERIFY(windows.modelWindows().isEmpty()); // deleted on close
-        QVERIFY(explorer.openModel(fixture(QStringLiteral("distilbert"))));
+        QVERIFY(explorer.openModel(attn::test::modelFixture(QStringLiteral("distilbert"))));
         QCOMPARE(windows.modelWindows().size(), 1);
         ui::ModelWindow* fromMenu = windows.modelWindows().front();
         QTRY_VERIFY_WITH_TIMEOUT(fromMenu->document()->hasModel() && fromMenu->isUpToDate(), 20000);
@@ -832,7 +827,7 @@ private slots:
                                                       ui::CrashRecovery::directory());
         QVERIFY(scene.checkpoint);
         QCOMPARE(QFileInfo(scene.checkpoint->resolved).canonicalFilePath(),
-                 QFileInfo(fixture(QStringLiteral("gpt2"))).canonicalFilePath());
+                 QFileInfo(attn::test::modelFixture(QStringLiteral("gpt2"))).canonicalFilePath());
         QCOMPARE(scene.text, QStringLiteral("The dog sat"));
         QCOMPARE(scene.checkpoint->layer, 1);
         QCOMPARE(scene.checkpoint->head, 3);
@@ -973,7 +968,7 @@ private slots:
                            .arg(label->contentsRect().width());
         });
         QSignalSpy ended(m_window.get(), &ui::ModelWindow::loadEnded);
-        m_window->openModel(fixture(QStringLiteral("gpt2")));
+        m_window->openModel(attn::test::modelFixture(QStringLiteral("gpt2")));
         QCOMPARE(m_window->gridView()->message(), QStringLiteral("Loading gpt2…"));
         QCOMPARE(m_window->headView()->message(), QStringLiteral("Loading gpt2…"));
         QCOMPARE(label->text(), QStringLiteral("Loading gpt2…"));
@@ -1230,7 +1225,7 @@ private slots:
         QStringList words;
         for (int i = 0; i < 40; ++i)
             words << QStringLiteral("cat");
-        const QString folder = fixture(QStringLiteral("gpt2"));
+        const QString folder = attn::test::modelFixture(QStringLiteral("gpt2"));
         ui::preferences::addRecentModel(QFileInfo(folder).absoluteFilePath(),
                                         words.join(QLatin1Char(' ')));
         QSignalSpy ended(m_window.get(), &ui::ModelWindow::loadEnded);
@@ -1267,7 +1262,8 @@ private:
     void openGpt2()
     {
         QSignalSpy ended(m_window.get(), &ui::ModelWindow::loadEnded);
-        m_window->openModel(fixture(QStringLiteral("gpt2")), QStringLiteral("The cat sat on the"));
+        m_window->openModel(attn::test::modelFixture(QStringLiteral("gpt2")),
+                            QStringLiteral("The cat sat on the"));
         QVERIFY(ended.wait(20000));
         waitUpToDate();
         m_gpt2Shown = m_window->document()->model();
