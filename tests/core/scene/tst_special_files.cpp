@@ -10,7 +10,7 @@
 #include "core/regular_file.h"
 #include "core/scene_json.h"
 #include "core/word_vectors.h"
-#include "raw_safetensors.h"
+#include "support/raw_safetensors.h"
 #include "support/error_of.h"
 
 #include <QTemporaryDir>
