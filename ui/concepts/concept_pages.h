@@ -5,27 +5,18 @@
 #include "ui/figures/figure_spec.h"
 #include "ui/widgets/deferred_call.h"
 
-#include <QTimer>
 #include <QWidget>
-#include <memory>
 
 class QCheckBox;
 class QComboBox;
 class QCustomPlot;
 class QLabel;
 class QLineEdit;
-class QPushButton;
 class QSlider;
-class QSpinBox;
 class QStackedLayout;
-
-namespace attn::core {
-class Trainer;
-}
 
 namespace attn::ui {
 
-class DecimalField;
 class FlowLayout;
 class SceneDocument;
 
@@ -60,6 +51,8 @@ protected:
     FlowLayout* controls() const { return m_controls; }
     void scheduleRebuild();
     void rebuildNow();
+    // A label for a control, its mnemonic moving the focus there.
+    static QLabel* buddyLabel(const QString& text, QWidget* field, QWidget* parent);
     // Brings the page's own read-outs (beside the controls) up to date with m_source; called
     // before each rebuild, so that work costs nothing while the tab is hidden.
     virtual void refreshReadouts() {}
@@ -152,62 +145,6 @@ private:
     QComboBox* m_map = nullptr;
     QLineEdit* m_analogy = nullptr; // "king - man + woman"
     QLabel* m_nearest = nullptr;
-};
-
-// Training the scene's layer on a task, live: Adam steps run in slices of at most ~15 ms on
-// the window's thread (hundreds of steps a second at these sizes), so the loss curve and the
-// heads' weights redraw between slices and Pause takes effect at once.
-class TrainPage : public ConceptPage
-{
-    Q_OBJECT
-public:
-    TrainPage(SceneDocument& document, QWidget* parent = nullptr);
-    ~TrainPage() override;
-    void setSource(const ConceptSource& source) override;
-    void draw(QCustomPlot& plot, const FigureSpec& spec) const override;
-    // Back to the task a fresh window starts with (copy); a scene saved on the Train tab sets
-    // its own after it (setTask).
-    void forgetScene() override;
-
-    // "copy", "previous-token", ... (the scene's view "train:TASK").
-    void setTask(const QString& name);
-    QString taskName() const;
-    const core::Trainer* trainer() const { return m_trainer.get(); }
-    bool isRunning() const { return m_timer.isActive(); }
-
-    QComboBox* hardGradientCombo() const { return m_hardGradient; }
-    QPushButton* runButton() const { return m_run; }
-    QPushButton* stepButton() const { return m_step; }
-    QPushButton* resetButton() const { return m_reset; }
-    QPushButton* applyButton() const { return m_apply; }
-    QSpinBox* stepsSpin() const { return m_steps; }
-
-signals:
-    // A task the scene cannot pose, weights that cannot be applied: the core's message and the
-    // place it names first (core::Error::where(), empty for none).
-    void refused(const QString& text, const QString& where);
-
-private:
-    bool ensureTrainer();
-    void runSlice();
-    void stop();
-    void resetTrainer();
-    void updateButtons();
-
-    SceneDocument& m_document;
-    std::unique_ptr<core::Trainer> m_trainer;
-    QTimer m_timer;
-    int m_remaining = 0;
-    QComboBox* m_task = nullptr;
-    QComboBox* m_hardGradient = nullptr; // shown for hard attention only
-    QLabel* m_hardLabel = nullptr;
-    DecimalField* m_learningRate = nullptr;
-    QSpinBox* m_steps = nullptr;
-    QPushButton* m_run = nullptr;
-    QPushButton* m_step = nullptr;
-    QPushButton* m_reset = nullptr;
-    QPushButton* m_apply = nullptr;
-    QLabel* m_notes = nullptr;
 };
 
 } // namespace attn::ui

@@ -5,6 +5,7 @@
 #include "ui/concepts/context_page.h"
 #include "ui/concepts/hard_page.h"
 #include "ui/concepts/projections_page.h"
+#include "ui/concepts/train_page.h"
 #include "ui/document/file_names.h"
 #include "ui/document/preferences.h"
 #include "ui/explorer/comparison_choices.h"
