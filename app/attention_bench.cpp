@@ -16,9 +16,11 @@
 //                   [--model-backends cpu] [--append] [--torch | --no-torch] [--json FILE]
 //   attention-bench --training [--quick] [--json FILE]     (training steps per second)
 //   attention-bench --seq2seq [--no-torch] [--json FILE]   (the tutorial's encoder-decoder)
+//   attention-bench --tokenizer DIR [--text FILE] [--json FILE]   (encoding MB/s)
 #include "app/bench_models.h"
 #include "app/bench_seq2seq.h"
 #include "app/bench_timing.h"
+#include "app/bench_tokenizers.h"
 #include "app/bench_training.h"
 #include "core/allocator.h"
 #include "core/cpu_backend.h"
@@ -444,6 +446,12 @@ int main(int argc, char** argv)
     const QCommandLineOption seq2seqOption(
         "seq2seq", "The translation tutorial's encoder-decoder at its sizes, trained and decoded, "
                    "against the torch peer; only this case runs.");
+    const QCommandLineOption tokenizerOption(
+        "tokenizer",
+        "Encoding speed of one tokenizer folder on the seeds' notes (or --text FILE), about "
+        "1 MB; only this case runs.",
+        "dir");
+    const QCommandLineOption textOption("text", "The text --tokenizer encodes.", "file");
     QCommandLineOption caseOption("case", "Internal: measure one case, BACKEND:T, and print JSON.",
                                   "case");
     caseOption.setFlags(QCommandLineOption::HiddenFromHelp);
@@ -455,7 +463,7 @@ int main(int argc, char** argv)
     parser.addOptions({sizesOption, backendsOption, quickOption, numpyOption, noNumpyOption,
                        modelsOption, modelSizesOption, modelBackendsOption, modelDirOption,
                        torchOption, noTorchOption, jsonOption, trainingOption, seq2seqOption,
-                       caseOption, modelCaseOption, appendOption});
+                       caseOption, modelCaseOption, appendOption, tokenizerOption, textOption});
     parser.process(app);
 
     const bool quick = parser.isSet(quickOption);
@@ -463,6 +471,9 @@ int main(int argc, char** argv)
         return bench::runTrainingMode(quick, parser.value(jsonOption));
     if (parser.isSet(seq2seqOption))
         return bench::runSeq2SeqMode(!parser.isSet(noTorchOption), parser.value(jsonOption));
+    if (parser.isSet(tokenizerOption))
+        return bench::runTokenizerMode(parser.value(tokenizerOption), parser.value(textOption),
+                                       parser.value(jsonOption));
     if (parser.isSet(caseOption) || parser.isSet(modelCaseOption)) {
         const bool model = parser.isSet(modelCaseOption);
         const QStringList parts = parser.value(model ? modelCaseOption : caseOption).split(':');
