@@ -485,6 +485,63 @@ private slots:
             QCOMPARE(entry.pairs, counted[entry.length]);
     }
 
+    // Words right at their position, beside the exact match: the tiny model decodes "le chat
+    // noir a mangé la souris." to "mouse . black" EOS (expected.json), so a target of one other
+    // word has 3 of its 4 tokens right, and one a word longer 3 of 5 (EOS comes a word early).
+    void accuracyByLengthCountsWordsRight()
+    {
+        const core::Seq2SeqModel model =
+            core::loadSeq2SeqModel(seq2seqFixture(QStringLiteral("tutorial-bahdanau")));
+        const QString source = QStringLiteral("le chat noir a mange la souris .");
+        const std::vector<core::Seq2SeqLengthAccuracy> byLength =
+            core::seq2seqAccuracyByLength(model, {{source, QStringLiteral("mouse . black")},
+                                                  {source, QStringLiteral("mouse the black")},
+                                                  {source, QStringLiteral("mouse . black cat")}});
+        QCOMPARE(byLength.size(), std::size_t(1));
+        QCOMPARE(byLength[0].length, 8);
+        QCOMPARE(byLength[0].pairs, 3);
+        QCOMPARE(byLength[0].exact, 1);
+        QCOMPARE(byLength[0].tokens, 4 + 4 + 5);
+        QCOMPARE(byLength[0].rightTokens, 4 + 3 + 3);
+        QCOMPARE(core::seq2seqTokenShare(byLength), 10.0 / 13.0);
+        QCOMPARE(core::seq2seqExactShare(byLength), 1.0 / 3.0);
+    }
+
+    // A curriculum (Bengio et al. 2009) draws the first batches from the shortest pairs: the
+    // reverse task's sources have 3 to 8 letters, so over 10 steps the limit is 3 letters at the
+    // first (3 + 5 * 1 / 10, rounded down), 5 at the fifth (3 + 5 * 5 / 10) and every length
+    // after the tenth. Without one, the first batch of 64 holds longer ones.
+    void curriculumStartsWithTheShortest()
+    {
+        const core::Seq2SeqTaskData data =
+            core::makeSeq2SeqTask(core::Seq2SeqTask::Reverse, 300, 0, 3);
+        const auto longestDrawn = [&](const core::Seq2SeqTrainer& trainer) {
+            qsizetype longest = 0;
+            for (const int i : trainer.lastBatch())
+                longest = std::max(
+                    longest, data.training[std::size_t(i)].source.count(QLatin1Char(' ')) + 1);
+            return longest;
+        };
+        core::Seq2SeqTrainingSettings settings;
+        settings.hiddenSize = 4;
+        settings.batchSize = 64;
+        core::Seq2SeqTrainer plain(data, settings);
+        plain.step();
+        QCOMPARE(plain.lastBatch().size(), std::size_t(64));
+        QVERIFY(longestDrawn(plain) > 3);
+        settings.curriculumSteps = 10;
+        core::Seq2SeqTrainer curriculum(data, settings);
+        curriculum.step();
+        QCOMPARE(curriculum.lastBatch().size(), std::size_t(64));
+        QCOMPARE(longestDrawn(curriculum), qsizetype(3));
+        for (int i = 2; i <= 5; ++i)
+            curriculum.step();
+        QCOMPARE(longestDrawn(curriculum), qsizetype(5));
+        for (int i = 6; i <= 11; ++i)
+            curriculum.step();
+        QCOMPARE(longestDrawn(curriculum), qsizetype(8));
+    }
+
     void tasksSayWhatTheyAsk()
     {
         const core::Seq2SeqTaskData reverse =
