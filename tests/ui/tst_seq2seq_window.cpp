@@ -3,6 +3,8 @@
 #include "ui/app/window_manager.h"
 #include "ui/explorer/explorer_window.h"
 #include "ui/model/matrix_panels_view.h"
+#include "ui/presentation/seq2seq_presentation_window.h"
+#include "ui/presentation/seq2seq_slides.h"
 #include "ui/seq2seq/seq2seq_figures.h"
 #include "ui/seq2seq/seq2seq_window.h"
 
@@ -16,6 +18,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QPointer>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableWidget>
@@ -165,11 +168,13 @@ private slots:
     }
 
     // Trained with and without attention, the two models are kept: the accuracy-by-length plot
-    // has a curve for each, side by side, and choosing an attention shows its model.
+    // has two curves for each (exact match, words right), side by side, and choosing an
+    // attention shows its model.
     void withAndWithoutAttentionSideBySide()
     {
         ui::Seq2SeqWindow window;
         window.show();
+        window.setCompareWithoutAttention(false);
         auto* choice = window.findChild<QComboBox*>(QStringLiteral("attentionChoice"));
         QVERIFY(choice);
         QCOMPARE(choice->count(), 6);
@@ -181,16 +186,123 @@ private slots:
         QVERIFY(finished.wait(120000));
         QCOMPARE(window.model()->attention, core::Seq2SeqAttention::Dot);
         QCustomPlot* plot = window.lengthCurves();
-        QCOMPARE(plot->graphCount(), 2);
+        QCOMPARE(plot->graphCount(), 4);
         QCOMPARE(plot->graph(0)->name(), QStringLiteral("no attention"));
-        QCOMPARE(plot->graph(1)->name(), QStringLiteral("Luong's dot attention"));
+        QCOMPARE(plot->graph(1)->name(), QStringLiteral("no attention, words right"));
+        QCOMPARE(plot->graph(2)->name(), QStringLiteral("Luong's dot attention"));
+        QCOMPARE(plot->graph(3)->name(), QStringLiteral("Luong's dot attention, words right"));
         // reverse: 3 to 8 letters, EOS not counted, one point a length
         QCOMPARE(plot->graph(0)->dataCount(), 6);
         QCOMPARE(plot->graph(0)->data()->at(0)->key, 3.0);
+        QCOMPARE(plot->graph(1)->dataCount(), 6);
         choice->setCurrentIndex(choice->findData(int(core::Seq2SeqAttention::None)));
         QCOMPARE(window.model()->attention, core::Seq2SeqAttention::None);
         QVERIFY(!window.showTrained(core::Seq2SeqAttention::Hard)); // not trained: unchanged
         QCOMPARE(window.model()->attention, core::Seq2SeqAttention::None);
+    }
+
+    // A variant chosen in the window (LSTM, two layers, bidirectional, general attention) is
+    // trained beside the same variant without attention on the same pairs: both kept, both
+    // curves in one plot, and the whole training one undo step that brings back what was
+    // there before (here: no model, no curves).
+    void variantTrainsWithAndWithoutAttentionAsOneUndoStep()
+    {
+        ui::Seq2SeqWindow window;
+        window.show();
+        window.setVariant(core::Seq2SeqCell::Lstm, 2, true);
+        QVERIFY(window.compareWithoutAttention()); // on by default
+        QSignalSpy finished(&window, &ui::Seq2SeqWindow::trainingFinished);
+        window.startTraining(QStringLiteral("copy"), 4, core::Seq2SeqAttention::General);
+        QVERIFY(finished.wait(120000));
+        const core::Seq2SeqModel* trained = window.model();
+        QVERIFY(trained);
+        QCOMPARE(trained->attention, core::Seq2SeqAttention::General);
+        QCOMPARE(trained->cell, core::Seq2SeqCell::Lstm);
+        QCOMPARE(trained->layers, 2);
+        QVERIFY(trained->bidirectional);
+        QCustomPlot* plot = window.lengthCurves();
+        QCOMPARE(plot->graphCount(), 4);
+        QCOMPARE(plot->graph(0)->name(), QStringLiteral("no attention"));
+        QCOMPARE(plot->graph(2)->name(), QStringLiteral("Luong's general attention"));
+        QCOMPARE(window.undoStack()->count(), 1);
+        QVERIFY(window.showTrained(core::Seq2SeqAttention::None));
+        QCOMPARE(window.model()->attention, core::Seq2SeqAttention::None);
+        QCOMPARE(window.model()->cell, core::Seq2SeqCell::Lstm);
+        QVERIFY(window.model()->bidirectional);
+        window.undoStack()->undo();
+        QVERIFY(!window.model());
+        QCOMPARE(plot->graphCount(), 0);
+        QVERIFY(!window.showTrained(core::Seq2SeqAttention::General));
+        window.undoStack()->redo();
+        QCOMPARE(window.model()->attention, core::Seq2SeqAttention::General);
+        QCOMPARE(plot->graphCount(), 4);
+        QVERIFY(window.showTrained(core::Seq2SeqAttention::None));
+    }
+
+    // The lecture's slides (File > Present…) carry each step's numbers: for the tiny model
+    // PyTorch made, decoder step 2's weights over the nine source positions and its likeliest
+    // next words' probabilities are PyTorch's (expected.json), and the context vector is the
+    // weighted sum of the encoder states, added up here.
+    void presentationSlidesShowTheStepsNumbers()
+    {
+        const QJsonObject expected = firstCase(QStringLiteral("tutorial-bahdanau"));
+        ui::Seq2SeqWindow window;
+        QVERIFY(!window.present()); // nothing translated yet
+        QVERIFY(window.openFolder(fixture(QStringLiteral("tutorial-bahdanau"))));
+        window.setSource(expected[QStringLiteral("text")].toString());
+        const QPointer<ui::Seq2SeqPresentationWindow> shown = window.present();
+        QVERIFY(shown);
+        QCOMPARE(shown->slideCount(), 5); // the encoder, then "mouse", ".", "black", EOS
+        shown->resize(1920, 1080);
+        QVERIFY(shown->slide().textsOf(ui::SlideText::Role::Header)[0]->text.contains(
+            QStringLiteral("encoder")));
+        QTest::keyClick(shown, Qt::Key_Right);
+        QTest::keyClick(shown, Qt::Key_Right);
+        QCOMPARE(shown->slideIndex(), 2);
+        const ui::Slide& slide = shown->slide();
+        const auto number = [](const QString& text) {
+            return QString(text).replace(QChar(0x2212), QLatin1Char('-')).toDouble();
+        };
+        const auto valuesOf = [&](const QString& name) {
+            int panel = -1;
+            for (std::size_t p = 0; p < slide.panels.size(); ++p)
+                if (slide.panels[p].name == name)
+                    panel = int(p);
+            std::map<int, double> values;
+            for (const ui::SlideText* text : slide.textsOf(ui::SlideText::Role::Value))
+                if (text->panel == panel)
+                    values[text->index] = number(text->text);
+            return values;
+        };
+        const QJsonObject step = expected[QStringLiteral("steps")].toArray()[1].toObject();
+        const QJsonArray attention = step[QStringLiteral("attention")].toArray();
+        const std::map<int, double> weights = valuesOf(QStringLiteral("weights"));
+        QCOMPARE(int(weights.size()), 9);
+        for (int j = 0; j < 9; ++j)
+            QVERIFY2(std::abs(weights.at(j) - attention[j].toDouble()) <= 0.005,
+                     qPrintable(QString::number(j)));
+        QCOMPARE(int(valuesOf(QStringLiteral("scores")).size()), 9);
+        std::vector<double> probabilities;
+        for (const QJsonValue& logProb : step[QStringLiteral("log_probs")].toArray())
+            probabilities.push_back(std::exp(logProb.toDouble()));
+        std::sort(probabilities.rbegin(), probabilities.rend());
+        const std::map<int, double> next = valuesOf(QStringLiteral("next"));
+        QCOMPARE(int(next.size()), 5);
+        for (int k = 0; k < 5; ++k)
+            QVERIFY(std::abs(next.at(k) - probabilities[std::size_t(k)]) <= 0.005);
+        // c = sum_j alpha_j h_j, its first number as the slide writes it (two decimals).
+        const core::Matrix& states = window.decoding()->encoderStates;
+        double first = 0.0;
+        for (int j = 0; j < 9; ++j)
+            first += attention[j].toDouble() * double(states(j, 0));
+        bool found = false;
+        for (const ui::SlideText* text : slide.textsOf(ui::SlideText::Role::Numbers))
+            found = found ||
+                    text->text.contains(QStringLiteral("= (%1,").arg(
+                        QString::number(first, 'f', 2).replace(QLatin1Char('-'), QChar(0x2212))));
+        QVERIFY(found);
+        QTest::keyClick(shown, Qt::Key_Escape);
+        QTRY_VERIFY(!shown);
     }
 
     // The alignment as a file: text stays text in SVG and PDF.

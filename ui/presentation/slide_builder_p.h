@@ -19,7 +19,8 @@
 
 // The parts of buildSlide, one file each: slide_builder.cpp (the frame, each step's panels and
 // the tokens), slide_text.cpp (type and numbers), slide_matrices.cpp (the layout search for
-// rows of matrices) and slide_focus.cpp (the one-query slide). Not used elsewhere.
+// rows of matrices) and slide_focus.cpp (the one-query slide). seq2seq_slides.cpp sets its type
+// with the same functions.
 namespace attn::ui::slide_detail {
 
 using core::Matrix;

@@ -4,9 +4,10 @@
 
 namespace attn::ui {
 
-Seq2SeqTrainJob::Seq2SeqTrainJob(core::Seq2SeqTaskData data, core::Seq2SeqTrainingSettings settings,
-                                 int steps, QObject* parent)
-    : QObject(parent), m_data(std::move(data)), m_settings(settings), m_steps(steps)
+Seq2SeqTrainJob::Seq2SeqTrainJob(core::Seq2SeqTaskData data,
+                                 std::vector<core::Seq2SeqTrainingSettings> variants, int steps,
+                                 QObject* parent)
+    : QObject(parent), m_data(std::move(data)), m_variants(std::move(variants)), m_steps(steps)
 {
 }
 
@@ -23,27 +24,39 @@ void Seq2SeqTrainJob::start()
         return;
     m_thread = std::thread([this] {
         try {
-            core::Seq2SeqTrainer trainer(m_data, m_settings);
+            std::vector<core::Seq2SeqTrainer> trainers;
+            for (const core::Seq2SeqTrainingSettings& settings : m_variants)
+                trainers.emplace_back(m_data, settings);
             // The held-out accuracy costs a decoding of every held-out pair: measured 20 times.
             const int every = std::max(1, m_steps / 20);
-            for (int step = 1; step <= m_steps && !m_cancel; ++step) {
-                const double loss = trainer.step();
-                const double accuracy =
-                    step % every == 0 || step == m_steps ? trainer.heldOutAccuracy() : -1.0;
-                m_mailbox.post(
-                    [this, step, loss, accuracy] { emit progress(step, loss, accuracy); });
-            }
+            for (int step = 1; step <= m_steps && !m_cancel; ++step)
+                for (std::size_t v = 0; v < trainers.size(); ++v) {
+                    const double loss = trainers[v].step();
+                    const double accuracy =
+                        step % every == 0 || step == m_steps ? trainers[v].heldOutAccuracy() : -1.0;
+                    m_mailbox.post([this, v, step, loss, accuracy] {
+                        emit progress(int(v), step, loss, accuracy);
+                    });
+                }
             if (m_cancel)
                 return;
-            auto model = std::make_shared<const core::Seq2SeqModel>(trainer.model());
-            const std::vector<core::Seq2SeqLengthAccuracy> lengths =
-                trainer.heldOutAccuracyByLength();
-            QVector<QPointF> byLength;
-            for (const core::Seq2SeqLengthAccuracy& entry : lengths)
-                byLength.append(QPointF(entry.length, double(entry.exact) / double(entry.pairs)));
-            const double accuracy = core::seq2seqExactShare(lengths);
-            m_mailbox.post(
-                [this, model, accuracy, byLength] { emit finished(model, accuracy, byLength); });
+            std::vector<Seq2SeqTrained> trained;
+            for (std::size_t v = 0; v < trainers.size(); ++v) {
+                Seq2SeqTrained t;
+                t.settings = m_variants[v];
+                t.model = std::make_shared<const core::Seq2SeqModel>(trainers[v].model());
+                const std::vector<core::Seq2SeqLengthAccuracy> lengths =
+                    trainers[v].heldOutAccuracyByLength();
+                for (const core::Seq2SeqLengthAccuracy& entry : lengths) {
+                    t.exactByLength.append(
+                        QPointF(entry.length, double(entry.exact) / double(entry.pairs)));
+                    t.tokensByLength.append(
+                        QPointF(entry.length, double(entry.rightTokens) / double(entry.tokens)));
+                }
+                t.accuracy = core::seq2seqExactShare(lengths);
+                trained.push_back(std::move(t));
+            }
+            m_mailbox.post([this, trained] { emit finished(trained); });
         } catch (const std::bad_alloc&) {
             m_mailbox.post([this] { emit failed(tr("Not enough memory to train the model.")); });
         } catch (const std::exception& e) {

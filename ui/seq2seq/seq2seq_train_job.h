@@ -10,37 +10,48 @@
 #include <atomic>
 #include <memory>
 #include <thread>
+#include <vector>
 
 namespace attn::ui {
 
-// Trains a sequence-to-sequence model off the UI thread, reporting the loss and the held-out
-// accuracy as it goes, and stops between steps when cancelled. One job per training; delete it
+// What one trained variant gives the window.
+struct Seq2SeqTrained
+{
+    core::Seq2SeqTrainingSettings settings;
+    std::shared_ptr<const core::Seq2SeqModel> model;
+    double accuracy = 0.0; // held-out exact match
+    // By source length (x: the length in tokens; Bahdanau et al. 2015, Fig. 2): the share of
+    // exact matches, and of target tokens right at their position.
+    QVector<QPointF> exactByLength, tokensByLength;
+};
+
+// Trains one or more sequence-to-sequence models on the same pairs off the UI thread, a step of
+// each in turn (with and without attention side by side), reporting the loss and the held-out
+// accuracy as they go, and stops between steps when cancelled. One job per training; delete it
 // to cancel and wait.
 class Seq2SeqTrainJob : public QObject
 {
     Q_OBJECT
 
 public:
-    Seq2SeqTrainJob(core::Seq2SeqTaskData data, core::Seq2SeqTrainingSettings settings, int steps,
-                    QObject* parent = nullptr);
+    Seq2SeqTrainJob(core::Seq2SeqTaskData data, std::vector<core::Seq2SeqTrainingSettings> variants,
+                    int steps, QObject* parent = nullptr);
     ~Seq2SeqTrainJob() override;
 
     void start();
     void cancel() { m_cancel = true; }
 
 signals:
-    // Every few steps: the step reached, its loss, the held-out exact-match share (-1 where not
-    // measured at this step).
-    void progress(int step, double loss, double accuracy);
-    // The trained model, its held-out exact-match share, and that share by source length
-    // (x: the length in tokens, y: the share; Bahdanau et al. 2015, Fig. 2).
-    void finished(std::shared_ptr<const attn::core::Seq2SeqModel> model, double accuracy,
-                  const QVector<QPointF>& byLength);
+    // Every few steps: the variant (an index into those given), the step reached, its loss, the
+    // held-out exact-match share (-1 where not measured at this step).
+    void progress(int variant, int step, double loss, double accuracy);
+    // Every variant trained, in the order given.
+    void finished(const std::vector<attn::ui::Seq2SeqTrained>& trained);
     void failed(const QString& message);
 
 private:
     core::Seq2SeqTaskData m_data;
-    core::Seq2SeqTrainingSettings m_settings;
+    std::vector<core::Seq2SeqTrainingSettings> m_variants;
     int m_steps;
     ThreadMailbox m_mailbox;
     std::thread m_thread;

@@ -1,6 +1,7 @@
 #include "ui/seq2seq/seq2seq_window.h"
 
 #include "ui/model/matrix_panels_view.h"
+#include "ui/presentation/seq2seq_presentation_window.h"
 #include "ui/seq2seq/seq2seq_figures.h"
 #include "ui/seq2seq/seq2seq_train_job.h"
 
@@ -26,6 +27,7 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTimer>
+#include <QUndoStack>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
@@ -36,59 +38,31 @@
 namespace attn::ui {
 namespace {
 
-constexpr core::Seq2SeqAttention kAttentions[] = {
-    core::Seq2SeqAttention::Bahdanau, core::Seq2SeqAttention::None,   core::Seq2SeqAttention::Dot,
-    core::Seq2SeqAttention::General,  core::Seq2SeqAttention::Concat, core::Seq2SeqAttention::Hard};
-
-QString attentionLabel(core::Seq2SeqAttention attention)
-{
-    switch (attention) {
-    case core::Seq2SeqAttention::None:
-        return Seq2SeqWindow::tr("no attention");
-    case core::Seq2SeqAttention::Bahdanau:
-        return Seq2SeqWindow::tr("additive (Bahdanau) attention");
-    case core::Seq2SeqAttention::Dot:
-        return Seq2SeqWindow::tr("Luong's dot attention");
-    case core::Seq2SeqAttention::General:
-        return Seq2SeqWindow::tr("Luong's general attention");
-    case core::Seq2SeqAttention::Concat:
-        return Seq2SeqWindow::tr("Luong's concat attention");
-    case core::Seq2SeqAttention::Hard:
-        return Seq2SeqWindow::tr("hard (argmax) attention");
-    }
-    return {};
-}
-
-// One curve per attention trained on `task` (a curve of another task clears the plot), the
-// attention's curve replaced when it is trained again: with and without attention side by side.
-void addLengthCurve(QCustomPlot& plot, const QString& task, const QString& name,
-                    const QVector<QPointF>& byLength)
-{
-    if (plot.property("task").toString() != task)
-        plot.clearGraphs();
-    plot.setProperty("task", task);
-    for (int g = 0; g < plot.graphCount(); ++g)
-        if (plot.graph(g)->name() == name)
-            plot.removeGraph(g--);
-    static const QColor colors[] = {QColor(0x00, 0x72, 0xb2), QColor(0xd5, 0x5e, 0x00),
-                                    QColor(0x00, 0x9e, 0x73), QColor(0xcc, 0x79, 0xa7),
-                                    QColor(0xe6, 0x9f, 0x00), QColor(0x56, 0xb4, 0xe9)};
-    QCPGraph* graph = plot.addGraph();
-    graph->setName(name);
-    graph->setPen(QPen(colors[(plot.graphCount() - 1) % 6], 2));
-    graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 5));
-    for (const QPointF& point : byLength)
-        graph->addData(point.x(), point.y());
-    plot.xAxis->rescale();
-    plot.replot(QCustomPlot::rpQueuedReplot);
-}
-
 QString quoted(const QString& word)
 {
     return QStringLiteral("“%1”").arg(word);
 }
 
 } // namespace
+
+QString Seq2SeqWindow::attentionLabel(core::Seq2SeqAttention attention)
+{
+    switch (attention) {
+    case core::Seq2SeqAttention::None:
+        return tr("no attention");
+    case core::Seq2SeqAttention::Bahdanau:
+        return tr("additive (Bahdanau) attention");
+    case core::Seq2SeqAttention::Dot:
+        return tr("Luong's dot attention");
+    case core::Seq2SeqAttention::General:
+        return tr("Luong's general attention");
+    case core::Seq2SeqAttention::Concat:
+        return tr("Luong's concat attention");
+    case core::Seq2SeqAttention::Hard:
+        return tr("hard (argmax) attention");
+    }
+    return {};
+}
 
 Seq2SeqWindow::Seq2SeqWindow(QWidget* parent) : QMainWindow(parent)
 {
@@ -103,6 +77,7 @@ Seq2SeqWindow::~Seq2SeqWindow() = default;
 
 void Seq2SeqWindow::buildControls()
 {
+    m_undo = new QUndoStack(this);
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = file->addAction(tr("&Open Model Folder…"), this, &Seq2SeqWindow::chooseFolder);
     open->setShortcut(QKeySequence::Open);
@@ -124,9 +99,19 @@ void Seq2SeqWindow::buildControls()
     QAction* exportAction =
         file->addAction(tr("&Export Figure…"), this, &Seq2SeqWindow::exportFigure);
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    QAction* presentAction = file->addAction(tr("&Present…"), this, [this] { present(); });
+    presentAction->setObjectName(QStringLiteral("presentAction"));
+    presentAction->setShortcut(QKeySequence(Qt::Key_F5));
     file->addSeparator();
     QAction* close = file->addAction(tr("&Close"), this, &QWidget::close);
     close->setShortcut(QKeySequence::Close);
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_undo->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    edit->addAction(undo);
+    QAction* redo = m_undo->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(redo);
 
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
@@ -194,78 +179,7 @@ void Seq2SeqWindow::buildControls()
     m_states = new MatrixPanelsView(m_tabs);
     m_states->setObjectName(QStringLiteral("statesView"));
     m_tabs->addTab(m_states, tr("Hidden States"));
-    // Training: a built-in task, its loss and held-out accuracy as it learns.
-    auto* trainingPage = new QWidget(m_tabs);
-    auto* trainingLayout = new QVBoxLayout(trainingPage);
-    auto* trainRow = new QHBoxLayout;
-    trainRow->addWidget(new QLabel(tr("Train on"), trainingPage));
-    m_task = new QComboBox(trainingPage);
-    m_task->addItem(tr("dates (27 nov 2026 → 2026-11-27)"), QStringLiteral("dates"));
-    m_task->addItem(tr("reverse (a b c → c b a)"), QStringLiteral("reverse"));
-    m_task->addItem(tr("sort (c a b → a b c)"), QStringLiteral("sort"));
-    m_task->addItem(tr("copy (a b c → a b c)"), QStringLiteral("copy"));
-    m_task->addItem(tr("English → French (the black cat → le chat noir)"),
-                    QStringLiteral("english-french"));
-    trainRow->addWidget(m_task);
-    m_attention = new QComboBox(trainingPage);
-    m_attention->setObjectName(QStringLiteral("attentionChoice"));
-    for (const core::Seq2SeqAttention attention : kAttentions)
-        m_attention->addItem(attentionLabel(attention), int(attention));
-    m_attention->setToolTip(tr("The decoder's attention. A model trained here with each is "
-                               "kept: choosing one shows its translation and alignment."));
-    connect(m_attention, &QComboBox::currentIndexChanged, this,
-            [this] { showTrained(core::Seq2SeqAttention(m_attention->currentData().toInt())); });
-    // Both choices may shrink to a few letters: the row fits 1024 pixels.
-    for (QComboBox* box : {m_task, m_attention}) {
-        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        box->setMinimumContentsLength(10);
-    }
-    trainRow->addWidget(m_attention);
-    trainRow->addWidget(new QLabel(tr("steps"), trainingPage));
-    m_steps = new QSpinBox(trainingPage);
-    m_steps->setRange(10, 100000);
-    m_steps->setValue(400);
-    m_steps->setToolTip(tr("Minibatches of 32 sentence pairs"));
-    trainRow->addWidget(m_steps);
-    m_train = new QPushButton(tr("Train"), trainingPage);
-    connect(m_train, &QPushButton::clicked, this, [this] {
-        if (m_job) {
-            m_job.reset();
-            m_train->setText(tr("Train"));
-            setMessage(tr("Training stopped; the model shown is unchanged."));
-            return;
-        }
-        startTraining(m_task->currentData().toString(), m_steps->value(),
-                      core::Seq2SeqAttention(m_attention->currentData().toInt()));
-    });
-    trainRow->addWidget(m_train);
-    m_status = new QLabel(trainingPage);
-    m_status->setWordWrap(true);
-    trainRow->addWidget(m_status, 1);
-    trainingLayout->addLayout(trainRow);
-    m_curves = new QCustomPlot(trainingPage);
-    trainingLayout->addWidget(m_curves, 1);
-    m_curves->addGraph();
-    m_curves->graph(0)->setName(tr("loss per word"));
-    m_curves->graph(0)->setPen(QPen(QColor(0x00, 0x72, 0xb2), 1.5));
-    m_curves->addGraph(m_curves->xAxis, m_curves->yAxis2);
-    m_curves->graph(1)->setName(tr("held-out exact match"));
-    m_curves->graph(1)->setPen(QPen(QColor(0xd5, 0x5e, 0x00), 2));
-    m_curves->graph(1)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 5));
-    m_curves->xAxis->setLabel(tr("step"));
-    m_curves->yAxis->setLabel(tr("loss per word (nats)"));
-    m_curves->yAxis2->setLabel(tr("held-out exact match"));
-    m_curves->yAxis2->setVisible(true);
-    m_curves->yAxis2->setRange(0, 1);
-    m_curves->legend->setVisible(true);
-    m_lengthCurves = new QCustomPlot(trainingPage);
-    m_lengthCurves->setObjectName(QStringLiteral("lengthCurves"));
-    m_lengthCurves->xAxis->setLabel(tr("source length (tokens)"));
-    m_lengthCurves->yAxis->setLabel(tr("held-out exact match"));
-    m_lengthCurves->yAxis->setRange(0, 1.05);
-    m_lengthCurves->legend->setVisible(true);
-    trainingLayout->addWidget(m_lengthCurves, 1);
-    m_tabs->addTab(trainingPage, tr("Training"));
+    m_tabs->addTab(buildTrainingPage(m_tabs), tr("Training"));
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] { refreshStep(); });
 
     auto* stepPanel = new QWidget(splitter);
@@ -329,6 +243,7 @@ void Seq2SeqWindow::chooseFolder()
 void Seq2SeqWindow::setModel(std::shared_ptr<const core::Seq2SeqModel> model, const QString& name)
 {
     m_model = std::move(model);
+    m_modelName = name;
     const QString attention = attentionLabel(m_model->attention);
     const QString cell =
         m_model->cell == core::Seq2SeqCell::Gru ? QStringLiteral("GRU") : QStringLiteral("LSTM");
@@ -541,73 +456,17 @@ void Seq2SeqWindow::refreshStep()
     }
 }
 
-bool Seq2SeqWindow::showTrained(core::Seq2SeqAttention attention)
+Seq2SeqPresentationWindow* Seq2SeqWindow::present()
 {
-    const QString task = m_task->currentData().toString();
-    const auto it = m_trained.find({task, int(attention)});
-    if (it == m_trained.end())
-        return false;
-    setModel(it->second, tr("%1 (trained here)").arg(task));
-    return true;
-}
-
-void Seq2SeqWindow::startTraining(const QString& task, int steps, core::Seq2SeqAttention attention)
-{
-    const auto kind = core::parseSeq2SeqTask(task.toStdString());
-    if (!kind) {
-        setMessage(tr("There is no built-in task “%1”.").arg(task));
-        return;
+    if (!m_model || !m_decoding) {
+        setMessage(tr("Translate a sentence first: the slides show its decoding."));
+        return nullptr;
     }
-    // The choices show what is trained (a call from outside the training row included).
-    {
-        const QSignalBlocker blockTask(m_task), blockAttention(m_attention);
-        m_task->setCurrentIndex(std::max(0, m_task->findData(task)));
-        m_attention->setCurrentIndex(m_attention->findData(int(attention)));
-    }
-    core::Seq2SeqTrainingSettings settings;
-    settings.attention = attention;
-    m_job = std::make_unique<Seq2SeqTrainJob>(core::makeSeq2SeqTask(*kind, 20000, 200, 7), settings,
-                                              steps);
-    m_curves->graph(0)->data()->clear();
-    m_curves->graph(1)->data()->clear();
-    m_curves->xAxis->setRange(0, steps);
-    m_tabs->setCurrentWidget(m_curves->parentWidget());
-    m_train->setText(tr("Stop"));
-    connect(m_job.get(), &Seq2SeqTrainJob::progress, this,
-            [this, steps](int step, double loss, double accuracy) {
-                m_curves->graph(0)->addData(step, loss);
-                if (accuracy >= 0.0)
-                    m_curves->graph(1)->addData(step, accuracy);
-                m_curves->yAxis->rescale();
-                m_curves->yAxis->setRangeLower(0);
-                m_curves->replot(QCustomPlot::rpQueuedReplot);
-                m_status->setText(
-                    tr("step %1 of %2 · loss %3").arg(step).arg(steps).arg(loss, 0, 'f', 4));
-            });
-    connect(m_job.get(), &Seq2SeqTrainJob::finished, this,
-            [this, task, attention](std::shared_ptr<const core::Seq2SeqModel> model,
-                                    double accuracy, const QVector<QPointF>& byLength) {
-                m_trained[{task, int(attention)}] = model;
-                addLengthCurve(*m_lengthCurves, task, attentionLabel(attention), byLength);
-                m_job.reset();
-                m_train->setText(tr("Train"));
-                m_status->setText(tr("held-out exact match %1%").arg(accuracy * 100.0, 0, 'f', 1));
-                if (m_source->text().trimmed().isEmpty())
-                    m_source->setText(task == QStringLiteral("dates")
-                                          ? QStringLiteral("27 nov 2026")
-                                      : task == QStringLiteral("english-french")
-                                          ? QStringLiteral("the black cat ate the mouse")
-                                          : QStringLiteral("c a f b e"));
-                setModel(std::move(model), tr("%1 (trained here)").arg(task));
-                m_tabs->setCurrentWidget(m_alignment);
-                emit trainingFinished();
-            });
-    connect(m_job.get(), &Seq2SeqTrainJob::failed, this, [this](const QString& message) {
-        m_job.reset();
-        m_train->setText(tr("Train"));
-        setMessage(tr("Training failed: %1").arg(message));
-    });
-    m_job->start();
+    auto* window = new Seq2SeqPresentationWindow(m_model, *m_decoding);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    connect(this, &QObject::destroyed, window, &QWidget::close);
+    window->showFullScreen();
+    return window;
 }
 
 void Seq2SeqWindow::exportFigure()

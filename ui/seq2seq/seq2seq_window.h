@@ -3,10 +3,14 @@
 #include "core/seq2seq/seq2seq_model.h"
 
 #include <QMainWindow>
+#include <QPointF>
+#include <QVector>
 #include <map>
 #include <memory>
 #include <optional>
+#include <vector>
 
+class QCheckBox;
 class QComboBox;
 class QCustomPlot;
 class QLabel;
@@ -15,11 +19,15 @@ class QPushButton;
 class QSpinBox;
 class QTabWidget;
 class QTableWidget;
+class QUndoStack;
 
 namespace attn::ui {
 
 class MatrixPanelsView;
+class Seq2SeqPresentationWindow;
 class Seq2SeqTrainJob;
+class Seq2SeqTrainCommand;
+struct Seq2SeqTrained;
 
 // The encoder-decoder translating word by word: a source sentence, the decoder's steps one at
 // a time (the scores over the source, the weights, the next-word distribution, the word
@@ -42,10 +50,16 @@ public:
     // Decoding steps shown: 0 (none yet) to the decoding's length.
     int shownSteps() const { return m_shown; }
     void showSteps(int steps);
-    // Trains a fresh model on a built-in task with this attention; the models trained here are
-    // kept, one per task and attention, so that choosing another attention shows its model.
+    // Trains a fresh model on a built-in task with this attention, in the variant the training
+    // row chooses (cell, layers, bidirectional encoder), and beside it the same variant without
+    // attention when compareWithoutAttention() (both on the same pairs); the models trained here
+    // are kept, one per task and attention, so that choosing another attention shows its
+    // model. What a training gives is one undo step.
     void startTraining(const QString& task, int steps,
                        core::Seq2SeqAttention attention = core::Seq2SeqAttention::Bahdanau);
+    void setVariant(core::Seq2SeqCell cell, int layers, bool bidirectional);
+    void setCompareWithoutAttention(bool compare);
+    bool compareWithoutAttention() const;
     // Shows the model trained here on the task chosen with this attention, if there is one.
     bool showTrained(core::Seq2SeqAttention attention);
 
@@ -58,12 +72,40 @@ public:
     QTableWidget* nextWordTable() const { return m_nextWords; }
     QLabel* translationLabel() const { return m_translation; }
     bool isTraining() const { return m_job != nullptr; }
+    QUndoStack* undoStack() const { return m_undo; }
+    // Opens the lecture slides of the current decoding (the encoder, then each decoder step),
+    // full screen; null with a message when nothing is translated yet.
+    Seq2SeqPresentationWindow* present();
+    // "no attention", "additive (Bahdanau) attention", ...
+    static QString attentionLabel(core::Seq2SeqAttention attention);
+
+    // What trainings here gave: the model shown, those kept, the accuracy-by-length curves.
+    struct LengthCurve
+    {
+        QString task;
+        int attention = 0;
+        QVector<QPointF> exact, tokens; // Seq2SeqTrained's
+    };
+    struct TrainedState
+    {
+        std::shared_ptr<const core::Seq2SeqModel> model;
+        QString name;
+        std::map<std::pair<QString, int>, std::shared_ptr<const core::Seq2SeqModel>> trained;
+        std::vector<LengthCurve> curves;
+    };
 
 signals:
     void trainingFinished();
 
 private:
+    friend class Seq2SeqTrainCommand;
+
     void buildControls();
+    QWidget* buildTrainingPage(QWidget* parent); // seq2seq_window_training.cpp
+    void trainingFinishedWith(const QString& task, const std::vector<Seq2SeqTrained>& trained);
+    TrainedState trainedState() const;
+    void restoreTrained(const TrainedState& state);
+    void redrawLengthCurves(const QString& task);
     void translate();
     void refreshStep();
     void chooseFolder();
@@ -94,10 +136,18 @@ private:
     QTableWidget* m_nextWords = nullptr;
     QCustomPlot* m_curves = nullptr;
     QComboBox* m_attention = nullptr;
-    // Held-out exact match by source length, one graph per attention trained on the task.
+    QComboBox* m_cell = nullptr;
+    QComboBox* m_layers = nullptr;
+    QCheckBox* m_bidirectional = nullptr;
+    QCheckBox* m_compare = nullptr;
+    // Held-out accuracy by source length, two graphs (exact match, tokens right) per attention
+    // trained on the task.
     QCustomPlot* m_lengthCurves = nullptr;
+    QString m_modelName;
     std::map<std::pair<QString, int>, std::shared_ptr<const core::Seq2SeqModel>> m_trained;
+    std::vector<LengthCurve> m_curveData;
     std::unique_ptr<Seq2SeqTrainJob> m_job;
+    QUndoStack* m_undo = nullptr;
 };
 
 } // namespace attn::ui
