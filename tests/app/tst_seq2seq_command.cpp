@@ -95,6 +95,18 @@ private slots:
                                   QStringLiteral("a b c"), QStringLiteral("--dump"), dump});
         QCOMPARE(trained.code, 0);
         QVERIFY(trained.out.startsWith(QStringLiteral("reverse: 5 steps, loss ")));
+        // The held-out accuracy by source length, in buckets of five tokens (Bahdanau et al.
+        // 2015, Fig. 2): reverse's 3 to 8 letters fall in two, 200 pairs in all.
+        const QStringList lines = trained.out.split(QLatin1Char('\n'));
+        QCOMPARE(lines.value(1), QStringLiteral("source tokens  pairs  exact match  words right"));
+        int pairs = 0;
+        for (int i = 2; i <= 3; ++i) {
+            const QStringList fields = lines.value(i).simplified().split(QLatin1Char(' '));
+            QCOMPARE(fields.size(), 6);
+            QCOMPARE(fields[0], i == 2 ? QStringLiteral("0-4") : QStringLiteral("5-9"));
+            pairs += fields[1].toInt();
+        }
+        QCOMPARE(pairs, 200);
         const QJsonObject training = readJson(dump)[QStringLiteral("training")].toObject();
         QCOMPARE(training[QStringLiteral("loss")].toArray().size(), 5);
         QVERIFY(training[QStringLiteral("accuracy")].toDouble() >= 0.0);
