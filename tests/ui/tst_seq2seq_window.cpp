@@ -305,6 +305,44 @@ private slots:
         QTRY_VERIFY(!shown);
     }
 
+    // Every variant's slides are laid out: without attention a step has no scores and no
+    // weights, only the next words; Luong's and hard attention have their own lines.
+    void presentationSlidesOfEveryVariant_data()
+    {
+        QTest::addColumn<QString>("folder");
+        QTest::addColumn<bool>("scored");
+        QTest::newRow("no attention") << QStringLiteral("tutorial-no-attention") << false;
+        QTest::newRow("Luong's dot") << QStringLiteral("luong-dot") << true;
+        QTest::newRow("hard") << QStringLiteral("hard") << true;
+        QTest::newRow("bidirectional") << QStringLiteral("bidirectional-gru-bahdanau") << true;
+    }
+
+    void presentationSlidesOfEveryVariant()
+    {
+        QFETCH(QString, folder);
+        QFETCH(bool, scored);
+        const core::Seq2SeqModel model = core::loadSeq2SeqModel(fixture(folder));
+        const core::Seq2SeqDecoding decoding =
+            core::decodeGreedy(model, firstCase(folder)[QStringLiteral("text")].toString());
+        QCOMPARE(ui::seq2seqSlideCount(decoding), 1 + int(decoding.steps.size()));
+        for (int i = 0; i < ui::seq2seqSlideCount(decoding); ++i) {
+            const ui::Slide slide = ui::buildSeq2SeqSlide(
+                model, decoding, i, ui::PresentationTheme::Light, QSizeF(1024, 768));
+            QCOMPARE(slide.textsOf(ui::SlideText::Role::Header).size(), std::size_t(1));
+            QVERIFY(!slide.textsOf(ui::SlideText::Role::Numbers).empty());
+            QStringList names;
+            for (const ui::SlidePanel& panel : slide.panels)
+                names << panel.name;
+            if (i == 0)
+                QCOMPARE(names, QStringList{QStringLiteral("states")});
+            else if (scored)
+                QCOMPARE(names, (QStringList{QStringLiteral("scores"), QStringLiteral("weights"),
+                                             QStringLiteral("next")}));
+            else
+                QCOMPARE(names, QStringList{QStringLiteral("next")});
+        }
+    }
+
     // The alignment as a file: text stays text in SVG and PDF.
     void alignmentExports()
     {

@@ -3,6 +3,7 @@
 #include "ui/presentation/slide_builder_p.h"
 
 #include <QCoreApplication>
+#include <QTextDocument>
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -33,7 +34,7 @@ QString targetWord(const core::Seq2SeqModel& model, int id)
 }
 
 // "(0.12, −0.40, 0.33, …)": the first `shown` numbers of a vector.
-QString vectorText(const core::RowVector& v, int shown = 4)
+QString vectorText(const core::RowVector& v, int shown = 3)
 {
     QStringList parts;
     for (Eigen::Index i = 0; i < std::min<Eigen::Index>(v.size(), shown); ++i)
@@ -78,11 +79,13 @@ public:
         std::vector<std::pair<QString, QString>> lines =
             index == 0 ? encoderLines() : stepLines(d.steps[std::size_t(index - 1)]);
         for (const auto& [equation, numbers] : lines) {
-            addText(SlideText::Role::Caption, equation, mathFont(30 * s), style.text,
-                    QRectF(margin, y, width * 0.45, 40 * s), Qt::AlignLeft | Qt::AlignVCenter,
-                    true);
-            addText(SlideText::Role::Numbers, numbers, mathFont(30 * s), style.accent,
-                    QRectF(margin + width * 0.46, y, width * 0.54, 40 * s),
+            // Each column's line shrinks to fit its width (a 1024-pixel projector included).
+            const double split = width * 0.4;
+            addText(SlideText::Role::Caption, equation, fitted(equation, 30 * s, split - 12 * s),
+                    style.text, QRectF(margin, y, split - 12 * s, 40 * s),
+                    Qt::AlignLeft | Qt::AlignVCenter, true);
+            addText(SlideText::Role::Numbers, numbers, fitted(numbers, 30 * s, width - split),
+                    style.accent, QRectF(margin + split, y, width - split, 40 * s),
                     Qt::AlignLeft | Qt::AlignVCenter, true);
             y += 44 * s;
         }
@@ -95,6 +98,22 @@ public:
     }
 
 private:
+    // The math font at `pixels`, or smaller until `html` fits one line of `width`.
+    static QFont fitted(const QString& html, double pixels, double width)
+    {
+        QTextDocument document;
+        document.setDocumentMargin(0);
+        QFont font = mathFont(pixels);
+        for (; pixels > 9.0; pixels *= 0.93) {
+            font = mathFont(pixels);
+            document.setDefaultFont(font);
+            document.setHtml(html);
+            if (document.idealWidth() <= width)
+                break;
+        }
+        return font;
+    }
+
     QString cellName() const
     {
         return m.cell == core::Seq2SeqCell::Gru ? QStringLiteral("GRU") : QStringLiteral("LSTM");
@@ -112,8 +131,7 @@ private:
                 : Words::tr("<i>h</i><sub><i>j</i></sub> = %1(<i>E x</i><sub><i>j</i></sub>, "
                             "<i>h</i><sub><i>j</i>−1</sub>)")
                       .arg(cellName()),
-            Words::tr("%1 source tokens, EOS included: %2 states of %3 numbers")
-                .arg(source.size())
+            Words::tr("%1 tokens with EOS: %1 states of %2 numbers")
                 .arg(d.encoderStates.rows())
                 .arg(d.encoderStates.cols()));
         const core::RowVector last = d.encoderStates.bottomRows(1);
@@ -160,9 +178,6 @@ private:
                                Words::tr("highest: <i>e</i><sub>%1</sub> = %2 (“%3”)")
                                    .arg(best + 1)
                                    .arg(cellNumber(double(step.scores(best)), 2), word));
-            double sum = 0.0;
-            for (Eigen::Index j = 0; j < step.scores.size(); ++j)
-                sum += std::exp(double(step.scores(j) - step.scores(best)));
             lines.emplace_back(
                 m.attention == core::Seq2SeqAttention::Hard
                     ? Words::tr("hard: <i>α</i> = one-hot(argmax<sub><i>j</i></sub> "
@@ -172,9 +187,11 @@ private:
                                      "sub>)"),
                 m.attention == core::Seq2SeqAttention::Hard
                     ? QStringLiteral("<i>α</i><sub>%1</sub> = 1").arg(best + 1)
-                    : QStringLiteral("<i>α</i><sub>%1</sub> = 1 / %2 = %3")
+                    : QStringLiteral("<i>α</i><sub>%1</sub> = exp(%2) / ∑<sub><i>k</i></sub> "
+                                     "exp(<i>e</i><sub><i>k</i></sub>) = %3")
                           .arg(best + 1)
-                          .arg(cellNumber(sum, 2), cellNumber(double(step.attention(best)), 2)));
+                          .arg(cellNumber(double(step.scores(best)), 2),
+                               cellNumber(double(step.attention(best)), 2)));
             // The two largest weights written out, the rest summed in "…".
             std::vector<Eigen::Index> order(std::size_t(step.attention.size()));
             std::iota(order.begin(), order.end(), Eigen::Index(0));

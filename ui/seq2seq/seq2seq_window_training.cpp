@@ -47,10 +47,25 @@ constexpr core::Seq2SeqAttention kAttentions[] = {
     core::Seq2SeqAttention::Bahdanau, core::Seq2SeqAttention::None,   core::Seq2SeqAttention::Dot,
     core::Seq2SeqAttention::General,  core::Seq2SeqAttention::Concat, core::Seq2SeqAttention::Hard};
 
-// The Okabe-Ito colours: told apart in colour blindness and on a projector.
-const QColor kCurveColors[] = {QColor(0x00, 0x72, 0xb2), QColor(0xd5, 0x5e, 0x00),
-                               QColor(0x00, 0x9e, 0x73), QColor(0xcc, 0x79, 0xa7),
-                               QColor(0xe6, 0x9f, 0x00), QColor(0x56, 0xb4, 0xe9)};
+// One Okabe-Ito colour per attention (told apart in colour blindness and on a projector), the
+// same in both plots: no attention orange, additive blue.
+QColor curveColor(core::Seq2SeqAttention attention)
+{
+    static const QColor colors[] = {QColor(0xd5, 0x5e, 0x00), QColor(0x00, 0x72, 0xb2),
+                                    QColor(0x00, 0x9e, 0x73), QColor(0xcc, 0x79, 0xa7),
+                                    QColor(0xe6, 0x9f, 0x00), QColor(0x56, 0xb4, 0xe9)};
+    return colors[std::size_t(attention) % std::size(colors)];
+}
+
+// A legend that hides little of the curves: small type, in a corner.
+void placeLegend(QCustomPlot& plot, Qt::Alignment corner)
+{
+    plot.legend->setVisible(true);
+    QFont font = plot.legend->font();
+    font.setPointSizeF(font.pointSizeF() * 0.85);
+    plot.legend->setFont(font);
+    plot.axisRect()->insetLayout()->setInsetAlignment(0, corner);
+}
 
 } // namespace
 
@@ -135,10 +150,12 @@ QWidget* Seq2SeqWindow::buildTrainingPage(QWidget* parent)
     m_compare->setToolTip(tr("Trains a second model of the same variant without attention on "
                              "the same pairs, and plots both by sentence length."));
     variantRow->addWidget(m_compare);
+    variantRow->addStretch(1);
+    trainingLayout->addLayout(variantRow);
+    // On a line of its own: two models' accuracies fit a 1024-pixel window.
     m_status = new QLabel(trainingPage);
     m_status->setWordWrap(true);
-    variantRow->addWidget(m_status, 1);
-    trainingLayout->addLayout(variantRow);
+    trainingLayout->addWidget(m_status);
 
     m_curves = new QCustomPlot(trainingPage);
     m_curves->setObjectName(QStringLiteral("trainingCurves"));
@@ -148,13 +165,14 @@ QWidget* Seq2SeqWindow::buildTrainingPage(QWidget* parent)
     m_curves->yAxis2->setLabel(tr("held-out exact match"));
     m_curves->yAxis2->setVisible(true);
     m_curves->yAxis2->setRange(0, 1);
-    m_curves->legend->setVisible(true);
+    placeLegend(*m_curves, Qt::AlignRight | Qt::AlignVCenter);
     m_lengthCurves = new QCustomPlot(trainingPage);
     m_lengthCurves->setObjectName(QStringLiteral("lengthCurves"));
     m_lengthCurves->xAxis->setLabel(tr("source length (tokens)"));
     m_lengthCurves->yAxis->setLabel(tr("held-out accuracy"));
     m_lengthCurves->yAxis->setRange(0, 1.05);
-    m_lengthCurves->legend->setVisible(true);
+    // The curve without attention falls from the top left: the bottom left stays clear.
+    placeLegend(*m_lengthCurves, Qt::AlignLeft | Qt::AlignBottom);
     trainingLayout->addWidget(m_lengthCurves, 1);
     return trainingPage;
 }
@@ -214,11 +232,10 @@ void Seq2SeqWindow::redrawLengthCurves(const QString& task)
 {
     QCustomPlot& plot = *m_lengthCurves;
     plot.clearGraphs();
-    int drawn = 0;
     for (const LengthCurve& curve : m_curveData) {
         if (curve.task != task)
             continue;
-        const QColor color = kCurveColors[drawn++ % std::size(kCurveColors)];
+        const QColor color = curveColor(core::Seq2SeqAttention(curve.attention));
         const QString name = attentionLabel(core::Seq2SeqAttention(curve.attention));
         QCPGraph* exact = plot.addGraph();
         exact->setName(name);
@@ -249,6 +266,7 @@ void Seq2SeqWindow::startTraining(const QString& task, int steps, core::Seq2SeqA
         m_task->setCurrentIndex(std::max(0, m_task->findData(task)));
         m_attention->setCurrentIndex(m_attention->findData(int(attention)));
     }
+    m_steps->setValue(steps);
     core::Seq2SeqTrainingSettings settings = core::seq2seqTaskDefaults(*kind).settings;
     settings.attention = attention;
     settings.cell = core::Seq2SeqCell(m_cell->currentData().toInt());
@@ -268,7 +286,7 @@ void Seq2SeqWindow::startTraining(const QString& task, int steps, core::Seq2SeqA
                                               steps);
     m_curves->clearGraphs();
     for (std::size_t v = 0; v < variants.size(); ++v) {
-        const QColor color = kCurveColors[v % std::size(kCurveColors)];
+        const QColor color = curveColor(variants[v].attention);
         const QString name = attentionLabel(variants[v].attention);
         QCPGraph* loss = m_curves->addGraph();
         loss->setName(tr("loss per word, %1").arg(name));
