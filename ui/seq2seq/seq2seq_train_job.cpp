@@ -1,5 +1,7 @@
 #include "ui/seq2seq/seq2seq_train_job.h"
 
+#include <QPointer>
+
 #include <new>
 
 namespace attn::ui {
@@ -35,7 +37,10 @@ void Seq2SeqTrainJob::start()
                     const double accuracy =
                         step % every == 0 || step == m_steps ? trainers[v].heldOutAccuracy() : -1.0;
                     m_mailbox.post([this, v, step, loss, accuracy] {
-                        emit progress(int(v), step, loss, accuracy);
+                        const QPointer<Seq2SeqTrainJob> alive(this);
+                        emit variantProgress(int(v), step, loss, accuracy);
+                        if (alive && v == 0)
+                            emit progress(step, loss, accuracy);
                     });
                 }
             if (m_cancel)
@@ -56,7 +61,14 @@ void Seq2SeqTrainJob::start()
                 t.accuracy = core::seq2seqExactShare(lengths);
                 trained.push_back(std::move(t));
             }
-            m_mailbox.post([this, trained] { emit finished(trained); });
+            m_mailbox.post([this, trained] {
+                // A receiver may delete the job (that is how a window ends a training).
+                const QPointer<Seq2SeqTrainJob> alive(this);
+                emit variantsFinished(trained);
+                if (alive)
+                    emit finished(trained.front().model, trained.front().accuracy,
+                                  trained.front().exactByLength);
+            });
         } catch (const std::bad_alloc&) {
             m_mailbox.post([this] { emit failed(tr("Not enough memory to train the model.")); });
         } catch (const std::exception& e) {

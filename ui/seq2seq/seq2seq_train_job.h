@@ -36,6 +36,12 @@ class Seq2SeqTrainJob : public QObject
 public:
     Seq2SeqTrainJob(core::Seq2SeqTaskData data, std::vector<core::Seq2SeqTrainingSettings> variants,
                     int steps, QObject* parent = nullptr);
+    // One model.
+    Seq2SeqTrainJob(core::Seq2SeqTaskData data, const core::Seq2SeqTrainingSettings& settings,
+                    int steps, QObject* parent = nullptr)
+        : Seq2SeqTrainJob(std::move(data), std::vector{settings}, steps, parent)
+    {
+    }
     ~Seq2SeqTrainJob() override;
 
     void start();
@@ -44,9 +50,13 @@ public:
 signals:
     // Every few steps: the variant (an index into those given), the step reached, its loss, the
     // held-out exact-match share (-1 where not measured at this step).
-    void progress(int variant, int step, double loss, double accuracy);
+    void variantProgress(int variant, int step, double loss, double accuracy);
     // Every variant trained, in the order given.
-    void finished(const std::vector<attn::ui::Seq2SeqTrained>& trained);
+    void variantsFinished(const std::vector<attn::ui::Seq2SeqTrained>& trained);
+    // The same for the first variant alone.
+    void progress(int step, double loss, double accuracy);
+    void finished(std::shared_ptr<const attn::core::Seq2SeqModel> model, double accuracy,
+                  const QVector<QPointF>& byLength);
     void failed(const QString& message);
 
 private:

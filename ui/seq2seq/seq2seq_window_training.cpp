@@ -299,7 +299,7 @@ void Seq2SeqWindow::startTraining(const QString& task, int steps, core::Seq2SeqA
     m_curves->xAxis->setRange(0, steps);
     m_tabs->setCurrentWidget(m_curves->parentWidget());
     m_train->setText(tr("Stop"));
-    connect(m_job.get(), &Seq2SeqTrainJob::progress, this,
+    connect(m_job.get(), &Seq2SeqTrainJob::variantProgress, this,
             [this, steps](int variant, int step, double loss, double accuracy) {
                 m_curves->graph(2 * variant)->addData(step, loss);
                 if (accuracy >= 0.0)
@@ -311,7 +311,7 @@ void Seq2SeqWindow::startTraining(const QString& task, int steps, core::Seq2SeqA
                     m_status->setText(
                         tr("step %1 of %2 · loss %3").arg(step).arg(steps).arg(loss, 0, 'f', 4));
             });
-    connect(m_job.get(), &Seq2SeqTrainJob::finished, this,
+    connect(m_job.get(), &Seq2SeqTrainJob::variantsFinished, this,
             [this, task](const std::vector<Seq2SeqTrained>& trained) {
                 m_job.reset();
                 m_train->setText(tr("Train"));
