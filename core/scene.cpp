@@ -157,6 +157,14 @@ void reshapeModel(Scene& scene, int dModel, int heads, int dK, int dV, std::uint
     }
     scene.weights = std::move(weights);
     scene.seed = seed;
+    if (isStacked(scene)) { // every block drawn again for the new shape, as the first
+        const int count = int(scene.layers.size());
+        const int dFeedForward = dModel == scene.layers.front().W1.rows()
+                                     ? scene.layers.front().dFeedForward()
+                                     : 2 * dModel;
+        scene.layers.clear();
+        setLayerCount(scene, count, dFeedForward);
+    }
     try {
         fitOneHotVocabulary(scene);
     } catch (const Error&) {

@@ -5,6 +5,7 @@
 #include "model/intervention.h"
 #include "model_weights.h"
 #include "problem.h"
+#include "scene_layers.h"
 #include "tokenizer.h"
 
 #include <QString>
@@ -28,6 +29,7 @@ struct ViewSettings
     // column must be 1"); core::orientWeights gives the matrix to draw.
     bool transposed = false;
     QString colorScale = QStringLiteral("fixed"); // weights' colours: "fixed" 0 to 1, or "data"
+    int layer = 0;                                // the stacked layer whose heads are shown, from 0
 
     bool operator==(const ViewSettings&) const = default;
 };
@@ -65,6 +67,10 @@ struct Scene : AttentionSettings // score, normalization, temperature, fill, mas
     PositionalSettings positional;
     std::uint64_t seed = 1; // what the weights were drawn with; shown to the user
     ModelWeights weights;
+
+    // Empty: one attention layer, as every scene before them. Otherwise 1 to 4 blocks of
+    // attention + feed-forward (scene_layers.h); the first block's attention is `weights`.
+    std::vector<StackedLayer> layers;
 
     ViewSettings view;
     std::optional<CheckpointReference> checkpoint; // set: the text runs through this model

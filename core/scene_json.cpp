@@ -189,12 +189,13 @@ ModelWeights readWeights(const ObjectReader& top, const ModelShape& m, std::uint
     if (headsGiven) {
         const QJsonValue value = top.value("heads");
         if (!value.isArray())
-            fail("heads", "expected an array of " + counted(m.heads, "head object") + ", got " +
-                              describe(value));
+            fail(top.pathOf("heads"), "expected an array of " + counted(m.heads, "head object") +
+                                          ", got " + describe(value));
         headArray = value.toArray();
         if (headArray.size() != m.heads)
-            fail("heads", "expected " + counted(m.heads, "head object") + " (model.heads), got " +
-                              std::to_string(headArray.size()));
+            fail(top.pathOf("heads"), "expected " + counted(m.heads, "head object") +
+                                          " (model.heads), got " +
+                                          std::to_string(headArray.size()));
     }
 
     ModelWeights weights = makeWeights(m.dModel, m.heads, m.dK, m.dV, m.init, seed);
@@ -203,7 +204,7 @@ ModelWeights readWeights(const ObjectReader& top, const ModelShape& m, std::uint
     weights.bo = RowVector();
 
     for (qsizetype i = 0; i < headArray.size(); ++i) {
-        const std::string path = element("heads", i);
+        const std::string path = element(top.pathOf("heads"), i);
         const QJsonValue value = headArray.at(i);
         if (!value.isObject())
             fail(path, "expected an object, got " + describe(value));
@@ -222,6 +223,38 @@ ModelWeights readWeights(const ObjectReader& top, const ModelShape& m, std::uint
     top.matrix("W_o", m.heads * m.dV, m.dModel, weights.Wo);
     top.vector("b_o", m.dModel, weights.bo);
     return weights;
+}
+
+// "layers": stacked blocks of attention + feed-forward (scene_layers.h). Optional, so that
+// every older file reads as one attention layer; what a block leaves out is drawn as
+// makeStackedLayer draws it. The first block's attention is the top-level weights.
+void readLayers(const ObjectReader& top, const ModelShape& m, Scene& scene)
+{
+    if (!top.has("layers"))
+        return;
+    const QJsonValue value = top.value("layers");
+    const QJsonArray layers = value.toArray();
+    if (!value.isArray() || layers.isEmpty() || layers.size() > kMaxStackedLayers)
+        fail("layers", "expected an array of 1 to " + std::to_string(kMaxStackedLayers) +
+                           " layer objects, got " +
+                           (value.isArray() ? counted(layers.size(), "object") : describe(value)));
+    for (qsizetype i = 0; i < layers.size(); ++i) {
+        const std::string path = element("layers", i);
+        if (!layers.at(i).isObject())
+            fail(path, "expected an object, got " + describe(layers.at(i)));
+        const ObjectReader layer(layers.at(i).toObject(), path);
+        const int dFeedForward =
+            int(layer.integer("d_ff", 1, kMaxModelWidth, std::int64_t(2) * m.dModel));
+        StackedLayer block = makeStackedLayer(scene.weights, int(i), dFeedForward, scene.seed);
+        if (i > 0) {
+            block.attention = readWeights(layer, m, layerSeed(scene.seed, int(i)));
+        }
+        layer.matrix("W_1", m.dModel, dFeedForward, block.W1);
+        layer.vector("b_1", dFeedForward, block.b1);
+        layer.matrix("W_2", dFeedForward, m.dModel, block.W2);
+        layer.vector("b_2", m.dModel, block.b2);
+        scene.layers.push_back(std::move(block));
+    }
 }
 
 void readTokenizer(const ObjectReader& tokenizer, TokenizerSettings& out)
@@ -466,6 +499,7 @@ void readView(const ObjectReader& view, ViewSettings& out)
     out.theme = view.string("theme", out.theme);
     out.transposed = view.boolean("transpose", out.transposed);
     out.colorScale = view.string("color_scale", out.colorScale);
+    out.layer = int(view.integer("layer", 1, kMaxStackedLayers, 1)) - 1;
     if (out.colorScale != QLatin1String("fixed") && out.colorScale != QLatin1String("data"))
         fail(view.pathOf("color_scale"),
              "expected \"fixed\" or \"data\", got \"" + out.colorScale.toStdString() + "\"");
@@ -523,6 +557,7 @@ Scene sceneFromJson(const QByteArray& json, const QString& baseDir)
     if (top.has("checkpoint"))
         scene.checkpoint = readCheckpoint(top.section("checkpoint"), baseDir);
     scene.weights = readWeights(top, model, scene.seed);
+    readLayers(top, model, scene);
     loadWordVectors(baseDir, model.dModel, scene.embedding);
     // A one-hot file without a vocabulary (older files) keeps the words of its sentences, so
     // that they keep their vectors when other words are typed.
@@ -532,6 +567,10 @@ Scene sceneFromJson(const QByteArray& json, const QString& baseDir)
     // Token limits, the one-hot width, table lengths, padding positions and mask cells need
     // the tokens: resolving once here means a scene that loads can be computed.
     resolveProblem(scene);
+    validateLayers(scene);
+    if (scene.view.layer >= layerCount(scene))
+        fail("view.layer", std::to_string(scene.view.layer + 1) + " is beyond the scene's " +
+                               std::to_string(layerCount(scene)) + " layer(s)");
     return scene;
 }
 

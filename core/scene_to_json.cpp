@@ -104,6 +104,36 @@ QJsonObject headToJson(const HeadWeights& head, const std::string& path)
     return object;
 }
 
+// The top-level weights' keys ("heads", "W_o", "b_o") for `weights`, under `prefix`.
+void weightsToJson(const ModelWeights& w, const std::string& prefix, QJsonObject& out)
+{
+    QJsonArray heads;
+    for (int h = 0; h < w.headCount(); ++h)
+        heads.append(headToJson(w.heads[std::size_t(h)], prefix + element("heads", h)));
+    out["heads"] = heads;
+    out["W_o"] = matrixToJson(w.Wo, prefix + "W_o");
+    if (w.bo.size() > 0)
+        out["b_o"] = vectorToJson(w.bo, prefix + "b_o");
+}
+
+QJsonArray layersToJson(const std::vector<StackedLayer>& layers)
+{
+    QJsonArray out;
+    for (int l = 0; l < int(layers.size()); ++l) {
+        const StackedLayer& layer = layers[std::size_t(l)];
+        const std::string prefix = element("layers", l) + ".";
+        QJsonObject block{{"d_ff", layer.dFeedForward()},
+                          {"W_1", matrixToJson(layer.W1, prefix + "W_1")},
+                          {"b_1", vectorToJson(layer.b1, prefix + "b_1")},
+                          {"W_2", matrixToJson(layer.W2, prefix + "W_2")},
+                          {"b_2", vectorToJson(layer.b2, prefix + "b_2")}};
+        if (l > 0)
+            weightsToJson(layer.attention, prefix, block);
+        out.append(block);
+    }
+    return out;
+}
+
 QJsonObject checkpointToJson(const CheckpointReference& checkpoint)
 {
     QJsonArray off;
@@ -202,13 +232,7 @@ QByteArray sceneToJson(const Scene& scene)
                                 {"d_k", w.dK},
                                 {"d_v", w.dV},
                                 {"seed", seedToJson(scene.seed, "model.seed")}};
-    QJsonArray heads;
-    for (int h = 0; h < w.headCount(); ++h)
-        heads.append(headToJson(w.heads[std::size_t(h)], element("heads", h)));
-    root["heads"] = heads;
-    root["W_o"] = matrixToJson(w.Wo, "W_o");
-    if (w.bo.size() > 0)
-        root["b_o"] = vectorToJson(w.bo, "b_o");
+    weightsToJson(w, std::string(), root);
 
     requireFinite(Eigen::Matrix<float, 1, 1>::Constant(scene.temperature), "attention.temperature");
     root["attention"] = QJsonObject{{"score", nameToJson(toString(scene.score))},
@@ -232,6 +256,13 @@ QByteArray sceneToJson(const Scene& scene)
         view.insert(QStringLiteral("transpose"), true);
         root["view"] = view;
     }
+    if (scene.view.layer > 0) {
+        QJsonObject view = root["view"].toObject();
+        view.insert(QStringLiteral("layer"), scene.view.layer + 1);
+        root["view"] = view;
+    }
+    if (isStacked(scene))
+        root["layers"] = layersToJson(scene.layers);
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 

@@ -577,7 +577,8 @@ void TestSceneJson::documentationExamplesLoad()
         blocks.append(text.mid(begin, end - begin));
         at = end + 3;
     }
-    QCOMPARE(blocks.size(), 3); // the example, the smallest scene, a scene of a real model
+    // the example, the smallest scene, a scene of a real model, stacked blocks
+    QCOMPARE(blocks.size(), 4);
     for (const QByteArray& block : blocks) {
         const Outcome outcome = outcomeOf([&] { sceneFromJson(block); });
         QVERIFY2(outcome.kind == Outcome::Nothing, outcome.message.c_str());
@@ -586,6 +587,7 @@ void TestSceneJson::documentationExamplesLoad()
     QCOMPARE(sceneToJson(sceneFromJson(blocks[0])), sceneToJson(example));
     QCOMPARE(sceneFromJson(blocks[1]).weights.dModel, 8);
     QCOMPARE(sceneFromJson(blocks[2]).checkpoint->layer, 4);
+    QCOMPARE(int(sceneFromJson(blocks[3]).layers.size()), 2);
 }
 
 // Seeds beyond 2^53 would lose digits as doubles; QJsonValue keeps them as integers.
