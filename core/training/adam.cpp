@@ -39,14 +39,23 @@ void Adam::setLearningRate(double learningRate)
     m_settings = next;
 }
 
+void adamUpdate(const AdamSettings& settings, int t, Eigen::Map<Eigen::ArrayXd> theta,
+                Eigen::Map<const Eigen::ArrayXd> g, Eigen::Map<Eigen::ArrayXd> m,
+                Eigen::Map<Eigen::ArrayXd> v)
+{
+    const double b1 = settings.beta1;
+    const double b2 = settings.beta2;
+    const double c1 = 1.0 - std::pow(b1, t); // bias corrections of Algorithm 1
+    const double c2 = 1.0 - std::pow(b2, t);
+    m = b1 * m + (1.0 - b1) * g;
+    v = b2 * v + (1.0 - b2) * g.square();
+    theta -= settings.learningRate * (m / c1) / ((v / c2).sqrt() + settings.epsilon);
+}
+
 void Adam::step(LayerParameters& parameters, LayerParameters& gradient,
                 const std::vector<bool>& trainable)
 {
     ++m_t;
-    const double b1 = m_settings.beta1;
-    const double b2 = m_settings.beta2;
-    const double c1 = 1.0 - std::pow(b1, m_t); // bias corrections of Algorithm 1
-    const double c2 = 1.0 - std::pow(b2, m_t);
     const std::vector<ParameterBlock> theta = parameterBlocks(parameters);
     const std::vector<ParameterBlock> g = parameterBlocks(gradient);
     const std::vector<ParameterBlock> m = parameterBlocks(m_m);
@@ -54,13 +63,10 @@ void Adam::step(LayerParameters& parameters, LayerParameters& gradient,
     for (std::size_t b = 0; b < theta.size(); ++b) {
         if (b < trainable.size() && !trainable[b])
             continue;
-        Eigen::Map<Eigen::ArrayXd> x(theta[b].data, theta[b].size);
-        Eigen::Map<const Eigen::ArrayXd> grad(g[b].data, g[b].size);
-        Eigen::Map<Eigen::ArrayXd> mb(m[b].data, m[b].size);
-        Eigen::Map<Eigen::ArrayXd> vb(v[b].data, v[b].size);
-        mb = b1 * mb + (1.0 - b1) * grad;
-        vb = b2 * vb + (1.0 - b2) * grad.square();
-        x -= m_settings.learningRate * (mb / c1) / ((vb / c2).sqrt() + m_settings.epsilon);
+        adamUpdate(m_settings, m_t, Eigen::Map<Eigen::ArrayXd>(theta[b].data, theta[b].size),
+                   Eigen::Map<const Eigen::ArrayXd>(g[b].data, g[b].size),
+                   Eigen::Map<Eigen::ArrayXd>(m[b].data, m[b].size),
+                   Eigen::Map<Eigen::ArrayXd>(v[b].data, v[b].size));
     }
 }
 

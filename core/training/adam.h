@@ -17,6 +17,12 @@ struct AdamSettings
     void validate() const;
 };
 
+// One Adam update of `theta` at step t (from 1) with gradient `g` and moments `m`, `v` (all of
+// one size), as Adam::step applies it to each block.
+void adamUpdate(const AdamSettings& settings, int t, Eigen::Map<Eigen::ArrayXd> theta,
+                Eigen::Map<const Eigen::ArrayXd> g, Eigen::Map<Eigen::ArrayXd> m,
+                Eigen::Map<Eigen::ArrayXd> v);
+
 // Adam (Kingma & Ba 2015, Algorithm 1), over every block of a LayerParameters:
 //   t <- t + 1
 //   m <- beta1 m + (1 - beta1) g            v <- beta2 v + (1 - beta2) g^2

@@ -115,7 +115,7 @@ LayerForward forwardLayer(const LayerParameters& p, const LayerInputs& in,
 
 LayerParameters backwardLayer(const LayerParameters& p, const LayerInputs& in,
                               const LayerForward& f, const LayerUpstream& up,
-                              const HardSurrogate& hard)
+                              const HardSurrogate& hard, InputGradients* dInputs)
 {
     const int tq = in.queries();
     const int tk = in.keys();
@@ -123,6 +123,10 @@ LayerParameters backwardLayer(const LayerParameters& p, const LayerInputs& in,
     const double scale = in.scoreScale(p.dK());
     const bool surrogate = usesSurrogate(in, hard);
     LayerParameters g = p.zerosLike();
+    if (dInputs) {
+        dInputs->query = MatrixD::Zero(tq, in.queryInput.cols());
+        dInputs->key = MatrixD::Zero(tk, in.keyInput.cols());
+    }
 
     MatrixD dConcat;
     if (up.dOutput.size() > 0) {
@@ -190,6 +194,10 @@ LayerParameters backwardLayer(const LayerParameters& p, const LayerInputs& in,
             gh.bk = gs.dK.colwise().sum();
         if (gh.bv.size() > 0)
             gh.bv = dV.colwise().sum();
+        if (dInputs) {
+            dInputs->query += gs.dQ * w.Wq.transpose();
+            dInputs->key += gs.dK * w.Wk.transpose() + dV * w.Wv.transpose();
+        }
     }
     return g;
 }

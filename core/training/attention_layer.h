@@ -96,8 +96,15 @@ struct LayerUpstream
 // gradient), the scale, the score function (score_gradients.h) and the projections
 // (dW_q = X_q^T dQ, db_q = sum of the rows of dQ; the same for K and V with X_kv).
 // Disabled heads get zero gradients. Returns gradients shaped like `parameters`.
+// With `dInputs`, also dL/dX_q (first) and dL/dX_kv (second), for a layer whose input is
+// another layer's output (stacked blocks): dX_q = dQ W_q^T, dX_kv = dK W_k^T + dV W_v^T.
+struct InputGradients
+{
+    MatrixD query; // Tq x d_model
+    MatrixD key;   // Tk x d_model
+};
 LayerParameters backwardLayer(const LayerParameters& parameters, const LayerInputs& inputs,
                               const LayerForward& forward, const LayerUpstream& upstream,
-                              const HardSurrogate& hard = {});
+                              const HardSurrogate& hard = {}, InputGradients* dInputs = nullptr);
 
 } // namespace attn::core

@@ -254,6 +254,23 @@ CLAIMS = {
         exact("Seed 000", "the seed note's number"),
         claim("context_input_difference", 0, None, 1e-9, word="bank"),
     ],
+    "25-stacked-blocks.json": [
+        exact("Seed 001", "the seed note's number"),
+        exact("2017", "the paper's year"),
+        claim("layers", 2, ["2 blocks"]),
+        claim("layers", 2, ["layer 2"]),
+        claim("layers", 2, ["X2"]),
+        exact("Y1", "layers are numbered from 1"),
+        exact("layer 1", "layers are numbered from 1"),
+        exact("W1", "the FFN's first matrix"),
+        exact("b1", "the FFN's first bias"),
+        exact("W2", "the FFN's second matrix"),
+        exact("b2", "the FFN's second bias"),
+        exact("max(0", "ReLU"),
+        claim("d_model", 8, ["8"]),
+        claim("d_ff", 16, ["16"]),
+        claim("layer_input_difference", 0, ["0)"]),
+    ],
     "22-bias-absorbed.json": [
         exact("[X 1]", "the column of ones appended"),
         claim("bias_absorbed_difference", 0, None, 1e-6, head=1),
@@ -970,6 +987,32 @@ def context_sensitive_word():
     write("24-context-sensitive-word.json", scene)
 
 
+def stacked_blocks():
+    # Seed 001: attention, then a fully connected layer, used again. Two post-norm blocks
+    # (Vaswani et al. 2017, Fig. 1); every weight is drawn by core from the seed.
+    scene = header(
+        "Stacked blocks: attention, then a feed-forward layer, twice",
+        "Seed 001: \u201cyou could iteratively use the self-attention layer and FC layer several "
+        "times\u201d. Here 2 blocks, each post-norm as in the Transformer (Vaswani et al. 2017): "
+        "H = LayerNorm(X + attention(X)), then Y = LayerNorm(H + FFN(H)), with the FFN "
+        "max(0, H W1 + b1) W2 + b2 from d_model = 8 to d_ff = 16 and back. The Stacked blocks "
+        "tab draws every step with the same token rows: layer 2's input X2 is layer 1's output "
+        "Y1 (largest difference 0). Attention mixes the rows; the FFN works on each row alone. "
+        "Layer (above the heatmaps) shows either block's heads.",
+        "the cat sat on the mat")
+    scene.update({
+        "tokenizer": {"mode": "word", "lowercase": False, "special": "none"},
+        "embedding": {"kind": "hashed", "seed": 1},
+        "positional": {"kind": "sinusoidal"},
+        "model": {"d_model": 8, "heads": 2, "d_k": 4, "d_v": 4, "seed": 3, "init": "xavier"},
+        "attention": attention("scaled"),
+        "mask": mask(),
+        "view": view("layers"),
+        "layers": [{"d_ff": 16}, {"d_ff": 16}],
+    })
+    write("25-stacked-blocks.json", scene)
+
+
 def json_of(name):
     import json
     with open(os.path.join(HERE, name), encoding="utf-8") as f:
@@ -1004,6 +1047,7 @@ def main():
     projection_examples()
     hard_attention_limits()
     context_sensitive_word()
+    stacked_blocks()
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@
 #include "core/attention_result.h"
 #include "core/cpu_backend.h"
 #include "core/scene_json.h"
+#include "core/scene_layers.h"
 
 #include <QDir>
 #include <QFile>
@@ -345,6 +346,22 @@ public:
                 return {};
             }
             return answer.answers.front().cosine;
+        }
+        if (what == QLatin1String("layers"))
+            return double(layerCount(m_scene));
+        if (what == QLatin1String("d_ff"))
+            return m_scene.layers.empty() ? 0.0 : double(m_scene.layers.front().dFeedForward());
+        if (what == QLatin1String("layer_input_difference")) {
+            // Each block's X against the output Y of the block below it.
+            CpuBackend backend;
+            const std::vector<BlockForward> blocks = forwardLayers(m_scene, backend);
+            double largest = 0.0;
+            for (std::size_t l = 1; l < blocks.size(); ++l)
+                largest = std::max(largest,
+                                   double((blocks[l].attention->queryInput() - blocks[l - 1].output)
+                                              .cwiseAbs()
+                                              .maxCoeff()));
+            return largest;
         }
         why = QStringLiteral("unknown claim \"%1\"").arg(what);
         return {};
