@@ -175,7 +175,8 @@ int runHeadless(const CommandLine& commandLine)
         constexpr int kFigureCells = 1024;
         const bool figures =
             !commandLine.exportPath.isEmpty() || !commandLine.exportAllDir.isEmpty();
-        const auto problem = core::resolveProblem(scene);
+        // A stacked scene's figures show the layer its view names (scene_layers.h).
+        const auto problem = core::resolveLayerProblem(scene, *backend, scene.view.layer);
         noteFallbacks(*problem, scene);
         std::shared_ptr<const core::AttentionResult> full;
         if (!commandLine.dumpPath.isEmpty()) {
@@ -221,7 +222,8 @@ int runHeadless(const CommandLine& commandLine)
             if (!compare)
                 compare = compute(
                     *backend,
-                    core::resolveProblem(ui::comparisonScene(scene, comparisonName, nullptr)),
+                    core::resolveLayerProblem(ui::comparisonScene(scene, comparisonName, nullptr),
+                                              *backend, scene.view.layer),
                     options);
             return compare.get();
         };

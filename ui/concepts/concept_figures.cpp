@@ -5,6 +5,7 @@
 #include "ui/concepts/gradient_figure.h"
 #include "ui/concepts/hard_figure.h"
 #include "ui/concepts/kernel_figure.h"
+#include "ui/concepts/layers_figure.h"
 #include "ui/concepts/positions_figure.h"
 #include "ui/concepts/projections_figure.h"
 #include "ui/concepts/train_figure.h"
@@ -40,6 +41,9 @@ void buildConceptFigure(QCustomPlot& plot, ConceptView view, const ConceptSource
         return;
     case ConceptView::Context:
         buildContextFigure(plot, source, spec);
+        return;
+    case ConceptView::Layers:
+        buildLayersFigure(plot, source, spec);
         return;
     }
 }

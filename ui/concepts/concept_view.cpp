@@ -5,7 +5,7 @@
 namespace attn::ui {
 namespace {
 
-constexpr core::EnumNames<ConceptView, 8> kNames{{
+constexpr core::EnumNames<ConceptView, 9> kNames{{
     {ConceptView::Train, "train"},
     {ConceptView::Gradient, "gradient"},
     {ConceptView::Kernel, "kernel"},
@@ -14,6 +14,7 @@ constexpr core::EnumNames<ConceptView, 8> kNames{{
     {ConceptView::Projections, "projections"},
     {ConceptView::Hard, "hard"},
     {ConceptView::Context, "context"},
+    {ConceptView::Layers, "layers"},
 }};
 
 } // namespace

@@ -27,10 +27,11 @@ enum class ConceptView {
     Projections,    // W^Q as the heads' W_i^Q side by side, QK and OV circuits, absorbed biases
     Hard,           // softmax beside argmax: the weight hard attention drops, per query
     Context,        // one word in two sentences: the same input, two outputs
+    Layers,         // stacked blocks: attention, feed-forward, residuals and norms, per layer
 };
 
 // "train", "gradient", "kernel", "positions", "embedding-space", "projections", "hard",
-// "context" (the command line's and the scene file's words).
+// "context", "layers" (the command line's and the scene file's words).
 std::optional<ConceptView> parseConceptView(const QString& name);
 QString conceptViewName(ConceptView view);
 

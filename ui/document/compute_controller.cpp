@@ -47,9 +47,11 @@ quint64 ComputeController::request(ComputeRequest request)
 std::shared_ptr<const core::AttentionResult>
 ComputeController::computeScene(const core::Scene& scene, const core::ComputeOptions& options)
 {
-    const std::shared_ptr<const core::Problem> problem = core::resolveProblem(scene);
     try {
-        return m_backendInUse->compute(problem, options);
+        // A stacked scene's earlier blocks run first, on the same backend (scene_layers.h).
+        return m_backendInUse->compute(
+            core::resolveLayerProblem(scene, *m_backendInUse, scene.view.layer, options.cancel),
+            options);
     } catch (const core::BackendFault& fault) {
         // gpu::FallbackBackend does this itself; a bare backend is replaced here.
         m_backendInUse = std::make_unique<core::CpuBackend>();
@@ -60,7 +62,9 @@ ComputeController::computeScene(const core::Scene& scene, const core::ComputeOpt
             m_device = device;
             emit backendChanged(backend, device, why);
         });
-        return m_backendInUse->compute(problem, options);
+        return m_backendInUse->compute(
+            core::resolveLayerProblem(scene, *m_backendInUse, scene.view.layer, options.cancel),
+            options);
     }
 }
 

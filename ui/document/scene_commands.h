@@ -70,6 +70,7 @@ template <typename M> bool sameMatrix(const M& a, const M& b)
             std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(float)) == 0);
 }
 bool sameWeights(const core::ModelWeights& a, const core::ModelWeights& b);
+bool sameLayers(const std::vector<core::StackedLayer>& a, const std::vector<core::StackedLayer>& b);
 bool sameEmbedding(const core::EmbeddingSettings& a, const core::EmbeddingSettings& b);
 bool samePositional(const core::PositionalSettings& a, const core::PositionalSettings& b);
 
@@ -269,13 +270,14 @@ struct Model
         core::ModelWeights weights;
         core::EmbeddingSettings embedding;
         core::PositionalSettings positional;
+        std::vector<core::StackedLayer> layers; // a new shape draws every block again
     };
     using Key = NoKey;
     static constexpr CommandId id = CommandId::Model;
     static SceneChanges changes() { return SceneChange::Weights; }
     static Value get(const core::Scene& s, Key)
     {
-        return {s.seed, s.weights, s.embedding, s.positional};
+        return {s.seed, s.weights, s.embedding, s.positional, s.layers};
     }
     static void set(core::Scene& s, Key, const Value& v)
     {
@@ -283,14 +285,33 @@ struct Model
         s.weights = v.weights;
         s.embedding = v.embedding;
         s.positional = v.positional;
+        s.layers = v.layers;
     }
     static bool same(const Value& a, const Value& b)
     {
         return a.seed == b.seed && sameWeights(a.weights, b.weights) &&
                sameEmbedding(a.embedding, b.embedding) &&
-               samePositional(a.positional, b.positional);
+               samePositional(a.positional, b.positional) && sameLayers(a.layers, b.layers);
     }
     static QString text(Key) { return QObject::tr("Change model shape"); }
+};
+
+// The stacked blocks (core/scene_layers.h): how many, and their weights.
+struct Layers
+{
+    using Key = NoKey;
+    using Value = std::vector<core::StackedLayer>;
+    static constexpr CommandId id = CommandId::Layers;
+    static SceneChanges changes() { return SceneChange::Weights; }
+    static Value get(const core::Scene& s, Key) { return s.layers; }
+    static void set(core::Scene& s, Key, const Value& v)
+    {
+        s.layers = v;
+        // The layer shown stays one the scene has.
+        s.view.layer = std::min(s.view.layer, core::layerCount(s) - 1);
+    }
+    static bool same(const Value& a, const Value& b) { return sameLayers(a, b); }
+    static QString text(Key) { return QObject::tr("Change layers"); }
 };
 
 struct Title

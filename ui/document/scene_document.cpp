@@ -23,16 +23,35 @@ QStringList numbered(Eigen::Index count, const QString& prefix = QString())
     return labels;
 }
 
-core::HeadWeights& headOf(core::Scene& scene, int head)
+// The attention weights of stacked block `layer` (the scene's own weights in the first).
+core::ModelWeights& attentionOf(core::Scene& scene, int layer)
 {
-    if (head < 0 || head >= scene.weights.headCount())
-        throw core::Error("there is no head " + std::to_string(head + 1));
-    return scene.weights.heads[std::size_t(head)];
+    if (layer < 0 || layer >= core::layerCount(scene))
+        throw core::Error("there is no layer " + std::to_string(layer + 1));
+    return core::layerAttention(scene, layer);
 }
 
-const core::HeadWeights& headOf(const core::Scene& scene, int head)
+core::StackedLayer& blockOf(core::Scene& scene, int layer)
 {
-    return headOf(const_cast<core::Scene&>(scene), head);
+    if (layer < 0 || layer >= int(scene.layers.size()))
+        throw core::Error(scene.layers.empty()
+                              ? std::string("the feed-forward weights belong to stacked blocks; "
+                                            "this scene is one attention layer")
+                              : "there is no layer " + std::to_string(layer + 1));
+    return scene.layers[std::size_t(layer)];
+}
+
+core::HeadWeights& headOf(core::Scene& scene, WeightRef ref)
+{
+    core::ModelWeights& weights = attentionOf(scene, ref.layer);
+    if (ref.head < 0 || ref.head >= weights.headCount())
+        throw core::Error("there is no head " + std::to_string(ref.head + 1));
+    return weights.heads[std::size_t(ref.head)];
+}
+
+const core::HeadWeights& headOf(const core::Scene& scene, WeightRef ref)
+{
+    return headOf(const_cast<core::Scene&>(scene), ref);
 }
 
 // The distinct tokens of the scene's sentences (keys first in cross-attention, as the
@@ -91,6 +110,18 @@ bool sameWeights(const core::ModelWeights& a, const core::ModelWeights& b)
     return true;
 }
 
+bool sameLayers(const std::vector<core::StackedLayer>& a, const std::vector<core::StackedLayer>& b)
+{
+    if (a.size() != b.size())
+        return false;
+    for (std::size_t l = 0; l < a.size(); ++l)
+        if (!sameWeights(a[l].attention, b[l].attention) || !sameMatrix(a[l].W1, b[l].W1) ||
+            !sameMatrix(a[l].b1, b[l].b1) || !sameMatrix(a[l].W2, b[l].W2) ||
+            !sameMatrix(a[l].b2, b[l].b2))
+            return false;
+    return true;
+}
+
 bool sameEmbedding(const core::EmbeddingSettings& a, const core::EmbeddingSettings& b)
 {
     return a.kind == b.kind && a.seed == b.seed && a.table == b.table &&
@@ -107,8 +138,19 @@ bool samePositional(const core::PositionalSettings& a, const core::PositionalSet
 
 QString weightTitle(WeightRef ref)
 {
-    const QString head = QObject::tr(" · head %1").arg(ref.head + 1);
+    const QString layer = ref.layer > 0 || ref.feedForward()
+                              ? QObject::tr(" · layer %1").arg(ref.layer + 1)
+                              : QString();
+    const QString head = QObject::tr(" · head %1").arg(ref.head + 1) + layer;
     switch (ref.kind) {
+    case WeightKind::W1:
+        return QStringLiteral("W_1") + layer;
+    case WeightKind::B1:
+        return QStringLiteral("b_1") + layer;
+    case WeightKind::W2:
+        return QStringLiteral("W_2") + layer;
+    case WeightKind::B2:
+        return QStringLiteral("b_2") + layer;
     case WeightKind::Wq:
         return QStringLiteral("W^q") + head;
     case WeightKind::Wk:
@@ -120,7 +162,7 @@ QString weightTitle(WeightRef ref)
     case WeightKind::Bilinear:
         return QObject::tr("bilinear M") + head;
     case WeightKind::Wo:
-        return QStringLiteral("W^O");
+        return QStringLiteral("W^O") + layer;
     case WeightKind::Embedding:
         return QObject::tr("Embeddings");
     case WeightKind::Positional:
@@ -141,8 +183,14 @@ WeightView weightView(const core::Scene& scene, WeightRef ref)
     case WeightKind::Bilinear:
         view.matrix = slices::Weight::get(scene, ref);
         break;
+    case WeightKind::W1:
+    case WeightKind::B1:
+    case WeightKind::W2:
+    case WeightKind::B2:
+        view.matrix = slices::Weight::get(scene, ref);
+        break;
     case WeightKind::Wo: {
-        view.matrix = w.Wo;
+        view.matrix = attentionOf(const_cast<core::Scene&>(scene), ref.layer).Wo;
         // Rows of W^O are the concatenated heads' value dimensions.
         for (int h = 0; h < w.headCount(); ++h)
             for (int d = 0; d < w.dV; ++d)
@@ -182,17 +230,25 @@ core::Matrix slices::Weight::get(const core::Scene& s, Key ref)
 {
     switch (ref.kind) {
     case WeightKind::Wq:
-        return headOf(s, ref.head).Wq;
+        return headOf(s, ref).Wq;
     case WeightKind::Wk:
-        return headOf(s, ref.head).Wk;
+        return headOf(s, ref).Wk;
     case WeightKind::Wv:
-        return headOf(s, ref.head).Wv;
+        return headOf(s, ref).Wv;
     case WeightKind::Additive:
-        return headOf(s, ref.head).wAdditive;
+        return headOf(s, ref).wAdditive;
     case WeightKind::Bilinear:
-        return headOf(s, ref.head).bilinear;
+        return headOf(s, ref).bilinear;
     case WeightKind::Wo:
-        return s.weights.Wo;
+        return attentionOf(const_cast<core::Scene&>(s), ref.layer).Wo;
+    case WeightKind::W1:
+        return blockOf(const_cast<core::Scene&>(s), ref.layer).W1;
+    case WeightKind::B1:
+        return blockOf(const_cast<core::Scene&>(s), ref.layer).b1;
+    case WeightKind::W2:
+        return blockOf(const_cast<core::Scene&>(s), ref.layer).W2;
+    case WeightKind::B2:
+        return blockOf(const_cast<core::Scene&>(s), ref.layer).b2;
     case WeightKind::Embedding:
     case WeightKind::Positional:
         break; // tables: see setWeight
@@ -204,22 +260,34 @@ void slices::Weight::set(core::Scene& s, Key ref, const Value& v)
 {
     switch (ref.kind) {
     case WeightKind::Wq:
-        headOf(s, ref.head).Wq = v;
+        headOf(s, ref).Wq = v;
         return;
     case WeightKind::Wk:
-        headOf(s, ref.head).Wk = v;
+        headOf(s, ref).Wk = v;
         return;
     case WeightKind::Wv:
-        headOf(s, ref.head).Wv = v;
+        headOf(s, ref).Wv = v;
         return;
     case WeightKind::Additive:
-        headOf(s, ref.head).wAdditive = v.row(0);
+        headOf(s, ref).wAdditive = v.row(0);
         return;
     case WeightKind::Bilinear:
-        headOf(s, ref.head).bilinear = v;
+        headOf(s, ref).bilinear = v;
         return;
     case WeightKind::Wo:
-        s.weights.Wo = v;
+        attentionOf(s, ref.layer).Wo = v;
+        return;
+    case WeightKind::W1:
+        blockOf(s, ref.layer).W1 = v;
+        return;
+    case WeightKind::B1:
+        blockOf(s, ref.layer).b1 = v.row(0);
+        return;
+    case WeightKind::W2:
+        blockOf(s, ref.layer).W2 = v;
+        return;
+    case WeightKind::B2:
+        blockOf(s, ref.layer).b2 = v.row(0);
         return;
     case WeightKind::Embedding:
     case WeightKind::Positional:
@@ -498,9 +566,10 @@ void SceneDocument::setModelShape(const ModelShape& shape)
     shaped.weights.dModel = m_scene.weights.dModel;
     for (const core::HeadWeights& head : m_scene.weights.heads)
         shaped.weights.heads.emplace_back().enabled = head.enabled;
+    shaped.layers = m_scene.layers;
     core::reshapeModel(shaped, shape.dModel, shape.heads, shape.dK, shape.dV, shape.seed);
     slices::Model::Value value{shaped.seed, std::move(shaped.weights), std::move(shaped.embedding),
-                               std::move(shaped.positional)};
+                               std::move(shaped.positional), std::move(shaped.layers)};
     const ModelShape old = modelShape(m_scene);
     QString text;
     if (shape.heads != old.heads)
@@ -522,9 +591,22 @@ void SceneDocument::setWeights(const core::ModelWeights& weights, const QString&
         weights.dModel != m_scene.weights.dModel || weights.dK != m_scene.weights.dK ||
         weights.dV != m_scene.weights.dV)
         throw core::Error("the weights do not have the scene's shape");
-    push<slices::Model>(
-        slices::NoKey{},
-        slices::Model::Value{m_scene.seed, weights, m_scene.embedding, m_scene.positional}, text);
+    push<slices::Model>(slices::NoKey{},
+                        slices::Model::Value{m_scene.seed, weights, m_scene.embedding,
+                                             m_scene.positional, m_scene.layers},
+                        text);
+}
+
+void SceneDocument::setLayerCount(int count)
+{
+    core::Scene stacked;
+    stacked.weights = m_scene.weights;
+    stacked.seed = m_scene.seed;
+    stacked.layers = m_scene.layers;
+    core::setLayerCount(stacked, count); // throws Error for a count outside 0 to 4
+    push<slices::Layers>(slices::NoKey{}, std::move(stacked.layers),
+                         count == 0 ? tr("One attention layer")
+                                    : tr("Stacked blocks: %1").arg(count));
 }
 
 void SceneDocument::setTitle(const QString& title, const QString& description)

@@ -44,21 +44,29 @@ enum class CommandId {
     Positional,
     Model, // d_model, heads, d_k, d_v, seed: the weights are drawn again
     Title,
+    Layers, // the stacked blocks
 };
 
 // One matrix a matrix editor shows. Embeddings and positions are shown as matrices
 // (vocabulary x d_model, positions x d_model) and stored as tables once edited.
-enum class WeightKind { Wq, Wk, Wv, Additive, Bilinear, Wo, Embedding, Positional };
+// W1, B1, W2, B2: a stacked block's feed-forward layer (core/scene_layers.h).
+enum class WeightKind { Wq, Wk, Wv, Additive, Bilinear, Wo, Embedding, Positional, W1, B1, W2, B2 };
 
 struct WeightRef
 {
     WeightKind kind = WeightKind::Wq;
-    int head = 0; // per-head kinds only
+    int head = 0;  // per-head kinds only
+    int layer = 0; // the stacked block (0 in a scene of one layer); not for embeddings, positions
 
     bool perHead() const
     {
-        return kind != WeightKind::Wo && kind != WeightKind::Embedding &&
-               kind != WeightKind::Positional;
+        return kind == WeightKind::Wq || kind == WeightKind::Wk || kind == WeightKind::Wv ||
+               kind == WeightKind::Additive || kind == WeightKind::Bilinear;
+    }
+    bool feedForward() const
+    {
+        return kind == WeightKind::W1 || kind == WeightKind::B1 || kind == WeightKind::W2 ||
+               kind == WeightKind::B2;
     }
     bool operator==(const WeightRef&) const = default;
 };
@@ -141,6 +149,9 @@ public:
     void setModelShape(const ModelShape& shape);
     // Every weight at once (a trained layer's), same shapes; one undo step named `text`.
     void setWeights(const core::ModelWeights& weights, const QString& text);
+    // 0: one attention layer; 1 to 4: that many stacked blocks, those kept keeping their weights
+    // (core::setLayerCount). Throws core::Error outside 0 to 4.
+    void setLayerCount(int count);
     void setTitle(const QString& title, const QString& description);
     // How the figure is shown: saved with the scene, but neither an undo step nor a change
     // that asks to be saved.

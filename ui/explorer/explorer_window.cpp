@@ -4,6 +4,7 @@
 #include "ui/concepts/concept_pages.h"
 #include "ui/concepts/context_page.h"
 #include "ui/concepts/hard_page.h"
+#include "ui/concepts/layers_page.h"
 #include "ui/concepts/projections_page.h"
 #include "ui/concepts/train_page.h"
 #include "ui/document/file_names.h"
@@ -83,7 +84,8 @@ enum Tab {
     EmbeddingSpaceTab,
     ProjectionsTab,
     HardTab,
-    ContextTab
+    ContextTab,
+    LayersTab
 };
 
 // The concept views' tabs follow the heatmaps', in ConceptView's order.
@@ -94,7 +96,7 @@ int conceptTab(ConceptView view)
 
 std::optional<ConceptView> conceptOfTab(int tab)
 {
-    if (tab < TrainTab || tab > ContextTab)
+    if (tab < TrainTab || tab > LayersTab)
         return std::nullopt;
     return ConceptView(tab - TrainTab);
 }
@@ -251,6 +253,7 @@ void ExplorerWindow::buildViews()
     m_projectionsPage = new ProjectionsPage(m_tabs);
     m_hardPage = new HardPage(m_tabs);
     m_contextPage = new ContextPage(m_tabs);
+    m_layersPage = new LayersPage(m_document, m_tabs);
     m_tabs->addTab(m_trainPage, tr("T&rain"));
     m_tabs->addTab(m_gradientPage, tr("&Gradient"));
     m_tabs->addTab(m_kernelPage, tr("&Kernel"));
@@ -259,6 +262,7 @@ void ExplorerWindow::buildViews()
     m_tabs->addTab(m_projectionsPage, tr("Pro&jections"));
     m_tabs->addTab(m_hardPage, tr("&Hard attention"));
     m_tabs->addTab(m_contextPage, tr("&Context"));
+    m_tabs->addTab(m_layersPage, tr("S&tacked blocks"));
     m_tabs->setTabToolTip(
         TrainTab,
         tr("Fit W_q, W_k, W_v and W_O to a task with Adam and watch the weights sharpen as "
@@ -282,6 +286,9 @@ void ExplorerWindow::buildViews()
                                       "each query, and why it cannot be trained directly"));
     m_tabs->setTabToolTip(ContextTab, tr("One word in two sentences: the same input vector, two "
                                          "outputs"));
+    m_tabs->setTabToolTip(LayersTab, tr("Stacked blocks: attention, then a feed-forward layer, "
+                                        "each with its residual and layer norm; one block's "
+                                        "output is the next one's input"));
     connect(m_projectionsPage, &ProjectionsPage::partChosen, this,
             &ExplorerWindow::storeViewSettings);
     connect(m_trainPage, &TrainPage::refused, this,
@@ -312,6 +319,8 @@ void ExplorerWindow::buildViews()
     connect(m_schedule, &ComputeSchedule::failed, this, &ExplorerWindow::onComputeFailed);
 
     connect(m_viewBar, &ViewBar::edited, this, &ExplorerWindow::storeViewSettings);
+    // Another layer is another problem (its X is the block below's output): computed again.
+    connect(m_viewBar->layerCombo(), &QComboBox::activated, this, &ExplorerWindow::requestCompute);
     connect(m_compareCombo, &QComboBox::activated, this, [this] {
         storeViewSettings();
         requestCompute();
@@ -486,8 +495,10 @@ void ExplorerWindow::setScene(const core::Scene& scene, const QString& path)
 
 void ExplorerWindow::onSceneChanged(SceneChanges what)
 {
-    if (what & SceneChange::Weights)
+    if (what & SceneChange::Weights) {
         m_viewBar->setHeadCount(m_document.scene().weights.headCount());
+        m_viewBar->setLayerCount(core::layerCount(m_document.scene()));
+    }
     if (what & SceneChange::View) {
         applyViewSettings();
         if (what == SceneChange::View)
@@ -743,6 +754,7 @@ void ExplorerWindow::applyViewSettings()
 {
     m_syncingView = true;
     m_viewBar->setHeadCount(m_document.scene().weights.headCount());
+    m_viewBar->setLayerCount(core::layerCount(m_document.scene()));
     const core::ViewSettings& settings = m_document.scene().view;
     FigureView view = FigureView::Head;
     int head = 0;
@@ -794,10 +806,10 @@ void ExplorerWindow::applyViewSettings()
     }
 }
 
-std::array<ConceptPage*, 8> ExplorerWindow::conceptPages() const
+std::array<ConceptPage*, 9> ExplorerWindow::conceptPages() const
 {
-    return {m_trainPage,     m_gradientPage,    m_kernelPage, m_positionsPage,
-            m_embeddingPage, m_projectionsPage, m_hardPage,   m_contextPage};
+    return {m_trainPage,       m_gradientPage, m_kernelPage,  m_positionsPage, m_embeddingPage,
+            m_projectionsPage, m_hardPage,     m_contextPage, m_layersPage};
 }
 
 // The concept views get the scene and its result; each redraws when next shown.
@@ -862,6 +874,7 @@ void ExplorerWindow::storeViewSettings()
     case PositionsTab:
     case EmbeddingSpaceTab:
     case HardTab:
+    case LayersTab:
         settings.view = conceptViewName(*conceptOfTab(m_tabs->currentIndex()));
         break;
     case ContextTab: // the word and the second sentence the page holds

@@ -37,6 +37,7 @@ class EmbeddingSpacePage;
 class GradientPage;
 class ProjectionsPage;
 class HardPage;
+class LayersPage;
 class ContextPage;
 class KernelPage;
 class PositionsPage;
@@ -181,7 +182,7 @@ private:
     void fillCompareCombo(const QString& wanted);
     void updateConceptPages();
     void forgetPreviousScene();
-    std::array<ConceptPage*, 8> conceptPages() const;
+    std::array<ConceptPage*, 9> conceptPages() const;
     FigureSpec figureSpec(FigureView view) const;
     void updateTitle();
     void showError(const QString& key, const QString& text);
@@ -215,6 +216,7 @@ private:
     EmbeddingSpacePage* m_embeddingPage = nullptr;
     ProjectionsPage* m_projectionsPage = nullptr;
     HardPage* m_hardPage = nullptr;
+    LayersPage* m_layersPage = nullptr;
     ContextPage* m_contextPage = nullptr;
 
     QDockWidget* m_sceneDock = nullptr;

@@ -11,6 +11,8 @@
 #include <QSignalBlocker>
 #include <QToolButton>
 
+#include <algorithm>
+
 namespace attn::ui {
 
 ViewBar::ViewBar(QWidget* parent) : QWidget(parent)
@@ -32,6 +34,14 @@ ViewBar::ViewBar(QWidget* parent) : QWidget(parent)
     m_headCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     auto* headLabel = new QLabel(tr("&Show:"), this);
     headLabel->setBuddy(m_headCombo);
+    m_layerCombo = new QComboBox(this);
+    m_layerCombo->setObjectName(QStringLiteral("layerCombo"));
+    m_layerCombo->setToolTip(
+        tr("The stacked block whose heads the figures show. Each block is attention, then a "
+           "feed-forward layer, each added to its input and layer-normalised after (post-norm, "
+           "as in Vaswani et al. 2017); its output is the next block's input."));
+    auto* layerLabel = new QLabel(tr("La&yer:"), this);
+    layerLabel->setBuddy(m_layerCombo);
     m_colormapCombo = new QComboBox(this);
     m_colormapCombo->setObjectName(QStringLiteral("colormapCombo"));
     m_colormapCombo->setToolTip(
@@ -58,6 +68,9 @@ ViewBar::ViewBar(QWidget* parent) : QWidget(parent)
     auto* fit = new QToolButton(this);
     fit->setText(tr("Fit"));
     fit->setToolTip(tr("Show the whole matrix (Ctrl+0). Zoom with the wheel, drag to pan."));
+    m_layerField = pair(layerLabel, m_layerCombo);
+    m_layerField->setVisible(false);
+    bar->addWidget(m_layerField);
     bar->addWidget(pair(headLabel, m_headCombo));
     bar->addWidget(pair(mapLabel, m_colormapCombo));
     bar->addWidget(m_valuesCheck);
@@ -67,7 +80,7 @@ ViewBar::ViewBar(QWidget* parent) : QWidget(parent)
     bar->addWidget(fit);
 
     connect(fit, &QToolButton::clicked, this, &ViewBar::fitRequested);
-    for (QComboBox* combo : {m_headCombo, m_colormapCombo})
+    for (QComboBox* combo : {m_layerCombo, m_headCombo, m_colormapCombo})
         connect(combo, &QComboBox::activated, this, &ViewBar::edited);
     for (QCheckBox* check : {m_valuesCheck, m_dataScaleCheck, m_transposeCheck})
         connect(check, &QCheckBox::toggled, this, [this] {
@@ -98,6 +111,24 @@ void ViewBar::setHeadCount(int heads)
                                                     : 0);
 }
 
+void ViewBar::setLayerCount(int layers)
+{
+    m_layerField->setVisible(layers > 1);
+    if (m_layerCombo->count() == layers)
+        return;
+    const int selected = std::min(selectedLayer(), layers - 1);
+    const QSignalBlocker blocker(m_layerCombo);
+    m_layerCombo->clear();
+    for (int l = 0; l < layers; ++l)
+        m_layerCombo->addItem(tr("Layer %1").arg(l + 1));
+    m_layerCombo->setCurrentIndex(std::max(0, selected));
+}
+
+int ViewBar::selectedLayer() const
+{
+    return std::max(0, m_layerCombo->currentIndex());
+}
+
 int ViewBar::selectedHead() const
 {
     const int heads = headCount();
@@ -121,6 +152,7 @@ void ViewBar::selectHead(int head)
 void ViewBar::showSettings(const core::ViewSettings& settings, int head, bool allHeads)
 {
     m_showing = true;
+    m_layerCombo->setCurrentIndex(std::min(settings.layer, m_layerCombo->count() - 1));
     if (allHeads)
         m_headCombo->setCurrentIndex(headCount() + 1);
     else
@@ -139,6 +171,7 @@ void ViewBar::storeSettings(core::ViewSettings& settings) const
     settings.colorScale =
         weightScaleName(m_dataScaleCheck->isChecked() ? WeightScale::Data : WeightScale::Fixed);
     settings.transposed = m_transposeCheck->isChecked();
+    settings.layer = selectedLayer();
 }
 
 } // namespace attn::ui

@@ -34,7 +34,12 @@ public:
     // The controls -> the colour, number and orientation fields of `settings`.
     void storeSettings(core::ViewSettings& settings) const;
 
+    // Layer 1 … Layer n of a stacked scene (core/scene_layers.h); hidden for one layer.
+    void setLayerCount(int layers);
+    int selectedLayer() const;
+
     QComboBox* headCombo() const { return m_headCombo; }
+    QComboBox* layerCombo() const { return m_layerCombo; }
     QCheckBox* valuesCheck() const { return m_valuesCheck; }
     QCheckBox* dataScaleCheck() const { return m_dataScaleCheck; }
 
@@ -48,6 +53,8 @@ private:
     int headCount() const;
 
     QComboBox* m_headCombo = nullptr;
+    QComboBox* m_layerCombo = nullptr;
+    QWidget* m_layerField = nullptr; // the combo with its label
     QComboBox* m_colormapCombo = nullptr;
     QCheckBox* m_valuesCheck = nullptr;
     QCheckBox* m_dataScaleCheck = nullptr; // weights' colours scaled to the data, not 0 to 1

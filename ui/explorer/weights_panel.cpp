@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "core/matrix_io.h"
+#include "core/scene_layers.h"
 
 #include <QComboBox>
 #include <QFileInfo>
@@ -40,6 +41,14 @@ QString explanation(WeightKind kind)
     case WeightKind::Positional:
         return QObject::tr("A row per position, added to the embeddings. Editing keeps them in the "
                            "scene as a table.");
+    case WeightKind::W1:
+    case WeightKind::B1:
+        return QObject::tr("The block's feed-forward layer, first half: max(0, H W_1 + b_1), a "
+                           "row of W_1 per model dimension, a column per hidden unit.");
+    case WeightKind::W2:
+    case WeightKind::B2:
+        return QObject::tr("The block's feed-forward layer, second half: (…) W_2 + b_2, a row of "
+                           "W_2 per hidden unit, a column per model dimension.");
     }
     return {};
 }
@@ -56,22 +65,34 @@ WeightsPanel::WeightsPanel(SceneDocument& document, QWidget* parent)
     m_kind->setObjectName(QStringLiteral("weightKindCombo"));
     m_kind->setToolTip(tr("The projection matrix shown and edited below"));
     const std::pair<WeightKind, QString> kinds[] = {
-        {WeightKind::Wq, QStringLiteral("W^q")},    {WeightKind::Wk, QStringLiteral("W^k")},
-        {WeightKind::Wv, QStringLiteral("W^v")},    {WeightKind::Wo, QStringLiteral("W^O")},
-        {WeightKind::Additive, tr("w (additive)")}, {WeightKind::Bilinear, tr("M (bilinear)")},
-        {WeightKind::Embedding, tr("Embeddings")},  {WeightKind::Positional, tr("Positions")},
+        {WeightKind::Wq, QStringLiteral("W^q")},
+        {WeightKind::Wk, QStringLiteral("W^k")},
+        {WeightKind::Wv, QStringLiteral("W^v")},
+        {WeightKind::Wo, QStringLiteral("W^O")},
+        {WeightKind::Additive, tr("w (additive)")},
+        {WeightKind::Bilinear, tr("M (bilinear)")},
+        {WeightKind::Embedding, tr("Embeddings")},
+        {WeightKind::Positional, tr("Positions")},
+        {WeightKind::W1, QStringLiteral("W_1 (FFN)")},
+        {WeightKind::B1, QStringLiteral("b_1 (FFN)")},
+        {WeightKind::W2, QStringLiteral("W_2 (FFN)")},
+        {WeightKind::B2, QStringLiteral("b_2 (FFN)")},
     };
     for (const auto& [kind, name] : kinds)
         m_kind->addItem(name, int(kind));
+    m_layer = new QComboBox(this);
+    m_layer->setObjectName(QStringLiteral("weightLayerCombo"));
+    m_layer->setToolTip(tr("The stacked block whose matrix is shown and edited below"));
     m_head = new QComboBox(this);
     m_head->setObjectName(QStringLiteral("weightHeadCombo"));
     m_head->setToolTip(tr("The head whose matrix is shown and edited below"));
     for (QComboBox* combo :
-         {m_kind, m_head}) { // narrow docks (a projector): the lists show whole names
+         {m_kind, m_layer, m_head}) { // narrow docks (a projector): the lists show whole names
         combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         combo->setMinimumContentsLength(5);
     }
     row->addWidget(m_kind, 1);
+    row->addWidget(m_layer, 1);
     row->addWidget(m_head, 1);
     layout->addLayout(row);
     m_note = new QLabel(this);
@@ -87,6 +108,7 @@ WeightsPanel::WeightsPanel(SceneDocument& document, QWidget* parent)
     connect(&m_refreshLater, &QTimer::timeout, this, &WeightsPanel::refresh);
     connect(m_kind, &QComboBox::activated, this, &WeightsPanel::onSelection);
     connect(m_head, &QComboBox::activated, this, &WeightsPanel::onSelection);
+    connect(m_layer, &QComboBox::activated, this, &WeightsPanel::onSelection);
     connect(m_editor, &MatrixEditor::scrubStarted, this,
             [this] { m_scrubGesture = m_document.beginGesture(); });
     connect(m_editor, &MatrixEditor::cellChanging, this, &WeightsPanel::applyCell);
@@ -120,7 +142,8 @@ void WeightsPanel::onSelection()
 {
     if (m_syncing)
         return;
-    setCurrent({WeightKind(m_kind->currentData().toInt()), std::max(0, m_head->currentIndex())});
+    setCurrent({WeightKind(m_kind->currentData().toInt()), std::max(0, m_head->currentIndex()),
+                std::max(0, m_layer->currentIndex())});
 }
 
 void WeightsPanel::syncFromScene(SceneChanges what)
@@ -137,6 +160,20 @@ void WeightsPanel::syncFromScene(SceneChanges what)
         m_ref.head = std::clamp(m_ref.head, 0, std::max(0, heads - 1));
         m_head->setCurrentIndex(m_ref.head);
         m_head->setEnabled(m_ref.perHead());
+        // Blocks of a stacked scene; embeddings and positions belong to none.
+        const int layers = core::layerCount(scene);
+        if (m_layer->count() != layers) {
+            m_layer->clear();
+            for (int l = 0; l < layers; ++l)
+                m_layer->addItem(tr("layer %1").arg(l + 1));
+        }
+        if (m_ref.kind == WeightKind::Embedding || m_ref.kind == WeightKind::Positional)
+            m_ref.layer = 0;
+        m_ref.layer = std::clamp(m_ref.layer, 0, layers - 1);
+        m_layer->setCurrentIndex(m_ref.layer);
+        m_layer->setVisible(layers > 1);
+        m_layer->setEnabled(m_ref.kind != WeightKind::Embedding &&
+                            m_ref.kind != WeightKind::Positional);
         m_kind->setCurrentIndex(m_kind->findData(int(m_ref.kind)));
         m_syncing = false;
         if (what.toInt() == int(SceneChange::All))

@@ -39,6 +39,7 @@ private:
 
     SceneDocument& m_document;
     QComboBox* m_kind = nullptr;
+    QComboBox* m_layer = nullptr; // stacked blocks only
     QComboBox* m_head = nullptr;
     QLabel* m_note = nullptr;
     MatrixEditor* m_editor = nullptr;
