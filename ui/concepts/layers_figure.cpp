@@ -57,18 +57,20 @@ void buildLayersFigure(QCustomPlot& plot, const ConceptSource& source, const Fig
     const int count = int(blocks.size());
     for (int l = 0; l < count; ++l) {
         const core::BlockForward& b = blocks[std::size_t(l)];
-        const QString n = QString::number(l + 1);
-        const QString input =
-            l == 0 ? Words::tr("X%1 = E + P").arg(n) : Words::tr("X%1 = Y%2").arg(n).arg(l);
+        // Short column names, so that they fit the narrow panels of a 1024 x 768 window; the
+        // note below the figure says what each is.
         const std::pair<const core::Matrix*, QString> parts[] = {
-            {&b.attention->queryInput(), input},
-            {&b.attention->output, Words::tr("attention(X%1)").arg(n)},
-            {&b.residual, Words::tr("+ X%1").arg(n)},
-            {&b.normed, Words::tr("H%1 = norm").arg(n)},
-            {&b.feedForward, Words::tr("FFN(H%1)").arg(n)},
-            {&b.feedForwardResidual, Words::tr("+ H%1").arg(n)},
-            {&b.output, Words::tr("Y%1 = norm").arg(n)},
+            {&b.attention->queryInput(), QStringLiteral("X")},
+            {&b.attention->output, QStringLiteral("A")},
+            {&b.residual, QStringLiteral("+A")},
+            {&b.normed, QStringLiteral("H")},
+            {&b.feedForward, QStringLiteral("F")},
+            {&b.feedForwardResidual, QStringLiteral("+F")},
+            {&b.output, QStringLiteral("Y")},
         };
+        const QString rowName = l == 0
+                                    ? Words::tr("layer 1 (X = E + P)")
+                                    : Words::tr("layer %1 (X = Y of layer %2)").arg(l + 1).arg(l);
         double top = 1e-12;
         for (const auto& part : parts)
             top = std::max(top, largestMagnitude(part.first->cast<double>()));
@@ -76,7 +78,7 @@ void buildLayersFigure(QCustomPlot& plot, const ConceptSource& source, const Fig
             const core::MatrixD values = parts[c].first->cast<double>();
             const ConceptHeatmap how{parts[c].second,
                                      l == count - 1 ? Words::tr("dim") : QString(),
-                                     c == 0 ? Words::tr("layer %1").arg(l + 1) : QString(),
+                                     c == 0 ? rowName : QString(),
                                      tokens,
                                      {},
                                      spec.style.signedColormap,
@@ -90,14 +92,19 @@ void buildLayersFigure(QCustomPlot& plot, const ConceptSource& source, const Fig
         addColorScale(plot, spec, body, l, 7, spec.style.signedColormap, -top, top,
                       Words::tr("value"));
     }
+    // The first panel's token labels take part of its column: widen it so that its cells are
+    // as wide as the others'.
+    body->setColumnStretchFactor(0, 1.5);
     body->setColumnStretchFactor(7, 0.01);
-    addFigureText(plot, spec, 2,
-                  Words::tr("Each row is one block, post-norm as in Vaswani et al. 2017: H = "
-                            "LayerNorm(X + attention(X)), Y = LayerNorm(H + FFN(H)), FFN(H) = "
-                            "max(0, H W1 + b1) W2 + b2. Rows are the tokens in every panel; "
-                            "attention mixes rows, the FFN works on each row alone. The first "
-                            "column of each row below is the last column of the row above."),
-                  false);
+    addFigureText(
+        plot, spec, 2,
+        Words::tr("Each row is one block, post-norm as in Vaswani et al. 2017: A = MHA(X), "
+                  "the multi-head attention; H = LN(X + A), LN the layer norm; F = "
+                  "FFN(H) = max(0, H W1 + b1) W2 + b2; Y = LN(H + F); +A is X + A and "
+                  "+F is H + F. Rows are the "
+                  "tokens in every panel: attention mixes rows, the FFN works on each "
+                  "row alone. Each block's X is the Y of the block above it."),
+        false);
     numberPanels(plot, spec, panels);
     finishFigure(plot);
 }
