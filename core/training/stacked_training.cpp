@@ -304,6 +304,28 @@ double StackedTrainer::accuracy(const TrainingData& data) const
     return sum / double(data.examples.size());
 }
 
+TrainingEvaluation StackedTrainer::evaluate() const
+{
+    TrainingEvaluation out;
+    out.step = stepCount();
+    out.loss = lossAndGradient(m_parameters, nullptr);
+    out.accuracy = accuracy();
+    const TrainingExample& first = m_data.examples.front();
+    const std::vector<StackedBlockForward> forward = forwardStacked(m_parameters, first.inputs);
+    for (const HeadForward& head : forward.back().attention.heads)
+        out.weights.push_back(head.weights.cast<float>());
+    out.targetWeights = first.targetWeights.cast<float>();
+    return out;
+}
+
+void StackedTrainer::setLearningRate(double learningRate)
+{
+    AdamSettings next = m_adam;
+    next.learningRate = learningRate;
+    next.validate();
+    m_adam = next;
+}
+
 Scene StackedTrainer::trainedScene() const
 {
     Scene scene = m_scene;

@@ -3,6 +3,7 @@
 #include "core/scene.h"
 #include "core/training/adam.h"
 #include "core/training/attention_layer.h"
+#include "core/training/trainer.h"
 #include "core/training/training_loss.h"
 #include "core/training/training_task.h"
 
@@ -92,6 +93,11 @@ public:
     // `data` (sequences not trained on: what was learned rather than remembered).
     double accuracy() const;
     double accuracy(const TrainingData& data) const;
+    // The loss, the accuracy, and the last block's heads on the first example with its target
+    // (what the Train tab draws).
+    TrainingEvaluation evaluate() const;
+    void setLearningRate(double learningRate); // throws Error when not positive and finite
+    double learningRate() const { return m_adam.learningRate; }
     Scene trainedScene() const;
     const TrainingData& data() const { return m_data; }
     const StackedParameters& parameters() const { return m_parameters; }

@@ -998,7 +998,8 @@ def stacked_blocks():
         "max(0, H W1 + b1) W2 + b2 from d_model = 8 to d_ff = 16 and back. The Stacked blocks "
         "tab draws every step with the same token rows: layer 2's input X2 is layer 1's output "
         "Y1 (largest difference 0). Attention mixes the rows; the FFN works on each row alone. "
-        "Layer (above the heatmaps) shows either block's heads.",
+        "Layer (above the heatmaps) shows either block's heads; the Train tab trains both "
+        "blocks on an induction task, which one attention layer cannot learn.",
         "the cat sat on the mat")
     scene.update({
         "tokenizer": {"mode": "word", "lowercase": False, "special": "none"},

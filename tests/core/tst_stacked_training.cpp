@@ -111,6 +111,12 @@ private slots:
         const Scene trained = two.trainedScene();
         QVERIFY(trained.layers[1].W1 != inductionScene(2).layers[1].W1);
         QVERIFY(trained.mask.causal);
+        const TrainingEvaluation now = two.evaluate();
+        QCOMPARE(now.step, 100);
+        QCOMPARE(now.accuracy, two.accuracy());
+        QCOMPARE(int(now.weights.size()), 1);
+        QCOMPARE(now.weights.front().rows(), 8);
+        QCOMPARE(now.loss.total, two.lossAndGradient(two.parameters(), nullptr).total);
     }
 
     void refusals()

@@ -6,6 +6,7 @@
 #include "ui/concepts/concept_figures.h"
 #include "ui/concepts/concept_pages.h"
 #include "ui/concepts/layers_figure.h"
+#include "ui/concepts/train_figure.h"
 #include "ui/document/scene_document.h"
 #include "ui/explorer/explorer_window.h"
 #include "ui/export/export_dialog.h"
@@ -15,12 +16,16 @@
 #include "core/scene.h"
 #include "core/scene_json.h"
 #include "core/scene_layers.h"
+#include "core/training/stacked_training.h"
 
 #include "support/plot_data.h"
 
 #include <qcustomplot.h>
 
 #include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QPushButton>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTest>
 #include <QUndoStack>
@@ -141,6 +146,46 @@ private slots:
         } catch (const core::Error& error) {
             QVERIFY(QString::fromUtf8(error.what()).contains(QStringLiteral("stacked blocks")));
         }
+    }
+
+    // The Train tab on stacked blocks: every block trains on the induction task (the same
+    // run as tst_stacked_training's: 32 sequences, 100 steps at 0.02, two blocks reach 1.0),
+    // and Apply puts every block's weights into the scene as one undo step.
+    void trainTabTrainsEveryBlock()
+    {
+        ui::SceneDocument document;
+        core::Scene scene = core::makeScene(QStringLiteral("a b c d e a b c"), 16, 1, 1);
+        scene.tokenizer.mode = core::TokenizerMode::Word;
+        core::setLayerCount(scene, 2);
+        document.reset(scene, QString());
+        ui::TrainPage page(document);
+        page.resize(1000, 700);
+        page.setSource({std::make_shared<const core::Scene>(scene), nullptr, 0, 0});
+        page.findChild<QDoubleSpinBox*>(QStringLiteral("trainLearningRate"))->setValue(0.02);
+        page.stepsSpin()->setValue(100);
+        page.runButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!page.isRunning(), 20000);
+        QVERIFY(page.stackedTrainer());
+        QCOMPARE(page.stackedTrainer()->stepCount(), 100);
+        QVERIFY2(page.stackedTrainer()->accuracy() >= 0.95,
+                 qPrintable(QString::number(page.stackedTrainer()->accuracy())));
+        QCustomPlot plot;
+        plot.resize(1000, 700);
+        plot.setViewport(plot.rect());
+        page.draw(plot, ui::FigureSpec{});
+        bool titled = false;
+        for (int i = 0; i < plot.plotLayout()->elementCount(); ++i)
+            if (auto* text = qobject_cast<QCPTextElement*>(plot.plotLayout()->elementAt(i)))
+                titled = titled || text->text().contains(QStringLiteral("induction"));
+        QVERIFY(titled);
+        const core::Scene trained = page.stackedTrainer()->trainedScene();
+        const int before = document.undoStack()->count();
+        page.applyButton()->click();
+        QCOMPARE(document.undoStack()->count(), before + 1);
+        QVERIFY(document.scene().layers == trained.layers);
+        QVERIFY(document.scene().weights == trained.weights);
+        document.undoStack()->undo();
+        QVERIFY(document.scene().layers == scene.layers);
     }
 
     void windowOpensOnTheBlocksAndShowsEitherLayer()

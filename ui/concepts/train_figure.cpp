@@ -40,6 +40,20 @@ TrainingSnapshot TrainingSnapshot::of(const core::Trainer& trainer)
         s.keyTokens = trainer.data().examples.front().keyTokens;
     }
     s.learningRate = trainer.learningRate();
+    s.taskName = QString::fromLatin1(core::toString(s.task).data());
+    return s;
+}
+
+TrainingSnapshot TrainingSnapshot::of(const core::StackedTrainer& trainer)
+{
+    TrainingSnapshot s;
+    s.loss = trainer.lossHistory();
+    s.now = trainer.evaluate();
+    s.queryTokens = trainer.data().examples.front().queryTokens;
+    s.keyTokens = trainer.data().examples.front().keyTokens;
+    s.learningRate = trainer.learningRate();
+    s.taskName = Words::tr("induction (last of %1 stacked blocks)")
+                     .arg(trainer.parameters().attention.size());
     return s;
 }
 
@@ -47,7 +61,9 @@ void buildTrainingFigure(QCustomPlot& plot, const TrainingSnapshot& snapshot,
                          const FigureSpec& spec)
 {
     clearPlot(plot, spec);
-    const QString task = QString::fromLatin1(core::toString(snapshot.task).data());
+    const QString task = snapshot.taskName.isEmpty()
+                             ? QString::fromLatin1(core::toString(snapshot.task).data())
+                             : snapshot.taskName;
     addFigureText(
         plot, spec, 0,
         spec.title.isEmpty()

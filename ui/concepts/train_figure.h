@@ -3,6 +3,7 @@
 #include "ui/concepts/concept_view.h"
 #include "ui/figures/figure_spec.h"
 
+#include "core/training/stacked_training.h"
 #include "core/training/trainer.h"
 
 #include <vector>
@@ -22,7 +23,10 @@ struct TrainingSnapshot
     std::vector<QString> keyTokens;
     double learningRate = 0.0;
 
+    QString taskName; // the title's word for the task ("copy"; "induction" for stacked blocks)
+
     static TrainingSnapshot of(const core::Trainer& trainer);
+    static TrainingSnapshot of(const core::StackedTrainer& trainer);
 };
 
 // The loss curve (log scale) beside every head's weights on the first example now and the

@@ -7,6 +7,8 @@
 
 #include "core/error.h"
 #include "core/scene_json.h"
+#include "core/scene_layers.h"
+#include "core/training/stacked_training.h"
 #include "core/training/trainer.h"
 
 #include <qcustomplot.h>
@@ -114,7 +116,7 @@ TrainPage::TrainPage(SceneDocument& document, QWidget* parent)
         stop();
         if (!ensureTrainer())
             return;
-        m_trainer->step();
+        stepOnce();
         rebuildNow();
     });
     connect(m_reset, &QPushButton::clicked, this, [this] { resetTrainer(); });
@@ -123,16 +125,36 @@ TrainPage::TrainPage(SceneDocument& document, QWidget* parent)
     connect(m_learningRate, &QDoubleSpinBox::valueChanged, this, [this](double rate) {
         if (m_trainer && rate > 0.0)
             m_trainer->setLearningRate(rate);
+        if (m_stacked && rate > 0.0)
+            m_stacked->setLearningRate(rate);
     });
     connect(m_apply, &QPushButton::clicked, this, [this] {
-        if (!m_trainer)
+        if (!m_trainer && !m_stacked)
             return;
         stop();
-        const core::Scene trained = m_trainer->trainedScene();
+        const core::Scene trained =
+            m_trainer ? m_trainer->trainedScene() : m_stacked->trainedScene();
         try {
             QUndoStack* undo = m_document.undoStack();
             undo->beginMacro(tr("Apply trained weights (%1)").arg(m_task->currentText()));
             m_document.setWeights(trained.weights, tr("Apply trained weights"));
+            // Every later block's attention and every block's feed-forward layer.
+            for (int l = 0; l < int(trained.layers.size()); ++l) {
+                const core::StackedLayer& layer = trained.layers[std::size_t(l)];
+                if (l > 0) {
+                    for (int h = 0; h < layer.attention.headCount(); ++h) {
+                        const core::HeadWeights& head = layer.attention.heads[std::size_t(h)];
+                        m_document.setWeightMatrix({WeightKind::Wq, h, l}, head.Wq);
+                        m_document.setWeightMatrix({WeightKind::Wk, h, l}, head.Wk);
+                        m_document.setWeightMatrix({WeightKind::Wv, h, l}, head.Wv);
+                    }
+                    m_document.setWeightMatrix({WeightKind::Wo, 0, l}, layer.attention.Wo);
+                }
+                m_document.setWeightMatrix({WeightKind::W1, 0, l}, layer.W1);
+                m_document.setWeightMatrix({WeightKind::B1, 0, l}, layer.b1);
+                m_document.setWeightMatrix({WeightKind::W2, 0, l}, layer.W2);
+                m_document.setWeightMatrix({WeightKind::B2, 0, l}, layer.b2);
+            }
             m_document.setMask(trained.mask); // the task's mask (previous token: causal)
             undo->endMacro();
         } catch (const core::Error& e) {
@@ -178,11 +200,15 @@ bool sameTrainingProblem(const core::Scene& a, const core::Scene& b)
 void TrainPage::setSource(const ConceptSource& source)
 {
     // Another scene (an edit, or trained weights applied): the run of the old one is dropped.
-    if (m_trainer && (!source.scene || !m_source.scene ||
-                      !sameTrainingProblem(*m_source.scene, *source.scene))) {
+    if ((m_trainer || m_stacked) && (!source.scene || !m_source.scene ||
+                                     !sameTrainingProblem(*m_source.scene, *source.scene))) {
         stop();
         m_trainer.reset();
+        m_stacked.reset();
     }
+    // Stacked blocks train on their own task (the single layer's tasks pose nothing for the
+    // blocks below the last).
+    m_task->setEnabled(!source.scene || !core::isStacked(*source.scene));
     const bool hard = source.scene && source.scene->normalization == core::Normalization::Hard;
     m_hardLabel->setVisible(hard);
     m_hardGradient->setVisible(hard);
@@ -192,10 +218,28 @@ void TrainPage::setSource(const ConceptSource& source)
 
 bool TrainPage::ensureTrainer()
 {
-    if (m_trainer)
+    if (m_trainer || m_stacked)
         return true;
     if (!m_source.scene)
         return false;
+    if (core::isStacked(*m_source.scene)) {
+        core::AdamSettings adam;
+        adam.learningRate = m_learningRate->value();
+        try {
+            m_stacked = std::make_unique<core::StackedTrainer>(
+                *m_source.scene, core::InductionOptions{32, 8, m_source.scene->seed}, adam,
+                m_source.scene->seed);
+        } catch (const core::Error& e) {
+            emit refused(QString::fromUtf8(e.what()), QString::fromStdString(e.where()));
+            return false;
+        }
+        m_notes->setText(tr("Every block's weights train, from fresh ones, so that the last "
+                            "block's heads attend to the word after the earlier occurrence of "
+                            "their own word (an induction head), on random sequences of the "
+                            "sentence's words; one attention layer cannot learn this."));
+        updateButtons();
+        return true;
+    }
     core::TrainingSetup setup;
     setup.task = core::TrainingTask(m_task->currentData().toInt());
     setup.seed = m_source.scene->seed;
@@ -217,14 +261,14 @@ bool TrainPage::ensureTrainer()
 
 void TrainPage::runSlice()
 {
-    if (!m_trainer) {
+    if (!m_trainer && !m_stacked) {
         stop();
         return;
     }
     QElapsedTimer clock;
     clock.start();
     while (m_remaining > 0 && clock.elapsed() < kSliceMilliseconds) {
-        m_trainer->step();
+        stepOnce();
         --m_remaining;
     }
     rebuildNow();
@@ -243,6 +287,7 @@ void TrainPage::resetTrainer()
 {
     stop();
     m_trainer.reset();
+    m_stacked.reset();
     m_notes->clear();
     updateButtons();
     scheduleRebuild();
@@ -251,12 +296,35 @@ void TrainPage::resetTrainer()
 void TrainPage::updateButtons()
 {
     m_run->setText(m_timer.isActive() ? tr("&Pause") : tr("&Run"));
-    m_apply->setEnabled(m_trainer && m_trainer->stepCount() > 0);
-    m_reset->setEnabled(m_trainer != nullptr);
+    m_apply->setEnabled(stepCount() > 0);
+    m_reset->setEnabled(m_trainer != nullptr || m_stacked != nullptr);
+}
+
+void TrainPage::stepOnce()
+{
+    if (m_trainer)
+        m_trainer->step();
+    else if (m_stacked)
+        m_stacked->step();
+}
+
+int TrainPage::stepCount() const
+{
+    return m_trainer ? m_trainer->stepCount() : m_stacked ? m_stacked->stepCount() : 0;
 }
 
 void TrainPage::draw(QCustomPlot& plot, const FigureSpec& spec) const
 {
+    if (m_stacked) {
+        buildTrainingFigure(plot, TrainingSnapshot::of(*m_stacked), spec);
+        return;
+    }
+    if (m_source.scene && core::isStacked(*m_source.scene))
+        throw core::Error(tr("Press Run to train every block of the stacked scene from fresh "
+                             "weights on the induction task: a repeated word attends to the word "
+                             "after its earlier occurrence, which one attention layer cannot "
+                             "learn.")
+                              .toStdString());
     if (!m_trainer)
         throw core::Error(
             tr("Press Run to train W_q, W_k, W_v and W_O on the %1 task from fresh weights: %2")

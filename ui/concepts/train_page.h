@@ -11,8 +11,9 @@ class QPushButton;
 class QSpinBox;
 
 namespace attn::core {
+class StackedTrainer;
 class Trainer;
-}
+} // namespace attn::core
 
 namespace attn::ui {
 
@@ -38,6 +39,8 @@ public:
     void setTask(const QString& name);
     QString taskName() const;
     const core::Trainer* trainer() const { return m_trainer.get(); }
+    // A scene of stacked blocks trains every block on the induction task instead.
+    const core::StackedTrainer* stackedTrainer() const { return m_stacked.get(); }
     bool isRunning() const { return m_timer.isActive(); }
 
     QComboBox* hardGradientCombo() const { return m_hardGradient; }
@@ -58,9 +61,12 @@ private:
     void stop();
     void resetTrainer();
     void updateButtons();
+    void stepOnce();
+    int stepCount() const;
 
     SceneDocument& m_document;
     std::unique_ptr<core::Trainer> m_trainer;
+    std::unique_ptr<core::StackedTrainer> m_stacked;
     QTimer m_timer;
     int m_remaining = 0;
     QComboBox* m_task = nullptr;
