@@ -111,18 +111,24 @@ const char* const kVerbs[][2] = {{"ate", "mangé"},  {"saw", "vu"},       {"chas
                                  {"liked", "aimé"}, {"found", "trouvé"}, {"took", "pris"}};
 
 // "the black cat" -> "le chat noir"
-void nounPhrase(Random& random, QStringList& english, QStringList& french)
+void nounPhrase(Random& random, GrammarSentence& s)
 {
+    QStringList& english = s.english;
+    QStringList& french = s.french;
     const Noun& noun = kNouns[random.nextU64() % std::size(kNouns)];
     const bool definite = random.nextU64() % 2;
     english << (definite ? QStringLiteral("the") : QStringLiteral("a"));
+    s.partsOfSpeech << QStringLiteral("DET");
     french << QString::fromLatin1(definite ? (noun.feminine ? "la" : "le")
                                            : (noun.feminine ? "une" : "un"));
     const bool adjective = random.nextU64() % 2;
     const Adjective& a = kAdjectives[random.nextU64() % std::size(kAdjectives)];
-    if (adjective)
+    if (adjective) {
         english << QString::fromLatin1(a.english);
+        s.partsOfSpeech << QStringLiteral("ADJ");
+    }
     english << QString::fromLatin1(noun.english);
+    s.partsOfSpeech << QStringLiteral("NOUN");
     french << QString::fromUtf8(noun.french);
     if (adjective)
         french << QString::fromUtf8(noun.feminine ? a.feminine : a.masculine);
@@ -130,20 +136,8 @@ void nounPhrase(Random& random, QStringList& english, QStringList& french)
 
 Seq2SeqPair grammarPair(Random& random)
 {
-    QStringList english, french;
-    const int clauses = 1 + int(random.nextU64() % 4);
-    for (int c = 0; c < clauses; ++c) {
-        if (c) {
-            english << QStringLiteral("and");
-            french << QStringLiteral("et");
-        }
-        nounPhrase(random, english, french);
-        const auto* verb = kVerbs[random.nextU64() % std::size(kVerbs)];
-        english << QString::fromLatin1(verb[0]);
-        french << QStringLiteral("a") << QString::fromUtf8(verb[1]);
-        nounPhrase(random, english, french);
-    }
-    return {english.join(QLatin1Char(' ')), french.join(QLatin1Char(' '))};
+    const GrammarSentence s = drawGrammarSentence(random);
+    return {s.english.join(QLatin1Char(' ')), s.french.join(QLatin1Char(' '))};
 }
 
 Seq2SeqVocabulary vocabularyOf(const std::vector<std::string>& alphabet)
@@ -183,6 +177,36 @@ void initialise(Seq2SeqModel& model, Random& random)
 }
 
 } // namespace
+
+Seq2SeqVocabulary seq2seqVocabulary(const std::vector<std::string>& alphabet)
+{
+    return vocabularyOf(alphabet);
+}
+
+void initialiseSeq2SeqWeights(Seq2SeqModel& model, Random& random)
+{
+    initialise(model, random);
+}
+
+GrammarSentence drawGrammarSentence(Random& random)
+{
+    GrammarSentence s;
+    const int clauses = 1 + int(random.nextU64() % 4);
+    for (int c = 0; c < clauses; ++c) {
+        if (c) {
+            s.english << QStringLiteral("and");
+            s.french << QStringLiteral("et");
+            s.partsOfSpeech << QStringLiteral("CCONJ");
+        }
+        nounPhrase(random, s);
+        const auto* verb = kVerbs[random.nextU64() % std::size(kVerbs)];
+        s.english << QString::fromLatin1(verb[0]);
+        s.french << QStringLiteral("a") << QString::fromUtf8(verb[1]);
+        s.partsOfSpeech << QStringLiteral("VERB");
+        nounPhrase(random, s);
+    }
+    return s;
+}
 
 std::optional<Seq2SeqTask> parseSeq2SeqTask(std::string_view name)
 {
@@ -320,10 +344,7 @@ Seq2SeqTrainer::Seq2SeqTrainer(Seq2SeqTaskData data, const Seq2SeqTrainingSettin
     std::stable_sort(m_byLength.begin(), m_byLength.end(), [this](int a, int b) {
         return m_examples[std::size_t(a)].source.size() < m_examples[std::size_t(b)].source.size();
     });
-    for (const Seq2SeqParameter& p : seq2seqParameters(m)) {
-        m_firstMoments.emplace_back(std::size_t(p.size), 0.0f);
-        m_secondMoments.emplace_back(std::size_t(p.size), 0.0f);
-    }
+    m_adam = ClippedAdam(seq2seqParameters(m));
 }
 
 double Seq2SeqTrainer::step()
@@ -370,32 +391,7 @@ double Seq2SeqTrainer::step()
             Eigen::Map<Eigen::ArrayXf>(gradient[k].data, gradient[k].size) +=
                 Eigen::Map<const Eigen::ArrayXf>(more[k].data, more[k].size);
     }
-    // torch.nn.utils.clip_grad_norm_: the whole gradient scaled to the norm, if longer.
-    double squared = 0.0;
-    for (const Seq2SeqParameter& p : gradient)
-        squared +=
-            double(Eigen::Map<const Eigen::ArrayXf>(p.data, p.size).cast<double>().square().sum());
-    const double norm = std::sqrt(squared);
-    const float clip = m_settings.clipNorm > 0.0 && norm > m_settings.clipNorm
-                           ? float(m_settings.clipNorm / (norm + 1e-6))
-                           : 1.0f;
-    // Adam: m <- b1 m + (1 - b1) g, v <- b2 v + (1 - b2) g^2, w <- w - a m^ / (sqrt(v^) + eps).
-    ++m_steps;
-    const double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8;
-    const float alpha = float(m_settings.learningRate);
-    const float correction1 = float(1.0 - std::pow(beta1, m_steps));
-    const float correction2 = float(1.0 - std::pow(beta2, m_steps));
-    const std::vector<Seq2SeqParameter> weights = seq2seqParameters(m_model);
-    for (std::size_t k = 0; k < weights.size(); ++k) {
-        auto w = Eigen::Map<Eigen::ArrayXf>(weights[k].data, weights[k].size);
-        const Eigen::ArrayXf g =
-            Eigen::Map<const Eigen::ArrayXf>(gradient[k].data, gradient[k].size) * clip;
-        auto m = Eigen::Map<Eigen::ArrayXf>(m_firstMoments[k].data(), weights[k].size);
-        auto v = Eigen::Map<Eigen::ArrayXf>(m_secondMoments[k].data(), weights[k].size);
-        m = float(beta1) * m + float(1.0 - beta1) * g;
-        v = float(beta2) * v + float(1.0 - beta2) * g.square();
-        w -= alpha * (m / correction1) / ((v / correction2).sqrt() + float(epsilon));
-    }
+    m_adam.step(seq2seqParameters(m_model), gradient, m_settings.learningRate, m_settings.clipNorm);
     double loss = 0.0;
     for (const double l : groupLoss)
         loss += l;

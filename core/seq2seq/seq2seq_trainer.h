@@ -5,6 +5,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
 
 #include <cstdint>
 #include <optional>
@@ -27,6 +28,20 @@ enum class Seq2SeqTask {
 };
 
 std::optional<Seq2SeqTask> parseSeq2SeqTask(std::string_view name); // "dates", ...
+
+// One sentence of the english-french task's grammar, each English word with its part of speech
+// in the tags of Universal Dependencies (DET, ADJ, NOUN, VERB, CCONJ).
+struct GrammarSentence
+{
+    QStringList english, french, partsOfSpeech;
+};
+GrammarSentence drawGrammarSentence(Random& random);
+
+// SOS, EOS, then the alphabet's tokens, as the trainer makes its vocabularies.
+Seq2SeqVocabulary seq2seqVocabulary(const std::vector<std::string>& alphabet);
+// PyTorch's initialisation of every tensor seq2seqParameters lists: nn.Embedding N(0, 1),
+// nn.Linear and nn.GRU uniform within 1/sqrt(fan_in).
+void initialiseSeq2SeqWeights(Seq2SeqModel& model, Random& random);
 
 struct Seq2SeqPair
 {
@@ -142,11 +157,10 @@ private:
     std::vector<Seq2SeqExample> m_examples;
     std::vector<int> m_byLength; // the examples' indices, shortest source first (the curriculum)
     std::vector<Seq2SeqModel> m_gradientGroups; // made once: a step only zeroes them
-    std::vector<std::vector<float>> m_firstMoments, m_secondMoments;
+    ClippedAdam m_adam;
     std::vector<double> m_losses;
     std::vector<int> m_batch;
     Random m_random;
-    int m_steps = 0;
 };
 
 // The files of the folder of docs/SEQ2SEQ_FORMAT.md (config.json, model.safetensors, the two

@@ -4,6 +4,7 @@
 #include "core/seq2seq/seq2seq_steps.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace attn::core {
 namespace {
@@ -243,6 +244,36 @@ Seq2SeqModel zeroSeq2SeqLike(const Seq2SeqModel& model)
     return zero;
 }
 
+void seq2seqEncoderBackward(const Seq2SeqModel& model, const std::vector<int>& source,
+                            const Seq2SeqEncoderCache& encoder, Matrix dKeys,
+                            std::vector<RnnState> dFinal, Seq2SeqModel& gradients)
+{
+    const int h = model.hiddenSize;
+    const int directions = model.bidirectional ? 2 : 1;
+    const Eigen::Index length = Eigen::Index(source.size());
+    // Layer by layer from the top: each direction back through time, its inputs' gradients
+    // the outputs' gradients of the layer below.
+    Matrix dOutputs = std::move(dKeys);
+    for (int l = model.layers; l-- > 0;) {
+        const Matrix& inputs = encoder.inputs[std::size_t(l)];
+        Matrix dInputs = Matrix::Zero(length, inputs.cols());
+        for (int d = 0; d < directions; ++d) {
+            const std::size_t index = std::size_t(l * directions + d);
+            RnnState carry = dFinal[index];
+            for (Eigen::Index n = 0; n < length; ++n) {
+                const Eigen::Index t = d == 0 ? length - 1 - n : n;
+                carry.h += dOutputs.row(t).segment(d * h, h);
+                dInputs.row(t) += rnnBackward(model.cell, model.encoderLayers[index],
+                                              encoder.steps[index][std::size_t(t)], carry,
+                                              gradients.encoderLayers[index]);
+            }
+        }
+        dOutputs = std::move(dInputs);
+    }
+    for (Eigen::Index t = 0; t < length; ++t)
+        gradients.encoderEmbedding.row(source[std::size_t(t)]) += dOutputs.row(t);
+}
+
 double accumulateSeq2SeqGradients(const Seq2SeqModel& model, const Seq2SeqExample& example,
                                   double teacherForcing, Random& random, float scale,
                                   Seq2SeqModel& gradients)
@@ -371,28 +402,46 @@ double accumulateSeq2SeqGradients(const Seq2SeqModel& model, const Seq2SeqExampl
         gradients.bridgeBias += dPre;
         dFinal[std::size_t(l * 2 + 1)].h = dPre * model.bridge.transpose();
     }
-    // Layer by layer from the top: each direction back through time, its inputs' gradients
-    // the outputs' gradients of the layer below.
-    Matrix dOutputs = std::move(dKeys);
-    for (int l = model.layers; l-- > 0;) {
-        const Matrix& inputs = encoder.inputs[std::size_t(l)];
-        Matrix dInputs = Matrix::Zero(length, inputs.cols());
-        for (int d = 0; d < directions; ++d) {
-            const std::size_t index = std::size_t(l * directions + d);
-            RnnState carry = dFinal[index];
-            for (Eigen::Index n = 0; n < length; ++n) {
-                const Eigen::Index t = d == 0 ? length - 1 - n : n;
-                carry.h += dOutputs.row(t).segment(d * h, h);
-                dInputs.row(t) += rnnBackward(model.cell, model.encoderLayers[index],
-                                              encoder.steps[index][std::size_t(t)], carry,
-                                              gradients.encoderLayers[index]);
-            }
-        }
-        dOutputs = std::move(dInputs);
-    }
-    for (Eigen::Index t = 0; t < length; ++t)
-        gradients.encoderEmbedding.row(example.source[std::size_t(t)]) += dOutputs.row(t);
+    seq2seqEncoderBackward(model, example.source, encoder, std::move(dKeys), std::move(dFinal),
+                           gradients);
     return loss;
+}
+
+ClippedAdam::ClippedAdam(const std::vector<Seq2SeqParameter>& weights)
+{
+    for (const Seq2SeqParameter& p : weights) {
+        m_firstMoments.emplace_back(std::size_t(p.size), 0.0f);
+        m_secondMoments.emplace_back(std::size_t(p.size), 0.0f);
+    }
+}
+
+void ClippedAdam::step(const std::vector<Seq2SeqParameter>& weights,
+                       const std::vector<Seq2SeqParameter>& gradient, double learningRate,
+                       double clipNorm)
+{
+    // torch.nn.utils.clip_grad_norm_: the whole gradient scaled to the norm, if longer.
+    double squared = 0.0;
+    for (const Seq2SeqParameter& p : gradient)
+        squared +=
+            double(Eigen::Map<const Eigen::ArrayXf>(p.data, p.size).cast<double>().square().sum());
+    const double norm = std::sqrt(squared);
+    const float clip = clipNorm > 0.0 && norm > clipNorm ? float(clipNorm / (norm + 1e-6)) : 1.0f;
+    // Adam: m <- b1 m + (1 - b1) g, v <- b2 v + (1 - b2) g^2, w <- w - a m^ / (sqrt(v^) + eps).
+    ++m_steps;
+    const double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8;
+    const float alpha = float(learningRate);
+    const float correction1 = float(1.0 - std::pow(beta1, m_steps));
+    const float correction2 = float(1.0 - std::pow(beta2, m_steps));
+    for (std::size_t k = 0; k < weights.size(); ++k) {
+        auto w = Eigen::Map<Eigen::ArrayXf>(weights[k].data, weights[k].size);
+        const Eigen::ArrayXf g =
+            Eigen::Map<const Eigen::ArrayXf>(gradient[k].data, gradient[k].size) * clip;
+        auto m = Eigen::Map<Eigen::ArrayXf>(m_firstMoments[k].data(), weights[k].size);
+        auto v = Eigen::Map<Eigen::ArrayXf>(m_secondMoments[k].data(), weights[k].size);
+        m = float(beta1) * m + float(1.0 - beta1) * g;
+        v = float(beta2) * v + float(1.0 - beta2) * g.square();
+        w -= alpha * (m / correction1) / ((v / correction2).sqrt() + float(epsilon));
+    }
 }
 
 } // namespace attn::core

@@ -48,4 +48,31 @@ double accumulateSeq2SeqGradients(const Seq2SeqModel& model, const Seq2SeqExampl
                                   double teacherForcing, Random& random, float scale,
                                   Seq2SeqModel& gradients);
 
+struct Seq2SeqEncoderCache;
+
+// Backpropagation through time over the encoder alone: from d loss / d (every position's top
+// state) in `dKeys` (source length x K) and d loss / d (each layer and direction's final state)
+// in `dFinal`, adds the encoder's weights' and embeddings' gradients into `gradients`. `encoder`
+// is what encodeSeq2Seq kept for `source`.
+void seq2seqEncoderBackward(const Seq2SeqModel& model, const std::vector<int>& source,
+                            const Seq2SeqEncoderCache& encoder, Matrix dKeys,
+                            std::vector<RnnState> dFinal, Seq2SeqModel& gradients);
+
+// Adam (Kingma & Ba 2015, Algorithm 1) over a list of tensors, the gradient's global norm first
+// cut to a bound as torch.nn.utils.clip_grad_norm_ does.
+class ClippedAdam
+{
+public:
+    ClippedAdam() = default;
+    explicit ClippedAdam(const std::vector<Seq2SeqParameter>& weights);
+
+    // `gradient` lines up with `weights` tensor for tensor; clipNorm 0 never clips.
+    void step(const std::vector<Seq2SeqParameter>& weights,
+              const std::vector<Seq2SeqParameter>& gradient, double learningRate, double clipNorm);
+
+private:
+    std::vector<std::vector<float>> m_firstMoments, m_secondMoments;
+    int m_steps = 0;
+};
+
 } // namespace attn::core
