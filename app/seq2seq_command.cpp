@@ -3,6 +3,7 @@
 #include "command_line.h"
 
 #include "app/output_paths.h"
+#include "app/output_types_command.h"
 
 #include "core/error.h"
 #include "core/seq2seq/seq2seq_trainer.h"
@@ -86,6 +87,17 @@ void printLengthTable(const std::vector<core::Seq2SeqLengthAccuracy>& lengths)
 
 } // namespace
 
+QString trainingSummary(const QString& task, const std::vector<double>& losses,
+                        const QString& accuracy)
+{
+    return QStringLiteral("%1: %2 steps, loss %3 -> %4, %5")
+        .arg(task)
+        .arg(losses.size())
+        .arg(losses.front(), 0, 'f', 4)
+        .arg(losses.back(), 0, 'f', 4)
+        .arg(accuracy);
+}
+
 void addSeq2SeqOptions(QCommandLineParser& parser)
 {
     parser.addOptions({
@@ -98,7 +110,8 @@ void addSeq2SeqOptions(QCommandLineParser& parser)
              "Train an encoder-decoder with attention on a built-in task first: dates, "
              "reverse, copy, sort or english-french, or on a file of tab-separated "
              "sentence pairs as the tutorial's eng-fra.txt (--steps; by default 300 for dates "
-             "and a file, 1000 for the other tasks)."),
+             "and a file, 1000 for the other tasks); tagging or classification train the "
+             "encoder with a classifier at every word or over the sentence instead."),
          QStringLiteral("TASK|PAIRS")},
         {QStringLiteral("seq2seq-attention"),
          QStringLiteral("The trained decoder's attention: bahdanau (default), none, dot, general, "
@@ -112,6 +125,10 @@ void addSeq2SeqOptions(QCommandLineParser& parser)
          QStringLiteral("N")},
         {QStringLiteral("seq2seq-bidirectional"),
          QStringLiteral("Train a bidirectional encoder (docs/SEQ2SEQ_FORMAT.md).")},
+        {QStringLiteral("seq2seq-pooling"),
+         QStringLiteral("What the classification task's classifier reads of the encoder's "
+                        "states: mean (default), first or last."),
+         QStringLiteral("NAME")},
         {QStringLiteral("pairs-max-words"),
          QStringLiteral("Keep the pairs of fewer than N words a side (the tutorial's MAX_LENGTH; "
                         "default 10)."),
@@ -137,9 +154,9 @@ bool readSeq2SeqOptions(const QCommandLineParser& parser, Seq2SeqOptions& option
     const bool folder = parser.isSet(QStringLiteral("seq2seq"));
     const bool train = parser.isSet(QStringLiteral("seq2seq-train"));
     if (!folder && !train) {
-        for (const char* name :
-             {"save", "beam", "seq2seq-attention", "seq2seq-cell", "seq2seq-layers",
-              "seq2seq-bidirectional", "pairs-max-words", "pairs-english-prefixes"})
+        for (const char* name : {"save", "beam", "seq2seq-attention", "seq2seq-cell",
+                                 "seq2seq-layers", "seq2seq-bidirectional", "seq2seq-pooling",
+                                 "pairs-max-words", "pairs-english-prefixes"})
             if (parser.isSet(QLatin1String(name)))
                 return usage(QStringLiteral("--%1 needs --seq2seq DIR or --seq2seq-train TASK")
                                  .arg(QLatin1String(name)));
@@ -152,11 +169,16 @@ bool readSeq2SeqOptions(const QCommandLineParser& parser, Seq2SeqOptions& option
     if (folder && options.folder.isEmpty())
         return usage(QStringLiteral("--seq2seq: the folder name is empty"));
     options.trainTask = parser.value(QStringLiteral("seq2seq-train"));
-    options.trainPairs = train && !core::parseSeq2SeqTask(options.trainTask.toStdString());
+    options.outputHead = core::parseOutputHeadTask(options.trainTask.toStdString());
+    options.trainPairs =
+        train && !core::parseSeq2SeqTask(options.trainTask.toStdString()) && !options.outputHead;
     if (options.trainPairs && !QFileInfo(options.trainTask).isFile())
         return usage(QStringLiteral("--seq2seq-train: expected dates, reverse, copy, sort, "
-                                    "english-french or a file of sentence pairs, got \"%1\"")
+                                    "english-french, tagging, classification or a file of "
+                                    "sentence pairs, got \"%1\"")
                          .arg(options.trainTask));
+    if (!readOutputHeadOptions(parser, options, error))
+        return false;
     for (const char* name : {"seq2seq-attention", "seq2seq-cell", "seq2seq-layers",
                              "seq2seq-bidirectional", "pairs-max-words", "pairs-english-prefixes"})
         if (parser.isSet(QLatin1String(name)) && !train)
@@ -239,6 +261,8 @@ int runSeq2SeqHeadless(const Seq2SeqOptions& options, const std::optional<QStrin
                        const QString& dumpPath, const QString& exportPath, QSize figureSize,
                        double dpi)
 {
+    if (options.outputHead)
+        return runOutputHeadHeadless(options, text, dumpPath, exportPath);
     std::shared_ptr<const core::Seq2SeqModel> model;
     QJsonObject dump;
     std::vector<std::pair<QString, QByteArray>> outputs;
@@ -270,15 +294,11 @@ int runSeq2SeqHeadless(const Seq2SeqOptions& options, const std::optional<QStrin
                                             {"tokens", entry.tokens},
                                             {"right_tokens", entry.rightTokens}});
             const double accuracy = core::seq2seqExactShare(lengths);
-            printLine(stdout,
-                      QStringLiteral("%1: %2 steps, loss %3 -> %4, held-out exact match %5 %, "
-                                     "words right %6 %")
-                          .arg(options.trainTask)
-                          .arg(options.steps)
-                          .arg(trainer.losses().front(), 0, 'f', 4)
-                          .arg(trainer.losses().back(), 0, 'f', 4)
-                          .arg(accuracy * 100.0, 0, 'f', 1)
-                          .arg(core::seq2seqTokenShare(lengths) * 100.0, 0, 'f', 1));
+            printLine(stdout, trainingSummary(
+                                  options.trainTask, trainer.losses(),
+                                  QStringLiteral("held-out exact match %1 %, words right %2 %")
+                                      .arg(accuracy * 100.0, 0, 'f', 1)
+                                      .arg(core::seq2seqTokenShare(lengths) * 100.0, 0, 'f', 1)));
             printLengthTable(lengths);
             dump[QStringLiteral("training")] = QJsonObject{{"task", options.trainTask},
                                                            {"loss", losses},

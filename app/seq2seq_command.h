@@ -1,11 +1,13 @@
 #pragma once
 
+#include "core/seq2seq/output_head_trainer.h"
 #include "core/seq2seq/seq2seq_trainer.h"
 
 #include <QSize>
 #include <QString>
 
 #include <optional>
+#include <vector>
 
 class QCommandLineParser;
 
@@ -17,9 +19,12 @@ struct CommandLineError;
 // model folder (docs/SEQ2SEQ_FORMAT.md), --seq2seq-train TASK to train one first.
 struct Seq2SeqOptions
 {
-    QString folder;                  // --seq2seq DIR
-    QString trainTask;               // --seq2seq-train TASK|PAIRS.tsv
-    bool trainPairs = false;         // trainTask is a pairs file, not a task
+    QString folder;          // --seq2seq DIR
+    QString trainTask;       // --seq2seq-train TASK|PAIRS.tsv
+    bool trainPairs = false; // trainTask is a pairs file, not a task
+    // trainTask is tagging or classification: an encoder and an output head, not a decoder
+    std::optional<core::OutputHeadKind> outputHead;
+    core::SentencePooling pooling = core::SentencePooling::Mean; // --seq2seq-pooling
     core::Seq2SeqPairsFilter filter; // --pairs-max-words N, --pairs-english-prefixes
     core::Seq2SeqAttention attention = core::Seq2SeqAttention::Bahdanau; // --seq2seq-attention
     core::Seq2SeqCell cell = core::Seq2SeqCell::Gru;                     // --seq2seq-cell gru|lstm
@@ -39,6 +44,10 @@ void addSeq2SeqOptions(QCommandLineParser& parser);
 // a malformed value or an option that needs one of --seq2seq and --seq2seq-train.
 bool readSeq2SeqOptions(const QCommandLineParser& parser, Seq2SeqOptions& options,
                         CommandLineError& error);
+
+// What --seq2seq-train prints when done: "TASK: N steps, loss FIRST -> LAST, " and `accuracy`.
+QString trainingSummary(const QString& task, const std::vector<double>& losses,
+                        const QString& accuracy);
 
 // The headless run: trains when asked (the final loss and held-out exact match on stdout),
 // decodes --text when given (the translation on stdout), writes --dump, --export and --save

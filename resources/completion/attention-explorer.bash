@@ -32,10 +32,11 @@ _attention_explorer()
         --theme) words="light dark" ;;
         --train) words="copy previous-token reverse translation key-value" ;;
         --hard-gradient) words="zero straight-through relaxed" ;;
-        --seq2seq-train) words="dates reverse copy sort english-french" ;;
+        --seq2seq-train) words="dates reverse copy sort english-french tagging classification" ;;
         --seq2seq-attention) words="bahdanau none dot general concat hard" ;;
         --seq2seq-cell) words="gru lstm" ;;
         --seq2seq-layers) words="1 2" ;;
+        --seq2seq-pooling) words="mean first last" ;;
         --download) words="openai-community/gpt2 distilbert/distilgpt2 google-bert/bert-base-uncased distilbert/distilbert-base-uncased HuggingFaceTB/SmolLM2-135M Qwen/Qwen2.5-0.5B TinyLlama/TinyLlama-1.1B-Chat-v1.0 EleutherAI/pythia-70m Helsinki-NLP/opus-mt-en-fr google-t5/t5-small" ;;
         --scene)
             _attention_explorer_files '@(attention.json|json)'

@@ -221,7 +221,8 @@ private slots:
         QTest::newRow("unknown task")
             << QStringList{QStringLiteral("--seq2seq-train"), QStringLiteral("poems")} << 2
             << QStringLiteral("--seq2seq-train: expected dates, reverse, copy, sort, "
-                              "english-french or a file of sentence pairs, got \"poems\"");
+                              "english-french, tagging, classification or a file of sentence "
+                              "pairs, got \"poems\"");
         QTest::newRow("unknown attention")
             << QStringList{QStringLiteral("--seq2seq-train"), QStringLiteral("reverse"),
                            QStringLiteral("--seq2seq-attention"), QStringLiteral("soft")}
