@@ -5,6 +5,7 @@
 #include "core/error.h"
 
 #include <QCoreApplication>
+#include <qcustomplot.h>
 
 #include <algorithm>
 
@@ -123,6 +124,34 @@ QByteArray seq2seqFigureBytes(Seq2SeqFigure figure, const core::Seq2SeqModel& mo
             paintMatrixPanels(painter, target, panels, QString(), font, style, vector);
         },
         size, dpi, format);
+}
+
+void setUpTrainingCurves(QCustomPlot& plot, const QString& lossName, const QString& lossAxis,
+                         const QString& accuracyName, const QString& stepAxis)
+{
+    plot.addGraph();
+    plot.graph(0)->setName(lossName);
+    plot.graph(0)->setPen(QPen(QColor(0x00, 0x72, 0xb2), 1.5));
+    plot.addGraph(plot.xAxis, plot.yAxis2);
+    plot.graph(1)->setName(accuracyName);
+    plot.graph(1)->setPen(QPen(QColor(0xd5, 0x5e, 0x00), 2));
+    plot.graph(1)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 5));
+    plot.xAxis->setLabel(stepAxis);
+    plot.yAxis->setLabel(lossAxis);
+    plot.yAxis2->setLabel(accuracyName);
+    plot.yAxis2->setVisible(true);
+    plot.yAxis2->setRange(0, 1);
+    plot.legend->setVisible(true);
+}
+
+void addTrainingPoint(QCustomPlot& plot, int step, double loss, double accuracy)
+{
+    plot.graph(0)->addData(step, loss);
+    if (accuracy >= 0.0)
+        plot.graph(1)->addData(step, accuracy);
+    plot.yAxis->rescale();
+    plot.yAxis->setRangeLower(0);
+    plot.replot(QCustomPlot::rpQueuedReplot);
 }
 
 } // namespace attn::ui

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+class QCustomPlot;
+
 namespace attn::ui {
 
 // The figures of a decoding, on screen and in files (paintMatrixPanels draws both).
@@ -37,5 +39,13 @@ std::vector<MatrixPanel> seq2seqPanels(Seq2SeqFigure figure, const core::Seq2Seq
 QByteArray seq2seqFigureBytes(Seq2SeqFigure figure, const core::Seq2SeqModel& model,
                               const core::Seq2SeqDecoding& decoding, QSize size, double dpi,
                               FigureFormat format);
+
+// A training's curves as both training views draw them: graph 0 the loss on the left axis,
+// graph 1 the held-out accuracy (0 to 1, with dots) on the right one.
+void setUpTrainingCurves(QCustomPlot& plot, const QString& lossName, const QString& lossAxis,
+                         const QString& accuracyName, const QString& stepAxis);
+// A step's loss, and its held-out accuracy where measured (>= 0), added to those curves; the
+// loss axis follows from 0.
+void addTrainingPoint(QCustomPlot& plot, int step, double loss, double accuracy);
 
 } // namespace attn::ui

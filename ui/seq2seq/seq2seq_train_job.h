@@ -4,11 +4,14 @@
 
 #include "core/seq2seq/seq2seq_trainer.h"
 
+#include <QCoreApplication>
 #include <QObject>
 #include <QPointF>
 #include <QVector>
+#include <algorithm>
 #include <atomic>
 #include <memory>
+#include <new>
 #include <thread>
 #include <vector>
 
@@ -24,6 +27,36 @@ struct Seq2SeqTrained
     // exact matches, and of target tokens right at their position.
     QVector<QPointF> exactByLength, tokensByLength;
 };
+
+// What a training job runs on its thread: the trainer `makeTrainer` returns, `steps` of its
+// step(), each step's loss handed to the job's progress() on the mailbox's thread with the
+// held-out accuracy every twentieth of the way (-1 between: it costs a pass over the held-out
+// data), then `finish(trainer)` unless cancelled; a failure handed to failed().
+template <typename Job, typename MakeTrainer, typename Finish>
+void runTrainingLoop(Job* job, ThreadMailbox& mailbox, const std::atomic<bool>& cancel, int steps,
+                     MakeTrainer makeTrainer, Finish finish)
+{
+    try {
+        auto trainer = makeTrainer();
+        const int every = std::max(1, steps / 20);
+        for (int step = 1; step <= steps && !cancel; ++step) {
+            const double loss = trainer.step();
+            const double accuracy =
+                step % every == 0 || step == steps ? trainer.heldOutAccuracy() : -1.0;
+            mailbox.post([job, step, loss, accuracy] { emit job->progress(step, loss, accuracy); });
+        }
+        if (!cancel)
+            finish(trainer);
+    } catch (const std::bad_alloc&) {
+        mailbox.post([job] {
+            emit job->failed(QCoreApplication::translate("Seq2SeqTrainJob",
+                                                         "Not enough memory to train the model."));
+        });
+    } catch (const std::exception& e) {
+        const QString message = QString::fromUtf8(e.what());
+        mailbox.post([job, message] { emit job->failed(message); });
+    }
+}
 
 // Trains one or more sequence-to-sequence models on the same pairs off the UI thread, a step of
 // each in turn (with and without attention side by side), reporting the loss and the held-out

@@ -2,6 +2,7 @@
 
 #include "ui/model/matrix_panels_view.h"
 #include "ui/presentation/seq2seq_presentation_window.h"
+#include "ui/seq2seq/output_types_view.h"
 #include "ui/seq2seq/seq2seq_figures.h"
 #include "ui/seq2seq/seq2seq_train_job.h"
 
@@ -180,9 +181,15 @@ void Seq2SeqWindow::buildControls()
     m_states->setObjectName(QStringLiteral("statesView"));
     m_tabs->addTab(m_states, tr("Hidden States"));
     m_tabs->addTab(buildTrainingPage(m_tabs), tr("Training"));
+    m_outputTypes = new OutputTypesView(m_tabs);
+    m_tabs->addTab(m_outputTypes, tr("Output Types"));
+    connect(m_outputTypes, &OutputTypesView::message, this, &Seq2SeqWindow::setMessage);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] { refreshStep(); });
 
     auto* stepPanel = new QWidget(splitter);
+    // The output types need the width; the decoder's step is the other tabs'.
+    connect(m_tabs, &QTabWidget::currentChanged, stepPanel,
+            [this, stepPanel] { stepPanel->setVisible(m_tabs->currentWidget() != m_outputTypes); });
     auto* stepLayout = new QVBoxLayout(stepPanel);
     stepLayout->setContentsMargins(0, 0, 0, 0);
     m_stepFormula = new QLabel(stepPanel);
@@ -471,6 +478,10 @@ Seq2SeqPresentationWindow* Seq2SeqWindow::present()
 
 void Seq2SeqWindow::exportFigure()
 {
+    if (m_tabs->currentWidget() == m_outputTypes) {
+        m_outputTypes->exportFigure();
+        return;
+    }
     if (!m_model || !m_decoding) {
         setMessage(tr("Translate a sentence first: the figure shows its decoding."));
         return;

@@ -25,6 +25,7 @@ namespace attn::ui {
 
 class MatrixPanelsView;
 class Seq2SeqPresentationWindow;
+class OutputTypesView;
 class Seq2SeqTrainJob;
 class Seq2SeqTrainCommand;
 struct Seq2SeqTrained;
@@ -71,6 +72,8 @@ public:
     MatrixPanelsView* stepView() const { return m_stepPanels; }
     QTableWidget* nextWordTable() const { return m_nextWords; }
     QLabel* translationLabel() const { return m_translation; }
+    OutputTypesView* outputTypesView() const { return m_outputTypes; }
+    QTabWidget* tabs() const { return m_tabs; }
     bool isTraining() const { return m_job != nullptr; }
     QUndoStack* undoStack() const { return m_undo; }
     // Opens the lecture slides of the current decoding (the encoder, then each decoder step),
@@ -144,6 +147,7 @@ private:
     // trained on the task.
     QCustomPlot* m_lengthCurves = nullptr;
     QString m_modelName;
+    OutputTypesView* m_outputTypes = nullptr; // tagging, classification, seq2seq side by side
     std::map<std::pair<QString, int>, std::shared_ptr<const core::Seq2SeqModel>> m_trained;
     std::vector<LengthCurve> m_curveData;
     std::unique_ptr<Seq2SeqTrainJob> m_job;

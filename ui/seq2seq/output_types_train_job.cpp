@@ -1,0 +1,40 @@
+#include "ui/seq2seq/output_types_train_job.h"
+
+#include "ui/seq2seq/seq2seq_train_job.h"
+
+namespace attn::ui {
+
+OutputTypesTrainJob::OutputTypesTrainJob(core::OutputHeadKind kind,
+                                         core::OutputHeadSettings settings, int steps,
+                                         QObject* parent)
+    : QObject(parent), m_kind(kind), m_settings(settings), m_steps(steps)
+{
+}
+
+OutputTypesTrainJob::~OutputTypesTrainJob()
+{
+    m_cancel = true;
+    if (m_thread.joinable())
+        m_thread.join();
+}
+
+void OutputTypesTrainJob::start()
+{
+    if (m_thread.joinable())
+        return;
+    m_thread = std::thread([this] {
+        runTrainingLoop(
+            this, m_mailbox, m_cancel, m_steps,
+            [this] {
+                return core::OutputHeadTrainer(core::makeOutputHeadTask(m_kind, 2000, 200, 7),
+                                               m_settings);
+            },
+            [this](const core::OutputHeadTrainer& trainer) {
+                auto model = std::make_shared<const core::OutputHeadModel>(trainer.model());
+                const double accuracy = trainer.heldOutAccuracy();
+                m_mailbox.post([this, model, accuracy] { emit finished(model, accuracy); });
+            });
+    });
+}
+
+} // namespace attn::ui
