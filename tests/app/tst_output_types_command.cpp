@@ -6,6 +6,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -70,8 +71,12 @@ private slots:
         QCOMPARE(r.code, 0);
         const QStringList lines = r.out.trimmed().split(QLatin1Char('\n'));
         QCOMPARE(lines.size(), 2);
-        QVERIFY2(lines[0].endsWith(QStringLiteral("held-out accuracy 98.5 % (sentences)")),
-                 qPrintable(r.out));
+        // 98.5 % here; the promise is 95 % (other builds may round differently)
+        const QRegularExpressionMatch m =
+            QRegularExpression(QStringLiteral("held-out accuracy ([0-9.]+) % \\(sentences\\)$"))
+                .match(lines[0]);
+        QVERIFY2(m.hasMatch(), qPrintable(r.out));
+        QVERIFY(m.captured(1).toDouble() >= 95.0);
         QCOMPARE(lines[1], QStringLiteral("sad"));
     }
 
