@@ -81,6 +81,79 @@ std::shared_ptr<const AttentionResult> attend(Backend& backend,
     return attention;
 }
 
+// A layer's weights of one kind with that kind's heads off and head edits; errors name the
+// kind ("encoder: layer 1 head 9: ...").
+std::shared_ptr<const ModelWeights> weightsOf(const char* kind,
+                                              const std::shared_ptr<const ModelWeights>& weights,
+                                              std::size_t layer, const Interventions& interventions)
+{
+    if (interventions.empty())
+        return weights;
+    try {
+        return intervenedWeights(weights, int(layer), interventions);
+    } catch (const Error& e) {
+        throw Error(kind, e);
+    }
+}
+
+Error noLanguageModelHead(const char* prefix, const Model& model)
+{
+    return Error(prefix + std::string("the checkpoint has no language-model head (") +
+                 model.config().architecture.toStdString() + ")");
+}
+
+// greedyStep, its errors prefixed with `prefix`.
+GreedyStep stepWith(const char* prefix, const std::shared_ptr<const Model>& model,
+                    const std::vector<Token>& source, const std::vector<int>& target,
+                    const EncoderDecoderInterventions& interventions, Backend& backend,
+                    const ForwardOptions& options)
+{
+    GreedyStep step;
+    step.result = runEncoderDecoderWith(model, source, decoderTokens(*model, target), interventions,
+                                        backend, options);
+    if (step.result->predictions.empty())
+        throw noLanguageModelHead(prefix, *model);
+    const RowVector& logits = step.result->predictions.back().logits;
+    if (!logits.allFinite())
+        throw Error(prefix + std::string("step ") + std::to_string(target.size()) +
+                    ": the logits are not all finite numbers");
+    Eigen::Index next = 0;
+    const float max = logits.maxCoeff(&next); // the first maximum: the lowest id among equals
+    step.id = int(next);
+    // The softmax at the maximum: 1 / sum_j exp(l_j - max), summed in double.
+    step.probability = float(1.0 / (logits.array() - max).cast<double>().exp().sum());
+    return step;
+}
+
+GreedyDecoding decode(const char* prefix, const std::shared_ptr<const Model>& model,
+                      const std::vector<Token>& source, int maxNewTokens,
+                      const EncoderDecoderInterventions& interventions, Backend& backend,
+                      const ForwardOptions& options,
+                      const std::function<void(const GreedyStep&)>& onStep)
+{
+    const ModelConfig& config = model->config();
+    if (!model->weights.hasLanguageModelHead())
+        throw noLanguageModelHead(prefix, *model);
+    std::vector<int> ids{config.decoderStartToken};
+    GreedyDecoding decoding;
+    // Only the last forward's intermediates are kept; the steps before need the logits alone.
+    ForwardOptions step = options;
+    step.keepIntermediates = false;
+    while (int(decoding.generated.size()) < maxNewTokens && int(ids.size()) < config.maxPositions) {
+        GreedyStep next = stepWith(prefix, model, source, ids, interventions, backend, step);
+        decoding.generated.push_back(next.id);
+        ids.push_back(next.id);
+        decoding.steps.push_back(std::move(next));
+        if (onStep)
+            onStep(decoding.steps.back());
+        if (ids.back() == config.eosToken)
+            break;
+    }
+    decoding.result = runEncoderDecoderWith(model, source, decoderTokens(*model, ids),
+                                            interventions, backend, options);
+    return decoding;
+}
+
 } // namespace
 
 std::vector<Token> decoderTokens(const Model& model, const std::vector<int>& ids)
@@ -102,6 +175,17 @@ runEncoderDecoder(std::shared_ptr<const Model> model, const std::vector<Token>& 
                   const std::vector<Token>& target, const Interventions& interventions,
                   Backend& backend, const ForwardOptions& options)
 {
+    EncoderDecoderInterventions all;
+    all.decoder = interventions;
+    return runEncoderDecoderWith(std::move(model), source, target, all, backend, options);
+}
+
+std::shared_ptr<const ModelResult>
+runEncoderDecoderWith(std::shared_ptr<const Model> model, const std::vector<Token>& source,
+                      const std::vector<Token>& target,
+                      const EncoderDecoderInterventions& interventions, Backend& backend,
+                      const ForwardOptions& options)
+{
     const auto start = std::chrono::steady_clock::now();
     const TransformerWeights& w = model->weights;
     if (!w.config.encoderDecoder())
@@ -112,7 +196,7 @@ runEncoderDecoder(std::shared_ptr<const Model> model, const std::vector<Token>& 
     result->model = model;
     result->tokens = target;
     result->sourceTokens = source;
-    result->interventions = interventions;
+    result->interventions = interventions.decoder;
     ComputeOptions compute;
     compute.keepIntermediates = options.keepIntermediates;
     compute.cancel = options.cancel;
@@ -127,8 +211,11 @@ runEncoderDecoder(std::shared_ptr<const Model> model, const std::vector<Token>& 
         checkCancel();
         const TransformerLayer& layer = w.encoderLayers[l];
         x = residual(ops, pre, x, layer.attentionNorm, [&](const Matrix& in) {
-            auto a = attend(backend, attentionProblem(layer.attention, source, in), compute,
-                            "encoder layer " + std::to_string(l + 1), *result);
+            auto a = attend(
+                backend,
+                attentionProblem(weightsOf("encoder", layer.attention, l, interventions.encoder),
+                                 source, in),
+                compute, "encoder layer " + std::to_string(l + 1), *result);
             Matrix out = a->output;
             result->encoderLayers.push_back(std::move(a));
             return out;
@@ -145,17 +232,19 @@ runEncoderDecoder(std::shared_ptr<const Model> model, const std::vector<Token>& 
         const TransformerLayer& layer = w.layers[l];
         const std::string where = "decoder layer " + std::to_string(l + 1);
         y = residual(ops, pre, y, layer.attentionNorm, [&](const Matrix& in) {
-            auto a = attend(backend, layerProblem(*model, int(l), target, in, interventions),
-                            compute, where, *result);
+            auto a =
+                attend(backend, layerProblem(*model, int(l), target, in, interventions.decoder),
+                       compute, where, *result);
             Matrix out = a->output;
             result->layers.push_back(std::move(a));
             return out;
         });
         y = residual(ops, pre, y, layer.crossAttentionNorm, [&](const Matrix& in) {
-            auto a = attend(
-                backend,
-                attentionProblem(layer.crossAttention, target, in, &source, &result->encoderOutput),
-                compute, where + " cross-attention", *result);
+            auto a = attend(backend,
+                            attentionProblem(weightsOf("cross-attention", layer.crossAttention, l,
+                                                       interventions.cross),
+                                             target, in, &source, &result->encoderOutput),
+                            compute, where + " cross-attention", *result);
             Matrix out = a->output;
             result->crossLayers.push_back(std::move(a));
             return out;
@@ -191,37 +280,31 @@ runEncoderDecoder(std::shared_ptr<const Model> model, const std::vector<Token>& 
     return result;
 }
 
+GreedyStep greedyStep(const std::shared_ptr<const Model>& model, const std::vector<Token>& source,
+                      const std::vector<int>& target,
+                      const EncoderDecoderInterventions& interventions, Backend& backend,
+                      const ForwardOptions& options)
+{
+    return stepWith("", model, source, target, interventions, backend, options);
+}
+
 GreedyDecoding decodeGreedily(const std::shared_ptr<const Model>& model,
                               const std::vector<Token>& source, int maxNewTokens,
                               const Interventions& interventions, Backend& backend,
                               const ForwardOptions& options)
 {
-    const ModelConfig& config = model->config();
-    if (!model->weights.hasLanguageModelHead())
-        throw Error("--generate: the checkpoint has no language-model head (" +
-                    config.architecture.toStdString() + ")");
-    std::vector<int> ids{config.decoderStartToken};
-    GreedyDecoding decoding;
-    // Only the last forward's intermediates are kept; the steps before need the logits alone.
-    ForwardOptions step = options;
-    step.keepIntermediates = false;
-    while (int(decoding.generated.size()) < maxNewTokens && int(ids.size()) < config.maxPositions) {
-        const auto result = runEncoderDecoder(model, source, decoderTokens(*model, ids),
-                                              interventions, backend, step);
-        const RowVector& logits = result->predictions.back().logits;
-        if (!logits.allFinite())
-            throw Error("--generate: step " + std::to_string(decoding.generated.size() + 1) +
-                        ": the logits are not all finite numbers");
-        Eigen::Index next = 0;
-        logits.maxCoeff(&next); // the first maximum: the lowest id among equals
-        decoding.generated.push_back(int(next));
-        ids.push_back(int(next));
-        if (int(next) == config.eosToken)
-            break;
-    }
-    decoding.result = runEncoderDecoder(model, source, decoderTokens(*model, ids), interventions,
-                                        backend, options);
-    return decoding;
+    EncoderDecoderInterventions all;
+    all.decoder = interventions;
+    return decode("--generate: ", model, source, maxNewTokens, all, backend, options, {});
+}
+
+GreedyDecoding decodeGreedilyWith(const std::shared_ptr<const Model>& model,
+                                  const std::vector<Token>& source, int maxNewTokens,
+                                  const EncoderDecoderInterventions& interventions,
+                                  Backend& backend, const ForwardOptions& options,
+                                  const std::function<void(const GreedyStep&)>& onStep)
+{
+    return decode("", model, source, maxNewTokens, interventions, backend, options, onStep);
 }
 
 } // namespace attn::core

@@ -8,10 +8,25 @@
 
 #include "core/model/forward.h"
 
+#include <functional>
+
 namespace attn::core {
 
 // The decoder tokens for vocabulary ids, each with its piece and text from the tokenizer.
 std::vector<Token> decoderTokens(const Model& model, const std::vector<int>& ids);
+
+// Interventions on each of the three kinds of heads, by layer and head of their own stack.
+// Heads off and head edits (HeadEdit) apply to all three; a LayerEdit's settings (score,
+// mask, ...) to the decoder's self-attention alone.
+struct EncoderDecoderInterventions
+{
+    Interventions encoder; // the encoder's self-attention (ModelResult::encoderLayers)
+    Interventions decoder; // the decoder's self-attention (ModelResult::layers)
+    Interventions cross;   // the decoder's cross-attention (ModelResult::crossLayers)
+
+    bool empty() const { return encoder.empty() && decoder.empty() && cross.empty(); }
+    bool operator==(const EncoderDecoderInterventions&) const = default;
+};
 
 // Encoder over `source`, decoder over `target` (its first token the decoder start token, as
 // the model was trained), logits at the target's last position. `interventions` apply to the
@@ -21,11 +36,37 @@ runEncoderDecoder(std::shared_ptr<const Model> model, const std::vector<Token>& 
                   const std::vector<Token>& target, const Interventions& interventions,
                   Backend& backend, const ForwardOptions& options = {});
 
+// runEncoderDecoder with interventions on every kind of head; the result's `interventions` are the
+// decoder's.
+std::shared_ptr<const ModelResult>
+runEncoderDecoderWith(std::shared_ptr<const Model> model, const std::vector<Token>& source,
+                      const std::vector<Token>& target,
+                      const EncoderDecoderInterventions& interventions, Backend& backend,
+                      const ForwardOptions& options = {});
+
+// One step of greedy decoding: the forward over `target` (the decoder start token and the
+// tokens chosen so far) and the most likely next token (the lowest id among equal logits).
+struct GreedyStep
+{
+    int id = -1;
+    float probability = 0.0f; // softmax over the whole vocabulary
+    // The forward that chose it: its last target row is what the step read, in the
+    // decoder's self-attention and in the cross-attention over the source.
+    std::shared_ptr<const ModelResult> result;
+};
+
+// Throws Error when the logits are not all finite.
+GreedyStep greedyStep(const std::shared_ptr<const Model>& model, const std::vector<Token>& source,
+                      const std::vector<int>& target,
+                      const EncoderDecoderInterventions& interventions, Backend& backend,
+                      const ForwardOptions& options = {});
+
 struct GreedyDecoding
 {
     std::vector<int> generated; // the new ids in order, the end-of-sequence id last if reached
     // The forward over the decoder start token and every generated token.
     std::shared_ptr<const ModelResult> result;
+    std::vector<GreedyStep> steps; // one per generated token, in order
 };
 
 // Greedy decoding from the config's decoder start token: each step appends the most likely
@@ -35,5 +76,13 @@ GreedyDecoding decodeGreedily(const std::shared_ptr<const Model>& model,
                               const std::vector<Token>& source, int maxNewTokens,
                               const Interventions& interventions, Backend& backend,
                               const ForwardOptions& options = {});
+
+// decodeGreedily with interventions on every kind of head; `onStep` (when given) sees each step as
+// it is chosen, on the calling thread.
+GreedyDecoding decodeGreedilyWith(const std::shared_ptr<const Model>& model,
+                                  const std::vector<Token>& source, int maxNewTokens,
+                                  const EncoderDecoderInterventions& interventions,
+                                  Backend& backend, const ForwardOptions& options = {},
+                                  const std::function<void(const GreedyStep&)>& onStep = {});
 
 } // namespace attn::core

@@ -83,8 +83,6 @@ std::vector<Prediction> topPredictions(const Model& model, const RowVector& logi
     return top;
 }
 
-namespace {
-
 std::shared_ptr<const ModelWeights>
 intervenedWeights(const std::shared_ptr<const ModelWeights>& weights, int layer,
                   const Interventions& interventions)
@@ -128,8 +126,6 @@ intervenedWeights(const std::shared_ptr<const ModelWeights>& weights, int layer,
     }
     return edited;
 }
-
-} // namespace
 
 Matrix embed(const Model& model, const std::vector<Token>& tokens, BlockOps& ops, int firstPosition)
 {
