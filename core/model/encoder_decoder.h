@@ -15,6 +15,13 @@ namespace attn::core {
 // The decoder tokens for vocabulary ids, each with its piece and text from the tokenizer.
 std::vector<Token> decoderTokens(const Model& model, const std::vector<int>& ids);
 
+// A layer's attention weights with the heads off and head edits `interventions` name for
+// `layer` (the same object when none applies); errors name the layer and head. Defined in
+// forward.cpp, whose layerProblem applies it to the decoder-only models.
+std::shared_ptr<const ModelWeights>
+intervenedWeights(const std::shared_ptr<const ModelWeights>& weights, int layer,
+                  const Interventions& interventions);
+
 // Interventions on each of the three kinds of heads, by layer and head of their own stack.
 // Heads off and head edits (HeadEdit) apply to all three; a LayerEdit's settings (score,
 // mask, ...) to the decoder's self-attention alone.

@@ -50,12 +50,6 @@ std::shared_ptr<const ModelResult> runModel(std::shared_ptr<const Model> model,
                                             const ForwardOptions& options = {},
                                             std::shared_ptr<const ModelResult> previous = {});
 
-// A layer's attention weights with the interventions' heads off and head edits of `layer`
-// applied (the same object when none applies); errors name the layer and head.
-std::shared_ptr<const ModelWeights>
-intervenedWeights(const std::shared_ptr<const ModelWeights>& weights, int layer,
-                  const Interventions& interventions);
-
 // The Problem layer `layer` computes for input x (the layer's normalised input, T x d), with
 // the interventions applied: what the forward hands the backend, and what the explorer shows
 // and edits for a model head.
