@@ -11,33 +11,14 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSet>
 #include <QTreeWidget>
+
 #include <QVBoxLayout>
+#include <map>
 
 namespace attn::ui {
 
 namespace {
-
-// The checkpoints issue-style people study most, with what --download fetches of each (config,
-// tokenizer, safetensors), rounded as the Hub's file pages show them.
-struct GalleryModel
-{
-    const char* id;
-    const char* size;
-};
-constexpr GalleryModel kGallery[] = {
-    {"openai-community/gpt2", "548 MB"},
-    {"distilbert/distilgpt2", "353 MB"},
-    {"google-bert/bert-base-uncased", "440 MB"},
-    {"distilbert/distilbert-base-uncased", "268 MB"},
-    {"HuggingFaceTB/SmolLM2-135M", "269 MB"},
-    {"Qwen/Qwen2.5-0.5B", "988 MB"},
-    {"TinyLlama/TinyLlama-1.1B-Chat-v1.0", "2.2 GB"},
-    {"EleutherAI/pythia-70m", "166 MB"},
-    {"Helsinki-NLP/opus-mt-en-fr", "301 MB"},
-    {"google-t5/t5-small", "242 MB"},
-};
 
 QString timeLeft(qint64 seconds)
 {
@@ -45,6 +26,39 @@ QString timeLeft(qint64 seconds)
 }
 
 } // namespace
+
+std::vector<GalleryEntry> galleryEntries()
+{
+    // The checkpoints people study most, with what --download fetches of each (config,
+    // tokenizer, safetensors), rounded as the Hub's file pages show them.
+    static constexpr std::pair<const char*, const char*> kGallery[] = {
+        {"openai-community/gpt2", "548 MB"},
+        {"distilbert/distilgpt2", "353 MB"},
+        {"google-bert/bert-base-uncased", "440 MB"},
+        {"distilbert/distilbert-base-uncased", "268 MB"},
+        {"HuggingFaceTB/SmolLM2-135M", "269 MB"},
+        {"Qwen/Qwen2.5-0.5B", "988 MB"},
+        {"TinyLlama/TinyLlama-1.1B-Chat-v1.0", "2.2 GB"},
+        {"EleutherAI/pythia-70m", "166 MB"},
+        {"Helsinki-NLP/opus-mt-en-fr", "301 MB"},
+        {"google-t5/t5-small", "242 MB"},
+    };
+    std::map<QString, core::CachedModel> cached; // by lower-case id, sorted
+    for (core::CachedModel& model : core::listCachedModels())
+        cached.emplace(model.id.toLower(), std::move(model));
+    std::vector<GalleryEntry> entries;
+    for (const auto& [id, size] : kGallery) {
+        GalleryEntry entry{QString::fromLatin1(id), QString::fromLatin1(size), QString()};
+        if (const auto found = cached.find(entry.id.toLower()); found != cached.end()) {
+            entry.folder = found->second.folder;
+            cached.erase(found);
+        }
+        entries.push_back(std::move(entry));
+    }
+    for (const auto& [lower, model] : cached)
+        entries.push_back({model.id, QString(), model.folder});
+    return entries;
+}
 
 DownloadModelDialog::DownloadModelDialog(QWidget* parent)
     : DownloadModelDialog(core::hub::HubSettings::fromEnvironment(), parent)
@@ -128,21 +142,11 @@ DownloadModelDialog::~DownloadModelDialog() = default;
 
 void DownloadModelDialog::fillGallery()
 {
-    QSet<QString> cached;
-    for (const core::CachedModel& model : core::listCachedModels())
-        cached.insert(model.id.toLower());
-    auto addRow = [this, &cached](const QString& id, const QString& size) {
-        auto* item = new QTreeWidgetItem(m_gallery, {id, size, QString()});
-        const bool inCache = cached.remove(id.toLower());
-        item->setText(2, inCache ? tr("yes") : QString());
+    for (const GalleryEntry& entry : galleryEntries()) {
+        auto* item = new QTreeWidgetItem(m_gallery, {entry.id, entry.size, QString()});
+        item->setText(2, entry.folder.isEmpty() ? QString() : tr("yes"));
         item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
-    };
-    for (const GalleryModel& model : kGallery)
-        addRow(QString::fromLatin1(model.id), QString::fromLatin1(model.size));
-    QStringList others = cached.values();
-    others.sort();
-    for (const QString& id : others)
-        addRow(id, QString());
+    }
 }
 
 void DownloadModelDialog::startDownload()

@@ -7,6 +7,8 @@
 #include <QElapsedTimer>
 #include <QString>
 
+#include <vector>
+
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -18,6 +20,18 @@ class HubDownloader;
 } // namespace attn::core::hub
 
 namespace attn::ui {
+
+// A model of the gallery (File > Download Model…, the empty model window).
+struct GalleryEntry
+{
+    QString id;     // "openai-community/gpt2"
+    QString size;   // what a download fetches, "548 MB"; empty for a model found in the cache
+    QString folder; // its snapshot in the Hugging Face cache; empty when not there
+};
+
+// The ten models people study most, in that order, then every other model in the cache
+// (sorted by id). Reads the cache's folders.
+std::vector<GalleryEntry> galleryEntries();
 
 // File > Download Model…: a gallery of the models people study most (with their download
 // sizes, and whether each is in the cache already, beside the other cached models), any Hub

@@ -337,12 +337,14 @@ QString HeadGridPainter::describe(const core::ModelResult& result, int layer, in
     if (result.interventions.headsOff.count({layer, head}))
         text += Words::tr(" (switched off)");
     const core::Matrix& w = heads[std::size_t(head)].weights;
+    // The layer's own tokens: a cross-attention head's keys are the source's.
+    const core::Problem& tokens = *result.layers[std::size_t(layer)]->problem;
     if (query >= 0 && query < w.rows() && w.cols() > 0) {
         Eigen::Index key = 0;
         const float strongest = w.row(query).maxCoeff(&key);
         text += Words::tr(": %1 attends most to %2 (%3)")
-                    .arg(paint::tokenLabel(result.tokens[std::size_t(query)].text, 24),
-                         paint::tokenLabel(result.tokens[std::size_t(key)].text, 24))
+                    .arg(paint::tokenLabel(tokens.queryTokens[std::size_t(query)].text, 24),
+                         paint::tokenLabel(tokens.keyTokens[std::size_t(key)].text, 24))
                     .arg(double(strongest), 0, 'f', 2);
     }
     return text;

@@ -5,6 +5,8 @@
 #include "ui/document/preferences.h"
 #include "ui/export/export_dialog.h"
 #include "ui/hub/download_model_dialog.h"
+#include "ui/model/encdec_view.h"
+#include "ui/model/gallery_view.h"
 #include "ui/model/generate_view.h"
 #include "ui/model/head_grid_view.h"
 #include "ui/model/head_importance_job.h"
@@ -195,6 +197,15 @@ void ModelWindow::buildViews()
     m_grid = new HeadGridView(gridPane);
     m_grid->setObjectName(QStringLiteral("headGrid"));
     gridLayout->addWidget(m_grid, 1);
+    m_gallery = new GalleryView(gridPane);
+    m_gallery->setObjectName(QStringLiteral("modelGallery"));
+    gridLayout->addWidget(m_gallery, 1);
+    connect(m_gallery, &GalleryView::openRequested, this, [this](const QString& folder) {
+        if (m_files->maybeSave())
+            openModel(folder);
+    });
+    connect(m_gallery, &GalleryView::downloadRequested, this,
+            [this](const QString& id) { downloadModelDialog(id); });
     splitter->addWidget(gridPane);
 
     m_tabs = new HeadViewTabs(splitter);
@@ -226,6 +237,12 @@ void ModelWindow::buildViews()
     m_generate->setObjectName(QStringLiteral("generateView"));
     generatePage->setWidget(m_generate);
     m_tabs->addTab(generatePage, tr("&Generate"));
+    m_encdec = new EncDecView(m_tabs);
+    m_encdec->setObjectName(QStringLiteral("encdecView"));
+    m_tabs->addTab(m_encdec, tr("&Translate"));
+    m_tabs->setTabToolTip(m_tabs->indexOf(m_encdec),
+                          tr("Encoder-decoder models: translate word by word, with the encoder's, "
+                             "the decoder's and the cross-attention's heads"));
     m_tabs->setTabToolTip(
         HeadTab, tr("The selected head's attention weights: queries as rows, keys as columns"));
     m_tabs->setTabToolTip(
@@ -514,9 +531,13 @@ void ModelWindow::openModelDialog()
     openModel(dialog.selectedFolder());
 }
 
-void ModelWindow::downloadModelDialog()
+void ModelWindow::downloadModelDialog(const QString& id)
 {
     DownloadModelDialog dialog(this);
+    if (!id.isEmpty()) {
+        dialog.idEdit()->setText(id);
+        QTimer::singleShot(0, dialog.downloadButton(), &QPushButton::click);
+    }
     if (dialog.exec() != QDialog::Accepted || !m_files->maybeSave())
         return;
     openModel(dialog.selectedFolder());
@@ -796,6 +817,11 @@ void ModelWindow::showResult()
 {
     const auto result = m_document.result();
     m_stale->setStale(QString()); // a new result, or a new model still computing
+    const bool gallery = !result && !m_document.hasModel() && !m_load;
+    if (gallery && m_gallery->isHidden())
+        m_gallery->refresh(); // what was downloaded meanwhile
+    m_gallery->setVisible(gallery);
+    m_grid->setVisible(!gallery);
     if (!result) {
         const QString empty = m_load
                                   ? tr("Loading %1…").arg(core::modelDisplayName(m_load->source()))
@@ -808,8 +834,10 @@ void ModelWindow::showResult()
         for (HeatmapView* view : {m_headView, m_pipelineView, m_differenceView})
             view->showMessage(m_document.hasModel() ? tr("Computing…") : empty);
         m_rollout->setMessage(m_document.hasModel() ? tr("Computing…") : empty);
-        if (!m_document.hasModel())
+        if (!m_document.hasModel()) {
             m_generate->setSource(nullptr, {});
+            m_encdec->setSource(nullptr, {});
+        }
         m_headPanel->setPlaceholder(empty);
         updateStatus();
         return;
@@ -817,6 +845,8 @@ void ModelWindow::showResult()
     m_grid->setResult(result);
     m_generate->setSource(
         result, [this] { return makeBackend(m_backends, m_choice, m_selector, nullptr); });
+    m_encdec->setSource(result,
+                        [this] { return makeBackend(m_backends, m_choice, m_selector, nullptr); });
     updateGridOptions();
     m_predictions->setResults(result, m_document.baseline());
     updateTokens();

@@ -36,6 +36,8 @@ class ExportDialog;
 class HeadGridView;
 class HeadImportanceJob;
 class HeatmapView;
+class EncDecView;
+class GalleryView;
 class GenerateView;
 class ImportanceView;
 class LinesView;
@@ -97,7 +99,7 @@ public:
     // File > Open Model…: the cache list and a folder button.
     void openModelDialog();
     // File > Download Model…: a model from the Hugging Face Hub, opened once downloaded.
-    void downloadModelDialog();
+    void downloadModelDialog(const QString& id = QString()); // id: start it at once
     void cancelLoad();
     bool isLoading() const;
 
@@ -223,6 +225,8 @@ private:
     MatrixPanelsView* m_rollout = nullptr;
     ImportanceView* m_importance = nullptr;
     GenerateView* m_generate = nullptr;
+    EncDecView* m_encdec = nullptr;   // encoder-decoder models: translation word by word
+    GalleryView* m_gallery = nullptr; // in the grid's place while no model is open
     QLineEdit* m_text = nullptr;
     TokenFocusBar* m_tokens = nullptr;
     PredictionsView* m_predictions = nullptr;

@@ -1,0 +1,246 @@
+// The model window's Translate tab (EncDecView) on the tiny Marian checkpoint
+// tests/data/models/marian: greedy translation off the UI thread word by word, Step and Back,
+// the three kinds of heads, the alignment (target words x source words), heads off, Stop and
+// the figure files.
+
+#include "core/cpu_backend.h"
+#include "core/model/encoder_decoder.h"
+#include "core/model/model_loader.h"
+#include "support/model_fixtures.h"
+#include "ui/model/encdec_view.h"
+#include "ui/model/gallery_view.h"
+#include "ui/model/head_grid_view.h"
+
+#include <QDir>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace attn;
+using ui::EncDecView;
+
+namespace {
+
+std::shared_ptr<const core::Model> marian()
+{
+    static const std::shared_ptr<const core::Model> model =
+        core::loadModel(test::modelFixture(QStringLiteral("marian")));
+    return model;
+}
+
+// "Hi cat" as the reference tokenized it (expected_seq2seq.json): seven source tokens, and
+// its greedy translation eight 36s.
+std::shared_ptr<const core::ModelResult> opened()
+{
+    core::CpuBackend backend;
+    return core::runModel(marian(), core::decoderTokens(*marian(), {41, 74, 222, 68, 66, 85, 0}),
+                          {}, backend);
+}
+
+EncDecView::BackendMaker cpu()
+{
+    return [] { return std::make_unique<core::CpuBackend>(); };
+}
+
+void translate(EncDecView& view, int words)
+{
+    view.findChild<QSpinBox*>(QStringLiteral("maxLengthSpin"))->setValue(words);
+    QSignalSpy done(&view, &EncDecView::translationDone);
+    view.findChild<QPushButton*>(QStringLiteral("translateButton"))->click();
+    QVERIFY(view.isRunning());
+    QVERIFY(done.wait(5000));
+    QVERIFY(!view.isRunning());
+}
+
+} // namespace
+
+class TestEncDecWindow : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void noteWithoutModel();
+    void translatesWordByWord();
+    void stepsBackAndForward();
+    void threeGrids();
+    void encoderHeadOffChangesTheTranslation();
+    void stopLeavesNoComputing();
+    void figureFiles();
+    void galleryOpensOrDownloads();
+};
+
+void TestEncDecWindow::noteWithoutModel()
+{
+    EncDecView view;
+    QVERIFY(!view.findChild<QPushButton*>(QStringLiteral("translateButton"))->isEnabled());
+    QCOMPARE(view.grid()->message(), QStringLiteral("No encoder-decoder model open"));
+    view.translate(); // nothing to translate: no job, no crash
+    QVERIFY(!view.isRunning());
+}
+
+void TestEncDecWindow::translatesWordByWord()
+{
+    EncDecView view;
+    view.setSource(opened(), cpu());
+    translate(view, 4);
+    QCOMPARE(view.stepCount(), 4);
+    QCOMPARE(view.shownSteps(), 4);
+    for (int k = 0; k < 4; ++k)
+        QCOMPARE(view.shownStep()->id, 36);
+    QCOMPARE(view.status(), QStringLiteral("Done: the length limit (4 words)."));
+    // The alignment: one row per word written, one column per source token, rows sum to 1.
+    const auto panels = view.panels();
+    QCOMPARE(panels.size(), std::size_t(1));
+    QCOMPARE(panels[0].matrix.rows(), Eigen::Index(4));
+    QCOMPARE(panels[0].matrix.cols(), Eigen::Index(7));
+    QCOMPARE(panels[0].rowLabels.size(), 4);
+    QCOMPARE(panels[0].columnLabels.size(), 7);
+    QCOMPARE(panels[0].title, QStringLiteral("Layer 1, mean of the heads"));
+    for (Eigen::Index i = 0; i < 4; ++i)
+        QVERIFY(std::abs(panels[0].matrix.row(i).sum() - 1.0f) < 1e-5f);
+}
+
+void TestEncDecWindow::stepsBackAndForward()
+{
+    EncDecView view;
+    view.setSource(opened(), cpu());
+    translate(view, 3);
+    auto* back = view.findChild<QPushButton*>(QStringLiteral("stepBackButton"));
+    auto* step = view.findChild<QPushButton*>(QStringLiteral("stepForwardButton"));
+    QVERIFY(!step->isEnabled());
+    back->click();
+    back->click();
+    QCOMPARE(view.shownSteps(), 1);
+    QVERIFY(!back->isEnabled());
+    // Word 1 read the start token alone: one cross-attention row.
+    view.setLayerAndHead(1, 2);
+    QCOMPARE(view.panels()[0].matrix.rows(), Eigen::Index(1));
+    QCOMPARE(view.panels()[0].title, QStringLiteral("Layer 2, head 3"));
+    step->click();
+    QCOMPARE(view.shownSteps(), 2);
+    QCOMPARE(view.panels()[0].matrix.rows(), Eigen::Index(2));
+}
+
+void TestEncDecWindow::threeGrids()
+{
+    EncDecView view;
+    view.resize(1024, 700);
+    view.setSource(opened(), cpu());
+    // Before a translation the encoder's grid is there; the decoder's wait for a word.
+    view.setKind(EncDecView::Kind::Encoder);
+    QCOMPARE(view.grid()->result()->layerCount(), 2);
+    QCOMPARE(int(view.grid()->result()->layers[0]->heads.size()), 2);
+    QCOMPARE(view.panels()[0].matrix.rows(), Eigen::Index(7));
+    view.setKind(EncDecView::Kind::Decoder);
+    QCOMPARE(view.grid()->message(), QStringLiteral("Translate to see the decoder's heads"));
+    translate(view, 3);
+    // Word 3 read the start token and two words: 3 x 3 causal weights, 4 heads.
+    QCOMPARE(int(view.grid()->result()->layers[0]->heads.size()), 4);
+    const core::Matrix causal = view.panels()[0].matrix;
+    QCOMPARE(causal.rows(), Eigen::Index(3));
+    QCOMPARE(causal(0, 1), 0.0f);
+    QCOMPARE(causal(1, 2), 0.0f);
+    view.setKind(EncDecView::Kind::Cross);
+    QCOMPARE(view.panels()[0].matrix.cols(), Eigen::Index(7));
+    // A head picked in the grid is the one beside it.
+    emit view.grid()->headSelected(1, 3);
+    QCOMPARE(view.panels()[0].title, QStringLiteral("Layer 2, head 4"));
+}
+
+void TestEncDecWindow::encoderHeadOffChangesTheTranslation()
+{
+    EncDecView view;
+    view.setSource(opened(), cpu());
+    translate(view, 2);
+    const float before = view.shownStep()->probability;
+    const core::Matrix alignment = view.panels()[0].matrix;
+    // Switched off in the encoder's grid: the translation runs again with it off.
+    view.setKind(EncDecView::Kind::Encoder);
+    QSignalSpy done(&view, &EncDecView::translationDone);
+    emit view.grid()->headToggled(0, 0, true);
+    QVERIFY(done.wait(5000));
+    QCOMPARE(view.interventions().encoder.headsOff, (std::set<std::pair<int, int>>{{0, 0}}));
+    QVERIFY(view.interventions().cross.empty());
+    QCOMPARE(view.grid()->options().headsOff, (std::set<std::pair<int, int>>{{0, 0}}));
+    QCOMPARE(view.stepCount(), 2);
+    QVERIFY(std::abs(view.shownStep()->probability - before) > 1e-5f);
+    view.setKind(EncDecView::Kind::Cross);
+    QVERIFY(test::maxDifference(view.panels()[0].matrix, alignment) > 1e-6);
+    // A cross-attention head off too, then both back on: the first translation again.
+    emit view.grid()->headToggled(0, 1, true);
+    QVERIFY(done.wait(5000));
+    QCOMPARE(view.interventions().cross.headsOff, (std::set<std::pair<int, int>>{{0, 1}}));
+    view.setHeadOff(EncDecView::Kind::Cross, 0, 1, false);
+    QVERIFY(done.wait(5000));
+    view.setHeadOff(EncDecView::Kind::Encoder, 0, 0, false);
+    QVERIFY(done.wait(5000));
+    QVERIFY(view.interventions().empty());
+    QCOMPARE(view.shownStep()->probability, before);
+}
+
+void TestEncDecWindow::stopLeavesNoComputing()
+{
+    EncDecView view;
+    view.setSource(opened(), cpu());
+    view.findChild<QSpinBox*>(QStringLiteral("maxLengthSpin"))->setValue(500);
+    QSignalSpy done(&view, &EncDecView::translationDone);
+    view.translate();
+    QVERIFY(view.findChild<QPushButton*>(QStringLiteral("stopTranslationButton"))->isEnabled());
+    view.stop();
+    QVERIFY(done.wait(5000));
+    QVERIFY(!view.isRunning());
+    QVERIFY(view.status().startsWith(QStringLiteral("Stopped at word")) ||
+            view.status().startsWith(QStringLiteral("Done")));
+    QVERIFY(!view.status().contains(QStringLiteral("Translating")));
+    QVERIFY(view.findChild<QPushButton*>(QStringLiteral("translateButton"))->isEnabled());
+}
+
+void TestEncDecWindow::figureFiles()
+{
+    EncDecView view;
+    view.setSource(opened(), cpu());
+    translate(view, 2);
+    QVERIFY(view.figureBytes(ui::FigureFormat::Png, QSize(600, 400)).startsWith("\x89PNG"));
+    QVERIFY(view.figureBytes(ui::FigureFormat::Pdf, QSize(600, 400)).startsWith("%PDF"));
+    const QByteArray svg = view.figureBytes(ui::FigureFormat::Svg, QSize(600, 400));
+    QVERIFY(svg.contains("<svg"));
+    QVERIFY(svg.contains("Cross-attention"));
+}
+
+void TestEncDecWindow::galleryOpensOrDownloads()
+{
+    // A cache with one of the ten (opus-mt) and one other model.
+    QTemporaryDir home;
+    qputenv("HF_HOME", home.path().toUtf8());
+    qunsetenv("HF_HUB_CACHE");
+    qunsetenv("HUGGINGFACE_HUB_CACHE");
+    for (const char* name : {"models--Helsinki-NLP--opus-mt-en-fr", "models--org--cached"}) {
+        const QString snapshot = home.filePath(QStringLiteral("hub/") + QLatin1String(name) +
+                                               QStringLiteral("/snapshots/abc"));
+        QVERIFY(QDir().mkpath(snapshot));
+        QFile config(snapshot + QStringLiteral("/config.json"));
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write("{}");
+    }
+    ui::GalleryView gallery;
+    const QList<QPushButton*> buttons = gallery.buttons();
+    QCOMPARE(buttons.size(), 11);
+    QCOMPARE(buttons[0]->text(), QStringLiteral("openai-community/gpt2\ndownload 548 MB"));
+    QCOMPARE(buttons[8]->text(), QStringLiteral("Helsinki-NLP/opus-mt-en-fr\nopen from the cache"));
+    QCOMPARE(buttons[10]->text(), QStringLiteral("org/cached\nopen from the cache"));
+    QSignalSpy open(&gallery, &ui::GalleryView::openRequested);
+    QSignalSpy download(&gallery, &ui::GalleryView::downloadRequested);
+    buttons[8]->click();
+    QCOMPARE(open.size(), 1);
+    QVERIFY(open[0][0].toString().endsWith(
+        QStringLiteral("hub/models--Helsinki-NLP--opus-mt-en-fr/snapshots/abc")));
+    buttons[9]->click();
+    QCOMPARE(download.size(), 1);
+    QCOMPARE(download[0][0].toString(), QStringLiteral("google-t5/t5-small"));
+    qunsetenv("HF_HOME");
+}
+
+QTEST_MAIN(TestEncDecWindow)
+#include "tst_encdec_window.moc"

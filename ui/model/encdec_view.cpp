@@ -1,0 +1,427 @@
+#include "ui/model/encdec_view.h"
+
+#include "core/attention_result.h"
+#include "core/model/model_loader.h"
+#include "ui/figures/painted_figure.h"
+#include "ui/model/encdec_job.h"
+#include "ui/model/head_grid_view.h"
+#include "ui/model/matrix_panels_view.h"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPainter>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace attn::ui {
+namespace {
+
+QStringList labelsOf(const std::vector<core::Token>& tokens)
+{
+    QStringList labels;
+    for (const core::Token& token : tokens)
+        labels << paint::tokenLabel(token.text);
+    return labels;
+}
+
+} // namespace
+
+EncDecView::EncDecView(QWidget* parent) : QWidget(parent)
+{
+    auto* layout = new QVBoxLayout(this);
+    auto* bar = new QHBoxLayout;
+    m_translate = new QPushButton(tr("&Translate"), this);
+    m_translate->setObjectName(QStringLiteral("translateButton"));
+    m_translate->setToolTip(tr("Translate the text box's sentence greedily: each word the most "
+                               "likely one, until the end token or the length"));
+    m_stop = new QPushButton(tr("Stop"), this);
+    m_stop->setObjectName(QStringLiteral("stopTranslationButton"));
+    m_back = new QPushButton(tr("◀ Back"), this);
+    m_back->setObjectName(QStringLiteral("stepBackButton"));
+    m_step = new QPushButton(tr("Step ▶"), this);
+    m_step->setObjectName(QStringLiteral("stepForwardButton"));
+    m_maxLength = new QSpinBox(this);
+    m_maxLength->setObjectName(QStringLiteral("maxLengthSpin"));
+    m_maxLength->setRange(1, 512);
+    m_maxLength->setValue(40);
+    auto* lengthLabel = new QLabel(tr("Max &words:"), this);
+    lengthLabel->setBuddy(m_maxLength);
+    bar->addWidget(m_translate);
+    bar->addWidget(m_stop);
+    bar->addWidget(lengthLabel);
+    bar->addWidget(m_maxLength);
+    bar->addSpacing(12);
+    bar->addWidget(m_back);
+    bar->addWidget(m_step);
+    bar->addStretch(1);
+    layout->addLayout(bar);
+    m_target = new QLabel(this);
+    m_target->setObjectName(QStringLiteral("translationLabel"));
+    m_target->setWordWrap(true);
+    m_target->setTextFormat(Qt::RichText);
+    layout->addWidget(m_target);
+    m_state = new QLabel(this);
+    m_state->setObjectName(QStringLiteral("translationState"));
+    m_state->setWordWrap(true);
+    layout->addWidget(m_state);
+
+    auto* figures = new QSplitter(Qt::Horizontal, this);
+    figures->setChildrenCollapsible(false);
+    auto* left = new QWidget(figures);
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    m_kindCombo = new QComboBox(left);
+    m_kindCombo->setObjectName(QStringLiteral("attentionKindCombo"));
+    m_kindCombo->addItem(tr("Encoder self-attention (source x source)"));
+    m_kindCombo->addItem(tr("Decoder self-attention (target x target, causal)"));
+    m_kindCombo->addItem(tr("Cross-attention (target x source)"));
+    leftLayout->addWidget(m_kindCombo);
+    m_grid = new HeadGridView(left);
+    m_grid->setObjectName(QStringLiteral("encdecGrid"));
+    leftLayout->addWidget(m_grid, 1);
+    auto* right = new QWidget(figures);
+    auto* rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    auto* pick = new QHBoxLayout;
+    m_layerCombo = new QComboBox(right);
+    m_layerCombo->setObjectName(QStringLiteral("encdecLayerCombo"));
+    m_headCombo = new QComboBox(right);
+    m_headCombo->setObjectName(QStringLiteral("encdecHeadCombo"));
+    m_export = new QPushButton(tr("E&xport Figure…"), right);
+    m_export->setObjectName(QStringLiteral("exportAlignmentButton"));
+    m_export->setToolTip(tr("Save this matrix as PNG, SVG or PDF"));
+    pick->addWidget(m_layerCombo);
+    pick->addWidget(m_headCombo);
+    pick->addStretch(1);
+    pick->addWidget(m_export);
+    rightLayout->addLayout(pick);
+    m_matrix = new MatrixPanelsView(right);
+    m_matrix->setObjectName(QStringLiteral("alignmentView"));
+    rightLayout->addWidget(m_matrix, 1);
+    figures->addWidget(left);
+    figures->addWidget(right);
+    figures->setStretchFactor(0, 1);
+    figures->setStretchFactor(1, 1);
+    layout->addWidget(figures, 1);
+
+    m_kindCombo->setCurrentIndex(int(Kind::Cross));
+    connect(m_translate, &QPushButton::clicked, this, &EncDecView::translate);
+    connect(m_stop, &QPushButton::clicked, this, &EncDecView::stop);
+    connect(m_back, &QPushButton::clicked, this, &EncDecView::stepBack);
+    connect(m_step, &QPushButton::clicked, this, &EncDecView::stepForward);
+    connect(m_export, &QPushButton::clicked, this, &EncDecView::exportFigure);
+    connect(m_kindCombo, &QComboBox::activated, this, [this](int index) { setKind(Kind(index)); });
+    connect(m_layerCombo, &QComboBox::activated, this,
+            [this](int index) { setLayerAndHead(index, m_head); });
+    connect(m_headCombo, &QComboBox::activated, this,
+            [this](int index) { setLayerAndHead(m_layer, index - 1); });
+    connect(m_grid, &HeadGridView::headSelected, this, &EncDecView::setLayerAndHead);
+    connect(m_grid, &HeadGridView::headToggled, this,
+            [this](int layer, int head, bool off) { setHeadOff(m_kind, layer, head, off); });
+    setSource(nullptr, {});
+}
+
+EncDecView::~EncDecView() = default;
+
+void EncDecView::setSource(std::shared_ptr<const core::ModelResult> result,
+                           BackendMaker makeBackend)
+{
+    if (result && !result->model->config().encoderDecoder())
+        result.reset();
+    const bool same = result && m_source && result->model == m_source->model &&
+                      result->sourceTokens == m_source->sourceTokens;
+    if (!same) {
+        if (m_job)
+            m_job->stop();
+        m_job.reset();
+        m_steps.clear();
+        m_shown = 0;
+        m_status.clear();
+        if (!result || !m_source || result->model != m_source->model) {
+            m_interventions = {};
+            m_layer = 0;
+            m_head = -1;
+        }
+    }
+    m_source = std::move(result);
+    m_makeBackend = std::move(makeBackend);
+    refresh();
+}
+
+void EncDecView::translate()
+{
+    if (!m_source || !m_makeBackend)
+        return;
+    if (m_job)
+        m_job->stop();
+    m_job.reset(); // waits for the old one's thread
+    m_steps.clear();
+    m_shown = 0;
+    m_status = tr("Translating…");
+    m_job = std::make_unique<EncDecJob>(m_source->model, m_source->sourceTokens, m_interventions,
+                                        m_maxLength->value(), m_makeBackend());
+    connect(m_job.get(), &EncDecJob::stepped, this, &EncDecView::onStep);
+    connect(m_job.get(), &EncDecJob::finished, this, [this](bool stopped) {
+        const bool ended =
+            !m_steps.empty() && m_steps.back().id == m_source->model->config().eosToken;
+        m_status = stopped ? tr("Stopped at word %1.").arg(stepCount())
+                   : ended ? tr("Done: the model wrote its end token.")
+                           : tr("Done: the length limit (%1 words).").arg(stepCount());
+        refresh();
+        emit translationDone();
+    });
+    connect(m_job.get(), &EncDecJob::failed, this, [this](const QString& message) {
+        m_status = tr("Translation failed: %1").arg(message);
+        refresh();
+        emit translationDone();
+    });
+    m_job->start();
+    refresh();
+}
+
+void EncDecView::stop()
+{
+    if (m_job)
+        m_job->stop();
+}
+
+bool EncDecView::isRunning() const
+{
+    return m_job && m_job->isRunning();
+}
+
+void EncDecView::onStep(const core::GreedyStep& step)
+{
+    const bool following = m_shown == stepCount();
+    m_steps.push_back(step);
+    if (following) // the learner who stepped back keeps the word they look at
+        m_shown = stepCount();
+    refresh();
+}
+
+void EncDecView::stepBack()
+{
+    if (m_shown > 1) {
+        --m_shown;
+        refresh();
+    }
+}
+
+void EncDecView::stepForward()
+{
+    if (m_shown < stepCount()) {
+        ++m_shown;
+        refresh();
+    }
+}
+
+const core::GreedyStep* EncDecView::shownStep() const
+{
+    return m_shown > 0 ? &m_steps[std::size_t(m_shown - 1)] : nullptr;
+}
+
+void EncDecView::setKind(Kind kind)
+{
+    m_kind = kind;
+    refresh();
+}
+
+void EncDecView::setLayerAndHead(int layer, int head)
+{
+    m_layer = std::max(0, layer);
+    m_head = std::max(-1, head);
+    refresh();
+}
+
+void EncDecView::setHeadOff(Kind kind, int layer, int head, bool off)
+{
+    core::Interventions& target = kind == Kind::Encoder   ? m_interventions.encoder
+                                  : kind == Kind::Decoder ? m_interventions.decoder
+                                                          : m_interventions.cross;
+    if (off)
+        target.headsOff.insert({layer, head});
+    else
+        target.headsOff.erase({layer, head});
+    if (!m_steps.empty() || isRunning())
+        translate();
+    else
+        refresh();
+}
+
+const std::vector<std::shared_ptr<const core::AttentionResult>>*
+EncDecView::layersOf(const core::ModelResult& result) const
+{
+    switch (m_kind) {
+    case Kind::Encoder:
+        return &result.encoderLayers;
+    case Kind::Decoder:
+        return &result.layers;
+    case Kind::Cross:
+        return &result.crossLayers;
+    }
+    return nullptr;
+}
+
+// The shown forward with the chosen kind's layers as a model's layers, for the grid.
+std::shared_ptr<const core::ModelResult> EncDecView::gridResult() const
+{
+    const core::GreedyStep* step = shownStep();
+    const core::ModelResult& from = step ? *step->result : *m_source;
+    auto result = std::make_shared<core::ModelResult>();
+    result->model = from.model;
+    result->tokens = m_kind == Kind::Encoder ? from.sourceTokens : from.tokens;
+    result->layers = *layersOf(from);
+    result->interventions = m_kind == Kind::Encoder   ? m_interventions.encoder
+                            : m_kind == Kind::Decoder ? m_interventions.decoder
+                                                      : m_interventions.cross;
+    return result;
+}
+
+// Each decoder row is the position that chose the next word: labelled with that word, as the
+// alignment figures of Bahdanau et al. label their rows.
+QStringList EncDecView::rowLabels() const
+{
+    QStringList labels;
+    if (m_kind == Kind::Encoder || !shownStep())
+        return labels;
+    for (int k = 0; k < m_shown; ++k) {
+        const core::GreedyStep& step = m_steps[std::size_t(k)];
+        labels << paint::tokenLabel(core::decoderTokens(*m_source->model, {step.id})[0].text);
+    }
+    return labels;
+}
+
+std::vector<MatrixPanel> EncDecView::panels() const
+{
+    if (!m_source)
+        return {};
+    const auto grid = gridResult();
+    if (grid->layers.empty() || m_layer >= grid->layerCount())
+        return {};
+    const core::AttentionResult& layer = *grid->layers[std::size_t(m_layer)];
+    MatrixPanel panel;
+    const bool mean = m_head < 0 || m_head >= int(layer.heads.size());
+    panel.matrix =
+        mean ? core::meanOfEnabledHeads(layer) : layer.heads[std::size_t(m_head)].weights;
+    panel.title = mean ? tr("Layer %1, mean of the heads").arg(m_layer + 1)
+                       : tr("Layer %1, head %2").arg(m_layer + 1).arg(m_head + 1);
+    const QStringList rows = rowLabels();
+    panel.rowLabels =
+        rows.size() == panel.matrix.rows() ? rows : labelsOf(layer.problem->queryTokens);
+    panel.columnLabels = labelsOf(layer.problem->keyTokens);
+    panel.rowAxis = m_kind == Kind::Encoder ? tr("source (query)") : tr("target word written");
+    panel.columnAxis = m_kind == Kind::Cross     ? tr("source (key)")
+                       : m_kind == Kind::Encoder ? tr("source (key)")
+                                                 : tr("target so far (key)");
+    panel.scaleLabel = tr("weight");
+    panel.valueDecimals = panel.matrix.size() <= 144 ? 2 : -1;
+    std::vector<MatrixPanel> panels;
+    panels.push_back(std::move(panel));
+    return panels;
+}
+
+QByteArray EncDecView::figureBytes(FigureFormat format, QSize size) const
+{
+    const std::vector<MatrixPanel> shown = panels();
+    const QString title = m_kindCombo->currentText();
+    return paintedFigureBytes(
+        [shown, title](QPainter& painter, const QRectF& target, const QFont& font,
+                       const FigureStyle& style, bool vector) {
+            paintMatrixPanels(painter, target, shown, title, font, style, vector);
+        },
+        size, 150.0, format);
+}
+
+void EncDecView::exportFigure()
+{
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export Figure"), QStringLiteral("alignment.png"),
+                                     tr("Figures (*.png *.svg *.pdf)"));
+    if (path.isEmpty())
+        return;
+    const auto format = figureFormatForPath(path);
+    QSaveFile file(path); // the old file stays until the new one is complete
+    if (!format || !file.open(QIODevice::WriteOnly) ||
+        file.write(figureBytes(*format, QSize(1200, 900))) < 0 || !file.commit()) {
+        m_status = format ? tr("Could not write %1: %2").arg(path, file.errorString())
+                          : tr("Could not write %1: name it .png, .svg or .pdf").arg(path);
+        refresh();
+    }
+}
+
+QString EncDecView::status() const
+{
+    return m_state->text();
+}
+
+void EncDecView::refresh()
+{
+    const bool model = m_source != nullptr;
+    const bool running = isRunning();
+    m_translate->setEnabled(model && !running);
+    m_stop->setEnabled(running);
+    m_back->setEnabled(m_shown > 1);
+    m_step->setEnabled(m_shown < stepCount());
+    m_kindCombo->setCurrentIndex(int(m_kind));
+    m_export->setEnabled(model);
+    if (!model) {
+        m_target->setText(tr("Open a translation model (an encoder-decoder such as Marian's "
+                             "opus-mt or BART) to translate the text box's sentence word by "
+                             "word."));
+        m_state->clear();
+        m_grid->setMessage(tr("No encoder-decoder model open"));
+        m_matrix->setMessage(tr("No encoder-decoder model open"));
+        return;
+    }
+    QStringList words;
+    for (int k = 0; k < m_shown; ++k) {
+        const core::GreedyStep& step = m_steps[std::size_t(k)];
+        const QString word =
+            core::decoderTokens(*m_source->model, {step.id})[0].text.toHtmlEscaped();
+        words << (k + 1 == m_shown ? tr("<b>%1</b> <small>(p = %2)</small>")
+                                         .arg(word)
+                                         .arg(double(step.probability), 0, 'f', 2)
+                                   : word);
+    }
+    m_target->setText(m_shown ? tr("Word %1 of %2: %3")
+                                    .arg(m_shown)
+                                    .arg(stepCount())
+                                    .arg(words.join(QLatin1Char(' ')))
+                              : tr("Translate to see the target grow one word at a time."));
+    m_state->setText(running ? tr("Translating… word %1.").arg(stepCount() + 1) : m_status);
+
+    const auto grid = gridResult();
+    const int layers = grid->layerCount();
+    const int heads = layers ? int(grid->layers.front()->heads.size()) : 0;
+    m_layer = std::min(m_layer, std::max(0, layers - 1));
+    m_layerCombo->clear();
+    for (int l = 0; l < layers; ++l)
+        m_layerCombo->addItem(tr("Layer %1").arg(l + 1));
+    m_layerCombo->setCurrentIndex(m_layer);
+    m_headCombo->clear();
+    m_headCombo->addItem(tr("Mean of heads"));
+    for (int h = 0; h < heads; ++h)
+        m_headCombo->addItem(tr("Head %1").arg(h + 1));
+    if (m_head >= heads)
+        m_head = -1;
+    m_headCombo->setCurrentIndex(m_head + 1);
+    if (m_kind != Kind::Encoder && !shownStep()) {
+        m_grid->setMessage(tr("Translate to see the decoder's heads"));
+        m_matrix->setMessage(tr("Translate to see the decoder's heads"));
+        return;
+    }
+    m_grid->setResult(grid);
+    HeadGridOptions options = m_grid->options();
+    options.headsOff = grid->interventions.headsOff;
+    options.selectedLayer = m_layer;
+    options.selectedHead = m_head;
+    m_grid->setOptions(options);
+    m_matrix->setPanels(panels());
+}
+
+} // namespace attn::ui

@@ -1,0 +1,105 @@
+#pragma once
+
+#include "core/model/encoder_decoder.h"
+#include "ui/figures/figure_export.h"
+#include "ui/model/matrix_painter.h"
+
+#include <QWidget>
+#include <functional>
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+
+namespace attn::ui {
+
+class EncDecJob;
+class HeadGridView;
+class MatrixPanelsView;
+
+// An encoder-decoder model (Marian, BART) in the model window: the source translated word by
+// word by greedy decoding, Step and Back through the words, and the three kinds of heads
+// (encoder self-attention, the decoder's causal self-attention, cross-attention) in a grid
+// each, any head or the mean of a layer's heads beside it. Cross-attention, target words x
+// source words, is the alignment of Bahdanau et al. 2014 (fig. 3). Heads switched off here
+// apply to the translation.
+class EncDecView : public QWidget
+{
+    Q_OBJECT
+
+public:
+    enum class Kind { Encoder, Decoder, Cross };
+    using BackendMaker = std::function<std::unique_ptr<core::Backend>()>;
+
+    explicit EncDecView(QWidget* parent = nullptr);
+    ~EncDecView() override;
+
+    // The model and source of `result`; a model that is not an encoder-decoder (or null)
+    // leaves a note. A new source or model forgets the translation.
+    void setSource(std::shared_ptr<const core::ModelResult> result, BackendMaker makeBackend);
+
+    void translate(); // from the first word, off the UI thread
+    void stop();
+    void stepBack();
+    void stepForward();
+    bool isRunning() const;
+    int stepCount() const { return int(m_steps.size()); }
+    int shownSteps() const { return m_shown; }
+    const core::GreedyStep* shownStep() const;
+
+    void setKind(Kind kind);
+    Kind kind() const { return m_kind; }
+    void setLayerAndHead(int layer, int head); // head -1: the mean of the layer's heads
+    // Switches a head of the shown kind off (or back on) and translates again.
+    void setHeadOff(Kind kind, int layer, int head, bool off);
+    const core::EncoderDecoderInterventions& interventions() const { return m_interventions; }
+
+    // The matrix beside the grid (for cross-attention, the alignment), as drawn and exported.
+    std::vector<MatrixPanel> panels() const;
+    QByteArray figureBytes(FigureFormat format, QSize size) const;
+    QString status() const;
+
+    HeadGridView* grid() const { return m_grid; }
+    MatrixPanelsView* matrixView() const { return m_matrix; }
+
+signals:
+    void translationDone();
+
+private:
+    void onStep(const core::GreedyStep& step);
+    void refresh();
+    void exportFigure();
+    std::shared_ptr<const core::ModelResult> gridResult() const;
+    const std::vector<std::shared_ptr<const core::AttentionResult>>*
+    layersOf(const core::ModelResult& result) const;
+    QStringList rowLabels() const;
+
+    std::shared_ptr<const core::ModelResult> m_source;
+    BackendMaker m_makeBackend;
+    core::EncoderDecoderInterventions m_interventions;
+    std::vector<core::GreedyStep> m_steps;
+    int m_shown = 0;
+    Kind m_kind = Kind::Cross;
+    int m_layer = 0;
+    int m_head = -1;
+    QString m_status;
+    std::unique_ptr<EncDecJob> m_job;
+
+    QPushButton* m_translate = nullptr;
+    QPushButton* m_stop = nullptr;
+    QPushButton* m_back = nullptr;
+    QPushButton* m_step = nullptr;
+    QSpinBox* m_maxLength = nullptr;
+    QLabel* m_target = nullptr;
+    QLabel* m_state = nullptr;
+    QComboBox* m_kindCombo = nullptr;
+    QComboBox* m_layerCombo = nullptr;
+    QComboBox* m_headCombo = nullptr;
+    QPushButton* m_export = nullptr;
+    HeadGridView* m_grid = nullptr;
+    MatrixPanelsView* m_matrix = nullptr;
+};
+
+} // namespace attn::ui
