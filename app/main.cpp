@@ -4,6 +4,7 @@
 #include "ui/app/window_manager.h"
 #include "ui/explorer/explorer_window.h"
 #include "ui/i18n/translations.h"
+#include "ui/model/encdec_view.h"
 #include "ui/model/model_window.h"
 #include "ui/seq2seq/seq2seq_window.h"
 #include "ui/widgets/message_bar.h"
@@ -46,7 +47,8 @@ bool namesCheckpoint(const QString& scenePath)
 // ATTN_SCREENSHOT=OUT.png (docs/images/make-screenshots.sh renders the README's pictures with
 // it): the model window at ATTN_SCREENSHOT_SIZE (WxH, default 1920x1080) on the offscreen
 // platform, with ATTN_SCREENSHOT_TAB (a view tab, from 0) and ATTN_SCREENSHOT_FOCUS (a token,
-// from 0) chosen, is saved with QWidget::grab once its first figures are computed; then quits.
+// from 0) chosen, is saved with QWidget::grab once its first figures are computed (with
+// ATTN_SCREENSHOT_TRANSLATE, once the Translate tab has translated); then quits.
 void saveScreenshotWhenShown(attn::ui::ModelWindow* window, const QString& path)
 {
     const QStringList size =
@@ -71,12 +73,20 @@ void saveScreenshotWhenShown(attn::ui::ModelWindow* window, const QString& path)
         if (qEnvironmentVariableIsSet("ATTN_SCREENSHOT_FOCUS"))
             window->document()->setFocusToken(
                 qEnvironmentVariableIntValue("ATTN_SCREENSHOT_FOCUS"));
-        QTimer::singleShot(500, window, [window, path] {
-            const bool saved = window->grab().save(path);
-            std::fprintf(saved ? stdout : stderr, saved ? "wrote %s\n" : "cannot write %s\n",
-                         qPrintable(path));
-            QCoreApplication::exit(saved ? 0 : 4);
-        });
+        auto save = [window, path] {
+            QTimer::singleShot(500, window, [window, path] {
+                const bool saved = window->grab().save(path);
+                std::fprintf(saved ? stdout : stderr, saved ? "wrote %s\n" : "cannot write %s\n",
+                             qPrintable(path));
+                QCoreApplication::exit(saved ? 0 : 4);
+            });
+        };
+        // ATTN_SCREENSHOT_TRANSLATE: an encoder-decoder model's translation, done first.
+        auto* translation = window->findChild<attn::ui::EncDecView*>();
+        if (!qEnvironmentVariableIsSet("ATTN_SCREENSHOT_TRANSLATE") || !translation)
+            return save();
+        QObject::connect(translation, &attn::ui::EncDecView::translationDone, window, save);
+        translation->translate();
     });
     poll->start();
 }

@@ -6,6 +6,7 @@
 # grid, the predictions and head 1 of layer 1. model-grid-12x12.png: a random checkpoint with
 # GPT-2's shapes (12 layers x 12 heads; its tokenizer has no merges, one token per byte),
 # written by attention-bench, at 1920x1080. model-rollout.png: the Rollout tab.
+# model-translate.png: the Translate tab on the tiny Marian checkpoint.
 # seq2seq-dates.png: the sequence-to-sequence window (below).
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -22,6 +23,10 @@ shot() { # NAME TAB ARGS...
 
 shot model-window.png 0 --model "$root/tests/data/models/gpt2" --text "The cat sat on the"
 shot model-rollout.png 4 --model "$root/tests/data/models/gpt2" --text "The cat sat on the"
+# model-translate.png: the Translate tab on the tiny Marian checkpoint, translated first.
+export ATTN_SCREENSHOT_TRANSLATE=1
+shot model-translate.png 7 --model "$root/tests/data/models/marian" --text "Hi cat"
+unset ATTN_SCREENSHOT_TRANSLATE
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

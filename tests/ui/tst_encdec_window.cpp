@@ -142,8 +142,12 @@ void TestEncDecWindow::threeGrids()
     QCOMPARE(causal.rows(), Eigen::Index(3));
     QCOMPARE(causal(0, 1), 0.0f);
     QCOMPARE(causal(1, 2), 0.0f);
+    QVERIFY(view.grid()->geometry().keyTokens.isEmpty()); // keys: the target so far
     view.setKind(EncDecView::Kind::Cross);
     QCOMPARE(view.panels()[0].matrix.cols(), Eigen::Index(7));
+    // Under the cross-attention heads, the source's seven tokens name the keys.
+    QCOMPARE(view.grid()->geometry().keyTokens.size(), 7);
+    QCOMPARE(view.grid()->geometry().tokens.size(), 3);
     // A head picked in the grid is the one beside it.
     emit view.grid()->headSelected(1, 3);
     QCOMPARE(view.panels()[0].title, QStringLiteral("Layer 2, head 4"));

@@ -55,22 +55,26 @@ EncDecView::EncDecView(QWidget* parent) : QWidget(parent)
     bar->addWidget(m_stop);
     bar->addWidget(lengthLabel);
     bar->addWidget(m_maxLength);
-    bar->addSpacing(12);
-    bar->addWidget(m_back);
-    bar->addWidget(m_step);
     bar->addStretch(1);
     layout->addLayout(bar);
+    // Back and Step beside the words they walk through; two rows fit a 1024-pixel projector.
+    auto* words = new QHBoxLayout;
     m_target = new QLabel(this);
     m_target->setObjectName(QStringLiteral("translationLabel"));
     m_target->setWordWrap(true);
     m_target->setTextFormat(Qt::RichText);
-    layout->addWidget(m_target);
+    m_target->setMinimumWidth(1);
+    words->addWidget(m_back);
+    words->addWidget(m_step);
+    words->addWidget(m_target, 1);
+    layout->addLayout(words);
     m_state = new QLabel(this);
     m_state->setObjectName(QStringLiteral("translationState"));
     m_state->setWordWrap(true);
     layout->addWidget(m_state);
 
-    auto* figures = new QSplitter(Qt::Horizontal, this);
+    // The grid above the head it picks: the tab is tall and, on a projector, narrow.
+    auto* figures = new QSplitter(Qt::Vertical, this);
     figures->setChildrenCollapsible(false);
     auto* left = new QWidget(figures);
     auto* leftLayout = new QVBoxLayout(left);
@@ -80,6 +84,8 @@ EncDecView::EncDecView(QWidget* parent) : QWidget(parent)
     m_kindCombo->addItem(tr("Encoder self-attention (source x source)"));
     m_kindCombo->addItem(tr("Decoder self-attention (target x target, causal)"));
     m_kindCombo->addItem(tr("Cross-attention (target x source)"));
+    m_kindCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_kindCombo->setMinimumContentsLength(20);
     leftLayout->addWidget(m_kindCombo);
     m_grid = new HeadGridView(left);
     m_grid->setObjectName(QStringLiteral("encdecGrid"));
@@ -92,6 +98,7 @@ EncDecView::EncDecView(QWidget* parent) : QWidget(parent)
     m_layerCombo->setObjectName(QStringLiteral("encdecLayerCombo"));
     m_headCombo = new QComboBox(right);
     m_headCombo->setObjectName(QStringLiteral("encdecHeadCombo"));
+    m_headCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_export = new QPushButton(tr("E&xport Figure…"), right);
     m_export->setObjectName(QStringLiteral("exportAlignmentButton"));
     m_export->setToolTip(tr("Save this matrix as PNG, SVG or PDF"));
@@ -105,8 +112,10 @@ EncDecView::EncDecView(QWidget* parent) : QWidget(parent)
     rightLayout->addWidget(m_matrix, 1);
     figures->addWidget(left);
     figures->addWidget(right);
-    figures->setStretchFactor(0, 1);
-    figures->setStretchFactor(1, 1);
+    // The chosen head's matrix, with its labels and numbers, gets the larger part.
+    figures->setStretchFactor(0, 2);
+    figures->setStretchFactor(1, 3);
+    figures->setSizes({220, 480});
     layout->addWidget(figures, 1);
 
     m_kindCombo->setCurrentIndex(int(Kind::Cross));
@@ -379,7 +388,11 @@ void EncDecView::refresh()
         return;
     }
     QStringList words;
-    for (int k = 0; k < m_shown; ++k) {
+    // The last dozen words: a long translation would push the figures off a projector.
+    constexpr int kWordsShown = 12;
+    if (m_shown > kWordsShown)
+        words << QStringLiteral("…");
+    for (int k = std::max(0, m_shown - kWordsShown); k < m_shown; ++k) {
         const core::GreedyStep& step = m_steps[std::size_t(k)];
         const QString word =
             core::decoderTokens(*m_source->model, {step.id})[0].text.toHtmlEscaped();

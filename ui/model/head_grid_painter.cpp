@@ -46,14 +46,19 @@ void paintTokenLabels(QPainter& painter, const HeadGridPainter::Geometry& g, dou
                                     g.queryLabelWidth - 3 * u, row),
                              Qt::AlignRight | Qt::AlignVCenter | Qt::TextDontClip, g.tokens[i]);
     }
+    const QStringList& keys = g.keyTokens.isEmpty() ? g.tokens : g.keyTokens;
+    const int tk = int(keys.size());
+    const double column = g.side / tk;
+    const int keyStep = std::max(1, int(std::lround(double(g.tokenStep) * tk / t)));
     for (int h = 0; h < g.heads; ++h) {
         const QRectF cell = g.cellRect(g.layers - 1, h);
-        for (int j = 0; j < t; j += g.tokenStep) {
+        for (int j = 0; j < tk; j += keyStep) {
             painter.save();
-            painter.translate(cell.left() + (j + 0.5) * row, cell.bottom() + 3 * u);
+            painter.translate(cell.left() + (j + 0.5) * column, cell.bottom() + 3 * u);
             painter.rotate(-90);
-            painter.drawText(QRectF(-g.keyLabelHeight, -row / 2, g.keyLabelHeight - 3 * u, row),
-                             Qt::AlignRight | Qt::AlignVCenter | Qt::TextDontClip, g.tokens[j]);
+            painter.drawText(
+                QRectF(-g.keyLabelHeight, -column / 2, g.keyLabelHeight - 3 * u, column),
+                Qt::AlignRight | Qt::AlignVCenter | Qt::TextDontClip, keys[j]);
             painter.restore();
         }
     }
@@ -176,6 +181,16 @@ QImage HeadGridPainter::thumbnail(const core::Matrix& weights, const ColourTable
         }
     }
     return image;
+}
+
+QStringList HeadGridPainter::keyTokenLabels(const core::ModelResult& result)
+{
+    QStringList labels;
+    if (result.layers.empty() || !result.layers.front()->problem->cross)
+        return labels;
+    for (const core::Token& token : result.layers.front()->problem->keyTokens)
+        labels << paint::tokenLabel(token.text);
+    return labels;
 }
 
 std::vector<QImage> HeadGridPainter::thumbnails(const core::ModelResult& result,

@@ -55,6 +55,7 @@ public:
         // Token labels: queries left of each layer's first head, keys under the last layer's
         // heads, every `tokenStep`-th (1 where the rows are tall enough for the font).
         QStringList tokens;
+        QStringList keyTokens; // cross-attention's keys (the source); empty: `tokens`
         QFont tokenFont;
         int tokenStep = 1;
         double queryLabelWidth = 0.0;
@@ -78,6 +79,8 @@ public:
                            const QStringList& tokens = {});
     // The labels layout() takes for `result`'s tokens.
     static QStringList tokenLabels(const core::ModelResult& result);
+    // The key labels of a grid of cross-attention heads (the source's); empty otherwise.
+    static QStringList keyTokenLabels(const core::ModelResult& result);
     // `vector`: SVG and PDF (cells as rectangles where there are few enough).
     static void paint(QPainter& painter, const Geometry& geometry, const core::ModelResult& result,
                       const HeadGridOptions& options, bool vector);

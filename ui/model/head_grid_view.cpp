@@ -31,11 +31,13 @@ HeadGridView::HeadGridView(QWidget* parent) : QWidget(parent)
 
 void HeadGridView::setResult(std::shared_ptr<const core::ModelResult> result)
 {
-    const bool shape = !m_result || !result || m_result->layerCount() != result->layerCount() ||
-                       (result->layerCount() && m_result->layers.front()->heads.size() !=
-                                                    result->layers.front()->heads.size()) ||
-                       HeadGridPainter::tokenLabels(*m_result) !=
-                           HeadGridPainter::tokenLabels(*result); // label widths
+    const bool shape =
+        !m_result || !result || m_result->layerCount() != result->layerCount() ||
+        (result->layerCount() &&
+         m_result->layers.front()->heads.size() != result->layers.front()->heads.size()) ||
+        HeadGridPainter::tokenLabels(*m_result) !=
+            HeadGridPainter::tokenLabels(*result) || // label widths
+        HeadGridPainter::keyTokenLabels(*m_result) != HeadGridPainter::keyTokenLabels(*result);
     m_result = std::move(result);
     m_message.clear();
     invalidate(true);
@@ -70,10 +72,13 @@ int HeadGridView::heads() const
 
 const HeadGridPainter::Geometry& HeadGridView::geometry() const
 {
-    if (!m_geometry)
+    if (!m_geometry) {
         m_geometry = std::make_unique<HeadGridPainter::Geometry>(HeadGridPainter::layout(
             QRectF(rect()), layers(), heads(), font(), m_options, this,
             m_result ? HeadGridPainter::tokenLabels(*m_result) : QStringList()));
+        if (m_result)
+            m_geometry->keyTokens = HeadGridPainter::keyTokenLabels(*m_result);
+    }
     return *m_geometry;
 }
 

@@ -237,10 +237,15 @@ void ModelWindow::buildViews()
     m_generate->setObjectName(QStringLiteral("generateView"));
     generatePage->setWidget(m_generate);
     m_tabs->addTab(generatePage, tr("&Generate"));
-    m_encdec = new EncDecView(m_tabs);
+    // Scrolled too: its controls and figures never widen the tabs past the grid's share.
+    auto* translatePage = new QScrollArea(m_tabs);
+    translatePage->setWidgetResizable(true);
+    translatePage->setFrameShape(QFrame::NoFrame);
+    m_encdec = new EncDecView(translatePage);
     m_encdec->setObjectName(QStringLiteral("encdecView"));
-    m_tabs->addTab(m_encdec, tr("&Translate"));
-    m_tabs->setTabToolTip(m_tabs->indexOf(m_encdec),
+    translatePage->setWidget(m_encdec);
+    m_tabs->addTab(translatePage, tr("&Translate"));
+    m_tabs->setTabToolTip(m_tabs->indexOf(translatePage),
                           tr("Encoder-decoder models: translate word by word, with the encoder's, "
                              "the decoder's and the cross-attention's heads"));
     m_tabs->setTabToolTip(
