@@ -75,6 +75,7 @@ struct HeadWork
 {
     const HeadWeights* weights = nullptr;
     HeadResult* result = nullptr;
+    int head = 0;
     const Matrix* left = nullptr;  // Tq x d_k: Q, Q M, or Q with unit rows (cosine)
     const Matrix* right = nullptr; // Tk x d_k: K, or K with unit rows (cosine)
     Matrix ownLeft;                // Q M or unit rows, when left is not Q itself
@@ -120,6 +121,8 @@ private:
     void computeBlock(HeadWork& work, const Job& job, Busy& busy);
     void scoreBlock(const HeadWork& work, int firstRow, int rows, int firstKey, int keys,
                     bool scaled, Eigen::Ref<Matrix> scores) const;
+    void addScoreBias(const HeadWork& work, int firstRow, int rows, int firstKey, int keys,
+                      bool scaled, Eigen::Ref<Matrix> scores) const;
     void maskRow(int query, std::uint8_t* masked) const;
     void combineHeads();
     void throwIfCancelled() const
@@ -254,6 +257,7 @@ void Computation::project()
         HeadWork& work = m_work[std::size_t(i)];
         work.weights = &w.heads[std::size_t(i)];
         work.result = &out;
+        work.head = i;
         prepareScores(work);
     };
     // Small problems stay on this thread: a hand-off costs more than the work.
@@ -344,6 +348,7 @@ void Computation::scoreBlock(const HeadWork& work, int firstRow, int rows, int f
         }
         if (scaled)
             scores *= m_scale;
+        addScoreBias(work, firstRow, rows, firstKey, keys, scaled, scores);
         return;
     }
     // S = L R^T on the dispatched GEMM kernels (core/kernels), serially: this block of rows is
@@ -361,6 +366,22 @@ void Computation::scoreBlock(const HeadWork& work, int firstRow, int rows, int f
     GemmOptions options;
     options.serial = true;
     gemm(left.row(firstRow).data(), left.cols(), rows, int(left.cols()), {&columns, 1}, options);
+    addScoreBias(work, firstRow, rows, firstKey, keys, scaled, scores);
+}
+
+// The problem's per-head bias is part of the raw score (q.k + b), so the scaled score gets it
+// times the scale: s q.k + s b. Nothing to do without one.
+void Computation::addScoreBias(const HeadWork& work, int firstRow, int rows, int firstKey, int keys,
+                               bool scaled, Eigen::Ref<Matrix> scores) const
+{
+    if (!m_problem.scoreBias)
+        return;
+    const auto bias =
+        m_problem.scoreBias->block(Eigen::Index(work.head) * m_tq + firstRow, firstKey, rows, keys);
+    if (scaled && m_scale != 1.0f)
+        scores.leftCols(keys) += bias * m_scale;
+    else
+        scores.leftCols(keys) += bias;
 }
 
 // masked[j] = 1 for every masked key j of this query row.

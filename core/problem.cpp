@@ -93,6 +93,17 @@ void Problem::validate() const
         if (rotary.firstPosition < 0)
             throw Error("rotary: the first position must be >= 0");
     }
+    if (scoreBias) {
+        const Matrix& b = *scoreBias;
+        const Eigen::Index rows = Eigen::Index(weights->headCount()) * tq;
+        if (b.rows() != rows || b.cols() != tk)
+            throw Error("score bias", "expected " + std::to_string(rows) + "x" +
+                                          std::to_string(tk) + " (heads x queries, keys), got " +
+                                          std::to_string(b.rows()) + "x" +
+                                          std::to_string(b.cols()));
+        if (!b.allFinite())
+            throw Error("score bias", "holds a value that is not a finite number");
+    }
     for (std::size_t c = 0; c < mask.customCells.size(); ++c) {
         const auto [i, j] = mask.customCells[c];
         if (i < 0 || i >= tq || j < 0 || j >= tk)

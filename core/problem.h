@@ -42,6 +42,11 @@ struct Problem : AttentionSettings // score, normalization, temperature, fill, m
     // 10-20 ms of a 50 ms forward. editWeights() clears it.
     bool weightsValidated = false;
     RotarySpec rotary; // real models with rotary positions (Llama, Mistral, Qwen2)
+    // A per-head additive score bias, or null (no cost): head h's Tq x Tk block is rows
+    // [h Tq, (h + 1) Tq). It is part of the raw score, e_ij = q_i . k_j + b_ij, before the
+    // scale and the mask: T5's relative position bias (Raffel et al. 2020, sec. 2.1), shared
+    // by every layer of a stack, so held once.
+    std::shared_ptr<const Matrix> scoreBias;
 
     // The weights to change, copied first when another problem shares them.
     ModelWeights& editWeights();

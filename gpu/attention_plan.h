@@ -98,6 +98,7 @@ struct PlanKey
     bool cross = false;
     bool custom = false;
     bool rotary = false;
+    bool bias = false; // a per-head score bias (Problem::scoreBias)
     int rowBlock = 1;
     int colBlock = 1;
     core::PoolMode pool = core::PoolMode::Mean;
@@ -203,6 +204,7 @@ struct Plan
     Mirror x, proj, headOut, out, status, grid;
     Mirror rot;         // rotary: [Q' | K'] per row, each head's d_k4 columns side by side
     Mirror rotaryTable; // rotary: per position and pair (cos, sin)
+    Mirror scoreBias;   // Problem::scoreBias, [head][query][key], rows padded to Tk4
     Buffer indirect;    // VkDispatchIndirectCommand per dispatch, 16 bytes apart
     std::vector<IndirectSlot> dispatches;
     Buffer qm;       // Q M (bilinear) or Q with unit rows (cosine)

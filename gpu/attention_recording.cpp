@@ -25,6 +25,7 @@ struct AttentionPipelines
     const ComputePipeline* normalize = nullptr;
     const ComputePipeline* pool = nullptr;
     const ComputePipeline* rotary = nullptr;
+    const ComputePipeline* scoreBias = nullptr;
 };
 
 // What the recording needs of the device and the shader shapes.
@@ -75,7 +76,8 @@ private:
                         qm = VK_NULL_HANDLE, unit = VK_NULL_HANDLE, scores = VK_NULL_HANDLE,
                         rawScores = VK_NULL_HANDLE, normalize = VK_NULL_HANDLE,
                         weighted = VK_NULL_HANDLE, wo = VK_NULL_HANDLE, sum = VK_NULL_HANDLE,
-                        pool = VK_NULL_HANDLE;
+                        pool = VK_NULL_HANDLE, scaledBias = VK_NULL_HANDLE,
+                        rawBias = VK_NULL_HANDLE;
     };
 
     // Timestamps of one command buffer: one at the start, one after each stage.
@@ -122,6 +124,13 @@ private:
         if (key.keep)
             sets.rawScores = r.descriptors.allocate(
                 *pipes.scores, {&p.params, left, right, &p.raw.device, weights});
+        if (key.bias) {
+            sets.scaledBias = r.descriptors.allocate(
+                *pipes.scoreBias, {&p.params, &p.scoreBias.device, &scaledScores});
+            if (key.keep)
+                sets.rawBias = r.descriptors.allocate(
+                    *pipes.scoreBias, {&p.params, &p.scoreBias.device, &p.raw.device});
+        }
         sets.normalize = r.descriptors.allocate(
             *pipes.normalize,
             {&p.params, &scaledScores, key.keep ? &p.masked.device : &p.chunkWeights.device,
@@ -223,7 +232,8 @@ private:
                                 VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_INDIRECT_COMMAND_READ_BIT |
                                     VK_ACCESS_UNIFORM_READ_BIT);
             // The own weights go up with every compute; a cached layer's are on the device.
-            for (const Mirror* m : {&p.inputs, &p.weights, &p.maskData, &p.rotaryTable})
+            for (const Mirror* m :
+                 {&p.inputs, &p.weights, &p.maskData, &p.rotaryTable, &p.scoreBias})
                 if (m->staging && (m != &p.weights || m_ownWeights))
                     copyWhole(cb, m->staging, m->device);
         }
@@ -326,6 +336,19 @@ private:
             gemm(cb, *pipes.scores, sets.rawScores, gs, d.h, kHeadScores);
         }
         computeBarrier(cb);
+        if (key.bias) {
+            // + s b into the scaled scores, + b into the raw ones (a per-head score bias).
+            ScoreBiasPush bp{rows, r0, d.tk, p.rowStride(), p.headStride(), d.tq, 1};
+            const std::uint32_t groups = std::min(ceilDiv(std::uint64_t(rows) * d.tk, 64), 4096u);
+            dispatch(cb, *pipes.scoreBias, sets.scaledBias, &bp, sizeof bp, groups, 1, d.h,
+                     kHeadScores);
+            if (key.keep) {
+                bp.scaled = 0;
+                dispatch(cb, *pipes.scoreBias, sets.rawBias, &bp, sizeof bp, groups, 1, d.h,
+                         kHeadScores);
+            }
+            computeBarrier(cb);
+        }
 
         const NormalizePush np{rows,          std::int32_t(r0), p.headStride(),
                                p.rowStride(), p.paddingOffset,  p.customOffset,
@@ -473,6 +496,10 @@ void VulkanBackend::Impl::record(Plan& p, Plan::Recording& r, const Buffer& weig
         pipes.rotary = &pipelines.get(
             "rotary", {kUniformBinding, kScalarBinding, kScalarBinding, kStorageBinding},
             sizeof(RotaryPush), {64});
+    if (key.bias)
+        pipes.scoreBias =
+            &pipelines.get("score_bias", {kUniformBinding, kScalarBinding, kStorageBinding},
+                           sizeof(ScoreBiasPush), {64});
     const RecordingTarget target{
         device, commands, gemmTileRows(), gemmTileCols(), normalizeWorkgroup(), registers};
     AttentionRecorder(p, r, weightsBuffer, ownWeights, pipes, target).record();

@@ -82,6 +82,12 @@ struct RotaryPush
     std::uint32_t halfWidth, headWidth, stride, kOffset, rotatedStride, rotatedKOffset;
 };
 
+// score_bias.comp
+struct ScoreBiasPush
+{
+    std::uint32_t rows, rowBase, keys, rowStride, headStride, queries, scaled;
+};
+
 // add.comp
 struct AddPush
 {

@@ -161,6 +161,10 @@ void VulkanBackend::Impl::buildPlan(const PlanKey& key)
             checkBinding("rotary angles", VkDeviceSize(std::max(d.tq, d.tk)) * d.dk * kFloat),
             Direction::Upload);
     }
+    if (key.bias)
+        p->scoreBias = Mirror::create(
+            device, checkBinding("score biases", VkDeviceSize(d.h) * d.tq * d.tk4 * kFloat),
+            Direction::Upload);
     p->out = Mirror::create(device, checkBinding("outputs", VkDeviceSize(d.tq) * d.dm4 * kFloat),
                             Direction::Readback);
     p->status = Mirror::create(device, VkDeviceSize(d.h) * d.tq * 4, Direction::Readback);
@@ -188,8 +192,8 @@ void VulkanBackend::Impl::buildPlan(const PlanKey& key)
         MemoryKind::DeviceLocal);
 
     // At most 5 dispatches before the chunks (X, two projections, rotary, Q M or unit rows) and
-    // 7 per chunk.
-    p->indirect = Buffer::create(device, VkDeviceSize(5 + 7 * p->chunks) * 16,
+    // 9 per chunk (the score bias's two among them).
+    p->indirect = Buffer::create(device, VkDeviceSize(5 + 9 * p->chunks) * 16,
                                  device.unifiedMemory() ? MemoryKind::Shared : MemoryKind::Upload);
     if (device.timestamps()) {
         std::uint32_t total = 0;
@@ -214,7 +218,7 @@ void VulkanBackend::Impl::clearBuffers(Plan& p)
     std::vector<const Buffer*> all = {&p.params, &p.qm, &p.km, &p.partials, &p.indirect};
     for (const Mirror* m :
          {&p.inputs, &p.weights, &p.maskData, &p.x, &p.proj, &p.headOut, &p.out, &p.status, &p.grid,
-          &p.raw, &p.scaled, &p.masked, &p.chunkWeights, &p.rot, &p.rotaryTable}) {
+          &p.raw, &p.scaled, &p.masked, &p.chunkWeights, &p.rot, &p.rotaryTable, &p.scoreBias}) {
         all.push_back(&m->device);
         all.push_back(&m->staging);
     }
@@ -261,6 +265,7 @@ VulkanBackend::Impl::run(std::shared_ptr<const core::Problem> problem,
     key.cross = pr.cross;
     key.custom = !pr.mask.customCells.empty();
     key.rotary = pr.rotary.enabled();
+    key.bias = pr.scoreBias != nullptr;
     std::tie(key.rowBlock, key.colBlock) =
         core::poolBlocks(key.tq, key.tk, options.viewRows, options.viewCols);
     key.pool = options.pool;

@@ -156,7 +156,7 @@ void VulkanBackend::Impl::selectWeights(const core::Problem& problem, const core
             commands.reset();
         }
         found = p.recordings.emplace(id, Plan::Recording{}).first;
-        found->second.descriptors = DescriptorPool::create(device, 13, 13 * 4, 13, 13 * 4);
+        found->second.descriptors = DescriptorPool::create(device, 15, 15 * 4, 15, 15 * 4);
         record(p, found->second, chosen ? *chosen.buffer : p.weights.device, !chosen);
     }
     p.current = &found->second;
@@ -255,6 +255,18 @@ void VulkanBackend::Impl::upload(const core::Problem& problem)
         }
     }
 
+    // The score bias, each head's rows padded to Tk4 (the padding stays zero). A change scores
+    // every head again.
+    const bool biasChanged = key.bias && (all || (problem.scoreBias != old->scoreBias &&
+                                                  !same(*problem.scoreBias, *old->scoreBias)));
+    if (biasChanged) {
+        const core::Matrix& bias = *problem.scoreBias;
+        float* to = p.scoreBias.floats();
+        for (Eigen::Index r = 0; r < bias.rows(); ++r)
+            std::memcpy(to + std::size_t(r) * d.tk4, bias.row(r).data(),
+                        std::size_t(d.tk) * sizeof(float));
+    }
+
     // Which weights changed since the last compute (the stages they feed run again), and the
     // buffer the shaders read them from this time (selectWeights).
     const WeightChanges changes = compareWeights(mw, all ? nullptr : old->weights.get());
@@ -269,7 +281,7 @@ void VulkanBackend::Impl::upload(const core::Problem& problem)
         const bool k = inputsChanged || wk || rotaryChanged;
         const bool v = inputsChanged || wv;
         const bool qm = (bilinear && (q || m)) || (cosine && q); // Q M, or Q's unit rows
-        const bool scores = rulesChanged || q || k || qm || wa;
+        const bool scores = rulesChanged || biasChanged || q || k || qm || wa;
         const bool out = scores || v;
         const bool partial = out || wo;
         params.headBits[z] = (q ? kHeadQ : 0) | (k ? kHeadK : 0) | (v ? kHeadV : 0) |

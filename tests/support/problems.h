@@ -83,4 +83,26 @@ inline std::shared_ptr<core::Problem> handProblemWithBiases(core::ScoreKind scor
 // benchmark measures).
 using core::randomProblem;
 
+// handProblem with a second head (head 0's weights again, W^O's rows 3-4 copying 1-2) and a
+// per-head score bias (T5's relative position bias is one), causal:
+//   head 0: B = [0 1 -1 2; 1 0 0 -2; 2 0 1 0; -1 2 0 3]
+//   head 1: -B
+// so head 0's raw scores Q K^T + B = [1 1 -1 3; 1 1 0 -1; 3 1 1 2; -1 2 0 3] and head 1's
+// Q K^T - B = [1 -1 1 -1; -1 1 0 3; -1 1 -1 2; 1 -2 0 -3].
+inline std::shared_ptr<core::Problem> handProblemWithScoreBias()
+{
+    auto p = handProblem(core::ScoreKind::Dot, core::Normalization::Softmax);
+    core::ModelWeights& w = p->editWeights();
+    w.heads.push_back(w.heads[0]);
+    w.Wo.resize(4, 4);
+    w.Wo << 1, 0, 1, 0, 0, 1, 0, 1, 1, 0, 1, 0, 0, 1, 0, 1;
+    core::Matrix b(4, 4);
+    b << 0, 1, -1, 2, 1, 0, 0, -2, 2, 0, 1, 0, -1, 2, 0, 3;
+    core::Matrix bias(8, 4);
+    bias << b, -b;
+    p->scoreBias = std::make_shared<const core::Matrix>(std::move(bias));
+    p->mask.causal = true;
+    return p;
+}
+
 } // namespace attn::test

@@ -462,6 +462,64 @@ private Q_SLOTS:
         QCOMPARE(result->heads.size(), std::size_t(4));
     }
 
+    // A per-head score bias is part of the raw score (q.k + b), scaled with it by 1/T, before
+    // the mask: tests/support/problems.h's scores worked by hand.
+    void scoreBiasIsAddedPerHead_data()
+    {
+        QTest::addColumn<bool>("keep");
+        QTest::addColumn<float>("temperature");
+        QTest::newRow("kept, T = 1") << true << 1.0f;
+        QTest::newRow("weights only, T = 1") << false << 1.0f;
+        QTest::newRow("kept, T = 2") << true << 2.0f;
+    }
+
+    void scoreBiasIsAddedPerHead()
+    {
+        QFETCH(bool, keep);
+        QFETCH(float, temperature);
+        auto p = test::handProblemWithScoreBias();
+        p->temperature = temperature;
+        core::ComputeOptions options;
+        options.keepIntermediates = keep;
+        const auto r = core::CpuBackend().compute(p, options);
+        const Matrix raw0 = rows4({{1, 1, -1, 3}, {1, 1, 0, -1}, {3, 1, 1, 2}, {-1, 2, 0, 3}});
+        const Matrix raw1 = rows4({{1, -1, 1, -1}, {-1, 1, 0, 3}, {-1, 1, -1, 2}, {1, -2, 0, -3}});
+        const double t = double(temperature);
+        // Causal: row i weighs keys 0..i, softmax(raw / T).
+        auto causal = [t](const std::vector<std::vector<double>>& rows) {
+            std::vector<std::vector<double>> w;
+            for (const auto& row : rows) {
+                std::vector<double> scaled;
+                for (double v : row)
+                    scaled.push_back(v / t);
+                std::vector<double> out = softmax(scaled);
+                out.resize(4, 0.0);
+                w.push_back(out);
+            }
+            return weightsFromRows(w);
+        };
+        expectNear(r->heads[0].weights, causal({{1}, {1, 1}, {3, 1, 1}, {-1, 2, 0, 3}}), 1e-6,
+                   "head 0 weights");
+        expectNear(r->heads[1].weights, causal({{1}, {-1, 1}, {-1, 1, -1}, {1, -2, 0, -3}}), 1e-6,
+                   "head 1 weights");
+        if (keep) {
+            expectNear(r->heads[0].rawScores, raw0, 0, "head 0 raw");
+            expectNear(r->heads[1].rawScores, raw1, 0, "head 1 raw");
+            expectNear(r->heads[1].scaledScores, Matrix(raw1 / temperature), 0, "head 1 scaled");
+        }
+
+        // Every value checked, the shape too.
+        auto wrong = test::handProblemWithScoreBias();
+        wrong->scoreBias = std::make_shared<const Matrix>(Matrix::Zero(4, 4));
+        try {
+            run(wrong);
+            QFAIL("a 4x4 bias for two heads computed");
+        } catch (const core::Error& e) {
+            QCOMPARE(QString::fromUtf8(e.what()),
+                     QStringLiteral("score bias: expected 8x4 (heads x queries, keys), got 4x4"));
+        }
+    }
+
     void disabledHeadContributesZeros()
     {
         auto p = test::handProblem(ScoreKind::Dot, Normalization::Softmax);
