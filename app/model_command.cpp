@@ -53,9 +53,13 @@ QString quoted(const QString& text)
 }
 
 // Rotary on all of a head or part of it (GPT-NeoX, Phi); learned, from a row past 0 (OPT,
-// RoBERTa); Marian's static sinusoidal table (the family reader builds it).
+// RoBERTa); Marian's static sinusoidal table (the family reader builds it); T5's relative bias.
 QString positionsText(const core::ModelConfig& c)
 {
+    if (c.positions == core::PositionKind::RelativeBias)
+        return QStringLiteral("relative bias per head, %1 buckets, the last from distance %2")
+            .arg(c.relativeBuckets)
+            .arg(c.relativeMaxDistance);
     if (core::toString(c.family) == "marian")
         return QStringLiteral("sinusoidal (sin and cos halves), not learned");
     if (c.positions == core::PositionKind::Rotary)

@@ -4,13 +4,17 @@
 #include "core/model/model_loader.h"
 #include "core/tokenizers/hf_tokenizer.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
 
 namespace attn::core {
 namespace {
 
-// Token embeddings (scaled where the family scales them) plus the side's learned positions,
-// then the side's embedding norm: BartEncoder / BartDecoder before their first layer.
+// Token embeddings (scaled where the family scales them) plus the side's learned positions
+// (none for T5), then the side's embedding norm: BartEncoder / BartDecoder before their first
+// layer.
 Matrix embedSide(const Model& model, const std::vector<Token>& tokens, const Matrix& positions,
                  const NormWeights& norm, const char* side, BlockOps& ops)
 {
@@ -18,7 +22,8 @@ Matrix embedSide(const Model& model, const std::vector<Token>& tokens, const Mat
     const int t = int(tokens.size());
     if (t == 0)
         throw Error(std::string(side) + ": no tokens");
-    if (t > positions.rows())
+    const bool learned = model.config().positions != PositionKind::RelativeBias;
+    if (learned && t > positions.rows())
         throw Error(std::string(side) + ": " + std::to_string(t) + " tokens, more than the " +
                     std::to_string(positions.rows()) + " positions the model has");
     checkTokenIds(model, tokens);
@@ -27,14 +32,17 @@ Matrix embedSide(const Model& model, const std::vector<Token>& tokens, const Mat
         x.row(i) = w.tokenEmbedding.row(tokens[std::size_t(i)].id);
     if (w.config.embeddingScale != 1.0f)
         x *= w.config.embeddingScale;
-    x += positions.topRows(t);
+    if (learned)
+        x += positions.topRows(t);
     return norm.present() ? ops.norm(x, norm) : x;
 }
 
 // The encoder's bidirectional self-attention (no keys given) or a decoder layer's
 // cross-attention (the source's tokens and the encoder's output as keys and values).
-std::shared_ptr<const Problem> attentionProblem(std::shared_ptr<const ModelWeights> weights,
+std::shared_ptr<const Problem> attentionProblem(const ModelConfig& config,
+                                                std::shared_ptr<const ModelWeights> weights,
                                                 const std::vector<Token>& queries, const Matrix& x,
+                                                std::shared_ptr<const Matrix> bias,
                                                 const std::vector<Token>* keys = nullptr,
                                                 const Matrix* keyInput = nullptr)
 {
@@ -51,8 +59,10 @@ std::shared_ptr<const Problem> attentionProblem(std::shared_ptr<const ModelWeigh
     p->keyFallback.assign(tk, false);
     p->weights = std::move(weights); // validated when loaded
     p->weightsValidated = true;
-    // BartAttention: softmax(q k^T / sqrt(d_head)) (q_proj's output times head_dim^-0.5).
-    p->score = ScoreKind::ScaledDot;
+    // BartAttention: softmax(q k^T / sqrt(d_head)) (q_proj's output times head_dim^-0.5);
+    // T5Attention: softmax(q k^T + position bias), unscaled.
+    p->score = config.scaledScores ? ScoreKind::ScaledDot : ScoreKind::Dot;
+    p->scoreBias = std::move(bias);
     p->normalization = Normalization::Softmax;
     p->temperature = 1.0f;
     p->fill = MaskFill::NegativeInfinity;
@@ -154,7 +164,72 @@ GreedyDecoding decode(const char* prefix, const std::shared_ptr<const Model>& mo
     return decoding;
 }
 
+// The decoder's self-attention of layer l as layerProblem makes it (interventions applied),
+// with the stack's relative position bias where the family has one.
+std::shared_ptr<const Problem> decoderProblem(const Model& model, int l,
+                                              const std::vector<Token>& target, const Matrix& x,
+                                              const Interventions& interventions,
+                                              const std::shared_ptr<const Matrix>& bias)
+{
+    auto problem = layerProblem(model, l, target, x, interventions);
+    if (!bias)
+        return problem;
+    auto biased = std::make_shared<Problem>(*problem);
+    biased->scoreBias = bias;
+    biased->validate();
+    return biased;
+}
+
+// The relative position bias of one stack's self-attention, null without relative positions.
+std::shared_ptr<const Matrix> stackBias(const ModelConfig& config, const Matrix& table, int t,
+                                        bool bidirectional)
+{
+    if (config.positions != PositionKind::RelativeBias)
+        return nullptr;
+    return std::make_shared<const Matrix>(
+        relativePositionBias(table, t, t, bidirectional, config.relativeMaxDistance));
+}
+
 } // namespace
+
+int relativePositionBucket(int relative, bool bidirectional, int buckets, int maxDistance)
+{
+    int bucket = 0;
+    int n = buckets;
+    int distance = 0;
+    if (bidirectional) {
+        n /= 2;
+        if (relative > 0)
+            bucket += n;
+        distance = std::abs(relative);
+    } else {
+        distance = std::max(-relative, 0);
+    }
+    const int exact = n / 2;
+    if (distance < exact)
+        return bucket + distance;
+    // exact + log(distance / exact) / log(maxDistance / exact) * (n - exact), truncated: the
+    // quotient in float32 as torch computes it, the divisor a Python float (double) rounded.
+    const float divisor = float(std::log(double(maxDistance) / double(exact)));
+    const float scaled = std::log(float(distance) / float(exact)) / divisor * float(n - exact);
+    return bucket + std::min(exact + int(scaled), n - 1);
+}
+
+Matrix relativePositionBias(const Matrix& table, int tq, int tk, bool bidirectional,
+                            int maxDistance)
+{
+    const int buckets = int(table.rows());
+    const int heads = int(table.cols());
+    Matrix bias(Eigen::Index(heads) * tq, tk);
+    for (int i = 0; i < tq; ++i) {
+        for (int j = 0; j < tk; ++j) {
+            const int b = relativePositionBucket(j - i, bidirectional, buckets, maxDistance);
+            for (int h = 0; h < heads; ++h)
+                bias(Eigen::Index(h) * tq + i, j) = table(b, h);
+        }
+    }
+    return bias;
+}
 
 std::vector<Token> decoderTokens(const Model& model, const std::vector<int>& ids)
 {
@@ -205,17 +280,20 @@ runEncoderDecoderWith(std::shared_ptr<const Model> model, const std::vector<Toke
             throw Cancelled();
     };
 
+    const ModelConfig& config = w.config;
     Matrix x = embedSide(*model, source, w.encoderPositionEmbedding, w.encoderEmbeddingNorm,
                          "source", ops);
+    const auto encoderBias = stackBias(config, w.encoderRelativeBias, int(source.size()), true);
     for (std::size_t l = 0; l < w.encoderLayers.size(); ++l) {
         checkCancel();
         const TransformerLayer& layer = w.encoderLayers[l];
         x = residual(ops, pre, x, layer.attentionNorm, [&](const Matrix& in) {
-            auto a = attend(
-                backend,
-                attentionProblem(weightsOf("encoder", layer.attention, l, interventions.encoder),
-                                 source, in),
-                compute, "encoder layer " + std::to_string(l + 1), *result);
+            auto a =
+                attend(backend,
+                       attentionProblem(
+                           config, weightsOf("encoder", layer.attention, l, interventions.encoder),
+                           source, in, encoderBias),
+                       compute, "encoder layer " + std::to_string(l + 1), *result);
             Matrix out = a->output;
             result->encoderLayers.push_back(std::move(a));
             return out;
@@ -227,23 +305,26 @@ runEncoderDecoderWith(std::shared_ptr<const Model> model, const std::vector<Toke
 
     Matrix y = embedSide(*model, target, w.positionEmbedding, w.embeddingNorm, "target", ops);
     result->hidden.push_back(y);
+    const auto decoderBias = stackBias(config, w.relativeBias, int(target.size()), false);
     for (std::size_t l = 0; l < w.layers.size(); ++l) {
         checkCancel();
         const TransformerLayer& layer = w.layers[l];
         const std::string where = "decoder layer " + std::to_string(l + 1);
         y = residual(ops, pre, y, layer.attentionNorm, [&](const Matrix& in) {
-            auto a =
-                attend(backend, layerProblem(*model, int(l), target, in, interventions.decoder),
-                       compute, where, *result);
+            auto a = attend(
+                backend,
+                decoderProblem(*model, int(l), target, in, interventions.decoder, decoderBias),
+                compute, where, *result);
             Matrix out = a->output;
             result->layers.push_back(std::move(a));
             return out;
         });
         y = residual(ops, pre, y, layer.crossAttentionNorm, [&](const Matrix& in) {
             auto a = attend(backend,
-                            attentionProblem(weightsOf("cross-attention", layer.crossAttention, l,
+                            attentionProblem(config,
+                                             weightsOf("cross-attention", layer.crossAttention, l,
                                                        interventions.cross),
-                                             target, in, &source, &result->encoderOutput),
+                                             target, in, nullptr, &source, &result->encoderOutput),
                             compute, where + " cross-attention", *result);
             Matrix out = a->output;
             result->crossLayers.push_back(std::move(a));
@@ -257,10 +338,11 @@ runEncoderDecoderWith(std::shared_ptr<const Model> model, const std::vector<Toke
 
     if (w.hasLanguageModelHead()) {
         const int last = int(target.size()) - 1;
-        Matrix logits =
-            ops.logits(options.logitsAtEveryPosition ? result->finalHidden
-                                                     : Matrix(result->finalHidden.bottomRows(1)),
-                       w.outputEmbedding(), w.lmBias);
+        Matrix rows = options.logitsAtEveryPosition ? result->finalHidden
+                                                    : Matrix(result->finalHidden.bottomRows(1));
+        if (config.headInputScale != 1.0f) // T5 v1.0's tied head
+            rows *= config.headInputScale;
+        Matrix logits = ops.logits(rows, w.outputEmbedding(), w.lmBias);
         PositionPrediction prediction;
         prediction.position = last;
         prediction.logits = logits.bottomRows(1);

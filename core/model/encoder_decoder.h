@@ -1,16 +1,30 @@
 #pragma once
 
 // The forward of encoder-decoder models (BART; Lewis et al. 2019, transformers'
-// modeling_bart.py): the encoder reads the source with bidirectional self-attention; each
-// decoder layer attends causally to the target so far, then to the encoder's output
-// (cross-attention: decoder queries, encoder keys and values), then its feed-forward. Every
-// head of the three kinds is an ordinary AttentionResult, so the explorer's views show them.
+// modeling_bart.py; T5, Raffel et al. 2020, modeling_t5.py): the encoder reads the source with
+// bidirectional self-attention; each decoder layer attends causally to the target so far, then to
+// the encoder's output (cross-attention: decoder queries, encoder keys and values), then its
+// feed-forward. Every head of the three kinds is an ordinary AttentionResult, so the explorer's
+// views show them.
 
 #include "core/model/forward.h"
 
 #include <functional>
 
 namespace attn::core {
+
+// T5's bucket of the relative position j - i (key minus query; Raffel et al. 2020, sec. 2.1,
+// transformers' T5Attention._relative_position_bucket): bidirectional (the encoder) gives
+// half of the buckets to keys after the query; unidirectional (the decoder) counts only keys
+// before it. Of a direction's n buckets, distances below n / 2 have one each; the rest share
+// the others logarithmically up to maxDistance, past which all fall into the last. The
+// logarithm is taken in float32, as transformers does, so the buckets agree at their edges.
+int relativePositionBucket(int relative, bool bidirectional, int buckets, int maxDistance);
+
+// The score bias of every head for tq queries and tk keys from a buckets x heads table: head
+// h's block is rows [h tq, (h + 1) tq), (i, j) its bias table(bucket(j - i), h).
+Matrix relativePositionBias(const Matrix& table, int tq, int tk, bool bidirectional,
+                            int maxDistance);
 
 // The decoder tokens for vocabulary ids, each with its piece and text from the tokenizer.
 std::vector<Token> decoderTokens(const Model& model, const std::vector<int>& ids);

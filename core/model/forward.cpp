@@ -236,9 +236,10 @@ std::shared_ptr<const Problem> layerProblem(const Model& model, int layer,
     p->weights =
         intervenedWeights(model.weights.layers[std::size_t(layer)].attention, layer, interventions);
     p->weightsValidated = true;
-    // Every family here scores by the scaled dot product and normalises with softmax; masked
-    // cells get the most negative float in transformers, which weighs exactly 0 like -inf.
-    p->score = ScoreKind::ScaledDot;
+    // Every family here normalises with softmax, and scores by the scaled dot product but T5
+    // (unscaled); masked cells get the most negative float in transformers, which weighs
+    // exactly 0 like -inf.
+    p->score = config.scaledScores ? ScoreKind::ScaledDot : ScoreKind::Dot;
     p->normalization = Normalization::Softmax;
     p->temperature = 1.0f;
     p->fill = MaskFill::NegativeInfinity;

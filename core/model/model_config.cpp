@@ -130,6 +130,10 @@ void ModelConfig::validate() const
     positive("num_key_value_heads", kvHeads);
     if (positions == PositionKind::Rotary) { // head_dim may differ from d_model / heads
         positive("head_dim", dHead);
+    } else if (positions == PositionKind::RelativeBias) { // T5's d_kv too
+        positive("d_kv", dHead);
+        positive("relative_attention_num_buckets", relativeBuckets);
+        positive("relative_attention_max_distance", relativeMaxDistance);
     } else {
         if (dModel % heads != 0)
             fail(keys.heads, std::to_string(heads) + " does not divide " + keys.dModel + " " +
@@ -186,6 +190,18 @@ long long ModelConfig::parameterCount() const
     const long long d = dModel;
     const long long normSize = normWeights(*this);
 
+    if (encoderDecoder() && positions == PositionKind::RelativeBias) {
+        // T5: the shared embedding, a relative bias table and a final norm per side, the
+        // encoder's layers, the decoder's with cross-attention (no biases) and its norm, and
+        // lm_head where untied.
+        const long long inner = (long long)(heads)*dHead;
+        long long total = (long long)(vocab)*d + 2LL * relativeBuckets * heads + 2 * normSize +
+                          weightsPerLayer(*this) * (encoderLayers + layers) +
+                          (4 * d * inner + normSize) * layers;
+        if (!tiedEmbeddings)
+            total += (long long)(vocab)*d;
+        return total;
+    }
     if (encoderDecoder()) {
         // BART: the shared token embedding, each side's positions and embedding norm, the
         // encoder's layers, the decoder's with cross-attention and its norm, final_logits_bias.

@@ -23,6 +23,9 @@ enum class NormPlacement { Pre, Post };
 enum class PositionKind {
     Learned, // a learned row per position, added to the token embedding
     Rotary,  // q and k rotated per position (Su et al. 2021), nothing added to the embedding
+    // T5: a learned bias per head and bucket of the distance j - i, added to the self-attention
+    // scores (Raffel et al. 2020, sec. 2.1); nothing added to the embedding
+    RelativeBias,
 };
 
 // What the language-model head predicts, if the checkpoint has one.
@@ -85,6 +88,16 @@ struct ModelConfig
     bool parallelResidual = false;
     bool sharedBlockNorm = false;
     float embeddingScale = 1.0f; // Gemma: the token embeddings times sqrt(d_model)
+    // Scores divided by sqrt(d_head) (Vaswani et al. 2017, eq. 1); T5 does not (its
+    // initialisation folds the factor into W_q).
+    bool scaledScores = true;
+    // RelativeBias (T5): the buckets of the distance (relative_attention_num_buckets; half of
+    // them per direction in the encoder) and the distance where the last bucket starts.
+    int relativeBuckets = 0;
+    int relativeMaxDistance = 0;
+    // The final hidden state times this before the unembedding: T5 v1.0 with tied embeddings
+    // scales by d_model^-0.5 (transformers' T5ForConditionalGeneration).
+    float headInputScale = 1.0f;
 
     bool causal = true;
     bool tiedEmbeddings = true; // the LM head reuses the token embedding

@@ -56,8 +56,12 @@ struct TransformerWeights
     Matrix encoderPositionEmbedding;
     NormWeights encoderEmbeddingNorm;
     std::vector<TransformerLayer> encoderLayers;
-    NormWeights encoderFinalNorm; // pre-norm encoders (mBART); absent for BART
-    NormWeights finalNorm;        // GPT-2's ln_f, Llama's norm; absent for post-norm encoders
+    NormWeights encoderFinalNorm; // pre-norm encoders (T5, mBART); absent for BART
+    // RelativeBias positions (T5): buckets x heads, the first layer's table of each stack,
+    // used by every layer of that stack's self-attention.
+    Matrix encoderRelativeBias;
+    Matrix relativeBias;
+    NormWeights finalNorm; // GPT-2's ln_f, Llama's norm; absent for post-norm encoders
     HeadTransform headTransform;
     // The decoder, vocab x d as nn.Linear stores it (logits = h E^T + b); empty when tied to
     // the token embedding.

@@ -587,6 +587,14 @@ void TestModelCommand::modelInfoOfTheFamiliesFlags_data()
                                            "positions:      sinusoidal (sin and cos halves), "
                                            "not learned",
                                            "parameters:     18147"};
+    // By hand in tst_encoder_decoder (t5Config).
+    QTest::newRow("t5") << "t5"
+                        << QStringList{"layers:         encoder 2 (4 heads, feed-forward 32), "
+                                       "decoder 3 with cross-attention",
+                                       "positions:      relative bias per head, 8 buckets, the "
+                                       "last from distance 16",
+                                       "normalisation:  RMSNorm, before each sub-layer",
+                                       "parameters:     14640"};
 }
 
 void TestModelCommand::modelInfoOfTheFamiliesFlags()
@@ -608,8 +616,16 @@ void TestModelCommand::brokenCheckpointExits3_data()
     QTest::addColumn<QJsonObject>("changes");
     QTest::addColumn<QString>("message");
     QTest::newRow("unknown model_type")
-        << "pythia" << QJsonObject{{QStringLiteral("model_type"), QStringLiteral("t5")}}
-        << "config.json: model_type: 't5' is not supported (gpt2, bert";
+        << "pythia" << QJsonObject{{QStringLiteral("model_type"), QStringLiteral("mbart")}}
+        << "config.json: model_type: 'mbart' is not supported (gpt2, bert";
+    QTest::newRow("misshapen relative position bias")
+        << "t5" << QJsonObject{{QStringLiteral("relative_attention_num_buckets"), 10}}
+        << "model.safetensors: encoder.block.0.layer.0.SelfAttention.relative_attention_bias."
+           "weight: expected 10x4, got 8x4";
+    QTest::newRow("unknown feed_forward_proj")
+        << "flan-t5"
+        << QJsonObject{{QStringLiteral("feed_forward_proj"), QStringLiteral("gated-foo")}}
+        << "config.json: feed_forward_proj: 'gated-foo' is not supported (relu, gated-gelu";
     QTest::newRow("missing tensor")
         << "opt" << QJsonObject{{QStringLiteral("tie_word_embeddings"), false}}
         << "model.safetensors: lm_head.weight: missing";
@@ -646,28 +662,30 @@ void TestModelCommand::brokenCheckpointExits3()
 
 void TestModelCommand::encoderDecoderGenerates_data()
 {
+    QTest::addColumn<QString>("folder");
     QTest::addColumn<QString>("backend");
-    QTest::newRow("cpu") << "cpu";
-    QTest::newRow("vulkan") << "vulkan";
+    for (const char* folder : {"bart", "t5", "flan-t5"})
+        for (const char* backend : {"cpu", "vulkan"})
+            QTest::addRow("%s %s", folder, backend) << folder << backend;
 }
 
 void TestModelCommand::encoderDecoderGenerates()
 {
-    // BART: --text is the source; --generate decodes greedily from decoder_start_token_id, as
-    // PyTorch's greedy decoding did (tests/data/models/bart/expected_seq2seq.json).
+    // BART and T5: --text is the source; --generate decodes greedily from
+    // decoder_start_token_id, as PyTorch's greedy decoding did (tests/data/models/FOLDER/
+    // expected_seq2seq.json).
+    QFETCH(QString, folder);
     QFETCH(QString, backend);
-    QFile file(attn::test::modelFixture(QStringLiteral("bart")) +
-               QStringLiteral("/expected_seq2seq.json"));
+    QFile file(attn::test::modelFixture(folder) + QStringLiteral("/expected_seq2seq.json"));
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QJsonObject e = QJsonDocument::fromJson(file.readAll()).object();
     const QJsonObject c = e[QLatin1String("cases")].toArray()[0].toObject();
     QTemporaryDir dir;
     const QString dump = dir.filePath(QStringLiteral("out.json"));
-    const auto result =
-        run({QStringLiteral("--model"), attn::test::modelFixture(QStringLiteral("bart")),
-             QStringLiteral("--text"), e[QLatin1String("source_text")].toString(),
-             QStringLiteral("--generate"), QStringLiteral("8"), QStringLiteral("--dump"), dump,
-             QStringLiteral("--backend"), backend});
+    const auto result = run({QStringLiteral("--model"), attn::test::modelFixture(folder),
+                             QStringLiteral("--text"), e[QLatin1String("source_text")].toString(),
+                             QStringLiteral("--generate"), QStringLiteral("8"),
+                             QStringLiteral("--dump"), dump, QStringLiteral("--backend"), backend});
     QVERIFY2(result.code == 0, qPrintable(result.err));
     const QJsonObject out = attn::test::readJsonObject(dump);
     if (backend == QLatin1String("vulkan") && qEnvironmentVariable("CI") != QLatin1String("true") &&

@@ -747,9 +747,12 @@ void TestVulkanModel::encoderDecoderMatchesCpu_data()
     QTest::addColumn<QString>("folder");
     QTest::newRow("bart") << "bart";
     QTest::newRow("marian") << "marian";
+    QTest::newRow("t5") << "t5";
+    QTest::newRow("flan-t5") << "flan-t5";
 }
 
-// BART and Marian (tests/data/models): greedy decoding makes the same choices on Vulkan, and the
+// BART, Marian and T5 (tests/data/models; T5's relative position bias through the backend's
+// score bias): greedy decoding makes the same choices on Vulkan, and the
 // final sequence's encoder, decoder and cross-attention heads, hidden states and logits match.
 void TestVulkanModel::encoderDecoderMatchesCpu()
 {

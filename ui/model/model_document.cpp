@@ -36,13 +36,13 @@ std::optional<core::Matrix>& slot(core::HeadEdit& edit, HeadMatrix which)
 }
 
 // The settings every layer of a checkpoint computes with (forward.cpp's layerProblem): the
-// scaled dot product, softmax, temperature 1, -inf fill, the model's causal mask and
-// Mistral's sliding window.
+// scaled dot product (T5's unscaled), softmax, temperature 1, -inf fill, the model's causal
+// mask and Mistral's sliding window.
 core::LayerEdit checkpointSettings(const core::Model& model)
 {
     const core::ModelConfig& config = model.config();
     core::LayerEdit settings;
-    settings.score = core::ScoreKind::ScaledDot;
+    settings.score = config.scaledScores ? core::ScoreKind::ScaledDot : core::ScoreKind::Dot;
     settings.normalization = core::Normalization::Softmax;
     settings.temperature = 1.0f;
     settings.fill = core::MaskFill::NegativeInfinity;

@@ -11,18 +11,6 @@
 namespace attn::core::families {
 namespace {
 
-// A token id that may be 0 (unlike a size): -1 when the key is null or absent.
-int tokenId(const ConfigReader& c, const QString& key, int fallback)
-{
-    if (!c.has(key))
-        return fallback;
-    const QJsonValue v = c.value(key);
-    const double id = v.toDouble(-1);
-    if (!v.isDouble() || id != std::floor(id) || id < 0 || id > kMaxSize)
-        c.fail(key, "expected a token id (an integer from 0), got " + jsonText(v));
-    return int(id);
-}
-
 // BartAttention's four nn.Linear projections, each with its bias.
 std::shared_ptr<const ModelWeights> attention(const TensorReader& reader, const ModelConfig& config,
                                               int layer, const std::string& a)
@@ -125,8 +113,8 @@ void readBartConfig(const ConfigReader& c, ModelConfig& config)
     config.tiedEmbeddings = c.boolean("tie_word_embeddings", true);
     config.qkvBias = config.outputBias = config.feedForwardBias = true;
     config.causal = true; // the decoder's self-attention; the encoder's sees every position
-    config.decoderStartToken = tokenId(c, "decoder_start_token_id", 2);
-    config.eosToken = tokenId(c, "eos_token_id", 2);
+    config.decoderStartToken = c.tokenId("decoder_start_token_id", 2);
+    config.eosToken = c.tokenId("eos_token_id", 2);
     // mBART's pre-norm blocks and final norms are another family (model_type mbart).
     if (c.boolean("normalize_before", false))
         c.fail("normalize_before", "true (pre-norm, as in mBART) is not supported");
@@ -140,8 +128,8 @@ void readMarianConfig(const ConfigReader& c, ModelConfig& config)
     config.positionOffset = 0; // the static table starts at position 0
     // MarianConfig's defaults: the pad token starts the decoder, </s> (id 0) ends it.
     config.decoderStartToken =
-        tokenId(c, "decoder_start_token_id", tokenId(c, "pad_token_id", config.vocab - 1));
-    config.eosToken = tokenId(c, "eos_token_id", 0);
+        c.tokenId("decoder_start_token_id", c.tokenId("pad_token_id", config.vocab - 1));
+    config.eosToken = c.tokenId("eos_token_id", 0);
     if (!c.boolean("share_encoder_decoder_embeddings", true))
         c.fail("share_encoder_decoder_embeddings",
                "false (separate decoder embeddings, decoder_vocab_size) is not supported");

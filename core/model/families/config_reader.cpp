@@ -29,9 +29,8 @@ std::string jsonText(const QJsonValue& value)
     return value.isArray() ? "an array" : "an object";
 }
 
-Activation parseActivation(const ConfigReader& config, const QString& key, const QString& fallback)
+std::optional<Activation> activationNamed(const QString& name)
 {
-    const QString name = config.string(key, fallback);
     // transformers' ACT2FN: gelu_new, gelu_fast and gelu_pytorch_tanh are the same tanh
     // approximation; gelu and gelu_python the exact erf form.
     if (name == "gelu_new" || name == "gelu_pytorch_tanh" || name == "gelu_fast")
@@ -42,6 +41,14 @@ Activation parseActivation(const ConfigReader& config, const QString& key, const
         return Activation::Silu;
     if (name == "relu")
         return Activation::Relu;
+    return std::nullopt;
+}
+
+Activation parseActivation(const ConfigReader& config, const QString& key, const QString& fallback)
+{
+    const QString name = config.string(key, fallback);
+    if (const std::optional<Activation> activation = activationNamed(name))
+        return *activation;
     config.fail(key,
                 quoted(name) + " is not supported (gelu, gelu_new, gelu_pytorch_tanh, relu, silu)");
 }

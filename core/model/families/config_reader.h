@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace attn::core::families {
@@ -122,6 +123,18 @@ public:
         return v.toString();
     }
 
+    // A token id that may be 0 (unlike a size), `fallback` when the key is null or absent.
+    int tokenId(const QString& key, int fallback) const
+    {
+        if (!has(key))
+            return fallback;
+        const QJsonValue v = value(key);
+        const double id = v.toDouble(-1);
+        if (!v.isDouble() || id != std::floor(id) || id < 0 || id > kMaxSize)
+            fail(key, "expected a token id (an integer from 0), got " + jsonText(v));
+        return int(id);
+    }
+
     const QString& file() const { return m_file; }
 
 private:
@@ -143,6 +156,8 @@ private:
     QString m_file;
 };
 
+// An activation by its name in transformers' ACT2FN; nullopt for a name not supported.
+std::optional<Activation> activationNamed(const QString& name);
 // An activation key's value (transformers' ACT2FN names); throws naming the key.
 Activation parseActivation(const ConfigReader& config, const QString& key, const QString& fallback);
 

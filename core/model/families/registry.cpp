@@ -27,6 +27,8 @@ void readBartConfig(const ConfigReader&, ModelConfig&);
 TransformerWeights readBart(const TensorReader&, const ModelConfig&);
 void readMarianConfig(const ConfigReader&, ModelConfig&);
 TransformerWeights readMarian(const TensorReader&, const ModelConfig&);
+void readT5Config(const ConfigReader&, ModelConfig&);
+TransformerWeights readT5(const TensorReader&, const ModelConfig&);
 
 namespace {
 
@@ -75,6 +77,11 @@ const std::array kFamilies{
                 false,
                 readMarianConfig,
                 readMarian},
+    FamilyEntry{"t5",
+                {"d_model", "num_heads", "num_decoder_layers", "d_ff", "n_positions"},
+                false,
+                readT5Config,
+                readT5},
 };
 
 } // namespace

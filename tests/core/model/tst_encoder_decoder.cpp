@@ -1,7 +1,8 @@
-// The encoder-decoder forward (BART, Marian) on the tiny checkpoints tests/data/models/bart and
-// marian, against expected_seq2seq.json: a float64 NumPy forward written from modeling_bart and
-// modeling_marian (reference.py), confirmed by PyTorch (torch_check.py), as
-// make_tiny_models.py records.
+// The encoder-decoder forward (BART, Marian, T5) on the tiny checkpoints tests/data/models/bart,
+// marian, t5 and flan-t5, against expected_seq2seq.json: a float64 NumPy forward written from
+// modeling_bart and modeling_marian (reference.py), confirmed by PyTorch (torch_check.py), as
+// make_tiny_models.py records; T5's written from the paper and modeling_t5's math
+// (make_t5_models.py, confirmed by PyTorch there).
 
 #include "core/cpu_backend.h"
 #include "core/error.h"
@@ -93,6 +94,13 @@ private slots:
     void configReadsBothSides();
     void marianConfig();
     void marianPositionsAreSinusoidalHalves();
+    void t5Config();
+    void flanT5Config();
+    void relativePositionBuckets_data();
+    void relativePositionBuckets();
+    void bucketsMatchTheReference_data();
+    void bucketsMatchTheReference();
+    void t5BiasIsSharedByTheStack();
     void sourceIsTokenizedAsBartDoes();
     void forwardMatchesReference_data();
     void forwardMatchesReference();
@@ -173,6 +181,176 @@ void TestEncoderDecoder::forwardMatchesReference_data()
     QTest::addColumn<QString>("folder");
     QTest::newRow("bart") << "bart";
     QTest::newRow("marian") << "marian";
+    QTest::newRow("t5") << "t5";
+    QTest::newRow("flan-t5") << "flan-t5";
+}
+
+void TestEncoderDecoder::t5Config()
+{
+    const auto t5 = fixture(QStringLiteral("t5"));
+    const ModelConfig& c = t5->config();
+    QCOMPARE(QString(toString(c.family).data()), QStringLiteral("t5"));
+    QCOMPARE(c.architecture, QStringLiteral("T5ForConditionalGeneration"));
+    QCOMPARE(c.objective, Objective::CausalLm);
+    QCOMPARE(c.encoderLayers, 2);
+    QCOMPARE(c.layers, 3);
+    QCOMPARE(c.heads, 4);
+    QCOMPARE(c.encoderHeads, 4);
+    QCOMPARE(c.dHead, 4);
+    QCOMPARE(c.dFeedForward, 32);
+    QCOMPARE(c.vocab, 64);
+    QVERIFY(c.positions == PositionKind::RelativeBias);
+    QCOMPARE(c.relativeBuckets, 8);
+    QCOMPARE(c.relativeMaxDistance, 16);
+    QVERIFY(!c.scaledScores);
+    QVERIFY(c.norm == NormKind::RmsNorm);
+    QCOMPARE(c.placement, NormPlacement::Pre);
+    QCOMPARE(c.normEps, 1e-6f);
+    QVERIFY(c.feedForward == FeedForwardKind::Plain);
+    QVERIFY(c.activation == Activation::Relu);
+    QVERIFY(c.tiedEmbeddings);
+    QCOMPARE(c.headInputScale, 0.25f); // 16^-0.5
+    QCOMPARE(c.decoderStartToken, 0);
+    QCOMPARE(c.eosToken, 1);
+    // By hand: shared 64 x 16 = 1024; two bias tables 2 x 8 x 4 = 64; two final norms 32; an
+    // encoder layer 4 x 16 x 16 + 2 x 16 x 32 + 2 x 16 = 2080, twice; a decoder layer 2080 +
+    // 1024 + 16 = 3120, three times: 14640, what model.safetensors holds but the 32 values of
+    // the EncDecAttention table transformers ignores.
+    QCOMPARE(c.parameterCount(), 14640LL);
+    const TransformerWeights& w = t5->weights;
+    QCOMPARE(w.encoderRelativeBias.rows(), Eigen::Index(8));
+    QCOMPARE(w.relativeBias.cols(), Eigen::Index(4));
+    QCOMPARE(w.lmHead.size(), Eigen::Index(0)); // tied
+    QVERIFY(w.encoderFinalNorm.present());
+    QVERIFY(w.encoderFinalNorm.kind == NormKind::RmsNorm);
+    QCOMPARE(w.encoderFinalNorm.bias.size(), Eigen::Index(0));
+    QCOMPARE(w.encoderPositionEmbedding.size(), Eigen::Index(0));
+    QVERIFY(!w.layers[0].attention->heads[0].bq.size());
+}
+
+void TestEncoderDecoder::flanT5Config()
+{
+    const auto flan = fixture(QStringLiteral("flan-t5"));
+    const ModelConfig& c = flan->config();
+    QCOMPARE(c.heads, 3);
+    QCOMPARE(c.dHead, 6); // d_kv: 3 x 6 = 18, not d_model 16
+    QVERIFY(c.feedForward == FeedForwardKind::Gated);
+    QVERIFY(c.activation == Activation::GeluTanh); // gated-gelu means gelu_new
+    QVERIFY(!c.tiedEmbeddings);
+    QCOMPARE(c.headInputScale, 1.0f);
+    // By hand: shared and lm_head 2 x 48 x 16 = 1536; bias tables 2 x 8 x 3 = 48; final norms
+    // 32; an encoder layer 4 x 16 x 18 + 3 x 16 x 24 + 32 = 2336, twice; a decoder layer 2336
+    // + 1152 + 16 = 3504, twice: 13296, every value in model.safetensors.
+    QCOMPARE(c.parameterCount(), 13296LL);
+    const TransformerWeights& w = flan->weights;
+    QCOMPARE(w.lmHead.rows(), Eigen::Index(48));
+    QVERIFY(w.layers[1].feedForward.gate.present());
+    QCOMPARE(w.layers[1].crossAttention->Wo.rows(), Eigen::Index(18));
+}
+
+void TestEncoderDecoder::relativePositionBuckets_data()
+{
+    QTest::addColumn<int>("relative"); // j - i
+    QTest::addColumn<bool>("bidirectional");
+    QTest::addColumn<int>("buckets");
+    QTest::addColumn<int>("maxDistance");
+    QTest::addColumn<int>("bucket");
+    // The tiny checkpoints' 8 buckets, max distance 16. Encoder: 4 per direction, distances 0
+    // and 1 exact, then 2 + log(d / 2) / log(8) x 2 truncated, at most 3; keys after the query
+    // from bucket 4 on.
+    QTest::newRow("8/16 enc 0") << 0 << true << 8 << 16 << 0;
+    QTest::newRow("8/16 enc -1") << -1 << true << 8 << 16 << 1;
+    QTest::newRow("8/16 enc +1") << 1 << true << 8 << 16 << 5;
+    QTest::newRow("8/16 enc -4") << -4 << true << 8 << 16 << 2;   // 2 + 0.67
+    QTest::newRow("8/16 enc -8") << -8 << true << 8 << 16 << 3;   // 2 + 1.33
+    QTest::newRow("8/16 enc +8") << 8 << true << 8 << 16 << 7;    // 4 + 3
+    QTest::newRow("8/16 enc -99") << -99 << true << 8 << 16 << 3; // 2 + 3.75, the last
+    // Decoder: 8 buckets for keys before the query (later keys, masked, share bucket 0);
+    // distances 0-3 exact, then 4 + log(d / 4) / log(4) x 4.
+    QTest::newRow("8/16 dec +3") << 3 << false << 8 << 16 << 0;
+    QTest::newRow("8/16 dec -3") << -3 << false << 8 << 16 << 3;
+    QTest::newRow("8/16 dec -5") << -5 << false << 8 << 16 << 4;   // 4 + 0.64
+    QTest::newRow("8/16 dec -8") << -8 << false << 8 << 16 << 6;   // 4 + 2.0 exactly
+    QTest::newRow("8/16 dec -16") << -16 << false << 8 << 16 << 7; // 4 + 4, the last
+    // t5-small's 32 buckets, max distance 128, at the edges where the float32 logarithm
+    // decides (the values torch's own formula gives, make_t5_models.py): 8 + log(d / 8) /
+    // log(16) x 8 is exactly 2, 4, 6 at d = 16, 32, 64.
+    QTest::newRow("32/128 enc -15") << -15 << true << 32 << 128 << 9;
+    QTest::newRow("32/128 enc -16") << -16 << true << 32 << 128 << 10;
+    QTest::newRow("32/128 enc -31") << -31 << true << 32 << 128 << 11;
+    QTest::newRow("32/128 enc -32") << -32 << true << 32 << 128 << 12;
+    QTest::newRow("32/128 enc -63") << -63 << true << 32 << 128 << 13;
+    QTest::newRow("32/128 enc -64") << -64 << true << 32 << 128 << 14;
+    QTest::newRow("32/128 enc +64") << 64 << true << 32 << 128 << 30;
+    QTest::newRow("32/128 enc +200") << 200 << true << 32 << 128 << 31;
+    QTest::newRow("32/128 dec -15") << -15 << false << 32 << 128 << 15;
+    QTest::newRow("32/128 dec -16") << -16 << false << 32 << 128 << 16;
+    QTest::newRow("32/128 dec -64") << -64 << false << 32 << 128 << 26;
+    QTest::newRow("32/128 dec -127") << -127 << false << 32 << 128 << 31;
+}
+
+void TestEncoderDecoder::relativePositionBuckets()
+{
+    QFETCH(int, relative);
+    QFETCH(bool, bidirectional);
+    QFETCH(int, buckets);
+    QFETCH(int, maxDistance);
+    QFETCH(int, bucket);
+    QCOMPARE(relativePositionBucket(relative, bidirectional, buckets, maxDistance), bucket);
+}
+
+void TestEncoderDecoder::bucketsMatchTheReference_data()
+{
+    QTest::addColumn<QString>("folder");
+    QTest::newRow("t5") << "t5";
+}
+
+// Every j - i in [-40, 40], both directions, as make_t5_models.py computed them (its NumPy
+// formula equals torch's on [-300, 300]).
+void TestEncoderDecoder::bucketsMatchTheReference()
+{
+    QFETCH(QString, folder);
+    const ModelConfig& c = fixture(folder)->config();
+    const QJsonObject b = expected(folder)[QLatin1String("buckets")].toObject();
+    const int first = b[QLatin1String("relative_from")].toInt();
+    for (const bool bidirectional : {true, false}) {
+        const std::vector<int> want =
+            idsOf(b[QLatin1String(bidirectional ? "bidirectional" : "unidirectional")]);
+        QCOMPARE(int(want.size()), 81);
+        for (int k = 0; k < int(want.size()); ++k)
+            QCOMPARE(relativePositionBucket(first + k, bidirectional, c.relativeBuckets,
+                                            c.relativeMaxDistance),
+                     want[std::size_t(k)]);
+    }
+}
+
+// The first layer's table serves every layer of its stack: each encoder layer's problem has the
+// same bias, (i, j) of head h = table(bucket(j - i), h); the cross-attention has none, and no
+// score is divided by sqrt(d_kv).
+void TestEncoderDecoder::t5BiasIsSharedByTheStack()
+{
+    const auto t5 = fixture(QStringLiteral("t5"));
+    const QJsonObject e = expected(QStringLiteral("t5"));
+    const std::vector<Token> source = decoderTokens(*t5, idsOf(e[QLatin1String("source_ids")]));
+    const std::vector<Token> target = decoderTokens(*t5, idsOf(e[QLatin1String("target_ids")]));
+    CpuBackend backend;
+    const auto result = runEncoderDecoder(t5, source, target, {}, backend);
+    const Matrix& table = t5->weights.encoderRelativeBias;
+    const int t = int(source.size());
+    const auto& first = result->encoderLayers[0]->problem->scoreBias;
+    QVERIFY(first);
+    QCOMPARE(result->encoderLayers[1]->problem->scoreBias, first);
+    QCOMPARE((*first)(2 * t + 1, 3), table(6, 2)); // head 2, j - i = 2: bucket 4 + 2
+    QCOMPARE((*first)(3 * t + 6, 0), table(3, 3)); // head 3, j - i = -6: bucket 2 + 1
+    const Matrix& decoderTable = t5->weights.relativeBias;
+    const int n = int(target.size());
+    const auto& decoderBias = result->layers[2]->problem->scoreBias;
+    QCOMPARE(decoderBias, result->layers[0]->problem->scoreBias);
+    QCOMPARE((*decoderBias)(1 * n + 8, 0), decoderTable(6, 1)); // j - i = -8: bucket 6
+    QVERIFY(!result->crossLayers[0]->problem->scoreBias);
+    QVERIFY(result->layers[0]->problem->score == ScoreKind::Dot);
+    QVERIFY(result->crossLayers[1]->problem->score == ScoreKind::Dot);
+    QVERIFY(result->encoderLayers[0]->problem->score == ScoreKind::Dot);
 }
 
 void TestEncoderDecoder::sourceIsTokenizedAsBartDoes()
@@ -256,34 +434,68 @@ void TestEncoderDecoder::runModelDecodesOneStep()
 
 void TestEncoderDecoder::missingOrMisshapenTensorIsNamed_data()
 {
+    QTest::addColumn<QString>("folder");
     QTest::addColumn<QString>("key");
-    QTest::addColumn<int>("value");
+    QTest::addColumn<QJsonValue>("value");
     QTest::addColumn<QString>("message");
     // A config that promises a third encoder layer, or a wider decoder feed-forward than stored.
     QTest::newRow("missing")
-        << "encoder_layers" << 3
+        << "bart"
+        << "encoder_layers" << QJsonValue(3)
         << "model.safetensors: model.encoder.layers.2.self_attn_layer_norm.weight: missing";
     QTest::newRow("misshapen")
-        << "decoder_ffn_dim" << 50
+        << "bart"
+        << "decoder_ffn_dim" << QJsonValue(50)
         << "model.safetensors: model.decoder.layers.0.fc1.weight: expected 50x16, got 48x16";
+    // T5: a bias table of another number of buckets, a v1.0 checkpoint read as gated, an
+    // untied head that is not there, a feed-forward kind T5Config does not know.
+    QTest::newRow("t5 bias table")
+        << "t5"
+        << "relative_attention_num_buckets" << QJsonValue(10)
+        << "model.safetensors: encoder.block.0.layer.0.SelfAttention.relative_attention_bias."
+           "weight: expected 10x4, got 8x4";
+    QTest::newRow("t5 gated")
+        << "t5"
+        << "feed_forward_proj" << QJsonValue(QStringLiteral("gated-gelu"))
+        << "model.safetensors: encoder.block.0.layer.1.DenseReluDense.wi_0.weight: missing";
+    QTest::newRow("t5 untied") << "t5"
+                               << "tie_word_embeddings" << QJsonValue(false)
+                               << "model.safetensors: lm_head.weight: missing";
+    QTest::newRow("t5 feed_forward_proj")
+        << "flan-t5"
+        << "feed_forward_proj" << QJsonValue(QStringLiteral("gated-foo"))
+        << "config.json: feed_forward_proj: 'gated-foo' is not supported (relu, gated-gelu";
+    QTest::newRow("t5 three parts")
+        << "flan-t5"
+        << "feed_forward_proj" << QJsonValue(QStringLiteral("gated-gelu-new"))
+        << "config.json: feed_forward_proj: 'gated-gelu-new' is not supported";
+    QTest::newRow("t5 buckets")
+        << "t5"
+        << "relative_attention_num_buckets" << QJsonValue(2)
+        << "config.json: relative_attention_num_buckets: must be at least 4, got 2";
+    QTest::newRow("t5 max distance")
+        << "t5"
+        << "relative_attention_max_distance" << QJsonValue(4)
+        << "config.json: relative_attention_max_distance: must be more than half of "
+           "relative_attention_num_buckets (4), got 4";
 }
 
 void TestEncoderDecoder::missingOrMisshapenTensorIsNamed()
 {
+    QFETCH(QString, folder);
     QFETCH(QString, key);
-    QFETCH(int, value);
+    QFETCH(QJsonValue, value);
     QFETCH(QString, message);
     QTemporaryDir dir;
-    const QString folder =
-        rawst::copyFixture(QStringLiteral("bart"), dir.filePath(QStringLiteral("m")));
-    QFile file(QDir(folder).filePath(QStringLiteral("config.json")));
+    const QString copy = rawst::copyFixture(folder, dir.filePath(QStringLiteral("m")));
+    QFile file(QDir(copy).filePath(QStringLiteral("config.json")));
     QVERIFY(file.open(QIODevice::ReadOnly));
     QJsonObject config = QJsonDocument::fromJson(file.readAll()).object();
     file.close();
     config[key] = value;
     rawst::writeAll(file.fileName(), QJsonDocument(config).toJson());
     try {
-        loadModel(folder);
+        loadModel(copy);
         QFAIL("loaded");
     } catch (const Error& e) {
         QVERIFY2(QString::fromUtf8(e.what()).contains(message), e.what());

@@ -948,10 +948,10 @@ private slots:
         QTest::addColumn<QJsonObject>("changes");
         QTest::addColumn<QString>("fragment");
         QTest::newRow("unknown model_type")
-            << "gpt2" << QJsonObject{{"model_type", "t5"}}
-            << "config.json: model_type: 't5' is not supported (gpt2, bert, distilbert, "
+            << "gpt2" << QJsonObject{{"model_type", "mbart"}}
+            << "config.json: model_type: 'mbart' is not supported (gpt2, bert, distilbert, "
                "llama, mistral, qwen2, gpt_neox, gemma, opt, phi, roberta, xlm-roberta, bart, "
-               "marian)";
+               "marian, t5)";
         QTest::newRow("no model_type") << "gpt2" << QJsonObject{{"model_type", QJsonValue::Null}}
                                        << "config.json: model_type: missing";
         QTest::newRow("gpt_neox rotary_pct 0")
@@ -1097,10 +1097,10 @@ private slots:
         QTest::newRow("missing config.json")
             << "gpt2" << removeFiles({"config.json"}) << "config.json: missing";
         QTest::newRow("unknown model_type")
-            << "gpt2" << patchConfig({{"model_type", "t5"}})
-            << "config.json: model_type: 't5' is not supported (gpt2, bert, distilbert, "
+            << "gpt2" << patchConfig({{"model_type", "mbart"}})
+            << "config.json: model_type: 'mbart' is not supported (gpt2, bert, distilbert, "
                "llama, mistral, qwen2, gpt_neox, gemma, opt, phi, roberta, xlm-roberta, bart, "
-               "marian)";
+               "marian, t5)";
         QTest::newRow("missing tokenizer (vocab.json + merges.txt)")
             << "gpt2" << removeFiles({"vocab.json", "merges.txt"})
             << "model: no tokenizer (tokenizer.json";
