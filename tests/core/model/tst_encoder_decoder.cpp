@@ -101,6 +101,8 @@ private slots:
     void bucketsMatchTheReference_data();
     void bucketsMatchTheReference();
     void t5BiasIsSharedByTheStack();
+    void t5SourceIsTokenizedAsTheLibraryDoes_data() { bucketsMatchTheReference_data(); }
+    void t5SourceIsTokenizedAsTheLibraryDoes();
     void sourceIsTokenizedAsBartDoes();
     void forwardMatchesReference_data();
     void forwardMatchesReference();
@@ -303,6 +305,7 @@ void TestEncoderDecoder::bucketsMatchTheReference_data()
 {
     QTest::addColumn<QString>("folder");
     QTest::newRow("t5") << "t5";
+    QTest::newRow("flan-t5") << "flan-t5";
 }
 
 // Every j - i in [-40, 40], both directions, as make_t5_models.py computed them (its NumPy
@@ -351,6 +354,18 @@ void TestEncoderDecoder::t5BiasIsSharedByTheStack()
     QVERIFY(result->layers[0]->problem->score == ScoreKind::Dot);
     QVERIFY(result->crossLayers[1]->problem->score == ScoreKind::Dot);
     QVERIFY(result->encoderLayers[0]->problem->score == ScoreKind::Dot);
+}
+
+// The Unigram tokenizer.json of the tiny T5 folders: the ids the tokenizers npm library gave
+// make_t5_models.py ("▁Hi", "▁cat", ",", "▁the", ... then </s>). Every folder's source_text.
+void TestEncoderDecoder::t5SourceIsTokenizedAsTheLibraryDoes()
+{
+    QFETCH(QString, folder);
+    const QJsonObject e = expected(folder);
+    std::vector<int> ids;
+    for (const Token& t : modelTokens(*fixture(folder), e[QLatin1String("source_text")].toString()))
+        ids.push_back(t.id);
+    QCOMPARE(ids, idsOf(e[QLatin1String("source_ids")]));
 }
 
 void TestEncoderDecoder::sourceIsTokenizedAsBartDoes()
