@@ -5,7 +5,10 @@
 #include "ui/explorer/explorer_window.h"
 #include "ui/i18n/translations.h"
 #include "ui/model/encdec_view.h"
+#include "ui/model/lens_tabs.h"
+#include "ui/model/lens_view.h"
 #include "ui/model/model_window.h"
+#include "ui/model/patching_view.h"
 #include "ui/seq2seq/seq2seq_window.h"
 #include "ui/widgets/message_bar.h"
 
@@ -17,6 +20,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QIcon>
+#include <QLineEdit>
 #include <QLocale>
 #include <QTabWidget>
 #include <QTimer>
@@ -49,6 +53,7 @@ bool namesCheckpoint(const QString& scenePath)
 // platform, with ATTN_SCREENSHOT_TAB (a view tab, from 0) and ATTN_SCREENSHOT_FOCUS (a token,
 // from 0) chosen, is saved with QWidget::grab once its first figures are computed (with
 // ATTN_SCREENSHOT_TRANSLATE, once the Translate tab has translated); then quits.
+// ATTN_SCREENSHOT_PATCHING="CLEAN|CORRUPT|METRIC": the Patching tab run on them first.
 void saveScreenshotWhenShown(attn::ui::ModelWindow* window, const QString& path)
 {
     const QStringList size =
@@ -74,12 +79,29 @@ void saveScreenshotWhenShown(attn::ui::ModelWindow* window, const QString& path)
             window->document()->setFocusToken(
                 qEnvironmentVariableIntValue("ATTN_SCREENSHOT_FOCUS"));
         auto save = [window, path] {
-            QTimer::singleShot(500, window, [window, path] {
-                const bool saved = window->grab().save(path);
-                std::fprintf(saved ? stdout : stderr, saved ? "wrote %s\n" : "cannot write %s\n",
-                             qPrintable(path));
-                QCoreApplication::exit(saved ? 0 : 4);
+            attn::ui::PatchingView* patching = window->lensTabs()->patching();
+            const QStringList pair = qEnvironmentVariable("ATTN_SCREENSHOT_PATCHING").split(u'|');
+            if (pair.size() == 3) {
+                patching->cleanEdit()->setText(pair[0]);
+                patching->corruptEdit()->setText(pair[1]);
+                patching->metricEdit()->setText(pair[2]);
+                patching->run();
+            }
+            // The patching sweep, where asked, and the lens, where shown, in the background.
+            auto* ended = new QTimer(window);
+            ended->setInterval(100);
+            QObject::connect(ended, &QTimer::timeout, window, [window, path, patching, ended] {
+                if (patching->isRunning() || window->lensTabs()->lens()->isComputing())
+                    return;
+                ended->stop();
+                QTimer::singleShot(500, window, [window, path] {
+                    const bool saved = window->grab().save(path);
+                    std::fprintf(saved ? stdout : stderr,
+                                 saved ? "wrote %s\n" : "cannot write %s\n", qPrintable(path));
+                    QCoreApplication::exit(saved ? 0 : 4);
+                });
             });
+            ended->start();
         };
         // ATTN_SCREENSHOT_TRANSLATE: an encoder-decoder model's translation, done first.
         auto* translation = window->findChild<attn::ui::EncDecView*>();

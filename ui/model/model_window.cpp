@@ -11,6 +11,7 @@
 #include "ui/model/head_grid_view.h"
 #include "ui/model/head_importance_job.h"
 #include "ui/model/importance_view.h"
+#include "ui/model/lens_tabs.h"
 #include "ui/model/matrix_panels_view.h"
 #include "ui/model/model_head_panel.h"
 #include "ui/model/model_load_job.h"
@@ -264,6 +265,18 @@ void ModelWindow::buildViews()
     m_tabs->setTabToolTip(ImportanceTab, tr("How much each head matters to the prediction"));
     m_tabs->setTabToolTip(GenerateTab, tr("Let the model write after the sentence, token by "
                                           "token, with the interventions on"));
+    m_lensTabs = new LensTabs(*m_tabs,
+                              {[this](int l, int h) {
+                                   m_document.select(l, h);
+                                   m_tabs->setCurrentIndex(HeadTab);
+                               },
+                               [this](const QString& key, const QString& text) {
+                                   if (text.isEmpty())
+                                       m_messages->clearMessage(key);
+                                   else
+                                       showError(key, text);
+                               }},
+                              this);
     splitter->addWidget(m_tabs);
     // The grid takes the larger part: 12 x 12 thumbnails readable at 1920 x 1080.
     splitter->setStretchFactor(0, 3);
@@ -330,6 +343,7 @@ void ModelWindow::buildDocks()
     m_predictions = new PredictionsView(input);
     m_predictions->setObjectName(QStringLiteral("predictionsView"));
     layout->addWidget(m_predictions);
+    layout->addWidget(m_lensTabs->createTrace(input));
     layout->addStretch(1);
     // Both panels scroll rather than widen the window past a 1024-pixel projector.
     auto* inputScroll = new QScrollArea(this);
@@ -417,6 +431,12 @@ void ModelWindow::buildMenus()
         [this] { exportModelFigureDialog(ModelFigure::Predictions); });
     add(exportMenu, tr("Head &Importance…"), QKeySequence(),
         [this] { exportModelFigureDialog(ModelFigure::Importance); });
+    add(exportMenu, tr("L&ogit Lens…"), QKeySequence(),
+        [this] { exportModelFigureDialog(ModelFigure::LogitLens); });
+    add(exportMenu, tr("&Activation Patching…"), QKeySequence(),
+        [this] { exportModelFigureDialog(ModelFigure::Patching); });
+    add(exportMenu, tr("&Direct Logit Attribution…"), QKeySequence(),
+        [this] { exportModelFigureDialog(ModelFigure::Attribution); });
     file->addSeparator();
     addStandard(file, tr("&Close"), QKeySequence::Close, QKeySequence(Qt::CTRL | Qt::Key_W),
                 [this] { close(); });
@@ -842,6 +862,7 @@ void ModelWindow::showResult()
         if (!m_document.hasModel()) {
             m_generate->setSource(nullptr, {});
             m_encdec->setSource(nullptr, {});
+            m_lensTabs->setSource(nullptr, {}, QString());
         }
         m_headPanel->setPlaceholder(empty);
         updateStatus();
@@ -852,6 +873,9 @@ void ModelWindow::showResult()
         result, [this] { return makeBackend(m_backends, m_choice, m_selector, nullptr); });
     m_encdec->setSource(result,
                         [this] { return makeBackend(m_backends, m_choice, m_selector, nullptr); });
+    m_lensTabs->setSource(
+        result, [this] { return makeBackend(m_backends, m_choice, m_selector, nullptr); },
+        m_document.text());
     updateGridOptions();
     m_predictions->setResults(result, m_document.baseline());
     updateTokens();
@@ -981,6 +1005,8 @@ void ModelWindow::showSelection()
         tr("Attention rollout (Abnar & Zuidema 2020): residual included, layers multiplied from "
            "the bottom"));
     m_importance->panels()->setFigureStyle(style);
+    m_lensTabs->setFigureStyle(style);
+    m_lensTabs->setSelection(layer, head);
     if (m_importanceResult)
         m_importance->setImportance(
             m_importanceResult, defaultModelFigureTitle(ModelFigure::Importance, figureSource()),
@@ -1145,6 +1171,7 @@ ModelFigureSource ModelWindow::figureSource() const
     source.focusToken = m_document.focusToken();
     if (m_importanceResult && m_importanceFor == source.result)
         source.importance = m_importanceResult;
+    m_lensTabs->fill(source);
     return source;
 }
 

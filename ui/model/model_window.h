@@ -40,6 +40,7 @@ class EncDecView;
 class GalleryView;
 class GenerateView;
 class ImportanceView;
+class LensTabs;
 class LinesView;
 class MatrixPanelsView;
 class MessageBar;
@@ -137,6 +138,7 @@ public:
     LinesView* linesView() const { return m_linesView; }
     MatrixPanelsView* rolloutView() const { return m_rollout; }
     ImportanceView* importanceView() const { return m_importance; }
+    LensTabs* lensTabs() const { return m_lensTabs; } // logit lens, patching, attribution
     MessageBar* messageBar() const { return m_messages; }
     // Dims the figures while they show an earlier sentence than the one typed.
     StaleIndicator* staleIndicator() const { return m_stale; }
@@ -227,6 +229,7 @@ private:
     GenerateView* m_generate = nullptr;
     EncDecView* m_encdec = nullptr;   // encoder-decoder models: translation word by word
     GalleryView* m_gallery = nullptr; // in the grid's place while no model is open
+    LensTabs* m_lensTabs = nullptr;
     QLineEdit* m_text = nullptr;
     TokenFocusBar* m_tokens = nullptr;
     PredictionsView* m_predictions = nullptr;
