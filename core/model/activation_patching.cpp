@@ -18,8 +18,12 @@ namespace {
 constexpr int kBatchRows = 8192;
 
 // Runs whose attention is computed as one problem, side by side (rows): their projections are
-// then one product each instead of one per run, and each weight matrix is read once.
-constexpr int kStackRows = 256;
+// then one product each instead of one per run, and each weight matrix is read once. The
+// scores between two runs are computed and masked, so the wasted share grows with the copies
+// (15 of 16 at 256 rows and T = 16): 48 rows took the 144-head GPT-2 sweep 13 % less CPU time
+// than 256 at T = 16 and 17 % at T = 64 (docs/PERFORMANCE.md). A longer prompt is one run a
+// problem.
+constexpr int kStackRows = 48;
 
 // Softmax gives a masked cell exactly 0, so copies side by side with every cell between two
 // copies masked attend each within itself. Rotary positions count from the problem's first
@@ -177,7 +181,8 @@ void runBatch(const PatchingRuns& runs, const std::vector<Patch>& patches,
                 // problem is built once, with the interventions, and its input swapped.
                 const auto base = layerProblem(model, l, corrupt.tokens, normed.topRows(t),
                                                corrupt.interventions);
-                const Eigen::Index group = Eigen::Index(stackable(*base) ? kStackRows / t : 1);
+                const Eigen::Index group =
+                    stackable(*base) ? std::max<Eigen::Index>(1, kStackRows / t) : 1;
                 std::shared_ptr<const Problem> stacked;
                 for (Eigen::Index r = 0; r < carried; r += group * t) {
                     const Eigen::Index copies = std::min(group, (carried - r) / t);

@@ -42,6 +42,7 @@ private slots:
     void metricTokens();
     void errors();
     void progressAndCancel();
+    void promptLongerThanOneStackedProblem();
 };
 
 void TestActivationPatching::againstReference()
@@ -268,6 +269,31 @@ void TestActivationPatching::progressAndCancel()
     std::atomic<bool> cancel{true};
     options.cancel = &cancel;
     QVERIFY_THROWS_EXCEPTION(Cancelled, activationPatching(runs, backend, options));
+}
+
+// Runs are stacked side by side in one attention problem of at most 48 rows; a prompt longer
+// than that is one run a problem (it was none, and every run failed with "query embeddings:
+// expected 56x24, got 0x24"). The whole stream after layer 1 patched is the clean run above it.
+void TestActivationPatching::promptLongerThanOneStackedProblem()
+{
+    const auto model = attn::test::loadFixture(QStringLiteral("gpt2-noprefix-f16")); // 64 positions
+    CpuBackend backend;
+    std::vector<Token> clean;
+    for (int i = 0; i < 56; ++i) {
+        Token token(QStringLiteral("t"), -1, 0, false);
+        token.id = (i * 37 + 11) % 413;
+        clean.push_back(token);
+    }
+    std::vector<Token> corrupt = clean;
+    corrupt[20].id = 7;
+    const PatchingRuns runs = patchingRuns(model, clean, corrupt, {}, {297, 298}, backend);
+    QVERIFY(std::abs(runs.cleanMetric - runs.corruptMetric) > 1e-4);
+    std::vector<int> everyPosition(clean.size());
+    std::iota(everyPosition.begin(), everyPosition.end(), 0);
+    const std::vector<double> metrics = patchedMetrics(
+        runs, {Patch{0, {}, false, everyPosition}, Patch{0, {1}, false, {}}}, backend);
+    QVERIFY2(std::abs(metrics[0] - runs.cleanMetric) < 1e-5,
+             qPrintable(QStringLiteral("%1 vs %2").arg(metrics[0]).arg(runs.cleanMetric)));
 }
 
 QTEST_GUILESS_MAIN(TestActivationPatching)
