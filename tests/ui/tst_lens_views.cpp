@@ -16,6 +16,7 @@
 #include "ui/model/patching_view.h"
 #include "ui/widgets/message_bar.h"
 
+#include <QComboBox>
 #include <QFile>
 #include <QImage>
 #include <QJsonArray>
@@ -174,6 +175,16 @@ private slots:
         // The positions panel opens no head.
         QTest::mouseClick(view.panels(), Qt::LeftButton, {}, cellCentre(*view.panels(), 1, 0, 0));
         QCOMPARE(clicked.count(), 1);
+        // One heatmap alone: the positions', then the heads'.
+        view.shownBox()->setCurrentIndex(2);
+        QCOMPARE(int(view.panels()->panels().size()), 1);
+        QCOMPARE(view.panels()->panels().front().matrix.cols(), 5);
+        view.panels()->repaint();
+        QTest::mouseClick(view.panels(), Qt::LeftButton, {}, cellCentre(*view.panels(), 0, 0, 0));
+        QCOMPARE(clicked.count(), 1);
+        view.shownBox()->setCurrentIndex(1);
+        QCOMPARE(int(view.panels()->panels().size()), 1);
+        QCOMPARE(view.panels()->panels().front().matrix.cols(), 4);
     }
 
     void patchingRefusesBadInput_data()

@@ -65,7 +65,7 @@ void LensTraceView::setLens(const core::ModelResult* result, const core::LogitLe
 
 QSize LensTraceView::sizeHint() const
 {
-    return QSize(300, fontMetrics().height() * 3 + 48);
+    return QSize(300, fontMetrics().height() * 4 + 48);
 }
 
 QSize LensTraceView::minimumSizeHint() const
@@ -76,7 +76,8 @@ QSize LensTraceView::minimumSizeHint() const
 QRectF LensTraceView::barsRect() const
 {
     const double line = fontMetrics().height();
-    return QRectF(4, line + 4, width() - 8, height() - 3 * line - 8);
+    // Two lines for the caption (it wraps in a narrow dock), two under the bars.
+    return QRectF(4, 2 * line + 4, width() - 8, height() - 4 * line - 8);
 }
 
 int LensTraceView::layerAt(QPointF point) const
@@ -116,14 +117,15 @@ void LensTraceView::paintEvent(QPaintEvent*)
     const QFontMetrics metrics = fontMetrics();
     const double line = metrics.height();
     painter.setPen(palette().color(QPalette::WindowText));
-    painter.drawText(QRectF(4, 0, width() - 8, line), Qt::AlignLeft | Qt::AlignVCenter,
-                     metrics.elidedText(m_caption, Qt::ElideRight, width() - 8));
+    painter.drawText(QRectF(4, 0, width() - 8, 2 * line),
+                     Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, m_caption);
     const QRectF bars = barsRect();
     const int n = int(m_ranks.size());
     const double column = bars.width() / n;
     const double gap = std::min(3.0, column * 0.2);
-    // Numbers only where every column holds its widest one (32 layers in a narrow dock do not).
-    const bool numbers = column >= metrics.horizontalAdvance(QStringLiteral("9999")) + 2;
+    // Layer numbers where each column holds one (32 layers in a narrow dock do not); a rank
+    // where its column holds it (the small ones, which matter, fit first).
+    const bool layerNumbers = column >= metrics.horizontalAdvance(QStringLiteral("L99")) + 2;
     const QColor track = palette().color(QPalette::Base).lightness() > 128
                              ? QColor(0xe8, 0xe8, 0xe8)
                              : QColor(0x40, 0x40, 0x40);
@@ -141,10 +143,11 @@ void LensTraceView::paintEvent(QPaintEvent*)
         const QRectF rankRow(cell.left() - gap / 2, bars.bottom() + 2, column, line);
         const QRectF layerRow(rankRow.translated(0, line));
         painter.setPen(palette().color(QPalette::WindowText));
-        if (numbers || n == 1)
-            painter.drawText(rankRow, Qt::AlignCenter, QString::number(m_ranks[std::size_t(l)]));
+        const QString rankText = QString::number(m_ranks[std::size_t(l)]);
+        if (metrics.horizontalAdvance(rankText) <= column || n == 1)
+            painter.drawText(rankRow, Qt::AlignCenter, rankText);
         painter.setPen(palette().color(QPalette::PlaceholderText));
-        if (numbers || l == 0 || l == n - 1)
+        if (layerNumbers || l == 0 || l == n - 1)
             painter.drawText(layerRow, Qt::AlignCenter, tr("L%1").arg(l + 1));
     }
 }

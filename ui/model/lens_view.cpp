@@ -66,6 +66,7 @@ LensView::LensView(QWidget* parent) : QWidget(parent)
     m_progress = new QProgressBar(rowHost);
     m_progress->setVisible(false);
     m_cancel = new QPushButton(tr("Cancel"), rowHost);
+    m_cancel->setToolTip(tr("Stop computing the lens"));
     m_cancel->setVisible(false);
     row->addWidget(tokenLabel);
     row->addWidget(m_token);

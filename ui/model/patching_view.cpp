@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/model/forward.h"
 
+#include <QComboBox>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -53,18 +54,18 @@ PatchingView::PatchingView(QWidget* parent) : QWidget(parent)
                              "where the answer should change"));
     m_metric = new QLineEdit(this);
     m_metric->setObjectName(QStringLiteral("patchingMetric"));
+    m_metric->setMinimumWidth(140);
     m_metric->setPlaceholderText(QString::fromUtf8(kExampleMetric));
     m_metric->setToolTip(tr("\"A, B\": the logit of A minus that of B; \"A\" alone: the "
                             "probability of A. Each one token, with its leading space where the "
                             "vocabulary has one"));
     form->addRow(tr("Clean:"), m_clean);
     form->addRow(tr("Corr&upted:"), m_corrupt);
-    form->addRow(tr("&Metric:"), m_metric);
-    layout->addLayout(form);
-
+    // The buttons beside the metric, to leave the heatmaps the height of a 1024 x 768 screen.
     auto* rowHost = new QWidget(this);
     auto* row = new FlowLayout(rowHost, 6, 4); // wraps on a narrow window
     row->setContentsMargins(0, 0, 0, 0);
+    row->addWidget(m_metric);
     m_example = new QPushButton(tr("E&xample"), rowHost);
     m_example->setToolTip(tr("Mary and John (Wang et al. 2022): who gets the drink"));
     m_run = new QPushButton(tr("Run"), rowHost);
@@ -74,12 +75,25 @@ PatchingView::PatchingView(QWidget* parent) : QWidget(parent)
     m_progress = new QProgressBar(rowHost);
     m_progress->setVisible(false);
     m_cancel = new QPushButton(tr("Cancel"), rowHost);
+    m_cancel->setToolTip(tr("Stop the sweep (nothing of it is shown)"));
     m_cancel->setVisible(false);
     row->addWidget(m_example);
     row->addWidget(m_run);
     row->addWidget(m_progress);
     row->addWidget(m_cancel);
-    layout->addWidget(rowHost);
+    // One heatmap alone fills the tab: on a 1024 x 768 screen the two together are small.
+    m_shown = new QComboBox(rowHost);
+    m_shown->setObjectName(QStringLiteral("patchingShown"));
+    m_shown->addItem(tr("Heads and positions"));
+    m_shown->addItem(tr("Heads"));
+    m_shown->addItem(tr("Positions"));
+    m_shown->setToolTip(tr("Which heatmaps the tab shows (an export has both)"));
+    row->addWidget(m_shown);
+    form->addRow(tr("&Metric:"), rowHost);
+    if (auto* label = qobject_cast<QLabel*>(form->labelForField(rowHost)))
+        label->setBuddy(m_metric);
+    m_metric->setAccessibleName(tr("Metric")); // the label is not its sibling, so not found
+    layout->addLayout(form);
     m_note = new QLabel(this);
     m_note->setObjectName(QStringLiteral("patchingNote"));
     m_note->setWordWrap(true);
@@ -97,8 +111,12 @@ PatchingView::PatchingView(QWidget* parent) : QWidget(parent)
     for (QLineEdit* field : {m_clean, m_corrupt, m_metric})
         connect(field, &QLineEdit::returnPressed, this, &PatchingView::run);
     connect(m_panels, &MatrixPanelsView::cellClicked, this, [this](int panel, int row, int column) {
-        if (panel == 0 && m_patching && m_patching->heads.size())
+        if (panel == 0 && m_patching && m_patching->heads.size() && m_shown->currentIndex() != 2)
             emit headClicked(row, column);
+    });
+    connect(m_shown, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_patching)
+            showPatching();
     });
     setRunning(false);
     m_panels->setMessage(idleMessage());
@@ -243,8 +261,10 @@ void PatchingView::showPatching()
     ModelFigureSource source;
     source.result = patching.runs.clean;
     source.patching = patching;
-    m_panels->setPanels(patchingPanels(patching, m_layer, m_head),
-                        defaultModelFigureTitle(ModelFigure::Patching, source));
+    std::vector<MatrixPanel> panels = patchingPanels(patching, m_layer, m_head);
+    if (panels.size() == 2 && m_shown->currentIndex() > 0)
+        panels.erase(panels.begin() + (m_shown->currentIndex() == 1 ? 1 : 0));
+    m_panels->setPanels(std::move(panels), defaultModelFigureTitle(ModelFigure::Patching, source));
 }
 
 void PatchingView::setRunning(bool running)

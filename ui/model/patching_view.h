@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -53,6 +54,7 @@ public:
     QPushButton* exampleButton() const { return m_example; }
     QProgressBar* progressBar() const { return m_progress; }
     QLabel* noteLabel() const { return m_note; }
+    QComboBox* shownBox() const { return m_shown; }
     MatrixPanelsView* panels() const { return m_panels; }
 
 public slots:
@@ -86,6 +88,7 @@ private:
     QPushButton* m_example = nullptr;
     QPushButton* m_run = nullptr;
     QPushButton* m_cancel = nullptr;
+    QComboBox* m_shown = nullptr; // both heatmaps, the heads', the positions'
     QProgressBar* m_progress = nullptr;
     QLabel* m_note = nullptr;
     MatrixPanelsView* m_panels = nullptr;
