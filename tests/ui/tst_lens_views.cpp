@@ -132,6 +132,24 @@ private slots:
         QVERIFY(view.panels()->panels()[1].title.contains(QStringLiteral("cat")));
     }
 
+    // A run that arrives while the tab is hidden gets its lens when the tab is shown again,
+    // even with the earlier run's lens still on its way.
+    void lensOfTheRunShownAfterHiding()
+    {
+        ui::LensView view;
+        view.resize(900, 500);
+        view.show();
+        view.setSource(runOf(gpt2(), kClean), cpu());
+        QVERIFY(view.isComputing());
+        view.hide();
+        const auto shorter = runOf(gpt2(), QStringLiteral("The cat sat"));
+        view.setSource(shorter, cpu());
+        view.show();
+        QTRY_VERIFY_WITH_TIMEOUT(view.lens().has_value(), 5000);
+        QCOMPARE(view.lens()->followed.size(), std::size_t(3));
+        QCOMPARE(view.panels()->panels().front().matrix.cols(), 3);
+    }
+
     // The sweep gives the reference's fractions; a click on a head's cell asks for that head.
     void patchingRestoresAsTheReference()
     {

@@ -143,7 +143,8 @@ LensTraceView* LensView::createTrace(QWidget* parent)
 void LensView::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);
-    if (m_source && m_lensFor != m_source && !isComputing())
+    // Hidden, the tab let runs go by: the lens of the one shown now, unless on its way.
+    if (m_source && m_lensFor != m_source && !(isComputing() && m_jobFor == m_source))
         compute();
 }
 
@@ -164,6 +165,7 @@ void LensView::compute()
         m_job->cancel();
     }
     const auto run = m_source;
+    m_jobFor = run;
     core::LensOptions options;
     options.token = token.value_or(-1);
     m_job = new LensJob(
@@ -175,7 +177,8 @@ void LensView::compute()
             return [this, run, lens = std::move(lens)] {
                 m_lensFor = run;
                 m_lens = lens;
-                showLens(*m_lens);
+                if (run == m_source) // else another run is on screen, its lens on its way
+                    showLens(*m_lens);
             };
         },
         m_makeBackend(), this);

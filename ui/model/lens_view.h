@@ -74,6 +74,7 @@ private:
     BackendMaker m_makeBackend;
     std::shared_ptr<const core::ModelResult> m_lensFor; // the run m_lens belongs to
     std::optional<core::LogitLens> m_lens;
+    std::shared_ptr<const core::ModelResult> m_jobFor; // the run the latest job computes
     QPointer<LensJob> m_job;
     QPointer<LensTraceView> m_trace;
     FigureStyle m_style;
