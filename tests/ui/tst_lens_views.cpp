@@ -116,6 +116,7 @@ private slots:
         QSignalSpy computed(&view, &ui::LensView::computed);
         QSignalSpy errors(&view, &ui::LensView::errorShown);
         view.setSource(runOf(gpt2(), kClean), cpu());
+        view.compute(); // without the pause in typing
         QVERIFY(computed.wait(5000));
         view.tokenEdit()->setText(QStringLiteral(" cat sat"));
         view.compute();
@@ -132,6 +133,28 @@ private slots:
         QVERIFY(view.panels()->panels()[1].title.contains(QStringLiteral("cat")));
     }
 
+    // A run per key typed: the lens, and the backend each job makes (a device for Vulkan),
+    // wait for a pause; one lens, of the last run.
+    void lensWaitsForAPauseInTyping()
+    {
+        ui::LensView view;
+        view.resize(900, 500);
+        view.show();
+        QSignalSpy computed(&view, &ui::LensView::computed);
+        int backends = 0;
+        const auto counted = [&backends] {
+            ++backends;
+            return std::make_unique<core::CpuBackend>();
+        };
+        view.setSource(runOf(gpt2(), QStringLiteral("The")), counted);
+        view.setSource(runOf(gpt2(), QStringLiteral("The cat")), counted);
+        view.setSource(runOf(gpt2(), QStringLiteral("The cat sat")), counted);
+        QVERIFY(view.isComputing());
+        QVERIFY(computed.wait(5000));
+        QCOMPARE(backends, 1);
+        QCOMPARE(view.lens()->followed.size(), std::size_t(3));
+    }
+
     // A run that arrives while the tab is hidden gets its lens when the tab is shown again,
     // even with the earlier run's lens still on its way.
     void lensOfTheRunShownAfterHiding()
@@ -140,6 +163,7 @@ private slots:
         view.resize(900, 500);
         view.show();
         view.setSource(runOf(gpt2(), kClean), cpu());
+        view.compute(); // without waiting for a pause in typing
         QVERIFY(view.isComputing());
         view.hide();
         const auto shorter = runOf(gpt2(), QStringLiteral("The cat sat"));
@@ -205,32 +229,24 @@ private slots:
         QCOMPARE(view.panels()->panels().front().matrix.cols(), 4);
     }
 
-    void patchingRefusesBadInput_data()
-    {
-        QTest::addColumn<QString>("corrupt");
-        QTest::addColumn<QString>("metric");
-        QTest::addColumn<QString>("message");
-        QTest::newRow("different lengths")
-            << QStringLiteral("The dog") << QStringLiteral(" cat, dog")
-            << QStringLiteral("Patching: activation patching needs prompts of the same length in "
-                              "tokens: the clean prompt has 5 tokens, the corrupted one 2");
-        QTest::newRow("metric of two tokens")
-            << kCorrupt << QStringLiteral(" cat sat, dog")
-            << QStringLiteral("Patching: metric token ' cat sat': is 2 tokens of the vocabulary "
-                              "(' cat', ' sat'), not one; write one token, with its leading "
-                              "space where the vocabulary has one");
-        QTest::newRow("no metric")
-            << kCorrupt << QString()
-            << QStringLiteral("Patching needs a metric: \"A, B\" (the logit difference) or \"A\" "
-                              "(its probability).");
-    }
-
     // Each in the window's message bar, and the view ready again (never a stuck "Computing").
     void patchingRefusesBadInput()
     {
-        QFETCH(QString, corrupt);
-        QFETCH(QString, metric);
-        QFETCH(QString, message);
+        struct Case
+        {
+            QString corrupt, metric, message;
+        };
+        const Case cases[] = {
+            {QStringLiteral("The dog"), QStringLiteral(" cat, dog"),
+             QStringLiteral("Patching: activation patching needs prompts of the same length in "
+                            "tokens: the clean prompt has 5 tokens, the corrupted one 2")},
+            {kCorrupt, QStringLiteral(" cat sat, dog"),
+             QStringLiteral("Patching: metric token ' cat sat': is 2 tokens of the vocabulary "
+                            "(' cat', ' sat'), not one; write one token, with its leading "
+                            "space where the vocabulary has one")},
+            {kCorrupt, QString(),
+             QStringLiteral("Patching needs a metric: \"A, B\" (the logit difference) or \"A\" "
+                            "(its probability).")}};
         ui::ModelWindow window(std::make_unique<core::CpuBackend>(), core::BackendChoice::Cpu,
                                QString(), QString());
         window.resize(1024, 768);
@@ -239,14 +255,17 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(window.isUpToDate() && window.document()->result(), 10000);
         ui::PatchingView* view = window.lensTabs()->patching();
         window.viewTabs()->setCurrentWidget(view);
-        view->corruptEdit()->setText(corrupt);
-        view->metricEdit()->setText(metric);
-        QTest::mouseClick(view->runButton(), Qt::LeftButton);
-        QTRY_COMPARE_WITH_TIMEOUT(window.messageBar()->text(), message, 10000);
-        QCOMPARE(window.messageBar()->level(), ui::MessageBar::Level::Error);
-        QTRY_VERIFY(!view->isRunning());
-        QVERIFY(view->runButton()->isEnabled());
-        QVERIFY(!view->patching());
+        for (const Case& c : cases) {
+            window.messageBar()->clearMessage(QStringLiteral("patching"));
+            view->corruptEdit()->setText(c.corrupt);
+            view->metricEdit()->setText(c.metric);
+            QTest::mouseClick(view->runButton(), Qt::LeftButton);
+            QTRY_COMPARE_WITH_TIMEOUT(window.messageBar()->text(), c.message, 10000);
+            QCOMPARE(window.messageBar()->level(), ui::MessageBar::Level::Error);
+            QTRY_VERIFY(!view->isRunning());
+            QVERIFY(view->runButton()->isEnabled());
+            QVERIFY(!view->patching());
+        }
         // Put right, the next run clears the message.
         view->corruptEdit()->setText(kCorrupt);
         view->metricEdit()->setText(QStringLiteral(" cat, dog"));

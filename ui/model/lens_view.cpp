@@ -92,6 +92,14 @@ LensView::LensView(QWidget* parent) : QWidget(parent)
             m_job->cancel();
     });
     m_panels->setMessage(tr("No model open"));
+    // A run per key typed: the lens (and the backend each job makes, a device for Vulkan)
+    // waits for a pause.
+    m_typing.setSingleShot(true);
+    m_typing.setInterval(250);
+    connect(&m_typing, &QTimer::timeout, this, [this] {
+        if (isVisible())
+            compute();
+    });
 }
 
 void LensView::setSource(std::shared_ptr<const core::ModelResult> result, BackendMaker makeBackend)
@@ -101,6 +109,7 @@ void LensView::setSource(std::shared_ptr<const core::ModelResult> result, Backen
     m_source = std::move(result);
     m_makeBackend = std::move(makeBackend);
     if (!m_source) {
+        m_typing.stop();
         if (m_job)
             m_job->cancel();
         setRunning(false);
@@ -114,7 +123,7 @@ void LensView::setSource(std::shared_ptr<const core::ModelResult> result, Backen
     if (m_trace && m_lensFor != m_source)
         m_trace->setLens(nullptr, nullptr);
     if (isVisible())
-        compute();
+        m_typing.start();
 }
 
 void LensView::setFigureStyle(const FigureStyle& style)
@@ -130,7 +139,7 @@ std::optional<core::LogitLens> LensView::lens() const
 
 bool LensView::isComputing() const
 {
-    return m_job && m_job->isRunning();
+    return m_typing.isActive() || (m_job && m_job->isRunning());
 }
 
 LensTraceView* LensView::createTrace(QWidget* parent)
@@ -150,6 +159,7 @@ void LensView::showEvent(QShowEvent* event)
 
 void LensView::compute()
 {
+    m_typing.stop();
     if (!m_source || !m_makeBackend)
         return;
     QString error;

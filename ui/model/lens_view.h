@@ -8,6 +8,7 @@
 #include "core/model/model_result.h"
 
 #include <QPointer>
+#include <QTimer>
 #include <QWidget>
 #include <functional>
 #include <memory>
@@ -45,7 +46,7 @@ public:
     void setFigureStyle(const FigureStyle& style);
     // The lens of the run shown, once computed (nullopt while computing, or for another run).
     std::optional<core::LogitLens> lens() const;
-    bool isComputing() const;
+    bool isComputing() const; // or about to, once typing pauses
     // The prediction panel's trace of this lens, made once with the panel as its parent.
     LensTraceView* createTrace(QWidget* parent);
     LensTraceView* trace() const { return m_trace; }
@@ -78,6 +79,7 @@ private:
     QPointer<LensJob> m_job;
     QPointer<LensTraceView> m_trace;
     FigureStyle m_style;
+    QTimer m_typing; // a pause after the latest run
 
     QLineEdit* m_token = nullptr;
     QProgressBar* m_progress = nullptr;
