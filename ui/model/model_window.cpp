@@ -9,6 +9,7 @@
 #include "ui/model/head_grid_view.h"
 #include "ui/model/head_importance_job.h"
 #include "ui/model/importance_view.h"
+#include "ui/model/kv_cache_view.h"
 #include "ui/model/matrix_panels_view.h"
 #include "ui/model/model_head_panel.h"
 #include "ui/model/model_load_job.h"
@@ -66,7 +67,16 @@ namespace attn::ui {
 
 namespace {
 
-enum Tab { HeadTab, PipelineTab, LinesTab, DifferenceTab, RolloutTab, ImportanceTab, GenerateTab };
+enum Tab {
+    HeadTab,
+    PipelineTab,
+    LinesTab,
+    DifferenceTab,
+    RolloutTab,
+    ImportanceTab,
+    GenerateTab,
+    KvCacheTab
+};
 
 // What a newly opened model starts with: the sentence last used with it, else a sample that
 // shows its prediction (a [MASK] for a masked model).
@@ -226,6 +236,22 @@ void ModelWindow::buildViews()
     m_generate->setObjectName(QStringLiteral("generateView"));
     generatePage->setWidget(m_generate);
     m_tabs->addTab(generatePage, tr("&Generate"));
+    auto* kvPage = new QScrollArea(m_tabs);
+    kvPage->setWidgetResizable(true);
+    kvPage->setFrameShape(QFrame::NoFrame);
+    m_kvCache = new KvCacheView(kvPage);
+    m_kvCache->setObjectName(QStringLiteral("kvCacheView"));
+    kvPage->setWidget(m_kvCache);
+    m_tabs->addTab(kvPage, tr("&KV Cache"));
+    m_tabs->setTabToolTip(KvCacheTab, tr("What a causal model keeps of earlier tokens so that the "
+                                         "next one costs one row per layer"));
+    // The grid follows the step the Generate tab shows, the newest token's row in every head.
+    connect(m_generate, &GenerateView::tokensShown, this,
+            [this](const std::vector<core::Token>& tokens) {
+                m_followTokens = tokens;
+                m_document.setFocusToken(int(tokens.size()) - 1);
+                requestCompute();
+            });
     m_tabs->setTabToolTip(
         HeadTab, tr("The selected head's attention weights: queries as rows, keys as columns"));
     m_tabs->setTabToolTip(
@@ -464,6 +490,7 @@ void ModelWindow::connectDocument()
 {
     connect(&m_document, &ModelDocument::modelChanged, this, [this] {
         m_importanceJob.reset(); // ranks the heads of the model before
+        m_followTokens.clear();
         m_importanceResult.reset();
         m_importanceFor.reset();
         m_importance->clear();
@@ -474,6 +501,7 @@ void ModelWindow::connectDocument()
         updateStatus();
     });
     connect(&m_document, &ModelDocument::textChanged, this, [this] {
+        m_followTokens.clear();
         if (m_text->text() != m_document.text())
             m_text->setText(m_document.text());
         m_compare.reset();
@@ -732,6 +760,7 @@ void ModelWindow::requestCompute()
         ModelComputeRequest request;
         request.model = m_document.model();
         request.text = m_document.text();
+        request.tokens = m_followTokens;
         request.interventions = m_document.interventions();
         request.detailLayer = m_document.selectedLayer();
         if (m_tabs->currentIndex() == DifferenceTab) {
@@ -789,6 +818,7 @@ void ModelWindow::onComputeFinished(const ModelComputeReply& reply)
     m_detail = reply.detail;
     m_detailLayer = reply.detailLayer;
     m_detailFor = reply.result;
+    m_kvCache->setRun(reply.result, reply.cachedPositions, reply.milliseconds);
     m_document.setResults(reply.result, reply.baseline); // -> showResult
 }
 
@@ -815,8 +845,9 @@ void ModelWindow::showResult()
         return;
     }
     m_grid->setResult(result);
-    m_generate->setSource(
-        result, [this] { return makeBackend(m_backends, m_choice, m_selector, nullptr); });
+    if (m_followTokens.empty()) // else the grid shows a step of what Generate wrote
+        m_generate->setSource(
+            result, [this] { return makeBackend(m_backends, m_choice, m_selector, nullptr); });
     updateGridOptions();
     m_predictions->setResults(result, m_document.baseline());
     updateTokens();
@@ -946,6 +977,8 @@ void ModelWindow::showSelection()
         tr("Attention rollout (Abnar & Zuidema 2020): residual included, layers multiplied from "
            "the bottom"));
     m_importance->panels()->setFigureStyle(style);
+    m_kvCache->setFigureStyle(style);
+    m_kvCache->setSelection(layer, head);
     if (m_importanceResult)
         m_importance->setImportance(
             m_importanceResult, defaultModelFigureTitle(ModelFigure::Importance, figureSource()),

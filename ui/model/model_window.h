@@ -37,6 +37,7 @@ class HeadGridView;
 class HeadImportanceJob;
 class HeatmapView;
 class GenerateView;
+class KvCacheView;
 class ImportanceView;
 class LinesView;
 class MatrixPanelsView;
@@ -223,6 +224,9 @@ private:
     MatrixPanelsView* m_rollout = nullptr;
     ImportanceView* m_importance = nullptr;
     GenerateView* m_generate = nullptr;
+    KvCacheView* m_kvCache = nullptr;
+    // The Generate tab's step the grid follows (its tokens, not the sentence's); empty: none.
+    std::vector<core::Token> m_followTokens;
     QLineEdit* m_text = nullptr;
     TokenFocusBar* m_tokens = nullptr;
     PredictionsView* m_predictions = nullptr;
