@@ -5,7 +5,8 @@
 # model-window.png: the tiny GPT-2 test checkpoint (real GPT-2 tokenizer, random weights), the
 # grid, the predictions and head 1 of layer 1. model-grid-12x12.png: a random checkpoint with
 # GPT-2's shapes (12 layers x 12 heads; its tokenizer has no merges, one token per byte),
-# written by attention-bench, at 1920x1080. model-rollout.png: the Rollout tab.
+# written by attention-bench, at 1920x1080. model-rollout.png: the Rollout tab. model-kv-cache.png:
+# the KV Cache tab on the tiny Llama test checkpoint (grouped-query heads).
 # seq2seq-dates.png: the sequence-to-sequence window (below).
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -22,6 +23,7 @@ shot() { # NAME TAB ARGS...
 
 shot model-window.png 0 --model "$root/tests/data/models/gpt2" --text "The cat sat on the"
 shot model-rollout.png 4 --model "$root/tests/data/models/gpt2" --text "The cat sat on the"
+shot model-kv-cache.png 7 --model "$root/tests/data/models/llama" --text "The cat sat on the mat and"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -131,17 +131,25 @@ void paintKvCacheFigure(QPainter& painter, const QRectF& target, const KvCacheFi
     bold.setBold(true);
     const QFontMetricsF metrics(font, painter.device());
     const double line = metrics.height();
+    const int wrap = Qt::AlignLeft | Qt::TextWordWrap;
+    // Text wrapped to the figure's width: returns its height.
+    auto paragraph = [&](double top, const QString& text, const QFont& with) {
+        painter.setFont(with);
+        const QRectF room(target.left(), top, target.width(), target.height());
+        const QRectF used = painter.boundingRect(room, wrap, text);
+        painter.drawText(room, wrap, text);
+        return used.height();
+    };
     double y = target.top();
     painter.setPen(style.text);
-    painter.setFont(bold);
-    painter.drawText(QRectF(target.left(), y, target.width(), line), Qt::AlignLeft,
-                     figure.title.isEmpty()
-                         ? KvCacheView::tr("Layer %1 · head %2 · what the newest token meets")
-                               .arg(layer + 1)
-                               .arg(head + 1)
-                         : figure.title);
-    y += line * 1.3;
-    painter.setFont(font);
+    y += paragraph(y,
+                   figure.title.isEmpty()
+                       ? KvCacheView::tr("Layer %1 · head %2 · what the newest token meets")
+                             .arg(layer + 1)
+                             .arg(head + 1)
+                       : figure.title,
+                   bold) +
+         line * 0.3;
     const QString shared =
         group > 1 ? KvCacheView::tr("Query head %1 reads key/value head %2, shared by query "
                                     "heads %3 to %4 (grouped-query attention).")
@@ -150,8 +158,20 @@ void paintKvCacheFigure(QPainter& painter, const QRectF& target, const KvCacheFi
                         .arg(kvHead * group + 1)
                         .arg(kvHead * group + group)
                   : KvCacheView::tr("Each head has keys and values of its own.");
-    painter.drawText(QRectF(target.left(), y, target.width(), line), Qt::AlignLeft, shared);
-    y += line * 1.6;
+    y += paragraph(y, shared, font) + line * 0.6;
+    const QString earlier =
+        first > 0 ? KvCacheView::tr(" (the %1 earlier rows are not drawn)").arg(first) : QString();
+    const QString legend =
+        KvCacheView::tr("Rows 1 to %1: keys (K) and values (V) kept from earlier steps%2. Row %3 "
+                        "(framed): the newest token, the only row computed now; its query meets "
+                        "every cached key. Colours: each matrix's values, blue negative, red "
+                        "positive.")
+            .arg(t - 1)
+            .arg(earlier)
+            .arg(t);
+    const double footer =
+        painter.boundingRect(QRectF(0, 0, target.width(), target.height()), wrap, legend).height() +
+        line * 0.6;
 
     // Columns: token | K (d_head cells) | V (d_head cells) | the newest query's weight.
     double labelWidth = metrics.horizontalAdvance(KvCacheView::tr("token"));
@@ -162,7 +182,6 @@ void paintKvCacheFigure(QPainter& painter, const QRectF& target, const KvCacheFi
     labelWidth = std::min(labelWidth, target.width() * 0.2) + line * 0.5;
     const double gap = line;
     const double barWidth = std::max(target.width() * 0.25, line * 6);
-    const double footer = line * 2.6;
     const double rowHeight = std::clamp(
         (target.bottom() - y - line * 1.4 - footer) / std::max(1, shown), 2.0, line * 1.3);
     const double matrixRoom = target.width() - labelWidth - barWidth - 3 * gap;
@@ -173,14 +192,16 @@ void paintKvCacheFigure(QPainter& painter, const QRectF& target, const KvCacheFi
     const double barLeft = vLeft + cell * double(values.cols()) + gap;
 
     painter.setPen(style.text);
-    painter.drawText(QRectF(target.left(), y, labelWidth, line), Qt::AlignLeft,
-                     KvCacheView::tr("token"));
-    painter.drawText(QRectF(kLeft, y, std::max(cell * double(keys.cols()), line * 4), line),
-                     Qt::AlignLeft, KvCacheView::tr("K (cached keys)"));
-    painter.drawText(QRectF(vLeft, y, std::max(cell * double(values.cols()), line * 4), line),
-                     Qt::AlignLeft, KvCacheView::tr("V (cached values)"));
-    painter.drawText(QRectF(barLeft, y, barWidth, line), Qt::AlignLeft,
-                     KvCacheView::tr("weight of the newest query"));
+    painter.setFont(font);
+    // Headers cut to their column (a narrow figure's d_head cells are narrower than the words).
+    auto header = [&](double left, double width, const QString& text) {
+        painter.drawText(QRectF(left, y, width, line), Qt::AlignLeft,
+                         metrics.elidedText(text, Qt::ElideRight, width));
+    };
+    header(target.left(), labelWidth, KvCacheView::tr("token"));
+    header(kLeft, vLeft - kLeft - gap / 2, KvCacheView::tr("K (keys)"));
+    header(vLeft, barLeft - vLeft - gap / 2, KvCacheView::tr("V (values)"));
+    header(barLeft, target.right() - barLeft, KvCacheView::tr("the newest query's weight"));
     y += line * 1.4;
 
     const double kScale = std::max(1e-12f, keys.middleRows(first, shown).cwiseAbs().maxCoeff());
@@ -222,16 +243,7 @@ void paintKvCacheFigure(QPainter& painter, const QRectF& target, const KvCacheFi
         QRectF(target.left(), newestTop - 1, barLeft - target.left() - gap / 2, rowHeight + 1));
     y += shown * rowHeight + line * 0.6;
     painter.setPen(style.text);
-    const QString earlier =
-        first > 0 ? KvCacheView::tr(" (the %1 earlier rows are not drawn)").arg(first) : QString();
-    painter.drawText(
-        QRectF(target.left(), y, target.width(), footer), Qt::AlignLeft | Qt::TextWordWrap,
-        KvCacheView::tr("Rows 1 to %1: keys and values kept from earlier steps%2. Row %3 (framed): "
-                        "the newest token, the only row computed now; its query meets every "
-                        "cached key. Colours: each matrix's values, blue negative, red positive.")
-            .arg(t - 1)
-            .arg(earlier)
-            .arg(t));
+    paragraph(y, legend, font);
     painter.restore();
 }
 
@@ -275,15 +287,15 @@ KvCacheView::KvCacheView(QWidget* parent) : QWidget(parent)
     m_cost->setObjectName(QStringLiteral("kvCacheCost"));
     m_cost->setWordWrap(true);
     m_cost->setToolTip(
-        tr("Floating-point operations of the matrix products, 2 per multiply-add, per layer for "
-           "n query rows meeting K key cells in all:\n"
-           "2·n·d·(h + 2g)·d_head (Q, K, V) + 2·h·d_head·K·2 (scores, weights × V)\n"
-           "+ 2·n·h·d_head·d (W_O) + 2·n·d·d_ff·m (feed-forward, m = 3 when gated, else 2),\n"
+        tr("<p>Floating-point operations of the matrix products, 2 per multiply-add, per layer "
+           "for n query rows meeting K key cells in all:<br>"
+           "2·n·d·(h + 2g)·d_head (Q, K, V) + 2·h·d_head·K·2 (scores, weights × V)<br>"
+           "+ 2·n·h·d_head·d (W_O) + 2·n·d·d_ff·m (feed-forward, m = 3 when gated, else 2),<br>"
            "times the layers, plus 2·d·vocab for the logits. With the cache n = 1 and K = T; "
-           "without it n = T and K = T(T + 1)/2. Norms and softmax are left out."));
+           "without it n = T and K = T(T + 1)/2. Norms and softmax are left out.</p>"));
     m_figure = new KvFigureWidget(this);
     m_figure->setObjectName(QStringLiteral("kvCacheFigure"));
-    m_export = new QPushButton(tr("&Export Figure…"), this);
+    m_export = new QPushButton(tr("E&xport Figure…"), this);
     m_export->setObjectName(QStringLiteral("kvCacheExport"));
     m_export->setToolTip(tr("The cached rows of the selected head as PDF, SVG or PNG"));
     connect(m_export, &QPushButton::clicked, this, [this] {
