@@ -23,7 +23,7 @@ else
 fi
 ln -sfn "$root/../shared" "$work/shared" 2>/dev/null || true
 cmake -S "$src" -B "$bin" -G Ninja -DCMAKE_BUILD_TYPE=Release -DATTN_BUILD_TESTS=ON >"$work/configure.log"
-targets=$(cd "$src/tests/core" && ls tst_*.cpp | sed 's/\.cpp$//')
+targets=$(cd "$src/tests/core" && ls ./*/tst_*.cpp | sed "s|.*/||; s/\.cpp$//")
 
 run_suite() {
   # shellcheck disable=SC2086 # one target per word

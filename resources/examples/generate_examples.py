@@ -8,12 +8,12 @@ Run by hand after changing an example, never by the build:
 Standard library only. Before writing, every hand-designed property (who attends to whom,
 which cells a mask empties) is checked with the small reference implementation below, so a
 broken design fails here rather than in a lecture. Examples with hashed embeddings cannot be
-checked here (the hash lives in core/); tests/core/tst_examples.cpp checks all of them on
+checked here (the hash lives in core/); tests/core/scene/tst_examples.cpp checks all of them on
 the CPU backend.
 
 Each example's "claims" list every number its title and description quote, with the value
 worked out independently of core (by hand, or by a separate NumPy reimplementation of core's
-hash and generator for the hashed and Xavier examples): tests/core/tst_example_claims.cpp
+hash and generator for the hashed and Xavier examples): tests/core/analysis/tst_example_claims.cpp
 recomputes each on the CPU backend and checks that no number in the text goes unclaimed.
 The app ignores the key.
 

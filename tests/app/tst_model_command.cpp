@@ -3,8 +3,8 @@
 // (tests/data/models/*/expected.json), on the CPU and on Vulkan; the predictions printed; a
 // figure of one layer; every bad input with its exit code and message.
 
-#include "core/raw_safetensors.h"
 #include "support/model_fixtures.h"
+#include "support/raw_safetensors.h"
 #include "support/run_executable.h"
 
 #include <QDir>

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Regenerates the test matrices read by tests/core/tst_matrix_io.cpp (run from this folder).
+"""Regenerates the test matrices read by tests/core/io/tst_matrix_io.cpp (run from this folder).
 
 The .npy files are written by numpy itself, so that the reader is tested against the
 reference writer (Fortran order, big-endian, format 2.0/3.0). The safetensors file is

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Greedy generation on every causal tiny checkpoint with PyTorch: the expected ids of the C++
-generation tests (tests/core/tst_generation.cpp, tests/gpu/tst_vulkan_generation.cpp).
+generation tests (tests/core/model/tst_generation.cpp, tests/gpu/tst_vulkan_generation.cpp).
 
 Run with Debian's python3-torch (1.13), no transformers needed:
     /usr/bin/python3 tests/data/models/generation_reference.py

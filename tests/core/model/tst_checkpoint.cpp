@@ -4,7 +4,7 @@
 // file), built by patching a copy of a fixture.
 #include "core/error.h"
 #include "core/model/checkpoint.h"
-#include "raw_safetensors.h"
+#include "support/raw_safetensors.h"
 
 #include <QElapsedTimer>
 #include <QTemporaryDir>

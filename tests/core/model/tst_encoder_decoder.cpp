@@ -7,8 +7,8 @@
 #include "core/error.h"
 #include "core/model/encoder_decoder.h"
 #include "core/model/model_loader.h"
-#include "core/raw_safetensors.h"
 #include "support/model_fixtures.h"
+#include "support/raw_safetensors.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -8,7 +8,7 @@
 #include "core/model/model_config.h"
 #include "core/model/model_loader.h"
 #include "core/tokenizers/hf_tokenizer.h"
-#include "raw_safetensors.h"
+#include "support/raw_safetensors.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -10,8 +10,8 @@
 #include "core/regular_file.h"
 #include "core/scene_json.h"
 #include "core/word_vectors.h"
-#include "raw_safetensors.h"
 #include "support/error_of.h"
+#include "support/raw_safetensors.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
