@@ -5,6 +5,7 @@
 #include "core/limits.h"
 #include "core/model/forward.h"
 #include "core/model/model_loader.h"
+#include "core/parallel.h"
 
 #include <algorithm>
 #include <chrono>
@@ -221,7 +222,8 @@ Matrix stacked(const Matrix& top, Eigen::Index rows, const Matrix& bottom)
 std::shared_ptr<const AttentionResult>
 extendedLayer(const Model& model, int l, const std::vector<Token>& tokens,
               const AttentionResult& earlier, int kept, const KvCache::LayerRows* added,
-              const Interventions& interventions, const Backend& backend)
+              const Interventions& interventions, const std::string& backend,
+              const std::string& device)
 {
     const int t = int(tokens.size());
     const Matrix none;
@@ -229,8 +231,8 @@ extendedLayer(const Model& model, int l, const std::vector<Token>& tokens,
     result->problem = layerProblem(
         model, l, tokens,
         stacked(earlier.problem->queryEmbedding, kept, added ? added->input : none), interventions);
-    result->backend = backend.name();
-    result->device = backend.deviceName();
+    result->backend = backend;
+    result->device = device;
     result->intermediatesKept = false;
     result->output = stacked(earlier.output, kept, added ? added->attention : none);
     for (std::size_t h = 0; h < earlier.heads.size(); ++h) {
@@ -245,8 +247,9 @@ extendedLayer(const Model& model, int l, const std::vector<Token>& tokens,
             head.rotatedQ = stacked(old.rotatedQ, kept, add ? add->rotatedQ : none);
             head.rotatedK = stacked(old.rotatedK, kept, add ? add->rotatedK : none);
         }
-        head.weights = Matrix::Zero(t, t);
+        head.weights.resize(t, t);
         head.weights.topLeftCorner(kept, kept) = old.weights.topLeftCorner(kept, kept);
+        head.weights.topRightCorner(kept, t - kept).setZero();
         if (add)
             head.weights.bottomRows(add->weights.rows()) = add->weights;
         head.output = stacked(old.output, kept, add ? add->output : none);
@@ -299,14 +302,20 @@ std::shared_ptr<const ModelResult> extendResult(const std::shared_ptr<const Mode
     result->tokens = tokens;
     result->interventions = previous->interventions;
     result->hidden.push_back(stacked(previous->hidden.front(), kept, rows.embeddings));
-    for (int l = 0; l < previous->layerCount(); ++l) {
-        const KvCache::LayerRows* layerRows =
-            added.empty() ? nullptr : &rows.layers[std::size_t(l)];
-        result->layers.push_back(extendedLayer(model, l, tokens, *previous->layers[std::size_t(l)],
-                                               kept, layerRows, result->interventions, backend));
-        result->hidden.push_back(stacked(previous->hidden[std::size_t(l) + 1], kept,
-                                         layerRows ? layerRows->output : Matrix()));
-    }
+    result->backend = backend.name();
+    result->device = backend.deviceName();
+    // A job per layer: copying every head's T x T weights is most of the work.
+    result->layers.resize(previous->layers.size());
+    parallelFor(previous->layerCount(), [&](int l, int) {
+        result->layers[std::size_t(l)] =
+            extendedLayer(model, l, tokens, *previous->layers[std::size_t(l)], kept,
+                          added.empty() ? nullptr : &rows.layers[std::size_t(l)],
+                          result->interventions, result->backend, result->device);
+    });
+    for (int l = 0; l < previous->layerCount(); ++l)
+        result->hidden.push_back(
+            stacked(previous->hidden[std::size_t(l) + 1], kept,
+                    added.empty() ? Matrix() : rows.layers[std::size_t(l)].output));
     result->finalHidden = stacked(previous->finalHidden, kept, finalRows);
     if (added.empty()) // a shorter text: its last position's logits
         logits = headLogits(w, ops, result->finalHidden.bottomRows(1));
@@ -315,8 +324,6 @@ std::shared_ptr<const ModelResult> extendResult(const std::shared_ptr<const Mode
     prediction.logits = logits;
     prediction.top = topPredictions(model, logits, options.topK);
     result->predictions.push_back(std::move(prediction));
-    result->backend = backend.name();
-    result->device = backend.deviceName();
     result->milliseconds =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     result->stages.push_back(
