@@ -179,7 +179,7 @@ void paintKvCacheFigure(QPainter& painter, const QRectF& target, const KvCacheFi
         labelWidth = std::max(
             labelWidth, metrics.horizontalAdvance(result.tokens[std::size_t(i)].text.trimmed()) +
                             metrics.horizontalAdvance(QStringLiteral("00 ")));
-    labelWidth = std::min(labelWidth, target.width() * 0.2) + line * 0.5;
+    labelWidth = std::min(labelWidth, target.width() * 0.3) + line * 0.5;
     const double gap = line;
     const double barWidth = std::max(target.width() * 0.25, line * 6);
     const double rowHeight = std::clamp(
@@ -212,10 +212,13 @@ void paintKvCacheFigure(QPainter& painter, const QRectF& target, const KvCacheFi
         const double top = y + (i - first) * rowHeight;
         if (labels) {
             painter.setPen(i == t - 1 ? style.accent : style.text);
-            painter.drawText(QRectF(target.left(), top, labelWidth - line * 0.3, rowHeight),
+            // A long token is cut at its end, never its number.
+            const double room = labelWidth - line * 0.3;
+            painter.drawText(QRectF(target.left(), top, room, rowHeight),
                              Qt::AlignRight | Qt::AlignVCenter,
-                             QStringLiteral("%1 %2").arg(i + 1).arg(
-                                 result.tokens[std::size_t(i)].text.trimmed()));
+                             metrics.elidedText(QStringLiteral("%1 %2").arg(i + 1).arg(
+                                                    result.tokens[std::size_t(i)].text.trimmed()),
+                                                Qt::ElideRight, room));
         }
         painter.setPen(Qt::NoPen);
         for (int c = 0; c < keys.cols(); ++c)
