@@ -208,7 +208,16 @@ private slots:
         QVERIFY(m_window->computeController()->cachedRuns() > cached);
         compareWithWholeForward(*shown);
 
-        // Typing ends the following: the sentence's own run again.
+        // A head switched off ends the following (the next Generate starts from the sentence
+        // with it off); so does typing.
+        m_window->document()->setHeadOff(0, 1, true);
+        waitUpToDate();
+        QCOMPARE(m_window->document()->result()->tokens,
+                 core::modelTokens(*llama(), QStringLiteral("The cat sat")));
+        generate->scrubber()->setValue(2);
+        waitUpToDate();
+        QCOMPARE(m_window->document()->result()->tokens.size(), std::size_t(4 + 2));
+        QCOMPARE(m_window->document()->result()->interventions.headsOff.size(), std::size_t(1));
         m_window->document()->setText(QStringLiteral("The cat"));
         waitUpToDate();
         QCOMPARE(m_window->document()->result()->tokens,

@@ -508,6 +508,7 @@ void ModelWindow::connectDocument()
         requestCompute();
     });
     connect(&m_document, &ModelDocument::interventionsChanged, this, [this] {
+        m_followTokens.clear(); // the sentence again, which the next Generate starts from
         m_compare.reset();
         requestCompute();
         updateGridOptions();
@@ -888,6 +889,8 @@ void ModelWindow::updateGridOptions()
         notes << (off.size() == 1 ? tr("1 head off") : tr("%1 heads off").arg(off.size()));
     if (edited > 0)
         notes << (edited == 1 ? tr("1 head edited") : tr("%1 heads edited").arg(edited));
+    if (!m_followTokens.empty())
+        notes.prepend(tr("a step of Generate: its newest token's row"));
     m_gridNote->setText(notes.isEmpty() ? tr("(click a head; its box switches it off)")
                                         : notes.join(QStringLiteral(" · ")));
     m_resetAction->setEnabled(!m_document.interventions().empty());
