@@ -106,6 +106,11 @@ private slots:
         compareWithWholeForward(*shown);
         QVERIFY2(m_view->costLabel()->text().contains(QStringLiteral("through the cache")),
                  qPrintable(m_view->costLabel()->text()));
+        QVERIFY2(m_window->timeLabel()->text().endsWith(
+                     QStringLiteral("(positions %1–%2, the earlier ones from the key/value cache)")
+                         .arg(last.cachedPositions + 1)
+                         .arg(shown->tokens.size())),
+                 qPrintable(m_window->timeLabel()->text()));
 
         // An earlier word edited: computed from there on (the shared "<s> The" kept).
         m_window->document()->setText(QStringLiteral("The dog sat on the"));

@@ -64,6 +64,8 @@ public:
     // (0: a whole forward), `milliseconds` on the worker.
     void setRun(std::shared_ptr<const core::ModelResult> result, int cachedPositions,
                 double milliseconds);
+    const std::shared_ptr<const core::ModelResult>& result() const { return m_result; }
+    int cachedPositions() const { return m_cachedPositions; }
     void setSelection(int layer, int head);
     void setFigureStyle(const FigureStyle& style);
     KvCacheFigure figure() const;

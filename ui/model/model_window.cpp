@@ -1042,7 +1042,14 @@ void ModelWindow::updateStatus()
             .arg(backend, device, m_backendNotice.isEmpty() ? why : m_backendNotice));
     if (result) {
         const int first = result->firstComputedLayer;
-        const QString layers = first == 0 ? tr("every layer")
+        const int cached = m_kvCache->result() == result ? m_kvCache->cachedPositions() : 0;
+        const bool shorter = cached >= int(result->tokens.size()); // only the logits
+        const QString layers = shorter      ? tr("the prediction only")
+                               : cached > 0 ? tr("positions %1–%2, the earlier ones from the "
+                                                 "key/value cache")
+                                                  .arg(cached + 1)
+                                                  .arg(result->tokens.size())
+                               : first == 0 ? tr("every layer")
                                : first >= result->layerCount()
                                    ? tr("the prediction only")
                                    : tr("layers %1–%2").arg(first + 1).arg(result->layerCount());
