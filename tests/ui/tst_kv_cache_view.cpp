@@ -145,6 +145,13 @@ private slots:
         // Without: n = 6 rows meeting 6*7/2 = 21 key cells per head:
         // 6*4096 + 2*4*8*21*2 + 6*2048 + 6*15360 = 24576 + 2688 + 12288 + 92160 = 131712.
         QCOMPARE(ui::stepFlops(c, 6, false), 2.0 * 131712 + 28608);
+        // A sliding window of 4 (Mistral's kind) caps each row's keys: the newest meets 4, the
+        // whole forward's rows 1 + 2 + 3 + 4 + 4 + 4 = 18, so 2*4*8*4*2 = 512 and 2*4*8*18*2 =
+        // 2304.
+        core::ModelConfig windowed = c;
+        windowed.slidingWindow = 4;
+        QCOMPARE(ui::stepFlops(windowed, 6, true), 2.0 * (4096 + 512 + 2048 + 15360) + 28608);
+        QCOMPARE(ui::stepFlops(windowed, 6, false), 2.0 * (24576 + 2304 + 12288 + 92160) + 28608);
 
         // What the tab says for the run shown (<s> The cat sat: 4 tokens, 1024 bytes).
         QCOMPARE(m_window->document()->result()->tokens.size(), std::size_t(4));
