@@ -123,6 +123,9 @@ private slots:
         // word typed after it extends that run through the cache too.
         m_window->document()->setHeadOff(1, 2, true);
         waitUpToDate();
+        QVERIFY2(m_view->costLabel()->text().contains(
+                     QStringLiteral("layers 2 to 2 computed again after an intervention")),
+                 qPrintable(m_view->costLabel()->text()));
         const int cached = controller->cachedRuns();
         m_window->document()->setText(QStringLiteral("The dog sat on the mat"));
         waitUpToDate();

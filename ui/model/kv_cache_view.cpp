@@ -330,7 +330,7 @@ void KvCacheView::setRun(std::shared_ptr<const core::ModelResult> result, int ca
             m_cachedMs = milliseconds;
             m_cachedComputed = t - cachedPositions;
             m_cachedTokens = t;
-        } else {
+        } else if (result->firstComputedLayer == 0) {
             m_wholeMs = milliseconds;
             m_wholeTokens = t;
         }
@@ -433,6 +433,12 @@ void KvCacheView::update()
                       .arg(t - m_cachedPositions)
                       .arg(t)
                       .arg(m_cachedPositions)
+            : m_result->firstComputedLayer > 0
+                ? tr("Measured: this run took %1 ms, layers %2 to %3 computed again after an "
+                     "intervention.")
+                      .arg(QString::number(m_milliseconds, 'f', 2))
+                      .arg(m_result->firstComputedLayer + 1)
+                      .arg(m_result->layerCount())
                 : tr("Measured: this run took %1 ms, a whole forward of %2 positions.")
                       .arg(QString::number(m_milliseconds, 'f', 2))
                       .arg(t);
