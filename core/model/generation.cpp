@@ -46,15 +46,6 @@ std::vector<float> toFloat(const std::vector<double>& values)
     return {values.begin(), values.end()};
 }
 
-Token tokenOf(const HfTokenizer& tokenizer, int id)
-{
-    const bool named = id < tokenizer.vocabSize() && !tokenizer.pieceOf(id).isEmpty();
-    Token token(named ? tokenizer.displayText(id) : QStringLiteral("[id %1]").arg(id), -1, 0);
-    token.id = id;
-    token.piece = named ? tokenizer.pieceOf(id) : QString();
-    return token;
-}
-
 std::vector<int> idsOf(const std::vector<Token>& tokens)
 {
     std::vector<int> ids;
@@ -140,10 +131,10 @@ Generation fillMasks(const std::shared_ptr<const Model>& model, Generation gener
         GenerationStep step = choose(best->logits, idsOf(generation.tokens), settings, random);
         step.position = best->position;
         step.top = best->top;
-        step.text = tokenOf(tokenizer, step.tokenId).text;
+        step.text = generatedToken(tokenizer, step.tokenId).text;
         if (settings.keepResults)
             step.result = result;
-        generation.tokens[std::size_t(step.position)] = tokenOf(tokenizer, step.tokenId);
+        generation.tokens[std::size_t(step.position)] = generatedToken(tokenizer, step.tokenId);
         generation.generated.push_back(step.tokenId);
         generation.steps.push_back(std::move(step));
         generation.continuation = tokenizer.decode(idsOf(generation.tokens));
@@ -157,6 +148,15 @@ Generation fillMasks(const std::shared_ptr<const Model>& model, Generation gener
 }
 
 } // namespace
+
+Token generatedToken(const HfTokenizer& tokenizer, int id)
+{
+    const bool named = id < tokenizer.vocabSize() && !tokenizer.pieceOf(id).isEmpty();
+    Token token(named ? tokenizer.displayText(id) : QStringLiteral("[id %1]").arg(id), -1, 0);
+    token.id = id;
+    token.piece = named ? tokenizer.pieceOf(id) : QString();
+    return token;
+}
 
 std::vector<int> eosTokenIds(const Model& model)
 {
@@ -236,10 +236,10 @@ Generation generate(std::shared_ptr<const Model> model, const std::vector<Token>
         GenerationStep step = choose(next.logits, idsOf(generation.tokens), settings, random);
         step.position = int(generation.tokens.size());
         step.top = next.top;
-        step.text = tokenOf(tokenizer, step.tokenId).text;
+        step.text = generatedToken(tokenizer, step.tokenId).text;
         if (settings.keepResults)
             step.result = result;
-        generation.tokens.push_back(tokenOf(tokenizer, step.tokenId));
+        generation.tokens.push_back(generatedToken(tokenizer, step.tokenId));
         generation.generated.push_back(step.tokenId);
         generation.steps.push_back(std::move(step));
         generation.continuation = continuationText(tokenizer, prompt, generation.generated);

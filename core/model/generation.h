@@ -12,6 +12,8 @@
 
 namespace attn::core {
 
+class HfTokenizer;
+
 struct GenerationSettings
 {
     SamplingSettings sampling;
@@ -72,6 +74,10 @@ using GenerationCallback = std::function<void(Generation&)>;
 // config.json's (a number or a list); none when neither names one. Throws Error naming the
 // file when one is not valid JSON.
 std::vector<int> eosTokenIds(const Model& model);
+
+// The token a generation step appends for vocabulary id `id`, as Generation::tokens holds it
+// ("[id 50300]" for an id the tokenizer has no text for).
+Token generatedToken(const HfTokenizer& tokenizer, int id);
 
 // Lets `model` write after `prompt`: each step runs the model (with `interventions` on, so
 // heads switched off stay off), applies settings.sampling to the last position's logits and

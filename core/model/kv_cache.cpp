@@ -5,8 +5,10 @@
 #include "core/limits.h"
 #include "core/model/forward.h"
 #include "core/model/model_loader.h"
+#include "core/parallel.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 namespace attn::core {
@@ -78,8 +80,9 @@ std::int64_t KvCache::bytes() const
 
 // The new rows' attention output (n x d_model): for each head, the new queries against every
 // cached and new key, softmax over the keys the mask leaves (Vaswani et al. 2017, eq. 1), the
-// heads concatenated (those switched off as zeros) and projected by W_O.
-Matrix KvCache::attend(Layer& layer, const Matrix& x) const
+// heads concatenated (those switched off as zeros) and projected by W_O. With `kept`, each
+// head's new rows as a whole forward keeps them (also a switched-off head's).
+Matrix KvCache::attend(Layer& layer, const Matrix& x, std::vector<HeadResult>* kept) const
 {
     const Problem& p = *layer.problem;
     const ModelWeights& w = *p.weights;
@@ -87,23 +90,41 @@ Matrix KvCache::attend(Layer& layer, const Matrix& x) const
     const int first = m_length; // the position of the first new row
     const float scale = p.scoreScale();
     Matrix heads = Matrix::Zero(n, Eigen::Index(w.headCount()) * w.dV);
+    if (kept)
+        kept->assign(std::size_t(w.headCount()), HeadResult{});
     for (int h = 0; h < w.headCount(); ++h) {
         const HeadWeights& head = w.heads[std::size_t(h)];
+        HeadResult* out = kept ? &(*kept)[std::size_t(h)] : nullptr;
         Matrix q = project(x, head.Wq, head.bq);
         Matrix k = project(x, head.Wk, head.bk);
+        Matrix v = project(x, head.Wv, head.bv);
+        if (out) {
+            out->enabled = head.enabled;
+            out->Q = q;
+            out->K = k;
+            out->V = v;
+        }
         if (p.rotary.enabled()) {
             RotarySpec at = p.rotary;
             at.firstPosition = first;
             q = rotateHalf(q, at);
             k = rotateHalf(k, at);
+            if (out) {
+                out->rotatedQ = q;
+                out->rotatedK = k;
+            }
         }
         appendRows(layer.keys[std::size_t(h)], k);
-        appendRows(layer.values[std::size_t(h)], project(x, head.Wv, head.bv));
-        if (!head.enabled)
+        appendRows(layer.values[std::size_t(h)], v);
+        if (!head.enabled && !out)
             continue;
         const Matrix& keys = layer.keys[std::size_t(h)];
         const Matrix& values = layer.values[std::size_t(h)];
         Matrix scores = (q * scale) * keys.transpose(); // n x (first + n)
+        if (out) {
+            out->weights = Matrix::Zero(n, first + n);
+            out->output.resize(n, w.dV);
+        }
         for (int i = 0; i < n; ++i) {
             const int position = first + i;
             // Causal: keys up to the query's own position; a causal window W: the last W + 1.
@@ -113,7 +134,13 @@ Matrix KvCache::attend(Layer& layer, const Matrix& x) const
             const float max = row.maxCoeff();
             Eigen::RowVectorXf e = (row.array() - max).exp();
             e /= e.sum();
-            heads.block(i, Eigen::Index(h) * w.dV, 1, w.dV) = e * values.middleRows(lo, count);
+            const Eigen::RowVectorXf o = e * values.middleRows(lo, count);
+            if (out) {
+                out->weights.row(i).segment(lo, count) = e;
+                out->output.row(i) = o;
+            }
+            if (head.enabled)
+                heads.block(i, Eigen::Index(h) * w.dV, 1, w.dV) = o;
         }
     }
     Matrix out = heads * w.Wo;
@@ -122,8 +149,22 @@ Matrix KvCache::attend(Layer& layer, const Matrix& x) const
     return out;
 }
 
+void KvCache::truncate(int length)
+{
+    if (m_broken)
+        throw Error("the key/value cache was left half-way by a cancelled step");
+    length = std::clamp(length, 0, m_length);
+    for (Layer& layer : m_layers) {
+        for (Matrix& keys : layer.keys)
+            keys.conservativeResize(length, keys.cols());
+        for (Matrix& values : layer.values)
+            values.conservativeResize(length, values.cols());
+    }
+    m_length = length;
+}
+
 RowVector KvCache::append(const std::vector<Token>& tokens, BlockOps& ops,
-                          const std::atomic<bool>* cancel)
+                          const std::atomic<bool>* cancel, AppendedRows* rows)
 {
     if (m_broken)
         throw Error("the key/value cache was left half-way by a cancelled step");
@@ -139,17 +180,155 @@ RowVector KvCache::append(const std::vector<Token>& tokens, BlockOps& ops,
 
     // The new rows' embeddings (their ids checked there), at their own positions.
     Matrix x = embed(model, tokens, ops, m_length);
+    if (rows) {
+        rows->embeddings = x;
+        rows->layers.clear();
+    }
     m_broken = true; // until every layer has its new rows
     for (std::size_t l = 0; l < w.layers.size(); ++l) {
         if (cancel && cancel->load())
             throw Cancelled();
         // As runModel does it, on the new rows against the cached ones.
         const int layer = int(l);
-        x = finishLayer(w, layer, ops, x, attend(m_layers[l], attentionInput(w, layer, ops, x)));
+        LayerRows* kept = rows ? &rows->layers.emplace_back() : nullptr;
+        Matrix input = attentionInput(w, layer, ops, x);
+        Matrix attention = attend(m_layers[l], input, kept ? &kept->heads : nullptr);
+        x = finishLayer(w, layer, ops, x, attention);
+        if (kept) {
+            kept->input = std::move(input);
+            kept->attention = std::move(attention);
+            kept->output = x;
+        }
     }
     m_length += n;
     m_broken = false;
     return headLogits(w, ops, finalNorm(w, ops, x.bottomRows(1)));
+}
+
+namespace {
+
+// The first `rows` rows of `top` with `bottom` below them.
+Matrix stacked(const Matrix& top, Eigen::Index rows, const Matrix& bottom)
+{
+    Matrix m(rows + bottom.rows(), top.cols());
+    m.topRows(rows) = top.topRows(rows);
+    if (bottom.rows())
+        m.bottomRows(bottom.rows()) = bottom;
+    return m;
+}
+
+// Layer l's result for every position: the first `kept` rows of the earlier run's, the new
+// rows below; the weights T x T with the earlier rows' (zero past their own position).
+std::shared_ptr<const AttentionResult>
+extendedLayer(const Model& model, int l, const std::vector<Token>& tokens,
+              const AttentionResult& earlier, int kept, const KvCache::LayerRows* added,
+              const Interventions& interventions, const std::string& backend,
+              const std::string& device)
+{
+    const int t = int(tokens.size());
+    const Matrix none;
+    auto result = std::make_shared<AttentionResult>();
+    result->problem = layerProblem(
+        model, l, tokens,
+        stacked(earlier.problem->queryEmbedding, kept, added ? added->input : none), interventions);
+    result->backend = backend;
+    result->device = device;
+    result->intermediatesKept = false;
+    result->output = stacked(earlier.output, kept, added ? added->attention : none);
+    for (std::size_t h = 0; h < earlier.heads.size(); ++h) {
+        const HeadResult& old = earlier.heads[h];
+        const HeadResult* add = added ? &added->heads[h] : nullptr;
+        HeadResult head;
+        head.enabled = add ? add->enabled : old.enabled;
+        head.Q = stacked(old.Q, kept, add ? add->Q : none);
+        head.K = stacked(old.K, kept, add ? add->K : none);
+        head.V = stacked(old.V, kept, add ? add->V : none);
+        if (old.rotatedQ.size()) {
+            head.rotatedQ = stacked(old.rotatedQ, kept, add ? add->rotatedQ : none);
+            head.rotatedK = stacked(old.rotatedK, kept, add ? add->rotatedK : none);
+        }
+        head.weights.resize(t, t);
+        head.weights.topLeftCorner(kept, kept) = old.weights.topLeftCorner(kept, kept);
+        head.weights.topRightCorner(kept, t - kept).setZero();
+        if (add)
+            head.weights.bottomRows(add->weights.rows()) = add->weights;
+        head.output = stacked(old.output, kept, add ? add->output : none);
+        result->heads.push_back(std::move(head));
+    }
+    return result;
+}
+
+} // namespace
+
+std::shared_ptr<const ModelResult> extendResult(const std::shared_ptr<const ModelResult>& previous,
+                                                const std::vector<Token>& tokens, Backend& backend,
+                                                const ForwardOptions& options)
+{
+    const auto start = std::chrono::steady_clock::now();
+    if (!previous || options.keepIntermediates || options.logitsAtEveryPosition ||
+        !previous->warnings.empty() || tokens.empty() ||
+        previous->model->config().objective != Objective::CausalLm)
+        return nullptr;
+    const Model& model = *previous->model;
+    // The positions both sequences begin with.
+    const auto mismatch = std::mismatch(tokens.begin(), tokens.end(), previous->tokens.begin(),
+                                        previous->tokens.end());
+    const int kept = int(mismatch.first - tokens.begin());
+    if (kept == 0 || tokens == previous->tokens)
+        return nullptr;
+    for (const auto& layer : previous->layers)
+        if (layer->pooling.pooled || layer->diagnostics.nonFinite)
+            return nullptr;
+    std::unique_ptr<KvCache> cache = KvCache::fromResult(*previous);
+    if (!cache)
+        return nullptr;
+    cache->truncate(kept);
+
+    BlockOps& ops = backend.blockOps();
+    const TransformerWeights& w = model.weights;
+    const std::vector<Token> added(tokens.begin() + kept, tokens.end());
+    KvCache::AppendedRows rows;
+    RowVector logits;
+    Matrix finalRows;
+    if (!added.empty()) {
+        logits = cache->append(added, ops, options.cancel, &rows);
+        finalRows = finalNorm(w, ops, rows.layers.back().output);
+        if (!logits.allFinite() || !finalRows.allFinite())
+            return nullptr; // runModel says where the numbers overflowed
+    }
+
+    auto result = std::make_shared<ModelResult>();
+    result->model = previous->model;
+    result->tokens = tokens;
+    result->interventions = previous->interventions;
+    result->hidden.push_back(stacked(previous->hidden.front(), kept, rows.embeddings));
+    result->backend = backend.name();
+    result->device = backend.deviceName();
+    // A job per layer: copying every head's T x T weights is most of the work.
+    result->layers.resize(previous->layers.size());
+    parallelFor(previous->layerCount(), [&](int l, int) {
+        result->layers[std::size_t(l)] =
+            extendedLayer(model, l, tokens, *previous->layers[std::size_t(l)], kept,
+                          added.empty() ? nullptr : &rows.layers[std::size_t(l)],
+                          result->interventions, result->backend, result->device);
+    });
+    for (int l = 0; l < previous->layerCount(); ++l)
+        result->hidden.push_back(
+            stacked(previous->hidden[std::size_t(l) + 1], kept,
+                    added.empty() ? Matrix() : rows.layers[std::size_t(l)].output));
+    result->finalHidden = stacked(previous->finalHidden, kept, finalRows);
+    if (added.empty()) // a shorter text: its last position's logits
+        logits = headLogits(w, ops, result->finalHidden.bottomRows(1));
+    PositionPrediction prediction;
+    prediction.position = int(tokens.size()) - 1;
+    prediction.logits = logits;
+    prediction.top = topPredictions(model, logits, options.topK);
+    result->predictions.push_back(std::move(prediction));
+    result->milliseconds =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    result->stages.push_back(
+        {"new positions against the cached keys and values", result->milliseconds});
+    return result;
 }
 
 } // namespace attn::core

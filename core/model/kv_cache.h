@@ -1,7 +1,9 @@
 #pragma once
 
+#include "core/backend.h"
 #include "core/block_ops.h"
 #include "core/matrix.h"
+#include "core/model/forward.h"
 #include "core/model/model_result.h"
 
 #include <atomic>
@@ -30,6 +32,9 @@ public:
     static std::unique_ptr<KvCache> fromResult(const ModelResult& result);
 
     int length() const { return m_length; }
+    // Keeps the keys and values of the first `length` positions only: a text edited at that
+    // position is appended again from there.
+    void truncate(int length);
     // Bytes of keys and values held, for every layer and head.
     std::int64_t bytes() const;
 
@@ -37,8 +42,22 @@ public:
     // feed-forward networks and logits, and keeps their keys and values. Returns the logits of
     // the last new token (1 x vocab). Throws Error past the model's context, Cancelled when
     // `cancel` becomes true (checked before each layer; the cache is then unusable).
+    // With `rows`, also what the new rows computed, for a caller that builds the whole
+    // forward's result from them (extendResult).
+    struct LayerRows
+    {
+        Matrix input;                  // n x d_model: the attention's (normalised) input
+        std::vector<HeadResult> heads; // Q, K, V, rotated Q and K, weights (n x length), output
+        Matrix attention;              // n x d_model: the heads concatenated, times W_O
+        Matrix output;                 // n x d_model: the layer's output
+    };
+    struct AppendedRows
+    {
+        Matrix embeddings; // n x d_model: what the first layer reads
+        std::vector<LayerRows> layers;
+    };
     RowVector append(const std::vector<Token>& tokens, BlockOps& ops,
-                     const std::atomic<bool>* cancel = nullptr);
+                     const std::atomic<bool>* cancel = nullptr, AppendedRows* rows = nullptr);
 
 private:
     struct Layer
@@ -48,12 +67,23 @@ private:
         std::vector<Matrix> values;             // per head: length x d_v
     };
 
-    Matrix attend(Layer& layer, const Matrix& x) const;
+    Matrix attend(Layer& layer, const Matrix& x, std::vector<HeadResult>* kept) const;
 
     std::shared_ptr<const Model> m_model;
     std::vector<Layer> m_layers;
     int m_length = 0;
     bool m_broken = false; // an append stopped half-way
 };
+
+// runModel's result for `tokens` (without intermediates) from an earlier run of the same causal
+// model with the same interventions: the positions both begin with are taken from `previous` (a
+// causal model's row never depends on a later token), the others computed against the cached
+// keys and values. Typing at the end computes the new positions alone; an edit at position i
+// computes from i on. Null where that cannot give runModel's result: what fromResult refuses,
+// options that ask for every intermediate or every position's logits, pooled weights, a run
+// with warnings, no position in common, or non-finite numbers in the new rows.
+std::shared_ptr<const ModelResult> extendResult(const std::shared_ptr<const ModelResult>& previous,
+                                                const std::vector<Token>& tokens, Backend& backend,
+                                                const ForwardOptions& options);
 
 } // namespace attn::core

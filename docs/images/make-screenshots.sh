@@ -8,6 +8,7 @@
 # written by attention-bench, at 1920x1080. model-rollout.png: the Rollout tab.
 # model-translate.png: the Translate tab on the tiny Marian checkpoint. model-lens.png,
 # model-patching.png, model-attribution.png: the Logit lens, Patching and Attribution tabs.
+# model-kv-cache.png: the KV Cache tab on the tiny Llama test checkpoint (grouped-query heads).
 # seq2seq-dates.png: the sequence-to-sequence window (below).
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -24,15 +25,16 @@ shot() { # NAME TAB ARGS...
 
 shot model-window.png 0 --model "$root/tests/data/models/gpt2" --text "The cat sat on the"
 shot model-rollout.png 4 --model "$root/tests/data/models/gpt2" --text "The cat sat on the"
+shot model-kv-cache.png 7 --model "$root/tests/data/models/llama" --text "The cat sat on the mat and"
 # model-translate.png: the Translate tab on the tiny Marian checkpoint, translated first.
 export ATTN_SCREENSHOT_TRANSLATE=1
-shot model-translate.png 7 --model "$root/tests/data/models/marian" --text "Hi cat"
+shot model-translate.png 8 --model "$root/tests/data/models/marian" --text "Hi cat"
 unset ATTN_SCREENSHOT_TRANSLATE
 # The Logit lens, Patching (lens_reference.py's pair, at a projector's 1024x768) and Attribution tabs.
-shot model-lens.png 8 --model "$root/tests/data/models/gpt2" --text "The cat sat on the"
+shot model-lens.png 9 --model "$root/tests/data/models/gpt2" --text "The cat sat on the"
 ATTN_SCREENSHOT_SIZE=1024x768 ATTN_SCREENSHOT_PATCHING="The cat sat on the|The dog sat on the| cat, dog" \
-  shot model-patching.png 9 --model "$root/tests/data/models/gpt2" --text "The cat sat on the"
-shot model-attribution.png 10 --model "$root/tests/data/models/gpt2" --text "The cat sat on the"
+  shot model-patching.png 10 --model "$root/tests/data/models/gpt2" --text "The cat sat on the"
+shot model-attribution.png 11 --model "$root/tests/data/models/gpt2" --text "The cat sat on the"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -120,6 +120,35 @@ private slots:
         }
     }
 
+    // The window's typing through the cache on Vulkan: a Vulkan run extended by two words (its
+    // block operations on Vulkan) shows what a whole CPU forward shows.
+    void extendedVulkanRun_data() { greedyMatchesPyTorch_data(); }
+
+    void extendedVulkanRun()
+    {
+        QFETCH(QString, name);
+        const auto model = fixture(name);
+        core::ForwardOptions options;
+        options.keepIntermediates = false;
+        const auto earlier =
+            core::runModel(model, core::modelTokens(*model, QStringLiteral("The cat sat")), {},
+                           *m_backend, options);
+        const auto tokens = core::modelTokens(*model, QStringLiteral("The cat sat on the"));
+        const auto extended = core::extendResult(earlier, tokens, *m_backend, options);
+        QVERIFY(extended);
+        QCOMPARE(extended->backend, m_backend->name());
+        core::CpuBackend cpu;
+        const auto whole = core::runModel(model, tokens, {}, cpu, options);
+        for (int l = 0; l < whole->layerCount(); ++l)
+            for (std::size_t h = 0; h < whole->layers[std::size_t(l)]->heads.size(); ++h)
+                QVERIFY(test::maxDifference(extended->layers[std::size_t(l)]->heads[h].weights,
+                                            whole->layers[std::size_t(l)]->heads[h].weights) <
+                        1e-5);
+        const core::RowVector& want = whole->predictions.back().logits;
+        const double scale = std::max(1.0, double(want.cwiseAbs().maxCoeff()));
+        QVERIFY(test::maxDifference(extended->predictions.back().logits, want) / scale < 2e-5);
+    }
+
     // The same seed draws the same tokens on both backends (the logits agree to float32
     // rounding; at temperature 0.7 no draw lands that close to a boundary here).
     void seededDrawEqualsCpu()

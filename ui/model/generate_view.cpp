@@ -251,12 +251,14 @@ void GenerateView::generate()
     for (const core::Token& token : m_source->tokens)
         ids.push_back(token.id);
     m_prompt = model.tokenizer->decode(ids);
+    m_tokens = m_source->tokens;
     showStep(0);
     m_job = std::make_unique<GenerationJob>(m_source->model, m_source->tokens,
                                             m_source->interventions, settings(), m_makeBackend());
     connect(m_job.get(), &GenerationJob::stepped, this,
             [this](const core::GenerationStep& step, const QString& text) {
                 m_steps.push_back(step);
+                m_tokens.push_back(core::generatedToken(*m_source->model->tokenizer, step.tokenId));
                 core::GenerationStep& kept = m_steps.back();
                 m_drawn.push_back(DistributionBars::barsOf(kept, *m_source->model));
                 m_kept.push_back(long(std::count_if(kept.after.begin(), kept.after.end(),
@@ -303,6 +305,10 @@ void GenerateView::showStep(int step)
 {
     const bool masked =
         m_source && m_source->model->config().objective == core::Objective::MaskedLm;
+    if (!masked && !m_tokens.empty()) {
+        const int shown = std::clamp(step, 0, int(m_steps.size()));
+        emit tokensShown({m_tokens.begin(), m_tokens.end() - (int(m_steps.size()) - shown)});
+    }
     if (step <= 0 || step > int(m_steps.size())) {
         m_text->setText(m_prompt);
         m_details->setText(m_steps.empty() ? QString()

@@ -85,6 +85,9 @@ public slots:
 
 signals:
     void finished(); // stopped, ended or failed
+    // Causal models: the tokens up to the step the slider shows (the prompt's and the chosen
+    // ones), for the grid and the head views to follow, the newest token last.
+    void tokensShown(const std::vector<attn::core::Token>& tokens);
 
 private:
     void showStep(int step); // from 1; 0: the prompt alone
@@ -99,6 +102,7 @@ private:
     // pair per step would hold 400 KB a token for GPT-2) and how many tokens the filters kept.
     std::vector<std::vector<DistributionBars::Bar>> m_drawn;
     std::vector<long> m_kept;
+    std::vector<core::Token> m_tokens; // the prompt's, then each step's
     QString m_prompt;
 
     QSpinBox* m_count = nullptr;

@@ -2,7 +2,9 @@
 
 #include "core/error.h"
 #include "core/model/forward.h"
+#include "core/model/kv_cache.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace attn::ui {
@@ -21,6 +23,12 @@ int sharedLayers(const std::shared_ptr<const core::ModelResult>& candidate,
     if (!candidate || candidate->model.get() != model || candidate->tokens != tokens)
         return -1;
     return interventions.firstDifference(candidate->interventions, candidate->layerCount());
+}
+
+// How many tokens two sequences begin with.
+int sharedPrefix(const std::vector<core::Token>& a, const std::vector<core::Token>& b)
+{
+    return int(std::mismatch(a.begin(), a.end(), b.begin(), b.end()).first - a.begin());
 }
 
 } // namespace
@@ -105,17 +113,35 @@ ModelComputeReply ModelComputeController::compute(quint64 generation,
     reply.generation = generation;
     try {
         const core::Model& model = *request.model;
-        const std::vector<core::Token> tokens = core::modelTokens(model, request.text);
+        const std::vector<core::Token> tokens =
+            request.tokens.empty() ? core::modelTokens(model, request.text) : request.tokens;
         const qint64 t = qint64(tokens.size());
         core::ForwardOptions options;
         options.topK = request.topK;
         options.cancel = cancel;
         options.keepIntermediates = false; // the selected layer's come with the detail below
 
+        int cached = 0; // positions the result took from the run before
         if (sharedLayers(m_baseline, &model, tokens, {}) < 0) {
+            // Another text: where it begins as the last one did, the cached keys and values give
+            // those positions (the baseline's, and the intervened run's when it is the same one).
+            std::shared_ptr<const core::ModelResult> baseline;
+            std::shared_ptr<const core::ModelResult> last;
+            if (m_baseline && m_baseline->model == request.model) {
+                baseline = core::extendResult(m_baseline, tokens, *m_backendInUse, options);
+                if (baseline && m_last && !request.interventions.empty() &&
+                    m_last->interventions == request.interventions &&
+                    m_last->model == request.model && m_last->tokens == m_baseline->tokens)
+                    last = core::extendResult(m_last, tokens, *m_backendInUse, options);
+                if (baseline && (request.interventions.empty() || last))
+                    cached = sharedPrefix(tokens, m_baseline->tokens);
+            }
             m_baseline.reset();
             m_last.reset();
-            m_baseline = core::runModel(request.model, tokens, {}, *m_backendInUse, options);
+            m_baseline = baseline
+                             ? baseline
+                             : core::runModel(request.model, tokens, {}, *m_backendInUse, options);
+            m_last = last;
         }
         reply.baseline = m_baseline;
         if (request.interventions.empty()) {
@@ -135,6 +161,10 @@ ModelComputeReply ModelComputeController::compute(quint64 generation,
                                           *m_backendInUse, options, previous);
         }
         m_last = reply.result;
+        if (cached > 0) { // the baseline, or the intervened run extended with it
+            reply.cachedPositions = cached;
+            ++m_cachedRuns;
+        }
         const int detail = request.detailLayer;
         if (detail >= 0 && detail < reply.result->layerCount() &&
             t * t * model.config().heads <= kKeepIntermediatesCells) {

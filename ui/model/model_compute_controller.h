@@ -13,6 +13,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 namespace attn::ui {
 
@@ -31,6 +32,9 @@ struct ModelComputeRequest
     // presentation): the run itself keeps only Q, K, V, weights and outputs, since keeping
     // every layer's scores cost a tenth of a GPT-2 forward; -1: none.
     int detailLayer = -1;
+    // When not empty, these tokens instead of the text's (the Generate tab's steps, whose
+    // tokens the text would not always give back).
+    std::vector<core::Token> tokens{};
 };
 
 struct ModelComputeReply
@@ -41,6 +45,9 @@ struct ModelComputeReply
     std::shared_ptr<const core::AttentionResult> compare; // compareLayer under the other score
     std::shared_ptr<const core::AttentionResult> detail;  // detailLayer with every intermediate
     int detailLayer = -1;
+    // The result's first positions taken from the run before through the key/value cache
+    // (core::extendResult), only the rest computed; 0: a whole forward (or a reused one).
+    int cachedPositions = 0;
     QString error;           // tokenizing or computing failed: why; empty on success
     double milliseconds = 0; // on the worker, for this request (baseline included when it ran)
 };
@@ -54,7 +61,10 @@ struct ModelComputeReply
 // - the unedited run of the sentence (the baseline the predictions are compared with) is
 //   computed once per model and sentence, and every intervened run starts from whichever
 //   earlier run (the baseline or the last one) shares the most layers with it: only the
-//   layers from the first intervened one up are computed.
+//   layers from the first intervened one up are computed;
+// - a causal model's text that keeps its beginning (typing at the end, editing a later word)
+//   reuses the earlier run's keys and values and computes only the positions from the first
+//   changed token on (core::extendResult); cachedRuns counts those runs.
 class ModelComputeController : public QObject
 {
     Q_OBJECT
@@ -74,6 +84,7 @@ public:
     bool isBusy() const { return m_worker.isBusy(); }
     int droppedReplies() const { return m_dropped; }
     int cancelledRuns() const { return m_worker.cancelledJobs(); }
+    int cachedRuns() const { return m_cachedRuns.load(); }
 
     // The backend in use ("CPU", "Vulkan") and its device; after a GPU fault the CPU's.
     QString backendName() const;
@@ -109,7 +120,8 @@ private:
     std::shared_ptr<const core::AttentionResult> m_detail;
     std::shared_ptr<const core::AttentionResult> m_detailOf;
 
-    int m_dropped = 0;            // controller thread
+    int m_dropped = 0; // controller thread
+    std::atomic<int> m_cachedRuns{0};
     LatestRequestWorker m_worker; // last: its jobs use everything above
 };
 

@@ -11,6 +11,7 @@
 #include "ui/model/head_grid_view.h"
 #include "ui/model/head_importance_job.h"
 #include "ui/model/importance_view.h"
+#include "ui/model/kv_cache_view.h"
 #include "ui/model/lens_tabs.h"
 #include "ui/model/matrix_panels_view.h"
 #include "ui/model/model_head_panel.h"
@@ -69,7 +70,16 @@ namespace attn::ui {
 
 namespace {
 
-enum Tab { HeadTab, PipelineTab, LinesTab, DifferenceTab, RolloutTab, ImportanceTab, GenerateTab };
+enum Tab {
+    HeadTab,
+    PipelineTab,
+    LinesTab,
+    DifferenceTab,
+    RolloutTab,
+    ImportanceTab,
+    GenerateTab,
+    KvCacheTab
+};
 
 // What a newly opened model starts with: the sentence last used with it, else a sample that
 // shows its prediction (a [MASK] for a masked model).
@@ -238,6 +248,22 @@ void ModelWindow::buildViews()
     m_generate->setObjectName(QStringLiteral("generateView"));
     generatePage->setWidget(m_generate);
     m_tabs->addTab(generatePage, tr("&Generate"));
+    auto* kvPage = new QScrollArea(m_tabs);
+    kvPage->setWidgetResizable(true);
+    kvPage->setFrameShape(QFrame::NoFrame);
+    m_kvCache = new KvCacheView(kvPage);
+    m_kvCache->setObjectName(QStringLiteral("kvCacheView"));
+    kvPage->setWidget(m_kvCache);
+    m_tabs->addTab(kvPage, tr("&KV Cache"));
+    m_tabs->setTabToolTip(KvCacheTab, tr("What a causal model keeps of earlier tokens so that the "
+                                         "next one costs one row per layer"));
+    // The grid follows the step the Generate tab shows, the newest token's row in every head.
+    connect(m_generate, &GenerateView::tokensShown, this,
+            [this](const std::vector<core::Token>& tokens) {
+                m_followTokens = tokens;
+                m_document.setFocusToken(int(tokens.size()) - 1);
+                requestCompute();
+            });
     // Scrolled too: its controls and figures never widen the tabs past the grid's share.
     auto* translatePage = new QScrollArea(m_tabs);
     translatePage->setWidgetResizable(true);
@@ -506,6 +532,7 @@ void ModelWindow::connectDocument()
 {
     connect(&m_document, &ModelDocument::modelChanged, this, [this] {
         m_importanceJob.reset(); // ranks the heads of the model before
+        m_followTokens.clear();
         m_importanceResult.reset();
         m_importanceFor.reset();
         m_importance->clear();
@@ -516,12 +543,14 @@ void ModelWindow::connectDocument()
         updateStatus();
     });
     connect(&m_document, &ModelDocument::textChanged, this, [this] {
+        m_followTokens.clear();
         if (m_text->text() != m_document.text())
             m_text->setText(m_document.text());
         m_compare.reset();
         requestCompute();
     });
     connect(&m_document, &ModelDocument::interventionsChanged, this, [this] {
+        m_followTokens.clear(); // the sentence again, which the next Generate starts from
         m_compare.reset();
         requestCompute();
         updateGridOptions();
@@ -778,6 +807,7 @@ void ModelWindow::requestCompute()
         ModelComputeRequest request;
         request.model = m_document.model();
         request.text = m_document.text();
+        request.tokens = m_followTokens;
         request.interventions = m_document.interventions();
         request.detailLayer = m_document.selectedLayer();
         if (m_tabs->currentIndex() == DifferenceTab) {
@@ -835,6 +865,7 @@ void ModelWindow::onComputeFinished(const ModelComputeReply& reply)
     m_detail = reply.detail;
     m_detailLayer = reply.detailLayer;
     m_detailFor = reply.result;
+    m_kvCache->setRun(reply.result, reply.cachedPositions, reply.milliseconds);
     m_document.setResults(reply.result, reply.baseline); // -> showResult
 }
 
@@ -869,8 +900,9 @@ void ModelWindow::showResult()
         return;
     }
     m_grid->setResult(result);
-    m_generate->setSource(
-        result, [this] { return makeBackend(m_backends, m_choice, m_selector, nullptr); });
+    if (m_followTokens.empty()) // else the grid shows a step of what Generate wrote
+        m_generate->setSource(
+            result, [this] { return makeBackend(m_backends, m_choice, m_selector, nullptr); });
     m_encdec->setSource(result,
                         [this] { return makeBackend(m_backends, m_choice, m_selector, nullptr); });
     m_lensTabs->setSource(
@@ -916,6 +948,8 @@ void ModelWindow::updateGridOptions()
         notes << (off.size() == 1 ? tr("1 head off") : tr("%1 heads off").arg(off.size()));
     if (edited > 0)
         notes << (edited == 1 ? tr("1 head edited") : tr("%1 heads edited").arg(edited));
+    if (!m_followTokens.empty())
+        notes.prepend(tr("a step of Generate: its newest token's row"));
     m_gridNote->setText(notes.isEmpty() ? tr("(click a head; its box switches it off)")
                                         : notes.join(QStringLiteral(" · ")));
     m_resetAction->setEnabled(!m_document.interventions().empty());
@@ -1007,6 +1041,8 @@ void ModelWindow::showSelection()
     m_importance->panels()->setFigureStyle(style);
     m_lensTabs->setFigureStyle(style);
     m_lensTabs->setSelection(layer, head);
+    m_kvCache->setFigureStyle(style);
+    m_kvCache->setSelection(layer, head);
     if (m_importanceResult)
         m_importance->setImportance(
             m_importanceResult, defaultModelFigureTitle(ModelFigure::Importance, figureSource()),
@@ -1067,7 +1103,14 @@ void ModelWindow::updateStatus()
             .arg(backend, device, m_backendNotice.isEmpty() ? why : m_backendNotice));
     if (result) {
         const int first = result->firstComputedLayer;
-        const QString layers = first == 0 ? tr("every layer")
+        const int cached = m_kvCache->result() == result ? m_kvCache->cachedPositions() : 0;
+        const bool shorter = cached >= int(result->tokens.size()); // only the logits
+        const QString layers = shorter      ? tr("the prediction only")
+                               : cached > 0 ? tr("positions %1–%2, the earlier ones from the "
+                                                 "key/value cache")
+                                                  .arg(cached + 1)
+                                                  .arg(result->tokens.size())
+                               : first == 0 ? tr("every layer")
                                : first >= result->layerCount()
                                    ? tr("the prediction only")
                                    : tr("layers %1–%2").arg(first + 1).arg(result->layerCount());

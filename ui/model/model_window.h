@@ -39,6 +39,7 @@ class HeatmapView;
 class EncDecView;
 class GalleryView;
 class GenerateView;
+class KvCacheView;
 class ImportanceView;
 class LensTabs;
 class LinesView;
@@ -230,6 +231,9 @@ private:
     EncDecView* m_encdec = nullptr;   // encoder-decoder models: translation word by word
     GalleryView* m_gallery = nullptr; // in the grid's place while no model is open
     LensTabs* m_lensTabs = nullptr;
+    KvCacheView* m_kvCache = nullptr;
+    // The Generate tab's step the grid follows (its tokens, not the sentence's); empty: none.
+    std::vector<core::Token> m_followTokens;
     QLineEdit* m_text = nullptr;
     TokenFocusBar* m_tokens = nullptr;
     PredictionsView* m_predictions = nullptr;

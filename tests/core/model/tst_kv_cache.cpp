@@ -116,6 +116,111 @@ private slots:
         }
     }
 
+    void extendedResultEqualsWholeForward_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("before");
+        QTest::addColumn<QString>("after");
+        QTest::addColumn<bool>("intervened");
+        for (const QString& name : causalFixtures()) {
+            // Typing at the end; an earlier word edited (computed from there on); words removed
+            // from the end (nothing computed but the last position's logits).
+            QTest::addRow("%s typed", qPrintable(name))
+                << name << QStringLiteral("The cat sat") << QStringLiteral("The cat sat on the")
+                << false;
+            QTest::addRow("%s edited", qPrintable(name))
+                << name << QStringLiteral("The cat sat on the") << QStringLiteral("The dog sat on")
+                << true;
+            QTest::addRow("%s shortened", qPrintable(name))
+                << name << QStringLiteral("The cat sat on the") << QStringLiteral("The cat")
+                << false;
+        }
+    }
+
+    // extendResult gives what the window shows of a whole forward (no intermediates): every
+    // layer's Q, K, V, weights and outputs, the hidden states and the prediction.
+    void extendedResultEqualsWholeForward()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, before);
+        QFETCH(QString, after);
+        QFETCH(bool, intervened);
+        const auto model = fixture(name);
+        Interventions interventions;
+        if (intervened)
+            interventions.headsOff = {{1, 0}};
+        ForwardOptions options;
+        options.keepIntermediates = false;
+        CpuBackend backend;
+        const auto earlier =
+            runModel(model, modelTokens(*model, before), interventions, backend, options);
+        const auto tokens = modelTokens(*model, after);
+        const auto extended = extendResult(earlier, tokens, backend, options);
+        QVERIFY(extended);
+        const auto whole = runModel(model, tokens, interventions, backend, options);
+        QCOMPARE(extended->tokens, whole->tokens);
+        QCOMPARE(extended->layerCount(), whole->layerCount());
+        QCOMPARE(extended->interventions, whole->interventions);
+        constexpr double tolerance = 1e-4;
+        for (int l = 0; l < whole->layerCount(); ++l) {
+            const AttentionResult& a = *extended->layers[std::size_t(l)];
+            const AttentionResult& b = *whole->layers[std::size_t(l)];
+            QVERIFY(attn::test::maxDifference(a.problem->queryEmbedding,
+                                              b.problem->queryEmbedding) < tolerance);
+            QVERIFY(attn::test::maxDifference(a.output, b.output) < tolerance);
+            QCOMPARE(a.heads.size(), b.heads.size());
+            for (std::size_t h = 0; h < b.heads.size(); ++h) {
+                const HeadResult& x = a.heads[h];
+                const HeadResult& y = b.heads[h];
+                QCOMPARE(x.enabled, y.enabled);
+                for (auto [m, n] : {std::pair{&x.Q, &y.Q},
+                                    {&x.K, &y.K},
+                                    {&x.V, &y.V},
+                                    {&x.rotatedQ, &y.rotatedQ},
+                                    {&x.rotatedK, &y.rotatedK},
+                                    {&x.weights, &y.weights},
+                                    {&x.output, &y.output}}) {
+                    QCOMPARE(m->rows(), n->rows());
+                    QCOMPARE(m->cols(), n->cols());
+                    QVERIFY2(m->size() == 0 || attn::test::maxDifference(*m, *n) < tolerance,
+                             qPrintable(QStringLiteral("layer %1 head %2").arg(l + 1).arg(h + 1)));
+                }
+            }
+            QVERIFY(attn::test::maxDifference(extended->hidden[std::size_t(l) + 1],
+                                              whole->hidden[std::size_t(l) + 1]) < tolerance);
+        }
+        QVERIFY(attn::test::maxDifference(extended->finalHidden, whole->finalHidden) < tolerance);
+        QCOMPARE(extended->predictions.size(), std::size_t(1));
+        QCOMPARE(extended->predictions[0].position, int(tokens.size()) - 1);
+        QVERIFY(relativeDifference(extended->predictions[0].logits, whole->predictions[0].logits) <
+                kRelativeTolerance);
+        QCOMPARE(extended->predictions[0].top.front().id, whole->predictions[0].top.front().id);
+    }
+
+    // No cache where it would not give the whole forward: a masked model, a run that keeps every
+    // intermediate, a text that begins differently.
+    void noExtensionWhereItWouldDiffer()
+    {
+        CpuBackend backend;
+        ForwardOptions options;
+        options.keepIntermediates = false;
+        const auto bert = fixture(QStringLiteral("bert"));
+        const auto masked =
+            runModel(bert, modelTokens(*bert, QStringLiteral("the [MASK]")), {}, backend, options);
+        QVERIFY(!extendResult(masked, modelTokens(*bert, QStringLiteral("the [MASK] sat")), backend,
+                              options));
+        const auto gpt2 = fixture(QStringLiteral("gpt2"));
+        const auto earlier =
+            runModel(gpt2, modelTokens(*gpt2, QStringLiteral("The cat")), {}, backend, options);
+        QVERIFY(!extendResult(earlier, modelTokens(*gpt2, QStringLiteral("A cat sat")), backend,
+                              options));
+        QVERIFY(extendResult(earlier, modelTokens(*gpt2, QStringLiteral("The cat sat")), backend,
+                             options));
+        options.keepIntermediates = true;
+        QVERIFY(!extendResult(earlier, modelTokens(*gpt2, QStringLiteral("The cat sat")), backend,
+                              options));
+    }
+
     // GPT-2's tiny checkpoint: 2 layers of 4 heads of d_head 4, so 5 tokens hold
     // 2 x 4 x 5 x (4 + 4) floats = 1280 bytes of keys and values.
     void bytes()
