@@ -50,8 +50,9 @@ std::unique_ptr<KvCache> KvCache::fromResult(const ModelResult& result)
             mask.window = *model.config().slidingWindow - 1;
             mask.windowCausal = true;
         }
+        // A score bias (T5's relative positions) grows with the length: not cached here.
         if (p.score != ScoreKind::ScaledDot || p.normalization != Normalization::Softmax ||
-            !(p.mask == mask) || p.cross)
+            !(p.mask == mask) || p.cross || p.scoreBias)
             return nullptr;
         Layer layer;
         layer.problem = attention->problem;
