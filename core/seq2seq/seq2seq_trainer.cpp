@@ -351,10 +351,11 @@ double Seq2SeqTrainer::step()
 {
     // The curriculum's pairs: those no longer than a length that grows with the steps.
     std::size_t drawn = m_examples.size();
-    if (m_steps < m_settings.curriculumSteps) {
+    const int steps = m_adam.stepCount();
+    if (steps < m_settings.curriculumSteps) {
         const std::size_t shortest = m_examples[std::size_t(m_byLength.front())].source.size();
         const std::size_t longest = m_examples[std::size_t(m_byLength.back())].source.size();
-        const std::size_t limit = shortest + (longest - shortest) * std::size_t(m_steps + 1) /
+        const std::size_t limit = shortest + (longest - shortest) * std::size_t(steps + 1) /
                                                  std::size_t(m_settings.curriculumSteps);
         drawn = std::size_t(
             std::partition_point(

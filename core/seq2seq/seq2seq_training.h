@@ -69,6 +69,7 @@ public:
     // `gradient` lines up with `weights` tensor for tensor; clipNorm 0 never clips.
     void step(const std::vector<Seq2SeqParameter>& weights,
               const std::vector<Seq2SeqParameter>& gradient, double learningRate, double clipNorm);
+    int stepCount() const { return m_steps; }
 
 private:
     std::vector<std::vector<float>> m_firstMoments, m_secondMoments;
