@@ -254,6 +254,9 @@ CLAIMS = {
         exact("Seed 000", "the seed note's number"),
         claim("context_input_difference", 0, None, 1e-9, word="bank"),
     ],
+    "26-fixed-vs-data-dependent-weights.json": [
+        exact("Seeds 001 and 004", "the seed notes' numbers"),
+    ],
     "25-stacked-blocks.json": [
         exact("Seed 001", "the seed note's number"),
         exact("2017", "the paper's year"),
@@ -1014,6 +1017,30 @@ def stacked_blocks():
     write("25-stacked-blocks.json", scene)
 
 
+def fixed_vs_data_dependent_weights():
+    # Seeds 001 and 004: a fully connected layer over the sequence and a convolution mix with
+    # fixed weights, attention with weights computed from the words. One word changed.
+    other = "the dog sat"
+    scene = header(
+        "Fixed weights against data-dependent weights",
+        "Seeds 001 and 004: a fully connected layer mixes the words with weights tied to their "
+        "positions, a convolution with one fixed window, attention with weights computed from "
+        "the words. \u201cthe cat sat\u201d becomes \u201c" + other + "\u201d: the fully "
+        "connected and convolution matrices do not move at all; attention's weights do, in "
+        "every row.",
+        "the cat sat")
+    scene.update({
+        "tokenizer": {"mode": "word", "lowercase": False, "special": "none"},
+        "embedding": {"kind": "hashed", "seed": 1},
+        "positional": {"kind": "none"},
+        "model": {"d_model": 4, "heads": 1, "d_k": 4, "d_v": 4, "seed": 3, "init": "xavier"},
+        "attention": attention("scaled"),
+        "mask": mask(),
+        "view": view("mixing:" + other),
+    })
+    write("26-fixed-vs-data-dependent-weights.json", scene)
+
+
 def json_of(name):
     import json
     with open(os.path.join(HERE, name), encoding="utf-8") as f:
@@ -1049,6 +1076,7 @@ def main():
     hard_attention_limits()
     context_sensitive_word()
     stacked_blocks()
+    fixed_vs_data_dependent_weights()
 
 
 if __name__ == "__main__":
