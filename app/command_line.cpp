@@ -147,7 +147,8 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
         QStringLiteral("view"),
         QStringLiteral("head:N (from 1), head:mean, heads, pipeline:N, difference:N, lines:N, "
                        "train, gradient, kernel, positions, embedding-space, projections, hard, "
-                       "context (context:WORD:SENTENCE in a scene), layers; with --model "
+                       "context (context:WORD:SENTENCE in a scene), layers, mixing "
+                       "(mixing:SENTENCE in a scene); with --model "
                        "also grid, rollout, predictions, importance, logit-lens, patching, "
                        "attribution."),
         QStringLiteral("VIEW"));
@@ -440,7 +441,7 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
             error = usage(QStringLiteral("--view: expected head:N (from 1), head:mean, heads, "
                                          "pipeline:N, difference:N, lines:N, "
                                          "train, gradient, kernel, positions, embedding-space, "
-                                         "projections, hard, context or layers "
+                                         "projections, hard, context, layers or mixing "
                                          "(with a model also grid, rollout, predictions, "
                                          "importance, logit-lens, patching or attribution), got "
                                          "\"%1\"")

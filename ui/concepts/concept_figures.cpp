@@ -6,6 +6,7 @@
 #include "ui/concepts/hard_figure.h"
 #include "ui/concepts/kernel_figure.h"
 #include "ui/concepts/layers_figure.h"
+#include "ui/concepts/mixing_figure.h"
 #include "ui/concepts/positions_figure.h"
 #include "ui/concepts/projections_figure.h"
 #include "ui/concepts/train_figure.h"
@@ -44,6 +45,9 @@ void buildConceptFigure(QCustomPlot& plot, ConceptView view, const ConceptSource
         return;
     case ConceptView::Layers:
         buildLayersFigure(plot, source, spec);
+        return;
+    case ConceptView::Mixing:
+        buildMixingFigure(plot, source, spec);
         return;
     }
 }

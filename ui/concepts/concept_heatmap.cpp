@@ -5,6 +5,7 @@
 #include <qcustomplot.h>
 
 #include <QFontMetricsF>
+#include <QLocale>
 
 #include <algorithm>
 #include <cmath>
@@ -94,6 +95,11 @@ void numberPanels(QCustomPlot& plot, const FigureSpec& spec,
                 text->setColor(textColorOn(colorAt(panel.how.map, t)));
             }
     }
+}
+
+QString differenceText(double value)
+{
+    return value == 0.0 ? QStringLiteral("0") : QLocale().toString(value, 'g', 3);
 }
 
 double largestMagnitude(const Eigen::Ref<const core::MatrixD>& values, double floor)

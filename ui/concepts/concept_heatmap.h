@@ -50,4 +50,8 @@ void numberPanels(QCustomPlot& plot, const FigureSpec& spec,
 // Largest |value|, at least `floor` (a symmetric colour range).
 double largestMagnitude(const Eigen::Ref<const core::MatrixD>& values, double floor = 1e-12);
 
+// A difference or cosine for a figure's sentence: 3 significant digits in the locale, an exact
+// zero as "0".
+QString differenceText(double value);
+
 } // namespace attn::ui

@@ -5,7 +5,7 @@
 namespace attn::ui {
 namespace {
 
-constexpr core::EnumNames<ConceptView, 9> kNames{{
+constexpr core::EnumNames<ConceptView, 10> kNames{{
     {ConceptView::Train, "train"},
     {ConceptView::Gradient, "gradient"},
     {ConceptView::Kernel, "kernel"},
@@ -15,6 +15,7 @@ constexpr core::EnumNames<ConceptView, 9> kNames{{
     {ConceptView::Hard, "hard"},
     {ConceptView::Context, "context"},
     {ConceptView::Layers, "layers"},
+    {ConceptView::Mixing, "mixing"},
 }};
 
 } // namespace

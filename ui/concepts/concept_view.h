@@ -28,10 +28,11 @@ enum class ConceptView {
     Hard,           // softmax beside argmax: the weight hard attention drops, per query
     Context,        // one word in two sentences: the same input, two outputs
     Layers,         // stacked blocks: attention, feed-forward, residuals and norms, per layer
+    Mixing,         // fully connected, convolution and attention weights as a word changes
 };
 
 // "train", "gradient", "kernel", "positions", "embedding-space", "projections", "hard",
-// "context", "layers" (the command line's and the scene file's words).
+// "context", "layers", "mixing" (the command line's and the scene file's words).
 std::optional<ConceptView> parseConceptView(const QString& name);
 QString conceptViewName(ConceptView view);
 

@@ -21,11 +21,6 @@ struct Words
     Q_DECLARE_TR_FUNCTIONS(ContextFigure)
 };
 
-QString number(double value)
-{
-    return value == 0.0 ? QStringLiteral("0") : QLocale().toString(value, 'g', 3);
-}
-
 } // namespace
 
 void buildContextFigure(QCustomPlot& plot, const ConceptSource& source, const FigureSpec& spec)
@@ -82,8 +77,8 @@ void buildContextFigure(QCustomPlot& plot, const ConceptSource& source, const Fi
                             "(largest difference %3): one global vector per word. The output "
                             "differs (largest difference %4, cosine %5): attention mixes in the "
                             "other words, so the word's representation depends on its context.")
-                      .arg(c.sentences[0], c.sentences[1], number(c.inputDifference),
-                           number(c.outputDifference), number(c.outputCosine)),
+                      .arg(c.sentences[0], c.sentences[1], differenceText(c.inputDifference),
+                           differenceText(c.outputDifference), differenceText(c.outputCosine)),
                   false);
     numberPanels(plot, spec, panels);
     finishFigure(plot);

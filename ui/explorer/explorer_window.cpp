@@ -5,6 +5,7 @@
 #include "ui/concepts/context_page.h"
 #include "ui/concepts/hard_page.h"
 #include "ui/concepts/layers_page.h"
+#include "ui/concepts/mixing_page.h"
 #include "ui/concepts/projections_page.h"
 #include "ui/concepts/train_page.h"
 #include "ui/document/file_names.h"
@@ -85,7 +86,8 @@ enum Tab {
     ProjectionsTab,
     HardTab,
     ContextTab,
-    LayersTab
+    LayersTab,
+    MixingTab
 };
 
 // The concept views' tabs follow the heatmaps', in ConceptView's order.
@@ -96,7 +98,7 @@ int conceptTab(ConceptView view)
 
 std::optional<ConceptView> conceptOfTab(int tab)
 {
-    if (tab < TrainTab || tab > LayersTab)
+    if (tab < TrainTab || tab > MixingTab)
         return std::nullopt;
     return ConceptView(tab - TrainTab);
 }
@@ -254,6 +256,7 @@ void ExplorerWindow::buildViews()
     m_hardPage = new HardPage(m_tabs);
     m_contextPage = new ContextPage(m_tabs);
     m_layersPage = new LayersPage(m_document, m_tabs);
+    m_mixingPage = new MixingPage(m_tabs);
     m_tabs->addTab(m_trainPage, tr("T&rain"));
     m_tabs->addTab(m_gradientPage, tr("&Gradient"));
     m_tabs->addTab(m_kernelPage, tr("&Kernel"));
@@ -263,6 +266,9 @@ void ExplorerWindow::buildViews()
     m_tabs->addTab(m_hardPage, tr("&Hard attention"));
     m_tabs->addTab(m_contextPage, tr("&Context"));
     m_tabs->addTab(m_layersPage, tr("S&tacked blocks"));
+    m_tabs->addTab(m_mixingPage, tr("Fi&xed weights"));
+    m_tabs->setTabToolTip(MixingTab, tr("A fully connected layer, a convolution and attention: "
+                                        "which mixing weights move when a word changes"));
     m_tabs->setTabToolTip(
         TrainTab,
         tr("Fit W_q, W_k, W_v and W_O to a task with Adam and watch the weights sharpen as "
@@ -765,6 +771,8 @@ void ExplorerWindow::applyViewSettings()
             m_trainPage->setTask(settings.view.section(QLatin1Char(':'), 1));
         if (*conceptView == ConceptView::Context)
             m_contextPage->setRequest(settings.view);
+        if (*conceptView == ConceptView::Mixing)
+            m_mixingPage->setRequest(settings.view);
         if (*conceptView == ConceptView::Projections)
             m_projectionsPage->setPart(projectionsPartOf(m_document.scene()));
     } else if (parseFigureView(settings.view, view, head)) {
@@ -806,10 +814,10 @@ void ExplorerWindow::applyViewSettings()
     }
 }
 
-std::array<ConceptPage*, 9> ExplorerWindow::conceptPages() const
+std::array<ConceptPage*, 10> ExplorerWindow::conceptPages() const
 {
     return {m_trainPage,       m_gradientPage, m_kernelPage,  m_positionsPage, m_embeddingPage,
-            m_projectionsPage, m_hardPage,     m_contextPage, m_layersPage};
+            m_projectionsPage, m_hardPage,     m_contextPage, m_layersPage,    m_mixingPage};
 }
 
 // The concept views get the scene and its result; each redraws when next shown.
@@ -879,6 +887,9 @@ void ExplorerWindow::storeViewSettings()
         break;
     case ContextTab: // the word and the second sentence the page holds
         settings.view = m_contextPage->viewName();
+        break;
+    case MixingTab: // the second sentence the page holds
+        settings.view = m_mixingPage->viewName();
         break;
     case ProjectionsTab:
         settings.view = conceptViewName(ConceptView::Projections) + QLatin1Char(':') +

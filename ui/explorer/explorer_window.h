@@ -39,6 +39,7 @@ class ProjectionsPage;
 class HardPage;
 class LayersPage;
 class ContextPage;
+class MixingPage;
 class KernelPage;
 class PositionsPage;
 class TrainPage;
@@ -115,6 +116,7 @@ public:
     ProjectionsPage* projectionsPage() const { return m_projectionsPage; }
     HardPage* hardPage() const { return m_hardPage; }
     ContextPage* contextPage() const { return m_contextPage; }
+    MixingPage* mixingPage() const { return m_mixingPage; }
     QTabWidget* viewTabs() const { return m_tabs; }
     QComboBox* headCombo() const;
     QComboBox* compareCombo() const { return m_compareCombo; }
@@ -182,7 +184,7 @@ private:
     void fillCompareCombo(const QString& wanted);
     void updateConceptPages();
     void forgetPreviousScene();
-    std::array<ConceptPage*, 9> conceptPages() const;
+    std::array<ConceptPage*, 10> conceptPages() const;
     FigureSpec figureSpec(FigureView view) const;
     void updateTitle();
     void showError(const QString& key, const QString& text);
@@ -218,6 +220,7 @@ private:
     HardPage* m_hardPage = nullptr;
     LayersPage* m_layersPage = nullptr;
     ContextPage* m_contextPage = nullptr;
+    MixingPage* m_mixingPage = nullptr;
 
     QDockWidget* m_sceneDock = nullptr;
     QDockWidget* m_headsDock = nullptr;
