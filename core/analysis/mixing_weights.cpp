@@ -49,9 +49,9 @@ MatrixD convolutionMixing(int n)
 MixingComparison compareMixing(const Scene& scene, const QString& otherText, int head)
 {
     if (scene.source)
-        throw Error("weights view: the scene is cross-attention; it compares one sentence");
+        throw Error("mixing view: the scene is cross-attention; it compares one sentence");
     if (head < 0 || head >= scene.weights.headCount())
-        throw Error("weights view: the scene has no head " + std::to_string(head + 1));
+        throw Error("mixing view: the scene has no head " + std::to_string(head + 1));
     Scene other = scene;
     other.text = otherText;
     CpuBackend backend;
@@ -62,7 +62,7 @@ MixingComparison compareMixing(const Scene& scene, const QString& otherText, int
     out.after = tokensOf(*second);
     const int n = int(out.before.size());
     if (out.after.size() != n)
-        throw Error("weights view: \"" + otherText.toStdString() + "\" has " +
+        throw Error("mixing view: \"" + otherText.toStdString() + "\" has " +
                     std::to_string(out.after.size()) + " tokens, the scene's sentence " +
                     std::to_string(n) + "; change a word or swap two");
     const AttentionResult* results[2] = {first.get(), second.get()};

@@ -76,6 +76,17 @@ private slots:
         const ui::FigureSpec spec;
         QVERIFY_THROWS_EXCEPTION(
             core::Error, ui::buildConceptFigure(plot, ui::ConceptView::Mixing, source, spec));
+        // Nor is another view's word (the command line's head:1) a sentence.
+        bare.view.view = QStringLiteral("head:1");
+        const ui::ConceptSource head{std::make_shared<const core::Scene>(bare), nullptr, 0, 0};
+        try {
+            ui::buildConceptFigure(plot, ui::ConceptView::Mixing, head, spec);
+            QFAIL("drawn");
+        } catch (const core::Error& e) {
+            QCOMPARE(QString::fromUtf8(e.what()),
+                     QStringLiteral("mixing view: the scene's view names no second sentence "
+                                    "(mixing:SENTENCE)"));
+        }
     }
 
     void tabOpensFromTheExampleAndExports()

@@ -26,17 +26,21 @@ struct Words
 void buildMixingFigure(QCustomPlot& plot, const ConceptSource& source, const FigureSpec& spec)
 {
     if (!source.scene)
-        throw core::Error("weights view: there is no scene");
-    buildMixingFigure(plot, source, spec, source.scene->view.view.section(QLatin1Char(':'), 1));
+        throw core::Error("mixing view: there is no scene");
+    // Another view's words ("head:1" from the command line) are no sentence.
+    const QString view = source.scene->view.view;
+    const bool mixing =
+        view.section(QLatin1Char(':'), 0, 0) == conceptViewName(ConceptView::Mixing);
+    buildMixingFigure(plot, source, spec, mixing ? view.section(QLatin1Char(':'), 1) : QString());
 }
 
 void buildMixingFigure(QCustomPlot& plot, const ConceptSource& source, const FigureSpec& spec,
                        const QString& other)
 {
     if (!source.scene)
-        throw core::Error("weights view: there is no scene");
+        throw core::Error("mixing view: there is no scene");
     if (other.isEmpty())
-        throw core::Error("weights view: the scene's view names no second sentence "
+        throw core::Error("mixing view: the scene's view names no second sentence "
                           "(mixing:SENTENCE)");
     const int head = std::clamp(source.head, 0, source.scene->weights.headCount() - 1);
     const core::MixingComparison c = core::compareMixing(*source.scene, other, head);
