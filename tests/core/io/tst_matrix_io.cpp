@@ -499,6 +499,43 @@ private slots:
         VERIFY_BIT_EXACT(m, rows({{1.0f, fromBits(expectedBits)}}));
     }
 
+    // Nine copies of one value: the first eight take the vectorised path where the CPU has
+    // F16C / AVX2, the ninth the scalar one; both must give these bits.
+    void safetensorsSpecialBitsEveryPath_data()
+    {
+        QTest::addColumn<QString>("dtype");
+        QTest::addColumn<quint16>("bits");
+        QTest::addColumn<quint32>("expectedBits");
+        QTest::newRow("F16 signalling NaN, made quiet") << "F16" << quint16(0x7C01) << 0x7FC02000u;
+        QTest::newRow("F16 -signalling NaN, payload kept")
+            << "F16" << quint16(0xFD55) << 0xFFEAA000u;
+        QTest::newRow("F16 quiet NaN, payload kept") << "F16" << quint16(0x7FFF) << 0x7FFFE000u;
+        QTest::newRow("F16 -2^-24 (subnormal)") << "F16" << quint16(0x8001) << 0xB3800000u;
+        QTest::newRow("F16 2^-15 (subnormal)") << "F16" << quint16(0x0200) << 0x38000000u;
+        QTest::newRow("F16 -largest subnormal") << "F16" << quint16(0x83FF) << 0xB87FC000u;
+        QTest::newRow("F16 inf") << "F16" << quint16(0x7C00) << 0x7F800000u;
+        QTest::newRow("F16 -inf") << "F16" << quint16(0xFC00) << 0xFF800000u;
+        QTest::newRow("F16 -0") << "F16" << quint16(0x8000) << 0x80000000u;
+        QTest::newRow("BF16 signalling NaN, kept") << "BF16" << quint16(0x7F81) << 0x7F810000u;
+        QTest::newRow("BF16 -quiet NaN") << "BF16" << quint16(0xFFC0) << 0xFFC00000u;
+        QTest::newRow("BF16 -subnormal") << "BF16" << quint16(0x8001) << 0x80010000u;
+        QTest::newRow("BF16 inf") << "BF16" << quint16(0x7F80) << 0x7F800000u;
+    }
+    void safetensorsSpecialBitsEveryPath()
+    {
+        QFETCH(QString, dtype);
+        QFETCH(quint16, bits);
+        QFETCH(quint32, expectedBits);
+        QByteArray data;
+        for (int k = 0; k < 9; ++k)
+            data.append(char(bits & 0xff)).append(char(bits >> 8));
+        const QByteArray json = "{\"t\":{\"dtype\":\"" + dtype.toLatin1() +
+                                "\",\"shape\":[9],\"data_offsets\":[0,18]}}";
+        const Matrix m =
+            attn::core::parseSafetensors(safetensorsWith(json, data), "t", "m.safetensors");
+        VERIFY_BIT_EXACT(m, Matrix::Constant(1, 9, fromBits(expectedBits)));
+    }
+
     void safetensorsFromPythonFile()
     {
         const QString path = dataFile("mixed.safetensors");
