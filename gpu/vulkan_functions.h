@@ -4,6 +4,9 @@
 // libvulkan.so.1, so it starts (and computes on the CPU) on a machine without the loader.
 // VK_NO_PROTOTYPES is set for everything that links attention_gpu; the names below take the
 // place of the loader's exported functions inside attn::gpu, so call sites read as usual.
+// Not vulkan.hpp's vk::DynamicLoader (header 1.3.239): it throws "Failed to load vulkan
+// library!" without dlerror's reason, hides the handle the same-loader check compares, and
+// costs ~8 s of parsing per file (0.2 s for vulkan.h) to replace a dlopen and a dlsym.
 #ifndef VK_NO_PROTOTYPES
 #define VK_NO_PROTOTYPES
 #endif
