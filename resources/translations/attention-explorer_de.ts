@@ -488,6 +488,80 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     </message>
 </context>
 <context>
+    <name>LayersFigure</name>
+    <message>
+        <source>This scene is one attention layer. Choose 2 blocks above (or open File › Examples › Stacked blocks) to see attention and a feed-forward layer stacked.</source>
+        <translation>Diese Szene ist eine Attention-Schicht. Wählen Sie oben 2 Blöcke (oder öffnen Sie Datei › Beispiele › Gestapelte Blöcke), um Attention und eine Feed-Forward-Schicht gestapelt zu sehen.</translation>
+    </message>
+    <message>
+        <source>%1 stacked blocks: each block's output is the next one's input</source>
+        <translation>%1 gestapelte Blöcke: die Ausgabe jedes Blocks ist die Eingabe des nächsten</translation>
+    </message>
+    <message>
+        <source>layer 1 (X = E + P)</source>
+        <translation>Schicht 1 (X = E + P)</translation>
+    </message>
+    <message>
+        <source>layer %1 (X = Y of layer %2)</source>
+        <translation>Schicht %1 (X = Y von Schicht %2)</translation>
+    </message>
+    <message>
+        <source>dim</source>
+        <translation>Dim.</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <source>Each row is one block, post-norm as in Vaswani et al. 2017: A = MHA(X), the multi-head attention; H = LN(X + A), LN the layer norm; F = FFN(H) = max(0, H W1 + b1) W2 + b2; Y = LN(H + F); +A is X + A and +F is H + F. Rows are the tokens in every panel: attention mixes rows, the FFN works on each row alone. Each block's X is the Y of the block above it.</source>
+        <translation>Jede Zeile ist ein Block, Post-Norm wie bei Vaswani et al. 2017: A = MHA(X), die Multi-Head-Attention; H = LN(X + A), LN die Layer-Norm; F = FFN(H) = max(0, H W1 + b1) W2 + b2; Y = LN(H + F); +A ist X + A und +F ist H + F. Die Zeilen sind in jedem Feld die Tokens: Attention mischt Zeilen, das FFN bearbeitet jede Zeile für sich. Das X jedes Blocks ist das Y des Blocks darüber.</translation>
+    </message>
+</context>
+<context>
+    <name>MixingFigure</name>
+    <message>
+        <source>Fixed weights against weights computed from the words</source>
+        <translation>Feste Gewichte gegen aus den Wörtern berechnete Gewichte</translation>
+    </message>
+    <message>
+        <source>fully connected</source>
+        <translation>vollständig verbunden</translation>
+    </message>
+    <message>
+        <source>convolution</source>
+        <translation>Faltung</translation>
+    </message>
+    <message>
+        <source>attention, head %1</source>
+        <translation>Attention, Head %1</translation>
+    </message>
+    <message>
+        <source>%1: before</source>
+        <translation>%1: vorher</translation>
+    </message>
+    <message>
+        <source>after</source>
+        <translation>nachher</translation>
+    </message>
+    <message>
+        <source>after − before</source>
+        <translation>nachher − vorher</translation>
+    </message>
+    <message>
+        <source>input position</source>
+        <translation>Eingabeposition</translation>
+    </message>
+    <message>
+        <source>output position</source>
+        <translation>Ausgabeposition</translation>
+    </message>
+    <message>
+        <source>“%1” becomes “%2”. Rows are output positions, columns input positions. The fully connected layer's weights belong to the positions and the convolution's to its window: neither moves (largest change %3 and %4). Attention computes its weights from the words, so they move (largest change %5).</source>
+        <translation>Aus „%1“ wird „%2“. Zeilen sind Ausgabepositionen, Spalten Eingabepositionen. Die Gewichte der vollständig verbundenen Schicht gehören zu den Positionen, die der Faltung zu ihrem Fenster: Keine bewegt sich (größte Änderung %3 und %4). Die Attention berechnet ihre Gewichte aus den Wörtern, daher bewegen sie sich (größte Änderung %5).</translation>
+    </message>
+</context>
+<context>
     <name>ModelFigures</name>
     <message>
         <source>Rollout through layer 1</source>
@@ -1440,6 +1514,104 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <source>One dimension per word, so different words share nothing: the scene keeps its words' dimensions; other words, or more words than d_model, get hashed vectors</source>
         <translation>Eine Dimension je Wort, sodass verschiedene Wörter nichts teilen: Die Szene behält die Dimensionen ihrer Wörter; andere Wörter oder mehr Wörter als d_model erhalten gehashte Vektoren</translation>
     </message>
+    <message>
+        <source>Change layers</source>
+        <translation>Schichten ändern</translation>
+    </message>
+    <message>
+        <source> · layer %1</source>
+        <translation> · Schicht %1</translation>
+    </message>
+    <message>
+        <source>The block's feed-forward layer, first half: max(0, H W_1 + b_1), a row of W_1 per model dimension, a column per hidden unit.</source>
+        <translation>Die Feed-Forward-Schicht des Blocks, erste Hälfte: max(0, H W_1 + b_1), eine Zeile von W_1 je Modelldimension, eine Spalte je verborgener Einheit.</translation>
+    </message>
+    <message>
+        <source>The block's feed-forward layer, second half: (…) W_2 + b_2, a row of W_2 per hidden unit, a column per model dimension.</source>
+        <translation>Die Feed-Forward-Schicht des Blocks, zweite Hälfte: (…) W_2 + b_2, eine Zeile von W_2 je verborgener Einheit, eine Spalte je Modelldimension.</translation>
+    </message>
+</context>
+<context>
+    <name>Seq2SeqSlides</name>
+    <message>
+        <source>Step %1 of %2 · The encoder</source>
+        <translation>Schritt %1 von %2 · Der Encoder</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2 · Decoder step %3 → “%4”</source>
+        <translation>Schritt %1 von %2 · Decoder-Schritt %3 → „%4“</translation>
+    </message>
+    <message>
+        <source>&lt;i&gt;h&lt;/i&gt;&lt;sub&gt;&lt;i&gt;j&lt;/i&gt;&lt;/sub&gt; = [%1&lt;sub&gt;→&lt;/sub&gt;(&lt;i&gt;E x&lt;/i&gt;&lt;sub&gt;&lt;i&gt;j&lt;/i&gt;&lt;/sub&gt;, …); %1&lt;sub&gt;←&lt;/sub&gt;(&lt;i&gt;E x&lt;/i&gt;&lt;sub&gt;&lt;i&gt;j&lt;/i&gt;&lt;/sub&gt;, …)]</source>
+        <translation>&lt;i&gt;h&lt;/i&gt;&lt;sub&gt;&lt;i&gt;j&lt;/i&gt;&lt;/sub&gt; = [%1&lt;sub&gt;→&lt;/sub&gt;(&lt;i&gt;E x&lt;/i&gt;&lt;sub&gt;&lt;i&gt;j&lt;/i&gt;&lt;/sub&gt;, …); %1&lt;sub&gt;←&lt;/sub&gt;(&lt;i&gt;E x&lt;/i&gt;&lt;sub&gt;&lt;i&gt;j&lt;/i&gt;&lt;/sub&gt;, …)]</translation>
+    </message>
+    <message>
+        <source>&lt;i&gt;h&lt;/i&gt;&lt;sub&gt;&lt;i&gt;j&lt;/i&gt;&lt;/sub&gt; = %1(&lt;i&gt;E x&lt;/i&gt;&lt;sub&gt;&lt;i&gt;j&lt;/i&gt;&lt;/sub&gt;, &lt;i&gt;h&lt;/i&gt;&lt;sub&gt;&lt;i&gt;j&lt;/i&gt;−1&lt;/sub&gt;)</source>
+        <translation>&lt;i&gt;h&lt;/i&gt;&lt;sub&gt;&lt;i&gt;j&lt;/i&gt;&lt;/sub&gt; = %1(&lt;i&gt;E x&lt;/i&gt;&lt;sub&gt;&lt;i&gt;j&lt;/i&gt;&lt;/sub&gt;, &lt;i&gt;h&lt;/i&gt;&lt;sub&gt;&lt;i&gt;j&lt;/i&gt;−1&lt;/sub&gt;)</translation>
+    </message>
+    <message>
+        <source>%1 tokens with EOS: %1 states of %2 numbers</source>
+        <translation>%1 Tokens mit EOS: %1 Zustände aus je %2 Zahlen</translation>
+    </message>
+    <message>
+        <source>the decoder starts from the last state</source>
+        <translation>der Decoder beginnt mit dem letzten Zustand</translation>
+    </message>
+    <message>
+        <source>&lt;i&gt;h&lt;/i&gt;&lt;sub&gt;%1&lt;/sub&gt; = %2</source>
+        <translation>&lt;i&gt;h&lt;/i&gt;&lt;sub&gt;%1&lt;/sub&gt; = %2</translation>
+    </message>
+    <message>
+        <source>&lt;i&gt;s&lt;/i&gt;&lt;sub&gt;&lt;i&gt;t&lt;/i&gt;&lt;/sub&gt; = %1(relu(&lt;i&gt;E y&lt;/i&gt;&lt;sub&gt;&lt;i&gt;t&lt;/i&gt;−1&lt;/sub&gt;), &lt;i&gt;s&lt;/i&gt;&lt;sub&gt;&lt;i&gt;t&lt;/i&gt;−1&lt;/sub&gt;): no scores, no context</source>
+        <translation>&lt;i&gt;s&lt;/i&gt;&lt;sub&gt;&lt;i&gt;t&lt;/i&gt;&lt;/sub&gt; = %1(relu(&lt;i&gt;E y&lt;/i&gt;&lt;sub&gt;&lt;i&gt;t&lt;/i&gt;−1&lt;/sub&gt;), &lt;i&gt;s&lt;/i&gt;&lt;sub&gt;&lt;i&gt;t&lt;/i&gt;−1&lt;/sub&gt;): keine Scores, kein Kontext</translation>
+    </message>
+    <message>
+        <source>reads “%1”: &lt;i&gt;s&lt;/i&gt;&lt;sub&gt;&lt;i&gt;t&lt;/i&gt;&lt;/sub&gt; = %2</source>
+        <translation>liest „%1“: &lt;i&gt;s&lt;/i&gt;&lt;sub&gt;&lt;i&gt;t&lt;/i&gt;&lt;/sub&gt; = %2</translation>
+    </message>
+    <message>
+        <source>highest: &lt;i&gt;e&lt;/i&gt;&lt;sub&gt;%1&lt;/sub&gt; = %2 (“%3”)</source>
+        <translation>höchster: &lt;i&gt;e&lt;/i&gt;&lt;sub&gt;%1&lt;/sub&gt; = %2 („%3“)</translation>
+    </message>
+    <message>
+        <source>hard: &lt;i&gt;α&lt;/i&gt; = one-hot(argmax&lt;sub&gt;&lt;i&gt;j&lt;/i&gt;&lt;/sub&gt; &lt;i&gt;e&lt;/i&gt;&lt;sub&gt;&lt;i&gt;j&lt;/i&gt;&lt;/sub&gt;)</source>
+        <translation>hart: &lt;i&gt;α&lt;/i&gt; = one-hot(argmax&lt;sub&gt;&lt;i&gt;j&lt;/i&gt;&lt;/sub&gt; &lt;i&gt;e&lt;/i&gt;&lt;sub&gt;&lt;i&gt;j&lt;/i&gt;&lt;/sub&gt;)</translation>
+    </message>
+    <message>
+        <source>&lt;i&gt;s&lt;/i&gt;&lt;sub&gt;&lt;i&gt;t&lt;/i&gt;&lt;/sub&gt; = %1([&lt;i&gt;E y&lt;/i&gt;&lt;sub&gt;&lt;i&gt;t&lt;/i&gt;−1&lt;/sub&gt;; &lt;i&gt;c&lt;/i&gt;&lt;sub&gt;&lt;i&gt;t&lt;/i&gt;&lt;/sub&gt;], &lt;i&gt;s&lt;/i&gt;&lt;sub&gt;&lt;i&gt;t&lt;/i&gt;−1&lt;/sub&gt;)</source>
+        <translation>&lt;i&gt;s&lt;/i&gt;&lt;sub&gt;&lt;i&gt;t&lt;/i&gt;&lt;/sub&gt; = %1([&lt;i&gt;E y&lt;/i&gt;&lt;sub&gt;&lt;i&gt;t&lt;/i&gt;−1&lt;/sub&gt;; &lt;i&gt;c&lt;/i&gt;&lt;sub&gt;&lt;i&gt;t&lt;/i&gt;&lt;/sub&gt;], &lt;i&gt;s&lt;/i&gt;&lt;sub&gt;&lt;i&gt;t&lt;/i&gt;−1&lt;/sub&gt;)</translation>
+    </message>
+    <message>
+        <source>reads [“%1”; &lt;i&gt;c&lt;/i&gt;&lt;sub&gt;&lt;i&gt;t&lt;/i&gt;&lt;/sub&gt;]: &lt;i&gt;s&lt;/i&gt;&lt;sub&gt;&lt;i&gt;t&lt;/i&gt;&lt;/sub&gt; = %2</source>
+        <translation>liest [„%1“; &lt;i&gt;c&lt;/i&gt;&lt;sub&gt;&lt;i&gt;t&lt;/i&gt;&lt;/sub&gt;]: &lt;i&gt;s&lt;/i&gt;&lt;sub&gt;&lt;i&gt;t&lt;/i&gt;&lt;/sub&gt; = %2</translation>
+    </message>
+    <message>
+        <source>chosen: “%1”, &lt;i&gt;p&lt;/i&gt; = %2</source>
+        <translation>gewählt: „%1“, &lt;i&gt;p&lt;/i&gt; = %2</translation>
+    </message>
+    <message>
+        <source>encoder states h (a row per source token)</source>
+        <translation>Encoder-Zustände h (eine Zeile pro Quell-Token)</translation>
+    </message>
+    <message>
+        <source>scores e</source>
+        <translation>Scores e</translation>
+    </message>
+    <message>
+        <source>weights α</source>
+        <translation>Gewichte α</translation>
+    </message>
+    <message>
+        <source>next word: the likeliest five</source>
+        <translation>nächstes Wort: die fünf wahrscheinlichsten</translation>
+    </message>
+</context>
+<context>
+    <name>Seq2SeqTrainJob</name>
+    <message>
+        <source>Not enough memory to train the model.</source>
+        <translation>Nicht genug Speicher, um das Modell zu trainieren.</translation>
+    </message>
 </context>
 <context>
     <name>SlideBuilder</name>
@@ -1593,6 +1765,10 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <source>attention weight</source>
         <translation>Attention-Gewicht</translation>
     </message>
+    <message>
+        <source>induction (last of %1 stacked blocks)</source>
+        <translation>Induktion (letzter von %1 gestapelten Blöcken)</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui</name>
@@ -1627,6 +1803,54 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>Decoder states s_i after each step</source>
         <translation>Decoder-Zustände s_i nach jedem Schritt</translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation>Mittel</translation>
+    </message>
+    <message>
+        <source>h_1</source>
+        <translation>h_1</translation>
+    </message>
+    <message>
+        <source>h_n</source>
+        <translation>h_n</translation>
+    </message>
+    <message>
+        <source>the mean of the states</source>
+        <translation>den Mittelwert der Zustände</translation>
+    </message>
+    <message>
+        <source>the first state</source>
+        <translation>den ersten Zustand</translation>
+    </message>
+    <message>
+        <source>the last state</source>
+        <translation>den letzten Zustand</translation>
+    </message>
+    <message>
+        <source>Tagging</source>
+        <translation>Tagging</translation>
+    </message>
+    <message>
+        <source>Classification</source>
+        <translation>Klassifikation</translation>
+    </message>
+    <message>
+        <source>Sequence to sequence</source>
+        <translation>Sequenz zu Sequenz</translation>
+    </message>
+    <message>
+        <source>one label a word: every state through the classifier</source>
+        <translation>ein Label pro Wort: jeder Zustand durch den Klassifikator</translation>
+    </message>
+    <message>
+        <source>one label a sentence: the classifier reads %1</source>
+        <translation>ein Label pro Satz: der Klassifikator liest %1</translation>
+    </message>
+    <message>
+        <source>the decoder decides the length: each step reads the states through its attention</source>
+        <translation>der Decoder bestimmt die Länge: jeder Schritt liest die Zustände über seine Attention</translation>
     </message>
 </context>
 <context>
@@ -1912,6 +2136,29 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     </message>
 </context>
 <context>
+    <name>attn::ui::AttributionView</name>
+    <message>
+        <source>Logit of to&amp;ken:</source>
+        <translation>Logit des To&amp;kens:</translation>
+    </message>
+    <message>
+        <source>the model's prediction</source>
+        <translation>die Vorhersage des Modells</translation>
+    </message>
+    <message>
+        <source>The token whose logit is split into each part's share: empty for the model's prediction, or one token of the vocabulary</source>
+        <translation>Das Token, dessen Logit in die Anteile der Teile zerlegt wird: leer für die Vorhersage des Modells, sonst ein Token des Vokabulars</translation>
+    </message>
+    <message>
+        <source>No model open</source>
+        <translation>Kein Modell geöffnet</translation>
+    </message>
+    <message>
+        <source>Logit %1 at position %2 = heads %3 + attention biases %4 + feed-forward %5 + embeddings %6 + final bias %7 (norm scale frozen at %8). Click a head to open it.</source>
+        <translation>Logit %1 an Position %2 = Köpfe %3 + Attention-Biases %4 + Feed-Forward %5 + Embeddings %6 + letzter Bias %7 (Skala der Norm bei %8 festgehalten). Klicken Sie auf einen Kopf, um ihn zu öffnen.</translation>
+    </message>
+</context>
+<context>
     <name>attn::ui::ComputeSchedule</name>
     <message>
         <source>Not current: computing the input as it is now…</source>
@@ -2043,6 +2290,193 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>PCA keeps the directions of largest spread; t-SNE keeps each word's neighbours</source>
         <translation>PCA behält die Richtungen der größten Streuung; t-SNE behält die Nachbarn jedes Worts</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::EncDecView</name>
+    <message>
+        <source>&amp;Translate</source>
+        <translation>Ü&amp;bersetzen</translation>
+    </message>
+    <message>
+        <source>Translate the text box's sentence greedily: each word the most likely one, until the end token or the length</source>
+        <translation>Den Satz im Textfeld gierig übersetzen: jedes Wort das wahrscheinlichste, bis zum Endtoken oder zur Länge</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Anhalten</translation>
+    </message>
+    <message>
+        <source>◀ Back</source>
+        <translation>◀ Zurück</translation>
+    </message>
+    <message>
+        <source>Step ▶</source>
+        <translation>Schritt ▶</translation>
+    </message>
+    <message>
+        <source>Max &amp;words:</source>
+        <translation>Höchstens &amp;Wörter:</translation>
+    </message>
+    <message>
+        <source>Encoder self-attention (source x source)</source>
+        <translation>Encoder-Self-Attention (Quelle x Quelle)</translation>
+    </message>
+    <message>
+        <source>Decoder self-attention (target x target, causal)</source>
+        <translation>Decoder-Self-Attention (Ziel x Ziel, kausal)</translation>
+    </message>
+    <message>
+        <source>Cross-attention (target x source)</source>
+        <translation>Cross-Attention (Ziel x Quelle)</translation>
+    </message>
+    <message>
+        <source>E&amp;xport Figure…</source>
+        <translation>Abbildung e&amp;xportieren…</translation>
+    </message>
+    <message>
+        <source>Save this matrix as PNG, SVG or PDF</source>
+        <translation>Diese Matrix als PNG, SVG oder PDF speichern</translation>
+    </message>
+    <message>
+        <source>Translating…</source>
+        <translation>Übersetze…</translation>
+    </message>
+    <message>
+        <source>Stopped at word %1.</source>
+        <translation>Bei Wort %1 angehalten.</translation>
+    </message>
+    <message>
+        <source>Done: the model wrote its end token.</source>
+        <translation>Fertig: Das Modell hat sein Endtoken geschrieben.</translation>
+    </message>
+    <message>
+        <source>Done: the length limit (%1 words).</source>
+        <translation>Fertig: die Längengrenze (%1 Wörter).</translation>
+    </message>
+    <message>
+        <source>Translation failed: %1</source>
+        <translation>Übersetzung fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Layer %1, mean of the heads</source>
+        <translation>Schicht %1, Mittel der Heads</translation>
+    </message>
+    <message>
+        <source>Layer %1, head %2</source>
+        <translation>Schicht %1, Head %2</translation>
+    </message>
+    <message>
+        <source>source (query)</source>
+        <translation>Quelle (Query)</translation>
+    </message>
+    <message>
+        <source>target word written</source>
+        <translation>geschriebenes Zielwort</translation>
+    </message>
+    <message>
+        <source>source (key)</source>
+        <translation>Quelle (Key)</translation>
+    </message>
+    <message>
+        <source>target so far (key)</source>
+        <translation>bisheriges Ziel (Key)</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>Gewicht</translation>
+    </message>
+    <message>
+        <source>Export Figure</source>
+        <translation>Abbildung exportieren</translation>
+    </message>
+    <message>
+        <source>Figures (*.png *.svg *.pdf)</source>
+        <translation>Abbildungen (*.png *.svg *.pdf)</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>%1 konnte nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>Could not write %1: name it .png, .svg or .pdf</source>
+        <translation>%1 konnte nicht geschrieben werden: Endung .png, .svg oder .pdf wählen</translation>
+    </message>
+    <message>
+        <source>Open a translation model (an encoder-decoder such as Marian's opus-mt or BART) to translate the text box's sentence word by word.</source>
+        <translation>Ein Übersetzungsmodell öffnen (einen Encoder-Decoder wie Marians opus-mt oder BART), um den Satz im Textfeld Wort für Wort zu übersetzen.</translation>
+    </message>
+    <message>
+        <source>No encoder-decoder model open</source>
+        <translation>Kein Encoder-Decoder-Modell geöffnet</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; &lt;small&gt;(p = %2)&lt;/small&gt;</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; &lt;small&gt;(p = %2)&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source>Word %1 of %2: %3</source>
+        <translation>Wort %1 von %2: %3</translation>
+    </message>
+    <message>
+        <source>Translate to see the target grow one word at a time.</source>
+        <translation>Übersetzen, um das Ziel Wort für Wort wachsen zu sehen.</translation>
+    </message>
+    <message>
+        <source>Translating… word %1.</source>
+        <translation>Übersetze… Wort %1.</translation>
+    </message>
+    <message>
+        <source>Layer %1</source>
+        <translation>Schicht %1</translation>
+    </message>
+    <message>
+        <source>Mean of heads</source>
+        <translation>Mittel der Heads</translation>
+    </message>
+    <message>
+        <source>Head %1</source>
+        <translation>Head %1</translation>
+    </message>
+    <message>
+        <source>Translate to see the decoder's heads</source>
+        <translation>Übersetzen, um die Heads des Decoders zu sehen</translation>
+    </message>
+    <message>
+        <source>Stop translating; the words so far stay</source>
+        <translation>Übersetzen anhalten; die Wörter bis hierher bleiben</translation>
+    </message>
+    <message>
+        <source>Show the translation one word shorter</source>
+        <translation>Die Übersetzung um ein Wort kürzer zeigen</translation>
+    </message>
+    <message>
+        <source>Show the next word and the cross-attention row that chose it</source>
+        <translation>Das nächste Wort zeigen und die Zeile der Cross-Attention, die es gewählt hat</translation>
+    </message>
+    <message>
+        <source>The translation stops here if the end token has not come</source>
+        <translation>Die Übersetzung endet hier, wenn das Endtoken nicht vorher kommt</translation>
+    </message>
+    <message>
+        <source>Which attention the grid shows: the encoder's over the source, the decoder's over the words written, or the decoder's over the source (the alignment)</source>
+        <translation>Welche Attention das Raster zeigt: die des Encoders über der Quelle, die des Decoders über den geschriebenen Wörtern oder die des Decoders über der Quelle (die Zuordnung)</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>Schicht</translation>
+    </message>
+    <message>
+        <source>The layer whose head, or mean of heads, is shown below</source>
+        <translation>Die Schicht, deren Kopf oder Mittel der Köpfe unten gezeigt wird</translation>
+    </message>
+    <message>
+        <source>Head</source>
+        <translation>Kopf</translation>
+    </message>
+    <message>
+        <source>One head, or the mean of the layer's heads</source>
+        <translation>Ein Kopf oder das Mittel der Köpfe der Schicht</translation>
     </message>
 </context>
 <context>
@@ -2374,6 +2808,22 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <source>One word in two sentences: the same input vector, two outputs</source>
         <translation>Ein Wort in zwei Sätzen: derselbe Eingabevektor, zwei Ausgaben</translation>
     </message>
+    <message>
+        <source>S&amp;tacked blocks</source>
+        <translation>Ges&amp;tapelte Blöcke</translation>
+    </message>
+    <message>
+        <source>Fi&amp;xed weights</source>
+        <translation>Fi&amp;xe Gewichte</translation>
+    </message>
+    <message>
+        <source>A fully connected layer, a convolution and attention: which mixing weights move when a word changes</source>
+        <translation>Eine vollständig verbundene Schicht, eine Faltung und Attention: welche Mischgewichte sich bewegen, wenn sich ein Wort ändert</translation>
+    </message>
+    <message>
+        <source>Stacked blocks: attention, then a feed-forward layer, each with its residual and layer norm; one block's output is the next one's input</source>
+        <translation>Gestapelte Blöcke: Attention, dann eine Feed-Forward-Schicht, jede mit ihrer Residualverbindung und Layer-Norm; die Ausgabe eines Blocks ist die Eingabe des nächsten</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::ExportDialog</name>
@@ -2684,6 +3134,29 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>&amp;Decimals:</source>
         <translation>&amp;Nachkommastellen:</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::GalleryView</name>
+    <message>
+        <source>&lt;b&gt;No model open.&lt;/b&gt; Open one in a click: a model in the Hugging Face cache opens at once, another downloads first.</source>
+        <translation>&lt;b&gt;Kein Modell geöffnet.&lt;/b&gt; Eines mit einem Klick öffnen: Ein Modell im Hugging-Face-Cache öffnet sofort, ein anderes wird zuerst heruntergeladen.</translation>
+    </message>
+    <message>
+        <source>open from the cache</source>
+        <translation>aus dem Cache öffnen</translation>
+    </message>
+    <message>
+        <source>download</source>
+        <translation>herunterladen</translation>
+    </message>
+    <message>
+        <source>download %1</source>
+        <translation>%1 herunterladen</translation>
+    </message>
+    <message>
+        <source>Download %1 into the Hugging Face cache and open it</source>
+        <translation>%1 in den Hugging-Face-Cache herunterladen und öffnen</translation>
     </message>
 </context>
 <context>
@@ -3287,6 +3760,253 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>The points back where the scene puts them</source>
         <translation>Die Punkte zurück an ihre Stellen in der Szene</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::KvCacheView</name>
+    <message>
+        <source>Layer %1 · head %2 · what the newest token meets</source>
+        <translation>Schicht %1 · Kopf %2 · worauf das neueste Token trifft</translation>
+    </message>
+    <message>
+        <source>Query head %1 reads key/value head %2, shared by query heads %3 to %4 (grouped-query attention).</source>
+        <translation>Abfragekopf %1 liest Key/Value-Kopf %2, den sich die Abfrageköpfe %3 bis %4 teilen (Grouped-Query-Attention).</translation>
+    </message>
+    <message>
+        <source>Each head has keys and values of its own.</source>
+        <translation>Jeder Kopf hat eigene Keys und Values.</translation>
+    </message>
+    <message>
+        <source> (the %1 earlier rows are not drawn)</source>
+        <translation> (die %1 früheren Zeilen sind nicht gezeichnet)</translation>
+    </message>
+    <message>
+        <source>Rows 1 to %1: keys (K) and values (V) kept from earlier steps%2. Row %3 (framed): the newest token, the only row computed now; its query meets every cached key. Colours: each matrix's values, blue negative, red positive.</source>
+        <translation>Zeilen 1 bis %1: Keys (K) und Values (V), aus früheren Schritten behalten%2. Zeile %3 (umrahmt): das neueste Token, die einzige jetzt berechnete Zeile; seine Query trifft auf jeden gespeicherten Key. Farben: die Werte jeder Matrix, blau negativ, rot positiv.</translation>
+    </message>
+    <message>
+        <source>token</source>
+        <translation>Token</translation>
+    </message>
+    <message>
+        <source>K (keys)</source>
+        <translation>K (Keys)</translation>
+    </message>
+    <message>
+        <source>V (values)</source>
+        <translation>V (Values)</translation>
+    </message>
+    <message>
+        <source>the newest query's weight</source>
+        <translation>Gewicht der neuesten Query</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The key/value cache.&lt;/b&gt; In a causal model a token only looks back, so its keys and values never change once computed. When the model writes a token, or you type at the end of the sentence, every layer keeps the keys and values of the tokens before (the cache) and computes only the new token's query, key and value; its query meets the cached keys. Editing an earlier word computes again from that word on.</source>
+        <translation>&lt;b&gt;Der Key/Value-Cache.&lt;/b&gt; In einem kausalen Modell blickt ein Token nur zurück, darum ändern sich seine Keys und Values nie mehr, wenn sie einmal berechnet sind. Schreibt das Modell ein Token oder tippen Sie am Ende des Satzes, behält jede Schicht die Keys und Values der Tokens davor (den Cache) und berechnet nur Query, Key und Value des neuen Tokens; seine Query trifft auf die gespeicherten Keys. Wird ein früheres Wort geändert, wird ab diesem Wort neu gerechnet.</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Floating-point operations of the matrix products, 2 per multiply-add, per layer for n query rows meeting K key cells in all:&lt;br&gt;2·n·d·(h + 2g)·d_head (Q, K, V) + 2·h·d_head·K·2 (scores, weights × V)&lt;br&gt;+ 2·n·h·d_head·d (W_O) + 2·n·d·d_ff·m (feed-forward, m = 3 when gated, else 2),&lt;br&gt;times the layers, plus 2·d·vocab for the logits. With the cache n = 1 and K = T; without it n = T and K = T(T + 1)/2. Norms and softmax are left out.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Gleitkommaoperationen der Matrixprodukte, 2 je Multiplikation mit Addition, pro Schicht für n Query-Zeilen, die insgesamt auf K Key-Zellen treffen:&lt;br&gt;2·n·d·(h + 2g)·d_head (Q, K, V) + 2·h·d_head·K·2 (Scores, Gewichte × V)&lt;br&gt;+ 2·n·h·d_head·d (W_O) + 2·n·d·d_ff·m (Feed-Forward, m = 3 mit Gate, sonst 2),&lt;br&gt;mal die Schichten, plus 2·d·Vokabular für die Logits. Mit dem Cache n = 1 und K = T; ohne ihn n = T und K = T(T + 1)/2. Normierungen und Softmax sind nicht mitgezählt.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>E&amp;xport Figure…</source>
+        <translation>Abbildung e&amp;xportieren…</translation>
+    </message>
+    <message>
+        <source>The cached rows of the selected head as PDF, SVG or PNG</source>
+        <translation>Die gespeicherten Zeilen des gewählten Kopfes als PDF, SVG oder PNG</translation>
+    </message>
+    <message>
+        <source>Export Figure</source>
+        <translation>Abbildung exportieren</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf);;SVG (*.svg);;PNG (*.png)</source>
+        <translation>PDF (*.pdf);;SVG (*.svg);;PNG (*.png)</translation>
+    </message>
+    <message>
+        <source>%1 · layer %2 · head %3 · the key/value cache</source>
+        <translation>%1 · Schicht %2 · Kopf %3 · der Key/Value-Cache</translation>
+    </message>
+    <message>
+        <source>Export: the file name must end in .png, .svg or .pdf</source>
+        <translation>Export: Der Dateiname muss auf .png, .svg oder .pdf enden</translation>
+    </message>
+    <message>
+        <source>The figure was not exported: %1</source>
+        <translation>Die Abbildung wurde nicht exportiert: %1</translation>
+    </message>
+    <message>
+        <source>Open a causal model (GPT-2, Llama, …) to see what it caches.</source>
+        <translation>Öffnen Sie ein kausales Modell (GPT-2, Llama, …), um zu sehen, was es speichert.</translation>
+    </message>
+    <message>
+        <source>%1 reads the whole sentence at once (each token also looks ahead), so a new token changes every earlier one and nothing can be cached: the key/value cache is for causal models, which write left to right.</source>
+        <translation>%1 liest den ganzen Satz auf einmal (jedes Token blickt auch nach vorn), darum ändert ein neues Token jedes frühere und nichts kann gespeichert werden: Der Key/Value-Cache ist für kausale Modelle, die von links nach rechts schreiben.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Cached:&lt;/b&gt; %1 layers × %2 key/value heads × %3 tokens × %4 (d_head) × 2 (K and V) × 4 bytes = &lt;b&gt;%5 MiB&lt;/b&gt; (%6 bytes).</source>
+        <translation>&lt;b&gt;Gespeichert:&lt;/b&gt; %1 Schichten × %2 Key/Value-Köpfe × %3 Tokens × %4 (d_head) × 2 (K und V) × 4 Bytes = &lt;b&gt;%5 MiB&lt;/b&gt; (%6 Bytes).</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The newest token:&lt;/b&gt; %1FLOP with the cache, %2FLOP without it (a whole forward of %3 tokens), %4× as many.</source>
+        <translation>&lt;b&gt;Das neueste Token:&lt;/b&gt; %1FLOP mit dem Cache, %2FLOP ohne ihn (ein ganzer Forward-Durchlauf über %3 Tokens), %4-mal so viele.</translation>
+    </message>
+    <message>
+        <source>Measured: this run took %1 ms through the cache (%2 of %3 positions computed, the first %4 reused).</source>
+        <translation>Gemessen: Dieser Durchlauf dauerte %1 ms über den Cache (%2 von %3 Positionen berechnet, die ersten %4 wiederverwendet).</translation>
+    </message>
+    <message>
+        <source>Measured: this run took %1 ms, layers %2 to %3 computed again after an intervention.</source>
+        <translation>Gemessen: Dieser Durchlauf dauerte %1 ms, die Schichten %2 bis %3 nach einem Eingriff neu berechnet.</translation>
+    </message>
+    <message>
+        <source>Measured: this run took %1 ms, a whole forward of %2 positions.</source>
+        <translation>Gemessen: Dieser Durchlauf dauerte %1 ms, ein ganzer Forward-Durchlauf über %2 Positionen.</translation>
+    </message>
+    <message>
+        <source>The last whole forward: %1 ms for %2 positions.</source>
+        <translation>Der letzte ganze Forward-Durchlauf: %1 ms für %2 Positionen.</translation>
+    </message>
+    <message>
+        <source>The last run through the cache: %1 ms for %2 new of %3 positions.</source>
+        <translation>Der letzte Durchlauf über den Cache: %1 ms für %2 neue von %3 Positionen.</translation>
+    </message>
+    <message>
+        <source>Type a word at the end of the sentence to measure a step through the cache.</source>
+        <translation>Tippen Sie ein Wort am Ende des Satzes, um einen Schritt über den Cache zu messen.</translation>
+    </message>
+    <message>
+        <source>%1 (each shared by %2 query heads)</source>
+        <translation>%1 (jeder von %2 Abfrageköpfen geteilt)</translation>
+    </message>
+    <message>
+        <source>%1 × %2 each</source>
+        <translation>je %1 × %2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Per layer&lt;/b&gt;&lt;table cellspacing=6&gt;&lt;tr&gt;&lt;th align=left&gt;layer&lt;/th&gt;&lt;th align=left&gt;K and V heads&lt;/th&gt;&lt;th align=left&gt;K, V&lt;/th&gt;&lt;th align=right&gt;bytes&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;</source>
+        <translation>&lt;b&gt;Pro Schicht&lt;/b&gt;&lt;table cellspacing=6&gt;&lt;tr&gt;&lt;th align=left&gt;Schicht&lt;/th&gt;&lt;th align=left&gt;K- und V-Köpfe&lt;/th&gt;&lt;th align=left&gt;K, V&lt;/th&gt;&lt;th align=right&gt;Bytes&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::LayersPage</name>
+    <message>
+        <source>one attention layer</source>
+        <translation>eine Attention-Schicht</translation>
+    </message>
+    <message>
+        <source>%1 × (attention + feed-forward)</source>
+        <translation>%1 × (Attention + Feed-Forward)</translation>
+    </message>
+    <message>
+        <source>Blocks kept keep their weights; a new block gets weights drawn from the scene's seed. Post-norm: each sum is layer-normalised.</source>
+        <translation>Behaltene Blöcke behalten ihre Gewichte; ein neuer Block bekommt Gewichte aus dem Seed der Szene. Post-Norm: jede Summe wird schichtnormalisiert.</translation>
+    </message>
+    <message>
+        <source>&amp;Blocks:</source>
+        <translation>&amp;Blöcke:</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::LensTabs</name>
+    <message>
+        <source>Logit lens</source>
+        <translation>Logit-Lens</translation>
+    </message>
+    <message>
+        <source>What each layer would predict at each position: the final norm and the unembedding applied after every layer</source>
+        <translation>Was jede Schicht an jeder Position vorhersagen würde: die letzte Norm und das Unembedding nach jeder Schicht angewandt</translation>
+    </message>
+    <message>
+        <source>Patc&amp;hing</source>
+        <translation>Patc&amp;hing</translation>
+    </message>
+    <message>
+        <source>Activation patching: which heads carry the answer from a clean prompt into a corrupted one</source>
+        <translation>Activation Patching: welche Köpfe die Antwort aus einem sauberen Prompt in einen verfälschten tragen</translation>
+    </message>
+    <message>
+        <source>Attri&amp;bution</source>
+        <translation>Attri&amp;bution</translation>
+    </message>
+    <message>
+        <source>Direct logit attribution: each head's share of the predicted token's logit</source>
+        <translation>Direkte Logit-Attribution: der Anteil jedes Kopfes am Logit des vorhergesagten Tokens</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::LensTraceView</name>
+    <message>
+        <source>The logit lens at the predicted position: the bar is full for rank 1 (a log scale down to the vocabulary's last rank), the number is the rank</source>
+        <translation>Die Logit-Lens an der vorhergesagten Position: der Balken ist bei Rang 1 voll (logarithmische Skala bis zum letzten Rang des Vokabulars), die Zahl ist der Rang</translation>
+    </message>
+    <message>
+        <source>Rank of %1 after each layer: 1 from layer %2</source>
+        <translation>Rang von %1 nach jeder Schicht: 1 ab Schicht %2</translation>
+    </message>
+    <message>
+        <source>Rank of %1 after each layer: %2 at the last</source>
+        <translation>Rang von %1 nach jeder Schicht: %2 nach der letzten</translation>
+    </message>
+    <message>
+        <source>%1; ranks by layer: %2</source>
+        <translation>%1; Ränge nach Schicht: %2</translation>
+    </message>
+    <message>
+        <source>After layer %1: %2 is rank %3, p = %4</source>
+        <translation>Nach Schicht %1: %2 hat Rang %3, p = %4</translation>
+    </message>
+    <message>
+        <source>L%1</source>
+        <translation>S%1</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::LensView</name>
+    <message>
+        <source>Left: the top token if the model stopped after that layer (colour: its probability). Right: the rank of the followed token there (1: the top).</source>
+        <translation>Links: das wahrscheinlichste Token, wenn das Modell nach dieser Schicht aufhörte (Farbe: seine Wahrscheinlichkeit). Rechts: der Rang des verfolgten Tokens dort (1: das oberste).</translation>
+    </message>
+    <message>
+        <source>The token %1%2%3 %4</source>
+        <translation>Das Token %1%2%3 %4</translation>
+    </message>
+    <message>
+        <source>Write one token (a comma separates two)</source>
+        <translation>Schreiben Sie ein Token (ein Komma trennt zwei)</translation>
+    </message>
+    <message>
+        <source>Follow to&amp;ken:</source>
+        <translation>To&amp;ken verfolgen:</translation>
+    </message>
+    <message>
+        <source>the model's prediction</source>
+        <translation>die Vorhersage des Modells</translation>
+    </message>
+    <message>
+        <source>The token whose rank is followed through the layers: empty for what the model predicts at each position, or one token of the vocabulary (with its leading space, as " Mary")</source>
+        <translation>Das Token, dessen Rang durch die Schichten verfolgt wird: leer für das, was das Modell an jeder Position vorhersagt, sonst ein Token des Vokabulars (mit seinem führenden Leerzeichen, wie " Mary")</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Stop computing the lens</source>
+        <translation>Die Berechnung der Lens abbrechen</translation>
+    </message>
+    <message>
+        <source>No model open</source>
+        <translation>Kein Modell geöffnet</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>Abgebrochen.</translation>
+    </message>
+    <message>
+        <source>Computing the lens…</source>
+        <translation>Die Lens wird berechnet…</translation>
     </message>
 </context>
 <context>
@@ -4168,6 +4888,42 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
         <source>&amp;Download Model…</source>
         <translation>Modell &amp;herunterladen…</translation>
     </message>
+    <message>
+        <source>&amp;KV Cache</source>
+        <translation>&amp;KV-Cache</translation>
+    </message>
+    <message>
+        <source>What a causal model keeps of earlier tokens so that the next one costs one row per layer</source>
+        <translation>Was ein kausales Modell von früheren Tokens behält, damit das nächste nur eine Zeile pro Schicht kostet</translation>
+    </message>
+    <message>
+        <source>&amp;Translate</source>
+        <translation>Ü&amp;bersetzen</translation>
+    </message>
+    <message>
+        <source>Encoder-decoder models: translate word by word, with the encoder's, the decoder's and the cross-attention's heads</source>
+        <translation>Encoder-Decoder-Modelle: Wort für Wort übersetzen, mit den Heads des Encoders, des Decoders und der Cross-Attention</translation>
+    </message>
+    <message>
+        <source>L&amp;ogit Lens…</source>
+        <translation>L&amp;ogit-Lens…</translation>
+    </message>
+    <message>
+        <source>&amp;Activation Patching…</source>
+        <translation>&amp;Aktivierungs-Patching…</translation>
+    </message>
+    <message>
+        <source>&amp;Direct Logit Attribution…</source>
+        <translation>&amp;Direkte Logit-Attribution…</translation>
+    </message>
+    <message>
+        <source>a step of Generate: its newest token's row</source>
+        <translation>ein Schritt von Generieren: die Zeile seines neuesten Tokens</translation>
+    </message>
+    <message>
+        <source>positions %1–%2, the earlier ones from the key/value cache</source>
+        <translation>Positionen %1–%2, die früheren aus dem Key/Value-Cache</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::OpenModelDialog</name>
@@ -4234,6 +4990,236 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
     <message>
         <source>reading…</source>
         <translation>wird gelesen…</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::OutputTypesView</name>
+    <message>
+        <source>Tagging (a label a word)</source>
+        <translation>Tagging (ein Label pro Wort)</translation>
+    </message>
+    <message>
+        <source>Classification (a label a sentence)</source>
+        <translation>Klassifikation (ein Label pro Satz)</translation>
+    </message>
+    <message>
+        <source>Sequence to sequence (English → French)</source>
+        <translation>Sequenz zu Sequenz (Englisch → Französisch)</translation>
+    </message>
+    <message>
+        <source>mean of the states</source>
+        <translation>Mittelwert der Zustände</translation>
+    </message>
+    <message>
+        <source>first state</source>
+        <translation>erster Zustand</translation>
+    </message>
+    <message>
+        <source>last state</source>
+        <translation>letzter Zustand</translation>
+    </message>
+    <message>
+        <source>What the sentence classifier reads of the encoder's states. The first state of a one-directional encoder has read one word only.</source>
+        <translation>Was der Satzklassifikator von den Zuständen des Encoders liest. Der erste Zustand eines Encoders mit nur einer Richtung hat nur ein Wort gelesen.</translation>
+    </message>
+    <message>
+        <source>Minibatches of 16 sentences (32 pairs for sequence to sequence)</source>
+        <translation>Minibatches aus 16 Sätzen (32 Satzpaaren bei Sequenz zu Sequenz)</translation>
+    </message>
+    <message>
+        <source>Train</source>
+        <translation>Trainieren</translation>
+    </message>
+    <message>
+        <source>steps</source>
+        <translation>Schritte</translation>
+    </message>
+    <message>
+        <source>Sentence</source>
+        <translation>Satz</translation>
+    </message>
+    <message>
+        <source>Words of the built-in English grammar: the, a, cat, dog, bird, boy, book, mouse, girl, house, apple, car, black, white, green, red, blue, happy, sad, ate, saw, chased, liked, found, took, and</source>
+        <translation>Wörter der eingebauten englischen Grammatik: the, a, cat, dog, bird, boy, book, mouse, girl, house, apple, car, black, white, green, red, blue, happy, sad, ate, saw, chased, liked, found, took, and</translation>
+    </message>
+    <message>
+        <source>Export Figure…</source>
+        <translation>Abbildung exportieren…</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>Verlust</translation>
+    </message>
+    <message>
+        <source>loss (nats)</source>
+        <translation>Verlust (nats)</translation>
+    </message>
+    <message>
+        <source>held-out accuracy</source>
+        <translation>Genauigkeit auf zurückgehaltenen Paaren</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <source>Not trained yet: choose it above and press Train.</source>
+        <translation>Noch nicht trainiert: oben auswählen und „Trainieren“ drücken.</translation>
+    </message>
+    <message>
+        <source>Training stopped; the model shown is unchanged.</source>
+        <translation>Training angehalten; das gezeigte Modell ist unverändert.</translation>
+    </message>
+    <message>
+        <source>step %1 of %2 · loss %3</source>
+        <translation>Schritt %1 von %2 · Verlust %3</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Anhalten</translation>
+    </message>
+    <message>
+        <source>Training failed: %1</source>
+        <translation>Training fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>held-out words tagged right: %1%</source>
+        <translation>zurückgehaltene Wörter richtig getaggt: %1%</translation>
+    </message>
+    <message>
+        <source>held-out sentences classified right: %1%</source>
+        <translation>zurückgehaltene Sätze richtig klassifiziert: %1%</translation>
+    </message>
+    <message>
+        <source>held-out sentences translated exactly: %1%</source>
+        <translation>zurückgehaltene Sätze exakt übersetzt: %1%</translation>
+    </message>
+    <message>
+        <source>%1: the name must end in .pdf, .svg or .png.</source>
+        <translation>%1: Der Name muss auf .pdf, .svg oder .png enden.</translation>
+    </message>
+    <message>
+        <source>Not exported: %1</source>
+        <translation>Nicht exportiert: %1</translation>
+    </message>
+    <message>
+        <source>Exported %1.</source>
+        <translation>%1 exportiert.</translation>
+    </message>
+    <message>
+        <source>Export Figure</source>
+        <translation>Abbildung exportieren</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf);;SVG (*.svg);;PNG (*.png)</source>
+        <translation>PDF (*.pdf);;SVG (*.svg);;PNG (*.png)</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::PatchingView</name>
+    <message>
+        <source>Write a clean and a corrupted prompt of the same length in tokens and a metric, then Run: each head's output and each position of the residual stream is copied from the clean run into the corrupted one, and the heatmaps show how much of the metric that brings back (1: all of it).</source>
+        <translation>Schreiben Sie einen sauberen und einen verfälschten Prompt gleicher Länge in Tokens und eine Metrik, dann Ausführen: die Ausgabe jedes Kopfes und jede Position des Residualstroms wird aus dem sauberen Lauf in den verfälschten kopiert, und die Heatmaps zeigen, wie viel der Metrik das zurückbringt (1: alles).</translation>
+    </message>
+    <message>
+        <source>The prompt whose activations are copied in (the sentence above until you edit it)</source>
+        <translation>Der Prompt, dessen Aktivierungen hineinkopiert werden (der Satz oben, bis Sie ihn ändern)</translation>
+    </message>
+    <message>
+        <source>The prompt patched: as many tokens as the clean one, differing where the answer should change</source>
+        <translation>Der gepatchte Prompt: so viele Tokens wie der saubere, anders dort, wo sich die Antwort ändern soll</translation>
+    </message>
+    <message>
+        <source>"A, B": the logit of A minus that of B; "A" alone: the probability of A. Each one token, with its leading space where the vocabulary has one</source>
+        <translation>"A, B": das Logit von A minus das von B; "A" allein: die Wahrscheinlichkeit von A. Jeweils ein Token, mit seinem führenden Leerzeichen, wo das Vokabular eines hat</translation>
+    </message>
+    <message>
+        <source>Clean:</source>
+        <translation>Sauber:</translation>
+    </message>
+    <message>
+        <source>Corr&amp;upted:</source>
+        <translation>Verfälsc&amp;ht:</translation>
+    </message>
+    <message>
+        <source>E&amp;xample</source>
+        <translation>Bei&amp;spiel</translation>
+    </message>
+    <message>
+        <source>Mary and John (Wang et al. 2022): who gets the drink</source>
+        <translation>Mary und John (Wang et al. 2022): wer das Getränk bekommt</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Ausführen</translation>
+    </message>
+    <message>
+        <source>Patch every head and every position, one at a time (each run recomputes from its layer up)</source>
+        <translation>Jeden Kopf und jede Position einzeln patchen (jeder Lauf rechnet ab seiner Schicht neu)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Stop the sweep (nothing of it is shown)</source>
+        <translation>Den Durchlauf abbrechen (nichts davon wird gezeigt)</translation>
+    </message>
+    <message>
+        <source>Heads and positions</source>
+        <translation>Köpfe und Positionen</translation>
+    </message>
+    <message>
+        <source>Heads</source>
+        <translation>Köpfe</translation>
+    </message>
+    <message>
+        <source>Positions</source>
+        <translation>Positionen</translation>
+    </message>
+    <message>
+        <source>Which heatmaps the tab shows (an export has both)</source>
+        <translation>Welche Heatmaps der Tab zeigt (ein Export hat beide)</translation>
+    </message>
+    <message>
+        <source>&amp;Metric:</source>
+        <translation>&amp;Metrik:</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>Metrik</translation>
+    </message>
+    <message>
+        <source>Patching needs a clean and a corrupted prompt.</source>
+        <translation>Patching braucht einen sauberen und einen verfälschten Prompt.</translation>
+    </message>
+    <message>
+        <source>Patching needs a metric: "A, B" (the logit difference) or "A" (its probability).</source>
+        <translation>Patching braucht eine Metrik: "A, B" (die Logit-Differenz) oder "A" (seine Wahrscheinlichkeit).</translation>
+    </message>
+    <message>
+        <source>Patching: %1</source>
+        <translation>Patching: %1</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>Abgebrochen.</translation>
+    </message>
+    <message>
+        <source>Patching %1 heads and %2 positions…</source>
+        <translation>%1 Köpfe und %2 Positionen werden gepatcht…</translation>
+    </message>
+    <message>
+        <source>%1: clean %2, corrupted %3. 1 = the clean run's value restored, 0 = no change. Click a head to open it.</source>
+        <translation>%1: sauber %2, verfälscht %3. 1 = der Wert des sauberen Laufs wiederhergestellt, 0 = keine Änderung. Klicken Sie auf einen Kopf, um ihn zu öffnen.</translation>
+    </message>
+    <message>
+        <source>%p%</source>
+        <translation>%p %</translation>
+    </message>
+    <message>
+        <source>e.g. %1</source>
+        <translation>z. B. %1</translation>
     </message>
 </context>
 <context>
@@ -4453,6 +5439,14 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
         <source>Change seed to %1</source>
         <translation>Startwert auf %1 ändern</translation>
     </message>
+    <message>
+        <source>One attention layer</source>
+        <translation>Eine Attention-Schicht</translation>
+    </message>
+    <message>
+        <source>Stacked blocks: %1</source>
+        <translation>Gestapelte Blöcke: %1</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::SceneFiles</name>
@@ -4481,6 +5475,13 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
     <message>
         <source>No examples in this build</source>
         <translation>Keine Beispiele in diesem Build</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::Seq2SeqPresentationWindow</name>
+    <message>
+        <source>Sequence to Sequence — Presentation</source>
+        <translation>Sequence to Sequence — Präsentation</translation>
     </message>
 </context>
 <context>
@@ -4621,10 +5622,6 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
         <translation>Training angehalten; das gezeigte Modell ist unverändert.</translation>
     </message>
     <message>
-        <source>loss per word</source>
-        <translation>Verlust je Wort</translation>
-    </message>
-    <message>
         <source>held-out exact match</source>
         <translation>exakte Treffer (zurückgehalten)</translation>
     </message>
@@ -4741,10 +5738,6 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
         <translation>Schritt %1 von %2 · Verlust %3</translation>
     </message>
     <message>
-        <source>held-out exact match %1%</source>
-        <translation>exakte Treffer (zurückgehalten) %1 %</translation>
-    </message>
-    <message>
         <source>%1 (trained here)</source>
         <translation>%1 (hier trainiert)</translation>
     </message>
@@ -4827,6 +5820,86 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
     <message>
         <source> Scores e&lt;sub&gt;j&lt;/sub&gt; = v&lt;sub&gt;a&lt;/sub&gt;&lt;sup&gt;T&lt;/sup&gt; tanh(W&lt;sub&gt;a&lt;/sub&gt; s&lt;sub&gt;%1&lt;/sub&gt; + U&lt;sub&gt;a&lt;/sub&gt; h&lt;sub&gt;j&lt;/sub&gt;); weights α = softmax(e): %2 on %3. Context c&lt;sub&gt;%4&lt;/sub&gt; = Σ&lt;sub&gt;j&lt;/sub&gt; α&lt;sub&gt;j&lt;/sub&gt; h&lt;sub&gt;j&lt;/sub&gt;; s&lt;sub&gt;%4&lt;/sub&gt; = %5([embedding; c&lt;sub&gt;%4&lt;/sub&gt;], s&lt;sub&gt;%1&lt;/sub&gt;).</source>
         <translation> Scores e&lt;sub&gt;j&lt;/sub&gt; = v&lt;sub&gt;a&lt;/sub&gt;&lt;sup&gt;T&lt;/sup&gt; tanh(W&lt;sub&gt;a&lt;/sub&gt; s&lt;sub&gt;%1&lt;/sub&gt; + U&lt;sub&gt;a&lt;/sub&gt; h&lt;sub&gt;j&lt;/sub&gt;); Gewichte α = softmax(e): %2 auf %3. Kontext c&lt;sub&gt;%4&lt;/sub&gt; = Σ&lt;sub&gt;j&lt;/sub&gt; α&lt;sub&gt;j&lt;/sub&gt; h&lt;sub&gt;j&lt;/sub&gt;; s&lt;sub&gt;%4&lt;/sub&gt; = %5([Embedding; c&lt;sub&gt;%4&lt;/sub&gt;], s&lt;sub&gt;%1&lt;/sub&gt;).</translation>
+    </message>
+    <message>
+        <source>&amp;Present…</source>
+        <translation>&amp;Präsentieren…</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>&amp;Bearbeiten</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>&amp;Rückgängig</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>&amp;Wiederholen</translation>
+    </message>
+    <message>
+        <source>Output Types</source>
+        <translation>Ausgabetypen</translation>
+    </message>
+    <message>
+        <source>Translate a sentence first: the slides show its decoding.</source>
+        <translation>Übersetzen Sie zuerst einen Satz: Die Folien zeigen seine Dekodierung.</translation>
+    </message>
+    <message>
+        <source>cell</source>
+        <translation>Zelle</translation>
+    </message>
+    <message>
+        <source>layers</source>
+        <translation>Schichten</translation>
+    </message>
+    <message>
+        <source>bidirectional encoder</source>
+        <translation>bidirektionaler Encoder</translation>
+    </message>
+    <message>
+        <source>The encoder reads the sentence both ways; each source word's state is [forward; backward] (Bahdanau et al. 2015, section 3.2).</source>
+        <translation>Der Encoder liest den Satz in beide Richtungen; der Zustand jedes Quellworts ist [vorwärts; rückwärts] (Bahdanau et al. 2015, Abschnitt 3.2).</translation>
+    </message>
+    <message>
+        <source>and without attention</source>
+        <translation>und ohne Attention</translation>
+    </message>
+    <message>
+        <source>Trains a second model of the same variant without attention on the same pairs, and plots both by sentence length.</source>
+        <translation>Trainiert ein zweites Modell derselben Variante ohne Attention auf denselben Paaren und zeichnet beide nach Satzlänge.</translation>
+    </message>
+    <message>
+        <source>held-out accuracy</source>
+        <translation>Genauigkeit auf zurückgehaltenen Paaren</translation>
+    </message>
+    <message>
+        <source>%1, words right</source>
+        <translation>%1, Wörter richtig</translation>
+    </message>
+    <message>
+        <source>Dot attention needs the encoder's states as wide as the decoder's; a bidirectional encoder's are twice as wide. Choose general attention.</source>
+        <translation>Dot-Attention braucht Encoder-Zustände so breit wie die des Decoders; die eines bidirektionalen Encoders sind doppelt so breit. Wählen Sie General-Attention.</translation>
+    </message>
+    <message>
+        <source>loss per word, %1</source>
+        <translation>Verlust pro Wort, %1</translation>
+    </message>
+    <message>
+        <source>held-out exact match, %1</source>
+        <translation>exakte Treffer (zurückgehalten), %1</translation>
+    </message>
+    <message>
+        <source>%1: %2%</source>
+        <translation>%1: %2 %</translation>
+    </message>
+    <message>
+        <source>held-out exact match · %1</source>
+        <translation>exakte Treffer (zurückgehalten) · %1</translation>
+    </message>
+    <message>
+        <source>Train %1</source>
+        <translation>%1 trainieren</translation>
     </message>
 </context>
 <context>
@@ -4992,6 +6065,14 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
         <source>Back to the scene's weights, before any training</source>
         <translation>Zurück zu den Gewichten der Szene vor dem Training</translation>
     </message>
+    <message>
+        <source>Every block's weights train, from fresh ones, so that the last block's heads attend to the word after the earlier occurrence of their own word (an induction head), on random sequences of the sentence's words; one attention layer cannot learn this.</source>
+        <translation>Die Gewichte aller Blöcke werden von neuen aus trainiert, sodass die Heads des letzten Blocks auf das Wort nach dem früheren Vorkommen ihres eigenen Wortes achten (ein Induction-Head), auf zufälligen Folgen der Wörter des Satzes; eine einzelne Attention-Schicht kann das nicht lernen.</translation>
+    </message>
+    <message>
+        <source>Press Run to train every block of the stacked scene from fresh weights on the induction task: a repeated word attends to the word after its earlier occurrence, which one attention layer cannot learn.</source>
+        <translation>Drücken Sie Start, um jeden Block der gestapelten Szene von neuen Gewichten aus auf die Induktionsaufgabe zu trainieren: ein wiederholtes Wort achtet auf das Wort nach seinem früheren Vorkommen, was eine einzelne Attention-Schicht nicht lernen kann.</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::ViewBar</name>
@@ -5059,6 +6140,18 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
         <source>Draw the weights transposed, A = Kᵀ Q, as texts that keep vectors in columns write them: each column is one query and sums to 1.</source>
         <translation>Die Gewichte transponiert zeichnen, A = Kᵀ Q, wie Texte mit Vektoren in Spalten sie schreiben: Jede Spalte ist eine Query und summiert sich zu 1.</translation>
     </message>
+    <message>
+        <source>The stacked block whose heads the figures show. Each block is attention, then a feed-forward layer, each added to its input and layer-normalised after (post-norm, as in Vaswani et al. 2017); its output is the next block's input.</source>
+        <translation>Der gestapelte Block, dessen Heads die Abbildungen zeigen. Jeder Block ist Attention, dann eine Feed-Forward-Schicht, jede zu ihrer Eingabe addiert und danach schichtnormalisiert (Post-Norm, wie bei Vaswani et al. 2017); seine Ausgabe ist die Eingabe des nächsten Blocks.</translation>
+    </message>
+    <message>
+        <source>La&amp;yer:</source>
+        <translation>Sc&amp;hicht:</translation>
+    </message>
+    <message>
+        <source>Layer %1</source>
+        <translation>Schicht %1</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::WeightsPanel</name>
@@ -5093,6 +6186,14 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
     <message>
         <source>The head whose matrix is shown and edited below</source>
         <translation>Der Head, dessen Matrix unten gezeigt und bearbeitet wird</translation>
+    </message>
+    <message>
+        <source>The stacked block whose matrix is shown and edited below</source>
+        <translation>Der gestapelte Block, dessen Matrix unten gezeigt und bearbeitet wird</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>Schicht %1</translation>
     </message>
 </context>
 </TS>

@@ -7,6 +7,7 @@
 #include "ui/concepts/concept_pages.h"
 #include "ui/concepts/layers_figure.h"
 #include "ui/concepts/train_figure.h"
+#include "ui/concepts/train_page.h"
 #include "ui/document/scene_document.h"
 #include "ui/explorer/explorer_window.h"
 #include "ui/export/export_dialog.h"

@@ -135,10 +135,12 @@ bool sameInGerman(const QString& text)
         QStringLiteral("pt"), QStringLiteral("ms"), QStringLiteral("gpt"),
         QStringLiteral("viridis"), QStringLiteral("cividis"), QStringLiteral("magma"),
         QStringLiteral("Luong"), QStringLiteral("Top") /* top-k, top-p sampling */,
-        QStringLiteral("PCA"), QStringLiteral("t"), QStringLiteral("SNE"),
+        QStringLiteral("PCA"), QStringLiteral("t"), QStringLiteral("SNE"), QStringLiteral("FFN"),
+        QStringLiteral("Patching") /* activation patching, the method's name */,
         // German words spelt as in English
         QStringLiteral("Version"), QStringLiteral("System"), QStringLiteral("Format"),
-        QStringLiteral("Bilinear"), QStringLiteral("bilinear"), QStringLiteral("Gradient")};
+        QStringLiteral("Bilinear"), QStringLiteral("bilinear"), QStringLiteral("Gradient"),
+        QStringLiteral("Attribution")};
     static const QRegularExpression word(QStringLiteral("\\p{L}+"));
     for (auto it = word.globalMatch(QString(text).remove(QLatin1Char('&'))); it.hasNext();) {
         const QString w = it.next().captured();

@@ -41,14 +41,18 @@ EncDecView::EncDecView(QWidget* parent) : QWidget(parent)
                                "likely one, until the end token or the length"));
     m_stop = new QPushButton(tr("Stop"), this);
     m_stop->setObjectName(QStringLiteral("stopTranslationButton"));
+    m_stop->setToolTip(tr("Stop translating; the words so far stay"));
     m_back = new QPushButton(tr("◀ Back"), this);
     m_back->setObjectName(QStringLiteral("stepBackButton"));
+    m_back->setToolTip(tr("Show the translation one word shorter"));
     m_step = new QPushButton(tr("Step ▶"), this);
     m_step->setObjectName(QStringLiteral("stepForwardButton"));
+    m_step->setToolTip(tr("Show the next word and the cross-attention row that chose it"));
     m_maxLength = new QSpinBox(this);
     m_maxLength->setObjectName(QStringLiteral("maxLengthSpin"));
     m_maxLength->setRange(1, 512);
     m_maxLength->setValue(40);
+    m_maxLength->setToolTip(tr("The translation stops here if the end token has not come"));
     auto* lengthLabel = new QLabel(tr("Max &words:"), this);
     lengthLabel->setBuddy(m_maxLength);
     bar->addWidget(m_translate);
@@ -86,6 +90,9 @@ EncDecView::EncDecView(QWidget* parent) : QWidget(parent)
     m_kindCombo->addItem(tr("Cross-attention (target x source)"));
     m_kindCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_kindCombo->setMinimumContentsLength(20);
+    m_kindCombo->setToolTip(tr("Which attention the grid shows: the encoder's over the source, "
+                               "the decoder's over the words written, or the decoder's over the "
+                               "source (the alignment)"));
     leftLayout->addWidget(m_kindCombo);
     m_grid = new HeadGridView(left);
     m_grid->setObjectName(QStringLiteral("encdecGrid"));
@@ -96,8 +103,12 @@ EncDecView::EncDecView(QWidget* parent) : QWidget(parent)
     auto* pick = new QHBoxLayout;
     m_layerCombo = new QComboBox(right);
     m_layerCombo->setObjectName(QStringLiteral("encdecLayerCombo"));
+    m_layerCombo->setAccessibleName(tr("Layer"));
+    m_layerCombo->setToolTip(tr("The layer whose head, or mean of heads, is shown below"));
     m_headCombo = new QComboBox(right);
     m_headCombo->setObjectName(QStringLiteral("encdecHeadCombo"));
+    m_headCombo->setAccessibleName(tr("Head"));
+    m_headCombo->setToolTip(tr("One head, or the mean of the layer's heads"));
     m_headCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_export = new QPushButton(tr("E&xport Figure…"), right);
     m_export->setObjectName(QStringLiteral("exportAlignmentButton"));

@@ -49,13 +49,13 @@ PatchingView::PatchingView(QWidget* parent) : QWidget(parent)
                            "you edit it)"));
     m_corrupt = new QLineEdit(this);
     m_corrupt->setObjectName(QStringLiteral("patchingCorrupt"));
-    m_corrupt->setPlaceholderText(QString::fromUtf8(kExampleCorrupt));
+    m_corrupt->setPlaceholderText(tr("e.g. %1").arg(QString::fromUtf8(kExampleCorrupt)));
     m_corrupt->setToolTip(tr("The prompt patched: as many tokens as the clean one, differing "
                              "where the answer should change"));
     m_metric = new QLineEdit(this);
     m_metric->setObjectName(QStringLiteral("patchingMetric"));
     m_metric->setMinimumWidth(140);
-    m_metric->setPlaceholderText(QString::fromUtf8(kExampleMetric));
+    m_metric->setPlaceholderText(tr("e.g. %1").arg(QString::fromUtf8(kExampleMetric)));
     m_metric->setToolTip(tr("\"A, B\": the logit of A minus that of B; \"A\" alone: the "
                             "probability of A. Each one token, with its leading space where the "
                             "vocabulary has one"));
