@@ -38,7 +38,7 @@ else()
   message(STATUS "dpkg-shlibdeps or file not found: the .deb's Depends are the hand-kept list")
   set(CPACK_DEBIAN_PACKAGE_DEPENDS
       "libc6, libstdc++6, libgcc-s1, libgomp1, libqt6core6, libqt6gui6, libqt6widgets6, libqt6svg6, "
-      "libqt6network6, libqt6printsupport6, libqcustomplot2.1-qt6, libsentencepiece0, libonig5, hicolor-icon-theme")
+      "libqt6network6, libqt6printsupport6, libqcustomplot2.1-qt6, libsentencepiece0, hicolor-icon-theme")
   string(REPLACE ";" "" CPACK_DEBIAN_PACKAGE_DEPENDS "${CPACK_DEBIAN_PACKAGE_DEPENDS}")
 endif()
 # Opened at run time, not linked: Vulkan (the CPU computes without it) and Wayland's Qt

@@ -11,13 +11,13 @@
 # Qt6LinguistTools) compile resources/translations into the program. qemu-user (99 MB installed)
 # runs the packaged program on a baseline x86-64 CPU (tests/package/check_deb.sh).
 # libsentencepiece-dev (0.8 MB download) reads SentencePiece model files (T5's spiece.model,
-# Marian's source.spm). libonig-dev (0.2 MB) runs tokenizer.json's patterns, as the library does.
+# Marian's source.spm).
 # Usage: sh cmake/deps.sh [EXTRA_PACKAGE...]   (CI's extra checks name theirs: .ci/run)
 set -eu
 
 packages="cmake ninja-build g++ pkg-config
   qt6-base-dev qt6-svg-dev libqt6svg6 libgl-dev qt6-l10n-tools qt6-tools-dev
-  libeigen3-dev libqcustomplot-dev libqcustomplot2.1-qt6 libsentencepiece-dev libonig-dev
+  libeigen3-dev libqcustomplot-dev libqcustomplot2.1-qt6 libsentencepiece-dev
   libvulkan-dev glslc vulkan-validationlayers mesa-vulkan-drivers
   fonts-dejavu-core fonts-droid-fallback poppler-utils
   fonts-noto-ui-core fonts-noto-cjk

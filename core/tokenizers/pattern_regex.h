@@ -5,40 +5,35 @@
 #include <QRegularExpression>
 #include <QString>
 
-#include <memory>
+#include <optional>
 #include <vector>
-
-struct re_pattern_buffer; // Oniguruma's regex_t (oniguruma.h), kept out of this header
 
 namespace attn::core::hf {
 
-// A search pattern of tokenizer.json: a regular expression run by Oniguruma, the engine the
-// `tokenizers` library runs them on (its SysRegex is the `onig` crate), or a literal string;
-// or one of the library's own Rust `regex` patterns, run by PCRE2 (QRegularExpression).
-// Immutable once built: one pattern can serve several threads (each search has its own
-// region).
+// A search pattern of tokenizer.json: a regular expression written for Oniguruma (the
+// library's SysRegex), or a literal string. QRegularExpression is PCRE2 on UTF-16; the
+// classes whose meaning differs between the engines are rewritten to Oniguruma's Unicode
+// definitions (\s is White_Space with U+0085, \w is L, M, Nd and Pc, \h is a hex digit), and
+// ^ and $ match at line breaks as in Oniguruma's Ruby syntax.
 class PatternRegex
 {
 public:
     // Throws nothing: check error() (empty when the pattern compiled).
     static PatternRegex fromOniguruma(const QString& pattern);
     static PatternRegex fromLiteral(const QString& text);
-    // A pattern of the library's own (Rust regex syntax, which PCRE2 reads the same way here).
+    // A pattern already in PCRE2 syntax (the library's own Rust-regex patterns).
     static PatternRegex fromPcre(const QString& pattern);
 
-    QString error() const { return m_error; }
+    QString error() const;
     // Matches and the gaps between them, covering the whole text (pattern.rs, find_matches).
     std::vector<MatchSpan> findMatches(const QString& text) const;
 
 private:
-    // [begin, end) of each match, left to right, not overlapping.
-    std::vector<std::pair<qsizetype, qsizetype>> matchRanges(const QString& text) const;
-
-    std::shared_ptr<re_pattern_buffer> m_oniguruma;
-    QRegularExpression m_pcre;
-    QString m_literal;
-    bool m_isLiteral = false;
-    QString m_error;
+    QRegularExpression m_regex;
+    bool m_emptyLiteral = false;
 };
+
+// The Oniguruma pattern rewritten for PCRE2 (exposed for the tests).
+QString onigurumaToPcre(const QString& pattern);
 
 } // namespace attn::core::hf
