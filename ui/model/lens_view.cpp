@@ -47,6 +47,13 @@ std::optional<int> typedToken(const core::Model& model, const QString& text, QSt
     return std::nullopt;
 }
 
+// The token field reports editingFinished when it loses the focus, which it also does while
+// QWidget's destructor deletes it: by then this is no longer a LensView.
+LensView::~LensView()
+{
+    m_token->disconnect(this);
+}
+
 LensView::LensView(QWidget* parent) : QWidget(parent)
 {
     auto* layout = new QVBoxLayout(this);

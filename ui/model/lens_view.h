@@ -41,6 +41,7 @@ public:
     using BackendMaker = std::function<std::unique_ptr<core::Backend>()>;
 
     explicit LensView(QWidget* parent = nullptr);
+    ~LensView() override;
 
     void setSource(std::shared_ptr<const core::ModelResult> result, BackendMaker makeBackend);
     void setFigureStyle(const FigureStyle& style);
