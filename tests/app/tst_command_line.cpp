@@ -65,13 +65,7 @@ QJsonObject withoutTimings(QJsonObject dump)
     return dump;
 }
 
-QJsonObject readJson(const QString& path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(file.readAll()).object();
-}
+constexpr auto readJson = attn::test::readJsonObject;
 
 double number(const QJsonValue& v)
 {

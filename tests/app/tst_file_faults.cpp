@@ -28,10 +28,9 @@ const QString kExe = QStringLiteral(ATTN_EXPLORER_EXE);
 const QString kMultiHead =
     QStringLiteral(ATTN_RESOURCES_DIR "/examples/12-multi-head-one-off.json");
 
-attn::test::Run run(const QStringList& arguments)
-{
-    return attn::test::runExecutable(kExe, arguments);
-}
+constexpr auto run = [](const QStringList& arguments) {
+    return attn::test::runExplorer(arguments);
+};
 
 // Under `ulimit -f` (512-byte blocks) with SIGXFSZ ignored, as a disk that fills up: a write
 // past the limit fails with "File too large".

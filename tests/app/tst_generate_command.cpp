@@ -14,12 +14,9 @@
 
 namespace {
 
-const QString kExe = QStringLiteral(ATTN_EXPLORER_EXE);
-
-attn::test::Run run(const QStringList& arguments)
-{
-    return attn::test::runExecutable(kExe, arguments);
-}
+constexpr auto run = [](const QStringList& arguments) {
+    return attn::test::runExplorer(arguments);
+};
 
 QJsonObject expectedGeneration()
 {

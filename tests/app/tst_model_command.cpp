@@ -25,10 +25,9 @@ namespace {
 
 const QString kExe = QStringLiteral(ATTN_EXPLORER_EXE);
 
-attn::test::Run run(const QStringList& arguments)
-{
-    return attn::test::runExecutable(kExe, arguments);
-}
+constexpr auto run = [](const QStringList& arguments) {
+    return attn::test::runExplorer(arguments);
+};
 
 double relative(const attn::core::Matrix& a, const attn::core::Matrix& b)
 {

@@ -12,18 +12,11 @@
 
 namespace {
 
-attn::test::Run run(const QStringList& arguments)
-{
-    return attn::test::runExecutable(QStringLiteral(ATTN_EXPLORER_EXE), arguments);
-}
+constexpr auto run = [](const QStringList& arguments) {
+    return attn::test::runExplorer(arguments);
+};
 
-QJsonObject readJson(const QString& path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(file.readAll()).object();
-}
+constexpr auto readJson = attn::test::readJsonObject;
 
 } // namespace
 

@@ -13,20 +13,11 @@
 
 namespace {
 
-const QString kExe = QStringLiteral(ATTN_EXPLORER_EXE);
+constexpr auto run = [](const QStringList& arguments) {
+    return attn::test::runExplorer(arguments);
+};
 
-attn::test::Run run(const QStringList& arguments)
-{
-    return attn::test::runExecutable(kExe, arguments);
-}
-
-QJsonObject readJson(const QString& path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(file.readAll()).object();
-}
+constexpr auto readJson = attn::test::readJsonObject;
 
 QString fixture(const QString& name)
 {

@@ -14,20 +14,11 @@ namespace core = attn::core;
 
 namespace {
 
-const QString kExe = QStringLiteral(ATTN_EXPLORER_EXE);
+constexpr auto run = [](const QStringList& arguments) {
+    return attn::test::runExplorer(arguments);
+};
 
-attn::test::Run run(const QStringList& arguments)
-{
-    return attn::test::runExecutable(kExe, arguments);
-}
-
-QJsonObject readJson(const QString& path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(file.readAll()).object();
-}
+constexpr auto readJson = attn::test::readJsonObject;
 
 // The argmax of each row of head 1's weights in a dump.
 QList<int> rowArgmax(const QJsonObject& dump)

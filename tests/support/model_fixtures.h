@@ -5,6 +5,7 @@
 
 #include "core/matrix.h"
 #include "core/model/model_loader.h"
+#include "support/json_file.h"
 
 #include <QDir>
 #include <QFile>
@@ -31,15 +32,6 @@ inline QString modelFixturesDir()
 inline QString modelFixture(const QString& name)
 {
     return modelFixturesDir() + QLatin1Char('/') + name;
-}
-
-// A JSON file's top-level object; empty when the file cannot be read or is not an object.
-inline QJsonObject readJsonObject(const QString& path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(file.readAll()).object();
 }
 
 // Every fixture folder's name ("gpt2", "bert", ...).

@@ -1,6 +1,8 @@
 #pragma once
 // Runs the attention-explorer executable as a user runs it, for the command-line suites.
 
+#include "support/json_file.h"
+
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QString>
@@ -42,5 +44,15 @@ inline Run runExecutable(const QString& executable, const QStringList& arguments
             QString::fromUtf8(process.readAllStandardOutput()),
             QString::fromUtf8(process.readAllStandardError())};
 }
+
+#ifdef ATTN_EXPLORER_EXE
+// The suite's own attention-explorer (tests/app/CMakeLists.txt names it).
+inline Run runExplorer(const QStringList& arguments, const QString& workingDirectory = QString(),
+                       const QStringList& environment = {})
+{
+    return runExecutable(QStringLiteral(ATTN_EXPLORER_EXE), arguments, workingDirectory,
+                         environment);
+}
+#endif
 
 } // namespace attn::test
