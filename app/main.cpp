@@ -52,7 +52,8 @@ bool namesCheckpoint(const QString& scenePath)
 // it): the model window at ATTN_SCREENSHOT_SIZE (WxH, default 1920x1080) on the offscreen
 // platform, with ATTN_SCREENSHOT_TAB (a view tab, from 0) and ATTN_SCREENSHOT_FOCUS (a token,
 // from 0) chosen, is saved with QWidget::grab once its first figures are computed (with
-// ATTN_SCREENSHOT_TRANSLATE, once the Translate tab has translated); then quits.
+// ATTN_SCREENSHOT_TRANSLATE, once the Translate tab has translated, with ATTN_SCREENSHOT_BEAMS
+// beams where set); then quits. ATTN_SCREENSHOT_GALLERY: the window with no model, its gallery.
 // ATTN_SCREENSHOT_PATCHING="CLEAN|CORRUPT|METRIC": the Patching tab run on them first.
 void saveScreenshotWhenShown(attn::ui::ModelWindow* window, const QString& path)
 {
@@ -72,7 +73,8 @@ void saveScreenshotWhenShown(attn::ui::ModelWindow* window, const QString& path)
     auto* poll = new QTimer(window);
     poll->setInterval(100);
     QObject::connect(poll, &QTimer::timeout, window, [window, path, poll] {
-        if (!window->isUpToDate() || !window->document()->result())
+        if (!qEnvironmentVariableIsSet("ATTN_SCREENSHOT_GALLERY") &&
+            (!window->isUpToDate() || !window->document()->result()))
             return;
         poll->stop();
         if (qEnvironmentVariableIsSet("ATTN_SCREENSHOT_FOCUS"))
@@ -108,6 +110,8 @@ void saveScreenshotWhenShown(attn::ui::ModelWindow* window, const QString& path)
         if (!qEnvironmentVariableIsSet("ATTN_SCREENSHOT_TRANSLATE") || !translation)
             return save();
         QObject::connect(translation, &attn::ui::EncDecView::translationDone, window, save);
+        if (qEnvironmentVariableIsSet("ATTN_SCREENSHOT_BEAMS"))
+            translation->setBeams(qEnvironmentVariableIntValue("ATTN_SCREENSHOT_BEAMS"));
         translation->translate();
     });
     poll->start();
@@ -217,7 +221,9 @@ int main(int argc, char** argv)
     // A model (--model without an output option), or a scene that names one: the model window.
     const bool sceneWithModel =
         commandLine->unchangedScene() && namesCheckpoint(commandLine->scenePath);
-    if (commandLine->modelOptions.active() || sceneWithModel) {
+    const bool gallery =
+        !screenshot.isEmpty() && qEnvironmentVariableIsSet("ATTN_SCREENSHOT_GALLERY");
+    if (commandLine->modelOptions.active() || sceneWithModel || gallery) {
         auto* window = windows.newModelWindow();
         if (!screenshot.isEmpty())
             saveScreenshotWhenShown(window, screenshot);
@@ -226,7 +232,7 @@ int main(int argc, char** argv)
             window->openModel(model.model, commandLine->text.value_or(QString()),
                               model.interventions, model.layer.value_or(1) - 1,
                               std::max(0, commandLine->figure.head));
-        else
+        else if (sceneWithModel)
             window->openScene(QFileInfo(commandLine->scenePath).absoluteFilePath());
         return app.exec();
     }

@@ -540,14 +540,26 @@ int runModelHeadless(const CommandLine& commandLine)
                 throw core::Error("--generate: an encoder-decoder model decodes greedily here; "
                                   "--temperature, --top-k, --top-p, --repetition-penalty, --seed "
                                   "and --stop are for decoder-only models");
-            decoding = core::decodeGreedily(model, tokens, *options.generate.count, interventions,
-                                            *backend, forward);
+            const int beams = commandLine.seq2seqOptions.beam;
+            if (beams > 1) {
+                core::EncoderDecoderInterventions all;
+                all.decoder = interventions;
+                decoding = core::decodeWithBeams(model, tokens, *options.generate.count, beams, all,
+                                                 *backend, forward)
+                               .chosen;
+            } else {
+                decoding = core::decodeGreedily(model, tokens, *options.generate.count,
+                                                interventions, *backend, forward);
+            }
             result = decoding->result;
             QStringList texts;
             for (int id : decoding->generated)
                 texts << model->tokenizer->displayText(id);
             printLine(stdout, QStringLiteral("generated: ") + texts.join(QLatin1Char(' ')));
         } else {
+            if (commandLine.seq2seqOptions.beam > 1)
+                throw core::Error("--beam: beam search is for encoder-decoder models (BART, "
+                                  "Marian, T5); this one generates greedily or by sampling");
             result = core::runModel(model, tokens, interventions, *backend, forward);
             if (options.generate.active()) {
                 core::GenerationSettings settings = options.generate.settings();

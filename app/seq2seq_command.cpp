@@ -139,7 +139,8 @@ void addSeq2SeqOptions(QCommandLineParser& parser)
         {QStringLiteral("save"), QStringLiteral("Save the trained encoder-decoder in this folder."),
          QStringLiteral("DIR")},
         {QStringLiteral("beam"),
-         QStringLiteral("Beam search of this width instead of greedy decoding (default 1)."),
+         QStringLiteral("Beam search of this width instead of greedy decoding (default 1), with "
+                        "--seq2seq or with --generate on an encoder-decoder --model."),
          QStringLiteral("K")},
     });
 }
@@ -153,10 +154,21 @@ bool readSeq2SeqOptions(const QCommandLineParser& parser, Seq2SeqOptions& option
     };
     const bool folder = parser.isSet(QStringLiteral("seq2seq"));
     const bool train = parser.isSet(QStringLiteral("seq2seq-train"));
+    if (parser.isSet(QStringLiteral("beam"))) { // also the width of --generate's beam search
+        bool ok = false;
+        options.beam = parser.value(QStringLiteral("beam")).toInt(&ok);
+        if (!ok || options.beam < 1 || options.beam > kMaxBeam)
+            return usage(QStringLiteral("--beam: expected a whole number from 1 to %1, got \"%2\"")
+                             .arg(kMaxBeam)
+                             .arg(parser.value(QStringLiteral("beam"))));
+        if (!folder && !train && !parser.isSet(QStringLiteral("generate")))
+            return usage(
+                QStringLiteral("--beam needs --seq2seq DIR, --seq2seq-train TASK or --generate N"));
+    }
     if (!folder && !train) {
-        for (const char* name : {"save", "beam", "seq2seq-attention", "seq2seq-cell",
-                                 "seq2seq-layers", "seq2seq-bidirectional", "seq2seq-pooling",
-                                 "pairs-max-words", "pairs-english-prefixes"})
+        for (const char* name : {"save", "seq2seq-attention", "seq2seq-cell", "seq2seq-layers",
+                                 "seq2seq-bidirectional", "seq2seq-pooling", "pairs-max-words",
+                                 "pairs-english-prefixes"})
             if (parser.isSet(QLatin1String(name)))
                 return usage(QStringLiteral("--%1 needs --seq2seq DIR or --seq2seq-train TASK")
                                  .arg(QLatin1String(name)));
@@ -238,14 +250,6 @@ bool readSeq2SeqOptions(const QCommandLineParser& parser, Seq2SeqOptions& option
             return usage(QStringLiteral("--steps: expected a whole number from 1 to %1, got \"%2\"")
                              .arg(kMaxSeq2SeqSteps)
                              .arg(parser.value(QStringLiteral("steps"))));
-    }
-    if (parser.isSet(QStringLiteral("beam"))) {
-        bool ok = false;
-        options.beam = parser.value(QStringLiteral("beam")).toInt(&ok);
-        if (!ok || options.beam < 1 || options.beam > kMaxBeam)
-            return usage(QStringLiteral("--beam: expected a whole number from 1 to %1, got \"%2\"")
-                             .arg(kMaxBeam)
-                             .arg(parser.value(QStringLiteral("beam"))));
     }
     if (parser.isSet(QStringLiteral("view"))) {
         options.view = parser.value(QStringLiteral("view"));

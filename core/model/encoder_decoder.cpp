@@ -38,13 +38,13 @@ Matrix embedSide(const Model& model, const std::vector<Token>& tokens, const Mat
 }
 
 // The encoder's bidirectional self-attention (no keys given) or a decoder layer's
-// cross-attention (the source's tokens and the encoder's output as keys and values).
-std::shared_ptr<const Problem> attentionProblem(const ModelConfig& config,
-                                                std::shared_ptr<const ModelWeights> weights,
-                                                const std::vector<Token>& queries, const Matrix& x,
-                                                std::shared_ptr<const Matrix> bias,
-                                                const std::vector<Token>* keys = nullptr,
-                                                const Matrix* keyInput = nullptr)
+// cross-attention (the source's tokens and the encoder's output as keys and values), with
+// `edit`'s settings where one is given.
+std::shared_ptr<const Problem>
+attentionProblem(const ModelConfig& config, std::shared_ptr<const ModelWeights> weights,
+                 const LayerEdit* edit, const std::vector<Token>& queries, const Matrix& x,
+                 std::shared_ptr<const Matrix> bias, const std::vector<Token>* keys = nullptr,
+                 const Matrix* keyInput = nullptr)
 {
     auto p = std::make_shared<Problem>();
     p->queryTokens = queries;
@@ -67,8 +67,24 @@ std::shared_ptr<const Problem> attentionProblem(const ModelConfig& config,
     p->temperature = 1.0f;
     p->fill = MaskFill::NegativeInfinity;
     p->mask.causal = false;
+    if (edit) {
+        p->score = edit->score.value_or(p->score);
+        p->normalization = edit->normalization.value_or(p->normalization);
+        p->temperature = edit->temperature.value_or(p->temperature);
+        p->fill = edit->fill.value_or(p->fill);
+        // A mask needs queries and keys of one sequence: the encoder's, not the cross-attention's.
+        if (!keys)
+            p->mask = edit->mask.value_or(p->mask);
+    }
     p->validate();
     return p;
+}
+
+// The LayerEdit `interventions` hold for `layer`, or null.
+const LayerEdit* layerEdit(const Interventions& interventions, std::size_t layer)
+{
+    const auto found = interventions.layers.find(int(layer));
+    return found == interventions.layers.end() ? nullptr : &found->second;
 }
 
 // A residual branch with its norm before (pre-norm) or after the sum (post-norm, BART).
@@ -112,27 +128,49 @@ Error noLanguageModelHead(const char* prefix, const Model& model)
                  model.config().architecture.toStdString() + ")");
 }
 
+// The forward over `target` (ids), checked to end in finite logits; errors prefixed with `prefix`.
+std::shared_ptr<const ModelResult> scoredForward(const char* prefix,
+                                                 const std::shared_ptr<const Model>& model,
+                                                 const std::vector<Token>& source,
+                                                 const std::vector<int>& target,
+                                                 const EncoderDecoderInterventions& interventions,
+                                                 Backend& backend, const ForwardOptions& options)
+{
+    auto result = runEncoderDecoderWith(model, source, decoderTokens(*model, target), interventions,
+                                        backend, options);
+    if (result->predictions.empty())
+        throw noLanguageModelHead(prefix, *model);
+    if (!result->predictions.back().logits.allFinite())
+        throw Error(prefix + std::string("step ") + std::to_string(target.size()) +
+                    ": the logits are not all finite numbers");
+    return result;
+}
+
+// The step that writes `id` after `result`'s target, with its softmax probability:
+// exp(l_id - max) / sum_j exp(l_j - max), summed in double.
+GreedyStep stepTo(std::shared_ptr<const ModelResult> result, int id)
+{
+    const RowVector& logits = result->predictions.back().logits;
+    const float max = logits.maxCoeff();
+    GreedyStep step;
+    step.id = id;
+    step.probability = float(std::exp(double(logits(id) - max)) /
+                             (logits.array() - max).cast<double>().exp().sum());
+    step.result = std::move(result);
+    return step;
+}
+
 // greedyStep, its errors prefixed with `prefix`.
 GreedyStep stepWith(const char* prefix, const std::shared_ptr<const Model>& model,
                     const std::vector<Token>& source, const std::vector<int>& target,
                     const EncoderDecoderInterventions& interventions, Backend& backend,
                     const ForwardOptions& options)
 {
-    GreedyStep step;
-    step.result = runEncoderDecoderWith(model, source, decoderTokens(*model, target), interventions,
-                                        backend, options);
-    if (step.result->predictions.empty())
-        throw noLanguageModelHead(prefix, *model);
-    const RowVector& logits = step.result->predictions.back().logits;
-    if (!logits.allFinite())
-        throw Error(prefix + std::string("step ") + std::to_string(target.size()) +
-                    ": the logits are not all finite numbers");
+    auto result = scoredForward(prefix, model, source, target, interventions, backend, options);
     Eigen::Index next = 0;
-    const float max = logits.maxCoeff(&next); // the first maximum: the lowest id among equals
-    step.id = int(next);
-    // The softmax at the maximum: 1 / sum_j exp(l_j - max), summed in double.
-    step.probability = float(1.0 / (logits.array() - max).cast<double>().exp().sum());
-    return step;
+    // The first maximum: the lowest id among equals.
+    result->predictions.back().logits.maxCoeff(&next);
+    return stepTo(std::move(result), int(next));
 }
 
 GreedyDecoding decode(const char* prefix, const std::shared_ptr<const Model>& model,
@@ -292,7 +330,7 @@ runEncoderDecoderWith(std::shared_ptr<const Model> model, const std::vector<Toke
                 attend(backend,
                        attentionProblem(
                            config, weightsOf("encoder", layer.attention, l, interventions.encoder),
-                           source, in, encoderBias),
+                           layerEdit(interventions.encoder, l), source, in, encoderBias),
                        compute, "encoder layer " + std::to_string(l + 1), *result);
             Matrix out = a->output;
             result->encoderLayers.push_back(std::move(a));
@@ -324,7 +362,8 @@ runEncoderDecoderWith(std::shared_ptr<const Model> model, const std::vector<Toke
                             attentionProblem(config,
                                              weightsOf("cross-attention", layer.crossAttention, l,
                                                        interventions.cross),
-                                             target, in, nullptr, &source, &result->encoderOutput),
+                                             layerEdit(interventions.cross, l), target, in, nullptr,
+                                             &source, &result->encoderOutput),
                             compute, where + " cross-attention", *result);
             Matrix out = a->output;
             result->crossLayers.push_back(std::move(a));
@@ -387,6 +426,46 @@ GreedyDecoding decodeGreedilyWith(const std::shared_ptr<const Model>& model,
                                   const std::function<void(const GreedyStep&)>& onStep)
 {
     return decode("", model, source, maxNewTokens, interventions, backend, options, onStep);
+}
+
+BeamDecoding decodeWithBeams(const std::shared_ptr<const Model>& model,
+                             const std::vector<Token>& source, int maxNewTokens, int beams,
+                             const EncoderDecoderInterventions& interventions, Backend& backend,
+                             const ForwardOptions& options,
+                             const std::function<void(const GreedyStep&)>& onStep)
+{
+    const ModelConfig& config = model->config();
+    if (!model->weights.hasLanguageModelHead())
+        throw noLanguageModelHead("", *model);
+    // The steps read the logits alone; the chosen hypothesis' last forward keeps what was asked.
+    ForwardOptions scoring = options;
+    scoring.keepIntermediates = false;
+    const int longest = std::min(maxNewTokens, config.maxPositions - 1);
+    auto withStart = [&config](const std::vector<int>& ids) {
+        std::vector<int> target{config.decoderStartToken};
+        target.insert(target.end(), ids.begin(), ids.end());
+        return target;
+    };
+    BeamDecoding decoding;
+    decoding.search =
+        beamSearch(beams, std::max(1, longest), config.eosToken, [&](const std::vector<int>& ids) {
+            const auto result =
+                scoredForward("", model, source, withStart(ids), interventions, backend, scoring);
+            return logSoftmax(result->predictions.back().logits);
+        });
+    const std::vector<int>& chosen = decoding.search.best.ids;
+    std::vector<int> target{config.decoderStartToken};
+    for (int id : chosen) {
+        decoding.chosen.steps.push_back(
+            stepTo(scoredForward("", model, source, target, interventions, backend, scoring), id));
+        if (onStep)
+            onStep(decoding.chosen.steps.back());
+        target.push_back(id);
+    }
+    decoding.chosen.generated = chosen;
+    decoding.chosen.result = runEncoderDecoderWith(model, source, decoderTokens(*model, target),
+                                                   interventions, backend, options);
+    return decoding;
 }
 
 } // namespace attn::core

@@ -7,6 +7,7 @@
 // feed-forward. Every head of the three kinds is an ordinary AttentionResult, so the explorer's
 // views show them.
 
+#include "core/model/beam_search.h"
 #include "core/model/forward.h"
 
 #include <functional>
@@ -37,8 +38,9 @@ intervenedWeights(const std::shared_ptr<const ModelWeights>& weights, int layer,
                   const Interventions& interventions);
 
 // Interventions on each of the three kinds of heads, by layer and head of their own stack.
-// Heads off and head edits (HeadEdit) apply to all three; a LayerEdit's settings (score,
-// mask, ...) to the decoder's self-attention alone.
+// Heads off, head edits (HeadEdit) and a LayerEdit's score, normalisation, temperature and fill
+// apply to all three; its mask to the two self-attentions (the decoder keeps its causal mask
+// unless the edit's mask says otherwise).
 struct EncoderDecoderInterventions
 {
     Interventions encoder; // the encoder's self-attention (ModelResult::encoderLayers)
@@ -105,5 +107,24 @@ GreedyDecoding decodeGreedilyWith(const std::shared_ptr<const Model>& model,
                                   const EncoderDecoderInterventions& interventions,
                                   Backend& backend, const ForwardOptions& options = {},
                                   const std::function<void(const GreedyStep&)>& onStep = {});
+
+struct BeamDecoding
+{
+    // The chosen hypothesis as greedy decoding gives its own: each step is that token, its
+    // probability given the tokens before it, and the forward that scored it.
+    GreedyDecoding chosen;
+    BeamSearchResult search; // its log-probability and score, and those it was chosen among
+};
+
+// Beam search of `beams` hypotheses (beamSearch: transformers' num_beams with length_penalty 1.0
+// and early_stopping) from the config's decoder start token, each step's log-probabilities from
+// the forward over the decoder start token and the hypothesis so far. `onStep` (when given) sees
+// the chosen hypothesis' steps once the search has ended, on the calling thread. Throws Error
+// when a forward has no finite logits.
+BeamDecoding decodeWithBeams(const std::shared_ptr<const Model>& model,
+                             const std::vector<Token>& source, int maxNewTokens, int beams,
+                             const EncoderDecoderInterventions& interventions, Backend& backend,
+                             const ForwardOptions& options = {},
+                             const std::function<void(const GreedyStep&)>& onStep = {});
 
 } // namespace attn::core

@@ -6,7 +6,8 @@
 # grid, the predictions and head 1 of layer 1. model-grid-12x12.png: a random checkpoint with
 # GPT-2's shapes (12 layers x 12 heads; its tokenizer has no merges, one token per byte),
 # written by attention-bench, at 1920x1080. model-rollout.png: the Rollout tab.
-# model-translate.png: the Translate tab on the tiny Marian checkpoint. model-lens.png,
+# model-translate.png: the Translate tab on the tiny Marian checkpoint. model-gallery.png: the
+# window with no model open, its gallery. model-lens.png,
 # model-patching.png, model-attribution.png: the Logit lens, Patching and Attribution tabs.
 # model-kv-cache.png: the KV Cache tab on the tiny Llama test checkpoint (grouped-query heads).
 # seq2seq-dates.png: the sequence-to-sequence window (below).
@@ -38,6 +39,9 @@ shot model-attribution.png 11 --model "$root/tests/data/models/gpt2" --text "The
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# model-gallery.png: the window with no model open, its gallery, over an empty cache, at 1024x768.
+HF_HOME="$tmp/hf" ATTN_SCREENSHOT_GALLERY=1 ATTN_SCREENSHOT_SIZE=1024x768 HF_HUB_CACHE= HUGGINGFACE_HUB_CACHE= \
+  shot model-gallery.png 0
 "$build/app/attention-bench" --models gpt2 --model-sizes 8 --model-backends cpu --no-torch --quick \
   --model-dir "$tmp" >/dev/null
 checkpoint=$(find "$tmp" -name config.json -exec dirname {} \; | head -1)

@@ -64,6 +64,7 @@ private slots:
     void brokenCheckpointExits3();
     void encoderDecoderGenerates_data();
     void encoderDecoderGenerates();
+    void encoderDecoderBeams();
 };
 
 void TestModelCommand::dumpMatchesReference_data()
@@ -324,6 +325,19 @@ void TestModelCommand::badInput_data()
         << QStringLiteral("--generate: an encoder-decoder model decodes greedily here; "
                           "--temperature, --top-k, --top-p, --repetition-penalty, --seed and "
                           "--stop are for decoder-only models");
+    QTest::newRow("beams on a decoder-only model")
+        << QStringList{QStringLiteral("--model"),    gpt2,
+                       QStringLiteral("--text"),     text,
+                       QStringLiteral("--generate"), QStringLiteral("3"),
+                       QStringLiteral("--beam"),     QStringLiteral("2")}
+        << 3
+        << QStringLiteral("--beam: beam search is for encoder-decoder models (BART, Marian, T5); "
+                          "this one generates greedily or by sampling");
+    QTest::newRow("beams without --generate")
+        << QStringList{QStringLiteral("--model"), gpt2,
+                       QStringLiteral("--text"),  text,
+                       QStringLiteral("--beam"),  QStringLiteral("2")}
+        << 2 << QStringLiteral("--beam needs --seq2seq DIR, --seq2seq-train TASK or --generate N");
     QTest::newRow("empty text") << QStringList{QStringLiteral("--model"), gpt2,
                                                QStringLiteral("--text"), QStringLiteral(" ")}
                                 << 3 << QStringLiteral("text: the sentence is empty");
@@ -713,6 +727,28 @@ void TestModelCommand::encoderDecoderGenerates()
     }
     QVERIFY(relative(rowOf(out[QLatin1String("logits")]), rowOf(c[QLatin1String("logits_last")])) <
             5e-5);
+}
+
+void TestModelCommand::encoderDecoderBeams()
+{
+    // Four beams on the tiny BART checkpoint choose 206 x5, 150 x3 where greedy writes 241,
+    // 73 ... (tests/data/models/beam_expected.json, beam_reference.py's float64 search).
+    QTemporaryDir dir;
+    const QString dump = dir.filePath(QStringLiteral("out.json"));
+    const auto result =
+        run({QStringLiteral("--model"), attn::test::modelFixture(QStringLiteral("bart")),
+             QStringLiteral("--text"), QStringLiteral("Hi cat"), QStringLiteral("--generate"),
+             QStringLiteral("8"), QStringLiteral("--beam"), QStringLiteral("4"),
+             QStringLiteral("--dump"), dump});
+    QVERIFY2(result.code == 0, qPrintable(result.err));
+    const QJsonObject out = attn::test::readJsonObject(dump);
+    QCOMPARE(out[QLatin1String("generated")].toArray(),
+             QJsonArray({206, 206, 206, 206, 206, 150, 150, 150}));
+    QCOMPARE(out[QLatin1String("crossLayers")]
+                 .toArray()[0][QLatin1String("heads")][0][QLatin1String("weights")]
+                 .toArray()
+                 .size(),
+             9); // the decoder start token and the eight words
 }
 
 QTEST_GUILESS_MAIN(TestModelCommand)

@@ -1,7 +1,7 @@
 // The model window's Translate tab (EncDecView) on the tiny Marian checkpoint
 // tests/data/models/marian: greedy translation off the UI thread word by word, Step and Back,
-// the three kinds of heads, the alignment (target words x source words), heads off, Stop and
-// the figure files.
+// the three kinds of heads, the alignment (target words x source words), heads off and head
+// edits on every kind, beam search, Stop and the figure files.
 
 #include "core/cpu_backend.h"
 #include "core/model/encoder_decoder.h"
@@ -11,7 +11,9 @@
 #include "ui/model/gallery_view.h"
 #include "ui/model/head_grid_view.h"
 
+#include <QCheckBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -67,6 +69,8 @@ private slots:
     void threeGrids();
     void encoderHeadOffChangesTheTranslation();
     void stopLeavesNoComputing();
+    void editsOnEncoderAndCrossHeads();
+    void beamsShowTheChosenTranslation();
     void figureFiles();
     void galleryOpensOrDownloads();
 };
@@ -199,6 +203,86 @@ void TestEncDecWindow::stopLeavesNoComputing()
             view.status().startsWith(QStringLiteral("Done")));
     QVERIFY(!view.status().contains(QStringLiteral("Translating")));
     QVERIFY(view.findChild<QPushButton*>(QStringLiteral("translateButton"))->isEnabled());
+}
+
+void TestEncDecWindow::editsOnEncoderAndCrossHeads()
+{
+    EncDecView view;
+    view.setSource(opened(), cpu());
+    translate(view, 2);
+    const float before = view.shownStep()->probability;
+    QSignalSpy done(&view, &EncDecView::translationDone);
+    auto* temperature = view.findChild<QDoubleSpinBox*>(QStringLiteral("encdecTemperatureSpin"));
+    auto* scale = view.findChild<QDoubleSpinBox*>(QStringLiteral("encdecValueScaleSpin"));
+    auto* headOn = view.findChild<QCheckBox*>(QStringLiteral("encdecHeadOnCheck"));
+    // The mean of the heads is no head: only the layer's temperature applies to it.
+    QVERIFY(!scale->isEnabled());
+    QVERIFY(!headOn->isEnabled());
+    view.setKind(EncDecView::Kind::Cross);
+    view.setLayerAndHead(0, 1);
+    QVERIFY(scale->isEnabled());
+    temperature->setValue(2.0);
+    QVERIFY(done.wait(5000));
+    QCOMPARE(view.interventions().cross.layers.at(0).temperature, std::optional<float>(2.0f));
+    QVERIFY(std::abs(view.shownStep()->probability - before) > 1e-6f);
+    // Each kind has its own: the encoder's layer 1 is the checkpoint's.
+    view.setKind(EncDecView::Kind::Encoder);
+    QCOMPARE(temperature->value(), 1.0);
+    view.setLayerAndHead(1, 0);
+    scale->setValue(0.5);
+    QVERIFY(done.wait(5000));
+    const core::Matrix& wv = marian()->weights.encoderLayers[1].attention->heads[0].Wv;
+    QCOMPARE(*view.interventions().encoder.layers.at(1).heads.at(0).Wv, core::Matrix(wv * 0.5f));
+    headOn->setChecked(false);
+    QVERIFY(done.wait(5000));
+    QCOMPARE(view.interventions().encoder.headsOff, (std::set<std::pair<int, int>>{{1, 0}}));
+    view.setKind(EncDecView::Kind::Cross);
+    view.setLayerAndHead(0, 1);
+    QCOMPARE(temperature->value(), 2.0);
+    QVERIFY(headOn->isChecked());
+    // Reset: the first translation again, bit for bit.
+    view.findChild<QPushButton*>(QStringLiteral("encdecResetEditsButton"))->click();
+    QVERIFY(done.wait(5000));
+    QVERIFY(view.interventions().empty());
+    QCOMPARE(view.shownStep()->probability, before);
+    QCOMPARE(temperature->value(), 1.0);
+}
+
+void TestEncDecWindow::beamsShowTheChosenTranslation()
+{
+    // The tiny BART checkpoint with "Hi cat" (expected_seq2seq.json): greedy writes 241, 73, ...;
+    // four beams choose 206 five times then 150 three times, log-probability -21.39 over eight
+    // words (beam_expected.json, from tests/data/models/beam_reference.py).
+    const auto bart = core::loadModel(test::modelFixture(QStringLiteral("bart")));
+    core::CpuBackend backend;
+    EncDecView view;
+    view.setSource(core::runModel(bart, core::decoderTokens(*bart, {0, 43, 76, 224, 70, 68, 87, 2}),
+                                  {}, backend),
+                   cpu());
+    view.findChild<QSpinBox*>(QStringLiteral("beamSpin"))->setValue(4);
+    view.findChild<QSpinBox*>(QStringLiteral("maxLengthSpin"))->setValue(8);
+    QSignalSpy done(&view, &EncDecView::translationDone);
+    view.findChild<QPushButton*>(QStringLiteral("translateButton"))->click();
+    QCOMPARE(view.status(), QStringLiteral("Searching with 4 beams…"));
+    QVERIFY(done.wait(5000));
+    QCOMPARE(view.stepCount(), 8);
+    QCOMPARE(view.status(), QStringLiteral("Done: the length limit (8 words). Of 4 beams, the "
+                                           "chosen translation has log-probability -21.39, -2.67 "
+                                           "per word."));
+    // The grids show the chosen hypothesis: eight rows of cross-attention, its words as labels.
+    QCOMPARE(view.shownStep()->id, 150);
+    QCOMPARE(view.panels()[0].matrix.rows(), Eigen::Index(8));
+    view.findChild<QPushButton*>(QStringLiteral("stepBackButton"))->click();
+    view.findChild<QPushButton*>(QStringLiteral("stepBackButton"))->click();
+    view.findChild<QPushButton*>(QStringLiteral("stepBackButton"))->click();
+    QCOMPARE(view.shownStep()->id, 206);
+    QCOMPARE(view.panels()[0].matrix.rows(), Eigen::Index(5));
+    // One beam is greedy again.
+    view.setBeams(1);
+    view.translate();
+    QVERIFY(done.wait(5000));
+    QCOMPARE(view.shownStep()->id, 206); // greedy's last word, 8 of 8
+    QCOMPARE(view.status(), QStringLiteral("Done: the length limit (8 words)."));
 }
 
 void TestEncDecWindow::figureFiles()

@@ -6,8 +6,11 @@
 #include "ui/model/encdec_job.h"
 #include "ui/model/head_grid_view.h"
 #include "ui/model/matrix_panels_view.h"
+#include "ui/widgets/flow_layout.h"
 
+#include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -29,16 +32,31 @@ QStringList labelsOf(const std::vector<core::Token>& tokens)
     return labels;
 }
 
+// A label and its field kept on one line of a FlowLayout.
+QWidget* labelled(QLabel* label, QWidget* field, QWidget* parent)
+{
+    auto* pair = new QWidget(parent);
+    auto* layout = new QHBoxLayout(pair);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(label);
+    layout->addWidget(field);
+    label->setBuddy(field);
+    return pair;
+}
+
 } // namespace
 
 EncDecView::EncDecView(QWidget* parent) : QWidget(parent)
 {
     auto* layout = new QVBoxLayout(this);
-    auto* bar = new QHBoxLayout;
+    // Rows that wrap: the tab is about 300 pixels wide beside the grid on a 1024 x 768 projector.
+    auto* barHost = new QWidget(this);
+    auto* bar = new FlowLayout(barHost, 6, 4);
+    bar->setContentsMargins(0, 0, 0, 0);
     m_translate = new QPushButton(tr("&Translate"), this);
     m_translate->setObjectName(QStringLiteral("translateButton"));
-    m_translate->setToolTip(tr("Translate the text box's sentence greedily: each word the most "
-                               "likely one, until the end token or the length"));
+    m_translate->setToolTip(tr("Translate the text box's sentence: with 1 beam each word the most "
+                               "likely one, with more the likeliest sentence the beams find"));
     m_stop = new QPushButton(tr("Stop"), this);
     m_stop->setObjectName(QStringLiteral("stopTranslationButton"));
     m_stop->setToolTip(tr("Stop translating; the words so far stay"));
@@ -54,13 +72,19 @@ EncDecView::EncDecView(QWidget* parent) : QWidget(parent)
     m_maxLength->setValue(40);
     m_maxLength->setToolTip(tr("The translation stops here if the end token has not come"));
     auto* lengthLabel = new QLabel(tr("Max &words:"), this);
-    lengthLabel->setBuddy(m_maxLength);
+    m_beams = new QSpinBox(this);
+    m_beams->setObjectName(QStringLiteral("beamSpin"));
+    m_beams->setRange(1, 16);
+    m_beams->setValue(1);
+    m_beams->setToolTip(tr("1 is greedy decoding: the likeliest word at each step. Wider beams "
+                           "keep that many partial translations and choose by the mean "
+                           "log-probability per word."));
+    auto* beamLabel = new QLabel(tr("&Beams:"), this);
     bar->addWidget(m_translate);
     bar->addWidget(m_stop);
-    bar->addWidget(lengthLabel);
-    bar->addWidget(m_maxLength);
-    bar->addStretch(1);
-    layout->addLayout(bar);
+    bar->addWidget(labelled(lengthLabel, m_maxLength, barHost));
+    bar->addWidget(labelled(beamLabel, m_beams, barHost));
+    layout->addWidget(barHost);
     // Back and Step beside the words they walk through; two rows fit a 1024-pixel projector.
     auto* words = new QHBoxLayout;
     m_target = new QLabel(this);
@@ -118,6 +142,41 @@ EncDecView::EncDecView(QWidget* parent) : QWidget(parent)
     pick->addStretch(1);
     pick->addWidget(m_export);
     rightLayout->addLayout(pick);
+    // The chosen head's edits, as the model window's head panel makes them: on or off, its
+    // layer's temperature, its W^v scaled (0 with no value bias: the same as off).
+    auto* editsHost = new QWidget(right);
+    auto* edits = new FlowLayout(editsHost, 6, 4);
+    edits->setContentsMargins(0, 0, 0, 0);
+    m_headOn = new QCheckBox(tr("Head &on"), right);
+    m_headOn->setObjectName(QStringLiteral("encdecHeadOnCheck"));
+    m_headOn->setToolTip(
+        tr("Off: the head's output leaves the layer; its weights are still shown"));
+    m_temperature = new QDoubleSpinBox(right);
+    m_temperature->setObjectName(QStringLiteral("encdecTemperatureSpin"));
+    m_temperature->setRange(0.05, 20.0);
+    m_temperature->setSingleStep(0.25);
+    m_temperature->setDecimals(2);
+    m_temperature->setKeyboardTracking(false);
+    m_temperature->setToolTip(tr("softmax(scores / T) for every head of this layer: above 1 "
+                                 "flatter, below 1 sharper"));
+    auto* temperatureLabel = new QLabel(tr("Tem&perature:"), right);
+    m_valueScale = new QDoubleSpinBox(right);
+    m_valueScale->setObjectName(QStringLiteral("encdecValueScaleSpin"));
+    m_valueScale->setRange(-10.0, 10.0);
+    m_valueScale->setSingleStep(0.25);
+    m_valueScale->setDecimals(2);
+    m_valueScale->setKeyboardTracking(false);
+    m_valueScale->setToolTip(tr("The head's W^v times this factor: how loudly the head writes "
+                                "what it reads"));
+    auto* scaleLabel = new QLabel(tr("&Scale W^v:"), right);
+    m_resetEdits = new QPushButton(tr("&Reset Edits"), right);
+    m_resetEdits->setObjectName(QStringLiteral("encdecResetEditsButton"));
+    m_resetEdits->setToolTip(tr("Every head of the three kinds back to the checkpoint's"));
+    edits->addWidget(m_headOn);
+    edits->addWidget(labelled(temperatureLabel, m_temperature, editsHost));
+    edits->addWidget(labelled(scaleLabel, m_valueScale, editsHost));
+    edits->addWidget(m_resetEdits);
+    rightLayout->addWidget(editsHost);
     m_matrix = new MatrixPanelsView(right);
     m_matrix->setObjectName(QStringLiteral("alignmentView"));
     rightLayout->addWidget(m_matrix, 1);
@@ -143,6 +202,17 @@ EncDecView::EncDecView(QWidget* parent) : QWidget(parent)
     connect(m_grid, &HeadGridView::headSelected, this, &EncDecView::setLayerAndHead);
     connect(m_grid, &HeadGridView::headToggled, this,
             [this](int layer, int head, bool off) { setHeadOff(m_kind, layer, head, off); });
+    connect(m_headOn, &QCheckBox::toggled, this,
+            [this](bool on) { setHeadOff(m_kind, m_layer, m_head, !on); });
+    connect(m_temperature, &QDoubleSpinBox::valueChanged, this,
+            [this](double t) { setLayerTemperature(m_kind, m_layer, t); });
+    connect(m_valueScale, &QDoubleSpinBox::valueChanged, this,
+            [this](double scale) { setValueScale(m_kind, m_layer, m_head, scale); });
+    connect(m_resetEdits, &QPushButton::clicked, this, [this] {
+        m_interventions = {};
+        m_valueScales.clear();
+        interventionsChanged();
+    });
     setSource(nullptr, {});
 }
 
@@ -160,10 +230,12 @@ void EncDecView::setSource(std::shared_ptr<const core::ModelResult> result,
             m_job->stop();
         m_job.reset();
         m_steps.clear();
+        m_best.reset();
         m_shown = 0;
         m_status.clear();
         if (!result || !m_source || result->model != m_source->model) {
             m_interventions = {};
+            m_valueScales.clear();
             m_layer = 0;
             m_head = -1;
         }
@@ -181,17 +253,28 @@ void EncDecView::translate()
         m_job->stop();
     m_job.reset(); // waits for the old one's thread
     m_steps.clear();
+    m_best.reset();
+    m_searchBeams = beams();
     m_shown = 0;
     m_status = tr("Translating…");
     m_job = std::make_unique<EncDecJob>(m_source->model, m_source->sourceTokens, m_interventions,
-                                        m_maxLength->value(), m_makeBackend());
+                                        m_maxLength->value(), m_makeBackend(), m_searchBeams);
     connect(m_job.get(), &EncDecJob::stepped, this, &EncDecView::onStep);
+    connect(m_job.get(), &EncDecJob::searched, this,
+            [this](const core::BeamHypothesis& best) { m_best = best; });
     connect(m_job.get(), &EncDecJob::finished, this, [this](bool stopped) {
         const bool ended =
             !m_steps.empty() && m_steps.back().id == m_source->model->config().eosToken;
         m_status = stopped ? tr("Stopped at word %1.").arg(stepCount())
                    : ended ? tr("Done: the model wrote its end token.")
                            : tr("Done: the length limit (%1 words).").arg(stepCount());
+        if (!stopped && m_best)
+            m_status += QLatin1Char(' ') +
+                        tr("Of %1 beams, the chosen translation has log-probability %2, %3 "
+                           "per word.")
+                            .arg(m_searchBeams)
+                            .arg(m_best->logProbability, 0, 'f', 2)
+                            .arg(m_best->score, 0, 'f', 2);
         refresh();
         emit translationDone();
     });
@@ -202,6 +285,16 @@ void EncDecView::translate()
     });
     m_job->start();
     refresh();
+}
+
+void EncDecView::setBeams(int beams)
+{
+    m_beams->setValue(beams);
+}
+
+int EncDecView::beams() const
+{
+    return m_beams->value();
 }
 
 void EncDecView::stop()
@@ -258,19 +351,92 @@ void EncDecView::setLayerAndHead(int layer, int head)
     refresh();
 }
 
-void EncDecView::setHeadOff(Kind kind, int layer, int head, bool off)
+core::Interventions& EncDecView::interventionsOf(Kind kind)
 {
-    core::Interventions& target = kind == Kind::Encoder   ? m_interventions.encoder
-                                  : kind == Kind::Decoder ? m_interventions.decoder
-                                                          : m_interventions.cross;
-    if (off)
-        target.headsOff.insert({layer, head});
-    else
-        target.headsOff.erase({layer, head});
+    return kind == Kind::Encoder   ? m_interventions.encoder
+           : kind == Kind::Decoder ? m_interventions.decoder
+                                   : m_interventions.cross;
+}
+
+const core::Interventions& EncDecView::interventionsOf(Kind kind) const
+{
+    return kind == Kind::Encoder   ? m_interventions.encoder
+           : kind == Kind::Decoder ? m_interventions.decoder
+                                   : m_interventions.cross;
+}
+
+// The checkpoint's attention weights of one kind's layer, null outside the model.
+std::shared_ptr<const core::ModelWeights> EncDecView::checkpointWeights(Kind kind, int layer) const
+{
+    if (!m_source || layer < 0)
+        return nullptr;
+    const core::TransformerWeights& w = m_source->model->weights;
+    const auto& layers = kind == Kind::Encoder ? w.encoderLayers : w.layers;
+    if (layer >= int(layers.size()))
+        return nullptr;
+    const core::TransformerLayer& l = layers[std::size_t(layer)];
+    return kind == Kind::Cross ? l.crossAttention : l.attention;
+}
+
+void EncDecView::interventionsChanged()
+{
     if (!m_steps.empty() || isRunning())
         translate();
     else
         refresh();
+}
+
+void EncDecView::setHeadOff(Kind kind, int layer, int head, bool off)
+{
+    if (head < 0)
+        return; // the mean of the heads is not a head
+    core::Interventions& target = interventionsOf(kind);
+    if (off == target.headsOff.contains({layer, head}))
+        return;
+    if (off)
+        target.headsOff.insert({layer, head});
+    else
+        target.headsOff.erase({layer, head});
+    interventionsChanged();
+}
+
+void EncDecView::setLayerTemperature(Kind kind, int layer, double temperature)
+{
+    core::Interventions& target = interventionsOf(kind);
+    core::LayerEdit& edit = target.layers[layer];
+    const std::optional<float> t =
+        std::abs(temperature - 1.0) < 1e-9 ? std::nullopt : std::optional(float(temperature));
+    const bool same = edit.temperature == t;
+    edit.temperature = t;
+    if (edit.empty())
+        target.layers.erase(layer);
+    if (!same)
+        interventionsChanged();
+}
+
+void EncDecView::setValueScale(Kind kind, int layer, int head, double scale)
+{
+    const auto weights = checkpointWeights(kind, layer);
+    if (!weights || head < 0 || head >= weights->headCount())
+        return;
+    const auto key = std::make_tuple(int(kind), layer, head);
+    const auto found = m_valueScales.find(key);
+    if ((found == m_valueScales.end() ? 1.0 : found->second) == scale)
+        return;
+    core::Interventions& target = interventionsOf(kind);
+    core::LayerEdit& edit = target.layers[layer];
+    if (scale == 1.0) {
+        m_valueScales.erase(key);
+        edit.heads[head].Wv.reset();
+        if (edit.heads[head] == core::HeadEdit{})
+            edit.heads.erase(head);
+        if (edit.empty())
+            target.layers.erase(layer);
+    } else {
+        m_valueScales[key] = scale;
+        edit.heads[head].Wv = weights->heads[std::size_t(head)].Wv * float(scale);
+    }
+    interventionsChanged();
 }
 
 const std::vector<std::shared_ptr<const core::AttentionResult>>*
@@ -296,9 +462,7 @@ std::shared_ptr<const core::ModelResult> EncDecView::gridResult() const
     result->model = from.model;
     result->tokens = m_kind == Kind::Encoder ? from.sourceTokens : from.tokens;
     result->layers = *layersOf(from);
-    result->interventions = m_kind == Kind::Encoder   ? m_interventions.encoder
-                            : m_kind == Kind::Decoder ? m_interventions.decoder
-                                                      : m_interventions.cross;
+    result->interventions = interventionsOf(m_kind);
     return result;
 }
 
@@ -374,6 +538,26 @@ void EncDecView::exportFigure()
     }
 }
 
+// The edit controls show the chosen layer and head of the shown kind.
+void EncDecView::syncEdits()
+{
+    const core::Interventions& shown = interventionsOf(m_kind);
+    const bool head = m_head >= 0;
+    const QSignalBlocker b1(m_headOn);
+    const QSignalBlocker b2(m_temperature);
+    const QSignalBlocker b3(m_valueScale);
+    m_headOn->setEnabled(head);
+    m_headOn->setChecked(!head || !shown.headsOff.contains({m_layer, m_head}));
+    m_temperature->setEnabled(true);
+    const auto edit = shown.layers.find(m_layer);
+    m_temperature->setValue(edit != shown.layers.end() && edit->second.temperature
+                                ? double(*edit->second.temperature)
+                                : 1.0);
+    m_valueScale->setEnabled(head);
+    const auto scale = m_valueScales.find(std::make_tuple(int(m_kind), m_layer, m_head));
+    m_valueScale->setValue(scale != m_valueScales.end() ? scale->second : 1.0);
+}
+
 QString EncDecView::status() const
 {
     return m_state->text();
@@ -389,7 +573,11 @@ void EncDecView::refresh()
     m_step->setEnabled(m_shown < stepCount());
     m_kindCombo->setCurrentIndex(int(m_kind));
     m_export->setEnabled(model);
+    m_resetEdits->setEnabled(model && !m_interventions.empty());
     if (!model) {
+        for (QWidget* w : {static_cast<QWidget*>(m_headOn), static_cast<QWidget*>(m_temperature),
+                           static_cast<QWidget*>(m_valueScale)})
+            w->setEnabled(false);
         m_target->setText(tr("Open a translation model (an encoder-decoder such as Marian's "
                              "opus-mt or BART) to translate the text box's sentence word by "
                              "word."));
@@ -417,7 +605,10 @@ void EncDecView::refresh()
                                     .arg(stepCount())
                                     .arg(words.join(QLatin1Char(' ')))
                               : tr("Translate to see the target grow one word at a time."));
-    m_state->setText(running ? tr("Translating… word %1.").arg(stepCount() + 1) : m_status);
+    m_state->setText(!running ? m_status
+                     : m_searchBeams > 1 && m_steps.empty()
+                         ? tr("Searching with %1 beams…").arg(m_searchBeams)
+                         : tr("Translating… word %1.").arg(stepCount() + 1));
 
     const auto grid = gridResult();
     const int layers = grid->layerCount();
@@ -434,6 +625,7 @@ void EncDecView::refresh()
     if (m_head >= heads)
         m_head = -1;
     m_headCombo->setCurrentIndex(m_head + 1);
+    syncEdits();
     if (m_kind != Kind::Encoder && !shownStep()) {
         m_grid->setMessage(tr("Translate to see the decoder's heads"));
         m_matrix->setMessage(tr("Translate to see the decoder's heads"));

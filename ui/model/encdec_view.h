@@ -6,9 +6,14 @@
 
 #include <QWidget>
 #include <functional>
+#include <map>
 #include <memory>
+#include <optional>
+#include <tuple>
 
+class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
 class QSpinBox;
@@ -20,11 +25,11 @@ class HeadGridView;
 class MatrixPanelsView;
 
 // An encoder-decoder model (Marian, BART) in the model window: the source translated word by
-// word by greedy decoding, Step and Back through the words, and the three kinds of heads
-// (encoder self-attention, the decoder's causal self-attention, cross-attention) in a grid
-// each, any head or the mean of a layer's heads beside it. Cross-attention, target words x
-// source words, is the alignment of Bahdanau et al. 2014 (fig. 3). Heads switched off here
-// apply to the translation.
+// word by greedy decoding or beam search (the chosen hypothesis), Step and Back through the words,
+// and the three kinds of heads (encoder self-attention, the decoder's causal self-attention,
+// cross-attention) in a grid each, any head or the mean of a layer's heads beside it.
+// Cross-attention, target words x source words, is the alignment of Bahdanau et al. 2014 (fig. 3).
+// Heads switched off here apply to the translation.
 class EncDecView : public QWidget
 {
     Q_OBJECT
@@ -40,7 +45,9 @@ public:
     // leaves a note. A new source or model forgets the translation.
     void setSource(std::shared_ptr<const core::ModelResult> result, BackendMaker makeBackend);
 
-    void translate(); // from the first word, off the UI thread
+    void translate();         // from the first word, off the UI thread
+    void setBeams(int beams); // 1: greedy; takes effect at the next translation
+    int beams() const;
     void stop();
     void stepBack();
     void stepForward();
@@ -54,6 +61,10 @@ public:
     void setLayerAndHead(int layer, int head); // head -1: the mean of the layer's heads
     // Switches a head of the shown kind off (or back on) and translates again.
     void setHeadOff(Kind kind, int layer, int head, bool off);
+    // The temperature of a layer's heads of `kind` (1: the checkpoint's), and a head's W^v scaled
+    // by `scale` (1: the checkpoint's); both translate again, as heads off do.
+    void setLayerTemperature(Kind kind, int layer, double temperature);
+    void setValueScale(Kind kind, int layer, int head, double scale);
     const core::EncoderDecoderInterventions& interventions() const { return m_interventions; }
 
     // The matrix beside the grid (for cross-attention, the alignment), as drawn and exported.
@@ -75,11 +86,19 @@ private:
     const std::vector<std::shared_ptr<const core::AttentionResult>>*
     layersOf(const core::ModelResult& result) const;
     QStringList rowLabels() const;
+    core::Interventions& interventionsOf(Kind kind);
+    const core::Interventions& interventionsOf(Kind kind) const;
+    std::shared_ptr<const core::ModelWeights> checkpointWeights(Kind kind, int layer) const;
+    void interventionsChanged();
+    void syncEdits();
 
     std::shared_ptr<const core::ModelResult> m_source;
     BackendMaker m_makeBackend;
     core::EncoderDecoderInterventions m_interventions;
     std::vector<core::GreedyStep> m_steps;
+    std::optional<core::BeamHypothesis> m_best;                // the last beam search's choice
+    int m_searchBeams = 1;                                     // the beams of the translation shown
+    std::map<std::tuple<int, int, int>, double> m_valueScales; // (kind, layer, head): W^v's factor
     int m_shown = 0;
     Kind m_kind = Kind::Cross;
     int m_layer = 0;
@@ -92,12 +111,17 @@ private:
     QPushButton* m_back = nullptr;
     QPushButton* m_step = nullptr;
     QSpinBox* m_maxLength = nullptr;
+    QSpinBox* m_beams = nullptr;
     QLabel* m_target = nullptr;
     QLabel* m_state = nullptr;
     QComboBox* m_kindCombo = nullptr;
     QComboBox* m_layerCombo = nullptr;
     QComboBox* m_headCombo = nullptr;
     QPushButton* m_export = nullptr;
+    QCheckBox* m_headOn = nullptr;
+    QDoubleSpinBox* m_temperature = nullptr;
+    QDoubleSpinBox* m_valueScale = nullptr;
+    QPushButton* m_resetEdits = nullptr;
     HeadGridView* m_grid = nullptr;
     MatrixPanelsView* m_matrix = nullptr;
 };

@@ -16,36 +16,25 @@ GenerationJob::GenerationJob(std::shared_ptr<const core::Model> model,
     qRegisterMetaType<core::GenerationStop>();
 }
 
-GenerationJob::~GenerationJob()
-{
-    m_cancel = true;
-    if (m_thread.joinable())
-        m_thread.join();
-}
-
 void GenerationJob::start()
 {
-    if (m_running || m_thread.joinable())
-        return;
-    m_running = true;
-    m_thread = std::thread([this] {
+    m_thread.start([this] {
         core::ForwardOptions options;
-        options.cancel = &m_cancel;
+        options.cancel = m_thread.cancelFlag();
         std::optional<core::GenerationStop> stop;
         QString error;
         try {
             const core::Generation done = core::generate(
                 m_model, m_prompt, m_interventions, *m_backend, m_settings, options,
                 [this](core::Generation& sofar) {
-                    m_mailbox.post([this, step = std::move(sofar.steps.back()),
-                                    text = sofar.continuation] { emit stepped(step, text); });
+                    m_thread.post([this, step = std::move(sofar.steps.back()),
+                                   text = sofar.continuation] { emit stepped(step, text); });
                 });
             stop = done.stop;
         } catch (const std::exception& e) {
             error = QString::fromUtf8(e.what());
         }
-        m_mailbox.post([this, stop, error] {
-            m_running = false;
+        m_thread.finish([this, stop, error] {
             if (stop)
                 emit finished(*stop);
             else

@@ -2,12 +2,10 @@
 
 #include "core/backend.h"
 #include "core/model/generation.h"
-#include "ui/document/thread_mailbox.h"
+#include "ui/document/job_thread.h"
 
 #include <QObject>
-#include <atomic>
 #include <memory>
-#include <thread>
 
 namespace attn::ui {
 
@@ -22,11 +20,10 @@ public:
     GenerationJob(std::shared_ptr<const core::Model> model, std::vector<core::Token> prompt,
                   core::Interventions interventions, core::GenerationSettings settings,
                   std::unique_ptr<core::Backend> backend, QObject* parent = nullptr);
-    ~GenerationJob() override; // stops and waits
 
     void start();
-    void stop() { m_cancel = true; }
-    bool isRunning() const { return m_running; }
+    void stop() { m_thread.cancel(); }
+    bool isRunning() const { return m_thread.isRunning(); }
 
 signals:
     // The newest token; `text` is the continuation so far.
@@ -40,10 +37,7 @@ private:
     core::Interventions m_interventions;
     core::GenerationSettings m_settings;
     std::unique_ptr<core::Backend> m_backend;
-    ThreadMailbox m_mailbox;
-    std::thread m_thread;
-    std::atomic<bool> m_cancel{false};
-    bool m_running = false;
+    JobThread m_thread; // last: the thread ends before the members above go
 };
 
 } // namespace attn::ui

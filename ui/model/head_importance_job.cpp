@@ -13,23 +13,13 @@ HeadImportanceJob::HeadImportanceJob(std::shared_ptr<const core::ModelResult> ba
     qRegisterMetaType<core::HeadImportance>();
 }
 
-HeadImportanceJob::~HeadImportanceJob()
-{
-    m_cancel = true;
-    if (m_thread.joinable())
-        m_thread.join();
-}
-
 void HeadImportanceJob::start()
 {
-    if (m_running || m_thread.joinable())
-        return;
-    m_running = true;
-    m_thread = std::thread([this] {
+    m_thread.start([this] {
         core::ImportanceOptions options;
-        options.cancel = &m_cancel;
+        options.cancel = m_thread.cancelFlag();
         options.progress = [this](int done, int total) {
-            m_mailbox.post([this, done, total] { emit progress(done, total); });
+            m_thread.post([this, done, total] { emit progress(done, total); });
         };
         std::optional<core::HeadImportance> importance;
         QString error;
@@ -39,8 +29,7 @@ void HeadImportanceJob::start()
         } catch (const std::exception& e) {
             error = QString::fromUtf8(e.what());
         }
-        m_mailbox.post([this, importance, error] {
-            m_running = false;
+        m_thread.finish([this, importance, error] {
             if (importance)
                 emit finished(*importance);
             else if (!error.isEmpty())

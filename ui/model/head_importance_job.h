@@ -2,13 +2,11 @@
 
 #include "core/backend.h"
 #include "core/model/model_analysis.h"
-#include "ui/document/thread_mailbox.h"
+#include "ui/document/job_thread.h"
 
 #include <QMetaType>
 #include <QObject>
-#include <atomic>
 #include <memory>
-#include <thread>
 
 namespace attn::ui {
 
@@ -22,12 +20,11 @@ class HeadImportanceJob : public QObject
 public:
     HeadImportanceJob(std::shared_ptr<const core::ModelResult> base,
                       std::unique_ptr<core::Backend> backend, QObject* parent = nullptr);
-    ~HeadImportanceJob() override; // cancels and waits
 
     std::shared_ptr<const core::ModelResult> base() const { return m_base; }
     void start();
-    void cancel() { m_cancel = true; }
-    bool isRunning() const { return m_running; }
+    void cancel() { m_thread.cancel(); }
+    bool isRunning() const { return m_thread.isRunning(); }
 
 signals:
     void progress(int done, int total);
@@ -38,10 +35,7 @@ signals:
 private:
     std::shared_ptr<const core::ModelResult> m_base;
     std::unique_ptr<core::Backend> m_backend;
-    ThreadMailbox m_mailbox; // progress and the result to the UI thread
-    std::thread m_thread;
-    std::atomic<bool> m_cancel{false};
-    bool m_running = false;
+    JobThread m_thread; // last: the thread ends before the members above go
 };
 
 } // namespace attn::ui

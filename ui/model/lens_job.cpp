@@ -9,35 +9,24 @@ LensJob::LensJob(Work work, std::unique_ptr<core::Backend> backend, QObject* par
 {
 }
 
-LensJob::~LensJob()
-{
-    m_cancel = true;
-    if (m_thread.joinable())
-        m_thread.join();
-}
-
 void LensJob::start()
 {
-    if (m_running || m_thread.joinable())
-        return;
-    m_running = true;
-    m_thread = std::thread([this] {
+    m_thread.start([this] {
         std::function<void()> deliver;
         QString error;
         try {
-            deliver = m_work(*m_backend, &m_cancel, [this](int done, int total) {
-                m_mailbox.post([this, done, total] { emit progress(done, total); });
+            deliver = m_work(*m_backend, m_thread.cancelFlag(), [this](int done, int total) {
+                m_thread.post([this, done, total] { emit progress(done, total); });
             });
         } catch (const core::Cancelled&) {
         } catch (const std::exception& e) {
             error = QString::fromUtf8(e.what());
         }
-        m_mailbox.post([this, deliver, error] {
-            m_running = false;
-            if (deliver && !m_cancel) {
+        m_thread.finish([this, deliver, error] {
+            if (deliver && !m_thread.cancelled()) {
                 deliver();
                 emit finished();
-            } else if (!error.isEmpty() && !m_cancel) {
+            } else if (!error.isEmpty() && !m_thread.cancelled()) {
                 emit failed(error);
             } else {
                 emit cancelled();

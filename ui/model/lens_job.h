@@ -1,14 +1,13 @@
 #pragma once
 
 #include "core/backend.h"
-#include "ui/document/thread_mailbox.h"
+#include "ui/document/job_thread.h"
 
 #include <QObject>
 #include <QString>
 #include <atomic>
 #include <functional>
 #include <memory>
-#include <thread>
 
 namespace attn::ui {
 
@@ -28,11 +27,10 @@ public:
         core::Backend& backend, const std::atomic<bool>* cancel, const Progress& progress)>;
 
     LensJob(Work work, std::unique_ptr<core::Backend> backend, QObject* parent = nullptr);
-    ~LensJob() override; // cancels and waits
 
     void start();
-    void cancel() { m_cancel = true; }
-    bool isRunning() const { return m_running; }
+    void cancel() { m_thread.cancel(); }
+    bool isRunning() const { return m_thread.isRunning(); }
 
 signals:
     void progress(int done, int total);
@@ -43,10 +41,7 @@ signals:
 private:
     Work m_work;
     std::unique_ptr<core::Backend> m_backend;
-    ThreadMailbox m_mailbox;
-    std::thread m_thread;
-    std::atomic<bool> m_cancel{false};
-    bool m_running = false;
+    JobThread m_thread; // last: the thread ends before the members above go
 };
 
 } // namespace attn::ui

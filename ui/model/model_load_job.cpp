@@ -9,23 +9,13 @@ ModelLoadJob::ModelLoadJob(QString folderOrId, QObject* parent)
 {
 }
 
-ModelLoadJob::~ModelLoadJob()
-{
-    m_cancel = true;
-    if (m_thread.joinable())
-        m_thread.join();
-}
-
 void ModelLoadJob::start()
 {
-    if (m_running || m_thread.joinable())
-        return;
-    m_running = true;
-    m_thread = std::thread([this] {
+    m_thread.start([this] {
         core::LoadOptions options;
-        options.cancel = &m_cancel;
+        options.cancel = m_thread.cancelFlag();
         options.progress = [this](int done, int total) {
-            m_mailbox.post([this, done, total] { emit progress(done, total); });
+            m_thread.post([this, done, total] { emit progress(done, total); });
         };
         std::shared_ptr<const core::Model> model;
         QString error;
@@ -40,10 +30,9 @@ void ModelLoadJob::start()
             error = QString::fromUtf8(e.what());
         }
         // A cancel that came after the last tensor still counts: the user no longer wants it.
-        if (m_cancel)
+        if (m_thread.cancelled())
             wasCancelled = true;
-        m_mailbox.post([this, model, error, wasCancelled] {
-            m_running = false;
+        m_thread.finish([this, model, error, wasCancelled] {
             if (wasCancelled)
                 emit cancelled();
             else if (model)

@@ -1,13 +1,11 @@
 #pragma once
 
 #include "core/model/model_loader.h"
-#include "ui/document/thread_mailbox.h"
+#include "ui/document/job_thread.h"
 
 #include <QObject>
 #include <QString>
-#include <atomic>
 #include <memory>
-#include <thread>
 
 namespace attn::ui {
 
@@ -19,12 +17,11 @@ class ModelLoadJob : public QObject
 
 public:
     explicit ModelLoadJob(QString folderOrId, QObject* parent = nullptr);
-    ~ModelLoadJob() override;
 
     QString source() const { return m_source; }
     void start();
-    void cancel() { m_cancel = true; }
-    bool isRunning() const { return m_running; }
+    void cancel() { m_thread.cancel(); }
+    bool isRunning() const { return m_thread.isRunning(); }
 
 signals:
     void progress(int done, int total);
@@ -34,10 +31,7 @@ signals:
 
 private:
     QString m_source;
-    ThreadMailbox m_mailbox; // progress and the result to the UI thread
-    std::thread m_thread;
-    std::atomic<bool> m_cancel{false};
-    bool m_running = false;
+    JobThread m_thread; // last: the thread ends before the members above go
 };
 
 } // namespace attn::ui

@@ -9,9 +9,11 @@
 #include "core/model/model_loader.h"
 #include "support/model_fixtures.h"
 
+#include <QJsonArray>
 #include <QTest>
 
 #include <cmath>
+#include <map>
 
 using namespace attn::core;
 using attn::test::maxDifference;
@@ -59,6 +61,16 @@ private slots:
     void stepsAreTheDecoding();
     void headOutsideTheLayerIsNamed_data();
     void headOutsideTheLayerIsNamed();
+    void crossValuesOfZeroAreTheHeadOff();
+    void encoderEditLeavesTheLayersBelow();
+    void temperatureOnEncoderAndCross_data();
+    void temperatureOnEncoderAndCross();
+    void beamKeepsWhatGreedyDrops();
+    void beamOfOneIsGreedy();
+    void beamAtTheLengthCountsTheRunning();
+    void beamWidthBelowOneIsNamed();
+    void beamsOnTheTinyCheckpoints_data();
+    void beamsOnTheTinyCheckpoints();
 };
 
 void TestEncoderDecoderSteps::crossHeadOffTakesItsOutputAway()
@@ -205,6 +217,200 @@ void TestEncoderDecoderSteps::headOutsideTheLayerIsNamed()
     } catch (const Error& e) {
         QCOMPARE(QString::fromUtf8(e.what()), message);
     }
+}
+
+void TestEncoderDecoderSteps::crossValuesOfZeroAreTheHeadOff()
+{
+    // T5 has no value bias, so a head whose W_v is zero writes P 0 = 0, exactly what switching
+    // it off puts into Cat[H_1 .. H_h].
+    const auto t5 = loadModel(attn::test::modelFixture(QStringLiteral("t5")));
+    const auto& head = t5->weights.layers[1].crossAttention->heads[2];
+    QCOMPARE(head.bv.size(), Eigen::Index(0));
+    const std::vector<Token> src = decoderTokens(*t5, {6, 5, 47, 4, 7, 8, 46, 1});
+    const std::vector<Token> target = decoderTokens(*t5, {0, 40, 40});
+    EncoderDecoderInterventions zero;
+    zero.cross.layers[1].heads[2].Wv = Matrix::Zero(head.Wv.rows(), head.Wv.cols());
+    EncoderDecoderInterventions off;
+    off.cross.headsOff = {{1, 2}};
+    CpuBackend backend;
+    const auto base = runEncoderDecoderWith(t5, src, target, {}, backend);
+    const auto a = runEncoderDecoderWith(t5, src, target, zero, backend);
+    const auto b = runEncoderDecoderWith(t5, src, target, off, backend);
+    QCOMPARE(maxDifference(a->crossLayers[1]->output, b->crossLayers[1]->output), 0.0);
+    QCOMPARE(maxDifference(a->predictions[0].logits, b->predictions[0].logits), 0.0);
+    QVERIFY(maxDifference(a->predictions[0].logits, base->predictions[0].logits) > 1e-5);
+}
+
+void TestEncoderDecoderSteps::encoderEditLeavesTheLayersBelow()
+{
+    // An edit on encoder layer 2 (its temperature and head 1's W_q): layer 1 computes as before,
+    // bit for bit; layer 2's weights and what the decoder reads move.
+    const std::vector<Token> target = decoderTokens(*marian(), {kStart, 36});
+    EncoderDecoderInterventions edit;
+    edit.encoder.layers[1].temperature = 2.0f;
+    edit.encoder.layers[1].heads[0].Wq =
+        marian()->weights.encoderLayers[1].attention->heads[0].Wq * 3.0f;
+    CpuBackend backend;
+    const auto base = runEncoderDecoderWith(marian(), source(), target, {}, backend);
+    const auto changed = runEncoderDecoderWith(marian(), source(), target, edit, backend);
+    QCOMPARE(maxDifference(changed->encoderLayers[0]->output, base->encoderLayers[0]->output), 0.0);
+    QCOMPARE(changed->encoderLayers[1]->problem->temperature, 2.0f);
+    QVERIFY(maxDifference(changed->encoderLayers[1]->heads[0].weights,
+                          base->encoderLayers[1]->heads[0].weights) > 1e-4);
+    QVERIFY(maxDifference(changed->encoderOutput, base->encoderOutput) > 1e-4);
+    // The decoder's own self-attention settings are untouched.
+    QCOMPARE(changed->layers[0]->problem->temperature, 1.0f);
+}
+
+void TestEncoderDecoderSteps::temperatureOnEncoderAndCross_data()
+{
+    QTest::addColumn<bool>("cross");
+    QTest::newRow("encoder") << false;
+    QTest::newRow("cross-attention") << true;
+}
+
+void TestEncoderDecoderSteps::temperatureOnEncoderAndCross()
+{
+    // softmax(s / 2) is softmax(s) with each weight's square root, renormalised: the temperature
+    // of layer 1 of either kind, checked on every row of every head.
+    QFETCH(bool, cross);
+    const std::vector<Token> target = decoderTokens(*marian(), {kStart, 36, 36});
+    EncoderDecoderInterventions edit;
+    (cross ? edit.cross : edit.encoder).layers[0].temperature = 2.0f;
+    CpuBackend backend;
+    const auto base = runEncoderDecoderWith(marian(), source(), target, {}, backend);
+    const auto changed = runEncoderDecoderWith(marian(), source(), target, edit, backend);
+    const AttentionResult& before = cross ? *base->crossLayers[0] : *base->encoderLayers[0];
+    const AttentionResult& after = cross ? *changed->crossLayers[0] : *changed->encoderLayers[0];
+    for (std::size_t h = 0; h < before.heads.size(); ++h) {
+        Matrix expected = before.heads[h].weights.cwiseSqrt();
+        for (Eigen::Index i = 0; i < expected.rows(); ++i)
+            expected.row(i) /= expected.row(i).sum();
+        QVERIFY(maxDifference(after.heads[h].weights, expected) < 1e-5);
+        QVERIFY(maxDifference(after.heads[h].weights, before.heads[h].weights) > 1e-4);
+    }
+}
+
+namespace {
+
+// A hand-made three-token model (0 the end token, 1 "a", 2 "b"): the probabilities of the next
+// token after each prefix, the same after any prefix of two tokens.
+NextLogProbabilities handModel(int* calls = nullptr)
+{
+    return [calls](const std::vector<int>& prefix) {
+        static const std::map<std::vector<int>, std::vector<double>> table{
+            {{}, {0.1, 0.5, 0.4}}, {{1}, {0.3, 0.45, 0.25}}, {{2}, {0.9, 0.05, 0.05}}};
+        const auto found = table.find(prefix);
+        const std::vector<double> p =
+            found != table.end() ? found->second : std::vector<double>{0.5, 0.3, 0.2};
+        if (calls)
+            ++*calls;
+        return Eigen::VectorXd(Eigen::Vector3d(std::log(p[0]), std::log(p[1]), std::log(p[2])));
+    };
+}
+
+} // namespace
+
+void TestEncoderDecoderSteps::beamKeepsWhatGreedyDrops()
+{
+    // Greedy writes a (0.5), a (0.45), end (0.5): log 0.1125 = -2.185 over 3 tokens.
+    // Two beams: step 1 runs a (log 0.5) and b (log 0.4). Step 2 ranks b end (log 0.36 = -1.022),
+    // a a (log 0.225 = -1.492), a end (log 0.15 = -1.897), a b (log 0.125 = -2.079): b end ends
+    // (rank 0); a end ranks 2, below the two beams, and is dropped; a a and a b run on. Step 3:
+    // a a end (log 0.1125) ranks first and ends the second hypothesis. Scores: b end
+    // log(0.36) / 2 = -0.5108, a a end log(0.1125) / 3 = -0.7282.
+    int calls = 0;
+    const BeamSearchResult r = beamSearch(2, 3, 0, handModel(&calls));
+    QCOMPARE(r.best.ids, std::vector<int>({2, 0}));
+    QVERIFY(std::abs(r.best.logProbability - std::log(0.36)) < 1e-12);
+    QVERIFY(std::abs(r.best.score - std::log(0.36) / 2.0) < 1e-12);
+    QCOMPARE(r.hypotheses.size(), std::size_t(2));
+    QCOMPARE(r.hypotheses[1].ids, std::vector<int>({1, 1, 0}));
+    QVERIFY(std::abs(r.hypotheses[1].score - std::log(0.1125) / 3.0) < 1e-12);
+    QCOMPARE(calls, 1 + 2 + 2); // one running hypothesis at the start, then two a step
+}
+
+void TestEncoderDecoderSteps::beamOfOneIsGreedy()
+{
+    const BeamSearchResult r = beamSearch(1, 3, 0, handModel());
+    QCOMPARE(r.best.ids, std::vector<int>({1, 1, 0}));
+    QVERIFY(std::abs(r.best.logProbability - std::log(0.1125)) < 1e-12);
+}
+
+void TestEncoderDecoderSteps::beamAtTheLengthCountsTheRunning()
+{
+    // Two steps only: b end (-0.5108) has ended; a a (log 0.225 / 2 = -0.7458) and a b
+    // (log 0.125 / 2 = -1.0397) are cut by the length and compete; the two best stay.
+    const BeamSearchResult r = beamSearch(2, 2, 0, handModel());
+    QCOMPARE(r.best.ids, std::vector<int>({2, 0}));
+    QCOMPARE(r.hypotheses.size(), std::size_t(2));
+    QCOMPARE(r.hypotheses[1].ids, std::vector<int>({1, 1}));
+    QVERIFY(std::abs(r.hypotheses[1].score - std::log(0.225) / 2.0) < 1e-12);
+}
+
+void TestEncoderDecoderSteps::beamWidthBelowOneIsNamed()
+{
+    try {
+        beamSearch(0, 3, 0, handModel());
+        QFAIL("no error");
+    } catch (const Error& e) {
+        QCOMPARE(QString::fromUtf8(e.what()), QStringLiteral("the beam width must be at least 1, "
+                                                             "not 0"));
+    }
+}
+
+void TestEncoderDecoderSteps::beamsOnTheTinyCheckpoints_data()
+{
+    QTest::addColumn<QString>("family");
+    QTest::addColumn<int>("beams");
+    for (const QString family : {"marian", "bart", "t5", "flan-t5"})
+        for (int beams : {1, 2, 3, 4})
+            QTest::newRow(qPrintable(family + QLatin1Char(' ') + QString::number(beams)))
+                << family << beams;
+}
+
+void TestEncoderDecoderSteps::beamsOnTheTinyCheckpoints()
+{
+    // beam_expected.json: tests/data/models/beam_reference.py's float64 search over the NumPy
+    // forwards; width 1 is the greedy decoding of expected_seq2seq.json.
+    QFETCH(QString, family);
+    QFETCH(int, beams);
+    static const QJsonObject all = attn::test::readJsonObject(
+        attn::test::modelFixturesDir() + QStringLiteral("/beam_expected.json"));
+    const QJsonObject expected = all[family].toObject();
+    QVERIFY(!expected.isEmpty());
+    const auto model = loadModel(attn::test::modelFixture(family));
+    std::vector<int> sourceIds;
+    for (const QJsonValue& id : expected[QStringLiteral("source_ids")].toArray())
+        sourceIds.push_back(id.toInt());
+    const QJsonObject beam = expected[QStringLiteral("beams")][QString::number(beams)].toObject();
+    std::vector<int> ids;
+    for (const QJsonValue& id :
+         (beams == 1 ? expected[QStringLiteral("greedy")] : beam[QStringLiteral("ids")]).toArray())
+        ids.push_back(id.toInt());
+    CpuBackend backend;
+    const BeamDecoding decoding =
+        decodeWithBeams(model, decoderTokens(*model, sourceIds),
+                        expected[QStringLiteral("max_new_tokens")].toInt(), beams, {}, backend);
+    QCOMPARE(decoding.search.best.ids, ids);
+    QCOMPARE(decoding.chosen.generated, ids);
+    if (beams > 1) {
+        const double logProbability = beam[QStringLiteral("log_probability")].toDouble();
+        QVERIFY2(std::abs(decoding.search.best.logProbability - logProbability) < 1e-4,
+                 qPrintable(QString::number(decoding.search.best.logProbability)));
+        QVERIFY(std::abs(decoding.search.best.score - beam[QStringLiteral("score")].toDouble()) <
+                1e-4);
+    }
+    // The steps are the chosen hypothesis: its tokens, each scored after the ones before.
+    QCOMPARE(decoding.chosen.steps.size(), ids.size());
+    double sum = 0.0;
+    for (std::size_t k = 0; k < ids.size(); ++k) {
+        QCOMPARE(decoding.chosen.steps[k].id, ids[k]);
+        QCOMPARE(decoding.chosen.steps[k].result->tokens.size(), k + 1);
+        sum += std::log(double(decoding.chosen.steps[k].probability));
+    }
+    QVERIFY(std::abs(sum - decoding.search.best.logProbability) < 1e-4);
+    QCOMPARE(decoding.chosen.result->tokens.size(), ids.size() + 1);
 }
 
 QTEST_GUILESS_MAIN(TestEncoderDecoderSteps)
