@@ -62,8 +62,9 @@ struct BestBandwidth
     double bandwidth = 0.0;
     double loss = 0.0;
 };
+inline constexpr int kBandwidthSamples = 401;
 BestBandwidth bestBandwidth(const RegressionData& data, double from = 0.02, double to = 2.0,
-                            int samples = 401);
+                            int samples = kBandwidthSamples);
 
 // Adam (Kingma & Ba 2015) on the leave-one-out loss from `start` for `steps` steps; `losses`
 // holds the loss before each step and after the last (steps + 1 values).

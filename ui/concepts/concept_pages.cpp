@@ -19,6 +19,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QSignalBlocker>
 #include <QSlider>
 #include <QStackedLayout>
 #include <QVBoxLayout>
@@ -193,6 +194,16 @@ QCPGraph* kernelPoints(QCustomPlot& plot)
 
 KernelPage::KernelPage(QWidget* parent) : ConceptPage(ConceptView::Kernel, parent)
 {
+    m_part = new QComboBox(this);
+    m_part->setObjectName(QStringLiteral("kernelPart"));
+    m_part->setAccessibleName(tr("Show"));
+    m_part->addItem(tr("Attention as a kernel smoother"), kernelPartName(KernelPart::Smoother));
+    m_part->addItem(tr("Fixed kernel against learned maps"), kernelPartName(KernelPart::Learned));
+    m_part->setToolTip(tr("Kernel machines tune the kernel; attention keeps it fixed and learns "
+                          "the embedding of queries and keys (seed 004)"));
+    m_part->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    controls()->addWidget(buddyLabel(tr("Sho&w:"), m_part, this));
+    controls()->addWidget(m_part);
     m_bandwidth = new QSlider(Qt::Horizontal, this);
     m_bandwidth->setObjectName(QStringLiteral("kernelBandwidth"));
     m_bandwidth->setAccessibleName(tr("Bandwidth"));
@@ -212,10 +223,12 @@ KernelPage::KernelPage(QWidget* parent) : ConceptPage(ConceptView::Kernel, paren
     auto* reset = new QPushButton(tr("Reset &points"), this);
     reset->setObjectName(QStringLiteral("kernelReset"));
     reset->setToolTip(tr("The points back where the scene puts them"));
-    controls()->addWidget(buddyLabel(tr("&Bandwidth h:"), m_bandwidth, this));
+    QLabel* bandwidthName = buddyLabel(tr("&Bandwidth h:"), m_bandwidth, this);
+    QLabel* scoreName = buddyLabel(tr("S&core:"), m_score, this);
+    controls()->addWidget(bandwidthName);
     controls()->addWidget(m_bandwidth);
     controls()->addWidget(m_bandwidthLabel);
-    controls()->addWidget(buddyLabel(tr("S&core:"), m_score, this));
+    controls()->addWidget(scoreName);
     controls()->addWidget(m_score);
     controls()->addWidget(reset);
     controls()->addStretch();
@@ -223,6 +236,13 @@ KernelPage::KernelPage(QWidget* parent) : ConceptPage(ConceptView::Kernel, paren
     hint->setEnabled(false);
     hint->setWordWrap(true);
     controls()->addWidget(hint);
+    m_smootherControls = {bandwidthName, m_bandwidth, m_bandwidthLabel, scoreName, m_score,
+                          reset,         hint};
+    connect(m_part, &QComboBox::activated, this, [this] {
+        showPartControls();
+        scheduleRebuild();
+        emit partChosen();
+    });
     m_bandwidthLabel->setText(QLocale().toString(m_setup.bandwidth, 'g', 3));
     connect(m_bandwidth, &QSlider::valueChanged, this, [this](int value) {
         m_setup.bandwidth = sliderBandwidth(value);
@@ -259,7 +279,40 @@ void KernelPage::setSource(const ConceptSource& source)
 
 void KernelPage::draw(QCustomPlot& plot, const FigureSpec& spec) const
 {
-    buildKernelFigure(plot, m_setup, m_source, spec);
+    if (part() == KernelPart::Learned)
+        buildLearnedKernelFigure(plot, spec);
+    else
+        buildKernelFigure(plot, m_setup, m_source, spec);
+}
+
+KernelPart KernelPage::part() const
+{
+    return parseKernelPart(m_part->currentData().toString()).value_or(KernelPart::Smoother);
+}
+
+void KernelPage::setPart(KernelPart part)
+{
+    const int index = m_part->findData(kernelPartName(part));
+    if (index == m_part->currentIndex())
+        return;
+    const QSignalBlocker blocker(m_part);
+    m_part->setCurrentIndex(index);
+    showPartControls();
+    scheduleRebuild();
+}
+
+QString KernelPage::viewName() const
+{
+    const QString part = kernelPartName(this->part());
+    return conceptViewName(ConceptView::Kernel) +
+           (part.isEmpty() ? QString() : QLatin1Char(':') + part);
+}
+
+void KernelPage::showPartControls()
+{
+    const bool smoother = part() == KernelPart::Smoother;
+    for (QWidget* w : m_smootherControls)
+        w->setVisible(smoother);
 }
 
 void KernelPage::movePoint(int index, double key, double value)

@@ -1,6 +1,7 @@
 #include "ui/concepts/kernel_figure.h"
 
 #include "ui/concepts/concept_plot.h"
+#include "ui/concepts/learned_kernel_figure.h"
 #include "ui/figures/figure_builder.h"
 
 #include "core/attention_result.h"
@@ -223,6 +224,10 @@ void buildKernelFigure(QCustomPlot& plot, const KernelSetup& setup, const Concep
 
 void buildKernelFigure(QCustomPlot& plot, const ConceptSource& source, const FigureSpec& spec)
 {
+    if (source.scene && kernelPartOf(*source.scene) == KernelPart::Learned) {
+        buildLearnedKernelFigure(plot, spec);
+        return;
+    }
     KernelSetup setup = KernelSetup::defaults();
     if (source.scene)
         setup.bandwidth = bandwidthForTemperature(source.scene->temperature);
