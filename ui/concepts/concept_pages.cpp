@@ -197,8 +197,8 @@ KernelPage::KernelPage(QWidget* parent) : ConceptPage(ConceptView::Kernel, paren
     m_part = new QComboBox(this);
     m_part->setObjectName(QStringLiteral("kernelPart"));
     m_part->setAccessibleName(tr("Show"));
-    m_part->addItem(tr("Attention as a kernel smoother"), kernelPartName(KernelPart::Smoother));
-    m_part->addItem(tr("Fixed kernel against learned maps"), kernelPartName(KernelPart::Learned));
+    m_part->addItem(tr("Kernel smoother"), kernelPartName(KernelPart::Smoother));
+    m_part->addItem(tr("Fixed against learned"), kernelPartName(KernelPart::Learned));
     m_part->setToolTip(tr("Kernel machines tune the kernel; attention keeps it fixed and learns "
                           "the embedding of queries and keys (seed 004)"));
     m_part->setSizeAdjustPolicy(QComboBox::AdjustToContents);
@@ -223,21 +223,27 @@ KernelPage::KernelPage(QWidget* parent) : ConceptPage(ConceptView::Kernel, paren
     auto* reset = new QPushButton(tr("Reset &points"), this);
     reset->setObjectName(QStringLiteral("kernelReset"));
     reset->setToolTip(tr("The points back where the scene puts them"));
-    QLabel* bandwidthName = buddyLabel(tr("&Bandwidth h:"), m_bandwidth, this);
-    QLabel* scoreName = buddyLabel(tr("S&core:"), m_score, this);
-    controls()->addWidget(bandwidthName);
-    controls()->addWidget(m_bandwidth);
-    controls()->addWidget(m_bandwidthLabel);
-    controls()->addWidget(scoreName);
-    controls()->addWidget(m_score);
+    // Each label with its field: the flow layout breaks lines between widgets, and a line
+    // starting with the slider's value or a lone "Score:" reads as nothing.
+    const auto together = [this](std::initializer_list<QWidget*> widgets) {
+        auto* group = new QWidget(this);
+        auto* row = new QHBoxLayout(group);
+        row->setContentsMargins(0, 0, 0, 0);
+        for (QWidget* w : widgets)
+            row->addWidget(w);
+        controls()->addWidget(group);
+        return group;
+    };
+    QWidget* bandwidth = together(
+        {buddyLabel(tr("&Bandwidth h:"), m_bandwidth, this), m_bandwidth, m_bandwidthLabel});
+    QWidget* score = together({buddyLabel(tr("S&core:"), m_score, this), m_score});
     controls()->addWidget(reset);
     controls()->addStretch();
     auto* hint = new QLabel(tr("Drag a point to move a key and its value."), this);
     hint->setEnabled(false);
     hint->setWordWrap(true);
     controls()->addWidget(hint);
-    m_smootherControls = {bandwidthName, m_bandwidth, m_bandwidthLabel, scoreName, m_score,
-                          reset,         hint};
+    m_smootherControls = {bandwidth, score, reset, hint};
     connect(m_part, &QComboBox::activated, this, [this] {
         showPartControls();
         scheduleRebuild();
