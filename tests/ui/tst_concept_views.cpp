@@ -31,6 +31,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSlider>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -693,6 +694,76 @@ private slots:
             QCOMPARE(magic(ui::exportFigureBytes(source, settings, ui::FigureFormat::Pdf), 5),
                      QByteArray("%PDF-"));
         }
+        window.document()->undoStack()->setClean();
+    }
+
+    // Seed 004's learned kernel (example 27): the Kernel tab opens on it, its two curves are
+    // the Nadaraya-Watson sums written out here for the chirp's 40 points, with the best width
+    // h = 0.0833739 and the learned maps w_q = (2.43304, 2.04216), w_k = (2.46075, 2.01966)
+    // of generate_examples.py's plain-Python reimplementation; it exports; Show stores the part
+    // in the scene's view.
+    void learnedKernelOpensFromItsExampleAndExports()
+    {
+        ui::ExplorerWindow window(std::make_unique<core::CpuBackend>(), QString());
+        window.resize(1024, 768);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.setScene(example("27-learned-kernel.json"), QString());
+        QTRY_VERIFY(window.isUpToDate() && window.document()->result());
+        QCOMPARE(window.viewTabs()->currentIndex(), 6);
+        ui::KernelPage* page = window.kernelPage();
+        QCOMPARE(page->part(), ui::KernelPart::Learned);
+        QVERIFY(!page->findChild<QSlider*>(QStringLiteral("kernelBandwidth"))->isVisible());
+        QTRY_VERIFY(graphNamed(*page->plot(), QStringLiteral("learned")));
+        std::vector<double> x, y;
+        for (int i = 0; i < 40; ++i) {
+            x.push_back(3.0 * i / 39);
+            y.push_back(std::sin(x.back() * x.back()) + 0.25 * std::sin(1.7 * i * i));
+        }
+        auto smoother = [&](double q, double aq, double bq, double ak, double bk) {
+            std::vector<double> s;
+            for (double k : x)
+                s.push_back(-0.5 * std::pow(aq * q + bq * q * q - (ak * k + bk * k * k), 2));
+            const std::vector<double> w = softmax(s);
+            double f = 0.0;
+            for (std::size_t j = 0; j < w.size(); ++j)
+                f += w[j] * y[j];
+            return f;
+        };
+        const double h = 0.0833739;
+        QCPGraph* fixed = graphNamed(*page->plot(), QStringLiteral("fixed kernel"));
+        QCPGraph* learned = graphNamed(*page->plot(), QStringLiteral("learned"));
+        QVERIFY(fixed && learned);
+        for (double q : {0.0, 3.0}) { // the first and last of the curves' samples
+            QVERIFY2(std::abs(valueAt(fixed, q) - smoother(q, 1 / h, 0, 1 / h, 0)) < 1e-4,
+                     qPrintable(QString::number(valueAt(fixed, q))));
+            QVERIFY2(std::abs(valueAt(learned, q) -
+                              smoother(q, 2.43304, 2.04216, 2.46075, 2.01966)) < 1e-4,
+                     qPrintable(QString::number(valueAt(learned, q))));
+        }
+        const ui::ExportSource source = window.exportSource();
+        ui::ExportSettings settings = ui::windowExportSettings(source);
+        QCOMPARE(magic(ui::exportFigureBytes(source, settings, ui::FigureFormat::Png), 4),
+                 QByteArray("\x89PNG"));
+        QVERIFY(ui::exportFigureBytes(source, settings, ui::FigureFormat::Svg).contains("<svg"));
+        QCOMPARE(magic(ui::exportFigureBytes(source, settings, ui::FigureFormat::Pdf), 5),
+                 QByteArray("%PDF-"));
+
+        // Back to the smoother: its controls return and the scene's view says so.
+        QComboBox* part = page->partCombo();
+        part->setCurrentIndex(part->findData(QString()));
+        emit part->activated(part->currentIndex());
+        QCOMPARE(window.document()->scene().view.view, QStringLiteral("kernel"));
+        QVERIFY(page->findChild<QSlider*>(QStringLiteral("kernelBandwidth"))->isVisible());
+        part->setCurrentIndex(part->findData(QStringLiteral("learned")));
+        emit part->activated(part->currentIndex());
+        QCOMPARE(window.document()->scene().view.view, QStringLiteral("kernel:learned"));
+
+        // The command line's figure: the scene's view picks the part; titles fit a small plot.
+        QCustomPlot plot;
+        drawAt(plot, ui::ConceptView::Kernel, example("27-learned-kernel.json"), QSize(700, 480));
+        QVERIFY(graphNamed(plot, QStringLiteral("learned")));
+        verifyTitlesFit(plot);
         window.document()->undoStack()->setClean();
     }
 };

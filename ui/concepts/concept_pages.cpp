@@ -19,6 +19,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QSignalBlocker>
 #include <QSlider>
 #include <QStackedLayout>
 #include <QVBoxLayout>
@@ -193,6 +194,16 @@ QCPGraph* kernelPoints(QCustomPlot& plot)
 
 KernelPage::KernelPage(QWidget* parent) : ConceptPage(ConceptView::Kernel, parent)
 {
+    m_part = new QComboBox(this);
+    m_part->setObjectName(QStringLiteral("kernelPart"));
+    m_part->setAccessibleName(tr("Show"));
+    m_part->addItem(tr("Kernel smoother"), kernelPartName(KernelPart::Smoother));
+    m_part->addItem(tr("Fixed against learned"), kernelPartName(KernelPart::Learned));
+    m_part->setToolTip(tr("Kernel machines tune the kernel; attention keeps it fixed and learns "
+                          "the embedding of queries and keys (seed 004)"));
+    m_part->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    controls()->addWidget(buddyLabel(tr("Sho&w:"), m_part, this));
+    controls()->addWidget(m_part);
     m_bandwidth = new QSlider(Qt::Horizontal, this);
     m_bandwidth->setObjectName(QStringLiteral("kernelBandwidth"));
     m_bandwidth->setAccessibleName(tr("Bandwidth"));
@@ -212,17 +223,32 @@ KernelPage::KernelPage(QWidget* parent) : ConceptPage(ConceptView::Kernel, paren
     auto* reset = new QPushButton(tr("Reset &points"), this);
     reset->setObjectName(QStringLiteral("kernelReset"));
     reset->setToolTip(tr("The points back where the scene puts them"));
-    controls()->addWidget(buddyLabel(tr("&Bandwidth h:"), m_bandwidth, this));
-    controls()->addWidget(m_bandwidth);
-    controls()->addWidget(m_bandwidthLabel);
-    controls()->addWidget(buddyLabel(tr("S&core:"), m_score, this));
-    controls()->addWidget(m_score);
+    // Each label with its field: the flow layout breaks lines between widgets, and a line
+    // starting with the slider's value or a lone "Score:" reads as nothing.
+    const auto together = [this](std::initializer_list<QWidget*> widgets) {
+        auto* group = new QWidget(this);
+        auto* row = new QHBoxLayout(group);
+        row->setContentsMargins(0, 0, 0, 0);
+        for (QWidget* w : widgets)
+            row->addWidget(w);
+        controls()->addWidget(group);
+        return group;
+    };
+    QWidget* bandwidth = together(
+        {buddyLabel(tr("&Bandwidth h:"), m_bandwidth, this), m_bandwidth, m_bandwidthLabel});
+    QWidget* score = together({buddyLabel(tr("S&core:"), m_score, this), m_score});
     controls()->addWidget(reset);
     controls()->addStretch();
     auto* hint = new QLabel(tr("Drag a point to move a key and its value."), this);
     hint->setEnabled(false);
     hint->setWordWrap(true);
     controls()->addWidget(hint);
+    m_smootherControls = {bandwidth, score, reset, hint};
+    connect(m_part, &QComboBox::activated, this, [this] {
+        showPartControls();
+        scheduleRebuild();
+        emit partChosen();
+    });
     m_bandwidthLabel->setText(QLocale().toString(m_setup.bandwidth, 'g', 3));
     connect(m_bandwidth, &QSlider::valueChanged, this, [this](int value) {
         m_setup.bandwidth = sliderBandwidth(value);
@@ -259,7 +285,40 @@ void KernelPage::setSource(const ConceptSource& source)
 
 void KernelPage::draw(QCustomPlot& plot, const FigureSpec& spec) const
 {
-    buildKernelFigure(plot, m_setup, m_source, spec);
+    if (part() == KernelPart::Learned)
+        buildLearnedKernelFigure(plot, spec);
+    else
+        buildKernelFigure(plot, m_setup, m_source, spec);
+}
+
+KernelPart KernelPage::part() const
+{
+    return parseKernelPart(m_part->currentData().toString()).value_or(KernelPart::Smoother);
+}
+
+void KernelPage::setPart(KernelPart part)
+{
+    const int index = m_part->findData(kernelPartName(part));
+    if (index == m_part->currentIndex())
+        return;
+    const QSignalBlocker blocker(m_part);
+    m_part->setCurrentIndex(index);
+    showPartControls();
+    scheduleRebuild();
+}
+
+QString KernelPage::viewName() const
+{
+    const QString part = kernelPartName(this->part());
+    return conceptViewName(ConceptView::Kernel) +
+           (part.isEmpty() ? QString() : QLatin1Char(':') + part);
+}
+
+void KernelPage::showPartControls()
+{
+    const bool smoother = part() == KernelPart::Smoother;
+    for (QWidget* w : m_smootherControls)
+        w->setVisible(smoother);
 }
 
 void KernelPage::movePoint(int index, double key, double value)

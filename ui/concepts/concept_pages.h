@@ -2,10 +2,13 @@
 
 #include "ui/concepts/concept_view.h"
 #include "ui/concepts/kernel_figure.h"
+#include "ui/concepts/learned_kernel_figure.h"
 #include "ui/figures/figure_spec.h"
 #include "ui/widgets/deferred_call.h"
 
 #include <QWidget>
+
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
@@ -85,7 +88,8 @@ private:
     QComboBox* m_query = nullptr;
 };
 
-// Seed 004: attention as a kernel smoother; the points are dragged with the mouse.
+// Seed 004: attention as a kernel smoother; the points are dragged with the mouse. Or
+// (KernelPart::Learned) the fixed kernel against learned query and key maps.
 class KernelPage : public ConceptPage
 {
     Q_OBJECT
@@ -97,14 +101,27 @@ public:
     // Moves point `index` to (key, value), as a drag does.
     void movePoint(int index, double key, double value);
 
+    KernelPart part() const;
+    void setPart(KernelPart part);
+    QComboBox* partCombo() const { return m_part; }
+    // "kernel" or "kernel:learned", as the scene stores it.
+    QString viewName() const;
+
+signals:
+    // The user picked another part (the window stores it in the scene's view).
+    void partChosen();
+
 private:
     void onPress(QMouseEvent* event);
     void onMove(QMouseEvent* event);
+    void showPartControls();
 
     KernelSetup m_setup = KernelSetup::defaults();
+    QComboBox* m_part = nullptr;
     QSlider* m_bandwidth = nullptr;
     QLabel* m_bandwidthLabel = nullptr;
     QComboBox* m_score = nullptr;
+    std::vector<QWidget*> m_smootherControls; // hidden while the learned kernel shows
     int m_dragged = -1;
 };
 

@@ -1,6 +1,7 @@
 #include "ui/concepts/kernel_figure.h"
 
 #include "ui/concepts/concept_plot.h"
+#include "ui/concepts/learned_kernel_figure.h"
 #include "ui/figures/figure_builder.h"
 
 #include "core/attention_result.h"
@@ -116,9 +117,10 @@ QCPAxisRect* addKernelPanel(QCustomPlot& plot, const KernelSetup& setup, const F
     double high = *std::max_element(setup.values.begin(), setup.values.end());
     const double pad = std::max(0.25, 0.15 * (high - low));
     y->setRange(low - pad, high + pad);
-    // The legend under the panel: inside, it would hide the curves the query sweeps.
+    // The legend under the panels, as wide as the figure: inside, it would hide the curves the
+    // query sweeps; under this panel alone, its width squeezed the 2-D panel beside it.
     auto* legend = new QCPLegend;
-    grid->addElement(1, 0, legend);
+    plot.plotLayout()->addElement(2, 0, legend);
     legend->setLayer(QStringLiteral("legend"));
     legend->setFont(figureFont(plot, spec, spec.fontPoints * 0.85));
     legend->setTextColor(spec.style.text);
@@ -130,7 +132,7 @@ QCPAxisRect* addKernelPanel(QCustomPlot& plot, const KernelSetup& setup, const F
     const double marker = 9 * spec.pixelsPerPoint();
     legend->setIconSize(int(std::ceil(std::max(32.0, 2.5 * marker))),
                         int(std::ceil(std::max(18.0, marker + 4 * spec.style.lineScale))));
-    grid->setRowStretchFactor(1, 0.001); // the legend's own height, the rest to the panels
+    plot.plotLayout()->setRowStretchFactor(2, 0.001); // the legend's own height
     for (int i = 0; i < plot.plottableCount(); ++i)
         if (plot.plottable(i)->keyAxis() == x)
             plot.plottable(i)->addToLegend(legend);
@@ -155,6 +157,7 @@ void buildKernelFigure(QCustomPlot& plot, const KernelSetup& setup, const Concep
         const core::QueryKeyMap map = core::projectQueriesAndKeys(*source.result, head);
         QCPAxisRect* rect =
             addAxisRect(plot, spec, grid, 0, 1, Words::tr("component 1"), Words::tr("component 2"));
+        grid->setColumnStretchFactor(0, 1.6); // the line is the figure's point; the plane beside
         QCPAxis* x = rect->axis(QCPAxis::atBottom);
         QCPAxis* y = rect->axis(QCPAxis::atLeft);
         const int query = std::clamp(source.query, 0, std::max(0, int(map.queries.rows()) - 1));
@@ -214,7 +217,7 @@ void buildKernelFigure(QCustomPlot& plot, const KernelSetup& setup, const Concep
                 .arg(map.queryTokens.empty() ? QString() : map.queryTokens[std::size_t(query)]));
     }
     addFigureText(
-        plot, spec, 2,
+        plot, spec, 3,
         Words::tr("The output is an average of the values, each weighted by a kernel of its key's "
                   "distance to the query; the bandwidth is h = √T"),
         false);
@@ -223,6 +226,10 @@ void buildKernelFigure(QCustomPlot& plot, const KernelSetup& setup, const Concep
 
 void buildKernelFigure(QCustomPlot& plot, const ConceptSource& source, const FigureSpec& spec)
 {
+    if (source.scene && kernelPartOf(*source.scene) == KernelPart::Learned) {
+        buildLearnedKernelFigure(plot, spec);
+        return;
+    }
     KernelSetup setup = KernelSetup::defaults();
     if (source.scene)
         setup.bandwidth = bandwidthForTemperature(source.scene->temperature);

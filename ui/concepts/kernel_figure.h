@@ -47,7 +47,8 @@ QCPAxisRect* addKernelPanel(QCustomPlot& plot, const KernelSetup& setup, const F
 void buildKernelFigure(QCustomPlot& plot, const KernelSetup& setup, const ConceptSource& source,
                        const FigureSpec& spec);
 
-// The command line's figure: the default points, the bandwidth from the scene's temperature.
+// The command line's figure: the default points, the bandwidth from the scene's temperature;
+// the learned kernel's figure where the scene's view is "kernel:learned".
 void buildKernelFigure(QCustomPlot& plot, const ConceptSource& source, const FigureSpec& spec);
 
 } // namespace attn::ui

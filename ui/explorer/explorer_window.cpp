@@ -297,6 +297,7 @@ void ExplorerWindow::buildViews()
                                         "output is the next one's input"));
     connect(m_projectionsPage, &ProjectionsPage::partChosen, this,
             &ExplorerWindow::storeViewSettings);
+    connect(m_kernelPage, &KernelPage::partChosen, this, &ExplorerWindow::storeViewSettings);
     connect(m_trainPage, &TrainPage::refused, this,
             [this](const QString& text, const QString& where) {
                 showError(QStringLiteral("train"),
@@ -775,6 +776,8 @@ void ExplorerWindow::applyViewSettings()
             m_mixingPage->setRequest(settings.view);
         if (*conceptView == ConceptView::Projections)
             m_projectionsPage->setPart(projectionsPartOf(m_document.scene()));
+        if (*conceptView == ConceptView::Kernel)
+            m_kernelPage->setPart(kernelPartOf(m_document.scene()));
     } else if (parseFigureView(settings.view, view, head)) {
         tab = view == FigureView::Pipeline     ? PipelineTab
               : view == FigureView::Difference ? DifferenceTab
@@ -878,7 +881,6 @@ void ExplorerWindow::storeViewSettings()
             conceptViewName(ConceptView::Train) + QLatin1Char(':') + m_trainPage->taskName();
         break;
     case GradientTab:
-    case KernelTab:
     case PositionsTab:
     case EmbeddingSpaceTab:
     case HardTab:
@@ -890,6 +892,9 @@ void ExplorerWindow::storeViewSettings()
         break;
     case MixingTab: // the second sentence the page holds
         settings.view = m_mixingPage->viewName();
+        break;
+    case KernelTab: // the smoother or the learned kernel
+        settings.view = m_kernelPage->viewName();
         break;
     case ProjectionsTab:
         settings.view = conceptViewName(ConceptView::Projections) + QLatin1Char(':') +

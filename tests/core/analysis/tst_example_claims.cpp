@@ -11,6 +11,8 @@
 // ("e/(e+3)") or "exact" (a number that names rather than measures: "Head 1", "1/√d_k").
 
 #include "core/analysis/embedding_space.h"
+#include "core/analysis/learned_kernel.h"
+#include "core/analysis/mixing_weights.h"
 #include "core/analysis/softmax_sensitivity.h"
 #include "core/attention_result.h"
 #include "core/cpu_backend.h"
@@ -119,6 +121,41 @@ double populationDeviation(const Matrix& m)
 double meanRowMax(const Matrix& weights)
 {
     return double(weights.cast<double>().rowwise().maxCoeff().mean());
+}
+
+// Seed 004's learned kernel (the Kernel tab's "kernel:learned"): its data set is built in, so
+// the numbers do not depend on the scene. Trained once for every example that quotes them.
+struct LearnedKernelNumbers
+{
+    RegressionData data = RegressionData::chirp();
+    BestBandwidth best = bestBandwidth(data);
+    LearnedKernel learned = learnKernelMaps(data);
+};
+
+std::optional<double> learnedKernelValue(const QJsonObject& claim, QString& why)
+{
+    static const LearnedKernelNumbers k;
+    const QString what = claim.value(QLatin1String("what")).toString();
+    if (what == QLatin1String("learned_kernel_points"))
+        return double(k.data.x.size());
+    if (what == QLatin1String("learned_kernel_x"))
+        return claim.value(QLatin1String("which")).toString() == QLatin1String("last")
+                   ? k.data.x.back()
+                   : k.data.x.front();
+    if (what == QLatin1String("learned_kernel_best_bandwidth"))
+        return k.best.bandwidth;
+    if (what == QLatin1String("learned_kernel_fixed_loss"))
+        return k.best.loss;
+    if (what == QLatin1String("learned_kernel_steps"))
+        return double(k.learned.losses.size() - 1);
+    if (what == QLatin1String("learned_kernel_start_bandwidth")) // the default start's 1/w
+        return 1.0 / KernelMaps{}.key[0];
+    if (what == QLatin1String("learned_kernel_loss"))
+        return k.learned.losses.back();
+    if (what == QLatin1String("learned_kernel_width"))
+        return k.learned.maps.effectiveWidth(claim.value(QLatin1String("at")).toDouble());
+    why = QStringLiteral("unknown claim \"%1\"").arg(what);
+    return {};
 }
 
 // Every claim's kind computed from the scene; an empty optional with `why` set for an error.
@@ -363,6 +400,19 @@ public:
                                               .maxCoeff()));
             return largest;
         }
+        if (what == QLatin1String("mixing_change")) {
+            // max |after − before| of a mixing matrix (1 fully connected, 2 convolution,
+            // 3 attention) as the view's second sentence replaces the scene's.
+            const int layer = claim.value(QLatin1String("layer")).toInt(0) - 1;
+            if (layer < 0 || layer > 2) {
+                why = QStringLiteral("layer: 1, 2 or 3");
+                return {};
+            }
+            return compareMixing(m_scene, m_scene.view.view.section(QLatin1Char(':'), 1), head)
+                .changes[layer];
+        }
+        if (what.startsWith(QLatin1String("learned_kernel_")))
+            return learnedKernelValue(claim, why);
         why = QStringLiteral("unknown claim \"%1\"").arg(what);
         return {};
     }
