@@ -15,6 +15,7 @@
 
 #include <cmath>
 
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -31,6 +32,16 @@ inline QString modelFixturesDir()
 inline QString modelFixture(const QString& name)
 {
     return modelFixturesDir() + QLatin1Char('/') + name;
+}
+
+// A fixture's model, loaded once per test binary (the load is most of a small test's time).
+inline std::shared_ptr<const core::Model> loadedModelFixture(const QString& name)
+{
+    static std::map<QString, std::shared_ptr<const core::Model>> loaded;
+    auto& model = loaded[name];
+    if (!model)
+        model = core::loadModel(modelFixture(name));
+    return model;
 }
 
 // A JSON file's top-level object; empty when the file cannot be read or is not an object.
