@@ -285,6 +285,20 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
         into = value;
         return true;
     };
+    // An option that names one of a list: what `parse` makes of its value (nullopt: none of
+    // them), or a usage error that lists `expected`.
+    auto named = [&](const QCommandLineOption& option, const QString& expected, auto parse,
+                     auto& into) {
+        if (!parser.isSet(option))
+            return true;
+        if (const auto parsed = parse(parser.value(option))) {
+            into = *parsed;
+            return true;
+        }
+        error = usage(QStringLiteral("--%1: expected %2, got \"%3\"")
+                          .arg(option.names().first(), expected, parser.value(option)));
+        return false;
+    };
     std::optional<int> widthValue, heightValue, dpiValue;
     if (!integer(heads, 1, core::kMaxHeads, out.heads) ||
         !integer(dModel, 1, core::kMaxModelWidth, out.dModel) ||
@@ -308,34 +322,23 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
         }
         out.mode = parser.value(mode);
     }
-    if (parser.isSet(normalize)) {
-        out.normalization = core::parseNormalization(parser.value(normalize).toStdString());
-        if (!out.normalization) {
-            error = usage(QStringLiteral("--normalize: expected %1, got \"%2\"")
-                              .arg(QString::fromStdString(core::allNormalizationNames()),
-                                   parser.value(normalize)));
-            return std::nullopt;
-        }
-    }
-    if (parser.isSet(fill)) {
-        const QString value = parser.value(fill);
-        out.fill = core::parseMaskFill(value.toStdString());
-        if (!out.fill && (value == QLatin1String("-infinity") || value == QLatin1String("-Inf")))
-            out.fill = core::MaskFill::NegativeInfinity;
-        if (!out.fill) {
-            error = usage(QStringLiteral("--fill: expected -inf or -9e15, got \"%1\"").arg(value));
-            return std::nullopt;
-        }
-    }
-    if (parser.isSet(embedding)) {
-        out.embedding = core::parseEmbeddingKind(parser.value(embedding).toStdString());
-        if (!out.embedding) {
-            error = usage(
-                QStringLiteral("--embedding: expected hashed|onehot|table|wordvectors, got \"%1\"")
-                    .arg(parser.value(embedding)));
-            return std::nullopt;
-        }
-    }
+    if (!named(
+            normalize, QString::fromStdString(core::allNormalizationNames()),
+            [](const QString& value) { return core::parseNormalization(value.toStdString()); },
+            out.normalization))
+        return std::nullopt;
+    const auto maskFill = [](const QString& value) {
+        const auto parsed = core::parseMaskFill(value.toStdString());
+        if (!parsed && (value == QLatin1String("-infinity") || value == QLatin1String("-Inf")))
+            return std::optional(core::MaskFill::NegativeInfinity);
+        return parsed;
+    };
+    if (!named(fill, QStringLiteral("-inf or -9e15"), maskFill, out.fill) ||
+        !named(
+            embedding, QStringLiteral("hashed|onehot|table|wordvectors"),
+            [](const QString& value) { return core::parseEmbeddingKind(value.toStdString()); },
+            out.embedding))
+        return std::nullopt;
     out.wordVectors = parser.value(wordVectors);
     if (out.embedding == core::EmbeddingKind::WordVectors && out.wordVectors.isEmpty()) {
         error = usage(
@@ -348,14 +351,11 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
                           .arg(parser.value(embedding)));
         return std::nullopt;
     }
-    if (parser.isSet(positionalOption)) {
-        out.positional = core::parsePositionalKind(parser.value(positionalOption).toStdString());
-        if (!out.positional) {
-            error = usage(QStringLiteral("--positional: expected none|sinusoidal|table, got \"%1\"")
-                              .arg(parser.value(positionalOption)));
-            return std::nullopt;
-        }
-    }
+    if (!named(
+            positionalOption, QStringLiteral("none|sinusoidal|table"),
+            [](const QString& value) { return core::parsePositionalKind(value.toStdString()); },
+            out.positional))
+        return std::nullopt;
     if (parser.isSet(temperature)) {
         bool ok = false;
         const double t = parser.value(temperature).toDouble(&ok);
@@ -382,15 +382,11 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
     out.causal = parser.isSet(causal);
     if (parser.isSet(padding))
         out.paddingToken = parser.value(padding);
-    if (parser.isSet(backend)) {
-        const auto choice = gpu::parseBackendChoice(parser.value(backend).toStdString());
-        if (!choice) {
-            error = usage(QStringLiteral("--backend: expected auto|cpu|vulkan, got \"%1\"")
-                              .arg(parser.value(backend)));
-            return std::nullopt;
-        }
-        out.backend = *choice;
-    }
+    if (!named(
+            backend, QStringLiteral("auto|cpu|vulkan"),
+            [](const QString& value) { return gpu::parseBackendChoice(value.toStdString()); },
+            out.backend))
+        return std::nullopt;
     out.vkDevice = parser.value(vkDevice);
     out.listDevices = parser.isSet(listDevices);
 
@@ -450,26 +446,17 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
         }
         out.viewGiven = true;
     }
-    if (parser.isSet(colormap)) {
-        const auto map = ui::parseColormap(parser.value(colormap));
-        if (!map || *map == ui::Colormap::Diverging) {
-            error =
-                usage(QStringLiteral("--colormap: expected viridis|cividis|magma|gray, got \"%1\"")
-                          .arg(parser.value(colormap)));
-            return std::nullopt;
-        }
-        out.figure.colormap = *map;
-    }
-    if (parser.isSet(colorScale)) {
-        const auto scale = ui::parseWeightScale(parser.value(colorScale));
-        if (!scale) {
-            error = usage(QStringLiteral("--color-scale: expected fixed|data, got \"%1\"")
-                              .arg(parser.value(colorScale)));
-            return std::nullopt;
-        }
-        out.figure.weightScale = *scale;
+    const auto weightsColormap = [](const QString& value) { // the diverging one is differences'
+        const auto map = ui::parseColormap(value);
+        return map == ui::Colormap::Diverging ? std::nullopt : map;
+    };
+    if (!named(colormap, QStringLiteral("viridis|cividis|magma|gray"), weightsColormap,
+               out.figure.colormap) ||
+        !named(colorScale, QStringLiteral("fixed|data"), ui::parseWeightScale,
+               out.figure.weightScale))
+        return std::nullopt;
+    if (parser.isSet(colorScale))
         out.weightScaleGiven = true;
-    }
     out.presentationPath = parser.value(exportPresentation);
     if (!out.presentationPath.isEmpty() &&
         !out.presentationPath.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive)) {

@@ -105,6 +105,10 @@ core::Scene sceneFor(const CommandLine& commandLine);
 // The built-in example (":/examples/01-this-is-a-cat.json").
 core::Scene builtInExample();
 
+// The backend --backend and --vk-device choose, with its notice (a fallback) on stderr; null
+// after the error on stderr where --vk-device names no device (exit kUsage).
+std::unique_ptr<core::Backend> commandLineBackend(const CommandLine& commandLine);
+
 // Headless work: --list-devices, --export, --export-all, --export-matrix, --dump. Returns the
 // exit code.
 int runHeadless(const CommandLine& commandLine);

@@ -61,6 +61,21 @@ void noteFallbacks(const core::Problem& problem, const core::Scene& scene)
 }
 } // namespace
 
+std::unique_ptr<core::Backend> commandLineBackend(const CommandLine& commandLine)
+{
+    try {
+        std::string notice;
+        auto backend =
+            gpu::createBackend(commandLine.backend, commandLine.vkDevice.toStdString(), &notice);
+        if (!notice.empty())
+            printLine(stderr, QString::fromStdString(notice));
+        return backend;
+    } catch (const core::Error& e) { // --vk-device names no device
+        printLine(stderr, QStringLiteral("error: ") + QString::fromStdString(e.what()));
+        return nullptr;
+    }
+}
+
 int runHeadless(const CommandLine& commandLine)
 {
     if (!commandLine.download.isEmpty())
@@ -139,17 +154,9 @@ int runHeadless(const CommandLine& commandLine)
                 .arg(ui::modelFigureName(*commandLine.modelOptions.figure)));
         return kUsage;
     }
-    std::unique_ptr<core::Backend> backend;
-    try {
-        std::string notice;
-        backend =
-            gpu::createBackend(commandLine.backend, commandLine.vkDevice.toStdString(), &notice);
-        if (!notice.empty())
-            printLine(stderr, QString::fromStdString(notice));
-    } catch (const core::Error& e) { // --vk-device names no device
-        printLine(stderr, QStringLiteral("error: ") + QString::fromStdString(e.what()));
+    const std::unique_ptr<core::Backend> backend = commandLineBackend(commandLine);
+    if (!backend)
         return kUsage;
-    }
 
     // Render everything first, then write: a failure to write (exit 4) is told apart from
     // input the figure cannot be made of (exit 3), and nothing half-made is written.

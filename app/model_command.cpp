@@ -505,17 +505,9 @@ int runModelHeadless(const CommandLine& commandLine)
         return kUsage;
     }
 
-    std::unique_ptr<core::Backend> backend;
-    try {
-        std::string notice;
-        backend =
-            gpu::createBackend(commandLine.backend, commandLine.vkDevice.toStdString(), &notice);
-        if (!notice.empty())
-            printLine(stderr, QString::fromStdString(notice));
-    } catch (const core::Error& e) {
-        printLine(stderr, QStringLiteral("error: ") + QString::fromUtf8(e.what()));
+    const std::unique_ptr<core::Backend> backend = commandLineBackend(commandLine);
+    if (!backend)
         return kUsage;
-    }
 
     std::vector<std::pair<QString, QByteArray>> outputs; // written at the end, as runHeadless does
     try {

@@ -6,6 +6,7 @@
 #include "app/output_types_command.h"
 
 #include "core/error.h"
+#include "core/json_numbers.h"
 #include "core/seq2seq/seq2seq_trainer.h"
 #include "ui/figures/figure_export.h"
 #include "ui/seq2seq/seq2seq_figures.h"
@@ -36,14 +37,6 @@ QJsonArray numbers(const core::RowVector& values)
     return array;
 }
 
-QJsonArray ids(const std::vector<int>& values)
-{
-    QJsonArray array;
-    for (const int id : values)
-        array.append(id);
-    return array;
-}
-
 // The dump's "seq2seq" object (docs/DUMP_FORMAT.md).
 QJsonObject decodingJson(const core::Seq2SeqModel& model, const core::Seq2SeqDecoding& d)
 {
@@ -57,8 +50,8 @@ QJsonObject decodingJson(const core::Seq2SeqModel& model, const core::Seq2SeqDec
     for (const std::string& word : d.sourceWords)
         words.append(QString::fromStdString(word));
     return {{"source_tokens", words},
-            {"source_ids", ids(d.sourceIds)},
-            {"output_ids", ids(d.outputIds)},
+            {"source_ids", core::jsonArray(d.sourceIds)},
+            {"output_ids", core::jsonArray(d.outputIds)},
             {"translation", core::seq2seqTargetText(model, d.outputIds)},
             {"log_probability", d.logProbability},
             {"steps", steps}};

@@ -5,6 +5,7 @@
 #include <QJsonArray>
 #include <QJsonValue>
 #include <optional>
+#include <vector>
 
 namespace attn::core {
 
@@ -14,5 +15,14 @@ namespace attn::core {
 QJsonValue jsonNumber(float value);
 QJsonArray jsonRow(const RowVector& row);
 QJsonArray jsonMatrix(const Matrix& matrix); // an array of rows
+
+// Integers (token ids, counts) or doubles, each as QJsonValue holds it.
+template <typename T> QJsonArray jsonArray(const std::vector<T>& values)
+{
+    QJsonArray array;
+    for (const T& value : values)
+        array.append(value);
+    return array;
+}
 
 } // namespace attn::core

@@ -15,14 +15,6 @@ QJsonArray tokenTexts(const std::vector<Token>& tokens)
     return texts;
 }
 
-QJsonArray integers(const std::vector<int>& values)
-{
-    QJsonArray array;
-    for (int v : values)
-        array.append(v);
-    return array;
-}
-
 } // namespace
 
 QJsonArray headsToJson(const AttentionResult& result)
@@ -117,8 +109,8 @@ QJsonObject resultToJson(const AttentionResult& result)
                      {QStringLiteral("colBlock"), result.pooling.colBlock},
                      {QStringLiteral("mode"), QString::fromUtf8(toString(result.pooling.mode))}}},
         {QStringLiteral("diagnostics"),
-         QJsonObject{{QStringLiteral("fullyMaskedRows"), integers(d.fullyMaskedRows)},
-                     {QStringLiteral("zeroSumRows"), integers(d.zeroSumRows)},
+         QJsonObject{{QStringLiteral("fullyMaskedRows"), jsonArray(d.fullyMaskedRows)},
+                     {QStringLiteral("zeroSumRows"), jsonArray(d.zeroSumRows)},
                      {QStringLiteral("nonFinite"), d.nonFinite},
                      {QStringLiteral("nonFiniteWhere"), QString::fromStdString(d.nonFiniteWhere)},
                      {QStringLiteral("computeMilliseconds"), d.computeMilliseconds},

@@ -254,7 +254,7 @@ void HubDownloader::send(const QUrl& url, Request kind)
     m_url = url;
     m_bodyChecked = false;
     QNetworkRequest request(url);
-    request.setTransferTimeout(m_stallTimeoutMs);
+    request.setTransferTimeout(kStallTimeoutMs);
     request.setHeader(QNetworkRequest::UserAgentHeader, QStringLiteral("attention-explorer"));
     // The bytes as stored: the hashes are of the file, not of a compressed transfer.
     request.setRawHeader("Accept-Encoding", "identity");

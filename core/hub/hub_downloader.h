@@ -66,8 +66,6 @@ public:
     // Tries per file after a dropped connection (progress resets the count) and the pause
     // between them.
     void setRetries(int attempts, int delayMs);
-    // A connection that sends nothing for this long counts as dropped.
-    void setStallTimeout(int ms) { m_stallTimeoutMs = ms; }
 
 signals:
     // The revision is known: its commit, and the bytes of the files it needs in all.
@@ -108,7 +106,8 @@ private:
     qint64 m_written = 0;
     int m_maxAttempts = 5;
     int m_retryDelayMs = 1000;
-    int m_stallTimeoutMs = 60000;
+    // A connection that sends nothing for this long counts as dropped.
+    static constexpr int kStallTimeoutMs = 60000;
 
     bool m_running = false;
     ModelRef m_ref;

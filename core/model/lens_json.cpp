@@ -3,17 +3,6 @@
 #include "core/json_numbers.h"
 
 namespace attn::core {
-namespace {
-
-QJsonArray doubles(const std::vector<double>& values)
-{
-    QJsonArray array;
-    for (double value : values)
-        array.append(value);
-    return array;
-}
-
-} // namespace
 
 QJsonArray logitLensToJson(const LogitLens& lens)
 {
@@ -58,8 +47,8 @@ QJsonObject attributionToJson(const LogitAttribution& a)
                        {QStringLiteral("position"), a.position},
                        {QStringLiteral("logit"), jsonNumber(a.logit)},
                        {QStringLiteral("heads"), jsonMatrix(a.heads)},
-                       {QStringLiteral("attentionBias"), doubles(a.attentionBias)},
-                       {QStringLiteral("feedForward"), doubles(a.feedForward)},
+                       {QStringLiteral("attentionBias"), jsonArray(a.attentionBias)},
+                       {QStringLiteral("feedForward"), jsonArray(a.feedForward)},
                        {QStringLiteral("embedding"), a.embedding},
                        {QStringLiteral("bias"), a.bias},
                        {QStringLiteral("scale"), a.scale}};

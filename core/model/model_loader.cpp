@@ -178,6 +178,41 @@ std::shared_ptr<const ModelWeights> splitHeads(const ModelConfig& config, int la
     return weights;
 }
 
+std::shared_ptr<const ModelWeights> readAttention(const TensorReader& reader,
+                                                  const ModelConfig& config, int layer,
+                                                  const std::string& prefix,
+                                                  const ProjectionNames& names, bool biases)
+{
+    const int d = config.dModel;
+    const int qWidth = config.heads * config.dHead;
+    const int kvWidth = config.kvHeads * config.dHead;
+    auto linear = [&](const char* name, int dOut, int dIn) {
+        const std::string base = prefix + name;
+        return reader.linear(base + ".weight", biases ? base + ".bias" : std::string(), dOut, dIn);
+    };
+    LinearWeights q = linear(names.q, qWidth, d);
+    LinearWeights k = linear(names.k, kvWidth, d);
+    LinearWeights v = linear(names.v, kvWidth, d);
+    LinearWeights o = linear(names.o, d, qWidth);
+    AttentionProjections p;
+    p.wq = std::move(q.weight);
+    p.bq = std::move(q.bias);
+    p.wk = std::move(k.weight);
+    p.bk = std::move(k.bias);
+    p.wv = std::move(v.weight);
+    p.bv = std::move(v.bias);
+    p.wo = std::move(o.weight);
+    p.bo = std::move(o.bias);
+    return splitHeads(config, layer, std::move(p));
+}
+
+void readLmHead(const TensorReader& reader, TransformerWeights& w, const std::string& name)
+{
+    if (w.config.objective != Objective::None &&
+        (!w.config.tiedEmbeddings || reader.contains(name)))
+        w.lmHead = reader.matrix(name, w.config.vocab, w.config.dModel);
+}
+
 } // namespace families
 
 // ---- The Hugging Face cache -----------------------------------------------------------------

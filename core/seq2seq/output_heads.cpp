@@ -57,11 +57,6 @@ std::optional<SentencePooling> parseSentencePooling(std::string_view name)
     return enumFromName(kPoolingNames, name);
 }
 
-std::string_view sentencePoolingName(SentencePooling pooling)
-{
-    return enumName(kPoolingNames, pooling);
-}
-
 std::vector<Seq2SeqParameter> outputHeadParameters(OutputHeadModel& model)
 {
     std::vector<Seq2SeqParameter> out;

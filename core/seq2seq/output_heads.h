@@ -25,7 +25,6 @@ enum class SentencePooling {
 };
 
 std::optional<SentencePooling> parseSentencePooling(std::string_view name); // "mean", ...
-std::string_view sentencePoolingName(SentencePooling pooling);
 
 struct OutputHeadModel
 {

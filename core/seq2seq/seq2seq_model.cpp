@@ -332,11 +332,6 @@ RowVector gruStep(const RnnLayer& layer, const RowVector& input, const RowVector
     return rnnForward(Seq2SeqCell::Gru, layer, input, {hidden, RowVector()}, nullptr).h;
 }
 
-RnnState lstmStep(const RnnLayer& layer, const RowVector& input, const RnnState& state)
-{
-    return rnnForward(Seq2SeqCell::Lstm, layer, input, state, nullptr);
-}
-
 Seq2SeqEncoding encodeSeq2Seq(const Seq2SeqModel& model, const std::vector<int>& sourceIds,
                               Seq2SeqEncoderCache* cache)
 {

@@ -166,7 +166,5 @@ Seq2SeqDecoding decodeBeamIds(const Seq2SeqModel& model, const std::vector<int>&
 
 // One step of nn.GRU: r, z, n gates in PyTorch's order; h' = (1 - z) * n + z * h.
 RowVector gruStep(const RnnLayer& layer, const RowVector& input, const RowVector& hidden);
-// One step of nn.LSTM: i, f, g, o gates in PyTorch's order; c' = f c + i g, h' = o tanh(c').
-RnnState lstmStep(const RnnLayer& layer, const RowVector& input, const RnnState& state);
 
 } // namespace attn::core

@@ -252,25 +252,10 @@ char32_t singleChar(const JsonReader& reader, const QJsonObject& object, const Q
     return chars.front();
 }
 
-} // namespace
-
-std::unique_ptr<Decoder> parseDecoder(const JsonReader& reader, const QJsonValue& value,
-                                      const QString& path)
+// Every type but Sequence (parseStep's).
+std::unique_ptr<Decoder> decoderOfType(const JsonReader& reader, const QJsonObject& object,
+                                       const QString& type, const QString& path)
 {
-    if (value.isNull() || value.isUndefined())
-        return nullptr;
-    const QJsonObject object = reader.object(value, path);
-    const QString type = reader.string(object, QStringLiteral("type"), path);
-    if (type == u"Sequence") {
-        const QString listPath = JsonReader::child(path, QStringLiteral("decoders"));
-        const QJsonArray list =
-            reader.array(reader.member(object, QStringLiteral("decoders"), path), listPath);
-        std::vector<std::unique_ptr<Decoder>> parts;
-        for (qsizetype i = 0; i < list.size(); ++i)
-            if (auto part = parseDecoder(reader, list.at(i), JsonReader::index(listPath, i)))
-                parts.push_back(std::move(part));
-        return std::make_unique<SequenceDecoder>(std::move(parts));
-    }
     if (type == u"ByteLevel")
         return std::make_unique<ByteLevelDecoder>();
     if (type == u"ByteFallback")
@@ -309,6 +294,15 @@ std::unique_ptr<Decoder> parseDecoder(const JsonReader& reader, const QJsonValue
                 .value_or(QStringLiteral("</w>")));
     reader.fail(JsonReader::child(path, QStringLiteral("type")),
                 QStringLiteral("unsupported decoder '") + type + u'\'');
+}
+
+} // namespace
+
+std::unique_ptr<Decoder> parseDecoder(const JsonReader& reader, const QJsonValue& value,
+                                      const QString& path)
+{
+    return parseStep<SequenceDecoder>(reader, value, path, QStringLiteral("decoders"), parseDecoder,
+                                      decoderOfType);
 }
 
 } // namespace attn::core::hf

@@ -365,23 +365,12 @@ PatternRegex parsePattern(const JsonReader& reader, const QJsonValue& value, con
     return pattern;
 }
 
-std::unique_ptr<Normalizer> parseNormalizer(const JsonReader& reader, const QJsonValue& value,
-                                            const QString& path)
+namespace {
+
+// Every type but Sequence (parseStep's).
+std::unique_ptr<Normalizer> normalizerOfType(const JsonReader& reader, const QJsonObject& object,
+                                             const QString& type, const QString& path)
 {
-    if (value.isNull() || value.isUndefined())
-        return nullptr;
-    const QJsonObject object = reader.object(value, path);
-    const QString type = reader.string(object, QStringLiteral("type"), path);
-    if (type == u"Sequence") {
-        const QString listPath = JsonReader::child(path, QStringLiteral("normalizers"));
-        const QJsonArray list =
-            reader.array(reader.member(object, QStringLiteral("normalizers"), path), listPath);
-        std::vector<std::unique_ptr<Normalizer>> parts;
-        for (qsizetype i = 0; i < list.size(); ++i)
-            if (auto part = parseNormalizer(reader, list.at(i), JsonReader::index(listPath, i)))
-                parts.push_back(std::move(part));
-        return std::make_unique<SequenceNormalizer>(std::move(parts));
-    }
     if (type == u"NFC")
         return std::make_unique<UnicodeNormalizer>(NormalizationForm::NFC);
     if (type == u"NFD")
@@ -434,6 +423,15 @@ std::unique_ptr<Normalizer> parseNormalizer(const JsonReader& reader, const QJso
     }
     reader.fail(JsonReader::child(path, QStringLiteral("type")),
                 QStringLiteral("unsupported normalizer '") + type + u'\'');
+}
+
+} // namespace
+
+std::unique_ptr<Normalizer> parseNormalizer(const JsonReader& reader, const QJsonValue& value,
+                                            const QString& path)
+{
+    return parseStep<SequenceNormalizer>(reader, value, path, QStringLiteral("normalizers"),
+                                         parseNormalizer, normalizerOfType);
 }
 
 } // namespace attn::core::hf

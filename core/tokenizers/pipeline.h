@@ -140,6 +140,30 @@ std::unique_ptr<PostProcessor> parsePostProcessor(const JsonReader& reader, cons
 std::unique_ptr<Decoder> parseDecoder(const JsonReader& reader, const QJsonValue& value,
                                       const QString& path);
 
+// One step of a tokenizer.json section ({"type": ...}): none where the value is null or absent,
+// a `SequenceStep` of the steps listed under `listKey` (each read by `parse`, those it reads as
+// none left out) where the type is "Sequence", any other type read by
+// `ofType(reader, object, type, path)`.
+template <typename SequenceStep, typename Parse, typename OfType>
+auto parseStep(const JsonReader& reader, const QJsonValue& value, const QString& path,
+               const QString& listKey, Parse parse, OfType ofType)
+    -> decltype(parse(reader, value, path))
+{
+    if (value.isNull() || value.isUndefined())
+        return nullptr;
+    const QJsonObject object = reader.object(value, path);
+    const QString type = reader.string(object, QStringLiteral("type"), path);
+    if (type != u"Sequence")
+        return ofType(reader, object, type, path);
+    const QString listPath = JsonReader::child(path, listKey);
+    const QJsonArray list = reader.array(reader.member(object, listKey, path), listPath);
+    std::vector<decltype(parse(reader, value, path))> parts;
+    for (qsizetype i = 0; i < list.size(); ++i)
+        if (auto part = parse(reader, list.at(i), JsonReader::index(listPath, i)))
+            parts.push_back(std::move(part));
+    return std::make_unique<SequenceStep>(std::move(parts));
+}
+
 // {"String": "..."} or {"Regex": "..."} (Oniguruma syntax).
 PatternRegex parsePattern(const JsonReader& reader, const QJsonValue& value, const QString& path);
 // Every character becomes its UTF-8 bytes written in the byte-level alphabet; the first byte

@@ -244,15 +244,11 @@ std::unique_ptr<PostProcessor> parseTemplate(const JsonReader& reader, const QJs
     return std::make_unique<TemplateProcessor>(std::move(items));
 }
 
-} // namespace
-
-std::unique_ptr<PostProcessor> parsePostProcessor(const JsonReader& reader, const QJsonValue& value,
-                                                  const QString& path)
+// Every type but Sequence (parseStep's).
+std::unique_ptr<PostProcessor> postProcessorOfType(const JsonReader& reader,
+                                                   const QJsonObject& object, const QString& type,
+                                                   const QString& path)
 {
-    if (value.isNull() || value.isUndefined())
-        return nullptr;
-    const QJsonObject object = reader.object(value, path);
-    const QString type = reader.string(object, QStringLiteral("type"), path);
     if (type == u"ByteLevel")
         return std::make_unique<ByteLevelProcessor>(
             reader.boolean(object, QStringLiteral("trim_offsets"), path, true),
@@ -272,18 +268,17 @@ std::unique_ptr<PostProcessor> parsePostProcessor(const JsonReader& reader, cons
             trim = reader.boolean(object, QStringLiteral("add_prefix_space"), path, true);
         return std::make_unique<TemplateProcessor>(std::move(items), trim);
     }
-    if (type == u"Sequence") {
-        const QString listPath = JsonReader::child(path, QStringLiteral("processors"));
-        const QJsonArray list =
-            reader.array(reader.member(object, QStringLiteral("processors"), path), listPath);
-        std::vector<std::unique_ptr<PostProcessor>> parts;
-        for (qsizetype i = 0; i < list.size(); ++i)
-            if (auto part = parsePostProcessor(reader, list.at(i), JsonReader::index(listPath, i)))
-                parts.push_back(std::move(part));
-        return std::make_unique<SequenceProcessor>(std::move(parts));
-    }
     reader.fail(JsonReader::child(path, QStringLiteral("type")),
                 QStringLiteral("unsupported post-processor '") + type + u'\'');
+}
+
+} // namespace
+
+std::unique_ptr<PostProcessor> parsePostProcessor(const JsonReader& reader, const QJsonValue& value,
+                                                  const QString& path)
+{
+    return parseStep<SequenceProcessor>(reader, value, path, QStringLiteral("processors"),
+                                        parsePostProcessor, postProcessorOfType);
 }
 
 } // namespace attn::core::hf

@@ -221,26 +221,12 @@ bool isNumericTest(char32_t c)
     return isNumeric(c);
 }
 
-} // namespace
-
-std::unique_ptr<PreTokenizer> parsePreTokenizer(const JsonReader& reader, const QJsonValue& value,
-                                                const QString& path)
+// Every type but Sequence (parseStep's).
+std::unique_ptr<PreTokenizer> preTokenizerOfType(const JsonReader& reader,
+                                                 const QJsonObject& object, const QString& type,
+                                                 const QString& path)
 {
-    if (value.isNull() || value.isUndefined())
-        return nullptr;
-    const QJsonObject object = reader.object(value, path);
-    const QString type = reader.string(object, QStringLiteral("type"), path);
     using Step = CharTestPreTokenizer::Step;
-    if (type == u"Sequence") {
-        const QString listPath = JsonReader::child(path, QStringLiteral("pretokenizers"));
-        const QJsonArray list =
-            reader.array(reader.member(object, QStringLiteral("pretokenizers"), path), listPath);
-        std::vector<std::unique_ptr<PreTokenizer>> parts;
-        for (qsizetype i = 0; i < list.size(); ++i)
-            if (auto part = parsePreTokenizer(reader, list.at(i), JsonReader::index(listPath, i)))
-                parts.push_back(std::move(part));
-        return std::make_unique<SequencePreTokenizer>(std::move(parts));
-    }
     if (type == u"ByteLevel")
         return std::make_unique<ByteLevelPreTokenizer>(
             reader.boolean(object, QStringLiteral("add_prefix_space"), path, true),
@@ -327,6 +313,15 @@ std::unique_ptr<PreTokenizer> parsePreTokenizer(const JsonReader& reader, const 
     }
     reader.fail(JsonReader::child(path, QStringLiteral("type")),
                 QStringLiteral("unsupported pre-tokenizer '") + type + u'\'');
+}
+
+} // namespace
+
+std::unique_ptr<PreTokenizer> parsePreTokenizer(const JsonReader& reader, const QJsonValue& value,
+                                                const QString& path)
+{
+    return parseStep<SequencePreTokenizer>(reader, value, path, QStringLiteral("pretokenizers"),
+                                           parsePreTokenizer, preTokenizerOfType);
 }
 
 } // namespace attn::core::hf

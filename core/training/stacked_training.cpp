@@ -279,13 +279,7 @@ double StackedTrainer::step()
 
 int StackedTrainer::run(int steps, const std::atomic<bool>* stop)
 {
-    int done = 0;
-    for (; done < steps; ++done) {
-        if (stop && stop->load(std::memory_order_relaxed))
-            break;
-        step();
-    }
-    return done;
+    return runSteps(steps, stop, [this] { step(); });
 }
 
 double StackedTrainer::accuracy() const

@@ -142,13 +142,7 @@ double Trainer::step()
 
 int Trainer::run(int steps, const std::atomic<bool>* stop)
 {
-    int done = 0;
-    for (; done < steps; ++done) {
-        if (stop && stop->load(std::memory_order_relaxed))
-            break;
-        step();
-    }
-    return done;
+    return runSteps(steps, stop, [this] { step(); });
 }
 
 void Trainer::reset()

@@ -55,6 +55,19 @@ struct TrainingEvaluation
     Matrix targetWeights;        // Tq x Tk, of the first example (counted rows)
 };
 
+// Up to `steps` calls of `step`, stopping early when *stop becomes true between two (a window's
+// cancel). Returns the calls made. The run() of Trainer and StackedTrainer.
+template <typename Step> int runSteps(int steps, const std::atomic<bool>* stop, Step step)
+{
+    int done = 0;
+    for (; done < steps; ++done) {
+        if (stop && stop->load(std::memory_order_relaxed))
+            break;
+        step();
+    }
+    return done;
+}
+
 // Training a single-layer scene's W_q, W_k, W_v and W_O on a task with Adam, on the CPU, in
 // double. Not thread-safe: a window runs it on one worker thread and hands copies of
 // lossHistory() and trainedScene() to the views. Pausing is not calling step() (or setting

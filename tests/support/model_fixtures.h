@@ -16,6 +16,7 @@
 
 #include <cmath>
 
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -32,6 +33,16 @@ inline QString modelFixturesDir()
 inline QString modelFixture(const QString& name)
 {
     return modelFixturesDir() + QLatin1Char('/') + name;
+}
+
+// A fixture's model, loaded once per test binary (the load is most of a small test's time).
+inline std::shared_ptr<const core::Model> loadedModelFixture(const QString& name)
+{
+    static std::map<QString, std::shared_ptr<const core::Model>> loaded;
+    auto& model = loaded[name];
+    if (!model)
+        model = core::loadModel(modelFixture(name));
+    return model;
 }
 
 // Every fixture folder's name ("gpt2", "bert", ...).

@@ -26,10 +26,16 @@ void OutputTypesTrainJob::start()
         runTrainingLoop(
             this, m_mailbox, m_cancel, m_steps,
             [this] {
-                return core::OutputHeadTrainer(core::makeOutputHeadTask(m_kind, 2000, 200, 7),
-                                               m_settings);
+                std::vector<core::OutputHeadTrainer> trainers;
+                trainers.emplace_back(core::makeOutputHeadTask(m_kind, 2000, 200, 7), m_settings);
+                return trainers;
             },
-            [this](const core::OutputHeadTrainer& trainer) {
+            [this](int, int step, double loss, double accuracy) {
+                m_mailbox.post(
+                    [this, step, loss, accuracy] { emit progress(step, loss, accuracy); });
+            },
+            [this](const std::vector<core::OutputHeadTrainer>& trainers) {
+                const core::OutputHeadTrainer& trainer = trainers.front();
                 auto model = std::make_shared<const core::OutputHeadModel>(trainer.model());
                 const double accuracy = trainer.heldOutAccuracy();
                 m_mailbox.post([this, model, accuracy] { emit finished(model, accuracy); });

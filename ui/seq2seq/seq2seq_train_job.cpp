@@ -2,8 +2,6 @@
 
 #include <QPointer>
 
-#include <new>
-
 namespace attn::ui {
 
 Seq2SeqTrainJob::Seq2SeqTrainJob(core::Seq2SeqTaskData data,
@@ -25,56 +23,48 @@ void Seq2SeqTrainJob::start()
     if (m_thread.joinable())
         return;
     m_thread = std::thread([this] {
-        try {
-            std::vector<core::Seq2SeqTrainer> trainers;
-            for (const core::Seq2SeqTrainingSettings& settings : m_variants)
-                trainers.emplace_back(m_data, settings);
-            // The held-out accuracy costs a decoding of every held-out pair: measured 20 times.
-            const int every = std::max(1, m_steps / 20);
-            for (int step = 1; step <= m_steps && !m_cancel; ++step)
+        runTrainingLoop(
+            this, m_mailbox, m_cancel, m_steps,
+            [this] {
+                std::vector<core::Seq2SeqTrainer> trainers;
+                for (const core::Seq2SeqTrainingSettings& settings : m_variants)
+                    trainers.emplace_back(m_data, settings);
+                return trainers;
+            },
+            [this](int v, int step, double loss, double accuracy) {
+                m_mailbox.post([this, v, step, loss, accuracy] {
+                    const QPointer<Seq2SeqTrainJob> alive(this);
+                    emit variantProgress(v, step, loss, accuracy);
+                    if (alive && v == 0)
+                        emit progress(step, loss, accuracy);
+                });
+            },
+            [this](const std::vector<core::Seq2SeqTrainer>& trainers) {
+                std::vector<Seq2SeqTrained> trained;
                 for (std::size_t v = 0; v < trainers.size(); ++v) {
-                    const double loss = trainers[v].step();
-                    const double accuracy =
-                        step % every == 0 || step == m_steps ? trainers[v].heldOutAccuracy() : -1.0;
-                    m_mailbox.post([this, v, step, loss, accuracy] {
-                        const QPointer<Seq2SeqTrainJob> alive(this);
-                        emit variantProgress(int(v), step, loss, accuracy);
-                        if (alive && v == 0)
-                            emit progress(step, loss, accuracy);
-                    });
+                    Seq2SeqTrained t;
+                    t.settings = m_variants[v];
+                    t.model = std::make_shared<const core::Seq2SeqModel>(trainers[v].model());
+                    const std::vector<core::Seq2SeqLengthAccuracy> lengths =
+                        trainers[v].heldOutAccuracyByLength();
+                    for (const core::Seq2SeqLengthAccuracy& entry : lengths) {
+                        t.exactByLength.append(
+                            QPointF(entry.length, double(entry.exact) / double(entry.pairs)));
+                        t.tokensByLength.append(QPointF(entry.length, double(entry.rightTokens) /
+                                                                          double(entry.tokens)));
+                    }
+                    t.accuracy = core::seq2seqExactShare(lengths);
+                    trained.push_back(std::move(t));
                 }
-            if (m_cancel)
-                return;
-            std::vector<Seq2SeqTrained> trained;
-            for (std::size_t v = 0; v < trainers.size(); ++v) {
-                Seq2SeqTrained t;
-                t.settings = m_variants[v];
-                t.model = std::make_shared<const core::Seq2SeqModel>(trainers[v].model());
-                const std::vector<core::Seq2SeqLengthAccuracy> lengths =
-                    trainers[v].heldOutAccuracyByLength();
-                for (const core::Seq2SeqLengthAccuracy& entry : lengths) {
-                    t.exactByLength.append(
-                        QPointF(entry.length, double(entry.exact) / double(entry.pairs)));
-                    t.tokensByLength.append(
-                        QPointF(entry.length, double(entry.rightTokens) / double(entry.tokens)));
-                }
-                t.accuracy = core::seq2seqExactShare(lengths);
-                trained.push_back(std::move(t));
-            }
-            m_mailbox.post([this, trained] {
-                // A receiver may delete the job (that is how a window ends a training).
-                const QPointer<Seq2SeqTrainJob> alive(this);
-                emit variantsFinished(trained);
-                if (alive)
-                    emit finished(trained.front().model, trained.front().accuracy,
-                                  trained.front().exactByLength);
+                m_mailbox.post([this, trained] {
+                    // A receiver may delete the job (that is how a window ends a training).
+                    const QPointer<Seq2SeqTrainJob> alive(this);
+                    emit variantsFinished(trained);
+                    if (alive)
+                        emit finished(trained.front().model, trained.front().accuracy,
+                                      trained.front().exactByLength);
+                });
             });
-        } catch (const std::bad_alloc&) {
-            m_mailbox.post([this] { emit failed(tr("Not enough memory to train the model.")); });
-        } catch (const std::exception& e) {
-            const QString message = QString::fromUtf8(e.what());
-            m_mailbox.post([this, message] { emit failed(message); });
-        }
     });
 }
 

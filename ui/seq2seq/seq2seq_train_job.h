@@ -28,25 +28,28 @@ struct Seq2SeqTrained
     QVector<QPointF> exactByLength, tokensByLength;
 };
 
-// What a training job runs on its thread: the trainer `makeTrainer` returns, `steps` of its
-// step(), each step's loss handed to the job's progress() on the mailbox's thread with the
-// held-out accuracy every twentieth of the way (-1 between: it costs a pass over the held-out
-// data), then `finish(trainer)` unless cancelled; a failure handed to failed().
-template <typename Job, typename MakeTrainer, typename Finish>
+// What a training job runs on its thread: the trainers `makeTrainers` returns (a vector, trained
+// side by side), `steps` rounds of a step() of each in turn, each step's loss handed to
+// `progress(trainer, step, loss, accuracy)` (on this thread: it posts to the mailbox) with the
+// held-out accuracy every twentieth of the way (-1 between: it costs a decoding of every
+// held-out pair), then `finish(trainers)` unless cancelled; a failure handed to the job's
+// failed() on the mailbox's thread.
+template <typename Job, typename MakeTrainers, typename Progress, typename Finish>
 void runTrainingLoop(Job* job, ThreadMailbox& mailbox, const std::atomic<bool>& cancel, int steps,
-                     MakeTrainer makeTrainer, Finish finish)
+                     MakeTrainers makeTrainers, Progress progress, Finish finish)
 {
     try {
-        auto trainer = makeTrainer();
+        auto trainers = makeTrainers();
         const int every = std::max(1, steps / 20);
-        for (int step = 1; step <= steps && !cancel; ++step) {
-            const double loss = trainer.step();
-            const double accuracy =
-                step % every == 0 || step == steps ? trainer.heldOutAccuracy() : -1.0;
-            mailbox.post([job, step, loss, accuracy] { emit job->progress(step, loss, accuracy); });
-        }
+        for (int step = 1; step <= steps && !cancel; ++step)
+            for (std::size_t v = 0; v < trainers.size(); ++v) {
+                const double loss = trainers[v].step();
+                const double accuracy =
+                    step % every == 0 || step == steps ? trainers[v].heldOutAccuracy() : -1.0;
+                progress(int(v), step, loss, accuracy);
+            }
         if (!cancel)
-            finish(trainer);
+            finish(trainers);
     } catch (const std::bad_alloc&) {
         mailbox.post([job] {
             emit job->failed(QCoreApplication::translate("Seq2SeqTrainJob",

@@ -15,21 +15,8 @@ namespace {
 std::shared_ptr<const ModelWeights> attention(const TensorReader& reader, const ModelConfig& config,
                                               int layer, const std::string& a)
 {
-    const int d = config.dModel;
-    AttentionProjections p;
-    LinearWeights q = reader.linear(a + "q_proj.weight", a + "q_proj.bias", d, d);
-    LinearWeights k = reader.linear(a + "k_proj.weight", a + "k_proj.bias", d, d);
-    LinearWeights v = reader.linear(a + "v_proj.weight", a + "v_proj.bias", d, d);
-    LinearWeights o = reader.linear(a + "out_proj.weight", a + "out_proj.bias", d, d);
-    p.wq = std::move(q.weight);
-    p.bq = std::move(q.bias);
-    p.wk = std::move(k.weight);
-    p.bk = std::move(k.bias);
-    p.wv = std::move(v.weight);
-    p.bv = std::move(v.bias);
-    p.wo = std::move(o.weight);
-    p.bo = std::move(o.bias);
-    return splitHeads(config, layer, std::move(p));
+    return readAttention(reader, config, layer, a, {"q_proj", "k_proj", "v_proj", "out_proj"},
+                         true);
 }
 
 // BartEncoderLayer, or BartDecoderLayer with its encoder_attn (`cross`).
@@ -199,8 +186,7 @@ TransformerWeights readEncoderDecoder(const TensorReader& reader, const ModelCon
     }
 
     if (w.config.objective != Objective::None) {
-        if (!config.tiedEmbeddings || reader.contains("lm_head.weight"))
-            w.lmHead = reader.matrix("lm_head.weight", config.vocab, d);
+        readLmHead(reader, w, "lm_head.weight");
         w.lmBias = reader.matrix("final_logits_bias", 1, config.vocab).row(0);
     }
     return w;

@@ -1,19 +1,13 @@
 // BERT (BertForMaskedLM, BertModel) in the hub's names: transformers' modeling_bert.py.
 #include "core/model/families/families.h"
+#include "core/model/families/registry.h"
 
 namespace attn::core::families {
 
 void readBertConfig(const ConfigReader& c, ModelConfig& config)
 {
-    config.dModel = c.size("hidden_size", kWidth);
-    config.heads = c.size("num_attention_heads", kHeadCount);
-    config.kvHeads = config.heads;
-    config.layers = c.size("num_hidden_layers");
-    config.vocab = c.size("vocab_size");
-    config.maxPositions = c.size("max_position_embeddings");
+    readSizes(c, config);
     config.tokenTypes = c.sizeOr("type_vocab_size", 2);
-    config.dHead = config.dModel / config.heads;
-    config.dFeedForward = c.size("intermediate_size");
     config.normEps = float(c.positiveNumber("layer_norm_eps", 1e-12));
     config.activation = parseActivation(c, "hidden_act", "gelu");
     config.norm = NormKind::LayerNorm;
@@ -51,17 +45,9 @@ TransformerWeights readBertEncoder(const TensorReader& reader, const ModelConfig
     for (int l = 0; l < config.layers; ++l) {
         const std::string b = p + "encoder.layer." + std::to_string(l) + ".";
         TransformerLayer layer;
-        // nn.Linear: d_out x d_in in the file, transposed once here.
-        AttentionProjections attention;
-        attention.wq = reader.linear(b + "attention.self.query.weight", d, d);
-        attention.bq = reader.vector(b + "attention.self.query.bias", d);
-        attention.wk = reader.linear(b + "attention.self.key.weight", d, d);
-        attention.bk = reader.vector(b + "attention.self.key.bias", d);
-        attention.wv = reader.linear(b + "attention.self.value.weight", d, d);
-        attention.bv = reader.vector(b + "attention.self.value.bias", d);
-        attention.wo = reader.linear(b + "attention.output.dense.weight", d, d);
-        attention.bo = reader.vector(b + "attention.output.dense.bias", d);
-        layer.attention = splitHeads(config, l, std::move(attention));
+        layer.attention =
+            readAttention(reader, config, l, b + "attention.",
+                          {"self.query", "self.key", "self.value", "output.dense"}, true);
         // Post-norm: LayerNorm(x + attention(x)), then LayerNorm(h + ffn(h)).
         layer.attentionNorm = reader.layerNorm(b + "attention.output.LayerNorm", d, eps);
 
@@ -105,8 +91,7 @@ TransformerWeights readBert(const TensorReader& reader, const ModelConfig& confi
         !reader.contains(head + "bias") && reader.contains(head + "decoder.bias");
     const std::string bias = decoderBiasOnly ? head + "decoder.bias" : head + "bias";
     w.lmBias = reader.vector(bias, config.vocab);
-    if (!config.tiedEmbeddings || reader.contains(head + "decoder.weight"))
-        w.lmHead = reader.matrix(head + "decoder.weight", config.vocab, d);
+    readLmHead(reader, w, head + "decoder.weight");
     return w;
 }
 

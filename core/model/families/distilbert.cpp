@@ -1,19 +1,13 @@
 // DistilBERT (DistilBertForMaskedLM, DistilBertModel) in the hub's names: transformers'
 // modeling_distilbert.py.
 #include "core/model/families/families.h"
+#include "core/model/families/registry.h"
 
 namespace attn::core::families {
 
 void readDistilBertConfig(const ConfigReader& c, ModelConfig& config)
 {
-    config.dModel = c.size("dim", kWidth);
-    config.heads = c.size("n_heads", kHeadCount);
-    config.kvHeads = config.heads;
-    config.layers = c.size("n_layers");
-    config.vocab = c.size("vocab_size");
-    config.maxPositions = c.size("max_position_embeddings");
-    config.dHead = config.dModel / config.heads;
-    config.dFeedForward = c.size("hidden_dim");
+    readSizes(c, config);
     config.normEps = 1e-12f; // nn.LayerNorm(eps=1e-12) in modeling_distilbert.py, not a config key
     config.activation = parseActivation(c, "activation", "gelu");
     config.norm = NormKind::LayerNorm;
@@ -43,16 +37,8 @@ TransformerWeights readDistilBert(const TensorReader& reader, const ModelConfig&
     for (int l = 0; l < config.layers; ++l) {
         const std::string b = p + "transformer.layer." + std::to_string(l) + ".";
         TransformerLayer layer;
-        AttentionProjections attention; // nn.Linear: transposed once here
-        attention.wq = reader.linear(b + "attention.q_lin.weight", d, d);
-        attention.bq = reader.vector(b + "attention.q_lin.bias", d);
-        attention.wk = reader.linear(b + "attention.k_lin.weight", d, d);
-        attention.bk = reader.vector(b + "attention.k_lin.bias", d);
-        attention.wv = reader.linear(b + "attention.v_lin.weight", d, d);
-        attention.bv = reader.vector(b + "attention.v_lin.bias", d);
-        attention.wo = reader.linear(b + "attention.out_lin.weight", d, d);
-        attention.bo = reader.vector(b + "attention.out_lin.bias", d);
-        layer.attention = splitHeads(config, l, std::move(attention));
+        layer.attention = readAttention(reader, config, l, b + "attention.",
+                                        {"q_lin", "k_lin", "v_lin", "out_lin"}, true);
         layer.attentionNorm = reader.layerNorm(b + "sa_layer_norm", d, eps); // post-norm
 
         layer.feedForward.kind = FeedForwardKind::Plain;
@@ -75,8 +61,7 @@ TransformerWeights readDistilBert(const TensorReader& reader, const ModelConfig&
     w.headTransform.activation = config.activation;
     w.headTransform.norm = reader.layerNorm("vocab_layer_norm", d, eps);
     w.lmBias = reader.vector("vocab_projector.bias", config.vocab);
-    if (!config.tiedEmbeddings || reader.contains("vocab_projector.weight"))
-        w.lmHead = reader.matrix("vocab_projector.weight", config.vocab, d);
+    readLmHead(reader, w, "vocab_projector.weight");
     return w;
 }
 

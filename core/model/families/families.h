@@ -64,6 +64,27 @@ struct AttentionProjections
 std::shared_ptr<const ModelWeights> splitHeads(const ModelConfig& config, int layer,
                                                AttentionProjections projections);
 
+// The names of one attention block's four nn.Linear projections after the block's prefix.
+struct ProjectionNames
+{
+    const char* q;
+    const char* k;
+    const char* v;
+    const char* o;
+};
+
+// "<prefix><name>.weight" for q, k, v and o in that order, each with its "<prefix><name>.bias"
+// where `biases` says so (W_q d x heads d_head, W_k and W_v d x kvHeads d_head, W_o
+// heads d_head x d), split into heads.
+std::shared_ptr<const ModelWeights> readAttention(const TensorReader& reader,
+                                                  const ModelConfig& config, int layer,
+                                                  const std::string& prefix,
+                                                  const ProjectionNames& names, bool biases);
+
+// The LM head `name` (vocab x d) where the model predicts: read where it is not tied to the
+// token embedding, and a tied one only where the checkpoint stores it anyway.
+void readLmHead(const TensorReader& reader, TransformerWeights& w, const std::string& name);
+
 // BERT's config keys, and its embeddings and encoder layers under `prefix` (RoBERTa's too).
 void readBertConfig(const ConfigReader& c, ModelConfig& config);
 TransformerWeights readBertEncoder(const TensorReader& reader, const ModelConfig& config,

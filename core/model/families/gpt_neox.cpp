@@ -2,19 +2,13 @@
 // transformers' modeling_gpt_neox.py. Parallel attention and MLP, rotary positions on part of
 // each head (Black et al. 2022, "GPT-NeoX-20B", section 2.1).
 #include "core/model/families/families.h"
+#include "core/model/families/registry.h"
 
 namespace attn::core::families {
 
 void readGptNeoXConfig(const ConfigReader& c, ModelConfig& config)
 {
-    config.dModel = c.size("hidden_size", kWidth);
-    config.heads = c.size("num_attention_heads", kHeadCount);
-    config.kvHeads = config.heads;
-    config.layers = c.size("num_hidden_layers");
-    config.vocab = c.size("vocab_size");
-    config.maxPositions = c.size("max_position_embeddings");
-    config.dHead = config.dModel / config.heads;
-    config.dFeedForward = c.size("intermediate_size");
+    readSizes(c, config);
     config.normEps = float(c.positiveNumber("layer_norm_eps", 1e-5));
     config.activation = parseActivation(c, "hidden_act", "gelu");
     config.norm = NormKind::LayerNorm;
@@ -97,9 +91,7 @@ TransformerWeights readGptNeoX(const TensorReader& reader, const ModelConfig& co
     if (config.architecture.isEmpty() && !config.tiedEmbeddings &&
         !reader.contains("embed_out.weight"))
         w.config.objective = Objective::None;
-    if (w.config.objective != Objective::None &&
-        (!config.tiedEmbeddings || reader.contains("embed_out.weight")))
-        w.lmHead = reader.matrix("embed_out.weight", config.vocab, d);
+    readLmHead(reader, w, "embed_out.weight");
     return w;
 }
 

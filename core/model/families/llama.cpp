@@ -3,6 +3,7 @@
 // projections are stored already permuted for the rotate-half rotary convention, so a head's
 // rows are sliced as they are.
 #include "core/model/families/families.h"
+#include "core/model/families/registry.h"
 
 namespace attn::core::families {
 
@@ -10,15 +11,9 @@ namespace attn::core::families {
 // them with its own activation key and norm).
 void readLlamaFamilyConfig(const ConfigReader& c, ModelConfig& config)
 {
-    config.dModel = c.size("hidden_size", kWidth);
-    config.heads = c.size("num_attention_heads", kHeadCount);
-    config.kvHeads = c.sizeOr("num_key_value_heads", config.heads, kHeadCount);
-    config.layers = c.size("num_hidden_layers");
-    config.vocab = c.size("vocab_size");
-    config.maxPositions = c.size("max_position_embeddings");
+    readSizes(c, config, "num_key_value_heads");
     // Bounded before the rotary table below is sized by it.
-    config.dHead = c.sizeOr("head_dim", config.dModel / config.heads, kWidth);
-    config.dFeedForward = c.size("intermediate_size");
+    config.dHead = c.sizeOr("head_dim", config.dHead, kWidth);
     config.normEps = float(c.positiveNumber("rms_norm_eps", 1e-6));
     config.activation = parseActivation(c, "hidden_act", "silu");
     config.norm = NormKind::RmsNorm;
@@ -126,9 +121,7 @@ TransformerWeights readLlama(const TensorReader& reader, const ModelConfig& conf
     if (config.architecture.isEmpty() && !config.tiedEmbeddings &&
         !reader.contains("lm_head.weight"))
         w.config.objective = Objective::None;
-    if (w.config.objective != Objective::None &&
-        (!config.tiedEmbeddings || reader.contains("lm_head.weight")))
-        w.lmHead = reader.matrix("lm_head.weight", config.vocab, d);
+    readLmHead(reader, w, "lm_head.weight");
     return w;
 }
 

@@ -1,21 +1,15 @@
 // OPT (OPTForCausalLM, OPTModel) in the hub's names: transformers' modeling_opt.py (Zhang et
 // al. 2022). Learned positions read from row 2 on, ReLU, pre-norm blocks.
 #include "core/model/families/families.h"
+#include "core/model/families/registry.h"
 
 namespace attn::core::families {
 
 void readOptConfig(const ConfigReader& c, ModelConfig& config)
 {
-    config.dModel = c.size("hidden_size", kWidth);
-    config.heads = c.size("num_attention_heads", kHeadCount);
-    config.kvHeads = config.heads;
-    config.layers = c.size("num_hidden_layers");
-    config.vocab = c.size("vocab_size");
-    config.maxPositions = c.size("max_position_embeddings");
+    readSizes(c, config);
     config.positionOffset = 2; // OPTLearnedPositionalEmbedding: position p reads row p + 2
-    config.dHead = config.dModel / config.heads;
-    config.dFeedForward = c.size("ffn_dim");
-    config.normEps = 1e-5f; // nn.LayerNorm's default in modeling_opt.py, not a config key
+    config.normEps = 1e-5f;    // nn.LayerNorm's default in modeling_opt.py, not a config key
     config.activation = parseActivation(c, "activation_function", "relu");
     config.norm = NormKind::LayerNorm;
     config.placement = NormPlacement::Pre;
@@ -56,21 +50,8 @@ TransformerWeights readOpt(const TensorReader& reader, const ModelConfig& config
         const std::string b = p + "layers." + std::to_string(l) + ".";
         TransformerLayer layer;
         layer.attentionNorm = reader.layerNorm(b + "self_attn_layer_norm", d, eps);
-        const std::string a = b + "self_attn.";
-        AttentionProjections attention;
-        LinearWeights q = reader.linear(a + "q_proj.weight", bias(a + "q_proj.bias"), d, d);
-        LinearWeights k = reader.linear(a + "k_proj.weight", bias(a + "k_proj.bias"), d, d);
-        LinearWeights v = reader.linear(a + "v_proj.weight", bias(a + "v_proj.bias"), d, d);
-        LinearWeights o = reader.linear(a + "out_proj.weight", bias(a + "out_proj.bias"), d, d);
-        attention.wq = std::move(q.weight);
-        attention.bq = std::move(q.bias);
-        attention.wk = std::move(k.weight);
-        attention.bk = std::move(k.bias);
-        attention.wv = std::move(v.weight);
-        attention.bv = std::move(v.bias);
-        attention.wo = std::move(o.weight);
-        attention.bo = std::move(o.bias);
-        layer.attention = splitHeads(config, l, std::move(attention));
+        layer.attention = readAttention(reader, config, l, b + "self_attn.",
+                                        {"q_proj", "k_proj", "v_proj", "out_proj"}, config.qkvBias);
 
         layer.feedForwardNorm = reader.layerNorm(b + "final_layer_norm", d, eps);
         layer.feedForward.kind = FeedForwardKind::Plain;
@@ -83,9 +64,7 @@ TransformerWeights readOpt(const TensorReader& reader, const ModelConfig& config
     w.finalNorm = reader.layerNorm(p + "final_layer_norm", d, eps);
 
     // The head is tied to embed_tokens; a checkpoint that stores lm_head.weight gets it used.
-    if (w.config.objective != Objective::None &&
-        (!config.tiedEmbeddings || reader.contains("lm_head.weight")))
-        w.lmHead = reader.matrix("lm_head.weight", config.vocab, d);
+    readLmHead(reader, w, "lm_head.weight");
     return w;
 }
 

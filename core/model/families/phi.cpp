@@ -2,19 +2,13 @@
 // modeling_phi.py. One LayerNorm per block feeds attention and the MLP side by side; rotary
 // positions on part of each head; the head has a bias.
 #include "core/model/families/families.h"
+#include "core/model/families/registry.h"
 
 namespace attn::core::families {
 
 void readPhiConfig(const ConfigReader& c, ModelConfig& config)
 {
-    config.dModel = c.size("hidden_size", kWidth);
-    config.heads = c.size("num_attention_heads", kHeadCount);
-    config.kvHeads = c.sizeOr("num_key_value_heads", config.heads, kHeadCount);
-    config.layers = c.size("num_hidden_layers");
-    config.vocab = c.size("vocab_size");
-    config.maxPositions = c.size("max_position_embeddings");
-    config.dHead = config.dModel / config.heads;
-    config.dFeedForward = c.size("intermediate_size");
+    readSizes(c, config, "num_key_value_heads");
     config.normEps = float(c.positiveNumber("layer_norm_eps", 1e-5));
     config.activation = parseActivation(c, "hidden_act", "gelu_new");
     config.norm = NormKind::LayerNorm;
@@ -39,8 +33,6 @@ TransformerWeights readPhi(const TensorReader& reader, const ModelConfig& config
     const std::string p = reader.contains("embed_tokens.weight") ? "" : "model.";
     const int d = config.dModel;
     const int ff = config.dFeedForward;
-    const int qWidth = config.heads * config.dHead;
-    const int kvWidth = config.kvHeads * config.dHead;
     const float eps = config.normEps;
 
     TransformerWeights w;
@@ -51,17 +43,8 @@ TransformerWeights readPhi(const TensorReader& reader, const ModelConfig& config
         const std::string b = p + "layers." + std::to_string(l) + ".";
         TransformerLayer layer;
         layer.attentionNorm = reader.layerNorm(b + "input_layernorm", d, eps);
-        const std::string a = b + "self_attn.";
-        AttentionProjections attention;
-        attention.wq = reader.linear(a + "q_proj.weight", qWidth, d);
-        attention.bq = reader.vector(a + "q_proj.bias", qWidth);
-        attention.wk = reader.linear(a + "k_proj.weight", kvWidth, d);
-        attention.bk = reader.vector(a + "k_proj.bias", kvWidth);
-        attention.wv = reader.linear(a + "v_proj.weight", kvWidth, d);
-        attention.bv = reader.vector(a + "v_proj.bias", kvWidth);
-        attention.wo = reader.linear(a + "dense.weight", d, qWidth);
-        attention.bo = reader.vector(a + "dense.bias", d);
-        layer.attention = splitHeads(config, l, std::move(attention));
+        layer.attention = readAttention(reader, config, l, b + "self_attn.",
+                                        {"q_proj", "k_proj", "v_proj", "dense"}, true);
 
         // No feedForwardNorm: the MLP reads the attention's normalised input (sharedBlockNorm).
         layer.feedForward.kind = FeedForwardKind::Plain;

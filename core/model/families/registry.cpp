@@ -86,6 +86,19 @@ const std::array kFamilies{
 
 } // namespace
 
+void readSizes(const ConfigReader& c, ModelConfig& config, const char* kvHeadsKey)
+{
+    const ConfigKeys& keys = config.family->keys;
+    config.dModel = c.size(keys.dModel, kWidth);
+    config.heads = c.size(keys.heads, kHeadCount);
+    config.kvHeads = kvHeadsKey ? c.sizeOr(kvHeadsKey, config.heads, kHeadCount) : config.heads;
+    config.layers = c.size(keys.layers);
+    config.vocab = c.size("vocab_size");
+    config.maxPositions = c.size(keys.positions);
+    config.dHead = config.dModel / config.heads;
+    config.dFeedForward = c.size(keys.feedForward);
+}
+
 const FamilyEntry* findFamily(std::string_view modelType)
 {
     for (const FamilyEntry& family : kFamilies)

@@ -22,6 +22,11 @@ struct ConfigKeys
     const char* positions;
 };
 
+// The sizes under the names in `config.family`'s row, in this order: width, heads, the
+// grouped-query heads under `kvHeadsKey` where the family has them (else as many as heads),
+// layers, vocab_size, positions, the feed-forward width; d_head = width / heads.
+void readSizes(const ConfigReader& c, ModelConfig& config, const char* kvHeadsKey = nullptr);
+
 // Sets the sizes and the family's flags in `config` (model_type and architecture are set).
 using ConfigFunction = void (*)(const ConfigReader& reader, ModelConfig& config);
 // The checkpoint's tensors in the hub's names, mapped into TransformerWeights.

@@ -35,8 +35,7 @@ TransformerWeights readRoberta(const TensorReader& reader, const ModelConfig& co
     w.headTransform.activation = Activation::GeluErf;
     w.headTransform.norm = reader.layerNorm("lm_head.layer_norm", d, config.normEps);
     w.lmBias = reader.vector("lm_head.bias", config.vocab);
-    if (!config.tiedEmbeddings || reader.contains("lm_head.decoder.weight"))
-        w.lmHead = reader.matrix("lm_head.decoder.weight", config.vocab, d);
+    readLmHead(reader, w, "lm_head.decoder.weight");
     return w;
 }
 

@@ -19,14 +19,7 @@ namespace {
 std::shared_ptr<const ModelWeights> attention(const TensorReader& reader, const ModelConfig& config,
                                               int layer, const std::string& a)
 {
-    const int d = config.dModel;
-    const int inner = config.heads * config.dHead;
-    AttentionProjections p;
-    p.wq = reader.linear(a + "q.weight", inner, d);
-    p.wk = reader.linear(a + "k.weight", inner, d);
-    p.wv = reader.linear(a + "v.weight", inner, d);
-    p.wo = reader.linear(a + "o.weight", d, inner);
-    return splitHeads(config, layer, std::move(p));
+    return readAttention(reader, config, layer, a, {"q", "k", "v", "o"}, false);
 }
 
 // T5DenseActDense (wi, wo) or T5DenseGatedActDense (act(x wi_0) * (x wi_1), then wo).
@@ -154,9 +147,7 @@ TransformerWeights readT5(const TensorReader& reader, const ModelConfig& config)
     }
     w.finalNorm = reader.rmsNorm("decoder.final_layer_norm.weight", d, eps);
 
-    if (w.config.objective != Objective::None &&
-        (!config.tiedEmbeddings || reader.contains("lm_head.weight")))
-        w.lmHead = reader.matrix("lm_head.weight", config.vocab, d);
+    readLmHead(reader, w, "lm_head.weight");
     return w;
 }
 

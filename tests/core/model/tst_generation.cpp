@@ -18,20 +18,11 @@
 
 #include <atomic>
 #include <cmath>
-#include <map>
 
 using namespace attn::core;
+using attn::test::loadedModelFixture;
 
 namespace {
-
-std::shared_ptr<const Model> fixture(const QString& name)
-{
-    static std::map<QString, std::shared_ptr<const Model>> loaded;
-    auto& model = loaded[name];
-    if (!model)
-        model = loadModel(attn::test::modelFixturesDir() + QLatin1Char('/') + name);
-    return model;
-}
 
 QJsonObject expectedGeneration()
 {
@@ -129,7 +120,7 @@ private slots:
         QFETCH(QString, name);
         QFETCH(bool, cache);
         const QJsonObject expected = expectedGeneration()[QLatin1String("models")][name].toObject();
-        const auto model = fixture(name);
+        const auto model = loadedModelFixture(name);
         const std::vector<Token> prompt =
             modelTokens(*model, expectedGeneration()[QLatin1String("prompt")].toString());
         QCOMPARE(idsOf(prompt), idsOf(expected[QLatin1String("prompt_ids")]));
@@ -160,7 +151,7 @@ private slots:
     {
         QFETCH(QString, name);
         QFETCH(bool, off);
-        const auto model = fixture(name);
+        const auto model = loadedModelFixture(name);
         Interventions interventions;
         if (off)
             interventions.headsOff = {{0, 0}, {0, 1}, {1, 0}, {1, 1}};
@@ -181,7 +172,7 @@ private slots:
 
     void seededSampleIsReproducible()
     {
-        const auto model = fixture(QStringLiteral("llama"));
+        const auto model = loadedModelFixture(QStringLiteral("llama"));
         const std::vector<Token> prompt = modelTokens(*model, QStringLiteral("The cat"));
         GenerationSettings settings;
         settings.sampling.temperature = 1.5f;
@@ -297,7 +288,7 @@ private slots:
         QFETCH(float, topP);
         QFETCH(float, penalty);
         QFETCH(QString, message);
-        const auto model = fixture(QStringLiteral("gpt2"));
+        const auto model = loadedModelFixture(QStringLiteral("gpt2"));
         GenerationSettings settings;
         settings.sampling = {temperature, topK, topP, penalty, 0};
         CpuBackend backend;
@@ -311,7 +302,7 @@ private slots:
     // The tiny GPT-2 has 32 learned positions: 5 prompt tokens leave room for 27.
     void pastTheContext()
     {
-        const auto model = fixture(QStringLiteral("gpt2"));
+        const auto model = loadedModelFixture(QStringLiteral("gpt2"));
         const std::vector<Token> prompt = modelTokens(*model, QStringLiteral("The cat sat on the"));
         CpuBackend backend;
         QCOMPARE(errorOf([&] { generate(model, prompt, {}, backend, greedy(28)); }),
@@ -323,7 +314,7 @@ private slots:
 
     void stops()
     {
-        const auto model = fixture(QStringLiteral("gpt2"));
+        const auto model = loadedModelFixture(QStringLiteral("gpt2"));
         const std::vector<Token> prompt = modelTokens(*model, QStringLiteral("The cat sat on the"));
         CpuBackend backend;
         // generation_config.json: eos_token_id 412.
@@ -360,7 +351,7 @@ private slots:
     // is chosen with the first filled in.
     void fillsMasksMostConfidentFirst()
     {
-        const auto model = fixture(QStringLiteral("distilbert"));
+        const auto model = loadedModelFixture(QStringLiteral("distilbert"));
         const std::vector<Token> prompt =
             modelTokens(*model, QStringLiteral("the [MASK] sat on the [MASK]."));
         CpuBackend backend;

@@ -16,24 +16,15 @@
 
 #include <QTest>
 
-#include <map>
 
 using namespace attn::core;
+using attn::test::loadedModelFixture;
 
 namespace {
 
 // Two float32 implementations of the same forward (tst_model_forward holds each to 2e-5 of
 // the largest logit against float64).
 constexpr double kRelativeTolerance = 2e-5;
-
-std::shared_ptr<const Model> fixture(const QString& name)
-{
-    static std::map<QString, std::shared_ptr<const Model>> loaded;
-    auto& model = loaded[name];
-    if (!model)
-        model = loadModel(attn::test::modelFixturesDir() + QLatin1Char('/') + name);
-    return model;
-}
 
 double relativeDifference(const RowVector& actual, const RowVector& expected)
 {
@@ -83,7 +74,7 @@ private slots:
     {
         QFETCH(QString, name);
         QFETCH(bool, intervened);
-        const auto model = fixture(name);
+        const auto model = loadedModelFixture(name);
         Interventions interventions;
         if (intervened) {
             interventions.headsOff = {{0, 1}, {1, 0}};
@@ -145,7 +136,7 @@ private slots:
         QFETCH(QString, before);
         QFETCH(QString, after);
         QFETCH(bool, intervened);
-        const auto model = fixture(name);
+        const auto model = loadedModelFixture(name);
         Interventions interventions;
         if (intervened)
             interventions.headsOff = {{1, 0}};
@@ -204,12 +195,12 @@ private slots:
         CpuBackend backend;
         ForwardOptions options;
         options.keepIntermediates = false;
-        const auto bert = fixture(QStringLiteral("bert"));
+        const auto bert = loadedModelFixture(QStringLiteral("bert"));
         const auto masked =
             runModel(bert, modelTokens(*bert, QStringLiteral("the [MASK]")), {}, backend, options);
         QVERIFY(!extendResult(masked, modelTokens(*bert, QStringLiteral("the [MASK] sat")), backend,
                               options));
-        const auto gpt2 = fixture(QStringLiteral("gpt2"));
+        const auto gpt2 = loadedModelFixture(QStringLiteral("gpt2"));
         const auto earlier =
             runModel(gpt2, modelTokens(*gpt2, QStringLiteral("The cat")), {}, backend, options);
         QVERIFY(!extendResult(earlier, modelTokens(*gpt2, QStringLiteral("A cat sat")), backend,
@@ -225,7 +216,7 @@ private slots:
     // 2 x 4 x 5 x (4 + 4) floats = 1280 bytes of keys and values.
     void bytes()
     {
-        const auto model = fixture(QStringLiteral("gpt2"));
+        const auto model = loadedModelFixture(QStringLiteral("gpt2"));
         CpuBackend backend;
         const auto result =
             runModel(model, modelTokens(*model, QStringLiteral("The cat sat on the")), {}, backend);
@@ -237,10 +228,10 @@ private slots:
     void noCacheWhereItWouldDiffer()
     {
         CpuBackend backend;
-        const auto bert = fixture(QStringLiteral("bert"));
+        const auto bert = loadedModelFixture(QStringLiteral("bert"));
         QVERIFY(!KvCache::fromResult(
             *runModel(bert, modelTokens(*bert, QStringLiteral("the [MASK] sat")), {}, backend)));
-        const auto gpt2 = fixture(QStringLiteral("gpt2"));
+        const auto gpt2 = loadedModelFixture(QStringLiteral("gpt2"));
         Interventions interventions;
         interventions.layers[1].score = ScoreKind::Dot;
         const auto tokens = modelTokens(*gpt2, QStringLiteral("The cat sat on the"));
@@ -262,7 +253,7 @@ private slots:
     // The tiny GPT-2 has 32 positions.
     void pastTheContext()
     {
-        const auto model = fixture(QStringLiteral("gpt2"));
+        const auto model = loadedModelFixture(QStringLiteral("gpt2"));
         CpuBackend backend;
         std::vector<Token> tokens(31, tokenWithId(5));
         auto cache = KvCache::fromResult(*runModel(model, tokens, {}, backend));
@@ -288,7 +279,7 @@ private slots:
     void generationWithTheCache()
     {
         QFETCH(QString, name);
-        const auto model = fixture(name);
+        const auto model = loadedModelFixture(name);
         const auto tokens = modelTokens(*model, QStringLiteral("The cat"));
         Interventions interventions;
         interventions.headsOff = {{0, 0}};

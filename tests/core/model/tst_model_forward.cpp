@@ -16,9 +16,9 @@
 #include <QTest>
 
 #include <cmath>
-#include <map>
 
 using namespace attn::core;
+using attn::test::loadedModelFixture;
 using attn::test::matrixOf;
 using attn::test::maxDifference;
 using attn::test::rowOf;
@@ -29,15 +29,6 @@ namespace {
 // 1e-6 on attention and 1.3e-6 (relative) on logits on these checkpoints (make_tiny_models.py).
 constexpr double kAttentionTolerance = 1e-5;
 constexpr double kRelativeTolerance = 2e-5;
-
-std::shared_ptr<const Model> fixture(const QString& name)
-{
-    static std::map<QString, std::shared_ptr<const Model>> loaded;
-    auto& model = loaded[name];
-    if (!model)
-        model = loadModel(attn::test::modelFixturesDir() + QLatin1Char('/') + name);
-    return model;
-}
 
 double relativeDifference(const Matrix& actual, const Matrix& expected)
 {
@@ -117,7 +108,7 @@ void TestModelForward::matchesReference()
     QFETCH(int, caseIndex);
     const QJsonObject expected = attn::test::expectedFor(folder);
     const QJsonObject c = expected[QLatin1String("cases")].toArray()[caseIndex].toObject();
-    const auto model = fixture(folder);
+    const auto model = loadedModelFixture(folder);
     QCOMPARE(model->config().layers, expected[QLatin1String("layers")].toInt());
 
     // The tokenizer gives the ids the Hugging Face library gave (token_ids.json).
@@ -159,7 +150,7 @@ void TestModelForward::headsOffMatchReference()
     QFETCH(int, caseIndex);
     const QJsonObject c =
         attn::test::expectedFor(folder)[QLatin1String("cases")].toArray()[caseIndex].toObject();
-    const auto model = fixture(folder);
+    const auto model = loadedModelFixture(folder);
     const std::vector<Token> tokens = modelTokens(*model, c[QLatin1String("text")].toString());
     const Interventions off = headsOff(c[QLatin1String("heads_off")].toArray());
     QVERIFY(!off.headsOff.empty());
@@ -184,7 +175,7 @@ void TestModelForward::headsOffMatchReference()
 
 void TestModelForward::interventionRecomputesFromTheFirstChangedLayer()
 {
-    const auto model = fixture(QStringLiteral("distilbert")); // three layers
+    const auto model = loadedModelFixture(QStringLiteral("distilbert")); // three layers
     const std::vector<Token> tokens =
         modelTokens(*model, QStringLiteral("The cat sat on the [MASK]."));
     CpuBackend backend;
@@ -218,7 +209,7 @@ void TestModelForward::interventionRecomputesFromTheFirstChangedLayer()
 
 void TestModelForward::layerEditActsOnThatLayerOnly()
 {
-    const auto model = fixture(QStringLiteral("gpt2"));
+    const auto model = loadedModelFixture(QStringLiteral("gpt2"));
     const std::vector<Token> tokens = modelTokens(*model, QStringLiteral("The cat sat on the"));
     CpuBackend backend;
     const auto plain = runModel(model, tokens, {}, backend);
@@ -257,7 +248,7 @@ void TestModelForward::layerEditActsOnThatLayerOnly()
 
 void TestModelForward::modelHeadIsAnExplorerHead()
 {
-    const auto model = fixture(QStringLiteral("llama"));
+    const auto model = loadedModelFixture(QStringLiteral("llama"));
     const std::vector<Token> tokens = modelTokens(*model, QStringLiteral("The cat sat on the mat"));
     CpuBackend backend;
     const auto result = runModel(model, tokens, {}, backend);
@@ -294,7 +285,7 @@ void TestModelForward::modelHeadIsAnExplorerHead()
 
 void TestModelForward::badTextIsRefused()
 {
-    const auto model = fixture(QStringLiteral("gpt2"));
+    const auto model = loadedModelFixture(QStringLiteral("gpt2"));
     for (const QString& text : {QString(), QStringLiteral("   \n")}) {
         try {
             modelTokens(*model, text);
@@ -361,7 +352,7 @@ void TestModelForward::rotaryHandWorked()
 // every position, the score of query i and key j depends on i - j only.
 void TestModelForward::rotaryScoresDependOnDistanceOnly()
 {
-    const auto model = fixture(QStringLiteral("qwen2"));
+    const auto model = loadedModelFixture(QStringLiteral("qwen2"));
     const std::vector<Token> tokens =
         modelTokens(*model, QStringLiteral("cat cat cat cat cat cat cat"));
     CpuBackend backend;
@@ -469,7 +460,7 @@ void TestModelForward::familyBlocksFollowTheirEquations()
     CpuBackend backend;
     CpuBlockOps ops;
     for (const char* name : {"pythia", "phi"}) {
-        const auto model = fixture(QString::fromLatin1(name));
+        const auto model = loadedModelFixture(QString::fromLatin1(name));
         const auto r =
             runModel(model, modelTokens(*model, QStringLiteral("The cat sat on the")), {}, backend);
         for (int l = 0; l < 2; ++l) {
@@ -483,7 +474,7 @@ void TestModelForward::familyBlocksFollowTheirEquations()
             QVERIFY2(maxDifference(r->hidden[std::size_t(l) + 1], want) < 1e-5, name);
         }
     }
-    const auto gemma = fixture(QStringLiteral("gemma"));
+    const auto gemma = loadedModelFixture(QStringLiteral("gemma"));
     const std::vector<Token> tokens = modelTokens(*gemma, QStringLiteral("The cat sat on the"));
     const auto r = runModel(gemma, tokens, {}, backend);
     for (std::size_t i = 0; i < tokens.size(); ++i)
@@ -508,7 +499,7 @@ void TestModelForward::nonFiniteValuesAreReportedOnce()
 {
     QFETCH(int, index);
     const attn::test::NonFiniteCase c = attn::test::nonFiniteCases()[std::size_t(index)];
-    const auto model = attn::test::withWeight(*fixture("gpt2"), c.place, c.value);
+    const auto model = attn::test::withWeight(*loadedModelFixture("gpt2"), c.place, c.value);
     CpuBackend backend;
     const auto result = runModel(model, modelTokens(*model, "The cat sat on the"), {}, backend);
     QCOMPARE(attn::test::warningList(result->warnings), c.warnings);
