@@ -383,10 +383,24 @@ bool KvCacheView::exportFigure(const QString& path, QSize size, double dpi)
     return true;
 }
 
+namespace {
+
+// Tall enough that each drawn row keeps its token label (a row of 0.8 of a line, as
+// paintKvCacheFigure asks) beside the title, header and legend: the tab scrolls instead.
+int figureMinimumHeight(const QWidget& figure, int tokens)
+{
+    const double line = QFontMetricsF(figure.font()).height();
+    return std::max(320, int(std::ceil(line * (14.0 + 0.85 * std::min(tokens, kDrawnRows)))));
+}
+
+} // namespace
+
 void KvCacheView::update()
 {
     m_figure->update();
     m_export->setEnabled(hasCache(m_result.get()));
+    m_figure->setMinimumHeight(figureMinimumHeight(
+        *m_figure, hasCache(m_result.get()) ? int(m_result->tokens.size()) : 0));
     if (!m_result || !m_result->model) {
         m_layers->clear();
         m_size->setText(tr("Open a causal model (GPT-2, Llama, …) to see what it caches."));
