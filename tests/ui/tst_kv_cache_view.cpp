@@ -14,15 +14,18 @@
 #include "core/model/model_loader.h"
 #include "support/model_fixtures.h"
 
+#include <QBuffer>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPainter>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
+#include <QSvgGenerator>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -191,6 +194,37 @@ private slots:
         QVERIFY(!m_view->exportFigure(dir.filePath(QStringLiteral("kv.txt"))));
         QCOMPARE(m_view->errorString(),
                  QStringLiteral("Export: the file name must end in .png, .svg or .pdf"));
+    }
+
+    // Every drawn row of a long sentence keeps its token label ("12 mat") at the height the
+    // tab gives the figure, on a 1024 x 768 projector's narrow pane too: the tab scrolls.
+    // Before, the figure was 320 pixels high whatever the sentence, and a 20-token run's rows
+    // were too thin for any label.
+    void longSentenceKeepsItsRowLabels()
+    {
+        m_window->document()->setText(
+            QStringLiteral("The cat sat on the mat because it was tired and the dog ran"));
+        waitUpToDate();
+        const int t = int(m_window->document()->result()->tokens.size());
+        QVERIFY2(t >= 14, qPrintable(QString::number(t)));
+        auto* figure = m_view->findChild<QWidget*>(QStringLiteral("kvCacheFigure"));
+        QVERIFY(figure);
+        const QSize size(280, figure->minimumHeight());
+        QByteArray svg;
+        {
+            QBuffer buffer(&svg);
+            buffer.open(QIODevice::WriteOnly);
+            QSvgGenerator generator;
+            generator.setOutputDevice(&buffer);
+            generator.setSize(size);
+            QPainter painter(&generator);
+            ui::paintKvCacheFigure(painter,
+                                   QRectF(QPointF(0, 0), QSizeF(size)).adjusted(8, 8, -8, -8),
+                                   m_view->figure(), figure->font(), ui::FigureStyle{});
+        }
+        for (int i = 1; i <= t; ++i)
+            QVERIFY2(svg.contains(QStringLiteral(">%1 ").arg(i).toUtf8()),
+                     qPrintable(QString::number(i)));
     }
 
     // Generating, the grid shows the newest token's row (the focus) in every head; the slider

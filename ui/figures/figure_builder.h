@@ -121,6 +121,10 @@ private:
         }
     };
 
+    // `matrix` of the spec's head with the result's tokens on both axes: queries down, keys
+    // across.
+    Panel tokenPanel(const core::AttentionResult& result, const core::Matrix& matrix,
+                     const QString& name) const;
     // With FigureSpec::transposed, a weights panel shows the transpose: queries in columns.
     void orient(Panel& panel);
 

@@ -3,10 +3,13 @@
 #include "ui/figures/figure_builder.h"
 #include "ui/figures/lines_figure.h"
 
+#include "core/error.h"
+
 #include <qcustomplot.h>
 
 #include <QBuffer>
 #include <QImage>
+#include <QPainter>
 #include <QPdfWriter>
 #include <QSvgGenerator>
 #include <cmath>
@@ -37,6 +40,17 @@ void paintPlot(QCustomPlot& plot, QPaintDevice& device, QSize size, bool vector)
         painter.setMode(QCPPainter::pmNonCosmetic);
     }
     plot.toPainter(&painter, size.width(), size.height());
+}
+
+// Every PDF this program writes: its creator, a page of exactly `size` pixels at `dpi` and no
+// margins.
+void setUpPdf(QPdfWriter& pdf, QSize size, double dpi)
+{
+    pdf.setCreator(QStringLiteral("Attention Explorer"));
+    pdf.setResolution(int(std::lround(dpi)));
+    const QSizeF points(size.width() * 72.0 / dpi, size.height() * 72.0 / dpi);
+    pdf.setPageSize(QPageSize(points, QPageSize::Point, QString(), QPageSize::ExactMatch));
+    pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
 }
 
 } // namespace
@@ -70,15 +84,37 @@ QByteArray writeFigureFile(QSize size, double dpi, FigureFormat format,
     }
     case FigureFormat::Pdf: {
         QPdfWriter pdf(&buffer);
-        pdf.setCreator(QStringLiteral("Attention Explorer"));
-        pdf.setResolution(int(std::lround(dpi)));
-        const QSizeF points(size.width() * 72.0 / dpi, size.height() * 72.0 / dpi);
-        pdf.setPageSize(QPageSize(points, QPageSize::Point, QString(), QPageSize::ExactMatch));
-        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+        setUpPdf(pdf, size, dpi);
         paint(pdf, true);
         break;
     }
     }
+    return bytes;
+}
+
+QByteArray writePdfPages(QSize size, double dpi, int pages, const QString& title,
+                         const std::function<void(QPainter& painter, int page)>& paintPage)
+{
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    QPdfWriter pdf(&buffer);
+    setUpPdf(pdf, size, dpi);
+    pdf.setTitle(title);
+    QPainter painter(&pdf);
+    if (!painter.isActive())
+        throw core::Error("cannot start the PDF");
+    // The writer's page in its own pixels, for a layout made for `size`.
+    const double scale = double(pdf.width()) / size.width();
+    for (int page = 0; page < pages; ++page) {
+        if (page > 0)
+            pdf.newPage();
+        painter.save();
+        painter.scale(scale, scale);
+        paintPage(painter, page);
+        painter.restore();
+    }
+    painter.end();
     return bytes;
 }
 

@@ -12,6 +12,7 @@
 
 class QCustomPlot;
 class QPaintDevice;
+class QPainter;
 
 namespace attn::ui {
 
@@ -25,6 +26,13 @@ std::optional<FigureFormat> figureFormatForPath(const QString& path);
 // are vector with text kept as text, and measure size * 72 / dpi points.
 QByteArray writeFigureFile(QSize size, double dpi, FigureFormat format,
                            const std::function<void(QPaintDevice& device, bool vector)>& paint);
+
+// A PDF of `pages` pages, each `size` pixels at `dpi` (size * 72 / dpi points), the presentation's
+// handout: paintPage(painter, page) draws page 0, 1, ... with one unit of the painter one pixel
+// of `size`, text kept as text. `title` goes into the document's metadata. Throws core::Error
+// when the PDF cannot be started.
+QByteArray writePdfPages(QSize size, double dpi, int pages, const QString& title,
+                         const std::function<void(QPainter& painter, int page)>& paintPage);
 
 // The bytes of a figure file of a plot already built for `size` pixels (FigureBuilder).
 // PNG is `size` pixels with the DPI in its metadata; SVG and PDF are vector with text kept

@@ -24,19 +24,26 @@ void FigureBuilder::buildHead(const core::AttentionResult& result)
 {
     const Matrix& weights = headWeights(result, m_spec.head);
     const WeightColours colours = weightColours({&weights});
-    Panel panel;
-    panel.matrix = &weights;
-    panel.rowLabels = tokenLabels(result.problem->queryTokens, result.pooling.rowBlock);
-    panel.columnLabels = tokenLabels(result.problem->keyTokens, result.pooling.colBlock);
-    panel.rowAxis = queryAxisName();
-    panel.columnAxis = keyAxisName();
-    panel.name = QStringLiteral("weights");
-    panel.head = m_spec.head;
+    Panel panel = tokenPanel(result, weights, QStringLiteral("weights"));
     setWeightColours(panel, colours);
     panel.masked = true;
     orient(panel);
     QCPLayoutGrid* cell = addPanel(m_content, 0, 0, std::move(panel));
     addColorScale(cell, colours);
+}
+
+FigureBuilder::Panel FigureBuilder::tokenPanel(const core::AttentionResult& result,
+                                               const Matrix& matrix, const QString& name) const
+{
+    Panel panel;
+    panel.matrix = &matrix;
+    panel.rowLabels = tokenLabels(result.problem->queryTokens, result.pooling.rowBlock);
+    panel.columnLabels = tokenLabels(result.problem->keyTokens, result.pooling.colBlock);
+    panel.rowAxis = queryAxisName();
+    panel.columnAxis = keyAxisName();
+    panel.name = name;
+    panel.head = m_spec.head;
+    return panel;
 }
 
 void FigureBuilder::orient(Panel& panel)
@@ -202,14 +209,7 @@ void FigureBuilder::buildDifference(const core::AttentionResult& result,
     if (a.rows() != b.rows() || a.cols() != b.cols())
         throw core::Error("the two results of a difference view must have the same shape");
     const Matrix& difference = keep(a - b);
-    Panel panel;
-    panel.matrix = &difference;
-    panel.rowLabels = tokenLabels(result.problem->queryTokens, result.pooling.rowBlock);
-    panel.columnLabels = tokenLabels(result.problem->keyTokens, result.pooling.colBlock);
-    panel.rowAxis = queryAxisName();
-    panel.columnAxis = keyAxisName();
-    panel.name = QStringLiteral("difference");
-    panel.head = m_spec.head;
+    Panel panel = tokenPanel(result, difference, QStringLiteral("difference"));
     panel.map = m_spec.style.signedColormap;
     // Grey only what both mask: with the causal mask on against off, the cells it masks are
     // the difference.

@@ -38,30 +38,15 @@ void paintTokenLabels(QPainter& painter, const HeadGridPainter::Geometry& g, dou
     if (t == 0 || g.side <= 0)
         return;
     painter.setFont(g.tokenFont);
-    const double row = g.side / t;
-    for (int l = 0; l < g.layers; ++l) {
-        const QRectF cell = g.cellRect(l, 0);
-        for (int i = 0; i < t; i += g.tokenStep)
-            painter.drawText(QRectF(cell.left() - g.queryLabelWidth, cell.top() + i * row,
-                                    g.queryLabelWidth - 3 * u, row),
-                             Qt::AlignRight | Qt::AlignVCenter | Qt::TextDontClip, g.tokens[i]);
-    }
+    for (int l = 0; l < g.layers; ++l)
+        paint::drawRowLabels(painter, g.cellRect(l, 0), g.tokens, t, g.queryLabelWidth, 3 * u,
+                             g.tokenStep, Qt::TextDontClip);
     const QStringList& keys = g.keyTokens.isEmpty() ? g.tokens : g.keyTokens;
     const int tk = int(keys.size());
-    const double column = g.side / tk;
     const int keyStep = std::max(1, int(std::lround(double(g.tokenStep) * tk / t)));
-    for (int h = 0; h < g.heads; ++h) {
-        const QRectF cell = g.cellRect(g.layers - 1, h);
-        for (int j = 0; j < tk; j += keyStep) {
-            painter.save();
-            painter.translate(cell.left() + (j + 0.5) * column, cell.bottom() + 3 * u);
-            painter.rotate(-90);
-            painter.drawText(
-                QRectF(-g.keyLabelHeight, -column / 2, g.keyLabelHeight - 3 * u, column),
-                Qt::AlignRight | Qt::AlignVCenter | Qt::TextDontClip, keys[j]);
-            painter.restore();
-        }
-    }
+    for (int h = 0; h < g.heads; ++h)
+        paint::drawColumnLabels(painter, g.cellRect(g.layers - 1, h), keys, tk, g.keyLabelHeight,
+                                3 * u, 3 * u, keyStep, Qt::TextDontClip);
 }
 
 } // namespace
@@ -141,7 +126,7 @@ HeadGridPainter::Geometry HeadGridPainter::layout(const QRectF& target, int laye
         line = measure();
     }
     if (t > 0)
-        g.tokenStep = std::max(1, int(std::ceil(line * 0.95 / std::max(g.side / t, 1e-6))));
+        g.tokenStep = paint::labelStep(g.side / t, line);
     const double blockWidth = g.pitch * heads;
     const double blockHeight = g.pitch * layers;
     const double width = area.width() - left - g.queryLabelWidth - bar;
@@ -267,30 +252,17 @@ void HeadGridPainter::paint(QPainter& painter, const Geometry& g, const core::Mo
     const ColourTable colours(options.colormap);
     const int t = int(result.tokens.size());
     const bool images = !thumbnails.empty();
-    painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
     for (int l = 0; l < g.layers && l < result.layerCount(); ++l) {
         const auto& layer = *result.layers[std::size_t(l)];
         for (int h = 0; h < g.heads && h < int(layer.heads.size()); ++h) {
             const QRectF cell = g.cellRect(l, h);
-            if (images) {
-                painter.drawImage(
-                    cell, thumbnails[std::size_t(l) * std::size_t(g.heads) + std::size_t(h)]);
-            } else {
-                // Vector output: the same colours as the thumbnail, cell by cell.
-                const QImage image = thumbnail(layer.heads[std::size_t(h)].weights, colours,
-                                               options.focusToken, style.background);
-                const double w = cell.width() / image.width();
-                const double hh = cell.height() / image.height();
-                painter.save();
-                painter.setPen(Qt::NoPen);
-                for (int i = 0; i < image.height(); ++i)
-                    for (int j = 0; j < image.width(); ++j) {
-                        painter.setBrush(QColor(image.pixel(j, i)));
-                        painter.drawRect(
-                            QRectF(cell.left() + j * w, cell.top() + i * hh, w * 1.02, hh * 1.02));
-                    }
-                painter.restore();
-            }
+            // The thumbnails made beforehand, or for vector output their colours cell by cell.
+            paint::drawCellImage(
+                painter, cell,
+                images ? thumbnails[std::size_t(l) * std::size_t(g.heads) + std::size_t(h)]
+                       : thumbnail(layer.heads[std::size_t(h)].weights, colours, options.focusToken,
+                                   style.background),
+                !images);
             const bool off = options.headsOff.count({l, h}) > 0;
             const bool edited = options.edited.count({l, h}) > 0;
             if (off) {

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "ui/figures/figure_spec.h"
-#include "ui/model/matrix_painter.h"
+#include "ui/figures/heatmap_painter.h"
 
 #include "core/model/model_result.h"
 

@@ -1,13 +1,13 @@
 #include "ui/model/head_grid_view.h"
 
+#include "ui/figures/figure_widget.h"
+
 #include <QElapsedTimer>
-#include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QStyle>
 #include <QStyleOptionButton>
-#include <QToolTip>
 
 #include <algorithm>
 
@@ -130,16 +130,8 @@ void HeadGridView::invalidate(bool thumbnails)
 
 bool HeadGridView::event(QEvent* event)
 {
-    if (event->type() == QEvent::ToolTip) {
-        auto* help = static_cast<QHelpEvent*>(event);
-        const QString text = describeAt(help->pos());
-        if (text.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(help->globalPos(), text, this);
-        return true;
-    }
-    return QWidget::event(event);
+    return showFigureToolTip(*this, event, [this](QPointF at) { return describeAt(at); }) ||
+           QWidget::event(event);
 }
 
 void HeadGridView::paintEvent(QPaintEvent*)
@@ -147,13 +139,10 @@ void HeadGridView::paintEvent(QPaintEvent*)
     QElapsedTimer timer;
     timer.start();
     QPainter painter(this);
-    painter.fillRect(rect(), m_options.style.background);
-    if (!m_message.isEmpty() || !m_result) {
-        painter.setPen(m_options.style.mutedText);
-        painter.drawText(rect().adjusted(12, 12, -12, -12), Qt::AlignCenter | Qt::TextWordWrap,
-                         m_message.isEmpty() ? tr("No model open: File > Open Model…") : m_message);
+    const QString message =
+        m_message.isEmpty() && !m_result ? tr("No model open: File > Open Model…") : m_message;
+    if (!paintFigureBackground(painter, rect(), m_options.style, message))
         return;
-    }
     if (!m_thumbnailsValid) {
         m_thumbnails = HeadGridPainter::thumbnails(*m_result, m_options);
         m_thumbnailsValid = true;

@@ -1,7 +1,7 @@
 #include "ui/model/kv_cache_view.h"
 
 #include "ui/document/preferences.h"
-#include "ui/figures/colormap.h"
+#include "ui/figures/heatmap_painter.h"
 
 #include "core/atomic_file.h"
 #include "core/error.h"
@@ -220,13 +220,11 @@ void paintKvCacheFigure(QPainter& painter, const QRectF& target, const KvCacheFi
                                                     result.tokens[std::size_t(i)].text.trimmed()),
                                                 Qt::ElideRight, room));
         }
-        painter.setPen(Qt::NoPen);
-        for (int c = 0; c < keys.cols(); ++c)
-            painter.fillRect(QRectF(kLeft + c * cell, top, cell, rowHeight * 0.9),
-                             colorAt(Colormap::Diverging, 0.5 + 0.5 * keys(i, c) / kScale));
-        for (int c = 0; c < values.cols(); ++c)
-            painter.fillRect(QRectF(vLeft + c * cell, top, cell, rowHeight * 0.9),
-                             colorAt(Colormap::Diverging, 0.5 + 0.5 * values(i, c) / vScale));
+        paint::drawCellRow(painter, QRectF(kLeft, top, cell * double(keys.cols()), rowHeight * 0.9),
+                           keys.row(i), Colormap::Diverging, -kScale, kScale);
+        paint::drawCellRow(painter,
+                           QRectF(vLeft, top, cell * double(values.cols()), rowHeight * 0.9),
+                           values.row(i), Colormap::Diverging, -vScale, vScale);
         const double w = i < newest.size() ? newest(i) : 0.0;
         painter.fillRect(QRectF(barLeft, top, barWidth * 0.7 * w, rowHeight * 0.8),
                          i == t - 1 ? style.accent : colorAt(Colormap::Viridis, 0.35));
@@ -385,10 +383,24 @@ bool KvCacheView::exportFigure(const QString& path, QSize size, double dpi)
     return true;
 }
 
+namespace {
+
+// Tall enough that each drawn row keeps its token label (a row of 0.8 of a line, as
+// paintKvCacheFigure asks) beside the title, header and legend: the tab scrolls instead.
+int figureMinimumHeight(const QWidget& figure, int tokens)
+{
+    const double line = QFontMetricsF(figure.font()).height();
+    return std::max(320, int(std::ceil(line * (14.0 + 0.85 * std::min(tokens, kDrawnRows)))));
+}
+
+} // namespace
+
 void KvCacheView::update()
 {
     m_figure->update();
     m_export->setEnabled(hasCache(m_result.get()));
+    m_figure->setMinimumHeight(figureMinimumHeight(
+        *m_figure, hasCache(m_result.get()) ? int(m_result->tokens.size()) : 0));
     if (!m_result || !m_result->model) {
         m_layers->clear();
         m_size->setText(tr("Open a causal model (GPT-2, Llama, …) to see what it caches."));

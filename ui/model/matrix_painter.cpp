@@ -1,140 +1,12 @@
 #include "ui/model/matrix_painter.h"
 
-#include "core/token_display.h"
-#include "ui/figures/legible_text.h"
-
 #include <QFontMetricsF>
-#include <QPaintDevice>
 #include <QPainter>
 
 #include <algorithm>
 #include <cmath>
 
 namespace attn::ui {
-
-ColourTable::ColourTable(Colormap map) : m_map(map)
-{
-    for (int i = 0; i < 256; ++i)
-        m_colours[std::size_t(i)] = colorAt(map, i / 255.0).rgb();
-}
-
-QRgb ColourTable::at(double t) const
-{
-    if (!(t > 0.0)) // NaN too
-        return m_colours[0];
-    return m_colours[std::size_t(std::min(255, int(t * 255.0 + 0.5)))];
-}
-
-namespace paint {
-
-double unit(const QPainter& painter)
-{
-    const QPaintDevice* device = painter.device();
-    return device ? device->logicalDpiX() / 96.0 : 1.0;
-}
-
-QFont scaled(const QFont& font, double scale, bool bold)
-{
-    QFont f = font;
-    if (font.pointSizeF() > 0)
-        f.setPointSizeF(font.pointSizeF() * scale);
-    else
-        f.setPixelSize(std::max(1, int(std::lround(font.pixelSize() * scale))));
-    f.setBold(bold);
-    return f;
-}
-
-QImage cellImage(const core::Matrix& matrix, const ColourTable& colours, double low, double high,
-                 const QColor& masked)
-{
-    QImage image(int(matrix.cols()), int(matrix.rows()), QImage::Format_RGB32);
-    const double span = high > low ? high - low : 1.0;
-    const QRgb grey = masked.rgb();
-    for (int i = 0; i < image.height(); ++i) {
-        auto* line = reinterpret_cast<QRgb*>(image.scanLine(i));
-        for (int j = 0; j < image.width(); ++j) {
-            const float v = matrix(i, j);
-            line[j] = std::isnan(v) ? grey : colours.at((double(v) - low) / span);
-        }
-    }
-    return image;
-}
-
-void drawCells(QPainter& painter, const QRectF& rect, const core::Matrix& matrix,
-               const ColourTable& colours, double low, double high, bool vector)
-{
-    if (matrix.size() == 0)
-        return;
-    constexpr qint64 kMaxVectorCells = 40000; // beyond this a PDF viewer crawls
-    if (vector && qint64(matrix.size()) <= kMaxVectorCells) {
-        const double w = rect.width() / double(matrix.cols());
-        const double h = rect.height() / double(matrix.rows());
-        const double span = high > low ? high - low : 1.0;
-        painter.save();
-        painter.setPen(Qt::NoPen);
-        for (Eigen::Index i = 0; i < matrix.rows(); ++i)
-            for (Eigen::Index j = 0; j < matrix.cols(); ++j) {
-                const float v = matrix(i, j);
-                painter.setBrush(std::isnan(v) ? QColor(0xd9, 0xd9, 0xd9)
-                                               : QColor(colours.at((double(v) - low) / span)));
-                // A hair wider than the cell, so that viewers leave no seams between cells.
-                painter.drawRect(
-                    QRectF(rect.left() + j * w, rect.top() + i * h, w * 1.02, h * 1.02));
-            }
-        painter.restore();
-        return;
-    }
-    painter.save();
-    painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
-    painter.drawImage(rect, cellImage(matrix, colours, low, high));
-    painter.restore();
-}
-
-void drawColourBar(QPainter& painter, const QRectF& rect, const ColourTable& colours, double low,
-                   double high, const QString& label, const QFont& font, const QColor& text)
-{
-    const QFontMetricsF fm(font, painter.device());
-    const double u = unit(painter);
-    const QRectF bar(
-        rect.left(), rect.top() + fm.height() / 2, std::max(6.0 * u, rect.width() * 0.25),
-        std::max(4.0, rect.height() - fm.height() - (label.isEmpty() ? 0 : fm.height() * 1.4)));
-    QImage ramp(1, 256, QImage::Format_RGB32);
-    for (int i = 0; i < 256; ++i)
-        ramp.setPixel(0, i, colours.at(1.0 - i / 255.0));
-    painter.save();
-    painter.setRenderHint(QPainter::SmoothPixmapTransform, true);
-    painter.drawImage(bar, ramp);
-    painter.setPen(QPen(text, 0.5 * u));
-    painter.setBrush(Qt::NoBrush);
-    painter.drawRect(bar);
-    painter.setFont(font);
-    const auto number = [](double v) {
-        return std::abs(v) >= 100 || (std::abs(v) < 0.01 && v != 0) ? QString::number(v, 'g', 2)
-                                                                    : QString::number(v, 'f', 2);
-    };
-    const double x = bar.right() + 3 * u;
-    painter.drawText(QRectF(x, bar.top() - fm.height() / 2, rect.right() - x, fm.height()),
-                     Qt::AlignLeft | Qt::AlignVCenter, number(high));
-    painter.drawText(QRectF(x, bar.bottom() - fm.height() / 2, rect.right() - x, fm.height()),
-                     Qt::AlignLeft | Qt::AlignVCenter, number(low));
-    if (!label.isEmpty())
-        painter.drawText(QRectF(rect.left() - rect.width(), bar.bottom() + fm.height() * 0.6,
-                                rect.width() * 3, fm.height() * 1.2),
-                         Qt::AlignHCenter | Qt::AlignTop, label);
-    painter.restore();
-}
-
-QString tokenLabel(const QString& text, int maxCharacters)
-{
-    QString shown = core::tokenDisplayText(text);
-    if (shown.size() > maxCharacters)
-        shown = shown.left(maxCharacters - 1) + QChar(0x2026);
-    if (shown.startsWith(QLatin1Char(' ')) || shown.endsWith(QLatin1Char(' ')) || shown.isEmpty())
-        shown = QChar(0x201c) + shown + QChar(0x201d);
-    return shown;
-}
-
-} // namespace paint
 
 std::optional<MatrixPanelsGeometry::Hit> MatrixPanelsGeometry::hitAt(QPointF point) const
 {
@@ -152,14 +24,14 @@ std::optional<MatrixPanelsGeometry::Hit> MatrixPanelsGeometry::hitAt(QPointF poi
 
 namespace {
 
-// Each cell's number at `font`, or smaller down to smallestLegiblePoints; none where even
-// that does not fit a cell.
+// Each cell's number (or its given text) where the cells hold it legibly.
 void drawCellValues(QPainter& painter, const QRectF& cells, const MatrixPanel& panel,
                     const ColourTable& colours, const QFont& font)
 {
     const core::Matrix& m = panel.matrix;
     const bool given = panel.cellText.size() == m.size();
-    const auto text = [&](Eigen::Index k) {
+    const auto text = [&](int i, int j) {
+        const Eigen::Index k = Eigen::Index(i) * m.cols() + j;
         if (given)
             return panel.cellText[qsizetype(k)];
         const QString number = QString::number(double(m.data()[k]), 'f', panel.valueDecimals);
@@ -168,36 +40,12 @@ void drawCellValues(QPainter& painter, const QRectF& cells, const MatrixPanel& p
         return number.startsWith(QLatin1Char('-')) ? QChar(0x2212) + number.mid(1)
                                                    : number; // a real minus
     };
-    double widest = 0.0;
-    QFontMetricsF fm(font, painter.device());
-    for (Eigen::Index k = 0; k < m.size(); ++k)
-        widest = std::max(widest, fm.horizontalAdvance(text(k)));
-    const double side = cells.width() / double(m.cols());
-    const double scale =
-        std::min(1.0, std::min(side * 0.9 / std::max(widest, 1e-6), side * 0.85 / fm.height()));
-    QFont shrunk = paint::scaled(font, scale);
-    if (font.pointSizeF() > 0 && shrunk.pointSizeF() < smallestLegiblePoints(font.pointSizeF()))
-        return;
-    painter.save();
-    painter.setFont(shrunk);
     const double span = panel.high > panel.low ? panel.high - panel.low : 1.0;
-    for (Eigen::Index i = 0; i < m.rows(); ++i)
-        for (Eigen::Index j = 0; j < m.cols(); ++j) {
-            const float v = m(i, j);
-            if (!std::isfinite(v))
-                continue;
-            painter.setPen(textColorOn(QColor(colours.at((double(v) - panel.low) / span))));
-            painter.drawText(QRectF(cells.left() + j * side, cells.top() + i * side, side, side),
-                             Qt::AlignCenter, text(i * m.cols() + j));
-        }
-    painter.restore();
-}
-
-// Every `step`-th label, so that labels never overlap at `pitch` device units per cell.
-int labelStep(double pitch, double labelHeight)
-{
-    return pitch >= labelHeight * 0.95 ? 1
-                                       : int(std::ceil(labelHeight * 0.95 / std::max(pitch, 1e-6)));
+    const auto background = [&](int i, int j) {
+        const float v = m(i, j);
+        return std::isfinite(v) ? QColor(colours.at((double(v) - panel.low) / span)) : QColor();
+    };
+    paint::drawCellText(painter, cells, int(m.rows()), int(m.cols()), text, background, font);
 }
 
 } // namespace
@@ -312,20 +160,10 @@ MatrixPanelsGeometry paintMatrixPanels(QPainter& painter, const QRectF& target,
 
         painter.setFont(small);
         painter.setPen(style.text);
-        const int rowStep = labelStep(side, fmSmall.height());
-        for (int i = 0; i < rows && i < panel.rowLabels.size(); i += rowStep)
-            painter.drawText(QRectF(cells.left() - rowLabelWidth, cells.top() + i * side,
-                                    rowLabelWidth - 3 * u, side),
-                             Qt::AlignRight | Qt::AlignVCenter, panel.rowLabels[i]);
-        const int columnStep = labelStep(side, fmSmall.height());
-        for (int j = 0; j < cols && j < panel.columnLabels.size(); j += columnStep) {
-            painter.save();
-            painter.translate(cells.left() + (j + 0.5) * side, cells.bottom() + 3 * u);
-            painter.rotate(-90);
-            painter.drawText(QRectF(-columnLabelHeight, -side / 2, columnLabelHeight, side),
-                             Qt::AlignRight | Qt::AlignVCenter, panel.columnLabels[j]);
-            painter.restore();
-        }
+        const int step = paint::labelStep(side, fmSmall.height());
+        paint::drawRowLabels(painter, cells, panel.rowLabels, rows, rowLabelWidth, 3 * u, step);
+        paint::drawColumnLabels(painter, cells, panel.columnLabels, cols, columnLabelHeight, 3 * u,
+                                0.0, step);
         if (!panel.columnAxis.isEmpty())
             painter.drawText(QRectF(cells.left(), cells.bottom() + columnLabelHeight + 3 * u,
                                     cells.width(), axisBand),

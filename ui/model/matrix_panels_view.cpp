@@ -1,9 +1,9 @@
 #include "ui/model/matrix_panels_view.h"
 
-#include <QHelpEvent>
+#include "ui/figures/figure_widget.h"
+
 #include <QMouseEvent>
 #include <QPainter>
-#include <QToolTip>
 
 namespace attn::ui {
 
@@ -53,28 +53,15 @@ QString MatrixPanelsView::describeAt(QPointF point) const
 
 bool MatrixPanelsView::event(QEvent* event)
 {
-    if (event->type() == QEvent::ToolTip) {
-        auto* help = static_cast<QHelpEvent*>(event);
-        const QString text = describeAt(help->pos());
-        if (text.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(help->globalPos(), text, this);
-        return true;
-    }
-    return QWidget::event(event);
+    return showFigureToolTip(*this, event, [this](QPointF at) { return describeAt(at); }) ||
+           QWidget::event(event);
 }
 
 void MatrixPanelsView::paintEvent(QPaintEvent*)
 {
     QPainter painter(this);
-    painter.fillRect(rect(), m_style.background);
-    if (!m_message.isEmpty() || m_panels.empty()) {
-        painter.setPen(m_style.mutedText);
-        painter.drawText(rect().adjusted(12, 12, -12, -12), Qt::AlignCenter | Qt::TextWordWrap,
-                         m_message);
+    if (!paintFigureBackground(painter, rect(), m_style, m_message) || m_panels.empty())
         return;
-    }
     m_geometry =
         paintMatrixPanels(painter, QRectF(rect()), m_panels, m_title, font(), m_style, false);
 }

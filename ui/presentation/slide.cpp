@@ -1,5 +1,7 @@
 #include "ui/presentation/slide.h"
 
+#include "ui/figures/heatmap_painter.h"
+
 #include <QAbstractTextDocumentLayout>
 #include <QPainter>
 #include <QTextDocument>
@@ -80,11 +82,8 @@ void paintSlide(QPainter& painter, const Slide& slide)
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing, false); // cells meet edge to edge
     painter.fillRect(QRectF(QPointF(0, 0), slide.size), slide.background);
-    for (const SlideCell& cell : slide.cells) {
-        painter.fillRect(cell.rect, cell.fill);
-        if (cell.hatched)
-            painter.fillRect(cell.rect, QBrush(QColor(0, 0, 0, 140), Qt::BDiagPattern));
-    }
+    for (const SlideCell& cell : slide.cells)
+        paint::fillCell(painter, cell.rect, cell.fill, cell.hatched);
     painter.setRenderHint(QPainter::Antialiasing, true);
     auto drawShape = [&](const SlideShape& shape) {
         painter.setBrush(shape.brush.alpha() ? QBrush(shape.brush) : Qt::NoBrush);

@@ -1,6 +1,6 @@
 #include "ui/seq2seq/output_types_figure.h"
 
-#include "ui/figures/colormap.h"
+#include "ui/figures/heatmap_painter.h"
 #include "ui/figures/painted_figure.h"
 
 #include <QCoreApplication>
@@ -35,12 +35,7 @@ void paintStrip(QPainter& p, const QRectF& r, const core::RowVector& values,
 {
     if (values.size() == 0)
         return;
-    const double w = r.width() / double(values.size());
-    for (Eigen::Index i = 0; i < values.size(); ++i) {
-        const double t = std::clamp((double(values(i)) + 1.0) / 2.0, 0.0, 1.0);
-        p.fillRect(QRectF(r.left() + double(i) * w, r.top(), w + 0.2, r.height()),
-                   colorAt(style.signedColormap, t));
-    }
+    paint::drawCellRow(p, r, values, style.signedColormap, -1.0, 1.0, 0.2);
     p.setPen(QPen(style.mutedText, 0.6 * style.lineScale));
     p.setBrush(Qt::NoBrush);
     p.drawRect(r);
