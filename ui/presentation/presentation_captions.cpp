@@ -283,6 +283,8 @@ QString caption(PresentationStep step, const core::Problem& p)
             text += QStringLiteral(" + …");
         return text;
     }
+    default: // the steps a scene adds: presentation_block_steps.cpp, presentation_mixing_steps.cpp
+        break;
     }
     return {};
 }

@@ -34,7 +34,8 @@ QByteArray presentationPdf(const core::AttentionResult& result, const DeckOption
         throw core::Error("cannot start the PDF");
     // The writer's page in its own pixels, for a layout made for `pixels`.
     const double scale = double(pdf.width()) / pixels.width();
-    for (int step = 1; step <= kPresentationSteps; ++step) {
+    const int steps = int(presentationSteps(options.extras.get()).size());
+    for (int step = 1; step <= steps; ++step) {
         if (step > 1)
             pdf.newPage();
         SlideOptions slide;
@@ -44,6 +45,7 @@ QByteArray presentationPdf(const core::AttentionResult& result, const DeckOption
         slide.key = options.key;
         slide.theme = options.theme;
         slide.weightScale = options.weightScale;
+        slide.extras = options.extras;
         painter.save();
         painter.scale(scale, scale);
         paintSlide(painter, buildSlide(result, slide, QSizeF(pixels)));

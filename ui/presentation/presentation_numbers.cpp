@@ -253,6 +253,8 @@ QString numbers(PresentationStep step, const core::AttentionResult& r, int hInde
                (p.weights->bo.size() ? QStringLiteral(" + <b>b</b>") + sup(it(QStringLiteral("O")))
                                      : QString()) +
                eq + vectorText(r.output, i, 6);
+    default: // the steps a scene adds: presentation_block_steps.cpp, presentation_mixing_steps.cpp
+        break;
     }
     return {};
 }

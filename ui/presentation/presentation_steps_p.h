@@ -10,8 +10,13 @@
 
 // The parts of presentation_steps.h, one file each: presentation_steps.cpp (the steps and the
 // public functions), presentation_math.cpp (typesetting and the equation's shared parts),
-// presentation_captions.cpp (each step's equation) and presentation_numbers.cpp (the equation
-// with the chosen cell's numbers).
+// presentation_captions.cpp (each step's equation), presentation_numbers.cpp (the equation
+// with the chosen cell's numbers), presentation_block_steps.cpp and
+// presentation_mixing_steps.cpp (the steps a scene adds, presentation_extras.h).
+namespace attn::ui {
+struct PresentationExtras;
+}
+
 namespace attn::ui::steps_detail {
 
 // tr() for the presentation's words (no QObject here): lupdate reads the context from it.
@@ -60,5 +65,17 @@ QString caption(PresentationStep step, const core::Problem& p);
 // ---- The equation with the chosen cell's numbers: presentation_numbers.cpp ---------------------
 
 QString numbers(PresentationStep step, const core::AttentionResult& r, int hIndex, int i, int j);
+
+// ---- A stacked scene's block: presentation_block_steps.cpp ------------------------------------
+
+QString blockCaption(PresentationStep step, const PresentationExtras& extras);
+QString blockNumbers(PresentationStep step, const PresentationExtras& extras, int query);
+
+// ---- Fixed against data-dependent mixing weights: presentation_mixing_steps.cpp ----------------
+
+QString mixingCaption(PresentationStep step, const core::Problem& p,
+                      const PresentationExtras& extras);
+QString mixingNumbers(PresentationStep step, const PresentationExtras& extras, int head, int query,
+                      int key);
 
 } // namespace attn::ui::steps_detail
