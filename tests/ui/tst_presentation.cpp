@@ -1078,6 +1078,40 @@ private slots:
                      QStringLiteral("Step %1 of %1 · %2").arg(count).arg(titles.back()));
     }
 
+    // From the window: example 26 opens on its Fixed weights tab, whose second sentence gives
+    // the presentation its mixing steps, on the screen and in the exported PDF.
+    void theWindowPresentsTheScenesSteps()
+    {
+        ui::ExplorerWindow window(std::make_unique<core::CpuBackend>(), QString());
+        window.resize(1024, 768);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.setScene(
+            core::loadScene(QStringLiteral(":/examples/26-fixed-vs-data-dependent-weights.json")),
+            QString());
+        QTRY_VERIFY_WITH_TIMEOUT(window.isUpToDate() && window.document()->result(), 10000);
+        window.togglePresentation();
+        QPointer<ui::PresentationWindow> presentation = window.presentation();
+        QVERIFY(presentation);
+        QCOMPARE(presentation->stepCount(), 16);
+        presentation->setStep(16);
+        QCOMPARE(presentation->stepKind(), ui::PresentationStep::MixingChanges);
+        QTRY_VERIFY(presentation->slide());
+        QVERIFY2(plain(presentation->numbers()).endsWith(QStringLiteral("attention 0.37")),
+                 qPrintable(plain(presentation->numbers())));
+        presentation->close();
+        QTRY_VERIFY(!presentation);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("talk.pdf"));
+        QVERIFY(window.exportPresentation(path));
+        QProcess info;
+        info.start(QStringLiteral("pdfinfo"), {path});
+        QVERIFY(info.waitForFinished(60000));
+        QVERIFY(QString::fromUtf8(info.readAllStandardOutput())
+                    .contains(QRegularExpression(QStringLiteral("Pages:\\s+16\\b"))));
+        window.document()->undoStack()->setClean();
+    }
+
     // The PDF has the scene's steps as pages, their text as text.
     void thePdfHasTheStackedBlocksSteps()
     {
