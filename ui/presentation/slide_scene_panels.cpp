@@ -89,14 +89,10 @@ std::vector<MatrixPanel> SlideBuilder::scenePanels()
         e.mixing[std::size_t(std::clamp(head, 0, int(e.mixing.size()) - 1))];
     auto mixingPanel = [&](const QString& name, const QString& title, const Matrix& matrix,
                            const QStringList& tokens, bool weights) {
-        MatrixPanel panel;
-        panel.name = name;
-        panel.title = title;
-        panel.matrix = &matrix;
+        // Positions by positions, as a head's weights, with the sentence's own tokens.
+        MatrixPanel panel = squarePanel(name, title, matrix, head, false, {}, false);
         panel.rowLabels = tokens;
         panel.columnLabels = tokens;
-        panel.keyColumns = true;
-        panel.head = head;
         panel.weights = weights;
         return panel;
     };
