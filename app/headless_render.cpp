@@ -12,6 +12,7 @@
 #include "ui/figures/legible_text.h"
 #include "ui/figures/stage_export.h"
 #include "ui/presentation/presentation_export.h"
+#include "ui/presentation/presentation_extras.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -277,6 +278,10 @@ int runHeadless(const CommandLine& commandLine)
                              ? ui::PresentationTheme::Dark
                              : ui::PresentationTheme::Light;
             deck.weightScale = spec.weightScale;
+            deck.extras = ui::presentationExtras(scene); // a stacked block's, the mixing weights'
+            if (deck.extras && !deck.extras->leftOut.isEmpty())
+                printLine(stderr, QStringLiteral("warning: --export-presentation leaves out ") +
+                                      deck.extras->leftOut);
             outputs.emplace_back(commandLine.presentationPath, ui::presentationPdf(*full, deck));
         }
         if (!commandLine.matrixPath.isEmpty()) {

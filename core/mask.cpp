@@ -51,4 +51,24 @@ void Mask::fillRow(int query, std::uint8_t* masked) const
             masked[cell->second] = 1;
 }
 
+MaskRules maskRulesAt(const MaskSpec& spec, const std::vector<bool>& keyIsPadding, int queries,
+                      int keys, int query, int key)
+{
+    auto alone = [&](auto enable) {
+        MaskSpec only;
+        only.padding = false;
+        enable(only);
+        return Mask(only, keyIsPadding, queries, keys).isMasked(query, key);
+    };
+    MaskRules rules;
+    rules.causal = alone([&](MaskSpec& s) { s.causal = spec.causal; });
+    rules.window = alone([&](MaskSpec& s) {
+        s.window = spec.window;
+        s.windowCausal = spec.windowCausal;
+    });
+    rules.padding = alone([&](MaskSpec& s) { s.padding = spec.padding; });
+    rules.custom = alone([&](MaskSpec& s) { s.customCells = spec.customCells; });
+    return rules;
+}
+
 } // namespace attn::core

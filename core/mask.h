@@ -35,4 +35,16 @@ private:
     int m_keys;
 };
 
+// Which of `spec`'s rules mask cell (query, key), each asked on its own (a cell may be masked
+// by several): why a cell is masked, in the views' tooltips and the presentation's numbers.
+struct MaskRules
+{
+    bool causal = false;
+    bool window = false;
+    bool padding = false;
+    bool custom = false;
+};
+MaskRules maskRulesAt(const MaskSpec& spec, const std::vector<bool>& keyIsPadding, int queries,
+                      int keys, int query, int key);
+
 } // namespace attn::core

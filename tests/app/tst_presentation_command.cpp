@@ -11,6 +11,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 using namespace attn;
@@ -92,6 +93,46 @@ private slots:
         const int lightness = QColor(image.pixel(1, 1)).lightness();
         QVERIFY2(theme == QLatin1String("dark") ? lightness < 60 : lightness > 200,
                  qPrintable(QString::number(lightness)));
+    }
+
+    // Examples 25 and 26 present their concept after attention's twelve steps: a stacked
+    // block (pages 13-16) and the fixed against data-dependent mixing weights.
+    void examplesPresentTheirConceptsSteps_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("page13");
+        QTest::addColumn<QString>("page16");
+        QTest::newRow("25") << "25-stacked-blocks.json"
+                            << "Add & Norm"
+                            << "block 2's input";
+        QTest::newRow("26") << "26-fixed-vs-data-dependent-weights.json"
+                            << "Fixed weights: fully connected"
+                            << "attention 0.37";
+    }
+
+    void examplesPresentTheirConceptsSteps()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, page13);
+        QFETCH(QString, page16);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("deck.pdf"));
+        const test::Run run = explorer({QStringLiteral(ATTN_RESOURCES_DIR "/examples/") + file,
+                                        QStringLiteral("--export-presentation"), path});
+        QVERIFY2(run.code == 0, qPrintable(run.err));
+        QVERIFY2(tool(QStringLiteral("pdfinfo"), {path})
+                     .contains(QRegularExpression(QStringLiteral("Pages:\\s+16\\b"))),
+                 qPrintable(tool(QStringLiteral("pdfinfo"), {path})));
+        for (const auto& [page, expected] : {std::pair{13, page13}, std::pair{16, page16}}) {
+            const QString p = QString::number(page);
+            const QString text =
+                tool(QStringLiteral("pdftotext"),
+                     {QStringLiteral("-f"), p, QStringLiteral("-l"), p, path, QStringLiteral("-")})
+                    .replace(QLatin1Char('\n'), QLatin1Char(' '));
+            QVERIFY2(text.contains(QStringLiteral("Step %1 of 16").arg(page)) &&
+                         text.contains(expected),
+                     qPrintable(text.left(300)));
+        }
     }
 
     void badPresentationArgumentsAreRefused()

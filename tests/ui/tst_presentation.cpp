@@ -7,6 +7,7 @@
 #include "ui/export/export_dialog.h"
 #include "ui/figures/figure_builder.h"
 #include "ui/presentation/presentation_export.h"
+#include "ui/presentation/presentation_extras.h"
 #include "ui/presentation/presentation_steps.h"
 #include "ui/presentation/presentation_window.h"
 #include "ui/presentation/slide_builder.h"
@@ -172,6 +173,69 @@ void verifyEveryLabel(const ui::Slide& slide, const core::AttentionResult& resul
             check(columns, keys, panel.name + QStringLiteral(" columns"));
     }
     QVERIFY2(any, qPrintable(QStringLiteral("step %1: no labels").arg(step)));
+}
+
+// The numbers a slide writes in row `row` of its first panel named `name`, left to right.
+QStringList cellTexts(const ui::Slide& slide, const QString& name, int row)
+{
+    int panel = -1;
+    for (int k = 0; k < int(slide.panels.size()) && panel < 0; ++k)
+        if (slide.panels[std::size_t(k)].name == name)
+            panel = k;
+    QStringList out;
+    for (const ui::SlideText* t : slide.textsOf(Role::Value))
+        if (t->panel == panel && t->index == row)
+            out.append(t->text);
+    return out;
+}
+
+// Two tokens through two blocks, every number worked by hand (d_model 2, post-norm, eps
+// 1e-5). W^Q = W^K = 0: every score 0, each weight 1/2, so MHA(X) = mean of the rows of
+// X W^V W^O = (2, 2) with a = (3, 1), b = (1, 3). X + MHA = (5, 3; 3, 5): mean 4, variance 1,
+// H = (1, -1; -1, 1) (a layer norm of a 2-vector is always +-1). H W1 = (1, -2; -1, 2), ReLU
+// (1, 0; 0, 2), times W2 = diag(2, 1) plus b2 = (0, 1): FFN(H) = (2, 1; 0, 3). H + FFN =
+// (3, 0; -1, 4): means 1.5, variances 2.25 and 6.25, Y = (1, -1; -1, 1), block 2's X.
+core::Scene twoBlocksByHand()
+{
+    return core::sceneFromJson(R"({"format": "attention-explorer-scene", "version": 1,
+        "text": "a b", "embedding": {"kind": "table", "table": {"a": [3, 1], "b": [1, 3]}},
+        "positional": {"kind": "none"}, "model": {"d_model": 2, "heads": 1, "d_k": 2, "d_v": 2},
+        "heads": [{"W_q": [[0, 0], [0, 0]], "W_k": [[0, 0], [0, 0]], "W_v": [[1, 0], [0, 1]]}],
+        "W_o": [[1, 0], [0, 1]],
+        "layers": [{"d_ff": 2, "W_1": [[1, -1], [0, 1]], "b_1": [0, 0],
+                    "W_2": [[2, 0], [0, 1]], "b_2": [0, 1]}, {"d_ff": 2}]})");
+}
+
+// Fixed against data-dependent weights by hand: "the cat sat" -> "the dog sat" with the
+// dot-product score, W^Q = W^K = I and the = (0, 1), cat = (1, 0), sat = (0, 1), dog = (2, 0).
+// Row 2 ("cat") scores (0, 1, 0): weights (1, e, 1) / (2 + e) = (.21, .58, .21); "dog" scores
+// (0, 4, 0): (1, e^4, 1) / (2 + e^4) = (.02, .96, .02). Rows 1 and 3 score "dog" as they
+// scored "cat" (0): unchanged. The largest change is e^4 / (2 + e^4) - e / (2 + e) = 0.389.
+core::Scene mixingByHand()
+{
+    return core::sceneFromJson(R"({"format": "attention-explorer-scene", "version": 1,
+        "text": "the cat sat", "embedding": {"kind": "table", "table":
+            {"the": [0, 1], "cat": [1, 0], "sat": [0, 1], "dog": [2, 0]}},
+        "positional": {"kind": "none"}, "model": {"d_model": 2, "heads": 1, "d_k": 2, "d_v": 2},
+        "heads": [{"W_q": [[1, 0], [0, 1]], "W_k": [[1, 0], [0, 1]], "W_v": [[1, 0], [0, 1]]}],
+        "attention": {"score": "dot"}, "view": {"view": "mixing:the dog sat"}})");
+}
+
+ui::Slide sceneSlide(const core::AttentionResult& result,
+                     std::shared_ptr<const ui::PresentationExtras> extras, int step,
+                     QSizeF size = QSizeF(1920, 1080), int query = -1, int key = -1)
+{
+    ui::SlideOptions options;
+    options.step = step;
+    options.query = query;
+    options.key = key;
+    options.extras = std::move(extras);
+    return ui::buildSlide(result, options, size);
+}
+
+QString headerOf(const ui::Slide& slide)
+{
+    return slide.textsOf(Role::Header).front()->text;
 }
 
 } // namespace
@@ -832,6 +896,251 @@ private slots:
                 colours.size() >= 12,
                 qPrintable(QStringLiteral("page %1: %2 colours").arg(page).arg(colours.size())));
         }
+    }
+
+    // A stacked scene's block after its attention: Add & Norm, the feed-forward layer, Add &
+    // Norm again, and its output as block 2's input, with the numbers worked by hand.
+    void aStackedBlockIsFourMoreStepsWorkedByHand()
+    {
+        const core::Scene scene = twoBlocksByHand();
+        const auto result = compute(scene);
+        const auto extras = ui::presentationExtras(scene);
+        QVERIFY(extras && extras->stacked());
+        QCOMPARE(ui::presentationSteps(extras.get()).size(), std::size_t(16));
+        auto numbers = [&](ui::PresentationStep step, int query) {
+            return plain(ui::presentationNumbers(int(step), *result, 0, query, 0, extras.get()));
+        };
+        auto caption = [&](ui::PresentationStep step) {
+            return plain(ui::presentationCaption(int(step), *result->problem, extras.get()));
+        };
+        using S = ui::PresentationStep;
+        const QString addNorm1 = numbers(S::AddNorm, 0);
+        QVERIFY2(addNorm1 == QStringLiteral("h1 = LN(x1 + a1) = LN((5, 3)):    μ = 4, σ2 = 1    "
+                                            "h1 = (1, −1)"),
+                 qPrintable(addNorm1));
+        QVERIFY2(numbers(S::AddNorm, 1).contains(QStringLiteral("LN((3, 5))")) &&
+                     numbers(S::AddNorm, 1).endsWith(QStringLiteral("h2 = (−1, 1)")),
+                 qPrintable(numbers(S::AddNorm, 1)));
+        QVERIFY2(numbers(S::FeedForward, 0).endsWith(QStringLiteral("= (1, 0)W2 + b2 = (2, 1)")),
+                 qPrintable(numbers(S::FeedForward, 0)));
+        QVERIFY2(numbers(S::FeedForward, 1).endsWith(QStringLiteral("= (0, 2)W2 + b2 = (0, 3)")),
+                 qPrintable(numbers(S::FeedForward, 1)));
+        const QString addNorm2 = numbers(S::AddNormOutput, 1);
+        QVERIFY2(addNorm2.contains(QStringLiteral("LN((−1, 4))")) &&
+                     addNorm2.contains(QStringLiteral("μ = 1.5, σ2 = 6.25")) &&
+                     addNorm2.endsWith(QStringLiteral("y2 = (−1, 1)")),
+                 qPrintable(addNorm2));
+        QVERIFY2(numbers(S::AddNormOutput, 0).contains(QStringLiteral("μ = 1.5, σ2 = 2.25")),
+                 qPrintable(numbers(S::AddNormOutput, 0)));
+        const QString next = numbers(S::NextBlock, 0);
+        QVERIFY2(next.startsWith(QStringLiteral("x1(2) = y1(1) = (1, −1)")) &&
+                     next.endsWith(QStringLiteral("largest difference of the two: 0")),
+                 qPrintable(next));
+        // The block's formula, with the scene's widths and epsilon.
+        QVERIFY2(caption(S::AddNorm).startsWith(QStringLiteral("H = LN(X + MHA(X))")) &&
+                     caption(S::AddNorm).contains(QStringLiteral("ε = 10−5")),
+                 qPrintable(caption(S::AddNorm)));
+        QVERIFY2(caption(S::FeedForward).contains(QStringLiteral("dmodel = 2 → dff = 2 → 2")),
+                 qPrintable(caption(S::FeedForward)));
+        QVERIFY2(caption(S::AddNormOutput)
+                     .endsWith(QStringLiteral("(block 1: H = LN(X + MHA(X)), Y = LN(H + FFN(H)))")),
+                 qPrintable(caption(S::AddNormOutput)));
+        // The slides' cells: X + MHA(X), H, FFN(H), Y and block 2's X as worked out above.
+        const int first = ui::kPresentationSteps + 1;
+        const ui::Slide norm = sceneSlide(*result, extras, first, QSizeF(1280, 720), 1);
+        QCOMPARE(headerOf(norm), QStringLiteral("Step 13 of 16 · Add & Norm"));
+        QCOMPARE(cellTexts(norm, QStringLiteral("X + MHA"), 0),
+                 QStringList({QStringLiteral("5"), QStringLiteral("3")}));
+        QCOMPARE(cellTexts(norm, QStringLiteral("H"), 1),
+                 QStringList({QStringLiteral("−1"), QStringLiteral("1")}));
+        const ui::Slide ffn = sceneSlide(*result, extras, first + 1, QSizeF(1024, 768));
+        QCOMPARE(cellTexts(ffn, QStringLiteral("hidden"), 1),
+                 QStringList({QStringLiteral("0"), QStringLiteral("2")}));
+        QCOMPARE(cellTexts(ffn, QStringLiteral("FFN"), 0),
+                 QStringList({QStringLiteral("2"), QStringLiteral("1")}));
+        const ui::Slide out = sceneSlide(*result, extras, first + 3, QSizeF(1024, 768));
+        QCOMPARE(headerOf(out), QStringLiteral("Step 16 of 16 · The block's output"));
+        QCOMPARE(cellTexts(out, QStringLiteral("next X"), 0),
+                 QStringList({QStringLiteral("1"), QStringLiteral("−1")}));
+        QCOMPARE(out.panels.back().name, QStringLiteral("next weights"));
+    }
+
+    // The fully connected layer's and the convolution's weights stay when a word changes;
+    // attention's move (the numbers by hand above mixingByHand).
+    void theMixingStepsShowWhatMovesWorkedByHand()
+    {
+        const core::Scene scene = mixingByHand();
+        const auto result = compute(scene);
+        const auto extras = ui::presentationExtras(scene);
+        QVERIFY(extras && extras->mixes() && !extras->stacked());
+        QCOMPARE(ui::presentationSteps(extras.get()).size(), std::size_t(16));
+        using S = ui::PresentationStep;
+        auto numbers = [&](S step, int i, int j) {
+            return plain(ui::presentationNumbers(int(step), *result, 0, i, j, extras.get()));
+        };
+        QCOMPARE(numbers(S::MixingAttention, 1, 1),
+                 QStringLiteral("α2,2 = 0.58 before, 0.96 after    largest change in the matrix: "
+                                "0.39"));
+        QVERIFY2(numbers(S::MixingConvolution, 1, 0)
+                         .startsWith(QStringLiteral("M2,1 = 0.25 before, 0.25 after")) &&
+                     numbers(S::MixingConvolution, 1, 0).endsWith(QStringLiteral(": 0")),
+                 qPrintable(numbers(S::MixingConvolution, 1, 0)));
+        QVERIFY2(numbers(S::MixingFullyConnected, 0, 2).endsWith(QStringLiteral(": 0")),
+                 qPrintable(numbers(S::MixingFullyConnected, 0, 2)));
+        QCOMPARE(numbers(S::MixingChanges, 0, 0),
+                 QStringLiteral("largest change: fully connected 0, convolution 0, attention "
+                                "0.39"));
+        QVERIFY2(
+            plain(ui::presentationCaption(int(S::MixingChanges), *result->problem, extras.get()))
+                .startsWith(QStringLiteral("“the cat sat” → “the dog sat”")),
+            qPrintable(plain(
+                ui::presentationCaption(int(S::MixingChanges), *result->problem, extras.get()))));
+        // On the slides: the convolution's window, the fully connected matrix unchanged,
+        // attention's row 2 before and after, the new word labelled.
+        const int first = ui::kPresentationSteps + 1;
+        const ui::Slide conv = sceneSlide(*result, extras, first + 1, QSizeF(1024, 768));
+        QCOMPARE(
+            cellTexts(conv, QStringLiteral("before"), 1),
+            QStringList({QStringLiteral(".25"), QStringLiteral(".50"), QStringLiteral(".25")}));
+        QCOMPARE(
+            cellTexts(conv, QStringLiteral("before"), 0),
+            QStringList({QStringLiteral(".50"), QStringLiteral(".25"), QStringLiteral(".00")}));
+        const ui::Slide fc = sceneSlide(*result, extras, first, QSizeF(1280, 720));
+        QCOMPARE(headerOf(fc), QStringLiteral("Step 13 of 16 · Fixed weights: fully connected"));
+        for (int row = 0; row < 3; ++row) {
+            QCOMPARE(cellTexts(fc, QStringLiteral("before"), row),
+                     cellTexts(fc, QStringLiteral("after"), row));
+            QCOMPARE(cellTexts(fc, QStringLiteral("change"), row),
+                     QStringList(3, QStringLiteral("0")));
+        }
+        const ui::Slide attention = sceneSlide(*result, extras, first + 2, QSizeF(1280, 720));
+        QCOMPARE(
+            cellTexts(attention, QStringLiteral("before"), 1),
+            QStringList({QStringLiteral(".21"), QStringLiteral(".58"), QStringLiteral(".21")}));
+        QCOMPARE(
+            cellTexts(attention, QStringLiteral("after"), 1),
+            QStringList({QStringLiteral(".02"), QStringLiteral(".96"), QStringLiteral(".02")}));
+        QCOMPARE(cellTexts(attention, QStringLiteral("after"), 0),
+                 cellTexts(attention, QStringLiteral("before"), 0));
+        bool dog = false;
+        for (const ui::SlideText* t : attention.textsOf(Role::Label))
+            dog = dog || t->text == QLatin1String("dog");
+        QVERIFY(dog);
+    }
+
+    // Examples 25 and 26 present their concept after attention's twelve steps; a scene of one
+    // layer without a second sentence has the twelve alone.
+    void theExamplesStepsAndTitles_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QStringList>("titles"); // steps 13 to 16
+        QTest::newRow("25") << "25-stacked-blocks.json"
+                            << QStringList{"Add & Norm", "Feed-forward", "Add & Norm, again",
+                                           "The block's output"};
+        QTest::newRow("26") << "26-fixed-vs-data-dependent-weights.json"
+                            << QStringList{"Fixed weights: fully connected",
+                                           "Fixed window: convolution",
+                                           "Weights from the words: attention",
+                                           "What moves when a word changes"};
+        QTest::newRow("02") << "02-student-scholarship.json" << QStringList();
+    }
+
+    void theExamplesStepsAndTitles()
+    {
+        QFETCH(QString, file);
+        QFETCH(QStringList, titles);
+        const core::Scene scene = core::loadScene(QStringLiteral(":/examples/") + file);
+        const auto result = compute(scene);
+        const auto extras = ui::presentationExtras(scene);
+        QCOMPARE(extras != nullptr, !titles.isEmpty());
+        const int count = 12 + int(titles.size());
+        QCOMPARE(int(ui::presentationSteps(extras.get()).size()), count);
+        for (int k = 0; k < int(titles.size()); ++k) {
+            const ui::Slide slide = sceneSlide(*result, extras, 13 + k, QSizeF(1024, 768));
+            QCOMPARE(headerOf(slide),
+                     QStringLiteral("Step %1 of %2 · %3").arg(13 + k).arg(count).arg(titles[k]));
+            QVERIFY(!slide.panels.empty());
+            QVERIFY(!slide.textsOf(Role::Numbers).empty());
+            // Every panel's rows named by the tokens.
+            for (int p = 0; p < int(slide.panels.size()); ++p)
+                QVERIFY2(!labels(slide, p, false).empty() || p > 0,
+                         qPrintable(slide.panels[std::size_t(p)].name));
+        }
+        auto window = open(result);
+        QVERIFY(window);
+        window->setExtras(extras);
+        QCOMPARE(window->stepCount(), count);
+        QTest::keyClick(window.get(), Qt::Key_End);
+        QCOMPARE(window->step(), count);
+        QTRY_VERIFY(window->slide());
+        if (!titles.isEmpty())
+            QCOMPARE(headerOf(*window->slide()),
+                     QStringLiteral("Step %1 of %1 · %2").arg(count).arg(titles.back()));
+    }
+
+    // From the window: example 26 opens on its Fixed weights tab, whose second sentence gives
+    // the presentation its mixing steps, on the screen and in the exported PDF.
+    void theWindowPresentsTheScenesSteps()
+    {
+        ui::ExplorerWindow window(std::make_unique<core::CpuBackend>(), QString());
+        window.resize(1024, 768);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.setScene(
+            core::loadScene(QStringLiteral(":/examples/26-fixed-vs-data-dependent-weights.json")),
+            QString());
+        QTRY_VERIFY_WITH_TIMEOUT(window.isUpToDate() && window.document()->result(), 10000);
+        window.togglePresentation();
+        QPointer<ui::PresentationWindow> presentation = window.presentation();
+        QVERIFY(presentation);
+        QCOMPARE(presentation->stepCount(), 16);
+        presentation->setStep(16);
+        QCOMPARE(presentation->stepKind(), ui::PresentationStep::MixingChanges);
+        QTRY_VERIFY(presentation->slide());
+        QVERIFY2(plain(presentation->numbers()).endsWith(QStringLiteral("attention 0.37")),
+                 qPrintable(plain(presentation->numbers())));
+        presentation->close();
+        QTRY_VERIFY(!presentation);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("talk.pdf"));
+        QVERIFY(window.exportPresentation(path));
+        QProcess info;
+        info.start(QStringLiteral("pdfinfo"), {path});
+        QVERIFY(info.waitForFinished(60000));
+        QVERIFY(QString::fromUtf8(info.readAllStandardOutput())
+                    .contains(QRegularExpression(QStringLiteral("Pages:\\s+16\\b"))));
+        window.document()->undoStack()->setClean();
+    }
+
+    // The PDF has the scene's steps as pages, their text as text.
+    void thePdfHasTheStackedBlocksSteps()
+    {
+        const core::Scene scene =
+            core::loadScene(QStringLiteral(":/examples/25-stacked-blocks.json"));
+        const auto result = compute(scene);
+        ui::DeckOptions deck;
+        deck.extras = ui::presentationExtras(scene);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("blocks.pdf"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(ui::presentationPdf(*result, deck));
+        file.close();
+        QProcess info;
+        info.start(QStringLiteral("pdfinfo"), {path});
+        QVERIFY(info.waitForFinished(60000));
+        QVERIFY(QString::fromUtf8(info.readAllStandardOutput())
+                    .contains(QRegularExpression(QStringLiteral("Pages:\\s+16\\b"))));
+        QProcess text;
+        text.start(QStringLiteral("pdftotext"),
+                   {QStringLiteral("-f"), QStringLiteral("13"), QStringLiteral("-l"),
+                    QStringLiteral("13"), path, QStringLiteral("-")});
+        QVERIFY(text.waitForFinished(60000));
+        const QString page = QString::fromUtf8(text.readAllStandardOutput());
+        QVERIFY2(page.contains(QStringLiteral("Step 13 of 16")) &&
+                     page.contains(QStringLiteral("Add & Norm")) &&
+                     page.contains(QStringLiteral("LN(X + MHA(X))")),
+                 qPrintable(page.left(300)));
     }
 
     // From the window: F11 presents; leaving gives the keys back (Ctrl+E works at once);

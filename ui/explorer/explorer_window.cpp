@@ -23,6 +23,7 @@
 #include "ui/export/export_dialog.h"
 #include "ui/figures/colormap.h"
 #include "ui/presentation/presentation_export.h"
+#include "ui/presentation/presentation_extras.h"
 #include "ui/presentation/presentation_window.h"
 #include "ui/views/head_view_tabs.h"
 #include "ui/views/heatmap_view.h"
@@ -637,8 +638,10 @@ void ExplorerWindow::showResult()
     m_schedule->updateStale();
     if (m_exportDialog)
         m_exportDialog->setSource(exportSource());
-    if (m_presentation)
+    if (m_presentation) {
         m_presentation->setResult(result);
+        m_presentation->setExtras(presentationExtras(m_document.scene(), m_mixingPage->viewName()));
+    }
     emit resultShown();
 }
 
@@ -1141,6 +1144,7 @@ void ExplorerWindow::togglePresentation()
     m_presentation->setAttribute(Qt::WA_DeleteOnClose);
     m_presentation->setHead(std::max(0, selectedHead()));
     m_presentation->setWeightScale(figureSpec(FigureView::Head).weightScale);
+    m_presentation->setExtras(presentationExtras(m_document.scene(), m_mixingPage->viewName()));
     if (m_document.scene().view.theme == QLatin1String("dark"))
         m_presentation->setTheme(PresentationTheme::Dark);
     m_presentation->showOver(*this, m_tabs->currentWidget());
@@ -1159,6 +1163,7 @@ bool ExplorerWindow::exportPresentation(const QString& path)
     deck.theme = m_document.scene().view.theme == QLatin1String("dark") ? PresentationTheme::Dark
                                                                         : PresentationTheme::Light;
     deck.weightScale = figureSpec(FigureView::Head).weightScale;
+    deck.extras = presentationExtras(m_document.scene(), m_mixingPage->viewName());
     if (m_presentation) { // what is on the screen: its head, theme and chosen cell
         deck.head = m_presentation->head();
         deck.theme = m_presentation->theme();

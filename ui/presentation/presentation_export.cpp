@@ -15,8 +15,8 @@ QByteArray presentationPdf(const core::AttentionResult& result, const DeckOption
     // 144 DPI: a 1920-pixel-wide layout is a 13.33-inch page, and one layout pixel is one
     // device pixel of the writer.
     constexpr double kDpi = 144.0;
-    return writePdfPages(pixels, kDpi, kPresentationSteps,
-                         QStringLiteral("Attention, step by step"),
+    const int steps = int(presentationSteps(options.extras.get()).size());
+    return writePdfPages(pixels, kDpi, steps, QStringLiteral("Attention, step by step"),
                          [&](QPainter& painter, int page) {
                              SlideOptions slide;
                              slide.step = page + 1;
@@ -25,6 +25,7 @@ QByteArray presentationPdf(const core::AttentionResult& result, const DeckOption
                              slide.key = options.key;
                              slide.theme = options.theme;
                              slide.weightScale = options.weightScale;
+                             slide.extras = options.extras;
                              paintSlide(painter, buildSlide(result, slide, QSizeF(pixels)));
                          });
 }

@@ -20,6 +20,7 @@ struct DeckOptions
     int key = -1;
     PresentationTheme theme = PresentationTheme::Light;
     WeightScale weightScale = WeightScale::Fixed;
+    std::shared_ptr<const PresentationExtras> extras; // the scene's steps after attention's
     // Laid out as a 1920 x 1080 screen; the page is 16:9, 960 x 540 points (13.33 x 7.5 in,
     // the widescreen slide size).
     QSize pixels{1920, 1080};

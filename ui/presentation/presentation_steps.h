@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QString>
+#include <vector>
 
 namespace attn::core {
 struct AttentionResult;
@@ -24,21 +25,39 @@ enum class PresentationStep {
     Heads,       // every head's weights
     Concat,      // the heads' outputs side by side
     Output,      // times W^O
+    // A stacked scene's block around its attention (Vaswani et al. 2017, Fig. 1):
+    AddNorm,       // H = LN(X + MultiHead(X))
+    FeedForward,   // FFN(H) = max(0, H W_1 + b_1) W_2 + b_2, each row alone
+    AddNormOutput, // Y = LN(H + FFN(H))
+    NextBlock,     // Y is the next block's X
+    // Fixed against data-dependent mixing weights, with one word changed (seeds 001, 004):
+    MixingFullyConnected, // a fully connected layer over the positions
+    MixingConvolution,    // a convolution's window
+    MixingAttention,      // attention's weights
+    MixingChanges,        // what moved
 };
-constexpr int kPresentationSteps = 12;
+constexpr int kPresentationSteps = 12; // the steps of attention, which every presentation has
+constexpr int kLastPresentationStep = int(PresentationStep::MixingChanges);
 
-// "Scores"; empty outside 1 to kPresentationSteps.
+struct PresentationExtras; // presentation_extras.h
+
+// The steps of a presentation in order: the twelve of attention, then those of `extras`
+// (null: none): a stacked scene's block, then the mixing weights.
+std::vector<PresentationStep> presentationSteps(const PresentationExtras* extras);
+
+// "Scores"; empty outside 1 to kLastPresentationStep.
 QString presentationStepName(int step);
 
 // The step's equation as `problem` computes it (its score, scaling, mask and
 // normalization), one line of rich text for a QLabel: <i>, <b>, <sub>, <sup> and the real
-// symbols (α, √, ∑, −, ×).
-QString presentationCaption(int step, const core::Problem& problem);
+// symbols (α, √, ∑, −, ×). A step of `extras` (from 13) is empty without them.
+QString presentationCaption(int step, const core::Problem& problem,
+                            const PresentationExtras* extras = nullptr);
 
 // The step's equation for one cell, with the numbers of `head`, query i and key j put in:
 // "e<sub>2,11</sub> = q<sub>2</sub> · k<sub>11</sub> = 3 × 3 + 0 × 0 + … = 9". Rich text as
 // presentationCaption's. Indices are shown from 1, as people count tokens.
 QString presentationNumbers(int step, const core::AttentionResult& result, int head, int query,
-                            int key);
+                            int key, const PresentationExtras* extras = nullptr);
 
 } // namespace attn::ui

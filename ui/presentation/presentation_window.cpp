@@ -108,7 +108,13 @@ void PresentationWindow::showOver(QWidget& window, QWidget* fallback)
 
 int PresentationWindow::stepCount() const
 {
-    return kPresentationSteps;
+    return int(presentationSteps(m_extras.get()).size());
+}
+
+PresentationStep PresentationWindow::stepKind() const
+{
+    const std::vector<PresentationStep> steps = presentationSteps(m_extras.get());
+    return steps[std::size_t(std::clamp(m_step, 1, int(steps.size())) - 1)];
 }
 
 QString PresentationWindow::stepName(int step)
@@ -118,14 +124,15 @@ QString PresentationWindow::stepName(int step)
 
 QString PresentationWindow::caption() const
 {
-    return m_result ? presentationCaption(m_step, *m_result->problem) : QString();
+    return m_result ? presentationCaption(int(stepKind()), *m_result->problem, m_extras.get())
+                    : QString();
 }
 
 QString PresentationWindow::numbers() const
 {
     if (!m_result || !m_slide)
         return {};
-    return presentationNumbers(m_step, *m_result, m_head, m_query, m_key);
+    return presentationNumbers(int(stepKind()), *m_result, m_head, m_query, m_key, m_extras.get());
 }
 
 QWidget* PresentationWindow::controls() const
@@ -149,6 +156,14 @@ void PresentationWindow::setResult(std::shared_ptr<const core::AttentionResult> 
     }
     m_rebuild
         .schedule(); // a slider dragged in the explorer sends results faster than slides are drawn
+}
+
+void PresentationWindow::setExtras(std::shared_ptr<const PresentationExtras> extras)
+{
+    m_extras = std::move(extras);
+    m_step = std::clamp(m_step, 1, stepCount());
+    updateControls();
+    m_rebuild.schedule();
 }
 
 void PresentationWindow::setHead(int head)
@@ -366,6 +381,7 @@ void PresentationWindow::rebuild()
         options.key = m_key;
         options.theme = m_theme;
         options.weightScale = m_weightScale;
+        options.extras = m_extras;
         m_slide = buildSlide(*m_result, options, QSizeF(size()));
         m_message.clear();
     } catch (const std::exception& error) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ui/figures/figure_spec.h"
+#include "ui/presentation/presentation_steps.h"
 #include "ui/presentation/presentation_theme.h"
 #include "ui/presentation/slide.h"
 #include "ui/widgets/deferred_call.h"
@@ -43,10 +44,15 @@ public:
     void setTheme(PresentationTheme theme);
     PresentationTheme theme() const { return m_theme; }
     void setWeightScale(WeightScale scale);
+    // The steps the scene adds after attention's twelve (presentation_extras.h); null: none.
+    void setExtras(std::shared_ptr<const PresentationExtras> extras);
+    const PresentationExtras* extras() const { return m_extras.get(); }
 
     int step() const { return m_step; }
     int stepCount() const;
     void setStep(int step); // clamped to 1 .. stepCount()
+    // What step `step()` shows: from 13 on, one of the scene's.
+    PresentationStep stepKind() const;
     static QString stepName(int step);
 
     // The chosen cell: query row i and key column j, from 0 (clamped to the tokens).
@@ -103,6 +109,7 @@ private:
     void hover(QPointF pixel);
 
     std::shared_ptr<const core::AttentionResult> m_result;
+    std::shared_ptr<const PresentationExtras> m_extras;
     std::optional<Slide> m_slide;
     QString m_message;
     int m_step = 1;

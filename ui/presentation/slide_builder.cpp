@@ -28,8 +28,8 @@ QRectF SlideBuilder::layoutFrame()
     addText(SlideText::Role::Header,
             Words::tr("Step %1 of %2 · %3")
                 .arg(o.step)
-                .arg(kPresentationSteps)
-                .arg(presentationStepName(o.step)),
+                .arg(stepCount)
+                .arg(presentationStepName(int(kind))),
             header, style.mutedText, QRectF(m, y, width * 0.5, headerHeight),
             Qt::AlignLeft | Qt::AlignVCenter);
     QString settings = FigureBuilder::settingsSummary(p);
@@ -42,9 +42,10 @@ QRectF SlideBuilder::layoutFrame()
     y += headerHeight + 4 * s;
     // The equation, large; then the same with the chosen cell's numbers.
     for (const auto& [role, html, pixels] :
-         {std::tuple{SlideText::Role::Caption, presentationCaption(o.step, p), 40.0},
-          std::tuple{SlideText::Role::Numbers, presentationNumbers(o.step, r, head, query, key),
-                     32.0}}) {
+         {std::tuple{SlideText::Role::Caption, presentationCaption(int(kind), p, o.extras.get()),
+                     40.0},
+          std::tuple{SlideText::Role::Numbers,
+                     presentationNumbers(int(kind), r, head, query, key, o.extras.get()), 32.0}}) {
         if (html.isEmpty())
             continue;
         QFont font;
@@ -126,7 +127,7 @@ std::vector<MatrixPanel> SlideBuilder::panelsOfStep()
     const QString fill =
         p.fill == core::MaskFill::NegativeInfinity ? QStringLiteral("−∞") : QStringLiteral("−9e15");
     std::vector<MatrixPanel> panels;
-    switch (PresentationStep(o.step)) {
+    switch (kind) {
     case S::Embeddings:
         m_positions = p.queryPositionOrZeros();
         panels.push_back(signedPanel(QStringLiteral("E"), Words::tr("E  (embeddings)"),
@@ -204,6 +205,8 @@ std::vector<MatrixPanel> SlideBuilder::panelsOfStep()
     case S::Tokens:
     case S::QueryFocus:
         break;
+    default: // a stacked block's and the mixing weights' (slide_scene_panels.cpp)
+        return scenePanels();
     }
     return panels;
 }
@@ -215,7 +218,7 @@ Slide SlideBuilder::build()
     const QRectF body = layoutFrame();
     const std::size_t texts = m_slide.texts.size();
     auto layoutBody = [&](QRectF area) {
-        switch (PresentationStep(o.step)) {
+        switch (kind) {
         case S::Tokens:
             buildTokens(area);
             break;
@@ -249,7 +252,7 @@ Slide SlideBuilder::build()
     for (const SlidePanel& panel : m_slide.panels)
         if (panel.subject)
             subject = subject.united(panel.bounds);
-    if (PresentationStep(o.step) == S::Tokens)
+    if (kind == S::Tokens)
         for (const SlideShape& shape : m_slide.shapes)
             if (shape.kind == SlideShape::Kind::Chip)
                 subject = subject.united(shape.rect);
@@ -402,7 +405,7 @@ Slide buildSlide(const core::AttentionResult& result, const SlideOptions& option
 {
     checkPresentable(result);
     SlideOptions o = options;
-    o.step = std::clamp(o.step, 1, kPresentationSteps);
+    o.step = std::clamp(o.step, 1, int(presentationSteps(o.extras.get()).size()));
     return SlideBuilder(result, o, size).build();
 }
 

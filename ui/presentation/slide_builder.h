@@ -7,18 +7,22 @@
 #include "core/attention_result.h"
 
 #include <QSizeF>
+#include <memory>
 
 namespace attn::ui {
+
+struct PresentationExtras; // presentation_extras.h
 
 // What a slide shows besides the result: the step, the head, the chosen cell, the colours.
 struct SlideOptions
 {
-    int step = 1; // 1 .. kPresentationSteps (presentation_steps.h)
+    int step = 1; // 1 .. the number of presentationSteps(extras) (presentation_steps.h)
     int head = 0;
     int query = -1; // the chosen cell: query row i (-1: defaultQuery) ...
     int key = -1;   // ... and key column j (-1: the key query i weighs most)
     PresentationTheme theme = PresentationTheme::Light;
     WeightScale weightScale = WeightScale::Fixed;
+    std::shared_ptr<const PresentationExtras> extras; // the scene's steps after attention's
 };
 
 // Every size is set for a page 1080 pixels high and scales with the page's height.

@@ -19,7 +19,8 @@
 
 // The parts of buildSlide, one file each: slide_builder.cpp (the frame, each step's panels and
 // the tokens), slide_text.cpp (type and numbers), slide_matrices.cpp (the layout search for
-// rows of matrices) and slide_focus.cpp (the one-query slide). seq2seq_slides.cpp sets its type
+// rows of matrices), slide_focus.cpp (the one-query slide) and slide_scene_panels.cpp (the
+// panels of the steps a scene adds). seq2seq_slides.cpp sets its type
 // with the same functions.
 namespace attn::ui::slide_detail {
 
@@ -90,6 +91,9 @@ public:
         style = presentationStyle(o.theme);
         colormap = presentationColormap(o.theme);
         head = std::clamp(o.head, 0, int(r.heads.size()) - 1);
+        const std::vector<PresentationStep> steps = presentationSteps(o.extras.get());
+        stepCount = int(steps.size());
+        kind = steps[std::size_t(std::clamp(o.step, 1, stepCount) - 1)];
         query = o.query >= 0 ? std::clamp(o.query, 0, p.queryCount() - 1) : defaultQuery(r, head);
         key = o.key >= 0 ? std::clamp(o.key, 0, p.keyCount() - 1) : defaultKey(r, head, query);
         mask = std::make_unique<core::Mask>(p.makeMask());
@@ -164,6 +168,7 @@ private:
     void highlight(QRectF rect);
     QColor cellColour(const MatrixPanel& panel, double value) const;
     std::vector<MatrixPanel> panelsOfStep();
+    std::vector<MatrixPanel> scenePanels();
     MatrixPanel signedPanel(const QString& name, const QString& title, const Matrix& m,
                             bool keyRows) const;
     MatrixPanel squarePanel(const QString& name, const QString& title, const Matrix& m,
@@ -173,6 +178,8 @@ private:
     const core::AttentionResult& r;
     const core::Problem& p;
     SlideOptions o;
+    PresentationStep kind = PresentationStep::Tokens; // what step o.step shows
+    int stepCount = kPresentationSteps;
     QSizeF m_size;
     double s = 1.0; // type and lines scale with the page's height
     FigureStyle style;

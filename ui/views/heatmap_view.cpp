@@ -61,22 +61,17 @@ QString scoreFormula(core::ScoreKind kind)
 // Which rules mask cell (i, j), each asked of the core's own Mask with only that rule on.
 QStringList maskReasons(const core::Problem& p, int i, int j)
 {
+    const core::MaskRules rules =
+        core::maskRulesAt(p.mask, p.keyIsPadding, p.queryCount(), p.keyCount(), i, j);
     QStringList reasons;
-    auto rule = [&](const QString& name, auto enable) {
-        core::MaskSpec only;
-        only.padding = false;
-        enable(only);
-        if (core::Mask(only, p.keyIsPadding, p.queryCount(), p.keyCount()).isMasked(i, j))
-            reasons.append(name);
-    };
-    rule(QStringLiteral("causal"), [&](core::MaskSpec& s) { s.causal = p.mask.causal; });
-    rule(QStringLiteral("window"), [&](core::MaskSpec& s) {
-        s.window = p.mask.window;
-        s.windowCausal = p.mask.windowCausal;
-    });
-    rule(QStringLiteral("padding"), [&](core::MaskSpec& s) { s.padding = p.mask.padding; });
-    rule(QStringLiteral("custom cell"),
-         [&](core::MaskSpec& s) { s.customCells = p.mask.customCells; });
+    if (rules.causal)
+        reasons.append(QStringLiteral("causal"));
+    if (rules.window)
+        reasons.append(QStringLiteral("window"));
+    if (rules.padding)
+        reasons.append(QStringLiteral("padding"));
+    if (rules.custom)
+        reasons.append(QStringLiteral("custom cell"));
     return reasons;
 }
 

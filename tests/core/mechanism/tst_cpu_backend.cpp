@@ -3,6 +3,7 @@
 
 #include "core/cpu_backend.h"
 #include "core/error.h"
+#include "core/mask.h"
 #include "support/problems.h"
 
 #include <QTest>
@@ -295,6 +296,29 @@ private Q_SLOTS:
         // q4 = 0 and k3 = 0: cosine with a zero vector is 0 by definition.
         expectNear(r->heads[0].rawScores,
                    rows4({{1, 0, 0, c}, {0, 1, 0, c}, {c, c, 0, 1}, {0, 0, 0, 0}}), 1e-6, "cosine");
+    }
+
+    // Each rule asked alone: on 4 tokens, causal with a window of 1, key 4 padding and cell
+    // (1, 3) masked by hand. Cell (1, 4): j > i, |1 - 4| > 1 and padding, not by hand; (1, 3):
+    // every rule but padding; (2, 1): none (j < i, within the window).
+    void maskRulesSayWhichRuleMasksACell()
+    {
+        core::MaskSpec spec;
+        spec.causal = true;
+        spec.window = 1;
+        spec.customCells = {{0, 2}};
+        const std::vector<bool> padding{false, false, false, true};
+        auto rules = [&](int i, int j) {
+            const core::MaskRules r = core::maskRulesAt(spec, padding, 4, 4, i, j);
+            return QString::fromLatin1("%1%2%3%4")
+                .arg(r.causal ? "c" : "-", r.window ? "w" : "-", r.padding ? "p" : "-",
+                     r.custom ? "h" : "-");
+        };
+        QCOMPARE(rules(0, 3), QStringLiteral("cwp-"));
+        QCOMPARE(rules(0, 2), QStringLiteral("cw-h"));
+        QCOMPARE(rules(1, 0), QStringLiteral("----"));
+        spec.padding = false; // the flag switches the padding rule off
+        QCOMPARE(rules(0, 3), QStringLiteral("cw--"));
     }
 
     void causalMask()

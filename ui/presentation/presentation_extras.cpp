@@ -1,0 +1,94 @@
+#include "ui/presentation/presentation_extras.h"
+
+#include "ui/concepts/concept_view.h"
+
+#include "core/analysis/mixing_weights.h"
+#include "core/cpu_backend.h"
+#include "core/scene.h"
+#include "core/token_display.h"
+
+#include <algorithm>
+
+namespace attn::ui {
+namespace {
+
+void addBlocks(const core::Scene& scene, PresentationExtras& out)
+{
+    const int count = core::layerCount(scene);
+    const int layer = std::clamp(scene.view.layer, 0, count - 1);
+    core::CpuBackend backend;
+    core::ComputeOptions options;
+    options.keepIntermediates = false; // the weights, outputs and the block's matrices
+    out.blocks = core::forwardLayers(scene, backend, options, std::min(layer + 1, count - 1));
+    out.layer = layer;
+    out.layerCount = count;
+    const core::StackedLayer& weights = scene.layers[std::size_t(layer)];
+    out.hidden =
+        backend.blockOps().dense(out.blocks[std::size_t(layer)].normed,
+                                 core::stackedFeedForward(weights).in, core::Activation::Relu);
+    out.normEps = double(core::stackedNorm(weights.W2.cols()).eps);
+}
+
+QStringList shown(const QStringList& tokens)
+{
+    QStringList out;
+    for (const QString& token : tokens)
+        out << core::tokenDisplayText(token);
+    return out;
+}
+
+void addMixing(const core::Scene& scene, const QString& other, PresentationExtras& out)
+{
+    for (int head = 0; head < scene.weights.headCount(); ++head) {
+        const core::MixingComparison c = core::compareMixing(scene, other, head);
+        if (head == 0) {
+            out.before = shown(c.before);
+            out.after = shown(c.after);
+        }
+        PresentationExtras::Mixing m;
+        for (int l = 0; l < 3; ++l) {
+            for (int s = 0; s < 2; ++s)
+                m.matrices[std::size_t(l)][std::size_t(s)] = c.layers[l][s].cast<float>();
+            m.changes[std::size_t(l)] = (c.layers[l][1] - c.layers[l][0]).cast<float>();
+            m.largest[std::size_t(l)] = c.changes[l];
+        }
+        out.mixing.push_back(std::move(m));
+    }
+}
+
+} // namespace
+
+std::shared_ptr<const PresentationExtras> presentationExtras(const core::Scene& scene,
+                                                             const QString& mixingView)
+{
+    if (scene.checkpoint) // a real model: its layers are the model window's
+        return nullptr;
+    auto out = std::make_shared<PresentationExtras>();
+    // A part that cannot be made leaves its steps out and says why; the window's own tab shows
+    // the same message, and the twelve steps of attention stay.
+    if (core::isStacked(scene)) {
+        try {
+            addBlocks(scene, *out);
+        } catch (const std::exception& error) {
+            *out = PresentationExtras();
+            out->leftOut =
+                QStringLiteral("the stacked blocks' steps: ") + QString::fromUtf8(error.what());
+        }
+    }
+    const QString view = mixingView.isEmpty() ? scene.view.view : mixingView;
+    const QString other = view.section(QLatin1Char(':'), 1);
+    if (parseConceptView(view.section(QLatin1Char(':'), 0, 0)) == ConceptView::Mixing &&
+        !other.isEmpty()) {
+        try {
+            addMixing(scene, other, *out);
+        } catch (const std::exception& error) {
+            out->mixing.clear();
+            out->leftOut = QStringLiteral("the mixing steps: ") + QString::fromUtf8(error.what());
+        }
+    }
+    if (!out->stacked() && !out->mixes() && out->leftOut.isEmpty())
+        return nullptr;
+    return out;
+}
+
+} // namespace attn::ui
