@@ -519,6 +519,73 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     </message>
 </context>
 <context>
+    <name>LearnedKernelFigure</name>
+    <message>
+        <source>A fixed kernel against a learned embedding</source>
+        <translation>Ein fester Kern gegen eine gelernte Einbettung</translation>
+    </message>
+    <message>
+        <source>x</source>
+        <translation>x</translation>
+    </message>
+    <message>
+        <source>y</source>
+        <translation>y</translation>
+    </message>
+    <message>
+        <source>%1 points (x_j, y_j)</source>
+        <translation>%1 Punkte (x_j, y_j)</translation>
+    </message>
+    <message>
+        <source>sin(x²) without the noise</source>
+        <translation>sin(x²) ohne das Rauschen</translation>
+    </message>
+    <message>
+        <source>fixed kernel, h = %1: error %2</source>
+        <translation>fester Kern, h = %1: Fehler %2</translation>
+    </message>
+    <message>
+        <source>learned φ_q, φ_k: error %1</source>
+        <translation>gelernte φ_q, φ_k: Fehler %1</translation>
+    </message>
+    <message>
+        <source>Each point predicted from the others</source>
+        <translation>Jeder Punkt aus den anderen vorhergesagt</translation>
+    </message>
+    <message>
+        <source>kernel width in x</source>
+        <translation>Kernbreite in x</translation>
+    </message>
+    <message>
+        <source>Kernel width: h against 1/|φ_k′(x)|</source>
+        <translation>Kernbreite: h gegen 1/|φ_k′(x)|</translation>
+    </message>
+    <message>
+        <source>Fixed kernel: weights w_ij</source>
+        <translation>Fester Kern: Gewichte w_ij</translation>
+    </message>
+    <message>
+        <source>key x_j</source>
+        <translation>Key x_j</translation>
+    </message>
+    <message>
+        <source>query x_i</source>
+        <translation>Query x_i</translation>
+    </message>
+    <message>
+        <source>Learned maps: weights w_ij</source>
+        <translation>Gelernte Abbildungen: Gewichte w_ij</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>Gewicht</translation>
+    </message>
+    <message>
+        <source>Seed 004: a kernel machine tunes its kernel (here the width h, best of %1) on a fixed embedding; attention keeps its kernel, softmax of −(q − k)² / 2, and learns the embedding φ(x) = w·(x, x²): %2 Adam steps from h = 1 gave w_q = (%3, %4), w_k = (%5, %6). Its kernel is %7 wide at x = %8 and %9 at x = %10: wide where the curve is slow, narrow where it is fast.</source>
+        <translation>Seed 004: Eine Kern-Maschine stimmt ihren Kern (hier die Breite h, die beste von %1) auf einer festen Einbettung ab; Attention behält ihren Kern, Softmax von −(q − k)² / 2, und lernt die Einbettung φ(x) = w·(x, x²): %2 Adam-Schritte ab h = 1 ergaben w_q = (%3, %4), w_k = (%5, %6). Ihr Kern ist bei x = %8 %7 breit und bei x = %10 %9: breit, wo die Kurve langsam ist, schmal, wo sie schnell ist.</translation>
+    </message>
+</context>
+<context>
     <name>MixingFigure</name>
     <message>
         <source>Fixed weights against weights computed from the words</source>
@@ -1019,6 +1086,90 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>; softmax would keep %1 there, the argmax drops %2</source>
         <translation>; Softmax behielte dort %1, die Argmax verwirft %2</translation>
+    </message>
+    <message>
+        <source>LN(%1) = (%1 − μ) / √(σ%2 + ε) in each row (ε = %3)</source>
+        <translation>LN(%1) = (%1 − μ) / √(σ%2 + ε) in jeder Zeile (ε = %3)</translation>
+    </message>
+    <message>
+        <source>(%1 = %2 → %3 = %4 → %2: each row alone)</source>
+        <translation>(%1 = %2 → %3 = %4 → %2: jede Zeile für sich)</translation>
+    </message>
+    <message>
+        <source>(block %1: %2)</source>
+        <translation>(Block %1: %2)</translation>
+    </message>
+    <message>
+        <source>%1 is the output of the stack of %2 blocks</source>
+        <translation>%1 ist die Ausgabe des Stapels aus %2 Blöcken</translation>
+    </message>
+    <message>
+        <source>block %1 computes %2 again</source>
+        <translation>Block %1 berechnet wieder %2</translation>
+    </message>
+    <message>
+        <source>largest difference of the two: %1</source>
+        <translation>größter Unterschied der beiden: %1</translation>
+    </message>
+    <message>
+        <source>fully connected: %1 is drawn once and tied to the positions; it never reads the words</source>
+        <translation>vollständig verbunden: %1 wird einmal gezogen und ist an die Positionen gebunden; die Wörter liest es nie</translation>
+    </message>
+    <message>
+        <source>convolution: %1 = ¼, ½, ¼ for %2 = %3 − 1, %3, %3 + 1, one window slid along the sentence</source>
+        <translation>Faltung: %1 = ¼, ½, ¼ für %2 = %3 − 1, %3, %3 + 1, ein Fenster, über den Satz geschoben</translation>
+    </message>
+    <message>
+        <source>attention: the weights are computed from the words</source>
+        <translation>Attention: die Gewichte werden aus den Wörtern berechnet</translation>
+    </message>
+    <message>
+        <source>%1 → %2: the fixed weights stay, attention's move</source>
+        <translation>%1 → %2: die festen Gewichte bleiben, die der Attention bewegen sich</translation>
+    </message>
+    <message>
+        <source>largest change: fully connected %1, convolution %2, attention %3</source>
+        <translation>größte Änderung: vollständig verbunden %1, Faltung %2, Attention %3</translation>
+    </message>
+    <message>
+        <source>%1 = %2 before, %3 after</source>
+        <translation>%1 = %2 vorher, %3 nachher</translation>
+    </message>
+    <message>
+        <source>largest change in the matrix: %1</source>
+        <translation>größte Änderung in der Matrix: %1</translation>
+    </message>
+    <message>
+        <source>Add &amp; Norm</source>
+        <translation>Add &amp; Norm</translation>
+    </message>
+    <message>
+        <source>Feed-forward</source>
+        <translation>Feed-Forward</translation>
+    </message>
+    <message>
+        <source>Add &amp; Norm, again</source>
+        <translation>Add &amp; Norm, noch einmal</translation>
+    </message>
+    <message>
+        <source>The block's output</source>
+        <translation>Die Ausgabe des Blocks</translation>
+    </message>
+    <message>
+        <source>Fixed weights: fully connected</source>
+        <translation>Feste Gewichte: vollständig verbunden</translation>
+    </message>
+    <message>
+        <source>Fixed window: convolution</source>
+        <translation>Festes Fenster: Faltung</translation>
+    </message>
+    <message>
+        <source>Weights from the words: attention</source>
+        <translation>Gewichte aus den Wörtern: Attention</translation>
+    </message>
+    <message>
+        <source>What moves when a word changes</source>
+        <translation>Was sich bewegt, wenn sich ein Wort ändert</translation>
     </message>
 </context>
 <context>
@@ -1719,6 +1870,50 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <source>o = ∑ αv</source>
         <translation>o = ∑ αv</translation>
     </message>
+    <message>
+        <source>%1: the stack's output</source>
+        <translation>%1: die Ausgabe des Stapels</translation>
+    </message>
+    <message>
+        <source>%1: block %2's output</source>
+        <translation>%1: Ausgabe von Block %2</translation>
+    </message>
+    <message>
+        <source>%1 = %2: block %3's input</source>
+        <translation>%1 = %2: Eingabe von Block %3</translation>
+    </message>
+    <message>
+        <source>block %1, head %2: α</source>
+        <translation>Block %1, Head %2: α</translation>
+    </message>
+    <message>
+        <source>fully connected</source>
+        <translation>vollständig verbunden</translation>
+    </message>
+    <message>
+        <source>convolution</source>
+        <translation>Faltung</translation>
+    </message>
+    <message>
+        <source>attention</source>
+        <translation>Attention</translation>
+    </message>
+    <message>
+        <source>%1: change</source>
+        <translation>%1: Änderung</translation>
+    </message>
+    <message>
+        <source>%1 before</source>
+        <translation>%1 vorher</translation>
+    </message>
+    <message>
+        <source>%1 after</source>
+        <translation>%1 nachher</translation>
+    </message>
+    <message>
+        <source>after − before</source>
+        <translation>nachher − vorher</translation>
+    </message>
 </context>
 <context>
     <name>StatusLabels</name>
@@ -2299,10 +2494,6 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>Ü&amp;bersetzen</translation>
     </message>
     <message>
-        <source>Translate the text box's sentence greedily: each word the most likely one, until the end token or the length</source>
-        <translation>Den Satz im Textfeld gierig übersetzen: jedes Wort das wahrscheinlichste, bis zum Endtoken oder zur Länge</translation>
-    </message>
-    <message>
         <source>Stop</source>
         <translation>Anhalten</translation>
     </message>
@@ -2477,6 +2668,58 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>One head, or the mean of the layer's heads</source>
         <translation>Ein Kopf oder das Mittel der Köpfe der Schicht</translation>
+    </message>
+    <message>
+        <source>Translate the text box's sentence: with 1 beam each word the most likely one, with more the likeliest sentence the beams find</source>
+        <translation>Den Satz im Textfeld übersetzen: mit 1 Strahl jedes Wort das wahrscheinlichste, mit mehr der wahrscheinlichste Satz, den die Strahlen finden</translation>
+    </message>
+    <message>
+        <source>1 is greedy decoding: the likeliest word at each step. Wider beams keep that many partial translations and choose by the mean log-probability per word.</source>
+        <translation>1 ist gierige Dekodierung: in jedem Schritt das wahrscheinlichste Wort. Breitere Strahlen behalten so viele Teilübersetzungen und wählen nach der mittleren Log-Wahrscheinlichkeit je Wort.</translation>
+    </message>
+    <message>
+        <source>&amp;Beams:</source>
+        <translation>&amp;Strahlen:</translation>
+    </message>
+    <message>
+        <source>Head &amp;on</source>
+        <translation>Kopf &amp;an</translation>
+    </message>
+    <message>
+        <source>Off: the head's output leaves the layer; its weights are still shown</source>
+        <translation>Aus: die Ausgabe des Kopfs verlässt die Schicht; seine Gewichte werden weiter gezeigt</translation>
+    </message>
+    <message>
+        <source>softmax(scores / T) for every head of this layer: above 1 flatter, below 1 sharper</source>
+        <translation>softmax(Scores / T) für jeden Kopf dieser Schicht: über 1 flacher, unter 1 schärfer</translation>
+    </message>
+    <message>
+        <source>Tem&amp;perature:</source>
+        <translation>Tem&amp;peratur:</translation>
+    </message>
+    <message>
+        <source>The head's W^v times this factor: how loudly the head writes what it reads</source>
+        <translation>W^v des Kopfs mal diesen Faktor: wie laut der Kopf schreibt, was er liest</translation>
+    </message>
+    <message>
+        <source>&amp;Scale W^v:</source>
+        <translation>W^v ska&amp;lieren:</translation>
+    </message>
+    <message>
+        <source>&amp;Reset Edits</source>
+        <translation>Änderungen &amp;zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Every head of the three kinds back to the checkpoint's</source>
+        <translation>Jeder Kopf der drei Arten zurück auf den des Checkpoints</translation>
+    </message>
+    <message>
+        <source>Of %1 beams, the chosen translation has log-probability %2, %3 per word.</source>
+        <translation>Von %1 Strahlen hat die gewählte Übersetzung die Log-Wahrscheinlichkeit %2, %3 je Wort.</translation>
+    </message>
+    <message>
+        <source>Searching with %1 beams…</source>
+        <translation>Suche mit %1 Strahlen…</translation>
     </message>
 </context>
 <context>
@@ -3760,6 +4003,26 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>The points back where the scene puts them</source>
         <translation>Die Punkte zurück an ihre Stellen in der Szene</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>Anzeigen</translation>
+    </message>
+    <message>
+        <source>Kernel smoother</source>
+        <translation>Kern-Glätter</translation>
+    </message>
+    <message>
+        <source>Fixed against learned</source>
+        <translation>Fest gegen gelernt</translation>
+    </message>
+    <message>
+        <source>Kernel machines tune the kernel; attention keeps it fixed and learns the embedding of queries and keys (seed 004)</source>
+        <translation>Kern-Maschinen stimmen den Kern ab; Attention hält ihn fest und lernt die Einbettung von Queries und Keys (Seed 004)</translation>
+    </message>
+    <message>
+        <source>Sho&amp;w:</source>
+        <translation>An&amp;zeigen:</translation>
     </message>
 </context>
 <context>
@@ -5482,13 +5745,6 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
     <message>
         <source>Sequence to Sequence — Presentation</source>
         <translation>Sequence to Sequence — Präsentation</translation>
-    </message>
-</context>
-<context>
-    <name>attn::ui::Seq2SeqTrainJob</name>
-    <message>
-        <source>Not enough memory to train the model.</source>
-        <translation>Nicht genug Speicher, um das Modell zu trainieren.</translation>
     </message>
 </context>
 <context>
