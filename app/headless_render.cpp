@@ -3,6 +3,7 @@
 #include "app/output_paths.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/fallback_words.h"
 #include "core/limits.h"
 #include "core/result_json.h"
 #include "core/scene_json.h"
@@ -39,14 +40,8 @@ std::shared_ptr<const core::AttentionResult> compute(core::Backend& backend,
 void noteFallbacks(const core::Problem& problem, const core::Scene& scene)
 {
     QStringList words;
-    auto collect = [&words](const std::vector<core::Token>& tokens,
-                            const std::vector<bool>& fallback) {
-        for (std::size_t i = 0; i < tokens.size() && i < fallback.size(); ++i)
-            if (fallback[i] && !words.contains(tokens[i].text))
-                words.append(tokens[i].text);
-    };
-    collect(problem.queryTokens, problem.queryFallback);
-    collect(problem.keyTokens, problem.keyFallback);
+    core::appendFallbackWords(words, problem.queryTokens, problem.queryFallback);
+    core::appendFallbackWords(words, problem.keyTokens, problem.keyFallback);
     if (words.isEmpty())
         return;
     const QString where =

@@ -21,7 +21,7 @@ kernels     ^core/(kernels/|parallel\.)  base
 # files of numbers that know nothing of attention: .npy, .csv, .safetensors, word vectors
 io          ^core/(matrix_io[a-z_]*|safetensors_format|word_vectors)\.  base
 # one attention problem and its backends: settings, the explorer tokenizer, embeddings, weights, masks, normalizations, results, the block ops, the CPU backend
-mechanism   ^core/(attention_result|attention_settings|backend|backend_factory|block_ops|cpu_backend|cpu_block_ops|diagnostics|embedding|mask|model_weights|normalization|pooling|problem|random_problem|result_json|tokenizer)\.  kernels io
+mechanism   ^core/(attention_result|attention_settings|backend|backend_factory|block_ops|cpu_backend|cpu_block_ops|diagnostics|embedding|fallback_words|mask|model_weights|normalization|pooling|problem|random_problem|result_json|tokenizer)\.  kernels io
 # Hugging Face tokenizers (tokenizer.json, vocab.json + merges.txt, vocab.txt)
 tokenizers  ^core/tokenizers/  mechanism
 # real transformers: configs, checkpoints, the families, the forward pass, interventions

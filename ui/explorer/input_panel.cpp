@@ -4,6 +4,7 @@
 #include "ui/widgets/embedding_options.h"
 
 #include "core/error.h"
+#include "core/fallback_words.h"
 #include "core/limits.h"
 #include "core/word_vectors.h"
 
@@ -328,15 +329,9 @@ void InputPanel::updateFallbackNote()
 {
     const core::Scene& scene = m_document.scene();
     QStringList words;
-    auto collect = [&words](const std::vector<core::Token>& tokens,
-                            const std::vector<bool>& fallback) {
-        for (std::size_t i = 0; i < tokens.size() && i < fallback.size(); ++i)
-            if (fallback[i] && !words.contains(tokens[i].text))
-                words.append(tokens[i].text);
-    };
-    collect(m_queryTokens, m_queryFallback);
+    core::appendFallbackWords(words, m_queryTokens, m_queryFallback);
     if (scene.source)
-        collect(m_keyTokens, m_keyFallback);
+        core::appendFallbackWords(words, m_keyTokens, m_keyFallback);
     QStringList notes;
     if (!words.isEmpty()) {
         constexpr int kListed = 6;
