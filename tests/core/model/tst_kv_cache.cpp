@@ -16,7 +16,6 @@
 
 #include <QTest>
 
-
 using namespace attn::core;
 using attn::test::loadedModelFixture;
 
