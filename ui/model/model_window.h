@@ -65,6 +65,9 @@ struct ExportSource;
 // unchanged: HeatmapView and LinesView take a layer's AttentionResult, the export dialog and
 // the presentation take it too, and the head's controls reuse the explorer's MatrixEditor,
 // DecimalField and score options; ModelDocument is its SceneDocument.
+//
+// One class in several files, each named for its job (model_window.cpp, then _layout, _menus,
+// _compute and _export), so that its tr() calls keep the one context their translations have.
 class ModelWindow : public QMainWindow
 {
     Q_OBJECT
@@ -168,6 +171,18 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    // The tabs in the order buildViews adds them: HeadViewTabs' four, then the model's own.
+    enum Tab {
+        HeadTab,
+        PipelineTab,
+        LinesTab,
+        DifferenceTab,
+        RolloutTab,
+        ImportanceTab,
+        GenerateTab,
+        KvCacheTab
+    };
+
     void buildViews();
     void buildDocks();
     void arrangeFigures();
