@@ -32,6 +32,7 @@ class AttentionPanel;
 class CrashRecovery;
 class RecoveryStore;
 class ComputeSchedule;
+enum class ConceptView;
 class ConceptPage;
 class EmbeddingSpacePage;
 class GradientPage;
@@ -61,6 +62,10 @@ class WeightsPanel;
 // every matrix recompute live. The scene lives in a SceneDocument (undo for every edit);
 // computing happens on a worker thread (ComputeController) so the window never waits; every
 // heatmap is drawn by FigureBuilder, the code that also draws exported figures.
+//
+// One class in several files, each named for its job (explorer_window.cpp, then _layout,
+// _compute, _view and _export; its menus are ExplorerMenus), so that its tr() calls keep the one
+// context their translations have.
 class ExplorerWindow : public QMainWindow
 {
     Q_OBJECT
@@ -167,6 +172,27 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    // The tabs in the order buildViews adds them: HeadViewTabs' four, then the concept views in
+    // ConceptView's order.
+    enum Tab {
+        HeadTab,
+        PipelineTab,
+        LinesTab,
+        DifferenceTab,
+        TrainTab,
+        GradientTab,
+        KernelTab,
+        PositionsTab,
+        EmbeddingSpaceTab,
+        ProjectionsTab,
+        HardTab,
+        ContextTab,
+        LayersTab,
+        MixingTab
+    };
+    static int conceptTab(ConceptView view);
+    static std::optional<ConceptView> conceptOfTab(int tab);
+
     void buildViews();
     void buildDocks();
     void placeRightDocks();
