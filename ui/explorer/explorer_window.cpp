@@ -198,7 +198,7 @@ void ExplorerWindow::onSceneChanged(SceneChanges what)
     }
     if (what & SceneChange::Settings) {
         // A new setting may be the one the Difference tab compared with: compare with another.
-        fillCompareCombo(m_compareCombo->currentData().toString());
+        fillCompareCombo(compareCombo()->currentData().toString());
     }
     if (what & SceneChange::Weights)
         updateAllHeadsOffWarning();

@@ -65,7 +65,7 @@ ComputeRequest ExplorerWindow::computeRequest() const
     const qint64 heads = std::max(1, request.scene.weights.headCount());
     request.options.keepIntermediates = queries * keys * heads <= kKeepIntermediatesCells;
     // Long inputs: pool in the backend to what the heatmap can show.
-    QSize pixels = m_headView->devicePixelSize();
+    QSize pixels = headView()->devicePixelSize();
     if (pixels.width() < 64 || pixels.height() < 64)
         pixels = QSize(1024, 1024);
     if (queries > pixels.height() || keys > pixels.width()) {
@@ -77,10 +77,10 @@ ComputeRequest ExplorerWindow::computeRequest() const
     if (m_tabs->currentIndex() == DifferenceTab) {
         try {
             request.compare =
-                comparisonScene(request.scene, m_compareCombo->currentData().toString(),
+                comparisonScene(request.scene, compareCombo()->currentData().toString(),
                                 m_openedScene ? &*m_openedScene : nullptr);
         } catch (const core::Error& e) {
-            m_differenceView->showMessage(QString::fromUtf8(e.what()));
+            differenceView()->showMessage(QString::fromUtf8(e.what()));
         }
     }
     return request;
@@ -93,7 +93,7 @@ bool ExplorerWindow::isShowingStale() const
 
 bool ExplorerWindow::isUpToDate() const
 {
-    return m_schedule->isAnswered() && !m_headView->isRebuildPending();
+    return m_schedule->isAnswered() && !headView()->isRebuildPending();
 }
 
 void ExplorerWindow::onComputeFailed(const QString& error)
@@ -103,7 +103,7 @@ void ExplorerWindow::onComputeFailed(const QString& error)
         m_timeLabel->setText(tr("Not computed: the figures show an earlier input"));
     } else {
         m_timeLabel->setText(tr("Not computed"));
-        for (HeatmapView* view : {m_headView, m_gridView, m_pipelineView, m_differenceView})
+        for (HeatmapView* view : {headView(), m_gridView, pipelineView(), differenceView()})
             view->showMessage(tr("Nothing to show yet: %1").arg(error));
     }
     emit resultShown();
@@ -123,15 +123,15 @@ void ExplorerWindow::showResult()
     if (!result)
         return;
     const int head = selectedHead();
-    m_headView->setResult(result);
+    headView()->setResult(result);
     m_gridView->setResult(result);
-    m_pipelineView->setResult(result);
+    pipelineView()->setResult(result);
     if (m_compareResult)
-        m_differenceView->setResult(result, m_compareResult);
+        differenceView()->setResult(result, m_compareResult);
     else if (!m_compareError.isEmpty())
-        m_differenceView->showMessage(m_compareError);
-    m_linesView->setResult(result, head);
-    m_linesView->setColor(AttentionPanel::headColor(std::max(0, head)));
+        differenceView()->showMessage(m_compareError);
+    linesView()->setResult(result, head);
+    linesView()->setColor(AttentionPanel::headColor(std::max(0, head)));
     updateConceptPages();
 
     const core::Problem& p = *result->problem;

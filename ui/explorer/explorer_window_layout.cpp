@@ -73,24 +73,18 @@ void ExplorerWindow::buildViews()
     m_viewBar = new ViewBar(central);
     layout->addWidget(m_viewBar);
 
-    m_tabs = new HeadViewTabs(central);
+    m_tabs = new HeadViewTabs(
+        {.headTip = tr(
+             "The attention weights of one head (or their mean): queries as rows, keys as columns"),
+         .pipelineTip = tr("X, Q, K, V, scores, masked scores, weights and output of one head"),
+         .linesTip = tr("Each query joined to every key by a line as strong as its weight"),
+         .differenceTip = tr("These weights minus the weights of the same input with one setting "
+                             "changed, or of the scene as it was opened"),
+         .compareTip = tr("The one change the Difference tab makes: it shows these weights minus "
+                          "the weights with that change"),
+         .compareLabel = tr("These weights minus the &same with:")},
+        central);
     m_tabs->setObjectName(QStringLiteral("viewTabs"));
-    m_headView = m_tabs->headView();
-    m_pipelineView = m_tabs->pipelineView();
-    m_linesView = m_tabs->linesView();
-    m_differenceView = m_tabs->differenceView();
-    m_compareCombo = m_tabs->compareCombo();
-    m_compareCombo->setToolTip(
-        tr("The one change the Difference tab makes: it shows these weights minus "
-           "the weights with that change"));
-    m_tabs->compareLabel()->setText(tr("These weights minus the &same with:"));
-    m_tabs->setTabToolTip(
-        HeadTab,
-        tr("The attention weights of one head (or their mean): queries as rows, keys as columns"));
-    m_tabs->setTabToolTip(PipelineTab,
-                          tr("X, Q, K, V, scores, masked scores, weights and output of one head"));
-    m_tabs->setTabToolTip(LinesTab,
-                          tr("Each query joined to every key by a line as strong as its weight"));
     m_trainPage = new TrainPage(m_document, m_tabs);
     m_gradientPage = new GradientPage(m_tabs);
     m_kernelPage = new KernelPage(m_tabs);
@@ -147,9 +141,6 @@ void ExplorerWindow::buildViews()
                 showError(QStringLiteral("train"),
                           inWindowWords(where, text, m_document.scene().source.has_value()));
             });
-    m_tabs->setTabToolTip(DifferenceTab,
-                          tr("These weights minus the weights of the same input with one setting "
-                             "changed, or of the scene as it was opened"));
     layout->addWidget(m_staleNote);
     layout->addWidget(m_tabs, 1);
     setCentralWidget(central);
@@ -172,7 +163,7 @@ void ExplorerWindow::buildViews()
     connect(m_viewBar, &ViewBar::edited, this, &ExplorerWindow::storeViewSettings);
     // Another layer is another problem (its X is the block below's output): computed again.
     connect(m_viewBar->layerCombo(), &QComboBox::activated, this, &ExplorerWindow::requestCompute);
-    connect(m_compareCombo, &QComboBox::activated, this, [this] {
+    connect(compareCombo(), &QComboBox::activated, this, [this] {
         storeViewSettings();
         requestCompute();
     });
@@ -183,13 +174,13 @@ void ExplorerWindow::buildViews()
         if (tab == DifferenceTab && !m_compareResult)
             requestCompute();
     });
-    connect(m_viewBar, &ViewBar::fitRequested, m_headView, &HeatmapView::resetZoom);
+    connect(m_viewBar, &ViewBar::fitRequested, headView(), &HeatmapView::resetZoom);
     connect(m_gridView, &HeatmapView::headClicked, this, &ExplorerWindow::selectHead);
-    new MaskBrush(m_document, *m_headView, this);
-    connect(m_headView, &HeatmapView::figureBuilt, this, [this] {
+    new MaskBrush(m_document, *headView(), this);
+    connect(headView(), &HeatmapView::figureBuilt, this, [this] {
         const auto result = m_document.result();
         if (result && result->pooling.pooled) {
-            const QSize grid = m_headView->devicePixelSize();
+            const QSize grid = headView()->devicePixelSize();
             const int rows = int(result->heads.front().weights.rows());
             const int cols = int(result->heads.front().weights.cols());
             // Much finer or coarser than the view now is: compute again at its size.
@@ -273,7 +264,7 @@ void ExplorerWindow::buildDocks()
     connect(m_weights, &WeightsPanel::message, this,
             [this](const QString& text) { showError(QStringLiteral("edit"), text); });
     connect(m_attention, &AttentionPanel::paintMaskToggled, this, [this](bool on) {
-        m_headView->setMaskPainting(on);
+        headView()->setMaskPainting(on);
         if (on)
             m_tabs->setCurrentIndex(HeadTab);
     });

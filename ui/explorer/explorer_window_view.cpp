@@ -85,7 +85,7 @@ FigureSpec ExplorerWindow::figureSpec(FigureView view) const
     spec.transposed = settings.transposed;
     if (view == FigureView::Difference)
         spec.compareLabel =
-            comparisonLabel(m_document.scene(), m_compareCombo->currentData().toString());
+            comparisonLabel(m_document.scene(), compareCombo()->currentData().toString());
     spec.dpi = logicalDpiY();
     spec.fontPoints = 9.0;
     // A dark system palette darkens the figures on screen too; exported and copied figures
@@ -141,8 +141,8 @@ void ExplorerWindow::applyViewSettings()
     fillCompareCombo(settings.compareScore);
     m_syncingView = false;
 
-    m_headView->setSpec(figureSpec(allHeadsShown() ? FigureView::Heads : FigureView::Head));
-    m_headView->setMaskPainting(m_attention->paintMaskButton()->isChecked());
+    headView()->setSpec(figureSpec(allHeadsShown() ? FigureView::Heads : FigureView::Head));
+    headView()->setMaskPainting(m_attention->paintMaskButton()->isChecked());
     FigureSpec grid = figureSpec(FigureView::Heads);
     grid.showValues = false;
     grid.title = QStringLiteral(" "); // the dock's title says it
@@ -152,14 +152,14 @@ void ExplorerWindow::applyViewSettings()
     m_gridView->setHighlightedHead(allHeadsShown() ? -1 : selectedHead());
     FigureSpec pipeline = figureSpec(FigureView::Pipeline);
     pipeline.head = std::max(0, pipeline.head);
-    m_pipelineView->setSpec(pipeline);
-    m_differenceView->setSpec(figureSpec(FigureView::Difference));
+    pipelineView()->setSpec(pipeline);
+    differenceView()->setSpec(figureSpec(FigureView::Difference));
     for (ConceptPage* page : conceptPages())
         page->setSpec(figureSpec(FigureView::Head));
     const auto result = m_document.result();
-    if (result && m_linesView->head() != selectedHead()) {
-        m_linesView->setResult(result, selectedHead());
-        m_linesView->setColor(AttentionPanel::headColor(std::max(0, selectedHead())));
+    if (result && linesView()->head() != selectedHead()) {
+        linesView()->setResult(result, selectedHead());
+        linesView()->setColor(AttentionPanel::headColor(std::max(0, selectedHead())));
     }
 }
 
@@ -185,12 +185,12 @@ void ExplorerWindow::forgetPreviousScene()
 void ExplorerWindow::fillCompareCombo(const QString& wanted)
 {
     const core::Scene& scene = m_document.scene();
-    const QSignalBlocker blocker(m_compareCombo);
-    m_compareCombo->clear();
+    const QSignalBlocker blocker(compareCombo());
+    compareCombo()->clear();
     for (const ComparisonChoice& choice : comparisonChoices(scene, m_openedScene.has_value()))
-        m_compareCombo->addItem(choice.label, choice.name);
-    m_compareCombo->setCurrentIndex(std::max(
-        0, m_compareCombo->findData(chooseComparison(wanted, scene, m_openedScene.has_value()))));
+        compareCombo()->addItem(choice.label, choice.name);
+    compareCombo()->setCurrentIndex(std::max(
+        0, compareCombo()->findData(chooseComparison(wanted, scene, m_openedScene.has_value()))));
 }
 
 // The controls -> scene.view (saved with the scene; not an undo step).
@@ -240,7 +240,7 @@ void ExplorerWindow::storeViewSettings()
         break;
     }
     m_viewBar->storeSettings(settings);
-    settings.compareScore = m_compareCombo->currentData().toString();
+    settings.compareScore = compareCombo()->currentData().toString();
     m_document.setView(settings); // -> applyViewSettings
 }
 } // namespace attn::ui

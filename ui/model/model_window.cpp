@@ -426,7 +426,7 @@ void ModelWindow::enableModelControls()
 {
     const bool model = m_document.hasModel();
     for (QWidget* control :
-         std::initializer_list<QWidget*>{m_text, m_tokens, m_compareCombo, m_importance})
+         std::initializer_list<QWidget*>{m_text, m_tokens, m_tabs->compareCombo(), m_importance})
         control->setEnabled(model);
     m_resetAction->setEnabled(model && !m_document.interventions().empty());
 }

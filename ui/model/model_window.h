@@ -136,10 +136,10 @@ public:
     TokenFocusBar* tokenBar() const { return m_tokens; }
     QLineEdit* textEdit() const { return m_text; }
     QTabWidget* viewTabs() const { return m_tabs; }
-    HeatmapView* headView() const { return m_headView; }
-    HeatmapView* pipelineView() const { return m_pipelineView; }
-    HeatmapView* differenceView() const { return m_differenceView; }
-    LinesView* linesView() const { return m_linesView; }
+    HeatmapView* headView() const { return m_tabs->headView(); }
+    HeatmapView* pipelineView() const { return m_tabs->pipelineView(); }
+    HeatmapView* differenceView() const { return m_tabs->differenceView(); }
+    LinesView* linesView() const { return m_tabs->linesView(); }
     MatrixPanelsView* rolloutView() const { return m_rollout; }
     ImportanceView* importanceView() const { return m_importance; }
     LensTabs* lensTabs() const { return m_lensTabs; } // logit lens, patching, attribution
@@ -172,16 +172,8 @@ protected:
 
 private:
     // The tabs in the order buildViews adds them: HeadViewTabs' four, then the model's own.
-    enum Tab {
-        HeadTab,
-        PipelineTab,
-        LinesTab,
-        DifferenceTab,
-        RolloutTab,
-        ImportanceTab,
-        GenerateTab,
-        KvCacheTab
-    };
+    using enum HeadViewTabs::Tab;
+    enum ModelTab { RolloutTab = FirstOwnTab, ImportanceTab, GenerateTab, KvCacheTab };
 
     void buildViews();
     void buildDocks();
@@ -235,11 +227,6 @@ private:
     HeadGridView* m_grid = nullptr;
     QLabel* m_gridNote = nullptr;
     HeadViewTabs* m_tabs = nullptr;
-    HeatmapView* m_headView = nullptr;
-    HeatmapView* m_pipelineView = nullptr;
-    LinesView* m_linesView = nullptr;
-    HeatmapView* m_differenceView = nullptr;
-    QComboBox* m_compareCombo = nullptr;
     MatrixPanelsView* m_rollout = nullptr;
     ImportanceView* m_importance = nullptr;
     GenerateView* m_generate = nullptr;

@@ -51,12 +51,12 @@ void ModelWindow::requestCompute()
             const core::LayerEdit settings = m_document.layerSettings(m_document.selectedLayer());
             core::ScoreKind score = *settings.score;
             core::Normalization normalization = *settings.normalization;
-            const ScoreOption other =
-                comparisonOption(m_compareCombo->currentData().toString(), score, normalization);
+            const ScoreOption other = comparisonOption(
+                m_tabs->compareCombo()->currentData().toString(), score, normalization);
             {
-                const QSignalBlocker blocker(m_compareCombo);
-                m_compareCombo->setCurrentIndex(
-                    std::max(0, m_compareCombo->findData(scoreOptionName(other))));
+                const QSignalBlocker blocker(m_tabs->compareCombo());
+                m_tabs->compareCombo()->setCurrentIndex(
+                    std::max(0, m_tabs->compareCombo()->findData(scoreOptionName(other))));
             }
             applyScoreOption(other, score, normalization);
             request.compareLayer = m_document.selectedLayer();
@@ -88,7 +88,7 @@ void ModelWindow::onComputeFinished(const ModelComputeReply& reply)
         } else {
             const QString why = tr("Not computed: the message above says why.");
             m_grid->setMessage(why);
-            for (HeatmapView* view : {m_headView, m_pipelineView, m_differenceView})
+            for (HeatmapView* view : {headView(), pipelineView(), differenceView()})
                 view->showMessage(why);
             m_rollout->setMessage(why);
         }
@@ -124,7 +124,7 @@ void ModelWindow::showResult()
                                     : tr("No model open: File > Open Model… (Ctrl+Shift+O)"));
         m_predictions->setResults(nullptr, nullptr);
         m_tokens->setTokens({});
-        for (HeatmapView* view : {m_headView, m_pipelineView, m_differenceView})
+        for (HeatmapView* view : {headView(), pipelineView(), differenceView()})
             view->showMessage(m_document.hasModel() ? tr("Computing…") : empty);
         m_rollout->setMessage(m_document.hasModel() ? tr("Computing…") : empty);
         if (!m_document.hasModel()) {
@@ -232,37 +232,37 @@ void ModelWindow::showSelection()
         view->setSpec(spec);
         view->setResult(attention);
     };
-    show(m_headView, figureSpec(FigureView::Head));
+    show(headView(), figureSpec(FigureView::Head));
     const auto detail = selectedLayerDetail();
     if (detail->intermediatesKept) {
         const FigureSpec spec = figureSpec(FigureView::Pipeline);
-        if (m_pipelineView->result() != detail || m_pipelineView->spec().head != spec.head ||
-            m_pipelineView->spec().title != spec.title) {
-            m_pipelineView->setSpec(spec);
-            m_pipelineView->setResult(detail);
+        if (pipelineView()->result() != detail || pipelineView()->spec().head != spec.head ||
+            pipelineView()->spec().title != spec.title) {
+            pipelineView()->setSpec(spec);
+            pipelineView()->setResult(detail);
         }
     } else if (m_computeQueued || m_compute->isBusy()) {
-        m_pipelineView->showMessage(
+        pipelineView()->showMessage(
             tr("Computing…")); // the reply asked for brings it, or asks again
     } else if (m_detailAsked != std::pair{result.get(), layer}) {
         // Another layer than the last run's detail: computed again with its intermediates (the
         // run itself is reused whole).
         m_detailAsked = {result.get(), layer};
-        m_pipelineView->showMessage(tr("Computing…"));
+        pipelineView()->showMessage(tr("Computing…"));
         requestCompute();
     } else {
-        m_pipelineView->showMessage(
+        pipelineView()->showMessage(
             tr("The sentence is long: every head's intermediate scores are not kept. The "
                "Weights and Lines tabs show this head."));
     }
-    if (m_linesView->result() != attention || m_linesView->head() != head)
-        m_linesView->setResult(attention, head);
-    m_differenceView->setSpec(figureSpec(FigureView::Difference));
+    if (linesView()->result() != attention || linesView()->head() != head)
+        linesView()->setResult(attention, head);
+    differenceView()->setSpec(figureSpec(FigureView::Difference));
     if (m_compare && m_compareFor == result &&
         m_compare->problem->queryCount() == attention->problem->queryCount())
-        m_differenceView->setResult(attention, m_compare);
+        differenceView()->setResult(attention, m_compare);
     else
-        m_differenceView->showMessage(tr("Computing the other score…"));
+        differenceView()->showMessage(tr("Computing the other score…"));
     std::vector<MatrixPanel> panels = rolloutPanels(*result, layer, Colormap::Viridis);
     for (MatrixPanel& panel : panels)
         panel.highlightRow = m_document.focusToken();

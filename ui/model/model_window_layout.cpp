@@ -83,20 +83,21 @@ void ModelWindow::buildViews()
             [this](const QString& id) { downloadModelDialog(id); });
     splitter->addWidget(gridPane);
 
-    m_tabs = new HeadViewTabs(splitter);
+    m_tabs = new HeadViewTabs(
+        {.headTip = tr("The selected head's attention weights: queries as rows, keys as columns"),
+         .pipelineTip =
+             tr("X, Q, K, V, scores, masked scores, weights and output of the selected head"),
+         .linesTip = tr("Each query of the selected head joined to every key by a "
+                        "line as strong as its weight"),
+         .differenceTip = tr("The selected head's weights minus its weights under another score"),
+         .compareTip = tr("The score the Difference tab subtracts: these weights minus the weights "
+                          "scored this way"),
+         .compareLabel = tr("These weights minus those &scored by:")},
+        splitter);
     m_tabs->setObjectName(QStringLiteral("modelViewTabs"));
-    m_headView = m_tabs->headView();
-    m_pipelineView = m_tabs->pipelineView();
-    m_linesView = m_tabs->linesView();
-    m_differenceView = m_tabs->differenceView();
-    m_compareCombo = m_tabs->compareCombo();
-    m_compareCombo->setToolTip(
-        tr("The score the Difference tab subtracts: these weights minus the weights "
-           "scored this way"));
     for (ScoreOption option :
          {ScoreOption::Dot, ScoreOption::Scaled, ScoreOption::Hard, ScoreOption::Cosine})
-        m_compareCombo->addItem(scoreOptionLabel(option), scoreOptionName(option));
-    m_tabs->compareLabel()->setText(tr("These weights minus those &scored by:"));
+        m_tabs->compareCombo()->addItem(scoreOptionLabel(option), scoreOptionName(option));
     m_rollout = new MatrixPanelsView(m_tabs);
     m_rollout->setObjectName(QStringLiteral("rolloutView"));
     m_importance = new ImportanceView(m_tabs);
@@ -139,15 +140,6 @@ void ModelWindow::buildViews()
     m_tabs->setTabToolTip(m_tabs->indexOf(translatePage),
                           tr("Encoder-decoder models: translate word by word, with the encoder's, "
                              "the decoder's and the cross-attention's heads"));
-    m_tabs->setTabToolTip(
-        HeadTab, tr("The selected head's attention weights: queries as rows, keys as columns"));
-    m_tabs->setTabToolTip(
-        PipelineTab,
-        tr("X, Q, K, V, scores, masked scores, weights and output of the selected head"));
-    m_tabs->setTabToolTip(LinesTab, tr("Each query of the selected head joined to every key by a "
-                                       "line as strong as its weight"));
-    m_tabs->setTabToolTip(DifferenceTab,
-                          tr("The selected head's weights minus its weights under another score"));
     m_tabs->setTabToolTip(
         RolloutTab,
         tr("Attention rollout (Abnar & Zuidema 2020) through the selected layer, beside "
@@ -194,7 +186,7 @@ void ModelWindow::buildViews()
         if (tab == DifferenceTab && !m_compare)
             requestCompute();
     });
-    connect(m_compareCombo, &QComboBox::activated, this, [this] {
+    connect(m_tabs->compareCombo(), &QComboBox::activated, this, [this] {
         m_compare.reset();
         requestCompute();
     });

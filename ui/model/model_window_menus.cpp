@@ -6,6 +6,7 @@
 #include "ui/export/export_dialog.h"
 #include "ui/model/head_grid_view.h"
 #include "ui/model/model_scene_files.h"
+#include "ui/widgets/menu_commands.h"
 #include "ui/widgets/message_bar.h"
 #include "ui/widgets/standard_keys.h"
 
@@ -20,54 +21,45 @@ namespace attn::ui {
 
 void ModelWindow::buildMenus()
 {
-    auto add = [this](QMenu* menu, const QString& text, QKeySequence shortcut, auto slot) {
-        QAction* action = menu->addAction(text);
-        action->setShortcut(shortcut);
-        connect(action, &QAction::triggered, this, slot);
-        return action;
-    };
-    // A standard command: the key the menu and the README name, and the platform's others.
-    auto addStandard = [add](QMenu* menu, const QString& text, QKeySequence::StandardKey standard,
-                             QKeySequence advertised, auto slot) {
-        QAction* action = add(menu, text, QKeySequence(), slot);
-        action->setShortcuts(standardKeys(standard, advertised));
-        return action;
-    };
+    const MenuCommands commands(this);
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    add(file, tr("Open &Model…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O),
-        [this] { openModelDialog(); });
-    add(file, tr("&Download Model…"), QKeySequence(), [this] { downloadModelDialog(); });
-    addStandard(file, tr("&Open Scene…"), QKeySequence::Open, QKeySequence(Qt::CTRL | Qt::Key_O),
-                [this] { m_files->openDialog(); });
+    commands.add(file, tr("Open &Model…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O),
+                 [this] { openModelDialog(); });
+    commands.add(file, tr("&Download Model…"), QKeySequence(), [this] { downloadModelDialog(); });
+    commands.addStandard(file, tr("&Open Scene…"), QKeySequence::Open,
+                         QKeySequence(Qt::CTRL | Qt::Key_O), [this] { m_files->openDialog(); });
     QMenu* recent = file->addMenu(tr("Open &Recent"));
     connect(recent, &QMenu::aboutToShow, this,
             [this, recent] { m_files->fillRecentMenu(*recent); });
     file->addSeparator();
-    addStandard(file, tr("&Save"), QKeySequence::Save, QKeySequence(Qt::CTRL | Qt::Key_S),
-                [this] { m_files->save(); });
-    addStandard(file, tr("Save &As…"), QKeySequence::SaveAs,
-                QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), [this] { m_files->saveAs(); });
+    commands.addStandard(file, tr("&Save"), QKeySequence::Save, QKeySequence(Qt::CTRL | Qt::Key_S),
+                         [this] { m_files->save(); });
+    commands.addStandard(file, tr("Save &As…"), QKeySequence::SaveAs,
+                         QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S),
+                         [this] { m_files->saveAs(); });
     file->addSeparator();
-    m_exportAction = add(file, tr("&Export Head Figure…"), QKeySequence(Qt::CTRL | Qt::Key_E),
-                         [this] { openExportDialog(); });
+    m_exportAction =
+        commands.add(file, tr("&Export Head Figure…"), QKeySequence(Qt::CTRL | Qt::Key_E),
+                     [this] { openExportDialog(); });
     QMenu* exportMenu = file->addMenu(tr("Export &Model Figure"));
-    add(exportMenu, tr("&Layers × Heads Grid…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E),
-        [this] { exportModelFigureDialog(ModelFigure::Grid); });
-    add(exportMenu, tr("&Rollout…"), QKeySequence(),
-        [this] { exportModelFigureDialog(ModelFigure::Rollout); });
-    add(exportMenu, tr("&Predictions…"), QKeySequence(),
-        [this] { exportModelFigureDialog(ModelFigure::Predictions); });
-    add(exportMenu, tr("Head &Importance…"), QKeySequence(),
-        [this] { exportModelFigureDialog(ModelFigure::Importance); });
-    add(exportMenu, tr("L&ogit Lens…"), QKeySequence(),
-        [this] { exportModelFigureDialog(ModelFigure::LogitLens); });
-    add(exportMenu, tr("&Activation Patching…"), QKeySequence(),
-        [this] { exportModelFigureDialog(ModelFigure::Patching); });
-    add(exportMenu, tr("&Direct Logit Attribution…"), QKeySequence(),
-        [this] { exportModelFigureDialog(ModelFigure::Attribution); });
+    commands.add(exportMenu, tr("&Layers × Heads Grid…"),
+                 QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E),
+                 [this] { exportModelFigureDialog(ModelFigure::Grid); });
+    commands.add(exportMenu, tr("&Rollout…"), QKeySequence(),
+                 [this] { exportModelFigureDialog(ModelFigure::Rollout); });
+    commands.add(exportMenu, tr("&Predictions…"), QKeySequence(),
+                 [this] { exportModelFigureDialog(ModelFigure::Predictions); });
+    commands.add(exportMenu, tr("Head &Importance…"), QKeySequence(),
+                 [this] { exportModelFigureDialog(ModelFigure::Importance); });
+    commands.add(exportMenu, tr("L&ogit Lens…"), QKeySequence(),
+                 [this] { exportModelFigureDialog(ModelFigure::LogitLens); });
+    commands.add(exportMenu, tr("&Activation Patching…"), QKeySequence(),
+                 [this] { exportModelFigureDialog(ModelFigure::Patching); });
+    commands.add(exportMenu, tr("&Direct Logit Attribution…"), QKeySequence(),
+                 [this] { exportModelFigureDialog(ModelFigure::Attribution); });
     file->addSeparator();
-    addStandard(file, tr("&Close"), QKeySequence::Close, QKeySequence(Qt::CTRL | Qt::Key_W),
-                [this] { close(); });
+    commands.addStandard(file, tr("&Close"), QKeySequence::Close,
+                         QKeySequence(Qt::CTRL | Qt::Key_W), [this] { close(); });
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     QAction* undo = m_document.undoStack()->createUndoAction(this, tr("&Undo"));
@@ -81,15 +73,16 @@ void ModelWindow::buildMenus()
     edit->addAction(m_resetAction);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    add(view, tr("&Grid"), QKeySequence(Qt::CTRL | Qt::Key_G), [this] { m_grid->setFocus(); });
-    add(view, tr("&Clear Token Focus"), QKeySequence(Qt::Key_Escape),
-        [this] { m_document.setFocusToken(-1); });
+    commands.add(view, tr("&Grid"), QKeySequence(Qt::CTRL | Qt::Key_G),
+                 [this] { m_grid->setFocus(); });
+    commands.add(view, tr("&Clear Token Focus"), QKeySequence(Qt::Key_Escape),
+                 [this] { m_document.setFocusToken(-1); });
     view->addSeparator();
     view->addAction(m_inputDock->toggleViewAction());
     view->addAction(m_headDock->toggleViewAction());
     view->addSeparator();
-    m_presentAction =
-        add(view, tr("&Present Head"), QKeySequence(Qt::Key_F11), [this] { togglePresentation(); });
+    m_presentAction = commands.add(view, tr("&Present Head"), QKeySequence(Qt::Key_F11),
+                                   [this] { togglePresentation(); });
 
     QMenu* compute = menuBar()->addMenu(tr("&Compute"));
     m_backendGroup = new QActionGroup(this);
