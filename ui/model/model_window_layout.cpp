@@ -104,22 +104,22 @@ void ModelWindow::buildViews()
     m_importance->setObjectName(QStringLiteral("importanceView"));
     m_tabs->addTab(m_rollout, tr("&Rollout"));
     m_tabs->addTab(m_importance, tr("&Importance"));
-    // Scrolled: its settings and steps need not fit a projector's 1024 x 768.
-    auto* generatePage = new QScrollArea(m_tabs);
-    generatePage->setObjectName(QStringLiteral("generatePage"));
-    generatePage->setWidgetResizable(true);
-    generatePage->setFrameShape(QFrame::NoFrame);
-    m_generate = new GenerateView(generatePage);
-    m_generate->setObjectName(QStringLiteral("generateView"));
-    generatePage->setWidget(m_generate);
-    m_tabs->addTab(generatePage, tr("&Generate"));
-    auto* kvPage = new QScrollArea(m_tabs);
-    kvPage->setWidgetResizable(true);
-    kvPage->setFrameShape(QFrame::NoFrame);
-    m_kvCache = new KvCacheView(kvPage);
-    m_kvCache->setObjectName(QStringLiteral("kvCacheView"));
-    kvPage->setWidget(m_kvCache);
-    m_tabs->addTab(kvPage, tr("&KV Cache"));
+    // A tab of `View`, made as `view`, in a page that scrolls: Generate's settings and steps need
+    // not fit a projector's 1024 x 768.
+    auto addScrolled = [this]<typename View>(View*& view, const QString& name,
+                                             const QString& title) {
+        auto* page = new QScrollArea(m_tabs);
+        page->setWidgetResizable(true);
+        page->setFrameShape(QFrame::NoFrame);
+        view = new View(page);
+        view->setObjectName(name);
+        page->setWidget(view);
+        m_tabs->addTab(page, title);
+        return page;
+    };
+    addScrolled(m_generate, QStringLiteral("generateView"), tr("&Generate"))
+        ->setObjectName(QStringLiteral("generatePage"));
+    addScrolled(m_kvCache, QStringLiteral("kvCacheView"), tr("&KV Cache"));
     m_tabs->setTabToolTip(KvCacheTab, tr("What a causal model keeps of earlier tokens so that the "
                                          "next one costs one row per layer"));
     // The grid follows the step the Generate tab shows, the newest token's row in every head.
@@ -130,13 +130,8 @@ void ModelWindow::buildViews()
                 requestCompute();
             });
     // Scrolled too: its controls and figures never widen the tabs past the grid's share.
-    auto* translatePage = new QScrollArea(m_tabs);
-    translatePage->setWidgetResizable(true);
-    translatePage->setFrameShape(QFrame::NoFrame);
-    m_encdec = new EncDecView(translatePage);
-    m_encdec->setObjectName(QStringLiteral("encdecView"));
-    translatePage->setWidget(m_encdec);
-    m_tabs->addTab(translatePage, tr("&Translate"));
+    QScrollArea* translatePage =
+        addScrolled(m_encdec, QStringLiteral("encdecView"), tr("&Translate"));
     m_tabs->setTabToolTip(m_tabs->indexOf(translatePage),
                           tr("Encoder-decoder models: translate word by word, with the encoder's, "
                              "the decoder's and the cross-attention's heads"));
