@@ -7,6 +7,7 @@
 #include "ui/explorer/scene_files.h"
 #include "ui/explorer/view_bar.h"
 #include "ui/views/heatmap_view.h"
+#include "ui/widgets/menu_commands.h"
 #include "ui/widgets/standard_keys.h"
 
 #include <QAction>
@@ -37,37 +38,25 @@ void ExplorerMenus::buildMenus(SceneFiles& files, ViewBar& viewBar,
 {
     ExplorerWindow& window = m_window;
     SceneDocument& document = *window.document();
-    auto add = [this](QMenu* menu, const QString& text, QKeySequence shortcut, auto slot) {
-        QAction* action = menu->addAction(text);
-        action->setShortcut(shortcut);
-        connect(action, &QAction::triggered, this, slot);
-        return action;
-    };
-    // A standard command: the key the menu and the README name, and the platform's others.
-    auto addStandard = [add](QMenu* menu, const QString& text, QKeySequence::StandardKey standard,
-                             QKeySequence advertised, auto slot) {
-        QAction* action = add(menu, text, QKeySequence(), slot);
-        action->setShortcuts(standardKeys(standard, advertised));
-        return action;
-    };
+    const MenuCommands commands(this);
 
     QMenu* file = window.menuBar()->addMenu(tr("&File"));
-    m_newAction = addStandard(file, tr("&New"), QKeySequence::New,
-                              QKeySequence(Qt::CTRL | Qt::Key_N), [&window, &files] {
-                                  if (files.maybeSave())
-                                      window.newScene();
-                              });
+    m_newAction = commands.addStandard(file, tr("&New"), QKeySequence::New,
+                                       QKeySequence(Qt::CTRL | Qt::Key_N), [&window, &files] {
+                                           if (files.maybeSave())
+                                               window.newScene();
+                                       });
     m_openAction =
-        addStandard(file, tr("&Open…"), QKeySequence::Open, QKeySequence(Qt::CTRL | Qt::Key_O),
-                    [&files] { files.openDialog(); });
+        commands.addStandard(file, tr("&Open…"), QKeySequence::Open,
+                             QKeySequence(Qt::CTRL | Qt::Key_O), [&files] { files.openDialog(); });
     QAction* openModel =
-        add(file, tr("Open &Model…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O),
-            [&window] { window.openModel(); });
+        commands.add(file, tr("Open &Model…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O),
+                     [&window] { window.openModel(); });
     openModel->setObjectName(QStringLiteral("openModelAction"));
     openModel->setToolTip(
         tr("Every layer and head of a Hugging Face model, in a window of its own"));
-    QAction* seq2seq = add(file, tr("Sequence to Se&quence…"), QKeySequence(),
-                           [&window] { window.openSeq2Seq(); });
+    QAction* seq2seq = commands.add(file, tr("Sequence to Se&quence…"), QKeySequence(),
+                                    [&window] { window.openSeq2Seq(); });
     seq2seq->setObjectName(QStringLiteral("openSeq2SeqAction"));
     seq2seq->setToolTip(tr("An encoder-decoder translating word by word, with its alignment, in a "
                            "window of its own"));
@@ -77,34 +66,38 @@ void ExplorerMenus::buildMenus(SceneFiles& files, ViewBar& viewBar,
     connect(examples, &QMenu::aboutToShow, this,
             [examples, &files] { files.fillExamplesMenu(*examples); });
     file->addSeparator();
-    m_saveAction = addStandard(file, tr("&Save"), QKeySequence::Save,
-                               QKeySequence(Qt::CTRL | Qt::Key_S), [&files] { files.save(); });
-    addStandard(file, tr("Save &As…"), QKeySequence::SaveAs,
-                QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), [&files] { files.saveAs(); });
+    m_saveAction =
+        commands.addStandard(file, tr("&Save"), QKeySequence::Save,
+                             QKeySequence(Qt::CTRL | Qt::Key_S), [&files] { files.save(); });
+    commands.addStandard(file, tr("Save &As…"), QKeySequence::SaveAs,
+                         QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S),
+                         [&files] { files.saveAs(); });
     file->addSeparator();
-    m_exportAction = add(file, tr("&Export Figure…"), QKeySequence(Qt::CTRL | Qt::Key_E),
-                         [&window] { window.openExportDialog(); });
+    m_exportAction = commands.add(file, tr("&Export Figure…"), QKeySequence(Qt::CTRL | Qt::Key_E),
+                                  [&window] { window.openExportDialog(); });
     m_exportAction->setToolTip(tr(
         "Export the figure as PNG, SVG or PDF, or a matrix as CSV, NPY, JSON or LaTeX (Ctrl+E)"));
-    QAction* deck = add(file, tr("Export &Presentation as PDF…"), QKeySequence(), [&window] {
-        const QString suggested = QDir(preferences::sceneDirectory())
-                                      .filePath(QFileInfo(window.suggestedSavePath())
-                                                    .completeBaseName()
-                                                    .section(QLatin1Char('.'), 0, 0) +
-                                                QStringLiteral("-presentation.pdf"));
-        const QString path = QFileDialog::getSaveFileName(&window, tr("Export Presentation"),
-                                                          suggested, tr("PDF (*.pdf)"));
-        if (!path.isEmpty())
-            window.exportPresentation(path.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive)
-                                          ? path
-                                          : path + QStringLiteral(".pdf"));
-    });
+    QAction* deck =
+        commands.add(file, tr("Export &Presentation as PDF…"), QKeySequence(), [&window] {
+            const QString suggested = QDir(preferences::sceneDirectory())
+                                          .filePath(QFileInfo(window.suggestedSavePath())
+                                                        .completeBaseName()
+                                                        .section(QLatin1Char('.'), 0, 0) +
+                                                    QStringLiteral("-presentation.pdf"));
+            const QString path = QFileDialog::getSaveFileName(&window, tr("Export Presentation"),
+                                                              suggested, tr("PDF (*.pdf)"));
+            if (!path.isEmpty())
+                window.exportPresentation(path.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive)
+                                              ? path
+                                              : path + QStringLiteral(".pdf"));
+        });
     deck->setObjectName(QStringLiteral("exportPresentationAction"));
     deck->setToolTip(
         tr("Every step of the presentation as one page of a PDF, for handouts and slides"));
     file->addSeparator();
-    QAction* quit = addStandard(file, tr("&Quit"), QKeySequence::Quit,
-                                QKeySequence(Qt::CTRL | Qt::Key_Q), [&window] { window.close(); });
+    QAction* quit =
+        commands.addStandard(file, tr("&Quit"), QKeySequence::Quit,
+                             QKeySequence(Qt::CTRL | Qt::Key_Q), [&window] { window.close(); });
     quit->setMenuRole(QAction::QuitRole);
 
     QMenu* edit = window.menuBar()->addMenu(tr("&Edit"));
@@ -118,10 +111,10 @@ void ExplorerMenus::buildMenus(SceneFiles& files, ViewBar& viewBar,
     edit->addAction(m_redoAction);
     edit->addSeparator();
     m_copyFigureAction =
-        add(edit, tr("&Copy Figure"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C),
-            [&window] { window.copyFigure(); });
+        commands.add(edit, tr("&Copy Figure"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C),
+                     [&window] { window.copyFigure(); });
     edit->addSeparator();
-    add(edit, tr("Clear Custom &Mask"), QKeySequence(), [&document] {
+    commands.add(edit, tr("Clear Custom &Mask"), QKeySequence(), [&document] {
         core::MaskSpec mask = document.scene().mask;
         mask.customCells.clear();
         document.setMask(mask);
@@ -129,12 +122,14 @@ void ExplorerMenus::buildMenus(SceneFiles& files, ViewBar& viewBar,
 
     QMenu* view = window.menuBar()->addMenu(tr("&View"));
     HeatmapView* heatmap = window.headView();
-    addStandard(view, tr("Zoom &In"), QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Plus),
-                [heatmap] { heatmap->zoomBy(0.8); });
-    addStandard(view, tr("Zoom &Out"), QKeySequence::ZoomOut,
-                QKeySequence(Qt::CTRL | Qt::Key_Minus), [heatmap] { heatmap->zoomBy(1.25); });
-    add(view, tr("&Fit Matrix"), QKeySequence(Qt::CTRL | Qt::Key_0),
-        [heatmap] { heatmap->resetZoom(); });
+    commands.addStandard(view, tr("Zoom &In"), QKeySequence::ZoomIn,
+                         QKeySequence(Qt::CTRL | Qt::Key_Plus),
+                         [heatmap] { heatmap->zoomBy(0.8); });
+    commands.addStandard(view, tr("Zoom &Out"), QKeySequence::ZoomOut,
+                         QKeySequence(Qt::CTRL | Qt::Key_Minus),
+                         [heatmap] { heatmap->zoomBy(1.25); });
+    commands.add(view, tr("&Fit Matrix"), QKeySequence(Qt::CTRL | Qt::Key_0),
+                 [heatmap] { heatmap->resetZoom(); });
     view->addSeparator();
     // The same switches as the view bar's checks, each following the other.
     auto checkable = [view](const QString& text, QCheckBox* check) {
@@ -149,16 +144,16 @@ void ExplorerMenus::buildMenus(SceneFiles& files, ViewBar& viewBar,
     for (QDockWidget* dock : docks)
         view->addAction(dock->toggleViewAction());
     view->addSeparator();
-    m_presentAction = add(view, tr("&Present"), QKeySequence(Qt::Key_F11),
-                          [&window] { window.togglePresentation(); });
+    m_presentAction = commands.add(view, tr("&Present"), QKeySequence(Qt::Key_F11),
+                                   [&window] { window.togglePresentation(); });
     m_presentAction->setToolTip(
         tr("Step through the computation full screen: arrow keys, Space or a clicker (F11)"));
     // F11 presents; the window itself goes full screen with Ctrl+Shift+F.
-    add(view, tr("&Full Screen Window"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F),
-        [&window] { window.setWindowState(window.windowState() ^ Qt::WindowFullScreen); });
+    commands.add(view, tr("&Full Screen Window"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F),
+                 [&window] { window.setWindowState(window.windowState() ^ Qt::WindowFullScreen); });
 
     QMenu* help = window.menuBar()->addMenu(tr("&Help"));
-    QAction* about = add(help, tr("&About Attention Explorer"), QKeySequence(), [&window] {
+    QAction* about = commands.add(help, tr("&About Attention Explorer"), QKeySequence(), [&window] {
         const ComputeController* compute = window.computeController();
         auto* dialog = new AboutDialog(window.backends(), compute->backendName(),
                                        compute->deviceName(), window.backendNotice(), &window);
@@ -167,9 +162,8 @@ void ExplorerMenus::buildMenus(SceneFiles& files, ViewBar& viewBar,
     });
     about->setObjectName(QStringLiteral("aboutAction"));
     about->setMenuRole(QAction::AboutRole);
-    add(help, tr("About &Qt"), QKeySequence(), [] {
-        QApplication::aboutQt();
-    })->setMenuRole(QAction::AboutQtRole);
+    commands.add(help, tr("About &Qt"), QKeySequence(), [] { QApplication::aboutQt(); })
+        ->setMenuRole(QAction::AboutQtRole);
 }
 
 void ExplorerMenus::buildToolBar()

@@ -32,6 +32,7 @@ class AttentionPanel;
 class CrashRecovery;
 class RecoveryStore;
 class ComputeSchedule;
+enum class ConceptView;
 class ConceptPage;
 class EmbeddingSpacePage;
 class GradientPage;
@@ -61,6 +62,10 @@ class WeightsPanel;
 // every matrix recompute live. The scene lives in a SceneDocument (undo for every edit);
 // computing happens on a worker thread (ComputeController) so the window never waits; every
 // heatmap is drawn by FigureBuilder, the code that also draws exported figures.
+//
+// One class in several files, each named for its job (explorer_window.cpp, then _layout,
+// _compute, _view and _export; its menus are ExplorerMenus), so that its tr() calls keep the one
+// context their translations have.
 class ExplorerWindow : public QMainWindow
 {
     Q_OBJECT
@@ -103,11 +108,11 @@ public:
     WeightsPanel* weightsPanel() const { return m_weights; }
     MessageBar* messageBar() const { return m_messages; }
     RecoveryStore* recoveryStore() const;
-    HeatmapView* headView() const { return m_headView; }
+    HeatmapView* headView() const { return m_tabs->headView(); }
     HeatmapView* gridView() const { return m_gridView; }
-    HeatmapView* pipelineView() const { return m_pipelineView; }
-    HeatmapView* differenceView() const { return m_differenceView; }
-    LinesView* linesView() const { return m_linesView; }
+    HeatmapView* pipelineView() const { return m_tabs->pipelineView(); }
+    HeatmapView* differenceView() const { return m_tabs->differenceView(); }
+    LinesView* linesView() const { return m_tabs->linesView(); }
     TrainPage* trainPage() const { return m_trainPage; }
     GradientPage* gradientPage() const { return m_gradientPage; }
     KernelPage* kernelPage() const { return m_kernelPage; }
@@ -119,7 +124,7 @@ public:
     MixingPage* mixingPage() const { return m_mixingPage; }
     QTabWidget* viewTabs() const { return m_tabs; }
     QComboBox* headCombo() const;
-    QComboBox* compareCombo() const { return m_compareCombo; }
+    QComboBox* compareCombo() const { return m_tabs->compareCombo(); }
     // Shown above the figures while they do not match the input (a compute error, or a
     // compute that takes a while); the figures are dimmed meanwhile.
     QLabel* staleNote() const { return m_staleNote; }
@@ -167,6 +172,24 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    // The tabs in the order buildViews adds them: HeadViewTabs' four, then the concept views in
+    // ConceptView's order.
+    using enum HeadViewTabs::Tab;
+    enum ConceptTab {
+        TrainTab = FirstOwnTab,
+        GradientTab,
+        KernelTab,
+        PositionsTab,
+        EmbeddingSpaceTab,
+        ProjectionsTab,
+        HardTab,
+        ContextTab,
+        LayersTab,
+        MixingTab
+    };
+    static int conceptTab(ConceptView view);
+    static std::optional<ConceptView> conceptOfTab(int tab);
+
     void buildViews();
     void buildDocks();
     void placeRightDocks();
@@ -205,12 +228,7 @@ private:
     MessageBar* m_messages = nullptr;
     HeadViewTabs* m_tabs = nullptr;
     ViewBar* m_viewBar = nullptr;
-    QComboBox* m_compareCombo = nullptr;
-    HeatmapView* m_headView = nullptr;
     HeatmapView* m_gridView = nullptr;
-    HeatmapView* m_pipelineView = nullptr;
-    HeatmapView* m_differenceView = nullptr;
-    LinesView* m_linesView = nullptr;
     TrainPage* m_trainPage = nullptr;
     GradientPage* m_gradientPage = nullptr;
     KernelPage* m_kernelPage = nullptr;

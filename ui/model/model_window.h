@@ -65,6 +65,9 @@ struct ExportSource;
 // unchanged: HeatmapView and LinesView take a layer's AttentionResult, the export dialog and
 // the presentation take it too, and the head's controls reuse the explorer's MatrixEditor,
 // DecimalField and score options; ModelDocument is its SceneDocument.
+//
+// One class in several files, each named for its job (model_window.cpp, then _layout, _menus,
+// _compute and _export), so that its tr() calls keep the one context their translations have.
 class ModelWindow : public QMainWindow
 {
     Q_OBJECT
@@ -133,10 +136,10 @@ public:
     TokenFocusBar* tokenBar() const { return m_tokens; }
     QLineEdit* textEdit() const { return m_text; }
     QTabWidget* viewTabs() const { return m_tabs; }
-    HeatmapView* headView() const { return m_headView; }
-    HeatmapView* pipelineView() const { return m_pipelineView; }
-    HeatmapView* differenceView() const { return m_differenceView; }
-    LinesView* linesView() const { return m_linesView; }
+    HeatmapView* headView() const { return m_tabs->headView(); }
+    HeatmapView* pipelineView() const { return m_tabs->pipelineView(); }
+    HeatmapView* differenceView() const { return m_tabs->differenceView(); }
+    LinesView* linesView() const { return m_tabs->linesView(); }
     MatrixPanelsView* rolloutView() const { return m_rollout; }
     ImportanceView* importanceView() const { return m_importance; }
     LensTabs* lensTabs() const { return m_lensTabs; } // logit lens, patching, attribution
@@ -168,6 +171,10 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    // The tabs in the order buildViews adds them: HeadViewTabs' four, then the model's own.
+    using enum HeadViewTabs::Tab;
+    enum ModelTab { RolloutTab = FirstOwnTab, ImportanceTab, GenerateTab, KvCacheTab };
+
     void buildViews();
     void buildDocks();
     void arrangeFigures();
@@ -220,11 +227,6 @@ private:
     HeadGridView* m_grid = nullptr;
     QLabel* m_gridNote = nullptr;
     HeadViewTabs* m_tabs = nullptr;
-    HeatmapView* m_headView = nullptr;
-    HeatmapView* m_pipelineView = nullptr;
-    LinesView* m_linesView = nullptr;
-    HeatmapView* m_differenceView = nullptr;
-    QComboBox* m_compareCombo = nullptr;
     MatrixPanelsView* m_rollout = nullptr;
     ImportanceView* m_importance = nullptr;
     GenerateView* m_generate = nullptr;

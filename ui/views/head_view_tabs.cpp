@@ -10,7 +10,7 @@
 
 namespace attn::ui {
 
-HeadViewTabs::HeadViewTabs(QWidget* parent) : QTabWidget(parent)
+HeadViewTabs::HeadViewTabs(const Words& words, QWidget* parent) : QTabWidget(parent)
 {
     setDocumentMode(true);
     m_headView = new HeatmapView(this);
@@ -42,6 +42,12 @@ HeadViewTabs::HeadViewTabs(QWidget* parent) : QTabWidget(parent)
     addTab(m_pipelineView, tr("&Pipeline"));
     addTab(m_linesView, tr("&Lines"));
     addTab(differencePage, tr("&Difference"));
+    setTabToolTip(HeadTab, words.headTip);
+    setTabToolTip(PipelineTab, words.pipelineTip);
+    setTabToolTip(LinesTab, words.linesTip);
+    setTabToolTip(DifferenceTab, words.differenceTip);
+    m_compareCombo->setToolTip(words.compareTip);
+    m_compareLabel->setText(words.compareLabel);
 }
 
 } // namespace attn::ui

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QString>
 #include <QTabWidget>
 
 class QComboBox;
@@ -13,20 +14,34 @@ class LinesView;
 // The four views of one head that both windows open with, in this order: its weights, its
 // pipeline (X to output), its lines, and the difference from the same head with one thing
 // changed (the choice of that change above the difference heatmap). A window adds its own tabs
-// after these and fills the choice, the label and the tooltips with its own words.
+// after these, gives the tooltips and the label its own words and fills the choice.
 class HeadViewTabs : public QTabWidget
 {
     Q_OBJECT
 
 public:
-    explicit HeadViewTabs(QWidget* parent = nullptr);
+    // A window's own words for the four views: their tabs' tooltips, and the change the
+    // Difference tab subtracts (its choice's tooltip and the label before it).
+    struct Words
+    {
+        QString headTip;
+        QString pipelineTip;
+        QString linesTip;
+        QString differenceTip;
+        QString compareTip;
+        QString compareLabel;
+    };
+
+    explicit HeadViewTabs(const Words& words, QWidget* parent = nullptr);
+
+    // The four views' tabs; a window's own tabs follow from FirstOwnTab on.
+    enum Tab { HeadTab, PipelineTab, LinesTab, DifferenceTab, FirstOwnTab };
 
     HeatmapView* headView() const { return m_headView; }
     HeatmapView* pipelineView() const { return m_pipelineView; }
     LinesView* linesView() const { return m_linesView; }
     HeatmapView* differenceView() const { return m_differenceView; }
     QComboBox* compareCombo() const { return m_compareCombo; }
-    QLabel* compareLabel() const { return m_compareLabel; }
 
 private:
     HeatmapView* m_headView = nullptr;
