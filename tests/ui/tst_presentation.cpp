@@ -1110,6 +1110,34 @@ private slots:
         QCOMPARE(cellTexts(fits, QStringLiteral("curves"), 1).at(0), QString::number(fit, 'f', 2));
     }
 
+    // Example 27's numbers as its description quotes them: h = 0.0834 everywhere, the learned
+    // width 0.406 at x = 0 and 0.0686 at x = 3, leave-one-out errors 0.0561 and 0.0531.
+    void theLearnedKernelExamplePresentsItsNumbers()
+    {
+        const core::Scene scene =
+            core::loadScene(QStringLiteral(":/examples/27-learned-kernel.json"));
+        const auto result = compute(scene);
+        const auto extras = ui::presentationExtras(scene);
+        QVERIFY(extras && extras->kernels() && !extras->mixes() && !extras->stacked());
+        using S = ui::PresentationStep;
+        auto numbers = [&](S step) {
+            return plain(ui::presentationNumbers(int(step), *result, 0, 0, 0, extras.get()));
+        };
+        QVERIFY2(numbers(S::KernelFixed)
+                     .startsWith(QStringLiteral("width 0.0834 at x = 0, 0.0834 at x = 3")),
+                 qPrintable(numbers(S::KernelFixed)));
+        QVERIFY2(
+            numbers(S::KernelLearned).contains(QStringLiteral(": 0.406 at x = 0, 0.0686 at x = 3")),
+            qPrintable(numbers(S::KernelLearned)));
+        QCOMPARE(numbers(S::KernelFits),
+                 QStringLiteral("leave-one-out squared error: fixed kernel 0.0561, learned maps "
+                                "0.0531"));
+        QVERIFY2(plain(ui::presentationCaption(int(S::KernelFits), *result->problem, extras.get()))
+                     .endsWith(QStringLiteral("40 noisy points of sin(x²)")),
+                 qPrintable(plain(
+                     ui::presentationCaption(int(S::KernelFits), *result->problem, extras.get()))));
+    }
+
     // Examples 25 and 26 present their concept after attention's twelve steps; a scene of one
     // layer without a second sentence has the twelve alone.
     void theExamplesStepsAndTitles_data()

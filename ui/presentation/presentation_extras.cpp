@@ -138,6 +138,7 @@ std::shared_ptr<const PresentationExtras> presentationExtras(const core::Scene& 
         const core::RegressionData data = core::RegressionData::chirp();
         out->kernel = kernelComparison(data, core::bestBandwidth(data).bandwidth,
                                        core::learnKernelMaps(data).maps);
+        out->kernel->data = Words::tr("%1 noisy points of sin(x²)").arg(data.x.size());
     }
     if (!out->stacked() && !out->mixes() && !out->kernels() && out->leftOut.isEmpty())
         return nullptr;

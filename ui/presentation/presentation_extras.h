@@ -64,6 +64,7 @@ struct PresentationExtras
         QStringList endLabels;          // "x = 0", "x = 3": the rows' labels
         QStringList keys;               // each point's x: the columns' labels
         QStringList curveNames;         // "y", "fixed h", "learned": the curves' labels
+        QString data;                   // what the points are ("" for a test's own)
     };
     std::optional<Kernel> kernel;
 

@@ -62,7 +62,8 @@ QString kernelCaption(PresentationStep step, const PresentationExtras::Kernel& k
                sub(it(QStringLiteral("i"))) + QStringLiteral(") = ∑") +
                sub(it(QStringLiteral("j"))) + QStringLiteral(" ") +
                scalar(QStringLiteral("α"), QStringLiteral("ij")) +
-               scalar(QStringLiteral("y"), QStringLiteral("j"));
+               scalar(QStringLiteral("y"), QStringLiteral("j")) +
+               (k.data.isEmpty() ? QString() : kGap + k.data.toHtmlEscaped());
     case PresentationStep::KernelContrast:
         return Words::tr("Kernel machines adjust the kernel and fix the embedding; attention "
                          "fixes the kernel and learns the embedding.");
