@@ -96,7 +96,8 @@ private slots:
     }
 
     // Examples 25 and 26 present their concept after attention's twelve steps: a stacked
-    // block (pages 13-16) and the fixed against data-dependent mixing weights.
+    // block (pages 13-16), the fixed against data-dependent mixing weights and seed 004's fixed
+    // kernel against learned maps.
     void examplesPresentTheirConceptsSteps_data()
     {
         QTest::addColumn<QString>("file");
@@ -108,6 +109,9 @@ private slots:
         QTest::newRow("26") << "26-fixed-vs-data-dependent-weights.json"
                             << "Fixed weights: fully connected"
                             << "attention 0.37";
+        QTest::newRow("27") << "27-learned-kernel.json"
+                            << "Fixed kernel: one width"
+                            << "learns the embedding";
     }
 
     void examplesPresentTheirConceptsSteps()

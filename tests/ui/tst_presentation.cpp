@@ -12,6 +12,7 @@
 #include "ui/presentation/presentation_window.h"
 #include "ui/presentation/slide_builder.h"
 
+#include "core/analysis/learned_kernel.h"
 #include "core/cpu_backend.h"
 #include "core/scene.h"
 #include "core/scene_json.h"
@@ -1028,6 +1029,115 @@ private slots:
         QVERIFY(dog);
     }
 
+    // Seed 004's kernels on three points x = 0, 1, 2 with y = 1, 2, 4: the fixed kernel h = 1
+    // against the maps φ(x) = x + x²/2, whose width 1 / φ'(x) = 1 / (1 + x) is 1 at x = 0 and
+    // 1/3 at x = 2. Each end weighs the two other points (leave one out).
+    void theKernelStepsShowBothKernelsWorkedByHand()
+    {
+        core::RegressionData data;
+        data.x = {0.0, 1.0, 2.0};
+        data.y = {1.0, 2.0, 4.0};
+        core::KernelMaps maps;
+        maps.query = {1.0, 0.5};
+        maps.key = {1.0, 0.5};
+        const auto extras = std::make_shared<ui::PresentationExtras>();
+        extras->kernel = ui::kernelComparison(data, 1.0, maps);
+        // Fixed: from x = 0 the distances 1 and 2 give e^(−1/2) and e^(−2).
+        const double near = std::exp(-0.5) / (std::exp(-0.5) + std::exp(-2.0)); // 0.8176
+        // Learned: φ = 0, 1.5, 4; from x = 0 e^(−1.125) and e^(−8), from x = 2 e^(−8), e^(−3.125).
+        const double learnedFirst = 1.0 / (1.0 + std::exp(-6.875)); // 0.999
+        const double learnedLast = 1.0 / (1.0 + std::exp(-4.875));  // 0.992
+        // Leave one out with h = 1: f(0) = 2 near + 4 (1 − near), f(1) = 2.5, f(2) = near 2 +
+        // (1 − near) 1.
+        const double loss = (std::pow(2 * near + 4 * (1 - near) - 1, 2) + std::pow(2.5 - 2, 2) +
+                             std::pow(2 * near + (1 - near) - 4, 2)) /
+                            3;
+        const core::Scene scene =
+            core::loadScene(QStringLiteral(":/examples/27-learned-kernel.json"));
+        const auto result = compute(scene);
+        using S = ui::PresentationStep;
+        auto numbers = [&](S step) {
+            return plain(ui::presentationNumbers(int(step), *result, 0, 0, 0, extras.get()));
+        };
+        auto g3 = [](double v) { return QString::number(v, 'g', 3); };
+        QCOMPARE(numbers(S::KernelFixed),
+                 QStringLiteral("width 1 at x = 0, 1 at x = 2    largest weight: %1 at x = 0, %1 "
+                                "at x = 2")
+                     .arg(QString::number(near, 'f', 2)));
+        QCOMPARE(
+            numbers(S::KernelLearned),
+            QStringLiteral("width 1 / |φk′(x)|: 1 at x = 0, %1 at x = 2    largest weight: "
+                           "%2 at x = 0, %3 at x = 2")
+                .arg(g3(1.0 / 3.0), QStringLiteral("1"), QString::number(learnedLast, 'f', 2)));
+        QCOMPARE(numbers(S::KernelFits).section(QStringLiteral(", "), 0, 0),
+                 QStringLiteral("leave-one-out squared error: fixed kernel %1").arg(g3(loss)));
+        QVERIFY2(
+            plain(ui::presentationCaption(int(S::KernelContrast), *result->problem, extras.get()))
+                .startsWith(QStringLiteral("Kernel machines adjust the kernel and fix the "
+                                           "embedding; attention fixes the kernel and learns "
+                                           "the embedding")),
+            qPrintable(plain(
+                ui::presentationCaption(int(S::KernelContrast), *result->problem, extras.get()))));
+        QVERIFY2(numbers(S::KernelContrast)
+                         .contains(QStringLiteral("softmaxj(−(xi − xj)2 / 2h2), h = 1")) &&
+                     numbers(S::KernelContrast)
+                         .contains(QStringLiteral("softmaxj(−(φq(xi) − φk(xj))2 / 2)")),
+                 qPrintable(numbers(S::KernelContrast)));
+        // On the slides: each end's row of weights, its own point left out.
+        const int first = ui::kPresentationSteps + 1;
+        const ui::Slide fixed = sceneSlide(*result, extras, first, QSizeF(1280, 720));
+        QCOMPARE(headerOf(fixed), QStringLiteral("Step 13 of 16 · Fixed kernel: one width"));
+        const QString n = QString::number(near, 'f', 2).mid(1);     // ".82"
+        const QString f = QString::number(1 - near, 'f', 2).mid(1); // ".18"
+        QCOMPARE(cellTexts(fixed, QStringLiteral("fixed"), 0),
+                 QStringList({QStringLiteral(".00"), n, f}));
+        QCOMPARE(cellTexts(fixed, QStringLiteral("fixed"), 1),
+                 QStringList({f, n, QStringLiteral(".00")}));
+        const ui::Slide both = sceneSlide(*result, extras, first + 3, QSizeF(1024, 768));
+        QCOMPARE(cellTexts(both, QStringLiteral("learned"), 1),
+                 QStringList({QString::number(1 - learnedLast, 'f', 2).mid(1),
+                              QString::number(learnedLast, 'f', 2).mid(1), QStringLiteral(".00")}));
+        QCOMPARE(cellTexts(both, QStringLiteral("learned"), 0).at(1),
+                 QString::number(learnedFirst, 'f', 2));
+        const ui::Slide fits = sceneSlide(*result, extras, first + 2, QSizeF(1280, 720));
+        QCOMPARE(
+            cellTexts(fits, QStringLiteral("curves"), 0),
+            QStringList({QStringLiteral("1.00"), QStringLiteral("2.00"), QStringLiteral("4.00")}));
+        // The fixed fit at x = 0 weighs all three: (1 + 2 e^(−1/2) + 4 e^(−2)) / (1 + e^(−1/2) +
+        // e^(−2)) = 1.58.
+        const double fit =
+            (1 + 2 * std::exp(-0.5) + 4 * std::exp(-2.0)) / (1 + std::exp(-0.5) + std::exp(-2.0));
+        QCOMPARE(cellTexts(fits, QStringLiteral("curves"), 1).at(0), QString::number(fit, 'f', 2));
+    }
+
+    // Example 27's numbers as its description quotes them: h = 0.0834 everywhere, the learned
+    // width 0.406 at x = 0 and 0.0686 at x = 3, leave-one-out errors 0.0561 and 0.0531.
+    void theLearnedKernelExamplePresentsItsNumbers()
+    {
+        const core::Scene scene =
+            core::loadScene(QStringLiteral(":/examples/27-learned-kernel.json"));
+        const auto result = compute(scene);
+        const auto extras = ui::presentationExtras(scene);
+        QVERIFY(extras && extras->kernels() && !extras->mixes() && !extras->stacked());
+        using S = ui::PresentationStep;
+        auto numbers = [&](S step) {
+            return plain(ui::presentationNumbers(int(step), *result, 0, 0, 0, extras.get()));
+        };
+        QVERIFY2(numbers(S::KernelFixed)
+                     .startsWith(QStringLiteral("width 0.0834 at x = 0, 0.0834 at x = 3")),
+                 qPrintable(numbers(S::KernelFixed)));
+        QVERIFY2(
+            numbers(S::KernelLearned).contains(QStringLiteral(": 0.406 at x = 0, 0.0686 at x = 3")),
+            qPrintable(numbers(S::KernelLearned)));
+        QCOMPARE(numbers(S::KernelFits),
+                 QStringLiteral("leave-one-out squared error: fixed kernel 0.0561, learned maps "
+                                "0.0531"));
+        QVERIFY2(plain(ui::presentationCaption(int(S::KernelFits), *result->problem, extras.get()))
+                     .endsWith(QStringLiteral("40 noisy points of sin(x²)")),
+                 qPrintable(plain(
+                     ui::presentationCaption(int(S::KernelFits), *result->problem, extras.get()))));
+    }
+
     // Examples 25 and 26 present their concept after attention's twelve steps; a scene of one
     // layer without a second sentence has the twelve alone.
     void theExamplesStepsAndTitles_data()
@@ -1042,6 +1152,10 @@ private slots:
                                            "Fixed window: convolution",
                                            "Weights from the words: attention",
                                            "What moves when a word changes"};
+        const QStringList kernel{"Fixed kernel: one width", "Learned maps: a width for each place",
+                                 "The fitted curves", "Learn the kernel or the embedding"};
+        QTest::newRow("27") << "27-learned-kernel.json" << kernel;
+        QTest::newRow("15") << "15-kernel-smoother.json" << kernel;
         QTest::newRow("02") << "02-student-scholarship.json" << QStringList();
     }
 

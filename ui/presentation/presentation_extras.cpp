@@ -2,15 +2,23 @@
 
 #include "ui/concepts/concept_view.h"
 
+#include "core/analysis/learned_kernel.h"
 #include "core/analysis/mixing_weights.h"
 #include "core/cpu_backend.h"
 #include "core/scene.h"
 #include "core/token_display.h"
 
+#include <QCoreApplication>
+#include <QLocale>
 #include <algorithm>
 
 namespace attn::ui {
 namespace {
+
+struct Words
+{
+    Q_DECLARE_TR_FUNCTIONS(PresentationExtras)
+};
 
 void addBlocks(const core::Scene& scene, PresentationExtras& out)
 {
@@ -56,7 +64,45 @@ void addMixing(const core::Scene& scene, const QString& other, PresentationExtra
     }
 }
 
+// Two rows of a leave-one-out weight matrix: the first point's and the last's.
+core::Matrix endRows(const core::MatrixD& weights)
+{
+    core::Matrix rows(2, weights.cols());
+    rows.row(0) = weights.row(0).cast<float>();
+    rows.row(1) = weights.row(weights.rows() - 1).cast<float>();
+    return rows;
+}
+
 } // namespace
+
+PresentationExtras::Kernel kernelComparison(const core::RegressionData& data, double bandwidth,
+                                            const core::KernelMaps& learned)
+{
+    const core::KernelMaps fixed = core::KernelMaps::fixedKernel(bandwidth);
+    const auto n = Eigen::Index(data.x.size());
+    PresentationExtras::Kernel k;
+    k.ends = {data.x.front(), data.x.back()};
+    k.bandwidth = bandwidth;
+    k.widths = {learned.effectiveWidth(k.ends[0]), learned.effectiveWidth(k.ends[1])};
+    k.fixedRows = endRows(core::kernelWeights(data, data.x, fixed, true));
+    k.learnedRows = endRows(core::kernelWeights(data, data.x, learned, true));
+    const std::vector<double> fixedFit = core::kernelPredictions(data, data.x, fixed);
+    const std::vector<double> learnedFit = core::kernelPredictions(data, data.x, learned);
+    k.curves.resize(3, n);
+    for (Eigen::Index j = 0; j < n; ++j) {
+        k.curves(0, j) = float(data.y[std::size_t(j)]);
+        k.curves(1, j) = float(fixedFit[std::size_t(j)]);
+        k.curves(2, j) = float(learnedFit[std::size_t(j)]);
+    }
+    k.losses = {core::leaveOneOutLoss(data, fixed).loss, core::leaveOneOutLoss(data, learned).loss};
+    const QLocale locale;
+    for (const double end : k.ends)
+        k.endLabels << QStringLiteral("x = %1").arg(locale.toString(end, 'g', 3));
+    for (const double x : data.x)
+        k.keys << locale.toString(x, 'f', 2);
+    k.curveNames << QStringLiteral("y") << Words::tr("fixed h") << Words::tr("learned φ");
+    return k;
+}
 
 std::shared_ptr<const PresentationExtras> presentationExtras(const core::Scene& scene,
                                                              const QString& mixingView)
@@ -86,7 +132,15 @@ std::shared_ptr<const PresentationExtras> presentationExtras(const core::Scene& 
             out->leftOut = QStringLiteral("the mixing steps: ") + QString::fromUtf8(error.what());
         }
     }
-    if (!out->stacked() && !out->mixes() && out->leftOut.isEmpty())
+    if (parseConceptView(scene.view.view.section(QLatin1Char(':'), 0, 0)) == ConceptView::Kernel) {
+        // The seed's comparison on its own data: the best fixed width against the maps that
+        // 300 steps of Adam learn (a few milliseconds), as the Kernel tab's figure shows them.
+        const core::RegressionData data = core::RegressionData::chirp();
+        out->kernel = kernelComparison(data, core::bestBandwidth(data).bandwidth,
+                                       core::learnKernelMaps(data).maps);
+        out->kernel->data = Words::tr("%1 noisy points of sin(x²)").arg(data.x.size());
+    }
+    if (!out->stacked() && !out->mixes() && !out->kernels() && out->leftOut.isEmpty())
         return nullptr;
     return out;
 }

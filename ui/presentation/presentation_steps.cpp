@@ -34,7 +34,11 @@ QString presentationStepName(int step)
         QT_TRANSLATE_NOOP("PresentationSteps", "Fixed weights: fully connected"),
         QT_TRANSLATE_NOOP("PresentationSteps", "Fixed window: convolution"),
         QT_TRANSLATE_NOOP("PresentationSteps", "Weights from the words: attention"),
-        QT_TRANSLATE_NOOP("PresentationSteps", "What moves when a word changes")};
+        QT_TRANSLATE_NOOP("PresentationSteps", "What moves when a word changes"),
+        QT_TRANSLATE_NOOP("PresentationSteps", "Fixed kernel: one width"),
+        QT_TRANSLATE_NOOP("PresentationSteps", "Learned maps: a width for each place"),
+        QT_TRANSLATE_NOOP("PresentationSteps", "The fitted curves"),
+        QT_TRANSLATE_NOOP("PresentationSteps", "Learn the kernel or the embedding")};
     if (step < 1 || step > kLastPresentationStep)
         return {};
     return Words::tr(names[std::size_t(step - 1)]);
@@ -52,6 +56,9 @@ std::vector<PresentationStep> presentationSteps(const PresentationExtras* extras
         steps.insert(steps.end(),
                      {PresentationStep::MixingFullyConnected, PresentationStep::MixingConvolution,
                       PresentationStep::MixingAttention, PresentationStep::MixingChanges});
+    if (extras && extras->kernels())
+        steps.insert(steps.end(), {PresentationStep::KernelFixed, PresentationStep::KernelLearned,
+                                   PresentationStep::KernelFits, PresentationStep::KernelContrast});
     return steps;
 }
 
@@ -64,7 +71,13 @@ bool isBlockStep(int step)
 
 bool isMixingStep(int step)
 {
-    return step >= int(PresentationStep::MixingFullyConnected) && step <= kLastPresentationStep;
+    return step >= int(PresentationStep::MixingFullyConnected) &&
+           step <= int(PresentationStep::MixingChanges);
+}
+
+bool isKernelStep(int step)
+{
+    return step >= int(PresentationStep::KernelFixed) && step <= kLastPresentationStep;
 }
 
 } // namespace
@@ -76,6 +89,8 @@ QString presentationCaption(int step, const core::Problem& problem,
         return steps_detail::blockCaption(PresentationStep(step), *extras);
     if (isMixingStep(step) && extras && extras->mixes())
         return steps_detail::mixingCaption(PresentationStep(step), problem, *extras);
+    if (isKernelStep(step) && extras && extras->kernels())
+        return steps_detail::kernelCaption(PresentationStep(step), *extras->kernel);
     if (step < 1 || step > kPresentationSteps)
         return {};
     return steps_detail::caption(PresentationStep(step), problem);
@@ -96,6 +111,8 @@ QString presentationNumbers(int step, const core::AttentionResult& result, int h
                    ? steps_detail::mixingNumbers(PresentationStep(step), *extras, head, query, key)
                    : QString();
     }
+    if (isKernelStep(step) && extras && extras->kernels())
+        return steps_detail::kernelNumbers(PresentationStep(step), *extras->kernel);
     if (step < 1 || step > kPresentationSteps || result.heads.empty() ||
         !result.intermediatesKept || result.pooling.pooled)
         return {};

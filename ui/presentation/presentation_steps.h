@@ -35,14 +35,19 @@ enum class PresentationStep {
     MixingConvolution,    // a convolution's window
     MixingAttention,      // attention's weights
     MixingChanges,        // what moved
+    // Seed 004: a kernel machine adjusts its kernel, attention learns the embedding:
+    KernelFixed,    // one Gaussian width everywhere
+    KernelLearned,  // learned query and key maps: a width for each place
+    KernelFits,     // the data and both fits
+    KernelContrast, // the two side by side, in the seed's words
 };
 constexpr int kPresentationSteps = 12; // the steps of attention, which every presentation has
-constexpr int kLastPresentationStep = int(PresentationStep::MixingChanges);
+constexpr int kLastPresentationStep = int(PresentationStep::KernelContrast);
 
 struct PresentationExtras; // presentation_extras.h
 
 // The steps of a presentation in order: the twelve of attention, then those of `extras`
-// (null: none): a stacked scene's block, then the mixing weights.
+// (null: none): a stacked scene's block, then the mixing weights, then the kernel's.
 std::vector<PresentationStep> presentationSteps(const PresentationExtras* extras);
 
 // "Scores"; empty outside 1 to kLastPresentationStep.

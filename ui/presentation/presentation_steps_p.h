@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ui/presentation/presentation_extras.h"
 #include "ui/presentation/presentation_steps.h"
 
 #include "core/matrix.h"
@@ -12,11 +13,8 @@
 // public functions), presentation_math.cpp (typesetting and the equation's shared parts),
 // presentation_captions.cpp (each step's equation), presentation_numbers.cpp (the equation
 // with the chosen cell's numbers), presentation_block_steps.cpp and
-// presentation_mixing_steps.cpp (the steps a scene adds, presentation_extras.h).
-namespace attn::ui {
-struct PresentationExtras;
-}
-
+// presentation_mixing_steps.cpp, presentation_kernel_steps.cpp (the steps a scene adds,
+// presentation_extras.h).
 namespace attn::ui::steps_detail {
 
 // tr() for the presentation's words (no QObject here): lupdate reads the context from it.
@@ -77,5 +75,10 @@ QString mixingCaption(PresentationStep step, const core::Problem& p,
                       const PresentationExtras& extras);
 QString mixingNumbers(PresentationStep step, const PresentationExtras& extras, int head, int query,
                       int key);
+
+// ---- Seed 004's fixed kernel against learned maps: presentation_kernel_steps.cpp ---------------
+
+QString kernelCaption(PresentationStep step, const PresentationExtras::Kernel& kernel);
+QString kernelNumbers(PresentationStep step, const PresentationExtras::Kernel& kernel);
 
 } // namespace attn::ui::steps_detail

@@ -57,6 +57,7 @@ struct MatrixPanel
     bool queryRows = true;
     bool keyColumns = false;
     bool subject = true;
+    bool framed = true;   // marks the chosen query and key (false: rows and columns are not tokens)
     bool weights = false; // coloured by the shared weight colours, else a diverging map
     const core::Mask* mask = nullptr;
     QString maskedText;            // what a masked cell says ("−∞", "0"); empty: its number

@@ -363,7 +363,7 @@ void SlideBuilder::placeMatrices(std::vector<MatrixPanel>& panels, QRectF body,
             t.role = SlideText::Role::Label;
             t.text = cut(panel.rowLabels.value(i), characters);
             t.font = labelFont;
-            const bool chosen = panel.queryRows ? i == query : i == key;
+            const bool chosen = panel.framed && (panel.queryRows ? i == query : i == key);
             t.color = chosen ? style.accent : style.text;
             if (chosen)
                 t.font.setBold(true);
@@ -380,7 +380,7 @@ void SlideBuilder::placeMatrices(std::vector<MatrixPanel>& panels, QRectF body,
             t.role = SlideText::Role::Label;
             t.text = cut(panel.columnLabels.value(j), characters);
             t.font = labelFont;
-            const bool chosen = j == key;
+            const bool chosen = panel.framed && j == key;
             t.color = chosen ? style.accent : style.text;
             if (chosen)
                 t.font.setBold(true);
@@ -403,9 +403,9 @@ void SlideBuilder::placeMatrices(std::vector<MatrixPanel>& panels, QRectF body,
             m_slide.texts.push_back(t);
         }
         // The chosen cell: one cell of a queries x keys matrix, else the row it belongs to.
-        if (panel.keyColumns)
+        if (panel.framed && panel.keyColumns)
             highlight(QRectF(left + key * w, top + query * h, w, h));
-        else if (panel.queryRows ? query < m.rows() : key < m.rows())
+        else if (panel.framed && (panel.queryRows ? query < m.rows() : key < m.rows()))
             highlight(QRectF(left, top + (panel.queryRows ? query : key) * h, cells.width(), h));
         out.bounds = bounds;
         m_slide.panels.push_back(out);

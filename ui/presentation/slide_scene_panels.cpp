@@ -1,6 +1,7 @@
 #include "ui/presentation/presentation_extras.h"
 #include "ui/presentation/slide_builder_p.h"
 
+#include <QLocale>
 #include <algorithm>
 
 namespace attn::ui::slide_detail {
@@ -82,6 +83,43 @@ std::vector<MatrixPanel> SlideBuilder::scenePanels()
             break;
         }
         }
+        return panels;
+    }
+    if (kind >= S::KernelFixed && kind <= S::KernelContrast) {
+        const PresentationExtras::Kernel& k = *e.kernel;
+        // Rows are the two ends of the line, columns the points: not the scene's tokens, so
+        // no query or key of the sentence is framed.
+        auto kernelPanel = [&](const QString& name, const QString& title, const Matrix& matrix,
+                               const QStringList& rows, bool weights) {
+            MatrixPanel panel;
+            panel.name = name;
+            panel.title = title;
+            panel.matrix = &matrix;
+            panel.rowLabels = rows;
+            panel.columnLabels = k.keys;
+            panel.queryRows = false;
+            panel.framed = false;
+            panel.head = head;
+            panel.weights = weights;
+            return panel;
+        };
+        const QLocale locale;
+        auto at = [&](double v) { return locale.toString(v, 'g', 2); };
+        const QString fixedTitle =
+            Words::tr("fixed kernel: h = %1 everywhere").arg(at(k.bandwidth));
+        const QString learnedTitle =
+            Words::tr("learned maps: width %1 at %2, %3 at %4")
+                .arg(at(k.widths[0]), k.endLabels[0], at(k.widths[1]), k.endLabels[1]);
+        if (kind == S::KernelFixed || kind == S::KernelContrast)
+            panels.push_back(
+                kernelPanel(QStringLiteral("fixed"), fixedTitle, k.fixedRows, k.endLabels, true));
+        if (kind == S::KernelLearned || kind == S::KernelContrast)
+            panels.push_back(kernelPanel(QStringLiteral("learned"), learnedTitle, k.learnedRows,
+                                         k.endLabels, true));
+        if (kind == S::KernelFits)
+            panels.push_back(kernelPanel(QStringLiteral("curves"),
+                                         Words::tr("the data and both fits at each point"),
+                                         k.curves, k.curveNames, false));
         return panels;
     }
     // The mixing weights: before and after the word changed, or every layer's change.
