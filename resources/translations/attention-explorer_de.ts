@@ -906,6 +906,21 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     </message>
 </context>
 <context>
+    <name>PresentationExtras</name>
+    <message>
+        <source>fixed h</source>
+        <translation>festes h</translation>
+    </message>
+    <message>
+        <source>learned φ</source>
+        <translation>gelerntes φ</translation>
+    </message>
+    <message>
+        <source>%1 noisy points of sin(x²)</source>
+        <translation>%1 verrauschte Punkte von sin(x²)</translation>
+    </message>
+</context>
+<context>
     <name>PresentationSteps</name>
     <message>
         <source>%1 &amp;gt; %2 (causal)</source>
@@ -1170,6 +1185,58 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>What moves when a word changes</source>
         <translation>Was sich bewegt, wenn sich ein Wort ändert</translation>
+    </message>
+    <message>
+        <source>%1 at %2, %3 at %4</source>
+        <translation>%1 bei %2, %3 bei %4</translation>
+    </message>
+    <message>
+        <source>largest weight: %1</source>
+        <translation>größtes Gewicht: %1</translation>
+    </message>
+    <message>
+        <source>one width everywhere: %1 = %2</source>
+        <translation>überall eine Breite: %1 = %2</translation>
+    </message>
+    <message>
+        <source>Kernel machines adjust the kernel and fix the embedding; attention fixes the kernel and learns the embedding.</source>
+        <translation>Kernmaschinen passen den Kern an und halten die Einbettung fest; Attention hält den Kern fest und lernt die Einbettung.</translation>
+    </message>
+    <message>
+        <source>width %1</source>
+        <translation>Breite %1</translation>
+    </message>
+    <message>
+        <source>width 1 / |φ&lt;sub&gt;k&lt;/sub&gt;′(x)|: %1</source>
+        <translation>Breite 1 / |φ&lt;sub&gt;k&lt;/sub&gt;′(x)|: %1</translation>
+    </message>
+    <message>
+        <source>leave-one-out squared error: fixed kernel %1, learned maps %2</source>
+        <translation>quadratischer Leave-one-out-Fehler: fester Kern %1, gelernte Abbildungen %2</translation>
+    </message>
+    <message>
+        <source>kernel machine: %1, %2 = %3</source>
+        <translation>Kernmaschine: %1, %2 = %3</translation>
+    </message>
+    <message>
+        <source>attention: %1</source>
+        <translation>Attention: %1</translation>
+    </message>
+    <message>
+        <source>Fixed kernel: one width</source>
+        <translation>Fester Kern: eine Breite</translation>
+    </message>
+    <message>
+        <source>Learned maps: a width for each place</source>
+        <translation>Gelernte Abbildungen: eine Breite für jede Stelle</translation>
+    </message>
+    <message>
+        <source>The fitted curves</source>
+        <translation>Die angepassten Kurven</translation>
+    </message>
+    <message>
+        <source>Learn the kernel or the embedding</source>
+        <translation>Den Kern lernen oder die Einbettung</translation>
     </message>
 </context>
 <context>
@@ -1913,6 +1980,18 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>after − before</source>
         <translation>nachher − vorher</translation>
+    </message>
+    <message>
+        <source>fixed kernel: h = %1 everywhere</source>
+        <translation>fester Kern: überall h = %1</translation>
+    </message>
+    <message>
+        <source>learned maps: width %1 at %2, %3 at %4</source>
+        <translation>gelernte Abbildungen: Breite %1 bei %2, %3 bei %4</translation>
+    </message>
+    <message>
+        <source>the data and both fits at each point</source>
+        <translation>die Daten und beide Anpassungen an jedem Punkt</translation>
     </message>
 </context>
 <context>
