@@ -160,16 +160,36 @@ GreedyStep stepTo(std::shared_ptr<const ModelResult> result, int id)
     return step;
 }
 
-// greedyStep, its errors prefixed with `prefix`.
+// The checkpoint's generation settings on one step's scores, as transformers' logits
+// processors change them: banned tokens -inf (NoBadWordsLogitsProcessor); at the last step
+// allowed every token -inf but the forced end tokens, those 0 (ForcedEOSTokenLogitsProcessor).
+Eigen::VectorXd withSettings(Eigen::VectorXd scores, const CheckpointGeneration& generation,
+                             bool lastStep)
+{
+    for (int id : generation.bannedTokens)
+        if (id < scores.size())
+            scores(id) = -INFINITY;
+    if (lastStep && !generation.forcedEos.empty()) {
+        scores.setConstant(-INFINITY);
+        for (int id : generation.forcedEos)
+            if (id < scores.size())
+                scores(id) = 0.0;
+    }
+    return scores;
+}
+
+// greedyStep, its errors prefixed with `prefix`; `lastStep`: the last one the length allows.
 GreedyStep stepWith(const char* prefix, const std::shared_ptr<const Model>& model,
                     const std::vector<Token>& source, const std::vector<int>& target,
                     const EncoderDecoderInterventions& interventions, Backend& backend,
-                    const ForwardOptions& options)
+                    const ForwardOptions& options, bool lastStep = false)
 {
     auto result = scoredForward(prefix, model, source, target, interventions, backend, options);
     Eigen::Index next = 0;
     // The first maximum: the lowest id among equals.
-    result->predictions.back().logits.maxCoeff(&next);
+    withSettings(result->predictions.back().logits.transpose().cast<double>(),
+                 model->config().generation, lastStep)
+        .maxCoeff(&next);
     return stepTo(std::move(result), int(next));
 }
 
@@ -187,8 +207,10 @@ GreedyDecoding decode(const char* prefix, const std::shared_ptr<const Model>& mo
     // Only the last forward's intermediates are kept; the steps before need the logits alone.
     ForwardOptions step = options;
     step.keepIntermediates = false;
-    while (int(decoding.generated.size()) < maxNewTokens && int(ids.size()) < config.maxPositions) {
-        GreedyStep next = stepWith(prefix, model, source, ids, interventions, backend, step);
+    const int longest = std::min(maxNewTokens, config.maxPositions - 1);
+    while (int(decoding.generated.size()) < longest) {
+        const bool last = int(decoding.generated.size()) + 1 == longest;
+        GreedyStep next = stepWith(prefix, model, source, ids, interventions, backend, step, last);
         decoding.generated.push_back(next.id);
         ids.push_back(next.id);
         decoding.steps.push_back(std::move(next));
@@ -451,7 +473,8 @@ BeamDecoding decodeWithBeams(const std::shared_ptr<const Model>& model,
         beamSearch(beams, std::max(1, longest), config.eosToken, [&](const std::vector<int>& ids) {
             const auto result =
                 scoredForward("", model, source, withStart(ids), interventions, backend, scoring);
-            return logSoftmax(result->predictions.back().logits);
+            return withSettings(logSoftmax(result->predictions.back().logits), config.generation,
+                                int(ids.size()) + 1 == std::max(1, longest));
         });
     const std::vector<int>& chosen = decoding.search.best.ids;
     std::vector<int> target{config.decoderStartToken};

@@ -68,11 +68,12 @@ runEncoderDecoderWith(std::shared_ptr<const Model> model, const std::vector<Toke
                       const ForwardOptions& options = {});
 
 // One step of greedy decoding: the forward over `target` (the decoder start token and the
-// tokens chosen so far) and the most likely next token (the lowest id among equal logits).
+// tokens chosen so far) and the most likely next token (the lowest id among equal logits) that
+// the checkpoint's generation settings (ModelConfig::generation) do not ban.
 struct GreedyStep
 {
     int id = -1;
-    float probability = 0.0f; // softmax over the whole vocabulary
+    float probability = 0.0f; // the model's softmax over the whole vocabulary
     // The forward that chose it: its last target row is what the step read, in the
     // decoder's self-attention and in the cross-attention over the source.
     std::shared_ptr<const ModelResult> result;
@@ -94,7 +95,9 @@ struct GreedyDecoding
 
 // Greedy decoding from the config's decoder start token: each step appends the most likely
 // next token (the lowest id among equal logits) until the end-of-sequence token or
-// `maxNewTokens` new tokens. Throws Error when a step has no finite logits.
+// `maxNewTokens` new tokens. The checkpoint's generation settings apply as in transformers'
+// generate: banned tokens are never chosen, and a forced end token is the last step's. Throws Error
+// when a step has no finite logits.
 GreedyDecoding decodeGreedily(const std::shared_ptr<const Model>& model,
                               const std::vector<Token>& source, int maxNewTokens,
                               const Interventions& interventions, Backend& backend,
@@ -118,9 +121,10 @@ struct BeamDecoding
 
 // Beam search of `beams` hypotheses (beamSearch: transformers' num_beams with length_penalty 1.0
 // and early_stopping) from the config's decoder start token, each step's log-probabilities from
-// the forward over the decoder start token and the hypothesis so far. `onStep` (when given) sees
-// the chosen hypothesis' steps once the search has ended, on the calling thread. Throws Error
-// when a forward has no finite logits.
+// the forward over the decoder start token and the hypothesis so far, changed by the
+// checkpoint's generation settings as transformers' logits processors change them. `onStep` (when
+// given) sees the chosen hypothesis' steps once the search has ended, on the calling thread. Throws
+// Error when a forward has no finite logits.
 BeamDecoding decodeWithBeams(const std::shared_ptr<const Model>& model,
                              const std::vector<Token>& source, int maxNewTokens, int beams,
                              const EncoderDecoderInterventions& interventions, Backend& backend,

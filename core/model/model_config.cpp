@@ -13,6 +13,7 @@
 #include <QJsonObject>
 #include <QLocale>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -241,6 +242,27 @@ long long ModelConfig::parameterCount() const
     return count;
 }
 
+namespace {
+
+// A token id the vocabulary has, from a JSON number.
+int generationToken(const QJsonValue& value, const std::string& where, int vocab)
+{
+    const double id = value.toDouble(-1.0);
+    if (!value.isDouble() || id != std::floor(id) || id < 0 || id >= vocab)
+        throw Error(where, "expected a token id from 0 to " + std::to_string(vocab - 1) + ", got " +
+                               jsonText(value));
+    return int(id);
+}
+
+// Drops the end token from the banned ones, as NoBadWordsLogitsProcessor does.
+void keepEndToken(ModelConfig& config)
+{
+    auto& banned = config.generation.bannedTokens;
+    banned.erase(std::remove(banned.begin(), banned.end(), config.eosToken), banned.end());
+}
+
+} // namespace
+
 ModelConfig parseModelConfig(const QByteArray& json, const QString& nameForMessages)
 {
     QJsonParseError error{};
@@ -283,7 +305,66 @@ ModelConfig parseModelConfig(const QByteArray& json, const QString& nameForMessa
     } catch (const Error& e) {
         throw Error(nameForMessages.toStdString(), e);
     }
+    readGenerationKeys(document.object(), nameForMessages, config.vocab, config.generation);
+    keepEndToken(config);
     return config;
+}
+
+void readGenerationKeys(const QJsonObject& object, const QString& nameForMessages, int vocab,
+                        CheckpointGeneration& generation)
+{
+    const std::string file = nameForMessages.toStdString();
+    auto has = [&](const char* key) {
+        return object.contains(QLatin1String(key)) && !object.value(QLatin1String(key)).isNull();
+    };
+    if (has("bad_words_ids")) {
+        const std::string key = file + ": bad_words_ids";
+        const QJsonValue value = object.value(QStringLiteral("bad_words_ids"));
+        const QJsonArray entries = value.toArray();
+        if (!value.isArray())
+            throw Error(key, "expected a list of lists of token ids, got " + jsonText(value));
+        if (entries.isEmpty())
+            throw Error(key, "an empty list; a list of lists of token ids is needed");
+        CheckpointGeneration read = generation;
+        read.bannedTokens.clear();
+        read.unappliedBadWords = 0;
+        for (qsizetype i = 0; i < entries.size(); ++i) {
+            const std::string where = key + "[" + std::to_string(i) + "]";
+            const QJsonArray ids = entries.at(i).toArray();
+            if (!entries.at(i).isArray() || ids.isEmpty())
+                throw Error(where, "expected a non-empty list of token ids, got " +
+                                       jsonText(entries.at(i)));
+            for (qsizetype j = 0; j < ids.size(); ++j)
+                generationToken(ids.at(j), where + "[" + std::to_string(j) + "]", vocab);
+            if (ids.size() == 1)
+                read.bannedTokens.push_back(ids.at(0).toInt());
+            else
+                ++read.unappliedBadWords;
+        }
+        generation = std::move(read);
+    }
+    if (has("forced_eos_token_id")) {
+        const std::string key = file + ": forced_eos_token_id";
+        const QJsonValue value = object.value(QStringLiteral("forced_eos_token_id"));
+        std::vector<int> ids;
+        if (value.isArray()) {
+            const QJsonArray list = value.toArray();
+            for (qsizetype i = 0; i < list.size(); ++i)
+                ids.push_back(
+                    generationToken(list.at(i), key + "[" + std::to_string(i) + "]", vocab));
+        } else {
+            ids.push_back(generationToken(value, key, vocab));
+        }
+        generation.forcedEos = std::move(ids);
+    }
+    if (has("max_length")) {
+        const QJsonValue value = object.value(QStringLiteral("max_length"));
+        const double length = value.toDouble(-1.0);
+        if (!value.isDouble() || length != std::floor(length) || length < 1 || length > 1e6)
+            throw Error(file + ": max_length",
+                        "expected a positive whole number of tokens, got " + jsonText(value));
+        generation.maxLength = int(length);
+    }
 }
 
 ModelConfig readModelConfig(const QString& folder)
@@ -292,7 +373,23 @@ ModelConfig readModelConfig(const QString& folder)
     if (!QFileInfo::exists(path))
         throw Error(path.toStdString() + ": missing; a Hugging Face model folder has config.json "
                                          "beside its weights");
-    return parseModelConfig(readRegularFile(path, kMaxConfigBytes), "config.json");
+    ModelConfig config = parseModelConfig(readRegularFile(path, kMaxConfigBytes), "config.json");
+    const QString generationPath = QDir(folder).filePath("generation_config.json");
+    if (QFileInfo::exists(generationPath)) {
+        const QByteArray json = readRegularFile(generationPath, kMaxConfigBytes);
+        QJsonParseError error{};
+        const QJsonDocument document = QJsonDocument::fromJson(json, &error);
+        if (error.error != QJsonParseError::NoError || !document.isObject())
+            throw Error("generation_config.json",
+                        error.error != QJsonParseError::NoError
+                            ? "not valid JSON: " + error.errorString().toStdString() +
+                                  " at offset " + std::to_string(error.offset)
+                            : std::string("not a JSON object"));
+        readGenerationKeys(document.object(), QStringLiteral("generation_config.json"),
+                           config.vocab, config.generation);
+        keepEndToken(config);
+    }
+    return config;
 }
 
 } // namespace attn::core

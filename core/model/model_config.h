@@ -2,6 +2,7 @@
 
 #include "core/block_ops.h"
 
+#include <QJsonObject>
 #include <QString>
 #include <optional>
 #include <string_view>
@@ -38,6 +39,24 @@ enum class Objective {
 std::string_view toString(ModelFamily family); // its model_type; "?" for none
 std::string_view toString(NormKind kind);
 std::string_view toString(Activation activation);
+
+// The checkpoint's own generation settings as transformers' generate applies them
+// (generation/logits_process.py): keys of config.json, each replaced by generation_config.json's
+// where that file gives it.
+struct CheckpointGeneration
+{
+    // bad_words_ids' single-token entries (NoBadWordsLogitsProcessor): never chosen. Entries of
+    // several tokens ban a token only after the others, which these decoders do not apply; they
+    // are counted in unappliedBadWords.
+    std::vector<int> bannedTokens;
+    int unappliedBadWords = 0;
+    // forced_eos_token_id (ForcedEOSTokenLogitsProcessor): the last step allowed chooses one of
+    // these; empty: none.
+    std::vector<int> forcedEos;
+    int maxLength = 0; // max_length: the decoder start token and every new token; 0: none
+
+    bool empty() const { return bannedTokens.empty() && forcedEos.empty() && maxLength == 0; }
+};
 
 // Everything the forward needs to know about a checkpoint's architecture, read from
 // config.json (the keys transformers writes for each model_type).
@@ -110,6 +129,7 @@ struct ModelConfig
     int encoderFeedForward = 0;
     int decoderStartToken = 0; // the first decoder token (config.json's decoder_start_token_id)
     int eosToken = -1;         // where greedy decoding stops; -1: none
+    CheckpointGeneration generation;
     bool encoderDecoder() const { return encoderLayers > 0; }
     Objective objective = Objective::CausalLm;
     QString dtype; // of the checkpoint's weights: "F32", "F16" or "BF16"
@@ -121,7 +141,14 @@ struct ModelConfig
     long long parameterCount() const;
 };
 
-// Reads `folder`/config.json. Throws Error naming the file and the key
+// Reads the generation keys of `object` (the file `nameForMessages`) over `generation`: those
+// it gives replace the ones there. Throws Error naming the file and the key for a malformed
+// value or a token id outside [0, vocab).
+void readGenerationKeys(const QJsonObject& object, const QString& nameForMessages, int vocab,
+                        CheckpointGeneration& generation);
+
+// Reads `folder`/config.json, and generation_config.json's generation keys where it has one.
+// Throws Error naming the file and the key
 // ("config.json: model_type: 't5' is not supported (gpt2, bert, ...)", every model_type of
 // the registry).
 ModelConfig readModelConfig(const QString& folder);

@@ -88,12 +88,21 @@ void TestEncDecWindow::translatesWordByWord()
 {
     EncDecView view;
     view.setSource(opened(), cpu());
+    // The checkpoint's max_length 32 counts the decoder start token: 31 words by default.
+    QCOMPARE(view.findChild<QSpinBox*>(QStringLiteral("maxLengthSpin"))->value(), 31);
     translate(view, 4);
     QCOMPARE(view.stepCount(), 4);
     QCOMPARE(view.shownSteps(), 4);
-    for (int k = 0; k < 4; ++k)
-        QCOMPARE(view.shownStep()->id, 36);
-    QCOMPARE(view.status(), QStringLiteral("Done: the length limit (4 words)."));
+    // Its generation_config.json bans the pad token and forces the end token 0 at the limit,
+    // where the model alone writes a fourth 36.
+    QCOMPARE(view.shownStep()->id, 0);
+    view.findChild<QPushButton*>(QStringLiteral("stepBackButton"))->click();
+    QCOMPARE(view.shownStep()->id, 36);
+    view.findChild<QPushButton*>(QStringLiteral("stepForwardButton"))->click();
+    QCOMPARE(view.status(),
+             QStringLiteral("Done: the end token, forced at the length limit (4 words). As the "
+                            "checkpoint's generation settings say: <pad> banned; the end token "
+                            "forced at the last word allowed."));
     // The alignment: one row per word written, one column per source token, rows sum to 1.
     const auto panels = view.panels();
     QCOMPARE(panels.size(), std::size_t(1));

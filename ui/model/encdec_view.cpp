@@ -2,6 +2,7 @@
 
 #include "core/attention_result.h"
 #include "core/model/model_loader.h"
+#include "core/tokenizers/hf_tokenizer.h"
 #include "ui/figures/painted_figure.h"
 #include "ui/model/encdec_job.h"
 #include "ui/model/head_grid_view.h"
@@ -20,6 +21,8 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace attn::ui {
 namespace {
@@ -234,6 +237,9 @@ void EncDecView::setSource(std::shared_ptr<const core::ModelResult> result,
         m_shown = 0;
         m_status.clear();
         if (!result || !m_source || result->model != m_source->model) {
+            // transformers' max_length counts the decoder start token.
+            if (result && result->model->config().generation.maxLength > 1)
+                m_maxLength->setValue(result->model->config().generation.maxLength - 1);
             m_interventions = {};
             m_valueScales.clear();
             m_layer = 0;
@@ -257,17 +263,28 @@ void EncDecView::translate()
     m_searchBeams = beams();
     m_shown = 0;
     m_status = tr("Translating…");
+    m_requestedWords = m_maxLength->value();
     m_job = std::make_unique<EncDecJob>(m_source->model, m_source->sourceTokens, m_interventions,
-                                        m_maxLength->value(), m_makeBackend(), m_searchBeams);
+                                        m_requestedWords, m_makeBackend(), m_searchBeams);
     connect(m_job.get(), &EncDecJob::stepped, this, &EncDecView::onStep);
     connect(m_job.get(), &EncDecJob::searched, this,
             [this](const core::BeamHypothesis& best) { m_best = best; });
     connect(m_job.get(), &EncDecJob::finished, this, [this](bool stopped) {
-        const bool ended =
-            !m_steps.empty() && m_steps.back().id == m_source->model->config().eosToken;
-        m_status = stopped ? tr("Stopped at word %1.").arg(stepCount())
-                   : ended ? tr("Done: the model wrote its end token.")
-                           : tr("Done: the length limit (%1 words).").arg(stepCount());
+        const core::ModelConfig& config = m_source->model->config();
+        const bool ended = !m_steps.empty() && m_steps.back().id == config.eosToken;
+        const bool forced =
+            !m_steps.empty() && stepCount() == m_requestedWords &&
+            std::find(config.generation.forcedEos.begin(), config.generation.forcedEos.end(),
+                      m_steps.back().id) != config.generation.forcedEos.end();
+        m_status =
+            stopped ? tr("Stopped at word %1.").arg(stepCount())
+            : forced
+                ? tr("Done: the end token, forced at the length limit (%1 words).").arg(stepCount())
+            : ended ? tr("Done: the model wrote its end token.")
+                    : tr("Done: the length limit (%1 words).").arg(stepCount());
+        const QString settings = generationSettingsNote();
+        if (!stopped && !settings.isEmpty())
+            m_status += QLatin1Char(' ') + settings;
         if (!stopped && m_best)
             m_status += QLatin1Char(' ') +
                         tr("Of %1 beams, the chosen translation has log-probability %2, %3 "
@@ -285,6 +302,28 @@ void EncDecView::translate()
     });
     m_job->start();
     refresh();
+}
+
+QString EncDecView::generationSettingsNote() const
+{
+    const core::Model& model = *m_source->model;
+    const core::CheckpointGeneration& generation = model.config().generation;
+    QStringList parts;
+    if (!generation.bannedTokens.empty()) {
+        QStringList tokens;
+        for (int id : generation.bannedTokens)
+            tokens << model.tokenizer->displayText(id);
+        parts << tr("%1 banned").arg(tokens.join(QStringLiteral(", ")));
+    }
+    if (!generation.forcedEos.empty())
+        parts << tr("the end token forced at the last word allowed");
+    if (generation.unappliedBadWords > 0)
+        parts << tr("%1 banned sequences of several tokens not applied")
+                     .arg(generation.unappliedBadWords);
+    if (parts.isEmpty())
+        return {};
+    return tr("As the checkpoint's generation settings say: %1.")
+        .arg(parts.join(QStringLiteral("; ")));
 }
 
 void EncDecView::setBeams(int beams)

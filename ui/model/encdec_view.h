@@ -86,6 +86,8 @@ private:
     const std::vector<std::shared_ptr<const core::AttentionResult>>*
     layersOf(const core::ModelResult& result) const;
     QStringList rowLabels() const;
+    // The checkpoint's generation settings the translation applied, for the status; "" for none.
+    QString generationSettingsNote() const;
     core::Interventions& interventionsOf(Kind kind);
     const core::Interventions& interventionsOf(Kind kind) const;
     std::shared_ptr<const core::ModelWeights> checkpointWeights(Kind kind, int layer) const;
@@ -104,6 +106,7 @@ private:
     int m_layer = 0;
     int m_head = -1;
     QString m_status;
+    int m_requestedWords = 0; // the length limit the last translation ran with
     std::unique_ptr<EncDecJob> m_job;
 
     QPushButton* m_translate = nullptr;

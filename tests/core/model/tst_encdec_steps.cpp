@@ -9,7 +9,12 @@
 #include "core/model/model_loader.h"
 #include "support/model_fixtures.h"
 
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
@@ -20,11 +25,44 @@ using attn::test::maxDifference;
 
 namespace {
 
+// The checkpoint without its generation settings: the references (expected_seq2seq.json,
+// beam_reference.py) decode without transformers' logits processors.
+std::shared_ptr<const Model> withoutGenerationSettings(const std::shared_ptr<const Model>& model)
+{
+    auto copy = std::make_shared<Model>(*model);
+    copy->weights.config.generation = {};
+    return copy;
+}
+
 std::shared_ptr<const Model> marian()
 {
     static const std::shared_ptr<const Model> model =
-        loadModel(attn::test::modelFixture(QStringLiteral("marian")));
+        withoutGenerationSettings(loadModel(attn::test::modelFixture(QStringLiteral("marian"))));
     return model;
+}
+
+// The Marian fixture copied into `dir`, with `changes` over its generation_config.json (a key
+// mapped to null leaves the file) and over its config.json.
+QString marianCopy(const QTemporaryDir& dir, const QJsonObject& generationChanges,
+                   const QJsonObject& configChanges = {})
+{
+    const QDir from(attn::test::modelFixture(QStringLiteral("marian")));
+    for (const QString& file : from.entryList(QDir::Files))
+        QFile::copy(from.filePath(file), dir.filePath(file));
+    auto change = [&dir](const QString& file, const QJsonObject& changes) {
+        QJsonObject object = attn::test::readJsonObject(dir.filePath(file));
+        for (auto it = changes.begin(); it != changes.end(); ++it)
+            if (it.value().isNull())
+                object.remove(it.key());
+            else
+                object.insert(it.key(), it.value());
+        QFile out(dir.filePath(file));
+        if (out.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            out.write(QJsonDocument(object).toJson());
+    };
+    change(QStringLiteral("generation_config.json"), generationChanges);
+    change(QStringLiteral("config.json"), configChanges);
+    return dir.path();
 }
 
 // "Hi cat" as the reference tokenized it, and its greedy translation (expected_seq2seq.json).
@@ -71,6 +109,11 @@ private slots:
     void beamWidthBelowOneIsNamed();
     void beamsOnTheTinyCheckpoints_data();
     void beamsOnTheTinyCheckpoints();
+    void checkpointSettingsAreRead();
+    void bannedTokenIsNotChosen();
+    void forcedEndTokenAtTheCap();
+    void malformedBadWordsAreNamed_data();
+    void malformedBadWordsAreNamed();
 };
 
 void TestEncoderDecoderSteps::crossHeadOffTakesItsOutputAway()
@@ -379,7 +422,7 @@ void TestEncoderDecoderSteps::beamsOnTheTinyCheckpoints()
         attn::test::modelFixturesDir() + QStringLiteral("/beam_expected.json"));
     const QJsonObject expected = all[family].toObject();
     QVERIFY(!expected.isEmpty());
-    const auto model = loadModel(attn::test::modelFixture(family));
+    const auto model = withoutGenerationSettings(loadModel(attn::test::modelFixture(family)));
     std::vector<int> sourceIds;
     for (const QJsonValue& id : expected[QStringLiteral("source_ids")].toArray())
         sourceIds.push_back(id.toInt());
@@ -411,6 +454,91 @@ void TestEncoderDecoderSteps::beamsOnTheTinyCheckpoints()
     }
     QVERIFY(std::abs(sum - decoding.search.best.logProbability) < 1e-4);
     QCOMPARE(decoding.chosen.result->tokens.size(), ids.size() + 1);
+}
+
+void TestEncoderDecoderSteps::checkpointSettingsAreRead()
+{
+    // The fixture's files as Marian's conversion writes them: the pad token 258 banned, 0 forced.
+    const auto model = loadModel(attn::test::modelFixture(QStringLiteral("marian")));
+    QCOMPARE(model->config().generation.bannedTokens, std::vector<int>({258}));
+    QCOMPARE(model->config().generation.forcedEos, std::vector<int>({0}));
+    QCOMPARE(model->config().generation.maxLength, 32);
+    // generation_config.json wins over config.json key by key; a key only config.json gives
+    // stays; the end token is never banned (NoBadWordsLogitsProcessor drops it).
+    QTemporaryDir dir;
+    const auto changed = loadModel(marianCopy(
+        dir, {{QStringLiteral("max_length"), 7}, {QStringLiteral("bad_words_ids"), QJsonValue()}},
+        {{QStringLiteral("bad_words_ids"),
+          QJsonArray{QJsonArray{0}, QJsonArray{5}, QJsonArray{6, 7}}}}));
+    QCOMPARE(changed->config().generation.maxLength, 7);
+    QCOMPARE(changed->config().generation.bannedTokens, std::vector<int>({5}));
+    QCOMPARE(changed->config().generation.unappliedBadWords, 1);
+}
+
+void TestEncoderDecoderSteps::bannedTokenIsNotChosen()
+{
+    // Greedy's first word is 36 (expected_seq2seq.json); banned, the next-best 19 is chosen.
+    QTemporaryDir dir;
+    const auto model = loadModel(marianCopy(
+        dir, {{QStringLiteral("bad_words_ids"), QJsonArray{QJsonArray{36}, QJsonArray{258}}}}));
+    CpuBackend backend;
+    const GreedyDecoding decoding = decodeGreedily(model, source(), 2, {}, backend);
+    QCOMPARE(decoding.generated.front(), 19);
+    const RowVector& logits = decoding.steps.front().result->predictions.back().logits;
+    for (Eigen::Index v = 0; v < logits.size(); ++v)
+        if (v != 36 && v != 19)
+            QVERIFY(logits(v) < logits(19));
+    QVERIFY(logits(36) > logits(19));
+    const BeamDecoding beams = decodeWithBeams(model, source(), 2, 2, {}, backend);
+    QCOMPARE(beams.search.best.ids.front(), 19);
+}
+
+void TestEncoderDecoderSteps::forcedEndTokenAtTheCap()
+{
+    // forced_eos_token_id 0: the last step allowed writes the end token, where the model alone
+    // writes 36 (kGenerated), greedily and with beams.
+    const auto model = loadModel(attn::test::modelFixture(QStringLiteral("marian")));
+    CpuBackend backend;
+    QCOMPARE(decodeGreedily(model, source(), 3, {}, backend).generated,
+             std::vector<int>({36, 36, 0}));
+    QCOMPARE(decodeGreedily(model, source(), 1, {}, backend).generated, std::vector<int>({0}));
+    const BeamDecoding beams = decodeWithBeams(model, source(), 3, 2, {}, backend);
+    QCOMPARE(beams.search.best.ids.back(), 0);
+    QCOMPARE(beams.search.best.ids.size(), std::size_t(3));
+}
+
+void TestEncoderDecoderSteps::malformedBadWordsAreNamed_data()
+{
+    QTest::addColumn<QJsonValue>("badWords");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("not a list of lists")
+        << QJsonValue(QJsonArray{258})
+        << "generation_config.json: bad_words_ids[0]: expected a non-empty list of token ids, "
+           "got 258";
+    QTest::newRow("empty") << QJsonValue(QJsonArray{})
+                           << "generation_config.json: bad_words_ids: an empty list; a list of "
+                              "lists of token ids is needed";
+    QTest::newRow("a number") << QJsonValue(258)
+                              << "generation_config.json: bad_words_ids: expected a list of "
+                                 "lists of token ids, got 258";
+    QTest::newRow("outside the vocabulary")
+        << QJsonValue(QJsonArray{QJsonArray{259}})
+        << "generation_config.json: bad_words_ids[0][0]: expected a token id from 0 to 258, got "
+           "259";
+}
+
+void TestEncoderDecoderSteps::malformedBadWordsAreNamed()
+{
+    QFETCH(QJsonValue, badWords);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    const QString folder = marianCopy(dir, {{QStringLiteral("bad_words_ids"), badWords}});
+    try {
+        loadModel(folder);
+        QFAIL("loaded");
+    } catch (const Error& e) {
+        QVERIFY2(QString::fromStdString(e.what()).contains(message), e.what());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestEncoderDecoderSteps)
