@@ -2800,6 +2800,26 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <source>Searching with %1 beams…</source>
         <translation>Suche mit %1 Strahlen…</translation>
     </message>
+    <message>
+        <source>Done: the end token, forced at the length limit (%1 words).</source>
+        <translation>Fertig: das Endtoken, erzwungen an der Längengrenze (%1 Wörter).</translation>
+    </message>
+    <message>
+        <source>%1 banned</source>
+        <translation>%1 gesperrt</translation>
+    </message>
+    <message>
+        <source>the end token forced at the last word allowed</source>
+        <translation>das Endtoken beim letzten erlaubten Wort erzwungen</translation>
+    </message>
+    <message>
+        <source>%1 banned sequences of several tokens not applied</source>
+        <translation>%1 gesperrte Folgen aus mehreren Tokens nicht angewandt</translation>
+    </message>
+    <message>
+        <source>As the checkpoint's generation settings say: %1.</source>
+        <translation>Wie es die Generierungseinstellungen des Checkpoints vorgeben: %1.</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::ExplorerMenus</name>
