@@ -298,4 +298,18 @@ void finishFigure(QCustomPlot& plot)
         layOutPlot(plot);
 }
 
+QCPLegend* addLegendRow(QCustomPlot& plot, const FigureSpec& spec, int row)
+{
+    auto* legend = new QCPLegend;
+    plot.plotLayout()->addElement(row, 0, legend);
+    legend->setLayer(QStringLiteral("legend"));
+    legend->setFont(figureFont(plot, spec, spec.fontPoints * 0.85));
+    legend->setTextColor(spec.style.text);
+    legend->setBrush(Qt::NoBrush);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setWrap(2);
+    return legend;
+}
+
 } // namespace attn::ui

@@ -14,6 +14,7 @@ class QCPItemText;
 class QCPAxisRect;
 class QCPColorScale;
 class QCPLayoutGrid;
+class QCPLegend;
 class QCPTextElement;
 
 namespace attn::ui {
@@ -44,6 +45,10 @@ QCPColorScale* addColorScale(QCustomPlot& plot, const FigureSpec& spec, QCPLayou
                              const QString& label);
 
 // A panel's name above its axis rect (in the rect's top margin, so it stays with the panel).
+// A legend in the figure's layout at (`row`, 0), as wide as the figure, its entries two to a
+// row in the figure's text colour with no frame: under the panels, it hides no curve.
+QCPLegend* addLegendRow(QCustomPlot& plot, const FigureSpec& spec, int row);
+
 void setPanelTitle(QCustomPlot& plot, const FigureSpec& spec, QCPAxisRect* rect,
                    const QString& text);
 

@@ -119,15 +119,7 @@ QCPAxisRect* addKernelPanel(QCustomPlot& plot, const KernelSetup& setup, const F
     y->setRange(low - pad, high + pad);
     // The legend under the panels, as wide as the figure: inside, it would hide the curves the
     // query sweeps; under this panel alone, its width squeezed the 2-D panel beside it.
-    auto* legend = new QCPLegend;
-    plot.plotLayout()->addElement(2, 0, legend);
-    legend->setLayer(QStringLiteral("legend"));
-    legend->setFont(figureFont(plot, spec, spec.fontPoints * 0.85));
-    legend->setTextColor(spec.style.text);
-    legend->setBrush(Qt::NoBrush);
-    legend->setBorderPen(Qt::NoPen);
-    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    legend->setWrap(2);
+    QCPLegend* legend = addLegendRow(plot, spec, 2);
     // Icons as large as the points' circle: the default 32 x 18 pixels drew it over its text.
     const double marker = 9 * spec.pixelsPerPoint();
     legend->setIconSize(int(std::ceil(std::max(32.0, 2.5 * marker))),

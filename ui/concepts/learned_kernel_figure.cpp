@@ -186,15 +186,7 @@ void buildLearnedKernelFigure(QCustomPlot& plot, const FigureSpec& spec)
     addColorScale(plot, spec, body, 1, 2, spec.colormap, 0.0, top, Words::tr("weight"));
 
     // One legend for the curves of both top panels, under the figure's body.
-    auto* legend = new QCPLegend;
-    plot.plotLayout()->addElement(2, 0, legend);
-    legend->setLayer(QStringLiteral("legend"));
-    legend->setFont(figureFont(plot, spec, spec.fontPoints * 0.85));
-    legend->setTextColor(spec.style.text);
-    legend->setBrush(Qt::NoBrush);
-    legend->setBorderPen(Qt::NoPen);
-    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    legend->setWrap(2);
+    QCPLegend* legend = addLegendRow(plot, spec, 2);
     for (int i = 0; i < plot.plottableCount(); ++i)
         if (plot.plottable(i)->keyAxis() == fit->axis(QCPAxis::atBottom))
             plot.plottable(i)->addToLegend(legend);
