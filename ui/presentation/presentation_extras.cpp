@@ -134,11 +134,16 @@ std::shared_ptr<const PresentationExtras> presentationExtras(const core::Scene& 
     }
     if (parseConceptView(scene.view.view.section(QLatin1Char(':'), 0, 0)) == ConceptView::Kernel) {
         // The seed's comparison on its own data: the best fixed width against the maps that
-        // 300 steps of Adam learn (a few milliseconds), as the Kernel tab's figure shows them.
-        const core::RegressionData data = core::RegressionData::chirp();
-        out->kernel = kernelComparison(data, core::bestBandwidth(data).bandwidth,
-                                       core::learnKernelMaps(data).maps);
-        out->kernel->data = Words::tr("%1 noisy points of sin(x²)").arg(data.x.size());
+        // 300 steps of Adam learn, as the Kernel tab's figure shows them. It depends on nothing
+        // in the scene, and an open presentation asks again after every edit: worked out once.
+        static const PresentationExtras::Kernel seeds = [] {
+            const core::RegressionData data = core::RegressionData::chirp();
+            return kernelComparison(data, core::bestBandwidth(data).bandwidth,
+                                    core::learnKernelMaps(data).maps);
+        }();
+        out->kernel = seeds;
+        out->kernel->data =
+            Words::tr("%1 noisy points of sin(x²)").arg(core::RegressionData::chirp().x.size());
     }
     if (!out->stacked() && !out->mixes() && !out->kernels() && out->leftOut.isEmpty())
         return nullptr;
