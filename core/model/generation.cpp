@@ -5,41 +5,12 @@
 #include "core/model/kv_cache.h"
 #include "core/model/model_loader.h"
 #include "core/random.h"
-#include "core/regular_file.h"
 #include "core/tokenizers/hf_tokenizer.h"
 
-#include <QDir>
-#include <QFileInfo>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <algorithm>
 
 namespace attn::core {
 namespace {
-
-// eos_token_id of one JSON file, if the file exists and names one.
-std::optional<std::vector<int>> endTokensIn(const QString& path)
-{
-    if (!QFileInfo::exists(path))
-        return std::nullopt;
-    QJsonParseError parseError;
-    const QJsonDocument document =
-        QJsonDocument::fromJson(readRegularFile(path, 16 << 20), &parseError);
-    if (!document.isObject())
-        throw Error(path.toStdString(),
-                    "not a JSON object (" + parseError.errorString().toStdString() + ")");
-    const QJsonValue value = document.object().value(QLatin1String("eos_token_id"));
-    std::vector<int> ids;
-    if (value.isDouble())
-        ids.push_back(value.toInt());
-    for (const QJsonValue id : value.toArray())
-        if (id.isDouble())
-            ids.push_back(id.toInt());
-    if (ids.empty())
-        return std::nullopt;
-    return ids;
-}
 
 std::vector<float> toFloat(const std::vector<double>& values)
 {
@@ -162,11 +133,8 @@ std::vector<int> eosTokenIds(const Model& model)
 {
     if (model.folder.isEmpty())
         return {};
-    const QDir folder(model.folder);
-    for (const char* name : {"generation_config.json", "config.json"})
-        if (auto ids = endTokensIn(folder.filePath(QLatin1String(name))))
-            return *ids;
-    return {};
+    // Read with the checkpoint's other generation settings (generation_config.json's wins).
+    return model.config().generation.endTokens;
 }
 
 Generation generate(std::shared_ptr<const Model> model, const std::vector<Token>& prompt,

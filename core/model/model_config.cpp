@@ -357,6 +357,17 @@ void readGenerationKeys(const QJsonObject& object, const QString& nameForMessage
         }
         generation.forcedEos = std::move(ids);
     }
+    if (has("eos_token_id")) {
+        const QJsonValue value = object.value(QStringLiteral("eos_token_id"));
+        std::vector<int> ids;
+        if (value.isDouble())
+            ids.push_back(value.toInt());
+        for (const QJsonValue id : value.toArray())
+            if (id.isDouble())
+                ids.push_back(id.toInt());
+        if (!ids.empty())
+            generation.endTokens = std::move(ids);
+    }
     if (has("max_length")) {
         const QJsonValue value = object.value(QStringLiteral("max_length"));
         const double length = value.toDouble(-1.0);

@@ -54,6 +54,9 @@ struct CheckpointGeneration
     // these; empty: none.
     std::vector<int> forcedEos;
     int maxLength = 0; // max_length: the decoder start token and every new token; 0: none
+    // eos_token_id (one id or a list; entries that are not numbers are passed over): the tokens
+    // that end a text. Not one of the settings empty() asks about: it bans or forces nothing.
+    std::vector<int> endTokens;
 
     bool empty() const { return bannedTokens.empty() && forcedEos.empty() && maxLength == 0; }
 };

@@ -6,6 +6,7 @@
 #include "core/cpu_backend.h"
 #include "core/error.h"
 #include "core/model/encoder_decoder.h"
+#include "core/model/generation.h"
 #include "core/model/model_loader.h"
 #include "support/model_fixtures.h"
 
@@ -473,6 +474,19 @@ void TestEncoderDecoderSteps::checkpointSettingsAreRead()
     QCOMPARE(changed->config().generation.maxLength, 7);
     QCOMPARE(changed->config().generation.bannedTokens, std::vector<int>({5}));
     QCOMPARE(changed->config().generation.unappliedBadWords, 1);
+    // The end tokens the same way: the fixture's 0 from both files; a list in
+    // generation_config.json wins (entries that are not numbers passed over); config.json's
+    // stands where generation_config.json names none.
+    QCOMPARE(eosTokenIds(*model), std::vector<int>({0}));
+    QTemporaryDir listed;
+    const auto ends = loadModel(marianCopy(
+        listed, {{QStringLiteral("eos_token_id"), QJsonArray{5, QStringLiteral("x"), 7}}}));
+    QCOMPARE(eosTokenIds(*ends), std::vector<int>({5, 7}));
+    QTemporaryDir configOnly;
+    const auto fromConfig =
+        loadModel(marianCopy(configOnly, {{QStringLiteral("eos_token_id"), QJsonValue()}},
+                             {{QStringLiteral("eos_token_id"), 9}}));
+    QCOMPARE(eosTokenIds(*fromConfig), std::vector<int>({9}));
 }
 
 void TestEncoderDecoderSteps::bannedTokenIsNotChosen()
