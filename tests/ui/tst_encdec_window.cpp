@@ -10,15 +10,25 @@
 #include "ui/model/encdec_view.h"
 #include "ui/model/gallery_view.h"
 #include "ui/model/head_grid_view.h"
+#include "ui/model/matrix_panels_view.h"
+#include "ui/model/model_window.h"
+#include "ui/views/heatmap_view.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStandardPaths>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUndoStack>
+
+#include <cmath>
 
 using namespace attn;
 using ui::EncDecView;
@@ -56,6 +66,32 @@ void translate(EncDecView& view, int words)
     QVERIFY(!view.isRunning());
 }
 
+// The model window with the tiny Marian checkpoint open on "Hi cat", its first run shown.
+std::unique_ptr<ui::ModelWindow> marianWindow(QSize size)
+{
+    auto window = std::make_unique<ui::ModelWindow>(std::make_unique<core::CpuBackend>(),
+                                                    core::BackendChoice::Cpu, QString(), QString());
+    window->resize(size);
+    window->show();
+    window->fitPanels();
+    window->setModel(marian(), QStringLiteral("Hi cat"));
+    for (int tries = 0; tries < 250 && (!window->isUpToDate() || !window->document()->result());
+         ++tries)
+        QTest::qWait(20);
+    if (!window->document()->result())
+        qWarning() << window->gridView()->message();
+    return window->document()->result() ? std::move(window) : nullptr;
+}
+
+// Waits until the window shows the run of what it holds now.
+bool settled(ui::ModelWindow& window)
+{
+    for (int tries = 0; tries < 100 && !window.isUpToDate(); ++tries)
+        QTest::qWait(20);
+    QCoreApplication::processEvents();
+    return window.isUpToDate();
+}
+
 } // namespace
 
 class TestEncDecWindow : public QObject
@@ -73,6 +109,17 @@ private slots:
     void beamsShowTheChosenTranslation();
     void figureFiles();
     void galleryOpensOrDownloads();
+    void modelGridShowsEncoderHeads();
+    void modelGridShowsTheTranslation();
+    void modelGridEditsTheKindShown();
+    void translateTabFitsAProjector();
+
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("attention-explorer-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_encdec_window"));
+    }
 };
 
 void TestEncDecWindow::noteWithoutModel()
@@ -337,6 +384,161 @@ void TestEncDecWindow::galleryOpensOrDownloads()
     QCOMPARE(download.size(), 1);
     QCOMPARE(download[0][0].toString(), QStringLiteral("google-t5/t5-small"));
     qunsetenv("HF_HOME");
+}
+
+// The main grid of an encoder-decoder model shows its encoder's heads over the source, where its
+// run's decoder has read the start token alone (one cell per head).
+void TestEncDecWindow::modelGridShowsEncoderHeads()
+{
+    const auto window = marianWindow(QSize(1600, 1000));
+    QVERIFY(window);
+    auto* kind = window->gridKindCombo();
+    QVERIFY(kind->isVisible());
+    QCOMPARE(kind->currentText(), QStringLiteral("Encoder self-attention"));
+    const auto source = window->document()->result()->sourceTokens;
+    QCOMPARE(int(source.size()), 7);
+    const auto grid = window->gridView()->result();
+    QCOMPARE(grid->layerCount(), 2);
+    // Two layers of the encoder's two heads (its decoder has four), 7 x 7 each.
+    const auto& g = window->gridView()->geometry();
+    QCOMPARE(g.layers, 2);
+    QCOMPARE(g.heads, 2);
+    QCOMPARE(g.tokens.size(), 7);
+    QCOMPARE(g.tokens.last(), QStringLiteral("</s>"));
+    QVERIFY(g.keyTokens.isEmpty()); // self-attention: the rows' tokens name the columns
+    core::CpuBackend backend;
+    const auto alone = core::runModel(marian(), source, {}, backend);
+    for (int l = 0; l < 2; ++l)
+        for (int h = 0; h < 2; ++h) {
+            const core::HeadResult& head = grid->layers[std::size_t(l)]->heads[std::size_t(h)];
+            QCOMPARE(head.weights.rows(), Eigen::Index(7));
+            QCOMPARE(head.weights.cols(), Eigen::Index(7));
+            QCOMPARE(test::maxDifference(
+                         head.weights,
+                         alone->encoderLayers[std::size_t(l)]->heads[std::size_t(h)].weights),
+                     0.0);
+            for (Eigen::Index i = 0; i < 7; ++i)
+                QVERIFY(std::abs(head.weights.row(i).sum() - 1.0f) < 1e-5f);
+        }
+    // Row 2 of layer 2's head 1 by Vaswani et al. 2017 eq. 1: softmax(q k^T / sqrt(8)) with the
+    // head's own queries and keys (Marian's encoder: no mask, no bias).
+    const core::HeadResult& head = grid->layers[1]->heads[0];
+    double sum = 0.0;
+    std::vector<double> e(7);
+    for (int j = 0; j < 7; ++j) {
+        e[std::size_t(j)] = std::exp(double(head.Q.row(2).dot(head.K.row(j))) / std::sqrt(8.0));
+        sum += e[std::size_t(j)];
+    }
+    for (int j = 0; j < 7; ++j)
+        QVERIFY(std::abs(double(head.weights(2, j)) - e[std::size_t(j)] / sum) < 1e-5);
+    // A click selects that head: the Weights tab shows the encoder's layer 2, head 2.
+    QTest::mouseClick(window->gridView(), Qt::LeftButton, {}, g.cellRect(1, 1).center().toPoint());
+    QCOMPARE(window->document()->selectedLayer(), 1);
+    QCOMPARE(window->document()->selectedHead(), 1);
+    QVERIFY(settled(*window));
+    QCOMPARE(window->headView()->result(), grid->layers[1]);
+    QCOMPARE(window->headView()->spec().head, 1);
+    QCOMPARE(window->translateView()->kind(), EncDecView::Kind::Encoder);
+    QCOMPARE(window->translateView()->panels()[0].title, QStringLiteral("Layer 2, head 2"));
+    window->document()->undoStack()->setClean();
+}
+
+// The decoder's kinds show the Translate tab's last translation, and say so before one.
+void TestEncDecWindow::modelGridShowsTheTranslation()
+{
+    const auto window = marianWindow(QSize(1600, 1000));
+    QVERIFY(window);
+    auto* kind = window->gridKindCombo();
+    kind->setCurrentIndex(2);
+    emit kind->activated(2);
+    QCOMPARE(window->gridView()->message(),
+             QStringLiteral("Nothing decoded yet: translate the sentence in the Translate tab to "
+                            "see the decoder's heads."));
+    EncDecView& view = *window->translateView();
+    translate(view, 3);
+    QVERIFY(settled(*window));
+    // Word 3 read the start token and two words: 3 target rows x 7 source columns, four heads.
+    QVERIFY(window->gridView()->message().isEmpty());
+    const auto& g = window->gridView()->geometry();
+    QCOMPARE(g.layers, 2);
+    QCOMPARE(g.heads, 4);
+    QCOMPARE(g.tokens.size(), 3);
+    QCOMPARE(g.keyTokens.size(), 7);
+    const auto grid = window->gridView()->result();
+    const auto& step = *view.shownStep()->result;
+    QCOMPARE(grid->layers[1]->heads[3].weights, step.crossLayers[1]->heads[3].weights);
+    QCOMPARE(grid->layers[1]->heads[3].weights.rows(), Eigen::Index(3));
+    QCOMPARE(grid->layers[1]->heads[3].weights.cols(), Eigen::Index(7));
+    // A click selects the cross-attention head, here and in the Translate tab.
+    QTest::mouseClick(window->gridView(), Qt::LeftButton, {}, g.cellRect(1, 3).center().toPoint());
+    QVERIFY(settled(*window));
+    QCOMPARE(window->headView()->result(), grid->layers[1]);
+    QCOMPARE(view.kind(), EncDecView::Kind::Cross);
+    QCOMPARE(view.panels()[0].title, QStringLiteral("Layer 2, head 4"));
+    // The decoder's self-attention: causal, 3 x 3.
+    kind->setCurrentIndex(1);
+    emit kind->activated(1);
+    const auto decoder = window->gridView()->result();
+    QCOMPARE(decoder->layers[0]->heads[0].weights.rows(), Eigen::Index(3));
+    QCOMPARE(decoder->layers[0]->heads[0].weights(0, 1), 0.0f);
+    QCOMPARE(decoder->layers[0]->heads[0].weights, step.layers[0]->heads[0].weights);
+    window->document()->undoStack()->setClean();
+}
+
+// A head switched off in the grid is of the kind it shows: the translation and the window's run
+// take it, the decoder's heads of that number stay on.
+void TestEncDecWindow::modelGridEditsTheKindShown()
+{
+    const auto window = marianWindow(QSize(1600, 1000));
+    QVERIFY(window);
+    const auto before = window->document()->result();
+    const QRectF box = window->gridView()->checkboxRect(0, 1);
+    QVERIFY(!box.isEmpty());
+    QTest::mouseClick(window->gridView(), Qt::LeftButton, {}, box.center().toPoint());
+    QCOMPARE(window->translateView()->interventions().encoder.headsOff,
+             (std::set<std::pair<int, int>>{{0, 1}}));
+    QVERIFY(window->document()->interventions().empty());
+    QVERIFY(settled(*window));
+    QCOMPARE(window->gridView()->options().headsOff, (std::set<std::pair<int, int>>{{0, 1}}));
+    // The window's run has it off: the encoder's second layer reads another input.
+    const auto after = window->document()->result();
+    QVERIFY(after != before);
+    QCOMPARE(after->encoderLayers[0]->heads[1].weights, before->encoderLayers[0]->heads[1].weights);
+    QVERIFY(test::maxDifference(after->encoderLayers[1]->heads[0].weights,
+                                before->encoderLayers[1]->heads[0].weights) > 1e-6);
+    window->document()->undoStack()->setClean();
+}
+
+// At 1024 x 768 the Translate tab has the room the grid had: the chosen head's matrix in view.
+void TestEncDecWindow::translateTabFitsAProjector()
+{
+    const auto window = marianWindow(QSize(1024, 768));
+    QVERIFY(window);
+    EncDecView& view = *window->translateView();
+    auto* page = qobject_cast<QScrollArea*>(view.parentWidget()->parentWidget());
+    QVERIFY(page);
+    window->viewTabs()->setCurrentWidget(page);
+    translate(view, 3);
+    QVERIFY(settled(*window));
+    QVERIFY(window->gridView()->isHidden() || !window->gridView()->isVisible());
+    ui::MatrixPanelsView* matrix = view.matrixView();
+    QVERIFY(matrix->isVisible());
+    const QRect shown(matrix->mapTo(page->viewport(), QPoint(0, 0)), matrix->size());
+    QVERIFY2(page->viewport()->rect().contains(shown),
+             qPrintable(QStringLiteral("%1,%2 %3x%4 in %5x%6")
+                            .arg(shown.x())
+                            .arg(shown.y())
+                            .arg(shown.width())
+                            .arg(shown.height())
+                            .arg(page->viewport()->width())
+                            .arg(page->viewport()->height())));
+    QVERIFY(matrix->width() >= 300);
+    QVERIFY(matrix->height() >= 250);
+    // Back to the head's figures: the grid is there again.
+    window->viewTabs()->setCurrentIndex(0);
+    QCoreApplication::processEvents();
+    QVERIFY(window->gridView()->isVisible());
+    window->document()->undoStack()->setClean();
 }
 
 QTEST_MAIN(TestEncDecWindow)

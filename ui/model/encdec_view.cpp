@@ -7,6 +7,7 @@
 #include "ui/model/encdec_job.h"
 #include "ui/model/head_grid_view.h"
 #include "ui/model/matrix_panels_view.h"
+#include "ui/widgets/figure_first_docks.h"
 #include "ui/widgets/flow_layout.h"
 
 #include <QCheckBox>
@@ -46,6 +47,21 @@ QWidget* labelled(QLabel* label, QWidget* field, QWidget* parent)
     label->setBuddy(field);
     return pair;
 }
+
+// The figures' splitter asks for a usable figure's height only: the Translate tab's page scrolls,
+// and QScrollArea makes a page that wraps (height for width) as tall as it asks, so the grid's
+// and the matrix's own hints (720 and 420 pixels) would push the matrix below a projector's
+// 768 pixels. Given more, the figures take it all (stretch).
+class FiguresSplitter : public QSplitter
+{
+public:
+    using QSplitter::QSplitter;
+    QSize sizeHint() const override
+    {
+        return {QSplitter::sizeHint().width(),
+                orientation() == Qt::Horizontal ? kUsableFigureHeight : 2 * kUsableFigureHeight};
+    }
+};
 
 } // namespace
 
@@ -104,8 +120,10 @@ EncDecView::EncDecView(QWidget* parent) : QWidget(parent)
     m_state->setWordWrap(true);
     layout->addWidget(m_state);
 
-    // The grid above the head it picks: the tab is tall and, on a projector, narrow.
-    auto* figures = new QSplitter(Qt::Vertical, this);
+    // The grid beside the head it picks where both get a usable width, else above it
+    // (resizeEvent).
+    auto* figures = new FiguresSplitter(Qt::Horizontal, this);
+    m_figures = figures;
     figures->setChildrenCollapsible(false);
     auto* left = new QWidget(figures);
     auto* leftLayout = new QVBoxLayout(left);
@@ -188,7 +206,6 @@ EncDecView::EncDecView(QWidget* parent) : QWidget(parent)
     // The chosen head's matrix, with its labels and numbers, gets the larger part.
     figures->setStretchFactor(0, 2);
     figures->setStretchFactor(1, 3);
-    figures->setSizes({220, 480});
     layout->addWidget(figures, 1);
 
     m_kindCombo->setCurrentIndex(int(Kind::Cross));
@@ -220,6 +237,19 @@ EncDecView::EncDecView(QWidget* parent) : QWidget(parent)
 }
 
 EncDecView::~EncDecView() = default;
+
+void EncDecView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    const Qt::Orientation wanted = width() >= 2 * kUsableFigureWidth + m_figures->handleWidth()
+                                       ? Qt::Horizontal
+                                       : Qt::Vertical;
+    if (wanted == m_figures->orientation())
+        return; // the user's sizes stay
+    m_figures->setOrientation(wanted);
+    const int length = wanted == Qt::Horizontal ? width() : m_figures->height();
+    m_figures->setSizes({length * 2 / 5, length * 3 / 5});
+}
 
 void EncDecView::setSource(std::shared_ptr<const core::ModelResult> result,
                            BackendMaker makeBackend)
@@ -390,6 +420,12 @@ void EncDecView::setLayerAndHead(int layer, int head)
     refresh();
 }
 
+void EncDecView::selectHead(Kind kind, int layer, int head)
+{
+    m_kind = kind;
+    setLayerAndHead(layer, head);
+}
+
 core::Interventions& EncDecView::interventionsOf(Kind kind)
 {
     return kind == Kind::Encoder   ? m_interventions.encoder
@@ -423,6 +459,7 @@ void EncDecView::interventionsChanged()
         translate();
     else
         refresh();
+    emit interventionsEdited();
 }
 
 void EncDecView::setHeadOff(Kind kind, int layer, int head, bool off)
@@ -478,31 +515,26 @@ void EncDecView::setValueScale(Kind kind, int layer, int head, double scale)
     interventionsChanged();
 }
 
-const std::vector<std::shared_ptr<const core::AttentionResult>>*
-EncDecView::layersOf(const core::ModelResult& result) const
-{
-    switch (m_kind) {
-    case Kind::Encoder:
-        return &result.encoderLayers;
-    case Kind::Decoder:
-        return &result.layers;
-    case Kind::Cross:
-        return &result.crossLayers;
-    }
-    return nullptr;
-}
-
-// The shown forward with the chosen kind's layers as a model's layers, for the grid.
-std::shared_ptr<const core::ModelResult> EncDecView::gridResult() const
+// The shown forward with `kind`'s layers as a model's layers, for the grids.
+std::shared_ptr<const core::ModelResult> EncDecView::gridResult(Kind kind) const
 {
     const core::GreedyStep* step = shownStep();
     const core::ModelResult& from = step ? *step->result : *m_source;
     auto result = std::make_shared<core::ModelResult>();
     result->model = from.model;
-    result->tokens = m_kind == Kind::Encoder ? from.sourceTokens : from.tokens;
-    result->layers = *layersOf(from);
-    result->interventions = interventionsOf(m_kind);
+    result->tokens = kind == Kind::Encoder ? from.sourceTokens : from.tokens;
+    result->layers = kind == Kind::Encoder   ? from.encoderLayers
+                     : kind == Kind::Decoder ? from.layers
+                                             : from.crossLayers;
+    result->interventions = interventionsOf(kind);
     return result;
+}
+
+std::shared_ptr<const core::ModelResult> EncDecView::kindResult(Kind kind) const
+{
+    if (!m_source || (kind != Kind::Encoder && !shownStep()))
+        return nullptr;
+    return gridResult(kind);
 }
 
 // Each decoder row is the position that chose the next word: labelled with that word, as the
@@ -523,7 +555,7 @@ std::vector<MatrixPanel> EncDecView::panels() const
 {
     if (!m_source)
         return {};
-    const auto grid = gridResult();
+    const auto grid = gridResult(m_kind);
     if (grid->layers.empty() || m_layer >= grid->layerCount())
         return {};
     const core::AttentionResult& layer = *grid->layers[std::size_t(m_layer)];
@@ -623,6 +655,7 @@ void EncDecView::refresh()
         m_state->clear();
         m_grid->setMessage(tr("No encoder-decoder model open"));
         m_matrix->setMessage(tr("No encoder-decoder model open"));
+        emit shownChanged();
         return;
     }
     QStringList words;
@@ -649,7 +682,7 @@ void EncDecView::refresh()
                          ? tr("Searching with %1 beams…").arg(m_searchBeams)
                          : tr("Translating… word %1.").arg(stepCount() + 1));
 
-    const auto grid = gridResult();
+    const auto grid = gridResult(m_kind);
     const int layers = grid->layerCount();
     const int heads = layers ? int(grid->layers.front()->heads.size()) : 0;
     m_layer = std::min(m_layer, std::max(0, layers - 1));
@@ -668,6 +701,7 @@ void EncDecView::refresh()
     if (m_kind != Kind::Encoder && !shownStep()) {
         m_grid->setMessage(tr("Translate to see the decoder's heads"));
         m_matrix->setMessage(tr("Translate to see the decoder's heads"));
+        emit shownChanged();
         return;
     }
     m_grid->setResult(grid);
@@ -677,6 +711,7 @@ void EncDecView::refresh()
     options.selectedHead = m_head;
     m_grid->setOptions(options);
     m_matrix->setPanels(panels());
+    emit shownChanged();
 }
 
 } // namespace attn::ui

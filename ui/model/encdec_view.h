@@ -17,6 +17,7 @@ class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
 class QSpinBox;
+class QSplitter;
 
 namespace attn::ui {
 
@@ -59,6 +60,11 @@ public:
     void setKind(Kind kind);
     Kind kind() const { return m_kind; }
     void setLayerAndHead(int layer, int head); // head -1: the mean of the layer's heads
+    void selectHead(Kind kind, int layer, int head);
+    // The forward shown (the translation's word, else the source's own run) with `kind`'s layers
+    // as a model's layers and that kind's interventions, as the grids show it; null for the
+    // decoder's two kinds before a word is translated.
+    std::shared_ptr<const core::ModelResult> kindResult(Kind kind) const;
     // Switches a head of the shown kind off (or back on) and translates again.
     void setHeadOff(Kind kind, int layer, int head, bool off);
     // The temperature of a layer's heads of `kind` (1: the checkpoint's), and a head's W^v scaled
@@ -77,14 +83,17 @@ public:
 
 signals:
     void translationDone();
+    void shownChanged();        // a word, a kind, a head or an edit: what kindResult gives
+    void interventionsEdited(); // on any kind of head
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void onStep(const core::GreedyStep& step);
     void refresh();
     void exportFigure();
-    std::shared_ptr<const core::ModelResult> gridResult() const;
-    const std::vector<std::shared_ptr<const core::AttentionResult>>*
-    layersOf(const core::ModelResult& result) const;
+    std::shared_ptr<const core::ModelResult> gridResult(Kind kind) const;
     QStringList rowLabels() const;
     // The checkpoint's generation settings the translation applied, for the status; "" for none.
     QString generationSettingsNote() const;
@@ -125,6 +134,7 @@ private:
     QDoubleSpinBox* m_temperature = nullptr;
     QDoubleSpinBox* m_valueScale = nullptr;
     QPushButton* m_resetEdits = nullptr;
+    QSplitter* m_figures = nullptr; // the grid beside the chosen head's matrix, or above it
     HeadGridView* m_grid = nullptr;
     MatrixPanelsView* m_matrix = nullptr;
 };

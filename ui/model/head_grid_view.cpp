@@ -94,7 +94,7 @@ QRectF HeadGridView::checkboxRect(int layer, int head) const
 
 QString HeadGridView::describeAt(QPointF point) const
 {
-    if (!m_result)
+    if (!m_result || !m_message.isEmpty()) // a message hides the grid
         return {};
     const auto hit = geometry().hitAt(point, int(m_result->tokens.size()));
     if (!hit)
@@ -193,7 +193,7 @@ void HeadGridView::changeEvent(QEvent* event)
 
 void HeadGridView::mousePressEvent(QMouseEvent* event)
 {
-    if (!m_result || event->button() != Qt::LeftButton)
+    if (!m_result || !m_message.isEmpty() || event->button() != Qt::LeftButton)
         return QWidget::mousePressEvent(event);
     const auto hit = geometry().hitAt(event->position(), int(m_result->tokens.size()));
     if (!hit)
@@ -207,7 +207,7 @@ void HeadGridView::mousePressEvent(QMouseEvent* event)
 
 void HeadGridView::mouseDoubleClickEvent(QMouseEvent* event)
 {
-    if (!m_result)
+    if (!m_result || !m_message.isEmpty())
         return;
     if (const auto hit = geometry().hitAt(event->position(), int(m_result->tokens.size())))
         emit headActivated(hit->layer, hit->head);

@@ -1,6 +1,7 @@
 #include "ui/model/model_compute_controller.h"
 
 #include "core/error.h"
+#include "core/model/encoder_decoder.h"
 #include "core/model/forward.h"
 #include "core/model/kv_cache.h"
 
@@ -144,7 +145,19 @@ ModelComputeReply ModelComputeController::compute(quint64 generation,
             m_last = last;
         }
         reply.baseline = m_baseline;
-        if (request.interventions.empty()) {
+        // The encoder's and the cross-attention's heads edited: a whole run of the three kinds
+        // (the runs kept above know only the decoder's edits).
+        const bool otherKinds =
+            model.config().encoderDecoder() &&
+            !(request.encoderInterventions.empty() && request.crossInterventions.empty());
+        if (otherKinds) {
+            m_last.reset();
+            reply.result = core::runEncoderDecoderWith(
+                request.model, tokens,
+                core::decoderTokens(model, {model.config().decoderStartToken}),
+                {request.encoderInterventions, request.interventions, request.crossInterventions},
+                *m_backendInUse, options);
+        } else if (request.interventions.empty()) {
             reply.result = m_baseline;
         } else if (m_last && m_last->interventions == request.interventions &&
                    sharedLayers(m_last, &model, tokens, request.interventions) ==
@@ -160,7 +173,8 @@ ModelComputeReply ModelComputeController::compute(quint64 generation,
             reply.result = core::runModel(request.model, tokens, request.interventions,
                                           *m_backendInUse, options, previous);
         }
-        m_last = reply.result;
+        if (!otherKinds)
+            m_last = reply.result;
         if (cached > 0) { // the baseline, or the intervened run extended with it
             reply.cachedPositions = cached;
             ++m_cachedRuns;

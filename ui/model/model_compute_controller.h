@@ -22,6 +22,10 @@ struct ModelComputeRequest
     std::shared_ptr<const core::Model> model;
     QString text;
     core::Interventions interventions;
+    // An encoder-decoder model's edits of its encoder's and its cross-attention's heads (its
+    // decoder's self-attention takes `interventions`).
+    core::Interventions encoderInterventions{};
+    core::Interventions crossInterventions{};
     int topK = 10;
     // The Difference view: this layer's problem again under another score (and its
     // normalization), computed in the same job so both belong to one generation; -1: none.

@@ -131,6 +131,8 @@ public:
     ModelRecovery* recovery() const { return m_recovery; }
     ModelComputeController* computeController() const { return m_compute; }
     HeadGridView* gridView() const { return m_grid; }
+    QComboBox* gridKindCombo() const { return m_gridKind; } // encoder-decoder models' kinds
+    EncDecView* translateView() const { return m_encdec; }
     PredictionsView* predictionsView() const { return m_predictions; }
     ModelHeadPanel* headPanel() const { return m_headPanel; }
     TokenFocusBar* tokenBar() const { return m_tokens; }
@@ -178,6 +180,9 @@ private:
     void buildViews();
     void buildDocks();
     void arrangeFigures();
+    // The Translate tab of an encoder-decoder model in front: it has grids of its own and takes
+    // the grid's room too.
+    bool translateTakesGridRoom() const;
     void buildMenus();
     void buildStatusBar();
     void connectDocument();
@@ -186,6 +191,11 @@ private:
     void onComputeFinished(const ModelComputeReply& reply);
     void showResult();
     void showSelection();
+    void showGrid();
+    void showKindSelection(const std::shared_ptr<const core::ModelResult>& grid);
+    // What the grid shows: the run, or an encoder-decoder model's heads of the kind chosen
+    // (null: the decoder's, before a translation).
+    std::shared_ptr<const core::ModelResult> gridResult() const;
     void updateGridOptions();
     void updateTokens();
     void updateTitle();
@@ -226,6 +236,7 @@ private:
     ModelRecovery* m_recovery = nullptr;
     HeadGridView* m_grid = nullptr;
     QLabel* m_gridNote = nullptr;
+    QComboBox* m_gridKind = nullptr;
     HeadViewTabs* m_tabs = nullptr;
     MatrixPanelsView* m_rollout = nullptr;
     ImportanceView* m_importance = nullptr;

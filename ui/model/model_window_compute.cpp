@@ -46,6 +46,8 @@ void ModelWindow::requestCompute()
         request.text = m_document.text();
         request.tokens = m_followTokens;
         request.interventions = m_document.interventions();
+        request.encoderInterventions = m_encdec->interventions().encoder;
+        request.crossInterventions = m_encdec->interventions().cross;
         request.detailLayer = m_document.selectedLayer();
         if (m_tabs->currentIndex() == DifferenceTab) {
             const core::LayerEdit settings = m_document.layerSettings(m_document.selectedLayer());
@@ -136,12 +138,12 @@ void ModelWindow::showResult()
         updateStatus();
         return;
     }
-    m_grid->setResult(result);
     if (m_followTokens.empty()) // else the grid shows a step of what Generate wrote
         m_generate->setSource(
             result, [this] { return makeBackend(m_backends, m_choice, m_selector, nullptr); });
     m_encdec->setSource(result,
                         [this] { return makeBackend(m_backends, m_choice, m_selector, nullptr); });
+    showGrid();
     m_lensTabs->setSource(
         result, [this] { return makeBackend(m_backends, m_choice, m_selector, nullptr); },
         m_document.text());
@@ -158,10 +160,39 @@ void ModelWindow::showResult()
     emit resultShown();
 }
 
+std::shared_ptr<const core::ModelResult> ModelWindow::gridResult() const
+{
+    auto result = m_document.result();
+    if (!result || !result->model->config().encoderDecoder())
+        return result;
+    return m_encdec->kindResult(EncDecView::Kind(m_gridKind->currentIndex()));
+}
+
+// An encoder-decoder model's run decodes the start token alone: its decoder heads are one cell
+// each. The grid shows the encoder's heads over the source instead, or what a translation
+// decoded.
+void ModelWindow::showGrid()
+{
+    const auto result = m_document.result();
+    if (!result)
+        return;
+    m_gridKind->setVisible(result->model->config().encoderDecoder());
+    if (m_tabs->indexOf(m_gridPane) < 0 && m_gridPane->isHidden() != translateTakesGridRoom())
+        arrangeFigures(); // another kind of model with the Translate tab in front
+    if (const auto shown = gridResult())
+        m_grid->setResult(shown);
+    else
+        m_grid->setMessage(tr("Nothing decoded yet: translate the sentence in the Translate tab "
+                              "to see the decoder's heads."));
+}
+
 void ModelWindow::updateTokens()
 {
     const auto result = m_document.result();
-    m_tokens->setTokens(result ? result->tokens : std::vector<core::Token>{});
+    const auto shown = gridResult(); // an encoder-decoder model's tokens of the grid's rows
+    m_tokens->setTokens(shown    ? shown->tokens
+                        : result ? result->tokens
+                                 : std::vector<core::Token>{});
     m_tokens->setFocusToken(m_document.focusToken());
 }
 
@@ -172,8 +203,17 @@ void ModelWindow::updateGridOptions()
     options.selectedHead = m_document.selectedHead();
     options.focusToken = m_document.focusToken();
     options.headsOff = m_document.interventions().headsOff;
-    if (const auto result = m_document.result())
-        options.edited = editedHeads(*result);
+    const auto shown = gridResult();
+    if (shown && shown != m_document.result()) {
+        options.headsOff = shown->interventions.headsOff; // the Translate tab's, of that kind
+        if (shown->layerCount() > 0) // the encoder's heads may be fewer than the decoder's
+            options.selectedHead =
+                std::min(options.selectedHead, int(shown->layers.front()->heads.size()) - 1);
+    }
+    if (shown)
+        options.edited = editedHeads(*shown);
+    else if (m_document.result())
+        options.edited.clear();
     options.style.text = palette().color(QPalette::WindowText);
     options.style.background = palette().color(QPalette::Base);
     options.style.mutedText = palette().color(QPalette::PlaceholderText);
@@ -220,6 +260,11 @@ void ModelWindow::showSelection()
     const auto result = m_document.result();
     if (!result || result->layerCount() == 0)
         return;
+    const auto grid = gridResult();
+    if (grid != result) { // an encoder-decoder model: its head of the kind the grid shows
+        showKindSelection(grid);
+        return;
+    }
     const int layer = std::clamp(m_document.selectedLayer(), 0, result->layerCount() - 1);
     const int head = m_document.selectedHead();
     const auto& attention = result->layers[std::size_t(layer)];
@@ -290,6 +335,56 @@ void ModelWindow::showSelection()
     }
     if (m_exportDialog)
         m_exportDialog->setSource(exportSource());
+}
+
+// An encoder-decoder model's selected head of the kind the grid shows (`grid`, null before a
+// translation for the decoder's kinds): its weights, lines and rollout.
+void ModelWindow::showKindSelection(const std::shared_ptr<const core::ModelResult>& grid)
+{
+    FigureStyle style;
+    style.text = palette().color(QPalette::WindowText);
+    style.background = palette().color(QPalette::Base);
+    style.mutedText = palette().color(QPalette::PlaceholderText);
+    m_rollout->setFigureStyle(style);
+    if (!grid || grid->layerCount() == 0) {
+        const QString why = m_grid->message();
+        for (HeatmapView* view : {headView(), pipelineView(), differenceView()})
+            view->showMessage(why);
+        linesView()->setResult(nullptr, 0);
+        m_rollout->setMessage(why);
+        return;
+    }
+    const int layer = std::clamp(m_document.selectedLayer(), 0, grid->layerCount() - 1);
+    const auto& attention = grid->layers[std::size_t(layer)];
+    const int head = std::clamp(m_document.selectedHead(), 0, int(attention->heads.size()) - 1);
+    FigureSpec spec = figureSpec(FigureView::Head);
+    spec.head = head;
+    spec.title = tr("%1 · layer %2 · head %3 · %4")
+                     .arg(m_document.model()->name)
+                     .arg(layer + 1)
+                     .arg(head + 1)
+                     .arg(m_gridKind->currentText());
+    if (headView()->result() != attention || headView()->spec().head != spec.head ||
+        headView()->spec().title != spec.title) {
+        headView()->setSpec(spec);
+        headView()->setResult(attention);
+    }
+    if (linesView()->result() != attention || linesView()->head() != head)
+        linesView()->setResult(attention, head);
+    const QString only = tr("This tab shows a decoder-only or encoder-only model's heads; the "
+                            "Weights and Lines tabs show this one.");
+    pipelineView()->showMessage(only);
+    differenceView()->showMessage(only);
+    if (attention->problem->cross) {
+        m_rollout->setMessage(tr("Rollout multiplies a stack's self-attention: choose the "
+                                 "encoder's or the decoder's heads above the grid."));
+    } else {
+        std::vector<MatrixPanel> panels = rolloutPanels(*grid, layer, Colormap::Viridis);
+        for (MatrixPanel& panel : panels)
+            panel.highlightRow = m_document.focusToken();
+        m_rollout->setPanels(panels, tr("Attention rollout (Abnar & Zuidema 2020): residual "
+                                        "included, layers multiplied from the bottom"));
+    }
 }
 
 // --- head importance ------------------------------------------------------------------------

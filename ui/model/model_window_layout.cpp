@@ -65,10 +65,23 @@ void ModelWindow::buildViews()
     m_gridNote->setMinimumWidth(1);
     auto* reset = new QToolButton(gridPane);
     reset->setObjectName(QStringLiteral("resetModelButton"));
+    // An encoder-decoder model has three kinds of heads; the grid shows one kind at a time, in
+    // the order the source meets them.
+    m_gridKind = new QComboBox(gridPane);
+    m_gridKind->setObjectName(QStringLiteral("gridKindCombo"));
+    m_gridKind->addItem(tr("Encoder self-attention"));
+    m_gridKind->addItem(tr("Decoder self-attention"));
+    m_gridKind->addItem(tr("Cross-attention"));
+    m_gridKind->setAccessibleName(tr("Kind of heads"));
+    m_gridKind->setToolTip(tr("Which heads the grid shows: the encoder's over the source, the "
+                              "decoder's over the words the Translate tab wrote, or the "
+                              "decoder's over the source (the alignment)"));
+    m_gridKind->hide();
     gridBar->addWidget(gridTitle);
     gridBar->addWidget(m_gridNote, 1);
     gridBar->addWidget(reset);
     gridLayout->addLayout(gridBar);
+    gridLayout->addWidget(m_gridKind, 0, Qt::AlignLeft); // below: the note keeps its width
     m_grid = new HeadGridView(gridPane);
     m_grid->setObjectName(QStringLiteral("headGrid"));
     gridLayout->addWidget(m_grid, 1);
@@ -169,17 +182,45 @@ void ModelWindow::buildViews()
     connect(m_resetAction, &QAction::triggered, this, [this] { m_document.resetInterventions(); });
     reset->setDefaultAction(m_resetAction);
 
-    connect(m_grid, &HeadGridView::headSelected, this,
-            [this](int l, int h) { m_document.select(l, h); });
-    connect(m_grid, &HeadGridView::headToggled, this,
-            [this](int l, int h, bool off) { m_document.setHeadOff(l, h, off); });
-    connect(m_grid, &HeadGridView::headActivated, this, [this](int l, int h) {
+    // An encoder-decoder model's head of the kind shown is the Translate tab's too, whose edits
+    // apply to that kind; the selected head's figures show it.
+    auto select = [this](int l, int h) {
+        if (gridResult() != m_document.result())
+            m_encdec->selectHead(EncDecView::Kind(m_gridKind->currentIndex()), l, h);
         m_document.select(l, h);
+        m_selectionLater.schedule();
+    };
+    connect(m_grid, &HeadGridView::headSelected, this, select);
+    connect(m_grid, &HeadGridView::headToggled, this, [this](int l, int h, bool off) {
+        if (gridResult() != m_document.result())
+            m_encdec->setHeadOff(EncDecView::Kind(m_gridKind->currentIndex()), l, h, off);
+        else
+            m_document.setHeadOff(l, h, off);
+    });
+    connect(m_grid, &HeadGridView::headActivated, this, [this, select](int l, int h) {
+        select(l, h);
         m_tabs->setCurrentIndex(HeadTab);
     });
+    connect(m_gridKind, &QComboBox::activated, this, [this] {
+        m_document.setFocusToken(-1); // a row of other tokens
+        showGrid();
+        updateTokens();
+        m_selectionLater.schedule();
+    });
+    // A word translated, a head switched: the grid and the head's figures follow.
+    connect(m_encdec, &EncDecView::shownChanged, this, [this] {
+        if (gridResult() == m_document.result())
+            return;
+        showGrid();
+        updateGridOptions();
+        m_selectionLater.schedule();
+    });
+    connect(m_encdec, &EncDecView::interventionsEdited, this, &ModelWindow::requestCompute);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int tab) {
         if (tab == DifferenceTab && !m_compare)
             requestCompute();
+        if (m_tabs->indexOf(m_gridPane) < 0 && m_gridPane->isHidden() != translateTakesGridRoom())
+            arrangeFigures();
     });
     connect(m_tabs->compareCombo(), &QComboBox::activated, this, [this] {
         m_compare.reset();
@@ -290,6 +331,13 @@ bool ModelWindow::eventFilter(QObject* watched, QEvent* event)
     return QMainWindow::eventFilter(watched, event);
 }
 
+bool ModelWindow::translateTakesGridRoom() const
+{
+    const QWidget* page = m_tabs->currentWidget();
+    return m_document.model() && m_document.model()->config().encoderDecoder() && page &&
+           page->isAncestorOf(m_encdec);
+}
+
 // The grid beside the selected head's figures where both get a usable width, else above
 // them where both get a usable height, else a tab of its own beside them.
 void ModelWindow::arrangeFigures()
@@ -318,6 +366,11 @@ void ModelWindow::arrangeFigures()
             m_tabs->setCurrentIndex(HeadTab);
     }
     const Qt::Orientation wanted = sideBySide ? Qt::Horizontal : Qt::Vertical;
+    m_gridPane->setVisible(!translateTakesGridRoom());
+    if (m_gridPane->isHidden()) { // the splitter keeps the grid's size for its return
+        m_splitter->setOrientation(wanted);
+        return;
+    }
     const int length = sideBySide ? room.width() - handle : room.height() - handle;
     // Side by side the grid takes the larger part; above, the head's figure does. Each keeps
     // a usable figure (and its tab bar or title row).
