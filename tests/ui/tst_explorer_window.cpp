@@ -33,6 +33,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLockFile>
@@ -50,6 +51,7 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -532,6 +534,27 @@ private slots:
         QCOMPARE(dialog->source().result->problem->temperature, 0.5f);
         dialog->close();
         QTRY_VERIFY(!m_window->exportDialog()); // deleted on close
+    }
+
+    // A figure saved from File > Export Figure is named in the status bar; the dialog is the
+    // window's own and goes when closed.
+    void exportDialogSaveIsReportedInTheStatusBar()
+    {
+        waitUpToDate();
+        m_window->openExportDialog();
+        ui::ExportDialog* dialog = m_window->exportDialog();
+        QVERIFY(dialog);
+        QCOMPARE(dialog->parentWidget(), static_cast<QWidget*>(m_window.get()));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("head.svg"));
+        QVERIFY(dialog->saveTo(path));
+        QVERIFY(QFileInfo(path).size() > 500);
+        QCOMPARE(m_window->statusBar()->currentMessage(),
+                 QStringLiteral("Exported ") + QDir::toNativeSeparators(path));
+        m_window->openExportDialog(); // again: the same dialog, brought forward
+        QCOMPARE(m_window->exportDialog(), dialog);
+        dialog->close();
+        QTRY_VERIFY(!m_window->exportDialog());
     }
 
     // Copy Figure: the view on screen as PNG (16 x 12 cm at 300 DPI) and SVG with the labels.

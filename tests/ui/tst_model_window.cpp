@@ -48,6 +48,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
@@ -678,6 +679,15 @@ private slots:
         QFile svg(dir.filePath(QStringLiteral("grid.svg")));
         QVERIFY(svg.open(QIODevice::ReadOnly));
         QVERIFY(svg.readAll().contains("Layer 2"));
+        QCOMPARE(m_window->statusBar()->currentMessage(),
+                 QStringLiteral("Exported ") +
+                     QDir::toNativeSeparators(dir.filePath(QStringLiteral("predictions.pdf"))));
+        // A name with no figure format: said, and nothing written.
+        const QString notAFigure = dir.filePath(QStringLiteral("grid.txt"));
+        QVERIFY(!m_window->exportModelFigure(ui::ModelFigure::Grid, notAFigure));
+        QCOMPARE(m_window->messageBar()->text(),
+                 QStringLiteral("Export: the file name must end in .png, .svg or .pdf"));
+        QVERIFY(!QFileInfo::exists(notAFigure));
         // The menu has them.
         QAction* gridAction = nullptr;
         for (QAction* action : m_window->menuBar()->findChildren<QAction*>())

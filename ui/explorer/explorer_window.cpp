@@ -81,6 +81,7 @@ ExplorerWindow::ExplorerWindow(std::unique_ptr<core::Backend> backend, const QSt
     setDockNestingEnabled(true);
     setWindowIcon(QIcon::fromTheme(QStringLiteral("applications-science")));
     m_compute = new ComputeController(std::move(backend), this);
+    buildExports();
 
     buildViews();
     m_files = new SceneFiles(

@@ -48,6 +48,7 @@ class ViewBar;
 class WindowManager;
 class ExplorerMenus;
 class ExportDialog;
+class FigureExports;
 class SceneFiles;
 class HeatmapView;
 class PresentationWindow;
@@ -193,6 +194,7 @@ private:
     void buildViews();
     void buildDocks();
     void placeRightDocks();
+    void buildExports();
     void buildStatusBar();
     void connectDocument();
 
@@ -258,8 +260,7 @@ private:
     QLabel* m_backendLabel = nullptr;
 
     WindowManager* m_windows = nullptr;
-    QPointer<ExportDialog> m_exportDialog;
-    QPointer<PresentationWindow> m_presentation;
+    FigureExports* m_exports = nullptr; // the export dialog, the clipboard, the presentation
 
     std::shared_ptr<const core::AttentionResult> m_compareResult;
     std::optional<core::Scene> m_openedScene; // the Difference tab's "the scene as opened"

@@ -33,6 +33,7 @@
 #include "ui/widgets/message_bar.h"
 #include "ui/widgets/stale_indicator.h"
 #include "ui/widgets/status_labels.h"
+#include "ui/workspace/figure_exports.h"
 
 #include "core/error.h"
 
@@ -162,11 +163,10 @@ void ExplorerWindow::showResult()
     m_input->setFallback(p.queryFallback, p.keyFallback);
     updateAllHeadsOffWarning();
     m_schedule->updateStale();
-    if (m_exportDialog)
-        m_exportDialog->setSource(exportSource());
-    if (m_presentation) {
-        m_presentation->setResult(result);
-        m_presentation->setExtras(presentationExtras(m_document.scene(), m_mixingPage->viewName()));
+    m_exports->sourceChanged();
+    if (PresentationWindow* shown = m_exports->presentation()) {
+        shown->setResult(result);
+        shown->setExtras(presentationExtras(m_document.scene(), m_mixingPage->viewName()));
     }
     emit resultShown();
 }

@@ -28,25 +28,43 @@
 #include "ui/presentation/presentation_extras.h"
 #include "ui/presentation/presentation_window.h"
 #include "ui/widgets/attention_panel.h"
+#include "ui/workspace/figure_exports.h"
 
-#include "core/atomic_file.h"
 #include "core/error.h"
 
-#include <QDir>
 #include <QFileInfo>
-#include <QStatusBar>
 #include <QTabWidget>
 
 namespace attn::ui {
 
+void ExplorerWindow::buildExports()
+{
+    const auto result = [this] { return m_document.result(); };
+    m_exports = new FigureExports(
+        *this,
+        {[result] { return result() != nullptr; }, [this] { return exportSource(); }, result,
+         [this](PresentationWindow& presentation) {
+             presentation.setHead(std::max(0, selectedHead()));
+             presentation.setWeightScale(figureSpec(FigureView::Head).weightScale);
+             presentation.setExtras(
+                 presentationExtras(m_document.scene(), m_mixingPage->viewName()));
+             if (m_document.scene().view.theme == QLatin1String("dark"))
+                 presentation.setTheme(PresentationTheme::Dark);
+         },
+         [this] { return m_tabs->currentWidget(); },
+         [this](const QString& text) { showError(QStringLiteral("export"), text); }},
+        {tr("There is no figure to export yet: the scene has not been computed."),
+         tr("There is nothing to present yet: the scene has not been computed.")});
+}
+
 ExportDialog* ExplorerWindow::exportDialog() const
 {
-    return m_exportDialog;
+    return m_exports->dialog();
 }
 
 PresentationWindow* ExplorerWindow::presentation() const
 {
-    return m_presentation;
+    return m_exports->presentation();
 }
 
 ExportSource ExplorerWindow::exportSource() const
@@ -79,87 +97,30 @@ ExportSource ExplorerWindow::exportSource() const
 
 void ExplorerWindow::openExportDialog()
 {
-    if (!m_document.result()) {
-        showError(QStringLiteral("export"),
-                  tr("There is no figure to export yet: the scene has not been computed."));
-        return;
-    }
-    if (!m_exportDialog) {
-        m_exportDialog = new ExportDialog(exportSource(), this);
-        m_exportDialog->setAttribute(Qt::WA_DeleteOnClose);
-        connect(m_exportDialog, &ExportDialog::saved, this, [this](const QString& path) {
-            statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 6000);
-        });
-    }
-    m_exportDialog->show();
-    m_exportDialog->raise();
-    m_exportDialog->activateWindow();
+    m_exports->openDialog();
 }
 
 void ExplorerWindow::copyFigure()
 {
-    if (!m_document.result())
-        return;
-    const ExportSource source = exportSource();
-    try {
-        copyFigureToClipboard(source, windowExportSettings(source));
-    } catch (const std::exception& error) {
-        showError(QStringLiteral("export"),
-                  tr("The figure was not copied: %1").arg(QString::fromUtf8(error.what())));
-        return;
-    }
-    statusBar()->showMessage(tr("Figure copied as PNG and SVG"), 4000);
+    m_exports->copyFigure();
 }
 
 void ExplorerWindow::togglePresentation()
 {
-    if (m_presentation) {
-        m_presentation->close();
-        return;
-    }
-    if (!m_document.result()) {
-        showError(QStringLiteral("export"),
-                  tr("There is nothing to present yet: the scene has not been computed."));
-        return;
-    }
-    m_presentation = new PresentationWindow(m_document.result(), this);
-    m_presentation->setAttribute(Qt::WA_DeleteOnClose);
-    m_presentation->setHead(std::max(0, selectedHead()));
-    m_presentation->setWeightScale(figureSpec(FigureView::Head).weightScale);
-    m_presentation->setExtras(presentationExtras(m_document.scene(), m_mixingPage->viewName()));
-    if (m_document.scene().view.theme == QLatin1String("dark"))
-        m_presentation->setTheme(PresentationTheme::Dark);
-    m_presentation->showOver(*this, m_tabs->currentWidget());
+    m_exports->togglePresentation();
 }
 
 bool ExplorerWindow::exportPresentation(const QString& path)
 {
-    const auto result = m_document.result();
-    if (!result) {
-        showError(QStringLiteral("export"),
-                  tr("There is nothing to present yet: the scene has not been computed."));
-        return false;
-    }
-    DeckOptions deck;
-    deck.head = std::max(0, selectedHead());
-    deck.theme = m_document.scene().view.theme == QLatin1String("dark") ? PresentationTheme::Dark
-                                                                        : PresentationTheme::Light;
-    deck.weightScale = figureSpec(FigureView::Head).weightScale;
-    deck.extras = presentationExtras(m_document.scene(), m_mixingPage->viewName());
-    if (m_presentation) { // what is on the screen: its head, theme and chosen cell
-        deck.head = m_presentation->head();
-        deck.theme = m_presentation->theme();
-        deck.query = m_presentation->query();
-        deck.key = m_presentation->key();
-    }
-    try {
-        core::writeFileAtomically(path, presentationPdf(*result, deck));
-    } catch (const std::exception& error) {
-        showError(QStringLiteral("export"),
-                  tr("The presentation was not exported: %1").arg(QString::fromUtf8(error.what())));
-        return false;
-    }
-    statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 6000);
-    return true;
+    return m_exports->exportPresentation(path, [this] {
+        DeckOptions deck;
+        deck.head = std::max(0, selectedHead());
+        deck.theme = m_document.scene().view.theme == QLatin1String("dark")
+                         ? PresentationTheme::Dark
+                         : PresentationTheme::Light;
+        deck.weightScale = figureSpec(FigureView::Head).weightScale;
+        deck.extras = presentationExtras(m_document.scene(), m_mixingPage->viewName());
+        return deck;
+    });
 }
 } // namespace attn::ui

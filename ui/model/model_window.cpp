@@ -63,6 +63,7 @@ ModelWindow::ModelWindow(std::unique_ptr<core::Backend> backend, core::BackendCh
 {
     setObjectName(QStringLiteral("ModelWindow"));
     m_compute = new ModelComputeController(std::move(backend), this);
+    buildExports();
     m_files = new ModelSceneFiles(
         *this, m_document, *statusBar(),
         {[this](const QString& folderOrId, const QString& text,

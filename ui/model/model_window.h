@@ -33,6 +33,7 @@ class QToolButton;
 namespace attn::ui {
 
 class ExportDialog;
+class FigureExports;
 class HeadGridView;
 class HeadImportanceJob;
 class HeatmapView;
@@ -203,6 +204,7 @@ private:
     void showError(const QString& key, const QString& text);
     void enableModelControls();
     FigureSpec figureSpec(FigureView view) const;
+    void buildExports();
     void exportModelFigureDialog(ModelFigure figure);
     // What m_backends makes for m_choice; where the selector names no device, the CPU backend
     // with the error as the notice.
@@ -267,8 +269,7 @@ private:
     QAction* m_presentAction = nullptr;
     QAction* m_exportAction = nullptr;
     QActionGroup* m_backendGroup = nullptr;
-    QPointer<ExportDialog> m_exportDialog;
-    QPointer<PresentationWindow> m_presentation;
+    FigureExports* m_exports = nullptr; // the export dialog, figure files, the presentation
 
     bool m_docksFitted = false;
     bool m_computeQueued = false;

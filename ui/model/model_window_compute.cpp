@@ -329,12 +329,12 @@ void ModelWindow::showSelection()
         m_importance->setImportance(
             m_importanceResult, defaultModelFigureTitle(ModelFigure::Importance, figureSource()),
             layer, head);
-    if (m_presentation) {
-        m_presentation->setResult(detail);
-        m_presentation->setHead(head);
+    if (PresentationWindow* shown = presentation()) {
+        shown->setResult(detail);
+        shown->setHead(head);
     }
-    if (m_exportDialog)
-        m_exportDialog->setSource(exportSource());
+    if (ExportDialog* dialog = exportDialog())
+        dialog->setSource(exportSource());
 }
 
 // An encoder-decoder model's selected head of the kind the grid shows (`grid`, null before a

@@ -3,18 +3,13 @@
 
 #include "ui/model/model_window.h"
 
-#include "ui/document/preferences.h"
 #include "ui/export/export_dialog.h"
 #include "ui/model/head_grid_view.h"
 #include "ui/model/lens_tabs.h"
 #include "ui/presentation/presentation_window.h"
+#include "ui/workspace/figure_exports.h"
 
-#include "core/atomic_file.h"
-
-#include <QDir>
-#include <QFileDialog>
 #include <QFileInfo>
-#include <QStatusBar>
 #include <QTabWidget>
 
 namespace attn::ui {
@@ -32,14 +27,30 @@ ModelFigureSource ModelWindow::figureSource() const
     return source;
 }
 
+void ModelWindow::buildExports()
+{
+    m_exports = new FigureExports(
+        *this,
+        {[this] { return m_document.result() != nullptr; }, [this] { return exportSource(); },
+         [this]() -> std::shared_ptr<const core::AttentionResult> {
+             const auto result = m_document.result();
+             if (!result || result->layerCount() == 0)
+                 return nullptr;
+             // A model head is an ordinary AttentionResult: the presentation takes it as it is.
+             return selectedLayerDetail();
+         },
+         [this](PresentationWindow& presentation) {
+             presentation.setHead(m_document.selectedHead());
+         },
+         [this] { return m_grid; },
+         [this](const QString& text) { showError(QStringLiteral("export"), text); }},
+        // The model window has said nothing here from the start: its commands are disabled
+        // until a model has run.
+        {QString(), QString(), false, false});
+}
+
 bool ModelWindow::exportModelFigure(ModelFigure figure, const QString& path, QSize size, double dpi)
 {
-    const auto format = figureFormatForPath(path);
-    if (!format) {
-        showError(QStringLiteral("export"),
-                  tr("Export: the file name must end in .png, .svg or .pdf"));
-        return false;
-    }
     if (!size.isValid() || size.isEmpty()) {
         switch (figure) {
         case ModelFigure::Grid:
@@ -61,31 +72,20 @@ bool ModelWindow::exportModelFigure(ModelFigure figure, const QString& path, QSi
             break;
         }
     }
-    try {
-        core::writeFileAtomically(path,
-                                  modelFigureBytes(figure, figureSource(), size, dpi, *format));
-    } catch (const std::exception& error) {
-        showError(QStringLiteral("export"),
-                  tr("The figure was not exported: %1").arg(QString::fromUtf8(error.what())));
-        return false;
-    }
-    statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 6000);
-    return true;
+    return m_exports->writeFigure(path, [&](FigureFormat format) {
+        return modelFigureBytes(figure, figureSource(), size, dpi, format);
+    });
 }
 
 void ModelWindow::exportModelFigureDialog(ModelFigure figure)
 {
     if (!m_document.result())
         return;
-    const QString name = QFileInfo(m_document.model()->name).fileName() + QLatin1Char('-') +
-                         modelFigureName(figure) + QStringLiteral(".pdf");
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export Figure"), QDir(preferences::sceneDirectory()).filePath(name),
-        tr("PDF (*.pdf);;SVG (*.svg);;PNG (*.png)"));
-    if (path.isEmpty())
-        return;
-    preferences::rememberSceneFile(path);
-    exportModelFigure(figure, path);
+    const QString path =
+        m_exports->askFigurePath(QFileInfo(m_document.model()->name).fileName() + QLatin1Char('-') +
+                                 modelFigureName(figure) + QStringLiteral(".pdf"));
+    if (!path.isEmpty())
+        exportModelFigure(figure, path);
 }
 
 std::shared_ptr<const core::AttentionResult> ModelWindow::selectedLayerDetail() const
@@ -125,39 +125,21 @@ ExportSource ModelWindow::exportSource() const
 
 void ModelWindow::openExportDialog()
 {
-    if (!m_document.result())
-        return;
-    if (!m_exportDialog) {
-        m_exportDialog = new ExportDialog(exportSource(), this);
-        m_exportDialog->setAttribute(Qt::WA_DeleteOnClose);
-    }
-    m_exportDialog->show();
-    m_exportDialog->raise();
+    m_exports->openDialog();
 }
 
 ExportDialog* ModelWindow::exportDialog() const
 {
-    return m_exportDialog;
+    return m_exports->dialog();
 }
 
 PresentationWindow* ModelWindow::presentation() const
 {
-    return m_presentation;
+    return m_exports->presentation();
 }
 
 void ModelWindow::togglePresentation()
 {
-    if (m_presentation) {
-        m_presentation->close();
-        return;
-    }
-    const auto result = m_document.result();
-    if (!result || result->layerCount() == 0)
-        return;
-    // A model head is an ordinary AttentionResult: the presentation takes it as it is.
-    m_presentation = new PresentationWindow(selectedLayerDetail(), this);
-    m_presentation->setAttribute(Qt::WA_DeleteOnClose);
-    m_presentation->setHead(m_document.selectedHead());
-    m_presentation->showOver(*this, m_grid);
+    m_exports->togglePresentation();
 }
 } // namespace attn::ui
