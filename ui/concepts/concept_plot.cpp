@@ -1,6 +1,7 @@
 #include "ui/concepts/concept_plot.h"
 
 #include "ui/figures/colormap.h"
+#include "ui/figures/heatmap_panel.h"
 
 #include <qcustomplot.h>
 
@@ -25,16 +26,6 @@ void clearPlot(QCustomPlot& plot, const FigureSpec& spec)
     plot.setBackground(spec.style.background);
     plot.setAutoAddPlottableToLegend(false); // each figure fills its own legend
     plot.setAntialiasedElements(QCP::aeAll);
-}
-
-QFont figureFont(const QCustomPlot& plot, const FigureSpec& spec, double points, bool bold)
-{
-    QFont f = plot.font();
-    f.setPixelSize(std::max(1, int(std::lround(points * spec.pixelsPerPoint()))));
-    f.setBold(bold);
-    // As the heatmaps: ligatures off, so text stays searchable in a PDF.
-    f.setLetterSpacing(QFont::AbsoluteSpacing, 0.05);
-    return f;
 }
 
 QString wrapText(const QString& text, const QFont& font, double width)
@@ -94,31 +85,6 @@ QCPAxisRect* addAxisRect(QCustomPlot& plot, const FigureSpec& spec, QCPLayoutGri
     return rect;
 }
 
-QCPColorScale* addColorScale(QCustomPlot& plot, const FigureSpec& spec, QCPLayoutGrid* grid,
-                             int row, int column, Colormap map, double low, double high,
-                             const QString& label)
-{
-    auto* scale = new QCPColorScale(&plot);
-    grid->addElement(row, column, scale);
-    scale->setType(QCPAxis::atRight);
-    scale->setGradient(colorGradient(map));
-    scale->setDataRange(QCPRange(low, high));
-    scale->setBarWidth(int(std::lround(10 * spec.pixelsPerPoint())));
-    scale->setRangeDrag(false);
-    scale->setRangeZoom(false);
-    QCPAxis* axis = scale->axis();
-    axis->setTickLabelFont(figureFont(plot, spec, spec.fontPoints * 0.9));
-    axis->setLabelFont(figureFont(plot, spec, spec.fontPoints * 0.9));
-    axis->setLabel(label);
-    axis->setTickLabelColor(spec.style.text);
-    axis->setLabelColor(spec.style.text);
-    axis->setBasePen(Qt::NoPen);
-    axis->setTickPen(QPen(spec.style.text));
-    axis->setSubTickPen(Qt::NoPen);
-    axis->setNumberFormat(QStringLiteral("g"));
-    return scale;
-}
-
 void setPanelTitle(QCustomPlot& plot, const FigureSpec& spec, QCPAxisRect* rect,
                    const QString& text)
 {
@@ -131,97 +97,6 @@ void setPanelTitle(QCustomPlot& plot, const FigureSpec& spec, QCPAxisRect* rect,
     top->setProperty(kPanelTitle, text); // finishFigure wraps it to the panel's width
     top->setLabelFont(figureFont(plot, spec, spec.fontPoints, true));
     top->setLabelColor(spec.style.text);
-}
-
-namespace {
-
-// The length of the axis in pixels as laid out now, and what one tick label needs of it.
-double axisPixels(const QCPAxis* axis)
-{
-    return axis->orientation() == Qt::Horizontal ? axis->axisRect()->width()
-                                                 : axis->axisRect()->height();
-}
-
-double labelNeed(const QCPAxis* axis, const QStringList& labels)
-{
-    const QFontMetricsF metrics(axis->tickLabelFont());
-    // Upright labels side by side need their width; stacked or turned ones a line each.
-    if (axis->orientation() == Qt::Vertical || axis->tickLabelRotation() != 0.0)
-        return metrics.height() * 1.1;
-    double widest = 0.0;
-    for (const QString& label : labels)
-        widest = std::max(widest, metrics.horizontalAdvance(label));
-    return widest + metrics.height() * 0.5;
-}
-
-// A ticker of QCustomPlot's kind `Base`, fitted to its axis each time it makes ticks (each
-// replot): a rect's size is known only once the plot is laid out, and follows the window.
-template <class Base> class FittedTicker : public Base
-{
-public:
-    explicit FittedTicker(std::function<void(Base&, const QCPRange&)> fit) : m_fit(std::move(fit))
-    {
-    }
-
-    void generate(const QCPRange& range, const QLocale& locale, QChar formatChar, int precision,
-                  QVector<double>& ticks, QVector<double>* subTicks,
-                  QVector<QString>* tickLabels) override
-    {
-        m_fit(*this, range);
-        Base::generate(range, locale, formatChar, precision, ticks, subTicks, tickLabels);
-    }
-
-private:
-    std::function<void(Base&, const QCPRange&)> m_fit;
-};
-
-} // namespace
-
-void setIntegerTicks(QCPAxis* axis, int count)
-{
-    // The axis owns the ticker, so the ticker may keep the axis.
-    auto* ticker = new FittedTicker<QCPAxisTickerFixed>(
-        [axis, count = std::max(1, count)](QCPAxisTickerFixed& fixed, const QCPRange& range) {
-            double step = std::max(1.0, std::ceil(range.size() / count));
-            const double pixels = axisPixels(axis);
-            if (pixels > 0) {
-                const QStringList ends{QString::number(std::floor(range.lower)),
-                                       QString::number(std::ceil(range.upper))};
-                step = std::max(step, std::ceil(labelNeed(axis, ends) * range.size() / pixels));
-            }
-            fixed.setTickStep(step);
-        });
-    ticker->setScaleStrategy(QCPAxisTickerFixed::ssNone);
-    axis->setTicker(QSharedPointer<QCPAxisTicker>(ticker));
-}
-
-int tokenTickStep(const QCPAxis* axis, const QStringList& labels)
-{
-    const double pixels = axisPixels(axis);
-    if (labels.size() <= 1 || pixels <= 0)
-        return 1;
-    return std::max(1, int(std::ceil(labelNeed(axis, labels) * double(labels.size()) / pixels)));
-}
-
-void setTokenTicks(QCPAxis* axis, const QStringList& labels, double rotation)
-{
-    axis->setTicker(QSharedPointer<QCPAxisTicker>(new FittedTicker<QCPAxisTickerText>(
-        [axis, labels](QCPAxisTickerText& text, const QCPRange&) {
-            text.clear();
-            const int step = tokenTickStep(axis, labels);
-            for (int i = 0; i < labels.size(); i += step)
-                text.addTick(i, labels[i]);
-        })));
-    axis->setTickLabelRotation(rotation);
-}
-
-void layOutPlot(QCustomPlot& plot)
-{
-    QCPLayout* layout = plot.plotLayout();
-    layout->setOuterRect(plot.viewport());
-    layout->update(QCPLayoutElement::upPreparation);
-    layout->update(QCPLayoutElement::upMargins);
-    layout->update(QCPLayoutElement::upLayout);
 }
 
 QRectF labelRect(const QCPItemText& label, bool padded)

@@ -1,6 +1,7 @@
 #include "ui/figures/figure_builder.h"
 
 #include "ui/figures/figure_builder_p.h"
+#include "ui/figures/heatmap_panel.h"
 #include "ui/figures/legible_text.h"
 
 #include "core/enum_names.h"
@@ -13,6 +14,7 @@
 #include <QLocale>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace attn::ui {
 
@@ -39,15 +41,6 @@ double signedRangeTop(double max)
     return max > 0.0 && std::isfinite(max) ? max : 1.0;
 }
 
-void setTickLabels(QCPAxis* axis, const QStringList& labels, int step)
-{
-    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    for (qsizetype i = 0; i < labels.size(); i += step)
-        ticker->addTick(double(i), labels[i]);
-    axis->setTicker(ticker);
-    axis->setTickLabels(!labels.isEmpty());
-}
-
 // A number as typeset: a real minus sign, and no "-0.00".
 QString formatValue(double value, int precision)
 {
@@ -64,7 +57,6 @@ QString formatValue(double value, int precision)
 } // namespace figure_detail
 
 using figure_detail::kMaxValueCells;
-using figure_detail::setTickLabels;
 using figure_detail::Words;
 
 QString valuesLeftOutMessage()
@@ -190,13 +182,7 @@ FigureBuilder::FigureBuilder(QCustomPlot& plot, const FigureSpec& spec) : m_plot
 
 QFont FigureBuilder::font(double points, bool bold) const
 {
-    QFont f = m_plot.font();
-    f.setPixelSize(std::max(1, int(std::lround(points * m_spec.pixelsPerPoint()))));
-    f.setBold(bold);
-    // A hair of letter spacing turns ligatures off (Qt keeps them where a script needs
-    // them), so "off" stays o-f-f in a PDF and the labels can be searched and copied.
-    f.setLetterSpacing(QFont::AbsoluteSpacing, 0.05); // (Qt keeps 1/64 px steps)
-    return f;
+    return figureFont(m_plot, m_spec, points, bold);
 }
 
 QString FigureBuilder::headName(int head) const
@@ -357,13 +343,6 @@ void FigureBuilder::compose(const core::AttentionResult& result, QSize size,
     m_plot.replot(QCustomPlot::rpImmediateRefresh);
 }
 
-QCPColorGradient FigureBuilder::gradient(Colormap map) const
-{
-    QCPColorGradient g = colorGradient(map);
-    g.setNanColor(m_spec.style.masked);
-    return g;
-}
-
 void FigureBuilder::addTitle(const QString& text, double width)
 {
     // A title wider than the figure (a small figure, a small window) is set at the body's
@@ -425,7 +404,6 @@ QCPLayoutGrid* FigureBuilder::addPanel(QCPLayoutGrid* parent, int row, int colum
     QCPAxis* x = rect->axis(QCPAxis::atBottom);
     QCPAxis* y = rect->axis(QCPAxis::atLeft);
     for (QCPAxis* axis : {x, y}) {
-        axis->grid()->setVisible(false);
         axis->setBasePen(Qt::NoPen);
         axis->setTickPen(Qt::NoPen);
         axis->setSubTickPen(Qt::NoPen);
@@ -433,11 +411,6 @@ QCPLayoutGrid* FigureBuilder::addPanel(QCPLayoutGrid* parent, int row, int colum
         axis->setTickLabelColor(m_spec.style.text);
         axis->setTickLabelPadding(int(std::lround(3 * m_spec.pixelsPerPoint())));
     }
-    x->setRange(-0.5, cols - 0.5);
-    y->setRange(-0.5, rows - 0.5);
-    y->setRangeReversed(true); // query 1 at the top, as a matrix is written
-    setTickLabels(x, panel.columnLabels, 1);
-    setTickLabels(y, panel.rowLabels, 1);
     for (auto [axis, name] : {std::pair{x, panel.columnAxis}, std::pair{y, panel.rowAxis}}) {
         if (name.isEmpty())
             continue;
@@ -447,26 +420,23 @@ QCPLayoutGrid* FigureBuilder::addPanel(QCPLayoutGrid* parent, int row, int colum
         axis->setLabelPadding(int(std::lround(2 * m_spec.pixelsPerPoint())));
     }
 
-    auto* map = new QCPColorMap(x, y);
-    map->setInterpolate(false); // cells, not a blur
-    map->setTightBoundary(false);
-    map->data()->setSize(cols, rows);
-    map->data()->setRange(QCPRange(0, std::max(0, cols - 1)), QCPRange(0, std::max(0, rows - 1)));
     const double nan = std::numeric_limits<double>::quiet_NaN();
     const core::Mask* mask = panel.masked ? m_mask.get() : nullptr;
-    const bool hatch = m_spec.style.hatchMasked && mask && m.size() <= kMaxValueCells;
+    core::MatrixD cells(rows, cols);
     for (int i = 0; i < rows; ++i)
         for (int j = 0; j < cols; ++j) {
             const double value = double(m(i, j));
-            const bool masked = panel.isMasked(mask, i, j);
-            const bool grey = masked || !std::isfinite(value);
+            const bool grey = panel.isMasked(mask, i, j) || !std::isfinite(value);
             // A log scale has no 0: a zero weight takes the scale's lowest colour.
-            map->data()->setCell(j, i,
-                                 grey        ? nan
-                                 : panel.log ? std::clamp(value, panel.low, panel.high)
-                                             : value);
-            if (hatch && masked) {
-                // Greyscale: grey is data, so a masked cell is hatched as well.
+            cells(i, j) = grey ? nan : panel.log ? std::clamp(value, panel.low, panel.high) : value;
+        }
+    addHeatmapCells(rect, cells, panel.heatmap(m_spec.style.masked), HeatmapTicks::Given);
+    // Greyscale: grey is data, so a masked cell is hatched as well (over the cells).
+    if (m_spec.style.hatchMasked && mask && m.size() <= kMaxValueCells)
+        for (int i = 0; i < rows; ++i)
+            for (int j = 0; j < cols; ++j) {
+                if (!panel.isMasked(mask, i, j))
+                    continue;
                 auto* cell = new QCPItemRect(&m_plot);
                 cell->setClipAxisRect(rect);
                 for (QCPItemPosition* corner : {cell->topLeft, cell->bottomRight})
@@ -476,11 +446,6 @@ QCPLayoutGrid* FigureBuilder::addPanel(QCPLayoutGrid* parent, int row, int colum
                 cell->setPen(Qt::NoPen);
                 cell->setBrush(QBrush(m_spec.style.text, Qt::BDiagPattern));
             }
-        }
-    map->setGradient(gradient(panel.map));
-    if (panel.log)
-        map->setDataScaleType(QCPAxis::stLogarithmic);
-    map->setDataRange(QCPRange(panel.low, panel.high));
     panel.rect = rect;
     m_panels.push_back(std::move(panel));
     return cell;

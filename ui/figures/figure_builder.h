@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ui/figures/figure_spec.h"
+#include "ui/figures/heatmap_panel.h"
 
 #include "core/attention_result.h"
 #include "core/mask.h"
@@ -18,7 +19,6 @@
 
 class QCustomPlot;
 class QCPAxisRect;
-class QCPColorGradient;
 class QCPColorScale;
 class QCPItemRect;
 class QCPMarginGroup;
@@ -115,6 +115,13 @@ private:
         QString columnAxis;
         bool transposed = false; // `matrix` is the result's transpose (orient)
 
+        // The figure kit's options for these cells; NaN cells in `masked`.
+        HeatmapPanel heatmap(const QColor& masked) const
+        {
+            return {QString(), columnAxis, rowAxis, rowLabels, columnLabels,
+                    map,       low,        high,    log,       masked};
+        }
+
         bool isMasked(const core::Mask* mask, int row, int column) const
         {
             return mask && (transposed ? mask->isMasked(column, row) : mask->isMasked(row, column));
@@ -136,7 +143,6 @@ private:
     const core::HeadResult& pipelineHead(const core::AttentionResult& result) const;
     void compose(const core::AttentionResult& result, QSize size,
                  const core::AttentionResult* compare);
-    QCPColorGradient gradient(Colormap map) const;
     std::optional<QFont> valueFont(const Panel& panel) const;
 
     QCPLayoutGrid* addPanel(QCPLayoutGrid* parent, int row, int column, Panel panel);

@@ -8,8 +8,6 @@
 #include <QString>
 #include <QStringList>
 
-class QCPAxis;
-
 // What the parts of FigureBuilder share: figure_builder.cpp (the frame, the panels, names),
 // figure_colours.cpp (colour maps and bars), figure_views.cpp (each view's panels) and
 // figure_fitting.cpp (labels and numbers fitted to the cells). Not used elsewhere.
@@ -32,7 +30,6 @@ constexpr double kMaxValueScale = 2.5;
 // Defined in figure_builder.cpp.
 double maxAbs(const core::Matrix& m, const core::Mask* mask);
 double signedRangeTop(double max);
-void setTickLabels(QCPAxis* axis, const QStringList& labels, int step);
 QString formatValue(double value, int precision);
 
 } // namespace attn::ui::figure_detail

@@ -1,6 +1,7 @@
 #include "ui/figures/figure_builder.h"
 
 #include "ui/figures/figure_builder_p.h"
+#include "ui/figures/heatmap_panel.h"
 
 #include <qcustomplot.h>
 
@@ -52,34 +53,9 @@ QCPColorScale* FigureBuilder::addColorScale(QCPLayoutGrid* host, Colormap map, d
 {
     if (!m_spec.colorBar || !host)
         return nullptr;
-    auto* scale = new QCPColorScale(&m_plot);
-    host->addElement(std::max(0, host->rowCount() - 1), host->columnCount(),
-                     scale); // beside a panel's matrix
-    scale->setType(QCPAxis::atRight);
-    scale->setGradient(gradient(map));
-    if (log)
-        scale->setDataScaleType(QCPAxis::stLogarithmic);
-    scale->setDataRange(QCPRange(low, high));
-    scale->setBarWidth(int(std::lround(10 * m_spec.pixelsPerPoint())));
-    scale->setRangeDrag(false);
-    scale->setRangeZoom(false);
-    QCPAxis* axis = scale->axis();
-    axis->setTickLabelFont(font(m_spec.fontPoints * 0.9));
-    axis->setLabelFont(font(m_spec.fontPoints * 0.9));
-    axis->setLabel(label);
-    axis->setTickLabelColor(m_spec.style.text);
-    axis->setLabelColor(m_spec.style.text);
-    axis->setBasePen(Qt::NoPen);
-    axis->setTickPen(QPen(m_spec.style.text));
-    axis->setSubTickPen(Qt::NoPen);
-    axis->setNumberFormat(QStringLiteral("g"));
-    if (log) { // 10^-4 ... 1, one tick a decade
-        QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
-        ticker->setSubTickCount(0);
-        axis->setTicker(ticker);
-        axis->setNumberFormat(QStringLiteral("eb"));
-        axis->setNumberPrecision(0);
-    }
+    QCPColorScale* scale =
+        ui::addColorScale(m_plot, m_spec, host, std::max(0, host->rowCount() - 1),
+                          host->columnCount(), map, low, high, label, log, m_spec.style.masked);
     // The bar spans exactly the matrix beside it.
     auto* group = new QCPMarginGroup(&m_plot);
     scale->setMarginGroup(QCP::msTop | QCP::msBottom, group);

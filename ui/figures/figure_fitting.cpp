@@ -1,6 +1,7 @@
 #include "ui/figures/figure_builder.h"
 
 #include "ui/figures/figure_builder_p.h"
+#include "ui/figures/heatmap_panel.h"
 #include "ui/figures/legible_text.h"
 
 #include <qcustomplot.h>
@@ -19,7 +20,6 @@ using figure_detail::kMaxValueCells;
 using figure_detail::kMaxValueScale;
 using figure_detail::kValueToCell;
 using figure_detail::maxAbs;
-using figure_detail::setTickLabels;
 
 QCPAxisRect* FigureBuilder::panelRect(const QString& matrix, int head) const
 {
@@ -170,27 +170,15 @@ void FigureBuilder::addCellValues()
         if (!fonts[p])
             continue;
         const Matrix& m = *panel.matrix;
-        QCPAxis* x = panel.rect->axis(QCPAxis::atBottom);
-        QCPAxis* y = panel.rect->axis(QCPAxis::atLeft);
         const core::Mask* mask = panel.masked ? m_mask.get() : nullptr;
+        const HeatmapPanel heatmap = panel.heatmap(QColor());
         for (int i = 0; i < int(m.rows()); ++i)
             for (int j = 0; j < int(m.cols()); ++j) {
                 const double value = double(m(i, j));
                 if (panel.isMasked(mask, i, j) || !std::isfinite(value))
                     continue;
-                const double t =
-                    panel.log ? std::log(std::clamp(value, panel.low, panel.high) / panel.low) /
-                                    std::log(panel.high / panel.low)
-                              : (value - panel.low) / (panel.high - panel.low);
-                auto* text = new QCPItemText(&m_plot);
-                text->setClipAxisRect(panel.rect);
-                text->position->setAxes(x, y);
-                text->position->setType(QCPItemPosition::ptPlotCoords);
-                text->position->setCoords(j, i);
-                text->setPositionAlignment(Qt::AlignCenter);
-                text->setFont(*fonts[p]);
-                text->setColor(textColorOn(colorAt(panel.map, t)));
-                text->setText(formatValue(value, m_spec.precision));
+                addCellNumber(m_plot, panel.rect, i, j, formatValue(value, m_spec.precision),
+                              *fonts[p], panel.map, heatmap.position(value));
             }
     }
 }
