@@ -11,20 +11,13 @@ Seq2SeqTrainJob::Seq2SeqTrainJob(core::Seq2SeqTaskData data,
 {
 }
 
-Seq2SeqTrainJob::~Seq2SeqTrainJob()
-{
-    m_cancel = true;
-    if (m_thread.joinable())
-        m_thread.join();
-}
+Seq2SeqTrainJob::~Seq2SeqTrainJob() = default;
 
 void Seq2SeqTrainJob::start()
 {
-    if (m_thread.joinable())
-        return;
-    m_thread = std::thread([this] {
+    m_thread.start([this] {
         runTrainingLoop(
-            this, m_mailbox, m_cancel, m_steps,
+            this, m_thread, m_steps,
             [this] {
                 std::vector<core::Seq2SeqTrainer> trainers;
                 for (const core::Seq2SeqTrainingSettings& settings : m_variants)
@@ -32,7 +25,7 @@ void Seq2SeqTrainJob::start()
                 return trainers;
             },
             [this](int v, int step, double loss, double accuracy) {
-                m_mailbox.post([this, v, step, loss, accuracy] {
+                m_thread.post([this, v, step, loss, accuracy] {
                     const QPointer<Seq2SeqTrainJob> alive(this);
                     emit variantProgress(v, step, loss, accuracy);
                     if (alive && v == 0)
@@ -56,14 +49,14 @@ void Seq2SeqTrainJob::start()
                     t.accuracy = core::seq2seqExactShare(lengths);
                     trained.push_back(std::move(t));
                 }
-                m_mailbox.post([this, trained] {
+                return [this, trained] {
                     // A receiver may delete the job (that is how a window ends a training).
                     const QPointer<Seq2SeqTrainJob> alive(this);
                     emit variantsFinished(trained);
                     if (alive)
                         emit finished(trained.front().model, trained.front().accuracy,
                                       trained.front().exactByLength);
-                });
+                };
             });
     });
 }
