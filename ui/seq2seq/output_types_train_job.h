@@ -18,7 +18,6 @@ class OutputTypesTrainJob : public QObject
 public:
     OutputTypesTrainJob(core::OutputHeadKind kind, core::OutputHeadSettings settings, int steps,
                         QObject* parent = nullptr);
-    ~OutputTypesTrainJob() override;
 
     void start();
     void cancel() { m_thread.cancel(); }

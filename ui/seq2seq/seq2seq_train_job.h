@@ -34,8 +34,8 @@ struct Seq2SeqTrained
 // between steps once cancelled. Last, through the thread's finish(): the task `finish(trainers)`
 // returns when every step ran, the job's cancelled() when it was stopped, or its failed().
 template <typename Job, typename MakeTrainers, typename Progress, typename Finish>
-void runTrainingLoop(Job* job, JobThread& thread, int steps, MakeTrainers makeTrainers,
-                     Progress progress, Finish finish)
+void runTrainingLoop(Job* job, JobThread& thread, int steps, const MakeTrainers& makeTrainers,
+                     const Progress& progress, const Finish& finish)
 {
     std::function<void()> done = [job] { emit job->cancelled(); };
     try {
@@ -61,6 +61,15 @@ void runTrainingLoop(Job* job, JobThread& thread, int steps, MakeTrainers makeTr
     thread.finish(std::move(done));
 }
 
+// Starts `job`'s thread on runTrainingLoop; false when it ran already.
+template <typename Job, typename MakeTrainers, typename Progress, typename Finish>
+bool startTrainingJob(Job* job, JobThread& thread, int steps, MakeTrainers makeTrainers,
+                      Progress progress, Finish finish)
+{
+    return thread.start(
+        [=, &thread] { runTrainingLoop(job, thread, steps, makeTrainers, progress, finish); });
+}
+
 // Trains one or more sequence-to-sequence models on the same pairs off the UI thread, a step of
 // each in turn (with and without attention side by side), reporting the loss and the held-out
 // accuracy as they go, and stops between steps when cancelled. One job per training; delete it
@@ -78,7 +87,6 @@ public:
         : Seq2SeqTrainJob(std::move(data), std::vector{settings}, steps, parent)
     {
     }
-    ~Seq2SeqTrainJob() override;
 
     void start();
     void cancel() { m_thread.cancel(); }
