@@ -38,6 +38,37 @@ bool applyMode(const QString& mode, core::Scene& scene)
 
 } // namespace
 
+bool readWholeNumber(const QCommandLineParser& parser, const QString& name, int low, int high,
+                     int& into, CommandLineError& error)
+{
+    if (!parser.isSet(name))
+        return true;
+    bool ok = false;
+    const int value = parser.value(name).toInt(&ok);
+    if (!ok || value < low || value > high) {
+        error = usage(QStringLiteral("--%1: expected a whole number from %2 to %3, got \"%4\"")
+                          .arg(name)
+                          .arg(low)
+                          .arg(high)
+                          .arg(parser.value(name)));
+        return false;
+    }
+    into = value;
+    return true;
+}
+
+bool readWholeNumber(const QCommandLineParser& parser, const QString& name, int low, int high,
+                     std::optional<int>& into, CommandLineError& error)
+{
+    if (!parser.isSet(name))
+        return true;
+    int value = 0;
+    if (!readWholeNumber(parser, name, low, high, value, error))
+        return false;
+    into = value;
+    return true;
+}
+
 bool applyModeName(const QString& mode, core::ScoreKind& score, core::Normalization& normalization)
 {
     if (mode == QLatin1String("hard")) {
@@ -270,20 +301,7 @@ std::optional<CommandLine> parseCommandLine(const QStringList& arguments, Comman
 
     auto integer = [&](const QCommandLineOption& option, int low, int high,
                        std::optional<int>& into) {
-        if (!parser.isSet(option))
-            return true;
-        bool ok = false;
-        const int value = parser.value(option).toInt(&ok);
-        if (!ok || value < low || value > high) {
-            error = usage(QStringLiteral("--%1: expected a whole number from %2 to %3, got \"%4\"")
-                              .arg(option.names().first())
-                              .arg(low)
-                              .arg(high)
-                              .arg(parser.value(option)));
-            return false;
-        }
-        into = value;
-        return true;
+        return readWholeNumber(parser, option.names().first(), low, high, into, error);
     };
     // An option that names one of a list: what `parse` makes of its value (nullopt: none of
     // them), or a usage error that lists `expected`.

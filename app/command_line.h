@@ -14,6 +14,8 @@
 #include <QStringList>
 #include <optional>
 
+class QCommandLineParser;
+
 namespace attn::app {
 
 // Exit codes (README): what a script can tell apart.
@@ -26,6 +28,14 @@ struct CommandLineError
     ExitCode code = kUsage;
     QString message;
 };
+
+// --NAME, when given, as a whole number from `low` to `high` into `into` (left as it is when
+// the option is not given); false, with the usage error that names the option and what was
+// typed, when it is something else.
+bool readWholeNumber(const QCommandLineParser& parser, const QString& name, int low, int high,
+                     int& into, CommandLineError& error);
+bool readWholeNumber(const QCommandLineParser& parser, const QString& name, int low, int high,
+                     std::optional<int>& into, CommandLineError& error);
 
 // Everything the command line asks for, validated.
 struct CommandLine

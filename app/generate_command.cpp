@@ -75,15 +75,9 @@ bool readGenerateOptions(const QCommandLineParser& parser, GenerateOptions& opti
         return true;
     }
     auto value = [&](const char* name) { return parser.value(QLatin1String(name)); };
-    bool ok = false;
-    const int count = value("generate").toInt(&ok);
-    if (!ok || count < 1 || count > 100000) {
-        error = {kUsage, QStringLiteral("--generate: expected a whole number from 1 to 100000, "
-                                        "got \"%1\"")
-                             .arg(value("generate"))};
+    if (!readWholeNumber(parser, QStringLiteral("generate"), 1, 100000, options.count, error))
         return false;
-    }
-    options.count = count;
+    bool ok = false;
     if (parser.isSet(QStringLiteral("top-k"))) {
         const int k = value("top-k").toInt(&ok);
         if (!ok || k < 0) {

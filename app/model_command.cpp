@@ -251,21 +251,7 @@ bool readModelOptions(const QCommandLineParser& parser, ModelOptions& options,
     options.corrupt = parser.value(QStringLiteral("corrupt"));
     options.metric = parser.value(QStringLiteral("metric"));
     auto number = [&](const QString& name, int low, int high, std::optional<int>& into) {
-        if (!parser.isSet(name))
-            return true;
-        bool ok = false;
-        const int value = parser.value(name).toInt(&ok);
-        if (!ok || value < low || value > high) {
-            error = {kUsage,
-                     QStringLiteral("--%1: expected a whole number from %2 to %3, got \"%4\"")
-                         .arg(name)
-                         .arg(low)
-                         .arg(high)
-                         .arg(parser.value(name))};
-            return false;
-        }
-        into = value;
-        return true;
+        return readWholeNumber(parser, name, low, high, into, error);
     };
     std::optional<int> topK;
     if (!number(QStringLiteral("layer"), 1, 10000, options.layer) ||

@@ -5,6 +5,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <new>
 
 namespace attn::app {
 
@@ -12,6 +13,18 @@ void printLine(FILE* stream, const QString& text)
 {
     std::fputs(qPrintable(text + QLatin1Char('\n')), stream);
     std::fflush(stream);
+}
+
+int reportInputError()
+{
+    try {
+        throw;
+    } catch (const std::bad_alloc&) {
+        printLine(stderr, QStringLiteral("error: not enough memory"));
+    } catch (const core::Error& e) {
+        printLine(stderr, QStringLiteral("error: ") + QString::fromUtf8(e.what()));
+    }
+    return kInvalidInput;
 }
 
 int writeOutputs(const std::vector<std::pair<QString, QByteArray>>& outputs)

@@ -16,6 +16,11 @@ namespace attn::app {
 // One line on a standard stream, flushed, so that stdout and stderr keep their order.
 void printLine(FILE* stream, const QString& text);
 
+// In a command's catch (...): the exception being handled on stderr ("error: not enough
+// memory", or "error: " and a core::Error's message) and kInvalidInput (exit 3); any other
+// exception goes on up, as it would without the catch.
+int reportInputError();
+
 // Every output at once, all or none (core::writeFilesAtomically): kCannotWrite (exit 4), with
 // the reason on stderr, when one cannot be written, the old files left as they were; else kOk.
 int writeOutputs(const std::vector<std::pair<QString, QByteArray>>& outputs);

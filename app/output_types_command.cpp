@@ -4,15 +4,12 @@
 
 #include "app/output_paths.h"
 
-#include "core/error.h"
-
 #include <QCommandLineParser>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QStringList>
 #include <cstdio>
-#include <new>
 
 namespace attn::app {
 
@@ -107,12 +104,8 @@ int runOutputHeadHeadless(const Seq2SeqOptions& options, const std::optional<QSt
                                                               {"labels", labels},
                                                               {"probabilities", probabilities}};
         }
-    } catch (const std::bad_alloc&) {
-        printLine(stderr, QStringLiteral("error: not enough memory"));
-        return kInvalidInput;
-    } catch (const core::Error& e) {
-        printLine(stderr, QStringLiteral("error: ") + QString::fromUtf8(e.what()));
-        return kInvalidInput;
+    } catch (...) {
+        return reportInputError();
     }
     if (dumpPath.isEmpty())
         return kOk;

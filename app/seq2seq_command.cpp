@@ -20,7 +20,6 @@
 #include <cstdio>
 #include <map>
 #include <memory>
-#include <new>
 
 namespace attn::app {
 namespace {
@@ -148,12 +147,8 @@ bool readSeq2SeqOptions(const QCommandLineParser& parser, Seq2SeqOptions& option
     const bool folder = parser.isSet(QStringLiteral("seq2seq"));
     const bool train = parser.isSet(QStringLiteral("seq2seq-train"));
     if (parser.isSet(QStringLiteral("beam"))) { // also the width of --generate's beam search
-        bool ok = false;
-        options.beam = parser.value(QStringLiteral("beam")).toInt(&ok);
-        if (!ok || options.beam < 1 || options.beam > kMaxBeam)
-            return usage(QStringLiteral("--beam: expected a whole number from 1 to %1, got \"%2\"")
-                             .arg(kMaxBeam)
-                             .arg(parser.value(QStringLiteral("beam"))));
+        if (!readWholeNumber(parser, QStringLiteral("beam"), 1, kMaxBeam, options.beam, error))
+            return false;
         if (!folder && !train && !parser.isSet(QStringLiteral("generate")))
             return usage(
                 QStringLiteral("--beam needs --seq2seq DIR, --seq2seq-train TASK or --generate N"));
@@ -216,15 +211,9 @@ bool readSeq2SeqOptions(const QCommandLineParser& parser, Seq2SeqOptions& option
     if (options.bidirectional && options.attention == core::Seq2SeqAttention::Dot)
         return usage(QStringLiteral("--seq2seq-bidirectional: dot attention needs the encoder's "
                                     "states as wide as the decoder's; use general"));
-    if (parser.isSet(QStringLiteral("pairs-max-words"))) {
-        bool ok = false;
-        options.filter.maxWords = parser.value(QStringLiteral("pairs-max-words")).toInt(&ok);
-        if (!ok || options.filter.maxWords < 2 || options.filter.maxWords > kMaxPairWords)
-            return usage(QStringLiteral(
-                             "--pairs-max-words: expected a whole number from 2 to %1, got \"%2\"")
-                             .arg(kMaxPairWords)
-                             .arg(parser.value(QStringLiteral("pairs-max-words"))));
-    }
+    if (!readWholeNumber(parser, QStringLiteral("pairs-max-words"), 2, kMaxPairWords,
+                         options.filter.maxWords, error))
+        return false;
     options.filter.englishPrefixes = parser.isSet(QStringLiteral("pairs-english-prefixes"));
     if (parser.isSet(QStringLiteral("save")) && !train)
         return usage(
@@ -236,14 +225,9 @@ bool readSeq2SeqOptions(const QCommandLineParser& parser, Seq2SeqOptions& option
         options.steps =
             core::seq2seqTaskDefaults(*core::parseSeq2SeqTask(options.trainTask.toStdString()))
                 .steps;
-    if (parser.isSet(QStringLiteral("steps"))) {
-        bool ok = false;
-        options.steps = parser.value(QStringLiteral("steps")).toInt(&ok);
-        if (!ok || options.steps < 1 || options.steps > kMaxSeq2SeqSteps)
-            return usage(QStringLiteral("--steps: expected a whole number from 1 to %1, got \"%2\"")
-                             .arg(kMaxSeq2SeqSteps)
-                             .arg(parser.value(QStringLiteral("steps"))));
-    }
+    if (!readWholeNumber(parser, QStringLiteral("steps"), 1, kMaxSeq2SeqSteps, options.steps,
+                         error))
+        return false;
     if (parser.isSet(QStringLiteral("view"))) {
         options.view = parser.value(QStringLiteral("view"));
         if (!ui::parseSeq2SeqFigure(options.view.toStdString()))
@@ -337,12 +321,8 @@ int runSeq2SeqHeadless(const Seq2SeqOptions& options, const std::optional<QStrin
                                   "error: --export needs --text: the figure shows its decoding"));
             return kUsage;
         }
-    } catch (const std::bad_alloc&) {
-        printLine(stderr, QStringLiteral("error: not enough memory"));
-        return kInvalidInput;
-    } catch (const core::Error& e) {
-        printLine(stderr, QStringLiteral("error: ") + QString::fromUtf8(e.what()));
-        return kInvalidInput;
+    } catch (...) {
+        return reportInputError();
     }
     if (!dumpPath.isEmpty())
         outputs.emplace_back(dumpPath, QJsonDocument(dump).toJson(QJsonDocument::Indented));

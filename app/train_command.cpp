@@ -63,14 +63,8 @@ bool readTrainOptions(const QCommandLineParser& parser, TrainOptions& options, b
     if (!options.task)
         return usage(QStringLiteral("--train: expected %1, got \"%2\"")
                          .arg(QString::fromStdString(core::allTrainingTaskNames()), task));
-    if (parser.isSet(QStringLiteral("steps"))) {
-        bool ok = false;
-        options.steps = parser.value(QStringLiteral("steps")).toInt(&ok);
-        if (!ok || options.steps < 1 || options.steps > kMaxSteps)
-            return usage(QStringLiteral("--steps: expected a whole number from 1 to %1, got \"%2\"")
-                             .arg(kMaxSteps)
-                             .arg(parser.value(QStringLiteral("steps"))));
-    }
+    if (!readWholeNumber(parser, QStringLiteral("steps"), 1, kMaxSteps, options.steps, error))
+        return false;
     if (parser.isSet(QStringLiteral("learning-rate"))) {
         bool ok = false;
         const double rate = parser.value(QStringLiteral("learning-rate")).toDouble(&ok);

@@ -1,7 +1,9 @@
 // The matrix editor: typed values arrive as the exact float or not at all, a vertical drag
 // scrubs one cell continuously, whole-matrix operations keep the shape, and a bad import
-// changes nothing.
+// changes nothing. The number fields beside them say why a typed number is refused.
 
+#include "ui/widgets/decimal_field.h"
+#include "ui/widgets/integer_field.h"
 #include "ui/widgets/matrix_editor.h"
 
 #include "core/atomic_file.h"
@@ -52,6 +54,17 @@ void sendMouse(QWidget* widget, QEvent::Type type, QPoint pos, Qt::MouseButtons 
                       type == QEvent::MouseMove ? Qt::NoButton : Qt::LeftButton, buttons,
                       modifiers);
     QApplication::sendEvent(widget, &event);
+}
+
+// Types `text` over a number field's text and presses Enter: what the field said (refused),
+// empty when nothing.
+template <typename Field> QString typeAndEnter(Field& field, const QString& text)
+{
+    QSignalSpy refused(&field, &Field::refused);
+    field.selectAll();
+    QTest::keyClicks(&field, text);
+    QTest::keyClick(&field, Qt::Key_Return);
+    return refused.isEmpty() ? QString() : refused.back().front().toString();
 }
 
 } // namespace
@@ -508,6 +521,37 @@ private slots:
         QVERIFY2(reset < 500, qPrintable(QStringLiteral("first display took %1 ms").arg(reset)));
         QVERIFY2(perUpdate < 50, qPrintable(QStringLiteral("an update took %1 ms").arg(perUpdate)));
         QCOMPARE(m_editor->matrix(), big);
+    }
+
+    // The number fields beside the editors (ui/widgets integer_field, decimal_field): a whole
+    // number typed past the range stays as typed until Enter, then the old value is kept and
+    // the field says why, in the C locale's digits.
+    void numberFieldsSayWhyATypedNumberIsRefused()
+    {
+        ui::IntegerField width(QStringLiteral("d_model"));
+        width.setLocale(QLocale::c());
+        width.setRange(1, 8192);
+        width.setValue(16);
+        width.setKeyboardTracking(false); // as the panels set it: the value waits for Enter
+        QCOMPARE(
+            typeAndEnter(width, QStringLiteral("9000")),
+            QStringLiteral("d_model: 9000 is more than 8192, the largest possible; it stays 16"));
+        QCOMPARE(width.value(), 16);
+        QCOMPARE(typeAndEnter(width, QStringLiteral("0")),
+                 QStringLiteral("d_model: 0 is less than 1, the smallest possible; it stays 16"));
+
+        ui::DecimalField temperature(QStringLiteral("Temperature"));
+        temperature.setLocale(QLocale::c());
+        temperature.setRange(0.01, 100.0);
+        temperature.setValue(1.0);
+        temperature.setKeyboardTracking(false);
+        QCOMPARE(
+            typeAndEnter(temperature, QStringLiteral("250")),
+            QStringLiteral("Temperature: 250 is more than 100, the largest possible; it stays 1"));
+        QCOMPARE(temperature.value(), 1.0);
+        QCOMPARE(typeAndEnter(temperature, QStringLiteral("0.001")),
+                 QStringLiteral(
+                     "Temperature: 0.001 is less than 0.01, the smallest possible; it stays 1"));
     }
 
 private:

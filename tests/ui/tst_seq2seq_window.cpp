@@ -6,6 +6,7 @@
 #include "ui/presentation/seq2seq_presentation_window.h"
 #include "ui/presentation/seq2seq_slides.h"
 #include "ui/seq2seq/seq2seq_figures.h"
+#include "ui/seq2seq/seq2seq_train_job.h"
 #include "ui/seq2seq/seq2seq_window.h"
 
 #include "core/cpu_backend.h"
@@ -13,6 +14,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -165,6 +167,46 @@ private slots:
         QCOMPARE(window.model()->tokens, core::Seq2SeqTokens::Characters);
         QVERIFY(window.decoding());
         QCOMPARE(window.decoding()->sourceWords.size(), std::size_t(11)); // "27 nov 2026"
+    }
+
+    // Stop between steps: the job says it stopped (cancelled, never finished) and is no
+    // longer running, long before its 100000 steps.
+    void aTrainingJobStopsWhenCancelled()
+    {
+        ui::Seq2SeqTrainJob job(core::makeSeq2SeqTask(core::Seq2SeqTask::Dates, 200, 20, 7),
+                                core::Seq2SeqTrainingSettings(), 100000);
+        QSignalSpy progress(&job, &ui::Seq2SeqTrainJob::progress);
+        QSignalSpy cancelled(&job, &ui::Seq2SeqTrainJob::cancelled);
+        QSignalSpy finished(&job, &ui::Seq2SeqTrainJob::finished);
+        job.start();
+        QVERIFY(job.isRunning());
+        QVERIFY(progress.wait(30000));
+        job.cancel();
+        QVERIFY(cancelled.wait(30000));
+        QVERIFY(!job.isRunning());
+        QCOMPARE(finished.count(), 0);
+        QVERIFY(progress.count() < 100000);
+    }
+
+    // Closing the window mid-training stops the job and waits for its thread before the
+    // window's plots go (the sanitizer runs read freed memory or report a race otherwise;
+    // without the stop, closing would wait for all 100000 steps).
+    void closingTheWindowWhileTrainingStopsIt()
+    {
+        auto* window = new ui::Seq2SeqWindow;
+        window->setAttribute(Qt::WA_DeleteOnClose);
+        window->show();
+        const QPointer<ui::Seq2SeqWindow> alive(window);
+        window->startTraining(QStringLiteral("dates"), 100000);
+        auto* curves = window->findChild<QCustomPlot*>(QStringLiteral("trainingCurves"));
+        QVERIFY(curves);
+        QTRY_VERIFY_WITH_TIMEOUT(curves->graph(0)->dataCount() > 0, 30000);
+        QVERIFY(window->isTraining());
+        QElapsedTimer closing;
+        closing.start();
+        QVERIFY(window->close());
+        QTRY_VERIFY(!alive);
+        QVERIFY(closing.elapsed() < 20000);
     }
 
     // Trained with and without attention, the two models are kept: the accuracy-by-length plot

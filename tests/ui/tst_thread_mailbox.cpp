@@ -1,11 +1,15 @@
 // ui/document/thread_mailbox: tasks posted from another thread run on the mailbox's thread in
 // the order posted, and a task may destroy the mailbox (a job's result handler deleting the
 // job): the tasks after it are dropped and nothing of the mailbox is touched again (the
-// AddressSanitizer run of the suite reads freed memory otherwise).
+// AddressSanitizer run of the suite reads freed memory otherwise); and a job's thread is
+// stopped and joined when the job goes.
+#include "ui/document/job_thread.h"
 #include "ui/document/thread_mailbox.h"
 
 #include <QTest>
 #include <QThread>
+#include <atomic>
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -46,6 +50,29 @@ private slots:
         mailbox->post([&] { ran += 10; });
         QTest::qWait(50);
         QCOMPARE(ran, 1);
+    }
+    // ui/document/job_thread: destroyed while its work runs, a JobThread asks the work to stop
+    // and waits for it, so nothing the work reads goes first (without the wait, `ended` is
+    // read while the thread writes it: a race under ThreadSanitizer, false here).
+    void aJobThreadStopsAndWaitsWhenDestroyed()
+    {
+        bool ended = false;
+        std::atomic<bool> started{false};
+        {
+            ui::JobThread thread;
+            QVERIFY(thread.start([&] {
+                started = true;
+                while (!thread.cancelled())
+                    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                ended = true;
+                thread.finish([] {});
+            }));
+            QVERIFY(thread.isRunning());
+            QVERIFY(!thread.start([] {})); // one work per thread
+            while (!started)
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+        QVERIFY(ended);
     }
 };
 

@@ -6,6 +6,20 @@
 
 namespace attn::ui {
 
+namespace {
+
+// The windows not yet closed (a closed one is deleted, its pointer null).
+template <typename Window> QList<Window*> openOnes(const QList<QPointer<Window>>& windows)
+{
+    QList<Window*> open;
+    for (const QPointer<Window>& window : windows)
+        if (window)
+            open.append(window);
+    return open;
+}
+
+} // namespace
+
 WindowManager::WindowManager(core::BackendFactory backends, core::BackendChoice modelChoice,
                              const QString& modelSelector, QObject* parent)
     : QObject(parent), m_backends(std::move(backends)), m_modelChoice(modelChoice),
@@ -25,11 +39,7 @@ Seq2SeqWindow* WindowManager::newSeq2SeqWindow()
 
 QList<Seq2SeqWindow*> WindowManager::seq2seqWindows() const
 {
-    QList<Seq2SeqWindow*> open;
-    for (const QPointer<Seq2SeqWindow>& window : m_seq2seqWindows)
-        if (window)
-            open.append(window);
-    return open;
+    return openOnes(m_seq2seqWindows);
 }
 
 ModelWindow* WindowManager::newModelWindow()
@@ -66,11 +76,7 @@ ModelRecovery* WindowManager::newModelRecovery()
 
 QList<ModelWindow*> WindowManager::modelWindows() const
 {
-    QList<ModelWindow*> windows;
-    for (const QPointer<ModelWindow>& window : m_modelWindows)
-        if (window)
-            windows.append(window);
-    return windows;
+    return openOnes(m_modelWindows);
 }
 
 } // namespace attn::ui

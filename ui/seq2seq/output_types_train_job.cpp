@@ -11,36 +11,24 @@ OutputTypesTrainJob::OutputTypesTrainJob(core::OutputHeadKind kind,
 {
 }
 
-OutputTypesTrainJob::~OutputTypesTrainJob()
-{
-    m_cancel = true;
-    if (m_thread.joinable())
-        m_thread.join();
-}
-
 void OutputTypesTrainJob::start()
 {
-    if (m_thread.joinable())
-        return;
-    m_thread = std::thread([this] {
-        runTrainingLoop(
-            this, m_mailbox, m_cancel, m_steps,
-            [this] {
-                std::vector<core::OutputHeadTrainer> trainers;
-                trainers.emplace_back(core::makeOutputHeadTask(m_kind, 2000, 200, 7), m_settings);
-                return trainers;
-            },
-            [this](int, int step, double loss, double accuracy) {
-                m_mailbox.post(
-                    [this, step, loss, accuracy] { emit progress(step, loss, accuracy); });
-            },
-            [this](const std::vector<core::OutputHeadTrainer>& trainers) {
-                const core::OutputHeadTrainer& trainer = trainers.front();
-                auto model = std::make_shared<const core::OutputHeadModel>(trainer.model());
-                const double accuracy = trainer.heldOutAccuracy();
-                m_mailbox.post([this, model, accuracy] { emit finished(model, accuracy); });
-            });
-    });
+    startTrainingJob(
+        this, m_thread, m_steps,
+        [this] {
+            std::vector<core::OutputHeadTrainer> trainers;
+            trainers.emplace_back(core::makeOutputHeadTask(m_kind, 2000, 200, 7), m_settings);
+            return trainers;
+        },
+        [this](int, int step, double loss, double accuracy) {
+            m_thread.post([this, step, loss, accuracy] { emit progress(step, loss, accuracy); });
+        },
+        [this](const std::vector<core::OutputHeadTrainer>& trainers) {
+            const core::OutputHeadTrainer& trainer = trainers.front();
+            auto model = std::make_shared<const core::OutputHeadModel>(trainer.model());
+            const double accuracy = trainer.heldOutAccuracy();
+            return [this, model, accuracy] { emit finished(model, accuracy); };
+        });
 }
 
 } // namespace attn::ui

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ui/document/thread_mailbox.h"
+#include "ui/document/job_thread.h"
 
 #include "core/seq2seq/seq2seq_trainer.h"
 
@@ -9,10 +9,9 @@
 #include <QPointF>
 #include <QVector>
 #include <algorithm>
-#include <atomic>
+#include <functional>
 #include <memory>
 #include <new>
-#include <thread>
 #include <vector>
 
 namespace attn::ui {
@@ -28,43 +27,53 @@ struct Seq2SeqTrained
     QVector<QPointF> exactByLength, tokensByLength;
 };
 
-// What a training job runs on its thread: the trainers `makeTrainers` returns (a vector, trained
-// side by side), `steps` rounds of a step() of each in turn, each step's loss handed to
-// `progress(trainer, step, loss, accuracy)` (on this thread: it posts to the mailbox) with the
-// held-out accuracy every twentieth of the way (-1 between: it costs a decoding of every
-// held-out pair), then `finish(trainers)` unless cancelled; a failure handed to the job's
-// failed() on the mailbox's thread.
+// What a training job runs on its JobThread: the trainers `makeTrainers` returns (a vector,
+// trained side by side), `steps` rounds of a step() of each in turn, each step's loss handed to
+// `progress(trainer, step, loss, accuracy)` (on the thread: it posts) with the held-out accuracy
+// every twentieth of the way (-1 between: it costs a decoding of every held-out pair), stopping
+// between steps once cancelled. Last, through the thread's finish(): the task `finish(trainers)`
+// returns when every step ran, the job's cancelled() when it was stopped, or its failed().
 template <typename Job, typename MakeTrainers, typename Progress, typename Finish>
-void runTrainingLoop(Job* job, ThreadMailbox& mailbox, const std::atomic<bool>& cancel, int steps,
-                     MakeTrainers makeTrainers, Progress progress, Finish finish)
+void runTrainingLoop(Job* job, JobThread& thread, int steps, const MakeTrainers& makeTrainers,
+                     const Progress& progress, const Finish& finish)
 {
+    std::function<void()> done = [job] { emit job->cancelled(); };
     try {
         auto trainers = makeTrainers();
         const int every = std::max(1, steps / 20);
-        for (int step = 1; step <= steps && !cancel; ++step)
+        for (int step = 1; step <= steps && !thread.cancelled(); ++step)
             for (std::size_t v = 0; v < trainers.size(); ++v) {
                 const double loss = trainers[v].step();
                 const double accuracy =
                     step % every == 0 || step == steps ? trainers[v].heldOutAccuracy() : -1.0;
                 progress(int(v), step, loss, accuracy);
             }
-        if (!cancel)
-            finish(trainers);
+        if (!thread.cancelled())
+            done = finish(trainers);
     } catch (const std::bad_alloc&) {
-        mailbox.post([job] {
+        done = [job] {
             emit job->failed(QCoreApplication::translate("Seq2SeqTrainJob",
                                                          "Not enough memory to train the model."));
-        });
+        };
     } catch (const std::exception& e) {
-        const QString message = QString::fromUtf8(e.what());
-        mailbox.post([job, message] { emit job->failed(message); });
+        done = [job, message = QString::fromUtf8(e.what())] { emit job->failed(message); };
     }
+    thread.finish(std::move(done));
+}
+
+// Starts `job`'s thread on runTrainingLoop; false when it ran already.
+template <typename Job, typename MakeTrainers, typename Progress, typename Finish>
+bool startTrainingJob(Job* job, JobThread& thread, int steps, MakeTrainers makeTrainers,
+                      Progress progress, Finish finish)
+{
+    return thread.start(
+        [=, &thread] { runTrainingLoop(job, thread, steps, makeTrainers, progress, finish); });
 }
 
 // Trains one or more sequence-to-sequence models on the same pairs off the UI thread, a step of
 // each in turn (with and without attention side by side), reporting the loss and the held-out
 // accuracy as they go, and stops between steps when cancelled. One job per training; delete it
-// to cancel and wait.
+// to cancel and wait (the thread is joined before the data it reads go).
 class Seq2SeqTrainJob : public QObject
 {
     Q_OBJECT
@@ -78,10 +87,11 @@ public:
         : Seq2SeqTrainJob(std::move(data), std::vector{settings}, steps, parent)
     {
     }
-    ~Seq2SeqTrainJob() override;
 
     void start();
-    void cancel() { m_cancel = true; }
+    void cancel() { m_thread.cancel(); }
+    // From start() until finished, failed or cancelled has been emitted.
+    bool isRunning() const { return m_thread.isRunning(); }
 
 signals:
     // Every few steps: the variant (an index into those given), the step reached, its loss, the
@@ -94,14 +104,14 @@ signals:
     void finished(std::shared_ptr<const attn::core::Seq2SeqModel> model, double accuracy,
                   const QVector<QPointF>& byLength);
     void failed(const QString& message);
+    // Stopped by cancel() before the last step: nothing trained is handed over.
+    void cancelled();
 
 private:
     core::Seq2SeqTaskData m_data;
     std::vector<core::Seq2SeqTrainingSettings> m_variants;
     int m_steps;
-    ThreadMailbox m_mailbox;
-    std::thread m_thread;
-    std::atomic<bool> m_cancel{false};
+    JobThread m_thread; // last: the thread ends before the members above go
 };
 
 } // namespace attn::ui

@@ -188,13 +188,7 @@ QWidget* AttentionPanel::buildAttention()
         if (!m_syncing)
             applyAttention();
     });
-    // A drag is one undo step; clicks and keys on the slider are one step each.
-    connect(m_temperature, &QSlider::sliderPressed, this,
-            [this] { m_temperatureGesture = m_document.beginGesture(); });
-    connect(m_temperature, &QSlider::sliderReleased, this, [this] {
-        m_document.endGesture(m_temperatureGesture);
-        m_temperatureGesture = 0;
-    });
+    makeDragOneStep(m_temperature, m_temperatureGesture);
     connect(m_temperature, &QSlider::valueChanged, this, &AttentionPanel::onTemperatureSlider);
     connect(m_temperatureSpin, &QDoubleSpinBox::valueChanged, this, [this](double t) {
         if (!m_syncing)
@@ -266,12 +260,7 @@ QWidget* AttentionPanel::buildMask()
             if (!m_syncing)
                 applyMask();
         });
-    connect(m_window, &QSlider::sliderPressed, this,
-            [this] { m_windowGesture = m_document.beginGesture(); });
-    connect(m_window, &QSlider::sliderReleased, this, [this] {
-        m_document.endGesture(m_windowGesture);
-        m_windowGesture = 0;
-    });
+    makeDragOneStep(m_window, m_windowGesture);
     connect(m_window, &QSlider::valueChanged, this, [this](int n) {
         m_windowLabel->setText(QStringLiteral("N = %1").arg(n));
         if (!m_syncing && m_windowOn->isChecked())
@@ -473,6 +462,17 @@ void AttentionPanel::syncHeadChecks()
     }
     for (int h = 0; h < count; ++h)
         m_headChecks[std::size_t(h)]->setChecked(w.heads[std::size_t(h)].enabled);
+}
+
+void AttentionPanel::makeDragOneStep(QSlider* slider, int& gesture)
+{
+    // A drag is one undo step; clicks and keys on the slider are one step each.
+    connect(slider, &QSlider::sliderPressed, this,
+            [this, &gesture] { gesture = m_document.beginGesture(); });
+    connect(slider, &QSlider::sliderReleased, this, [this, &gesture] {
+        m_document.endGesture(gesture);
+        gesture = 0;
+    });
 }
 
 void AttentionPanel::applyAttention()

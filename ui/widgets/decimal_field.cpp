@@ -1,5 +1,7 @@
 #include "ui/widgets/decimal_field.h"
 
+#include "ui/widgets/integer_field.h"
+
 #include <QLineEdit>
 #include <QLocale>
 #include <QRegularExpression>
@@ -60,12 +62,10 @@ void DecimalField::checkTyped()
     const auto number = parse(typed);
     if (!number || *number == value())
         return;
-    if (*number > maximum())
-        emit refused(tr("%1: %2 is more than %3, the largest possible; it stays %4")
-                         .arg(m_name, typed, textFromValue(maximum()), textFromValue(value())));
-    else if (*number < minimum())
-        emit refused(tr("%1: %2 is less than %3, the smallest possible; it stays %4")
-                         .arg(m_name, typed, textFromValue(minimum()), textFromValue(value())));
+    if (*number > maximum() || *number < minimum())
+        emit refused(outOfRangeMessage(m_name, typed, *number > maximum(),
+                                       textFromValue(*number > maximum() ? maximum() : minimum()),
+                                       textFromValue(value())));
 }
 
 } // namespace attn::ui

@@ -5,6 +5,15 @@
 
 namespace attn::ui {
 
+QString outOfRangeMessage(const QString& name, const QString& typed, bool tooLarge,
+                          const QString& limit, const QString& value)
+{
+    return (tooLarge
+                ? IntegerField::tr("%1: %2 is more than %3, the largest possible; it stays %4")
+                : IntegerField::tr("%1: %2 is less than %3, the smallest possible; it stays %4"))
+        .arg(name, typed, limit, value);
+}
+
 IntegerField::IntegerField(const QString& name, QWidget* parent) : QSpinBox(parent), m_name(name)
 {
     setAccessibleName(name);
@@ -34,14 +43,11 @@ void IntegerField::checkTyped()
     const qlonglong number = locale().toLongLong(typed, &ok);
     if (!ok || number == value())
         return;
-    if (number > maximum())
+    if (number > maximum() || number < minimum())
         emit refused(
-            tr("%1: %2 is more than %3, the largest possible; it stays %4")
-                .arg(m_name, typed, locale().toString(maximum()), locale().toString(value())));
-    else if (number < minimum())
-        emit refused(
-            tr("%1: %2 is less than %3, the smallest possible; it stays %4")
-                .arg(m_name, typed, locale().toString(minimum()), locale().toString(value())));
+            outOfRangeMessage(m_name, typed, number > maximum(),
+                              locale().toString(number > maximum() ? maximum() : minimum()),
+                              locale().toString(value())));
 }
 
 } // namespace attn::ui
