@@ -40,6 +40,18 @@ Eigen::VectorXd logSoftmax(const Eigen::Ref<const Eigen::RowVectorXf>& logits)
 BeamSearchResult beamSearch(int beams, int maxNewTokens, int endToken,
                             const NextLogProbabilities& next)
 {
+    return beamSearchOfAll(beams, maxNewTokens, endToken,
+                           [&next](const std::vector<std::vector<int>>& prefixes) {
+                               std::vector<Eigen::VectorXd> all;
+                               for (const std::vector<int>& prefix : prefixes)
+                                   all.push_back(next(prefix));
+                               return all;
+                           });
+}
+
+BeamSearchResult beamSearchOfAll(int beams, int maxNewTokens, int endToken,
+                                 const NextLogProbabilitiesOfAll& next)
+{
     if (beams < 1)
         throw Error("the beam width must be at least 1, not " + std::to_string(beams));
     if (maxNewTokens < 1)
@@ -52,8 +64,16 @@ BeamSearchResult beamSearch(int beams, int maxNewTokens, int endToken,
     Eigen::Index vocabulary = -1;
     for (int step = 0; step < maxNewTokens && ended.size() < n; ++step) {
         std::vector<Candidate> candidates;
+        std::vector<std::vector<int>> prefixes;
+        for (const BeamHypothesis& h : running)
+            prefixes.push_back(h.ids);
+        const std::vector<Eigen::VectorXd> scored = next(prefixes);
+        if (scored.size() != running.size())
+            throw Error("beam search: step " + std::to_string(step + 1) + " scored " +
+                        std::to_string(scored.size()) + " hypotheses, not " +
+                        std::to_string(running.size()));
         for (std::size_t b = 0; b < running.size(); ++b) {
-            const Eigen::VectorXd lp = next(running[b].ids);
+            const Eigen::VectorXd& lp = scored[b];
             if (vocabulary < 0)
                 vocabulary = lp.size();
             if (lp.size() != vocabulary || vocabulary < 1)

@@ -35,11 +35,18 @@ struct BeamSearchResult
 // The log-probabilities over the vocabulary of the token after `prefix` (the new tokens so far).
 using NextLogProbabilities = std::function<Eigen::VectorXd(const std::vector<int>& prefix)>;
 
+// The log-probabilities after each of `prefixes`, in order: a step's running hypotheses scored
+// together, as transformers runs the beams as one batch.
+using NextLogProbabilitiesOfAll =
+    std::function<std::vector<Eigen::VectorXd>(const std::vector<std::vector<int>>& prefixes)>;
+
 // Throws Error for fewer than 1 beam or 1 token, or log-probabilities that are not finite or
 // not over the same vocabulary each time. Ties in rank go to the running hypothesis listed
 // first, then to the lower token id; ties in score to the hypothesis added last.
 BeamSearchResult beamSearch(int beams, int maxNewTokens, int endToken,
                             const NextLogProbabilities& next);
+BeamSearchResult beamSearchOfAll(int beams, int maxNewTokens, int endToken,
+                                 const NextLogProbabilitiesOfAll& next);
 
 // log softmax(logits), in double: logits - max - log sum exp(logits - max).
 Eigen::VectorXd logSoftmax(const Eigen::Ref<const Eigen::RowVectorXf>& logits);

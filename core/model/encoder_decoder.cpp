@@ -1,6 +1,8 @@
 #include "core/model/encoder_decoder.h"
 
 #include "core/error.h"
+#include "core/model/decoder_cache.h"
+#include "core/model/kv_cache.h"
 #include "core/model/model_loader.h"
 #include "core/tokenizers/hf_tokenizer.h"
 
@@ -8,24 +10,28 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <map>
+#include <optional>
+#include <utility>
 
 namespace attn::core {
-namespace {
+namespace encdec {
 
 // Token embeddings (scaled where the family scales them) plus the side's learned positions
-// (none for T5), then the side's embedding norm: BartEncoder / BartDecoder before their first
-// layer.
+// (none for T5) from position `first` on, then the side's embedding norm: BartEncoder /
+// BartDecoder before their first layer.
 Matrix embedSide(const Model& model, const std::vector<Token>& tokens, const Matrix& positions,
-                 const NormWeights& norm, const char* side, BlockOps& ops)
+                 const NormWeights& norm, const char* side, BlockOps& ops, int first)
 {
     const TransformerWeights& w = model.weights;
     const int t = int(tokens.size());
     if (t == 0)
         throw Error(std::string(side) + ": no tokens");
     const bool learned = model.config().positions != PositionKind::RelativeBias;
-    if (learned && t > positions.rows())
-        throw Error(std::string(side) + ": " + std::to_string(t) + " tokens, more than the " +
-                    std::to_string(positions.rows()) + " positions the model has");
+    if (learned && first + t > positions.rows())
+        throw Error(std::string(side) + ": " + std::to_string(first + t) +
+                    " tokens, more than the " + std::to_string(positions.rows()) +
+                    " positions the model has");
     checkTokenIds(model, tokens);
     Matrix x(t, w.config.dModel);
     for (int i = 0; i < t; ++i)
@@ -33,7 +39,7 @@ Matrix embedSide(const Model& model, const std::vector<Token>& tokens, const Mat
     if (w.config.embeddingScale != 1.0f)
         x *= w.config.embeddingScale;
     if (learned)
-        x += positions.topRows(t);
+        x += positions.middleRows(first, t);
     return norm.present() ? ops.norm(x, norm) : x;
 }
 
@@ -43,8 +49,8 @@ Matrix embedSide(const Model& model, const std::vector<Token>& tokens, const Mat
 std::shared_ptr<const Problem>
 attentionProblem(const ModelConfig& config, std::shared_ptr<const ModelWeights> weights,
                  const LayerEdit* edit, const std::vector<Token>& queries, const Matrix& x,
-                 std::shared_ptr<const Matrix> bias, const std::vector<Token>* keys = nullptr,
-                 const Matrix* keyInput = nullptr)
+                 std::shared_ptr<const Matrix> bias, const std::vector<Token>* keys,
+                 const Matrix* keyInput)
 {
     auto p = std::make_shared<Problem>();
     p->queryTokens = queries;
@@ -87,12 +93,18 @@ const LayerEdit* layerEdit(const Interventions& interventions, std::size_t layer
     return found == interventions.layers.end() ? nullptr : &found->second;
 }
 
-// A residual branch with its norm before (pre-norm) or after the sum (post-norm, BART).
-template <typename Branch>
-Matrix residual(BlockOps& ops, bool pre, const Matrix& x, const NormWeights& norm, Branch branch)
+// The language-model head on final hidden rows.
+Matrix decoderLogits(const TransformerWeights& w, BlockOps& ops, Matrix rows)
 {
-    Matrix h = x + branch(pre ? ops.norm(x, norm) : x);
-    return pre ? h : ops.norm(h, norm);
+    if (w.config.headInputScale != 1.0f) // T5 v1.0's tied head
+        rows *= w.config.headInputScale;
+    return ops.logits(rows, w.outputEmbedding(), w.lmBias);
+}
+
+void checkCancel(const ForwardOptions& options)
+{
+    if (options.cancel && options.cancel->load())
+        throw Cancelled();
 }
 
 // Runs one attention on the backend and records its warnings under `where`.
@@ -178,50 +190,24 @@ Eigen::VectorXd withSettings(Eigen::VectorXd scores, const CheckpointGeneration&
     return scores;
 }
 
+// The most likely token after `result`'s target (the first maximum: the lowest id among equals).
+GreedyStep chooseNext(std::shared_ptr<const ModelResult> result, const Model& model, bool lastStep)
+{
+    Eigen::Index next = 0;
+    withSettings(result->predictions.back().logits.transpose().cast<double>(),
+                 model.config().generation, lastStep)
+        .maxCoeff(&next);
+    return stepTo(std::move(result), int(next));
+}
+
 // greedyStep, its errors prefixed with `prefix`; `lastStep`: the last one the length allows.
 GreedyStep stepWith(const char* prefix, const std::shared_ptr<const Model>& model,
                     const std::vector<Token>& source, const std::vector<int>& target,
                     const EncoderDecoderInterventions& interventions, Backend& backend,
                     const ForwardOptions& options, bool lastStep = false)
 {
-    auto result = scoredForward(prefix, model, source, target, interventions, backend, options);
-    Eigen::Index next = 0;
-    // The first maximum: the lowest id among equals.
-    withSettings(result->predictions.back().logits.transpose().cast<double>(),
-                 model->config().generation, lastStep)
-        .maxCoeff(&next);
-    return stepTo(std::move(result), int(next));
-}
-
-GreedyDecoding decode(const char* prefix, const std::shared_ptr<const Model>& model,
-                      const std::vector<Token>& source, int maxNewTokens,
-                      const EncoderDecoderInterventions& interventions, Backend& backend,
-                      const ForwardOptions& options,
-                      const std::function<void(const GreedyStep&)>& onStep)
-{
-    const ModelConfig& config = model->config();
-    if (!model->weights.hasLanguageModelHead())
-        throw noLanguageModelHead(prefix, *model);
-    std::vector<int> ids{config.decoderStartToken};
-    GreedyDecoding decoding;
-    // Only the last forward's intermediates are kept; the steps before need the logits alone.
-    ForwardOptions step = options;
-    step.keepIntermediates = false;
-    const int longest = std::min(maxNewTokens, config.maxPositions - 1);
-    while (int(decoding.generated.size()) < longest) {
-        const bool last = int(decoding.generated.size()) + 1 == longest;
-        GreedyStep next = stepWith(prefix, model, source, ids, interventions, backend, step, last);
-        decoding.generated.push_back(next.id);
-        ids.push_back(next.id);
-        decoding.steps.push_back(std::move(next));
-        if (onStep)
-            onStep(decoding.steps.back());
-        if (ids.back() == config.eosToken)
-            break;
-    }
-    decoding.result = runEncoderDecoderWith(model, source, decoderTokens(*model, ids),
-                                            interventions, backend, options);
-    return decoding;
+    return chooseNext(scoredForward(prefix, model, source, target, interventions, backend, options),
+                      *model, lastStep);
 }
 
 // The decoder's self-attention of layer l as layerProblem makes it (interventions applied),
@@ -250,7 +236,49 @@ std::shared_ptr<const Matrix> stackBias(const ModelConfig& config, const Matrix&
         relativePositionBias(table, t, t, bidirectional, config.relativeMaxDistance));
 }
 
-} // namespace
+ComputeOptions computeOptions(const ForwardOptions& options)
+{
+    ComputeOptions compute;
+    compute.keepIntermediates = options.keepIntermediates;
+    compute.cancel = options.cancel;
+    return compute;
+}
+
+// The encoder over `source`: its layers' results, their warnings and its output into `result`.
+void encode(const Model& model, const std::vector<Token>& source,
+            const Interventions& interventions, Backend& backend, const ForwardOptions& options,
+            ModelResult& result)
+{
+    const TransformerWeights& w = model.weights;
+    const ModelConfig& config = w.config;
+    BlockOps& ops = backend.blockOps();
+    const bool pre = config.placement == NormPlacement::Pre;
+    const ComputeOptions compute = computeOptions(options);
+    Matrix x =
+        embedSide(model, source, w.encoderPositionEmbedding, w.encoderEmbeddingNorm, "source", ops);
+    const auto encoderBias = stackBias(config, w.encoderRelativeBias, int(source.size()), true);
+    for (std::size_t l = 0; l < w.encoderLayers.size(); ++l) {
+        checkCancel(options);
+        const TransformerLayer& layer = w.encoderLayers[l];
+        x = residual(ops, pre, x, layer.attentionNorm, [&](const Matrix& in) {
+            auto a = attend(
+                backend,
+                attentionProblem(config, weightsOf("encoder", layer.attention, l, interventions),
+                                 layerEdit(interventions, l), source, in, encoderBias),
+                compute, "encoder layer " + std::to_string(l + 1), result);
+            Matrix out = a->output;
+            result.encoderLayers.push_back(std::move(a));
+            return out;
+        });
+        x = residual(ops, pre, x, layer.feedForwardNorm,
+                     [&](const Matrix& in) { return ops.feedForward(in, layer.feedForward); });
+    }
+    result.encoderOutput = w.encoderFinalNorm.present() ? ops.norm(x, w.encoderFinalNorm) : x;
+}
+
+} // namespace encdec
+
+using namespace encdec;
 
 int relativePositionBucket(int relative, bool bidirectional, int buckets, int maxDistance)
 {
@@ -276,14 +304,15 @@ int relativePositionBucket(int relative, bool bidirectional, int buckets, int ma
 }
 
 Matrix relativePositionBias(const Matrix& table, int tq, int tk, bool bidirectional,
-                            int maxDistance)
+                            int maxDistance, int firstQuery)
 {
     const int buckets = int(table.rows());
     const int heads = int(table.cols());
     Matrix bias(Eigen::Index(heads) * tq, tk);
     for (int i = 0; i < tq; ++i) {
         for (int j = 0; j < tk; ++j) {
-            const int b = relativePositionBucket(j - i, bidirectional, buckets, maxDistance);
+            const int b =
+                relativePositionBucket(j - i - firstQuery, bidirectional, buckets, maxDistance);
             for (int h = 0; h < heads; ++h)
                 bias(Eigen::Index(h) * tq + i, j) = table(b, h);
         }
@@ -332,45 +361,17 @@ runEncoderDecoderWith(std::shared_ptr<const Model> model, const std::vector<Toke
     result->tokens = target;
     result->sourceTokens = source;
     result->interventions = interventions.decoder;
-    ComputeOptions compute;
-    compute.keepIntermediates = options.keepIntermediates;
-    compute.cancel = options.cancel;
-    auto checkCancel = [&options] {
-        if (options.cancel && options.cancel->load())
-            throw Cancelled();
-    };
+    const ComputeOptions compute = computeOptions(options);
+    encode(*model, source, interventions.encoder, backend, options, *result);
 
     const ModelConfig& config = w.config;
-    Matrix x = embedSide(*model, source, w.encoderPositionEmbedding, w.encoderEmbeddingNorm,
-                         "source", ops);
-    const auto encoderBias = stackBias(config, w.encoderRelativeBias, int(source.size()), true);
-    for (std::size_t l = 0; l < w.encoderLayers.size(); ++l) {
-        checkCancel();
-        const TransformerLayer& layer = w.encoderLayers[l];
-        x = residual(ops, pre, x, layer.attentionNorm, [&](const Matrix& in) {
-            auto a =
-                attend(backend,
-                       attentionProblem(
-                           config, weightsOf("encoder", layer.attention, l, interventions.encoder),
-                           layerEdit(interventions.encoder, l), source, in, encoderBias),
-                       compute, "encoder layer " + std::to_string(l + 1), *result);
-            Matrix out = a->output;
-            result->encoderLayers.push_back(std::move(a));
-            return out;
-        });
-        x = residual(ops, pre, x, layer.feedForwardNorm,
-                     [&](const Matrix& in) { return ops.feedForward(in, layer.feedForward); });
-    }
-    result->encoderOutput = w.encoderFinalNorm.present() ? ops.norm(x, w.encoderFinalNorm) : x;
-
     Matrix y = embedSide(*model, target, w.positionEmbedding, w.embeddingNorm, "target", ops);
     result->hidden.push_back(y);
     const auto decoderBias = stackBias(config, w.relativeBias, int(target.size()), false);
     for (std::size_t l = 0; l < w.layers.size(); ++l) {
-        checkCancel();
-        const TransformerLayer& layer = w.layers[l];
+        checkCancel(options);
         const std::string where = "decoder layer " + std::to_string(l + 1);
-        y = residual(ops, pre, y, layer.attentionNorm, [&](const Matrix& in) {
+        auto self = [&](const Matrix& in) {
             auto a = attend(
                 backend,
                 decoderProblem(*model, int(l), target, in, interventions.decoder, decoderBias),
@@ -378,32 +379,31 @@ runEncoderDecoderWith(std::shared_ptr<const Model> model, const std::vector<Toke
             Matrix out = a->output;
             result->layers.push_back(std::move(a));
             return out;
-        });
-        y = residual(ops, pre, y, layer.crossAttentionNorm, [&](const Matrix& in) {
-            auto a = attend(backend,
-                            attentionProblem(config,
-                                             weightsOf("cross-attention", layer.crossAttention, l,
-                                                       interventions.cross),
-                                             layerEdit(interventions.cross, l), target, in, nullptr,
-                                             &source, &result->encoderOutput),
-                            compute, where + " cross-attention", *result);
+        };
+        auto cross = [&](const Matrix& in) {
+            auto a =
+                attend(backend,
+                       attentionProblem(config,
+                                        weightsOf("cross-attention", w.layers[l].crossAttention, l,
+                                                  interventions.cross),
+                                        layerEdit(interventions.cross, l), target, in, nullptr,
+                                        &source, &result->encoderOutput),
+                       compute, where + " cross-attention", *result);
             Matrix out = a->output;
             result->crossLayers.push_back(std::move(a));
             return out;
-        });
-        y = residual(ops, pre, y, layer.feedForwardNorm,
-                     [&](const Matrix& in) { return ops.feedForward(in, layer.feedForward); });
+        };
+        y = decoderLayer(ops, pre, w.layers[l], y, self, cross);
         result->hidden.push_back(y);
     }
     result->finalHidden = w.finalNorm.present() ? ops.norm(y, w.finalNorm) : y;
 
     if (w.hasLanguageModelHead()) {
         const int last = int(target.size()) - 1;
-        Matrix rows = options.logitsAtEveryPosition ? result->finalHidden
-                                                    : Matrix(result->finalHidden.bottomRows(1));
-        if (config.headInputScale != 1.0f) // T5 v1.0's tied head
-            rows *= config.headInputScale;
-        Matrix logits = ops.logits(rows, w.outputEmbedding(), w.lmBias);
+        Matrix logits = decoderLogits(w, ops,
+                                      options.logitsAtEveryPosition
+                                          ? result->finalHidden
+                                          : Matrix(result->finalHidden.bottomRows(1)));
         PositionPrediction prediction;
         prediction.position = last;
         prediction.logits = logits.bottomRows(1);
@@ -422,6 +422,53 @@ runEncoderDecoderWith(std::shared_ptr<const Model> model, const std::vector<Toke
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return result;
 }
+
+namespace {
+
+GreedyDecoding decode(const char* prefix, const std::shared_ptr<const Model>& model,
+                      const std::vector<Token>& source, int maxNewTokens,
+                      const EncoderDecoderInterventions& interventions, Backend& backend,
+                      const ForwardOptions& options,
+                      const std::function<void(const GreedyStep&)>& onStep)
+{
+    const ModelConfig& config = model->config();
+    if (!model->weights.hasLanguageModelHead())
+        throw noLanguageModelHead(prefix, *model);
+    std::vector<int> ids{config.decoderStartToken};
+    GreedyDecoding decoding;
+    // Only the last forward's intermediates are kept; the steps before need the logits alone.
+    ForwardOptions step = options;
+    step.keepIntermediates = false;
+    std::optional<DecoderCache> cache;
+    DecoderCache::Hypothesis hypothesis;
+    if (DecoderCache::applies(interventions, options)) {
+        cache.emplace(model, source, interventions, backend, step, prefix);
+        hypothesis = cache->empty();
+    }
+    const int longest = std::min(maxNewTokens, config.maxPositions - 1);
+    while (int(decoding.generated.size()) < longest) {
+        const bool last = int(decoding.generated.size()) + 1 == longest;
+        GreedyStep next =
+            cache ? chooseNext(cache->extend(hypothesis, ids.back(),
+                                             decoding.steps.empty()
+                                                 ? nullptr
+                                                 : decoding.steps.back().result.get()),
+                               *model, last)
+                  : stepWith(prefix, model, source, ids, interventions, backend, step, last);
+        decoding.generated.push_back(next.id);
+        ids.push_back(next.id);
+        decoding.steps.push_back(std::move(next));
+        if (onStep)
+            onStep(decoding.steps.back());
+        if (ids.back() == config.eosToken)
+            break;
+    }
+    decoding.result = runEncoderDecoderWith(model, source, decoderTokens(*model, ids),
+                                            interventions, backend, options);
+    return decoding;
+}
+
+} // namespace
 
 GreedyStep greedyStep(const std::shared_ptr<const Model>& model, const std::vector<Token>& source,
                       const std::vector<int>& target,
@@ -462,25 +509,69 @@ BeamDecoding decodeWithBeams(const std::shared_ptr<const Model>& model,
     // The steps read the logits alone; the chosen hypothesis' last forward keeps what was asked.
     ForwardOptions scoring = options;
     scoring.keepIntermediates = false;
-    const int longest = std::min(maxNewTokens, config.maxPositions - 1);
-    auto withStart = [&config](const std::vector<int>& ids) {
-        std::vector<int> target{config.decoderStartToken};
-        target.insert(target.end(), ids.begin(), ids.end());
-        return target;
+    const int longest = std::max(1, std::min(maxNewTokens, config.maxPositions - 1));
+    std::optional<DecoderCache> cache;
+    if (DecoderCache::applies(interventions, options))
+        cache.emplace(model, source, interventions, backend, scoring, "");
+    // The hypotheses scored at the step before, by their tokens: a hypothesis continues from a
+    // copy of its parent's keys and values (its tokens but the last).
+    std::map<std::vector<int>, DecoderCache::Hypothesis> parents;
+    auto logits = [&](const std::vector<std::vector<int>>& prefixes) -> Matrix {
+        if (!cache) {
+            std::vector<RowVector> rows;
+            for (const std::vector<int>& ids : prefixes) {
+                std::vector<int> target{config.decoderStartToken};
+                target.insert(target.end(), ids.begin(), ids.end());
+                rows.push_back(
+                    scoredForward("", model, source, target, interventions, backend, scoring)
+                        ->predictions.back()
+                        .logits);
+            }
+            Matrix all(Eigen::Index(rows.size()), rows.front().size());
+            for (std::size_t i = 0; i < rows.size(); ++i)
+                all.row(Eigen::Index(i)) = rows[i];
+            return all;
+        }
+        std::vector<int> next;
+        for (const std::vector<int>& ids : prefixes)
+            next.push_back(ids.empty() ? config.decoderStartToken : ids.back());
+        std::vector<DecoderCache::Hypothesis> hypotheses;
+        for (const std::vector<int>& ids : prefixes)
+            hypotheses.push_back(ids.empty()
+                                     ? cache->empty()
+                                     : parents.at(std::vector<int>(ids.begin(), ids.end() - 1)));
+        std::vector<DecoderCache::Hypothesis*> each;
+        for (DecoderCache::Hypothesis& h : hypotheses)
+            each.push_back(&h);
+        Matrix all = cache->append(each, next);
+        parents.clear();
+        for (std::size_t i = 0; i < prefixes.size(); ++i)
+            parents.emplace(prefixes[i], std::move(hypotheses[i]));
+        return all;
     };
     BeamDecoding decoding;
-    decoding.search =
-        beamSearch(beams, std::max(1, longest), config.eosToken, [&](const std::vector<int>& ids) {
-            const auto result =
-                scoredForward("", model, source, withStart(ids), interventions, backend, scoring);
-            return withSettings(logSoftmax(result->predictions.back().logits), config.generation,
-                                int(ids.size()) + 1 == std::max(1, longest));
+    decoding.search = beamSearchOfAll(
+        beams, longest, config.eosToken, [&](const std::vector<std::vector<int>>& prefixes) {
+            const Matrix all = logits(prefixes);
+            std::vector<Eigen::VectorXd> scores;
+            for (std::size_t i = 0; i < prefixes.size(); ++i)
+                scores.push_back(withSettings(logSoftmax(all.row(Eigen::Index(i))),
+                                              config.generation,
+                                              int(prefixes[i].size()) + 1 == longest));
+            return scores;
         });
+    parents.clear();
     const std::vector<int>& chosen = decoding.search.best.ids;
     std::vector<int> target{config.decoderStartToken};
+    DecoderCache::Hypothesis h = cache ? cache->empty() : DecoderCache::Hypothesis{};
     for (int id : chosen) {
-        decoding.chosen.steps.push_back(
-            stepTo(scoredForward("", model, source, target, interventions, backend, scoring), id));
+        decoding.chosen.steps.push_back(stepTo(
+            cache ? cache->extend(h, target.back(),
+                                  decoding.chosen.steps.empty()
+                                      ? nullptr
+                                      : decoding.chosen.steps.back().result.get())
+                  : scoredForward("", model, source, target, interventions, backend, scoring),
+            id));
         if (onStep)
             onStep(decoding.chosen.steps.back());
         target.push_back(id);

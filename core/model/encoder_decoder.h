@@ -22,10 +22,11 @@ namespace attn::core {
 // logarithm is taken in float32, as transformers does, so the buckets agree at their edges.
 int relativePositionBucket(int relative, bool bidirectional, int buckets, int maxDistance);
 
-// The score bias of every head for tq queries and tk keys from a buckets x heads table: head
-// h's block is rows [h tq, (h + 1) tq), (i, j) its bias table(bucket(j - i), h).
+// The score bias of every head for tq queries (at positions firstQuery, firstQuery + 1, ...)
+// and tk keys from a buckets x heads table: head h's block is rows [h tq, (h + 1) tq), (i, j)
+// its bias table(bucket(j - i - firstQuery), h).
 Matrix relativePositionBias(const Matrix& table, int tq, int tk, bool bidirectional,
-                            int maxDistance);
+                            int maxDistance, int firstQuery = 0);
 
 // The decoder tokens for vocabulary ids, each with its piece and text from the tokenizer.
 std::vector<Token> decoderTokens(const Model& model, const std::vector<int>& ids);

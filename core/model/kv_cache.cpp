@@ -54,7 +54,7 @@ std::unique_ptr<KvCache> KvCache::fromResult(const ModelResult& result)
         if (p.score != ScoreKind::ScaledDot || p.normalization != Normalization::Softmax ||
             !(p.mask == mask) || p.cross || p.scoreBias)
             return nullptr;
-        Layer layer;
+        CachedKeys layer;
         layer.problem = attention->problem;
         for (const HeadResult& head : attention->heads) {
             if (head.K.rows() != cache->m_length || head.V.rows() != cache->m_length)
@@ -72,23 +72,48 @@ std::unique_ptr<KvCache> KvCache::fromResult(const ModelResult& result)
 std::int64_t KvCache::bytes() const
 {
     std::int64_t total = 0;
-    for (const Layer& layer : m_layers)
+    for (const CachedKeys& layer : m_layers)
         for (std::size_t h = 0; h < layer.keys.size(); ++h)
             total += std::int64_t(layer.keys[h].size() + layer.values[h].size()) *
                      std::int64_t(sizeof(float));
     return total;
 }
 
-// The new rows' attention output (n x d_model): for each head, the new queries against every
-// cached and new key, softmax over the keys the mask leaves (Vaswani et al. 2017, eq. 1), the
-// heads concatenated (those switched off as zeros) and projected by W_O. With `kept`, each
-// head's new rows as a whole forward keeps them (also a switched-off head's).
-Matrix KvCache::attend(Layer& layer, const Matrix& x, std::vector<HeadResult>* kept) const
+CachedKeys crossKeys(std::shared_ptr<const Problem> problem)
 {
-    const Problem& p = *layer.problem;
+    CachedKeys cached;
+    const Matrix& input = problem->keyEmbedding;
+    for (const HeadWeights& head : problem->weights->heads) {
+        cached.keys.push_back(project(input, head.Wk, head.bk));
+        cached.values.push_back(project(input, head.Wv, head.bv));
+    }
+    cached.problem = std::move(problem);
+    return cached;
+}
+
+namespace {
+
+// Consecutive rows of the input with one cache: `grow` (a self-attention's, else null) gets
+// their keys and values before `read` is read; the first row is at position `first`.
+struct RowGroup
+{
+    const CachedKeys* read = nullptr;
+    CachedKeys* grow = nullptr;
+    int rows = 0;
+    int first = 0;
+    const Matrix* bias = nullptr; // heads * rows x keys
+};
+
+// attendCached, attendEachCached and attendCross: every projection over all rows at once (what
+// batching the hypotheses of a beam buys), the scores group by group. `kept` only with one
+// group.
+Matrix attendRows(const std::vector<RowGroup>& groups, const Matrix& x,
+                  std::vector<HeadResult>* kept)
+{
+    const Problem& p = *groups.front().read->problem;
     const ModelWeights& w = *p.weights;
     const int n = int(x.rows());
-    const int first = m_length; // the position of the first new row
+    const bool self = groups.front().grow != nullptr;
     const float scale = p.scoreScale();
     Matrix heads = Matrix::Zero(n, Eigen::Index(w.headCount()) * w.dV);
     if (kept)
@@ -97,51 +122,67 @@ Matrix KvCache::attend(Layer& layer, const Matrix& x, std::vector<HeadResult>* k
         const HeadWeights& head = w.heads[std::size_t(h)];
         HeadResult* out = kept ? &(*kept)[std::size_t(h)] : nullptr;
         Matrix q = project(x, head.Wq, head.bq);
-        Matrix k = project(x, head.Wk, head.bk);
-        Matrix v = project(x, head.Wv, head.bv);
+        Matrix k;
+        Matrix v;
+        if (self) {
+            k = project(x, head.Wk, head.bk);
+            v = project(x, head.Wv, head.bv);
+        }
         if (out) {
             out->enabled = head.enabled;
             out->Q = q;
             out->K = k;
             out->V = v;
         }
-        if (p.rotary.enabled()) {
-            RotarySpec at = p.rotary;
-            at.firstPosition = first;
-            q = rotateHalf(q, at);
-            k = rotateHalf(k, at);
-            if (out) {
-                out->rotatedQ = q;
-                out->rotatedK = k;
+        int row = 0;
+        for (const RowGroup& g : groups) {
+            if (self && p.rotary.enabled()) {
+                RotarySpec at = p.rotary;
+                at.firstPosition = g.first;
+                q.middleRows(row, g.rows) = rotateHalf(q.middleRows(row, g.rows), at);
+                k.middleRows(row, g.rows) = rotateHalf(k.middleRows(row, g.rows), at);
             }
-        }
-        appendRows(layer.keys[std::size_t(h)], k);
-        appendRows(layer.values[std::size_t(h)], v);
-        if (!head.enabled && !out)
-            continue;
-        const Matrix& keys = layer.keys[std::size_t(h)];
-        const Matrix& values = layer.values[std::size_t(h)];
-        Matrix scores = (q * scale) * keys.transpose(); // n x (first + n)
-        if (out) {
-            out->weights = Matrix::Zero(n, first + n);
-            out->output.resize(n, w.dV);
-        }
-        for (int i = 0; i < n; ++i) {
-            const int position = first + i;
-            // Causal: keys up to the query's own position; a causal window W: the last W + 1.
-            const int lo = p.mask.window >= 0 ? std::max(0, position - p.mask.window) : 0;
-            const int count = position - lo + 1;
-            auto row = scores.row(i).segment(lo, count);
-            const float max = row.maxCoeff();
-            Eigen::RowVectorXf e = (row.array() - max).exp();
-            e /= e.sum();
-            const Eigen::RowVectorXf o = e * values.middleRows(lo, count);
-            if (out) {
-                out->weights.row(i).segment(lo, count) = e;
-                out->output.row(i) = o;
+            if (self) {
+                appendRows(g.grow->keys[std::size_t(h)], k.middleRows(row, g.rows));
+                appendRows(g.grow->values[std::size_t(h)], v.middleRows(row, g.rows));
             }
-            if (head.enabled)
-                heads.block(i, Eigen::Index(h) * w.dV, 1, w.dV) = o;
+            if (!head.enabled && !out) {
+                row += g.rows;
+                continue;
+            }
+            const Matrix& keys = g.read->keys[std::size_t(h)];
+            const Matrix& values = g.read->values[std::size_t(h)];
+            Matrix scores = (q.middleRows(row, g.rows) * scale) * keys.transpose(); // rows x keys
+            if (g.bias) // s q.k + s b, as the backends add a problem's bias
+                scores += g.bias->middleRows(Eigen::Index(h) * g.rows, g.rows) * scale;
+            if (out) {
+                out->weights = Matrix::Zero(g.rows, keys.rows());
+                out->output.resize(g.rows, w.dV);
+            }
+            for (int i = 0; i < g.rows; ++i) {
+                const int position = g.first + i;
+                // Cross: every key. Causal: keys up to the query's own position; a causal
+                // window W: the last W + 1.
+                const int lo =
+                    self && p.mask.window >= 0 ? std::max(0, position - p.mask.window) : 0;
+                const int count = self ? position - lo + 1 : int(keys.rows());
+                auto scored = scores.row(i).segment(lo, count);
+                const float max = scored.maxCoeff();
+                Eigen::RowVectorXf e = (scored.array() - max).exp();
+                e /= e.sum();
+                const Eigen::RowVectorXf o = e * values.middleRows(lo, count);
+                if (out) {
+                    out->weights.row(i).segment(lo, count) = e;
+                    out->output.row(i) = o;
+                }
+                if (head.enabled)
+                    heads.block(row + i, Eigen::Index(h) * w.dV, 1, w.dV) = o;
+            }
+            row += g.rows;
+        }
+        if (out && self && p.rotary.enabled()) {
+            out->rotatedQ = q;
+            out->rotatedK = k;
         }
     }
     Matrix out = heads * w.Wo;
@@ -150,12 +191,36 @@ Matrix KvCache::attend(Layer& layer, const Matrix& x, std::vector<HeadResult>* k
     return out;
 }
 
+} // namespace
+
+Matrix attendCached(CachedKeys& cached, const Matrix& x, int first, const Matrix* bias,
+                    std::vector<HeadResult>* kept)
+{
+    return attendRows({{&cached, &cached, int(x.rows()), first, bias}}, x, kept);
+}
+
+Matrix attendEachCached(const std::vector<CachedKeys*>& caches, const Matrix& x,
+                        const std::vector<Matrix>& biases)
+{
+    std::vector<RowGroup> groups;
+    for (std::size_t i = 0; i < caches.size(); ++i) {
+        const int first = int(caches[i]->keys.empty() ? 0 : caches[i]->keys.front().rows());
+        groups.push_back({caches[i], caches[i], 1, first, biases.empty() ? nullptr : &biases[i]});
+    }
+    return attendRows(groups, x, nullptr);
+}
+
+Matrix attendCross(const CachedKeys& cached, const Matrix& x, std::vector<HeadResult>* kept)
+{
+    return attendRows({{&cached, nullptr, int(x.rows()), 0, nullptr}}, x, kept);
+}
+
 void KvCache::truncate(int length)
 {
     if (m_broken)
         throw Error("the key/value cache was left half-way by a cancelled step");
     length = std::clamp(length, 0, m_length);
-    for (Layer& layer : m_layers) {
+    for (CachedKeys& layer : m_layers) {
         for (Matrix& keys : layer.keys)
             keys.conservativeResize(length, keys.cols());
         for (Matrix& values : layer.values)
@@ -193,7 +258,8 @@ RowVector KvCache::append(const std::vector<Token>& tokens, BlockOps& ops,
         const int layer = int(l);
         LayerRows* kept = rows ? &rows->layers.emplace_back() : nullptr;
         Matrix input = attentionInput(w, layer, ops, x);
-        Matrix attention = attend(m_layers[l], input, kept ? &kept->heads : nullptr);
+        Matrix attention =
+            attendCached(m_layers[l], input, m_length, nullptr, kept ? &kept->heads : nullptr);
         x = finishLayer(w, layer, ops, x, attention);
         if (kept) {
             kept->input = std::move(input);
@@ -206,60 +272,61 @@ RowVector KvCache::append(const std::vector<Token>& tokens, BlockOps& ops,
     return headLogits(w, ops, finalNorm(w, ops, x.bottomRows(1)));
 }
 
-namespace {
-
-// The first `rows` rows of `top` with `bottom` below them.
 Matrix stacked(const Matrix& top, Eigen::Index rows, const Matrix& bottom)
 {
-    Matrix m(rows + bottom.rows(), top.cols());
+    Matrix m(rows + bottom.rows(), rows ? top.cols() : bottom.cols());
     m.topRows(rows) = top.topRows(rows);
     if (bottom.rows())
         m.bottomRows(bottom.rows()) = bottom;
     return m;
 }
 
-// Layer l's result for every position: the first `kept` rows of the earlier run's, the new
-// rows below; the weights T x T with the earlier rows' (zero past their own position).
 std::shared_ptr<const AttentionResult>
-extendedLayer(const Model& model, int l, const std::vector<Token>& tokens,
-              const AttentionResult& earlier, int kept, const KvCache::LayerRows* added,
-              const Interventions& interventions, const std::string& backend,
-              const std::string& device)
+stackedAttention(std::shared_ptr<const Problem> problem, const AttentionResult* earlier, int kept,
+                 const std::vector<HeadResult>* added, const Matrix& addedOutput,
+                 const CachedKeys* cross, const std::string& backend, const std::string& device)
 {
-    const int t = int(tokens.size());
+    const int t = int(problem->queryTokens.size());
     const Matrix none;
     auto result = std::make_shared<AttentionResult>();
-    result->problem = layerProblem(
-        model, l, tokens,
-        stacked(earlier.problem->queryEmbedding, kept, added ? added->input : none), interventions);
+    const std::size_t heads = problem->weights->heads.size();
+    result->problem = std::move(problem);
     result->backend = backend;
     result->device = device;
     result->intermediatesKept = false;
-    result->output = stacked(earlier.output, kept, added ? added->attention : none);
-    for (std::size_t h = 0; h < earlier.heads.size(); ++h) {
-        const HeadResult& old = earlier.heads[h];
-        const HeadResult* add = added ? &added->heads[h] : nullptr;
+    result->output = stacked(earlier ? earlier->output : none, kept, addedOutput);
+    static const HeadResult noHead;
+    for (std::size_t h = 0; h < heads; ++h) {
+        const HeadResult& old = earlier ? earlier->heads[h] : noHead;
+        const HeadResult* add = added ? &(*added)[h] : nullptr;
         HeadResult head;
         head.enabled = add ? add->enabled : old.enabled;
         head.Q = stacked(old.Q, kept, add ? add->Q : none);
-        head.K = stacked(old.K, kept, add ? add->K : none);
-        head.V = stacked(old.V, kept, add ? add->V : none);
-        if (old.rotatedQ.size()) {
+        if (cross) {
+            head.K = cross->keys[h];
+            head.V = cross->values[h];
+        } else {
+            head.K = stacked(old.K, kept, add ? add->K : none);
+            head.V = stacked(old.V, kept, add ? add->V : none);
+        }
+        if (earlier ? old.rotatedQ.size() != 0 : add && add->rotatedQ.size() != 0) {
             head.rotatedQ = stacked(old.rotatedQ, kept, add ? add->rotatedQ : none);
             head.rotatedK = stacked(old.rotatedK, kept, add ? add->rotatedK : none);
         }
-        head.weights.resize(t, t);
-        head.weights.topLeftCorner(kept, kept) = old.weights.topLeftCorner(kept, kept);
-        head.weights.topRightCorner(kept, t - kept).setZero();
-        if (add)
-            head.weights.bottomRows(add->weights.rows()) = add->weights;
+        if (cross) {
+            head.weights = stacked(old.weights, kept, add ? add->weights : none);
+        } else {
+            head.weights.resize(t, t);
+            head.weights.topLeftCorner(kept, kept) = old.weights.topLeftCorner(kept, kept);
+            head.weights.topRightCorner(kept, t - kept).setZero();
+            if (add)
+                head.weights.bottomRows(add->weights.rows()) = add->weights;
+        }
         head.output = stacked(old.output, kept, add ? add->output : none);
         result->heads.push_back(std::move(head));
     }
     return result;
 }
-
-} // namespace
 
 std::shared_ptr<const ModelResult> extendResult(const std::shared_ptr<const ModelResult>& previous,
                                                 const std::vector<Token>& tokens, Backend& backend,
@@ -308,10 +375,15 @@ std::shared_ptr<const ModelResult> extendResult(const std::shared_ptr<const Mode
     // A job per layer: copying every head's T x T weights is most of the work.
     result->layers.resize(previous->layers.size());
     parallelFor(previous->layerCount(), [&](int l, int) {
-        result->layers[std::size_t(l)] =
-            extendedLayer(model, l, tokens, *previous->layers[std::size_t(l)], kept,
-                          added.empty() ? nullptr : &rows.layers[std::size_t(l)],
-                          result->interventions, result->backend, result->device);
+        const AttentionResult& earlier = *previous->layers[std::size_t(l)];
+        const KvCache::LayerRows* add = added.empty() ? nullptr : &rows.layers[std::size_t(l)];
+        const Matrix none;
+        result->layers[std::size_t(l)] = stackedAttention(
+            layerProblem(model, l, tokens,
+                         stacked(earlier.problem->queryEmbedding, kept, add ? add->input : none),
+                         result->interventions),
+            &earlier, kept, add ? &add->heads : nullptr, add ? add->attention : none, nullptr,
+            result->backend, result->device);
     });
     for (int l = 0; l < previous->layerCount(); ++l)
         result->hidden.push_back(

@@ -16,6 +16,48 @@ namespace attn::core {
 struct Model;
 struct Problem;
 
+// One attention's keys and values per head: a causal self-attention's, which grow by the rows
+// appended, or a cross-attention's (problem->cross), its key input projected once.
+struct CachedKeys
+{
+    std::shared_ptr<const Problem> problem; // its weights, rotary step, mask and scale
+    std::vector<Matrix> keys;               // per head: length x d_k, rotated
+    std::vector<Matrix> values;             // per head: length x d_v
+};
+
+// A cross-attention's keys and values: each head's projection of the problem's key input.
+CachedKeys crossKeys(std::shared_ptr<const Problem> problem);
+
+// The attention output (n x d_model) of the rows `x` at positions first, first + 1, ...: for
+// each head, the rows' queries against the cached keys, softmax over the keys the mask leaves
+// (Vaswani et al. 2017, eq. 1), the heads concatenated (those switched off as zeros) and
+// projected by W_O. A self-attention first appends the rows' keys and values to `cached`, and
+// each row meets the keys up to its own position (within a causal window); a cross-attention
+// meets every key (attendCross). `bias` (heads * n rows x keys, head h's block rows
+// [h n, (h + 1) n)) is added to the raw scores as Problem::scoreBias is. With `kept`, each head's
+// new rows as a whole forward keeps them (also a switched-off head's; a cross-attention's K and
+// V left empty).
+Matrix attendCached(CachedKeys& cached, const Matrix& x, int first, const Matrix* bias,
+                    std::vector<HeadResult>* kept);
+// Row i of `x` appended to and attending over caches[i] (the next position of each), with the
+// bias biases[i] (heads x keys; none when `biases` is empty): one step of several hypotheses,
+// each projection done once for all of them.
+Matrix attendEachCached(const std::vector<CachedKeys*>& caches, const Matrix& x,
+                        const std::vector<Matrix>& biases);
+Matrix attendCross(const CachedKeys& cached, const Matrix& x, std::vector<HeadResult>* kept);
+
+// An attention's result for every query row: the first `kept` rows of `earlier` (none when
+// null) with the new rows `added` (their heads) and `addedOutput` below. A self-attention's
+// weights grow to T x T (zero past each row's own position); a cross-attention's keys and values
+// are `cross`'s.
+std::shared_ptr<const AttentionResult>
+stackedAttention(std::shared_ptr<const Problem> problem, const AttentionResult* earlier, int kept,
+                 const std::vector<HeadResult>* added, const Matrix& addedOutput,
+                 const CachedKeys* cross, const std::string& backend, const std::string& device);
+
+// The first `rows` rows of `top` with `bottom` below them.
+Matrix stacked(const Matrix& top, Eigen::Index rows, const Matrix& bottom);
+
 // Every layer's keys and values of a causal model's tokens, so that tokens appended at the end
 // cost only their own rows: each new query meets the cached keys (already rotated, with
 // rotary positions) and the new ones, and every block operation runs on the new rows alone.
@@ -60,17 +102,8 @@ public:
                      const std::atomic<bool>* cancel = nullptr, AppendedRows* rows = nullptr);
 
 private:
-    struct Layer
-    {
-        std::shared_ptr<const Problem> problem; // its weights, rotary step, mask and scale
-        std::vector<Matrix> keys;               // per head: length x d_k, rotated
-        std::vector<Matrix> values;             // per head: length x d_v
-    };
-
-    Matrix attend(Layer& layer, const Matrix& x, std::vector<HeadResult>* kept) const;
-
     std::shared_ptr<const Model> m_model;
-    std::vector<Layer> m_layers;
+    std::vector<CachedKeys> m_layers;
     int m_length = 0;
     bool m_broken = false; // an append stopped half-way
 };

@@ -85,6 +85,54 @@ Matrix headContribution(const AttentionResult& layer, int head)
     return out * wo.middleRows(head * out.cols(), out.cols());
 }
 
+// Every step's forward of `decoding` (built from the key/value cache) against the whole forward
+// over the same target computed afresh: the decoder's self-attention and the cross-attention,
+// every layer, head and row, to 1e-5, and the logits to 1e-4. The final forward is the whole
+// forward itself: equal to the last bit.
+void compareWithFullForwards(const std::shared_ptr<const Model>& model,
+                             const std::vector<Token>& source, const GreedyDecoding& decoding,
+                             const EncoderDecoderInterventions& interventions)
+{
+    CpuBackend backend;
+    ForwardOptions scoring;
+    scoring.keepIntermediates = false;
+    std::vector<int> target{model->config().decoderStartToken};
+    auto compare = [](const std::vector<std::shared_ptr<const AttentionResult>>& got,
+                      const std::vector<std::shared_ptr<const AttentionResult>>& want,
+                      double tolerance) {
+        QCOMPARE(got.size(), want.size());
+        for (std::size_t l = 0; l < want.size(); ++l) {
+            QCOMPARE(got[l]->heads.size(), want[l]->heads.size());
+            for (std::size_t h = 0; h < want[l]->heads.size(); ++h) {
+                const Matrix& a = got[l]->heads[h].weights;
+                const Matrix& b = want[l]->heads[h].weights;
+                QCOMPARE(a.rows(), b.rows());
+                QCOMPARE(a.cols(), b.cols());
+                QVERIFY2(maxDifference(a, b) <= tolerance,
+                         qPrintable(QStringLiteral("layer %1 head %2: %3")
+                                        .arg(l + 1)
+                                        .arg(h + 1)
+                                        .arg(maxDifference(a, b))));
+            }
+        }
+    };
+    for (const GreedyStep& step : decoding.steps) {
+        const auto full = runEncoderDecoderWith(model, source, decoderTokens(*model, target),
+                                                interventions, backend, scoring);
+        QCOMPARE(step.result->tokens.size(), target.size());
+        compare(step.result->layers, full->layers, 1e-5);
+        compare(step.result->crossLayers, full->crossLayers, 1e-5);
+        QVERIFY(maxDifference(step.result->predictions.back().logits,
+                              full->predictions.back().logits) < 1e-4);
+        target.push_back(step.id);
+    }
+    const auto full =
+        runEncoderDecoderWith(model, source, decoderTokens(*model, target), interventions, backend);
+    compare(decoding.result->layers, full->layers, 0.0);
+    compare(decoding.result->crossLayers, full->crossLayers, 0.0);
+    compare(decoding.result->encoderLayers, full->encoderLayers, 0.0);
+}
+
 } // namespace
 
 class TestEncoderDecoderSteps : public QObject
@@ -110,6 +158,9 @@ private slots:
     void beamWidthBelowOneIsNamed();
     void beamsOnTheTinyCheckpoints_data();
     void beamsOnTheTinyCheckpoints();
+    void cachedBeamsAreTheFullForwards_data();
+    void cachedBeamsAreTheFullForwards();
+    void cachedGreedyWithHeadsOffIsTheFullForwards();
     void checkpointSettingsAreRead();
     void bannedTokenIsNotChosen();
     void forcedEndTokenAtTheCap();
@@ -455,6 +506,66 @@ void TestEncoderDecoderSteps::beamsOnTheTinyCheckpoints()
     }
     QVERIFY(std::abs(sum - decoding.search.best.logProbability) < 1e-4);
     QCOMPARE(decoding.chosen.result->tokens.size(), ids.size() + 1);
+}
+
+void TestEncoderDecoderSteps::cachedBeamsAreTheFullForwards_data()
+{
+    QTest::addColumn<QString>("family");
+    for (const QString family : {"marian", "bart", "t5", "flan-t5"})
+        QTest::newRow(qPrintable(family)) << family;
+}
+
+void TestEncoderDecoderSteps::cachedBeamsAreTheFullForwards()
+{
+    // Three beams decoded with the key/value cache choose what the search over whole forwards
+    // chooses, and every step reads what the whole forward over its target reads.
+    QFETCH(QString, family);
+    const QJsonObject expected =
+        attn::test::readJsonObject(attn::test::modelFixturesDir() +
+                                   QStringLiteral("/beam_expected.json"))[family]
+            .toObject();
+    const auto model = withoutGenerationSettings(loadModel(attn::test::modelFixture(family)));
+    std::vector<int> sourceIds;
+    for (const QJsonValue& id : expected[QStringLiteral("source_ids")].toArray())
+        sourceIds.push_back(id.toInt());
+    const std::vector<Token> from = decoderTokens(*model, sourceIds);
+    const int length = expected[QStringLiteral("max_new_tokens")].toInt();
+    CpuBackend backend;
+    ForwardOptions scoring;
+    scoring.keepIntermediates = false;
+    const int start = model->config().decoderStartToken;
+    const BeamSearchResult whole =
+        beamSearch(3, length, model->config().eosToken, [&](const std::vector<int>& ids) {
+            std::vector<int> target{start};
+            target.insert(target.end(), ids.begin(), ids.end());
+            return logSoftmax(
+                runEncoderDecoder(model, from, decoderTokens(*model, target), {}, backend, scoring)
+                    ->predictions.back()
+                    .logits);
+        });
+    const BeamDecoding cached = decodeWithBeams(model, from, length, 3, {}, backend);
+    QCOMPARE(cached.search.best.ids, whole.best.ids);
+    QCOMPARE(cached.search.hypotheses.size(), whole.hypotheses.size());
+    for (std::size_t i = 0; i < whole.hypotheses.size(); ++i) {
+        QCOMPARE(cached.search.hypotheses[i].ids, whole.hypotheses[i].ids);
+        QVERIFY(std::abs(cached.search.hypotheses[i].logProbability -
+                         whole.hypotheses[i].logProbability) < 1e-4);
+    }
+    compareWithFullForwards(model, from, cached.chosen, {});
+}
+
+void TestEncoderDecoderSteps::cachedGreedyWithHeadsOffIsTheFullForwards()
+{
+    // Heads switched off in the decoder's self-attention and in the cross-attention are in the
+    // cached layers' weights: the cached steps read what the whole forwards read.
+    EncoderDecoderInterventions off;
+    off.decoder.headsOff = {{0, 1}, {1, 3}};
+    off.cross.headsOff = {{1, 0}};
+    off.encoder.headsOff = {{0, 0}};
+    CpuBackend backend;
+    const GreedyDecoding decoding = decodeGreedilyWith(marian(), source(), 4, off, backend);
+    QCOMPARE(decoding.steps.size(), std::size_t(4));
+    compareWithFullForwards(marian(), source(), decoding, off);
 }
 
 void TestEncoderDecoderSteps::checkpointSettingsAreRead()
