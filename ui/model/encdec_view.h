@@ -3,6 +3,7 @@
 #include "core/model/encoder_decoder.h"
 #include "ui/figures/figure_export.h"
 #include "ui/model/matrix_painter.h"
+#include "ui/model/model_document.h"
 
 #include <QWidget>
 #include <functional>
@@ -36,7 +37,7 @@ class EncDecView : public QWidget
     Q_OBJECT
 
 public:
-    enum class Kind { Encoder, Decoder, Cross };
+    using Kind = HeadKind;
     using BackendMaker = std::function<std::unique_ptr<core::Backend>()>;
 
     explicit EncDecView(QWidget* parent = nullptr);

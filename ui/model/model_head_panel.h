@@ -3,6 +3,8 @@
 #include "ui/model/model_document.h"
 
 #include <QWidget>
+#include <utility>
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
@@ -14,6 +16,7 @@ class QSpinBox;
 namespace attn::ui {
 
 class DecimalField;
+class EncDecView;
 class MatrixEditor;
 
 // The selected head's controls, acting on that head of that layer as interventions: the
@@ -40,6 +43,10 @@ public:
     void setCurrentMatrix(HeadMatrix matrix);
     // What the title says while there is no model ("No model open", "Loading gpt2…").
     void setPlaceholder(const QString& text);
+    // Where an encoder-decoder model's encoder and cross-attention heads are edited (the
+    // Translate tab's interventions): the head's switch and its layer's temperature act there;
+    // what those interventions lack is disabled and says why.
+    void setKindEdits(EncDecView* view);
 
 signals:
     void message(const QString& text);
@@ -47,10 +54,15 @@ signals:
 private:
     void sync();
     void syncEditor();
+    // The selected head is an encoder-decoder model's encoder or cross-attention head.
+    bool otherKind() const;
+    void setTemperature(float temperature);
     void applySettings(const QString& what);
     void applyCell(int row, int column, float value);
 
     ModelDocument& m_document;
+    EncDecView* m_kinds = nullptr;
+    std::vector<std::pair<QWidget*, QString>> m_decoderOnly; // with their own tool tips
     bool m_syncing = false;
     QLabel* m_title = nullptr;
     QString m_placeholder;
