@@ -569,6 +569,9 @@ void TestEncDecWindow::selectsEncoderLayersBeyondTheDecoders()
 {
     const auto window = openWindow(QSize(1600, 1000), deepEncoder());
     QVERIFY(window);
+    QCOMPARE(window->document()->selectedKind(), ui::HeadKind::Encoder); // the grid's kind
+    QCOMPARE(window->headPanel()->findChild<QLabel*>()->text(),
+             QStringLiteral("Encoder self-attention · layer 1 · head 1"));
     const auto grid = window->gridView()->result();
     QCOMPARE(grid->layerCount(), 3);
     const auto& g = window->gridView()->geometry();
