@@ -615,8 +615,8 @@ void TestEncDecWindow::headDockSwitchesTheEncoderHeadOff()
     QVERIFY(settled(*dock));
     QVERIFY(!panel->headOnCheck()->isChecked());
     const QString why = QStringLiteral(
-        "The encoder's and the cross-attention's heads take heads off and a layer's temperature "
-        "here, and W^v's scale in the Translate tab");
+        "The encoder's and the cross-attention's heads take heads off, a layer's temperature and "
+        "W^v's scale, as in the Translate tab");
     QVERIFY(!panel->editor()->isEnabled());
     QCOMPARE(panel->editor()->toolTip(), why);
     QVERIFY(!panel->scoreCombo()->isEnabled());
@@ -641,11 +641,20 @@ void TestEncDecWindow::headDockSwitchesTheEncoderHeadOff()
             QCOMPARE(x.rows(), Eigen::Index(7));
             QVERIFY(std::memcmp(x.data(), y.data(), std::size_t(x.size()) * sizeof(float)) == 0);
         }
+    // W^v's scale is the Translate tab's too: the checkpoint's W^v halved.
+    QVERIFY(panel->valueScaleSpin()->isVisible());
+    panel->valueScaleSpin()->setValue(0.5);
+    QCOMPARE(dock->translateView()->valueScale(EncDecView::Kind::Encoder, 0, 1), 0.5);
+    const core::Matrix& wv = marian()->weights.encoderLayers[0].attention->heads[1].Wv;
+    QCOMPARE(*dock->translateView()->interventions().encoder.layers.at(0).heads.at(1).Wv,
+             core::Matrix(wv * 0.5f));
+    QVERIFY(settled(*dock));
     // The decoder's switches stay on: its heads of that number are not the encoder's.
     QVERIFY(!dock->document()->isHeadOff(0, 1));
     dock->document()->select(ui::HeadKind::Decoder, 0, 1);
     QVERIFY(panel->headOnCheck()->isChecked());
     QVERIFY(panel->editor()->isEnabled());
+    QVERIFY(!panel->valueScaleSpin()->isVisible());
     dock->document()->undoStack()->setClean();
     tab->document()->undoStack()->setClean();
 }

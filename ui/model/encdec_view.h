@@ -72,6 +72,7 @@ public:
     // by `scale` (1: the checkpoint's); both translate again, as heads off do.
     void setLayerTemperature(Kind kind, int layer, double temperature);
     void setValueScale(Kind kind, int layer, int head, double scale);
+    double valueScale(Kind kind, int layer, int head) const; // 1: W^v as in the checkpoint
     const core::EncoderDecoderInterventions& interventions() const { return m_interventions; }
 
     // The matrix beside the grid (for cross-attention, the alignment), as drawn and exported.

@@ -11,6 +11,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -54,6 +55,23 @@ ModelHeadPanel::ModelHeadPanel(ModelDocument& document, QWidget* parent)
     m_headOn->setToolTip(
         tr("Off: the head's output is left out of W^O, and the prediction is computed again"));
     layout->addWidget(m_headOn);
+    m_valueScaleRow = new QWidget(this);
+    auto* scaleLayout = new QHBoxLayout(m_valueScaleRow);
+    scaleLayout->setContentsMargins(0, 0, 0, 0);
+    m_valueScale = new QDoubleSpinBox(m_valueScaleRow);
+    m_valueScale->setObjectName(QStringLiteral("modelValueScaleSpin"));
+    m_valueScale->setRange(-10.0, 10.0); // as the Translate tab's
+    m_valueScale->setSingleStep(0.25);
+    m_valueScale->setDecimals(2);
+    m_valueScale->setKeyboardTracking(false);
+    m_valueScale->setToolTip(
+        tr("The head's W^v times this factor: how loudly the head writes what it reads"));
+    auto* scaleLabel = new QLabel(tr("&Scale W^v:"), m_valueScaleRow);
+    scaleLabel->setBuddy(m_valueScale);
+    scaleLayout->addWidget(scaleLabel);
+    scaleLayout->addWidget(m_valueScale);
+    scaleLayout->addStretch(1);
+    layout->addWidget(m_valueScaleRow);
 
     auto* settings = new QGroupBox(this);
     auto* form = new QFormLayout(settings);
@@ -149,6 +167,11 @@ ModelHeadPanel::ModelHeadPanel(ModelDocument& document, QWidget* parent)
                                 m_document.selectedHead(), !on);
         else
             m_document.setHeadOff(m_document.selectedLayer(), m_document.selectedHead(), !on);
+    });
+    connect(m_valueScale, &QDoubleSpinBox::valueChanged, this, [this](double scale) {
+        if (!m_syncing && otherKind())
+            m_kinds->setValueScale(m_document.selectedKind(), m_document.selectedLayer(),
+                                   m_document.selectedHead(), scale);
     });
     connect(m_score, &QComboBox::activated, this, [this] { applySettings(tr("Score")); });
     connect(m_normalization, &QComboBox::activated, this,
@@ -278,8 +301,11 @@ void ModelHeadPanel::sync()
     // The Translate tab's interventions of these kinds: heads off, a layer's temperature and
     // W^v's scale (EncDecView).
     const QString why =
-        tr("The encoder's and the cross-attention's heads take heads off and a layer's "
-           "temperature here, and W^v's scale in the Translate tab");
+        tr("The encoder's and the cross-attention's heads take heads off, a layer's "
+           "temperature and W^v's scale, as in the Translate tab");
+    m_valueScaleRow->setVisible(other); // the decoder's W^v is edited cell by cell below
+    if (other)
+        m_valueScale->setValue(m_kinds->valueScale(kind, layer, head));
     for (const auto& [control, own] : m_decoderOnly) {
         control->setEnabled(!other);
         control->setToolTip(other ? why : own);

@@ -8,6 +8,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
 class QSlider;
@@ -39,6 +40,8 @@ public:
     QCheckBox* causalCheck() const { return m_causal; }
     QComboBox* fillCombo() const { return m_fill; }
     MatrixEditor* editor() const { return m_editor; }
+    // An encoder-decoder model's encoder or cross head: W^v times a factor (the Translate tab's).
+    QDoubleSpinBox* valueScaleSpin() const { return m_valueScale; }
     HeadMatrix currentMatrix() const;
     void setCurrentMatrix(HeadMatrix matrix);
     // What the title says while there is no model ("No model open", "Loading gpt2…").
@@ -67,6 +70,8 @@ private:
     QLabel* m_title = nullptr;
     QString m_placeholder;
     QCheckBox* m_headOn = nullptr;
+    QWidget* m_valueScaleRow = nullptr;
+    QDoubleSpinBox* m_valueScale = nullptr;
     QLabel* m_layerNote = nullptr;
     QComboBox* m_score = nullptr;
     QComboBox* m_normalization = nullptr;
