@@ -11,13 +11,16 @@
 #include "ui/model/gallery_view.h"
 #include "ui/model/head_grid_view.h"
 #include "ui/model/matrix_panels_view.h"
+#include "ui/model/model_head_panel.h"
 #include "ui/model/model_window.h"
 #include "ui/views/heatmap_view.h"
+#include "ui/widgets/matrix_editor.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSignalSpy>
@@ -29,6 +32,7 @@
 #include <QUndoStack>
 
 #include <cmath>
+#include <cstring>
 
 using namespace attn;
 using ui::EncDecView;
@@ -66,21 +70,37 @@ void translate(EncDecView& view, int words)
     QVERIFY(!view.isRunning());
 }
 
-// The model window with the tiny Marian checkpoint open on "Hi cat", its first run shown.
-std::unique_ptr<ui::ModelWindow> marianWindow(QSize size)
+// The model window with `model` open on "Hi cat", its first run shown.
+std::unique_ptr<ui::ModelWindow> openWindow(QSize size, std::shared_ptr<const core::Model> model)
 {
     auto window = std::make_unique<ui::ModelWindow>(std::make_unique<core::CpuBackend>(),
                                                     core::BackendChoice::Cpu, QString(), QString());
     window->resize(size);
     window->show();
     window->fitPanels();
-    window->setModel(marian(), QStringLiteral("Hi cat"));
+    window->setModel(std::move(model), QStringLiteral("Hi cat"));
     for (int tries = 0; tries < 250 && (!window->isUpToDate() || !window->document()->result());
          ++tries)
         QTest::qWait(20);
     if (!window->document()->result())
         qWarning() << window->gridView()->message();
     return window->document()->result() ? std::move(window) : nullptr;
+}
+
+// The tiny Marian checkpoint open on "Hi cat".
+std::unique_ptr<ui::ModelWindow> marianWindow(QSize size)
+{
+    return openWindow(size, marian());
+}
+
+// The tiny Marian checkpoint with a third encoder layer (a copy of its second), as distilbart-12-6
+// has more encoder than decoder layers: 3 encoder layers of 2 heads, 2 decoder layers of 4.
+std::shared_ptr<const core::Model> deepEncoder()
+{
+    auto model = std::make_shared<core::Model>(*marian());
+    model->weights.encoderLayers.push_back(model->weights.encoderLayers.back());
+    model->weights.config.encoderLayers = 3;
+    return model;
 }
 
 // Waits until the window shows the run of what it holds now.
@@ -113,6 +133,8 @@ private slots:
     void modelGridShowsTheTranslation();
     void modelGridEditsTheKindShown();
     void translateTabFitsAProjector();
+    void selectsEncoderLayersBeyondTheDecoders();
+    void headDockSwitchesTheEncoderHeadOff();
 
     void initTestCase()
     {
@@ -539,6 +561,102 @@ void TestEncDecWindow::translateTabFitsAProjector()
     QCoreApplication::processEvents();
     QVERIFY(window->gridView()->isVisible());
     window->document()->undoStack()->setClean();
+}
+
+// An encoder with more layers than its decoder: its top layer is selected as clicked, not clamped
+// to the decoder's two layers.
+void TestEncDecWindow::selectsEncoderLayersBeyondTheDecoders()
+{
+    const auto window = openWindow(QSize(1600, 1000), deepEncoder());
+    QVERIFY(window);
+    QCOMPARE(window->document()->selectedKind(), ui::HeadKind::Encoder); // the grid's kind
+    QCOMPARE(window->headPanel()->findChild<QLabel*>()->text(),
+             QStringLiteral("Encoder self-attention · layer 1 · head 1"));
+    const auto grid = window->gridView()->result();
+    QCOMPARE(grid->layerCount(), 3);
+    const auto& g = window->gridView()->geometry();
+    QTest::mouseClick(window->gridView(), Qt::LeftButton, {}, g.cellRect(2, 1).center().toPoint());
+    QCOMPARE(window->document()->selectedLayer(), 2);
+    QCOMPARE(window->document()->selectedHead(), 1);
+    QCOMPARE(window->document()->selectedKind(), ui::HeadKind::Encoder);
+    QVERIFY(settled(*window));
+    QCOMPARE(window->headView()->result(), grid->layers[2]);
+    QCOMPARE(window->headPanel()->findChild<QLabel*>()->text(),
+             QStringLiteral("Encoder self-attention · layer 3 · head 2"));
+    // The decoder's kind clamps to the decoder's two layers.
+    window->document()->select(ui::HeadKind::Decoder, 2, 3);
+    QCOMPARE(window->document()->selectedLayer(), 1);
+    QCOMPARE(window->document()->selectedHead(), 3);
+    window->document()->select(ui::HeadKind::Encoder, 5, 3);
+    QCOMPARE(window->document()->selectedLayer(), 2);
+    QCOMPARE(window->document()->selectedHead(), 1);
+    window->document()->undoStack()->setClean();
+}
+
+// The Selected head dock's switch on an encoder head is the Translate tab's switch: the same
+// interventions, the same encoder weights bit for bit, the decoder's heads untouched; what the
+// Translate tab's interventions lack is disabled and says why.
+void TestEncDecWindow::headDockSwitchesTheEncoderHeadOff()
+{
+    const auto dock = marianWindow(QSize(1600, 1000));
+    QVERIFY(dock);
+    const auto& g = dock->gridView()->geometry();
+    QTest::mouseClick(dock->gridView(), Qt::LeftButton, {}, g.cellRect(0, 1).center().toPoint());
+    QCOMPARE(dock->document()->selectedKind(), ui::HeadKind::Encoder);
+    ui::ModelHeadPanel* panel = dock->headPanel();
+    QVERIFY(panel->headOnCheck()->isEnabled());
+    QVERIFY(panel->headOnCheck()->isChecked());
+    panel->headOnCheck()->click();
+    QCOMPARE(dock->translateView()->interventions().encoder.headsOff,
+             (std::set<std::pair<int, int>>{{0, 1}}));
+    QVERIFY(dock->translateView()->interventions().decoder.empty());
+    QVERIFY(dock->translateView()->interventions().cross.empty());
+    QVERIFY(dock->document()->interventions().empty());
+    QVERIFY(settled(*dock));
+    QVERIFY(!panel->headOnCheck()->isChecked());
+    const QString why = QStringLiteral(
+        "The encoder's and the cross-attention's heads take heads off, a layer's temperature and "
+        "W^v's scale, as in the Translate tab");
+    QVERIFY(!panel->editor()->isEnabled());
+    QCOMPARE(panel->editor()->toolTip(), why);
+    QVERIFY(!panel->scoreCombo()->isEnabled());
+    QCOMPARE(panel->scoreCombo()->toolTip(), why);
+    QVERIFY(panel->temperatureSlider()->isEnabled());
+
+    const auto tab = marianWindow(QSize(1600, 1000));
+    QVERIFY(tab);
+    EncDecView& view = *tab->translateView();
+    view.selectHead(EncDecView::Kind::Encoder, 0, 1);
+    view.findChild<QCheckBox*>(QStringLiteral("encdecHeadOnCheck"))->click();
+    QVERIFY(settled(*tab));
+    QCOMPARE(view.interventions(), dock->translateView()->interventions());
+    const auto a = dock->document()->result();
+    const auto b = tab->document()->result();
+    QCOMPARE(int(a->encoderLayers.size()), 2);
+    QCOMPARE(int(b->encoderLayers.size()), 2);
+    for (std::size_t l = 0; l < 2; ++l)
+        for (std::size_t h = 0; h < 2; ++h) {
+            const core::Matrix& x = a->encoderLayers[l]->heads[h].weights;
+            const core::Matrix& y = b->encoderLayers[l]->heads[h].weights;
+            QCOMPARE(x.rows(), Eigen::Index(7));
+            QVERIFY(std::memcmp(x.data(), y.data(), std::size_t(x.size()) * sizeof(float)) == 0);
+        }
+    // W^v's scale is the Translate tab's too: the checkpoint's W^v halved.
+    QVERIFY(panel->valueScaleSpin()->isVisible());
+    panel->valueScaleSpin()->setValue(0.5);
+    QCOMPARE(dock->translateView()->valueScale(EncDecView::Kind::Encoder, 0, 1), 0.5);
+    const core::Matrix& wv = marian()->weights.encoderLayers[0].attention->heads[1].Wv;
+    QCOMPARE(*dock->translateView()->interventions().encoder.layers.at(0).heads.at(1).Wv,
+             core::Matrix(wv * 0.5f));
+    QVERIFY(settled(*dock));
+    // The decoder's switches stay on: its heads of that number are not the encoder's.
+    QVERIFY(!dock->document()->isHeadOff(0, 1));
+    dock->document()->select(ui::HeadKind::Decoder, 0, 1);
+    QVERIFY(panel->headOnCheck()->isChecked());
+    QVERIFY(panel->editor()->isEnabled());
+    QVERIFY(!panel->valueScaleSpin()->isVisible());
+    dock->document()->undoStack()->setClean();
+    tab->document()->undoStack()->setClean();
 }
 
 QTEST_MAIN(TestEncDecWindow)

@@ -3,6 +3,7 @@
 #include "core/model/encoder_decoder.h"
 #include "ui/figures/figure_export.h"
 #include "ui/model/matrix_painter.h"
+#include "ui/model/model_document.h"
 
 #include <QWidget>
 #include <functional>
@@ -36,7 +37,7 @@ class EncDecView : public QWidget
     Q_OBJECT
 
 public:
-    enum class Kind { Encoder, Decoder, Cross };
+    using Kind = HeadKind;
     using BackendMaker = std::function<std::unique_ptr<core::Backend>()>;
 
     explicit EncDecView(QWidget* parent = nullptr);
@@ -71,6 +72,7 @@ public:
     // by `scale` (1: the checkpoint's); both translate again, as heads off do.
     void setLayerTemperature(Kind kind, int layer, double temperature);
     void setValueScale(Kind kind, int layer, int head, double scale);
+    double valueScale(Kind kind, int layer, int head) const; // 1: W^v as in the checkpoint
     const core::EncoderDecoderInterventions& interventions() const { return m_interventions; }
 
     // The matrix beside the grid (for cross-attention, the alignment), as drawn and exported.

@@ -83,8 +83,7 @@ void EncDecView::setValueScale(Kind kind, int layer, int head, double scale)
     if (!weights || head < 0 || head >= weights->headCount())
         return;
     const auto key = std::make_tuple(int(kind), layer, head);
-    const auto found = m_valueScales.find(key);
-    if ((found == m_valueScales.end() ? 1.0 : found->second) == scale)
+    if (valueScale(kind, layer, head) == scale)
         return;
     core::Interventions& target = interventionsOf(kind);
     core::LayerEdit& edit = target.layers[layer];
@@ -100,6 +99,12 @@ void EncDecView::setValueScale(Kind kind, int layer, int head, double scale)
         edit.heads[head].Wv = weights->heads[std::size_t(head)].Wv * float(scale);
     }
     interventionsChanged();
+}
+
+double EncDecView::valueScale(Kind kind, int layer, int head) const
+{
+    const auto found = m_valueScales.find(std::make_tuple(int(kind), layer, head));
+    return found == m_valueScales.end() ? 1.0 : found->second;
 }
 
 // The edit controls show the chosen layer and head of the shown kind.
@@ -118,8 +123,7 @@ void EncDecView::syncEdits()
                                 ? double(*edit->second.temperature)
                                 : 1.0);
     m_valueScale->setEnabled(head);
-    const auto scale = m_valueScales.find(std::make_tuple(int(m_kind), m_layer, m_head));
-    m_valueScale->setValue(scale != m_valueScales.end() ? scale->second : 1.0);
+    m_valueScale->setValue(valueScale(m_kind, m_layer, m_head));
 }
 
 } // namespace attn::ui

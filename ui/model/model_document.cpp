@@ -134,6 +134,7 @@ void ModelDocument::reset(std::shared_ptr<const core::Model> model, const QStrin
     m_result.reset();
     m_baseline.reset();
     m_focus = -1;
+    m_kind = HeadKind::Decoder;
     m_layer = std::clamp(layer, 0, std::max(0, layerCount() - 1));
     m_head = std::clamp(head, 0, std::max(0, headCount() - 1));
     const bool pathChanged = path != m_path;
@@ -159,6 +160,20 @@ int ModelDocument::headCount() const
     return m_model ? m_model->config().heads : 0;
 }
 
+int ModelDocument::layerCount(HeadKind kind) const
+{
+    if (kind == HeadKind::Encoder)
+        return m_model ? m_model->config().encoderLayers : 0;
+    return layerCount();
+}
+
+int ModelDocument::headCount(HeadKind kind) const
+{
+    if (kind == HeadKind::Encoder)
+        return m_model ? m_model->config().encoderHeads : 0;
+    return headCount();
+}
+
 bool ModelDocument::isHeadOff(int layer, int head) const
 {
     return m_interventions.headsOff.count({layer, head}) > 0;
@@ -166,10 +181,18 @@ bool ModelDocument::isHeadOff(int layer, int head) const
 
 void ModelDocument::select(int layer, int head)
 {
-    layer = std::clamp(layer, 0, std::max(0, layerCount() - 1));
-    head = std::clamp(head, 0, std::max(0, headCount() - 1));
-    if (layer == m_layer && head == m_head)
+    select(m_kind, layer, head);
+}
+
+void ModelDocument::select(HeadKind kind, int layer, int head)
+{
+    if (!m_model || !m_model->config().encoderDecoder())
+        kind = HeadKind::Decoder; // the only kind it has
+    layer = std::clamp(layer, 0, std::max(0, layerCount(kind) - 1));
+    head = std::clamp(head, 0, std::max(0, headCount(kind) - 1));
+    if (kind == m_kind && layer == m_layer && head == m_head)
         return;
+    m_kind = kind;
     m_layer = layer;
     m_head = head;
     emit selectionChanged(layer, head);

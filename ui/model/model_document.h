@@ -16,6 +16,10 @@ namespace attn::ui {
 enum class HeadMatrix { Wq, Wk, Wv };
 QString headMatrixTitle(HeadMatrix matrix); // "W^q"
 
+// The three kinds of heads of an encoder-decoder model, in the model window's grid order. A
+// decoder-only or encoder-only model's heads are all of the Decoder kind (its run's layers).
+enum class HeadKind { Encoder, Decoder, Cross };
+
 // QUndoCommand ids of the model window: consecutive edits with the same id, key and gesture
 // merge (a scrub of one W^q cell is one step). Apart from SceneDocument's CommandId.
 enum class ModelCommandId {
@@ -49,6 +53,9 @@ public:
     bool hasModel() const { return m_model != nullptr; }
     int layerCount() const;
     int headCount() const;
+    // The layers and heads of one kind (an encoder may have more layers than its decoder).
+    int layerCount(HeadKind kind) const;
+    int headCount(HeadKind kind) const;
     QString text() const { return m_text; }
     const core::Interventions& interventions() const { return m_interventions; }
     bool isHeadOff(int layer, int head) const;
@@ -56,7 +63,10 @@ public:
     // The head the views and the controls show (not an undo step).
     int selectedLayer() const { return m_layer; }
     int selectedHead() const { return m_head; }
-    void select(int layer, int head); // clamped to the model
+    // Decoder, except for an encoder-decoder model's encoder or cross-attention heads.
+    HeadKind selectedKind() const { return m_kind; }
+    void select(int layer, int head); // of the kind selected, clamped to its counts
+    void select(HeadKind kind, int layer, int head);
     // The query token whose attention the grid highlights in every head; -1: none.
     int focusToken() const { return m_focus; }
     void setFocusToken(int token);
@@ -120,6 +130,7 @@ private:
     core::Interventions m_interventions;
     int m_layer = 0;
     int m_head = 0;
+    HeadKind m_kind = HeadKind::Decoder;
     int m_focus = -1;
     QString m_path;
     QUndoStack m_undo;

@@ -1,6 +1,7 @@
 #include "ui/model/model_head_panel.h"
 
 #include "ui/figures/figure_spec.h"
+#include "ui/model/encdec_view.h"
 #include "ui/widgets/attention_panel.h"
 #include "ui/widgets/decimal_field.h"
 #include "ui/widgets/matrix_editor.h"
@@ -10,6 +11,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -53,6 +55,23 @@ ModelHeadPanel::ModelHeadPanel(ModelDocument& document, QWidget* parent)
     m_headOn->setToolTip(
         tr("Off: the head's output is left out of W^O, and the prediction is computed again"));
     layout->addWidget(m_headOn);
+    m_valueScaleRow = new QWidget(this);
+    auto* scaleLayout = new QHBoxLayout(m_valueScaleRow);
+    scaleLayout->setContentsMargins(0, 0, 0, 0);
+    m_valueScale = new QDoubleSpinBox(m_valueScaleRow);
+    m_valueScale->setObjectName(QStringLiteral("modelValueScaleSpin"));
+    m_valueScale->setRange(-10.0, 10.0); // as the Translate tab's
+    m_valueScale->setSingleStep(0.25);
+    m_valueScale->setDecimals(2);
+    m_valueScale->setKeyboardTracking(false);
+    m_valueScale->setToolTip(
+        tr("The head's W^v times this factor: how loudly the head writes what it reads"));
+    auto* scaleLabel = new QLabel(tr("&Scale W^v:"), m_valueScaleRow);
+    scaleLabel->setBuddy(m_valueScale);
+    scaleLayout->addWidget(scaleLabel);
+    scaleLayout->addWidget(m_valueScale);
+    scaleLayout->addStretch(1);
+    layout->addWidget(m_valueScaleRow);
 
     auto* settings = new QGroupBox(this);
     auto* form = new QFormLayout(settings);
@@ -135,9 +154,24 @@ ModelHeadPanel::ModelHeadPanel(ModelDocument& document, QWidget* parent)
     m_editor->setObjectName(QStringLiteral("modelMatrixEditor"));
     layout->addWidget(m_editor, 1);
 
+    for (QWidget* control :
+         std::initializer_list<QWidget*>{m_score, m_normalization, m_causal, m_windowOn, m_window,
+                                         m_fill, m_resetLayer, m_matrixChoice, m_editor})
+        m_decoderOnly.emplace_back(control, control->toolTip());
+
     connect(m_headOn, &QCheckBox::toggled, this, [this](bool on) {
-        if (!m_syncing)
+        if (m_syncing)
+            return;
+        if (otherKind())
+            m_kinds->setHeadOff(m_document.selectedKind(), m_document.selectedLayer(),
+                                m_document.selectedHead(), !on);
+        else
             m_document.setHeadOff(m_document.selectedLayer(), m_document.selectedHead(), !on);
+    });
+    connect(m_valueScale, &QDoubleSpinBox::valueChanged, this, [this](double scale) {
+        if (!m_syncing && otherKind())
+            m_kinds->setValueScale(m_document.selectedKind(), m_document.selectedLayer(),
+                                   m_document.selectedHead(), scale);
     });
     connect(m_score, &QComboBox::activated, this, [this] { applySettings(tr("Score")); });
     connect(m_normalization, &QComboBox::activated, this,
@@ -164,13 +198,11 @@ ModelHeadPanel::ModelHeadPanel(ModelDocument& document, QWidget* parent)
     });
     connect(m_temperature, &QSlider::valueChanged, this, [this](int value) {
         if (!m_syncing)
-            m_document.setTemperature(m_document.selectedLayer(),
-                                      float(AttentionPanel::sliderToTemperature(value)));
+            setTemperature(float(AttentionPanel::sliderToTemperature(value)));
     });
     connect(m_temperatureField, &DecimalField::editingFinished, this, [this] {
         if (!m_syncing)
-            m_document.setTemperature(m_document.selectedLayer(),
-                                      float(m_temperatureField->value()));
+            setTemperature(float(m_temperatureField->value()));
     });
     connect(m_temperatureField, &DecimalField::refused, this, &ModelHeadPanel::message);
     connect(m_matrixChoice, &QComboBox::currentIndexChanged, this, [this] { syncEditor(); });
@@ -216,6 +248,30 @@ void ModelHeadPanel::setPlaceholder(const QString& text)
     sync();
 }
 
+void ModelHeadPanel::setKindEdits(EncDecView* view)
+{
+    if (m_kinds)
+        disconnect(m_kinds, nullptr, this, nullptr);
+    m_kinds = view;
+    if (view)
+        connect(view, &EncDecView::interventionsEdited, this, [this] { sync(); });
+    sync();
+}
+
+bool ModelHeadPanel::otherKind() const
+{
+    return m_kinds && m_document.hasModel() && m_document.selectedKind() != HeadKind::Decoder;
+}
+
+void ModelHeadPanel::setTemperature(float temperature)
+{
+    if (otherKind())
+        m_kinds->setLayerTemperature(m_document.selectedKind(), m_document.selectedLayer(),
+                                     double(temperature));
+    else
+        m_document.setTemperature(m_document.selectedLayer(), temperature);
+}
+
 void ModelHeadPanel::sync()
 {
     m_syncing = true;
@@ -227,20 +283,49 @@ void ModelHeadPanel::sync()
         child->setVisible(model || child == m_title);
     const int layer = m_document.selectedLayer();
     const int head = m_document.selectedHead();
-    m_title->setText(model ? tr("Layer %1 · head %2").arg(layer + 1).arg(head + 1)
-                     : m_placeholder.isEmpty() ? tr("No model open")
-                                               : m_placeholder);
-    m_headOn->setChecked(!m_document.isHeadOff(layer, head));
+    const bool other = otherKind();
+    const HeadKind kind = m_document.selectedKind();
+    const QString kindName =
+        kind == HeadKind::Encoder ? tr("Encoder self-attention") : tr("Cross-attention");
+    m_title->setText(
+        model ? (other ? tr("%1 · layer %2 · head %3").arg(kindName) : tr("Layer %1 · head %2"))
+                    .arg(layer + 1)
+                    .arg(head + 1)
+        : m_placeholder.isEmpty() ? tr("No model open")
+                                  : m_placeholder);
+    const core::Interventions* kindEdits = other ? &m_kinds->interventions().encoder : nullptr;
+    if (other && kind == HeadKind::Cross)
+        kindEdits = &m_kinds->interventions().cross;
+    m_headOn->setChecked(other ? !kindEdits->headsOff.contains({layer, head})
+                               : !m_document.isHeadOff(layer, head));
+    // The Translate tab's interventions of these kinds: heads off, a layer's temperature and
+    // W^v's scale (EncDecView).
+    const QString why =
+        tr("The encoder's and the cross-attention's heads take heads off, a layer's "
+           "temperature and W^v's scale, as in the Translate tab");
+    m_valueScaleRow->setVisible(other); // the decoder's W^v is edited cell by cell below
+    if (other)
+        m_valueScale->setValue(m_kinds->valueScale(kind, layer, head));
+    for (const auto& [control, own] : m_decoderOnly) {
+        control->setEnabled(!other);
+        control->setToolTip(other ? why : own);
+    }
     m_layerNote->setText(tr("How layer %1 computes attention: these settings act on all %2 of its "
                             "heads, as the model "
                             "computes a layer's heads with one setting.")
                              .arg(layer + 1)
-                             .arg(m_document.headCount()));
-    const core::LayerEdit settings = m_document.layerSettings(layer);
+                             .arg(m_document.headCount(kind)));
+    core::LayerEdit settings = m_document.layerSettings(layer);
+    if (other) { // the checkpoint's settings but for the Translate tab's temperature
+        const auto edit = kindEdits->layers.find(layer);
+        settings.temperature = edit != kindEdits->layers.end() && edit->second.temperature
+                                   ? *edit->second.temperature
+                                   : 1.0f;
+    }
     if (model) {
         const ScoreOption option = scoreOptionOf(*settings.score, *settings.normalization);
         m_score->setCurrentIndex(std::max(0, m_score->findData(scoreOptionName(option))));
-        m_normalization->setEnabled(option != ScoreOption::Hard);
+        m_normalization->setEnabled(!other && option != ScoreOption::Hard);
         m_normalization->setCurrentIndex(std::max(
             0,
             m_normalization->findData(QString::fromUtf8(core::toString(*settings.normalization)))));
@@ -264,9 +349,38 @@ void ModelHeadPanel::syncEditor()
     const int layer = m_document.selectedLayer();
     const int head = m_document.selectedHead();
     const HeadMatrix which = currentMatrix();
-    const core::Matrix matrix = m_document.headMatrix(layer, head, which);
-    const QString title =
+    core::Matrix matrix = m_document.headMatrix(layer, head, which);
+    QString title =
         tr("%1 · layer %2 head %3").arg(headMatrixTitle(which)).arg(layer + 1).arg(head + 1);
+    if (otherKind()) { // that kind's projection (W^v scaled in the Translate tab), not edited here
+        const core::TransformerWeights& w = m_document.model()->weights;
+        const bool encoder = m_document.selectedKind() == HeadKind::Encoder;
+        const auto& layers = encoder ? w.encoderLayers : w.layers;
+        matrix = {};
+        if (layer < int(layers.size())) {
+            const auto& attention = encoder ? layers[std::size_t(layer)].attention
+                                            : layers[std::size_t(layer)].crossAttention;
+            if (attention && head < attention->headCount()) {
+                const core::HeadWeights& own = attention->heads[std::size_t(head)];
+                matrix = which == HeadMatrix::Wq   ? own.Wq
+                         : which == HeadMatrix::Wk ? own.Wk
+                                                   : own.Wv;
+            }
+        }
+        const core::Interventions& edits =
+            encoder ? m_kinds->interventions().encoder : m_kinds->interventions().cross;
+        const auto edited = edits.layers.find(layer);
+        if (which == HeadMatrix::Wv && edited != edits.layers.end()) {
+            const auto edit = edited->second.heads.find(head);
+            if (edit != edited->second.heads.end() && edit->second.Wv)
+                matrix = *edit->second.Wv;
+        }
+        title = tr("%1 · %2 layer %3 head %4")
+                    .arg(headMatrixTitle(which))
+                    .arg(encoder ? tr("encoder") : tr("cross-attention"))
+                    .arg(layer + 1)
+                    .arg(head + 1);
+    }
     const core::Matrix& shown = m_editor->matrix();
     // A head switched off elsewhere leaves this matrix as it is: no need to refill d_model x
     // d_head cells (49,152 for GPT-2) on every intervention.

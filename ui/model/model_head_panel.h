@@ -3,9 +3,12 @@
 #include "ui/model/model_document.h"
 
 #include <QWidget>
+#include <utility>
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
 class QSlider;
@@ -14,6 +17,7 @@ class QSpinBox;
 namespace attn::ui {
 
 class DecimalField;
+class EncDecView;
 class MatrixEditor;
 
 // The selected head's controls, acting on that head of that layer as interventions: the
@@ -36,10 +40,16 @@ public:
     QCheckBox* causalCheck() const { return m_causal; }
     QComboBox* fillCombo() const { return m_fill; }
     MatrixEditor* editor() const { return m_editor; }
+    // An encoder-decoder model's encoder or cross head: W^v times a factor (the Translate tab's).
+    QDoubleSpinBox* valueScaleSpin() const { return m_valueScale; }
     HeadMatrix currentMatrix() const;
     void setCurrentMatrix(HeadMatrix matrix);
     // What the title says while there is no model ("No model open", "Loading gpt2…").
     void setPlaceholder(const QString& text);
+    // Where an encoder-decoder model's encoder and cross-attention heads are edited (the
+    // Translate tab's interventions): the head's switch and its layer's temperature act there;
+    // what those interventions lack is disabled and says why.
+    void setKindEdits(EncDecView* view);
 
 signals:
     void message(const QString& text);
@@ -47,14 +57,21 @@ signals:
 private:
     void sync();
     void syncEditor();
+    // The selected head is an encoder-decoder model's encoder or cross-attention head.
+    bool otherKind() const;
+    void setTemperature(float temperature);
     void applySettings(const QString& what);
     void applyCell(int row, int column, float value);
 
     ModelDocument& m_document;
+    EncDecView* m_kinds = nullptr;
+    std::vector<std::pair<QWidget*, QString>> m_decoderOnly; // with their own tool tips
     bool m_syncing = false;
     QLabel* m_title = nullptr;
     QString m_placeholder;
     QCheckBox* m_headOn = nullptr;
+    QWidget* m_valueScaleRow = nullptr;
+    QDoubleSpinBox* m_valueScale = nullptr;
     QLabel* m_layerNote = nullptr;
     QComboBox* m_score = nullptr;
     QComboBox* m_normalization = nullptr;

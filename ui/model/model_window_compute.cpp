@@ -177,6 +177,9 @@ void ModelWindow::showGrid()
     if (!result)
         return;
     m_gridKind->setVisible(result->model->config().encoderDecoder());
+    if (result->model->config().encoderDecoder()) // the selected head is of the kind shown
+        m_document.select(HeadKind(m_gridKind->currentIndex()), m_document.selectedLayer(),
+                          m_document.selectedHead());
     if (m_tabs->indexOf(m_gridPane) < 0 && m_gridPane->isHidden() != translateTakesGridRoom())
         arrangeFigures(); // another kind of model with the Translate tab in front
     if (const auto shown = gridResult())

@@ -185,9 +185,11 @@ void ModelWindow::buildViews()
     // An encoder-decoder model's head of the kind shown is the Translate tab's too, whose edits
     // apply to that kind; the selected head's figures show it.
     auto select = [this](int l, int h) {
-        if (gridResult() != m_document.result())
-            m_encdec->selectHead(EncDecView::Kind(m_gridKind->currentIndex()), l, h);
-        m_document.select(l, h);
+        const bool kinds = gridResult() != m_document.result();
+        const auto kind = kinds ? EncDecView::Kind(m_gridKind->currentIndex()) : HeadKind::Decoder;
+        if (kinds)
+            m_encdec->selectHead(kind, l, h);
+        m_document.select(kind, l, h);
         m_selectionLater.schedule();
     };
     connect(m_grid, &HeadGridView::headSelected, this, select);
@@ -201,8 +203,9 @@ void ModelWindow::buildViews()
         select(l, h);
         m_tabs->setCurrentIndex(HeadTab);
     });
-    connect(m_gridKind, &QComboBox::activated, this, [this] {
+    connect(m_gridKind, &QComboBox::activated, this, [this](int kind) {
         m_document.setFocusToken(-1); // a row of other tokens
+        m_document.select(HeadKind(kind), m_document.selectedLayer(), m_document.selectedHead());
         showGrid();
         updateTokens();
         m_selectionLater.schedule();
@@ -278,6 +281,7 @@ void ModelWindow::buildDocks()
     addDockWidget(Qt::LeftDockWidgetArea, m_inputDock);
 
     m_headPanel = new ModelHeadPanel(m_document, this);
+    m_headPanel->setKindEdits(m_encdec); // an encoder-decoder model's encoder and cross heads
     m_headScroll = new QScrollArea(this);
     m_headScroll->setWidgetResizable(true);
     m_headScroll->setFrameShape(QFrame::NoFrame);
