@@ -37,9 +37,6 @@ private:
 // cache and the sequence-to-sequence figures, on screen and in every exported file alike.
 namespace paint {
 
-// A masked cell (NaN in a matrix) in every heatmap that has no style of its own.
-inline constexpr QRgb kMaskedCell = 0xffd9d9d9;
-
 // One pixel of a 96 DPI screen in the painter's device units (thin lines look the same in a
 // 300 DPI PNG as on screen).
 double unit(const QPainter& painter);
