@@ -25,6 +25,10 @@ class ColourTable
 public:
     explicit ColourTable(Colormap map = Colormap::Viridis);
     QRgb at(double t) const; // t in [0, 1], clamped; NaN is the first colour
+    // The colour of a cell holding `value` on a linear scale from low to high: what every
+    // heatmap's cell is painted (the model grid's, a panel's, a slide's), so one value has one
+    // colour wherever it is shown.
+    QRgb at(double value, double low, double high) const;
     Colormap map() const { return m_map; }
 
 private:
