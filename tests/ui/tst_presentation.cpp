@@ -6,6 +6,7 @@
 #include "ui/explorer/explorer_window.h"
 #include "ui/export/export_dialog.h"
 #include "ui/figures/figure_builder.h"
+#include "ui/figures/heatmap_painter.h"
 #include "ui/presentation/presentation_export.h"
 #include "ui/presentation/presentation_extras.h"
 #include "ui/presentation/presentation_steps.h"
@@ -689,6 +690,54 @@ private slots:
                          cellCentre(*window->slide(), QStringLiteral("focus values"), 3, 0));
         QCOMPARE(window->key(), 3);
         QCOMPARE(window->query(), first);
+    }
+
+    // A slide colours a cell as the figure kit colours that value in the model grid and the
+    // panels: hard attention's weights are exactly 0 and 1, which viridis (matplotlib) paints
+    // #440154 and #fde725, with white numbers on the dark cell and black on the light one;
+    // softmax's weights between them are the kit's cell image, pixel for pixel.
+    void aSlidesCellsHaveTheKitsColours_data()
+    {
+        QTest::addColumn<Normalization>("normalization");
+        QTest::newRow("hard") << Normalization::Hard;
+        QTest::newRow("softmax") << Normalization::Softmax;
+    }
+
+    void aSlidesCellsHaveTheKitsColours()
+    {
+        QFETCH(Normalization, normalization);
+        const auto result = compute(ScoreKind::ScaledDot, normalization);
+        const ui::Slide slide = slideOf(*result, int(ui::PresentationStep::Normalized));
+        int panel = -1;
+        for (std::size_t p = 0; p < slide.panels.size(); ++p)
+            if (slide.panels[p].name == QLatin1String("weights"))
+                panel = int(p);
+        QVERIFY(panel >= 0);
+        const core::Matrix& weights = result->heads[0].weights;
+        const QImage kit =
+            ui::paint::cellImage(weights, ui::ColourTable(ui::Colormap::Viridis), 0.0, 1.0);
+        int cells = 0, ends = 0;
+        for (const ui::SlideCell& cell : slide.cells) {
+            if (cell.panel != panel)
+                continue;
+            ++cells;
+            QCOMPARE(cell.fill, QColor(kit.pixel(cell.column, cell.row)));
+            const float w = weights(cell.row, cell.column);
+            const ui::SlideText* number = nullptr;
+            for (const ui::SlideText* text : slide.textsOf(Role::Value))
+                if (text->panel == panel && text->box.contains(cell.rect.center()))
+                    number = text;
+            QVERIFY(number);
+            if (w == 0.0f || w == 1.0f) {
+                ++ends;
+                QCOMPARE(cell.fill,
+                         w == 0.0f ? QColor(0x44, 0x01, 0x54) : QColor(0xfd, 0xe7, 0x25));
+                QCOMPARE(number->color, w == 0.0f ? QColor(Qt::white) : QColor(Qt::black));
+            }
+        }
+        QCOMPARE(cells, int(weights.size()));
+        if (normalization == Normalization::Hard)
+            QCOMPARE(ends, cells);
     }
 
     // The pointer highlights the cell it rests on, and the equation takes its numbers.

@@ -2,6 +2,7 @@
 // what it shows at each step against PyTorch's numbers, bad input, training a task, figures.
 #include "ui/app/window_manager.h"
 #include "ui/explorer/explorer_window.h"
+#include "ui/figures/colormap.h"
 #include "ui/model/matrix_panels_view.h"
 #include "ui/presentation/seq2seq_presentation_window.h"
 #include "ui/presentation/seq2seq_slides.h"
@@ -372,6 +373,12 @@ private slots:
                 model, decoding, i, ui::PresentationTheme::Light, QSizeF(1024, 768));
             QCOMPARE(slide.textsOf(ui::SlideText::Role::Header).size(), std::size_t(1));
             QVERIFY(!slide.textsOf(ui::SlideText::Role::Numbers).empty());
+            // A cell's number in black or white by the figure kit's contrast rule, as the
+            // model window's panels write theirs.
+            for (const ui::SlideText* number : slide.textsOf(ui::SlideText::Role::Value))
+                for (const ui::SlideCell& cell : slide.cells)
+                    if (cell.rect == number->box)
+                        QCOMPARE(number->color, ui::textColorOn(cell.fill));
             QStringList names;
             for (const ui::SlidePanel& panel : slide.panels)
                 names << panel.name;

@@ -94,7 +94,7 @@ QCPColorGradient colorGradient(Colormap map)
     gradient.setColorInterpolation(QCPColorGradient::ciRGB);
     gradient.setLevelCount(256);
     gradient.setNanHandling(QCPColorGradient::nhNanColor);
-    gradient.setNanColor(QColor(0xd9, 0xd9, 0xd9)); // masked cells in score views
+    gradient.setNanColor(QColor(kMaskedCell)); // masked cells in score views
     return gradient;
 }
 

@@ -13,6 +13,9 @@ namespace attn::ui {
 // the first three, so they are defined here once, as 17 stops sampled from matplotlib.
 enum class Colormap { Viridis, Cividis, Magma, Gray, Diverging };
 
+// A masked cell (NaN in a matrix, a masked score) wherever a figure's style chooses no other.
+inline constexpr QRgb kMaskedCell = 0xffd9d9d9;
+
 std::optional<Colormap> parseColormap(const QString& name);
 QString colormapName(Colormap map);
 QStringList sequentialColormapNames(); // what a user may pick for weights

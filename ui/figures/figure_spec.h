@@ -34,9 +34,9 @@ struct FigureStyle
     QColor background = Qt::white;
     QColor text = QColor(0x20, 0x20, 0x20); // titles, labels, colour-bar text
     QColor mutedText =
-        QColor(0x9a, 0x9a, 0x9a);             // secondary text: a presentation's header and notes
-    QColor masked = QColor(0xd9, 0xd9, 0xd9); // masked cells
-    bool hatchMasked = false;                 // also hatch them (greyscale, where grey is data)
+        QColor(0x9a, 0x9a, 0x9a);        // secondary text: a presentation's header and notes
+    QColor masked = QColor(kMaskedCell); // masked cells
+    bool hatchMasked = false;            // also hatch them (greyscale, where grey is data)
     QColor placeholder = QColor(0xf2, 0xf2, 0xf2); // quiet fills: a presentation's token chips
     QColor accent = QColor(0xd5, 0x5e, 0x00);      // what a presentation's pointer or keys chose
     Colormap signedColormap = Colormap::Diverging; // X, Q, K, V, scores

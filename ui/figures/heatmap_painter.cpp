@@ -25,6 +25,11 @@ QRgb ColourTable::at(double t) const
     return m_colours[std::size_t(std::min(255, int(t * 255.0 + 0.5)))];
 }
 
+QRgb ColourTable::at(double value, double low, double high) const
+{
+    return at((value - low) / (high > low ? high - low : 1.0));
+}
+
 namespace paint {
 
 double unit(const QPainter& painter)
@@ -48,13 +53,12 @@ QImage cellImage(const core::Matrix& matrix, const ColourTable& colours, double 
                  const QColor& masked)
 {
     QImage image(int(matrix.cols()), int(matrix.rows()), QImage::Format_RGB32);
-    const double span = high > low ? high - low : 1.0;
     const QRgb grey = masked.rgb();
     for (int i = 0; i < image.height(); ++i) {
         auto* line = reinterpret_cast<QRgb*>(image.scanLine(i));
         for (int j = 0; j < image.width(); ++j) {
             const float v = matrix(i, j);
-            line[j] = std::isnan(v) ? grey : colours.at((double(v) - low) / span);
+            line[j] = std::isnan(v) ? grey : colours.at(double(v), low, high);
         }
     }
     return image;

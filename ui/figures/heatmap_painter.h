@@ -25,6 +25,10 @@ class ColourTable
 public:
     explicit ColourTable(Colormap map = Colormap::Viridis);
     QRgb at(double t) const; // t in [0, 1], clamped; NaN is the first colour
+    // The colour of a cell holding `value` on a linear scale from low to high: what every
+    // heatmap's cell is painted (the model grid's, a panel's, a slide's), so one value has one
+    // colour wherever it is shown.
+    QRgb at(double value, double low, double high) const;
     Colormap map() const { return m_map; }
 
 private:
@@ -36,9 +40,6 @@ private:
 // bars are drawn in the model window's grid and panels, the presentation's slides, the key/value
 // cache and the sequence-to-sequence figures, on screen and in every exported file alike.
 namespace paint {
-
-// A masked cell (NaN in a matrix) in every heatmap that has no style of its own.
-inline constexpr QRgb kMaskedCell = 0xffd9d9d9;
 
 // One pixel of a 96 DPI screen in the painter's device units (thin lines look the same in a
 // 300 DPI PNG as on screen).

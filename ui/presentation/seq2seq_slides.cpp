@@ -49,7 +49,8 @@ class Seq2SeqSlideBuilder
 public:
     Seq2SeqSlideBuilder(const core::Seq2SeqModel& model, const core::Seq2SeqDecoding& d,
                         PresentationTheme theme, QSizeF size)
-        : m(model), d(d), style(presentationStyle(theme)), colormap(presentationColormap(theme))
+        : m(model), d(d), style(presentationStyle(theme)), colormap(presentationColormap(theme)),
+          weightCells(colormap), signedCells(style.signedColormap)
     {
         s = std::max(0.3, size.height() / kSlideReferenceHeight);
         slide.size = size;
@@ -280,15 +281,13 @@ private:
             const double v = double(values(r));
             SlideCell cell;
             cell.rect = QRectF(p.cells.left(), p.cells.top() + r * cellH, p.cells.width(), cellH);
-            cell.fill = weights ? colorAt(colormap, std::clamp(v, 0.0, 1.0))
-                                : colorAt(style.signedColormap, 0.5 + 0.5 * v / extent);
+            cell.fill = weights ? weightCells.at(v, 0.0, 1.0) : signedCells.at(v, -extent, extent);
             cell.panel = panel;
             cell.row = r;
             slide.cells.push_back(cell);
-            const QColor ink = cell.fill.lightnessF() < 0.5 ? Qt::white : Qt::black;
             if (numberPixels >= 9.0)
-                addText(SlideText::Role::Value, cellNumber(v, 2), mathFont(numberPixels), ink,
-                        cell.rect, Qt::AlignCenter, false, panel, r);
+                addText(SlideText::Role::Value, cellNumber(v, 2), mathFont(numberPixels),
+                        textColorOn(cell.fill), cell.rect, Qt::AlignCenter, false, panel, r);
         }
         slide.valuePixels = numberPixels >= 9.0 ? numberPixels : 0.0;
     }
@@ -330,14 +329,13 @@ private:
                 const double v = double(d.encoderStates(r, c));
                 SlideCell cell;
                 cell.rect = QRectF(left + c * cellW, p.cells.top() + r * cellH, cellW, cellH);
-                cell.fill = colorAt(style.signedColormap, 0.5 + 0.5 * v / extent);
+                cell.fill = signedCells.at(v, -extent, extent);
                 cell.row = r;
                 cell.column = c;
                 slide.cells.push_back(cell);
                 if (numberPixels >= 9.0)
                     addText(SlideText::Role::Value, cellNumber(v, 2), mathFont(numberPixels),
-                            cell.fill.lightnessF() < 0.5 ? Qt::white : Qt::black, cell.rect,
-                            Qt::AlignCenter, false, 0, r);
+                            textColorOn(cell.fill), cell.rect, Qt::AlignCenter, false, 0, r);
             }
         slide.valuePixels = numberPixels >= 9.0 ? numberPixels : 0.0;
         addSourceLabels(p.cells, rows);
@@ -413,6 +411,8 @@ private:
     const core::Seq2SeqDecoding& d;
     FigureStyle style;
     Colormap colormap;
+    ColourTable weightCells; // colormap's, as the figure kit paints cells
+    ColourTable signedCells; // style.signedColormap's
     double s = 1.0;
     QStringList source;
     Slide slide;

@@ -83,10 +83,7 @@ void SlideBuilder::highlight(QRectF rect)
 
 QColor SlideBuilder::cellColour(const MatrixPanel& panel, double value) const
 {
-    if (panel.weights)
-        return colorAt(weightColour.map, weightColour.position(value));
-    return colorAt(style.signedColormap,
-                   std::clamp((value + panel.signedTop) / (2 * panel.signedTop), 0.0, 1.0));
+    return panel.weights ? weightFill(value) : signedFill(value, panel.signedTop);
 }
 
 MatrixPanel SlideBuilder::signedPanel(const QString& name, const QString& title, const Matrix& m,

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ui/figures/figure_builder.h"
+#include "ui/figures/heatmap_painter.h"
 #include "ui/presentation/presentation_steps.h"
 #include "ui/presentation/presentation_theme.h"
 #include "ui/presentation/slide_builder.h"
@@ -104,6 +105,8 @@ public:
         for (const core::HeadResult& each : r.heads)
             all.push_back(&each.weights);
         weightColour = weightColours(r, all, o.weightScale, colormap, style.signedColormap);
+        weightCells = ColourTable(weightColour.map);
+        signedCells = ColourTable(style.signedColormap);
     }
 
     Slide build();
@@ -167,7 +170,11 @@ private:
     void buildFocus(QRectF body);
     void addNote(const QString& text);
     void highlight(QRectF rect);
+    // Cell colours as the figure kit paints them (ColourTable), so that a slide shows a matrix
+    // in the colours of the model grid and the panels.
     QColor cellColour(const MatrixPanel& panel, double value) const;
+    QColor weightFill(double weight) const { return weightCells.at(weightColour.position(weight)); }
+    QColor signedFill(double value, double top) const { return signedCells.at(value, -top, top); }
     std::vector<MatrixPanel> panelsOfStep();
     std::vector<MatrixPanel> scenePanels();
     MatrixPanel signedPanel(const QString& name, const QString& title, const Matrix& m,
@@ -186,6 +193,8 @@ private:
     FigureStyle style;
     Colormap colormap = Colormap::Viridis;
     WeightColours weightColour;
+    ColourTable weightCells; // weightColour.map's
+    ColourTable signedCells; // style.signedColormap's
     int head = 0;
     int query = 0;
     int key = 0;

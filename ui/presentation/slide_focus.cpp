@@ -173,12 +173,10 @@ void SlideBuilder::buildFocus(QRectF body)
     // The first panel's bounds carry the key labels.
     m_slide.panels[std::size_t(pScore)].bounds.setLeft(left);
 
-    MatrixPanel signedS; // colours of the signed columns
-    signedS.signedTop = sTop > 0 ? sTop : 1.0;
-    MatrixPanel signedV;
-    signedV.signedTop = vTop > 0 ? vTop : 1.0;
-    MatrixPanel signedAV;
-    signedAV.signedTop = avTop > 0 ? avTop : 1.0;
+    // The signed columns' colour ranges: -top to top.
+    const double sRange = sTop > 0 ? sTop : 1.0;
+    const double vRange = vTop > 0 ? vTop : 1.0;
+    const double avRange = avTop > 0 ? avTop : 1.0;
     const double tile = std::min(w, rowH) >= 10.0 * s ? 0.75 * s : 0.0;
     auto addCell = [&](int panelIndex, int row, int column, QRectF rect, QColor fillColour,
                        const QString& text, bool hatched = false) {
@@ -220,9 +218,7 @@ void SlideBuilder::buildFocus(QRectF body)
         const bool isMasked = masked(j);
         const double sv = double(h.maskedScores(query, j));
         addCell(pScore, j, 0, QRectF(xScore, y, scoreW, rowH),
-                isMasked ? style.masked
-                         : colorAt(style.signedColormap,
-                                   (sv + signedS.signedTop) / (2 * signedS.signedTop)),
+                isMasked ? style.masked : signedFill(sv, sRange),
                 isMasked ? fill : cellNumber(sv, sDecimals), isMasked && style.hatchMasked);
         // The bar: its length the weight (on the weights' colour scale), its number beside it.
         const double a = double(h.weights(query, j));
@@ -231,7 +227,7 @@ void SlideBuilder::buildFocus(QRectF body)
         SlideShape shape;
         shape.kind = SlideShape::Kind::Bar;
         shape.rect = QRectF(xBar, y + rowH * 0.12, length, rowH * 0.76);
-        shape.brush = colorAt(weightColour.map, weightColour.position(a));
+        shape.brush = weightFill(a);
         shape.pen = style.mutedText;
         shape.penWidth = 1.0 * s;
         m_slide.shapes.push_back(shape);
@@ -260,15 +256,11 @@ void SlideBuilder::buildFocus(QRectF body)
         }
         for (int c = 0; c < shown; ++c) {
             const double v = double(h.V(j, c));
-            addCell(
-                pValues, j, c, QRectF(xValues + c * w, y, w, rowH),
-                colorAt(style.signedColormap, (v + signedV.signedTop) / (2 * signedV.signedTop)),
-                cellNumber(v, vDecimals));
+            addCell(pValues, j, c, QRectF(xValues + c * w, y, w, rowH), signedFill(v, vRange),
+                    cellNumber(v, vDecimals));
             const double av = double(weighted(j, c));
-            addCell(
-                pWeighted, j, c, QRectF(xWeighted + c * w, y, w, rowH),
-                colorAt(style.signedColormap, (av + signedAV.signedTop) / (2 * signedAV.signedTop)),
-                cellNumber(av, avDecimals));
+            addCell(pWeighted, j, c, QRectF(xWeighted + c * w, y, w, rowH), signedFill(av, avRange),
+                    cellNumber(av, avDecimals));
         }
     }
     // The sum: o_i under the weighted values, and the weights' total under the bars.
@@ -286,8 +278,7 @@ void SlideBuilder::buildFocus(QRectF body)
     }
     for (int c = 0; c < shown; ++c) {
         const double v = double(h.output(query, c));
-        addCell(pSum, 0, c, QRectF(xWeighted + c * w, sumTop, w, rowH),
-                colorAt(style.signedColormap, (v + signedAV.signedTop) / (2 * signedAV.signedTop)),
+        addCell(pSum, 0, c, QRectF(xWeighted + c * w, sumTop, w, rowH), signedFill(v, avRange),
                 cellNumber(v, avDecimals));
     }
     SlideShape rule;
