@@ -2454,17 +2454,6 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     </message>
 </context>
 <context>
-    <name>attn::ui::DecimalField</name>
-    <message>
-        <source>%1: %2 is more than %3, the largest possible; it stays %4</source>
-        <translation>%1: %2 ist größer als %3, der größtmögliche Wert; er bleibt %4</translation>
-    </message>
-    <message>
-        <source>%1: %2 is less than %3, the smallest possible; it stays %4</source>
-        <translation>%1: %2 ist kleiner als %3, der kleinstmögliche Wert; er bleibt %4</translation>
-    </message>
-</context>
-<context>
     <name>attn::ui::DownloadModelDialog</name>
     <message>
         <source>Download Model</source>
@@ -3055,24 +3044,8 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>Es gibt noch keine Abbildung zum Exportieren: Die Szene ist noch nicht berechnet.</translation>
     </message>
     <message>
-        <source>Exported %1</source>
-        <translation>%1 exportiert</translation>
-    </message>
-    <message>
-        <source>The figure was not copied: %1</source>
-        <translation>Die Abbildung wurde nicht kopiert: %1</translation>
-    </message>
-    <message>
-        <source>Figure copied as PNG and SVG</source>
-        <translation>Abbildung als PNG und SVG kopiert</translation>
-    </message>
-    <message>
         <source>There is nothing to present yet: the scene has not been computed.</source>
         <translation>Es gibt noch nichts zu präsentieren: Die Szene ist noch nicht berechnet.</translation>
-    </message>
-    <message>
-        <source>The presentation was not exported: %1</source>
-        <translation>Die Präsentation wurde nicht exportiert: %1</translation>
     </message>
     <message>
         <source>These weights minus the &amp;same with:</source>
@@ -3476,6 +3449,41 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>&amp;Decimals:</source>
         <translation>&amp;Nachkommastellen:</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::FigureExports</name>
+    <message>
+        <source>The figure was not copied: %1</source>
+        <translation>Die Abbildung wurde nicht kopiert: %1</translation>
+    </message>
+    <message>
+        <source>Figure copied as PNG and SVG</source>
+        <translation>Abbildung als PNG und SVG kopiert</translation>
+    </message>
+    <message>
+        <source>The presentation was not exported: %1</source>
+        <translation>Die Präsentation wurde nicht exportiert: %1</translation>
+    </message>
+    <message>
+        <source>Export: the file name must end in .png, .svg or .pdf</source>
+        <translation>Export: Der Dateiname muss auf .png, .svg oder .pdf enden</translation>
+    </message>
+    <message>
+        <source>The figure was not exported: %1</source>
+        <translation>Die Abbildung wurde nicht exportiert: %1</translation>
+    </message>
+    <message>
+        <source>Export Figure</source>
+        <translation>Abbildung exportieren</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf);;SVG (*.svg);;PNG (*.png)</source>
+        <translation>PDF (*.pdf);;SVG (*.svg);;PNG (*.png)</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>%1 exportiert</translation>
     </message>
 </context>
 <context>
@@ -4818,6 +4826,42 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <source>The selected head's projection matrix shown below</source>
         <translation>Die Projektionsmatrix des gewählten Heads, unten gezeigt</translation>
     </message>
+    <message>
+        <source>The head's W^v times this factor: how loudly the head writes what it reads</source>
+        <translation>W^v des Kopfs mal diesen Faktor: wie laut der Kopf schreibt, was er liest</translation>
+    </message>
+    <message>
+        <source>&amp;Scale W^v:</source>
+        <translation>W^v ska&amp;lieren:</translation>
+    </message>
+    <message>
+        <source>Encoder self-attention</source>
+        <translation>Encoder-Self-Attention</translation>
+    </message>
+    <message>
+        <source>Cross-attention</source>
+        <translation>Cross-Attention</translation>
+    </message>
+    <message>
+        <source>%1 · layer %2 · head %3</source>
+        <translation>%1 · Schicht %2 · Head %3</translation>
+    </message>
+    <message>
+        <source>The encoder's and the cross-attention's heads take heads off, a layer's temperature and W^v's scale, as in the Translate tab</source>
+        <translation>Heads des Encoders und der Cross-Attention lassen sich abschalten, in der Temperatur ihrer Schicht ändern und in W^v skalieren, wie im Tab „Übersetzen“</translation>
+    </message>
+    <message>
+        <source>%1 · %2 layer %3 head %4</source>
+        <translation>%1 · %2 Schicht %3 Head %4</translation>
+    </message>
+    <message>
+        <source>encoder</source>
+        <translation>Encoder</translation>
+    </message>
+    <message>
+        <source>cross-attention</source>
+        <translation>Cross-Attention</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::ModelLoadJob</name>
@@ -5191,26 +5235,6 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
         <translation>Abgebrochen.</translation>
     </message>
     <message>
-        <source>Export: the file name must end in .png, .svg or .pdf</source>
-        <translation>Export: Der Dateiname muss auf .png, .svg oder .pdf enden</translation>
-    </message>
-    <message>
-        <source>The figure was not exported: %1</source>
-        <translation>Die Abbildung wurde nicht exportiert: %1</translation>
-    </message>
-    <message>
-        <source>Exported %1</source>
-        <translation>%1 exportiert</translation>
-    </message>
-    <message>
-        <source>Export Figure</source>
-        <translation>Abbildung exportieren</translation>
-    </message>
-    <message>
-        <source>PDF (*.pdf);;SVG (*.svg);;PNG (*.png)</source>
-        <translation>PDF-Dokument (*.pdf);;SVG-Grafik (*.svg);;PNG-Bild (*.png)</translation>
-    </message>
-    <message>
         <source>The score the Difference tab subtracts: these weights minus the weights scored this way</source>
         <translation>Der Score, den der Differenz-Tab abzieht: diese Gewichte minus die so bewerteten Gewichte</translation>
     </message>
@@ -5285,6 +5309,38 @@ Berechnung &gt; Vulkan oder CPU zum Wählen.</translation>
     <message>
         <source>positions %1–%2, the earlier ones from the key/value cache</source>
         <translation>Positionen %1–%2, die früheren aus dem Key/Value-Cache</translation>
+    </message>
+    <message>
+        <source>Nothing decoded yet: translate the sentence in the Translate tab to see the decoder's heads.</source>
+        <translation>Noch nichts decodiert: Übersetzen Sie den Satz im Tab Übersetzen, um die Heads des Decoders zu sehen.</translation>
+    </message>
+    <message>
+        <source>This tab shows a decoder-only or encoder-only model's heads; the Weights and Lines tabs show this one.</source>
+        <translation>Dieser Tab zeigt die Heads eines reinen Decoder- oder Encoder-Modells; die Tabs Gewichte und Linien zeigen diesen.</translation>
+    </message>
+    <message>
+        <source>Rollout multiplies a stack's self-attention: choose the encoder's or the decoder's heads above the grid.</source>
+        <translation>Rollout multipliziert die Self-Attention eines Stapels: Wählen Sie über dem Raster die Heads des Encoders oder des Decoders.</translation>
+    </message>
+    <message>
+        <source>Encoder self-attention</source>
+        <translation>Encoder-Self-Attention</translation>
+    </message>
+    <message>
+        <source>Decoder self-attention</source>
+        <translation>Decoder-Self-Attention</translation>
+    </message>
+    <message>
+        <source>Cross-attention</source>
+        <translation>Cross-Attention</translation>
+    </message>
+    <message>
+        <source>Kind of heads</source>
+        <translation>Art der Heads</translation>
+    </message>
+    <message>
+        <source>Which heads the grid shows: the encoder's over the source, the decoder's over the words the Translate tab wrote, or the decoder's over the source (the alignment)</source>
+        <translation>Welche Heads das Raster zeigt: die des Encoders über der Quelle, die des Decoders über den Wörtern, die der Tab Übersetzen geschrieben hat, oder die des Decoders über der Quelle (die Zuordnung)</translation>
     </message>
 </context>
 <context>
