@@ -373,7 +373,8 @@ void readGenerationKeys(const QJsonObject& object, const QString& nameForMessage
         const double length = value.toDouble(-1.0);
         if (!value.isDouble() || length != std::floor(length) || length < 1 || length > 1e6)
             throw Error(file + ": max_length",
-                        "expected a positive whole number of tokens, got " + jsonText(value));
+                        "expected a whole number of tokens from 1 to 1000000, got " +
+                            jsonText(value));
         generation.maxLength = int(length);
     }
 }

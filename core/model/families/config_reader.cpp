@@ -3,6 +3,7 @@
 #include <QByteArray>
 #include <QLocale>
 
+#include <cmath>
 #include <numbers>
 #include <vector>
 
@@ -23,9 +24,15 @@ std::string jsonText(const QJsonValue& value)
         return "null";
     if (value.isBool())
         return value.toBool() ? "true" : "false";
-    if (value.isDouble())
-        return QByteArray::number(value.toDouble(), 'g', QLocale::FloatingPointShortest)
+    if (value.isDouble()) {
+        // A whole number as written in a config (2000000000, not 2e+09), up to 2^53 where
+        // every integer is a double.
+        const double number = value.toDouble();
+        const bool whole = number == std::floor(number) && std::abs(number) <= 9007199254740992.0;
+        return QByteArray::number(number, whole ? 'f' : 'g',
+                                  whole ? 0 : QLocale::FloatingPointShortest)
             .toStdString();
+    }
     return value.isArray() ? "an array" : "an object";
 }
 

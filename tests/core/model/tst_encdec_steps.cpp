@@ -164,8 +164,8 @@ private slots:
     void checkpointSettingsAreRead();
     void bannedTokenIsNotChosen();
     void forcedEndTokenAtTheCap();
-    void malformedBadWordsAreNamed_data();
-    void malformedBadWordsAreNamed();
+    void malformedGenerationSettingsAreNamed_data();
+    void malformedGenerationSettingsAreNamed();
 };
 
 void TestEncoderDecoderSteps::crossHeadOffTakesItsOutputAway()
@@ -632,32 +632,47 @@ void TestEncoderDecoderSteps::forcedEndTokenAtTheCap()
     QCOMPARE(beams.search.best.ids.size(), std::size_t(3));
 }
 
-void TestEncoderDecoderSteps::malformedBadWordsAreNamed_data()
+void TestEncoderDecoderSteps::malformedGenerationSettingsAreNamed_data()
 {
-    QTest::addColumn<QJsonValue>("badWords");
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QJsonValue>("value");
     QTest::addColumn<QString>("message");
+    const QString badWords = QStringLiteral("bad_words_ids");
     QTest::newRow("not a list of lists")
-        << QJsonValue(QJsonArray{258})
+        << badWords << QJsonValue(QJsonArray{258})
         << "generation_config.json: bad_words_ids[0]: expected a non-empty list of token ids, "
            "got 258";
-    QTest::newRow("empty") << QJsonValue(QJsonArray{})
+    QTest::newRow("empty") << badWords << QJsonValue(QJsonArray{})
                            << "generation_config.json: bad_words_ids: an empty list; a list of "
                               "lists of token ids is needed";
-    QTest::newRow("a number") << QJsonValue(258)
+    QTest::newRow("a number") << badWords << QJsonValue(258)
                               << "generation_config.json: bad_words_ids: expected a list of "
                                  "lists of token ids, got 258";
     QTest::newRow("outside the vocabulary")
-        << QJsonValue(QJsonArray{QJsonArray{259}})
+        << badWords << QJsonValue(QJsonArray{QJsonArray{259}})
         << "generation_config.json: bad_words_ids[0][0]: expected a token id from 0 to 258, got "
            "259";
+    // A length past the limit is said with the limit, and as written (not 2e+09).
+    const QString maxLength = QStringLiteral("max_length");
+    QTest::newRow("max_length too long")
+        << maxLength << QJsonValue(2000000000.0)
+        << "generation_config.json: max_length: expected a whole number of tokens from 1 to "
+           "1000000, got 2000000000";
+    QTest::newRow("max_length 0") << maxLength << QJsonValue(0)
+                                  << "generation_config.json: max_length: expected a whole "
+                                     "number of tokens from 1 to 1000000, got 0";
+    QTest::newRow("max_length 2.5") << maxLength << QJsonValue(2.5)
+                                    << "generation_config.json: max_length: expected a whole "
+                                       "number of tokens from 1 to 1000000, got 2.5";
 }
 
-void TestEncoderDecoderSteps::malformedBadWordsAreNamed()
+void TestEncoderDecoderSteps::malformedGenerationSettingsAreNamed()
 {
-    QFETCH(QJsonValue, badWords);
+    QFETCH(QString, key);
+    QFETCH(QJsonValue, value);
     QFETCH(QString, message);
     QTemporaryDir dir;
-    const QString folder = marianCopy(dir, {{QStringLiteral("bad_words_ids"), badWords}});
+    const QString folder = marianCopy(dir, {{key, value}});
     try {
         loadModel(folder);
         QFAIL("loaded");
