@@ -163,6 +163,10 @@ void ModelConfig::validate() const
                               " weights each are more than 2^63 weights");
     if (tokenTypes < 0)
         fail("type_vocab_size", "must not be negative");
+    if (encoderDecoder() && (decoderStartToken < 0 || decoderStartToken >= vocab))
+        fail("decoder_start_token_id", "expected a token id from 0 to " +
+                                           std::to_string(vocab - 1) + ", got " +
+                                           std::to_string(decoderStartToken));
     if (!(normEps > 0) || !std::isfinite(normEps))
         fail("layer_norm_eps", "must be a positive number");
     if (positions == PositionKind::Rotary) {
@@ -397,8 +401,14 @@ ModelConfig readModelConfig(const QString& folder)
                             ? "not valid JSON: " + error.errorString().toStdString() +
                                   " at offset " + std::to_string(error.offset)
                             : std::string("not a JSON object"));
-        readGenerationKeys(document.object(), QStringLiteral("generation_config.json"),
-                           config.vocab, config.generation);
+        const QJsonObject object = document.object();
+        readGenerationKeys(object, QStringLiteral("generation_config.json"), config.vocab,
+                           config.generation);
+        // generate() takes the decoder start token from the generation config when it has one.
+        const QJsonValue start = object.value(QStringLiteral("decoder_start_token_id"));
+        if (config.encoderDecoder() && !start.isUndefined() && !start.isNull())
+            config.decoderStartToken = generationToken(
+                start, "generation_config.json: decoder_start_token_id", config.vocab);
         keepEndToken(config);
     }
     return config;

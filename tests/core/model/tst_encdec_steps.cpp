@@ -166,6 +166,7 @@ private slots:
     void forcedEndTokenAtTheCap();
     void malformedGenerationSettingsAreNamed_data();
     void malformedGenerationSettingsAreNamed();
+    void decoderStartOutsideTheVocabularyIsNamed();
 };
 
 void TestEncoderDecoderSteps::crossHeadOffTakesItsOutputAway()
@@ -598,6 +599,12 @@ void TestEncoderDecoderSteps::checkpointSettingsAreRead()
         loadModel(marianCopy(configOnly, {{QStringLiteral("eos_token_id"), QJsonValue()}},
                              {{QStringLiteral("eos_token_id"), 9}}));
     QCOMPARE(eosTokenIds(*fromConfig), std::vector<int>({9}));
+    // The decoder start token too (the fixture's 258 in config.json).
+    QCOMPARE(model->config().decoderStartToken, 258);
+    QTemporaryDir start;
+    const auto started =
+        loadModel(marianCopy(start, {{QStringLiteral("decoder_start_token_id"), 5}}));
+    QCOMPARE(started->config().decoderStartToken, 5);
 }
 
 void TestEncoderDecoderSteps::bannedTokenIsNotChosen()
@@ -661,6 +668,10 @@ void TestEncoderDecoderSteps::malformedGenerationSettingsAreNamed_data()
     QTest::newRow("max_length 0") << maxLength << QJsonValue(0)
                                   << "generation_config.json: max_length: expected a whole "
                                      "number of tokens from 1 to 1000000, got 0";
+    QTest::newRow("decoder start outside the vocabulary")
+        << QStringLiteral("decoder_start_token_id") << QJsonValue(99999)
+        << "generation_config.json: decoder_start_token_id: expected a token id from 0 to 258, "
+           "got 99999";
     QTest::newRow("max_length 2.5") << maxLength << QJsonValue(2.5)
                                     << "generation_config.json: max_length: expected a whole "
                                        "number of tokens from 1 to 1000000, got 2.5";
@@ -678,6 +689,25 @@ void TestEncoderDecoderSteps::malformedGenerationSettingsAreNamed()
         QFAIL("loaded");
     } catch (const Error& e) {
         QVERIFY2(QString::fromStdString(e.what()).contains(message), e.what());
+    }
+}
+
+void TestEncoderDecoderSteps::decoderStartOutsideTheVocabularyIsNamed()
+{
+    // config.json's id is checked with the rest of config.json, not when the decoder first
+    // looks it up in the embedding.
+    QTemporaryDir dir;
+    const QString folder =
+        marianCopy(dir, {{QStringLiteral("decoder_start_token_id"), QJsonValue()}},
+                   {{QStringLiteral("decoder_start_token_id"), 99999}});
+    try {
+        loadModel(folder);
+        QFAIL("loaded");
+    } catch (const Error& e) {
+        QVERIFY2(QString::fromStdString(e.what()).contains(
+                     "config.json: decoder_start_token_id: expected a token id from 0 "
+                     "to 258, got 99999"),
+                 e.what());
     }
 }
 
