@@ -220,6 +220,34 @@ private slots:
         checkLayout();
     }
 
+    // A maximized session saved where the docks stood side by side, opened where they no
+    // longer fit (a smaller or higher-DPI screen; here a font twice as large) becomes tabs
+    // beside Scene. Restoring the docks after the geometry left Qt 6.4 reapplying its copy
+    // of the saved layout while they were tabified: a crash in tabifyDockWidget.
+    void sessionFromAWiderScreenOpensTabbed()
+    {
+        if (scaleFactor() > 1)
+            QSKIP("at this scale the offscreen screen never has the docks side by side; the run "
+                  "at scale 1 saves them so");
+        const QFont font = QApplication::font();
+        open(QStringLiteral("new"));
+        settle();
+        auto* scene = m_window->findChild<QDockWidget*>(QStringLiteral("sceneDock"));
+        QVERIFY(m_window->isMaximized());
+        QVERIFY(m_window->tabifiedDockWidgets(scene).isEmpty());
+        m_window->close(); // writes the session
+        m_window.reset();
+        QFont large = font;
+        large.setPointSizeF(font.pointSizeF() * 2);
+        QApplication::setFont(large);
+        open(QStringLiteral("new"));
+        settle();
+        scene = m_window->findChild<QDockWidget*>(QStringLiteral("sceneDock"));
+        const bool tabbed = m_window->tabifiedDockWidgets(scene).size() == 2;
+        QApplication::setFont(font);
+        QVERIFY(tabbed);
+    }
+
     // No figure label sits on another, in the large view or in the All heads thumbnails (at
     // a 1.5 scale factor the thumbnails' few thinned labels crowded their panels and the
     // selection frame: the thumbnails now leave the tokens to the large view).

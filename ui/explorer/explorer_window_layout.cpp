@@ -366,6 +366,12 @@ void ExplorerWindow::resizeEvent(QResizeEvent* event)
 void ExplorerWindow::readSettings()
 {
     const preferences::WindowLayout layout = preferences::windowLayout(QStringLiteral("explorer"));
+    // The docks before the geometry: restored into a window about to be maximized, Qt 6.4 keeps
+    // a copy of the docks' layout that it applies again on each resize until the layout fits,
+    // and a dock tabified meanwhile (FigureFirstDocks, on a smaller screen than the one the
+    // layout was saved on) is left pointing into the discarded one: a crash. Qt 6.5 applies
+    // that copy before tabifying (QMainWindowLayout::applyRestoredState).
+    const bool docksRestored = restoreState(layout.state);
     if (!restoreGeometry(layout.geometry)) {
         // First start: the whole of a laptop or projector screen, a large window on a larger one.
         const QRect screen =
@@ -378,7 +384,7 @@ void ExplorerWindow::readSettings()
             setGeometry(QRect(screen.center() - QPoint(size.width() / 2, size.height() / 2), size));
         }
     }
-    if (!restoreState(layout.state)) {
+    if (!docksRestored) {
         // First start: the figures take the middle; the panels about a quarter each side.
         const int width = geometry().width();
         const int controls = m_sceneScroll->widget()->minimumSizeHint().width() +
