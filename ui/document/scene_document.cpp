@@ -351,7 +351,7 @@ void SceneDocument::reset(const core::Scene& scene, const QString& path, bool mo
 {
     m_undo.clear();
     m_scene = scene;
-    m_gesture = 0;
+    m_gesture.end();
     m_result.reset();
     const bool pathChanged = path != m_path;
     m_path = path;
@@ -620,18 +620,6 @@ void SceneDocument::setView(const core::ViewSettings& view)
         return;
     m_scene.view = view;
     emit sceneChanged(SceneChange::View);
-}
-
-int SceneDocument::beginGesture()
-{
-    m_gesture = ++m_lastGesture;
-    return m_gesture;
-}
-
-void SceneDocument::endGesture(int serial)
-{
-    if (serial == 0 || serial == m_gesture)
-        m_gesture = 0;
 }
 
 void SceneDocument::setResult(std::shared_ptr<const core::AttentionResult> result)

@@ -2,6 +2,7 @@
 
 #include "core/attention_result.h"
 #include "core/scene.h"
+#include "ui/document/undo_gesture.h"
 
 #include <QFlags>
 #include <QObject>
@@ -157,12 +158,10 @@ public:
     // that asks to be saved.
     void setView(const core::ViewSettings& view);
 
-    // A drag, scrub or typing burst: edits between begin and end merge into one undo step.
-    // endGesture(serial) ends only the gesture begin returned, so a typing pause cannot end
-    // a slider drag that started meanwhile; endGesture() ends whichever is open.
-    int beginGesture();
-    void endGesture(int serial = 0);
-    bool inGesture() const { return m_gesture != 0; }
+    // One undo step for a drag, scrub or typing burst (UndoGesture).
+    int beginGesture() { return m_gesture.begin(); }
+    void endGesture(int serial = 0) { m_gesture.end(serial); }
+    bool inGesture() const { return m_gesture.current() != 0; }
 
     // The latest result computed for this scene (null before the first).
     std::shared_ptr<const core::AttentionResult> result() const { return m_result; }
@@ -170,7 +169,7 @@ public:
 
     // Used by the undo commands only.
     void applyScene(const std::function<void(core::Scene&)>& change, SceneChanges what);
-    int gesture() const { return m_gesture; }
+    int gesture() const { return m_gesture.current(); }
 
 signals:
     void sceneChanged(attn::ui::SceneChanges what);
@@ -187,8 +186,7 @@ private:
     QString m_path;
     QUndoStack m_undo;
     std::shared_ptr<const core::AttentionResult> m_result;
-    int m_gesture = 0;
-    int m_lastGesture = 0;
+    UndoGesture m_gesture;
 };
 
 } // namespace attn::ui

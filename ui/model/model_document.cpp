@@ -358,18 +358,6 @@ core::LayerEdit ModelDocument::layerSettings(int layer) const
     return settings;
 }
 
-int ModelDocument::beginGesture()
-{
-    m_gesture = ++m_lastGesture;
-    return m_gesture;
-}
-
-void ModelDocument::endGesture(int serial)
-{
-    if (serial == 0 || serial == m_gesture)
-        m_gesture = 0;
-}
-
 void ModelDocument::setResults(std::shared_ptr<const core::ModelResult> result,
                                std::shared_ptr<const core::ModelResult> baseline)
 {

@@ -4,6 +4,7 @@
 #include "core/model/intervention.h"
 #include "core/model/model_loader.h"
 #include "core/model/model_result.h"
+#include "ui/document/undo_gesture.h"
 
 #include <QObject>
 #include <QString>
@@ -100,9 +101,10 @@ public:
     // The layer's settings as the model computes them (the checkpoint's, with any edit).
     core::LayerEdit layerSettings(int layer) const;
 
-    int beginGesture();
-    void endGesture(int serial = 0);
-    int gesture() const { return m_gesture; }
+    // One undo step for a drag or typing burst (UndoGesture).
+    int beginGesture() { return m_gesture.begin(); }
+    void endGesture(int serial = 0) { m_gesture.end(serial); }
+    int gesture() const { return m_gesture.current(); }
 
     // The latest run with the interventions, and the unedited run it is compared with.
     std::shared_ptr<const core::ModelResult> result() const { return m_result; }
@@ -134,8 +136,7 @@ private:
     int m_focus = -1;
     QString m_path;
     QUndoStack m_undo;
-    int m_gesture = 0;
-    int m_lastGesture = 0;
+    UndoGesture m_gesture;
     std::shared_ptr<const core::ModelResult> m_result;
     std::shared_ptr<const core::ModelResult> m_baseline;
 };
