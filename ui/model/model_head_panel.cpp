@@ -4,6 +4,7 @@
 #include "ui/model/encdec_view.h"
 #include "ui/widgets/attention_panel.h"
 #include "ui/widgets/decimal_field.h"
+#include "ui/widgets/drag_gesture.h"
 #include "ui/widgets/matrix_editor.h"
 #include "ui/widgets/score_options.h"
 
@@ -190,12 +191,7 @@ ModelHeadPanel::ModelHeadPanel(ModelDocument& document, QWidget* parent)
         m_document.setTemperature(layer, 1.0f);
         m_document.undoStack()->endMacro();
     });
-    connect(m_temperature, &QSlider::sliderPressed, this,
-            [this] { m_temperatureGesture = m_document.beginGesture(); });
-    connect(m_temperature, &QSlider::sliderReleased, this, [this] {
-        m_document.endGesture(m_temperatureGesture);
-        m_temperatureGesture = 0;
-    });
+    makeDragOneStep(*m_temperature, m_document, m_temperatureGesture);
     connect(m_temperature, &QSlider::valueChanged, this, [this](int value) {
         if (!m_syncing)
             setTemperature(float(AttentionPanel::sliderToTemperature(value)));

@@ -1,6 +1,7 @@
 #include "ui/widgets/attention_panel.h"
 
 #include "ui/widgets/decimal_field.h"
+#include "ui/widgets/drag_gesture.h"
 #include "ui/widgets/flow_layout.h"
 #include "ui/widgets/integer_field.h"
 #include "ui/widgets/score_options.h"
@@ -188,7 +189,7 @@ QWidget* AttentionPanel::buildAttention()
         if (!m_syncing)
             applyAttention();
     });
-    makeDragOneStep(m_temperature, m_temperatureGesture);
+    makeDragOneStep(*m_temperature, m_document, m_temperatureGesture);
     connect(m_temperature, &QSlider::valueChanged, this, &AttentionPanel::onTemperatureSlider);
     connect(m_temperatureSpin, &QDoubleSpinBox::valueChanged, this, [this](double t) {
         if (!m_syncing)
@@ -260,7 +261,7 @@ QWidget* AttentionPanel::buildMask()
             if (!m_syncing)
                 applyMask();
         });
-    makeDragOneStep(m_window, m_windowGesture);
+    makeDragOneStep(*m_window, m_document, m_windowGesture);
     connect(m_window, &QSlider::valueChanged, this, [this](int n) {
         m_windowLabel->setText(QStringLiteral("N = %1").arg(n));
         if (!m_syncing && m_windowOn->isChecked())
@@ -462,17 +463,6 @@ void AttentionPanel::syncHeadChecks()
     }
     for (int h = 0; h < count; ++h)
         m_headChecks[std::size_t(h)]->setChecked(w.heads[std::size_t(h)].enabled);
-}
-
-void AttentionPanel::makeDragOneStep(QSlider* slider, int& gesture)
-{
-    // A drag is one undo step; clicks and keys on the slider are one step each.
-    connect(slider, &QSlider::sliderPressed, this,
-            [this, &gesture] { gesture = m_document.beginGesture(); });
-    connect(slider, &QSlider::sliderReleased, this, [this, &gesture] {
-        m_document.endGesture(gesture);
-        gesture = 0;
-    });
 }
 
 void AttentionPanel::applyAttention()

@@ -70,7 +70,6 @@ private:
     void syncFromScene(SceneChanges what);
     void syncHeadChecks();
     // A drag of `slider` is one undo step: the document's gesture, kept in `gesture`.
-    void makeDragOneStep(QSlider* slider, int& gesture);
     void applyAttention();
     void applyMask();
     void applyShape(QSpinBox* changed);
