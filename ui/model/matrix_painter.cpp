@@ -40,10 +40,9 @@ void drawCellValues(QPainter& painter, const QRectF& cells, const MatrixPanel& p
         return number.startsWith(QLatin1Char('-')) ? QChar(0x2212) + number.mid(1)
                                                    : number; // a real minus
     };
-    const double span = panel.high > panel.low ? panel.high - panel.low : 1.0;
     const auto background = [&](int i, int j) {
         const float v = m(i, j);
-        return std::isfinite(v) ? QColor(colours.at((double(v) - panel.low) / span)) : QColor();
+        return std::isfinite(v) ? QColor(colours.at(double(v), panel.low, panel.high)) : QColor();
     };
     paint::drawCellText(painter, cells, int(m.rows()), int(m.cols()), text, background, font);
 }
