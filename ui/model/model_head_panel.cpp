@@ -50,6 +50,7 @@ ModelHeadPanel::ModelHeadPanel(ModelDocument& document, QWidget* parent)
     bold.setBold(true);
     bold.setPointSizeF(bold.pointSizeF() * 1.15);
     m_title->setFont(bold);
+    m_title->setWordWrap(true); // "Cross-attention · layer 12 · head 16" in a narrow dock
     layout->addWidget(m_title);
     m_headOn = new QCheckBox(tr("Head &on (its output goes into W^O)"), this);
     m_headOn->setObjectName(QStringLiteral("headOnCheck"));
