@@ -343,10 +343,23 @@ private slots:
     }
 
     // The same for the model window: the grid of every head and the selected head's heatmap,
-    // and the two side panels.
-    void modelWindowFiguresKeepTheirRoom_data() { screens(); }
+    // and the two side panels; for an encoder-decoder model too, whose Selected head panel
+    // names the kind of head (its long title once held the panel scrolling sideways).
+    void modelWindowFiguresKeepTheirRoom_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QSize>("screen");
+        for (const QString& model : {QStringLiteral("gpt2"), QStringLiteral("t5")}) {
+            QTest::addRow("%s projector 1024 x 768", qPrintable(model))
+                << model << QSize(1024, 768);
+            QTest::addRow("%s laptop 1280 x 800", qPrintable(model)) << model << QSize(1280, 800);
+            QTest::addRow("%s monitor 1920 x 1080", qPrintable(model))
+                << model << QSize(1920, 1080);
+        }
+    }
     void modelWindowFiguresKeepTheirRoom()
     {
+        QFETCH(QString, model);
         QFETCH(QSize, screen);
         ui::ModelWindow window(std::make_unique<core::CpuBackend>(), core::BackendChoice::Cpu,
                                QString(), QString());
@@ -354,7 +367,7 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QSignalSpy ended(&window, &ui::ModelWindow::loadEnded);
-        window.openModel(test::modelFixturesDir() + QStringLiteral("/gpt2"),
+        window.openModel(test::modelFixturesDir() + QLatin1Char('/') + model,
                          QStringLiteral("The cat sat on the"));
         QVERIFY(ended.wait(20000));
         QTRY_VERIFY(window.isUpToDate() && window.document()->result());
