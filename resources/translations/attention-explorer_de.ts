@@ -2654,10 +2654,6 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <translation>Abbildungen (*.png *.svg *.pdf)</translation>
     </message>
     <message>
-        <source>Could not write %1: %2</source>
-        <translation>%1 konnte nicht geschrieben werden: %2</translation>
-    </message>
-    <message>
         <source>Could not write %1: name it .png, .svg or .pdf</source>
         <translation>%1 konnte nicht geschrieben werden: Endung .png, .svg oder .pdf wählen</translation>
     </message>
@@ -2808,6 +2804,10 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>As the checkpoint's generation settings say: %1.</source>
         <translation>Wie es die Generierungseinstellungen des Checkpoints vorgeben: %1.</translation>
+    </message>
+    <message>
+        <source>Not exported: %1</source>
+        <translation>Nicht exportiert: %1</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,6 @@
 #include "ui/model/encdec_view.h"
 
+#include "core/atomic_file.h"
 #include "core/attention_result.h"
 #include "core/model/model_loader.h"
 #include "core/tokenizers/hf_tokenizer.h"
@@ -18,7 +19,6 @@
 #include <QLabel>
 #include <QPainter>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -511,11 +511,15 @@ void EncDecView::exportFigure()
     if (path.isEmpty())
         return;
     const auto format = figureFormatForPath(path);
-    QSaveFile file(path); // the old file stays until the new one is complete
-    if (!format || !file.open(QIODevice::WriteOnly) ||
-        file.write(figureBytes(*format, QSize(1200, 900))) < 0 || !file.commit()) {
-        m_status = format ? tr("Could not write %1: %2").arg(path, file.errorString())
-                          : tr("Could not write %1: name it .png, .svg or .pdf").arg(path);
+    if (!format) {
+        m_status = tr("Could not write %1: name it .png, .svg or .pdf").arg(path);
+        refresh();
+        return;
+    }
+    try { // the old file stays until the new one is complete
+        core::writeFileAtomically(path, figureBytes(*format, QSize(1200, 900)));
+    } catch (const std::exception& error) {
+        m_status = tr("Not exported: %1").arg(QString::fromUtf8(error.what()));
         refresh();
     }
 }
