@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/model/decoder_cache.h"
+#include "core/model/decoding_memory.h"
 #include "core/model/kv_cache.h"
 #include "core/model/model_loader.h"
 #include "core/tokenizers/hf_tokenizer.h"
@@ -434,6 +435,7 @@ GreedyDecoding decode(const char* prefix, const std::shared_ptr<const Model>& mo
     const ModelConfig& config = model->config();
     if (!model->weights.hasLanguageModelHead())
         throw noLanguageModelHead(prefix, *model);
+    checkDecodingMemory(config, int(source.size()), maxNewTokens, 1, availableMemory(), prefix);
     std::vector<int> ids{config.decoderStartToken};
     GreedyDecoding decoding;
     // Only the last forward's intermediates are kept; the steps before need the logits alone.
@@ -509,7 +511,8 @@ BeamDecoding decodeWithBeams(const std::shared_ptr<const Model>& model,
     // The steps read the logits alone; the chosen hypothesis' last forward keeps what was asked.
     ForwardOptions scoring = options;
     scoring.keepIntermediates = false;
-    const int longest = std::max(1, std::min(maxNewTokens, config.maxPositions - 1));
+    checkDecodingMemory(config, int(source.size()), maxNewTokens, beams, availableMemory());
+    const int longest = decodedLength(config, maxNewTokens);
     std::optional<DecoderCache> cache;
     if (DecoderCache::applies(interventions, options))
         cache.emplace(model, source, interventions, backend, scoring, "");

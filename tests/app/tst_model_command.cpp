@@ -65,6 +65,7 @@ private slots:
     void encoderDecoderGenerates_data();
     void encoderDecoderGenerates();
     void encoderDecoderBeams();
+    void decodingTooBigForMemory();
 };
 
 void TestModelCommand::dumpMatchesReference_data()
@@ -749,6 +750,43 @@ void TestModelCommand::encoderDecoderBeams()
                  .toArray()
                  .size(),
              9); // the decoder start token and the eight words
+}
+
+// T5 has no length limit of its own but its 512 positions: 100000 tokens are 511 after the
+// decoder start token. By hand (decodingMemory's list, as in tst_encoder_decoder) for the tiny t5
+// and its 3 source tokens (Hi, cat, </s>), a step's forward over t rows keeps 16 t^2 + 596 t +
+// 352 floats; for t = 1 ... 512: 16 x 44870400 + 596 x 131328 + 352 x 512 = 796378112, with
+// 49056 floats of keys and values and 288 of cross keys and values 3185709824 bytes (3.0 GiB;
+// the 64 beams' search takes only 25265280). In a budget of 100 MiB (104857600 bytes, in which
+// the model itself loads: 64.1 MiB) 151 tokens fit (16 x 1182180 + 596 x 11628 + 352 x 152 +
+// 14496 + 288 floats: 103653824 bytes), 152 do not (105518544). The request is refused before
+// anything is decoded, with exit 3 as other input that cannot be used; a shorter decoding in the
+// same budget runs.
+void TestModelCommand::decodingTooBigForMemory()
+{
+    const QStringList budget{QStringLiteral("ATTN_MEMORY_LIMIT_MIB=100")};
+    const QStringList t5{
+        QStringLiteral("--model"),   attn::test::modelFixture(QStringLiteral("t5")),
+        QStringLiteral("--text"),    QStringLiteral("Hi cat"),
+        QStringLiteral("--backend"), QStringLiteral("cpu")};
+    auto result = attn::test::runExecutable(
+        kExe,
+        t5 + QStringList{QStringLiteral("--generate"), QStringLiteral("100000"),
+                         QStringLiteral("--beam"), QStringLiteral("64")},
+        QString(), budget);
+    QCOMPARE(result.code, 3);
+    QVERIFY2(result.err.contains(QLatin1String(
+                 "error: decoding 511 tokens with 64 beams needs 3.0 GiB for the decoder's keys, "
+                 "values and attention weights; 100.0 MiB is available (ATTN_MEMORY_LIMIT_MIB): "
+                 "at most 151 tokens fit with 64 beams\n")),
+             qPrintable(result.err));
+    result = attn::test::runExecutable(
+        kExe,
+        t5 + QStringList{QStringLiteral("--generate"), QStringLiteral("8"),
+                         QStringLiteral("--beam"), QStringLiteral("4")},
+        QString(), budget);
+    QVERIFY2(result.code == 0, qPrintable(result.err));
+    QVERIFY2(result.out.startsWith(QLatin1String("generated: ")), qPrintable(result.out));
 }
 
 QTEST_GUILESS_MAIN(TestModelCommand)

@@ -127,6 +127,7 @@ private slots:
     void stopLeavesNoComputing();
     void editsOnEncoderAndCrossHeads();
     void beamsShowTheChosenTranslation();
+    void translationTooBigForMemoryIsRefused();
     void figureFiles();
     void galleryOpensOrDownloads();
     void modelGridShowsEncoderHeads();
@@ -361,6 +362,31 @@ void TestEncDecWindow::beamsShowTheChosenTranslation()
     QVERIFY(done.wait(5000));
     QCOMPARE(view.shownStep()->id, 206); // greedy's last word, 8 of 8
     QCOMPARE(view.status(), QStringLiteral("Done: the length limit (8 words)."));
+}
+
+void TestEncDecWindow::translationTooBigForMemoryIsRefused()
+{
+    EncDecView view;
+    view.setSource(opened(), cpu());
+    translate(view, 2);
+    // The tiny Marian checkpoint: 31 words (its 32 positions less the decoder start token) with
+    // 16 beams over the 7 source tokens hold 1395584 bytes (decodingMemory's list: 2 layers, 4
+    // heads of 4, d_model 16, 259 tokens; the steps' 32 forwards, cubic in the length, outweigh
+    // the search), more than a budget of 1 MiB; 26 words take 971844.
+    qputenv("ATTN_MEMORY_LIMIT_MIB", "1");
+    view.setBeams(16);
+    view.findChild<QSpinBox*>(QStringLiteral("maxLengthSpin"))->setValue(31);
+    QSignalSpy done(&view, &EncDecView::translationDone);
+    view.findChild<QPushButton*>(QStringLiteral("translateButton"))->click();
+    qunsetenv("ATTN_MEMORY_LIMIT_MIB");
+    QCOMPARE(done.count(), 1); // at once, on the UI thread
+    QVERIFY(!view.isRunning());
+    QCOMPARE(view.status(),
+             QStringLiteral("Not translated: decoding 31 tokens with 16 beams needs 1.3 MiB for "
+                            "the decoder's keys, values and attention weights; 1.0 MiB is "
+                            "available (ATTN_MEMORY_LIMIT_MIB): at most 26 tokens fit with 16 "
+                            "beams"));
+    QCOMPARE(view.stepCount(), 2); // the translation shown stays
 }
 
 void TestEncDecWindow::figureFiles()

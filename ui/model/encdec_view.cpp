@@ -2,6 +2,8 @@
 
 #include "core/atomic_file.h"
 #include "core/attention_result.h"
+#include "core/error.h"
+#include "core/model/decoding_memory.h"
 #include "core/model/model_loader.h"
 #include "core/tokenizers/hf_tokenizer.h"
 #include "ui/figures/painted_figure.h"
@@ -285,6 +287,16 @@ void EncDecView::translate()
 {
     if (!m_source || !m_makeBackend)
         return;
+    // Refused before anything is dropped: the translation shown stays.
+    try {
+        core::checkDecodingMemory(m_source->model->config(), int(m_source->sourceTokens.size()),
+                                  m_maxLength->value(), beams(), core::availableMemory());
+    } catch (const core::Error& error) {
+        m_status = tr("Not translated: %1").arg(QString::fromUtf8(error.what()));
+        refresh();
+        emit translationDone();
+        return;
+    }
     if (m_job)
         m_job->stop();
     m_job.reset(); // waits for the old one's thread

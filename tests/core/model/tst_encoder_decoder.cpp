@@ -6,6 +6,7 @@
 
 #include "core/cpu_backend.h"
 #include "core/error.h"
+#include "core/model/decoding_memory.h"
 #include "core/model/encoder_decoder.h"
 #include "core/model/model_loader.h"
 #include "support/model_fixtures.h"
@@ -109,6 +110,8 @@ private slots:
     void greedyDecodingMatchesReference_data() { forwardMatchesReference_data(); }
     void greedyDecodingMatchesReference();
     void runModelDecodesOneStep();
+    void decodingMemoryByHand();
+    void decodingThatCannotFitIsRefused();
     void missingOrMisshapenTensorIsNamed_data();
     void missingOrMisshapenTensorIsNamed();
 };
@@ -518,6 +521,54 @@ void TestEncoderDecoder::missingOrMisshapenTensorIsNamed()
     } catch (const Error& e) {
         QVERIFY2(QString::fromUtf8(e.what()).contains(message), e.what());
     }
+}
+
+void TestEncoderDecoder::decodingMemoryByHand()
+{
+    // tests/data/models/t5: 3 decoder layers, 4 heads of d_kv 4, d_model 16, vocabulary 64; 3
+    // source tokens, 2 new tokens.
+    const ModelConfig& c = fixture(QStringLiteral("t5"))->config();
+    // The cross-attention's keys and values: 3 x 4 x 2 x 3 x 4 = 288 floats. One hypothesis'
+    // self-attention keys and values at 2 tokens: 3 x 4 x 2 x 2 x 4 = 192.
+    // A step's forward over t rows: per layer, 4 heads x (4 t 4 + t^2) + 4 heads x (2 t 4 +
+    // 2 x 3 x 4 + 3 t) + 4 t 16 = 4 t^2 + 172 t + 96; 3 layers, the relative position bias
+    // (4 heads x t x t), (3 + 2) t 16 hidden rows and 64 logits: 16 t^2 + 596 t + 352, for
+    // t = 1, 2, 3 (the final forward): 964 + 1608 + 2284 = 4856. Greedy: (288 + 192 + 4856) x 4
+    // bytes = 21344.
+    QCOMPARE(decodingMemory(c, 3, 2, 1), std::int64_t(21344));
+    // 16 beams: the search holds 32 hypotheses' keys and values and 16 x 64 candidates of 36
+    // bytes: (288 + 32 x 192) x 4 + 36864 = 62592, more than the steps' 21344.
+    QCOMPARE(decodingMemory(c, 3, 2, 16), std::int64_t(62592));
+    // 2 beams: (288 + 4 x 192) x 4 + 2 x 64 x 36 = 8832, less than the steps'.
+    QCOMPARE(decodingMemory(c, 3, 2, 2), std::int64_t(21344));
+    // The decoder start token takes one of T5's 512 positions.
+    QCOMPARE(decodedLength(c, 100000), 511);
+    QCOMPARE(decodedLength(c, 40), 40);
+}
+
+void TestEncoderDecoder::decodingThatCannotFitIsRefused()
+{
+    const auto t5 = fixture(QStringLiteral("t5"));
+    // 21344 bytes do not fit in 21343; 1 token (by hand as above: 288 + 96 + 964 + 1608 floats,
+    // 11824 bytes) does.
+    try {
+        checkDecodingMemory(t5->config(), 3, 2, 1, {21343, "a test's budget"}, "--generate: ");
+        QFAIL("no error");
+    } catch (const Error& e) {
+        QCOMPARE(QString::fromUtf8(e.what()),
+                 QStringLiteral("--generate: decoding 2 tokens greedily needs 0.0 MiB for the "
+                                "decoder's keys, values and attention weights; 0.0 MiB is "
+                                "available (a test's budget): at most 1 token fits greedily"));
+    }
+    checkDecodingMemory(t5->config(), 3, 2, 1, {21344, "a test's budget"});
+    checkDecodingMemory(t5->config(), 3, 2, 1, {-1, ""}); // unknown: not checked
+    // Decoding itself refuses before the encoder runs.
+    qputenv("ATTN_MEMORY_LIMIT_MIB", "1");
+    CpuBackend backend;
+    const std::vector<Token> source = modelTokens(*t5, QStringLiteral("Hi cat"));
+    QVERIFY_THROWS_EXCEPTION(Error, decodeGreedily(t5, source, 511, {}, backend));
+    QVERIFY_THROWS_EXCEPTION(Error, decodeWithBeams(t5, source, 511, 16, {}, backend));
+    qunsetenv("ATTN_MEMORY_LIMIT_MIB");
 }
 
 QTEST_GUILESS_MAIN(TestEncoderDecoder)
