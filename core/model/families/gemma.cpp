@@ -12,7 +12,7 @@ void readGemmaConfig(const ConfigReader& c, ModelConfig& config)
     readLlamaFamilyConfig(c, config);
     // Gemma's MLP is GELU with the tanh approximation (its reference code, gemma_pytorch:
     // F.gelu(gate, approximate="tanh")). Its configs name it in hidden_activation, which
-    // transformers 4.38-4.57 read (gelu_pytorch_tanh where null); hidden_act says "gelu", which
+    // transformers 4 reads (gelu_pytorch_tanh where null); hidden_act says "gelu", which
     // transformers 5 builds as exact GELU (1e-4 apart in logits on the tiny checkpoint).
     config.activation = parseActivation(c, "hidden_activation", "gelu_pytorch_tanh");
     config.tiedEmbeddings = c.boolean("tie_word_embeddings", true);

@@ -79,7 +79,7 @@ def load(folder):
     if cfg.get('hidden_activation'):
         # Gemma's MLP is GELU with the tanh approximation (google-deepmind/gemma_pytorch:
         # F.gelu(gate, approximate="tanh")); its configs say so in hidden_activation, which
-        # transformers 4.38-4.57 read and transformers 5 ignores for hidden_act ("gelu", exact).
+        # transformers 4 reads and transformers 5 ignores for hidden_act ("gelu", exact).
         config.hidden_act = cfg['hidden_activation']
     model, info = cls.from_pretrained(folder, config=config, attn_implementation='eager',
                                       output_loading_info=True)
