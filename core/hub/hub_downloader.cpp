@@ -640,6 +640,9 @@ void HubDownloader::makeSnapshot()
                 makeLink(link, relativeBlobTarget(file.path, file.blobName()));
         }
         // huggingface_hub writes a ref for a branch or tag only, the commit without a newline.
+        // refs/ is made even for a commit: Hugging Face's JavaScript hub library (scanCacheDir
+        // in @huggingface/hub 2.17.5) skips a cached repository without it; Python's does not.
+        core::createFolders(repo.filePath(QStringLiteral("refs")));
         if (m_ref.revision != commit) {
             const QString ref = repo.filePath(QStringLiteral("refs/") + m_ref.revision);
             core::createFolders(QFileInfo(ref).absolutePath());

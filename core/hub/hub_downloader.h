@@ -35,7 +35,7 @@ enum class DownloadFailure {
 // the explorer share downloads both ways:
 //   CACHE/models--ORG--NAME/blobs/BLOB        the sha256 for LFS files, the git blob id else
 //   CACHE/models--ORG--NAME/snapshots/COMMIT/FILE -> ../../blobs/BLOB (relative links)
-//   CACHE/models--ORG--NAME/refs/REVISION     the commit, for a branch or tag
+//   CACHE/models--ORG--NAME/refs/REVISION     the commit, for a branch or tag (refs/ always)
 // A file is written to BLOB.incomplete and renamed once its hash matches the Hub's; a dropped
 // connection resumes from the .incomplete's size with a Range request, now or in a later run.
 // The snapshot folder appears whole, by a rename, only once every file is in place. While a blob

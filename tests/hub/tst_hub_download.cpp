@@ -220,6 +220,23 @@ private slots:
         QCOMPARE(m_server->requests.size(), 1);
     }
 
+    void commitMakesEmptyRefsFolder()
+    {
+        HubDownloader downloader(settings());
+        const Outcome outcome =
+            run(downloader, QStringLiteral("test-org/tiny-distilbert@") + m_server->commit);
+        QVERIFY2(outcome.finished, qPrintable(outcome.message));
+        QCOMPARE(outcome.snapshot, snapshot());
+        expectComplete();
+        QCOMPARE(m_server->requests.first().path, "/api/models/test-org/tiny-distilbert/revision/" +
+                                                      m_server->commit.toUtf8() + "?blobs=true");
+        // No ref names a commit (huggingface_hub writes none), but the folder is there: the
+        // JavaScript hub library's scanCacheDir skips a repository without refs/.
+        QCOMPARE(entries(repo()), QStringList({"blobs", "refs", "snapshots"}));
+        QVERIFY(QFileInfo(repo() + "/refs").isDir());
+        QCOMPARE(entries(repo() + "/refs"), QStringList());
+    }
+
     void followsRedirectChain()
     {
         m_server->redirects = 3;
