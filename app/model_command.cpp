@@ -9,6 +9,7 @@
 #include "core/limits.h"
 #include "core/model/activation_patching.h"
 #include "core/model/available_memory.h"
+#include "core/model/decoding_memory.h"
 #include "core/model/encoder_decoder.h"
 #include "core/model/forward.h"
 #include "core/model/lens_json.h"
@@ -512,6 +513,7 @@ int runModelHeadless(const CommandLine& commandLine)
         std::shared_ptr<const core::ModelResult> result;
         std::optional<core::GreedyDecoding> decoding;
         std::optional<core::Generation> generation;
+        QString positionsNote;
         if (options.generate.active() && config.encoderDecoder()) {
             if (options.generate.samplingAsked || !options.generate.stopStrings.isEmpty() ||
                 options.generate.repetitionPenalty != 1.0f)
@@ -530,10 +532,23 @@ int runModelHeadless(const CommandLine& commandLine)
                                                 interventions, *backend, forward);
             }
             result = decoding->result;
+            // The decoder's positions end the decoding (T5's n_positions has no table behind it,
+            // but is the length it was trained for): say so rather than stop short unexplained.
+            const int longest = core::decodedLength(config, *options.generate.count);
+            if (longest < *options.generate.count && int(decoding->generated.size()) == longest &&
+                decoding->generated.back() != config.eosToken)
+                positionsNote = QStringLiteral("--generate %1: decoded %2 new tokens, as many as "
+                                               "the decoder's %3 positions hold after its start "
+                                               "token")
+                                    .arg(*options.generate.count)
+                                    .arg(longest)
+                                    .arg(config.maxPositions);
             QStringList texts;
             for (int id : decoding->generated)
                 texts << model->tokenizer->displayText(id);
             printLine(stdout, QStringLiteral("generated: ") + texts.join(QLatin1Char(' ')));
+            if (!positionsNote.isEmpty())
+                printLine(stderr, positionsNote);
         } else {
             if (commandLine.seq2seqOptions.beam > 1)
                 throw core::Error("--beam: beam search is for encoder-decoder models (BART, "
@@ -574,6 +589,11 @@ int runModelHeadless(const CommandLine& commandLine)
                 for (int id : decoding->generated)
                     generated.append(id);
                 dump.insert(QStringLiteral("generated"), generated);
+            }
+            if (!positionsNote.isEmpty()) {
+                QJsonArray warnings = dump.value(QStringLiteral("warnings")).toArray();
+                warnings.append(positionsNote);
+                dump.insert(QStringLiteral("warnings"), warnings);
             }
             outputs.emplace_back(commandLine.dumpPath,
                                  QJsonDocument(dump).toJson(QJsonDocument::Indented));

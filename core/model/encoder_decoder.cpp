@@ -447,7 +447,7 @@ GreedyDecoding decode(const char* prefix, const std::shared_ptr<const Model>& mo
         cache.emplace(model, source, interventions, backend, step, prefix);
         hypothesis = cache->empty();
     }
-    const int longest = std::min(maxNewTokens, config.maxPositions - 1);
+    const int longest = decodedLength(config, maxNewTokens);
     while (int(decoding.generated.size()) < longest) {
         const bool last = int(decoding.generated.size()) + 1 == longest;
         GreedyStep next =

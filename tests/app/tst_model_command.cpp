@@ -66,6 +66,7 @@ private slots:
     void encoderDecoderGenerates();
     void encoderDecoderBeams();
     void decodingTooBigForMemory();
+    void decodingStopsAtTheDecodersPositions();
 };
 
 void TestModelCommand::dumpMatchesReference_data()
@@ -787,6 +788,39 @@ void TestModelCommand::decodingTooBigForMemory()
         QString(), budget);
     QVERIFY2(result.code == 0, qPrintable(result.err));
     QVERIFY2(result.out.startsWith(QLatin1String("generated: ")), qPrintable(result.out));
+}
+
+// T5's n_positions bounds its decoding (the length it was trained for): asked for more, the
+// command line decodes n_positions - 1 new tokens after the start token and says why it stopped.
+void TestModelCommand::decodingStopsAtTheDecodersPositions()
+{
+    QTemporaryDir dir;
+    const QString model = rawst::copyFixture(QStringLiteral("t5"), dir.filePath("model"));
+    QJsonObject config =
+        attn::test::readJsonObject(QDir(model).filePath(QStringLiteral("config.json")));
+    config[QStringLiteral("n_positions")] = 6;
+    rawst::writeAll(QDir(model).filePath(QStringLiteral("config.json")),
+                    QJsonDocument(config).toJson());
+    const QString dump = dir.filePath(QStringLiteral("out.json"));
+    const QStringList t5{QStringLiteral("--model"),   model,
+                         QStringLiteral("--text"),    QStringLiteral("Hi cat"),
+                         QStringLiteral("--backend"), QStringLiteral("cpu"),
+                         QStringLiteral("--dump"),    dump};
+    const QString note = QStringLiteral("--generate 9: decoded 5 new tokens, as many as the "
+                                        "decoder's 6 positions hold after its start token");
+    auto result = run(t5 + QStringList{QStringLiteral("--generate"), QStringLiteral("9")});
+    QVERIFY2(result.code == 0, qPrintable(result.err));
+    QVERIFY2(result.err.contains(note + QLatin1Char('\n')), qPrintable(result.err));
+    QJsonObject out = attn::test::readJsonObject(dump);
+    QCOMPARE(out[QLatin1String("generated")].toArray().size(), 5);
+    QCOMPARE(out[QLatin1String("warnings")].toArray(), QJsonArray{note});
+    // Five asked, five decoded: nothing to say.
+    result = run(t5 + QStringList{QStringLiteral("--generate"), QStringLiteral("5")});
+    QVERIFY2(result.code == 0, qPrintable(result.err));
+    QVERIFY2(!result.err.contains(QLatin1String("positions hold")), qPrintable(result.err));
+    out = attn::test::readJsonObject(dump);
+    QCOMPARE(out[QLatin1String("generated")].toArray().size(), 5);
+    QCOMPARE(out[QLatin1String("warnings")].toArray(), QJsonArray{});
 }
 
 QTEST_GUILESS_MAIN(TestModelCommand)
