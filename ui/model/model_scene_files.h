@@ -2,6 +2,7 @@
 
 #include "core/model/intervention.h"
 #include "core/scene.h"
+#include "ui/model/model_document.h"
 
 #include <QObject>
 #include <QString>
@@ -13,13 +14,15 @@ class QWidget;
 
 namespace attn::ui {
 
-class ModelDocument;
-
 // The scene that reopens what a model window shows (docs/SCENE_FORMAT.md, "checkpoint"): the
 // model, named by its hub id where it lies in the Hugging Face cache (another machine's cache
 // finds it) and otherwise by its folder relative to `scenePath`'s folder (the two move
 // together); the text, the selected layer and head, the interventions.
 core::Scene sceneOfModel(const ModelDocument& document, const QString& scenePath);
+// A scene's interventions of the three kinds and the kind of head it selects (its "kind" was
+// checked on reading: "encoder", "decoder" or "cross").
+core::EncoderDecoderInterventions interventionsOfScene(const core::CheckpointReference& checkpoint);
+HeadKind headKindOfScene(const core::CheckpointReference& checkpoint);
 
 // The model window's files: scenes that name a checkpoint opened into it and saved from it,
 // the unsaved-changes question, and the recent files and models.
@@ -33,8 +36,8 @@ public:
         // Loads a model folder or id with a text, interventions, a selection and the scene it
         // came from (empty for none).
         std::function<void(const QString& folderOrId, const QString& text,
-                           const core::Interventions& interventions, int layer, int head,
-                           const QString& scenePath)>
+                           const core::EncoderDecoderInterventions& interventions, HeadKind kind,
+                           int layer, int head, const QString& scenePath)>
             openModel;
         // Shows an error in the window's message bar under `key`.
         std::function<void(const QString& key, const QString& text)> showError;
