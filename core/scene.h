@@ -44,10 +44,10 @@ struct CheckpointReference
     int head = 0;     // the head shown, from 0
     Interventions interventions; // a decoder's (an encoder-decoder model's decoder self-attention)
     // An encoder-decoder model's encoder self-attention and cross-attention, and the kind of head
-    // shown: "encoder", "decoder" or "cross".
+    // shown: "encoder", "decoder" or "cross"; "" where the file names none.
     Interventions encoderInterventions;
     Interventions crossInterventions;
-    QString kind = QStringLiteral("decoder");
+    QString kind;
 
     bool operator==(const CheckpointReference&) const = default;
 };

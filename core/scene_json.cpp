@@ -497,8 +497,8 @@ CheckpointReference readCheckpoint(const ObjectReader& checkpoint, const QString
     if (checkpoint.has("cross"))
         readInterventions(checkpoint.section("cross"), out.crossInterventions);
     out.kind = checkpoint.string("kind", out.kind);
-    if (out.kind != QLatin1String("encoder") && out.kind != QLatin1String("decoder") &&
-        out.kind != QLatin1String("cross"))
+    if (checkpoint.has("kind") && out.kind != QLatin1String("encoder") &&
+        out.kind != QLatin1String("decoder") && out.kind != QLatin1String("cross"))
         fail(checkpoint.pathOf("kind"), "expected \"encoder\", \"decoder\" or \"cross\", got \"" +
                                             out.kind.toStdString() + "\"");
     return out;

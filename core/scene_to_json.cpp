@@ -190,7 +190,7 @@ QJsonObject checkpointToJson(const CheckpointReference& checkpoint)
             interventionsToJson(checkpoint.encoderInterventions, "checkpoint.encoder.");
     if (!checkpoint.crossInterventions.empty())
         out["cross"] = interventionsToJson(checkpoint.crossInterventions, "checkpoint.cross.");
-    if (checkpoint.kind != QLatin1String("decoder"))
+    if (!checkpoint.kind.isEmpty())
         out["kind"] = checkpoint.kind;
     return out;
 }

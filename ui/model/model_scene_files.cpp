@@ -39,9 +39,10 @@ core::Scene sceneOfModel(const ModelDocument& document, const QString& scenePath
     checkpoint.encoderInterventions = document.interventions(HeadKind::Encoder);
     checkpoint.crossInterventions = document.interventions(HeadKind::Cross);
     const HeadKind kind = document.selectedKind();
-    checkpoint.kind = kind == HeadKind::Encoder ? QStringLiteral("encoder")
-                      : kind == HeadKind::Cross ? QStringLiteral("cross")
-                                                : QStringLiteral("decoder");
+    if (document.model()->config().encoderDecoder()) // a model of one stack has one kind
+        checkpoint.kind = kind == HeadKind::Encoder ? QStringLiteral("encoder")
+                          : kind == HeadKind::Cross ? QStringLiteral("cross")
+                                                    : QStringLiteral("decoder");
     scene.checkpoint = checkpoint;
     scene.view.view = figureViewName(FigureView::Head, document.selectedHead());
     return scene;
@@ -53,8 +54,10 @@ core::EncoderDecoderInterventions interventionsOfScene(const core::CheckpointRef
             checkpoint.crossInterventions};
 }
 
-HeadKind headKindOfScene(const core::CheckpointReference& checkpoint)
+std::optional<HeadKind> headKindOfScene(const core::CheckpointReference& checkpoint)
 {
+    if (checkpoint.kind.isEmpty())
+        return std::nullopt;
     return checkpoint.kind == QLatin1String("encoder") ? HeadKind::Encoder
            : checkpoint.kind == QLatin1String("cross") ? HeadKind::Cross
                                                        : HeadKind::Decoder;
@@ -150,7 +153,7 @@ void ModelSceneFiles::fillRecentMenu(QMenu& menu)
         if (!maybeSave())
             return;
         if (isModel)
-            m_hooks.openModel(path, QString(), {}, HeadKind::Decoder, 0, 0, QString());
+            m_hooks.openModel(path, QString(), {}, std::nullopt, 0, 0, QString());
         else
             openScene(path);
     });

@@ -7,6 +7,7 @@
 #include <QObject>
 #include <QString>
 #include <functional>
+#include <optional>
 
 class QMenu;
 class QStatusBar;
@@ -20,9 +21,9 @@ namespace attn::ui {
 // together); the text, the selected layer and head, the interventions.
 core::Scene sceneOfModel(const ModelDocument& document, const QString& scenePath);
 // A scene's interventions of the three kinds and the kind of head it selects (its "kind" was
-// checked on reading: "encoder", "decoder" or "cross").
+// checked on reading; none where the file names none: the window's grid keeps its kind).
 core::EncoderDecoderInterventions interventionsOfScene(const core::CheckpointReference& checkpoint);
-HeadKind headKindOfScene(const core::CheckpointReference& checkpoint);
+std::optional<HeadKind> headKindOfScene(const core::CheckpointReference& checkpoint);
 
 // The model window's files: scenes that name a checkpoint opened into it and saved from it,
 // the unsaved-changes question, and the recent files and models.
@@ -36,8 +37,9 @@ public:
         // Loads a model folder or id with a text, interventions, a selection and the scene it
         // came from (empty for none).
         std::function<void(const QString& folderOrId, const QString& text,
-                           const core::EncoderDecoderInterventions& interventions, HeadKind kind,
-                           int layer, int head, const QString& scenePath)>
+                           const core::EncoderDecoderInterventions& interventions,
+                           std::optional<HeadKind> kind, int layer, int head,
+                           const QString& scenePath)>
             openModel;
         // Shows an error in the window's message bar under `key`.
         std::function<void(const QString& key, const QString& text)> showError;

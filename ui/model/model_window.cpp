@@ -67,8 +67,8 @@ ModelWindow::ModelWindow(std::unique_ptr<core::Backend> backend, core::BackendCh
     m_files = new ModelSceneFiles(
         *this, m_document, *statusBar(),
         {[this](const QString& folderOrId, const QString& text,
-                const core::EncoderDecoderInterventions& interventions, HeadKind kind, int layer,
-                int head, const QString& scenePath) {
+                const core::EncoderDecoderInterventions& interventions,
+                std::optional<HeadKind> kind, int layer, int head, const QString& scenePath) {
              openModel(folderOrId, text, interventions, kind, layer, head, scenePath);
          },
          [this](const QString& key, const QString& text) { showError(key, text); }});
@@ -232,12 +232,13 @@ void ModelWindow::openModel(const QString& folderOrId, const QString& text,
                             const QString& scenePath)
 {
     openModel(folderOrId, text, core::EncoderDecoderInterventions{{}, interventions, {}},
-              HeadKind::Decoder, layer, head, scenePath);
+              std::nullopt, layer, head, scenePath);
 }
 
 void ModelWindow::openModel(const QString& folderOrId, const QString& text,
-                            const core::EncoderDecoderInterventions& interventions, HeadKind kind,
-                            int layer, int head, const QString& scenePath)
+                            const core::EncoderDecoderInterventions& interventions,
+                            std::optional<HeadKind> kind, int layer, int head,
+                            const QString& scenePath)
 {
     m_load.reset(); // a load in progress is cancelled: the newest choice wins
     m_load = std::make_unique<ModelLoadJob>(folderOrId);
@@ -310,12 +311,13 @@ void ModelWindow::setModel(std::shared_ptr<const core::Model> model, const QStri
                            const QString& scenePath)
 {
     setModel(std::move(model), text, core::EncoderDecoderInterventions{{}, interventions, {}},
-             HeadKind::Decoder, layer, head, scenePath);
+             std::nullopt, layer, head, scenePath);
 }
 
 void ModelWindow::setModel(std::shared_ptr<const core::Model> model, const QString& text,
-                           const core::EncoderDecoderInterventions& interventions, HeadKind kind,
-                           int layer, int head, const QString& scenePath)
+                           const core::EncoderDecoderInterventions& interventions,
+                           std::optional<HeadKind> kind, int layer, int head,
+                           const QString& scenePath)
 {
     QString sentence = text;
     if (sentence.isEmpty())
@@ -332,7 +334,11 @@ void ModelWindow::setModel(std::shared_ptr<const core::Model> model, const QStri
     if (sentence.isEmpty())
         sentence = sampleText(*model);
     cancelImportance();
-    m_document.reset(std::move(model), sentence, interventions, kind, layer, head, scenePath);
+    // The grid shows an encoder-decoder model's heads of the kind selected.
+    m_document.reset(std::move(model), sentence, interventions,
+                     kind.value_or(HeadKind(m_gridKind->currentIndex())), layer, head, scenePath);
+    if (m_document.model()->config().encoderDecoder())
+        m_gridKind->setCurrentIndex(int(m_document.selectedKind()));
     if (scenePath.isEmpty())
         preferences::addRecentModel(m_document.model()->folder, sentence);
     else
