@@ -42,7 +42,12 @@ struct CheckpointReference
     QString resolved; // what to open: a relative folder made absolute; an id as it is
     int layer = 0;    // the layer shown, from 0
     int head = 0;     // the head shown, from 0
-    Interventions interventions;
+    Interventions interventions; // a decoder's (an encoder-decoder model's decoder self-attention)
+    // An encoder-decoder model's encoder self-attention and cross-attention, and the kind of head
+    // shown: "encoder", "decoder" or "cross"; "" where the file names none.
+    Interventions encoderInterventions;
+    Interventions crossInterventions;
+    QString kind;
 
     bool operator==(const CheckpointReference&) const = default;
 };

@@ -440,6 +440,41 @@ void readLayerEdit(const ObjectReader& edit, LayerEdit& out)
     }
 }
 
+// "heads_off" and "edits" of a checkpoint (or of its "encoder" or "cross" object).
+void readInterventions(const ObjectReader& checkpoint, Interventions& out)
+{
+    const QJsonValue off = checkpoint.value("heads_off");
+    if (!off.isUndefined()) {
+        const std::string path = checkpoint.pathOf("heads_off");
+        if (!off.isArray())
+            fail(path, "expected an array of [layer, head] pairs, got " + describe(off));
+        const QJsonArray pairs = off.toArray();
+        for (qsizetype k = 0; k < pairs.size(); ++k) {
+            const QJsonArray pair = pairs.at(k).toArray();
+            if (!pairs.at(k).isArray() || pair.size() != 2)
+                fail(element(path, k), "expected [layer, head], both from 1");
+            const auto layer = toInteger(pair.at(0), element(element(path, k), 0), 1, INT_MAX);
+            const auto head = toInteger(pair.at(1), element(element(path, k), 1), 1, kMaxHeads);
+            out.headsOff.insert({int(layer) - 1, int(head) - 1});
+        }
+    }
+    const QJsonValue edits = checkpoint.value("edits");
+    if (!edits.isUndefined()) {
+        const std::string path = checkpoint.pathOf("edits");
+        if (!edits.isArray())
+            fail(path, "expected an array of layer edits, got " + describe(edits));
+        for (qsizetype k = 0; k < edits.toArray().size(); ++k) {
+            const QJsonValue item = edits.toArray().at(k);
+            if (!item.isObject())
+                fail(element(path, k), "expected an object, got " + describe(item));
+            const ObjectReader edit(item.toObject(), element(path, k));
+            if (!edit.has("layer"))
+                fail(edit.pathOf("layer"), "missing; which layer (from 1) this edit changes");
+            readLayerEdit(edit, out.layers[int(edit.integer("layer", 1, INT_MAX, 1)) - 1]);
+        }
+    }
+}
+
 // "checkpoint": the real model a scene runs its text through (format version 2).
 CheckpointReference readCheckpoint(const ObjectReader& checkpoint, const QString& baseDir)
 {
@@ -455,37 +490,17 @@ CheckpointReference readCheckpoint(const ObjectReader& checkpoint, const QString
     out.layer = int(checkpoint.integer("layer", 1, INT_MAX, 1)) - 1;
     out.head = int(checkpoint.integer("head", 1, kMaxHeads, 1)) - 1;
 
-    const QJsonValue off = checkpoint.value("heads_off");
-    if (!off.isUndefined()) {
-        const std::string path = checkpoint.pathOf("heads_off");
-        if (!off.isArray())
-            fail(path, "expected an array of [layer, head] pairs, got " + describe(off));
-        const QJsonArray pairs = off.toArray();
-        for (qsizetype k = 0; k < pairs.size(); ++k) {
-            const QJsonArray pair = pairs.at(k).toArray();
-            if (!pairs.at(k).isArray() || pair.size() != 2)
-                fail(element(path, k), "expected [layer, head], both from 1");
-            const auto layer = toInteger(pair.at(0), element(element(path, k), 0), 1, INT_MAX);
-            const auto head = toInteger(pair.at(1), element(element(path, k), 1), 1, kMaxHeads);
-            out.interventions.headsOff.insert({int(layer) - 1, int(head) - 1});
-        }
-    }
-    const QJsonValue edits = checkpoint.value("edits");
-    if (!edits.isUndefined()) {
-        const std::string path = checkpoint.pathOf("edits");
-        if (!edits.isArray())
-            fail(path, "expected an array of layer edits, got " + describe(edits));
-        for (qsizetype k = 0; k < edits.toArray().size(); ++k) {
-            const QJsonValue item = edits.toArray().at(k);
-            if (!item.isObject())
-                fail(element(path, k), "expected an object, got " + describe(item));
-            const ObjectReader edit(item.toObject(), element(path, k));
-            if (!edit.has("layer"))
-                fail(edit.pathOf("layer"), "missing; which layer (from 1) this edit changes");
-            readLayerEdit(edit,
-                          out.interventions.layers[int(edit.integer("layer", 1, INT_MAX, 1)) - 1]);
-        }
-    }
+    readInterventions(checkpoint, out.interventions);
+    // An encoder-decoder model's other two kinds of heads; a file without them has none.
+    if (checkpoint.has("encoder"))
+        readInterventions(checkpoint.section("encoder"), out.encoderInterventions);
+    if (checkpoint.has("cross"))
+        readInterventions(checkpoint.section("cross"), out.crossInterventions);
+    out.kind = checkpoint.string("kind", out.kind);
+    if (checkpoint.has("kind") && out.kind != QLatin1String("encoder") &&
+        out.kind != QLatin1String("decoder") && out.kind != QLatin1String("cross"))
+        fail(checkpoint.pathOf("kind"), "expected \"encoder\", \"decoder\" or \"cross\", got \"" +
+                                            out.kind.toStdString() + "\"");
     return out;
 }
 

@@ -134,16 +134,17 @@ QJsonArray layersToJson(const std::vector<StackedLayer>& layers)
     return out;
 }
 
-QJsonObject checkpointToJson(const CheckpointReference& checkpoint)
+// "heads_off" and "edits" (`at`: where they are written, for messages).
+QJsonObject interventionsToJson(const Interventions& interventions, const std::string& at)
 {
     QJsonArray off;
-    for (const auto& [layer, head] : checkpoint.interventions.headsOff)
+    for (const auto& [layer, head] : interventions.headsOff)
         off.append(QJsonArray{layer + 1, head + 1});
     QJsonArray edits;
-    for (const auto& [layer, edit] : checkpoint.interventions.layers) {
+    for (const auto& [layer, edit] : interventions.layers) {
         if (edit.empty())
             continue;
-        const std::string path = "checkpoint.edits[layer " + std::to_string(layer + 1) + "]";
+        const std::string path = at + "edits[layer " + std::to_string(layer + 1) + "]";
         QJsonObject object{{"layer", layer + 1}};
         if (edit.score)
             object["score"] = nameToJson(toString(*edit.score));
@@ -174,11 +175,24 @@ QJsonObject checkpointToJson(const CheckpointReference& checkpoint)
             object["heads"] = heads;
         edits.append(object);
     }
-    return QJsonObject{{"path", checkpoint.path},
-                       {"layer", checkpoint.layer + 1},
-                       {"head", checkpoint.head + 1},
-                       {"heads_off", off},
-                       {"edits", edits}};
+    return QJsonObject{{"heads_off", off}, {"edits", edits}};
+}
+
+QJsonObject checkpointToJson(const CheckpointReference& checkpoint)
+{
+    QJsonObject out = interventionsToJson(checkpoint.interventions, "checkpoint.");
+    out["path"] = checkpoint.path;
+    out["layer"] = checkpoint.layer + 1;
+    out["head"] = checkpoint.head + 1;
+    // Written only when there is something: a decoder-only model's file stays as before.
+    if (!checkpoint.encoderInterventions.empty())
+        out["encoder"] =
+            interventionsToJson(checkpoint.encoderInterventions, "checkpoint.encoder.");
+    if (!checkpoint.crossInterventions.empty())
+        out["cross"] = interventionsToJson(checkpoint.crossInterventions, "checkpoint.cross.");
+    if (!checkpoint.kind.isEmpty())
+        out["kind"] = checkpoint.kind;
+    return out;
 }
 
 } // namespace

@@ -15,11 +15,13 @@
 #include "ui/model/model_window.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/widgets/matrix_editor.h"
+#include "ui/widgets/message_bar.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QFile>
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
@@ -136,6 +138,9 @@ private slots:
     void translateTabFitsAProjector();
     void selectsEncoderLayersBeyondTheDecoders();
     void headDockSwitchesTheEncoderHeadOff();
+    void decoderHeadOffIsOneState();
+    void everyKindIsOneUndoStep();
+    void scenesKeepEveryKind();
 
     void initTestCase()
     {
@@ -683,6 +688,216 @@ void TestEncDecWindow::headDockSwitchesTheEncoderHeadOff()
     QVERIFY(!panel->valueScaleSpin()->isVisible());
     dock->document()->undoStack()->setClean();
     tab->document()->undoStack()->setClean();
+}
+
+namespace {
+
+// The row of the word a step read (a cached step computes that row alone).
+core::Matrix lastRow(const core::Matrix& weights)
+{
+    return weights.bottomRows(1);
+}
+
+// Every head's weights of `a` and `b`, bit for bit.
+bool sameWeights(const std::vector<std::shared_ptr<const core::AttentionResult>>& a,
+                 const std::vector<std::shared_ptr<const core::AttentionResult>>& b)
+{
+    if (a.size() != b.size())
+        return false;
+    for (std::size_t l = 0; l < a.size(); ++l)
+        for (std::size_t h = 0; h < a[l]->heads.size(); ++h) {
+            const core::Matrix& x = a[l]->heads[h].weights;
+            const core::Matrix& y = b[l]->heads[h].weights;
+            if (x.rows() != y.rows() || x.cols() != y.cols() ||
+                std::memcmp(x.data(), y.data(), std::size_t(x.size()) * sizeof(float)) != 0)
+                return false;
+        }
+    return true;
+}
+
+} // namespace
+
+// A decoder head switched off in the grid's box and in the Selected head dock is one edit of the
+// one document: the Translate tab translates with it, the window's run has it.
+void TestEncDecWindow::decoderHeadOffIsOneState()
+{
+    const auto window = marianWindow(QSize(1600, 1000));
+    QVERIFY(window);
+    EncDecView& view = *window->translateView();
+    translate(view, 2);
+    auto* kinds = window->findChild<QComboBox*>(QStringLiteral("gridKindCombo"));
+    kinds->setCurrentIndex(int(ui::HeadKind::Decoder));
+    emit kinds->activated(int(ui::HeadKind::Decoder));
+    QVERIFY(settled(*window));
+    QUndoStack& undo = *window->document()->undoStack();
+    const std::set<std::pair<int, int>> off{{0, 1}};
+    QSignalSpy translated(&view, &EncDecView::translationDone);
+    const QRectF box = window->gridView()->checkboxRect(0, 1);
+    QVERIFY(!box.isEmpty());
+    QTest::mouseClick(window->gridView(), Qt::LeftButton, {}, box.center().toPoint());
+    QCOMPARE(window->document()->interventions().headsOff, off);
+    QCOMPARE(view.interventions().decoder.headsOff, off);
+    QVERIFY(view.interventions().encoder.empty() && view.interventions().cross.empty());
+    QCOMPARE(undo.count(), 1);
+    const core::EncoderDecoderInterventions fromGrid = window->document()->allInterventions();
+    undo.undo();
+    QVERIFY(window->document()->allInterventions().empty());
+    QVERIFY(view.interventions().empty());
+    window->document()->select(ui::HeadKind::Decoder, 0, 1);
+    QVERIFY(window->headPanel()->headOnCheck()->isChecked());
+    window->headPanel()->headOnCheck()->click();
+    QCOMPARE(window->document()->allInterventions(), fromGrid);
+    QCOMPARE(view.interventions(), fromGrid);
+    QCOMPARE(undo.count(), 1); // the grid's step undone, the dock's pushed in its place
+    // The tab translated again with the head off: its decoder's weights are core's with the
+    // head off, and its second layer reads another input than the checkpoint's.
+    QVERIFY(translated.count() >= 1 || translated.wait(5000));
+    while (view.isRunning())
+        QVERIFY(translated.wait(5000));
+    const auto shown = view.kindResult(EncDecView::Kind::Decoder);
+    QVERIFY(shown);
+    QCOMPARE(shown->interventions.headsOff, off);
+    const core::ModelResult& step = *view.shownStep()->result;
+    core::CpuBackend backend;
+    const auto expected = core::runEncoderDecoder(marian(), step.sourceTokens, step.tokens,
+                                                  fromGrid.decoder, backend);
+    const auto unedited =
+        core::runEncoderDecoder(marian(), step.sourceTokens, step.tokens, {}, backend);
+    for (std::size_t l = 0; l < 2; ++l)
+        for (std::size_t h = 0; h < 4; ++h)
+            QVERIFY(test::maxDifference(lastRow(shown->layers[l]->heads[h].weights),
+                                        lastRow(expected->layers[l]->heads[h].weights)) < 1e-5);
+    QVERIFY(test::maxDifference(lastRow(shown->layers[1]->heads[0].weights),
+                                lastRow(unedited->layers[1]->heads[0].weights)) > 1e-6);
+    // The window's run has it too.
+    QVERIFY(settled(*window));
+    QCOMPARE(window->document()->result()->interventions.headsOff, off);
+    QCOMPARE(window->gridView()->options().headsOff, off);
+    undo.setClean();
+}
+
+// An encoder edit and a cross-attention edit made in the Translate tab are a step each on the
+// document's undo stack: undone, the window's run is the checkpoint's bit for bit; redone, the
+// edits are back; Edit > Reset interventions takes both back in one step.
+void TestEncDecWindow::everyKindIsOneUndoStep()
+{
+    const auto window = marianWindow(QSize(1600, 1000));
+    QVERIFY(window);
+    const auto checkpoint = window->document()->result();
+    EncDecView& view = *window->translateView();
+    QUndoStack& undo = *window->document()->undoStack();
+    view.setLayerTemperature(EncDecView::Kind::Encoder, 0, 2.0);
+    view.setHeadOff(EncDecView::Kind::Cross, 1, 2, true);
+    QCOMPARE(undo.count(), 2);
+    QCOMPARE(window->document()->interventions(ui::HeadKind::Encoder).layers.at(0).temperature,
+             std::optional<float>(2.0f));
+    QCOMPARE(window->document()->interventions(ui::HeadKind::Cross).headsOff,
+             (std::set<std::pair<int, int>>{{1, 2}}));
+    QVERIFY(window->document()->interventions().empty());
+    QVERIFY(settled(*window));
+    const auto edited = window->document()->result();
+    QVERIFY(!sameWeights(edited->encoderLayers, checkpoint->encoderLayers));
+    undo.undo();
+    undo.undo();
+    QVERIFY(window->document()->allInterventions().empty());
+    QVERIFY(view.interventions().empty());
+    QVERIFY(settled(*window));
+    const auto undone = window->document()->result();
+    QVERIFY(sameWeights(undone->encoderLayers, checkpoint->encoderLayers));
+    QVERIFY(sameWeights(undone->layers, checkpoint->layers));
+    QVERIFY(sameWeights(undone->crossLayers, checkpoint->crossLayers));
+    undo.redo();
+    undo.redo();
+    QCOMPARE(view.interventions().encoder.layers.at(0).temperature, std::optional<float>(2.0f));
+    QCOMPARE(view.interventions().cross.headsOff, (std::set<std::pair<int, int>>{{1, 2}}));
+    QVERIFY(settled(*window));
+    QVERIFY(sameWeights(window->document()->result()->encoderLayers, edited->encoderLayers));
+    QVERIFY(sameWeights(window->document()->result()->crossLayers, edited->crossLayers));
+    window->document()->resetInterventions();
+    QCOMPARE(undo.count(), 3);
+    QVERIFY(view.interventions().empty());
+    undo.undo();
+    QCOMPARE(view.interventions().cross.headsOff, (std::set<std::pair<int, int>>{{1, 2}}));
+    QVERIFY(view.interventions().encoder.layers.at(0).temperature);
+    QVERIFY(settled(*window));
+    undo.setClean();
+}
+
+// A scene keeps the encoder's and cross-attention's interventions and the kind of head selected;
+// a scene written before it (no such keys) opens as it did; a malformed kind is named.
+void TestEncDecWindow::scenesKeepEveryKind()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const auto window = marianWindow(QSize(1600, 1000));
+    QVERIFY(window);
+    ui::ModelDocument& document = *window->document();
+    document.setHeadOff(ui::HeadKind::Encoder, 1, 0, true);
+    document.setTemperature(ui::HeadKind::Cross, 0, 0.5f);
+    auto* kinds = window->findChild<QComboBox*>(QStringLiteral("gridKindCombo"));
+    kinds->setCurrentIndex(int(ui::HeadKind::Cross));
+    emit kinds->activated(int(ui::HeadKind::Cross));
+    document.select(ui::HeadKind::Cross, 1, 3);
+    QVERIFY(settled(*window));
+    const QString path = dir.filePath(QStringLiteral("marian.json"));
+    QVERIFY(window->saveFile(path));
+
+    const auto other = marianWindow(QSize(1600, 1000));
+    QVERIFY(other);
+    QSignalSpy loaded(other.get(), &ui::ModelWindow::modelLoaded);
+    QVERIFY(other->openScene(path));
+    QVERIFY(loaded.wait(10000));
+    QVERIFY(settled(*other));
+    QCOMPARE(other->document()->allInterventions(), document.allInterventions());
+    QCOMPARE(other->document()->interventions(ui::HeadKind::Encoder).headsOff,
+             (std::set<std::pair<int, int>>{{1, 0}}));
+    QCOMPARE(other->document()->interventions(ui::HeadKind::Cross).layers.at(0).temperature,
+             std::optional<float>(0.5f));
+    QCOMPARE(other->document()->selectedKind(), ui::HeadKind::Cross);
+    QCOMPARE(other->document()->selectedLayer(), 1);
+    QCOMPARE(other->document()->selectedHead(), 3);
+    QVERIFY(!other->document()->isModified());
+    QVERIFY(
+        sameWeights(other->document()->result()->encoderLayers, document.result()->encoderLayers));
+    QVERIFY(sameWeights(other->document()->result()->crossLayers, document.result()->crossLayers));
+
+    // Written before: a decoder head off, no "encoder", "cross" or "kind".
+    const QString old = dir.filePath(QStringLiteral("old.json"));
+    QFile file(old);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QStringLiteral("{\"format\": \"attention-explorer-scene\", \"version\": 2, "
+                              "\"text\": \"Hi cat\", \"checkpoint\": {\"path\": \"%1\", "
+                              "\"layer\": 2, \"head\": 3, \"heads_off\": [[1, 2]]}}")
+                   .arg(test::modelFixture(QStringLiteral("marian")))
+                   .toUtf8());
+    file.close();
+    QVERIFY(other->openScene(old));
+    QVERIFY(loaded.wait(10000));
+    QCOMPARE(other->document()->interventions().headsOff, (std::set<std::pair<int, int>>{{0, 1}}));
+    QVERIFY(other->document()->interventions(ui::HeadKind::Encoder).empty());
+    QVERIFY(other->document()->interventions(ui::HeadKind::Cross).empty());
+    QCOMPARE(other->document()->selectedKind(), ui::HeadKind::Cross); // the grid's, as before
+    QCOMPARE(other->document()->selectedLayer(), 1);
+    QCOMPARE(other->document()->selectedHead(), 2);
+    QVERIFY(settled(*other));
+
+    QFile saved(path);
+    QVERIFY(saved.open(QIODevice::ReadOnly));
+    QByteArray bytes = saved.readAll();
+    saved.close();
+    QVERIFY(bytes.contains("\"kind\": \"cross\""));
+    bytes.replace("\"kind\": \"cross\"", "\"kind\": \"sideways\"");
+    QFile bad(dir.filePath(QStringLiteral("bad.json")));
+    QVERIFY(bad.open(QIODevice::WriteOnly));
+    bad.write(bytes);
+    bad.close();
+    QVERIFY(!other->openScene(bad.fileName()));
+    QCOMPARE(other->messageBar()->text(),
+             QStringLiteral("Could not open bad.json. bad.json: checkpoint.kind: expected "
+                            "\"encoder\", \"decoder\" or \"cross\", got \"sideways\""));
+    QCOMPARE(other->document()->interventions().headsOff, (std::set<std::pair<int, int>>{{0, 1}}));
+    document.undoStack()->setClean();
+    other->document()->undoStack()->setClean();
 }
 
 QTEST_MAIN(TestEncDecWindow)

@@ -21,6 +21,7 @@
 #include <QLabel>
 #include <QPainter>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -230,11 +231,10 @@ EncDecView::EncDecView(QWidget* parent) : QWidget(parent)
             [this](double t) { setLayerTemperature(m_kind, m_layer, t); });
     connect(m_valueScale, &QDoubleSpinBox::valueChanged, this,
             [this](double scale) { setValueScale(m_kind, m_layer, m_head, scale); });
-    connect(m_resetEdits, &QPushButton::clicked, this, [this] {
-        m_interventions = {};
-        m_valueScales.clear();
-        interventionsChanged();
-    });
+    connect(m_resetEdits, &QPushButton::clicked, this,
+            [this] { m_document->resetInterventions(); });
+    m_ownDocument = std::make_unique<ModelDocument>();
+    setDocument(nullptr);
     setSource(nullptr, {});
 }
 
@@ -272,8 +272,12 @@ void EncDecView::setSource(std::shared_ptr<const core::ModelResult> result,
             // transformers' max_length counts the decoder start token.
             if (result && result->model->config().generation.maxLength > 1)
                 m_maxLength->setValue(result->model->config().generation.maxLength - 1);
-            m_interventions = {};
             m_valueScales.clear();
+            if (m_document == m_ownDocument.get()) {
+                // The window's document is reset by the window; the own one with the model.
+                const QSignalBlocker quiet(m_ownDocument.get());
+                m_ownDocument->reset(result ? result->model : nullptr, QString());
+            }
             m_layer = 0;
             m_head = -1;
         }
@@ -306,7 +310,7 @@ void EncDecView::translate()
     m_shown = 0;
     m_status = tr("Translating…");
     m_requestedWords = m_maxLength->value();
-    m_job = std::make_unique<EncDecJob>(m_source->model, m_source->sourceTokens, m_interventions,
+    m_job = std::make_unique<EncDecJob>(m_source->model, m_source->sourceTokens, interventions(),
                                         m_requestedWords, m_makeBackend(), m_searchBeams);
     connect(m_job.get(), &EncDecJob::stepped, this, &EncDecView::onStep);
     connect(m_job.get(), &EncDecJob::searched, this,
@@ -551,7 +555,7 @@ void EncDecView::refresh()
     m_step->setEnabled(m_shown < stepCount());
     m_kindCombo->setCurrentIndex(int(m_kind));
     m_export->setEnabled(model);
-    m_resetEdits->setEnabled(model && !m_interventions.empty());
+    m_resetEdits->setEnabled(model && m_document->hasInterventions());
     if (!model) {
         for (QWidget* w : {static_cast<QWidget*>(m_headOn), static_cast<QWidget*>(m_temperature),
                            static_cast<QWidget*>(m_valueScale)})

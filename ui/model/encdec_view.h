@@ -31,7 +31,8 @@ class MatrixPanelsView;
 // and the three kinds of heads (encoder self-attention, the decoder's causal self-attention,
 // cross-attention) in a grid each, any head or the mean of a layer's heads beside it.
 // Cross-attention, target words x source words, is the alignment of Bahdanau et al. 2014 (fig. 3).
-// Heads switched off here apply to the translation.
+// Its head edits are a ModelDocument's (the model window's, else one of its own): every edit one
+// undo step there, and the translation follows any change of them.
 class EncDecView : public QWidget
 {
     Q_OBJECT
@@ -42,6 +43,11 @@ public:
 
     explicit EncDecView(QWidget* parent = nullptr);
     ~EncDecView() override;
+
+    // The document whose interventions the tab edits and translates with (it must outlive the
+    // view, or be set back to null: the view's own again).
+    void setDocument(ModelDocument* document);
+    ModelDocument* document() const { return m_document; }
 
     // The model and source of `result`; a model that is not an encoder-decoder (or null)
     // leaves a note. A new source or model forgets the translation.
@@ -66,14 +72,15 @@ public:
     // as a model's layers and that kind's interventions, as the grids show it; null for the
     // decoder's two kinds before a word is translated.
     std::shared_ptr<const core::ModelResult> kindResult(Kind kind) const;
-    // Switches a head of the shown kind off (or back on) and translates again.
+    // Switches a head of the shown kind off (or back on) and translates again (through the
+    // document: one undo step each, as the temperature and W^v's scale).
     void setHeadOff(Kind kind, int layer, int head, bool off);
     // The temperature of a layer's heads of `kind` (1: the checkpoint's), and a head's W^v scaled
     // by `scale` (1: the checkpoint's); both translate again, as heads off do.
     void setLayerTemperature(Kind kind, int layer, double temperature);
     void setValueScale(Kind kind, int layer, int head, double scale);
     double valueScale(Kind kind, int layer, int head) const; // 1: W^v as in the checkpoint
-    const core::EncoderDecoderInterventions& interventions() const { return m_interventions; }
+    core::EncoderDecoderInterventions interventions() const;
 
     // The matrix beside the grid (for cross-attention, the alignment), as drawn and exported.
     std::vector<MatrixPanel> panels() const;
@@ -99,7 +106,6 @@ private:
     QStringList rowLabels() const;
     // The checkpoint's generation settings the translation applied, for the status; "" for none.
     QString generationSettingsNote() const;
-    core::Interventions& interventionsOf(Kind kind);
     const core::Interventions& interventionsOf(Kind kind) const;
     std::shared_ptr<const core::ModelWeights> checkpointWeights(Kind kind, int layer) const;
     void interventionsChanged();
@@ -107,11 +113,13 @@ private:
 
     std::shared_ptr<const core::ModelResult> m_source;
     BackendMaker m_makeBackend;
-    core::EncoderDecoderInterventions m_interventions;
+    std::unique_ptr<ModelDocument> m_ownDocument; // edits while no window's document is set
+    ModelDocument* m_document = nullptr;
     std::vector<core::GreedyStep> m_steps;
-    std::optional<core::BeamHypothesis> m_best;                // the last beam search's choice
-    int m_searchBeams = 1;                                     // the beams of the translation shown
-    std::map<std::tuple<int, int, int>, double> m_valueScales; // (kind, layer, head): W^v's factor
+    std::optional<core::BeamHypothesis> m_best; // the last beam search's choice
+    int m_searchBeams = 1;                      // the beams of the translation shown
+    // (kind, layer, head): W^v's factor as typed, while the document's W^v is still that.
+    std::map<std::tuple<int, int, int>, double> m_valueScales;
     int m_shown = 0;
     Kind m_kind = Kind::Cross;
     int m_layer = 0;

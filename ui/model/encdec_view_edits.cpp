@@ -13,18 +13,35 @@
 
 namespace attn::ui {
 
-core::Interventions& EncDecView::interventionsOf(Kind kind)
-{
-    return kind == Kind::Encoder   ? m_interventions.encoder
-           : kind == Kind::Decoder ? m_interventions.decoder
-                                   : m_interventions.cross;
-}
-
 const core::Interventions& EncDecView::interventionsOf(Kind kind) const
 {
-    return kind == Kind::Encoder   ? m_interventions.encoder
-           : kind == Kind::Decoder ? m_interventions.decoder
-                                   : m_interventions.cross;
+    return m_document->interventions(kind);
+}
+
+core::EncoderDecoderInterventions EncDecView::interventions() const
+{
+    return m_document->allInterventions();
+}
+
+void EncDecView::setDocument(ModelDocument* document)
+{
+    if (!document)
+        document = m_ownDocument.get();
+    if (document == m_document)
+        return;
+    if (m_document)
+        disconnect(m_document, nullptr, this, nullptr);
+    m_document = document;
+    connect(m_document, &ModelDocument::interventionsChanged, this,
+            &EncDecView::interventionsChanged);
+    // A window's document goes first when the window closes: nothing is shown any more.
+    if (m_document != m_ownDocument.get())
+        connect(m_document, &QObject::destroyed, this, [this] {
+            m_document = m_ownDocument.get();
+            connect(m_document, &ModelDocument::interventionsChanged, this,
+                    &EncDecView::interventionsChanged);
+        });
+    refresh();
 }
 
 // The checkpoint's attention weights of one kind's layer, null outside the model.
@@ -42,6 +59,8 @@ std::shared_ptr<const core::ModelWeights> EncDecView::checkpointWeights(Kind kin
 
 void EncDecView::interventionsChanged()
 {
+    if (m_source && m_document->model() && m_document->model() != m_source->model)
+        return; // the window's new model: its source follows
     if (!m_steps.empty() || isRunning())
         translate();
     else
@@ -51,30 +70,13 @@ void EncDecView::interventionsChanged()
 
 void EncDecView::setHeadOff(Kind kind, int layer, int head, bool off)
 {
-    if (head < 0)
-        return; // the mean of the heads is not a head
-    core::Interventions& target = interventionsOf(kind);
-    if (off == target.headsOff.contains({layer, head}))
-        return;
-    if (off)
-        target.headsOff.insert({layer, head});
-    else
-        target.headsOff.erase({layer, head});
-    interventionsChanged();
+    m_document->setHeadOff(kind, layer, head, off);
 }
 
 void EncDecView::setLayerTemperature(Kind kind, int layer, double temperature)
 {
-    core::Interventions& target = interventionsOf(kind);
-    core::LayerEdit& edit = target.layers[layer];
-    const std::optional<float> t =
-        std::abs(temperature - 1.0) < 1e-9 ? std::nullopt : std::optional(float(temperature));
-    const bool same = edit.temperature == t;
-    edit.temperature = t;
-    if (edit.empty())
-        target.layers.erase(layer);
-    if (!same)
-        interventionsChanged();
+    const float t = std::abs(temperature - 1.0) < 1e-9 ? 1.0f : float(temperature);
+    m_document->setTemperature(kind, layer, t);
 }
 
 void EncDecView::setValueScale(Kind kind, int layer, int head, double scale)
@@ -82,29 +84,38 @@ void EncDecView::setValueScale(Kind kind, int layer, int head, double scale)
     const auto weights = checkpointWeights(kind, layer);
     if (!weights || head < 0 || head >= weights->headCount())
         return;
-    const auto key = std::make_tuple(int(kind), layer, head);
     if (valueScale(kind, layer, head) == scale)
         return;
-    core::Interventions& target = interventionsOf(kind);
-    core::LayerEdit& edit = target.layers[layer];
-    if (scale == 1.0) {
-        m_valueScales.erase(key);
-        edit.heads[head].Wv.reset();
-        if (edit.heads[head] == core::HeadEdit{})
-            edit.heads.erase(head);
-        if (edit.empty())
-            target.layers.erase(layer);
-    } else {
-        m_valueScales[key] = scale;
-        edit.heads[head].Wv = weights->heads[std::size_t(head)].Wv * float(scale);
-    }
-    interventionsChanged();
+    const core::Matrix& own = weights->heads[std::size_t(head)].Wv;
+    if (scale == 1.0)
+        m_valueScales.erase(std::make_tuple(int(kind), layer, head));
+    else
+        m_valueScales[std::make_tuple(int(kind), layer, head)] = scale;
+    m_document->setHeadMatrix(kind, layer, head, HeadMatrix::Wv,
+                              scale == 1.0 ? own : core::Matrix(own * float(scale)));
 }
 
+// From the document's W^v (an undo may have changed it): the factor typed while it still gives
+// that matrix, else the least-squares factor of the checkpoint's W^v.
 double EncDecView::valueScale(Kind kind, int layer, int head) const
 {
-    const auto found = m_valueScales.find(std::make_tuple(int(kind), layer, head));
-    return found == m_valueScales.end() ? 1.0 : found->second;
+    const auto weights = checkpointWeights(kind, layer);
+    if (!weights || head < 0 || head >= weights->headCount())
+        return 1.0;
+    const core::Interventions& edits = interventionsOf(kind);
+    const auto edited = edits.layers.find(layer);
+    if (edited == edits.layers.end())
+        return 1.0;
+    const auto edit = edited->second.heads.find(head);
+    if (edit == edited->second.heads.end() || !edit->second.Wv)
+        return 1.0;
+    const core::Matrix& own = weights->heads[std::size_t(head)].Wv;
+    const core::Matrix& now = *edit->second.Wv;
+    const auto typed = m_valueScales.find(std::make_tuple(int(kind), layer, head));
+    if (typed != m_valueScales.end() && now == core::Matrix(own * float(typed->second)))
+        return typed->second;
+    const double norm = own.cast<double>().squaredNorm();
+    return norm > 0 ? own.cast<double>().cwiseProduct(now.cast<double>()).sum() / norm : 1.0;
 }
 
 // The edit controls show the chosen layer and head of the shown kind.

@@ -29,9 +29,11 @@ bool ModelTextCommand::mergeWith(const QUndoCommand* other)
 }
 
 InterventionsCommand::InterventionsCommand(ModelDocument& document, ModelCommandId id, Key key,
-                                           core::Interventions after, const QString& text)
+                                           core::EncoderDecoderInterventions after,
+                                           const QString& text)
     : QUndoCommand(text), m_document(document), m_id(id), m_key(key),
-      m_before(document.interventions()), m_after(std::move(after)), m_gesture(document.gesture())
+      m_before(document.allInterventions()), m_after(std::move(after)),
+      m_gesture(document.gesture())
 {
 }
 

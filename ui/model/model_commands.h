@@ -25,9 +25,9 @@ private:
 };
 
 // Any change of the interventions: a head switched off or on, a layer's settings, a head's
-// W^q/W^k/W^v, a reset. The command keeps the whole Interventions value before and after (a
-// few sets and maps; edited matrices are d_model x d_head), so undo is exact. Commands with
-// the same id and key in one gesture merge: a slider drag or a cell scrub is one step.
+// W^q/W^k/W^v, a reset, on any kind of head. The command keeps the whole interventions value before
+// and after (a few sets and maps; edited matrices are d_model x d_head), so undo is exact. Commands
+// with the same id and key in one gesture merge: a slider drag or a cell scrub is one step.
 class InterventionsCommand final : public QUndoCommand
 {
 public:
@@ -36,11 +36,12 @@ public:
         int layer = -1;
         int head = -1;
         int matrix = -1; // HeadMatrix, for HeadWeights
+        int kind = int(HeadKind::Decoder);
         bool operator==(const Key&) const = default;
     };
 
     InterventionsCommand(ModelDocument& document, ModelCommandId id, Key key,
-                         core::Interventions after, const QString& text);
+                         core::EncoderDecoderInterventions after, const QString& text);
 
     bool isNoOp() const { return m_before == m_after; }
     int id() const override { return int(m_id); }
@@ -52,8 +53,8 @@ private:
     ModelDocument& m_document;
     ModelCommandId m_id;
     Key m_key;
-    core::Interventions m_before;
-    core::Interventions m_after;
+    core::EncoderDecoderInterventions m_before; // every kind's: undo restores all three
+    core::EncoderDecoderInterventions m_after;
     int m_gesture;
 };
 

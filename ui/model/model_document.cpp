@@ -38,7 +38,8 @@ std::optional<core::Matrix>& slot(core::HeadEdit& edit, HeadMatrix which)
 // The settings every layer of a checkpoint computes with (forward.cpp's layerProblem): the
 // scaled dot product (T5's unscaled), softmax, temperature 1, -inf fill, the model's causal
 // mask and Mistral's sliding window.
-core::LayerEdit checkpointSettings(const core::Model& model)
+// The encoder's and cross-attention's heads see every source word: no causal mask.
+core::LayerEdit checkpointSettings(const core::Model& model, HeadKind kind = HeadKind::Decoder)
 {
     const core::ModelConfig& config = model.config();
     core::LayerEdit settings;
@@ -47,8 +48,8 @@ core::LayerEdit checkpointSettings(const core::Model& model)
     settings.temperature = 1.0f;
     settings.fill = core::MaskFill::NegativeInfinity;
     core::MaskSpec mask;
-    mask.causal = config.causal;
-    if (config.slidingWindow && config.causal) {
+    mask.causal = config.causal && kind == HeadKind::Decoder;
+    if (config.slidingWindow && mask.causal) {
         mask.window = *config.slidingWindow - 1;
         mask.windowCausal = true;
     }
@@ -58,9 +59,20 @@ core::LayerEdit checkpointSettings(const core::Model& model)
 
 // Drops what equals the checkpoint and edits left empty, so that undoing by hand (setting the
 // old value again) leaves no intervention behind.
-void tidy(core::Interventions& interventions, const core::Model& model)
+// The attention weights of one kind's layer, null outside the model.
+const core::ModelWeights* attentionOf(const core::Model& model, HeadKind kind, int layer)
 {
-    const core::LayerEdit original = checkpointSettings(model);
+    const auto& layers =
+        kind == HeadKind::Encoder ? model.weights.encoderLayers : model.weights.layers;
+    if (layer < 0 || layer >= int(layers.size()))
+        return nullptr;
+    const core::TransformerLayer& l = layers[std::size_t(layer)];
+    return (kind == HeadKind::Cross ? l.crossAttention : l.attention).get();
+}
+
+void tidy(core::Interventions& interventions, const core::Model& model, HeadKind kind)
+{
+    const core::LayerEdit original = checkpointSettings(model, kind);
     for (auto layer = interventions.layers.begin(); layer != interventions.layers.end();) {
         core::LayerEdit& edit = layer->second;
         if (edit.score == original.score)
@@ -73,11 +85,12 @@ void tidy(core::Interventions& interventions, const core::Model& model)
             edit.fill.reset();
         if (edit.mask == original.mask)
             edit.mask.reset();
-        if (layer->first < 0 || layer->first >= int(model.weights.layers.size())) {
+        const core::ModelWeights* attention = attentionOf(model, kind, layer->first);
+        if (!attention) {
             ++layer; // runModel names the layer the model lacks
             continue;
         }
-        const auto& weights = *model.weights.layers[std::size_t(layer->first)].attention;
+        const auto& weights = *attention;
         for (auto head = edit.heads.begin(); head != edit.heads.end();) {
             if (head->first < 0 || head->first >= weights.headCount()) {
                 ++head;
@@ -127,16 +140,26 @@ void ModelDocument::reset(std::shared_ptr<const core::Model> model, const QStrin
                           const core::Interventions& interventions, int layer, int head,
                           const QString& path)
 {
+    reset(std::move(model), text, core::EncoderDecoderInterventions{{}, interventions, {}},
+          HeadKind::Decoder, layer, head, path);
+}
+
+void ModelDocument::reset(std::shared_ptr<const core::Model> model, const QString& text,
+                          const core::EncoderDecoderInterventions& interventions, HeadKind kind,
+                          int layer, int head, const QString& path)
+{
     m_undo.clear();
     m_model = std::move(model);
     m_text = text;
-    m_interventions = interventions;
+    m_encoder = interventions.encoder;
+    m_interventions = interventions.decoder;
+    m_cross = interventions.cross;
     m_result.reset();
     m_baseline.reset();
     m_focus = -1;
-    m_kind = HeadKind::Decoder;
-    m_layer = std::clamp(layer, 0, std::max(0, layerCount() - 1));
-    m_head = std::clamp(head, 0, std::max(0, headCount() - 1));
+    m_kind = m_model && m_model->config().encoderDecoder() ? kind : HeadKind::Decoder;
+    m_layer = std::clamp(layer, 0, std::max(0, layerCount(m_kind) - 1));
+    m_head = std::clamp(head, 0, std::max(0, headCount(m_kind) - 1));
     const bool pathChanged = path != m_path;
     m_path = path;
     emit modelChanged();
@@ -172,6 +195,29 @@ int ModelDocument::headCount(HeadKind kind) const
     if (kind == HeadKind::Encoder)
         return m_model ? m_model->config().encoderHeads : 0;
     return headCount();
+}
+
+const core::Interventions& ModelDocument::interventions(HeadKind kind) const
+{
+    return kind == HeadKind::Encoder ? m_encoder
+           : kind == HeadKind::Cross ? m_cross
+                                     : m_interventions;
+}
+
+core::EncoderDecoderInterventions ModelDocument::allInterventions() const
+{
+    return {m_encoder, m_interventions, m_cross};
+}
+
+void ModelDocument::pushEdit(HeadKind kind, core::Interventions after, ModelCommandId id, int layer,
+                             int head, int matrix, const QString& text)
+{
+    core::EncoderDecoderInterventions all = allInterventions();
+    (kind == HeadKind::Encoder ? all.encoder
+     : kind == HeadKind::Cross ? all.cross
+                               : all.decoder) = std::move(after);
+    m_undo.push(new InterventionsCommand(*this, id, {layer, head, matrix, int(kind)},
+                                         std::move(all), text));
 }
 
 bool ModelDocument::isHeadOff(int layer, int head) const
@@ -234,19 +280,38 @@ void ModelDocument::setText(const QString& text)
     m_undo.push(new ModelTextCommand(*this, text));
 }
 
+// The title of an edit of an encoder-decoder model's encoder or cross-attention heads names
+// the kind; a decoder's (or a model of one stack's) edit reads as before.
+namespace {
+
+QString kindPrefix(HeadKind kind)
+{
+    return kind == HeadKind::Encoder ? ModelDocument::tr("Encoder: ")
+           : kind == HeadKind::Cross ? ModelDocument::tr("Cross-attention: ")
+                                     : QString();
+}
+
+} // namespace
+
 void ModelDocument::setHeadOff(int layer, int head, bool off)
 {
-    if (!m_model || isHeadOff(layer, head) == off)
+    setHeadOff(HeadKind::Decoder, layer, head, off);
+}
+
+void ModelDocument::setHeadOff(HeadKind kind, int layer, int head, bool off)
+{
+    const core::Interventions& before = interventions(kind);
+    if (!m_model || head < 0 || before.headsOff.contains({layer, head}) == off)
         return;
-    core::Interventions after = m_interventions;
+    core::Interventions after = before;
     if (off)
         after.headsOff.insert({layer, head});
     else
         after.headsOff.erase({layer, head});
     const QString text = off ? tr("Switch off layer %1 head %2").arg(layer + 1).arg(head + 1)
                              : tr("Switch on layer %1 head %2").arg(layer + 1).arg(head + 1);
-    m_undo.push(new InterventionsCommand(*this, ModelCommandId::HeadOff, {layer, head, -1},
-                                         std::move(after), text));
+    pushEdit(kind, std::move(after), ModelCommandId::HeadOff, layer, head, -1,
+             kindPrefix(kind) + text);
 }
 
 void ModelDocument::setLayerSettings(int layer, const core::LayerEdit& settings,
@@ -260,35 +325,44 @@ void ModelDocument::setLayerSettings(int layer, const core::LayerEdit& settings,
     edit.normalization = settings.normalization;
     edit.fill = settings.fill;
     edit.mask = settings.mask;
-    tidy(after, *m_model);
+    tidy(after, *m_model, HeadKind::Decoder);
     if (after == m_interventions)
         return;
-    m_undo.push(new InterventionsCommand(*this, ModelCommandId::LayerSettings, {layer, -1, -1},
-                                         std::move(after),
-                                         tr("%1 · layer %2").arg(what).arg(layer + 1)));
+    pushEdit(HeadKind::Decoder, std::move(after), ModelCommandId::LayerSettings, layer, -1, -1,
+             tr("%1 · layer %2").arg(what).arg(layer + 1));
 }
 
 void ModelDocument::setTemperature(int layer, float temperature)
 {
+    setTemperature(HeadKind::Decoder, layer, temperature);
+}
+
+void ModelDocument::setTemperature(HeadKind kind, int layer, float temperature)
+{
     if (!m_model)
         return;
-    core::Interventions after = m_interventions;
+    const core::Interventions& before = interventions(kind);
+    core::Interventions after = before;
     after.layers[layer].temperature = temperature;
-    tidy(after, *m_model);
-    if (after == m_interventions)
+    tidy(after, *m_model, kind);
+    if (after == before)
         return;
-    auto* command =
-        new InterventionsCommand(*this, ModelCommandId::Temperature, {layer, -1, -1},
-                                 std::move(after), tr("Temperature · layer %1").arg(layer + 1));
-    m_undo.push(command);
+    pushEdit(kind, std::move(after), ModelCommandId::Temperature, layer, -1, -1,
+             kindPrefix(kind) + tr("Temperature · layer %1").arg(layer + 1));
 }
 
 void ModelDocument::setHeadMatrix(int layer, int head, HeadMatrix which, const core::Matrix& matrix,
                                   const QString& what)
 {
+    setHeadMatrix(HeadKind::Decoder, layer, head, which, matrix, what);
+}
+
+void ModelDocument::setHeadMatrix(HeadKind kind, int layer, int head, HeadMatrix which,
+                                  const core::Matrix& matrix, const QString& what)
+{
     if (!m_model)
         return;
-    const core::Matrix own = checkpointMatrix(layer, head, which);
+    const core::Matrix own = checkpointMatrix(kind, layer, head, which);
     if (matrix.rows() != own.rows() || matrix.cols() != own.cols())
         throw core::Error(QStringLiteral("%1 · layer %2 head %3: expected %4 x %5, got %6 x %7")
                               .arg(headMatrixTitle(which))
@@ -299,31 +373,38 @@ void ModelDocument::setHeadMatrix(int layer, int head, HeadMatrix which, const c
                               .arg(matrix.rows())
                               .arg(matrix.cols())
                               .toStdString());
-    core::Interventions after = m_interventions;
+    const core::Interventions& before = interventions(kind);
+    core::Interventions after = before;
     slot(after.layers[layer].heads[head], which) = matrix;
-    tidy(after, *m_model);
-    if (after == m_interventions)
+    tidy(after, *m_model, kind);
+    if (after == before)
         return;
     const QString text = (what.isEmpty() ? tr("Edit %1").arg(headMatrixTitle(which)) : what) +
                          tr(" · layer %1 head %2").arg(layer + 1).arg(head + 1);
-    m_undo.push(new InterventionsCommand(*this, ModelCommandId::HeadWeights,
-                                         {layer, head, int(which)}, std::move(after), text));
+    pushEdit(kind, std::move(after), ModelCommandId::HeadWeights, layer, head, int(which),
+             kindPrefix(kind) + text);
 }
 
 void ModelDocument::resetInterventions()
 {
-    if (m_interventions.empty())
+    if (!hasInterventions())
         return;
-    m_undo.push(new InterventionsCommand(*this, ModelCommandId::Reset, {}, core::Interventions{},
-                                         tr("Reset model")));
+    m_undo.push(new InterventionsCommand(*this, ModelCommandId::Reset, {},
+                                         core::EncoderDecoderInterventions{}, tr("Reset model")));
 }
 
 core::Matrix ModelDocument::checkpointMatrix(int layer, int head, HeadMatrix which) const
 {
-    if (!m_model || layer < 0 || layer >= layerCount() || head < 0 || head >= headCount())
+    return checkpointMatrix(HeadKind::Decoder, layer, head, which);
+}
+
+core::Matrix ModelDocument::checkpointMatrix(HeadKind kind, int layer, int head,
+                                             HeadMatrix which) const
+{
+    const core::ModelWeights* attention = m_model ? attentionOf(*m_model, kind, layer) : nullptr;
+    if (!attention || head < 0 || head >= attention->headCount())
         return {};
-    const core::HeadWeights& own =
-        m_model->weights.layers[std::size_t(layer)].attention->heads[std::size_t(head)];
+    const core::HeadWeights& own = attention->heads[std::size_t(head)];
     return which == HeadMatrix::Wq ? own.Wq : which == HeadMatrix::Wk ? own.Wk : own.Wv;
 }
 
@@ -376,9 +457,11 @@ void ModelDocument::applyText(const QString& text)
     emit textChanged();
 }
 
-void ModelDocument::applyInterventions(const core::Interventions& interventions)
+void ModelDocument::applyInterventions(const core::EncoderDecoderInterventions& interventions)
 {
-    m_interventions = interventions;
+    m_encoder = interventions.encoder;
+    m_interventions = interventions.decoder;
+    m_cross = interventions.cross;
     emit interventionsChanged();
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/model/encoder_decoder.h"
 #include "core/model/forward.h"
 #include "core/model/intervention.h"
 #include "core/model/model_loader.h"
@@ -49,6 +50,11 @@ public:
     void reset(std::shared_ptr<const core::Model> model, const QString& text,
                const core::Interventions& interventions = {}, int layer = 0, int head = 0,
                const QString& path = QString());
+    // The same with an encoder-decoder model's encoder and cross-attention interventions and
+    // the kind of head selected (a model of one stack keeps the Decoder kind only).
+    void reset(std::shared_ptr<const core::Model> model, const QString& text,
+               const core::EncoderDecoderInterventions& interventions, HeadKind kind, int layer,
+               int head, const QString& path);
 
     const std::shared_ptr<const core::Model>& model() const { return m_model; }
     bool hasModel() const { return m_model != nullptr; }
@@ -58,7 +64,12 @@ public:
     int layerCount(HeadKind kind) const;
     int headCount(HeadKind kind) const;
     QString text() const { return m_text; }
+    // The decoder's (a model of one stack: its only) interventions.
     const core::Interventions& interventions() const { return m_interventions; }
+    // Those of one kind of heads, and all three (an encoder-decoder model's run and translation).
+    const core::Interventions& interventions(HeadKind kind) const;
+    core::EncoderDecoderInterventions allInterventions() const;
+    bool hasInterventions() const { return !allInterventions().empty(); }
     bool isHeadOff(int layer, int head) const;
 
     // The head the views and the controls show (not an undo step).
@@ -84,18 +95,23 @@ public:
     // Edits: each pushes one undo command unless nothing changes.
     void setText(const QString& text);
     void setHeadOff(int layer, int head, bool off);
+    void setHeadOff(HeadKind kind, int layer, int head, bool off);
     // The score, normalization, fill and mask of one layer (every head of it: the model
     // computes a layer's heads with one setting). Temperature merges within a gesture.
     void setLayerSettings(int layer, const core::LayerEdit& settings, const QString& what);
     void setTemperature(int layer, float temperature);
+    void setTemperature(HeadKind kind, int layer, float temperature);
     // A head's projection, d_model x d_head; the checkpoint's own again removes the edit.
     void setHeadMatrix(int layer, int head, HeadMatrix which, const core::Matrix& matrix,
                        const QString& what = {});
-    // Back to the checkpoint: every intervention undone in one step.
+    void setHeadMatrix(HeadKind kind, int layer, int head, HeadMatrix which,
+                       const core::Matrix& matrix, const QString& what = {});
+    // Back to the checkpoint: every intervention (of every kind of head) undone in one step.
     void resetInterventions();
 
     // The checkpoint's own projection of a head (what "unedited" means).
     core::Matrix checkpointMatrix(int layer, int head, HeadMatrix which) const;
+    core::Matrix checkpointMatrix(HeadKind kind, int layer, int head, HeadMatrix which) const;
     // What the head computes with now: the edited matrix, else the checkpoint's.
     core::Matrix headMatrix(int layer, int head, HeadMatrix which) const;
     // The layer's settings as the model computes them (the checkpoint's, with any edit).
@@ -114,7 +130,7 @@ public:
 
     // Used by the undo commands only.
     void applyText(const QString& text);
-    void applyInterventions(const core::Interventions& interventions);
+    void applyInterventions(const core::EncoderDecoderInterventions& interventions);
 
 signals:
     void modelChanged();
@@ -127,9 +143,15 @@ signals:
     void resultChanged();
 
 private:
+    // Pushes one InterventionsCommand that leaves `kind`'s interventions as `after`.
+    void pushEdit(HeadKind kind, core::Interventions after, ModelCommandId id, int layer, int head,
+                  int matrix, const QString& text);
+
     std::shared_ptr<const core::Model> m_model;
     QString m_text;
-    core::Interventions m_interventions;
+    core::Interventions m_interventions; // the decoder's
+    core::Interventions m_encoder;
+    core::Interventions m_cross;
     int m_layer = 0;
     int m_head = 0;
     HeadKind m_kind = HeadKind::Decoder;

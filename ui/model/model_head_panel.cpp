@@ -164,11 +164,8 @@ ModelHeadPanel::ModelHeadPanel(ModelDocument& document, QWidget* parent)
     connect(m_headOn, &QCheckBox::toggled, this, [this](bool on) {
         if (m_syncing)
             return;
-        if (otherKind())
-            m_kinds->setHeadOff(m_document.selectedKind(), m_document.selectedLayer(),
-                                m_document.selectedHead(), !on);
-        else
-            m_document.setHeadOff(m_document.selectedLayer(), m_document.selectedHead(), !on);
+        m_document.setHeadOff(m_document.selectedKind(), m_document.selectedLayer(),
+                              m_document.selectedHead(), !on);
     });
     connect(m_valueScale, &QDoubleSpinBox::valueChanged, this, [this](double scale) {
         if (!m_syncing && otherKind())
@@ -262,11 +259,7 @@ bool ModelHeadPanel::otherKind() const
 
 void ModelHeadPanel::setTemperature(float temperature)
 {
-    if (otherKind())
-        m_kinds->setLayerTemperature(m_document.selectedKind(), m_document.selectedLayer(),
-                                     double(temperature));
-    else
-        m_document.setTemperature(m_document.selectedLayer(), temperature);
+    m_document.setTemperature(m_document.selectedKind(), m_document.selectedLayer(), temperature);
 }
 
 void ModelHeadPanel::sync()
@@ -290,13 +283,10 @@ void ModelHeadPanel::sync()
                     .arg(head + 1)
         : m_placeholder.isEmpty() ? tr("No model open")
                                   : m_placeholder);
-    const core::Interventions* kindEdits = other ? &m_kinds->interventions().encoder : nullptr;
-    if (other && kind == HeadKind::Cross)
-        kindEdits = &m_kinds->interventions().cross;
-    m_headOn->setChecked(other ? !kindEdits->headsOff.contains({layer, head})
-                               : !m_document.isHeadOff(layer, head));
-    // The Translate tab's interventions of these kinds: heads off, a layer's temperature and
-    // W^v's scale (EncDecView).
+    const core::Interventions* kindEdits = &m_document.interventions(kind);
+    m_headOn->setChecked(!kindEdits->headsOff.contains({layer, head}));
+    // The interventions the Translate tab makes on these kinds too: heads off, a layer's
+    // temperature and W^v's scale (EncDecView).
     const QString why =
         tr("The encoder's and the cross-attention's heads take heads off, a layer's "
            "temperature and W^v's scale, as in the Translate tab");
@@ -364,8 +354,7 @@ void ModelHeadPanel::syncEditor()
                                                    : own.Wv;
             }
         }
-        const core::Interventions& edits =
-            encoder ? m_kinds->interventions().encoder : m_kinds->interventions().cross;
+        const core::Interventions& edits = m_document.interventions(m_document.selectedKind());
         const auto edited = edits.layers.find(layer);
         if (which == HeadMatrix::Wv && edited != edits.layers.end()) {
             const auto edit = edited->second.heads.find(head);

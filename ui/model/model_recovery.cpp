@@ -99,8 +99,8 @@ void ModelRecovery::restore(const RecoveryStore::LeftCopy& copy)
             throw core::Error("it names no model");
         const core::CheckpointReference& c = *scene.checkpoint;
         m_restoring = Restoring{copy, c.resolved, scene.text, copy.originalPath};
-        m_window.openModel(c.resolved, scene.text, c.interventions, c.layer, c.head,
-                           copy.originalPath);
+        m_window.openModel(c.resolved, scene.text, interventionsOfScene(c), headKindOfScene(c),
+                           c.layer, c.head, copy.originalPath);
     } catch (const std::exception& error) {
         m_offers->restoreFailed(copy, QString::fromUtf8(error.what()));
     }

@@ -36,9 +36,31 @@ core::Scene sceneOfModel(const ModelDocument& document, const QString& scenePath
     checkpoint.layer = document.selectedLayer();
     checkpoint.head = document.selectedHead();
     checkpoint.interventions = document.interventions();
+    checkpoint.encoderInterventions = document.interventions(HeadKind::Encoder);
+    checkpoint.crossInterventions = document.interventions(HeadKind::Cross);
+    const HeadKind kind = document.selectedKind();
+    if (document.model()->config().encoderDecoder()) // a model of one stack has one kind
+        checkpoint.kind = kind == HeadKind::Encoder ? QStringLiteral("encoder")
+                          : kind == HeadKind::Cross ? QStringLiteral("cross")
+                                                    : QStringLiteral("decoder");
     scene.checkpoint = checkpoint;
     scene.view.view = figureViewName(FigureView::Head, document.selectedHead());
     return scene;
+}
+
+core::EncoderDecoderInterventions interventionsOfScene(const core::CheckpointReference& checkpoint)
+{
+    return {checkpoint.encoderInterventions, checkpoint.interventions,
+            checkpoint.crossInterventions};
+}
+
+std::optional<HeadKind> headKindOfScene(const core::CheckpointReference& checkpoint)
+{
+    if (checkpoint.kind.isEmpty())
+        return std::nullopt;
+    return checkpoint.kind == QLatin1String("encoder") ? HeadKind::Encoder
+           : checkpoint.kind == QLatin1String("cross") ? HeadKind::Cross
+                                                       : HeadKind::Decoder;
 }
 
 ModelSceneFiles::ModelSceneFiles(QWidget& window, ModelDocument& document, QStatusBar& status,
@@ -56,8 +78,8 @@ bool ModelSceneFiles::openScene(const QString& path)
             throw core::Error(
                 "this scene names no model (no \"checkpoint\"): open it in the explorer window");
         const core::CheckpointReference& c = *scene.checkpoint;
-        m_hooks.openModel(c.resolved, scene.text, c.interventions, c.layer, c.head,
-                          QFileInfo(path).absoluteFilePath());
+        m_hooks.openModel(c.resolved, scene.text, interventionsOfScene(c), headKindOfScene(c),
+                          c.layer, c.head, QFileInfo(path).absoluteFilePath());
         return true;
     } catch (const std::exception& error) {
         m_hooks.showError(QStringLiteral("file"),
@@ -131,7 +153,7 @@ void ModelSceneFiles::fillRecentMenu(QMenu& menu)
         if (!maybeSave())
             return;
         if (isModel)
-            m_hooks.openModel(path, QString(), {}, 0, 0, QString());
+            m_hooks.openModel(path, QString(), {}, std::nullopt, 0, 0, QString());
         else
             openScene(path);
     });

@@ -67,9 +67,9 @@ ModelWindow::ModelWindow(std::unique_ptr<core::Backend> backend, core::BackendCh
     m_files = new ModelSceneFiles(
         *this, m_document, *statusBar(),
         {[this](const QString& folderOrId, const QString& text,
-                const core::Interventions& interventions, int layer, int head,
-                const QString& scenePath) {
-             openModel(folderOrId, text, interventions, layer, head, scenePath);
+                const core::EncoderDecoderInterventions& interventions,
+                std::optional<HeadKind> kind, int layer, int head, const QString& scenePath) {
+             openModel(folderOrId, text, interventions, kind, layer, head, scenePath);
          },
          [this](const QString& key, const QString& text) { showError(key, text); }});
     buildViews();
@@ -231,6 +231,15 @@ void ModelWindow::openModel(const QString& folderOrId, const QString& text,
                             const core::Interventions& interventions, int layer, int head,
                             const QString& scenePath)
 {
+    openModel(folderOrId, text, core::EncoderDecoderInterventions{{}, interventions, {}},
+              std::nullopt, layer, head, scenePath);
+}
+
+void ModelWindow::openModel(const QString& folderOrId, const QString& text,
+                            const core::EncoderDecoderInterventions& interventions,
+                            std::optional<HeadKind> kind, int layer, int head,
+                            const QString& scenePath)
+{
     m_load.reset(); // a load in progress is cancelled: the newest choice wins
     m_load = std::make_unique<ModelLoadJob>(folderOrId);
     ModelLoadJob* job = m_load.get();
@@ -260,10 +269,10 @@ void ModelWindow::openModel(const QString& folderOrId, const QString& text,
             showResult();
     };
     connect(job, &ModelLoadJob::loaded, this,
-            [this, finish, text, interventions, layer, head,
+            [this, finish, text, interventions, kind, layer, head,
              scenePath](std::shared_ptr<const core::Model> model) {
                 finish();
-                setModel(std::move(model), text, interventions, layer, head, scenePath);
+                setModel(std::move(model), text, interventions, kind, layer, head, scenePath);
                 emit modelLoaded();
                 emit loadEnded();
             });
@@ -301,6 +310,15 @@ void ModelWindow::setModel(std::shared_ptr<const core::Model> model, const QStri
                            const core::Interventions& interventions, int layer, int head,
                            const QString& scenePath)
 {
+    setModel(std::move(model), text, core::EncoderDecoderInterventions{{}, interventions, {}},
+             std::nullopt, layer, head, scenePath);
+}
+
+void ModelWindow::setModel(std::shared_ptr<const core::Model> model, const QString& text,
+                           const core::EncoderDecoderInterventions& interventions,
+                           std::optional<HeadKind> kind, int layer, int head,
+                           const QString& scenePath)
+{
     QString sentence = text;
     if (sentence.isEmpty())
         sentence = preferences::recentModelText(model->folder);
@@ -316,7 +334,11 @@ void ModelWindow::setModel(std::shared_ptr<const core::Model> model, const QStri
     if (sentence.isEmpty())
         sentence = sampleText(*model);
     cancelImportance();
-    m_document.reset(std::move(model), sentence, interventions, layer, head, scenePath);
+    // The grid shows an encoder-decoder model's heads of the kind selected.
+    m_document.reset(std::move(model), sentence, interventions,
+                     kind.value_or(HeadKind(m_gridKind->currentIndex())), layer, head, scenePath);
+    if (m_document.model()->config().encoderDecoder())
+        m_gridKind->setCurrentIndex(int(m_document.selectedKind()));
     if (scenePath.isEmpty())
         preferences::addRecentModel(m_document.model()->folder, sentence);
     else
@@ -429,7 +451,7 @@ void ModelWindow::enableModelControls()
     for (QWidget* control :
          std::initializer_list<QWidget*>{m_text, m_tokens, m_tabs->compareCombo(), m_importance})
         control->setEnabled(model);
-    m_resetAction->setEnabled(model && !m_document.interventions().empty());
+    m_resetAction->setEnabled(model && m_document.hasInterventions());
 }
 
 void ModelWindow::showError(const QString& key, const QString& text)

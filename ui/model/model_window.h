@@ -93,10 +93,18 @@ public:
     void openModel(const QString& folderOrId, const QString& text = QString(),
                    const core::Interventions& interventions = {}, int layer = 0, int head = 0,
                    const QString& scenePath = QString());
+    // The same with an encoder-decoder model's three kinds of interventions and the kind of
+    // head selected (a scene's; none: the kind the grid shows).
+    void openModel(const QString& folderOrId, const QString& text,
+                   const core::EncoderDecoderInterventions& interventions,
+                   std::optional<HeadKind> kind, int layer, int head, const QString& scenePath);
     // A model already loaded (tests; the load's end).
     void setModel(std::shared_ptr<const core::Model> model, const QString& text,
                   const core::Interventions& interventions = {}, int layer = 0, int head = 0,
                   const QString& scenePath = QString());
+    void setModel(std::shared_ptr<const core::Model> model, const QString& text,
+                  const core::EncoderDecoderInterventions& interventions,
+                  std::optional<HeadKind> kind, int layer, int head, const QString& scenePath);
     // A scene file with a checkpoint. False (with the reason in the message bar) otherwise.
     bool openScene(const QString& path);
     // Writes a scene: the text, the checkpoint (path, layer, head, interventions). A model

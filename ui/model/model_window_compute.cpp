@@ -46,8 +46,8 @@ void ModelWindow::requestCompute()
         request.text = m_document.text();
         request.tokens = m_followTokens;
         request.interventions = m_document.interventions();
-        request.encoderInterventions = m_encdec->interventions().encoder;
-        request.crossInterventions = m_encdec->interventions().cross;
+        request.encoderInterventions = m_document.interventions(HeadKind::Encoder);
+        request.crossInterventions = m_document.interventions(HeadKind::Cross);
         request.detailLayer = m_document.selectedLayer();
         if (m_tabs->currentIndex() == DifferenceTab) {
             const core::LayerEdit settings = m_document.layerSettings(m_document.selectedLayer());
@@ -232,7 +232,7 @@ void ModelWindow::updateGridOptions()
         notes.prepend(tr("a step of Generate: its newest token's row"));
     m_gridNote->setText(notes.isEmpty() ? tr("(click a head; its box switches it off)")
                                         : notes.join(QStringLiteral(" · ")));
-    m_resetAction->setEnabled(!m_document.interventions().empty());
+    m_resetAction->setEnabled(m_document.hasInterventions());
 }
 
 FigureSpec ModelWindow::figureSpec(FigureView view) const

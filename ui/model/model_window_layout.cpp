@@ -194,10 +194,9 @@ void ModelWindow::buildViews()
     };
     connect(m_grid, &HeadGridView::headSelected, this, select);
     connect(m_grid, &HeadGridView::headToggled, this, [this](int l, int h, bool off) {
-        if (gridResult() != m_document.result())
-            m_encdec->setHeadOff(EncDecView::Kind(m_gridKind->currentIndex()), l, h, off);
-        else
-            m_document.setHeadOff(l, h, off);
+        const bool kinds = gridResult() != m_document.result();
+        m_document.setHeadOff(kinds ? HeadKind(m_gridKind->currentIndex()) : HeadKind::Decoder, l,
+                              h, off);
     });
     connect(m_grid, &HeadGridView::headActivated, this, [this, select](int l, int h) {
         select(l, h);
@@ -281,6 +280,7 @@ void ModelWindow::buildDocks()
     addDockWidget(Qt::LeftDockWidgetArea, m_inputDock);
 
     m_headPanel = new ModelHeadPanel(m_document, this);
+    m_encdec->setDocument(&m_document);  // one edit state: the tab's heads are the document's
     m_headPanel->setKindEdits(m_encdec); // an encoder-decoder model's encoder and cross heads
     m_headScroll = new QScrollArea(this);
     m_headScroll->setWidgetResizable(true);

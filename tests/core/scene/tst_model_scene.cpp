@@ -41,6 +41,7 @@ class TestModelScene : public QObject
 private slots:
     void readsEveryField();
     void roundTrip();
+    void encoderDecoderKinds();
     void relativeFolderBesideTheScene();
     void versionWritten();
     void malformed_data();
@@ -87,6 +88,36 @@ void TestModelScene::roundTrip()
     edit.heads[3].Wv = Matrix{{0.1f, -0.25f}};
     const Scene again = sceneFromJson(sceneToJson(scene));
     QVERIFY(again.checkpoint == scene.checkpoint);
+}
+
+// An encoder-decoder model's encoder and cross-attention interventions and the kind selected;
+// a checkpoint without them has none, and writes none of the three keys.
+void TestModelScene::encoderDecoderKinds()
+{
+    const Scene scene = sceneFromJson(sceneWith(
+        R"({"path": "m", "layer": 2, "head": 3, "kind": "cross", "heads_off": [[1, 1]],
+            "encoder": {"heads_off": [[2, 1]], "edits": [{"layer": 1, "temperature": 2}]},
+            "cross": {"edits": [{"layer": 2, "heads": [{"head": 1, "W_v": [[0.5]]}]}]}})"));
+    const CheckpointReference& c = *scene.checkpoint;
+    QCOMPARE(c.kind, QStringLiteral("cross"));
+    QCOMPARE(c.layer, 1);
+    QCOMPARE(c.head, 2);
+    QCOMPARE(c.interventions.headsOff, (std::set<std::pair<int, int>>{{0, 0}}));
+    QCOMPARE(c.encoderInterventions.headsOff, (std::set<std::pair<int, int>>{{1, 0}}));
+    QCOMPARE(c.encoderInterventions.layers.at(0).temperature, std::optional<float>(2.0f));
+    QVERIFY(c.crossInterventions.headsOff.empty());
+    QCOMPARE(*c.crossInterventions.layers.at(1).heads.at(0).Wv, Matrix{{0.5f}});
+    const Scene again = sceneFromJson(sceneToJson(scene));
+    QVERIFY(again.checkpoint == scene.checkpoint);
+
+    const Scene old = sceneFromJson(sceneWith(R"({"path": "m", "heads_off": [[1, 2]]})"));
+    QVERIFY(old.checkpoint->kind.isEmpty());
+    QVERIFY(old.checkpoint->encoderInterventions.empty());
+    QVERIFY(old.checkpoint->crossInterventions.empty());
+    const QJsonObject written = QJsonDocument::fromJson(sceneToJson(old))["checkpoint"].toObject();
+    QCOMPARE(written.keys(), (QStringList{QStringLiteral("edits"), QStringLiteral("head"),
+                                          QStringLiteral("heads_off"), QStringLiteral("layer"),
+                                          QStringLiteral("path")}));
 }
 
 void TestModelScene::relativeFolderBesideTheScene()
@@ -152,6 +183,16 @@ void TestModelScene::malformed_data()
     QTest::newRow("head edit without head")
         << QByteArray(R"({"path": "m", "edits": [{"layer": 1, "heads": [{"W_q": [[1]]}]}]})")
         << QStringLiteral("checkpoint.edits[0].heads[0].head: missing");
+    QTest::newRow("unknown kind")
+        << QByteArray(R"({"path": "m", "kind": "sideways"})")
+        << QStringLiteral(
+               "checkpoint.kind: expected \"encoder\", \"decoder\" or \"cross\", got \"sideways\"");
+    QTest::newRow("encoder not an object")
+        << QByteArray(R"({"path": "m", "encoder": [1]})")
+        << QStringLiteral("checkpoint.encoder: expected an object, got");
+    QTest::newRow("cross pair of three")
+        << QByteArray(R"({"path": "m", "cross": {"heads_off": [[1, 2, 3]]}})")
+        << QStringLiteral("checkpoint.cross.heads_off[0]: expected [layer, head], both from 1");
 }
 
 void TestModelScene::malformed()
