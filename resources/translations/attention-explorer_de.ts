@@ -2809,6 +2809,10 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
         <source>Not exported: %1</source>
         <translation>Nicht exportiert: %1</translation>
     </message>
+    <message>
+        <source>Not translated: %1</source>
+        <translation>Nicht übersetzt: %1</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::ExplorerMenus</name>
@@ -4702,6 +4706,14 @@ größtes Gewicht %2 · Entropie %3 nats</translation>
     <message>
         <source>Reset model</source>
         <translation>Modell zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Encoder: </source>
+        <translation>Encoder: </translation>
+    </message>
+    <message>
+        <source>Cross-attention: </source>
+        <translation>Cross-Attention: </translation>
     </message>
 </context>
 <context>
