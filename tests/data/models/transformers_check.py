@@ -135,6 +135,14 @@ def check_tokenizer(folder, name, text, ids):
     report_equal(name, f'tokenizer ids of {text[:24]!r}', ids, tokenizer(text)['input_ids'])
 
 
+def report_logits(name, label, logits, entries):
+    for entry in entries:
+        theirs = logits[0, entry['position']].numpy()
+        scale = float(np.max(np.abs(entry['values'])))
+        report(name, f'logits at {entry["position"]} {label}',
+               max_abs(theirs, entry['values']) / scale, LOGITS_RELATIVE_TOLERANCE)
+
+
 def check_single(folder, name, expected):
     cfg, model = load(folder)
     for case in expected['cases']:
@@ -143,11 +151,7 @@ def check_single(folder, name, expected):
         label = case['text'][:16]
         report(name, f'attention {label!r}', max_abs(stacked(out.attentions), case['attention']),
                ATTENTION_TOLERANCE)
-        for entry in case['logits']:
-            theirs = out.logits[0, entry['position']].numpy()
-            scale = float(np.max(np.abs(entry['values'])))
-            report(name, f'logits at {entry["position"]} {label!r}',
-                   max_abs(theirs, entry['values']) / scale, LOGITS_RELATIVE_TOLERANCE)
+        report_logits(name, f'{label!r}', out.logits, case['logits'])
         report(name, f'hidden_last {label!r}', max_abs(out.hidden_states[-1][0].numpy(),
                                                        case['hidden_last']), HIDDEN_TOLERANCE)
         handles = heads_off_hooks(model, case['heads_off'], expected['d_head'])
@@ -157,11 +161,7 @@ def check_single(folder, name, expected):
         report(name, f'heads off {case["heads_off"]} last layer',
                max_abs(off.attentions[-1][0].numpy(), case['heads_off_attention_last_layer']),
                ATTENTION_TOLERANCE)
-        for entry in case['heads_off_logits']:
-            theirs = off.logits[0, entry['position']].numpy()
-            scale = float(np.max(np.abs(entry['values'])))
-            report(name, f'heads off logits at {entry["position"]}',
-                   max_abs(theirs, entry['values']) / scale, LOGITS_RELATIVE_TOLERANCE)
+        report_logits(name, 'heads off', off.logits, case['heads_off_logits'])
         check_tokenizer(folder, name, case['text'], case['ids'])
     return cfg, model
 
