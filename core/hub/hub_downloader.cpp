@@ -27,6 +27,8 @@ constexpr qint64 kMaxApiBytes = 32 * 1024 * 1024;
 // As browsers and huggingface_hub's requests: a chain longer than this is a loop.
 constexpr int kMaxRedirects = 10;
 constexpr qint64 kHashChunk = 1 << 20;
+// Where a snapshot is made before it is renamed into snapshots/ (makeSnapshot).
+constexpr QLatin1String kStagingFolder(".incomplete-snapshots");
 
 bool isRedirect(int status)
 {
@@ -623,15 +625,20 @@ void HubDownloader::makeSnapshot()
     const QString snapshot = repo.filePath(QStringLiteral("snapshots/") + commit);
     try {
         if (!QFileInfo(snapshot).isDir()) {
-            // Made aside and renamed into place: a snapshot is never seen half made.
-            const QString staging = repo.filePath(QStringLiteral("snapshots/.") + commit +
-                                                  QStringLiteral(".incomplete"));
+            // Made aside and renamed into place: a snapshot is never seen half made. Aside is
+            // outside snapshots/, where the cache scans of huggingface_hub and @huggingface/hub
+            // would list a folder left by a killed run as a revision; at the same depth, so the
+            // relative links hold after the rename.
+            const QString stagingRoot = repo.filePath(kStagingFolder);
+            const QString staging = stagingRoot + QLatin1Char('/') + commit;
             QDir(staging).removeRecursively();
             for (const RepoFile& file : m_files)
                 makeLink(QDir(staging).filePath(file.path),
                          relativeBlobTarget(file.path, file.blobName()));
+            core::createFolders(repo.filePath(QStringLiteral("snapshots")));
             if (!QDir().rename(staging, snapshot))
                 QDir(staging).removeRecursively(); // made by another process meanwhile
+            QDir().rmdir(stagingRoot);             // unless another download is staging
         }
         // A snapshot huggingface_hub began may lack some of the files.
         for (const RepoFile& file : m_files) {

@@ -38,7 +38,8 @@ enum class DownloadFailure {
 //   CACHE/models--ORG--NAME/refs/REVISION     the commit, for a branch or tag (refs/ always)
 // A file is written to BLOB.incomplete and renamed once its hash matches the Hub's; a dropped
 // connection resumes from the .incomplete's size with a Range request, now or in a later run.
-// The snapshot folder appears whole, by a rename, only once every file is in place. While a blob
+// The snapshot folder appears whole, by a rename, only once every file is in place (it is made
+// in CACHE/models--ORG--NAME/.incomplete-snapshots/COMMIT, outside snapshots/). While a blob
 // is written its lock file is held as huggingface_hub holds it (flock on
 // CACHE/.locks/models--ORG--NAME/BLOB.lock), so that Python and the explorer never write one
 // .incomplete together.

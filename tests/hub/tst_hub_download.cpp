@@ -237,6 +237,23 @@ private slots:
         QCOMPARE(entries(repo() + "/refs"), QStringList());
     }
 
+    // A snapshot is made outside snapshots/ (where a cache scan would list a folder a killed
+    // run left as a revision) and renamed in; what a killed run left there goes.
+    void snapshotIsMadeOutsideSnapshots()
+    {
+        const QString stale = repo() + "/.incomplete-snapshots/" + m_server->commit;
+        QVERIFY(QDir().mkpath(stale));
+        QFile leftover(stale + "/config.json");
+        QVERIFY(leftover.open(QIODevice::WriteOnly));
+        leftover.close();
+        HubDownloader downloader(settings());
+        const Outcome outcome = run(downloader);
+        QVERIFY2(outcome.finished, qPrintable(outcome.message));
+        expectComplete();
+        QCOMPARE(entries(repo() + "/snapshots"), QStringList({m_server->commit}));
+        QCOMPARE(entries(repo()), QStringList({"blobs", "refs", "snapshots"}));
+    }
+
     void followsRedirectChain()
     {
         m_server->redirects = 3;
