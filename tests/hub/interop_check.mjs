@@ -56,9 +56,10 @@
 //   downloadFileToCacheDir by branch links under snapshots/<the file's lastCommit from
 //   paths-info>/, not the branch's head (X-Repo-Commit) as huggingface_hub and the explorer do;
 //   on the real Hub the two differ for a file the last commit did not touch. Python's
-//   .no_exist/COMMIT/FILE markers are written by neither. Left as is: after a crash inside the
-//   explorer's few-millisecond snapshot step, snapshots/.COMMIT.incomplete/ (its staging folder)
-//   would be listed by either library as a revision of that name until the next --download. Xet-backed files: the library asks
+//   .no_exist/COMMIT/FILE markers are written by neither. The explorer's staging folder, once
+//   snapshots/.COMMIT.incomplete/, which either library would have listed as a revision after a
+//   crash inside the snapshot step, is now .incomplete-snapshots/COMMIT/ beside snapshots/
+//   (tst_hub_download snapshotIsMadeOutsideSnapshots). Xet-backed files: the library asks
 //   for application/vnd.xet-fileinfo+json; the explorer takes the redirect's plain bytes.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
