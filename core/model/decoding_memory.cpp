@@ -79,4 +79,31 @@ void checkDecodingMemory(const ModelConfig& config, int sourceTokens, int maxNew
                           : "not even 1 token fits" + how));
 }
 
+std::int64_t keyValueCacheMemory(const ModelConfig& config, int tokens)
+{
+    const double dHead =
+        config.dHead > 0 ? config.dHead : config.dModel / std::max(1, config.heads);
+    const double bytes = kFloat * config.layers * config.heads * 2.0 * double(tokens) * dHead;
+    const auto most = double(std::numeric_limits<std::int64_t>::max());
+    return bytes >= most ? std::numeric_limits<std::int64_t>::max() : std::int64_t(bytes);
+}
+
+void checkGenerationMemory(const ModelConfig& config, int promptTokens, int newTokens,
+                           const AvailableMemory& available)
+{
+    const int total = promptTokens + newTokens;
+    const std::int64_t needed = keyValueCacheMemory(config, total);
+    if (available.bytes < 0 || needed <= available.bytes)
+        return;
+    const std::int64_t perToken = std::max<std::int64_t>(1, keyValueCacheMemory(config, 1));
+    const std::int64_t fits = available.bytes / perToken - promptTokens;
+    throw Error("generation",
+                std::to_string(promptTokens) + " + " + std::to_string(newTokens) + " tokens need " +
+                    memoryText(needed) + " for the keys and values of every layer and head; " +
+                    memoryText(available.bytes) + " is available (" + available.limitedBy + "): " +
+                    (fits > 0 ? "ask for at most " + std::to_string(fits) +
+                                    (fits == 1 ? " new token" : " new tokens")
+                              : "not even the prompt fits"));
+}
+
 } // namespace attn::core

@@ -39,4 +39,15 @@ std::int64_t decodingMemory(const ModelConfig& config, int sourceTokens, int len
 void checkDecodingMemory(const ModelConfig& config, int sourceTokens, int maxNewTokens, int beams,
                          const AvailableMemory& available, const std::string& prefix = {});
 
+// The bytes a decoder-only model's key/value cache (kv_cache.h) holds at `tokens` positions:
+// per layer and head (each query head keeps its own copy where heads share keys and values)
+// the keys and values, 2 x tokens x d_head float32.
+std::int64_t keyValueCacheMemory(const ModelConfig& config, int tokens);
+
+// Throws Error("generation: ...") before generating when the key/value cache at the prompt's
+// and the new tokens' length exceeds `available` (unknown: nothing is checked), naming both and
+// how many new tokens fit.
+void checkGenerationMemory(const ModelConfig& config, int promptTokens, int newTokens,
+                           const AvailableMemory& available);
+
 } // namespace attn::core

@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/limits.h"
+#include "core/model/decoding_memory.h"
 #include "core/model/kv_cache.h"
 #include "core/model/model_loader.h"
 #include "core/random.h"
@@ -166,6 +167,10 @@ Generation generate(std::shared_ptr<const Model> model, const std::vector<Token>
                         (int(prompt.size()) < context
                              ? "; ask for at most " + std::to_string(context - int(prompt.size()))
                              : std::string()));
+
+    if (settings.useCache && !settings.keepResults)
+        checkGenerationMemory(model->config(), int(prompt.size()), settings.maxNewTokens,
+                              availableMemory());
 
     const HfTokenizer& tokenizer = *model->tokenizer;
     const std::vector<int> ends = settings.endTokens.value_or(eosTokenIds(*model));

@@ -6,6 +6,7 @@
 
 #include "core/cpu_backend.h"
 #include "core/error.h"
+#include "core/model/decoding_memory.h"
 #include "core/model/forward.h"
 #include "core/model/generation.h"
 #include "core/model/model_loader.h"
@@ -102,6 +103,56 @@ class TestGeneration : public QObject
     Q_OBJECT
 
 private slots:
+    // Llama 3 8B's shape: 32 layers of 32 query heads of 128 (8 key/value heads, but the cache
+    // keeps a copy per query head): 32 x 32 x 2 x 128 floats = 1 MiB a token.
+    void keyValueCacheThatCannotFitIsRefused()
+    {
+        ModelConfig c;
+        c.layers = 32;
+        c.heads = 32;
+        c.kvHeads = 8;
+        c.dModel = 4096;
+        c.dHead = 128;
+        QCOMPARE(keyValueCacheMemory(c, 1), std::int64_t(1) << 20);
+        QCOMPARE(keyValueCacheMemory(c, 16384), std::int64_t(16) << 30);
+        const AvailableMemory eight{std::int64_t(8) << 30, "a test's budget"};
+        QVERIFY_THROWS_EXCEPTION(Error, checkGenerationMemory(c, 100, 16284, eight));
+        try {
+            checkGenerationMemory(c, 100, 16284, eight);
+        } catch (const Error& e) {
+            QCOMPARE(QString::fromUtf8(e.what()),
+                     QStringLiteral("generation: 100 + 16284 tokens need 16.0 GiB for the keys and "
+                                    "values of every layer and head; 8.0 GiB is available (a "
+                                    "test's budget): ask for at most 8092 new tokens"));
+        }
+        checkGenerationMemory(c, 100, 8092, eight);              // exactly 8 GiB: fits
+        checkGenerationMemory(c, 100, 16284, AvailableMemory{}); // unknown: not checked
+
+        // generate() checks before its first forward when it caches keys and values.
+        const auto model = loadedModelFixture(QStringLiteral("llama"));
+        const std::vector<Token> prompt = modelTokens(*model, QStringLiteral("The cat"));
+        GenerationSettings settings;
+        settings.sampling.temperature = 0.0f;
+        settings.maxNewTokens = 3;
+        CpuBackend backend;
+        qputenv("ATTN_MEMORY_LIMIT_MIB", "0");
+        QString message;
+        try {
+            generate(model, prompt, {}, backend, settings);
+        } catch (const Error& e) {
+            message = QString::fromUtf8(e.what());
+        }
+        settings.useCache = false; // each step's forward is freed before the next: no cache
+        const Generation uncached = generate(model, prompt, {}, backend, settings);
+        qunsetenv("ATTN_MEMORY_LIMIT_MIB");
+        QVERIFY2(message.startsWith(
+                     QStringLiteral("generation: %1 + 3 tokens need ").arg(prompt.size())) &&
+                     message.endsWith(QLatin1String("(ATTN_MEMORY_LIMIT_MIB): not even the prompt "
+                                                    "fits")),
+                 qPrintable(message));
+        QCOMPARE(int(uncached.generated.size()), 3);
+    }
+
     void greedyMatchesPyTorch_data()
     {
         QTest::addColumn<QString>("name");
