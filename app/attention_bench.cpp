@@ -16,12 +16,14 @@
 //                   [--model-backends cpu] [--append] [--torch | --no-torch] [--json FILE]
 //   attention-bench --training [--quick] [--json FILE]     (training steps per second)
 //   attention-bench --seq2seq [--no-torch] [--json FILE]   (the tutorial's encoder-decoder)
+//   attention-bench --translate [--quick] [--no-torch] [--json FILE]   (t5-small's decoding)
 //   attention-bench --tokenizer DIR [--text FILE] [--json FILE]   (encoding MB/s)
 #include "app/bench_models.h"
 #include "app/bench_seq2seq.h"
 #include "app/bench_timing.h"
 #include "app/bench_tokenizers.h"
 #include "app/bench_training.h"
+#include "app/bench_translate.h"
 #include "core/allocator.h"
 #include "core/cpu_backend.h"
 #include "core/error.h"
@@ -446,6 +448,11 @@ int main(int argc, char** argv)
     const QCommandLineOption seq2seqOption(
         "seq2seq", "The translation tutorial's encoder-decoder at its sizes, trained and decoded, "
                    "against the torch peer; only this case runs.");
+    const QCommandLineOption translateOption(
+        "translate",
+        "An encoder-decoder in t5-small's shape decoding word by word, greedy and "
+        "with 4 beams, with and without the key/value cache, against the torch peer; only "
+        "this case runs.");
     const QCommandLineOption tokenizerOption(
         "tokenizer",
         "Encoding speed of one tokenizer folder on the seeds' notes (or --text FILE), about "
@@ -460,10 +467,11 @@ int main(int argc, char** argv)
                                        "MODEL:BACKEND:T:PHASE:FOLDER, and print JSON.",
                                        "case");
     modelCaseOption.setFlags(QCommandLineOption::HiddenFromHelp);
-    parser.addOptions({sizesOption, backendsOption, quickOption, numpyOption, noNumpyOption,
-                       modelsOption, modelSizesOption, modelBackendsOption, modelDirOption,
-                       torchOption, noTorchOption, jsonOption, trainingOption, seq2seqOption,
-                       caseOption, modelCaseOption, appendOption, tokenizerOption, textOption});
+    parser.addOptions({sizesOption,    backendsOption,  quickOption,      numpyOption,
+                       noNumpyOption,  modelsOption,    modelSizesOption, modelBackendsOption,
+                       modelDirOption, torchOption,     noTorchOption,    jsonOption,
+                       trainingOption, seq2seqOption,   caseOption,       modelCaseOption,
+                       appendOption,   tokenizerOption, textOption,       translateOption});
     parser.process(app);
 
     const bool quick = parser.isSet(quickOption);
@@ -471,6 +479,9 @@ int main(int argc, char** argv)
         return bench::runTrainingMode(quick, parser.value(jsonOption));
     if (parser.isSet(seq2seqOption))
         return bench::runSeq2SeqMode(!parser.isSet(noTorchOption), parser.value(jsonOption));
+    if (parser.isSet(translateOption))
+        return bench::runTranslateMode(quick, !parser.isSet(noTorchOption),
+                                       parser.value(jsonOption));
     if (parser.isSet(tokenizerOption))
         return bench::runTokenizerMode(parser.value(tokenizerOption), parser.value(textOption),
                                        parser.value(jsonOption));

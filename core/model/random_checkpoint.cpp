@@ -16,6 +16,12 @@
 namespace attn::core {
 namespace {
 
+enum class Family {
+    Gpt2,
+    Bert, // post-norm, token types, masked-LM head
+    T5,   // encoder and decoder of `layers` each, relative positions, RMS norms, ReLU
+};
+
 struct Shape
 {
     const char* name;
@@ -25,20 +31,25 @@ struct Shape
     int ff;
     int vocab;
     int positions;
-    bool bert; // post-norm, token types, masked-LM head; else GPT-2
+    Family family;
+    bool bert() const { return family == Family::Bert; }
 };
 
 const Shape kShapes[] = {
-    {"gpt2", 12, 768, 12, 3072, 50257, 1024, false},
-    {"bert", 12, 768, 12, 3072, 30522, 512, true},
+    {"gpt2", 12, 768, 12, 3072, 50257, 1024, Family::Gpt2},
+    {"bert", 12, 768, 12, 3072, 30522, 512, Family::Bert},
+    {"t5-small", 6, 512, 8, 2048, 32128, 512, Family::T5},
 };
+// t5-small's tokenizer has 32100 pieces; its embedding 32128 rows.
+constexpr int kT5Pieces = 32100;
+constexpr int kT5Buckets = 32;
 
 const Shape& shapeOf(const QString& name)
 {
     for (const Shape& s : kShapes)
         if (name == QLatin1String(s.name))
             return s;
-    throw Error("unknown model '" + name.toStdString() + "' (gpt2, bert)");
+    throw Error("unknown model '" + name.toStdString() + "' (gpt2, bert, t5-small)");
 }
 
 enum class Fill { Random, Ones };
@@ -58,15 +69,54 @@ struct Tensor
     }
 };
 
+// T5ForConditionalGeneration's names (t5-small: no lm_head, tied to shared.weight); each
+// stack's first block holds the relative position buckets, as in the hub's files.
+std::vector<Tensor> t5Tensors(const Shape& s)
+{
+    std::vector<Tensor> t;
+    const std::int64_t d = s.d;
+    t.push_back({"shared.weight", {s.vocab, d}});
+    auto attention = [&](const std::string& base, bool buckets) {
+        for (const char* m : {"q", "k", "v", "o"})
+            t.push_back({base + m + ".weight", {d, d}});
+        if (buckets)
+            t.push_back({base + "relative_attention_bias.weight", {kT5Buckets, s.heads}});
+    };
+    auto feedForward = [&](const std::string& base) {
+        t.push_back({base + "DenseReluDense.wi.weight", {s.ff, d}});
+        t.push_back({base + "DenseReluDense.wo.weight", {d, s.ff}});
+        t.push_back({base + "layer_norm.weight", {d}, Fill::Ones});
+    };
+    for (int l = 0; l < s.layers; ++l) {
+        const std::string b = "encoder.block." + std::to_string(l) + ".layer.";
+        attention(b + "0.SelfAttention.", l == 0);
+        t.push_back({b + "0.layer_norm.weight", {d}, Fill::Ones});
+        feedForward(b + "1.");
+    }
+    t.push_back({"encoder.final_layer_norm.weight", {d}, Fill::Ones});
+    for (int l = 0; l < s.layers; ++l) {
+        const std::string b = "decoder.block." + std::to_string(l) + ".layer.";
+        attention(b + "0.SelfAttention.", l == 0);
+        t.push_back({b + "0.layer_norm.weight", {d}, Fill::Ones});
+        attention(b + "1.EncDecAttention.", false);
+        t.push_back({b + "1.layer_norm.weight", {d}, Fill::Ones});
+        feedForward(b + "2.");
+    }
+    t.push_back({"decoder.final_layer_norm.weight", {d}, Fill::Ones});
+    return t;
+}
+
 std::vector<Tensor> tensorsOf(const Shape& s)
 {
+    if (s.family == Family::T5)
+        return t5Tensors(s);
     std::vector<Tensor> t;
     const std::int64_t d = s.d;
     auto layerNorm = [&](const std::string& base) {
         t.push_back({base + ".weight", {d}, Fill::Ones});
         t.push_back({base + ".bias", {d}});
     };
-    if (!s.bert) {
+    if (!s.bert()) {
         // GPT2Model's names (the hub's gpt2 repository has no "transformer." prefix); Conv1D
         // weights are d_in x d_out.
         t.push_back({"wte.weight", {s.vocab, d}});
@@ -187,9 +237,57 @@ QString byteCharacter(int byte)
     return QString(QChar(256 + n));
 }
 
+// tokenizer.json of a Unigram model as t5-small's: <pad>, </s>, <unk>, then fillers with
+// falling scores; Metaspace pieces, </s> appended.
+void writeT5Tokenizer(const Shape& s, const QString& folder)
+{
+    QJsonArray vocab{QJsonArray{"<pad>", 0.0}, QJsonArray{"</s>", 0.0}, QJsonArray{"<unk>", 0.0}};
+    for (int id = 3; id < kT5Pieces; ++id)
+        vocab.append(QJsonArray{QStringLiteral("\u2581w%1").arg(id), -1.0 - id * 1e-4});
+    QJsonArray added;
+    for (int id = 0; id < 3; ++id)
+        added.append(QJsonObject{{"id", id},
+                                 {"content", vocab[id].toArray()[0]},
+                                 {"single_word", false},
+                                 {"lstrip", false},
+                                 {"rstrip", false},
+                                 {"normalized", false},
+                                 {"special", true}});
+    const QJsonObject metaspace{{"type", "Metaspace"},
+                                {"replacement", "\u2581"},
+                                {"prepend_scheme", "always"},
+                                {"split", true}};
+    const QJsonObject eos{{"SpecialToken", QJsonObject{{"id", "</s>"}, {"type_id", 0}}}};
+    const QJsonObject a{{"Sequence", QJsonObject{{"id", "A"}, {"type_id", 0}}}};
+    const QJsonObject tokenizer{
+        {"version", "1.0"},
+        {"added_tokens", added},
+        {"normalizer", QJsonValue::Null},
+        {"pre_tokenizer", metaspace},
+        {"post_processor",
+         QJsonObject{{"type", "TemplateProcessing"},
+                     {"single", QJsonArray{a, eos}},
+                     {"pair", QJsonArray{a, eos, a, eos}},
+                     {"special_tokens",
+                      QJsonObject{{"</s>", QJsonObject{{"id", "</s>"},
+                                                       {"ids", QJsonArray{1}},
+                                                       {"tokens", QJsonArray{"</s>"}}}}}}}},
+        {"decoder", metaspace},
+        {"model",
+         QJsonObject{
+             {"type", "Unigram"}, {"unk_id", 2}, {"vocab", vocab}, {"byte_fallback", false}}}};
+    writeFile(folder + "/tokenizer.json", QJsonDocument(tokenizer).toJson(QJsonDocument::Compact));
+    writeFile(folder + "/tokenizer_config.json",
+              QJsonDocument(QJsonObject{{"model_max_length", s.positions}}).toJson());
+}
+
 void writeTokenizer(const Shape& s, const QString& folder)
 {
-    if (!s.bert) {
+    if (s.family == Family::T5) {
+        writeT5Tokenizer(s, folder);
+        return;
+    }
+    if (!s.bert()) {
         // vocab.json with every id: the 256 byte characters, fillers, <|endoftext|> last; no
         // merges. The benchmark builds ids directly; the tokenizer names the predictions.
         QJsonObject vocab;
@@ -236,7 +334,30 @@ void writeTokenizer(const Shape& s, const QString& folder)
 
 QJsonObject configOf(const Shape& s)
 {
-    if (!s.bert)
+    // The end token is the embedding's last row, past the tokenizer's pieces: random weights
+    // rarely choose it, so decoding runs the length the benchmark asks for.
+    if (s.family == Family::T5)
+        return {{"model_type", "t5"},
+                {"architectures", QJsonArray{"T5ForConditionalGeneration"}},
+                {"d_model", s.d},
+                {"d_kv", s.d / s.heads},
+                {"d_ff", s.ff},
+                {"num_heads", s.heads},
+                {"num_layers", s.layers},
+                {"num_decoder_layers", s.layers},
+                {"relative_attention_num_buckets", kT5Buckets},
+                {"relative_attention_max_distance", 128},
+                {"feed_forward_proj", "relu"},
+                {"layer_norm_epsilon", 1e-6},
+                {"n_positions", s.positions},
+                {"vocab_size", s.vocab},
+                {"is_encoder_decoder", true},
+                {"tie_word_embeddings", true},
+                {"decoder_start_token_id", 0},
+                {"pad_token_id", 0},
+                {"eos_token_id", s.vocab - 1},
+                {"torch_dtype", "float32"}};
+    if (!s.bert())
         return {{"model_type", "gpt2"},
                 {"architectures", QJsonArray{"GPT2LMHeadModel"}},
                 {"n_embd", s.d},
