@@ -107,7 +107,8 @@ private:
     // The checkpoint's generation settings the translation applied, for the status; "" for none.
     QString generationSettingsNote() const;
     const core::Interventions& interventionsOf(Kind kind) const;
-    std::shared_ptr<const core::ModelWeights> checkpointWeights(Kind kind, int layer) const;
+    // The checkpoint's attention weights of one kind's layer, null outside the model.
+    const core::ModelWeights* checkpointWeights(Kind kind, int layer) const;
     void interventionsChanged();
     void syncEdits();
 

@@ -44,17 +44,9 @@ void EncDecView::setDocument(ModelDocument* document)
     refresh();
 }
 
-// The checkpoint's attention weights of one kind's layer, null outside the model.
-std::shared_ptr<const core::ModelWeights> EncDecView::checkpointWeights(Kind kind, int layer) const
+const core::ModelWeights* EncDecView::checkpointWeights(Kind kind, int layer) const
 {
-    if (!m_source || layer < 0)
-        return nullptr;
-    const core::TransformerWeights& w = m_source->model->weights;
-    const auto& layers = kind == Kind::Encoder ? w.encoderLayers : w.layers;
-    if (layer >= int(layers.size()))
-        return nullptr;
-    const core::TransformerLayer& l = layers[std::size_t(layer)];
-    return kind == Kind::Cross ? l.crossAttention : l.attention;
+    return m_source ? attentionWeights(*m_source->model, kind, layer) : nullptr;
 }
 
 void EncDecView::interventionsChanged()

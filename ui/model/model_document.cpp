@@ -59,17 +59,6 @@ core::LayerEdit checkpointSettings(const core::Model& model, HeadKind kind = Hea
 
 // Drops what equals the checkpoint and edits left empty, so that undoing by hand (setting the
 // old value again) leaves no intervention behind.
-// The attention weights of one kind's layer, null outside the model.
-const core::ModelWeights* attentionOf(const core::Model& model, HeadKind kind, int layer)
-{
-    const auto& layers =
-        kind == HeadKind::Encoder ? model.weights.encoderLayers : model.weights.layers;
-    if (layer < 0 || layer >= int(layers.size()))
-        return nullptr;
-    const core::TransformerLayer& l = layers[std::size_t(layer)];
-    return (kind == HeadKind::Cross ? l.crossAttention : l.attention).get();
-}
-
 void tidy(core::Interventions& interventions, const core::Model& model, HeadKind kind)
 {
     const core::LayerEdit original = checkpointSettings(model, kind);
@@ -85,7 +74,7 @@ void tidy(core::Interventions& interventions, const core::Model& model, HeadKind
             edit.fill.reset();
         if (edit.mask == original.mask)
             edit.mask.reset();
-        const core::ModelWeights* attention = attentionOf(model, kind, layer->first);
+        const core::ModelWeights* attention = attentionWeights(model, kind, layer->first);
         if (!attention) {
             ++layer; // runModel names the layer the model lacks
             continue;
@@ -122,6 +111,16 @@ QString headMatrixTitle(HeadMatrix matrix)
         return QStringLiteral("W^v");
     }
     return {};
+}
+
+const core::ModelWeights* attentionWeights(const core::Model& model, HeadKind kind, int layer)
+{
+    const auto& layers =
+        kind == HeadKind::Encoder ? model.weights.encoderLayers : model.weights.layers;
+    if (layer < 0 || layer >= int(layers.size()))
+        return nullptr;
+    const core::TransformerLayer& l = layers[std::size_t(layer)];
+    return (kind == HeadKind::Cross ? l.crossAttention : l.attention).get();
 }
 
 ModelDocument::ModelDocument(QObject* parent) : QObject(parent)
@@ -401,7 +400,8 @@ core::Matrix ModelDocument::checkpointMatrix(int layer, int head, HeadMatrix whi
 core::Matrix ModelDocument::checkpointMatrix(HeadKind kind, int layer, int head,
                                              HeadMatrix which) const
 {
-    const core::ModelWeights* attention = m_model ? attentionOf(*m_model, kind, layer) : nullptr;
+    const core::ModelWeights* attention =
+        m_model ? attentionWeights(*m_model, kind, layer) : nullptr;
     if (!attention || head < 0 || head >= attention->headCount())
         return {};
     const core::HeadWeights& own = attention->heads[std::size_t(head)];

@@ -22,6 +22,9 @@ QString headMatrixTitle(HeadMatrix matrix); // "W^q"
 // decoder-only or encoder-only model's heads are all of the Decoder kind (its run's layers).
 enum class HeadKind { Encoder, Decoder, Cross };
 
+// The checkpoint's attention weights of one kind's layer, null outside the model.
+const core::ModelWeights* attentionWeights(const core::Model& model, HeadKind kind, int layer);
+
 // QUndoCommand ids of the model window: consecutive edits with the same id, key and gesture
 // merge (a scrub of one W^q cell is one step). Apart from SceneDocument's CommandId.
 enum class ModelCommandId {
