@@ -23,6 +23,12 @@ double stepFloats(double layers, double heads, double dHead, double dModel, doub
            (layers + 2.0) * t * dModel + vocab;
 }
 
+// d_head as the loader sets it; d_model / heads for a configuration made by hand.
+double headWidth(const ModelConfig& config)
+{
+    return config.dHead > 0 ? config.dHead : config.dModel / std::max(1, config.heads);
+}
+
 } // namespace
 
 int decodedLength(const ModelConfig& config, int maxNewTokens)
@@ -34,8 +40,7 @@ std::int64_t decodingMemory(const ModelConfig& config, int sourceTokens, int len
 {
     const double layers = config.layers;
     const double heads = config.heads;
-    const double dHead =
-        config.dHead > 0 ? config.dHead : config.dModel / std::max(1, config.heads);
+    const double dHead = headWidth(config);
     const double source = sourceTokens;
     const double keysValues = layers * heads * 2.0 * double(length) * dHead; // one hypothesis
     const double cross = layers * heads * 2.0 * source * dHead;
@@ -81,8 +86,7 @@ void checkDecodingMemory(const ModelConfig& config, int sourceTokens, int maxNew
 
 std::int64_t keyValueCacheMemory(const ModelConfig& config, int tokens)
 {
-    const double dHead =
-        config.dHead > 0 ? config.dHead : config.dModel / std::max(1, config.heads);
+    const double dHead = headWidth(config);
     const double bytes = kFloat * config.layers * config.heads * 2.0 * double(tokens) * dHead;
     const auto most = double(std::numeric_limits<std::int64_t>::max());
     return bytes >= most ? std::numeric_limits<std::int64_t>::max() : std::int64_t(bytes);
